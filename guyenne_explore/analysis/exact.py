@@ -1,0 +1,88 @@
+"""Exact outcome distributions by enumeration of every move and chance outcome.
+
+The value of a position is a distribution over final outcomes
+``(english score, french score, winner, rounds still to play)`` with exact
+fractions.  A round is expanded breadth first, merging equal positions at
+each step, down to the positions where it ends (a draw between rounds or the
+end of the game); only the positions after the draws, one per start of a
+round, are memoised.  Many placements lead to the same table, so this keeps
+the number of solved states small (the ``states`` of a result).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+from typing import Callable
+
+from ..flow import apply_move
+from ..position import Position
+from .policies import Policy
+
+Outcome = tuple[int, int, str, int]
+Distribution = dict[Outcome, Fraction]
+
+
+class Cancelled(Exception):
+    """Raised inside an analysis when its caller asked to stop."""
+
+
+class Solver:
+    """Enumerates a game tree under a pair of exact policies, memoising round starts."""
+
+    def __init__(self, policies: tuple[Policy, Policy],
+                 progress: Callable[[int], bool | None] | None = None):
+        for pol in policies:
+            if not getattr(pol, "exact", False):
+                raise ValueError(f"policy {pol.name!r} has no exact move distribution; sample instead")
+        self.policies = policies
+        self.memo: dict[Position, Distribution] = {}
+        self.progress = progress
+
+    def round_ends(self, p: Position) -> dict[Position, Fraction]:
+        """The positions where the current round's decisions stop (chance or end), with probabilities."""
+        ends: dict[Position, Fraction] = defaultdict(Fraction)
+        level: dict[Position, Fraction] = {p: Fraction(1)}
+        while level:
+            nxt: dict[Position, Fraction] = defaultdict(Fraction)
+            for q, pq in level.items():
+                if q.is_chance or q.is_over:
+                    ends[q] += pq
+                    continue
+                side = q.side_to_play
+                for move, pm in self.policies[side].distribution(q.view(side)):  # type: ignore[index]
+                    nxt[apply_move(q, move, checked=False)] += pq * pm
+            level = nxt
+        return ends
+
+    def solve(self, p: Position) -> Distribution:
+        hit = self.memo.get(p)
+        if hit is not None:
+            return hit
+        out: Distribution = defaultdict(Fraction)
+        if p.is_over:
+            r = p.result()
+            out[(r.english, r.french, r.winner, 0)] = Fraction(1)
+        elif p.is_chance:
+            for draw, pd in p.chance_outcomes():
+                child = p.apply_outcome(draw)
+                shift = child.round - p.round
+                for (e, f, w, n), q in self.solve(child).items():
+                    out[(e, f, w, n + shift)] += pd * q
+        else:
+            for end, pe in self.round_ends(p).items():
+                for key, q in self.solve(end).items():
+                    out[key] += pe * q
+        out = dict(out)
+        if not p.is_chance and not p.is_over:
+            self.memo[p] = out
+            if self.progress and self.progress(len(self.memo)) is False:
+                raise Cancelled()
+        return out
+
+
+def exact_distribution(p: Position, policies: tuple[Policy, Policy],
+                       progress: Callable[[int], bool | None] | None = None) -> tuple[Distribution, int]:
+    """The distribution from ``p`` and the number of round-start states solved."""
+    solver = Solver(policies, progress)
+    return solver.solve(p), len(solver.memo)

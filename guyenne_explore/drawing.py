@@ -1,0 +1,152 @@
+"""Draws between rounds as chance outcomes with exact probabilities (RULES.md section 5).
+
+Drawing k cards from a shuffled deck gives a uniformly random sub-multiset
+(multivariate hypergeometric).  A draw that empties the deck takes all of it
+and goes on in the reshuffled discard, so each side's draw has at most one
+random segment, always the last: its total drawn multiset determines the next
+state.  The same plan serves exact enumeration and seeded sampling.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+from math import comb
+from typing import TYPE_CHECKING
+
+from .cards import EMPTY, KINDS, SYMBOLS, Cards
+from .position import evolve
+from .rules import Rules
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .position import Draw, Position, Side
+
+
+@dataclass(frozen=True)
+class DrawPlan:
+    """A side's draw: cards drawn for sure, then ``random_count`` cards from ``random_source``."""
+
+    fixed: Cards
+    random_source: Cards
+    random_count: int
+
+
+def cards_needed(side: "Side", rules: Rules) -> int:
+    return max(0, rules.hand_size - side.hand.size)
+
+
+def _run(side: "Side", rules: Rules, chosen: Cards | None) -> tuple["Side", DrawPlan]:
+    """Walk the draw segment by segment (RULES.md 5.3 and the reshuffle option).
+
+    With ``chosen`` None it stops at the random segment and returns the plan;
+    given the total drawn multiset it returns the side after that draw.
+    """
+    need = cards_needed(side, rules)
+    deck, discard, exh, order = side.deck, side.discard, side.exhaustions, side.deck_order
+    limit, immediate = rules.exhaustion_limit, rules.reshuffle == "immediate"
+    fixed = EMPTY
+    got = EMPTY
+    plan: DrawPlan | None = None
+    while need > 0:
+        if deck.size == 0:
+            if exh < limit and discard.size > 0:
+                deck, discard, order = discard, EMPTY, None
+            else:
+                break
+        take = min(need, deck.size)
+        if order is not None:  # a stacked deck: the top cards, known
+            part = Cards.of(SYMBOLS[k] for k in order[:take])
+            order = order[take:] or None
+            fixed += part
+        elif take == deck.size:
+            part = deck
+            fixed += part
+        else:  # the random segment: always the last one
+            plan = DrawPlan(fixed, deck, take)
+            if chosen is None:
+                break
+            part = chosen - got if got.issubset(chosen) else EMPTY
+            if part.size != take or not part.issubset(deck):
+                raise ValueError(f"{chosen} cannot be drawn here")
+        got += part
+        deck -= part
+        need -= take
+        if deck.size == 0:
+            if exh < limit:
+                exh += 1
+            if immediate and exh < limit and discard.size > 0:
+                deck, discard, order = discard, EMPTY, None
+    if chosen is not None and got != chosen:
+        raise ValueError(f"{chosen} cannot be drawn here (the draw takes {got})")
+    member = side.drawer if side.is_team else 0
+    new = evolve(side.with_hand(member, side.hands[member] + got), deck=deck, discard=discard,
+                  exhaustions=exh, deck_order=order, order=None)
+    return new, plan or DrawPlan(fixed, EMPTY, 0)
+
+
+def draw_plan(side: "Side", rules: Rules) -> DrawPlan:
+    return _run(side, rules, None)[1]
+
+
+def draw_side(side: "Side", drawn: Cards, rules: Rules) -> "Side":
+    """The side after drawing exactly ``drawn`` (one of its possible draws)."""
+    return _run(side, rules, drawn)[0]
+
+
+def side_outcomes(side: "Side", rules: Rules) -> list[tuple[Cards, Fraction]]:
+    """Each multiset the side can draw, with its hypergeometric probability."""
+    plan = draw_plan(side, rules)
+    if plan.random_count == 0:
+        return [(plan.fixed, Fraction(1))]
+    src, n = plan.random_source, plan.random_count
+    total = comb(src.size, n)
+    present = [k for k in range(KINDS) if src[k]]
+    out = []
+    for pick in product(*(range(min(src[k], n) + 1) for k in present)):
+        if sum(pick) != n:
+            continue
+        ways = 1
+        counts = [0] * KINDS
+        for k, c in zip(present, pick):
+            ways *= comb(src[k], c)
+            counts[k] = c
+        out.append((plan.fixed + Cards(counts), Fraction(ways, total)))
+    return out
+
+
+def chance_outcomes(p: "Position") -> list[tuple["Draw", Fraction]]:
+    from .position import Draw
+
+    if not p.is_chance:
+        return []
+    sides = _drawing_sides(p)
+    eng, fr = side_outcomes(sides[0], p.rules), side_outcomes(sides[1], p.rules)
+    return [(Draw(a, b), pa * pb) for a, pa in eng for b, pb in fr]
+
+
+def sample_outcome(p: "Position", rng: random.Random) -> "Draw":
+    from .position import Draw
+
+    if not p.is_chance:
+        raise ValueError(f"no chance outcome at {p.to_play}")
+    drawn = []
+    for s in _drawing_sides(p):
+        plan = draw_plan(s, p.rules)
+        cards = plan.fixed
+        if plan.random_count:
+            pool = list(plan.random_source.kinds())
+            counts = list(cards)
+            for k in rng.sample(pool, plan.random_count):
+                counts[k] += 1
+            cards = Cards(counts)
+        drawn.append(cards)
+    return Draw(drawn[0], drawn[1])
+
+
+def _drawing_sides(p: "Position") -> list["Side"]:
+    """The sides as they draw: at the end of a round a team's other member becomes the drawer."""
+    from .position import DRAW
+
+    return [evolve(s, drawer=1 - s.drawer) if s.is_team and p.to_play == DRAW else s for s in p.sides]

@@ -1,0 +1,229 @@
+"""The course of a game: who decides, what a move does, battles, end of round.
+
+This module is the one place where a move changes a position (RULES.md
+sections 2-5 and 8).  Battles resolve automatically as soon as the four
+placements are made, pausing only at the decisions the rules leave to a side
+(``remove_choice``, and ``concede_choice`` when the rules ask for it).
+"""
+
+from __future__ import annotations
+
+
+
+from .cards import EMPTY, HERO, Cards
+from .drawing import draw_side
+from .moves import IllegalMove, Move, parse_move, why_illegal
+from .position import (CONCEDE_CHOICE, DEAL, DRAW, END, ENGLISH, FRENCH, NEUTRAL, NOTHING_PLACED, evolve,
+                       OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND,
+                       SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Draw, Position, Side, replace_side)
+from .rules import SIDES, Rules
+
+_NEXT_PLACEMENT = {OPEN_FIRST: RESPOND_FIRST, RESPOND_FIRST: OPEN_SECOND, OPEN_SECOND: RESPOND_SECOND}
+
+
+# ---------------------------------------------------------------------- who decides
+def battle_of(point: str) -> int | None:
+    """The battle (0 = X, 1 = Y) a placement decision places at."""
+    if point in (OPEN_FIRST, RESPOND_FIRST):
+        return 0
+    if point in (OPEN_SECOND, RESPOND_SECOND):
+        return 1
+    return None
+
+
+def acting_side(p: Position) -> int | None:
+    point = p.to_play
+    if point in (OPEN_FIRST, RESPOND_SECOND):
+        return p.first
+    if point in (RESPOND_FIRST, OPEN_SECOND):
+        return 1 - p.first
+    if point == SETUP_DISCARD:
+        return p.first if p.sides[p.first].discard.size < p.rules.pre_discard else 1 - p.first
+    if point in (TEAM_SPLIT, TEAM_ORDER):
+        f = p.first
+        return f if p.sides[f].is_team and p.sides[f].order is None else 1 - f
+    if point == CONCEDE_CHOICE:
+        return p.castles[p.placed.castle(p.battle or 0)]  # type: ignore[index]
+    if point == REMOVE_CHOICE:
+        return 1 - p.castles[p.placed.castle(p.battle or 0)]  # type: ignore[index]
+    return None
+
+
+def acting_member(p: Position) -> int:
+    side = acting_side(p)
+    if side is None or not p.sides[side].is_team:
+        return 0
+    s = p.sides[side]
+    if p.to_play == TEAM_SPLIT:
+        return s.drawer if s.hands[s.drawer].size else 1 - s.drawer
+    if p.to_play in (TEAM_ORDER, SETUP_DISCARD):
+        return s.drawer
+    battle = p.battle if p.to_play in (CONCEDE_CHOICE, REMOVE_CHOICE) else battle_of(p.to_play)
+    order = s.order or 0
+    return order if battle == 0 else 1 - order
+
+
+# ---------------------------------------------------------------------- start
+def start_position(rules: Rules) -> Position:
+    """A new game: heroes in hand (member 1 for a team), decks of the valued cards, before the deal."""
+    hero = Cards().add_kind(HERO, 1) if rules.hero else EMPTY
+    sides = tuple(
+        Side(hands=(hero, EMPTY) if rules.team(i) else (hero,), deck=rules.valued) for i in (ENGLISH, FRENCH)
+    )
+    first = SIDES.index(rules.first_side)
+    to_play = SETUP_DISCARD if rules.pre_discard else DEAL
+    return Position(rules, (NEUTRAL,) * rules.castles, 1, first, to_play, sides)  # type: ignore[arg-type]
+
+
+def start_of_round_point(p: Position) -> str:
+    """The first decision of a round: the team decisions (first player's team first), then open_first."""
+    for side in (p.first, 1 - p.first):
+        s = p.sides[side]
+        if s.is_team and s.order is None:
+            return TEAM_ORDER if s.hands[s.drawer].size == 1 else TEAM_SPLIT
+    return OPEN_FIRST
+
+
+# ---------------------------------------------------------------------- moves
+def apply_move(p: Position, move: Move | str, checked: bool = True) -> Position:
+    """The position after ``move``; ``checked=False`` skips the legality check for moves
+    taken from ``legal_moves`` (the analysis' hot path)."""
+    if isinstance(move, str):
+        move = parse_move(p, move)
+    if checked:
+        reason = why_illegal(p, move)
+        if reason is not None:
+            raise IllegalMove(reason)
+    side = acting_side(p)
+    assert side is not None
+    member = acting_member(p)
+    s = p.sides[side]
+    point = p.to_play
+
+    if point == SETUP_DISCARD:
+        s = evolve(s, deck=s.deck - move.cards, discard=s.discard + move.cards)
+        p = evolve(p, sides=replace_side(p, side, s))
+        if p.sides[1 - side].discard.size < p.rules.pre_discard and side == p.first:
+            return p
+        return evolve(p, to_play=DEAL)
+    if point == TEAM_SPLIT:
+        giver, taker = member, 1 - member
+        s = s.with_hand(giver, s.hands[giver] - move.cards).with_hand(taker, s.hands[taker] + move.cards)
+        return evolve(p, sides=replace_side(p, side, s), to_play=TEAM_ORDER)
+    if point == TEAM_ORDER:
+        p = evolve(p, sides=replace_side(p, side, evolve(s, order=move.first_member)))
+        return evolve(p, to_play=start_of_round_point(p))
+    if point == CONCEDE_CHOICE:
+        return finish_battle(p, p.battle or 0, conceded=bool(move.concede))
+    if point == REMOVE_CHOICE:
+        battle = p.battle or 0
+        placed = p.placed.put(side, battle, p.placed.at(side, battle) - move.cards)
+        s = evolve(s, removed=s.removed + move.cards)
+        p = evolve(p, sides=replace_side(p, side, s), placed=placed, battle=None, to_play=OPEN_FIRST)
+        return after_battle(p, battle)
+
+    # placements
+    battle = battle_of(point)
+    assert battle is not None
+    s = s.with_hand(member, s.hands[member] - move.cards)
+    placed = p.placed.put(side, battle, move.cards)
+    if point == OPEN_FIRST:
+        placed = evolve(placed, x=move.castle)
+    elif point == OPEN_SECOND:
+        placed = evolve(placed, y=move.castle)
+    p = evolve(p, sides=replace_side(p, side, s), placed=placed)
+    if point == RESPOND_SECOND:
+        return resolve_battle(p, 0)
+    return evolve(p, to_play=_NEXT_PLACEMENT[point])
+
+
+# ---------------------------------------------------------------------- battles
+def battle_winner(control: int, english: Cards, french: Cards) -> int | None:
+    """Who wins a battle with the defender revealing: a side, or None for a tie (RULES.md section 4).
+
+    A tie at a controlled castle leaves it with its defender; at a neutral one it stays neutral.
+    """
+    he, hf = english[HERO] > 0, french[HERO] > 0
+    if he and hf:
+        return None
+    if he or hf:
+        return ENGLISH if he else FRENCH
+    se, sf = english.total, french.total
+    if se == sf:
+        return None
+    return ENGLISH if se > sf else FRENCH
+
+
+def resolve_battle(p: Position, battle: int) -> Position:
+    """Resolve battle X (0) or Y (1), pausing for the defender when conceding is a decision."""
+    castle = p.placed.castle(battle)
+    assert castle is not None
+    if p.castles[castle] != NEUTRAL and p.rules.concede_as_decision:
+        return evolve(p, to_play=CONCEDE_CHOICE, battle=battle)
+    return finish_battle(p, battle, conceded=False)
+
+
+def finish_battle(p: Position, battle: int, conceded: bool) -> Position:
+    castle = p.placed.castle(battle)
+    assert castle is not None
+    control = p.castles[castle]
+    cards = (p.placed.at(ENGLISH, battle), p.placed.at(FRENCH, battle))
+    if conceded:
+        winner: int | None = 1 - control
+    else:
+        winner = battle_winner(control, *cards)
+    new_control = control if winner is None else winner
+    castles = p.castles[:castle] + (new_control,) + p.castles[castle + 1:]
+    sides = list(p.sides)
+    placed = p.placed
+    if conceded:  # the defender discards its cards face down
+        d = sides[control]
+        sides[control] = evolve(d, discard=d.discard + cards[control])
+        placed = placed.put(control, battle, EMPTY)
+    removal = p.rules.removal
+    if control != NEUTRAL:
+        attacker = 1 - control
+        if removal == "advanced" or (removal == "classic2021" and new_control == attacker):
+            strongest = cards[attacker].strongest()
+            if strongest is not None:
+                gone = Cards().add_kind(strongest, 1)
+                a = sides[attacker]
+                sides[attacker] = evolve(a, removed=a.removed + gone)
+                placed = placed.put(attacker, battle, cards[attacker] - gone)
+    p = evolve(p, castles=castles, sides=(sides[0], sides[1]), placed=placed, battle=None)
+    if control == NEUTRAL and winner is not None and removal == "advanced":
+        return evolve(p, to_play=REMOVE_CHOICE, battle=battle)
+    return after_battle(p, battle)
+
+
+def after_battle(p: Position, battle: int) -> Position:
+    return resolve_battle(p, 1) if battle == 0 else end_of_round(p)
+
+
+def end_of_round(p: Position) -> Position:
+    """RULES.md section 5 steps 1-2: the all-six end, else placed cards to the discards and the draw."""
+    if p.castles[0] != NEUTRAL and all(c == p.castles[0] for c in p.castles):
+        return evolve(p, to_play=END, battle=None)
+    sides = tuple(
+        evolve(s, discard=s.discard + p.placed.side_total(i)) for i, s in enumerate(p.sides)
+    )
+    return evolve(p, sides=sides, placed=NOTHING_PLACED, battle=None, to_play=DRAW)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------- chance
+def apply_draw(p: Position, outcome: Draw) -> Position:
+    """Steps 3-5 of the end of a round (or the deal): draw, the end check, the next round."""
+    if not p.is_chance:
+        raise IllegalMove(f"no draw happens at {p.to_play}: chance outcomes apply at the deal and between rounds")
+    new_round = p.to_play == DRAW
+    sides = []
+    for i, s in enumerate(p.sides):
+        if s.is_team and new_round:
+            s = evolve(s, drawer=1 - s.drawer)
+        sides.append(draw_side(s, outcome[i], p.rules))
+    p = evolve(p, sides=(sides[0], sides[1]))
+    if any(s.hand.size <= 1 for s in sides):
+        return evolve(p, to_play=END)
+    if new_round:
+        p = evolve(p, round=p.round + 1, first=1 - p.first)
+    return evolve(p, to_play=start_of_round_point(p))

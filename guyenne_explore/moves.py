@@ -1,0 +1,342 @@
+"""Moves, the legal-move view and the reasons a move is illegal.
+
+Every decision point offers a :class:`Choice`: the cards the deciding side (or
+team member) may choose from and the constraints on them.  The legal moves are
+the distinct multisets (and castles) that meet the constraints, so two moves
+that differ only by which of two equal cards is played are one move.  The
+same :class:`Choice` answers "is this legal?" with a sentence that names the
+rule, so the move list, the panels and the command line never disagree.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterator
+
+from .cards import EMPTY, HERO, SYMBOLS, CardError, Cards, value_of
+from .position import (BATTLES, CONCEDE_CHOICE, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
+                       RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT)
+from .rules import SIDES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .position import Position
+
+
+class IllegalMove(ValueError):
+    """A move that breaks a rule; the message says which."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """One decision: cards (and a castle when opening), a first member, or reveal/concede."""
+
+    cards: Cards = EMPTY
+    castle: int | None = None
+    first_member: int | None = None
+    concede: bool | None = None
+
+    def text(self) -> str:
+        """Compact text: ``3:H52`` (open at castle 3), ``H52``, ``first:1``, ``reveal``, ``concede``."""
+        if self.concede is not None:
+            return "concede" if self.concede else "reveal"
+        if self.first_member is not None:
+            return f"first:{self.first_member}"
+        if self.castle is not None:
+            return f"{self.castle}:{self.cards}"
+        return str(self.cards)
+
+    __str__ = text
+
+    def to_json(self) -> dict[str, Any]:
+        if self.concede is not None:
+            return {"concede": self.concede}
+        if self.first_member is not None:
+            return {"first_member": self.first_member}
+        out: dict[str, Any] = {}
+        if self.castle is not None:
+            out["castle"] = self.castle
+        out["cards"] = self.cards.symbols()
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Move":
+        if not isinstance(data, dict):
+            raise IllegalMove(f"a move is an object like {{'castle': 3, 'cards': ['H', '5']}}, not {data!r}")
+        try:
+            return cls(cards=Cards.of(data.get("cards", [])), castle=data.get("castle"),
+                       first_member=data.get("first_member"), concede=data.get("concede"))
+        except CardError as exc:
+            raise IllegalMove(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What a decision allows: the source of the cards and the constraints on them.
+
+    Built from what the deciding side knows, so a side's view can list its own
+    legal moves without seeing anything hidden.
+    """
+
+    point: str
+    side: int
+    member: int = 0
+    source: Cards = EMPTY
+    min_cards: int = 1
+    max_cards: int = 0
+    reserve: int = 0
+    castles: tuple[int, ...] = ()
+    first_castle: int | None = None
+    members: tuple[int, ...] = ()
+    giver_is_drawer: bool = True
+    battle: int | None = None
+    n_castles: int = 6
+    source_name: str = "hand"
+
+    # --------------------------------------------------------------- listing
+    def moves(self) -> Iterator[Move]:
+        if self.point == TEAM_ORDER:
+            for m in self.members:
+                yield Move(first_member=m)
+            return
+        if self.point == CONCEDE_CHOICE:
+            yield Move(concede=False)
+            yield Move(concede=True)
+            return
+        if self.point == REMOVE_CHOICE:
+            for cards in self.source.sub_multisets(1):
+                if self._remove_problem(cards) is None:
+                    yield Move(cards=cards)
+            return
+        top = min(self.max_cards, self.source.size - self.reserve)
+        sets = list(self.source.sub_multisets(self.min_cards, top))
+        if self.castles:
+            for c in self.castles:
+                for cards in sets:
+                    yield Move(cards=cards, castle=c)
+        else:
+            for cards in sets:
+                yield Move(cards=cards)
+
+    def count(self) -> int:
+        """Number of legal moves, counted without listing them when possible."""
+        if self.point in (TEAM_ORDER, CONCEDE_CHOICE, REMOVE_CHOICE):
+            return sum(1 for _ in self.moves())
+        top = min(self.max_cards, self.source.size - self.reserve)
+        n = count_sub_multisets(self.source, self.min_cards, top)
+        return n * len(self.castles) if self.castles else n
+
+    # --------------------------------------------------------------- why not
+    def why_not(self, move: Move) -> str | None:
+        """None for a legal move, else the rule it breaks in plain words."""
+        who = SIDES[self.side]
+        if self.point == TEAM_ORDER:
+            if move.first_member is None:
+                return "at team_order the move names the member who places first, like 'first:0'"
+            if move.first_member not in self.members:
+                return f"a team has members 0 and 1; there is no member {move.first_member}"
+            return None
+        if self.point == CONCEDE_CHOICE:
+            if move.concede is None:
+                return "at concede_choice the defender either reveals its cards ('reveal') or concedes ('concede')"
+            return None
+        if move.concede is not None or move.first_member is not None:
+            return f"at {self.point} the move is a set of cards" + (", with a castle, like '3:H52'" if self.castles else "")
+        if self.castles:
+            if move.castle is None:
+                return f"at {self.point} the move names a castle, like '{self.castles[0]}:{move.cards}'"
+            if not 0 <= move.castle < self.n_castles:
+                return f"there is no castle {move.castle}: castles are numbered 0 to {self.n_castles - 1}"
+            if move.castle == self.first_castle:
+                return (f"the second castle of a round must differ from the first (castle {self.first_castle}):"
+                        " two castles are fought over each round")
+        elif move.castle is not None:
+            return f"at {self.point} no castle is chosen: the castle is already set"
+        cards = move.cards
+        if self.point == REMOVE_CHOICE:
+            if not cards.issubset(self.source):
+                return f"{who} can only remove cards it placed at castle {BATTLES[self.battle or 0]} ({self.source})"
+            return self._remove_problem(cards)
+        if not cards.issubset(self.source):
+            missing = Cards(max(0, a - b) for a, b in zip(cards, self.source))
+            return f"{who} does not hold {missing} in its {self.source_name} ({self.source})"
+        if self.point == SETUP_DISCARD:
+            if cards[HERO]:
+                return "the hero can never be put in the discard at setup"
+            if cards.size != self.min_cards:
+                return f"the expert setup puts exactly {self.min_cards} valued cards in the discard, not {cards.size}"
+            return None
+        if self.point == TEAM_SPLIT:
+            if not self.giver_is_drawer:
+                if cards.size != 1:
+                    return "the drawer holds no card: its partner gives it exactly one card"
+                return None
+            if cards.size == 0:
+                return "the drawer must give its partner at least one card"
+            if cards.size > self.max_cards:
+                return f"the drawer gives at most {self.max_cards} cards"
+            if self.source.size - cards.size < 1:
+                return "the drawer must keep at least one card in hand"
+            return None
+        # placements
+        if cards.size == 0:
+            return "a side must place at least one card at each of its two castles this round"
+        if cards.size > self.max_cards:
+            return f"at most {self.max_cards} cards may be placed at one castle"
+        if self.source.size - cards.size < self.reserve:
+            return "a side must keep one card for its second castle this round"
+        return None
+
+    def _remove_problem(self, cards: Cards) -> str | None:
+        strongest = self.source.strongest()
+        if cards.size == 0:
+            return "the loser of a neutral castle must remove at least one card"
+        if cards.size == 1:
+            if cards.strongest() != strongest:
+                return (f"a single removed card must be the strongest placed ({SYMBOLS[strongest]});"
+                        " otherwise remove several cards adding up to at least its value")
+            return None
+        need = 100 if strongest == HERO else value_of(strongest)  # type: ignore[arg-type]
+        if cards.total < need:
+            return (f"several removed cards must add up to at least the strongest card placed"
+                    f" ({SYMBOLS[strongest]}): {' '.join(cards.symbols())} make {cards.total}")  # type: ignore[index]
+        return None
+
+
+def count_sub_multisets(source: Cards, lo: int, hi: int) -> int:
+    """Distinct sub-multisets of ``source`` with a size in [lo, hi] (a small DP, no listing)."""
+    if hi < lo:
+        return 0
+    ways = [1] + [0] * hi
+    for n in source:
+        if not n:
+            continue
+        new = [0] * (hi + 1)
+        for size, w in enumerate(ways):
+            if w:
+                for take in range(min(n, hi - size) + 1):
+                    new[size + take] += w
+        ways = new
+    return sum(ways[lo:hi + 1])
+
+
+class LegalMoves:
+    """The legal moves at a position: lazy, sized, iterable, with membership."""
+
+    def __init__(self, choice: Choice | None):
+        self.choice = choice
+
+    def __iter__(self) -> Iterator[Move]:
+        return self.choice.moves() if self.choice else iter(())
+
+    def __len__(self) -> int:
+        return self.choice.count() if self.choice else 0
+
+    def count(self) -> int:
+        return len(self)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self.choice is not None and self.choice.why_not(move) is None
+
+    def __repr__(self) -> str:
+        shown = [m.text() for _, m in zip(range(8), self)]
+        more = ", ..." if len(self) > 8 else ""
+        return f"<LegalMoves ({len(self)}): {', '.join(shown)}{more}>"
+
+
+# ---------------------------------------------------------------------- glue
+def choice_for(position: "Position") -> Choice | None:
+    """The Choice of the side that decides now (None at chance points and the end)."""
+    from .flow import acting_member, acting_side, battle_of
+
+    side = acting_side(position)
+    if side is None:
+        return None
+    rules = position.rules
+    member = acting_member(position)
+    s = position.sides[side]
+    point = position.to_play
+    n = rules.castles
+    if point == SETUP_DISCARD:
+        return Choice(point, side, 0, s.deck, rules.pre_discard, rules.pre_discard,
+                      n_castles=n, source_name="deck")
+    if point == TEAM_SPLIT:
+        giver_is_drawer = member == s.drawer
+        hand = s.hands[member]
+        return Choice(point, side, member, hand, 1, 1 if not giver_is_drawer else hand.size - 1,
+                      giver_is_drawer=giver_is_drawer, n_castles=n)
+    if point == TEAM_ORDER:
+        return Choice(point, side, member, members=(0, 1), n_castles=n)
+    if point == CONCEDE_CHOICE:
+        return Choice(point, side, member, battle=position.battle, n_castles=n)
+    if point == REMOVE_CHOICE:
+        battle = position.battle or 0
+        return Choice(point, side, member, position.placed.at(side, battle), battle=battle,
+                      n_castles=n, source_name="placed cards")
+    hand = s.hands[member]
+    team = s.is_team
+    reserve = 1 if point in (OPEN_FIRST, RESPOND_FIRST) and not team else 0
+    castles: tuple[int, ...] = ()
+    first_castle = None
+    if point == OPEN_FIRST:
+        castles = tuple(range(rules.castles))
+    elif point == OPEN_SECOND:
+        first_castle = position.placed.x
+        castles = tuple(c for c in range(rules.castles) if c != first_castle)
+    return Choice(point, side, member, hand, 1, rules.max_at_castle, reserve, castles, first_castle,
+                  battle=battle_of(point), n_castles=n)
+
+
+def legal_moves(position: "Position") -> LegalMoves:
+    return LegalMoves(choice_for(position))
+
+
+def parse_move(position: "Position", text: str) -> Move:
+    """Read a move typed for this position's decision point; a clear IllegalMove if unreadable."""
+    t = text.strip().lower()
+    point = position.to_play
+    if position.is_chance or position.is_over:
+        raise IllegalMove(_no_move_reason(position))
+    if point == CONCEDE_CHOICE:
+        if t in ("reveal", "concede"):
+            return Move(concede=(t == "concede"))
+        raise IllegalMove("at concede_choice type 'reveal' or 'concede'")
+    if point == TEAM_ORDER:
+        m = re.fullmatch(r"(?:first\s*[:=]?\s*)?(\d)", t)
+        if not m:
+            raise IllegalMove("at team_order type the member who places first: 'first:0' or 'first:1'")
+        return Move(first_member=int(m.group(1)))
+    castle = None
+    m = re.fullmatch(r"(?:c(?:astle)?\s*)?(\d+)\s*:\s*(.*)", t)
+    if m:
+        castle, t = int(m.group(1)), m.group(2)
+    try:
+        return Move(cards=Cards.parse(t), castle=castle)
+    except CardError as exc:
+        raise IllegalMove(f"cannot read {text!r}: {exc}") from None
+
+
+def _no_move_reason(position: "Position") -> str:
+    if position.is_over:
+        return "the game is over: no move can be made"
+    return f"this is a chance point ({position.to_play}): apply a chance outcome, not a move"
+
+
+def why_illegal(position: "Position", move: Move | str) -> str | None:
+    if position.is_chance or position.is_over:
+        return _no_move_reason(position)
+    if isinstance(move, str):
+        try:
+            move = parse_move(position, move)
+        except IllegalMove as exc:
+            return str(exc)
+    choice = choice_for(position)
+    assert choice is not None
+    return choice.why_not(move)
+
+
+__all__ = ["Move", "Choice", "LegalMoves", "IllegalMove", "legal_moves", "why_illegal", "parse_move",
+           "count_sub_multisets", "rank_of"]

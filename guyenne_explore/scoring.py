@@ -1,0 +1,67 @@
+"""Scoring and the winner of a finished game (RULES.md section 6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .position import ENGLISH, FRENCH, NEUTRAL
+from .rules import SIDES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .position import Position
+
+
+@dataclass(frozen=True, order=True)
+class Result:
+    """Final scores and the winner: ``"english"``, ``"french"`` or ``"draw"``."""
+
+    english: int
+    french: int
+    winner: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"english": self.english, "french": self.french, "winner": self.winner}
+
+    def __str__(self) -> str:
+        return f"english {self.english} - french {self.french}: " + (
+            "draw" if self.winner == "draw" else f"{self.winner} wins")
+
+
+def runs(castles: tuple[int, ...], side: int, ring: bool) -> list[int]:
+    """Lengths of the maximal runs of adjacent castles a side controls."""
+    n = len(castles)
+    if all(c == side for c in castles):
+        return [n]
+    lengths: list[int] = []
+    current = 0
+    for c in castles:
+        if c == side:
+            current += 1
+        elif current:
+            lengths.append(current)
+            current = 0
+    if current:
+        lengths.append(current)
+    if ring and len(lengths) > 1 and castles[0] == side and castles[-1] == side:
+        lengths[0] += lengths.pop()
+    return lengths
+
+
+def result(p: "Position") -> Result:
+    """Scores and winner of the position's table, as if the game ended here."""
+    castles = p.castles
+    if castles[0] != NEUTRAL and all(c == castles[0] for c in castles):
+        return Result(12 if castles[0] == ENGLISH else 0, 12 if castles[0] == FRENCH else 0, SIDES[castles[0]])
+    ring = p.rules.adjacency == "ring"
+    unspent = [p.sides[s].unspent for s in (ENGLISH, FRENCH)]
+    all_runs = [runs(castles, s, ring) for s in (ENGLISH, FRENCH)]
+    if p.rules.scoring == "2021":
+        longest = [max(r, default=0) for r in all_runs]
+        scores = [sum(r) + (longest[s] if longest[s] >= 2 else 0) + unspent[s] for s, r in enumerate(all_runs)]
+        keys = [(scores[s], longest[s], unspent[s]) for s in (ENGLISH, FRENCH)]
+    else:
+        scores = [sum(1 if n == 1 else 2 * n for n in r) for r in all_runs]
+        keys = [(scores[s], unspent[s]) for s in (ENGLISH, FRENCH)]
+    winner = "draw" if keys[0] == keys[1] else ("english" if keys[0] > keys[1] else "french")
+    return Result(scores[0], scores[1], winner)
