@@ -227,3 +227,8 @@ def apply_draw(p: Position, outcome: Draw) -> Position:
     if new_round:
         p = evolve(p, round=p.round + 1, first=1 - p.first)
     return evolve(p, to_play=start_of_round_point(p))
+
+
+def defence_holds(defender: int, english: Cards, french: Cards) -> bool:
+    """Whether a defence holds when revealed: the built-in concede rule reveals then, else concedes."""
+    return battle_winner(defender, english, french) in (None, defender)

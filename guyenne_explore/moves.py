@@ -158,8 +158,7 @@ class Choice:
                 return f"{who} can only remove cards it placed at castle {BATTLES[self.battle or 0]} ({self.source})"
             return self._remove_problem(cards)
         if not cards.issubset(self.source):
-            missing = Cards(max(0, a - b) for a, b in zip(cards, self.source))
-            return f"{who} does not hold {missing} in its {self.source_name} ({self.source})"
+            return f"{who} does not hold {cards} in its {self.source_name} ({self.source})"
         if self.point == SETUP_DISCARD:
             if cards[HERO]:
                 return "the hero can never be put in the discard at setup"
@@ -181,10 +180,10 @@ class Choice:
         # placements
         if cards.size == 0:
             return "a side must place at least one card at each of its two castles this round"
-        if cards.size > self.max_cards:
-            return f"at most {self.max_cards} cards may be placed at one castle"
         if self.source.size - cards.size < self.reserve:
             return "a side must keep one card for its second castle this round"
+        if cards.size > self.max_cards:
+            return f"at most {self.max_cards} cards may be placed at one castle"
         return None
 
     def _remove_problem(self, cards: Cards) -> str | None:

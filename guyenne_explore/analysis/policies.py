@@ -11,7 +11,7 @@ import random
 from fractions import Fraction
 from typing import Protocol, runtime_checkable
 
-from ..flow import battle_winner
+from ..flow import defence_holds
 from ..moves import Move
 from ..position import CONCEDE_CHOICE
 from ..view import SideView
@@ -34,8 +34,7 @@ def concede_move(view: SideView) -> Move:
     mine, theirs = view.own_placed[b], view.opponent_placed[b]
     assert theirs is not None, "the attacker has revealed at concede_choice"
     cards = (mine, theirs) if view.side == 0 else (theirs, mine)
-    holds = battle_winner(view.side, *cards) in (None, view.side)
-    return Move(concede=not holds)
+    return Move(concede=not defence_holds(view.side, *cards))
 
 
 class Uniform:

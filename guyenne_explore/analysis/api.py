@@ -1,0 +1,63 @@
+"""One entry point for the panels and the command line: exact where the tree allows, else sampled."""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from ..flow import apply_move
+from ..position import Position
+from ..record import uniform_choice
+from .exact import exact_distribution
+from .policies import Policy, Uniform
+from .results import AnalysisResult, exact_result, sampled_result
+from .sample import sample_games
+
+POLICIES: dict[str, Callable[[], Policy]] = {"uniform": Uniform}
+#: Estimated tree nodes above which exact enumeration is refused in "auto" mode.
+EXACT_BUDGET = 300_000
+
+
+def policy_named(name: str) -> Policy:
+    if name not in POLICIES:
+        raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")
+    return POLICIES[name]()
+
+
+def estimate_tree_size(p: Position, probes: int = 30, seed: int = 0) -> float:
+    """Knuth's estimator of the number of nodes of the game tree below ``p`` (random probes)."""
+    rng = random.Random(seed)
+    total = 0.0
+    for _ in range(probes):
+        q, weight, nodes = p, 1.0, 1.0
+        while not q.is_over:
+            if q.is_chance:
+                branching = len(q.chance_outcomes())
+                q = q.apply_outcome(q.sample_outcome(rng))
+            else:
+                branching = max(1, len(q.legal_moves))
+                q = apply_move(q, uniform_choice(q, rng), checked=False)
+            weight *= branching
+            nodes += weight
+        total += nodes
+    return total / probes
+
+
+def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto",
+            games: int = 2000, seed: int = 0,
+            progress: Callable[[int, int], bool | None] | None = None) -> AnalysisResult:
+    """Outcome distribution from ``p``.
+
+    ``method`` is "exact", "sample" or "auto" (exact when the estimated tree is
+    within :data:`EXACT_BUDGET` and both policies are exact, else sampled).
+    """
+    pols = (policy_named(policies[0]), policy_named(policies[1]))
+    if method not in ("auto", "exact", "sample"):
+        raise ValueError(f"method must be auto, exact or sample, not {method!r}")
+    if method == "auto":
+        can = all(pol.exact for pol in pols) and estimate_tree_size(p) <= EXACT_BUDGET
+        method = "exact" if can else "sample"
+    if method == "exact":
+        dist, states = exact_distribution(p, pols, (lambda n: progress(n, 0)) if progress else None)
+        return exact_result(p, policies, dist, states)
+    return sampled_result(p, policies, sample_games(p, pols, games, seed, progress))

@@ -1,0 +1,131 @@
+"""Analysis results as data: RULES.md section 10 JSON and a tidy table.
+
+Exact results keep fractions (``p_exact``); sampled ones carry 95% confidence
+intervals (Wilson for the win/draw/loss probabilities, Student t for mean scores).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from statsmodels.stats.proportion import proportion_confint
+
+from ..position import Position
+from .exact import Distribution
+
+WINNERS = ("english", "french", "draw")
+
+
+@dataclass
+class AnalysisResult:
+    """Outcome probabilities of a position under a rule set and a pair of policies."""
+
+    position: Position
+    policies: tuple[str, str]
+    exact: bool
+    #: (english score, french score, winner) -> probability (Fraction when exact)
+    outcomes: dict[tuple[int, int, str], Any]
+    #: rounds played from the position, the current round counted as 1 -> probability
+    rounds: dict[int, Any]
+    games: int = 0
+    states: int = 0
+    #: per sampled game: (english, french, winner, rounds)
+    samples: list[tuple[int, int, str, int]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def win(self) -> dict[str, Any]:
+        out = {w: Fraction(0) if self.exact else 0.0 for w in WINNERS}
+        for (_, _, w), p in self.outcomes.items():
+            out[w] += p
+        return out
+
+    def win_interval(self, alpha: float = 0.05) -> dict[str, tuple[float, float]]:
+        """Wilson intervals on win/draw probabilities (degenerate for exact results)."""
+        if self.exact:
+            return {w: (float(p), float(p)) for w, p in self.win.items()}
+        counts = Counter(s[2] for s in self.samples)
+        return {w: tuple(float(x) for x in proportion_confint(counts[w], self.games, alpha, "wilson"))  # type: ignore[misc]
+                for w in WINNERS}
+
+    def mean_scores(self) -> dict[str, float]:
+        e = sum(float(p) * k[0] for k, p in self.outcomes.items())
+        f = sum(float(p) * k[1] for k, p in self.outcomes.items())
+        return {"english": e, "french": f}
+
+    def mean_score_interval(self, alpha: float = 0.05) -> dict[str, tuple[float, float]]:
+        from scipy import stats
+
+        out = {}
+        for i, name in enumerate(("english", "french")):
+            if self.exact or self.games < 2:
+                m = self.mean_scores()[name]
+                out[name] = (m, m)
+                continue
+            xs = [s[i] for s in self.samples]
+            mean = sum(xs) / len(xs)
+            var = sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)
+            half = stats.t.ppf(1 - alpha / 2, len(xs) - 1) * (var / len(xs)) ** 0.5
+            out[name] = (mean - half, mean + half)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        r = self.position.rules
+        out: dict[str, Any] = {
+            "rules": r.describe(),
+            "policies": {"english": self.policies[0], "french": self.policies[1]},
+            "exact": self.exact,
+            "to_play": self.position.to_play,
+            "round": self.position.round,
+        }
+        if not self.exact:
+            out["games"] = self.games
+        outcomes = []
+        for (e, f, w), p in sorted(self.outcomes.items()):
+            item: dict[str, Any] = {"english": e, "french": f, "winner": w, "p": float(p)}
+            if self.exact:
+                item["p_exact"] = str(p)
+            outcomes.append(item)
+        out["outcomes"] = outcomes
+        win = self.win
+        out["win"] = {w: float(p) for w, p in win.items()}
+        if self.exact:
+            out["win_exact"] = {w: str(p) for w, p in win.items()}
+        else:
+            out["win_ci95"] = {w: list(ci) for w, ci in self.win_interval().items()}
+            out["mean_scores"] = self.mean_scores()
+            out["mean_scores_ci95"] = {k: list(v) for k, v in self.mean_score_interval().items()}
+        out["rounds"] = {str(k): float(v) for k, v in sorted(self.rounds.items())}
+        if self.exact:
+            out["rounds_exact"] = {str(k): str(v) for k, v in sorted(self.rounds.items())}
+            out["states"] = self.states
+        out["warnings"] = list(self.warnings)
+        return out
+
+    def table(self) -> list[dict[str, Any]]:
+        """Tidy rows: one per outcome (exact) or one per game (sampled)."""
+        if self.exact:
+            return [{"english": e, "french": f, "winner": w, "difference": e - f, "p": float(p)}
+                    for (e, f, w), p in sorted(self.outcomes.items())]
+        return [{"game": i, "english": e, "french": f, "winner": w, "difference": e - f, "rounds": n}
+                for i, (e, f, w, n) in enumerate(self.samples)]
+
+
+def exact_result(p: Position, policies: tuple[str, str], dist: Distribution, states: int) -> AnalysisResult:
+    outcomes: dict[tuple[int, int, str], Fraction] = defaultdict(Fraction)
+    rounds: dict[int, Fraction] = defaultdict(Fraction)
+    for (e, f, w, n), q in dist.items():
+        outcomes[(e, f, w)] += q
+        rounds[n + 1] += q
+    return AnalysisResult(p, policies, True, dict(outcomes), dict(rounds), states=states, warnings=p.warnings())
+
+
+def sampled_result(p: Position, policies: tuple[str, str], samples: list[tuple[int, int, str, int]]) -> AnalysisResult:
+    n = len(samples)
+    outcomes = Counter((e, f, w) for e, f, w, _ in samples)
+    rounds = Counter(r for *_, r in samples)
+    return AnalysisResult(p, policies, False, {k: v / n for k, v in outcomes.items()},
+                          {k: v / n for k, v in rounds.items()}, games=n, samples=samples, warnings=p.warnings())

@@ -1,0 +1,349 @@
+"""Standalone SVG diagrams of positions, laid out like the rulebook's figures.
+
+French at the top, English at the bottom, the castles in a line in the middle,
+each with an arrow toward its controller (sideways when neutral).  Cards placed
+this round lie in front of castles X and Y: an attack card shows its short side
+to the castle (portrait), a defence card its long side (landscape).  The SVG
+uses no external fonts, images or ``id`` attributes, so several diagrams can
+share one notebook page.  :func:`position_svg` is pure: same input, same text.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape, quoteattr
+
+from ..cards import Cards, kind_of
+from ..position import ENGLISH, FRENCH, NEUTRAL
+from ..view import revealed
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..moves import Move
+    from ..position import Position
+
+ENGLISH_COLOR = "#b22222"
+FRENCH_COLOR = "#1f4e9c"
+NEUTRAL_COLOR = "#555555"
+GOLD = "#c8960c"
+INK = "#222222"
+SIDE_COLOR = {ENGLISH: ENGLISH_COLOR, FRENCH: FRENCH_COLOR}
+SIDE_NAME = {ENGLISH: "English", FRENCH: "French"}
+TINT = {ENGLISH: "#f6dede", FRENCH: "#dde6f5", NEUTRAL: "#e6e6e6"}
+FONT = "sans-serif"
+
+VIEW_W = 720.0
+CARD_W, CARD_H = 34.0, 48.0          # portrait card in hands and attacks
+SMALL_W, SMALL_H = 24.0, 34.0        # removed cards
+LEFT, CASTLES_RIGHT = 20.0, 556.0    # castle line; removed cards to its right
+SIDE_AREA_H, PLACED_H, CASTLE_H = 104.0, 66.0, 96.0
+
+
+def _f(x: float) -> str:
+    """Compact number text for attributes."""
+    r = round(x, 2)
+    return str(int(r)) if r == int(r) else f"{r:g}"
+
+
+def _text(x: float, y: float, s: str, *, size: float = 12, fill: str = INK, anchor: str = "middle",
+          weight: str = "normal", cls: str | None = None) -> str:
+    c = f" class={quoteattr(cls)}" if cls else ""
+    w = f' font-weight="{weight}"' if weight != "normal" else ""
+    return (f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(size)}" fill="{fill}" '
+            f'text-anchor="{anchor}"{w}{c}>{escape(s)}</text>')
+
+
+def _card_face(x: float, y: float, w: float, h: float, symbol: str, side: int, *,
+               highlight: bool = False) -> str:
+    color = SIDE_COLOR[side]
+    stroke = GOLD if highlight else color
+    sw = 3 if highlight else 1.5
+    size = min(w, h) * 0.55
+    return (f'<g class="card face" data-card={quoteattr(symbol)} data-side={quoteattr(SIDE_NAME[side].lower())}>'
+            f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" rx="3" fill="#ffffff" '
+            f'stroke="{stroke}" stroke-width="{sw}"/>'
+            + _text(x + w / 2, y + h / 2 + size * 0.36, symbol, size=size, fill=color, weight="bold")
+            + "</g>")
+
+
+def _card_back(x: float, y: float, w: float, h: float, side: int) -> str:
+    color = SIDE_COLOR[side]
+    m = min(w, h) * 0.14
+    return (f'<g class="card back" data-side={quoteattr(SIDE_NAME[side].lower())}>'
+            f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" rx="3" fill="{color}" '
+            f'stroke="#ffffff" stroke-width="1"/>'
+            f'<rect x="{_f(x + m)}" y="{_f(y + m)}" width="{_f(w - 2 * m)}" height="{_f(h - 2 * m)}" rx="2" '
+            f'fill="none" stroke="#ffffff" stroke-opacity="0.7" stroke-width="1"/></g>')
+
+
+def _fan(cx: float, y: float, n: int, w: float, span: float) -> list[float]:
+    """Left x of n overlapping cards of width w centred on cx within span."""
+    if n <= 0:
+        return []
+    step = w + 4 if n == 1 else min(w + 4, max(6.0, (span - w) / (n - 1)))
+    total = w + step * (n - 1)
+    return [cx - total / 2 + i * step for i in range(n)]
+
+
+def _cards_row(cx: float, y: float, symbols: list[str] | None, count: int, side: int, *, w: float, h: float,
+               span: float, highlight: Cards | None = None) -> str:
+    """A fan of face-up cards (symbols given) or of backs (symbols None)."""
+    out: list[str] = []
+    marks = dict.fromkeys(range(10), 0)
+    if highlight is not None and symbols is not None:
+        for k in highlight.kinds():
+            marks[k] += 1
+    for i, x in enumerate(_fan(cx, y, count, w, span)):
+        if symbols is None:
+            out.append(_card_back(x, y, w, h, side))
+        else:
+            k = kind_of(symbols[i])
+            hl = marks[k] > 0
+            if hl:
+                marks[k] -= 1
+            out.append(_card_face(x, y, w, h, symbols[i], side, highlight=hl))
+    return "".join(out)
+
+
+def _stack(x: float, y: float, n: int, side: int, label: str) -> str:
+    """A deck or discard pile drawn as a small stack of backs with its count."""
+    out = [f'<g class="stack" data-count="{n}">']
+    if n == 0:
+        out.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(CARD_W)}" height="{_f(CARD_H)}" rx="3" '
+                   f'fill="none" stroke="#999999" stroke-dasharray="3 3"/>')
+    else:
+        layers = min(3, n)
+        for i in range(layers):
+            off = (layers - 1 - i) * 2.5
+            out.append(_card_back(x + off, y - off, CARD_W, CARD_H, side))
+    out.append(_text(x + CARD_W / 2, y + CARD_H + 13, f"{label} {n}", size=10.5, cls="count"))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _castle(cx: float, cy: float, owner: int, index: int, *, badge: str | None, highlight: bool) -> str:
+    fill = SIDE_COLOR.get(owner, "#d0d0d0")
+    stroke = INK if owner == NEUTRAL else fill
+    w, h, t = 44.0, 34.0, 9.0
+    x0, x1, top = cx - w / 2, cx + w / 2, cy - h / 2
+    bottom = cy + h / 2
+    mw = w / 5
+    pts = [(x0, bottom), (x0, top - t)]
+    for i in range(5):
+        a, b = x0 + i * mw, x0 + (i + 1) * mw
+        yy = top - t if i % 2 == 0 else top
+        pts += [(a, yy), (b, yy)]
+        nxt = top if i % 2 == 0 else top - t
+        if i < 4:
+            pts.append((b, nxt))
+    pts += [(x1, top - t), (x1, bottom)]
+    poly = " ".join(f"{_f(a)},{_f(b)}" for a, b in pts)
+    ctrl = {ENGLISH: "english", FRENCH: "french", NEUTRAL: "neutral"}[owner]
+    out = [f'<g class="castle" data-index="{index}" data-control="{ctrl}">']
+    if highlight:
+        out.append(f'<rect x="{_f(x0 - 8)}" y="{_f(top - t - 8)}" width="{_f(w + 16)}" '
+                   f'height="{_f(h + t + 16)}" rx="6" fill="none" stroke="{GOLD}" stroke-width="3" '
+                   f'stroke-dasharray="5 3"/>')
+    out.append(f'<polygon points="{poly}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>')
+    arrow = "#ffffff" if owner != NEUTRAL else INK
+    if owner == NEUTRAL:  # sideways double arrow
+        y = cy + 2
+        out.append(f'<path d="M{_f(cx - 14)},{_f(y)} L{_f(cx + 14)},{_f(y)} M{_f(cx - 14)},{_f(y)} '
+                   f'l6,-5 M{_f(cx - 14)},{_f(y)} l6,5 M{_f(cx + 14)},{_f(y)} l-6,-5 M{_f(cx + 14)},{_f(y)} l-6,5" '
+                   f'stroke="{arrow}" stroke-width="2.2" fill="none" stroke-linecap="round"/>')
+    else:
+        d = 1 if owner == ENGLISH else -1   # english at the bottom, french at the top
+        y0, y1 = cy - d * 11 + 2, cy + d * 11 + 2
+        out.append(f'<path d="M{_f(cx)},{_f(y0)} L{_f(cx)},{_f(y1)} M{_f(cx)},{_f(y1)} l-6,{_f(-d * 6)} '
+                   f'M{_f(cx)},{_f(y1)} l6,{_f(-d * 6)}" stroke="{arrow}" stroke-width="2.4" fill="none" '
+                   f'stroke-linecap="round"/>')
+    out.append(_text(cx, bottom + 14, str(index), size=11, fill=INK))
+    if badge:
+        bx, by = x1 + 8, top - t + 2
+        out.append(f'<circle cx="{_f(bx)}" cy="{_f(by)}" r="9" fill="{GOLD}" stroke="{INK}" stroke-width="1"/>'
+                   + _text(bx, by + 4, badge, size=11, fill=INK, weight="bold", cls="battle"))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _first_marker(x: float, y: float) -> str:
+    return (f'<g class="first-player"><circle cx="{_f(x)}" cy="{_f(y)}" r="10" fill="{GOLD}" stroke="{INK}" '
+            f'stroke-width="1"/>' + _text(x, y + 4, "1st", size=9, fill=INK, weight="bold") + "</g>")
+
+
+def position_svg(position: "Position", *, show_hands: bool = True, highlight_move: "Move | None" = None,
+                 caption: str | None = None, width: float = 720) -> str:
+    """A standalone SVG picture of a position.
+
+    ``show_hands`` shows every hidden card face up (the designer's view); without
+    it, hands, decks, discards and placed cards not yet revealed are drawn as
+    backs with counts.  ``highlight_move`` outlines the castle and hand cards of
+    a move; ``caption`` is written above the table.
+    """
+    p = position
+    n = p.rules.castles
+    slot = (CASTLES_RIGHT - LEFT) / n
+    scale = min(1.0, slot / 90.0)
+    pw, ph = CARD_W * scale, CARD_H * scale
+
+    y = 10.0
+    head: list[str] = []
+    if caption:
+        head.append(_text(VIEW_W / 2, y + 16, caption, size=16, weight="bold", cls="caption"))
+        y += 24
+    info = f"{p.rules.preset_name} · round {p.round} · " + ("game over" if p.is_over else f"to play: {p.to_play}")
+    if highlight_move is not None:
+        info += f" · move {highlight_move.text()}"
+    head.append(_text(VIEW_W / 2, y + 14, info, size=12, fill="#444444", cls="info"))
+    y += 22
+    if p.is_over:
+        r = p.result()
+        verdict = "draw" if r.winner == "draw" else f"{r.winner} wins"
+        head.append(f'<g class="score">'
+                    + _text(VIEW_W / 2 - 8, y + 16, f"English {r.english}", size=15, fill=ENGLISH_COLOR,
+                            anchor="end", weight="bold")
+                    + _text(VIEW_W / 2, y + 16, "–", size=15)
+                    + _text(VIEW_W / 2 + 8, y + 16, f"{r.french} French", size=15, fill=FRENCH_COLOR,
+                            anchor="start", weight="bold")
+                    + _text(VIEW_W / 2, y + 34, verdict, size=12, fill=INK)
+                    + "</g>")
+        y += 40
+
+    acting_side = p.side_to_play
+    acting_member = p.member_to_play if acting_side is not None else 0
+    hl_castle = highlight_move.castle if highlight_move is not None else None
+    hl_cards = highlight_move.cards if highlight_move is not None and highlight_move.cards.size else None
+
+    top_area = y
+    french_placed = top_area + SIDE_AREA_H
+    castle_row = french_placed + PLACED_H
+    english_placed = castle_row + CASTLE_H
+    english_area = english_placed + PLACED_H
+    total_h = english_area + SIDE_AREA_H + 8
+
+    body: list[str] = []
+    # ---------------------------------------------------------------- side areas
+    for side, ay in ((FRENCH, top_area), (ENGLISH, english_area)):
+        s = p.sides[side]
+        color = SIDE_COLOR[side]
+        body.append(f'<g class="side" data-side="{SIDE_NAME[side].lower()}">')
+        body.append(f'<rect x="8" y="{_f(ay)}" width="{_f(VIEW_W - 16)}" height="{_f(SIDE_AREA_H - 8)}" rx="8" '
+                    f'fill="{TINT[side]}" stroke="{color}" stroke-width="1"/>')
+        body.append(_text(20, ay + 22, SIDE_NAME[side], size=15, fill=color, anchor="start", weight="bold"))
+        extra = []
+        if s.exhaustions:
+            extra.append(f"exhaustions {s.exhaustions}")
+        if acting_side == side:
+            extra.append("to play")
+        if extra:
+            body.append(_text(20, ay + 40, " · ".join(extra), size=10.5, anchor="start"))
+        if p.first == side:
+            body.append(_first_marker(34, ay + 64))
+        # hands
+        hx0, hx1 = 100.0, 560.0
+        members = len(s.hands)
+        span = (hx1 - hx0) / members
+        for m, hand in enumerate(s.hands):
+            cx = hx0 + span * (m + 0.5)
+            cy = ay + 22
+            label = "hand" if members == 1 else f"member {m} hand"
+            if members == 2 and s.drawer == m:
+                label += " (drawer)"
+            body.append(_text(cx, ay + 14, f"{label} {hand.size}", size=10.5, cls="count"))
+            hl = hl_cards if (highlight_move is not None and acting_side == side and acting_member == m) else None
+            body.append(f'<g class="hand" data-member="{m}" data-count="{hand.size}">')
+            body.append(_cards_row(cx, cy, hand.symbols() if show_hands else None, hand.size, side,
+                                   w=CARD_W, h=CARD_H, span=span - 16, highlight=hl))
+            body.append("</g>")
+        body.append(_stack(582, ay + 24, s.deck.size, side, "deck"))
+        body.append(_stack(640, ay + 24, s.discard.size, side, "discard"))
+        if show_hands and s.discard.size:
+            body.append(_text(657, ay + 88, str(s.discard), size=9.5, fill="#444444", cls="discard-cards"))
+        body.append("</g>")
+
+    # ---------------------------------------------------------------- castles
+    body.append(f'<line x1="{_f(LEFT)}" y1="{_f(castle_row + CASTLE_H / 2 - 4)}" x2="{_f(CASTLES_RIGHT)}" '
+                f'y2="{_f(castle_row + CASTLE_H / 2 - 4)}" stroke="#bbbbbb" stroke-width="1"/>')
+    battle_of = {}
+    if p.placed.x is not None:
+        battle_of[p.placed.x] = "X"
+    if p.placed.y is not None:
+        battle_of[p.placed.y] = "Y"
+    for i, owner in enumerate(p.castles):
+        cx = LEFT + slot * (i + 0.5)
+        body.append(_castle(cx, castle_row + CASTLE_H / 2 - 8, owner, i, badge=battle_of.get(i),
+                            highlight=hl_castle == i))
+
+    # ---------------------------------------------------------------- placed cards
+    for battle in (0, 1):
+        c = p.placed.castle(battle)
+        if c is None:
+            continue
+        cx = LEFT + slot * (c + 0.5)
+        for side, row in ((FRENCH, french_placed), (ENGLISH, english_placed)):
+            cards = p.placed.at(side, battle)
+            if not cards.size:
+                continue
+            defending = p.castles[c] == side
+            w, h = (ph, pw) if defending else (pw, ph)
+            yy = row + (PLACED_H - h) / 2
+            face = show_hands or revealed(p, battle, 1 - side)
+            role = "defence" if defending else "attack"
+            body.append(f'<g class="placed" data-side="{SIDE_NAME[side].lower()}" data-battle="{"XY"[battle]}" '
+                        f'data-role="{role}" data-count="{cards.size}">')
+            body.append(_cards_row(cx, yy, cards.symbols() if face else None, cards.size, side, w=w, h=h,
+                                   span=slot - 4))
+            body.append("</g>")
+
+    # ---------------------------------------------------------------- removed cards
+    rx0, rx1 = 572.0, 708.0
+    body.append(_text((rx0 + rx1) / 2, castle_row + CASTLE_H / 2 - 2, "removed", size=10.5, fill="#444444"))
+    for side, ry in ((FRENCH, castle_row + 4), (ENGLISH, castle_row + CASTLE_H / 2 + 8)):
+        r = p.sides[side].removed
+        body.append(f'<g class="removed" data-side="{SIDE_NAME[side].lower()}" data-count="{r.size}">')
+        if r.size:
+            body.append(_cards_row((rx0 + rx1) / 2, ry, r.symbols(), r.size, side, w=SMALL_W, h=SMALL_H,
+                                   span=rx1 - rx0))
+        else:
+            body.append(_text((rx0 + rx1) / 2, ry + SMALL_H / 2 + 4, "none", size=10, fill="#777777"))
+        body.append("</g>")
+
+    height = total_h * width / VIEW_W
+    title = caption or f"Guyenne position, round {p.round}"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
+            f'viewBox="0 0 {_f(VIEW_W)} {_f(total_h)}" font-family="{FONT}" role="img">'
+            f"<title>{escape(title)}</title>"
+            f'<rect x="0" y="0" width="{_f(VIEW_W)}" height="{_f(total_h)}" fill="#ffffff"/>'
+            + "".join(head) + "".join(body) + "</svg>")
+
+
+class Diagram(str):
+    """An SVG text that Jupyter displays and that can be saved as .svg or .png."""
+
+    @property
+    def svg(self) -> str:
+        return str(self)
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+    def save(self, path: Any) -> None:
+        """Write ``.svg`` text, or ``.png`` through cairosvg when it is installed."""
+        name = str(path)
+        low = name.lower()
+        if low.endswith(".svg"):
+            with open(name, "w", encoding="utf-8") as fh:
+                fh.write(str(self))
+        elif low.endswith(".png"):
+            try:
+                import cairosvg  # type: ignore[import-not-found]
+            except ImportError:
+                raise RuntimeError("saving a diagram as PNG needs cairosvg: pip install cairosvg "
+                                   "(or save as .svg)") from None
+            cairosvg.svg2png(bytestring=str(self).encode("utf-8"), write_to=name)
+        else:
+            raise ValueError(f"cannot save a diagram as {name!r}: use a .svg or .png file name")
+
+
+def diagram(position: "Position", **options: Any) -> Diagram:
+    """A :class:`Diagram` of a position; options as for :func:`position_svg`."""
+    return Diagram(position_svg(position, **options))
