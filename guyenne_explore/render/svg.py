@@ -170,7 +170,7 @@ def _first_marker(x: float, y: float) -> str:
             f'stroke-width="1"/>' + _text(x, y + 4, "1st", size=9, fill=INK, weight="bold") + "</g>")
 
 
-def position_svg(position: "Position", *, show_hands: bool = True, highlight_move: "Move | None" = None,
+def position_svg(position: Position, *, show_hands: bool = True, highlight_move: Move | None = None,
                  caption: str | None = None, width: float = 720) -> str:
     """A standalone SVG picture of a position.
 
@@ -198,7 +198,7 @@ def position_svg(position: "Position", *, show_hands: bool = True, highlight_mov
     if p.is_over:
         r = p.result()
         verdict = "draw" if r.winner == "draw" else f"{r.winner} wins"
-        head.append(f'<g class="score">'
+        head.append('<g class="score">'
                     + _text(VIEW_W / 2 - 8, y + 16, f"English {r.english}", size=15, fill=ENGLISH_COLOR,
                             anchor="end", weight="bold")
                     + _text(VIEW_W / 2, y + 16, "–", size=15)
@@ -257,7 +257,7 @@ def position_svg(position: "Position", *, show_hands: bool = True, highlight_mov
         body.append(_stack(582, ay + 24, s.deck.size, side, "deck"))
         body.append(_stack(640, ay + 24, s.discard.size, side, "discard"))
         if show_hands and s.discard.size:
-            body.append(_text(657, ay + 88, str(s.discard), size=9.5, fill="#444444", cls="discard-cards"))
+            body.append(_text(657, ay + 14, str(s.discard), size=9.5, fill="#444444", cls="discard-cards"))
         body.append("</g>")
 
     # ---------------------------------------------------------------- castles
@@ -344,6 +344,6 @@ class Diagram(str):
             raise ValueError(f"cannot save a diagram as {name!r}: use a .svg or .png file name")
 
 
-def diagram(position: "Position", **options: Any) -> Diagram:
+def diagram(position: Position, **options: Any) -> Diagram:
     """A :class:`Diagram` of a position; options as for :func:`position_svg`."""
     return Diagram(position_svg(position, **options))

@@ -1,0 +1,190 @@
+"""Tests of the SVG diagrams (guyenne_explore.render)."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from guyenne_explore import Position
+from guyenne_explore.render import Diagram, diagram, position_svg
+from guyenne_explore.view import revealed
+
+NS = "{http://www.w3.org/2000/svg}"
+PRESETS = ("base", "advanced", "expert", "team", "team3", "classic2021")
+
+
+def walk(preset: str, seed: int) -> list[Position]:
+    """Every position of one random game."""
+    rng = random.Random(seed)
+    p = Position.start(preset)
+    out = [p]
+    while not p.is_over:
+        if p.is_chance:
+            p = p.apply_outcome(p.sample_outcome(rng))
+        else:
+            p = p.apply(rng.choice(list(p.legal_moves)))
+        out.append(p)
+    return out
+
+
+def parse(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    assert root.tag == NS + "svg"
+    return root
+
+
+def groups(root: ET.Element, cls: str) -> list[ET.Element]:
+    return [e for e in root.iter(NS + "g") if cls in (e.get("class") or "").split()]
+
+
+def faces(el: ET.Element) -> list[str]:
+    return sorted(e.get("data-card") for e in groups(el, "face"))
+
+
+def after_deal(preset: str = "advanced", seed: int = 0) -> Position:
+    p = Position.start(preset)
+    rng = random.Random(seed)
+    while p.is_chance or p.to_play in ("setup_discard", "team_split", "team_order"):
+        p = p.apply_outcome(p.sample_outcome(rng)) if p.is_chance else p.apply(rng.choice(list(p.legal_moves)))
+    return p
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_well_formed_for_random_positions(preset):
+    rng = random.Random(preset)
+    for seed in range(3):
+        for p in walk(preset, seed):
+            moves = [] if p.is_chance or p.is_over else list(p.legal_moves)
+            move = rng.choice(moves) if moves else None
+            for show in (True, False):
+                root = parse(position_svg(p, show_hands=show, highlight_move=move, caption=f"{preset} <{seed}> & co"))
+                assert len(groups(root, "castle")) == p.rules.castles
+                assert "<image" not in ET.tostring(root, encoding="unicode")
+
+
+def test_counts_and_castles():
+    p = after_deal("advanced")
+    root = parse(position_svg(p, caption="counts"))
+    text = " ".join(t.text or "" for t in root.iter(NS + "text"))
+    for side, name in ((0, "english"), (1, "french")):
+        s = p.sides[side]
+        [area] = [g for g in groups(root, "side") if g.get("data-side") == name]
+        [hand] = groups(area, "hand")
+        assert int(hand.get("data-count")) == s.hand.size
+        assert sorted(faces(hand)) == sorted(s.hand.symbols())
+        assert f"deck {s.deck.size}" in text
+        assert f"discard {s.discard.size}" in text
+    controls = [g.get("data-control") for g in groups(root, "castle")]
+    assert controls == [p.control(i) for i in range(p.rules.castles)]
+    assert len(groups(root, "first-player")) == 1
+
+
+def test_hidden_hands_show_no_card_values():
+    p = after_deal("advanced", seed=3)
+    root = parse(position_svg(p, show_hands=False))
+    assert faces(root) == []
+    for g in groups(root, "hand"):
+        assert len(groups(g, "back")) == int(g.get("data-count")) > 0
+    shown = parse(position_svg(p, show_hands=True))
+    assert len(faces(shown)) == p.sides[0].hand.size + p.sides[1].hand.size
+
+
+@pytest.mark.parametrize("preset", ("advanced", "team", "classic2021"))
+def test_faces_are_exactly_the_public_cards(preset):
+    for seed in range(4):
+        for p in walk(preset, seed):
+            root = parse(position_svg(p, show_hands=False))
+            expected = p.sides[0].removed.symbols() + p.sides[1].removed.symbols()
+            for b in (0, 1):
+                for side in (0, 1):
+                    if revealed(p, b, 1 - side):
+                        expected += p.placed.at(side, b).symbols()
+            assert faces(root) == sorted(expected)
+            for g in groups(root, "hand"):
+                assert faces(g) == []
+
+
+def test_revealed_cards_are_shown():
+    found = 0
+    for seed in range(10):
+        for p in walk("advanced", seed):
+            for b in (0, 1):
+                for side, name in ((0, "english"), (1, "french")):
+                    cards = p.placed.at(side, b)
+                    if not cards.size:
+                        continue
+                    root = parse(position_svg(p, show_hands=False))
+                    [g] = [e for e in groups(root, "placed")
+                           if e.get("data-side") == name and e.get("data-battle") == "XY"[b]]
+                    assert int(g.get("data-count")) == cards.size
+                    if revealed(p, b, 1 - side):
+                        found += 1
+                        assert faces(g) == sorted(cards.symbols())
+                    else:
+                        assert faces(g) == [] and len(groups(g, "back")) == cards.size
+    assert found > 0
+
+
+def test_attack_portrait_defence_landscape():
+    for p in walk("advanced", 5):
+        root = parse(position_svg(p))
+        for g in groups(root, "placed"):
+            rect = next(g.iter(NS + "rect"))
+            w, h = float(rect.get("width")), float(rect.get("height"))
+            assert (w > h) == (g.get("data-role") == "defence")
+
+
+def test_team_hands_drawn_separately():
+    p = after_deal("team")
+    root = parse(position_svg(p))
+    for name in ("english", "french"):
+        [area] = [g for g in groups(root, "side") if g.get("data-side") == name]
+        assert len(groups(area, "hand")) == 2
+
+
+def test_score_when_over_and_escaped_caption():
+    p = walk("base", 2)[-1]
+    assert p.is_over
+    svg = position_svg(p, caption='a <b> & "c"', width=360)
+    root = parse(svg)
+    assert root.get("width") == "360"
+    [cap] = [t for t in root.iter(NS + "text") if t.get("class") == "caption"]
+    assert cap.text == 'a <b> & "c"'
+    r = p.result()
+    score = " ".join(t.text or "" for g in groups(root, "score") for t in g.iter(NS + "text"))
+    assert f"English {r.english}" in score and f"{r.french} French" in score
+    assert 'font-family="sans-serif"' in svg
+
+
+def test_highlight_move_marks_castle():
+    p = after_deal("advanced")
+    move = next(m for m in p.legal_moves if m.castle is not None)
+    root = parse(position_svg(p, highlight_move=move))
+    [castle] = [g for g in groups(root, "castle") if g.get("data-index") == str(move.castle)]
+    assert any(r.get("stroke-dasharray") for r in castle.iter(NS + "rect"))
+
+
+def test_diagram_object(tmp_path):
+    p = after_deal("base")
+    d = diagram(p, caption="x")
+    assert isinstance(d, Diagram)
+    assert d.svg == d._repr_svg_() == position_svg(p, caption="x")
+    d.save(tmp_path / "a.svg")
+    parse((tmp_path / "a.svg").read_text(encoding="utf-8"))
+    with pytest.raises(ValueError):
+        d.save(tmp_path / "a.gif")
+    try:
+        import cairosvg  # noqa: F401
+    except ImportError:
+        with pytest.raises(RuntimeError, match="cairosvg"):
+            d.save(tmp_path / "a.png")
+    else:
+        d.save(tmp_path / "a.png")
+        assert (tmp_path / "a.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_position_repr_svg_uses_renderer():
+    p = after_deal("base")
+    parse(p._repr_svg_())

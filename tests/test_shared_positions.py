@@ -1,0 +1,75 @@
+"""The check positions: legal-move counts and exact uniform results computed independently from RULES.md."""
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from guyenne_explore import Position
+from guyenne_explore.analysis.api import analyse
+
+from .conftest import position_files, read_json
+
+FILES = position_files()
+#: exact enumerations taking more than a few seconds in the pure-Python engine
+SLOW = {"advanced-endgame-4v4", "base-live-decks", "expert-third-cycle"}
+
+
+def _name(f):
+    return f.name[:-len(".json")]
+
+
+@pytest.mark.parametrize("path", FILES, ids=_name)
+def test_move_counts(path):
+    p = Position.from_json(path.read_text())
+    expected = read_json(path.with_name(_name(path) + ".moves.json"))
+    assert p.to_play == expected["to_play"]
+    assert len(p.legal_moves) == expected["count"] == len(list(p.legal_moves))
+
+
+@pytest.mark.parametrize("path", FILES, ids=_name)
+def test_cli_moves_json(path):
+    out = subprocess.run([sys.executable, "-m", "guyenne_explore", "moves", str(path), "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    data = json.loads(out)
+    expected = read_json(path.with_name(_name(path) + ".moves.json"))
+    assert data["count"] == expected["count"] == len(data["moves"])
+    assert data["to_play"] == expected["to_play"]
+
+
+def _check_exact(path):
+    p = Position.from_json(path.read_text())
+    expected = read_json(path.with_name(_name(path) + ".expected.json"))
+    got = analyse(p, method="exact").to_json()
+    want = {(o["english"], o["french"], o["winner"]): Fraction(o["p_exact"]) for o in expected["outcomes"]}
+    have = {(o["english"], o["french"], o["winner"]): Fraction(o["p_exact"]) for o in got["outcomes"]}
+    assert have == want
+    assert got["rounds_exact"] == expected["rounds_exact"]
+    assert got["win_exact"] == expected["win_exact"]
+    assert sum(have.values()) == 1
+
+
+@pytest.mark.parametrize("path", [f for f in FILES if _name(f) not in SLOW], ids=_name)
+def test_exact_results(path):
+    _check_exact(path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [f for f in FILES if _name(f) in SLOW], ids=_name)
+def test_exact_results_slow(path):
+    _check_exact(path)
+
+
+def test_sampled_agrees_with_exact():
+    path = next(f for f in FILES if _name(f) == "base-endgame-3v3")
+    p = Position.from_json(path.read_text())
+    exact = analyse(p, method="exact").win
+    sampled = analyse(p, method="sample", games=3000, seed=11)
+    intervals = sampled.win_interval()
+    for w in ("english", "french", "draw"):
+        lo, hi = intervals[w]
+        assert lo <= float(exact[w]) <= hi, (w, float(exact[w]), intervals[w])
+    again = analyse(p, method="sample", games=3000, seed=11)
+    assert again.samples == sampled.samples  # deterministic for a seed
