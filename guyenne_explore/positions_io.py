@@ -110,7 +110,15 @@ def position_from_json(data: str | dict[str, Any]) -> Position:
 
     placed, battle = _read_placed(rd, data, to_play)
     if rd.problems:
-        raise PositionError(rd.problems)
+        # name the problems of the readable rest too, so one pass reports everything
+        more: list[str] = []
+        if to_play in POINTS and isinstance(sides_in, dict) and all(n in sides_in for n in SIDES):
+            try:
+                more = position_problems(Position(rules, tuple(castles), round_, first, to_play,
+                                                  (sides[0], sides[1]), placed, battle))
+            except Exception:  # the readable rest may be too broken to check further
+                more = []
+        raise PositionError(rd.problems + [m for m in more if m not in rd.problems])
     p = Position(rules, tuple(castles), round_, first, to_play, (sides[0], sides[1]), placed, battle)
     if to_play == REMOVE_CHOICE and isinstance(data.get("remove_choice"), dict):
         said = data["remove_choice"].get("side")

@@ -1,0 +1,96 @@
+"""The layering contract and the command line as a user runs it."""
+
+import ast
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+PKG = pathlib.Path(__file__).resolve().parent.parent / "guyenne_explore"
+ENGINE = ["cards", "rules", "position", "moves", "flow", "drawing", "scoring", "view", "record",
+          "positions_io", "notation", "validation"]
+UPPER = ("analysis", "render", "widgets", "ipywidgets", "plotly", "anywidget", "IPython")
+
+
+@pytest.mark.parametrize("module", ENGINE)
+def test_engine_imports_no_upper_layer(module):
+    tree = ast.parse((PKG / f"{module}.py").read_text())
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""]
+        for name in names:
+            # the only allowed upward reference: Position._repr_svg_ draws lazily for Jupyter
+            if module == "position" and name == "render.svg":
+                continue
+            assert not any(part in UPPER for part in name.split(".")), f"{module} imports {name}"
+
+
+def test_analysis_does_not_import_render_or_widgets():
+    for path in (PKG / "analysis").glob("*.py"):
+        text = path.read_text()
+        assert "render" not in text and "ipywidgets" not in text, path
+
+
+def run(*args, input_=None):
+    return subprocess.run([sys.executable, "-m", "guyenne_explore", *args], capture_output=True, text=True,
+                          input=input_)
+
+
+def test_check_valid_and_invalid(tmp_path):
+    good = tmp_path / "good.json"
+    from guyenne_explore import Position
+
+    good.write_text(json.dumps(Position.start("advanced").to_json()))
+    r = run("check", str(good))
+    assert r.returncode == 0 and "valid" in r.stdout
+    bad = tmp_path / "bad.json"
+    data = Position.start("advanced").to_json()
+    data["sides"]["english"]["hand"] = ["H", "2", "2", "2", "2", "2", "2"]
+    data["sides"]["french"]["hand"] = ["Q"]
+    bad.write_text(json.dumps(data))
+    r = run("check", str(bad))
+    assert r.returncode == 1
+    assert "hand holds at most" in r.stderr or "holds 7 cards" in r.stderr
+    assert "unknown card 'Q'" in r.stderr
+    assert "Traceback" not in r.stderr
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    r = run("check", str(broken))
+    assert r.returncode == 1 and "not valid JSON" in r.stderr
+    r = run("check", str(tmp_path / "missing.json"))
+    assert r.returncode == 1 and "cannot read" in r.stderr
+
+
+@pytest.mark.parametrize("rules", ["base", "advanced", "expert", "classic2021", "team", "team3",
+                                   '{"preset": "advanced", "hand_size": 7}'])
+def test_play_json(rules):
+    r = run("play", "--rules", rules, "--seed", "4", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["result"]["winner"] in ("english", "french", "draw")
+    assert data["moves"] and set(data["result"]) == {"english", "french", "winner"}
+    assert json.loads(run("play", "--rules", rules, "--seed", "4", "--json").stdout) == data
+
+
+def test_play_bad_rules_is_a_clear_error():
+    r = run("play", "--rules", "nosuch", "--seed", "1")
+    assert r.returncode == 2 and "unknown rules preset" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_analyse_exact_json():
+    pos = pathlib.Path(__file__).parent / "positions" / "advanced-respond-second.json"
+    r = run("analyse", str(pos), "--exact", "--json")
+    data = json.loads(r.stdout)
+    assert data["exact"] is True and data["win_exact"]["english"] == "1"
+
+
+def test_analyse_sampled_from_the_start():
+    r = run("analyse", "--rules", "team", "--samples", "40", "--seed", "2", "--json")
+    data = json.loads(r.stdout)
+    assert data["games"] == 40 and abs(sum(data["win"].values()) - 1) < 1e-9
+    assert all(lo <= data["win"][w] <= hi for w, (lo, hi) in data["win_ci95"].items())
