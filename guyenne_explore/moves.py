@@ -172,10 +172,10 @@ class Choice:
                 return None
             if cards.size == 0:
                 return "the drawer must give its partner at least one card"
-            if cards.size > self.max_cards:
-                return f"the drawer gives at most {self.max_cards} cards"
             if self.source.size - cards.size < 1:
                 return "the drawer must keep at least one card in hand"
+            if cards.size > self.max_cards:
+                return f"the drawer gives at most {self.max_cards} cards"
             return None
         # placements
         if cards.size == 0:
