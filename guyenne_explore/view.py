@@ -100,6 +100,11 @@ class SideView:
     def battle(self) -> int | None:
         return self._p.battle
 
+    def roles(self, side: int) -> tuple[int, int | None]:
+        """A side's team drawer and decided order (public: both are said aloud at the table)."""
+        s = self._p.sides[side]
+        return (s.drawer, s.order)
+
     # own side
     @property
     def hand(self) -> Cards:

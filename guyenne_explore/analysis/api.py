@@ -9,11 +9,13 @@ from ..flow import apply_move
 from ..position import Position
 from ..record import uniform_choice
 from .exact import exact_distribution
+from .heuristic import Heuristic
 from .policies import Policy, Uniform
+from .search import MonteCarlo
 from .results import AnalysisResult, exact_result, sampled_result
 from .sample import sample_games
 
-POLICIES: dict[str, Callable[[], Policy]] = {"uniform": Uniform}
+POLICIES: dict[str, Callable[[], Policy]] = {"uniform": Uniform, "heuristic": Heuristic, "search": MonteCarlo}
 #: Estimated tree nodes above which exact enumeration is refused in "auto" mode.
 EXACT_BUDGET = 300_000
 

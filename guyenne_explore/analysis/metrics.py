@@ -1,0 +1,65 @@
+"""Designer metrics from a batch of games, named as Ludii names them where one exists.
+
+Each metric is a proportion or a mean with a 95% interval: Wilson intervals for
+proportions (statsmodels), Student t for means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from scipy import stats
+from statsmodels.stats.proportion import proportion_confint
+
+Game = tuple[int, int, str, int]
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    value: float
+    low: float
+    high: float
+    meaning: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"name": self.name, "value": self.value, "ci95": [self.low, self.high], "meaning": self.meaning}
+
+
+def _proportion(name: str, k: int, n: int, meaning: str) -> Metric:
+    lo, hi = proportion_confint(k, n, 0.05, "wilson") if n else (0.0, 1.0)
+    return Metric(name, k / n if n else float("nan"), float(lo), float(hi), meaning)
+
+
+def _mean(name: str, xs: Sequence[float], meaning: str) -> Metric:
+    n = len(xs)
+    mean = sum(xs) / n
+    if n < 2:
+        return Metric(name, mean, mean, mean, meaning)
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    half = float(stats.t.ppf(0.975, n - 1)) * (var / n) ** 0.5
+    return Metric(name, mean, mean - half, mean + half, meaning)
+
+
+def designer_metrics(games: Sequence[Game]) -> list[Metric]:
+    """Advantage, balance, drawishness and duration of a batch of games (english, french, winner, rounds)."""
+    n = len(games)
+    if n == 0:
+        raise ValueError("designer metrics need at least one game")
+    eng = sum(1 for g in games if g[2] == "english")
+    fr = sum(1 for g in games if g[2] == "french")
+    draws = n - eng - fr
+    decided = eng + fr
+    balance = 1 - abs(eng - fr) / decided if decided else 1.0
+    return [
+        _proportion("Advantage (english)", eng, n, "share of games the english (first player in round 1) win"),
+        _proportion("Advantage (french)", fr, n, "share of games the french win"),
+        Metric("Balance", balance, float("nan"), float("nan"),
+               "1 when both sides win equally often, 0 when one always wins (decided games)"),
+        _proportion("Drawishness", draws, n, "share of games that end in a draw"),
+        _mean("Duration (rounds)", [g[3] for g in games], "rounds played per game"),
+        _mean("Score difference", [g[0] - g[1] for g in games], "english score minus french score"),
+        _proportion("Sweep", sum(1 for g in games if 12 in (g[0], g[1])), n,
+                    "share of games won by controlling all six castles"),
+    ]
