@@ -79,3 +79,10 @@ def test_every_position_round_trips(preset):
 def test_deal_probabilities_sum_to_one():
     outs = Position.start("base").chance_outcomes()
     assert sum(pr for _, pr in outs) == Fraction(1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESETS)
+def test_thousands_of_random_games(preset):
+    for seed in range(1000, 3000):
+        _check_game(Rules.preset(preset), seed)

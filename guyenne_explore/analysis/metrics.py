@@ -19,8 +19,8 @@ Game = tuple[int, int, str, int]
 class Metric:
     name: str
     value: float
-    low: float
-    high: float
+    low: float | None
+    high: float | None
     meaning: str
 
     def to_json(self) -> dict[str, object]:
@@ -28,8 +28,8 @@ class Metric:
 
 
 def _proportion(name: str, k: int, n: int, meaning: str) -> Metric:
-    lo, hi = proportion_confint(k, n, 0.05, "wilson") if n else (0.0, 1.0)
-    return Metric(name, k / n if n else float("nan"), float(lo), float(hi), meaning)
+    lo, hi = proportion_confint(k, n, 0.05, "wilson")
+    return Metric(name, k / n, float(lo), float(hi), meaning)
 
 
 def _mean(name: str, xs: Sequence[float], meaning: str) -> Metric:
@@ -55,7 +55,7 @@ def designer_metrics(games: Sequence[Game]) -> list[Metric]:
     return [
         _proportion("Advantage (english)", eng, n, "share of games the english (first player in round 1) win"),
         _proportion("Advantage (french)", fr, n, "share of games the french win"),
-        Metric("Balance", balance, float("nan"), float("nan"),
+        Metric("Balance", balance, None, None,
                "1 when both sides win equally often, 0 when one always wins (decided games)"),
         _proportion("Drawishness", draws, n, "share of games that end in a draw"),
         _mean("Duration (rounds)", [g[3] for g in games], "rounds played per game"),

@@ -15,6 +15,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from ..position import Position
 from .exact import Distribution
+from .metrics import designer_metrics
 
 WINNERS = ("english", "french", "draw")
 
@@ -98,6 +99,7 @@ class AnalysisResult:
             out["win_ci95"] = {w: list(ci) for w, ci in self.win_interval().items()}
             out["mean_scores"] = self.mean_scores()
             out["mean_scores_ci95"] = {k: list(v) for k, v in self.mean_score_interval().items()}
+            out["metrics"] = [m.to_json() for m in designer_metrics(self.samples)]
         out["rounds"] = {str(k): float(v) for k, v in sorted(self.rounds.items())}
         if self.exact:
             out["rounds_exact"] = {str(k): str(v) for k, v in sorted(self.rounds.items())}
