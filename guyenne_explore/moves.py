@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from .cards import EMPTY, HERO, SYMBOLS, CardError, Cards, value_of
 from .position import (BATTLES, CONCEDE_CHOICE, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
-                       RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT)
+                       RESPOND_FIRST, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT)
 from .rules import SIDES
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -338,4 +338,4 @@ def why_illegal(position: "Position", move: Move | str) -> str | None:
 
 
 __all__ = ["Move", "Choice", "LegalMoves", "IllegalMove", "legal_moves", "why_illegal", "parse_move",
-           "count_sub_multisets", "rank_of"]
+           "count_sub_multisets"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .cards import HERO, KINDS, SYMBOLS, Cards
 from .moves import choice_for
-from .position import (CONCEDE_CHOICE, DEAL, DRAW, END, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
+from .position import (CONCEDE_CHOICE, DEAL, DRAW, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
                        PLACEMENTS, POINTS, REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND,
                        SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, BATTLES, Position)
 from .rules import SIDES
@@ -167,7 +167,7 @@ def _remove_choice_problems(p: Position) -> list[str]:
     if winner == NEUTRAL:
         return [f"at remove_choice castle {BATTLES[b]} should show its winner, not neutral"]
     loser = 1 - winner
-    lost, won = pl.at(loser, b), pl.at(winner, b)
+    lost = pl.at(loser, b)
     out = []
     if lost.size == 0:
         out.append(f"{SIDES[loser]} has no cards at castle {BATTLES[b]} to remove")

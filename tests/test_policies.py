@@ -8,7 +8,7 @@ from guyenne_explore import Position
 from guyenne_explore.analysis.api import analyse
 from guyenne_explore.analysis.heuristic import Heuristic
 from guyenne_explore.analysis.metrics import designer_metrics
-from guyenne_explore.analysis.search import MonteCarlo, determinise
+from guyenne_explore.analysis.search import determinise
 from guyenne_explore.record import play_game
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from ..cards import EMPTY, Cards
+from ..cards import Cards
 from ..flow import apply_move
 from ..moves import Move
 from ..position import CONCEDE_CHOICE, Placed, Position, Side
