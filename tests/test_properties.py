@@ -16,10 +16,12 @@ VARIANTS = [
     Rules.preset("expert", hand_size=7, max_at_castle=4, adjacency="ring"),
     Rules.preset("base", card_counts={"1": 4, "2": 10, "6": 2}, hero=False),
 ]
-GAMES = 150
+GAMES = 1000
+#: games whose every chance point is also enumerated (probabilities sum to 1, the sample is among them)
+CHANCE_CHECKED = 100
 
 
-def _check_game(rules, seed):
+def _check_game(rules, seed, check_chance=True):
     rng = random.Random(seed)
     p = Position.start(rules)
     full = p.rules.card_set
@@ -28,11 +30,12 @@ def _check_game(rules, seed):
         for side in (0, 1):
             assert p.cards_of(side) == full, f"seed {seed}: {p.notation()}"
         if p.is_chance:
-            outcomes = p.chance_outcomes()
-            assert sum(pr for _, pr in outcomes) == 1
-            assert all(pr > 0 for _, pr in outcomes)
             d = p.sample_outcome(rng)
-            assert d in {o for o, _ in outcomes}
+            if check_chance:
+                outcomes = p.chance_outcomes()
+                assert sum(pr for _, pr in outcomes) == 1
+                assert all(pr > 0 for _, pr in outcomes)
+                assert d in {o for o, _ in outcomes}
             p = p.apply_outcome(d)
         else:
             moves = p.legal_moves
@@ -49,7 +52,7 @@ def _check_game(rules, seed):
 @pytest.mark.parametrize("preset", PRESETS)
 def test_random_games_keep_the_rules(preset):
     for seed in range(GAMES):
-        _check_game(Rules.preset(preset), seed)
+        _check_game(Rules.preset(preset), seed, check_chance=seed < CHANCE_CHECKED)
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=str)
@@ -84,5 +87,5 @@ def test_deal_probabilities_sum_to_one():
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_thousands_of_random_games(preset):
-    for seed in range(1000, 3000):
-        _check_game(Rules.preset(preset), seed)
+    for seed in range(GAMES, 5 * GAMES):
+        _check_game(Rules.preset(preset), seed, check_chance=False)
