@@ -232,3 +232,17 @@ def apply_draw(p: Position, outcome: Draw) -> Position:
 def defence_holds(defender: int, english: Cards, french: Cards) -> bool:
     """Whether a defence holds when revealed: the built-in concede rule reveals then, else concedes."""
     return battle_winner(defender, english, french) in (None, defender)
+
+
+def defender_at(p: Position, battle: int) -> int | None:
+    """The side defending the castle of a battle this round (None when both attack a neutral castle).
+
+    Roles follow control at the start of the round.  A battle pending a
+    ``remove_choice`` was neutral (only neutral battles call for one); an
+    already resolved battle shows its new control, the best the position knows.
+    """
+    castle = p.placed.castle(battle)
+    if castle is None or (p.to_play == REMOVE_CHOICE and battle == p.battle):
+        return None
+    control = p.castles[castle]
+    return None if control == NEUTRAL else control

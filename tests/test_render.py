@@ -188,3 +188,17 @@ def test_diagram_object(tmp_path):
 def test_position_repr_svg_uses_renderer():
     p = after_deal("base")
     parse(p._repr_svg_())
+
+
+def test_roles_follow_control_at_the_start_of_the_round():
+    """At a remove_choice the pending castle was neutral: both sides attacked it, even though it now has a winner."""
+    import pathlib
+    import re
+
+    from guyenne_explore import Position
+    from guyenne_explore.render.svg import position_svg
+
+    p = Position.from_json((pathlib.Path(__file__).parent / "positions" / "advanced-remove-choice.json").read_text())
+    svg = position_svg(p)
+    roles = re.findall(r'data-role="(\w+)"', svg)
+    assert roles and "defence" not in roles

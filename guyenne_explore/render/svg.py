@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
+from ..flow import defender_at
 from ..cards import Cards, kind_of
 from ..position import ENGLISH, FRENCH, NEUTRAL
 from ..view import revealed
@@ -283,7 +284,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
             cards = p.placed.at(side, battle)
             if not cards.size:
                 continue
-            defending = p.castles[c] == side
+            defending = defender_at(p, battle) == side
             w, h = (ph, pw) if defending else (pw, ph)
             yy = row + (PLACED_H - h) / 2
             face = show_hands or revealed(p, battle, 1 - side)
