@@ -65,3 +65,27 @@ def test_metrics():
     assert m["Advantage (english)"].value == 0.5 and m["Drawishness"].value == 0.25
     assert m["Duration (rounds)"].value == 8 and m["Sweep"].value == 0.25
     assert m["Advantage (english)"].low < 0.5 < m["Advantage (english)"].high
+
+
+def test_sampling_on_an_executor_is_identical():
+    from concurrent.futures import ProcessPoolExecutor
+
+    p = Position.start("advanced")
+    alone = analyse(p, ("heuristic", "uniform"), "sample", games=60, seed=9)
+    with ProcessPoolExecutor(2) as pool:
+        spread = analyse(p, ("heuristic", "uniform"), "sample", games=60, seed=9, executor=pool)
+    assert spread.samples == alone.samples
+
+
+def test_sampling_can_be_cancelled():
+    from guyenne_explore.analysis.exact import Cancelled
+
+    seen = []
+
+    def stop(done, total):
+        seen.append(done)
+        return False
+
+    with pytest.raises(Cancelled):
+        analyse(Position.start("base"), method="sample", games=500, seed=1, progress=stop)
+    assert seen == [50]

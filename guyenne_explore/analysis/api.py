@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from concurrent.futures import Executor
 from typing import Callable
 
 from ..flow import apply_move
@@ -13,7 +14,7 @@ from .heuristic import Heuristic
 from .policies import Policy, Uniform
 from .search import MonteCarlo
 from .results import AnalysisResult, exact_result, sampled_result
-from .sample import sample_games
+from .sample import sample_games, sample_games_on
 
 POLICIES: dict[str, Callable[[], Policy]] = {"uniform": Uniform, "heuristic": Heuristic, "search": MonteCarlo}
 #: Estimated tree nodes above which exact enumeration is refused in "auto" mode.
@@ -47,11 +48,13 @@ def estimate_tree_size(p: Position, probes: int = 30, seed: int = 0) -> float:
 
 def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto",
             games: int = 2000, seed: int = 0,
-            progress: Callable[[int, int], bool | None] | None = None) -> AnalysisResult:
+            progress: Callable[[int, int], bool | None] | None = None,
+            executor: Executor | None = None) -> AnalysisResult:
     """Outcome distribution from ``p``.
 
     ``method`` is "exact", "sample" or "auto" (exact when the estimated tree is
     within :data:`EXACT_BUDGET` and both policies are exact, else sampled).
+    Sampling runs in this process, or on ``executor`` with identical results.
     """
     pols = (policy_named(policies[0]), policy_named(policies[1]))
     if method not in ("auto", "exact", "sample"):
@@ -62,4 +65,8 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
     if method == "exact":
         dist, states = exact_distribution(p, pols, (lambda n: progress(n, 0)) if progress else None)
         return exact_result(p, policies, dist, states)
-    return sampled_result(p, policies, sample_games(p, pols, games, seed, progress))
+    if executor is not None:
+        samples = sample_games_on(executor, p, policies, games, seed, progress=progress)
+    else:
+        samples = sample_games(p, pols, games, seed, progress)
+    return sampled_result(p, policies, samples)

@@ -8,6 +8,7 @@ and be cancelled between games.
 from __future__ import annotations
 
 import random
+from concurrent.futures import Executor
 from typing import Callable
 
 from ..flow import apply_move
@@ -44,4 +45,32 @@ def sample_games(p: Position, policies: tuple[Policy, Policy], games: int, seed:
         if progress and (len(out) % 50 == 0 or len(out) == games):
             if progress(len(out), games) is False:
                 raise Cancelled()
+    return out
+
+
+def _chunk(p: Position, policy_names: tuple[str, str], games: int, seed: int, start: int) -> list[tuple[int, int, str, int]]:
+    """One worker's share (module level so that process and cluster executors can pickle it)."""
+    from .api import policy_named
+
+    pols = (policy_named(policy_names[0]), policy_named(policy_names[1]))
+    return sample_games(p, pols, games, seed, start_index=start)
+
+
+def sample_games_on(executor: Executor, p: Position, policy_names: tuple[str, str], games: int, seed: int,
+                    chunk: int = 200, progress: Callable[[int, int], bool | None] | None = None,
+                    ) -> list[tuple[int, int, str, int]]:
+    """The same games as :func:`sample_games`, spread over an executor in chunks of game indexes.
+
+    Any ``concurrent.futures.Executor`` works (a process pool for the local cores, a Dask
+    client's executor for a cluster); the result is identical to one process for the same seed.
+    """
+    futures = [executor.submit(_chunk, p, policy_names, min(chunk, games - start), seed, start)
+               for start in range(0, games, chunk)]
+    out: list[tuple[int, int, str, int]] = []
+    for f in futures:
+        out.extend(f.result())
+        if progress and progress(len(out), games) is False:
+            for rest in futures:
+                rest.cancel()
+            raise Cancelled()
     return out
