@@ -10,6 +10,7 @@ compiled fast path can follow the same layout.
 from __future__ import annotations
 
 from itertools import product
+from operator import add, sub
 from typing import Iterable, Iterator
 
 #: Kind indexes 0..8 hold the valued cards 1..9; index 9 is the hero.
@@ -126,10 +127,10 @@ class Cards(tuple):
 
     # arithmetic ---------------------------------------------------------
     def __add__(self, other: "Cards") -> "Cards":  # type: ignore[override]
-        return _make(tuple(a + b for a, b in zip(self, other)))
+        return _make(tuple(map(add, self, other)))
 
     def __sub__(self, other: "Cards") -> "Cards":
-        out = tuple(a - b for a, b in zip(self, other))
+        out = tuple(map(sub, self, other))
         if min(out) < 0:
             raise CardError(f"cannot take {other} from {self}")
         return _make(out)

@@ -131,10 +131,9 @@ def apply_move(p: Position, move: Move | str, checked: bool = True) -> Position:
         placed = evolve(placed, x=move.castle)
     elif point == OPEN_SECOND:
         placed = evolve(placed, y=move.castle)
-    p = evolve(p, sides=replace_side(p, side, s), placed=placed)
     if point == RESPOND_SECOND:
-        return resolve_battle(p, 0)
-    return evolve(p, to_play=_NEXT_PLACEMENT[point])
+        return resolve_battle(evolve(p, sides=replace_side(p, side, s), placed=placed), 0)
+    return evolve(p, sides=replace_side(p, side, s), placed=placed, to_play=_NEXT_PLACEMENT[point])
 
 
 # ---------------------------------------------------------------------- battles

@@ -224,12 +224,15 @@ class LegalMoves:
 
     def __init__(self, choice: Choice | None):
         self.choice = choice
+        self._count: int | None = None
 
     def __iter__(self) -> Iterator[Move]:
         return self.choice.moves() if self.choice else iter(())
 
     def __len__(self) -> int:
-        return self.choice.count() if self.choice else 0
+        if self._count is None:
+            self._count = self.choice.count() if self.choice else 0
+        return self._count
 
     def count(self) -> int:
         return len(self)

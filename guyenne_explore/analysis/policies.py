@@ -46,12 +46,12 @@ class Uniform:
     def distribution(self, view: SideView) -> list[tuple[Move, Fraction]]:
         if view.to_play == CONCEDE_CHOICE:
             return [(concede_move(view), Fraction(1))]
-        moves = list(view.legal_moves)
+        moves = list(iter(view.legal_moves))  # iter(): no count of the moves before listing them
         p = Fraction(1, len(moves))
         return [(m, p) for m in moves]
 
     def choose(self, view: SideView, rng: random.Random) -> Move:
         if view.to_play == CONCEDE_CHOICE:
             return concede_move(view)
-        moves = list(view.legal_moves)
+        moves = list(iter(view.legal_moves))
         return moves[rng.randrange(len(moves))]
