@@ -8,6 +8,7 @@ from guyenne_explore import Position
 from guyenne_explore.analysis.api import analyse
 from guyenne_explore.analysis.heuristic import Heuristic
 from guyenne_explore.analysis.metrics import designer_metrics
+from guyenne_explore.analysis.sample import Game
 from guyenne_explore.analysis.search import determinise
 from guyenne_explore.record import play_game
 
@@ -60,8 +61,11 @@ def test_exact_refuses_a_sampling_policy():
 
 
 def test_metrics():
-    games = [(5, 3, "english", 8), (2, 6, "french", 9), (4, 4, "draw", 10), (12, 0, "english", 5)]
+    games = [Game(5, 3, "english", 8, 4, (True, False)), Game(2, 6, "french", 9, 9, (True, True)),
+             Game(4, 4, "draw", 10, 10, (False, True)), Game(12, 0, "english", 5, 1, (True, True))]
     m = {x.name: x for x in designer_metrics(games)}
+    assert m["Decisiveness"].value == pytest.approx((4 / 8 + 1 + 1 / 5) / 3)
+    assert m["Hero value (english)"].value == pytest.approx(2 / 3 - 0)
     assert m["Advantage (english)"].value == 0.5 and m["Drawishness"].value == 0.25
     assert m["Duration (rounds)"].value == 8 and m["Sweep"].value == 0.25
     assert m["Advantage (english)"].low < 0.5 < m["Advantage (english)"].high

@@ -12,7 +12,7 @@ from typing import Sequence
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-Game = tuple[int, int, str, int]
+from .sample import Game
 
 
 @dataclass(frozen=True)
@@ -62,4 +62,30 @@ def designer_metrics(games: Sequence[Game]) -> list[Metric]:
         _mean("Score difference", [g[0] - g[1] for g in games], "english score minus french score"),
         _proportion("Sweep", sum(1 for g in games if 12 in (g[0], g[1])), n,
                     "share of games won by controlling all six castles"),
+        *_decisiveness(games),
+        *_hero_value(games),
     ]
+
+
+def _decisiveness(games: Sequence[Game]) -> list[Metric]:
+    decided = [g.decided / g.rounds for g in games if g.winner != "draw"]
+    if not decided:
+        return []
+    return [_mean("Decisiveness", decided, "share of the game played when the eventual winner took the "
+                  "lead on the table for good (lower: decided earlier)")]
+
+
+def _hero_value(games: Sequence[Game]) -> list[Metric]:
+    """Win rate of a side with its hero still in play at the end against with it removed."""
+    out = []
+    for i, side in enumerate(("english", "french")):
+        kept = [g for g in games if g.hero_kept[i]]
+        gone = [g for g in games if not g.hero_kept[i]]
+        if kept and gone:
+            a = _proportion("", sum(g.winner == side for g in kept), len(kept), "")
+            b = _proportion("", sum(g.winner == side for g in gone), len(gone), "")
+            out.append(Metric(f"Hero value ({side})", a.value - b.value, None, None,
+                              f"{side} win rate with its hero kept ({a.value:.3f} [{a.low:.3f}, {a.high:.3f}], "
+                              f"{len(kept)} games) minus with it removed ({b.value:.3f} [{b.low:.3f}, "
+                              f"{b.high:.3f}], {len(gone)} games)"))
+    return out

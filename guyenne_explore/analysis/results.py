@@ -16,6 +16,7 @@ from statsmodels.stats.proportion import proportion_confint
 from ..position import Position
 from .exact import Distribution
 from .metrics import designer_metrics
+from .sample import Game
 
 WINNERS = ("english", "french", "draw")
 
@@ -33,8 +34,8 @@ class AnalysisResult:
     rounds: dict[int, Any]
     games: int = 0
     states: int = 0
-    #: per sampled game: (english, french, winner, rounds)
-    samples: list[tuple[int, int, str, int]] = field(default_factory=list)
+    #: per sampled game
+    samples: list[Game] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -112,8 +113,10 @@ class AnalysisResult:
         if self.exact:
             return [{"english": e, "french": f, "winner": w, "difference": e - f, "p": float(p)}
                     for (e, f, w), p in sorted(self.outcomes.items())]
-        return [{"game": i, "english": e, "french": f, "winner": w, "difference": e - f, "rounds": n}
-                for i, (e, f, w, n) in enumerate(self.samples)]
+        return [{"game": i, "english": g.english, "french": g.french, "winner": g.winner,
+                 "difference": g.english - g.french, "rounds": g.rounds, "decided": g.decided,
+                 "english_hero_kept": g.hero_kept[0], "french_hero_kept": g.hero_kept[1]}
+                for i, g in enumerate(self.samples)]
 
 
 def exact_result(p: Position, policies: tuple[str, str], dist: Distribution, states: int) -> AnalysisResult:
@@ -125,9 +128,9 @@ def exact_result(p: Position, policies: tuple[str, str], dist: Distribution, sta
     return AnalysisResult(p, policies, True, dict(outcomes), dict(rounds), states=states, warnings=p.warnings())
 
 
-def sampled_result(p: Position, policies: tuple[str, str], samples: list[tuple[int, int, str, int]]) -> AnalysisResult:
+def sampled_result(p: Position, policies: tuple[str, str], samples: list[Game]) -> AnalysisResult:
     n = len(samples)
-    outcomes = Counter((e, f, w) for e, f, w, _ in samples)
-    rounds = Counter(r for *_, r in samples)
+    outcomes = Counter((g.english, g.french, g.winner) for g in samples)
+    rounds = Counter(g.rounds for g in samples)
     return AnalysisResult(p, policies, False, {k: v / n for k, v in outcomes.items()},
                           {k: v / n for k, v in rounds.items()}, games=n, samples=samples, warnings=p.warnings())

@@ -9,26 +9,48 @@ from __future__ import annotations
 
 import random
 from concurrent.futures import Executor
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from ..flow import apply_move
-from ..position import Position
+from ..position import DRAW, Position
 from .exact import Cancelled
 from .policies import Policy
 
 
-def play_out(p: Position, policies: tuple[Policy, Policy], rng: random.Random) -> tuple[int, int, str, int]:
-    """One game to the end: (english score, french score, winner, rounds played counting this one)."""
+class Game(NamedTuple):
+    """One sampled game's summary; the first four fields are the outcome and its length."""
+
+    english: int
+    french: int
+    winner: str
+    rounds: int
+    #: the round (counted from 1) after which the eventual winner led on the table for good
+    decided: int
+    #: whether each side's hero was still in play (not removed) at the end
+    hero_kept: tuple[bool, bool]
+
+
+def play_out(p: Position, policies: tuple[Policy, Policy], rng: random.Random) -> Game:
+    """One game to the end, with what the designer metrics need."""
     start = p.round
+    leaders: list[str] = []  # the table's leader at the end of each round
     while not p.is_over:
         if p.is_chance:
+            if p.to_play == DRAW:
+                leaders.append(p.result().winner)
             p = p.apply_outcome(p.sample_outcome(rng))
         else:
             side = p.side_to_play
             move = policies[side].choose(p.view(side), rng)  # type: ignore[index]
             p = apply_move(p, move, checked=False)
     r = p.result()
-    return (r.english, r.french, r.winner, p.round - start + 1)
+    rounds = p.round - start + 1
+    leaders += [r.winner] * (rounds - len(leaders))
+    decided = rounds
+    while decided > 1 and leaders[decided - 2] == r.winner:
+        decided -= 1
+    kept = tuple(not s.removed.has_hero for s in p.sides)
+    return Game(r.english, r.french, r.winner, rounds, decided, kept)  # type: ignore[arg-type]
 
 
 def game_rng(seed: int, index: int) -> random.Random:
@@ -37,7 +59,7 @@ def game_rng(seed: int, index: int) -> random.Random:
 
 def sample_games(p: Position, policies: tuple[Policy, Policy], games: int, seed: int,
                  progress: Callable[[int, int], bool | None] | None = None,
-                 start_index: int = 0) -> list[tuple[int, int, str, int]]:
+                 start_index: int = 0) -> list[Game]:
     """Play ``games`` seeded games; ``progress(done, total)`` returning False cancels."""
     out = []
     for i in range(start_index, start_index + games):
@@ -48,7 +70,7 @@ def sample_games(p: Position, policies: tuple[Policy, Policy], games: int, seed:
     return out
 
 
-def _chunk(p: Position, policy_names: tuple[str, str], games: int, seed: int, start: int) -> list[tuple[int, int, str, int]]:
+def _chunk(p: Position, policy_names: tuple[str, str], games: int, seed: int, start: int) -> list[Game]:
     """One worker's share (module level so that process and cluster executors can pickle it)."""
     from .api import policy_named
 
@@ -58,7 +80,7 @@ def _chunk(p: Position, policy_names: tuple[str, str], games: int, seed: int, st
 
 def sample_games_on(executor: Executor, p: Position, policy_names: tuple[str, str], games: int, seed: int,
                     chunk: int = 200, progress: Callable[[int, int], bool | None] | None = None,
-                    ) -> list[tuple[int, int, str, int]]:
+                    ) -> list[Game]:
     """The same games as :func:`sample_games`, spread over an executor in chunks of game indexes.
 
     Any ``concurrent.futures.Executor`` works (a process pool for the local cores, a Dask
@@ -66,7 +88,7 @@ def sample_games_on(executor: Executor, p: Position, policy_names: tuple[str, st
     """
     futures = [executor.submit(_chunk, p, policy_names, min(chunk, games - start), seed, start)
                for start in range(0, games, chunk)]
-    out: list[tuple[int, int, str, int]] = []
+    out: list[Game] = []
     for f in futures:
         out.extend(f.result())
         if progress and progress(len(out), games) is False:
