@@ -83,7 +83,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if len(policies) == 1:
         policies = policies * 2
     method = "exact" if args.exact else ("sample" if args.samples else "auto")
-    result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed)  # type: ignore[arg-type]
+    result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,  # type: ignore[arg-type]
+                     force=args.force)
     data = result.to_json()
     if args.json:
         print(json.dumps(data, indent=1))
@@ -125,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
         s.set_defaults(func=func)
         if name == "analyse":
             s.add_argument("--exact", action="store_true")
+            s.add_argument("--force", action="store_true", help="enumerate exactly even when it will take long")
             s.add_argument("--samples", type=int)
             s.add_argument("--policies", default="uniform,uniform")
     d = sub.add_parser("diagram", help="draw a position as SVG or PNG")

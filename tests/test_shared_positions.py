@@ -42,7 +42,7 @@ def test_cli_moves_json(path):
 def _check_exact(path):
     p = Position.from_json(path.read_text())
     expected = read_json(path.with_name(_name(path) + ".expected.json"))
-    got = analyse(p, method="exact").to_json()
+    got = analyse(p, method="exact", force=True).to_json()
     want = {(o["english"], o["french"], o["winner"]): Fraction(o["p_exact"]) for o in expected["outcomes"]}
     have = {(o["english"], o["french"], o["winner"]): Fraction(o["p_exact"]) for o in got["outcomes"]}
     assert have == want
@@ -73,3 +73,18 @@ def test_sampled_agrees_with_exact():
         assert lo <= float(exact[w]) <= hi, (w, float(exact[w]), intervals[w])
     again = analyse(p, method="sample", games=3000, seed=11)
     assert again.samples == sampled.samples  # deterministic for a seed
+
+
+def test_exact_out_of_reach_is_said():
+    from guyenne_explore.analysis.api import ExactOutOfReach
+
+    with pytest.raises(ExactOutOfReach, match="sample instead"):
+        analyse(Position.start("advanced"), method="exact")
+    r = subprocess.run([sys.executable, "-m", "guyenne_explore", "analyse", "--rules", "base", "--exact"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "out of reach" in r.stderr
+
+
+def test_auto_picks_exact_for_a_small_endgame():
+    path = next(f for f in FILES if _name(f) == "base-endgame-3v3")
+    assert analyse(Position.from_json(path.read_text())).exact

@@ -17,8 +17,16 @@ from .results import AnalysisResult, exact_result, sampled_result
 from .sample import sample_games, sample_games_on
 
 POLICIES: dict[str, Callable[[], Policy]] = {"uniform": Uniform, "heuristic": Heuristic, "search": MonteCarlo}
-#: Estimated tree nodes above which exact enumeration is refused in "auto" mode.
+#: Estimated tree nodes above which "auto" samples instead (about a second of enumeration).
 EXACT_BUDGET = 300_000
+#: Estimated tree nodes above which an explicit exact request is refused unless forced (minutes).
+EXACT_LIMIT = 100_000_000
+#: Tree nodes per second of the exact enumeration, measured on the check positions.
+NODES_PER_SECOND = 300_000
+
+
+class ExactOutOfReach(ValueError):
+    """Exact enumeration would take too long here; sample instead (or force it)."""
 
 
 def policy_named(name: str) -> Policy:
@@ -49,7 +57,7 @@ def estimate_tree_size(p: Position, probes: int = 30, seed: int = 0) -> float:
 def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto",
             games: int = 2000, seed: int = 0,
             progress: Callable[[int, int], bool | None] | None = None,
-            executor: Executor | None = None) -> AnalysisResult:
+            executor: Executor | None = None, force: bool = False) -> AnalysisResult:
     """Outcome distribution from ``p``.
 
     ``method`` is "exact", "sample" or "auto" (exact when the estimated tree is
@@ -62,6 +70,12 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
     if method == "auto":
         can = all(pol.exact for pol in pols) and estimate_tree_size(p) <= EXACT_BUDGET
         method = "exact" if can else "sample"
+    if method == "exact" and not force:
+        size = estimate_tree_size(p)
+        if size > EXACT_LIMIT:
+            raise ExactOutOfReach(
+                f"exact enumeration is out of reach here: about {size:.2g} tree nodes, roughly "
+                f"{size / NODES_PER_SECOND / 60:.0f} minutes; sample instead (or force it)")
     if method == "exact":
         dist, states = exact_distribution(p, pols, (lambda n: progress(n, 0)) if progress else None)
         return exact_result(p, policies, dist, states)
