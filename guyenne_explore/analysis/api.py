@@ -70,6 +70,10 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
     if method == "auto":
         can = all(pol.exact for pol in pols) and estimate_tree_size(p) <= EXACT_BUDGET
         method = "exact" if can else "sample"
+    if method == "exact":
+        for pol in pols:
+            if not pol.exact:
+                raise ValueError(f"policy {pol.name!r} has no exact move distribution; sample instead")
     if method == "exact" and not force:
         size = estimate_tree_size(p)
         if size > EXACT_LIMIT:

@@ -327,22 +327,29 @@ class Diagram(str):
     def _repr_svg_(self) -> str:
         return str(self)
 
-    def save(self, path: Any) -> None:
-        """Write ``.svg`` text, or ``.png`` through cairosvg when it is installed."""
+    def save(self, path: Any, scale: float = 1.0) -> None:
+        """Write ``.svg`` text, or ``.png`` / ``.pdf`` through cairosvg when it is installed.
+
+        ``scale`` multiplies the SVG width and height for the PNG and PDF outputs
+        (a PNG is ``width * scale`` pixels wide).
+        """
         name = str(path)
         low = name.lower()
         if low.endswith(".svg"):
             with open(name, "w", encoding="utf-8") as fh:
                 fh.write(str(self))
-        elif low.endswith(".png"):
+        elif low.endswith((".png", ".pdf")):
+            if not scale > 0:
+                raise ValueError(f"scale must be positive, not {scale!r}")
             try:
                 import cairosvg  # type: ignore[import-not-found]
             except ImportError:
-                raise RuntimeError("saving a diagram as PNG needs cairosvg: pip install cairosvg "
+                raise RuntimeError(f"saving a diagram as {low[-3:].upper()} needs cairosvg: pip install cairosvg "
                                    "(or save as .svg)") from None
-            cairosvg.svg2png(bytestring=str(self).encode("utf-8"), write_to=name)
+            convert = cairosvg.svg2png if low.endswith(".png") else cairosvg.svg2pdf
+            convert(bytestring=str(self).encode("utf-8"), write_to=name, scale=float(scale))
         else:
-            raise ValueError(f"cannot save a diagram as {name!r}: use a .svg or .png file name")
+            raise ValueError(f"cannot save a diagram as {name!r}: use a .svg, .png or .pdf file name")
 
 
 def diagram(position: Position, **options: Any) -> Diagram:
