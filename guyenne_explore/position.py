@@ -209,11 +209,6 @@ class Position:
         return self.to_play == END
 
     @property
-    def second(self) -> int:
-        """The side without the first-player card this round."""
-        return 1 - self.first
-
-    @property
     def side_to_play(self) -> int | None:
         """The side that decides now, or None at a chance point or the end."""
         from .flow import acting_side

@@ -9,7 +9,7 @@ from typing import Callable
 from ..flow import apply_move
 from ..position import Position
 from ..record import uniform_choice
-from .exact import exact_distribution
+from .exact import exact_distribution, require_exact
 from .heuristic import Heuristic
 from .policies import Policy, Uniform
 from .search import MonteCarlo
@@ -71,9 +71,7 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
         can = all(pol.exact for pol in pols) and estimate_tree_size(p) <= EXACT_BUDGET
         method = "exact" if can else "sample"
     if method == "exact":
-        for pol in pols:
-            if not pol.exact:
-                raise ValueError(f"policy {pol.name!r} has no exact move distribution; sample instead")
+        require_exact(pols)
     if method == "exact" and not force:
         size = estimate_tree_size(p)
         if size > EXACT_LIMIT:

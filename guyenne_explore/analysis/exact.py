@@ -27,14 +27,19 @@ class Cancelled(Exception):
     """Raised inside an analysis when its caller asked to stop."""
 
 
+def require_exact(policies: tuple[Policy, Policy]) -> None:
+    """Exact enumeration needs each policy's move probabilities as fractions."""
+    for pol in policies:
+        if not getattr(pol, "exact", False):
+            raise ValueError(f"policy {pol.name!r} has no exact move distribution; sample instead")
+
+
 class Solver:
     """Enumerates a game tree under a pair of exact policies, memoising round starts."""
 
     def __init__(self, policies: tuple[Policy, Policy],
                  progress: Callable[[int], bool | None] | None = None):
-        for pol in policies:
-            if not getattr(pol, "exact", False):
-                raise ValueError(f"policy {pol.name!r} has no exact move distribution; sample instead")
+        require_exact(policies)
         self.policies = policies
         self.memo: dict[Position, Distribution] = {}
         self.progress = progress

@@ -15,6 +15,7 @@ import random
 from fractions import Fraction
 
 from ..cards import HERO, Cards
+from ..flow import battle_of
 from ..moves import Move
 from ..position import CONCEDE_CHOICE, NEUTRAL, REMOVE_CHOICE, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT
 from ..view import SideView
@@ -71,14 +72,12 @@ def score(view: SideView, move: Move) -> float:
         return -_strength(move.cards)
     if point == TEAM_SPLIT:  # share evenly: both members must place
         return -abs((view.hand.size - move.cards.size) - move.cards.size) - 0.01 * _strength(move.cards)
-    if point == TEAM_ORDER:  # the drawer's own knowledge: the member with more cards opens
+    if point == TEAM_ORDER:  # the partner opens; the drawer, who knows its own hand, answers later
         return 0.0 if move.first_member == view.member else 0.1
-    if move.castle is not None:
-        castle = move.castle
-        battle = 0 if view.x is None else 1
-    else:
-        castle = view.x if view.to_play == "respond_first" else view.y  # type: ignore[assignment]
-        battle = 0 if view.to_play == "respond_first" else 1
+    battle = battle_of(point)
+    assert battle is not None
+    castle = move.castle if move.castle is not None else (view.x, view.y)[battle]
+    assert castle is not None
     mine = _strength(move.cards)
     theirs = _opposition(view, castle, battle)
     control = view.castles[castle]
