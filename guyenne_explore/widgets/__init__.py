@@ -1,0 +1,1 @@
+"""ipywidgets panels of the explorer, built on the engine, the analysis and the renderer."""

@@ -1,0 +1,19 @@
+"""Analysis panel: outcome distributions of the current position (placeholder, being built)."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+
+from ..position import Position
+
+
+class AnalysisPanel(w.VBox):
+    """Runs the analysis of a position and shows its figures."""
+
+    def __init__(self, position: Position | None = None, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.position = position
+
+    def set_position(self, position: Position | None) -> None:
+        """Called by the explorer whenever the built position changes (None when invalid)."""
+        self.position = position
