@@ -162,7 +162,7 @@ def test_highlight_move_marks_castle():
     p = after_deal("advanced")
     move = next(m for m in p.legal_moves if m.castle is not None)
     root = parse(position_svg(p, highlight_move=move))
-    [castle] = [g for g in groups(root, "castle") if g.get("data-index") == str(move.castle)]
+    [castle] = [g for g in groups(root, "castle") if g.get("data-castle") == str(move.castle)]
     assert any(r.get("stroke-dasharray") for r in castle.iter(NS + "rect"))
 
 
@@ -202,3 +202,25 @@ def test_roles_follow_control_at_the_start_of_the_round():
     svg = position_svg(p)
     roles = re.findall(r'data-role="(\w+)"', svg)
     assert roles and "defence" not in roles
+
+
+@pytest.mark.parametrize("preset", ("advanced", "team"))
+def test_castles_and_stacks_are_addressable(preset):
+    """Interactive views find castles by data-castle and stacks by data-side and data-zone."""
+    for p in walk(preset, 1):
+        if p.is_chance:
+            continue
+        root = parse(position_svg(p, show_hands=False))
+        assert [g.get("data-castle") for g in groups(root, "castle")] == [str(i) for i in range(p.rules.castles)]
+        zones: dict[tuple[str, str], list[ET.Element]] = {}
+        for g in groups(root, "stack"):
+            zones.setdefault((g.get("data-side"), g.get("data-zone")), []).append(g)
+        for side, name in ((0, "english"), (1, "french")):
+            s = p.sides[side]
+            assert [int(g.get("data-count")) for g in zones[name, "hand"]] == [h.size for h in s.hands]
+            for zone in ("deck", "discard", "removed"):
+                [g] = zones[name, zone]
+                assert int(g.get("data-count")) == getattr(s, zone).size
+            for b in (0, 1):
+                count = sum(int(g.get("data-count")) for g in zones.get((name, f"placed-{'XY'[b]}"), []))
+                assert count == p.placed.at(side, b).size

@@ -6,6 +6,12 @@ this round lie in front of castles X and Y: an attack card shows its short side
 to the castle (portrait), a defence card its long side (landscape).  The SVG
 uses no external fonts, images or ``id`` attributes, so several diagrams can
 share one notebook page.  :func:`position_svg` is pure: same input, same text.
+
+Interactive views find things by attributes, not by position: each castle is a
+``<g class="castle" data-castle="i">``; each card stack is a ``<g>`` whose class
+holds ``stack``, with ``data-side`` (``english``/``french``) and ``data-zone``
+(``hand``, ``deck``, ``discard``, ``removed``, ``placed-X``, ``placed-Y``); a
+team side's hands also carry ``data-member``.
 """
 
 from __future__ import annotations
@@ -105,9 +111,14 @@ def _cards_row(cx: float, y: float, symbols: list[str] | None, count: int, side:
     return "".join(out)
 
 
+def _zone_attrs(side: int, zone: str) -> str:
+    """The attributes by which interactive views find a card stack in the SVG (see the module docstring)."""
+    return f'data-side="{SIDE_NAME[side].lower()}" data-zone="{zone}"'
+
+
 def _stack(x: float, y: float, n: int, side: int, label: str) -> str:
     """A deck or discard pile drawn as a small stack of backs with its count."""
-    out = [f'<g class="stack" data-count="{n}">']
+    out = [f'<g class="stack" {_zone_attrs(side, label)} data-count="{n}">']
     if n == 0:
         out.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(CARD_W)}" height="{_f(CARD_H)}" rx="3" '
                    f'fill="none" stroke="#999999" stroke-dasharray="3 3"/>')
@@ -139,7 +150,7 @@ def _castle(cx: float, cy: float, owner: int, index: int, *, badge: str | None, 
     pts += [(x1, top - t), (x1, bottom)]
     poly = " ".join(f"{_f(a)},{_f(b)}" for a, b in pts)
     ctrl = {ENGLISH: "english", FRENCH: "french", NEUTRAL: "neutral"}[owner]
-    out = [f'<g class="castle" data-index="{index}" data-control="{ctrl}">']
+    out = [f'<g class="castle" data-castle="{index}" data-control="{ctrl}">']
     if highlight:
         out.append(f'<rect x="{_f(x0 - 8)}" y="{_f(top - t - 8)}" width="{_f(w + 16)}" '
                    f'height="{_f(h + t + 16)}" rx="6" fill="none" stroke="{GOLD}" stroke-width="3" '
@@ -251,7 +262,8 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
                 label += " (drawer)"
             body.append(_text(cx, ay + 14, f"{label} {hand.size}", size=10.5, cls="count"))
             hl = hl_cards if (highlight_move is not None and acting_side == side and acting_member == m) else None
-            body.append(f'<g class="hand" data-member="{m}" data-count="{hand.size}">')
+            body.append(f'<g class="hand stack" {_zone_attrs(side, "hand")} data-member="{m}" '
+                        f'data-count="{hand.size}">')
             body.append(_cards_row(cx, cy, hand.symbols() if show_hands else None, hand.size, side,
                                    w=CARD_W, h=CARD_H, span=span - 16, highlight=hl))
             body.append("</g>")
@@ -289,8 +301,8 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
             yy = row + (PLACED_H - h) / 2
             face = show_hands or revealed(p, battle, 1 - side)
             role = "defence" if defending else "attack"
-            body.append(f'<g class="placed" data-side="{SIDE_NAME[side].lower()}" data-battle="{"XY"[battle]}" '
-                        f'data-role="{role}" data-count="{cards.size}">')
+            body.append(f'<g class="placed stack" {_zone_attrs(side, "placed-" + "XY"[battle])} '
+                        f'data-battle="{"XY"[battle]}" data-role="{role}" data-count="{cards.size}">')
             body.append(_cards_row(cx, yy, cards.symbols() if face else None, cards.size, side, w=w, h=h,
                                    span=slot - 4))
             body.append("</g>")
@@ -300,7 +312,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
     body.append(_text((rx0 + rx1) / 2, castle_row + CASTLE_H / 2 - 2, "removed", size=10.5, fill="#444444"))
     for side, ry in ((FRENCH, castle_row + 4), (ENGLISH, castle_row + CASTLE_H / 2 + 8)):
         r = p.sides[side].removed
-        body.append(f'<g class="removed" data-side="{SIDE_NAME[side].lower()}" data-count="{r.size}">')
+        body.append(f'<g class="removed stack" {_zone_attrs(side, "removed")} data-count="{r.size}">')
         if r.size:
             body.append(_cards_row((rx0 + rx1) / 2, ry, r.symbols(), r.size, side, w=SMALL_W, h=SMALL_H,
                                    span=rx1 - rx0))
