@@ -1,0 +1,70 @@
+"""The explorer: the live table beside the builder, the legal moves, the analysis and the variant lab.
+
+Changes flow one way through the panels: the builder makes the position,
+the table draws it, the moves panel lists its moves, the analysis panel and
+the variant lab receive it (None when the builder's position is invalid, so
+nothing is ever analysed from an invalid position).  A move applied in the
+moves panel goes back to the builder, which then tells everyone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as w
+
+from ..position import Position
+from .analysis_panel import AnalysisPanel
+from .builder import Builder
+from .moves_panel import MovesPanel
+from .starts import opening
+from .table import Table
+from .variant_lab import VariantLab
+
+TABS = ("Builder", "Analysis", "Variant lab")
+
+
+class Explorer(w.HBox):
+    """Every panel together; ``Explorer()`` opens on the dealt opening under the advanced rules."""
+
+    def __init__(self, position: Position | None = None, **kwargs: Any) -> None:
+        start = position if position is not None else opening("advanced", 1)
+        self.table = Table(start)
+        self.moves = MovesPanel(start)
+        self.analysis = AnalysisPanel(start)
+        self.lab = VariantLab(start)
+        self.builder = Builder(start)
+        self.tabs = w.Tab(children=[self.builder, self.analysis, self.lab],
+                          layout=w.Layout(flex="1 1 640px", min_width="560px"))
+        self.tabs.titles = TABS
+        left = w.VBox([self.table, w.HTML("<h4>Legal moves</h4>"), self.moves],
+                      layout=w.Layout(flex="0 1 740px", min_width="480px"))
+        super().__init__([left, self.tabs], layout=w.Layout(flex_flow="row wrap", align_items="flex-start"),
+                         **kwargs)
+        self.builder.observe(self._built, names="position")
+        self.moves.observe(self._moved, names="position")
+        w.dlink((self.moves, "highlight"), (self.table, "highlight"))
+        self.table.on_castle_click(self.builder.cycle_castle)
+        self.table.on_stack_click(self._edit_stack)
+
+    @property
+    def position(self) -> Position | None:
+        """The valid position the explorer shows, or None while the builder's is invalid."""
+        return self.builder.position
+
+    def _built(self, _change: Any) -> None:
+        p = self.builder.position
+        reason = "not a valid position: " + "; ".join(self.builder.problems[:2]) if p is None else ""
+        self.table.set_position(p, reason)
+        self.moves.set_position(p)
+        self.analysis.set_position(p)
+        self.lab.set_position(p)
+
+    def _moved(self, _change: Any) -> None:
+        p = self.moves.position
+        if p is not None and p != self.builder.position:
+            self.builder.load_position(p)
+
+    def _edit_stack(self, side: str, zone: str, member: int) -> None:
+        self.tabs.selected_index = TABS.index("Builder")
+        self.builder.focus_zone(side, zone, member)

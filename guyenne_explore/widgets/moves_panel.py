@@ -1,0 +1,192 @@
+"""Legal moves: the moves at the decision point, grouped by castle, and a game record to step through.
+
+The list, the count and every explanation come from the engine
+(``legal_moves``, ``why_illegal``, ``apply``); the panel keeps a history of
+positions so a game can be stepped forward and back.
+"""
+
+from __future__ import annotations
+
+import html
+import pathlib
+import random
+from collections.abc import Callable
+from typing import Any
+
+import anywidget
+import ipywidgets as w
+import traitlets
+
+from ..analysis.heuristic import Heuristic
+from ..moves import Move
+from ..position import Position
+from ..record import GameRecord, play_game
+from ..rules import SIDES
+
+STATIC = pathlib.Path(__file__).parent / "static"
+#: more moves than this are counted but not all listed (a variant can have thousands)
+MAX_LISTED = 400
+
+
+class MoveList(anywidget.AnyWidget):
+    """Chips of moves in groups: hover previews (``hovered``), click selects (``selected``)."""
+
+    _esm = STATIC / "moves.js"
+    _css = STATIC / "moves.css"
+
+    groups = traitlets.List(traitlets.Dict()).tag(sync=True)
+    selected = traitlets.Unicode("").tag(sync=True)
+    hovered = traitlets.Unicode("").tag(sync=True)
+
+
+def group_moves(position: Position, limit: int = MAX_LISTED) -> list[dict[str, Any]]:
+    """The first ``limit`` legal moves as ``[{"label", "moves": [[text, short], ...]}]``, by castle."""
+    groups: dict[str, list[list[str]]] = {}
+    for move, _ in zip(position.legal_moves, range(limit)):
+        if move.castle is not None:
+            label, short = f"castle {move.castle}", str(move.cards)
+        else:
+            label, short = position.to_play, move.text()
+        groups.setdefault(label, []).append([move.text(), short])
+    return [{"label": label, "moves": moves} for label, moves in groups.items()]
+
+
+def heuristic_choice(position: Position, rng: random.Random) -> Move:
+    """The heuristic policy's move, from what the side to play can see."""
+    side = position.side_to_play
+    assert side is not None
+    return Heuristic().choose(position.view(side), rng)
+
+
+class MovesPanel(w.VBox):
+    """The legal moves of a position, a move typed by hand, and a history to step through.
+
+    ``position`` (observe it) is the position shown: it changes when a move or
+    chance outcome is applied or the history is stepped.  ``highlight`` is the
+    move to preview on the table (the hovered one, else the selected one).
+    """
+
+    position = traitlets.Any(None, allow_none=True)
+    highlight = traitlets.Unicode("")
+
+    def __init__(self, position: Position | None = None, seed: int = 0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.history: list[Position] = []
+        self.index = 0
+        self.seed = seed
+        self.count = w.HTML()
+        self.list = MoveList()
+        self.list.observe(self._on_pick, names=["selected", "hovered"])
+        self.list.on_msg(self._on_list_msg)
+        self.typed = w.Text(placeholder="a move, e.g. 3:H52 or 22 or reveal", layout=w.Layout(width="260px"))
+        self.typed.on_submit(lambda _t: self.try_move(self.typed.value))
+        self.explain = w.HTML()
+        self.buttons = {name: w.Button(description=name) for name in
+                        ("◀ Back", "Forward ▶", "Apply selected", "Try typed move", "Sample chance",
+                         "Play out (heuristic)")}
+        actions: dict[str, Callable[[], None]] = {
+            "◀ Back": lambda: self.step(-1), "Forward ▶": lambda: self.step(1),
+            "Apply selected": lambda: self.try_move(self.list.selected),
+            "Try typed move": lambda: self.try_move(self.typed.value),
+            "Sample chance": self.sample_chance, "Play out (heuristic)": self.play_out}
+        for name, action in actions.items():
+            self.buttons[name].on_click(lambda _b, a=action: a())
+        self.step_label = w.HTML()
+        self.children = [
+            self.count,
+            w.HBox([self.buttons["◀ Back"], self.step_label, self.buttons["Forward ▶"],
+                    self.buttons["Apply selected"], self.buttons["Sample chance"],
+                    self.buttons["Play out (heuristic)"]]),
+            w.HBox([self.typed, self.buttons["Try typed move"]]), self.explain, self.list,
+        ]
+        self.set_position(position)
+
+    # ------------------------------------------------------------------ public
+    def set_position(self, position: Position | None) -> None:
+        """Show ``position``; a new one starts a new history (the current one is kept)."""
+        if position is not None and self.history and position == self.history[self.index]:
+            return
+        self.history, self.index = ([position], 0) if position is not None else ([], 0)
+        self._show()
+
+    def load_record(self, record: GameRecord) -> None:
+        """Step through a game record: the history becomes its positions, from the start."""
+        self.history, self.index = record.positions(), 0
+        self._show()
+
+    def try_move(self, text: str) -> bool:
+        """Apply a move typed or picked by hand, or show the engine's reason it is illegal."""
+        p = self.position
+        if p is None:
+            return False
+        reason = p.why_illegal(text) if text.strip() else "type a move first, e.g. 3:H52"
+        if reason is not None:
+            self.explain.value = (f'<span class="guyenne-illegal" style="color:#9b1c1c">✗ '
+                                  f'{html.escape(text)}: {html.escape(reason)}</span>')
+            return False
+        self._push(p.apply(text))
+        self.explain.value = f'<span style="color:#1d6b2f">✓ played {html.escape(text)}</span>'
+        return True
+
+    def step(self, delta: int) -> None:
+        """Move ``delta`` steps along the history (back is negative)."""
+        self.index = max(0, min(len(self.history) - 1, self.index + delta))
+        self._show()
+
+    def sample_chance(self) -> None:
+        """At a chance point, draw an outcome (seeded by the panel's seed and the step)."""
+        p = self.position
+        if p is not None and p.is_chance:
+            self._push(p.apply_outcome(p.sample_outcome(random.Random(self.seed * 100003 + self.index))))
+
+    def play_out(self) -> None:
+        """Play the rest of the game with the heuristic policy; step back through it afterwards."""
+        p = self.position
+        if p is None or p.is_over:
+            return
+        record = play_game(p, self.seed + self.index, heuristic_choice)
+        self.history = self.history[:self.index] + record.positions()
+        self.index = len(self.history) - 1
+        self._show()
+
+    # ------------------------------------------------------------------ internals
+    def _push(self, position: Position) -> None:
+        self.history = self.history[:self.index + 1] + [position]
+        self.index += 1
+        self._show()
+
+    def _on_pick(self, _change: Any) -> None:
+        self.highlight = self.list.hovered or self.list.selected
+
+    def _on_list_msg(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
+        if content.get("type") == "apply" and isinstance(content.get("move"), str):
+            self.try_move(content["move"])
+
+    def _show(self) -> None:
+        p = self.history[self.index] if self.history else None
+        self.step_label.value = f" step {self.index + 1} / {len(self.history)} " if self.history else ""
+        with self.list.hold_sync():
+            self.list.selected = self.list.hovered = ""
+            self.list.groups = group_moves(p) if p is not None and not p.is_chance and not p.is_over else []
+        self.count.value = self._count_html(p)
+        self.buttons["Sample chance"].disabled = p is None or not p.is_chance
+        self.buttons["◀ Back"].disabled = self.index == 0
+        self.buttons["Forward ▶"].disabled = self.index >= len(self.history) - 1
+        self.position = p
+
+    @staticmethod
+    def _count_html(p: Position | None) -> str:
+        if p is None:
+            return '<span class="guyenne-move-count" data-count="0">no valid position: see the builder</span>'
+        if p.is_over:
+            r = p.result()
+            text = f"the game is over: English {r.english}, French {r.french} ({r.winner})"
+        elif p.is_chance:
+            text = f"a chance point ({p.to_play}): sample an outcome to go on"
+        else:
+            n = len(p.legal_moves)
+            who = SIDES[p.side_to_play] if p.side_to_play is not None else ""
+            more = f" (the first {MAX_LISTED} listed)" if n > MAX_LISTED else ""
+            text = f"<b>{n}</b> legal move{'s' if n != 1 else ''} for {who} at {p.to_play}{more}"
+            return f'<span class="guyenne-move-count" data-count="{n}">{text}</span>'
+        return f'<span class="guyenne-move-count" data-count="0">{html.escape(text)}</span>'

@@ -1,0 +1,61 @@
+// The live table: draws the SVG made by the render layer and reports clicks on castles and stacks.
+//
+// Python owns the position and the drawing; this view only swaps the SVG in one DOM update
+// (no blank frame between two diagrams) and turns clicks into small messages.
+
+function castleIndex(node) {
+  const castle = node.closest("g.castle[data-castle]");
+  return castle ? Number(castle.dataset.castle) : null;
+}
+
+function stackOf(node) {
+  // hands, decks, discards, removed and placed cards: class "stack" with data-side and data-zone
+  const stack = node.closest("g.stack[data-side][data-zone]");
+  if (!stack) return null;
+  return { side: stack.dataset.side, zone: stack.dataset.zone, member: Number(stack.dataset.member ?? 0) };
+}
+
+function render({ model, el }) {
+  el.classList.add("guyenne-table");
+  const board = document.createElement("div");
+  board.className = "guyenne-table-board";
+  const note = document.createElement("div");
+  note.className = "guyenne-table-note";
+  el.append(board, note);
+
+  const draw = () => {
+    // parse off-document, then replace the old picture in one step: no flicker
+    const tpl = document.createElement("template");
+    tpl.innerHTML = model.get("svg");
+    board.replaceChildren(tpl.content);
+    board.dataset.notation = model.get("notation");
+  };
+  const status = () => {
+    const text = model.get("status");
+    note.textContent = text;
+    el.classList.toggle("guyenne-table-stale", text !== "");
+  };
+
+  board.addEventListener("click", (event) => {
+    const castle = castleIndex(event.target);
+    if (castle !== null) {
+      model.send({ type: "castle", index: castle });
+      return;
+    }
+    const stack = stackOf(event.target);
+    if (stack) model.send({ type: "stack", ...stack });
+  });
+
+  model.on("change:svg", draw);
+  model.on("change:notation", draw);
+  model.on("change:status", status);
+  draw();
+  status();
+  return () => {
+    model.off("change:svg", draw);
+    model.off("change:notation", draw);
+    model.off("change:status", status);
+  };
+}
+
+export default { render };

@@ -1,0 +1,104 @@
+"""The table: a live diagram of a position, as an anywidget view.
+
+The browser side (static/table.js, static/table.css) only shows the SVG drawn
+by the render layer and reports clicks; Python keeps the position, so the
+engine stays the one place where rules live.  Synced state is small: the
+notation, the SVG text, the highlighted move and a status line.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from collections.abc import Callable
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ..moves import IllegalMove
+from ..position import Position
+from ..render.svg import position_svg
+
+STATIC = pathlib.Path(__file__).parent / "static"
+
+CastleHandler = Callable[[int], None]
+StackHandler = Callable[[str, str, int], None]
+
+
+class Table(anywidget.AnyWidget):
+    """The diagram made live: click a castle or a card stack; a highlighted move is outlined.
+
+    ``position`` is the position drawn (None before any); ``set_position(None)``
+    keeps the last diagram, dimmed, with ``stale_reason`` written under it.
+    """
+
+    _esm = STATIC / "table.js"
+    _css = STATIC / "table.css"
+
+    notation = traitlets.Unicode("").tag(sync=True)
+    svg = traitlets.Unicode("").tag(sync=True)
+    highlight = traitlets.Unicode("").tag(sync=True)
+    status = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, position: Position | None = None, *, show_hands: bool = True, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.position: Position | None = None
+        self.show_hands = show_hands
+        self._castle_handlers: list[CastleHandler] = []
+        self._stack_handlers: list[StackHandler] = []
+        self.on_msg(self._on_click)
+        self.observe(self._redraw, names="highlight")
+        if position is not None:
+            self.set_position(position)
+
+    def set_position(self, position: Position | None, stale_reason: str = "the position is invalid") -> None:
+        """Draw ``position``; None keeps the last picture, dimmed, with the reason under it."""
+        if position is None:
+            self.status = stale_reason
+            return
+        same = position == self.position
+        self.position = position
+        with self.hold_sync():
+            self.status = ""
+            if not same:
+                self.highlight = ""
+            self.notation = position.notation()
+            self._draw()
+
+    def on_castle_click(self, handler: CastleHandler) -> None:
+        """Call ``handler(castle_index)`` when a castle is clicked."""
+        self._castle_handlers.append(handler)
+
+    def on_stack_click(self, handler: StackHandler) -> None:
+        """Call ``handler(side, zone, member)`` when a card stack is clicked.
+
+        ``zone`` is hand, deck, discard, removed, placed-X or placed-Y (the
+        renderer's ``data-zone``); ``member`` is the team member of a hand, else 0.
+        """
+        self._stack_handlers.append(handler)
+
+    # ---------------------------------------------------------------- internals
+    def _on_click(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
+        kind = content.get("type")
+        if kind == "castle" and isinstance(content.get("index"), int):
+            for castle_handler in self._castle_handlers:
+                castle_handler(content["index"])
+        elif kind == "stack" and content.get("side") in ("english", "french"):
+            for stack_handler in self._stack_handlers:
+                member = content.get("member")
+                stack_handler(content["side"], str(content.get("zone", "")), member if isinstance(member, int) else 0)
+
+    def _redraw(self, _change: Any = None) -> None:
+        if self.position is not None:
+            self._draw()
+
+    def _draw(self) -> None:
+        p = self.position
+        assert p is not None
+        move = None
+        if self.highlight and not p.is_chance and not p.is_over:
+            try:
+                move = p.parse_move(self.highlight)
+            except IllegalMove:
+                move = None
+        self.svg = position_svg(p, show_hands=self.show_hands, highlight_move=move)
