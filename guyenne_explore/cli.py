@@ -98,10 +98,15 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 
 def cmd_diagram(args: argparse.Namespace) -> int:
+    from .render.seating import seating_svg
     from .render.svg import diagram
 
     p = load_position(args.position)
-    diagram(p, show_hands=not args.hide_hands, caption=args.caption).save(args.output)
+    if args.seating:
+        picture = seating_svg(p, show_hands=not args.hide_hands, caption=args.caption)
+    else:
+        picture = diagram(p, show_hands=not args.hide_hands, caption=args.caption, show_winners=args.winners)
+    picture.save(args.output, scale=args.scale)
     print(f"wrote {args.output}")
     return 0
 
@@ -132,8 +137,11 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("diagram", help="draw a position as SVG or PNG")
     d.add_argument("position")
     d.add_argument("-o", "--output", required=True)
-    d.add_argument("--hide-hands", action="store_true")
+    d.add_argument("--hide-hands", action="store_true", help="draw hidden cards as backs (a public view)")
     d.add_argument("--caption")
+    d.add_argument("--winners", action="store_true", help="mark the winner of each battle the diagram shows")
+    d.add_argument("--seating", action="store_true", help="draw where the players sit (the team game)")
+    d.add_argument("--scale", type=float, default=1.0, help="size factor of a PNG or PDF output")
     d.set_defaults(func=cmd_diagram)
     return ap
 

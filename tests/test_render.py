@@ -224,3 +224,132 @@ def test_castles_and_stacks_are_addressable(preset):
             for b in (0, 1):
                 count = sum(int(g.get("data-count")) for g in zones.get((name, f"placed-{'XY'[b]}"), []))
                 assert count == p.placed.at(side, b).size
+
+
+# ---------------------------------------------------------------------- battle winners
+def table(**changes) -> Position:
+    """A base-rules position at open_first, six neutral castles, both sides holding H53222."""
+    side = {"hand": list("H53222"), "deck": list("222222222"), "discard": list("3334445"), "removed": [],
+            "exhaustions": 1}
+    data = {"rules": "base", "castles": ["neutral"] * 6, "round": 5, "first": "english", "to_play": "open_first",
+            "sides": {"english": dict(side), "french": dict(side)}}
+    data.update(changes)
+    return Position.from_json(data)
+
+
+def winner_marks(p: Position, **options) -> dict[str, ET.Element]:
+    root = parse(position_svg(p, show_winners=True, **options))
+    out = {}
+    for castle in groups(root, "castle"):
+        for g in groups(castle, "winner"):
+            out[castle.get("data-castle")] = g
+    return out
+
+
+def mark_text(g: ET.Element) -> str:
+    return " ".join(t.text for t in g.iter(NS + "text"))
+
+
+def test_hero_beats_sum_on_a_neutral_castle():
+    p = table().apply("0:H").apply("532")
+    [(castle, g)] = winner_marks(p).items()
+    assert castle == "0" and g.get("data-battle") == "X"
+    assert (g.get("data-winner"), g.get("data-holder"), g.get("data-pending")) == ("english", "english", "true")
+    assert mark_text(g) == "English wins"
+    assert winner_marks(p, show_hands=False) == {}
+    assert winner_marks(table().apply("0:H")) == {}  # one side only: no battle yet
+
+
+def test_tie_on_a_neutral_castle_stays_neutral():
+    p = table().apply("0:52").apply("52")
+    g = winner_marks(p)["0"]
+    assert (g.get("data-winner"), g.get("data-holder")) == ("tie", "neutral")
+    assert mark_text(g) == "tie stays neutral"
+
+
+def test_defender_holds_a_tie():
+    p = table(castles=["neutral", "neutral", "english", "neutral", "neutral", "neutral"], first="french")
+    p = p.apply("2:53").apply("53")
+    g = winner_marks(p)["2"]
+    assert (g.get("data-winner"), g.get("data-holder")) == ("tie", "english")
+    assert mark_text(g) == "tie English holds"
+
+
+def test_pending_battle_at_remove_choice_is_marked_in_the_public_view():
+    import pathlib
+
+    p = Position.from_json((pathlib.Path(__file__).parent / "positions" / "advanced-remove-choice.json").read_text())
+    marks = winner_marks(p, show_hands=False)
+    g = marks[str(p.placed.x)]
+    assert (g.get("data-winner"), g.get("data-pending")) == (p.control(p.placed.x), "false")
+    assert str(p.placed.y) not in marks  # battle Y is not resolved yet
+
+
+@pytest.mark.parametrize("preset", ("base", "advanced", "team", "classic2021"))
+def test_winner_marks_agree_with_the_engine_and_hide_nothing_hidden(preset):
+    """A pending mark predicts the control after the battle; the public view marks only resolved battles."""
+    checked = 0
+    for seed in range(6):
+        game = walk(preset, seed)
+        for p, after in zip(game, game[1:]):
+            public = parse(position_svg(p, show_hands=False, show_winners=True))
+            assert faces(public) == faces(parse(position_svg(p, show_hands=False)))
+            for castle in groups(public, "castle"):
+                for g in groups(castle, "winner"):
+                    b = "XY".index(g.get("data-battle"))
+                    assert revealed(p, b, 0) and revealed(p, b, 1)
+                    assert g.get("data-holder") == p.control(int(castle.get("data-castle")))
+            if p.to_play == "respond_second":  # battle X resolves with the next move
+                g = winner_marks(p)[str(p.placed.x)]
+                assert g.get("data-pending") == "true"
+                assert g.get("data-holder") == after.control(p.placed.x)
+                checked += 1
+    assert checked > 0
+
+
+# ---------------------------------------------------------------------- seating
+def test_seating_shows_the_four_members_and_shared_zones():
+    from guyenne_explore.render.seating import seating_svg
+
+    p = after_deal("team", seed=2)
+    d = seating_svg(p, caption="4 <players>")
+    assert isinstance(d, Diagram)
+    root = parse(d)
+    seats = sorted((g.get("data-side"), g.get("data-member")) for g in groups(root, "seat"))
+    assert seats == [("english", "0"), ("english", "1"), ("french", "0"), ("french", "1")]
+    assert len(groups(root, "castle")) == p.rules.castles
+    for side, name in ((0, "english"), (1, "french")):
+        s = p.sides[side]
+        [area] = [g for g in groups(root, "side") if g.get("data-side") == name]
+        hands = groups(area, "hand")
+        assert [faces(h) for h in hands] == [sorted(h.symbols()) for h in s.hands]
+        zones = {g.get("data-zone"): int(g.get("data-count")) for g in groups(root, "stack")
+                 if g.get("data-side") == name and g.get("data-zone") != "hand"}
+        assert zones == {"deck": s.deck.size, "discard": s.discard.size, "removed": s.removed.size}
+        badges = {" ".join(t.text for t in b.iter(NS + "text")) for b in groups(area, "drawer") + groups(area, "order")}
+        assert "drawer" in badges and ("plays 1st" in badges) == (s.order is not None)
+    [first] = groups(root, "first-player")
+    assert first.get("data-side") == ("english" if p.first == 0 else "french")
+
+
+def test_seating_hides_hands_and_handles_a_solo_side():
+    from guyenne_explore.render.seating import seating_svg
+
+    p = after_deal("team3", seed=1)
+    root = parse(seating_svg(p, show_hands=False))
+    assert faces(root) == sorted(p.sides[0].removed.symbols() + p.sides[1].removed.symbols())
+    counts = sorted(len(groups(a, "seat")) for a in groups(root, "side"))
+    assert counts == [1, 2]
+
+
+def test_cli_diagram_winners_and_seating(tmp_path):
+    import pathlib
+
+    from guyenne_explore.cli import main
+
+    src = pathlib.Path(__file__).parent / "positions" / "advanced-remove-choice.json"
+    assert main(["diagram", str(src), "-o", str(tmp_path / "w.svg"), "--winners", "--hide-hands"]) == 0
+    root = parse((tmp_path / "w.svg").read_text(encoding="utf-8"))
+    assert [g.get("data-battle") for g in groups(root, "winner")] == ["X"]
+    assert main(["diagram", str(src), "-o", str(tmp_path / "s.svg"), "--seating"]) == 0
+    assert groups(parse((tmp_path / "s.svg").read_text(encoding="utf-8")), "seat")

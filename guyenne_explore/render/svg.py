@@ -19,10 +19,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
-from ..flow import defender_at
 from ..cards import Cards, kind_of
+from ..flow import defender_at
 from ..position import ENGLISH, FRENCH, NEUTRAL
 from ..view import revealed
+from .battles import BattleMark, battle_marks
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..moves import Move
@@ -132,7 +133,42 @@ def _stack(x: float, y: float, n: int, side: int, label: str) -> str:
     return "".join(out)
 
 
-def _castle(cx: float, cy: float, owner: int, index: int, *, badge: str | None, highlight: bool) -> str:
+def _battle_mark(cx: float, cy: float, mark: BattleMark) -> str:
+    """The outcome of a battle drawn on its castle: a ring in the winner's colour and one or two lines.
+
+    A pending outcome (not yet revealed) has a dashed ring; a resolved battle
+    whose winner the position no longer tells shows the castle's new holder.
+    """
+    name = {ENGLISH: "English", FRENCH: "French", NEUTRAL: "neutral"}
+    if not mark.known:
+        verdict, lines = "unknown", [(f"→ {name[mark.holder]}", SIDE_COLOR[mark.holder])]
+        note = f"Battle {'XY'[mark.battle]}: the castle went to or stayed with the {name[mark.holder]}"
+    elif mark.winner is None:
+        verdict = "tie"
+        held = f"{name[mark.defender]} holds" if mark.defender is not None else "stays neutral"
+        lines = [("tie", INK), (held, SIDE_COLOR.get(mark.defender, NEUTRAL_COLOR))]  # type: ignore[arg-type]
+        note = f"Battle {'XY'[mark.battle]}: a tie, the castle {held.replace('holds', 'holds it')}"
+    else:
+        verdict = name[mark.winner].lower()
+        lines = [(f"{name[mark.winner]} wins", SIDE_COLOR[mark.winner])]
+        note = f"Battle {'XY'[mark.battle]}: the {name[mark.winner]} win"
+    if mark.pending:
+        note += " if the cards are revealed now"
+    ring = SIDE_COLOR.get(mark.winner, NEUTRAL_COLOR) if mark.known else SIDE_COLOR.get(mark.holder, NEUTRAL_COLOR)  # type: ignore[arg-type]
+    dash = ' stroke-dasharray="4 3"' if mark.pending else ""
+    out = [f'<g class="winner" data-battle="{"XY"[mark.battle]}" data-winner="{verdict}" '
+           f'data-holder="{name[mark.holder].lower()}" data-pending="{str(mark.pending).lower()}">'
+           f"<title>{escape(note)}</title>"
+           f'<rect x="{_f(cx - 29)}" y="{_f(cy - 30)}" width="58" height="52" rx="5" fill="none" '
+           f'stroke="{ring}" stroke-width="2.5"{dash}/>']
+    for i, (line, color) in enumerate(lines):
+        out.append(_text(cx, cy + 43 + 10 * i, line, size=9.5, fill=color, weight="bold" if i == 0 else "normal"))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _castle(cx: float, cy: float, owner: int, index: int, *, badge: str | None, highlight: bool,
+            mark: BattleMark | None = None) -> str:
     fill = SIDE_COLOR.get(owner, "#d0d0d0")
     stroke = INK if owner == NEUTRAL else fill
     w, h, t = 44.0, 34.0, 9.0
@@ -173,6 +209,8 @@ def _castle(cx: float, cy: float, owner: int, index: int, *, badge: str | None, 
         bx, by = x1 + 8, top - t + 2
         out.append(f'<circle cx="{_f(bx)}" cy="{_f(by)}" r="9" fill="{GOLD}" stroke="{INK}" stroke-width="1"/>'
                    + _text(bx, by + 4, badge, size=11, fill=INK, weight="bold", cls="battle"))
+    if mark is not None:
+        out.append(_battle_mark(cx, cy, mark))
     out.append("</g>")
     return "".join(out)
 
@@ -183,13 +221,16 @@ def _first_marker(x: float, y: float) -> str:
 
 
 def position_svg(position: Position, *, show_hands: bool = True, highlight_move: Move | None = None,
-                 caption: str | None = None, width: float = 720) -> str:
+                 caption: str | None = None, width: float = 720, show_winners: bool = False) -> str:
     """A standalone SVG picture of a position.
 
     ``show_hands`` shows every hidden card face up (the designer's view); without
     it, hands, decks, discards and placed cards not yet revealed are drawn as
     backs with counts.  ``highlight_move`` outlines the castle and hand cards of
-    a move; ``caption`` is written above the table.
+    a move; ``caption`` is written above the table.  ``show_winners`` marks on
+    castles X and Y the outcome of their battles when the diagram shows it
+    (see :mod:`.battles`): resolved battles, and in the designer's view the
+    battles where both sides have placed.
     """
     p = position
     n = p.rules.castles
@@ -281,10 +322,11 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
         battle_of[p.placed.x] = "X"
     if p.placed.y is not None:
         battle_of[p.placed.y] = "Y"
+    marks = {m.castle: m for m in battle_marks(p, show_hands=show_hands)} if show_winners else {}
     for i, owner in enumerate(p.castles):
         cx = LEFT + slot * (i + 0.5)
         body.append(_castle(cx, castle_row + CASTLE_H / 2 - 8, owner, i, badge=battle_of.get(i),
-                            highlight=hl_castle == i))
+                            highlight=hl_castle == i, mark=marks.get(i)))
 
     # ---------------------------------------------------------------- placed cards
     for battle in (0, 1):

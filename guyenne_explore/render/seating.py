@@ -1,0 +1,142 @@
+"""Where the players sit: a top view of the table for the team game (RULES.md section 8).
+
+The 2022 French rulebook says: the players sit face to face with the line of
+castles between them ("Les joueurs sont assis face à face"), the first-player
+card lies at the end of the castle line turned toward its holder, removed cards
+lie face up beside the castle line, each team has one common discard ("une
+défausse commune par équipe"), and the four-player setup is arranged "pour que
+les joueurs d'une même équipe ne voient pas les cartes de l'autre joueur".  The
+text says nothing more of the seats, so the drawing adds nothing more: each
+team sits on its side of the castle line, its two members apart at the two
+ends of that side with their hands turned away from each other, the shared deck
+and discard between them.  A solo side (``team3``) sits in the middle of its side.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape
+
+from ..position import ENGLISH, FRENCH
+from .svg import (CARD_H, CARD_W, FONT, GOLD, INK, SIDE_COLOR, SIDE_NAME, SMALL_H, SMALL_W, TINT, VIEW_W, Diagram,
+                  _cards_row, _castle, _f, _stack, _text, _zone_attrs)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..position import Position
+
+RULE_TEXT = ("Mise en place pour 4 joueurs : pour que les joueurs d'une même équipe "
+             "ne voient pas les cartes de l'autre joueur")
+SIDE_H, LINE_H = 112.0, 120.0
+
+
+def _seat(cx: float, y: float, side: int, member: int) -> str:
+    """A player's chair at the edge of the table (outside the side's area)."""
+    color = SIDE_COLOR[side]
+    return (f'<g class="seat" data-side="{SIDE_NAME[side].lower()}" data-member="{member}">'
+            f'<circle cx="{_f(cx)}" cy="{_f(y)}" r="11" fill="{color}" stroke="{INK}" stroke-width="1"/>'
+            + _text(cx, y + 4, str(member), size=11, fill="#ffffff", weight="bold")
+            + "</g>")
+
+
+def _badge(x: float, y: float, label: str, cls: str) -> str:
+    return (f'<g class="{cls}"><rect x="{_f(x)}" y="{_f(y - 11)}" width="{_f(7 + 6 * len(label))}" height="15" rx="7" '
+            f'fill="{GOLD}" stroke="{INK}" stroke-width="0.8"/>'
+            + _text(x + 3.5, y, label, size=9.5, anchor="start", weight="bold") + "</g>")
+
+
+def _side_area(p: Position, side: int, y: float, *, show_hands: bool) -> str:
+    """One side's half of the table: members' seats and hands, the shared deck and discard."""
+    s = p.sides[side]
+    top = side == FRENCH                       # the French sit at the top, as in position diagrams
+    name = SIDE_NAME[side]
+    out = [f'<g class="side" data-side="{name.lower()}">',
+           f'<rect x="8" y="{_f(y)}" width="{_f(VIEW_W - 16)}" height="{_f(SIDE_H)}" rx="8" fill="{TINT[side]}" '
+           f'stroke="{SIDE_COLOR[side]}" stroke-width="1"/>']
+    title_y = y + 18 if top else y + 16
+    team = "team" if s.is_team else "player"
+    out.append(_text(VIEW_W / 2, title_y, f"{name} {team}", size=14, fill=SIDE_COLOR[side], weight="bold"))
+    members = len(s.hands)
+    centres = (150.0, VIEW_W - 150.0) if members == 2 else (VIEW_W / 2 - 120,)
+    hand_y = y + (26 if top else SIDE_H - 26 - CARD_H)
+    seat_y = y - 14 if top else y + SIDE_H + 14   # chairs outside the table edge
+    label_y = hand_y + CARD_H + 14 if top else hand_y - 8
+    for m, (cx, hand) in enumerate(zip(centres, s.hands)):
+        out.append(_seat(cx, seat_y, side, m))
+        label = f"member {m} · hand {hand.size}" if s.is_team else f"hand {hand.size}"
+        out.append(f'<g class="hand stack" {_zone_attrs(side, "hand")} data-member="{m}" data-count="{hand.size}">')
+        out.append(_cards_row(cx, hand_y, hand.symbols() if show_hands else None, hand.size, side,
+                              w=CARD_W, h=CARD_H, span=200))
+        out.append(_text(cx, label_y, label, size=10.5, cls="count"))
+        out.append("</g>")
+        badges = []
+        if s.is_team and s.drawer == m:
+            badges.append(("drawer", "drawer"))
+        if s.is_team and s.order is not None:
+            badges.append(("plays 1st" if s.order == m else "plays 2nd", "order"))
+        bx = cx + 18                          # beside the chair
+        for text, cls in badges:
+            out.append(_badge(bx, seat_y + 4, text, cls))
+            bx += 14 + 6 * len(text)
+    # the shared deck and discard lie between the members (beside the solo player)
+    dx = VIEW_W / 2 - CARD_W - 8 if members == 2 else VIEW_W / 2 + 40
+    stack_y = hand_y if top else hand_y - 6
+    out.append(_stack(dx, stack_y, s.deck.size, side, "deck"))
+    out.append(_stack(dx + CARD_W + 16, stack_y, s.discard.size, side, "discard"))
+    out.append("</g>")
+    return "".join(out)
+
+
+def seating_svg(position: Position, *, show_hands: bool = True, caption: str | None = None,
+                width: float = 720) -> Diagram:
+    """A top view of the table with each player's seat, for any position (made for the team game).
+
+    Each member's hand is drawn at its seat (face up with ``show_hands``, else as
+    backs), the team's shared deck and discard between the members, its removed
+    cards beside the castle line, the team's drawer and the order of play this
+    round as badges, and the first-player card at the end of the castle line.
+    """
+    p = position
+    y = 10.0
+    head = []
+    if caption:
+        head.append(_text(VIEW_W / 2, y + 16, caption, size=16, weight="bold", cls="caption"))
+        y += 24
+    head.append(_text(VIEW_W / 2, y + 14, f"« {RULE_TEXT} »", size=10.5, fill="#444444", cls="rule-text"))
+    y += 22 + 26                                  # room for the French chairs
+    french_y = y
+    line_y = french_y + SIDE_H
+    english_y = line_y + LINE_H
+    total_h = english_y + SIDE_H + 32
+
+    body = [_side_area(p, FRENCH, french_y, show_hands=show_hands)]
+    n = p.rules.castles
+    left, right = 150.0, VIEW_W - 150.0
+    slot = (right - left) / n
+    cy = line_y + LINE_H / 2 - 6
+    body.append(f'<line x1="{_f(left)}" y1="{_f(cy + 4)}" x2="{_f(right)}" y2="{_f(cy + 4)}" stroke="#bbbbbb"/>')
+    for i, owner in enumerate(p.castles):
+        body.append(_castle(left + slot * (i + 0.5), cy, owner, i, badge=None, highlight=False))
+    # removed cards face up beside the castle line, each side's on its own half
+    for side, ry in ((FRENCH, line_y + 8), (ENGLISH, line_y + LINE_H - SMALL_H - 8)):
+        r = p.sides[side].removed
+        body.append(f'<g class="removed stack" {_zone_attrs(side, "removed")} data-count="{r.size}">')
+        body.append(_text(75, ry - 2 if side == FRENCH else ry + SMALL_H + 11, f"removed {r.size}", size=10))
+        body.append(_cards_row(75, ry, r.symbols(), r.size, side, w=SMALL_W, h=SMALL_H, span=120))
+        body.append("</g>")
+    # the first-player card at the end of the castle line, toward its holder
+    fy = cy - 22 if p.first == FRENCH else cy + 10
+    body.append(f'<g class="first-player" data-side="{SIDE_NAME[p.first].lower()}">'
+                f'<rect x="{_f(right + 20)}" y="{_f(fy)}" width="{_f(SMALL_W)}" height="{_f(SMALL_H)}" rx="3" '
+                f'fill="{GOLD}" stroke="{SIDE_COLOR[p.first]}" stroke-width="2"/>'
+                + _text(right + 20 + SMALL_W / 2, fy + SMALL_H / 2 + 4, "1st", size=9, weight="bold")
+                + _text(right + 20 + SMALL_W + 6, fy + SMALL_H / 2 + 4, "first player", size=9.5, anchor="start")
+                + "</g>")
+    body.append(_side_area(p, ENGLISH, english_y, show_hands=show_hands))
+
+    title = caption or "Guyenne: where the players sit"
+    height = total_h * width / VIEW_W
+    return Diagram(f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
+                   f'viewBox="0 0 {_f(VIEW_W)} {_f(total_h)}" font-family="{FONT}" role="img">'
+                   f"<title>{escape(title)}</title>"
+                   f'<rect x="0" y="0" width="{_f(VIEW_W)}" height="{_f(total_h)}" fill="#ffffff"/>'
+                   + "".join(head) + "".join(body) + "</svg>")
