@@ -32,7 +32,9 @@ class Explorer(w.HBox):
         self.table = Table(start)
         self.moves = MovesPanel(start)
         self.analysis = AnalysisPanel(start)
+        self.analysis.add_class("guyenne-analysis")  # for pages and tests to find the panel
         self.lab = VariantLab(start)
+        self.lab.add_class("guyenne-variant-lab")
         self.builder = Builder(start)
         self.tabs = w.Tab(children=[self.builder, self.analysis, self.lab],
                           layout=w.Layout(flex="1 1 640px", min_width="560px"))

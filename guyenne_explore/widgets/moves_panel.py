@@ -79,7 +79,6 @@ class MovesPanel(w.VBox):
         self.list.observe(self._on_pick, names=["selected", "hovered"])
         self.list.on_msg(self._on_list_msg)
         self.typed = w.Text(placeholder="a move, e.g. 3:H52 or 22 or reveal", layout=w.Layout(width="260px"))
-        self.typed.on_submit(lambda _t: self.try_move(self.typed.value))
         self.explain = w.HTML()
         self.buttons = {name: w.Button(description=name) for name in
                         ("◀ Back", "Forward ▶", "Apply selected", "Try typed move", "Sample chance",

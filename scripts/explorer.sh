@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Set up (if needed), then open the explorer notebook in JupyterLab on loopback and print its URL.
+# PORT=8888 by default; stop with Ctrl-C.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+PORT=${PORT:-8888}
+TOKEN=$(.venv/bin/python -c "import secrets; print(secrets.token_hex(16))")
+echo "Explorer in JupyterLab: http://127.0.0.1:${PORT}/lab/tree/notebooks/explorer.ipynb?token=${TOKEN}"
+exec .venv/bin/jupyter lab --no-browser --ip=127.0.0.1 --port="${PORT}" --IdentityProvider.token="${TOKEN}" \
+  --ServerApp.root_dir="$PWD" "notebooks/explorer.ipynb"
