@@ -298,3 +298,34 @@ def test_explorer_stack_click_opens_the_zone_in_the_builder(start):
     assert e.tabs.selected_index == 0
     assert "french discard" in e.builder.focus_note.value
     assert "guyenne-focus" in e.builder._rows[(1, "discard")].label._dom_classes
+
+
+# ---------------------------------------------------------------------- teaching game
+def test_teaching_game_explains_rules_as_they_come_and_refuses_illegal_tries():
+    import random
+
+    from guyenne_explore.widgets.teaching import TeachingGame
+
+    game = TeachingGame("advanced", side="english", seed=3)
+    assert game.seen_lessons == ["setup", "open_first"]
+    assert 'data-lesson="open_first"' in game.lessons.value
+    before = game.position
+    assert not game.play("0:HH")
+    assert before.why_illegal("0:HH") in html_unescape(game.explain.value)
+    assert game.position == before
+    rng = random.Random(0)
+    while not game.position.is_over:
+        moves = [m for g in game.moves.groups for m, _ in g["moves"]]
+        assert game.play(rng.choice(moves))
+        assert game.position.is_over or game.position.side_to_play == 0  # the French have answered
+    seen = game.seen_lessons
+    for rule in ("neutral_battle", "removal", "draw", "exhaustion", "end"):
+        assert rule in seen
+    assert seen.index("respond_second") < seen.index("neutral_battle") < seen.index("draw") < seen.index("end")
+    assert "Game over" in game.prompt.value and game.moves.groups == []
+    assert "Castle X" in game.history_view.value
+
+
+def html_unescape(text):
+    import html
+    return html.unescape(text)
