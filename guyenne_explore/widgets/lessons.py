@@ -12,48 +12,48 @@ from ..position import NEUTRAL, Position
 from ..rules import SIDES
 
 LESSONS: dict[str, tuple[str, str]] = {
-    "setup": ("Setup", "Each side has 22 cards: twelve 2s, four 3s, three 4s, two 5s and a hero (H). "
+    "setup": ("Setup", ("Each side has 22 cards: twelve 2s, four 3s, three 4s, two 5s and a hero (H). "
               "You start with your hero and 5 cards drawn from your shuffled deck: a hand of 6. "
-              "Six castles stand in a line, all neutral."),
-    "open_first": ("Opening a round", "Each round two castles are fought over. The side holding the "
+              "Six castles stand in a line, all neutral.")),
+    "open_first": ("Opening a round", ("Each round two castles are fought over. The side holding the "
                    "first-player card opens: it picks any castle (X) and places 1 to 5 cards there, face "
-                   "down, keeping at least one card for the second castle."),
-    "respond_first": ("Answering", "The other side must answer at castle X with at least one card, "
-                      "also keeping one card for the second castle."),
-    "open_second": ("The second castle", "The side that answered now picks another castle (Y) and places "
-                    "cards there; it may use its whole hand now."),
-    "respond_second": ("The last placement", "The first player answers at castle Y with at least one card. "
-                       "Then both battles are revealed and resolved, X first."),
-    "remove_choice": ("Choosing what to remove", "You lost a battle over a neutral castle under the advanced "
+                   "down, keeping at least one card for the second castle.")),
+    "respond_first": ("Answering", ("The other side must answer at castle X with at least one card, "
+                      "also keeping one card for the second castle.")),
+    "open_second": ("The second castle", ("The side that answered now picks another castle (Y) and places "
+                    "cards there; it may use its whole hand now.")),
+    "respond_second": ("The last placement", ("The first player answers at castle Y with at least one card. "
+                       "Then both battles are revealed and resolved, X first.")),
+    "remove_choice": ("Choosing what to remove", ("You lost a battle over a neutral castle under the advanced "
                       "rules: remove for good either your strongest card placed there, or two or more of "
-                      "your cards there adding up to at least its value."),
-    "concede_choice": ("Conceding", "The attacker has revealed. As defender you may reveal (a tie keeps "
-                       "the castle yours) or concede, losing the castle without showing your cards."),
-    "setup_discard": ("Expert setup", "Before the first deal each side chooses 5 valued cards to put "
-                      "face down in its discard; they come back only when the deck is reshuffled."),
-    "team_split": ("Sharing the draw", "The team's drawer gives 1 to 5 of its cards to its partner, "
-                   "keeping at least one."),
-    "team_order": ("Who plays first", "The team decides which member places first this round; each "
-                   "member places at exactly one castle."),
-    "opponent_hidden": ("Face-down cards", "You see how many cards the other side placed, not which: "
-                        "cards are revealed only when the battle is resolved."),
-    "neutral_battle": ("A neutral castle", "On a neutral castle both sides attack: the higher sum takes it, "
-                       "a tie leaves it neutral."),
-    "defended": ("Attack and defence", "On a controlled castle its owner defends: the attacker takes it "
-                 "only with a strictly greater sum; a tie goes to the defender."),
-    "hero": ("The hero", "A hero wins its battle whatever the sums, unless both heroes are there: "
-             "then it is a tie."),
-    "removal": ("Cards removed for good", "Some cards played leave the game for good (face up beside "
+                      "your cards there adding up to at least its value.")),
+    "concede_choice": ("Conceding", ("The attacker has revealed. As defender you may reveal (a tie keeps "
+                       "the castle yours) or concede, losing the castle without showing your cards.")),
+    "setup_discard": ("Expert setup", ("Before the first deal each side chooses 5 valued cards to put "
+                      "face down in its discard; they come back only when the deck is reshuffled.")),
+    "team_split": ("Sharing the draw", ("The team's drawer gives 1 to 5 of its cards to its partner, "
+                   "keeping at least one.")),
+    "team_order": ("Who plays first", ("The team decides which member places first this round; each "
+                   "member places at exactly one castle.")),
+    "opponent_hidden": ("Face-down cards", ("You see how many cards the other side placed, not which: "
+                        "cards are revealed only when the battle is resolved.")),
+    "neutral_battle": ("A neutral castle", ("On a neutral castle both sides attack: the higher sum takes it, "
+                       "a tie leaves it neutral.")),
+    "defended": ("Attack and defence", ("On a controlled castle its owner defends: the attacker takes it "
+                 "only with a strictly greater sum; a tie goes to the defender.")),
+    "hero": ("The hero", ("A hero wins its battle whatever the sums, unless both heroes are there: "
+             "then it is a tie.")),
+    "removal": ("Cards removed for good", ("Some cards played leave the game for good (face up beside "
                 "the castles). Under the advanced rules an attacker of a controlled castle removes its "
-                "strongest card placed there, won or lost, and the loser of a neutral castle removes cards too."),
-    "draw": ("End of a round", "Cards placed go to their side's discard (unless removed); each side "
-             "draws back up to 6 cards, and the first-player card passes to the other side."),
-    "exhaustion": ("An exhausted deck", "Drawing the last card of a deck exhausts it. When a card must "
+                "strongest card placed there, won or lost, and the loser of a neutral castle removes cards too.")),
+    "draw": ("End of a round", ("Cards placed go to their side's discard (unless removed); each side "
+             "draws back up to 6 cards, and the first-player card passes to the other side.")),
+    "exhaustion": ("An exhausted deck", ("Drawing the last card of a deck exhausts it. When a card must "
                    "be drawn from an empty deck, the discard is shuffled into a new deck, but only while "
-                   "the deck has been exhausted fewer than 2 times (3 in expert)."),
-    "end": ("The end and the score", "The game ends when a side holds every castle (12 points to 0), "
+                   "the deck has been exhausted fewer than 2 times (3 in expert).")),
+    "end": ("The end and the score", ("The game ends when a side holds every castle (12 points to 0), "
             "or when after drawing a side holds at most one card. A lone castle scores 1 point and a "
-            "run of n adjacent castles scores 2n; equal scores go to the side with more cards left."),
+            "run of n adjacent castles scores 2n; equal scores go to the side with more cards left.")),
 }
 
 
