@@ -8,6 +8,7 @@ GUYENNE_REQUIRE_BROWSER=1, which turns the skip into a failure.
 """
 import os
 import pathlib
+import re
 import shutil
 import signal
 import subprocess
@@ -117,7 +118,7 @@ def test_explorer_app_in_chromium(tmp_path):
                 # a small sampled analysis of that position
                 page.click('.lm-TabBar-tab:has-text("Analysis")')
                 panel = page.locator(".guyenne-analysis")
-                games = panel.locator(".widget-inttext input").first
+                games = panel.locator(".widget-inttext").filter(has_text=re.compile("games", re.I)).locator("input")
                 games.fill("20")
                 games.press("Enter")
                 method = panel.locator(".widget-dropdown select", has=page.locator("option", has_text="sample"))

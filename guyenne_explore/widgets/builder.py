@@ -116,7 +116,7 @@ class Builder(w.VBox):
             w.HBox([self.start_choice, self.seed, self.start_button]),
             w.HTML("<h4>Rules</h4>"), self.preset,
             w.GridBox(list(self.parameters.widgets.values()),
-                      layout=w.Layout(grid_template_columns="repeat(3, 260px)")),
+                      layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(255px, 1fr))")),
             self.errors["rules"],
             w.HTML("<h4>Castles</h4> <small>click to cycle neutral → english → french</small>"),
             self.castle_row, self.errors["castles"],

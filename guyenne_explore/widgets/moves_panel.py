@@ -90,7 +90,7 @@ class MovesPanel(w.VBox):
             "Sample chance": self.sample_chance, "Play out (heuristic)": self.play_out}
         for name, action in actions.items():
             self.buttons[name].on_click(lambda _b, a=action: a())
-        self.step_label = w.HTML()
+        self.step_label = w.HTML(layout=w.Layout(width="90px"))
         self.children = [
             self.count,
             w.HBox([self.buttons["◀ Back"], self.step_label, self.buttons["Forward ▶"],
@@ -163,7 +163,7 @@ class MovesPanel(w.VBox):
 
     def _show(self) -> None:
         p = self.history[self.index] if self.history else None
-        self.step_label.value = f" step {self.index + 1} / {len(self.history)} " if self.history else ""
+        self.step_label.value = f"step {self.index + 1} / {len(self.history)}" if self.history else ""
         with self.list.hold_sync():
             self.list.selected = self.list.hovered = ""
             self.list.groups = group_moves(p) if p is not None and not p.is_chance and not p.is_over else []
