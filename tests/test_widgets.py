@@ -188,14 +188,17 @@ def test_json_and_notation_load_and_save(tmp_path, start):
     assert b.position is None and "too many: 1 × hero" in b.errors["english"].value
 
 
+@pytest.mark.parametrize("rules", ["base", "expert", "team", "team3"])
 @pytest.mark.parametrize("name", STARTS)
-def test_starting_presets_are_valid_positions(name):
-    b = Builder(opening("base", 1))
+def test_starting_presets_are_valid_positions_the_form_keeps(name, rules):
+    b = Builder(opening(rules, 1))
     b.start_choice.value = name
     b.seed.value = 3
     b.start_button.click()
-    assert b.position == start_position(name, "base", 3)
-    assert not b.position.is_chance and not b.position.is_over
+    p = start_position(name, rules, 3)
+    assert b.position == p and b.problems == []
+    assert not p.is_chance and not p.is_over
+    assert Builder(p).position == p  # the form shows every field of it, team hands included
 
 
 def test_random_midgame_is_later_in_the_game():
