@@ -1,19 +1,228 @@
-"""Analysis panel: outcome distributions of the current position (placeholder, being built)."""
+"""Analysis panel: outcome distributions of the current position under one or several rule sets.
+
+The run happens in a background thread so that the Cancel button (and the page)
+stays responsive in Jupyter and Voilà; ``run(block=True)`` does the same work
+in the caller's thread for tests and scripts.  Figures are built fresh after
+each run as ``go.FigureWidget(data=..., layout=...)``: a FigureWidget changed
+before the browser first shows it keeps its stale picture in Voilà.
+"""
 
 from __future__ import annotations
 
-import ipywidgets as w
+import threading
+from html import escape
+from pathlib import Path
+from typing import Any
 
+import ipywidgets as w
+import plotly.graph_objects as go
+
+from ..analysis.api import POLICIES
+from ..analysis.exact import Cancelled
+from ..analysis.results import AnalysisResult
+from ..analysis.variants import Run, analyse_rule_sets
 from ..position import Position
+from ..render.plots import (
+    FORMATS,
+    export_figures,
+    export_results,
+    metrics_rows,
+    result_figures,
+    rows_html,
+)
+from ..rules import PRESETS, Rules
+
+METHODS = ("auto", "exact", "sample")
+EXPORTS = (*FORMATS, "json", "csv")
+
+
+def rule_set_options(position: Position) -> list[tuple[str, Rules]]:
+    """The position's own rules first, then every preset that differs from them."""
+    own = position.rules
+    return [(str(own), own)] + [(name, rules) for name, rules in PRESETS.items() if rules != own]
+
+
+def problems_html(runs: list[Run]) -> str:
+    """The engine's reasons, in words, for each rule set that could not be analysed."""
+    return "".join(f"<div><b>{escape(r.label)}</b> was skipped: {escape('; '.join(r.problems))}</div>"
+                   for r in runs if not r.ok)
+
+
+class RunControls:
+    """Progress bar, Cancel button and status line shared by the panels that run analyses.
+
+    ``start``/``finish`` bracket a run; ``callback`` is the progress function handed to
+    the analysis: it moves the bar and returns False once Cancel has been pressed.
+    """
+
+    def __init__(self) -> None:
+        self.progress = w.IntProgress(value=0, min=0, max=1, description="", layout=w.Layout(width="300px"))
+        self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True)
+        self.status = w.HTML()
+        self.cancelled = False
+        self.thread: threading.Thread | None = None
+        self.cancel_button.on_click(lambda _: self.cancel())
+
+    @property
+    def running(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        self.status.value = "Cancelling..."
+
+    def callback(self, done: int, total: int) -> bool | None:
+        self.progress.max = max(total, 1)
+        self.progress.value = min(done, self.progress.max)
+        return False if self.cancelled else None
+
+    def start(self, message: str) -> None:
+        self.cancelled = False
+        self.progress.value = 0
+        self.progress.bar_style = "info"
+        self.cancel_button.disabled = False
+        self.status.value = escape(message)
+
+    def finish(self, ok: bool) -> None:
+        self.cancel_button.disabled = True
+        self.progress.bar_style = "success" if ok else "warning"
+
+    def launch(self, work: Any, block: bool) -> None:
+        """Run ``work()`` here (block) or in a daemon thread (the page stays live)."""
+        if block:
+            work()
+        else:
+            self.thread = threading.Thread(target=work, daemon=True)
+            self.thread.start()
+
+    def box(self, *extra: w.Widget) -> w.HBox:
+        return w.HBox([*extra, self.cancel_button, self.progress])
+
+
+def figure_widgets(figures: dict[str, go.Figure]) -> list[w.Widget]:
+    """Fresh FigureWidgets from finished figures (never a FigureWidget edited before its first view)."""
+    return [go.FigureWidget(data=fig.data, layout=fig.layout) for fig in figures.values()]
+
+
+class ExportBar(w.VBox):
+    """A folder and one button per format; writes the owner's current figures and results."""
+
+    def __init__(self, owner: Any, folder: str = "guyenne-exports") -> None:
+        self.owner = owner
+        self.folder = w.Text(value=folder, description="Folder")
+        self.buttons = {fmt: w.Button(description=fmt.upper(), disabled=True, layout=w.Layout(width="70px"))
+                        for fmt in EXPORTS}
+        for fmt, b in self.buttons.items():
+            b.on_click(lambda _, fmt=fmt: self.export(fmt))
+        self.status = w.HTML()
+        super().__init__([w.HBox([self.folder, w.Label("Export:"), *self.buttons.values()]), self.status])
+
+    def enable(self, on: bool) -> None:
+        for b in self.buttons.values():
+            b.disabled = not on
+
+    def export(self, fmt: str) -> list[Path]:
+        """Write the figures (html, svg, png) or the results (json, csv) into the folder."""
+        if fmt in FORMATS:
+            paths = export_figures(self.owner.figures, self.folder.value, [fmt])
+        else:
+            paths = export_results(self.owner.results, self.folder.value, [fmt])
+        self.status.value = "Wrote " + ", ".join(escape(str(p)) for p in paths)
+        return paths
 
 
 class AnalysisPanel(w.VBox):
-    """Runs the analysis of a position and shows its figures."""
+    """Runs the analysis of a position under chosen rule sets and shows its figures side by side."""
 
-    def __init__(self, position: Position | None = None, **kwargs: object) -> None:
-        super().__init__(**kwargs)
-        self.position = position
+    def __init__(self, position: Position | None = None, **kwargs: Any) -> None:
+        self.rule_sets = w.SelectMultiple(description="Rule sets", rows=6, layout=w.Layout(width="320px"))
+        self.english_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="English")
+        self.french_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="French")
+        self.method = w.Dropdown(options=METHODS, value="auto", description="Method")
+        self.games = w.BoundedIntText(value=500, min=1, max=10_000_000, description="Games")
+        self.seed = w.IntText(value=0, description="Seed")
+        self.run_button = w.Button(description="Run analysis", button_style="primary", icon="play")
+        self.controls = RunControls()
+        self.problems = w.HTML()
+        self.figure_box = w.VBox()
+        self.metrics = w.HTML()
+        self.exports = ExportBar(self)
+        self.runs: list[Run] = []
+        self.results: dict[str, AnalysisResult] = {}
+        self.figures: dict[str, go.Figure] = {}
+        self.run_button.on_click(lambda _: self.run(block=False))
+        settings = w.VBox([self.english_policy, self.french_policy, self.method, self.games, self.seed])
+        super().__init__([
+            w.HBox([self.rule_sets, settings]),
+            self.controls.box(self.run_button),
+            self.controls.status, self.problems, self.figure_box, self.metrics, self.exports,
+        ], **kwargs)
+        self.position: Position | None = None
+        self._own_rules: Rules | None = None
+        self.set_position(position)
 
     def set_position(self, position: Position | None) -> None:
         """Called by the explorer whenever the built position changes (None when invalid)."""
         self.position = position
+        if position is None:
+            self.run_button.disabled = True
+            self.controls.status.value = "The built position is not valid: fix its problems to analyse it."
+            return
+        # rule sets added for comparison stay chosen; the previous position's own rules do not
+        chosen = [r for r in self.rule_sets.value if r != self._own_rules]
+        self._own_rules = position.rules
+        self.rule_sets.options = rule_set_options(position)
+        values = [v for _, v in self.rule_sets.options]
+        kept = tuple(r for r in chosen if r in values[1:])
+        self.rule_sets.value = (position.rules, *kept)
+        self.run_button.disabled = self.controls.running
+        self.controls.status.value = ""
+
+    @property
+    def policies(self) -> tuple[str, str]:
+        return (self.english_policy.value, self.french_policy.value)
+
+    def run(self, block: bool = True) -> None:
+        """Analyse the position under each chosen rule set; block=False runs in a background thread."""
+        if self.position is None or self.controls.running:
+            return
+        chosen = list(self.rule_sets.value) or [self.position.rules]
+        labels = {v: lb for lb, v in self.rule_sets.options}
+        p, policies, method, games, seed = self.position, self.policies, self.method.value, self.games.value, self.seed.value
+        self.run_button.disabled = True
+        self.exports.enable(False)
+        self.controls.start(f"Analysing {len(chosen)} rule set(s)...")
+
+        def work() -> None:
+            try:
+                runs = analyse_rule_sets(p, chosen, labels=[labels[r] for r in chosen], policies=policies,
+                                         method=method, games=games, seed=seed, progress=self.controls.callback)
+            except Cancelled:
+                self._finish(None, "Cancelled: the figures below are from the previous run.")
+            except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
+                self._finish(None, f"The analysis failed: {exc}")
+            else:
+                self._finish(runs, "")
+
+        self.controls.launch(work, block)
+
+    def _finish(self, runs: list[Run] | None, message: str) -> None:
+        self.controls.finish(runs is not None)
+        self.run_button.disabled = self.position is None
+        if runs is not None:
+            self.runs = runs
+            self.results = {r.label: r.result for r in runs if r.result is not None}
+            self.problems.value = problems_html(runs)
+            self.figures = result_figures(self.results) if self.results else {}
+            self.figure_box.children = figure_widgets(self.figures)
+            self.metrics.value = ("<h4>Designer metrics (95% interval when sampled)</h4>"
+                                  + rows_html(metrics_rows(self.results))) if self.results else ""
+            message = message or _summary(self.results)
+        self.exports.enable(bool(self.results))
+        self.controls.status.value = escape(message)
+
+
+def _summary(results: dict[str, AnalysisResult]) -> str:
+    if not results:
+        return "No rule set could be analysed from this position."
+    return "Done: " + ", ".join(f"{lb} ({'exact' if r.exact else f'{r.games} games'})" for lb, r in results.items())

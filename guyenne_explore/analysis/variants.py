@@ -1,0 +1,194 @@
+"""Rule variants compared from the same position: several rule sets, and one parameter swept.
+
+The panels ask one question many times over ("what does this rule change do?"),
+so the loop lives here rather than in the widgets: each rule set is analysed with
+the same policies and seed, a position the engine refuses under some rules is
+reported in words and skipped, and one progress callback covers the whole run.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..position import Position
+from ..rules import (
+    ADJACENCIES,
+    REMOVALS,
+    RESHUFFLES,
+    SCORINGS,
+    SIDES,
+    Rules,
+    RulesError,
+)
+from .api import analyse
+from .exact import Cancelled
+from .metrics import Metric, designer_metrics
+from .results import AnalysisResult
+
+Progress = Callable[[int, int], "bool | None"]
+
+#: Parameters a sweep can vary: the choices of a categorical one, None for a whole number.
+#: ``count:V`` is the number of valued cards of value V per side (RULES.md card_counts).
+SWEEPABLE: dict[str, tuple[Any, ...] | None] = {
+    "hand_size": None, "max_at_castle": None, "exhaustion_limit": None, "castles": None, "pre_discard": None,
+    "count:2": None, "count:3": None, "count:4": None, "count:5": None,
+    "removal": REMOVALS, "scoring": SCORINGS, "reshuffle": RESHUFFLES, "adjacency": ADJACENCIES,
+    "first_side": SIDES, "hero": (True, False),
+}
+
+#: Metrics a sweep can plot, by the name a designer reads, to the designer metric behind it.
+SWEEP_METRICS: dict[str, str] = {
+    "English win rate": "Advantage (english)",
+    "French win rate": "Advantage (french)",
+    "Draw rate": "Drawishness",
+    "Mean rounds": "Duration (rounds)",
+    "Score difference (English - French)": "Score difference",
+    "Balance": "Balance",
+    "Sweep rate (all six castles)": "Sweep",
+}
+
+
+@dataclass
+class Run:
+    """One rule set analysed from the position, or the engine's reasons why it could not be."""
+
+    label: str
+    rules: Rules | None
+    result: AnalysisResult | None = None
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.result is not None
+
+
+@dataclass
+class SweepPoint:
+    """One value of the swept parameter: its run and the chosen metric (value, 95% interval)."""
+
+    value: Any
+    run: Run
+    metric: Metric | None = None
+
+
+def position_under(p: Position, rules: Rules) -> Position:
+    """``p`` under other rules.
+
+    A game not yet dealt stays a game not yet dealt (so expert gets its setup
+    discards and a team its two hands); any other position keeps its cards and is
+    re-read under the other rules, which raises PositionError when they do not fit.
+    """
+    if p.rules == rules:
+        return p
+    if p == Position.start(p.rules):
+        return Position.start(rules)
+    return Position.from_json({**p.to_json(), "rules": rules.to_json()})
+
+
+def vary(rules: Rules, parameter: str, value: Any) -> Rules:
+    """``rules`` with one parameter set (``count:V`` sets the count of value-V cards); RulesError if invalid."""
+    if parameter.startswith("count:"):
+        counts = {str(v): n for v, n in rules.card_counts.items()}
+        counts[parameter.split(":", 1)[1]] = value
+        return rules.replace(card_counts=counts)
+    return rules.replace(**{parameter: value})
+
+
+def result_metrics(result: AnalysisResult) -> list[Metric]:
+    """Designer metrics of a result: from the games when sampled, from the distribution when exact."""
+    if not result.exact:
+        return designer_metrics(result.samples)
+    win = {k: float(v) for k, v in result.win.items()}
+    decided = win["english"] + win["french"]
+
+    def point(name: str, value: float, meaning: str) -> Metric:
+        return Metric(name, value, value, value, meaning)
+
+    diff = sum(float(q) * (e - f) for (e, f, _), q in result.outcomes.items())
+    sweep = sum((float(q) for (e, f, _), q in result.outcomes.items() if 12 in (e, f)), 0.0)
+    rounds = sum(float(q) * n for n, q in result.rounds.items())
+    return [
+        point("Advantage (english)", win["english"], "probability that the english win"),
+        point("Advantage (french)", win["french"], "probability that the french win"),
+        Metric("Balance", 1 - abs(win["english"] - win["french"]) / decided if decided else 1.0, None, None,
+               "1 when both sides win equally often, 0 when one always wins (decided games)"),
+        point("Drawishness", win["draw"], "probability of a draw"),
+        point("Duration (rounds)", rounds, "expected rounds played"),
+        point("Score difference", diff, "expected english score minus french score"),
+        point("Sweep", sweep, "probability that a side controls all six castles"),
+    ]
+
+
+def metric_named(result: AnalysisResult, name: str) -> Metric | None:
+    """The designer metric ``name`` (a key or value of SWEEP_METRICS), None when the games lack it."""
+    name = SWEEP_METRICS.get(name, name)
+    return next((m for m in result_metrics(result) if m.name == name), None)
+
+
+def analyse_rule_sets(p: Position, rule_sets: Sequence[Rules], *, labels: Sequence[str] | None = None,
+                      policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto",
+                      games: int = 500, seed: int = 0, progress: Progress | None = None,
+                      executor: Executor | None = None) -> list[Run]:
+    """Analyse ``p`` under each rule set with the same policies and seed.
+
+    ``progress(done, total)`` counts games over the whole run (an exact run counts
+    as its share once done) and cancels it by returning False (exact.Cancelled is
+    raised). A rule set the position cannot be read under, or an exact request out
+    of reach, becomes a Run with its problems instead of an error.
+    """
+    labels = list(labels) if labels is not None else _labels(rule_sets)
+    total = games * len(rule_sets)
+    runs = []
+    for i, (label, rules) in enumerate(zip(labels, rule_sets)):
+        offset = i * games
+        step = None
+        if progress is not None:
+            def step(done: int, of: int, offset: int = offset) -> bool | None:
+                return progress(offset + (done * games // of if of else 0), total)
+        try:
+            q = position_under(p, rules)
+            runs.append(Run(label, rules, analyse(q, policies, method, games, seed, step, executor)))
+        except ValueError as exc:  # PositionError, ExactOutOfReach, exact asked of a sampling-only policy
+            runs.append(Run(label, rules, problems=list(getattr(exc, "problems", [str(exc)]))))
+        if progress is not None and progress(offset + games, total) is False:
+            raise Cancelled()
+    return runs
+
+
+def sweep(p: Position, rules: Rules, parameter: str, values: Sequence[Any], metric: str, *,
+          policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto", games: int = 500,
+          seed: int = 0, progress: Progress | None = None, executor: Executor | None = None) -> list[SweepPoint]:
+    """``metric`` of ``p`` as one parameter of ``rules`` takes each of ``values`` (same seed for each).
+
+    A value the rules refuse (RulesError) or the position cannot be read under
+    gives a point with the engine's problems and no metric.
+    """
+    points: list[SweepPoint] = []
+    valid: list[tuple[Any, Rules]] = []
+    for v in values:
+        try:
+            valid.append((v, vary(rules, parameter, v)))
+        except RulesError as exc:
+            points.append(SweepPoint(v, Run(f"{parameter}={v}", None, problems=exc.problems)))
+    runs = analyse_rule_sets(p, [r for _, r in valid], labels=[f"{parameter}={v}" for v, _ in valid],
+                             policies=policies, method=method, games=games, seed=seed,
+                             progress=progress, executor=executor)
+    for (v, _), run in zip(valid, runs):
+        points.append(SweepPoint(v, run, metric_named(run.result, metric) if run.result else None))
+    order = {v: i for i, v in enumerate(values)}
+    return sorted(points, key=lambda pt: order[pt.value])
+
+
+def _labels(rule_sets: Sequence[Rules]) -> list[str]:
+    """Readable, distinct labels: the preset name, or the preset with its overrides."""
+    names = [str(r) for r in rule_sets]
+    seen: dict[str, int] = defaultdict(int)
+    out = []
+    for n in names:
+        seen[n] += 1
+        out.append(n if seen[n] == 1 else f"{n} ({seen[n]})")
+    return out

@@ -1,0 +1,242 @@
+"""Plotly figures of analysis results, several rule sets side by side, and their export.
+
+Every figure is a pure function of results keyed by label (a rule set's name, or
+"preset" and "variant"): the panels, the notebooks and the command line draw the
+same pictures.  Sides keep the diagram colours (English red, French blue); where
+the compared thing is the label, each label gets its own colour.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import warnings
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import plotly.graph_objects as go
+import plotly.io as pio
+from plotly.subplots import make_subplots
+
+from ..analysis.results import AnalysisResult
+from ..analysis.variants import SweepPoint, result_metrics
+from .svg import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR
+
+Results = Mapping[str, AnalysisResult]
+
+#: One colour per compared label, none of them the sides' red and blue.
+LABEL_COLORS = ("#555555", "#c8960c", "#2e8b57", "#8e44ad", "#e67e22", "#16a085", "#7f6000", "#c2185b")
+FIGURE_NAMES = ("scores", "difference", "outcomes", "rounds")
+FORMATS = ("html", "svg", "png")
+
+
+def label_color(i: int) -> str:
+    return LABEL_COLORS[i % len(LABEL_COLORS)]
+
+
+def _layout(fig: go.Figure, title: str, x: str, y: str = "probability") -> go.Figure:
+    fig.update_layout(title=title, template="plotly_white", bargap=0.15, legend_title_text="",
+                      margin={"l": 60, "r": 20, "t": 70, "b": 50}, height=360)
+    fig.update_xaxes(title_text=x)
+    fig.layout.yaxis.title.text = y
+    return fig
+
+
+def _how(r: AnalysisResult) -> str:
+    return "exact" if r.exact else f"{r.games} games"
+
+
+def _marginal(r: AnalysisResult, key: Any) -> dict[int, float]:
+    out: dict[int, float] = defaultdict(float)
+    for k, p in r.outcomes.items():
+        out[key(k)] += float(p)
+    return dict(sorted(out.items()))
+
+
+def score_figure(results: Results) -> go.Figure:
+    """Final score distribution of each side, one panel per label."""
+    labels = list(results)
+    fig = make_subplots(rows=1, cols=len(labels), shared_yaxes=True,
+                        subplot_titles=[f"{lb} ({_how(results[lb])})" for lb in labels])
+    for col, lb in enumerate(labels, start=1):
+        for i, (side, color) in enumerate((("English", ENGLISH_COLOR), ("French", FRENCH_COLOR))):
+            dist = _marginal(results[lb], lambda k, i=i: k[i])
+            fig.add_trace(go.Bar(x=list(dist), y=list(dist.values()), name=side, marker_color=color,
+                                 legendgroup=side, showlegend=col == 1, meta=lb,
+                                 hovertemplate=f"{lb}<br>{side} score %{{x}}: %{{y:.3f}}<extra></extra>"),
+                          row=1, col=col)
+    fig.update_layout(barmode="group")
+    return _layout(fig, "Final scores per side", "final score")
+
+
+def difference_figure(results: Results) -> go.Figure:
+    """Distribution of English score minus French score; one colour per label (by sign when alone)."""
+    fig = go.Figure()
+    for i, (lb, r) in enumerate(results.items()):
+        dist = _marginal(r, lambda k: k[0] - k[1])
+        color: Any = label_color(i)
+        if len(results) == 1:
+            color = [ENGLISH_COLOR if d > 0 else FRENCH_COLOR if d < 0 else NEUTRAL_COLOR for d in dist]
+        fig.add_trace(go.Bar(x=list(dist), y=list(dist.values()), name=lb, marker_color=color, meta=lb,
+                             hovertemplate=f"{lb}<br>difference %{{x}}: %{{y:.3f}}<extra></extra>"))
+    fig.update_layout(barmode="group", showlegend=len(results) > 1)
+    return _layout(fig, "Score difference (English - French)", "English score - French score")
+
+
+def outcome_figure(results: Results) -> go.Figure:
+    """Win, draw and loss probabilities per label, with 95% intervals when sampled."""
+    labels = list(results)
+    fig = go.Figure()
+    for winner, name, color in (("english", "English wins", ENGLISH_COLOR), ("draw", "Draw", NEUTRAL_COLOR),
+                                ("french", "French wins", FRENCH_COLOR)):
+        ps = [float(results[lb].win[winner]) for lb in labels]
+        cis = [results[lb].win_interval()[winner] for lb in labels]
+        fig.add_trace(go.Bar(
+            x=labels, y=ps, name=name, marker_color=color,
+            error_y={"type": "data", "symmetric": False, "array": [hi - p for p, (_, hi) in zip(ps, cis)],
+                     "arrayminus": [p - lo for p, (lo, _) in zip(ps, cis)], "visible": True},
+            hovertemplate=f"%{{x}}<br>{name}: %{{y:.3f}}<extra></extra>"))
+    fig.update_layout(barmode="group")
+    fig.update_yaxes(range=[0, 1])
+    return _layout(fig, "Win / draw / loss (95% interval when sampled)", "rule set")
+
+
+def rounds_figure(results: Results) -> go.Figure:
+    """Distribution of the number of rounds played from the position, one colour per label."""
+    fig = go.Figure()
+    for i, (lb, r) in enumerate(results.items()):
+        dist = {n: float(p) for n, p in sorted(r.rounds.items())}
+        fig.add_trace(go.Bar(x=list(dist), y=list(dist.values()), name=lb, marker_color=label_color(i), meta=lb,
+                             hovertemplate=f"{lb}<br>%{{x}} rounds: %{{y:.3f}}<extra></extra>"))
+    fig.update_layout(barmode="group", showlegend=len(results) > 1)
+    return _layout(fig, "Rounds played (the current round counted as 1)", "rounds")
+
+
+def result_figures(results: Results) -> dict[str, go.Figure]:
+    """The four figures of a comparison, keyed by FIGURE_NAMES."""
+    return dict(zip(FIGURE_NAMES, (score_figure(results), difference_figure(results),
+                                   outcome_figure(results), rounds_figure(results))))
+
+
+def sweep_figure(points: Sequence[SweepPoint], parameter: str, metric: str) -> go.Figure:
+    """``metric`` against the swept parameter's value, with its 95% interval; refused values are named."""
+    good = [pt for pt in points if pt.metric is not None]
+    ys = [pt.metric.value for pt in good]  # type: ignore[union-attr]
+    has_ci = all(pt.metric.low is not None for pt in good)  # type: ignore[union-attr]
+    error = ({"type": "data", "symmetric": False, "visible": True,
+              "array": [pt.metric.high - y for pt, y in zip(good, ys)],  # type: ignore[union-attr,operator]
+              "arrayminus": [y - pt.metric.low for pt, y in zip(good, ys)]}  # type: ignore[union-attr,operator]
+             if has_ci else None)
+    fig = go.Figure(go.Scatter(x=[str(pt.value) for pt in good], y=ys, mode="lines+markers", name=metric,
+                               marker={"color": NEUTRAL_COLOR, "size": 9}, line={"color": NEUTRAL_COLOR},
+                               error_y=error, hovertemplate=f"{parameter}=%{{x}}<br>{metric}: %{{y:.3f}}<extra></extra>"))
+    refused = [str(pt.value) for pt in points if pt.metric is None]
+    title = f"{metric} against {parameter}"
+    if refused:
+        title += f"<br><sup>not playable: {parameter} = {', '.join(refused)}</sup>"
+    fig.update_xaxes(type="category")
+    return _layout(fig, title, parameter, metric)
+
+
+# ---------------------------------------------------------------- metrics table
+def _cell(value: float, low: float | None, high: float | None) -> str:
+    if low is None or high is None or low == high:
+        return f"{value:.3f}"
+    return f"{value:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def metrics_rows(results: Results) -> list[dict[str, str]]:
+    """One row per designer metric: its name, a cell per label ("value [95% interval]") and its meaning."""
+    rows: dict[str, dict[str, str]] = {}
+    for lb, r in results.items():
+        for m in result_metrics(r):
+            row = rows.setdefault(m.name, {"metric": m.name})
+            row[lb] = _cell(m.value, m.low, m.high)
+            row.setdefault("meaning", m.meaning)
+    for row in rows.values():
+        for lb in results:
+            row.setdefault(lb, "-")
+        row["meaning"] = row.pop("meaning")  # last column
+    return list(rows.values())
+
+
+def rows_html(rows: Sequence[Mapping[str, str]]) -> str:
+    """A plain HTML table of rows sharing the first row's keys."""
+    if not rows:
+        return ""
+    keys = list(rows[0])
+    head = "".join(f"<th style='text-align:left;padding:2px 8px'>{escape(k)}</th>" for k in keys)
+    body = "".join("<tr>" + "".join(f"<td style='padding:2px 8px'>{escape(str(row.get(k, '')))}</td>" for k in keys)
+                   + "</tr>" for row in rows)
+    return f"<table class='guyenne-metrics'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+# ---------------------------------------------------------------- export
+def slug(label: str) -> str:
+    """A file-name-safe form of a label."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", label).strip("-") or "result"
+
+
+def export_figures(figures: Mapping[str, go.Figure], folder: str | Path,
+                   formats: Iterable[str] = FORMATS) -> list[Path]:
+    """Write each figure as ``name.html`` (offline, plotly.js inside) and/or ``name.svg``/``name.png``.
+
+    Static images go through kaleido in one batch: each cold start launches a browser.
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    formats = list(formats)
+    unknown = set(formats) - set(FORMATS)
+    if unknown:
+        raise ValueError(f"figure formats are {', '.join(FORMATS)}, not {', '.join(sorted(unknown))}")
+    written = []
+    if "html" in formats:
+        for name, fig in figures.items():
+            path = folder / f"{slug(name)}.html"
+            fig.write_html(path, include_plotlyjs=True)
+            written.append(path)
+    static = [(fig, folder / f"{slug(name)}.{fmt}") for fmt in formats if fmt != "html"
+              for name, fig in figures.items()]
+    if static:
+        _write_images([f for f, _ in static], [p for _, p in static])
+        written += [p for _, p in static]
+    return written
+
+
+def _write_images(figures: list[go.Figure], paths: list[Path]) -> None:
+    """One kaleido browser for the whole batch (write_images alone still pays a start per figure)."""
+    import kaleido
+
+    kaleido.start_sync_server(silence_warnings=True)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="The kopts argument is ignored")
+            pio.write_images(figures, paths)
+    finally:
+        kaleido.stop_sync_server(silence_warnings=True)
+
+
+def export_results(results: Results, folder: str | Path, formats: Iterable[str] = ("json", "csv")) -> list[Path]:
+    """Write each result as ``label.json`` (RULES.md section 10) and/or ``label.csv`` (its tidy table)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for lb, r in results.items():
+        for fmt in formats:
+            path = folder / f"{slug(lb)}.{fmt}"
+            if fmt == "json":
+                path.write_text(json.dumps(r.to_json(), indent=2))
+            elif fmt == "csv":
+                rows = r.table()
+                with path.open("w", newline="") as fh:
+                    writer = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else [])
+                    writer.writeheader()
+                    writer.writerows(rows)
+            else:
+                raise ValueError(f"result formats are json and csv, not {fmt!r}")
+            written.append(path)
+    return written

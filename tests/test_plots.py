@@ -1,0 +1,100 @@
+"""Figures, metrics rows and exports of analysis results (render/plots.py)."""
+import csv
+import json
+
+import pytest
+
+from guyenne_explore import Position
+from guyenne_explore.analysis.api import analyse
+from guyenne_explore.render import plots
+from guyenne_explore.render.svg import ENGLISH_COLOR, FRENCH_COLOR
+
+
+@pytest.fixture(scope="module")
+def results():
+    """Two sampled rule sets and one exact endgame, labelled as the panels label them."""
+    from tests.conftest import LOCAL, SHARED
+
+    folder = SHARED if SHARED.is_dir() else LOCAL
+    endgame = Position.from_json((folder / "base-endgame-3v3.json").read_text())
+    return {"base": analyse(Position.start("base"), method="sample", games=60, seed=1),
+            "advanced": analyse(Position.start("advanced"), method="sample", games=60, seed=1),
+            "endgame": analyse(endgame, method="exact")}
+
+
+def test_score_figure_has_a_panel_per_label_in_the_side_colours(results):
+    fig = plots.score_figure(results)
+    assert [t.name for t in fig.data] == ["English", "French"] * 3
+    assert [t.marker.color for t in fig.data[:2]] == [ENGLISH_COLOR, FRENCH_COLOR]
+    assert [a.text.split(" (")[0] for a in fig.layout.annotations] == list(results)
+    # each side's score distribution is a probability distribution
+    for t in fig.data:
+        assert sum(t.y) == pytest.approx(1)
+
+
+def test_outcome_figure_has_intervals_only_when_sampled(results):
+    fig = plots.outcome_figure(results)
+    assert [t.name for t in fig.data] == ["English wins", "Draw", "French wins"]
+    english = fig.data[0]
+    assert list(english.x) == list(results)
+    lo, hi = results["base"].win_interval()["english"]
+    assert english.error_y.array[0] == pytest.approx(hi - english.y[0])
+    assert english.error_y.arrayminus[0] == pytest.approx(english.y[0] - lo)
+    assert english.error_y.array[2] == 0 and english.error_y.arrayminus[2] == 0
+    for i in range(3):
+        assert sum(t.y[i] for t in fig.data) == pytest.approx(1)
+
+
+def test_difference_and_rounds_figures_one_trace_per_label(results):
+    diff, rounds = plots.difference_figure(results), plots.rounds_figure(results)
+    assert [t.name for t in diff.data] == list(results) == [t.name for t in rounds.data]
+    assert len({t.marker.color for t in rounds.data}) == 3
+    endgame = results["endgame"]
+    assert list(rounds.data[2].x) == sorted(endgame.rounds)
+    mean_diff = sum(x * y for x, y in zip(diff.data[0].x, diff.data[0].y))
+    means = results["base"].mean_scores()
+    assert mean_diff == pytest.approx(means["english"] - means["french"])
+
+
+def test_a_single_result_colours_the_difference_by_sign(results):
+    fig = plots.difference_figure({"base": results["base"]})
+    for x, color in zip(fig.data[0].x, fig.data[0].marker.color):
+        assert color == (ENGLISH_COLOR if x > 0 else FRENCH_COLOR if x < 0 else plots.NEUTRAL_COLOR)
+
+
+def test_metrics_rows_give_a_cell_per_label(results):
+    rows = plots.metrics_rows(results)
+    first = rows[0]
+    assert list(first) == ["metric", "base", "advanced", "endgame", "meaning"]
+    assert first["metric"] == "Advantage (english)"
+    assert "[" in first["base"] and "[" not in first["endgame"]  # an interval only when sampled
+    assert float(first["endgame"]) == pytest.approx(float(results["endgame"].win["english"]), abs=1e-3)
+    html = plots.rows_html(rows)
+    assert html.count("<tr>") == len(rows) + 1
+
+
+def test_results_export_as_json_and_csv(results, tmp_path):
+    paths = plots.export_results(results, tmp_path)
+    assert sorted(p.name for p in paths) == sorted(f"{lb}.{x}" for lb in results for x in ("json", "csv"))
+    data = json.loads((tmp_path / "endgame.json").read_text())
+    assert data["exact"] is True and set(data["win"]) == {"english", "french", "draw"}
+    with (tmp_path / "base.csv").open() as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 60 and {"english", "french", "winner", "rounds"} <= set(rows[0])
+
+
+def test_figures_export_as_offline_html_svg_and_png(results, tmp_path):
+    figures = plots.result_figures({"base": results["base"]})
+    html = plots.export_figures(figures, tmp_path, ["html"])
+    assert [p.name for p in html] == [f"{n}.html" for n in plots.FIGURE_NAMES]
+    text = html[0].read_text()
+    assert "<script src=" not in text and len(text) > 1_000_000  # plotly.js inside: renders offline
+    static = plots.export_figures({"outcomes": figures["outcomes"]}, tmp_path, ["svg", "png"])
+    assert static[0].read_text().lstrip().startswith("<svg")
+    assert static[1].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(ValueError, match="pdf"):
+        plots.export_figures(figures, tmp_path, ["pdf"])
+
+
+def test_slug_makes_file_names_of_labels():
+    assert plots.slug("base(hand_size=7, max_at_castle=4)") == "base-hand_size-7-max_at_castle-4"
