@@ -1,19 +1,276 @@
-"""Variant lab: a rule variant against its preset from the same position (placeholder, being built)."""
+"""Variant lab: edit any rules parameter, compare the variant with its preset, sweep one parameter.
+
+The editors hold a preset plus overrides; the engine builds the variant
+(``Rules.from_json``) and names every problem of an inconsistent one, which
+blocks the runs.  All analysis goes through analysis/variants.py: the lab only
+gathers the settings and shows what comes back.
+"""
 
 from __future__ import annotations
 
-import ipywidgets as w
+from html import escape
+from typing import Any
 
+import ipywidgets as w
+import plotly.graph_objects as go
+
+from ..analysis.api import POLICIES
+from ..analysis.exact import Cancelled
+from ..analysis.results import AnalysisResult
+from ..analysis.variants import (
+    SWEEP_METRICS,
+    SWEEPABLE,
+    Run,
+    SweepPoint,
+    analyse_rule_sets,
+    sweep,
+)
 from ..position import Position
+from ..render.plots import metrics_rows, result_figures, rows_html, sweep_figure
+from ..rules import (
+    ADJACENCIES,
+    PRESETS,
+    REMOVALS,
+    RESHUFFLES,
+    SCORINGS,
+    SIDES,
+    Rules,
+    RulesError,
+)
+from .analysis_panel import (
+    METHODS,
+    ExportBar,
+    RunControls,
+    figure_widgets,
+    problems_html,
+)
+
+CARD_VALUES = ("2", "3", "4", "5")
+
+
+def _editors() -> dict[str, w.Widget]:
+    """One editor per rules parameter, keyed as the JSON override keys (card counts as ``count:V``)."""
+    def choice(options: tuple[str, ...], label: str) -> w.Dropdown:
+        return w.Dropdown(options=options, description=label)
+
+    def number(label: str) -> w.IntText:
+        return w.IntText(description=label, layout=w.Layout(width="200px"))
+
+    return {
+        "removal": choice(REMOVALS, "removal"), "scoring": choice(SCORINGS, "scoring"),
+        "reshuffle": choice(RESHUFFLES, "reshuffle"), "adjacency": choice(ADJACENCIES, "adjacency"),
+        "first_side": choice(SIDES, "first side"),
+        "hand_size": number("hand size"), "castles": number("castles"), "max_at_castle": number("max at castle"),
+        "exhaustion_limit": number("exhaustions L"), "pre_discard": number("pre-discard"),
+        **{f"count:{v}": number(f"{v} cards") for v in CARD_VALUES},
+        "members:english": number("English players"), "members:french": number("French players"),
+        "hero": w.Checkbox(description="hero"), "concede_as_decision": w.Checkbox(description="concede as decision"),
+    }
+
+
+def rules_values(rules: Rules) -> dict[str, Any]:
+    """The editors' values for ``rules``."""
+    spec = rules.describe()
+    out = {k: v for k, v in spec.items() if k not in ("preset", "card_counts", "members")}
+    out.update({f"count:{v}": spec["card_counts"].get(v, 0) for v in CARD_VALUES})
+    out.update({f"members:{side}": n for side, n in spec["members"].items()})
+    return out
+
+
+def rules_from_values(preset: str, values: dict[str, Any]) -> Rules:
+    """The variant the editors describe; RulesError names every problem."""
+    spec: dict[str, Any] = {"preset": preset, "card_counts": {}, "members": {}}
+    for key, value in values.items():
+        if key.startswith("count:"):
+            spec["card_counts"][key[6:]] = value
+        elif key.startswith("members:"):
+            spec["members"][key[8:]] = value
+        else:
+            spec[key] = value
+    # valued cards the editors do not show (a custom preset's 6s...) stay as the preset has them
+    for v, n in Rules.preset(preset).card_counts.items():
+        spec["card_counts"].setdefault(str(v), n)
+    return Rules.from_json(spec)
 
 
 class VariantLab(w.VBox):
     """Compares a rules variant with its preset and sweeps one parameter."""
 
-    def __init__(self, position: Position | None = None, **kwargs: object) -> None:
-        super().__init__(**kwargs)
-        self.position = position
+    def __init__(self, position: Position | None = None, **kwargs: Any) -> None:
+        self.preset = w.Dropdown(options=list(PRESETS), description="preset")
+        self.editors = _editors()
+        self.rules_problems = w.HTML()
+        self.variant_label = w.HTML()
+        self.english_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="English")
+        self.french_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="French")
+        self.method = w.Dropdown(options=METHODS, value="auto", description="Method")
+        self.games = w.BoundedIntText(value=500, min=1, max=10_000_000, description="Games")
+        self.seed = w.IntText(value=0, description="Seed")
+        self.compare_button = w.Button(description="Compare with preset", button_style="primary", icon="columns")
+        self.sweep_parameter = w.Dropdown(options=list(SWEEPABLE), value="hand_size", description="sweep")
+        self.sweep_from = w.IntText(value=5, description="from", layout=w.Layout(width="160px"))
+        self.sweep_to = w.IntText(value=7, description="to", layout=w.Layout(width="160px"))
+        self.sweep_metric = w.Dropdown(options=list(SWEEP_METRICS), description="metric",
+                                       layout=w.Layout(width="360px"))
+        self.sweep_button = w.Button(description="Sweep", button_style="primary", icon="line-chart")
+        self.controls = RunControls()
+        self.problems = w.HTML()
+        self.figure_box = w.VBox()
+        self.metrics = w.HTML()
+        self.exports = ExportBar(self, folder="guyenne-variants")
+        self.results: dict[str, AnalysisResult] = {}
+        self.figures: dict[str, go.Figure] = {}
+        self.runs: list[Run] = []
+        self.points: list[SweepPoint] = []
+        self._loading = False
+
+        self.preset.observe(lambda ch: self._loading or self.load_rules(Rules.preset(ch["new"])), names="value")
+        for editor in self.editors.values():
+            editor.observe(lambda _: self._refresh(), names="value")
+        self.sweep_parameter.observe(lambda _: self._sweep_range(), names="value")
+        self.compare_button.on_click(lambda _: self.run_compare(block=False))
+        self.sweep_button.on_click(lambda _: self.run_sweep(block=False))
+
+        editors = list(self.editors.values())
+        grid = w.GridBox(editors, layout=w.Layout(grid_template_columns="repeat(3, 320px)"))
+        settings = w.HBox([w.VBox([self.english_policy, self.french_policy, self.method]),
+                           w.VBox([self.games, self.seed])])
+        sweep_row = w.HBox([self.sweep_parameter, self.sweep_from, self.sweep_to, self.sweep_metric])
+        super().__init__([
+            w.HTML("<b>Variant</b>: a preset and any parameter changed"), self.preset, grid,
+            self.variant_label, self.rules_problems, settings,
+            sweep_row, self.controls.box(self.compare_button, self.sweep_button),
+            self.controls.status, self.problems, self.figure_box, self.metrics, self.exports,
+        ], **kwargs)
+        self.position: Position | None = None
+        self.variant: Rules | None = None
+        self.load_rules(position.rules if position is not None else Rules.preset("base"))
+        self.set_position(position)
+
+    # ------------------------------------------------------------ rules
+    def load_rules(self, rules: Rules) -> None:
+        """Show ``rules`` in the editors (its preset and every parameter)."""
+        self._loading = True
+        try:
+            self.preset.value = rules.preset_name
+            for key, value in rules_values(rules).items():
+                self.editors[key].value = value
+        finally:
+            self._loading = False
+        self._refresh()
+        self._sweep_range()
+
+    @property
+    def preset_rules(self) -> Rules:
+        return Rules.preset(self.preset.value)
+
+    def _refresh(self) -> None:
+        if self._loading:
+            return
+        try:
+            self.variant = rules_from_values(self.preset.value, {k: e.value for k, e in self.editors.items()})
+        except RulesError as exc:
+            self.variant = None
+            self.rules_problems.value = ("<div style='color:#b22222'>This variant is not playable:<ul>"
+                                         + "".join(f"<li>{escape(p)}</li>" for p in exc.problems) + "</ul></div>")
+            self.variant_label.value = ""
+        else:
+            self.rules_problems.value = ""
+            same = " (the preset itself)" if self.variant == self.preset_rules else ""
+            self.variant_label.value = f"Variant: <code>{escape(str(self.variant))}</code>{same}"
+        self._enable(self.controls.running)
+
+    def _sweep_range(self) -> None:
+        """A numeric sweep starts one step either side of the variant's value; a choice sweeps every option."""
+        name = self.sweep_parameter.value
+        numeric = SWEEPABLE[name] is None
+        self.sweep_from.disabled = self.sweep_to.disabled = not numeric
+        if numeric:
+            value = self.editors[name].value
+            self.sweep_from.value, self.sweep_to.value = max(value - 1, 0), value + 1
+
+    def sweep_values(self) -> list[Any]:
+        choices = SWEEPABLE[self.sweep_parameter.value]
+        if choices is not None:
+            return list(choices)
+        return list(range(self.sweep_from.value, self.sweep_to.value + 1))
+
+    def _enable(self, busy: bool = False) -> None:
+        off = busy or self.position is None or self.variant is None
+        self.compare_button.disabled = self.sweep_button.disabled = off
 
     def set_position(self, position: Position | None) -> None:
         """Called by the explorer whenever the built position changes (None when invalid)."""
         self.position = position
+        self._enable(self.controls.running)
+        if position is None:
+            self.controls.status.value = "The built position is not valid: fix its problems to try variants on it."
+        else:
+            self.controls.status.value = ""
+
+    # ------------------------------------------------------------ runs
+    def _settings(self) -> dict[str, Any]:
+        return {"policies": (self.english_policy.value, self.french_policy.value), "method": self.method.value,
+                "games": self.games.value, "seed": self.seed.value, "progress": self.controls.callback}
+
+    def _launch(self, message: str, work: Any, block: bool) -> None:
+        self.compare_button.disabled = self.sweep_button.disabled = True
+        self.exports.enable(False)
+        self.controls.start(message)
+
+        def guarded() -> None:
+            try:
+                work()
+            except Cancelled:
+                self._done(False, "Cancelled: the figures below are from the previous run.")
+            except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
+                self._done(False, f"The analysis failed: {exc}")
+
+        self.controls.launch(guarded, block)
+
+    def run_compare(self, block: bool = True) -> None:
+        """The variant and its preset from the same position, same policies and seed, side by side."""
+        if self.position is None or self.variant is None or self.controls.running:
+            return
+        p, preset, variant, settings = self.position, self.preset_rules, self.variant, self._settings()
+        labels = [f"preset {preset}", f"variant {variant}"]
+
+        def work() -> None:
+            runs = analyse_rule_sets(p, [preset, variant], labels=labels, **settings)
+            self.runs, self.points = runs, []
+            self.results = {r.label: r.result for r in runs if r.result is not None}
+            self.figures = result_figures(self.results) if self.results else {}
+            self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
+            self._done(True, "Compared " + " and ".join(self.results) if self.results
+                       else "Neither rule set could be analysed from this position.")
+
+        self._launch("Comparing the variant with its preset...", work, block)
+
+    def run_sweep(self, block: bool = True) -> None:
+        """The chosen metric as the chosen parameter of the variant takes each value of the range."""
+        if self.position is None or self.variant is None or self.controls.running:
+            return
+        p, variant, settings = self.position, self.variant, self._settings()
+        parameter, values, metric = self.sweep_parameter.value, self.sweep_values(), self.sweep_metric.value
+        if not values:
+            self.controls.status.value = "The sweep range is empty: 'to' is below 'from'."
+            return
+
+        def work() -> None:
+            points = sweep(p, variant, parameter, values, metric, **settings)
+            self.points, self.runs = points, [pt.run for pt in points]
+            self.results = {pt.run.label: pt.run.result for pt in points if pt.run.result is not None}
+            self.figures = {f"sweep-{parameter}": sweep_figure(points, parameter, metric)}
+            self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
+            self._done(True, f"Swept {parameter} over {', '.join(map(str, values))}")
+
+        self._launch(f"Sweeping {parameter}...", work, block)
+
+    def _done(self, ok: bool, message: str) -> None:
+        self.controls.finish(ok)
+        if ok:
+            self.problems.value = problems_html(self.runs)
+            self.figure_box.children = figure_widgets(self.figures)
+        self.exports.enable(bool(self.results))
+        self.controls.status.value = escape(message)
+        self._enable()
