@@ -98,3 +98,11 @@ def test_figures_export_as_offline_html_svg_and_png(results, tmp_path):
 
 def test_slug_makes_file_names_of_labels():
     assert plots.slug("base(hand_size=7, max_at_castle=4)") == "base-hand_size-7-max_at_castle-4"
+
+
+def test_a_meaning_that_quotes_one_runs_numbers_is_shown_without_them(results):
+    other = analyse(Position.start("advanced"), method="sample", games=60, seed=2)
+    rows = {r["metric"]: r for r in plots.metrics_rows({"a": results["advanced"], "b": results["base"], "c": other})}
+    hero = rows["Hero value (english)"]  # advanced removes heroes; base never does
+    assert hero["meaning"] == "english win rate with its hero kept minus with it removed"
+    assert hero["b"] == "-" and hero["a"] != hero["c"]
