@@ -1,4 +1,5 @@
-"""Print engine and analysis figures: exact enumeration of the check positions, sampled games/s per preset.
+"""Print figures of the plain engine (no fast path): exact enumeration of the check positions and
+sampled games/s per preset.  ``bench_speed.py`` gives the fast path's figures.
 
 Run: python benchmarks/bench_engine.py [--skip-slow]
 """
@@ -19,14 +20,14 @@ SLOW = {"advanced-endgame-4v4", "base-live-decks", "expert-third-cycle"}
 
 def main() -> None:
     skip_slow = "--skip-slow" in sys.argv
-    print("exact enumeration (uniform policies)")
+    print("exact enumeration on the engine alone (uniform policies)")
     for path in sorted((ROOT / "tests" / "positions").glob("*.json")):
         name = path.name[:-5]
         if name.endswith((".moves", ".expected")) or (skip_slow and name in SLOW):
             continue
         p = Position.from_json(path.read_text())
         t = time.perf_counter()
-        _, states = exact_distribution(p, (Uniform(), Uniform()))
+        _, states = exact_distribution(p, (Uniform(), Uniform()), fast=False)
         dt = time.perf_counter() - t
         print(f"  {name:32s} {dt:8.2f} s  {states:7d} round-start states  {states / dt:9.0f} states/s")
     print("sampled uniform games from the start (one core)")

@@ -91,5 +91,9 @@ def test_sampling_can_be_cancelled():
         return False
 
     with pytest.raises(Cancelled):
-        analyse(Position.start("base"), method="sample", games=500, seed=1, progress=stop)
+        analyse(Position.start("base"), method="sample", games=500, seed=1, progress=stop, fast=False)
     assert seen == [50]
+    seen.clear()
+    with pytest.raises(Cancelled):  # the compiled games report between chunks
+        analyse(Position.start("base"), method="sample", games=100_000, seed=1, progress=stop)
+    assert seen == [20_000]

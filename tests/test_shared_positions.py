@@ -13,8 +13,8 @@ from guyenne_explore.analysis.api import analyse
 from .conftest import position_files, read_json
 
 FILES = position_files()
-#: exact enumerations taking more than a few seconds in the pure-Python engine
-SLOW = {"advanced-endgame-4v4", "base-live-decks", "expert-third-cycle"}
+#: exact enumerations taking more than a few seconds without the endgame solver (plain engine)
+ENGINE_SLOW = {"advanced-endgame-4v4", "base-live-decks", "expert-third-cycle"}
 
 
 def _name(f):
@@ -39,10 +39,10 @@ def test_cli_moves_json(path):
     assert data["to_play"] == expected["to_play"]
 
 
-def _check_exact(path):
+def _check_exact(path, fast=True):
     p = Position.from_json(path.read_text())
     expected = read_json(path.with_name(_name(path) + ".expected.json"))
-    got = analyse(p, method="exact", force=True).to_json()
+    got = analyse(p, method="exact", force=True, fast=fast).to_json()
     want = {(o["english"], o["french"], o["winner"]): Fraction(o["p_exact"]) for o in expected["outcomes"]}
     have = {(o["english"], o["french"], o["winner"]): Fraction(o["p_exact"]) for o in got["outcomes"]}
     assert have == want
@@ -51,15 +51,22 @@ def _check_exact(path):
     assert sum(have.values()) == 1
 
 
-@pytest.mark.parametrize("path", [f for f in FILES if _name(f) not in SLOW], ids=_name)
+@pytest.mark.parametrize("path", FILES, ids=_name)
 def test_exact_results(path):
+    """Through the analysis as a user runs it (the endgame solver where it applies)."""
     _check_exact(path)
+
+
+@pytest.mark.parametrize("path", [f for f in FILES if _name(f) not in ENGINE_SLOW], ids=_name)
+def test_exact_results_plain_engine(path):
+    """The plain enumeration on the engine alone agrees too."""
+    _check_exact(path, fast=False)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [f for f in FILES if _name(f) in SLOW], ids=_name)
-def test_exact_results_slow(path):
-    _check_exact(path)
+@pytest.mark.parametrize("path", [f for f in FILES if _name(f) in ENGINE_SLOW], ids=_name)
+def test_exact_results_plain_engine_slow(path):
+    _check_exact(path, fast=False)
 
 
 def test_sampled_agrees_with_exact():

@@ -10,11 +10,13 @@ from ..flow import apply_move
 from ..position import Position
 from ..record import uniform_choice
 from .exact import exact_distribution, require_exact
+from .fast.encode import unsupported
+from .fast.endgame import frozen
 from .heuristic import Heuristic
 from .policies import Policy, Uniform
 from .search import MonteCarlo
 from .results import AnalysisResult, exact_result, sampled_result
-from .sample import sample_games, sample_games_on
+from .sample import play_games, sample_games_on
 
 POLICIES: dict[str, Callable[[], Policy]] = {"uniform": Uniform, "heuristic": Heuristic, "search": MonteCarlo}
 #: Estimated tree nodes above which "auto" samples instead (about a second of enumeration).
@@ -23,6 +25,11 @@ EXACT_BUDGET = 300_000
 EXACT_LIMIT = 100_000_000
 #: Tree nodes per second of the exact enumeration, measured on the check positions.
 NODES_PER_SECOND = 300_000
+
+
+#: Cards still in decks (both sides) up to which "auto" solves an endgame exactly (about a second;
+#: measured by ``benchmarks/bench_exact.py``: 3 cards 1 s, 4 cards 15 s, 8 cards 2 min).
+ENDGAME_DECKS_AUTO = 3
 
 
 class ExactOutOfReach(ValueError):
@@ -54,35 +61,48 @@ def estimate_tree_size(p: Position, probes: int = 30, seed: int = 0) -> float:
     return total / probes
 
 
+def in_endgame(p: Position, policies: tuple[str, str]) -> bool:
+    """Whether every round start from ``p`` on is solved by the endgame solver (no side can reshuffle)."""
+    return unsupported(p, policies) is None and all(frozen(s, p.rules) for s in p.sides)
+
+
 def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto",
             games: int = 2000, seed: int = 0,
             progress: Callable[[int, int], bool | None] | None = None,
-            executor: Executor | None = None, force: bool = False) -> AnalysisResult:
+            executor: Executor | None = None, force: bool = False, fast: bool = True) -> AnalysisResult:
     """Outcome distribution from ``p``.
 
     ``method`` is "exact", "sample" or "auto" (exact when the estimated tree is
     within :data:`EXACT_BUDGET` and both policies are exact, else sampled).
     Sampling runs in this process, or on ``executor`` with identical results.
+    Unless ``fast`` is False, sampling uses the compiled games and exact
+    enumeration the endgame solver where they apply (uniform policies, 2-player
+    sides; see :mod:`.fast`): the same answers, much sooner.  An explicit exact
+    request on an endgame is never refused: it reports progress and can be cancelled.
     """
     pols = (policy_named(policies[0]), policy_named(policies[1]))
     if method not in ("auto", "exact", "sample"):
         raise ValueError(f"method must be auto, exact or sample, not {method!r}")
+    endgame = fast and in_endgame(p, policies)
     if method == "auto":
-        can = all(pol.exact for pol in pols) and estimate_tree_size(p) <= EXACT_BUDGET
+        if endgame:
+            can = sum(s.deck.size for s in p.sides) <= ENDGAME_DECKS_AUTO
+        else:
+            can = all(pol.exact for pol in pols) and estimate_tree_size(p) <= EXACT_BUDGET
         method = "exact" if can else "sample"
     if method == "exact":
         require_exact(pols)
-    if method == "exact" and not force:
+    if method == "exact" and not force and not endgame:
         size = estimate_tree_size(p)
         if size > EXACT_LIMIT:
             raise ExactOutOfReach(
                 f"exact enumeration is out of reach here: about {size:.2g} tree nodes, roughly "
                 f"{size / NODES_PER_SECOND / 60:.0f} minutes; sample instead (or force it)")
     if method == "exact":
-        dist, states = exact_distribution(p, pols, (lambda n: progress(n, 0)) if progress else None)
+        dist, states = exact_distribution(p, pols, (lambda n: progress(n, 0)) if progress else None, fast)
         return exact_result(p, policies, dist, states)
     if executor is not None:
-        samples = sample_games_on(executor, p, policies, games, seed, progress=progress)
+        samples = sample_games_on(executor, p, policies, games, seed, progress=progress, fast=fast)
     else:
-        samples = sample_games(p, pols, games, seed, progress)
+        samples = play_games(p, policies, games, seed, progress=progress, fast=fast)
     return sampled_result(p, policies, samples)

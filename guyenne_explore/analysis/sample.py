@@ -70,23 +70,48 @@ def sample_games(p: Position, policies: tuple[Policy, Policy], games: int, seed:
     return out
 
 
-def _chunk(p: Position, policy_names: tuple[str, str], games: int, seed: int, start: int) -> list[Game]:
-    """One worker's share (module level so that process and cluster executors can pickle it)."""
+def fast_reason(p: Position, policy_names: tuple[str, str]) -> str | None:
+    """Why the compiled fast path cannot sample these games (None: it can, and will)."""
+    from .fast.encode import unsupported
+
+    return unsupported(p, policy_names)
+
+
+def play_games(p: Position, policy_names: tuple[str, str], games: int, seed: int, start_index: int = 0,
+               progress: Callable[[int, int], bool | None] | None = None, fast: bool = True) -> list[Game]:
+    """Games ``start_index..`` of the batch ``seed``, on the compiled fast path where it applies.
+
+    The fast path and the engine play the same game distribution from their own
+    seeded streams, so a seed gives reproducible games on each path, not the same
+    games on both.  ``fast=False`` always uses the engine.
+    """
+    if fast and fast_reason(p, policy_names) is None:
+        from .fast.rollout import fast_games
+
+        return fast_games(p, games, seed, start_index, progress)
     from .api import policy_named
 
     pols = (policy_named(policy_names[0]), policy_named(policy_names[1]))
-    return sample_games(p, pols, games, seed, start_index=start)
+    return sample_games(p, pols, games, seed, progress, start_index)
+
+
+def _chunk(p: Position, policy_names: tuple[str, str], games: int, seed: int, start: int, fast: bool) -> list[Game]:
+    """One worker's share (module level so that process and cluster executors can pickle it)."""
+    return play_games(p, policy_names, games, seed, start, fast=fast)
 
 
 def sample_games_on(executor: Executor, p: Position, policy_names: tuple[str, str], games: int, seed: int,
-                    chunk: int = 200, progress: Callable[[int, int], bool | None] | None = None,
-                    ) -> list[Game]:
-    """The same games as :func:`sample_games`, spread over an executor in chunks of game indexes.
+                    chunk: int | None = None, progress: Callable[[int, int], bool | None] | None = None,
+                    fast: bool = True) -> list[Game]:
+    """The same games as :func:`play_games`, spread over an executor in chunks of game indexes.
 
     Any ``concurrent.futures.Executor`` works (a process pool for the local cores, a Dask
-    client's executor for a cluster); the result is identical to one process for the same seed.
+    client's ``get_executor()`` for a cluster); the result is identical to one process for
+    the same seed, whatever the chunk size or the number of workers.
     """
-    futures = [executor.submit(_chunk, p, policy_names, min(chunk, games - start), seed, start)
+    if chunk is None:
+        chunk = 10_000 if fast and fast_reason(p, policy_names) is None else 200
+    futures = [executor.submit(_chunk, p, policy_names, min(chunk, games - start), seed, start, fast)
                for start in range(0, games, chunk)]
     out: list[Game] = []
     for f in futures:

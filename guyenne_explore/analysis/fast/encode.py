@@ -1,0 +1,106 @@
+"""Engine positions as the fast path's arrays, and the cases the fast path does not cover.
+
+The fast path plays 2-player games under the uniform policy from any point of
+a round.  Whatever it does not model (team sides, stacked decks, conceding as
+a decision, other policies) is named by :func:`unsupported`, and the analysis
+then uses the engine: the answer is the same, only slower.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import NamedTuple
+
+import numpy as np
+
+from ...cards import HERO, KINDS, value_of
+from ...position import (CONCEDE_CHOICE, DEAL, DRAW, END, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
+                         RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, Position)
+from ...rules import Rules
+from . import kernel as kn
+
+_PHASE = {SETUP_DISCARD: kn.SETUP, DEAL: kn.DEAL, OPEN_FIRST: kn.OPEN_FIRST, RESPOND_FIRST: kn.RESPOND_FIRST,
+          OPEN_SECOND: kn.OPEN_SECOND, RESPOND_SECOND: kn.RESPOND_SECOND, REMOVE_CHOICE: kn.REMOVE,
+          DRAW: kn.DRAW, END: kn.END}
+POINT_NAMES = {v: k for k, v in _PHASE.items()}
+_REMOVAL = {"none": kn.REMOVAL_NONE, "advanced": kn.REMOVAL_ADVANCED, "classic2021": kn.REMOVAL_CLASSIC}
+
+
+class Encoded(NamedTuple):
+    """A position as arrays: zones[side, zone, kind], placed[side, battle, kind], castles, scalars.
+
+    Kinds are those present in the game (``kinds`` lists their engine kinds, weakest first,
+    ``values`` their values, 0 for the hero)."""
+
+    kinds: list[int]
+    values: np.ndarray
+    zones: np.ndarray
+    placed: np.ndarray
+    castles: np.ndarray
+    scalars: np.ndarray
+    rules: np.ndarray
+    max_rounds: int
+    ways_width: int
+
+
+def unsupported(p: Position, policies: tuple[str, str]) -> str | None:
+    """Why the fast path cannot play from ``p`` with these policies, or None when it can."""
+    if tuple(policies) != ("uniform", "uniform"):
+        return "the fast path plays the uniform policy only"
+    if p.rules.members != (1, 1) or any(s.is_team for s in p.sides):
+        return "team sides are played by the engine"
+    if p.rules.concede_as_decision or p.to_play == CONCEDE_CHOICE:
+        return "conceding as a decision is played by the engine"
+    if any(s.deck_order is not None for s in p.sides):
+        return "stacked decks are played by the engine"
+    return None
+
+
+def rules_array(r: Rules, hero_kind: int) -> np.ndarray:
+    a = np.zeros(kn.N_RULES, np.int64)
+    a[kn.HAND_SIZE] = r.hand_size
+    a[kn.N_CASTLES] = r.castles
+    a[kn.MAX_AT] = r.max_at_castle
+    a[kn.LIMIT] = r.exhaustion_limit
+    a[kn.IMMEDIATE] = r.reshuffle == "immediate"
+    a[kn.REMOVAL] = _REMOVAL[r.removal]
+    a[kn.SCORING] = 0 if r.scoring == "2022" else 1
+    a[kn.RING] = r.adjacency == "ring"
+    a[kn.PRE_DISCARD] = r.pre_discard
+    a[kn.HERO_KIND] = hero_kind
+    return a
+
+
+def encode(p: Position) -> Encoded:
+    """The arrays of ``p`` (call :func:`unsupported` first)."""
+    kinds = [k for k in range(KINDS) if p.cards_of(0)[k] or p.cards_of(1)[k]]
+    values = np.array([0 if k == HERO else value_of(k) for k in kinds], np.int64)
+    zones = np.zeros((2, 4, len(kinds)), np.int64)
+    placed = np.zeros((2, 2, len(kinds)), np.int64)
+    scalars = np.full(kn.N_SCALARS, -1, np.int64)
+    for i, s in enumerate(p.sides):
+        for z, cards in ((kn.HAND, s.hand), (kn.DECK, s.deck), (kn.DISCARD, s.discard), (kn.REMOVED, s.removed)):
+            zones[i, z] = [cards[k] for k in kinds]
+        for b in (0, 1):
+            placed[i, b] = [p.placed.at(i, b)[k] for k in kinds]
+        scalars[kn.EXH + i] = s.exhaustions
+    scalars[kn.PHASE] = _PHASE[p.to_play]
+    scalars[kn.FIRST] = p.first
+    scalars[kn.ROUND] = p.round
+    scalars[kn.CASTLE_X] = -1 if p.placed.x is None else p.placed.x
+    scalars[kn.CASTLE_Y] = -1 if p.placed.y is None else p.placed.y
+    scalars[kn.BATTLE] = -1 if p.battle is None else p.battle
+    r = p.rules
+    cards = sum(p.cards_of(0)) + sum(p.cards_of(1))
+    # every round spends at least two cards of a side's hand; a deck cycles at most L + 1 times
+    max_rounds = (r.exhaustion_limit + 2) * max(cards, 1) + 8
+    width = max(r.hand_size, r.max_at_castle, r.pre_discard, *(s.hand.size for s in p.sides)) + 2
+    hero = kinds.index(HERO) if HERO in kinds else -1
+    return Encoded(kinds, values, zones, placed, np.array(p.castles, np.int64), scalars, rules_array(r, hero),
+                   max_rounds, width)
+
+
+def seed_u64(seed: int) -> np.uint64:
+    """Any Python integer seed as the kernel's 64-bit seed (a hash, so nearby seeds are unrelated)."""
+    digest = hashlib.blake2b(str(int(seed)).encode(), digest_size=8).digest()
+    return np.uint64(int.from_bytes(digest, "little"))

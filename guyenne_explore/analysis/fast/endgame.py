@@ -1,0 +1,270 @@
+"""Exact distributions of endgames: round starts from which neither side can reshuffle again.
+
+Once a side has had its last reshuffle (its exhaustions are at L, or at L-1
+with cards left in the deck), its discard and removed cards never come back:
+only castles, hands and decks matter for the rest of the game.  A round under
+the uniform policy then factorises:
+
+- each side's two placements (first at X with a card kept back, then at Y)
+  are chosen from its own hand, independently of the other side and of the
+  castles; only the remaining hand and each placement's strength class (its sum,
+  or "hero") matter;
+- X and Y are uniform over the ordered pairs of distinct castles;
+- removals, including the loser's ``remove_choice``, touch only cards that are
+  gone for good, so they do not change the distribution.
+
+So a round is one small tensor contraction (exact, in integers) instead of an
+enumeration of every path, and the draws come from the engine's own chance
+outcomes.  Battles are decided by the engine's ``battle_winner`` and the
+final score by the engine's ``result``; the tests compare every distribution
+with the engine's enumeration.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+from functools import lru_cache
+from itertools import product
+from math import gcd, lcm
+from typing import Callable
+
+import numpy as np
+
+from ...cards import Cards
+from ...drawing import side_outcomes
+from ...flow import battle_winner
+from ...position import END, NEUTRAL, OPEN_FIRST, Position, Side, evolve
+from ...rules import Rules
+from .encode import unsupported
+
+#: (english score, french score, winner, rounds after this one) -> probability, as in :mod:`..exact`
+Distribution = dict[tuple[int, int, str, int], Fraction]
+#: a placement's strength class: its sum, or HERO_CLASS when it holds a hero (the hero overrides sums)
+HERO_CLASS = -1
+# outcomes of a battle seen from the first player F: F wins, S wins, tie
+F_WINS, S_WINS, TIE = 0, 1, 2
+
+
+def frozen(side: Side, rules: Rules) -> bool:
+    """True when the side can never reshuffle again (its discard is out of the game for good)."""
+    limit = rules.exhaustion_limit
+    return side.exhaustions >= limit or (side.exhaustions == limit - 1 and side.deck.size > 0)
+
+
+def applies(p: Position, policies: tuple[str, str]) -> bool:
+    """Whether :class:`Endgame` solves ``p``: a round start of an endgame under uniform play."""
+    return (p.to_play == OPEN_FIRST and unsupported(p, policies) is None
+            and all(frozen(s, p.rules) for s in p.sides))
+
+
+def _class(cards: Cards) -> int:
+    return HERO_CLASS if cards.has_hero else cards.total
+
+
+class _Placements:
+    """A hand's placement pairs, grouped by (remaining hand, class at X, class at Y).
+
+    ``weights[g]`` is the number of pairs in group g, each weighted by
+    ``denominator / (m1 * m2(a))`` scaled to integers: the probability of the
+    group is ``weights[g] / denominator``.
+    """
+
+    def __init__(self, hand: Cards, max_at: int):
+        firsts = list(hand.sub_multisets(1, min(max_at, hand.size - 1)))
+        seconds = [list((hand - a).sub_multisets(1, min(max_at, hand.size - a.size))) for a in firsts]
+        scale = lcm(*(len(s) for s in seconds))
+        self.denominator = len(firsts) * scale
+        groups: dict[tuple[Cards, int, int], int] = defaultdict(int)
+        self.example: dict[int, Cards] = {}
+        for a, ds in zip(firsts, seconds):
+            ca = _class(a)
+            self.example.setdefault(ca, a)
+            share = scale // len(ds)
+            rest = hand - a
+            for d in ds:
+                cd = _class(d)
+                self.example.setdefault(cd, d)
+                groups[(rest - d, ca, cd)] += share
+        self.remainders = sorted({g[0] for g in groups})
+        self.sizes = np.array([r.size for r in self.remainders])
+        self.classes = sorted(self.example)
+        ri = {r: i for i, r in enumerate(self.remainders)}
+        ci = {c: i for i, c in enumerate(self.classes)}
+        self.table = np.zeros((len(self.remainders), len(self.classes), len(self.classes)), dtype=object)
+        for (r, ca, cd), w in groups.items():
+            self.table[ri[r], ci[ca], ci[cd]] = w
+
+
+@lru_cache(maxsize=4096)
+def _placements(hand: Cards, max_at: int) -> _Placements:
+    return _Placements(hand, max_at)
+
+
+@lru_cache(maxsize=16384)
+def _round_table(hand_f: Cards, hand_s: Cards, first: int, max_at: int,
+                 pairs: int) -> tuple[_Placements, _Placements, np.ndarray]:
+    """F's and S's placements and ``table[i, j, ox, oy]``: the integer weight of F keeping remainder
+    i and S keeping j with outcome ox at X and oy at Y, over ``fp.denominator * sp.denominator``.
+
+    Integers are int64 when no sum can overflow (``pairs`` (X, Y) pairs are added later), else
+    Python integers: exact either way."""
+    fp, sp = _placements(hand_f, max_at), _placements(hand_s, max_at)
+    duel = _duel(fp, sp, first)
+    dtype = np.int64 if fp.denominator * sp.denominator * pairs < 2 ** 62 else object
+    step = np.einsum("iad,abx->idbx", fp.table.astype(dtype), duel.astype(dtype))
+    return fp, sp, np.einsum("idbx,jbc,dcy->ijxy", step, sp.table.astype(dtype), duel.astype(dtype))
+
+
+def _duel(f: _Placements, s: _Placements, first: int) -> np.ndarray:
+    """compare[a, b, o]: 1 when F's class a against S's class b ends with outcome o (by the engine)."""
+    out = np.zeros((len(f.classes), len(s.classes), 3), dtype=object)
+    for i, ca in enumerate(f.classes):
+        for j, cb in enumerate(s.classes):
+            fa, sb = f.example[ca], s.example[cb]
+            e, fr = (fa, sb) if first == 0 else (sb, fa)
+            w = battle_winner(NEUTRAL, e, fr)  # sums and heroes only: control does not decide a winner
+            out[i, j, TIE if w is None else (F_WINS if w == first else S_WINS)] = 1
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _configs(castles: tuple[int, ...], first: int) -> tuple[list[tuple[int, ...]], np.ndarray, np.ndarray]:
+    """The castles after the round: the distinct tables, how many (X, Y) pairs give each table for
+    each pair of battle outcomes (``counts[table, 3 * ox + oy]``), and which tables are all six."""
+    who = {F_WINS: first, S_WINS: 1 - first, TIE: None}
+    n = len(castles)
+    index: dict[tuple[int, ...], int] = {}
+    entries = []
+    for ox, oy in product((F_WINS, S_WINS, TIE), repeat=2):
+        for x in range(n):
+            for y in range(n):
+                if x == y:
+                    continue
+                new = list(castles)
+                for c, o in ((x, ox), (y, oy)):
+                    if who[o] is not None:
+                        new[c] = who[o]  # type: ignore[assignment]
+                entries.append((index.setdefault(tuple(new), len(index)), 3 * ox + oy))
+    counts = np.zeros((len(index), 9), np.int64)
+    for t, o in entries:
+        counts[t, o] += 1
+    tables = list(index)
+    all_six = np.array([t[0] != NEUTRAL and all(c == t[0] for c in t) for t in tables])
+    return tables, counts, all_six
+
+
+class Endgame:
+    """Exact values of endgame round starts under uniform play, memoised on what still matters."""
+
+    def __init__(self, rules: Rules, progress: Callable[[int], None] | None = None):
+        self.rules = rules
+        #: told the number of states solved every 200 states (it may raise to cancel)
+        self.progress = progress
+        self.memo: dict[tuple, tuple[int, dict[tuple[int, int, str, int], int]]] = {}
+        self._template: Position | None = None
+        # per-solver caches (bound methods: they go away with the solver)
+        self._result = lru_cache(maxsize=None)(self._score)
+        self._draws = lru_cache(maxsize=None)(self._draw)
+
+    # ------------------------------------------------------------------ helpers
+    def _score(self, castles: tuple[int, ...], unspent_e: int, unspent_f: int) -> tuple[int, int, str]:
+        """The engine's score of a finished table: only castles and unspent card counts matter."""
+        assert self._template is not None
+        sides = tuple(Side(hands=(Cards.from_values({2: u}),)) for u in (unspent_e, unspent_f))
+        r = evolve(self._template, castles=castles, sides=sides, to_play=END).result()
+        return r.english, r.french, r.winner
+
+    def _draw(self, hand: Cards, deck: Cards) -> tuple[tuple[Cards, Cards, Fraction], ...]:
+        """(new hand, new deck, probability) of a frozen side's draw, from the engine's chance outcomes."""
+        side = Side(hands=(hand,), deck=deck, exhaustions=self.rules.exhaustion_limit)
+        return tuple((hand + drawn, deck - drawn, pr) for drawn, pr in side_outcomes(side, self.rules))
+
+    @property
+    def states(self) -> int:
+        """Round starts solved so far."""
+        return len(self.memo)
+
+    # ------------------------------------------------------------------ solving
+    def value(self, p: Position) -> Distribution:
+        """The distribution ``(english, french, winner, rounds after this one)`` from round start ``p``."""
+        if self._template is None:
+            self._template = p
+        e, f = p.sides
+        den, nums = self._solve(p.castles, p.first, e.hand, f.hand, e.deck, f.deck)
+        return {o: Fraction(n, den) for o, n in nums.items()}
+
+    def _round(self, castles: tuple[int, ...], first: int, hands: tuple[Cards, Cards],
+               decks: tuple[Cards, Cards]) -> tuple[int, dict, dict]:
+        """The round's ends as integer weights over one denominator.
+
+        Returns ``(denominator, ended, going)``: ``ended[(castles, unspent_e, unspent_f)]``
+        for games that end with this round, ``going[(castles, hand_e, hand_f)]`` (hands
+        before the draw) for games that go on.
+        """
+        rules = self.rules
+        n = len(castles)
+        fp, sp, table = _round_table(hands[first], hands[1 - first], first, rules.max_at_castle, n * (n - 1))
+        dtype = table.dtype
+        sizes = [fp.sizes, sp.sizes] if first == 0 else [sp.sizes, fp.sizes]
+        grid = [sizes[0][:, None] if first == 0 else sizes[0][None, :],
+                sizes[1][None, :] if first == 0 else sizes[1][:, None]]  # side e/f sizes on the (i, j) grid
+        # the hand after the draw has a known size: the end does not depend on which cards come
+        after = [g + np.minimum(np.maximum(0, rules.hand_size - g), d.size) for g, d in zip(grid, decks)]
+        ends = np.broadcast_to((after[0] <= 1) | (after[1] <= 1), table.shape[:2])
+        unspent_e = np.broadcast_to(grid[0] + decks[0].size, table.shape[:2])
+        unspent_f = np.broadcast_to(grid[1] + decks[1].size, table.shape[:2])
+        unspent = list(zip(unspent_e.ravel().tolist(), unspent_f.ravel().tolist()))
+        classes = sorted(set(unspent))
+        unspent_class = np.array([classes.index(u) for u in unspent]).reshape(ends.shape)
+        tables, counts, all_six = _configs(castles, first)
+        # by_table[t, i, j]: weight of the castles ending as table t with remainders i, j
+        by_table = np.tensordot(counts.astype(dtype), table.reshape(*ends.shape, 9), axes=([1], [2]))
+        ended: dict[tuple[tuple[int, ...], int, int], int] = defaultdict(int)
+        going: dict[tuple[tuple[int, ...], Cards, Cards], int] = defaultdict(int)
+        for t in np.nonzero(all_six)[0]:  # all six: unspent cards do not count
+            ended[(tables[t], 0, 0)] += int(by_table[t].sum())
+        rest = np.nonzero(~all_six)[0]
+        sums = np.zeros((len(rest), len(classes)), dtype=dtype)
+        np.add.at(sums, (slice(None), unspent_class[ends]), by_table[rest][:, ends])
+        for r, c in zip(*np.nonzero(sums)):
+            ended[(tables[rest[r]], *classes[c])] += int(sums[r, c])
+        live = np.where(ends[None, :, :], 0, by_table[rest])
+        for r, i, j in zip(*np.nonzero(live)):
+            rem_f_side, rem_s_side = fp.remainders[i], sp.remainders[j]
+            rem_e, rem_f = (rem_f_side, rem_s_side) if first == 0 else (rem_s_side, rem_f_side)
+            going[(tables[rest[r]], rem_e, rem_f)] += int(live[r, i, j])
+        return fp.denominator * sp.denominator * n * (n - 1), ended, going
+
+    def _solve(self, castles: tuple[int, ...], first: int, hand_e: Cards, hand_f: Cards,
+               deck_e: Cards, deck_f: Cards) -> tuple[int, dict[tuple[int, int, str, int], int]]:
+        """``(denominator, numerators)`` of the distribution: integers, so merging needs no gcd per term."""
+        key = (castles, first, hand_e, hand_f, deck_e, deck_f)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        decks = (deck_e, deck_f)
+        denominator, ended, going = self._round(castles, first, (hand_e, hand_f), decks)
+        # terms (a, b, child): the child's distribution reached with probability a / b
+        terms = []
+        for (config, rem_e, rem_f), w in going.items():
+            for he, de, pe in self._draws(rem_e, decks[0]):
+                for hf, df, pf in self._draws(rem_f, decks[1]):
+                    child = self._solve(config, 1 - first, he, hf, de, df)
+                    terms.append((w * pe.numerator * pf.numerator, denominator * pe.denominator * pf.denominator,
+                                  child))
+        common = lcm(denominator, *(b * child[0] for _, b, child in terms))
+        nums: dict[tuple[int, int, str, int], int] = defaultdict(int)
+        scale = common // denominator
+        for (config, unspent_e, unspent_f), w in ended.items():
+            nums[(*self._result(config, unspent_e, unspent_f), 0)] += w * scale
+        for a, b, (child_den, child_nums) in terms:
+            factor = a * (common // (b * child_den))
+            for (e, f, winner, k), v in child_nums.items():
+                nums[(e, f, winner, k + 1)] += factor * v
+        g = gcd(common, *nums.values())
+        result = (common // g, {o: v // g for o, v in nums.items() if v})
+        self.memo[key] = result
+        if self.progress and len(self.memo) % 200 == 0:
+            self.progress(len(self.memo))
+        return result

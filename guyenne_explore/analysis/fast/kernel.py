@@ -1,0 +1,513 @@
+"""Compiled uniform-random games over count vectors (the fast path of sampled analysis).
+
+This is a second implementation of the 2-player game flow, restricted to what
+the uniform policy needs, written for speed: a position is a handful of small
+integer arrays (:mod:`.encode` builds them from an engine position), each
+decision draws one uniformly random legal move, each draw takes one card at a
+time.  It is not a second source of truth: ``tests/test_fast.py`` replays its
+games move by move through the engine (which checks every move) and compares
+its distributions with the engine's exact ones, so any disagreement fails.
+
+Every game has its own random stream derived from ``(seed, game index)``, so a
+batch gives the same games on one thread, many threads or many machines.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+K = 10  #: card kinds of the engine: values 1..9 at 0..8, the hero at 9 (:mod:`guyenne_explore.cards`)
+# The kernel works on the kinds present in the game only (usually 2, 3, 4, 5 and the hero), in the
+# engine's order, so the strongest kind is still the last one present; ``vals`` gives their values
+# (0 for the hero, which overrides sums) and ``rp[HERO_KIND]`` the hero's index (-1 when absent).
+NEUTRAL = -1
+# zones of a side
+HAND, DECK, DISCARD, REMOVED = 0, 1, 2, 3
+# points of the game (the engine's decision and chance points this path handles)
+SETUP, DEAL, OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND, REMOVE, DRAW, END = range(9)
+# scalars of a state
+PHASE, FIRST, ROUND, CASTLE_X, CASTLE_Y, BATTLE, EXH = range(7)  # EXH + side
+N_SCALARS = 8
+# rule parameters
+HAND_SIZE, N_CASTLES, MAX_AT, LIMIT, IMMEDIATE, REMOVAL, SCORING, RING, PRE_DISCARD, HERO_KIND = range(10)
+N_RULES = 10
+REMOVAL_NONE, REMOVAL_ADVANCED, REMOVAL_CLASSIC = 0, 1, 2
+# columns of a game's summary
+(OUT_ENGLISH, OUT_FRENCH, OUT_WINNER, OUT_ROUNDS, OUT_DECIDED, OUT_HERO_E, OUT_HERO_F,
+ OUT_DECISIONS, OUT_ERROR) = range(9)
+N_OUT = 9
+DRAW_WINNER = 2
+#: a trace row: point, side, castle, then the counts of the cards moved (one per kind present)
+TRACE_HEAD = 3
+ERR_NO_MOVE, ERR_TOO_LONG = 1, 2
+
+
+@njit(cache=True)
+def _next(rng):
+    """SplitMix64: small state, good statistics, one multiply chain per number."""
+    rng[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _below(rng, n):
+    """A uniform integer in [0, n) (53-bit resolution: the bias is below 1e-12 for our n)."""
+    return int(np.float64(_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * n)
+
+
+@njit(cache=True)
+def seed_stream(rng, seed, index):
+    """The stream of game ``index`` of a batch seeded with ``seed`` (both as uint64)."""
+    rng[0] = seed * np.uint64(0xD1B54A32D192ED03) + index
+    _next(rng)
+    rng[0] ^= _next(rng)
+
+
+@njit(cache=True)
+def _size(c):
+    s = 0
+    for k in range(c.shape[0]):
+        s += c[k]
+    return s
+
+
+@njit(cache=True)
+def _total(c, vals):
+    """Sum of the valued cards; the hero adds nothing (it overrides)."""
+    s = 0
+    for k in range(c.shape[0]):
+        s += vals[k] * c[k]
+    return s
+
+
+@njit(cache=True)
+def _strongest(c):
+    for k in range(c.shape[0] - 1, -1, -1):
+        if c[k] > 0:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def battle_winner(e, f, vals, hero):
+    """0 or 1 for the winning side, -1 for a tie (RULES.md section 4)."""
+    he = hero >= 0 and e[hero] > 0
+    hf = hero >= 0 and f[hero] > 0
+    if he and hf:
+        return -1
+    if he:
+        return 0
+    if hf:
+        return 1
+    se, sf = _total(e, vals), _total(f, vals)
+    if se == sf:
+        return -1
+    return 0 if se > sf else 1
+
+
+@njit(cache=True)
+def _count_sizes(src, lo, hi, ways):
+    """ways[k, s]: sub-multisets of size s of the kinds k.. of ``src``; returns how many have size lo..hi."""
+    nk = src.shape[0]
+    for s in range(hi + 1):
+        ways[nk, s] = 0
+    ways[nk, 0] = 1
+    for k in range(nk - 1, -1, -1):
+        for s in range(hi + 1):
+            t = 0
+            for c in range(min(src[k], s) + 1):
+                t += ways[k + 1, s - c]
+            ways[k, s] = t
+    n = 0
+    for s in range(lo, hi + 1):
+        n += ways[0, s]
+    return n
+
+
+@njit(cache=True)
+def pick_multiset(src, lo, hi, rng, out, ways):
+    """A uniformly random distinct sub-multiset of ``src`` with lo..hi cards into ``out``.
+
+    Returns False when there is none.  Small sources use rejection over the
+    product of the per-kind counts (each distinct multiset once, so accepted
+    draws are uniform); larger ones sample from the size counts.
+    """
+    n = _size(src)
+    nk = src.shape[0]
+    if hi > n:
+        hi = n
+    if lo > hi:
+        return False
+    space = 1
+    for k in range(nk):
+        space *= src[k] + 1
+    if space <= 64:
+        while True:
+            r = _below(rng, space)
+            s = 0
+            for k in range(nk):
+                b = src[k] + 1
+                out[k] = r % b
+                r //= b
+                s += out[k]
+            if lo <= s <= hi:
+                return True
+    total = _count_sizes(src, lo, hi, ways)
+    if total == 0:
+        return False
+    r = _below(rng, total)
+    size = lo
+    for s in range(lo, hi + 1):
+        if r < ways[0, s]:
+            size = s
+            break
+        r -= ways[0, s]
+    for k in range(nk):
+        out[k] = 0
+        for c in range(min(src[k], size) + 1):
+            w = ways[k + 1, size - c]
+            if r < w:
+                out[k] = c
+                size -= c
+                break
+            r -= w
+    return True
+
+
+@njit(cache=True)
+def removal_ok(src, m, vals, hero):
+    """RULES.md 4: the strongest placed card alone, or two or more adding up to at least its value."""
+    n = _size(m)
+    strongest = _strongest(src)
+    if n == 0:
+        return False
+    if n == 1:
+        return m[strongest] == 1
+    need = 100 if strongest == hero else vals[strongest]
+    return _total(m, vals) >= need
+
+
+@njit(cache=True)
+def pick_removal(src, rng, out, vals, hero):
+    """A uniformly random legal removal from the cards ``src`` a neutral battle's loser placed."""
+    space = 1
+    for k in range(src.shape[0]):
+        space *= src[k] + 1
+    while True:  # the strongest card alone is always legal: acceptance >= 1/space
+        r = _below(rng, space)
+        for k in range(src.shape[0]):
+            b = src[k] + 1
+            out[k] = r % b
+            r //= b
+        if removal_ok(src, out, vals, hero):
+            return
+
+
+@njit(cache=True)
+def score(cs, unspent_e, unspent_f, scoring, ring, out, work):
+    """Scores and winner of the table into out[0:3] (RULES.md 6); ``work`` holds n + 5 integers."""
+    n = cs.shape[0]
+    same = cs[0] != NEUTRAL
+    for i in range(n):
+        if cs[i] != cs[0]:
+            same = False
+    if same:
+        out[0] = 12 if cs[0] == 0 else 0
+        out[1] = 12 if cs[0] == 1 else 0
+        out[2] = cs[0]
+        return
+    pts = work[0:2]
+    longest = work[2:4]
+    runs = work[4:]
+    for side in range(2):
+        pts[side] = 0
+        longest[side] = 0
+        cur, count = 0, 0
+        for i in range(n):
+            if cs[i] == side:
+                cur += 1
+            elif cur > 0:
+                runs[count] = cur
+                count += 1
+                cur = 0
+        if cur > 0:
+            runs[count] = cur
+            count += 1
+        if ring and count > 1 and cs[0] == side and cs[n - 1] == side:
+            runs[0] += runs[count - 1]
+            count -= 1
+        for j in range(count):
+            r = runs[j]
+            longest[side] = max(longest[side], r)
+            if scoring == 0:
+                pts[side] += 1 if r == 1 else 2 * r
+            else:
+                pts[side] += r
+    if scoring == 1:
+        for side in range(2):
+            if longest[side] >= 2:
+                pts[side] += longest[side]
+        pts[0] += unspent_e
+        pts[1] += unspent_f
+    out[0], out[1] = pts[0], pts[1]
+    ke = (pts[0], longest[0] if scoring == 1 else 0, unspent_e)
+    kf = (pts[1], longest[1] if scoring == 1 else 0, unspent_f)
+    out[2] = DRAW_WINNER if ke == kf else (0 if ke > kf else 1)
+
+
+@njit(cache=True)
+def _unspent(z, side):
+    return _size(z[side, HAND]) + _size(z[side, DECK])
+
+
+@njit(cache=True)
+def _record(trace, tpos, point, side, castle, cards):
+    i = tpos[0]
+    if i < trace.shape[0]:
+        trace[i, 0] = point
+        trace[i, 1] = side
+        trace[i, 2] = castle
+        for k in range(cards.shape[0]):
+            trace[i, TRACE_HEAD + k] = cards[k]
+    tpos[0] = i + 1
+
+
+@njit(cache=True)
+def _draw_side(z, sc, rp, side, rng, drawn):
+    """RULES.md 5.3 one card at a time: reshuffles on an empty deck (or at once), exhaustions counted."""
+    nk = drawn.shape[0]
+    for k in range(nk):
+        drawn[k] = 0
+    hand, deck, discard = z[side, HAND], z[side, DECK], z[side, DISCARD]
+    need = rp[HAND_SIZE] - _size(hand)
+    deck_n, disc_n = _size(deck), _size(discard)
+    limit = rp[LIMIT]
+    while need > 0:
+        if deck_n == 0:
+            if sc[EXH + side] < limit and disc_n > 0:
+                for k in range(nk):
+                    deck[k] += discard[k]
+                    discard[k] = 0
+                deck_n, disc_n = disc_n, 0
+            else:
+                break
+        r = _below(rng, deck_n)
+        k = 0
+        while r >= deck[k]:
+            r -= deck[k]
+            k += 1
+        deck[k] -= 1
+        hand[k] += 1
+        drawn[k] += 1
+        deck_n -= 1
+        need -= 1
+        if deck_n == 0:
+            if sc[EXH + side] < limit:
+                sc[EXH + side] += 1
+            if rp[IMMEDIATE] and sc[EXH + side] < limit and disc_n > 0:
+                for k2 in range(nk):
+                    deck[k2] += discard[k2]
+                    discard[k2] = 0
+                deck_n, disc_n = disc_n, 0
+
+
+@njit(cache=True)
+def _resolve(z, pl, cs, sc, rp, vals, battle):
+    """Resolve battle X (0) then Y (1) from ``battle`` on; stop at a removal choice or the round's end."""
+    b = battle
+    while True:
+        castle = sc[CASTLE_X + b]
+        control = cs[castle]
+        w = battle_winner(pl[0, b], pl[1, b], vals, rp[HERO_KIND])
+        new = control if w == -1 else w
+        if control != NEUTRAL:
+            attacker = 1 - control
+            if rp[REMOVAL] == REMOVAL_ADVANCED or (rp[REMOVAL] == REMOVAL_CLASSIC and new == attacker):
+                k = _strongest(pl[attacker, b])
+                if k >= 0:
+                    pl[attacker, b, k] -= 1
+                    z[attacker, REMOVED, k] += 1
+        cs[castle] = new
+        if control == NEUTRAL and w != -1 and rp[REMOVAL] == REMOVAL_ADVANCED:
+            sc[PHASE] = REMOVE
+            sc[BATTLE] = b
+            return
+        if b == 1:
+            break
+        b = 1
+    _end_of_round(z, pl, cs, sc)
+
+
+@njit(cache=True)
+def _end_of_round(z, pl, cs, sc):
+    """RULES.md 5.1-5.2: the all-six end, else every placed card to its side's discard."""
+    same = cs[0] != NEUTRAL
+    for i in range(cs.shape[0]):
+        if cs[i] != cs[0]:
+            same = False
+    sc[BATTLE] = -1
+    if same:
+        sc[PHASE] = END
+        return
+    for side in range(2):
+        for b in range(2):
+            for k in range(pl.shape[2]):
+                z[side, DISCARD, k] += pl[side, b, k]
+                pl[side, b, k] = 0
+    sc[CASTLE_X] = -1
+    sc[CASTLE_Y] = -1
+    sc[PHASE] = DRAW
+
+
+@njit(cache=True)
+def play(z, pl, cs, sc, rp, vals, rng, out, leaders, ways, work, trace, tpos):
+    """Play the position in place to its end under the uniform policy; the summary goes to ``out``.
+
+    ``work`` is scratch of :func:`work_size` integers (no allocation per game: threads share
+    the allocator).  ``trace`` (rows of :data:`TRACE_HEAD` + kinds) receives every decision and draw
+    when it has rows.
+    """
+    nk = vals.shape[0]
+    hero = rp[HERO_KIND]
+    m = work[0:nk]
+    m2 = work[nk:2 * nk]
+    res = work[2 * nk:2 * nk + 3]
+    score_work = work[2 * nk + 3:]
+    start_round = sc[ROUND]
+    n_leaders = 0
+    decisions = 0
+    out[OUT_ERROR] = 0
+    n = rp[N_CASTLES]
+    while sc[PHASE] != END:
+        phase = sc[PHASE]
+        first = sc[FIRST]
+        if phase == SETUP:
+            side = first if _size(z[first, DISCARD]) < rp[PRE_DISCARD] else 1 - first
+            for k in range(nk):
+                m[k] = z[side, DECK, k]
+            if hero >= 0:
+                m[hero] = 0
+            m2[:] = m
+            if not pick_multiset(m2, rp[PRE_DISCARD], rp[PRE_DISCARD], rng, m, ways):
+                out[OUT_ERROR] = ERR_NO_MOVE
+                return
+            for k in range(nk):
+                z[side, DECK, k] -= m[k]
+                z[side, DISCARD, k] += m[k]
+            _record(trace, tpos, phase, side, -1, m)
+            decisions += 1
+            if not (side == first and _size(z[1 - side, DISCARD]) < rp[PRE_DISCARD]):
+                sc[PHASE] = DEAL
+        elif phase == DEAL or phase == DRAW:
+            if phase == DRAW:
+                if n_leaders >= leaders.shape[0]:
+                    out[OUT_ERROR] = ERR_TOO_LONG
+                    return
+                score(cs, _unspent(z, 0), _unspent(z, 1), rp[SCORING], rp[RING], res, score_work)
+                leaders[n_leaders] = res[2]
+                n_leaders += 1
+            for side in range(2):
+                _draw_side(z, sc, rp, side, rng, m)
+                _record(trace, tpos, phase, side, -1, m)
+            if _size(z[0, HAND]) <= 1 or _size(z[1, HAND]) <= 1:
+                sc[PHASE] = END
+            else:
+                if phase == DRAW:
+                    sc[ROUND] += 1
+                    sc[FIRST] = 1 - first
+                sc[PHASE] = OPEN_FIRST
+        elif phase == REMOVE:
+            b = sc[BATTLE]
+            loser = 1 - cs[sc[CASTLE_X + b]]
+            pick_removal(pl[loser, b], rng, m, vals, hero)
+            for k in range(nk):
+                pl[loser, b, k] -= m[k]
+                z[loser, REMOVED, k] += m[k]
+            _record(trace, tpos, phase, loser, -1, m)
+            decisions += 1
+            if b == 0:
+                _resolve(z, pl, cs, sc, rp, vals, 1)
+            else:
+                _end_of_round(z, pl, cs, sc)
+        else:  # the four placements (RULES.md 3)
+            side = first if phase == OPEN_FIRST or phase == RESPOND_SECOND else 1 - first
+            b = 0 if phase <= RESPOND_FIRST else 1
+            reserve = 1 if b == 0 else 0
+            hand = z[side, HAND]
+            if not pick_multiset(hand, 1, min(rp[MAX_AT], _size(hand) - reserve), rng, m, ways):
+                out[OUT_ERROR] = ERR_NO_MOVE
+                return
+            castle = -1
+            if phase == OPEN_FIRST:
+                castle = _below(rng, n)
+                sc[CASTLE_X] = castle
+            elif phase == OPEN_SECOND:
+                castle = _below(rng, n - 1)
+                if castle >= sc[CASTLE_X]:
+                    castle += 1
+                sc[CASTLE_Y] = castle
+            for k in range(nk):
+                hand[k] -= m[k]
+                pl[side, b, k] = m[k]
+            _record(trace, tpos, phase, side, castle, m)
+            decisions += 1
+            if phase == RESPOND_SECOND:
+                _resolve(z, pl, cs, sc, rp, vals, 0)
+            else:
+                sc[PHASE] = phase + 1
+    score(cs, _unspent(z, 0), _unspent(z, 1), rp[SCORING], rp[RING], res, score_work)
+    rounds = sc[ROUND] - start_round + 1
+    decided = rounds
+    while decided > 1 and (decided - 2 >= n_leaders or leaders[decided - 2] == res[2]):
+        decided -= 1
+    out[OUT_ENGLISH], out[OUT_FRENCH], out[OUT_WINNER] = res[0], res[1], res[2]
+    out[OUT_ROUNDS] = rounds
+    out[OUT_DECIDED] = decided
+    out[OUT_HERO_E] = 1 if hero < 0 or z[0, REMOVED, hero] == 0 else 0
+    out[OUT_HERO_F] = 1 if hero < 0 or z[1, REMOVED, hero] == 0 else 0
+    out[OUT_DECISIONS] = decisions
+
+
+@njit(cache=True)
+def work_size(n_kinds, n_castles):
+    return 2 * n_kinds + 3 + n_castles + 5
+
+
+@njit(cache=True, parallel=True)
+def play_batch(z0, pl0, cs0, sc0, rp, vals, seed, start, count, max_rounds, ways_width, out):
+    """Games ``start .. start+count-1`` of the batch ``seed`` from one position, on all threads.
+
+    The games are cut into one slice per block of 256 so that each slice allocates its
+    scratch once; game g's stream depends only on ``(seed, start + g)``.
+    """
+    block = 256
+    for s in prange((count + block - 1) // block):
+        z, pl, cs, sc = z0.copy(), pl0.copy(), cs0.copy(), sc0.copy()
+        rng = np.zeros(1, np.uint64)
+        leaders = np.zeros(max_rounds, np.int64)
+        ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
+        work = np.zeros(work_size(vals.shape[0], cs0.shape[0]), np.int64)
+        trace = np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64)
+        tpos = np.zeros(1, np.int64)
+        for g in range(s * block, min(count, (s + 1) * block)):
+            z[:] = z0
+            pl[:] = pl0
+            cs[:] = cs0
+            sc[:] = sc0
+            seed_stream(rng, seed, np.uint64(start + g))
+            play(z, pl, cs, sc, rp, vals, rng, out[g], leaders, ways, work, trace, tpos)
+
+
+@njit(cache=True)
+def play_traced(z, pl, cs, sc, rp, vals, seed, index, max_rounds, ways_width, trace, tpos, out):
+    """One game of a batch, with its trace (the same game :func:`play_batch` plays for that index)."""
+    rng = np.zeros(1, np.uint64)
+    seed_stream(rng, seed, index)
+    leaders = np.zeros(max_rounds, np.int64)
+    ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
+    work = np.zeros(work_size(vals.shape[0], cs.shape[0]), np.int64)
+    play(z, pl, cs, sc, rp, vals, rng, out, leaders, ways, work, trace, tpos)

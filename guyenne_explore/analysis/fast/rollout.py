@@ -1,0 +1,109 @@
+"""Compiled uniform-random games, summarised as the engine's sampler summarises them.
+
+:func:`fast_games` returns the same :class:`~guyenne_explore.analysis.sample.Game`
+summaries as the engine's sampler, from its own seeded streams; :func:`traced_game`
+gives one of those games as an engine :class:`~guyenne_explore.record.GameRecord`,
+which is how the tests prove the fast path plays by the engine's rules.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ...cards import KINDS, Cards
+from ...moves import Move
+from ...position import Draw, Position
+from ...record import Event, GameRecord
+from ..exact import Cancelled
+from ..sample import Game
+from . import kernel as kn
+from .encode import POINT_NAMES, encode, seed_u64, unsupported
+
+#: games per kernel call between two progress reports
+CHUNK = 20_000
+
+
+def _check(out: np.ndarray) -> None:
+    bad = out[:, kn.OUT_ERROR]
+    if bad.any():
+        code = int(bad[bad != 0][0])
+        raise RuntimeError("the fast path met a decision without legal moves" if code == kn.ERR_NO_MOVE
+                           else "the fast path met a game longer than the rules allow")
+
+
+def _games(out: np.ndarray) -> list[Game]:
+    winners = ("english", "french", "draw")
+    return [Game(int(r[kn.OUT_ENGLISH]), int(r[kn.OUT_FRENCH]), winners[r[kn.OUT_WINNER]], int(r[kn.OUT_ROUNDS]),
+                 int(r[kn.OUT_DECIDED]), (bool(r[kn.OUT_HERO_E]), bool(r[kn.OUT_HERO_F])))
+            for r in out.tolist()]
+
+
+def play_summaries(p: Position, games: int, seed: int, start_index: int = 0) -> np.ndarray:
+    """The raw summary rows (columns ``kernel.OUT_*``) of games ``start_index..`` of batch ``seed``."""
+    e = encode(p)
+    out = np.zeros((games, kn.N_OUT), np.int64)
+    if games:
+        kn.play_batch(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, seed_u64(seed), np.uint64(start_index),
+                      games, e.max_rounds, e.ways_width, out)
+    _check(out)
+    return out
+
+
+def fast_games(p: Position, games: int, seed: int, start_index: int = 0,
+               progress: Callable[[int, int], bool | None] | None = None) -> list[Game]:
+    """``games`` uniform-random games from ``p``: game i is the same wherever and however it is run."""
+    reason = unsupported(p, ("uniform", "uniform"))
+    if reason:
+        raise ValueError(reason)
+    out: list[Game] = []
+    for lo in range(0, games, CHUNK):
+        n = min(CHUNK, games - lo)
+        out.extend(_games(play_summaries(p, n, seed, start_index + lo)))
+        if progress and progress(len(out), games) is False:
+            raise Cancelled()
+    return out
+
+
+def decisions_per_game(p: Position, games: int, seed: int) -> float:
+    """Mean number of decisions per game (for the benchmarks' decisions per second)."""
+    return float(play_summaries(p, games, seed)[:, kn.OUT_DECISIONS].mean())
+
+
+def traced_game(p: Position, seed: int, index: int) -> tuple[GameRecord, Game]:
+    """Game ``index`` of batch ``seed`` as an engine record (replay it to check it) and its summary."""
+    reason = unsupported(p, ("uniform", "uniform"))
+    if reason:
+        raise ValueError(reason)
+    e = encode(p)
+    trace = np.zeros((4 * e.max_rounds * 4 + 64, kn.TRACE_HEAD + len(e.kinds)), np.int64)
+    tpos = np.zeros(1, np.int64)
+    out = np.zeros(kn.N_OUT, np.int64)
+    kn.play_traced(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, seed_u64(seed), np.uint64(index),
+                   e.max_rounds, e.ways_width, trace, tpos, out)
+    _check(out[None, :])
+    if tpos[0] > trace.shape[0]:
+        raise RuntimeError("trace buffer too small")
+    events: list[Event] = []
+    rows = trace[: tpos[0]].tolist()
+
+    def cards(counts: list[int]) -> Cards:
+        full = [0] * KINDS
+        for k, c in zip(e.kinds, counts):
+            full[k] = c
+        return Cards(full)
+
+    i = 0
+    while i < len(rows):
+        point, side, castle, *counts = rows[i]
+        name = POINT_NAMES[point]
+        if point in (kn.DEAL, kn.DRAW):
+            events.append(Event(name, None, draw=Draw(cards(counts), cards(rows[i + 1][kn.TRACE_HEAD:]))))
+            i += 2
+            continue
+        move = Move(cards=cards(counts), castle=castle if castle >= 0 else None)
+        events.append(Event(name, side, move=move))
+        i += 1
+    return GameRecord(p, events), _games(out[None, :])[0]
+

@@ -1,0 +1,167 @@
+"""The fast path answers what the engine answers.
+
+- Compiled games: every game is replayed move by move through the engine,
+  which checks each move and draw; the final table, scores, rounds and the
+  designer-metric fields must be the engine's.  Their outcome frequencies
+  agree with the engine's exact distributions and with engine sampling.
+- Endgame solver: its exact distributions equal the plain enumeration's on
+  random endgames of every 2-player rule set.
+"""
+
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from scipy import stats
+
+from guyenne_explore import Position, Rules
+from guyenne_explore.analysis.exact import exact_distribution
+from guyenne_explore.analysis.fast.encode import unsupported
+from guyenne_explore.analysis.fast.endgame import applies
+from guyenne_explore.analysis.fast.rollout import fast_games, traced_game
+from guyenne_explore.analysis.policies import Uniform
+from guyenne_explore.analysis.sample import play_games
+from guyenne_explore.flow import apply_move
+from guyenne_explore.position import DRAW, OPEN_FIRST
+from guyenne_explore.record import uniform_choice
+
+#: every 2-player preset, and variants touching each parameter the compiled games read
+RULES = [
+    Rules.preset("base"), Rules.preset("advanced"), Rules.preset("expert"), Rules.preset("classic2021"),
+    Rules.preset("advanced", reshuffle="immediate", adjacency="ring"),
+    Rules.preset("advanced", hand_size=7, max_at_castle=3, castles=5),
+    Rules.preset("expert", hero=False, scoring="2021", first_side="french"),
+    Rules.preset("base", exhaustion_limit=1, valued=Rules.preset("base").valued.add_kind(6, 2)),
+]
+IDS = ["base", "advanced", "expert", "classic2021", "immediate-ring", "hand7-max3-castles5",
+       "expert-nohero-2021-french", "L1-with-sevens"]
+
+
+def _replay_summary(record):
+    """What the engine says of a record: the game summary the samplers report."""
+    positions = record.positions()  # raises if any move or draw is illegal
+    final = positions[-1]
+    assert final.is_over
+    r = final.result()
+    start = record.start
+    rounds = final.round - start.round + 1
+    leaders = [q.result().winner for q in positions if q.to_play == DRAW]
+    leaders += [r.winner] * (rounds - len(leaders))
+    decided = rounds
+    while decided > 1 and leaders[decided - 2] == r.winner:
+        decided -= 1
+    kept = tuple(not s.removed.has_hero for s in final.sides)
+    return (r.english, r.french, r.winner, rounds, decided, kept)
+
+
+def _midgame(rules, seed, steps):
+    """A position reached by ``steps`` uniform decisions and draws from the start."""
+    rng = random.Random(seed)
+    p = Position.start(rules)
+    for _ in range(steps):
+        if p.is_over:
+            break
+        p = p.apply_outcome(p.sample_outcome(rng)) if p.is_chance else apply_move(p, uniform_choice(p, rng), False)
+    return p
+
+
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+def test_compiled_games_replay_in_the_engine(rules):
+    for start in [Position.start(rules)] + [_midgame(rules, s, 7 + 5 * s) for s in range(6)]:
+        if start.is_over:
+            continue
+        for i in range(25):
+            record, game = traced_game(start, seed=3, index=i)
+            assert tuple(game) == _replay_summary(record)
+
+
+def test_traced_game_is_the_batch_game():
+    p = Position.start("advanced")
+    batch = fast_games(p, 40, seed=5)
+    assert [traced_game(p, 5, i)[1] for i in range(40)] == batch
+
+
+def test_games_do_not_depend_on_the_split():
+    p = Position.start("expert")
+    whole = fast_games(p, 3000, seed=8)
+    assert fast_games(p, 1200, seed=8) + fast_games(p, 1800, seed=8, start_index=1200) == whole
+    assert fast_games(p, 3000, seed=9) != whole
+
+
+@pytest.mark.parametrize("name", ["base-endgame-3v3", "classic2021-endgame-4v4", "advanced-endgame-4v4",
+                                  "advanced-remove-choice"])
+def test_compiled_frequencies_match_exact(name, load):
+    p = load(name + ".json")
+    exact, _ = exact_distribution(p, (Uniform(), Uniform()))
+    probs: dict = Counter()
+    for (e, f, w, _), q in exact.items():
+        probs[(e, f, w)] += q
+    n = 20_000
+    seen = Counter(g[:3] for g in fast_games(p, n, seed=12))
+    assert set(seen) <= set(probs)
+    keys = sorted(probs)
+    expected = [float(probs[k]) * n for k in keys]
+    # pool rare outcomes so that every cell expects at least 5 games
+    obs, exp, acc_o, acc_e = [], [], 0, 0.0
+    for k, e in zip(keys, expected):
+        acc_o += seen[k]
+        acc_e += e
+        if acc_e >= 5:
+            obs.append(acc_o)
+            exp.append(acc_e)
+            acc_o, acc_e = 0, 0.0
+    if acc_e:
+        obs[-1] += acc_o
+        exp[-1] += acc_e
+    if len(obs) > 1:
+        assert stats.chisquare(obs, exp).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("rules", RULES[:4], ids=IDS[:4])
+def test_compiled_games_agree_with_engine_sampling(rules):
+    """From the opening: winners and game lengths of both paths come from one distribution."""
+    p = Position.start(rules)
+    fast = play_games(p, ("uniform", "uniform"), 20_000, seed=1)
+    slow = play_games(p, ("uniform", "uniform"), 300, seed=1, fast=False)
+    for field in (2, 3):  # winner, rounds
+        cats = sorted({g[field] for g in fast} | {g[field] for g in slow})
+        table = [[sum(g[field] == c for g in fast) for c in cats], [sum(g[field] == c for g in slow) for c in cats]]
+        keep = [i for i in range(len(cats)) if table[0][i] + table[1][i] >= 20]
+        table = [[row[i] for i in keep] for row in table]
+        assert stats.chi2_contingency(table).pvalue > 1e-4
+
+
+def test_the_analysis_uses_the_fast_path_only_where_it_applies():
+    assert unsupported(Position.start("advanced"), ("uniform", "uniform")) is None
+    assert "team" in unsupported(Position.start("team"), ("uniform", "uniform"))
+    assert "uniform" in unsupported(Position.start("advanced"), ("heuristic", "uniform"))
+    assert "conceding" in unsupported(Position.start(Rules.preset("base", concede_as_decision=True)),
+                                      ("uniform", "uniform"))
+    # a team game still samples, through the engine
+    games = play_games(Position.start("team"), ("uniform", "uniform"), 5, seed=1)
+    assert len(games) == 5
+
+
+def _endgames(rules, count, seed):
+    """Random round starts of ``rules`` where no side can reshuffle, with small hands."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        p = Position.start(rules)
+        while not p.is_over:
+            if p.to_play == OPEN_FIRST and applies(p, ("uniform", "uniform")) and \
+                    sum(s.hand.size + s.deck.size for s in p.sides) <= 9:
+                found.append(p)
+                break
+            p = p.apply_outcome(p.sample_outcome(rng)) if p.is_chance else apply_move(p, uniform_choice(p, rng), False)
+    return found
+
+
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+def test_endgame_solver_equals_plain_enumeration(rules):
+    for p in _endgames(rules, 3, seed=4):
+        fast, _ = exact_distribution(p, (Uniform(), Uniform()))
+        plain, _ = exact_distribution(p, (Uniform(), Uniform()), fast=False)
+        assert fast == plain
+        assert sum(fast.values()) == Fraction(1)
