@@ -87,8 +87,8 @@ def test_explorer_app_in_chromium(tmp_path):
         executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
+            page = browser.new_page(viewport={"width": 1500, "height": 1100})
             try:
-                page = browser.new_page(viewport={"width": 1500, "height": 1100})
                 page.set_default_timeout(120_000)
                 page.goto(URL)
                 page.wait_for_selector('.guyenne-table svg g.castle[data-castle="5"]')
@@ -118,7 +118,7 @@ def test_explorer_app_in_chromium(tmp_path):
                 # a small sampled analysis of that position
                 page.click('.lm-TabBar-tab:has-text("Analysis")')
                 panel = page.locator(".guyenne-analysis")
-                games = panel.locator(".widget-inttext").filter(has_text=re.compile("games", re.I)).locator("input")
+                games = panel.get_by_label(re.compile("games", re.I)).first
                 games.fill("20")
                 games.press("Enter")
                 method = panel.locator(".widget-dropdown select", has=page.locator("option", has_text="sample"))
@@ -133,6 +133,10 @@ def test_explorer_app_in_chromium(tmp_path):
 
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / "explorer.png"), full_page=True)
+            except Exception:
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / "explorer-failure.png"), full_page=True)
+                raise
             finally:
                 browser.close()
     finally:

@@ -332,3 +332,22 @@ def test_teaching_game_explains_rules_as_they_come_and_refuses_illegal_tries():
 def html_unescape(text):
     import html
     return html.unescape(text)
+
+
+def test_explorer_analysis_run_produces_figures_for_the_built_position(start):
+    import plotly.graph_objects as go
+
+    e = Explorer(start)
+    click_castle(e.table, 2)
+    panel = e.analysis
+    assert panel.position == e.position and panel.position.control(2) == "english"
+    panel.games.value = 20
+    panel.method.value = "sample"
+    panel.run(block=True)  # what the "Run analysis" button does, in this thread
+    assert panel.results and all(r.games == 20 for r in panel.results.values())
+    assert any(r.position == e.position for r in panel.results.values())
+    figures = [f for f in panel.figure_box.children if isinstance(f, go.FigureWidget)]
+    assert figures and all(f.data for f in figures)
+    for i in (0, 1, 3, 4, 5):
+        click_castle(e.table, i)
+    assert panel.position is None and panel.run_button.disabled
