@@ -162,6 +162,7 @@ class Endgame:
         #: told the number of states solved every 200 states (it may raise to cancel)
         self.progress = progress
         self.memo: dict[tuple, tuple[int, dict[tuple[int, int, str, int], int]]] = {}
+        self.drawn_memo: dict[tuple, tuple[int, dict[tuple[int, int, str, int], int]]] = {}
         self._template: Position | None = None
         # per-solver caches (bound methods: they go away with the solver)
         self._result = lru_cache(maxsize=None)(self._score)
@@ -236,6 +237,29 @@ class Endgame:
             going[(tables[rest[r]], rem_e, rem_f)] += int(live[r, i, j])
         return fp.denominator * sp.denominator * n * (n - 1), ended, going
 
+    def _drawn(self, castles: tuple[int, ...], first: int, rem_e: Cards, rem_f: Cards,
+               deck_e: Cards, deck_f: Cards) -> tuple[int, dict[tuple[int, int, str, int], int]]:
+        """The distribution from the end of a round, before the draws (memoised: rounds that
+        end alike, from different starts, share it)."""
+        key = (castles, first, rem_e, rem_f, deck_e, deck_f)
+        hit = self.drawn_memo.get(key)
+        if hit is not None:
+            return hit
+        terms = []
+        for he, de, pe in self._draws(rem_e, deck_e):
+            for hf, df, pf in self._draws(rem_f, deck_f):
+                terms.append((pe * pf, self._solve(castles, first, he, hf, de, df)))
+        common = lcm(*(q.denominator * child_den for q, (child_den, _) in terms))
+        nums: dict[tuple[int, int, str, int], int] = defaultdict(int)
+        for q, (child_den, child_nums) in terms:
+            factor = q.numerator * (common // (q.denominator * child_den))
+            for o, v in child_nums.items():
+                nums[o] += factor * v
+        g = gcd(common, *nums.values())
+        result = (common // g, {o: v // g for o, v in nums.items() if v})
+        self.drawn_memo[key] = result
+        return result
+
     def _solve(self, castles: tuple[int, ...], first: int, hand_e: Cards, hand_f: Cards,
                deck_e: Cards, deck_f: Cards) -> tuple[int, dict[tuple[int, int, str, int], int]]:
         """``(denominator, numerators)`` of the distribution: integers, so merging needs no gcd per term."""
@@ -245,21 +269,18 @@ class Endgame:
             return hit
         decks = (deck_e, deck_f)
         denominator, ended, going = self._round(castles, first, (hand_e, hand_f), decks)
-        # terms (a, b, child): the child's distribution reached with probability a / b
-        terms = []
-        for (config, rem_e, rem_f), w in going.items():
-            for he, de, pe in self._draws(rem_e, decks[0]):
-                for hf, df, pf in self._draws(rem_f, decks[1]):
-                    child = self._solve(config, 1 - first, he, hf, de, df)
-                    terms.append((w * pe.numerator * pf.numerator, denominator * pe.denominator * pf.denominator,
-                                  child))
-        common = lcm(denominator, *(b * child[0] for _, b, child in terms))
         nums: dict[tuple[int, int, str, int], int] = defaultdict(int)
-        scale = common // denominator
         for (config, unspent_e, unspent_f), w in ended.items():
-            nums[(*self._result(config, unspent_e, unspent_f), 0)] += w * scale
-        for a, b, (child_den, child_nums) in terms:
-            factor = a * (common // (b * child_den))
+            nums[(*self._result(config, unspent_e, unspent_f), 0)] += w
+        # the games going on: the next round's distribution, reached with probability w / denominator
+        terms = [(w, self._drawn(config, 1 - first, rem_e, rem_f, deck_e, deck_f))
+                 for (config, rem_e, rem_f), w in going.items()]
+        common = lcm(denominator, *(denominator * child_den for _, (child_den, _) in terms))
+        scale = common // denominator
+        for o in nums:
+            nums[o] *= scale
+        for w, (child_den, child_nums) in terms:
+            factor = w * (common // (denominator * child_den))
             for (e, f, winner, k), v in child_nums.items():
                 nums[(e, f, winner, k + 1)] += factor * v
         g = gcd(common, *nums.values())
