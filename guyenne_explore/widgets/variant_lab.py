@@ -50,11 +50,13 @@ CARD_VALUES = ("2", "3", "4", "5")
 
 def _editors() -> dict[str, w.Widget]:
     """One editor per rules parameter, keyed as the JSON override keys (card counts as ``count:V``)."""
+    wide = {"description_width": "120px"}
+
     def choice(options: tuple[str, ...], label: str) -> w.Dropdown:
-        return w.Dropdown(options=options, description=label)
+        return w.Dropdown(options=options, description=label, style=wide, layout=w.Layout(width="300px"))
 
     def number(label: str) -> w.IntText:
-        return w.IntText(description=label, layout=w.Layout(width="200px"))
+        return w.IntText(description=label, style=wide, layout=w.Layout(width="220px"))
 
     return {
         "removal": choice(REMOVALS, "removal"), "scoring": choice(SCORINGS, "scoring"),
@@ -106,7 +108,8 @@ class VariantLab(w.VBox):
         self.method = w.Dropdown(options=METHODS, value="auto", description="Method")
         self.games = w.BoundedIntText(value=500, min=1, max=10_000_000, description="Games")
         self.seed = w.IntText(value=0, description="Seed")
-        self.compare_button = w.Button(description="Compare with preset", button_style="primary", icon="columns")
+        self.compare_button = w.Button(description="Compare with preset", button_style="primary", icon="columns",
+                                       layout=w.Layout(width="auto"))
         self.sweep_parameter = w.Dropdown(options=list(SWEEPABLE), value="hand_size", description="sweep")
         self.sweep_from = w.IntText(value=5, description="from", layout=w.Layout(width="160px"))
         self.sweep_to = w.IntText(value=7, description="to", layout=w.Layout(width="160px"))
