@@ -61,15 +61,18 @@ def _text(x: float, y: float, s: str, *, size: float = 12, fill: str = INK, anch
 
 
 def _card_face(x: float, y: float, w: float, h: float, symbol: str, side: int, *,
-               highlight: bool = False) -> str:
+               highlight: bool = False, visible: float | None = None) -> str:
+    """A face-up card; ``visible`` is the width left uncovered by the next card of a fan, where
+    the value is written so that every card of an overlapping fan still shows its value."""
     color = SIDE_COLOR[side]
     stroke = GOLD if highlight else color
     sw = 3 if highlight else 1.5
-    size = min(w, h) * 0.55
+    strip = w if visible is None else min(w, visible)
+    size = min(min(w, h) * 0.55, max(strip * 0.9, 7.0))
     return (f'<g class="card face" data-card={quoteattr(symbol)} data-side={quoteattr(SIDE_NAME[side].lower())}>'
             f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" rx="3" fill="#ffffff" '
             f'stroke="{stroke}" stroke-width="{sw}"/>'
-            + _text(x + w / 2, y + h / 2 + size * 0.36, symbol, size=size, fill=color, weight="bold")
+            + _text(x + strip / 2, y + h / 2 + size * 0.36, symbol, size=size, fill=color, weight="bold")
             + "</g>")
 
 
@@ -100,7 +103,8 @@ def _cards_row(cx: float, y: float, symbols: list[str] | None, count: int, side:
     if highlight is not None and symbols is not None:
         for k in highlight.kinds():
             marks[k] += 1
-    for i, x in enumerate(_fan(cx, y, count, w, span)):
+    xs = _fan(cx, y, count, w, span)
+    for i, x in enumerate(xs):
         if symbols is None:
             out.append(_card_back(x, y, w, h, side))
         else:
@@ -108,8 +112,18 @@ def _cards_row(cx: float, y: float, symbols: list[str] | None, count: int, side:
             hl = marks[k] > 0
             if hl:
                 marks[k] -= 1
-            out.append(_card_face(x, y, w, h, symbols[i], side, highlight=hl))
+            visible = xs[i + 1] - x if i + 1 < len(xs) else None
+            out.append(_card_face(x, y, w, h, symbols[i], side, highlight=hl, visible=visible))
     return "".join(out)
+
+
+def _by_value(cards: Cards) -> str:
+    """A pile's cards in a short form that fits above it: ``H 5×2 4 3×4 2×9``."""
+    parts = []
+    for sym in dict.fromkeys(cards.symbols()):
+        n = cards[kind_of(sym)]
+        parts.append(sym if n == 1 else f"{sym}×{n}")
+    return " ".join(parts)
 
 
 def _zone_attrs(side: int, zone: str) -> str:
@@ -311,7 +325,8 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
         body.append(_stack(582, ay + 24, s.deck.size, side, "deck"))
         body.append(_stack(640, ay + 24, s.discard.size, side, "discard"))
         if show_hands and s.discard.size:
-            body.append(_text(657, ay + 14, str(s.discard), size=9.5, fill="#444444", cls="discard-cards"))
+            body.append(_text(VIEW_W - 16, ay + 14, _by_value(s.discard), size=9.5, fill="#444444", anchor="end",
+                              cls="discard-cards"))
         body.append("</g>")
 
     # ---------------------------------------------------------------- castles
