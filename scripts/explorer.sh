@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 PORT=${PORT:-8888}
 TOKEN=$(.venv/bin/python -c "import secrets; print(secrets.token_hex(16))")
+EXTRA=()
+if [ "$(id -u)" = 0 ]; then EXTRA+=(--allow-root); fi   # containers often run as root
 echo "Explorer in JupyterLab: http://127.0.0.1:${PORT}/lab/tree/notebooks/explorer.ipynb?token=${TOKEN}"
 exec .venv/bin/jupyter lab --no-browser --ip=127.0.0.1 --port="${PORT}" --IdentityProvider.token="${TOKEN}" \
-  --ServerApp.root_dir="$PWD" "notebooks/explorer.ipynb"
+  --ServerApp.root_dir="$PWD" "${EXTRA[@]}" "notebooks/explorer.ipynb"

@@ -164,6 +164,10 @@ class Endgame:
         self.memo: dict[tuple, tuple[int, dict[tuple[int, int, str, int], int]]] = {}
         self.drawn_memo: dict[tuple, tuple[int, dict[tuple[int, int, str, int], int]]] = {}
         self._template: Position | None = None
+        #: final outcomes (english, french, winner) seen so far, and their indexes
+        self.outcomes: list[tuple[int, int, str]] = []
+        self._index: dict[tuple[int, int, str], int] = {}
+        self._ids: dict[tuple, np.ndarray] = {}
         # per-solver caches (bound methods: they go away with the solver)
         self._result = lru_cache(maxsize=None)(self._score)
         self._draws = lru_cache(maxsize=None)(self._draw)
@@ -175,6 +179,23 @@ class Endgame:
         sides = tuple(Side(hands=(Cards.from_values({2: u}),)) for u in (unspent_e, unspent_f))
         r = evolve(self._template, castles=castles, sides=sides, to_play=END).result()
         return r.english, r.french, r.winner
+
+    def _outcome_ids(self, castles: tuple[int, ...], first: int, classes: tuple[tuple[int, int], ...]) -> np.ndarray:
+        """ids[t, c]: the final outcome (index in ``self.outcomes``) of castles ending as table t
+        with unspent cards of class c (a pair english, french), by the engine's score."""
+        key = (castles, first, classes)
+        hit = self._ids.get(key)
+        if hit is None:
+            tables, _, _ = _configs(castles, first)
+            hit = np.zeros((len(tables), len(classes)), np.int64)
+            for t, table in enumerate(tables):
+                for c, (unspent_e, unspent_f) in enumerate(classes):
+                    outcome = self._result(table, unspent_e, unspent_f)
+                    hit[t, c] = self._index.setdefault(outcome, len(self.outcomes))
+                    if hit[t, c] == len(self.outcomes):
+                        self.outcomes.append(outcome)
+            self._ids[key] = hit
+        return hit
 
     def _draw(self, hand: Cards, deck: Cards) -> tuple[tuple[Cards, Cards, Fraction], ...]:
         """(new hand, new deck, probability) of a frozen side's draw, from the engine's chance outcomes."""
@@ -199,9 +220,9 @@ class Endgame:
                decks: tuple[Cards, Cards]) -> tuple[int, dict, dict]:
         """The round's ends as integer weights over one denominator.
 
-        Returns ``(denominator, ended, going)``: ``ended[(castles, unspent_e, unspent_f)]``
-        for games that end with this round, ``going[(castles, hand_e, hand_f)]`` (hands
-        before the draw) for games that go on.
+        Returns ``(denominator, ended, going)``: ``ended[(english, french, winner)]`` for
+        games that end with this round, ``going[(castles, hand_e, hand_f)]`` (hands before
+        the draw) for games that go on.
         """
         rules = self.rules
         n = len(castles)
@@ -221,15 +242,15 @@ class Endgame:
         tables, counts, all_six = _configs(castles, first)
         # by_table[t, i, j]: weight of the castles ending as table t with remainders i, j
         by_table = np.tensordot(counts.astype(dtype), table.reshape(*ends.shape, 9), axes=([1], [2]))
-        ended: dict[tuple[tuple[int, ...], int, int], int] = defaultdict(int)
         going: dict[tuple[tuple[int, ...], Cards, Cards], int] = defaultdict(int)
-        for t in np.nonzero(all_six)[0]:  # all six: unspent cards do not count
-            ended[(tables[t], 0, 0)] += int(by_table[t].sum())
+        # games ending with this round, summed per final outcome in one vector operation
+        ids = self._outcome_ids(castles, first, tuple(classes))
+        totals = np.zeros(len(self.outcomes), dtype=dtype)
         rest = np.nonzero(~all_six)[0]
-        sums = np.zeros((len(rest), len(classes)), dtype=dtype)
-        np.add.at(sums, (slice(None), unspent_class[ends]), by_table[rest][:, ends])
-        for r, c in zip(*np.nonzero(sums)):
-            ended[(tables[rest[r]], *classes[c])] += int(sums[r, c])
+        np.add.at(totals, ids[rest][:, unspent_class[ends]], by_table[rest][:, ends])
+        for t in np.nonzero(all_six)[0]:  # all six: the game ends whatever the hands
+            totals[ids[t, 0]] += by_table[t].sum()
+        ended = {self.outcomes[o]: int(totals[o]) for o in np.nonzero(totals)[0]}
         live = np.where(ends[None, :, :], 0, by_table[rest])
         for r, i, j in zip(*np.nonzero(live)):
             rem_f_side, rem_s_side = fp.remainders[i], sp.remainders[j]
@@ -270,8 +291,8 @@ class Endgame:
         decks = (deck_e, deck_f)
         denominator, ended, going = self._round(castles, first, (hand_e, hand_f), decks)
         nums: dict[tuple[int, int, str, int], int] = defaultdict(int)
-        for (config, unspent_e, unspent_f), w in ended.items():
-            nums[(*self._result(config, unspent_e, unspent_f), 0)] += w
+        for outcome, w in ended.items():
+            nums[(*outcome, 0)] += w
         # the games going on: the next round's distribution, reached with probability w / denominator
         terms = [(w, self._drawn(config, 1 - first, rem_e, rem_f, deck_e, deck_f))
                  for (config, rem_e, rem_f), w in going.items()]
