@@ -105,3 +105,14 @@ def test_export_buttons_write_results_and_figures(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         ["base.json", "base.csv", "scores.html", "difference.html", "outcomes.html", "rounds.html"])
     assert str(tmp_path / "rounds.html") in panel.exports.status.value
+
+
+def test_an_export_that_cannot_be_written_is_said_in_the_bar(tmp_path):
+    panel = small(AnalysisPanel(Position.start("base")))
+    panel.run()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    panel.exports.folder.value = str(blocker / "inside")
+    assert panel.exports.export("json") == []
+    assert "Export failed" in panel.exports.status.value
+    assert panel.results["base"].games == 40  # the panel keeps its results

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
+import shutil
 import warnings
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -208,8 +210,26 @@ def export_figures(figures: Mapping[str, go.Figure], folder: str | Path,
     return written
 
 
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "chrome")
+
+
+def static_export_missing() -> str | None:
+    """Why SVG/PNG export of figures cannot run here (kaleido draws them in a headless Chrome), or None."""
+    try:
+        import kaleido  # noqa: F401
+    except ImportError:
+        return "static figure export needs kaleido (pip install kaleido)"
+    if not os.environ.get("BROWSER_PATH") and not any(shutil.which(b) for b in BROWSERS):
+        return ("static figure export draws in a headless Chrome or Chromium and none was found "
+                "(apt-get install chromium, or set BROWSER_PATH); HTML export needs none")
+    return None
+
+
 def _write_images(figures: list[go.Figure], paths: list[Path]) -> None:
     """One kaleido browser for the whole batch (write_images alone still pays a start per figure)."""
+    missing = static_export_missing()
+    if missing:
+        raise RuntimeError(missing)
     import kaleido
 
     kaleido.start_sync_server(silence_warnings=True)

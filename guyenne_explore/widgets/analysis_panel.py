@@ -122,11 +122,18 @@ class ExportBar(w.VBox):
             b.disabled = not on
 
     def export(self, fmt: str) -> list[Path]:
-        """Write the figures (html, svg, png) or the results (json, csv) into the folder."""
-        if fmt in FORMATS:
-            paths = export_figures(self.owner.figures, self.folder.value, [fmt])
-        else:
-            paths = export_results(self.owner.results, self.folder.value, [fmt])
+        """Write the figures (html, svg, png) or the results (json, csv) into the folder.
+
+        A failure (no browser for static export, a folder that cannot be written) is shown
+        in the bar, not raised into the page: nothing else of the panel changes."""
+        try:
+            if fmt in FORMATS:
+                paths = export_figures(self.owner.figures, self.folder.value, [fmt])
+            else:
+                paths = export_results(self.owner.results, self.folder.value, [fmt])
+        except (RuntimeError, OSError) as exc:
+            self.status.value = f"<span style='color:#b00'>Export failed: {escape(str(exc))}</span>"
+            return []
         self.status.value = "Wrote " + ", ".join(escape(str(p)) for p in paths)
         return paths
 
