@@ -84,12 +84,12 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         policies = policies * 2
     method = "exact" if args.exact else ("sample" if args.samples else "auto")
     result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,  # type: ignore[arg-type]
-                     force=args.force)
+                     force=args.force, arithmetic="float" if args.float else None)
     data = result.to_json()
     if args.json:
         print(json.dumps(data, indent=1))
     else:
-        kind = "exact" if result.exact else f"{result.games} sampled games"
+        kind = (f"exact, {result.arithmetic}s" if result.exact else f"{result.games} sampled games")
         print(f"{p.rules} from {p.to_play}, round {p.round} ({kind})")
         for w, v in data["win"].items():
             print(f"  {w:8s} {v:.4f}")
@@ -132,6 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "analyse":
             s.add_argument("--exact", action="store_true")
             s.add_argument("--force", action="store_true", help="enumerate exactly even when it will take long")
+            s.add_argument("--float", action="store_true",
+                           help="sum endgames in float64: the same distribution to rounding, much sooner, no p_exact")
             s.add_argument("--samples", type=int)
             s.add_argument("--policies", default="uniform,uniform")
     d = sub.add_parser("diagram", help="draw a position as SVG or PNG")

@@ -10,6 +10,7 @@ from .rules import SIDES
 
 if TYPE_CHECKING:  # pragma: no cover
     from .position import Position
+    from .rules import Rules
 
 
 @dataclass(frozen=True, order=True)
@@ -50,13 +51,18 @@ def runs(castles: tuple[int, ...], side: int, ring: bool) -> list[int]:
 
 def result(p: "Position") -> Result:
     """Scores and winner of the position's table, as if the game ended here."""
-    castles = p.castles
+    return table_result(p.castles, p.sides[ENGLISH].unspent, p.sides[FRENCH].unspent, p.rules)
+
+
+def table_result(castles: tuple[int, ...], unspent_english: int, unspent_french: int, rules: "Rules") -> Result:
+    """Scores and winner of a final table: only the castles and each side's unspent cards count
+    (the endgame solvers score many tables without building positions)."""
     if castles[0] != NEUTRAL and all(c == castles[0] for c in castles):
         return Result(12 if castles[0] == ENGLISH else 0, 12 if castles[0] == FRENCH else 0, SIDES[castles[0]])
-    ring = p.rules.adjacency == "ring"
-    unspent = [p.sides[s].unspent for s in (ENGLISH, FRENCH)]
+    ring = rules.adjacency == "ring"
+    unspent = [unspent_english, unspent_french]
     all_runs = [runs(castles, s, ring) for s in (ENGLISH, FRENCH)]
-    if p.rules.scoring == "2021":
+    if rules.scoring == "2021":
         longest = [max(r, default=0) for r in all_runs]
         scores = [sum(r) + (longest[s] if longest[s] >= 2 else 0) + unspent[s] for s, r in enumerate(all_runs)]
         keys = [(scores[s], longest[s], unspent[s]) for s in (ENGLISH, FRENCH)]

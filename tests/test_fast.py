@@ -165,3 +165,32 @@ def test_endgame_solver_equals_plain_enumeration(rules):
         plain, _ = exact_distribution(p, (Uniform(), Uniform()), fast=False)
         assert fast == plain
         assert sum(fast.values()) == Fraction(1)
+
+
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+def test_float_forward_pass_equals_the_fractions(rules):
+    """The float64 forward pass gives every outcome and round count of the exact fractions, to rounding."""
+    for p in _endgames(rules, 3, seed=5):
+        exact, _ = exact_distribution(p, (Uniform(), Uniform()))
+        floats, _ = exact_distribution(p, (Uniform(), Uniform()), floats=True)
+        assert set(floats) == set(exact)
+        assert all(abs(floats[k] - float(q)) < 1e-12 for k, q in exact.items())
+        assert abs(sum(floats.values()) - 1) < 1e-12
+
+
+@pytest.mark.slow
+def test_float_forward_pass_on_hands_of_six_with_decks():
+    """Larger endgames than the fractions test: both hands of six, a card left in each deck."""
+    from guyenne_explore.analysis.fast.endgame import Endgame
+    from guyenne_explore.analysis.fast.forward import ForwardEndgame
+
+    p = Position.from_json({
+        "rules": "advanced", "castles": ["neutral", "english", "french", "neutral", "english", "french"],
+        "round": 9, "first": "french", "to_play": "open_first",
+        "sides": {s: {"hand": ["H", "5", "4", "3", "2", "2"], "deck": ["2"],
+                      "discard": ["5", "4", "4", "3", "3", "3"] + ["2"] * 9, "removed": [], "exhaustions": 1}
+                  for s in ("english", "french")}})
+    exact = Endgame(p.rules).value(p)
+    floats = ForwardEndgame(p.rules).value(p)
+    assert set(floats) == set(exact)
+    assert max(abs(floats[k] - float(q)) for k, q in exact.items()) < 1e-12

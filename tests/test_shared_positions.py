@@ -57,6 +57,21 @@ def test_exact_results(path):
     _check_exact(path)
 
 
+@pytest.mark.parametrize("path", FILES, ids=_name)
+def test_exact_results_in_floats(path):
+    """Endgames summed in float64 (the "auto" analysis of the panels) agree to 1e-12."""
+    p = Position.from_json(path.read_text())
+    expected = read_json(path.with_name(_name(path) + ".expected.json"))
+    got = analyse(p, method="exact", force=True, arithmetic="float").to_json()
+    want = {(o["english"], o["french"], o["winner"]): Fraction(o["p_exact"]) for o in expected["outcomes"]}
+    have = {(o["english"], o["french"], o["winner"]): o["p"] for o in got["outcomes"]}
+    assert set(have) == set(want)
+    assert all(abs(have[k] - float(q)) < 1e-12 for k, q in want.items())
+    rounds = {k: float(Fraction(v)) for k, v in expected["rounds_exact"].items()}
+    assert set(got["rounds"]) == set(rounds)
+    assert all(abs(got["rounds"][k] - q) < 1e-12 for k, q in rounds.items())
+
+
 @pytest.mark.parametrize("path", [f for f in FILES if _name(f) not in ENGINE_SLOW], ids=_name)
 def test_exact_results_plain_engine(path):
     """The plain enumeration on the engine alone agrees too."""

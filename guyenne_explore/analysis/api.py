@@ -27,9 +27,10 @@ EXACT_LIMIT = 100_000_000
 NODES_PER_SECOND = 300_000
 
 
-#: Cards still in decks (both sides) up to which "auto" solves an endgame exactly (about a second;
-#: measured by ``benchmarks/bench_exact.py``: 3 cards 1 s, 4 cards 15 s, 8 cards 2 min).
-ENDGAME_DECKS_AUTO = 3
+#: Cards still in decks (both sides) up to which "auto" solves an endgame by full enumeration, in
+#: float64 (about a second at most; ``benchmarks/bench_speed.py`` prints the times by deck size).
+ENDGAME_DECKS_AUTO = 2
+ARITHMETICS = ("fraction", "float")
 
 
 class ExactOutOfReach(ValueError):
@@ -69,7 +70,8 @@ def in_endgame(p: Position, policies: tuple[str, str]) -> bool:
 def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto",
             games: int = 2000, seed: int = 0,
             progress: Callable[[int, int], bool | None] | None = None,
-            executor: Executor | None = None, force: bool = False, fast: bool = True) -> AnalysisResult:
+            executor: Executor | None = None, force: bool = False, fast: bool = True,
+            arithmetic: str | None = None) -> AnalysisResult:
     """Outcome distribution from ``p``.
 
     ``method`` is "exact", "sample" or "auto" (exact when the estimated tree is
@@ -79,10 +81,18 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
     enumeration the endgame solver where they apply (uniform policies, 2-player
     sides; see :mod:`.fast`): the same answers, much sooner.  An explicit exact
     request on an endgame is never refused: it reports progress and can be cancelled.
+
+    ``arithmetic`` says how an exact distribution is summed: "fraction" (exact fractions,
+    ``p_exact``) or "float" (float64: the same to rounding, endgames many times sooner).
+    By default an explicit "exact" uses fractions and "auto" floats.
     """
     pols = (policy_named(policies[0]), policy_named(policies[1]))
     if method not in ("auto", "exact", "sample"):
         raise ValueError(f"method must be auto, exact or sample, not {method!r}")
+    if arithmetic is None:
+        arithmetic = "float" if method == "auto" else "fraction"
+    if arithmetic not in ARITHMETICS:
+        raise ValueError(f"arithmetic must be fraction or float, not {arithmetic!r}")
     endgame = fast and in_endgame(p, policies)
     if method == "auto":
         if endgame:
@@ -99,8 +109,11 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
                 f"exact enumeration is out of reach here: about {size:.2g} tree nodes, roughly "
                 f"{size / NODES_PER_SECOND / 60:.0f} minutes; sample instead (or force it)")
     if method == "exact":
-        dist, states = exact_distribution(p, pols, (lambda n: progress(n, 0)) if progress else None, fast)
-        return exact_result(p, policies, dist, states)
+        dist, states = exact_distribution(p, pols, (lambda n: progress(n, 0)) if progress else None, fast,
+                                          floats=arithmetic == "float")
+        # only endgames are summed in floats: a tree that never reaches one stays in fractions
+        summed = "float" if any(isinstance(q, float) for q in dist.values()) else "fraction"
+        return exact_result(p, policies, dist, states, summed)
     if executor is not None:
         samples = sample_games_on(executor, p, policies, games, seed, progress=progress, fast=fast)
     else:

@@ -22,6 +22,7 @@ from ..flow import apply_move
 from ..position import Position
 from .cancel import Cancelled
 from .fast.endgame import Endgame, applies
+from .fast.forward import ForwardEndgame
 from .policies import Policy
 
 Outcome = tuple[int, int, str, int]
@@ -39,15 +40,17 @@ class Solver:
     """Enumerates a game tree under a pair of exact policies, memoising round starts."""
 
     def __init__(self, policies: tuple[Policy, Policy],
-                 progress: Callable[[int], bool | None] | None = None, fast: bool = True):
+                 progress: Callable[[int], bool | None] | None = None, fast: bool = True, floats: bool = False):
         require_exact(policies)
         self.policies = policies
         self.memo: dict[Position, Distribution] = {}
         self.progress = progress
         self.names = (policies[0].name, policies[1].name)
         self.fast = fast
-        #: endgame round starts go to the factorised solver of :mod:`.fast.endgame` (same values, faster)
-        self.endgame: Endgame | None = None
+        #: endgame round starts go to the factorised solver of :mod:`.fast.endgame` (same values, faster),
+        #: or with ``floats`` to the float64 forward pass of :mod:`.fast.forward` (faster still)
+        self.floats = floats
+        self.endgame: Endgame | ForwardEndgame | None = None
 
     @property
     def states(self) -> int:
@@ -76,7 +79,7 @@ class Solver:
             return hit
         if self.fast and applies(p, self.names):
             if self.endgame is None:
-                self.endgame = Endgame(p.rules, self._report)
+                self.endgame = ForwardEndgame(p.rules, self._report) if self.floats else Endgame(p.rules, self._report)
             return self.endgame.value(p)
         out: Distribution = defaultdict(Fraction)
         if p.is_over:
@@ -105,7 +108,10 @@ class Solver:
 
 def exact_distribution(p: Position, policies: tuple[Policy, Policy],
                        progress: Callable[[int], bool | None] | None = None,
-                       fast: bool = True) -> tuple[Distribution, int]:
-    """The distribution from ``p`` and the number of round-start states solved."""
-    solver = Solver(policies, progress, fast)
+                       fast: bool = True, floats: bool = False) -> tuple[Distribution, int]:
+    """The distribution from ``p`` and the number of round-start states solved.
+
+    With ``floats`` the endgames are summed in float64 (:mod:`.fast.forward`): the same
+    distribution to rounding, far sooner, but no fractions."""
+    solver = Solver(policies, progress, fast, floats)
     return solver.solve(p), solver.states

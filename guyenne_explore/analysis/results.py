@@ -37,6 +37,8 @@ class AnalysisResult:
     #: per sampled game
     samples: list[Game] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: how an exact result was summed: "fraction" (exact, with ``p_exact``) or "float" (float64, to rounding)
+    arithmetic: str = "fraction"
 
     @property
     def win(self) -> dict[str, Any]:
@@ -88,14 +90,16 @@ class AnalysisResult:
         outcomes = []
         for (e, f, w), p in sorted(self.outcomes.items()):
             item: dict[str, Any] = {"english": e, "french": f, "winner": w, "p": float(p)}
-            if self.exact:
+            if self.exact and self.arithmetic == "fraction":
                 item["p_exact"] = str(p)
             outcomes.append(item)
         out["outcomes"] = outcomes
         win = self.win
         out["win"] = {w: float(p) for w, p in win.items()}
         if self.exact:
-            out["win_exact"] = {w: str(p) for w, p in win.items()}
+            out["arithmetic"] = self.arithmetic
+            if self.arithmetic == "fraction":
+                out["win_exact"] = {w: str(p) for w, p in win.items()}
         else:
             out["win_ci95"] = {w: list(ci) for w, ci in self.win_interval().items()}
             out["mean_scores"] = self.mean_scores()
@@ -103,7 +107,8 @@ class AnalysisResult:
             out["metrics"] = [m.to_json() for m in designer_metrics(self.samples)]
         out["rounds"] = {str(k): float(v) for k, v in sorted(self.rounds.items())}
         if self.exact:
-            out["rounds_exact"] = {str(k): str(v) for k, v in sorted(self.rounds.items())}
+            if self.arithmetic == "fraction":
+                out["rounds_exact"] = {str(k): str(v) for k, v in sorted(self.rounds.items())}
             out["states"] = self.states
         out["warnings"] = list(self.warnings)
         return out
@@ -119,13 +124,15 @@ class AnalysisResult:
                 for i, g in enumerate(self.samples)]
 
 
-def exact_result(p: Position, policies: tuple[str, str], dist: Distribution, states: int) -> AnalysisResult:
+def exact_result(p: Position, policies: tuple[str, str], dist: Distribution, states: int,
+                 arithmetic: str = "fraction") -> AnalysisResult:
     outcomes: dict[tuple[int, int, str], Fraction] = defaultdict(Fraction)
     rounds: dict[int, Fraction] = defaultdict(Fraction)
     for (e, f, w, n), q in dist.items():
         outcomes[(e, f, w)] += q
         rounds[n + 1] += q
-    return AnalysisResult(p, policies, True, dict(outcomes), dict(rounds), states=states, warnings=p.warnings())
+    return AnalysisResult(p, policies, True, dict(outcomes), dict(rounds), states=states, warnings=p.warnings(),
+                          arithmetic=arithmetic)
 
 
 def sampled_result(p: Position, policies: tuple[str, str], samples: list[Game]) -> AnalysisResult:
