@@ -6,15 +6,17 @@ Run: python benchmarks/bench_speed.py [--seconds S]
    threads, with placement decisions per second, beside OpenSpiel's C++
    uniform-random goofspiel with 13 cards (``pyspiel.evaluate_bots``) in the same run.
 2. Exact distributions of the check positions and of endgames after the last
-   reshuffle, through the analysis (endgame solver).
+   reshuffle, through the analysis: in fractions (endgame solver) and in float64 (forward pass).
 3. Interactive paths: legal moves and diagram of each check position.
 """
 
 from __future__ import annotations
 
 import pathlib
+import random
 import sys
 import time
+from itertools import product
 
 import numba
 
@@ -22,8 +24,6 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from guyenne_explore import Position  # noqa: E402
-from guyenne_explore.cards import Cards  # noqa: E402
-from guyenne_explore.position import evolve  # noqa: E402
 from guyenne_explore.analysis.api import analyse  # noqa: E402
 from guyenne_explore.analysis.fast import kernel as kn  # noqa: E402
 from guyenne_explore.analysis.fast.rollout import play_summaries  # noqa: E402
@@ -64,6 +64,21 @@ def goofspiel() -> tuple[float, float] | None:
     return n / dt, n * 2 * game.max_game_length() / dt
 
 
+def endgame(preset: str, deck: int, seed: int) -> Position:
+    """A round start after both sides' last reshuffle: random hands of 6, ``deck`` cards in each deck."""
+    rng = random.Random(seed)
+    limit = 3 if preset == "expert" else 2
+    sides = {}
+    for name in ("english", "french"):
+        cards = ["H", "5", "5", "4", "4", "4", "3", "3", "3", "3"] + ["2"] * 12
+        rng.shuffle(cards)
+        sides[name] = {"hand": cards[:6], "deck": cards[6:6 + deck], "discard": cards[6 + deck:], "removed": [],
+                       "exhaustions": limit - 1 if deck else limit}
+    castles = [rng.choice(["neutral", "english", "french"]) for _ in range(6)]
+    return Position.from_json({"rules": preset, "castles": castles, "round": 9, "first": "english",
+                               "to_play": "open_first", "sides": sides})
+
+
 def main() -> None:
     print(f"uniform-random games from the opening (advanced), {SECONDS:.0f} s each")
     one, one_dec = rollouts("advanced", 1)
@@ -90,19 +105,26 @@ def main() -> None:
         t = time.perf_counter()
         r = analyse(p, method="exact", force=True)
         dt = time.perf_counter() - t
-        print(f"  {path.stem:28s} {dt:8.3f} s  {r.states:6d} states  {r.states / dt:9.0f} states/s")
-
-    print("exact endgames: base-live-decks with cards moved from removed to the decks (hands of 6)")
-    base = Position.from_json((POSITIONS / "base-live-decks.json").read_text())
-    for extra in (0, 1, 2, 3):
-        sides = tuple(evolve(s, deck=s.deck + Cards.parse("2" * extra), removed=s.removed - Cards.parse("2" * extra))
-                      for s in base.sides)
-        p = evolve(base, sides=sides)
         t = time.perf_counter()
-        r = analyse(p, method="exact")
-        dt = time.perf_counter() - t
-        decks = "+".join(str(s.deck.size) for s in p.sides)
-        print(f"  decks {decks:6s} {dt:8.2f} s  {r.states:6d} states")
+        analyse(p, method="exact", force=True, arithmetic="float")
+        dt_float = time.perf_counter() - t
+        print(f"  {path.stem:28s} fractions {dt:8.3f} s ({r.states:6d} states)   float64 {dt_float:8.3f} s")
+
+    print("exact endgames after the last reshuffle, hands of 6, float64 forward pass / fractions")
+    print("  (random hands from the full card set; the fractions only up to 1 card per deck: minutes beyond)")
+    for deck in (0, 1, 2, 3):
+        worst_float, worst_fraction = 0.0, 0.0
+        for preset, seed in product(("base", "advanced", "expert", "classic2021"), range(2)):
+            p = endgame(preset, deck, seed)
+            t = time.perf_counter()
+            analyse(p, method="exact", arithmetic="float")
+            worst_float = max(worst_float, time.perf_counter() - t)
+            if deck == 0:
+                t = time.perf_counter()
+                analyse(p, method="exact")
+                worst_fraction = max(worst_fraction, time.perf_counter() - t)
+        fraction = f"   fractions worst {worst_fraction:6.2f} s" if deck == 0 else ""
+        print(f"  {deck} card(s) in each deck: float64 worst of 8 {worst_float:6.2f} s{fraction}")
 
     print("interactive paths (mean of 20)")
     for path in sorted(POSITIONS.glob("*.json")):
