@@ -34,8 +34,9 @@ import numpy as np
 from ...cards import Cards
 from ...drawing import side_outcomes
 from ...flow import battle_winner
-from ...position import END, NEUTRAL, OPEN_FIRST, Position, Side, evolve
+from ...position import NEUTRAL, OPEN_FIRST, Position, Side
 from ...rules import Rules
+from ...scoring import table_result
 from .encode import unsupported
 
 #: (english score, french score, winner, rounds after this one) -> probability, as in :mod:`..exact`
@@ -163,7 +164,6 @@ class Endgame:
         self.progress = progress
         self.memo: dict[tuple, tuple[int, dict[tuple[int, int, str, int], int]]] = {}
         self.drawn_memo: dict[tuple, tuple[int, dict[tuple[int, int, str, int], int]]] = {}
-        self._template: Position | None = None
         #: final outcomes (english, french, winner) seen so far, and their indexes
         self.outcomes: list[tuple[int, int, str]] = []
         self._index: dict[tuple[int, int, str], int] = {}
@@ -175,9 +175,7 @@ class Endgame:
     # ------------------------------------------------------------------ helpers
     def _score(self, castles: tuple[int, ...], unspent_e: int, unspent_f: int) -> tuple[int, int, str]:
         """The engine's score of a finished table: only castles and unspent card counts matter."""
-        assert self._template is not None
-        sides = tuple(Side(hands=(Cards.from_values({2: u}),)) for u in (unspent_e, unspent_f))
-        r = evolve(self._template, castles=castles, sides=sides, to_play=END).result()
+        r = table_result(castles, unspent_e, unspent_f, self.rules)
         return r.english, r.french, r.winner
 
     def _outcome_ids(self, castles: tuple[int, ...], first: int, classes: tuple[tuple[int, int], ...]) -> np.ndarray:
@@ -210,8 +208,6 @@ class Endgame:
     # ------------------------------------------------------------------ solving
     def value(self, p: Position) -> Distribution:
         """The distribution ``(english, french, winner, rounds after this one)`` from round start ``p``."""
-        if self._template is None:
-            self._template = p
         e, f = p.sides
         den, nums = self._solve(p.castles, p.first, e.hand, f.hand, e.deck, f.deck)
         return {o: Fraction(n, den) for o, n in nums.items()}
