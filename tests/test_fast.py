@@ -17,7 +17,9 @@ from scipy import stats
 
 from guyenne_explore import Position, Rules
 from guyenne_explore.analysis.exact import exact_distribution
+from guyenne_explore.analysis.fast import encode as encode_module
 from guyenne_explore.analysis.fast.encode import unsupported
+from guyenne_explore.analysis.fast.options import no_tables
 from guyenne_explore.analysis.fast.endgame import applies
 from guyenne_explore.analysis.fast.rollout import fast_games, traced_game
 from guyenne_explore.analysis.policies import Uniform
@@ -74,6 +76,33 @@ def test_compiled_games_replay_in_the_engine(rules):
         for i in range(25):
             record, game = traced_game(start, seed=3, index=i)
             assert tuple(game) == _replay_summary(record)
+
+
+@pytest.mark.parametrize("rules", RULES[1:4] + RULES[5:6] + [Rules.preset("advanced", castles=11, adjacency="ring")],
+                         ids=IDS[1:4] + IDS[5:6] + ["castles11-ring"])
+def test_compiled_games_replay_without_lookup_tables(rules, monkeypatch):
+    """Card sets too large for the option tables: the kernel samples the choices by rejection (and
+    past ten castles it walks the runs instead of looking the points up)."""
+    monkeypatch.setattr(encode_module, "option_tables", lambda kinds, *rest: no_tables(len(kinds)))
+    for start in [Position.start(rules), _midgame(rules, 2, 17)]:
+        assert encode_module.encode(start).options.offsets.size == 0
+        for i in range(25):
+            record, game = traced_game(start, seed=4, index=i)
+            assert tuple(game) == _replay_summary(record)
+
+
+def test_option_tables_hold_the_engine_moves():
+    """Every hand of the opening deals gets the engine's legal placements, in one table row each."""
+    p = Position.start("advanced")
+    tables = encode_module.encode(p).options
+    assert tables.offsets.size > 0
+    rng = random.Random(0)
+    for _ in range(200):
+        q = p.apply_outcome(p.sample_outcome(rng))
+        hand = q.sides[0].hand
+        code = sum(hand[k] * w for k, w in zip(encode_module.encode(q).kinds, tables.weights))
+        rows = tables.cards[tables.offsets[0, code]:tables.offsets[0, code + 1]]
+        assert len(rows) == q.legal_moves.count() // 6  # open_first: each multiset at each of 6 castles
 
 
 def test_traced_game_is_the_batch_game():

@@ -18,6 +18,7 @@ from ...position import (CONCEDE_CHOICE, DEAL, DRAW, END, OPEN_FIRST, OPEN_SECON
                          RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, Position)
 from ...rules import Rules
 from . import kernel as kn
+from .options import OptionTables, option_tables
 
 _PHASE = {SETUP_DISCARD: kn.SETUP, DEAL: kn.DEAL, OPEN_FIRST: kn.OPEN_FIRST, RESPOND_FIRST: kn.RESPOND_FIRST,
           OPEN_SECOND: kn.OPEN_SECOND, RESPOND_SECOND: kn.RESPOND_SECOND, REMOVE_CHOICE: kn.REMOVE,
@@ -41,6 +42,7 @@ class Encoded(NamedTuple):
     rules: np.ndarray
     max_rounds: int
     ways_width: int
+    options: OptionTables
 
 
 def unsupported(p: Position, policies: tuple[str, str]) -> str | None:
@@ -96,8 +98,10 @@ def encode(p: Position) -> Encoded:
     max_rounds = (r.exhaustion_limit + 2) * max(cards, 1) + 8
     width = max(r.hand_size, r.max_at_castle, r.pre_discard, *(s.hand.size for s in p.sides)) + 2
     hero = kinds.index(HERO) if HERO in kinds else -1
+    largest = max(r.hand_size, *(s.hand.size for s in p.sides))
+    caps = tuple(min(largest, max(p.cards_of(0)[k], p.cards_of(1)[k])) for k in kinds)
     return Encoded(kinds, values, zones, placed, np.array(p.castles, np.int64), scalars, rules_array(r, hero),
-                   max_rounds, width)
+                   max_rounds, width, option_tables(tuple(kinds), caps, largest, r.max_at_castle))
 
 
 def seed_u64(seed: int) -> np.uint64:

@@ -43,7 +43,7 @@ TRACE_HEAD = 3
 ERR_NO_MOVE, ERR_TOO_LONG = 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _next(rng):
     """SplitMix64: small state, good statistics, one multiply chain per number."""
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -53,13 +53,13 @@ def _next(rng):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _below(rng, n):
     """A uniform integer in [0, n) (53-bit resolution: the bias is below 1e-12 for our n)."""
     return int(np.float64(_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * n)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def seed_stream(rng, seed, index):
     """The stream of game ``index`` of a batch seeded with ``seed`` (both as uint64)."""
     rng[0] = seed * np.uint64(0xD1B54A32D192ED03) + index
@@ -67,7 +67,7 @@ def seed_stream(rng, seed, index):
     rng[0] ^= _next(rng)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _size(c):
     s = 0
     for k in range(c.shape[0]):
@@ -75,7 +75,7 @@ def _size(c):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _total(c, vals):
     """Sum of the valued cards; the hero adds nothing (it overrides)."""
     s = 0
@@ -84,7 +84,7 @@ def _total(c, vals):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _strongest(c):
     for k in range(c.shape[0] - 1, -1, -1):
         if c[k] > 0:
@@ -92,7 +92,7 @@ def _strongest(c):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def battle_winner(e, f, vals, hero):
     """0 or 1 for the winning side, -1 for a tie (RULES.md section 4)."""
     he = hero >= 0 and e[hero] > 0
@@ -109,7 +109,7 @@ def battle_winner(e, f, vals, hero):
     return 0 if se > sf else 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _count_sizes(src, lo, hi, ways):
     """ways[k, s]: sub-multisets of size s of the kinds k.. of ``src``; returns how many have size lo..hi."""
     nk = src.shape[0]
@@ -128,7 +128,7 @@ def _count_sizes(src, lo, hi, ways):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def pick_multiset(src, lo, hi, rng, out, ways):
     """A uniformly random distinct sub-multiset of ``src`` with lo..hi cards into ``out``.
 
@@ -178,7 +178,25 @@ def pick_multiset(src, lo, hi, rng, out, ways):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
+def pick_option(opt, table, src, rng, out):
+    """A uniformly random row of option table ``table`` for the multiset ``src`` into ``out``
+    (:mod:`.options`: the engine's legal moves, listed per multiset code).  False when there is none."""
+    weights, offsets, cards = opt
+    code = 0
+    for k in range(src.shape[0]):
+        code += src[k] * weights[k]
+    first = offsets[table, code]
+    n = offsets[table, code + 1] - first
+    if n <= 0:
+        return False
+    row = first + _below(rng, n)
+    for k in range(src.shape[0]):
+        out[k] = cards[row, k]
+    return True
+
+
+@njit(cache=True, error_model="numpy")
 def removal_ok(src, m, vals, hero):
     """RULES.md 4: the strongest placed card alone, or two or more adding up to at least its value."""
     n = _size(m)
@@ -191,7 +209,7 @@ def removal_ok(src, m, vals, hero):
     return _total(m, vals) >= need
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def pick_removal(src, rng, out, vals, hero):
     """A uniformly random legal removal from the cards ``src`` a neutral battle's loser placed."""
     space = 1
@@ -207,64 +225,119 @@ def pick_removal(src, rng, out, vals, hero):
             return
 
 
-@njit(cache=True)
-def score(cs, unspent_e, unspent_f, scoring, ring, out, work):
-    """Scores and winner of the table into out[0:3] (RULES.md 6); ``work`` holds n + 5 integers."""
+#: castle tables with at most this many castles get their points from a table (3^n rows)
+MAX_TABLED_CASTLES = 10
+
+
+@njit(cache=True, error_model="numpy")
+def _run_points(r, scoring):
+    """Points of one run of ``r`` castles (2022: 1 alone, 2 per castle in a run; 2021: 1 per castle)."""
+    if scoring == 0:
+        return 1 if r == 1 else 2 * r
+    return r
+
+
+@njit(cache=True, error_model="numpy")
+def castle_points(cs, scoring, ring):
+    """What the castles alone give (RULES.md 6): (the side holding all of them or -1, points of each
+    side before unspent cards, each side's longest run, 0 under 2022 where it decides nothing)."""
     n = cs.shape[0]
     same = cs[0] != NEUTRAL
-    for i in range(n):
+    for i in range(1, n):
         if cs[i] != cs[0]:
             same = False
+            break
     if same:
-        out[0] = 12 if cs[0] == 0 else 0
-        out[1] = 12 if cs[0] == 1 else 0
-        out[2] = cs[0]
-        return
-    pts = work[0:2]
-    longest = work[2:4]
-    runs = work[4:]
-    for side in range(2):
-        pts[side] = 0
-        longest[side] = 0
-        cur, count = 0, 0
-        for i in range(n):
-            if cs[i] == side:
-                cur += 1
-            elif cur > 0:
-                runs[count] = cur
-                count += 1
-                cur = 0
-        if cur > 0:
-            runs[count] = cur
-            count += 1
-        if ring and count > 1 and cs[0] == side and cs[n - 1] == side:
-            runs[0] += runs[count - 1]
-            count -= 1
-        for j in range(count):
-            r = runs[j]
-            longest[side] = max(longest[side], r)
-            if scoring == 0:
-                pts[side] += 1 if r == 1 else 2 * r
+        return cs[0], 0, 0, 0, 0
+    pts0, pts1, long0, long1 = 0, 0, 0, 0
+    first_len = 0
+    i = 0
+    while i < n:
+        c = cs[i]
+        j = i + 1
+        while j < n and cs[j] == c:
+            j += 1
+        r = j - i
+        if i == 0:
+            first_len = r
+        if ring and j == n and i > 0 and c != NEUTRAL and cs[0] == c:
+            # the last run goes round to the first one: score them as one run
+            p_first = _run_points(first_len, scoring)
+            r += first_len
+            if c == 0:
+                pts0 -= p_first
             else:
-                pts[side] += r
+                pts1 -= p_first
+        if c == 0:
+            pts0 += _run_points(r, scoring)
+            long0 = max(long0, r)
+        elif c == 1:
+            pts1 += _run_points(r, scoring)
+            long1 = max(long1, r)
+        i = j
     if scoring == 1:
-        for side in range(2):
-            if longest[side] >= 2:
-                pts[side] += longest[side]
-        pts[0] += unspent_e
-        pts[1] += unspent_f
-    out[0], out[1] = pts[0], pts[1]
-    ke = (pts[0], longest[0] if scoring == 1 else 0, unspent_e)
-    kf = (pts[1], longest[1] if scoring == 1 else 0, unspent_f)
-    out[2] = DRAW_WINNER if ke == kf else (0 if ke > kf else 1)
+        if long0 >= 2:
+            pts0 += long0
+        if long1 >= 2:
+            pts1 += long1
+        return -1, pts0, pts1, long0, long1
+    return -1, pts0, pts1, 0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
+def points_table(n, scoring, ring):
+    """:func:`castle_points` of every table of ``n`` castles, row ``sum((castle + 1) * 3^(n-1-i))``:
+    a game looks its table up each round instead of walking the runs (whose branches the processor
+    cannot predict).  No rows beyond :data:`MAX_TABLED_CASTLES` castles."""
+    rows = 3 ** n if n <= MAX_TABLED_CASTLES else 0
+    out = np.zeros((rows, 5), np.int64)
+    cs = np.zeros(n, np.int64)
+    for code in range(rows):
+        r = code
+        for i in range(n - 1, -1, -1):
+            cs[i] = r % 3 - 1
+            r //= 3
+        sweep, p0, p1, l0, l1 = castle_points(cs, scoring, ring)
+        out[code, 0], out[code, 1], out[code, 2], out[code, 3], out[code, 4] = sweep, p0, p1, l0, l1
+    return out
+
+
+@njit(cache=True, error_model="numpy")
+def score(cs, unspent_e, unspent_f, scoring, ring, table, out):
+    """Scores and winner of the table into out[0:3] (RULES.md 6); ``table`` is :func:`points_table`
+    (or empty: the runs are walked)."""
+    if table.shape[0] > 0:
+        code = 0
+        for i in range(cs.shape[0]):
+            code = 3 * code + cs[i] + 1
+        sweep, pts0, pts1, long0, long1 = table[code, 0], table[code, 1], table[code, 2], table[code, 3], table[code, 4]
+    else:
+        sweep, pts0, pts1, long0, long1 = castle_points(cs, scoring, ring)
+    if sweep >= 0:
+        out[0] = 12 if sweep == 0 else 0
+        out[1] = 12 if sweep == 1 else 0
+        out[2] = sweep
+        return
+    if scoring == 1:
+        pts0 += unspent_e
+        pts1 += unspent_f
+    out[0], out[1] = pts0, pts1
+    if pts0 != pts1:
+        out[2] = 0 if pts0 > pts1 else 1
+    elif long0 != long1:
+        out[2] = 0 if long0 > long1 else 1
+    elif unspent_e != unspent_f:
+        out[2] = 0 if unspent_e > unspent_f else 1
+    else:
+        out[2] = DRAW_WINNER
+
+
+@njit(cache=True, error_model="numpy")
 def _unspent(z, side):
     return _size(z[side, HAND]) + _size(z[side, DECK])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _record(trace, tpos, point, side, castle, cards):
     i = tpos[0]
     if i < trace.shape[0]:
@@ -276,7 +349,7 @@ def _record(trace, tpos, point, side, castle, cards):
     tpos[0] = i + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _draw_side(z, sc, rp, side, rng, drawn):
     """RULES.md 5.3 one card at a time: reshuffles on an empty deck (or at once), exhaustions counted."""
     nk = drawn.shape[0]
@@ -315,7 +388,7 @@ def _draw_side(z, sc, rp, side, rng, drawn):
                 deck_n, disc_n = disc_n, 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _resolve(z, pl, cs, sc, rp, vals, battle):
     """Resolve battle X (0) then Y (1) from ``battle`` on; stop at a removal choice or the round's end."""
     b = battle
@@ -342,7 +415,7 @@ def _resolve(z, pl, cs, sc, rp, vals, battle):
     _end_of_round(z, pl, cs, sc)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _end_of_round(z, pl, cs, sc):
     """RULES.md 5.1-5.2: the all-six end, else every placed card to its side's discard."""
     same = cs[0] != NEUTRAL
@@ -363,9 +436,12 @@ def _end_of_round(z, pl, cs, sc):
     sc[PHASE] = DRAW
 
 
-@njit(cache=True)
-def play(z, pl, cs, sc, rp, vals, rng, out, leaders, ways, work, trace, tpos):
+@njit(cache=True, error_model="numpy")
+def play(z, pl, cs, sc, rp, vals, opt, points, rng, out, leaders, ways, work, trace, tpos):
     """Play the position in place to its end under the uniform policy; the summary goes to ``out``.
+
+    ``opt`` holds the option tables of :mod:`.options` (weights, offsets, cards); with empty
+    tables the choices are sampled by rejection from the hand (large custom card sets).
 
     ``work`` is scratch of :func:`work_size` integers (no allocation per game: threads share
     the allocator).  ``trace`` (rows of :data:`TRACE_HEAD` + kinds) receives every decision and draw
@@ -376,7 +452,7 @@ def play(z, pl, cs, sc, rp, vals, rng, out, leaders, ways, work, trace, tpos):
     m = work[0:nk]
     m2 = work[nk:2 * nk]
     res = work[2 * nk:2 * nk + 3]
-    score_work = work[2 * nk + 3:]
+    tabled = opt[1].shape[1] > 0
     start_round = sc[ROUND]
     n_leaders = 0
     decisions = 0
@@ -407,7 +483,7 @@ def play(z, pl, cs, sc, rp, vals, rng, out, leaders, ways, work, trace, tpos):
                 if n_leaders >= leaders.shape[0]:
                     out[OUT_ERROR] = ERR_TOO_LONG
                     return
-                score(cs, _unspent(z, 0), _unspent(z, 1), rp[SCORING], rp[RING], res, score_work)
+                score(cs, _unspent(z, 0), _unspent(z, 1), rp[SCORING], rp[RING], points, res)
                 leaders[n_leaders] = res[2]
                 n_leaders += 1
             for side in range(2):
@@ -423,7 +499,12 @@ def play(z, pl, cs, sc, rp, vals, rng, out, leaders, ways, work, trace, tpos):
         elif phase == REMOVE:
             b = sc[BATTLE]
             loser = 1 - cs[sc[CASTLE_X + b]]
-            pick_removal(pl[loser, b], rng, m, vals, hero)
+            if tabled:
+                if not pick_option(opt, 2, pl[loser, b], rng, m):
+                    out[OUT_ERROR] = ERR_NO_MOVE
+                    return
+            else:
+                pick_removal(pl[loser, b], rng, m, vals, hero)
             for k in range(nk):
                 pl[loser, b, k] -= m[k]
                 z[loser, REMOVED, k] += m[k]
@@ -438,7 +519,11 @@ def play(z, pl, cs, sc, rp, vals, rng, out, leaders, ways, work, trace, tpos):
             b = 0 if phase <= RESPOND_FIRST else 1
             reserve = 1 if b == 0 else 0
             hand = z[side, HAND]
-            if not pick_multiset(hand, 1, min(rp[MAX_AT], _size(hand) - reserve), rng, m, ways):
+            if tabled:
+                found = pick_option(opt, b, hand, rng, m)
+            else:
+                found = pick_multiset(hand, 1, min(rp[MAX_AT], _size(hand) - reserve), rng, m, ways)
+            if not found:
                 out[OUT_ERROR] = ERR_NO_MOVE
                 return
             castle = -1
@@ -459,7 +544,7 @@ def play(z, pl, cs, sc, rp, vals, rng, out, leaders, ways, work, trace, tpos):
                 _resolve(z, pl, cs, sc, rp, vals, 0)
             else:
                 sc[PHASE] = phase + 1
-    score(cs, _unspent(z, 0), _unspent(z, 1), rp[SCORING], rp[RING], res, score_work)
+    score(cs, _unspent(z, 0), _unspent(z, 1), rp[SCORING], rp[RING], points, res)
     rounds = sc[ROUND] - start_round + 1
     decided = rounds
     while decided > 1 and (decided - 2 >= n_leaders or leaders[decided - 2] == res[2]):
@@ -472,25 +557,26 @@ def play(z, pl, cs, sc, rp, vals, rng, out, leaders, ways, work, trace, tpos):
     out[OUT_DECISIONS] = decisions
 
 
-@njit(cache=True)
-def work_size(n_kinds, n_castles):
-    return 2 * n_kinds + 3 + n_castles + 5
+@njit(cache=True, error_model="numpy")
+def work_size(n_kinds):
+    return 2 * n_kinds + 3
 
 
-@njit(cache=True, parallel=True)
-def play_batch(z0, pl0, cs0, sc0, rp, vals, seed, start, count, max_rounds, ways_width, out):
+@njit(cache=True, parallel=True, error_model="numpy")
+def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, seed, start, count, max_rounds, ways_width, out):
     """Games ``start .. start+count-1`` of the batch ``seed`` from one position, on all threads.
 
     The games are cut into one slice per block of 256 so that each slice allocates its
     scratch once; game g's stream depends only on ``(seed, start + g)``.
     """
     block = 256
+    points = points_table(cs0.shape[0], rp[SCORING], rp[RING])
     for s in prange((count + block - 1) // block):
         z, pl, cs, sc = z0.copy(), pl0.copy(), cs0.copy(), sc0.copy()
         rng = np.zeros(1, np.uint64)
         leaders = np.zeros(max_rounds, np.int64)
         ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
-        work = np.zeros(work_size(vals.shape[0], cs0.shape[0]), np.int64)
+        work = np.zeros(work_size(vals.shape[0]), np.int64)
         trace = np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64)
         tpos = np.zeros(1, np.int64)
         for g in range(s * block, min(count, (s + 1) * block)):
@@ -499,15 +585,16 @@ def play_batch(z0, pl0, cs0, sc0, rp, vals, seed, start, count, max_rounds, ways
             cs[:] = cs0
             sc[:] = sc0
             seed_stream(rng, seed, np.uint64(start + g))
-            play(z, pl, cs, sc, rp, vals, rng, out[g], leaders, ways, work, trace, tpos)
+            play(z, pl, cs, sc, rp, vals, opt, points, rng, out[g], leaders, ways, work, trace, tpos)
 
 
-@njit(cache=True)
-def play_traced(z, pl, cs, sc, rp, vals, seed, index, max_rounds, ways_width, trace, tpos, out):
+@njit(cache=True, error_model="numpy")
+def play_traced(z, pl, cs, sc, rp, vals, opt, seed, index, max_rounds, ways_width, trace, tpos, out):
     """One game of a batch, with its trace (the same game :func:`play_batch` plays for that index)."""
     rng = np.zeros(1, np.uint64)
     seed_stream(rng, seed, index)
+    points = points_table(cs.shape[0], rp[SCORING], rp[RING])
     leaders = np.zeros(max_rounds, np.int64)
     ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
-    work = np.zeros(work_size(vals.shape[0], cs.shape[0]), np.int64)
-    play(z, pl, cs, sc, rp, vals, rng, out, leaders, ways, work, trace, tpos)
+    work = np.zeros(work_size(vals.shape[0]), np.int64)
+    play(z, pl, cs, sc, rp, vals, opt, points, rng, out, leaders, ways, work, trace, tpos)

@@ -45,8 +45,8 @@ def play_summaries(p: Position, games: int, seed: int, start_index: int = 0) -> 
     e = encode(p)
     out = np.zeros((games, kn.N_OUT), np.int64)
     if games:
-        kn.play_batch(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, seed_u64(seed), np.uint64(start_index),
-                      games, e.max_rounds, e.ways_width, out)
+        kn.play_batch(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), seed_u64(seed),
+                      np.uint64(start_index), games, e.max_rounds, e.ways_width, out)
     _check(out)
     return out
 
@@ -80,7 +80,7 @@ def traced_game(p: Position, seed: int, index: int) -> tuple[GameRecord, Game]:
     trace = np.zeros((4 * e.max_rounds * 4 + 64, kn.TRACE_HEAD + len(e.kinds)), np.int64)
     tpos = np.zeros(1, np.int64)
     out = np.zeros(kn.N_OUT, np.int64)
-    kn.play_traced(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, seed_u64(seed), np.uint64(index),
+    kn.play_traced(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), seed_u64(seed), np.uint64(index),
                    e.max_rounds, e.ways_width, trace, tpos, out)
     _check(out[None, :])
     if tpos[0] > trace.shape[0]:
