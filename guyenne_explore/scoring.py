@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .position import ENGLISH, FRENCH, NEUTRAL
@@ -57,17 +58,32 @@ def result(p: "Position") -> Result:
 def table_result(castles: tuple[int, ...], unspent_english: int, unspent_french: int, rules: "Rules") -> Result:
     """Scores and winner of a final table: only the castles and each side's unspent cards count
     (the endgame solvers score many tables without building positions)."""
-    if castles[0] != NEUTRAL and all(c == castles[0] for c in castles):
-        return Result(12 if castles[0] == ENGLISH else 0, 12 if castles[0] == FRENCH else 0, SIDES[castles[0]])
-    ring = rules.adjacency == "ring"
-    unspent = [unspent_english, unspent_french]
-    all_runs = [runs(castles, s, ring) for s in (ENGLISH, FRENCH)]
+    sweep, points, longest = _castle_points(tuple(castles), rules.scoring, rules.adjacency == "ring")
+    if sweep is not None:
+        return Result(12 if sweep == ENGLISH else 0, 12 if sweep == FRENCH else 0, SIDES[sweep])
+    unspent = (unspent_english, unspent_french)
     if rules.scoring == "2021":
-        longest = [max(r, default=0) for r in all_runs]
-        scores = [sum(r) + (longest[s] if longest[s] >= 2 else 0) + unspent[s] for s, r in enumerate(all_runs)]
+        scores = [points[s] + unspent[s] for s in (ENGLISH, FRENCH)]
         keys = [(scores[s], longest[s], unspent[s]) for s in (ENGLISH, FRENCH)]
     else:
-        scores = [sum(1 if n == 1 else 2 * n for n in r) for r in all_runs]
+        scores = list(points)
         keys = [(scores[s], unspent[s]) for s in (ENGLISH, FRENCH)]
     winner = "draw" if keys[0] == keys[1] else ("english" if keys[0] > keys[1] else "french")
     return Result(scores[0], scores[1], winner)
+
+
+@lru_cache(maxsize=1 << 16)
+def _castle_points(castles: tuple[int, ...], scoring: str, ring: bool
+                   ) -> tuple[int | None, tuple[int, int], tuple[int, int]]:
+    """What the castles alone give: the side holding all of them (or None), each side's points
+    before unspent cards, and each side's longest run.  Cached: the exact endgame solvers score the
+    same few hundred tables again and again, with many unspent counts."""
+    if castles[0] != NEUTRAL and all(c == castles[0] for c in castles):
+        return castles[0], (0, 0), (0, 0)
+    all_runs = [runs(castles, s, ring) for s in (ENGLISH, FRENCH)]
+    longest = (max(all_runs[ENGLISH], default=0), max(all_runs[FRENCH], default=0))
+    if scoring == "2021":
+        points = tuple(sum(r) + (longest[s] if longest[s] >= 2 else 0) for s, r in enumerate(all_runs))
+    else:
+        points = tuple(sum(1 if n == 1 else 2 * n for n in r) for r in all_runs)
+    return None, (points[0], points[1]), longest

@@ -14,11 +14,19 @@ uniform play in an endgame:
   card does not matter here.
 
 So the mass of each pair of side states ``(hand, deck)`` is a vector over the
-castle tables, and a round is a few sparse matrix products (float64).  The
-answers are the exact distribution up to rounding (the tests compare them with
-the fractions of :class:`.endgame.Endgame` to 1e-12); battles and draws come
-from the engine (``battle_winner``, ``side_outcomes``) and the final scores from
-the engine's ``result``.
+castle tables, and a round is three sparse matrix products (float64):
+
+1. the castle map of each outcome pair on the pairs of side states, spread to
+   the pairs of *post states* ``(kept hand, deck)`` with the weights of the
+   placements; many placements of a hand keep the same cards, so post states
+   are shared, and the castle map (30 entries a row) runs on the fewer pairs;
+2. and 3. each side's draw as its own sparse map, one side after the other
+   (the draws are independent), instead of every pair of draws at once.
+
+The answers are the exact distribution up to rounding (the tests compare them
+with the fractions of :class:`.endgame.Endgame` to 1e-12); battles and draws
+come from the engine (``battle_winner``, ``side_outcomes``) and the final scores
+from the engine's ``table_result``.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from itertools import product
+from typing import NamedTuple
 
 import numpy as np
 from scipy import sparse
@@ -33,7 +42,7 @@ from scipy import sparse
 from ...cards import Cards
 from ...drawing import side_outcomes
 from ...flow import battle_winner
-from ...position import NEUTRAL, Position, Side, evolve
+from ...position import NEUTRAL, Position, Side
 from ...rules import Rules
 from ...scoring import table_result
 from .endgame import HERO_CLASS, _placements
@@ -48,23 +57,28 @@ _CONTROL = (NEUTRAL, 0, 1)
 
 
 class _SideStep:
-    """One side's round from ``(hand, deck)``, per remainder (the hand it keeps): the probability of
-    each pair of strength classes (at X, at Y) as flat arrays, its unspent cards, whether the game
-    ends after the draw, and the draws.  ``remainder``, ``at_x``, ``at_y``, ``weight`` concatenate
-    every remainder's class pairs, so a whole step pairs with the other side's in one operation."""
+    """One side's round from ``(hand, deck)``: the probability of each (kept hand, class at X, class at Y)
+    as flat arrays (``post`` gives the solver's id of the state ``(kept hand, deck)`` each entry leads to,
+    before the draw), so a whole step pairs with the other side's in one operation."""
 
-    def __init__(self, hand: Cards, deck: Cards, rules: Rules, classes: dict[int, int]):
+    def __init__(self, hand: Cards, deck: Cards, rules: Rules, classes: dict[int, int], post_id: Callable):
         pl = _placements(hand, rules.max_at_castle)
-        side = Side(hands=(hand,), deck=deck, exhaustions=rules.exhaustion_limit)
         i, a, b = np.nonzero(pl.table)
         self.remainder = i
         self.at_x = np.array([classes[c] for c in pl.classes])[a]
         self.at_y = np.array([classes[c] for c in pl.classes])[b]
         self.weight = pl.table[i, a, b].astype(float) / pl.denominator
-        self.unspent = [rem.size + deck.size for rem in pl.remainders]
-        self.over = [rem.size + min(max(0, rules.hand_size - rem.size), deck.size) <= 1 for rem in pl.remainders]
-        self.draws = [[((rem + d, deck - d), float(q)) for d, q in side_outcomes(evolve(side, hands=(rem,)), rules)]
-                      for rem in pl.remainders]
+        self.post = np.array([post_id(rem, deck) for rem in pl.remainders], np.int64)
+
+
+class _Post(NamedTuple):
+    """A side after placing and before drawing: its unspent cards, whether the game ends for it after
+    the draw, and the states its draw leads to (ids) with their probabilities."""
+
+    unspent: int
+    over: bool
+    targets: np.ndarray
+    probs: np.ndarray
 
 
 class ForwardEndgame:
@@ -111,16 +125,53 @@ class ForwardEndgame:
         self.all_six = (digits == digits[:, :1]).all(axis=1) & (digits[:, 0] != 0)
         self.powers = powers
         self._steps: dict[tuple[Cards, Cards], _SideStep] = {}
+        # side states (hand, deck) at a round start and after placing, by id
+        self._state_ids: dict[tuple[Cards, Cards], int] = {}
+        self._state_list: list[tuple[Cards, Cards]] = []
+        self._post_ids: dict[tuple[Cards, Cards], int] = {}
+        self._posts: list[_Post] = []
         self._ids: dict[tuple[int, int], np.ndarray] = {}
         self.outcomes: list[tuple[int, int, str]] = []
         self._index: dict[tuple[int, int, str], int] = {}
 
-    def _step(self, hand: Cards, deck: Cards) -> _SideStep:
+    def _state_id(self, hand: Cards, deck: Cards) -> int:
         key = (hand, deck)
-        hit = self._steps.get(key)
+        hit = self._state_ids.get(key)
         if hit is None:
-            hit = self._steps[key] = _SideStep(hand, deck, self.rules, self.classes)
+            hit = self._state_ids[key] = len(self._state_list)
+            self._state_list.append(key)
         return hit
+
+    def _post_id(self, kept: Cards, deck: Cards) -> int:
+        key = (kept, deck)
+        hit = self._post_ids.get(key)
+        if hit is None:
+            rules = self.rules
+            side = Side(hands=(kept,), deck=deck, exhaustions=rules.exhaustion_limit)
+            draws = side_outcomes(side, rules)
+            self._posts.append(_Post(
+                kept.size + deck.size, kept.size + min(max(0, rules.hand_size - kept.size), deck.size) <= 1,
+                np.array([self._state_id(kept + d, deck - d) for d, _ in draws], np.int64),
+                np.array([float(q) for _, q in draws])))
+            hit = self._post_ids[key] = len(self._posts) - 1
+        return hit
+
+    def _step(self, state: int) -> _SideStep:
+        hit = self._steps.get(state)
+        if hit is None:
+            hand, deck = self._state_list[state]
+            hit = self._steps[state] = _SideStep(hand, deck, self.rules, self.classes, self._post_id)
+        return hit
+
+    def next_states(self, hand: Cards, deck: Cards) -> set[tuple[Cards, Cards]]:
+        """The ``(hand, deck)`` a side can hold at the next round start, the game going on (the
+        benchmarks count with it how large an endgame's state space is)."""
+        out: set[tuple[Cards, Cards]] = set()
+        for u in set(self._step(self._state_id(hand, deck)).post.tolist()):
+            post = self._posts[u]
+            if not post.over:
+                out.update(self._state_list[t] for t in post.targets.tolist())
+        return out
 
     def _outcome_ids(self, unspent_e: int, unspent_f: int) -> np.ndarray:
         """ids[table]: the final outcome (index in ``outcomes``) of each castle table, by the engine."""
@@ -140,14 +191,15 @@ class ForwardEndgame:
     def value(self, p: Position) -> FloatDistribution:
         """The distribution ``(english, french, winner, rounds after this one)`` from round start ``p``."""
         e, f = p.sides
-        start = np.zeros(len(self.digits))
-        start[sum(_DIGIT[c] * w for c, w in zip(p.castles, self.powers))] = 1.0
-        level: dict[tuple, np.ndarray] = {((e.hand, e.deck), (f.hand, f.deck)): start}
+        start = np.zeros((1, len(self.digits)))
+        start[0, sum(_DIGIT[c] * w for c, w in zip(p.castles, self.powers))] = 1.0
+        pairs = np.array([[self._state_id(e.hand, e.deck), self._state_id(f.hand, f.deck)]], np.int64)
+        mass = start
         out: FloatDistribution = defaultdict(float)
         rounds = 0
-        while level:
-            self.states += len(level)
-            ended, level = self._round(level)
+        while len(pairs):
+            self.states += len(pairs)
+            ended, pairs, mass = self._round(pairs, mass)
             if self.progress:
                 self.progress(self.states)
             for o, q in ended.items():
@@ -155,62 +207,80 @@ class ForwardEndgame:
             rounds += 1
         return {k: v for k, v in out.items() if v > 0}
 
-    def _round(self, level: dict[tuple, np.ndarray]) -> tuple[dict[int, float], dict[tuple, np.ndarray]]:
-        """One round from every pair of side states at once; returns the mass ended per outcome
-        and the next level (pairs of side states after the draws, each with its castle vector)."""
-        states = list(level)
-        mass = np.array([level[s] for s in states])  # (states, tables)
-        # weights of (remainder pair, outcome pair) from each state: W[o] (keys x states)
-        keys: dict[tuple, int] = {}
-        info: list[tuple] = []
-        rows, cols, outs, data = [], [], [], []
-        for s, (se, sf) in enumerate(states):
-            e, f = self._step(*se), self._step(*sf)
-            ne, nf = len(e.unspent), len(f.unspent)
-            # every english class pair against every french one: (remainder pair, outcome pair) sums
+    def _round(self, pairs: np.ndarray, mass: np.ndarray) -> tuple[dict[int, float], np.ndarray, np.ndarray]:
+        """One round from every pair of side states at once (``pairs[s]``: english and french state ids,
+        ``mass[s]``: its vector over the castle tables); returns the mass ended per outcome and the
+        next round's pairs and masses."""
+        # the weight of each (pair, english post state, french post state, outcome pair)
+        cols, us, vs, outs, data = [], [], [], [], []
+        for s, (se, sf) in enumerate(pairs.tolist()):
+            e, f = self._step(se), self._step(sf)
+            ne, nf = len(e.post), len(f.post)
             group = (e.remainder[:, None] * nf + f.remainder[None, :]) * 9
             code = group + 3 * self.duel[e.at_x[:, None], f.at_x[None, :]] + self.duel[e.at_y[:, None], f.at_y[None, :]]
             sums = np.bincount(code.ravel(), weights=np.outer(e.weight, f.weight).ravel(), minlength=ne * nf * 9)
-            for flat in np.nonzero(sums)[0].tolist():
-                pair, o = divmod(flat, 9)
-                i, j = divmod(pair, nf)
-                k = keys.setdefault((se, i, sf, j), len(keys))
-                if k == len(info):
-                    info.append((e.unspent[i], f.unspent[j], e.over[i] or f.over[j], e.draws[i], f.draws[j]))
-                rows.append(k)
-                cols.append(s)
-                outs.append(o)
-                data.append(sums[flat])
-        rows_a, cols_a, outs_a, data_a = np.array(rows), np.array(cols), np.array(outs), np.array(data)
-        after = np.zeros((len(keys), mass.shape[1]))
-        for o, move in enumerate(self.moves):
-            sel = outs_a == o
-            if sel.any():
-                weights = sparse.csr_matrix((data_a[sel], (rows_a[sel], cols_a[sel])), shape=(len(keys), len(states)))
-                after += (move.T @ (weights @ mass).T).T
-        # the round's end: all six castles, a side left with at most one card, or the draws
+            flat = np.nonzero(sums)[0]
+            pair, o = np.divmod(flat, 9)
+            i, j = np.divmod(pair, nf)
+            cols.append(np.full(len(flat), s))
+            us.append(e.post[i])
+            vs.append(f.post[j])
+            outs.append(o)
+            data.append(sums[flat])
+        col, u, v, out_pair, weight = (np.concatenate(x) for x in (cols, us, vs, outs, data))
+        # the pairs of post states (keys) and the castles after the battles
+        keys, key_of = np.unique(u * len(self._posts) + v, return_inverse=True)
+        key_u, key_v = np.divmod(keys, len(self._posts))
+        # the castle map of each outcome pair on the (fewer) state pairs first: moved[o * pairs + s];
+        # then one sparse product spreads them to the post state pairs
+        moved = np.concatenate([np.asarray((move.T @ mass.T).T) for move in self.moves])
+        w = sparse.csr_matrix((weight, (key_of, out_pair * len(pairs) + col)), shape=(len(keys), len(moved)))
+        after = w @ moved
         ended: dict[int, float] = defaultdict(float)
-        six = after[:, self.all_six]
-        nxt: dict[tuple, np.ndarray] = {}
-        for k, (ue, uf, over, draws_e, draws_f) in enumerate(info):
-            row = after[k]
-            ids = self._outcome_ids(ue, uf)
-            for t, q in zip(np.nonzero(self.all_six)[0], six[k]):
-                if q:
-                    ended[int(ids[t])] += float(q)
-            live = np.where(self.all_six, 0.0, row)
-            if over:
-                for o, q in zip(*_grouped(ids, live)):
+        # all six castles end the game whatever the cards
+        sweep_ids = self._outcome_ids(0, 0)
+        for t in np.nonzero(self.all_six)[0]:
+            ended[int(sweep_ids[t])] += float(after[:, t].sum())
+        after[:, self.all_six] = 0.0
+        posts = self._posts
+        unspent = np.array([p.unspent for p in posts], np.int64)
+        over = np.array([p.over for p in posts], bool)
+        # a side left with at most one card after the draw ends the game: score per unspent pair
+        done = over[key_u] | over[key_v]
+        if done.any():
+            pair_code = unspent[key_u[done]] * 1000 + unspent[key_v[done]]
+            codes, group = np.unique(pair_code, return_inverse=True)
+            sums = sparse.csr_matrix((np.ones(len(group)), (group, np.arange(len(group)))),
+                                     shape=(len(codes), len(group))) @ after[done]
+            for c, row in zip(codes.tolist(), sums):
+                for o, q in zip(*_grouped(self._outcome_ids(*divmod(c, 1000)), row)):
                     ended[o] += q
-                continue
-            for (pe, qe) in draws_e:
-                for (pf, qf) in draws_f:
-                    target = nxt.get((pe, pf))
-                    if target is None:
-                        nxt[(pe, pf)] = live * (qe * qf)
-                    else:
-                        target += live * (qe * qf)
-        return ended, {s: v for s, v in nxt.items() if v.any()}
+        live = ~done
+        key_u, key_v, after = key_u[live], key_v[live], after[live]
+        if not len(after):
+            return ended, np.zeros((0, 2), np.int64), np.zeros((0, mass.shape[1]))
+        # the draws, one side at a time: (u, v) -> (english state, v) -> (english state, french state)
+        step1, mid = _draw_map(key_u, key_v, posts)
+        half = step1 @ after
+        step2, nxt = _draw_map(mid[:, 0], mid[:, 1], posts)  # rows (v, english state) -> (english, french state)
+        new = step2 @ half
+        keep = new.any(axis=1)
+        return ended, nxt[keep], new[keep]
+
+
+def _draw_map(own: np.ndarray, other: np.ndarray, posts: list[_Post]) -> tuple[sparse.csr_matrix, np.ndarray]:
+    """The draw of one side as a sparse map from rows ``(own post state, other)`` to rows
+    ``(own next state, other)``; returns the map and the new rows' ``[other, own state]`` pairs."""
+    counts = np.array([len(posts[x].targets) for x in own.tolist()], np.int64)
+    targets = np.concatenate([posts[x].targets for x in own.tolist()])
+    probs = np.concatenate([posts[x].probs for x in own.tolist()])
+    source = np.repeat(np.arange(len(own)), counts)
+    other_rep = np.repeat(other, counts)
+    width = int(max(targets.max(initial=0), 0)) + 1
+    rows, row_of = np.unique(other_rep * width + targets, return_inverse=True)
+    m = sparse.csr_matrix((probs, (row_of, source)), shape=(len(rows), len(own)))
+    new_other, new_own = np.divmod(rows, width)
+    return m, np.stack([new_other, new_own], axis=1)
 
 
 def _grouped(ids: np.ndarray, weights: np.ndarray) -> tuple[list[int], list[float]]:
