@@ -223,3 +223,21 @@ def test_float_forward_pass_on_hands_of_six_with_decks():
     floats = ForwardEndgame(p.rules).value(p)
     assert set(floats) == set(exact)
     assert max(abs(floats[k] - float(q)) for k, q in exact.items()) < 1e-12
+
+
+def _after_last_reshuffle(deck: int) -> Position:
+    """A base round start after both sides' last reshuffle, hands of 6 and ``deck`` cards in each deck."""
+    cards = ["H", "5", "5", "4", "4", "4", "3", "3", "3", "3"] + ["2"] * 12
+    side = {"hand": cards[:6], "deck": cards[6:6 + deck], "discard": cards[6 + deck:], "removed": [],
+            "exhaustions": 1 if deck else 2}
+    return Position.from_json({"rules": "base", "castles": ["neutral", "english", "french"] * 2, "round": 9,
+                               "first": "english", "to_play": "open_first", "sides": {"english": side, "french": side}})
+
+
+def test_auto_enumerates_endgames_with_two_cards_a_deck_and_samples_beyond():
+    from guyenne_explore.analysis.api import analyse
+
+    small = analyse(_after_last_reshuffle(2), games=200, seed=1)
+    assert small.exact and small.arithmetic == "float"
+    assert abs(sum(small.win.values()) - 1) < 1e-12
+    assert not analyse(_after_last_reshuffle(3), games=200, seed=1).exact

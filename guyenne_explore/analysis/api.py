@@ -27,9 +27,10 @@ EXACT_LIMIT = 100_000_000
 NODES_PER_SECOND = 300_000
 
 
-#: Cards still in decks (both sides) up to which "auto" solves an endgame by full enumeration, in
-#: float64 (about a second at most; ``benchmarks/bench_speed.py`` prints the times by deck size).
-ENDGAME_DECKS_AUTO = 2
+#: Cards still in decks (both sides together) up to which "auto" solves an endgame by full
+#: enumeration in float64: 2 cards a deck take 0.3 s at worst, 3 a deck 2 s
+#: (``benchmarks/bench_speed.py`` prints the times by deck size).
+ENDGAME_DECKS_AUTO = 4
 ARITHMETICS = ("fraction", "float")
 
 
