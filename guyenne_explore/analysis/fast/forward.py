@@ -248,12 +248,13 @@ class ForwardEndgame:
         # a side left with at most one card after the draw ends the game: score per unspent pair
         done = over[key_u] | over[key_v]
         if done.any():
-            pair_code = unspent[key_u[done]] * 1000 + unspent[key_v[done]]
+            width = int(unspent.max()) + 1
+            pair_code = unspent[key_u[done]] * width + unspent[key_v[done]]
             codes, group = np.unique(pair_code, return_inverse=True)
             sums = sparse.csr_matrix((np.ones(len(group)), (group, np.arange(len(group)))),
                                      shape=(len(codes), len(group))) @ after[done]
             for c, row in zip(codes.tolist(), sums):
-                for o, q in zip(*_grouped(self._outcome_ids(*divmod(c, 1000)), row)):
+                for o, q in zip(*_grouped(self._outcome_ids(*divmod(c, width)), row)):
                     ended[o] += q
         live = ~done
         key_u, key_v, after = key_u[live], key_v[live], after[live]
@@ -276,7 +277,7 @@ def _draw_map(own: np.ndarray, other: np.ndarray, posts: list[_Post]) -> tuple[s
     probs = np.concatenate([posts[x].probs for x in own.tolist()])
     source = np.repeat(np.arange(len(own)), counts)
     other_rep = np.repeat(other, counts)
-    width = int(max(targets.max(initial=0), 0)) + 1
+    width = int(targets.max(initial=0)) + 1
     rows, row_of = np.unique(other_rep * width + targets, return_inverse=True)
     m = sparse.csr_matrix((probs, (row_of, source)), shape=(len(rows), len(own)))
     new_other, new_own = np.divmod(rows, width)
