@@ -1,35 +1,94 @@
-"""The command line: ``guyenne-explore moves | check | play | analyse``.
+"""The command line: ``guyenne-explore moves | check | play | analyse | diagram | storyboard``.
 
 Every command reads positions through the engine's loader, so a bad file gets
-the same plain-words problems as in the panels, and a non-zero exit.
+the same problems as in the panels, each on its own line, field first.
+
+Exit codes (also in ``--help`` and README's command-line section):
+
+- 0: done (``check``: the position is valid);
+- 1: invalid input (a position, rules or move with problems) or a refused request
+  (an exact analysis out of reach without ``--force``);
+- 2: usage (unknown command or option, from argparse);
+- 3: internal error: a one-line ``internal error: ...`` message (the traceback only
+  with ``GUYENNE_DEBUG=1`` in the environment);
+- 130: cancelled with Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from typing import Sequence
+from typing import Any, Sequence
 
+from .moves import IllegalMove
 from .position import Position
-from .positions_io import PositionError, load_position
+from .positions_io import MAX_TEXT, PositionError, load_position, parse_json, position_from_json
+from .problems import ProblemsError
 from .record import play_game
 from .rules import SIDES, Rules, RulesError
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL, EXIT_CANCELLED = 0, 1, 2, 3, 130
+EXIT_CODES = f"""exit codes:
+  {EXIT_OK}    done (check: the position is valid)
+  {EXIT_INVALID}    invalid input (each problem on its own line, field first) or a refused request
+  {EXIT_USAGE}    usage error (unknown command or option)
+  {EXIT_INTERNAL}    internal error (one line; GUYENNE_DEBUG=1 prints the traceback)
+  {EXIT_CANCELLED}  cancelled with Ctrl-C"""
+
+
+class Refused(Exception):
+    """A request the command line declines with a one-line reason (exit code 1)."""
 
 
 def _rules_arg(text: str) -> Rules:
     text = text.strip()
-    return Rules.from_json(json.loads(text) if text.startswith("{") else text)
+    if text.startswith("{"):
+        try:
+            return Rules.from_json(parse_json(text, "rules"))
+        except PositionError as exc:
+            raise RulesError(exc.problems) from None
+    return Rules.from_json(text)
+
+
+def read_position(arg: str) -> Position:
+    """A position from a file of JSON or of the one-line notation, or from standard input with ``-``."""
+    if arg == "-":
+        text = sys.stdin.read(MAX_TEXT + 1)
+    else:
+        try:
+            return load_position(arg)
+        except PositionError:
+            text = _notation_file(arg)
+            if text is None:
+                raise
+    if not text.lstrip().startswith(("{", "[")) and "\n" not in text.strip():
+        return Position.from_notation(text)
+    return position_from_json(text)
+
+
+def _notation_file(path: str) -> str | None:
+    """The text of a file that holds one line of notation rather than JSON, else None."""
+    try:
+        with open(path, "rb") as fh:
+            text = fh.read(MAX_TEXT + 1).decode("utf-8")
+    except (OSError, ValueError):
+        return None
+    stripped = text.strip()
+    if not stripped or stripped.startswith(("{", "[")) or "\n" in stripped:
+        return None
+    return stripped
 
 
 def _start(args: argparse.Namespace) -> Position:
     if getattr(args, "position", None):
-        return load_position(args.position)
+        return read_position(args.position)
     return Position.start(_rules_arg(args.rules or "base"))
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
-    p = load_position(args.position)
+    p = read_position(args.position)
     moves = list(p.legal_moves)
     side = p.side_to_play
     if args.json:
@@ -40,30 +99,42 @@ def cmd_moves(args: argparse.Namespace) -> int:
         print(f"{p.to_play}: {who} to play, {len(moves)} legal moves")
         for m in moves:
             print(" ", m.text())
-    return 0
+    return EXIT_OK
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    """Validate a position: every problem on its own line, field first; ``--json`` as data."""
     try:
-        p = load_position(args.position)
-    except PositionError as exc:
-        print(f"{args.position}: invalid position", file=sys.stderr)
-        for problem in exc.problems:
-            print(f"  problem: {problem}", file=sys.stderr)
-        for w in exc.warnings:
-            print(f"  warning: {w}", file=sys.stderr)
-        return 1
-    print(f"{args.position}: valid ({p.to_play}, round {p.round})")
-    for w in p.warnings():
-        print(f"  warning: {w}")
-    return 0
+        p = read_position(args.position)
+    except ProblemsError as exc:
+        if args.json:
+            print(json.dumps({"valid": False, **exc.to_json()}, indent=1))
+        else:
+            print(f"{args.position}: invalid position", file=sys.stderr)
+            for line in exc.lines():
+                print(f"  {line}", file=sys.stderr)
+            for w in exc.warnings:
+                print(f"  warning: {w.field}: {w}", file=sys.stderr)
+        return EXIT_INVALID
+    warnings = p.warnings()
+    if args.json:
+        print(json.dumps({"valid": True, "notation": p.notation(), "problems": [],
+                          "warnings": [w.to_json() for w in warnings]}, indent=1))
+    else:
+        print(f"{args.position}: valid ({p.to_play}, round {p.round})")
+        for w in warnings:
+            print(f"  warning: {w.field}: {w}")
+    return EXIT_OK
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     record = play_game(_start(args), args.seed)
     data = record.to_json()
-    if args.json:
-        print(json.dumps({"moves": data["moves"], "result": data["result"], "rounds": data["rounds"]}))
+    if args.record:
+        _write(args.record, json.dumps(data, indent=1).encode("utf-8"))
+    if args.json:  # a whole game record: `storyboard` reads it
+        print(json.dumps({"start": data["start"], "moves": data["moves"], "result": data["result"],
+                          "rounds": data["rounds"]}))
     else:
         for e in data["moves"]:
             if e.get("chance"):
@@ -76,15 +147,26 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from .analysis.api import analyse
+    from .analysis.api import POLICIES, ExactOutOfReach, analyse
+    from .analysis.exact import NotExact
 
     p = _start(args)
     policies = tuple(args.policies.split(","))
     if len(policies) == 1:
         policies = policies * 2
+    for name in policies:
+        if name not in POLICIES:
+            raise Refused(f"unknown policy {name!r}: choose from {', '.join(POLICIES)}")
+    if len(policies) != 2:
+        raise Refused("--policies names one policy, or two separated by a comma (english,french)")
     method = "exact" if args.exact else ("sample" if args.samples else "auto")
-    result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,  # type: ignore[arg-type]
-                     force=args.force, arithmetic="float" if args.float else None)
+    try:
+        result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,  # type: ignore[arg-type]
+                         force=args.force, arithmetic="float" if args.float else None)
+    except ExactOutOfReach as exc:
+        raise Refused(f"{exc} with --force (Ctrl-C stops it)") from None
+    except NotExact as exc:
+        raise Refused(str(exc)) from None
     data = result.to_json()
     if args.json:
         print(json.dumps(data, indent=1))
@@ -94,47 +176,89 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         for w, v in data["win"].items():
             print(f"  {w:8s} {v:.4f}")
         print("  rounds:", ", ".join(f"{k}: {v:.4f}" for k, v in data["rounds"].items()))
-    return 0
+    return EXIT_OK
 
 
 def cmd_diagram(args: argparse.Namespace) -> int:
     from .render.seating import seating_svg
     from .render.svg import diagram
 
-    p = load_position(args.position)
+    p = read_position(args.position)
     if args.seating:
         picture = seating_svg(p, show_hands=not args.hide_hands, caption=args.caption)
     else:
         picture = diagram(p, show_hands=not args.hide_hands, caption=args.caption, show_winners=args.winners)
-    picture.save(args.output, scale=args.scale)
+    try:
+        picture.save(args.output, scale=args.scale)
+    except (ValueError, OSError) as exc:
+        raise Refused(f"{args.output}: {exc}") from None
     print(f"wrote {args.output}")
     return 0
 
 
+def _write(path: str, data: bytes) -> None:
+    try:
+        with open(path, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:
+        raise Refused(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def cmd_storyboard(args: argparse.Namespace) -> int:
+    from .record import GameRecord
+    from .render.storyboard import storyboard, write_storyboard
+
+    try:
+        with open(args.record, encoding="utf-8") as fh:
+            data = json.loads(fh.read(MAX_TEXT * 64))
+        record = GameRecord.from_json(data)
+    except OSError as exc:
+        raise Refused(f"cannot read {args.record}: {exc.strerror or exc}") from None
+    except (ValueError, KeyError, TypeError, IllegalMove) as exc:
+        what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise Refused(f"{args.record} is not a game record (the JSON of `play --record` or `play --json`): "
+                      f"{what}") from None
+    try:
+        written = write_storyboard(storyboard(record), args.output)
+    except (ValueError, OSError) as exc:
+        raise Refused(f"{args.output}: {exc}") from None
+    where = args.output if len(written) == 1 else f"{len(written)} SVG files in {args.output}"
+    print(f"wrote {where}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="guyenne-explore", description="Explore the rules of Guyenne.")
+    ap = argparse.ArgumentParser(prog="guyenne-explore", description="Explore the rules of Guyenne.",
+                                 epilog="A POSITION is a file of JSON (RULES.md section 10) or of the one-line "
+                                        "notation, or - for standard input.\n\n" + EXIT_CODES,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
     m = sub.add_parser("moves", help="list the legal moves of a position")
     m.add_argument("position")
     m.add_argument("--json", action="store_true")
     m.set_defaults(func=cmd_moves)
-    c = sub.add_parser("check", help="validate a position and name every problem")
+    c = sub.add_parser("check", help="validate a position and name every problem (exit 1 when invalid)",
+                       epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("position")
+    c.add_argument("--json", action="store_true", help="print the problems as data: code, field, message")
     c.set_defaults(func=cmd_check)
     for name, func, help_ in (("play", cmd_play, "play a seeded uniform-random game"),
                               ("analyse", cmd_analyse, "outcome distribution, exact or sampled")):
         s = sub.add_parser(name, help=help_)
         s.add_argument("position", nargs="?")
         s.add_argument("--rules", help="preset name or rules JSON, when no position is given")
-        s.add_argument("--seed", type=int, default=0)
+        s.add_argument("--seed", type=_seed, default=0)
         s.add_argument("--json", action="store_true")
         s.set_defaults(func=func)
+        if name == "play":
+            s.add_argument("--record", metavar="FILE", help="write the game record as JSON (read by `storyboard`)")
         if name == "analyse":
             s.add_argument("--exact", action="store_true")
-            s.add_argument("--force", action="store_true", help="enumerate exactly even when it will take long")
+            s.add_argument("--force", action="store_true",
+                           help="enumerate exactly even when the estimate says it will take long (Ctrl-C stops it)")
             s.add_argument("--float", action="store_true",
                            help="sum endgames in float64: the same distribution to rounding, much sooner, no p_exact")
-            s.add_argument("--samples", type=int)
+            s.add_argument("--samples", type=_games, help="sample this many games (1 to 10,000,000)")
             s.add_argument("--policies", default="uniform,uniform")
     d = sub.add_parser("diagram", help="draw a position as SVG or PNG")
     d.add_argument("position")
@@ -145,21 +269,63 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--seating", action="store_true", help="draw where the players sit (the team game)")
     d.add_argument("--scale", type=float, default=1.0, help="size factor of a PNG or PDF output")
     d.set_defaults(func=cmd_diagram)
+    sb = sub.add_parser("storyboard", help="a game record as pictures: a PDF, a .zip of SVGs or a folder of SVGs",
+                        description="One diagram per step that matters (placements face down, the reveal, battle "
+                                    "winners, removals, draws), each captioned with what happened and the section "
+                                    "of RULES.md that applies.")
+    sb.add_argument("record", help="a game record: the JSON of `play --record FILE` or `play --json`")
+    sb.add_argument("-o", "--output", required=True, help="FILE.pdf, FILE.zip, or a folder (DIR/) for SVG files")
+    sb.set_defaults(func=cmd_storyboard)
     return ap
 
 
+def _bounded(low: int, high: int, what: str) -> Any:
+    def read(text: str) -> int:
+        try:
+            value = int(text) if len(text) <= 20 else None
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number from {low:,} to {high:,}")
+        return value
+    return read
+
+
+_games = _bounded(1, 10_000_000, "the number of games")
+_seed = _bounded(0, 2**63 - 1, "the seed")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run one command; returns its exit code (see :data:`EXIT_CODES`) and never lets an exception out."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error (2): argparse has printed why
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
         return args.func(args)
-    except PositionError as exc:
-        print("invalid position:", file=sys.stderr)
-        for problem in exc.problems:
-            print(f"  problem: {problem}", file=sys.stderr)
-        return 1
-    except (RulesError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    except ProblemsError as exc:
+        kind = "invalid rules" if isinstance(exc, RulesError) else "invalid position"
+        print(f"{kind}:", file=sys.stderr)
+        for line in exc.lines():
+            print(f"  {line}", file=sys.stderr)
+        return EXIT_INVALID
+    except IllegalMove as exc:
+        print(f"illegal move: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    except Refused as exc:
+        print(f"refused: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        print("cancelled", file=sys.stderr)
+        return EXIT_CANCELLED
+    except BrokenPipeError:  # the reader of our output went away (| head): nothing more to say
+        return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
+        if os.environ.get("GUYENNE_DEBUG"):
+            raise
+        print(f"internal error: {type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+              " (set GUYENNE_DEBUG=1 for the traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover

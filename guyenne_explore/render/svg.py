@@ -16,6 +16,7 @@ team side's hands also carry ``data-member``.
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -24,20 +25,22 @@ from ..flow import defender_at
 from ..position import ENGLISH, FRENCH, NEUTRAL
 from ..view import revealed
 from .battles import BattleMark, battle_marks
+from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR, SIDE_COLOR, TINT
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..moves import Move
     from ..position import Position
 
-ENGLISH_COLOR = "#b22222"
-FRENCH_COLOR = "#1f4e9c"
-NEUTRAL_COLOR = "#555555"
+__all__ = ["ENGLISH_COLOR", "FRENCH_COLOR", "NEUTRAL_COLOR", "SIDE_COLOR", "TINT", "Diagram", "diagram",
+           "position_svg"]
+
 GOLD = "#c8960c"
 INK = "#222222"
-SIDE_COLOR = {ENGLISH: ENGLISH_COLOR, FRENCH: FRENCH_COLOR}
 SIDE_NAME = {ENGLISH: "English", FRENCH: "French"}
-TINT = {ENGLISH: "#f6dede", FRENCH: "#dde6f5", NEUTRAL: "#e6e6e6"}
 FONT = "sans-serif"
+#: average advance of a character, as a share of the font size (DejaVu Sans bold, the widest face used);
+#: captions are wrapped with it so that no line runs past the picture's edges
+CHAR_W = 0.64
 
 VIEW_W = 720.0
 CARD_W, CARD_H = 34.0, 48.0          # portrait card in hands and attacks
@@ -58,6 +61,21 @@ def _text(x: float, y: float, s: str, *, size: float = 12, fill: str = INK, anch
     w = f' font-weight="{weight}"' if weight != "normal" else ""
     return (f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(size)}" fill="{fill}" '
             f'text-anchor="{anchor}"{w}{c}>{escape(s)}</text>')
+
+
+def wrap_lines(text: str, size: float, width: float) -> list[str]:
+    """``text`` cut at spaces into lines that fit ``width`` at font ``size`` (a long word gets a line of its own)."""
+    chars = max(8, int(width / (size * CHAR_W)))
+    return textwrap.wrap(text, chars, break_long_words=False, break_on_hyphens=False) or [""]
+
+
+def _caption(y: float, caption: str, *, size: float = 16) -> tuple[str, float]:
+    """A bold caption centred above a picture, wrapped to its width: the SVG text and the height it takes."""
+    lines = wrap_lines(caption, size, VIEW_W - 24)
+    step = size * 1.25
+    out = "".join(_text(VIEW_W / 2, y + 16 + i * step, line, size=size, weight="bold", cls="caption")
+                  for i, line in enumerate(lines))
+    return out, 24 + (len(lines) - 1) * step
 
 
 def _card_face(x: float, y: float, w: float, h: float, symbol: str, side: int, *,
@@ -117,22 +135,24 @@ def _cards_row(cx: float, y: float, symbols: list[str] | None, count: int, side:
     return "".join(out)
 
 
-def _by_value(cards: Cards) -> str:
-    """A pile's cards in a short form that fits above it: ``H 5×2 4 3×4 2×9``."""
-    parts = []
-    for sym in dict.fromkeys(cards.symbols()):
-        n = cards[kind_of(sym)]
-        parts.append(sym if n == 1 else f"{sym}×{n}")
-    return " ".join(parts)
-
-
 def _zone_attrs(side: int, zone: str) -> str:
     """The attributes by which interactive views find a card stack in the SVG (see the module docstring)."""
     return f'data-side="{SIDE_NAME[side].lower()}" data-zone="{zone}"'
 
 
-def _stack(x: float, y: float, n: int, side: int, label: str) -> str:
-    """A deck or discard pile drawn as a small stack of backs with its count."""
+def _contents(x: float, y: float, cards: Cards, side: int) -> str:
+    """A pile's cards counted by value, one line per value, strongest first (``H``, ``5 ×2``, ...)."""
+    out = []
+    for i, sym in enumerate(dict.fromkeys(cards.symbols())):
+        n = cards[kind_of(sym)]
+        out.append(_text(x, y + 8 + i * 11, sym if n == 1 else f"{sym} ×{n}", size=10.5, fill=SIDE_COLOR[side],
+                         anchor="start", weight="bold"))
+    return f'<g class="contents" data-cards={quoteattr(str(cards))}>' + "".join(out) + "</g>"
+
+
+def _stack(x: float, y: float, n: int, side: int, label: str, contents: Cards | None = None) -> str:
+    """A deck or discard pile drawn as a small stack of backs with its count, and its cards by value beside
+    it when the reader may know them (``contents``)."""
     out = [f'<g class="stack" {_zone_attrs(side, label)} data-count="{n}">']
     if n == 0:
         out.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(CARD_W)}" height="{_f(CARD_H)}" rx="3" '
@@ -143,6 +163,8 @@ def _stack(x: float, y: float, n: int, side: int, label: str) -> str:
             off = (layers - 1 - i) * 2.5
             out.append(_card_back(x + off, y - off, CARD_W, CARD_H, side))
     out.append(_text(x + CARD_W / 2, y + CARD_H + 13, f"{label} {n}", size=10.5, cls="count"))
+    if contents is not None and contents.size:
+        out.append(_contents(x + CARD_W + 7, y - 4, contents, side))
     out.append("</g>")
     return "".join(out)
 
@@ -235,16 +257,25 @@ def _first_marker(x: float, y: float) -> str:
 
 
 def position_svg(position: Position, *, show_hands: bool = True, highlight_move: Move | None = None,
-                 caption: str | None = None, width: float = 720, show_winners: bool = False) -> str:
+                 caption: str | None = None, width: float = 720, show_winners: bool = False,
+                 viewer: int | None = None, show_placed: bool | None = None, highlight_castle: int | None = None,
+                 info: str | None = None) -> str:
     """A standalone SVG picture of a position.
 
-    ``show_hands`` shows every hidden card face up (the designer's view); without
-    it, hands, decks, discards and placed cards not yet revealed are drawn as
-    backs with counts.  ``highlight_move`` outlines the castle and hand cards of
-    a move; ``caption`` is written above the table.  ``show_winners`` marks on
-    castles X and Y the outcome of their battles when the diagram shows it
-    (see :mod:`.battles`): resolved battles, and in the designer's view the
-    battles where both sides have placed.
+    ``show_hands`` shows every hidden card face up (the designer's view): hands,
+    placed cards, and each deck's and discard's contents counted by value beside
+    the pile.  Without it, hands and placed cards not yet revealed are backs with
+    counts, except those of ``viewer`` (ENGLISH or FRENCH): a player sees its own
+    hand, its own placed cards and what its own deck and discard hold.
+    ``highlight_move`` outlines the castle and hand cards of a move; ``caption``
+    is written above the table, wrapped to its width.  ``show_winners`` marks on
+    castles X and Y the outcome of their battles when the diagram shows it (see
+    :mod:`.battles`): resolved battles, and in the designer's view the battles
+    where both sides have placed.  ``show_placed`` (default: as ``show_hands``)
+    says whether placed cards not yet revealed are face up: a storyboard shows
+    hands but keeps placements face down until the reveal.  ``highlight_castle``
+    outlines one castle; ``info`` replaces the line under the caption (rule set,
+    round, decision point).
     """
     p = position
     n = p.rules.castles
@@ -255,11 +286,13 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
     y = 10.0
     head: list[str] = []
     if caption:
-        head.append(_text(VIEW_W / 2, y + 16, caption, size=16, weight="bold", cls="caption"))
-        y += 24
-    info = f"{p.rules.preset_name} · round {p.round} · " + ("game over" if p.is_over else f"to play: {p.to_play}")
-    if highlight_move is not None:
-        info += f" · move {highlight_move.text()}"
+        text, used = _caption(y, caption)
+        head.append(text)
+        y += used
+    if info is None:
+        info = f"{p.rules.preset_name} · round {p.round} · " + ("game over" if p.is_over else f"to play: {p.to_play}")
+        if highlight_move is not None:
+            info += f" · move {highlight_move.text()}"
     head.append(_text(VIEW_W / 2, y + 14, info, size=12, fill="#444444", cls="info"))
     y += 22
     if p.is_over:
@@ -277,7 +310,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
 
     acting_side = p.side_to_play
     acting_member = p.member_to_play if acting_side is not None else 0
-    hl_castle = highlight_move.castle if highlight_move is not None else None
+    hl_castle = highlight_move.castle if highlight_move is not None else highlight_castle
     hl_cards = highlight_move.cards if highlight_move is not None and highlight_move.cards.size else None
 
     top_area = y
@@ -292,7 +325,8 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
     for side, ay in ((FRENCH, top_area), (ENGLISH, english_area)):
         s = p.sides[side]
         color = SIDE_COLOR[side]
-        body.append(f'<g class="side" data-side="{SIDE_NAME[side].lower()}">')
+        face_up = show_hands or viewer == side
+        body.append(f'<g class="side" data-side="{SIDE_NAME[side].lower()}" data-face-up="{str(face_up).lower()}">')
         body.append(f'<rect x="8" y="{_f(ay)}" width="{_f(VIEW_W - 16)}" height="{_f(SIDE_AREA_H - 8)}" rx="8" '
                     f'fill="{TINT[side]}" stroke="{color}" stroke-width="1"/>')
         body.append(_text(20, ay + 22, SIDE_NAME[side], size=15, fill=color, anchor="start", weight="bold"))
@@ -306,7 +340,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
         if p.first == side:
             body.append(_first_marker(34, ay + 64))
         # hands
-        hx0, hx1 = 100.0, 560.0
+        hx0, hx1 = 100.0, 470.0
         members = len(s.hands)
         span = (hx1 - hx0) / members
         for m, hand in enumerate(s.hands):
@@ -319,14 +353,11 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
             hl = hl_cards if (highlight_move is not None and acting_side == side and acting_member == m) else None
             body.append(f'<g class="hand stack" {_zone_attrs(side, "hand")} data-member="{m}" '
                         f'data-count="{hand.size}">')
-            body.append(_cards_row(cx, cy, hand.symbols() if show_hands else None, hand.size, side,
+            body.append(_cards_row(cx, cy, hand.symbols() if face_up else None, hand.size, side,
                                    w=CARD_W, h=CARD_H, span=span - 16, highlight=hl))
             body.append("</g>")
-        body.append(_stack(582, ay + 24, s.deck.size, side, "deck"))
-        body.append(_stack(640, ay + 24, s.discard.size, side, "discard"))
-        if show_hands and s.discard.size:
-            body.append(_text(VIEW_W - 16, ay + 14, _by_value(s.discard), size=9.5, fill="#444444", anchor="end",
-                              cls="discard-cards"))
+        body.append(_stack(490, ay + 24, s.deck.size, side, "deck", s.deck if face_up else None))
+        body.append(_stack(598, ay + 24, s.discard.size, side, "discard", s.discard if face_up else None))
         body.append("</g>")
 
     # ---------------------------------------------------------------- castles
@@ -356,7 +387,8 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
             defending = defender_at(p, battle) == side
             w, h = (ph, pw) if defending else (pw, ph)
             yy = row + (PLACED_H - h) / 2
-            face = show_hands or revealed(p, battle, 1 - side)
+            face = (show_hands if show_placed is None else show_placed) or viewer == side \
+                or revealed(p, battle, 1 - side)
             role = "defence" if defending else "attack"
             body.append(f'<g class="placed stack" {_zone_attrs(side, "placed-" + "XY"[battle])} '
                         f'data-battle="{"XY"[battle]}" data-role="{role}" data-count="{cards.size}">')
@@ -387,7 +419,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
 
 
 class Diagram(str):
-    """An SVG text that Jupyter displays and that can be saved as .svg or .png."""
+    """An SVG text that Jupyter displays and that can be saved as .svg, .png or .pdf (no system library needed)."""
 
     @property
     def svg(self) -> str:
@@ -396,29 +428,34 @@ class Diagram(str):
     def _repr_svg_(self) -> str:
         return str(self)
 
-    def save(self, path: Any, scale: float = 1.0) -> None:
-        """Write ``.svg`` text, or ``.png`` / ``.pdf`` through cairosvg when it is installed.
+    def png(self, scale: float = 1.0) -> bytes:
+        """PNG bytes, ``width * scale`` pixels wide (see :mod:`.export`)."""
+        from .export import svg_to_png
 
-        ``scale`` multiplies the SVG width and height for the PNG and PDF outputs
-        (a PNG is ``width * scale`` pixels wide).
-        """
+        return svg_to_png(str(self), scale)
+
+    def pdf(self) -> bytes:
+        """A one-page PDF of the picture's size."""
+        from .export import svgs_to_pdf
+
+        return svgs_to_pdf([str(self)])
+
+    def save(self, path: Any, scale: float = 1.0) -> None:
+        """Write ``.svg`` text, or a ``.png`` (``width * scale`` pixels wide) or ``.pdf`` picture."""
         name = str(path)
         low = name.lower()
         if low.endswith(".svg"):
-            with open(name, "w", encoding="utf-8") as fh:
-                fh.write(str(self))
-        elif low.endswith((".png", ".pdf")):
-            if not scale > 0:
-                raise ValueError(f"scale must be positive, not {scale!r}")
-            try:
-                import cairosvg  # type: ignore[import-not-found]
-            except ImportError:
-                raise RuntimeError(f"saving a diagram as {low[-3:].upper()} needs cairosvg: pip install cairosvg "
-                                   "(or save as .svg)") from None
-            convert = cairosvg.svg2png if low.endswith(".png") else cairosvg.svg2pdf
-            convert(bytestring=str(self).encode("utf-8"), write_to=name, scale=float(scale))
+            data = str(self).encode("utf-8")
+        elif low.endswith(".png"):
+            data = self.png(scale)
+        elif low.endswith(".pdf"):
+            from .export import check_scale, svgs_to_pdf
+
+            data = svgs_to_pdf([str(self)], resolution=max(2.0, check_scale(scale)))
         else:
             raise ValueError(f"cannot save a diagram as {name!r}: use a .svg, .png or .pdf file name")
+        with open(name, "wb") as fh:
+            fh.write(data)
 
 
 def diagram(position: Position, **options: Any) -> Diagram:

@@ -1,0 +1,283 @@
+"""Storyboards: a whole game as pictures, one diagram per step that matters, for a rulebook's examples.
+
+From a :class:`~guyenne_explore.record.GameRecord` (or a history of positions,
+turned into one by asking the engine which move or draw links each pair), a
+storyboard has one frame per step a reader must see: the deal, each placement
+(face down), each battle revealed with its winner, cards removed for good,
+the end-of-round draw, the team and expert decisions, and the final score.
+Each frame's caption says what happened and cites the section of RULES.md
+that applies.  Everything the captions state is read from positions the
+engine produced (who controls a castle after the round, what left a hand,
+what went to the removed zone); nothing here decides a rule.
+
+Hands are drawn face up so that the reader can follow the game, but cards
+placed this round stay face down until the reveal, as on the table.
+"""
+
+from __future__ import annotations
+
+import io
+import pathlib
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..cards import HERO, Cards
+from ..moves import Move
+from ..position import (CONCEDE_CHOICE, DEAL, DRAW, ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
+                        RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Position, evolve,
+                        replace_side)
+from ..record import Event, GameRecord
+from .svg import Diagram, position_svg
+
+NAME = {ENGLISH: "English", FRENCH: "French"}
+#: the section of RULES.md each kind of step follows
+SECTION = {DEAL: "§2", SETUP_DISCARD: "§2", TEAM_SPLIT: "§8", TEAM_ORDER: "§8", OPEN_FIRST: "§3",
+           RESPOND_FIRST: "§3", OPEN_SECOND: "§3", RESPOND_SECOND: "§3", "battle": "§4", CONCEDE_CHOICE: "§4",
+           REMOVE_CHOICE: "§4, removed for good", "removal": "§4, removed for good", DRAW: "§5", "end": "§6"}
+PLACING = {OPEN_FIRST: "opens castle {c} (X)", RESPOND_FIRST: "answers at castle {c} (X)",
+           OPEN_SECOND: "opens castle {c} (Y)", RESPOND_SECOND: "answers at castle {c} (Y)"}
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One picture of a storyboard: the position drawn, its caption, and how to draw it."""
+
+    position: Position
+    caption: str
+    rule: str
+    kind: str
+    placed_face_up: bool = False
+    highlight_castle: int | None = None
+    show_winners: bool = False
+
+    def diagram(self, number: int | None = None, width: float = 720) -> Diagram:
+        """The frame's diagram; ``number`` prefixes the caption (``3. English opens ...``)."""
+        p = self.position
+        text = f"{self.caption} (RULES.md {self.rule})"
+        if number is not None:
+            text = f"{number}. {text}"
+        info = f"{p.rules.preset_name} · round {p.round}" + (" · game over" if p.is_over else "")
+        return Diagram(position_svg(p, show_hands=True, show_placed=self.placed_face_up, caption=text, width=width,
+                                    highlight_castle=self.highlight_castle, show_winners=self.show_winners,
+                                    info=info))
+
+
+# ---------------------------------------------------------------------- records from histories
+def record_from_positions(positions: Sequence[Position]) -> GameRecord:
+    """The record linking consecutive positions (a moves panel's history): each step is the legal move or
+    chance outcome the engine says leads from one to the next; a step no move or draw explains is an error."""
+    if not positions:
+        raise ValueError("a storyboard needs at least one position")
+    record = GameRecord(positions[0])
+    for i, (p, q) in enumerate(zip(positions, positions[1:]), start=1):
+        if p.is_chance:
+            draw = next((d for d, _ in p.chance_outcomes() if p.apply_outcome(d) == q), None)
+            if draw is None:
+                raise ValueError(f"step {i}: no draw leads from {p.to_play} to the next position")
+            record.events.append(Event(p.to_play, None, draw=draw))
+        else:
+            move = next((m for m in p.legal_moves if p.apply(m) == q), None)
+            if move is None:
+                raise ValueError(f"step {i}: no legal move leads from {p.to_play} to the next position")
+            record.events.append(Event(p.to_play, p.side_to_play, move=move))
+    return record
+
+
+# ---------------------------------------------------------------------- frames
+def _who(p: Position, side: int, member: int) -> str:
+    return f"{NAME[side]} member {member}" if p.sides[side].is_team else NAME[side]
+
+
+def _cards(c: Cards) -> str:
+    return " ".join(c.symbols()) or "nothing"
+
+
+def all_placed(before: Position, move: Move) -> Position:
+    """The table when the cards are turned over: the last placement put down, no battle resolved yet.
+
+    The engine resolves the battles within the last placement (RULES.md §3-4), so
+    this moment has no position of its own; it is the position before, with the
+    move's cards gone from the placing hand to castle Y, the same change the
+    engine makes before it resolves.
+    """
+    side, member = before.side_to_play, before.member_to_play
+    assert side is not None and before.to_play == RESPOND_SECOND
+    s = before.sides[side]
+    s = s.with_hand(member, s.hands[member] - move.cards)
+    return evolve(before, sides=replace_side(before, side, s), placed=before.placed.put(side, 1, move.cards))
+
+
+def _battle_caption(revealed: Position, resolved: Position, battle: int, conceded: bool) -> str:
+    """What a battle did, read from the control of its castle before and after the round."""
+    c = revealed.placed.castle(battle)
+    assert c is not None
+    e, f = revealed.placed.at(ENGLISH, battle), revealed.placed.at(FRENCH, battle)
+    was, now = revealed.castles[c], resolved.castles[c]
+    heroes = [s for s, cards in ((ENGLISH, e), (FRENCH, f)) if cards[HERO]]
+    if len(heroes) == 2:
+        why = "two heroes: a tie whatever the sums"
+    elif heroes:
+        why = f"the {NAME[heroes[0]]} hero wins whatever the sums"
+    else:
+        why = f"{e.total} against {f.total}"
+    if conceded:
+        outcome = f"{NAME[was]} concedes: {NAME[now]} takes it"
+    elif now != was:
+        outcome = f"{NAME[now]} takes it" if was == NEUTRAL else f"{NAME[now]} takes it from {NAME[was]}"
+    elif was == NEUTRAL:
+        outcome = "a tie: it stays neutral"
+    else:
+        outcome = f"{NAME[was]} holds it"
+    return (f"Battle {'XY'[battle]} at castle {c}: English {_cards(e)}, French {_cards(f)}: {why}; {outcome}")
+
+
+def _draw_caption(before: Position, after: Position, event: Event) -> str:
+    assert event.draw is not None
+    if event.to_play == DEAL:
+        text = f"The deal: English draws {_cards(event.draw.english)}, French draws {_cards(event.draw.french)}"
+    else:
+        text = (f"End of round {before.round}: placed cards go to the discards; English draws "
+                f"{_cards(event.draw.english)}, French draws {_cards(event.draw.french)}")
+    for side in (ENGLISH, FRENCH):
+        n = after.sides[side].exhaustions
+        if n > before.sides[side].exhaustions:
+            text += f"; {NAME[side]}'s deck is exhausted ({n} time{'s' if n > 1 else ''})"
+    if after.is_over:
+        text += "; a side holds at most one card: the game ends"
+    return text
+
+
+def frames_of(record: GameRecord) -> list[Frame]:
+    """The storyboard of a game record, in order (see the module docstring for what gets a frame)."""
+    ps = record.positions()
+    events = record.events
+    frames: list[Frame] = []
+    if not events or not ps[0].is_chance:
+        frames.append(Frame(ps[0], f"The start: round {ps[0].round}, {ps[0].to_play}", "§10", "start"))
+    i = 0
+    while i < len(events):
+        e, before, after = events[i], ps[i], ps[i + 1]
+        point = e.to_play
+        if e.draw is not None:
+            frames.append(Frame(after, _draw_caption(before, after, e), SECTION[point], point))
+            i += 1
+            continue
+        assert e.move is not None and e.side is not None
+        move, who = e.move, _who(before, e.side, before.member_to_play)
+        if point in (OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND):
+            c = after.placed.castle(0 if point != OPEN_SECOND else 1)
+            n = move.cards.size
+            frames.append(Frame(after, f"{who} {PLACING[point].format(c=c)} with {n} card{'s' * (n != 1)} face down",
+                                SECTION[point], point, highlight_castle=c))
+            i += 1
+            continue
+        if point == RESPOND_SECOND:
+            i = _round_frames(frames, ps, events, i, who)
+            continue
+        if point == SETUP_DISCARD:
+            text = f"{who} puts {_cards(move.cards)} face down in its discard before the deal"
+        elif point == TEAM_SPLIT:
+            text = f"{who}, the drawer, gives {_cards(move.cards)} to its partner"
+        elif point == TEAM_ORDER:
+            text = f"{NAME[e.side]} decides that member {move.first_member} places first this round"
+        else:  # a decision inside a round's resolution, reached only through _round_frames
+            text = f"{who} plays {move.text()}"
+        frames.append(Frame(after, text, SECTION.get(point, "§3"), point))
+        i += 1
+    final = ps[-1]
+    if final.is_over:
+        r = final.result()
+        verdict = "a draw" if r.winner == "draw" else f"{r.winner.capitalize()} wins"
+        frames.append(Frame(final, f"Game over after round {final.round}: English {r.english}, French {r.french}: "
+                                   f"{verdict}", SECTION["end"], "end", placed_face_up=True))
+    return frames
+
+
+def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], i: int, who: str) -> int:
+    """The frames of a round's last placement and its resolution; returns the index of the next event."""
+    e, before = events[i], ps[i]
+    assert e.move is not None
+    revealed = all_placed(before, e.move)
+    y = revealed.placed.castle(1)
+    n = e.move.cards.size
+    frames.append(Frame(revealed, f"{who} {PLACING[RESPOND_SECOND].format(c=y)} with {n} card{'s' * (n != 1)} "
+                                  "face down", SECTION[RESPOND_SECOND], RESPOND_SECOND, highlight_castle=y))
+    # the resolution runs to the first position that is no decision inside it
+    j = i + 1
+    while j < len(events) and ps[j].to_play in (CONCEDE_CHOICE, REMOVE_CHOICE):
+        j += 1
+    resolved = ps[j]
+    inside = list(range(i + 1, j))
+    conceded = {ps[k].battle for k in inside if events[k].to_play == CONCEDE_CHOICE and events[k].move is not None
+                and events[k].move.concede}
+    marks = not revealed.rules.concede_as_decision
+    chosen = [Cards(), Cards()]
+    for b in (0, 1):  # each battle, then the decisions it called for (X's come first, RULES.md §4)
+        frames.append(Frame(revealed, _battle_caption(revealed, resolved, b, b in conceded), SECTION["battle"],
+                            "battle", placed_face_up=True, highlight_castle=revealed.placed.castle(b),
+                            show_winners=marks))
+        for k in (k for k in inside if (ps[k].battle or 0) == b):
+            ev = events[k]
+            assert ev.move is not None and ev.side is not None
+            c = ps[k].placed.castle(b)
+            if ev.to_play == REMOVE_CHOICE:
+                chosen[ev.side] = chosen[ev.side] + ev.move.cards
+                text = f"{_who(ps[k], ev.side, 0)} lost neutral castle {c} and removes {_cards(ev.move.cards)} for good"
+            else:
+                text = f"{_who(ps[k], ev.side, 0)} {'concedes' if ev.move.concede else 'reveals'} at castle {c}"
+            frames.append(Frame(ps[k + 1], text, SECTION[ev.to_play], ev.to_play, placed_face_up=True,
+                                highlight_castle=c))
+    gone = [resolved.sides[s].removed - before.sides[s].removed - chosen[s] for s in (ENGLISH, FRENCH)]
+    if any(g.size for g in gone):
+        parts = [f"{NAME[s]} removes {_cards(g)}" for s, g in zip((ENGLISH, FRENCH), gone) if g.size]
+        frames.append(Frame(resolved, "; ".join(parts) + " for good (an attacker's strongest card)",
+                            SECTION["removal"], "removal", placed_face_up=True))
+    return j
+
+
+# ---------------------------------------------------------------------- outputs
+def storyboard(record: GameRecord | Sequence[Position], width: float = 720) -> list[Diagram]:
+    """The numbered diagrams of a record's (or a history's) storyboard."""
+    if not isinstance(record, GameRecord):
+        record = record_from_positions(record)
+    return [f.diagram(n, width) for n, f in enumerate(frames_of(record), start=1)]
+
+
+def storyboard_pdf(diagrams: Sequence[Diagram]) -> bytes:
+    """A PDF with one page per diagram (see :mod:`.export`)."""
+    from .export import svgs_to_pdf
+
+    return svgs_to_pdf([str(d) for d in diagrams])
+
+
+def _names(n: int) -> list[str]:
+    return [f"step-{k:03d}.svg" for k in range(1, n + 1)]
+
+
+def storyboard_zip(diagrams: Sequence[Diagram]) -> bytes:
+    """A zip of the diagrams as ``step-001.svg``, ``step-002.svg``, ... (a folder for a browser download)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, d in zip(_names(len(diagrams)), diagrams):
+            z.writestr(name, str(d))
+    return buf.getvalue()
+
+
+def write_storyboard(diagrams: Sequence[Diagram], path: str | pathlib.Path) -> list[pathlib.Path]:
+    """Write a ``.pdf`` file, a ``.zip`` of SVGs, or a folder of SVGs (any other path; made if missing)."""
+    path = pathlib.Path(path)
+    if path.suffix.lower() == ".pdf":
+        path.write_bytes(storyboard_pdf(diagrams))
+        return [path]
+    if path.suffix.lower() == ".zip":
+        path.write_bytes(storyboard_zip(diagrams))
+        return [path]
+    if path.suffix and not path.is_dir():
+        raise ValueError(f"cannot write a storyboard as {str(path)!r}: give a .pdf or .zip file, or a folder")
+    path.mkdir(parents=True, exist_ok=True)
+    out = []
+    for name, d in zip(_names(len(diagrams)), diagrams):
+        out.append(path / name)
+        out[-1].write_text(str(d), encoding="utf-8")
+    return out
