@@ -17,6 +17,7 @@ from .position import (CONCEDE_CHOICE, DEAL, DRAW, END, ENGLISH, FRENCH, NEUTRAL
                        OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND,
                        SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Draw, Position, Side, replace_side)
 from .rules import SIDES, Rules
+from .scoring import cannot_play_on, sweeper
 
 _NEXT_PLACEMENT = {OPEN_FIRST: RESPOND_FIRST, RESPOND_FIRST: OPEN_SECOND, OPEN_SECOND: RESPOND_SECOND}
 
@@ -201,7 +202,7 @@ def after_battle(p: Position, battle: int) -> Position:
 
 def end_of_round(p: Position) -> Position:
     """RULES.md section 5 steps 1-2: the all-six end, else placed cards to the discards and the draw."""
-    if p.castles[0] != NEUTRAL and all(c == p.castles[0] for c in p.castles):
+    if sweeper(p.castles) is not None:
         return evolve(p, to_play=END, battle=None)
     sides = tuple(
         evolve(s, discard=s.discard + p.placed.side_total(i)) for i, s in enumerate(p.sides)
@@ -221,7 +222,7 @@ def apply_draw(p: Position, outcome: Draw) -> Position:
             s = evolve(s, drawer=1 - s.drawer)
         sides.append(draw_side(s, outcome[i], p.rules))
     p = evolve(p, sides=(sides[0], sides[1]))
-    if any(s.hand.size <= 1 for s in sides):
+    if cannot_play_on((sides[0].hand.size, sides[1].hand.size)):
         return evolve(p, to_play=END)
     if new_round:
         p = evolve(p, round=p.round + 1, first=1 - p.first)

@@ -1,8 +1,14 @@
-"""Scoring and the winner of a finished game (RULES.md section 6)."""
+"""Scoring, the winner and how a game ended (RULES.md sections 5 and 6).
+
+The end checks live here too: :func:`sweeper` (RULES.md 5.1, one side controls
+every castle) and :func:`cannot_play_on` (5.4, a side holds at most one card after
+drawing) are what :mod:`.flow` asks to end a game, and what :func:`ending`
+reports, so the reason a metric counts is the reason the game stopped.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -14,16 +20,51 @@ if TYPE_CHECKING:  # pragma: no cover
     from .rules import Rules
 
 
+#: How a game ended (RULES.md 5): one side controls every castle at the end of a round (5.1) ...
+SWEEP = "sweep"
+#: ... or, after drawing, a side holds at most one card (5.4) having exhausted its deck L times ...
+EXHAUSTED = "exhausted"
+#: ... or before that, in the degenerate case where its deck and discard are both empty.
+OUT_OF_CARDS = "out_of_cards"
+ENDINGS = (SWEEP, EXHAUSTED, OUT_OF_CARDS)
+
+
+@dataclass(frozen=True, order=True)
+class Ending:
+    """Why a game ended: ``reason`` (one of :data:`ENDINGS`) and the sides it names (the side
+    holding every castle for a sweep, else each side left with at most one card)."""
+
+    reason: str
+    sides: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reason": self.reason, "sides": [SIDES[s] for s in self.sides]}
+
+    def __str__(self) -> str:
+        who = " and ".join(SIDES[s] for s in self.sides)
+        if self.reason == SWEEP:
+            return f"{who} controls every castle"
+        one = len(self.sides) == 1
+        if self.reason == EXHAUSTED:
+            return f"{who} exhausted {'its deck' if one else 'their decks'} for the last time and cannot play on"
+        return f"{who} {'has' if one else 'have'} no card left to play on"
+
+
 @dataclass(frozen=True, order=True)
 class Result:
-    """Final scores and the winner: ``"english"``, ``"french"`` or ``"draw"``."""
+    """Final scores and the winner: ``"english"``, ``"french"`` or ``"draw"``; ``ending`` says
+    how the game ended (None for a table scored as if the game ended there)."""
 
     english: int
     french: int
     winner: str
+    ending: Ending | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {"english": self.english, "french": self.french, "winner": self.winner}
+        out: dict[str, Any] = {"english": self.english, "french": self.french, "winner": self.winner}
+        if self.ending is not None:
+            out["ending"] = self.ending.to_json()
+        return out
 
     def __str__(self) -> str:
         return f"english {self.english} - french {self.french}: " + (
@@ -50,9 +91,38 @@ def runs(castles: tuple[int, ...], side: int, ring: bool) -> list[int]:
     return lengths
 
 
+def sweeper(castles: tuple[int, ...]) -> int | None:
+    """The side controlling every castle (RULES.md 5.1: the game ends), or None."""
+    first = castles[0]
+    if first != NEUTRAL and all(c == first for c in castles):
+        return first
+    return None
+
+
+def cannot_play_on(hands: tuple[int, int]) -> tuple[int, ...]:
+    """The sides whose hand, after drawing, holds at most one card (RULES.md 5.4: the game ends)."""
+    return tuple(s for s in (ENGLISH, FRENCH) if hands[s] <= 1)
+
+
+def ending(p: "Position") -> Ending | None:
+    """How the finished game ``p`` ended, None while it goes on."""
+    if not p.is_over:
+        return None
+    side = sweeper(p.castles)
+    if side is not None:
+        return Ending(SWEEP, (side,))
+    out = cannot_play_on((p.sides[ENGLISH].hand.size, p.sides[FRENCH].hand.size))
+    if not out:
+        raise ValueError("a finished game without a sweep has a side with at most one card in hand")
+    spent = all(p.sides[s].exhaustions >= p.rules.exhaustion_limit for s in out)
+    return Ending(EXHAUSTED if spent else OUT_OF_CARDS, out)
+
+
 def result(p: "Position") -> Result:
-    """Scores and winner of the position's table, as if the game ended here."""
-    return table_result(p.castles, p.sides[ENGLISH].unspent, p.sides[FRENCH].unspent, p.rules)
+    """Scores and winner of the position's table (as if the game ended here when it goes on),
+    with how it ended when it is over."""
+    r = table_result(p.castles, p.sides[ENGLISH].unspent, p.sides[FRENCH].unspent, p.rules)
+    return Result(r.english, r.french, r.winner, ending(p))
 
 
 def table_result(castles: tuple[int, ...], unspent_english: int, unspent_french: int, rules: "Rules") -> Result:
@@ -72,14 +142,41 @@ def table_result(castles: tuple[int, ...], unspent_english: int, unspent_french:
     return Result(scores[0], scores[1], winner)
 
 
+@lru_cache(maxsize=32)
+def points_rows(castles: int, scoring: str, ring: bool) -> tuple[tuple[int, int, int, int, int], ...]:
+    """What every table of ``castles`` castles gives, as data for the compiled fast path.
+
+    Row ``sum((control + 1) * 3 ** (castles - 1 - i))`` (control -1 neutral, 0 english, 1 french)
+    holds: the side holding every castle or -1, each side's points before unspent cards, then each
+    side's tie-break run (the longest run under 2021 scoring, 0 under 2022 where it decides nothing).
+    """
+    rows = []
+    for code in range(3 ** castles):
+        table = []
+        for _ in range(castles):
+            code, digit = divmod(code, 3)
+            table.append(digit - 1)
+        side, points, longest = _points_of(tuple(reversed(table)), scoring, ring)
+        ties = longest if scoring == "2021" else (0, 0)
+        rows.append((-1 if side is None else side, points[0], points[1], ties[0], ties[1]))
+    return tuple(rows)
+
+
 @lru_cache(maxsize=1 << 16)
 def _castle_points(castles: tuple[int, ...], scoring: str, ring: bool
                    ) -> tuple[int | None, tuple[int, int], tuple[int, int]]:
+    """:func:`_points_of`, cached: the exact endgame solvers score the same few hundred tables
+    again and again, with many unspent counts."""
+    return _points_of(castles, scoring, ring)
+
+
+def _points_of(castles: tuple[int, ...], scoring: str, ring: bool
+               ) -> tuple[int | None, tuple[int, int], tuple[int, int]]:
     """What the castles alone give: the side holding all of them (or None), each side's points
-    before unspent cards, and each side's longest run.  Cached: the exact endgame solvers score the
-    same few hundred tables again and again, with many unspent counts."""
-    if castles[0] != NEUTRAL and all(c == castles[0] for c in castles):
-        return castles[0], (0, 0), (0, 0)
+    before unspent cards, and each side's longest run."""
+    side = sweeper(castles)
+    if side is not None:
+        return side, (0, 0), (0, 0)
     all_runs = [runs(castles, s, ring) for s in (ENGLISH, FRENCH)]
     longest = (max(all_runs[ENGLISH], default=0), max(all_runs[FRENCH], default=0))
     if scoring == "2021":

@@ -54,7 +54,7 @@ def _replay_summary(record):
     while decided > 1 and leaders[decided - 2] == r.winner:
         decided -= 1
     kept = tuple(not s.removed.has_hero for s in final.sides)
-    return (r.english, r.french, r.winner, rounds, decided, kept)
+    return (r.english, r.french, r.winner, rounds, decided, kept, r.ending.reason)
 
 
 def _midgame(rules, seed, steps):

@@ -73,13 +73,14 @@ def test_play_json(rules):
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
     assert data["result"]["winner"] in ("english", "french", "draw")
-    assert data["moves"] and set(data["result"]) == {"english", "french", "winner"}
+    assert data["moves"] and set(data["result"]) == {"english", "french", "winner", "ending"}
+    assert data["result"]["ending"]["reason"] in ("sweep", "exhausted", "out_of_cards")
     assert json.loads(run("play", "--rules", rules, "--seed", "4", "--json").stdout) == data
 
 
 def test_play_bad_rules_is_a_clear_error():
     r = run("play", "--rules", "nosuch", "--seed", "1")
-    assert r.returncode == 2 and "unknown rules preset" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 1 and "unknown rules preset" in r.stderr and "Traceback" not in r.stderr  # invalid input
 
 
 def test_analyse_exact_json():

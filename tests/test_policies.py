@@ -61,8 +61,8 @@ def test_exact_refuses_a_sampling_policy():
 
 
 def test_metrics():
-    games = [Game(5, 3, "english", 8, 4, (True, False)), Game(2, 6, "french", 9, 9, (True, True)),
-             Game(4, 4, "draw", 10, 10, (False, True)), Game(12, 0, "english", 5, 1, (True, True))]
+    games = [Game(5, 3, "english", 8, 4, (True, False), "exhausted"), Game(2, 6, "french", 9, 9, (True, True), "exhausted"),
+             Game(4, 4, "draw", 10, 10, (False, True), "exhausted"), Game(12, 0, "english", 5, 1, (True, True), "sweep")]
     m = {x.name: x for x in designer_metrics(games)}
     assert m["Decisiveness"].value == pytest.approx((4 / 8 + 1 + 1 / 5) / 3)
     assert m["Hero value (english)"].value == pytest.approx(2 / 3 - 0)

@@ -1,91 +1,161 @@
-"""Designer metrics from a batch of games, named as Ludii names them where one exists.
+"""Designer metrics of a set of weighted game outcomes, named as Ludii names them where one exists.
 
-Each metric is a proportion or a mean with a 95% interval: Wilson intervals for
-proportions (statsmodels), Student t for means.
+One computation serves sampled and exact results: each outcome comes with a
+weight, a count of sampled games or an exact probability.  Counted outcomes get
+95% intervals (Wilson for proportions, Student t for means, :mod:`.intervals`);
+exact ones are points.  A metric that needs a field the outcomes lack (the
+round a game was decided, whether a hero was kept, how a game ended) is left
+out rather than guessed.
+
+Values are data (:class:`Metric`: name, value, interval, unit); what a metric
+means is prose in :data:`MEANINGS`, the same for every run, with no numbers in it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from fractions import Fraction
+from typing import Callable, Iterable, NamedTuple, Sequence, Union
 
-from scipy import stats
-from statsmodels.stats.proportion import proportion_confint
+from ..scoring import SWEEP
+from .intervals import mean_interval, wilson
 
-from .sample import Game
+Weight = Union[int, float, Fraction]
+
+#: units of metric values
+PROBABILITY, ROUNDS, POINTS, RATIO = "probability", "rounds", "points", "ratio"
+
+#: what each metric means, by name (``{side}`` is filled in for the per-side ones)
+MEANINGS: dict[str, str] = {
+    "Advantage (english)": "probability that the english (first player in round 1) win",
+    "Advantage (french)": "probability that the french win",
+    "Balance": "1 when both sides win equally often, 0 when one always wins (decided games)",
+    "Drawishness": "probability that the game ends in a draw",
+    "Duration (rounds)": "rounds played per game",
+    "Score difference": "english score minus french score",
+    "Sweep": "probability that the game ends with one side controlling every castle",
+    "Decisiveness": "share of the game played when the eventual winner took the lead on the table for good "
+                    "(lower: decided earlier)",
+    "Hero value ({side})": "{side} win rate with its hero still in play at the end minus with it removed",
+    "Win rate, hero kept ({side})": "{side} win rate in the games where its hero was still in play at the end",
+    "Win rate, hero removed ({side})": "{side} win rate in the games where its hero was removed",
+}
+
+
+class Outcome(NamedTuple):
+    """What the metrics read of a game; :class:`.sample.Game` has the same fields.
+
+    An exact result knows only the first four; the others are None there."""
+
+    english: int
+    french: int
+    winner: str
+    rounds: int
+    decided: int | None = None
+    hero_kept: tuple[bool, bool] | None = None
+    ending: str | None = None
 
 
 @dataclass(frozen=True)
 class Metric:
+    """A metric's value with its 95% interval (``low``/``high`` None when it has none) and unit."""
+
     name: str
     value: float
     low: float | None
     high: float | None
-    meaning: str
+    unit: str = PROBABILITY
+    #: outcomes (games, or exact: None) the value is computed from
+    games: int | None = None
+
+    @property
+    def meaning(self) -> str:
+        """The prose of :data:`MEANINGS` for this metric."""
+        for side in ("english", "french"):
+            if self.name.endswith(f"({side})") and self.name.replace(side, "{side}") in MEANINGS:
+                return MEANINGS[self.name.replace(side, "{side}")].format(side=side)
+        return MEANINGS.get(self.name, "")
 
     def to_json(self) -> dict[str, object]:
-        return {"name": self.name, "value": self.value, "ci95": [self.low, self.high], "meaning": self.meaning}
+        return {"name": self.name, "value": self.value, "ci95": [self.low, self.high], "unit": self.unit,
+                "games": self.games, "meaning": self.meaning}
 
 
-def _proportion(name: str, k: int, n: int, meaning: str) -> Metric:
-    lo, hi = proportion_confint(k, n, 0.05, "wilson")
-    return Metric(name, k / n, float(lo), float(hi), meaning)
+Weighted = Sequence[tuple[Outcome, Weight]]
 
 
-def _mean(name: str, xs: Sequence[float], meaning: str) -> Metric:
-    n = len(xs)
-    mean = sum(xs) / n
-    if n < 2:
-        return Metric(name, mean, mean, mean, meaning)
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    half = float(stats.t.ppf(0.975, n - 1)) * (var / n) ** 0.5
-    return Metric(name, mean, mean - half, mean + half, meaning)
+class _Set:
+    """Weighted outcomes with the two statistics every metric is made of."""
+
+    def __init__(self, rows: Weighted, counted: bool):
+        self.rows = rows
+        self.counted = counted
+        self.total = sum(w for _, w in rows)
+
+    def where(self, keep: Callable[[Outcome], bool]) -> "_Set":
+        return _Set([(o, w) for o, w in self.rows if keep(o)], self.counted)
+
+    def proportion(self, name: str, hit: Callable[[Outcome], bool]) -> Metric:
+        k = sum(w for o, w in self.rows if hit(o))
+        value = float(k / self.total)
+        if not self.counted:
+            return Metric(name, value, value, value)
+        low, high = wilson(int(k), int(self.total))
+        return Metric(name, value, low, high, games=int(self.total))
+
+    def mean(self, name: str, x: Callable[[Outcome], float], unit: str) -> Metric:
+        if self.counted:
+            xs = [float(x(o)) for o, w in self.rows for _ in range(int(w))]
+            value, low, high = mean_interval(xs)
+            return Metric(name, value, low, high, unit, len(xs))
+        value = float(sum(w * x(o) for o, w in self.rows) / self.total)
+        return Metric(name, value, value, value, unit)
+
+    def known(self, field: str) -> bool:
+        return all(getattr(o, field) is not None for o, _ in self.rows)
 
 
-def designer_metrics(games: Sequence[Game]) -> list[Metric]:
-    """Advantage, balance, drawishness and duration of a batch of games (english, french, winner, rounds)."""
-    n = len(games)
-    if n == 0:
+def designer_metrics(games: Sequence[Outcome]) -> list[Metric]:
+    """The metrics of a batch of sampled games (each counted once)."""
+    return weighted_metrics([(g, 1) for g in games], counted=True)
+
+
+def weighted_metrics(outcomes: Iterable[tuple[Outcome, Weight]], counted: bool) -> list[Metric]:
+    """Advantage, balance, drawishness, duration, score difference, sweeps, decisiveness and the
+    hero's value of weighted outcomes: ``counted`` weights are numbers of games (intervals follow),
+    else exact probabilities (points)."""
+    s = _Set(list(outcomes), counted)
+    if not s.total:
         raise ValueError("designer metrics need at least one game")
-    eng = sum(1 for g in games if g[2] == "english")
-    fr = sum(1 for g in games if g[2] == "french")
-    draws = n - eng - fr
-    decided = eng + fr
-    balance = 1 - abs(eng - fr) / decided if decided else 1.0
-    return [
-        _proportion("Advantage (english)", eng, n, "share of games the english (first player in round 1) win"),
-        _proportion("Advantage (french)", fr, n, "share of games the french win"),
-        Metric("Balance", balance, None, None,
-               "1 when both sides win equally often, 0 when one always wins (decided games)"),
-        _proportion("Drawishness", draws, n, "share of games that end in a draw"),
-        _mean("Duration (rounds)", [g[3] for g in games], "rounds played per game"),
-        _mean("Score difference", [g[0] - g[1] for g in games], "english score minus french score"),
-        _proportion("Sweep", sum(1 for g in games if 12 in (g[0], g[1])), n,
-                    "share of games won by controlling all six castles"),
-        *_decisiveness(games),
-        *_hero_value(games),
+    eng = s.proportion("Advantage (english)", lambda o: o.winner == "english")
+    fr = s.proportion("Advantage (french)", lambda o: o.winner == "french")
+    decided = eng.value + fr.value
+    out = [
+        eng, fr,
+        Metric("Balance", 1 - abs(eng.value - fr.value) / decided if decided else 1.0, None, None, RATIO),
+        s.proportion("Drawishness", lambda o: o.winner == "draw"),
+        s.mean("Duration (rounds)", lambda o: o.rounds, ROUNDS),
+        s.mean("Score difference", lambda o: o.english - o.french, POINTS),
     ]
+    if s.known("ending"):
+        out.append(s.proportion("Sweep", lambda o: o.ending == SWEEP))
+    if s.known("decided"):
+        won = s.where(lambda o: o.winner != "draw")
+        if won.total:
+            out.append(won.mean("Decisiveness", lambda o: o.decided / o.rounds, RATIO))  # type: ignore[operator]
+    if s.known("hero_kept"):
+        out += _hero_value(s)
+    return out
 
 
-def _decisiveness(games: Sequence[Game]) -> list[Metric]:
-    decided = [g.decided / g.rounds for g in games if g.winner != "draw"]
-    if not decided:
-        return []
-    return [_mean("Decisiveness", decided, "share of the game played when the eventual winner took the "
-                  "lead on the table for good (lower: decided earlier)")]
-
-
-def _hero_value(games: Sequence[Game]) -> list[Metric]:
+def _hero_value(s: _Set) -> list[Metric]:
     """Win rate of a side with its hero still in play at the end against with it removed."""
     out = []
     for i, side in enumerate(("english", "french")):
-        kept = [g for g in games if g.hero_kept[i]]
-        gone = [g for g in games if not g.hero_kept[i]]
-        if kept and gone:
-            a = _proportion("", sum(g.winner == side for g in kept), len(kept), "")
-            b = _proportion("", sum(g.winner == side for g in gone), len(gone), "")
-            out.append(Metric(f"Hero value ({side})", a.value - b.value, None, None,
-                              f"{side} win rate with its hero kept ({a.value:.3f} [{a.low:.3f}, {a.high:.3f}], "
-                              f"{len(kept)} games) minus with it removed ({b.value:.3f} [{b.low:.3f}, "
-                              f"{b.high:.3f}], {len(gone)} games)"))
+        kept = s.where(lambda o, i=i: o.hero_kept[i])  # type: ignore[misc]
+        gone = s.where(lambda o, i=i: not o.hero_kept[i])  # type: ignore[misc]
+        if kept.total and gone.total:
+            a = kept.proportion(f"Win rate, hero kept ({side})", lambda o, side=side: o.winner == side)  # type: ignore[misc]
+            b = gone.proportion(f"Win rate, hero removed ({side})", lambda o, side=side: o.winner == side)  # type: ignore[misc]
+            out += [Metric(f"Hero value ({side})", a.value - b.value, None, None, PROBABILITY), a, b]
     return out

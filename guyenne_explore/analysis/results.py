@@ -11,11 +11,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from statsmodels.stats.proportion import proportion_confint
-
 from ..position import Position
 from .exact import Distribution
-from .metrics import designer_metrics
+from .intervals import mean_interval, wilson
+from .metrics import Metric, Outcome, Weight, weighted_metrics
 from .sample import Game
 
 WINNERS = ("english", "french", "draw")
@@ -39,6 +38,19 @@ class AnalysisResult:
     warnings: list[str] = field(default_factory=list)
     #: how an exact result was summed: "fraction" (exact, with ``p_exact``) or "float" (float64, to rounding)
     arithmetic: str = "fraction"
+    #: exact: (english score, french score, winner, rounds played) -> probability, the joint of the two above
+    joint: dict[tuple[int, int, str, int], Any] = field(default_factory=dict)
+
+    def weighted(self) -> list[tuple[Outcome, Weight]]:
+        """The outcomes with their weights: each sampled game counted once, or each exact outcome
+        with its probability (what :func:`.metrics.weighted_metrics` reads)."""
+        if not self.exact:
+            return [(g, 1) for g in self.samples]  # type: ignore[misc]
+        return [(Outcome(e, f, w, n), q) for (e, f, w, n), q in sorted(self.joint.items())]
+
+    def metrics(self) -> list[Metric]:
+        """The designer metrics of this result, by the same computation for exact and sampled results."""
+        return weighted_metrics(self.weighted(), counted=not self.exact)
 
     @property
     def win(self) -> dict[str, Any]:
@@ -52,8 +64,7 @@ class AnalysisResult:
         if self.exact:
             return {w: (float(p), float(p)) for w, p in self.win.items()}
         counts = Counter(s[2] for s in self.samples)
-        return {w: tuple(float(x) for x in proportion_confint(counts[w], self.games, alpha, "wilson"))  # type: ignore[misc]
-                for w in WINNERS}
+        return {w: wilson(counts[w], self.games, 1 - alpha) for w in WINNERS}
 
     def mean_scores(self) -> dict[str, float]:
         e = sum(float(p) * k[0] for k, p in self.outcomes.items())
@@ -61,19 +72,14 @@ class AnalysisResult:
         return {"english": e, "french": f}
 
     def mean_score_interval(self, alpha: float = 0.05) -> dict[str, tuple[float, float]]:
-        from scipy import stats
-
         out = {}
         for i, name in enumerate(("english", "french")):
             if self.exact or self.games < 2:
                 m = self.mean_scores()[name]
                 out[name] = (m, m)
                 continue
-            xs = [s[i] for s in self.samples]
-            mean = sum(xs) / len(xs)
-            var = sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)
-            half = stats.t.ppf(1 - alpha / 2, len(xs) - 1) * (var / len(xs)) ** 0.5
-            out[name] = (mean - half, mean + half)
+            _, low, high = mean_interval([s[i] for s in self.samples], 1 - alpha)
+            out[name] = (low, high)
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -104,7 +110,7 @@ class AnalysisResult:
             out["win_ci95"] = {w: list(ci) for w, ci in self.win_interval().items()}
             out["mean_scores"] = self.mean_scores()
             out["mean_scores_ci95"] = {k: list(v) for k, v in self.mean_score_interval().items()}
-            out["metrics"] = [m.to_json() for m in designer_metrics(self.samples)]
+            out["metrics"] = [m.to_json() for m in self.metrics()]
         out["rounds"] = {str(k): float(v) for k, v in sorted(self.rounds.items())}
         if self.exact:
             if self.arithmetic == "fraction":
@@ -128,11 +134,13 @@ def exact_result(p: Position, policies: tuple[str, str], dist: Distribution, sta
                  arithmetic: str = "fraction") -> AnalysisResult:
     outcomes: dict[tuple[int, int, str], Fraction] = defaultdict(Fraction)
     rounds: dict[int, Fraction] = defaultdict(Fraction)
+    joint: dict[tuple[int, int, str, int], Fraction] = defaultdict(Fraction)
     for (e, f, w, n), q in dist.items():
         outcomes[(e, f, w)] += q
         rounds[n + 1] += q
+        joint[(e, f, w, n + 1)] += q
     return AnalysisResult(p, policies, True, dict(outcomes), dict(rounds), states=states, warnings=p.warnings(),
-                          arithmetic=arithmetic)
+                          arithmetic=arithmetic, joint=dict(joint))
 
 
 def sampled_result(p: Position, policies: tuple[str, str], samples: list[Game]) -> AnalysisResult:

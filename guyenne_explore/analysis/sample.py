@@ -13,6 +13,7 @@ from typing import Callable, NamedTuple
 
 from ..flow import apply_move
 from ..position import DRAW, Position
+from ..view import PublicRecord, SideView
 from .exact import Cancelled
 from .policies import Policy
 
@@ -28,21 +29,25 @@ class Game(NamedTuple):
     decided: int
     #: whether each side's hero was still in play (not removed) at the end
     hero_kept: tuple[bool, bool]
+    #: how the game ended: one of the engine's ``scoring.ENDINGS`` (a sweep, a side out of cards, ...)
+    ending: str
 
 
 def play_out(p: Position, policies: tuple[Policy, Policy], rng: random.Random) -> Game:
     """One game to the end, with what the designer metrics need."""
     start = p.round
     leaders: list[str] = []  # the table's leader at the end of each round
+    record = PublicRecord.assumed(p)  # what both sides remember (a searching policy deals from it)
     while not p.is_over:
         if p.is_chance:
             if p.to_play == DRAW:
                 leaders.append(p.result().winner)
-            p = p.apply_outcome(p.sample_outcome(rng))
+            q, move = p.apply_outcome(p.sample_outcome(rng)), None
         else:
             side = p.side_to_play
-            move = policies[side].choose(p.view(side), rng)  # type: ignore[index]
-            p = apply_move(p, move, checked=False)
+            move = policies[side].choose(SideView(p, side, record=record), rng)  # type: ignore[index, arg-type]
+            q = apply_move(p, move, checked=False)
+        record, p = record.after(p, q, move), q
     r = p.result()
     rounds = p.round - start + 1
     leaders += [r.winner] * (rounds - len(leaders))
@@ -50,7 +55,8 @@ def play_out(p: Position, policies: tuple[Policy, Policy], rng: random.Random) -
     while decided > 1 and leaders[decided - 2] == r.winner:
         decided -= 1
     kept = tuple(not s.removed.has_hero for s in p.sides)
-    return Game(r.english, r.french, r.winner, rounds, decided, kept)  # type: ignore[arg-type]
+    assert r.ending is not None
+    return Game(r.english, r.french, r.winner, rounds, decided, kept, r.ending.reason)  # type: ignore[arg-type]
 
 
 def game_rng(seed: int, index: int) -> random.Random:

@@ -24,9 +24,9 @@ from ..rules import (
     Rules,
     RulesError,
 )
-from .api import analyse
+from .api import ExactOutOfReach, analyse
 from .exact import Cancelled
-from .metrics import Metric, designer_metrics
+from .metrics import Metric
 from .results import AnalysisResult
 
 Progress = Callable[[int, int], "bool | None"]
@@ -48,7 +48,7 @@ SWEEP_METRICS: dict[str, str] = {
     "Mean rounds": "Duration (rounds)",
     "Score difference (English - French)": "Score difference",
     "Balance": "Balance",
-    "Sweep rate (all six castles)": "Sweep",
+    "Sweep rate (every castle)": "Sweep",
 }
 
 
@@ -60,6 +60,8 @@ class Run:
     rules: Rules | None
     result: AnalysisResult | None = None
     problems: list[str] = field(default_factory=list)
+    #: an exact request refused for its estimated size (``force=True`` would run it anyway)
+    out_of_reach: bool = False
 
     @property
     def ok(self) -> bool:
@@ -99,28 +101,8 @@ def vary(rules: Rules, parameter: str, value: Any) -> Rules:
 
 
 def result_metrics(result: AnalysisResult) -> list[Metric]:
-    """Designer metrics of a result: from the games when sampled, from the distribution when exact."""
-    if not result.exact:
-        return designer_metrics(result.samples)
-    win = {k: float(v) for k, v in result.win.items()}
-    decided = win["english"] + win["french"]
-
-    def point(name: str, value: float, meaning: str) -> Metric:
-        return Metric(name, value, value, value, meaning)
-
-    diff = sum(float(q) * (e - f) for (e, f, _), q in result.outcomes.items())
-    sweep = sum((float(q) for (e, f, _), q in result.outcomes.items() if 12 in (e, f)), 0.0)
-    rounds = sum(float(q) * n for n, q in result.rounds.items())
-    return [
-        point("Advantage (english)", win["english"], "probability that the english win"),
-        point("Advantage (french)", win["french"], "probability that the french win"),
-        Metric("Balance", 1 - abs(win["english"] - win["french"]) / decided if decided else 1.0, None, None,
-               "1 when both sides win equally often, 0 when one always wins (decided games)"),
-        point("Drawishness", win["draw"], "probability of a draw"),
-        point("Duration (rounds)", rounds, "expected rounds played"),
-        point("Score difference", diff, "expected english score minus french score"),
-        point("Sweep", sweep, "probability that a side controls all six castles"),
-    ]
+    """Designer metrics of a result (sampled or exact: one computation, :meth:`AnalysisResult.metrics`)."""
+    return result.metrics()
 
 
 def metric_named(result: AnalysisResult, name: str) -> Metric | None:
@@ -132,13 +114,14 @@ def metric_named(result: AnalysisResult, name: str) -> Metric | None:
 def analyse_rule_sets(p: Position, rule_sets: Sequence[Rules], *, labels: Sequence[str] | None = None,
                       policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto",
                       games: int = 500, seed: int = 0, progress: Progress | None = None,
-                      executor: Executor | None = None) -> list[Run]:
+                      executor: Executor | None = None, force: bool = False) -> list[Run]:
     """Analyse ``p`` under each rule set with the same policies and seed.
 
     ``progress(done, total)`` counts games over the whole run (an exact run counts
     as its share once done) and cancels it by returning False (exact.Cancelled is
     raised). A rule set the position cannot be read under, or an exact request out
-    of reach, becomes a Run with its problems instead of an error.
+    of reach, becomes a Run with its problems instead of an error; ``force`` runs an
+    exact request whatever its estimated size (it can still be cancelled).
     """
     labels = list(labels) if labels is not None else _labels(rule_sets)
     total = games * len(rule_sets)
@@ -151,9 +134,10 @@ def analyse_rule_sets(p: Position, rule_sets: Sequence[Rules], *, labels: Sequen
                 return progress(offset + (done * games // of if of else 0), total)
         try:
             q = position_under(p, rules)
-            runs.append(Run(label, rules, analyse(q, policies, method, games, seed, step, executor)))
+            runs.append(Run(label, rules, analyse(q, policies, method, games, seed, step, executor, force=force)))
         except ValueError as exc:  # PositionError, ExactOutOfReach, exact asked of a sampling-only policy
-            runs.append(Run(label, rules, problems=list(getattr(exc, "problems", [str(exc)]))))
+            runs.append(Run(label, rules, problems=[str(x) for x in getattr(exc, "problems", [exc])],
+                            out_of_reach=isinstance(exc, ExactOutOfReach)))
         if progress is not None and progress(offset + games, total) is False:
             raise Cancelled()
     return runs
@@ -173,7 +157,7 @@ def sweep(p: Position, rules: Rules, parameter: str, values: Sequence[Any], metr
         try:
             valid.append((v, vary(rules, parameter, v)))
         except RulesError as exc:
-            points.append(SweepPoint(v, Run(f"{parameter}={v}", None, problems=exc.problems)))
+            points.append(SweepPoint(v, Run(f"{parameter}={v}", None, problems=[str(x) for x in exc.problems])))
     runs = analyse_rule_sets(p, [r for _, r in valid], labels=[f"{parameter}={v}" for v, _ in valid],
                              policies=policies, method=method, games=games, seed=seed,
                              progress=progress, executor=executor)

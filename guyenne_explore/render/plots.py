@@ -158,8 +158,7 @@ def metrics_rows(results: Results) -> list[dict[str, str]]:
         for m in result_metrics(r):
             row = rows.setdefault(m.name, {"metric": m.name})
             row[lb] = _cell(m.value, m.low, m.high)
-            if row.setdefault("meaning", m.meaning) != m.meaning:  # a meaning quoting one run's numbers
-                row["meaning"] = re.sub(r" \([^)]*\)", "", m.meaning)
+            row.setdefault("meaning", m.meaning)  # the metric's prose: the same for every run
     for row in rows.values():
         for lb in results:
             row.setdefault(lb, "-")

@@ -9,6 +9,7 @@ then uses the engine: the answer is the same, only slower.
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -17,6 +18,7 @@ from ...cards import HERO, KINDS, value_of
 from ...position import (CONCEDE_CHOICE, DEAL, DRAW, END, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
                          RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, Position)
 from ...rules import Rules
+from ...scoring import ENDINGS, ending, points_rows
 from . import kernel as kn
 from .options import OptionTables, option_tables
 
@@ -43,6 +45,8 @@ class Encoded(NamedTuple):
     max_rounds: int
     ways_width: int
     options: OptionTables
+    #: the engine's castle points per table (:func:`~guyenne_explore.scoring.points_rows`), or no rows
+    points: np.ndarray
 
 
 def unsupported(p: Position, policies: tuple[str, str]) -> str | None:
@@ -73,6 +77,16 @@ def rules_array(r: Rules, hero_kind: int) -> np.ndarray:
     return a
 
 
+@lru_cache(maxsize=16)
+def points_array(castles: int, scoring: str, ring: bool) -> np.ndarray:
+    """The engine's castle points table as the kernel reads it (no rows past ``MAX_TABLED_CASTLES``)."""
+    if castles > kn.MAX_TABLED_CASTLES:
+        return np.zeros((0, 5), np.int64)
+    table = np.array(points_rows(castles, scoring, ring), np.int64)
+    table.setflags(write=False)
+    return table
+
+
 def encode(p: Position) -> Encoded:
     """The arrays of ``p`` (call :func:`unsupported` first)."""
     kinds = [k for k in range(KINDS) if p.cards_of(0)[k] or p.cards_of(1)[k]]
@@ -92,6 +106,9 @@ def encode(p: Position) -> Encoded:
     scalars[kn.CASTLE_X] = -1 if p.placed.x is None else p.placed.x
     scalars[kn.CASTLE_Y] = -1 if p.placed.y is None else p.placed.y
     scalars[kn.BATTLE] = -1 if p.battle is None else p.battle
+    ended = ending(p)
+    if ended is not None:
+        scalars[kn.ENDING] = ENDINGS.index(ended.reason)
     r = p.rules
     cards = sum(p.cards_of(0)) + sum(p.cards_of(1))
     # every round spends at least two cards of a side's hand; a deck cycles at most L + 1 times
@@ -101,7 +118,8 @@ def encode(p: Position) -> Encoded:
     largest = max(r.hand_size, *(s.hand.size for s in p.sides))
     caps = tuple(min(largest, max(p.cards_of(0)[k], p.cards_of(1)[k])) for k in kinds)
     return Encoded(kinds, values, zones, placed, np.array(p.castles, np.int64), scalars, rules_array(r, hero),
-                   max_rounds, width, option_tables(tuple(kinds), caps, largest, r.max_at_castle))
+                   max_rounds, width, option_tables(tuple(kinds), caps, largest, r.max_at_castle),
+                   points_array(r.castles, r.scoring, r.adjacency == "ring"))
 
 
 def seed_u64(seed: int) -> np.uint64:

@@ -28,18 +28,23 @@ HAND, DECK, DISCARD, REMOVED = 0, 1, 2, 3
 SETUP, DEAL, OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND, REMOVE, DRAW, END = range(9)
 # scalars of a state
 PHASE, FIRST, ROUND, CASTLE_X, CASTLE_Y, BATTLE, EXH = range(7)  # EXH + side
-N_SCALARS = 8
+ENDING = 8  #: how the game ended: an index in the engine's ``scoring.ENDINGS`` (-1 while it goes on)
+N_SCALARS = 9
+END_SWEEP, END_EXHAUSTED, END_OUT_OF_CARDS = range(3)  # the order of scoring.ENDINGS
 # rule parameters
 HAND_SIZE, N_CASTLES, MAX_AT, LIMIT, IMMEDIATE, REMOVAL, SCORING, RING, PRE_DISCARD, HERO_KIND = range(10)
 N_RULES = 10
 REMOVAL_NONE, REMOVAL_ADVANCED, REMOVAL_CLASSIC = 0, 1, 2
 # columns of a game's summary
 (OUT_ENGLISH, OUT_FRENCH, OUT_WINNER, OUT_ROUNDS, OUT_DECIDED, OUT_HERO_E, OUT_HERO_F,
- OUT_DECISIONS, OUT_ERROR) = range(9)
-N_OUT = 9
+ OUT_DECISIONS, OUT_ERROR, OUT_ENDING) = range(10)
+N_OUT = 10
 DRAW_WINNER = 2
 #: a trace row: point, side, castle, then the counts of the cards moved (one per kind present)
 TRACE_HEAD = 3
+#: a round row (at each end of a round, after the battles, and at the end of the game): round, first
+#: player, exhaustions of each side, then the castles, then zones[side, zone, kind] flattened
+ROUND_HEAD = 4
 ERR_NO_MOVE, ERR_TOO_LONG = 1, 2
 
 
@@ -225,7 +230,8 @@ def pick_removal(src, rng, out, vals, hero):
             return
 
 
-#: castle tables with at most this many castles get their points from a table (3^n rows)
+#: castle tables with at most this many castles get their points from the engine's table (3^n rows,
+#: :func:`guyenne_explore.scoring.points_rows`); beyond, :func:`castle_points` walks the runs
 MAX_TABLED_CASTLES = 10
 
 
@@ -285,27 +291,9 @@ def castle_points(cs, scoring, ring):
 
 
 @njit(cache=True, error_model="numpy")
-def points_table(n, scoring, ring):
-    """:func:`castle_points` of every table of ``n`` castles, row ``sum((castle + 1) * 3^(n-1-i))``:
-    a game looks its table up each round instead of walking the runs (whose branches the processor
-    cannot predict).  No rows beyond :data:`MAX_TABLED_CASTLES` castles."""
-    rows = 3 ** n if n <= MAX_TABLED_CASTLES else 0
-    out = np.zeros((rows, 5), np.int64)
-    cs = np.zeros(n, np.int64)
-    for code in range(rows):
-        r = code
-        for i in range(n - 1, -1, -1):
-            cs[i] = r % 3 - 1
-            r //= 3
-        sweep, p0, p1, l0, l1 = castle_points(cs, scoring, ring)
-        out[code, 0], out[code, 1], out[code, 2], out[code, 3], out[code, 4] = sweep, p0, p1, l0, l1
-    return out
-
-
-@njit(cache=True, error_model="numpy")
 def score(cs, unspent_e, unspent_f, scoring, ring, table, out):
-    """Scores and winner of the table into out[0:3] (RULES.md 6); ``table`` is :func:`points_table`
-    (or empty: the runs are walked)."""
+    """Scores and winner of the table into out[0:3] (RULES.md 6); ``table`` is the engine's
+    :func:`~guyenne_explore.scoring.points_rows` (or empty: the runs are walked)."""
     if table.shape[0] > 0:
         code = 0
         for i in range(cs.shape[0]):
@@ -347,6 +335,32 @@ def _record(trace, tpos, point, side, castle, cards):
         for k in range(cards.shape[0]):
             trace[i, TRACE_HEAD + k] = cards[k]
     tpos[0] = i + 1
+
+
+@njit(cache=True, error_model="numpy")
+def _record_round(log, lpos, z, cs, sc):
+    """A round row of the state (see :data:`ROUND_HEAD`) when ``log`` has rows."""
+    i = lpos[0]
+    if i < log.shape[0]:
+        log[i, 0] = sc[ROUND]
+        log[i, 1] = sc[FIRST]
+        log[i, 2] = sc[EXH]
+        log[i, 3] = sc[EXH + 1]
+        n = cs.shape[0]
+        for c in range(n):
+            log[i, ROUND_HEAD + c] = cs[c]
+        j = ROUND_HEAD + n
+        for side in range(2):
+            for zone in range(4):
+                for k in range(z.shape[2]):
+                    log[i, j] = z[side, zone, k]
+                    j += 1
+    lpos[0] = i + 1
+
+
+def round_width(n_castles, n_kinds):
+    """Columns of a round row."""
+    return ROUND_HEAD + n_castles + 8 * n_kinds
 
 
 @njit(cache=True, error_model="numpy")
@@ -425,6 +439,7 @@ def _end_of_round(z, pl, cs, sc):
     sc[BATTLE] = -1
     if same:
         sc[PHASE] = END
+        sc[ENDING] = END_SWEEP
         return
     for side in range(2):
         for b in range(2):
@@ -437,7 +452,7 @@ def _end_of_round(z, pl, cs, sc):
 
 
 @njit(cache=True, error_model="numpy")
-def play(z, pl, cs, sc, rp, vals, opt, points, rng, out, leaders, ways, work, trace, tpos):
+def play(z, pl, cs, sc, rp, vals, opt, points, rng, out, leaders, ways, work, trace, tpos, log, lpos):
     """Play the position in place to its end under the uniform policy; the summary goes to ``out``.
 
     ``opt`` holds the option tables of :mod:`.options` (weights, offsets, cards); with empty
@@ -445,7 +460,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, rng, out, leaders, ways, work, tr
 
     ``work`` is scratch of :func:`work_size` integers (no allocation per game: threads share
     the allocator).  ``trace`` (rows of :data:`TRACE_HEAD` + kinds) receives every decision and draw
-    when it has rows.
+    when it has rows, and ``log`` (rows of :func:`round_width`) the state at each end of a round.
     """
     nk = vals.shape[0]
     hero = rp[HERO_KIND]
@@ -486,11 +501,16 @@ def play(z, pl, cs, sc, rp, vals, opt, points, rng, out, leaders, ways, work, tr
                 score(cs, _unspent(z, 0), _unspent(z, 1), rp[SCORING], rp[RING], points, res)
                 leaders[n_leaders] = res[2]
                 n_leaders += 1
+                _record_round(log, lpos, z, cs, sc)
             for side in range(2):
                 _draw_side(z, sc, rp, side, rng, m)
                 _record(trace, tpos, phase, side, -1, m)
             if _size(z[0, HAND]) <= 1 or _size(z[1, HAND]) <= 1:
                 sc[PHASE] = END
+                sc[ENDING] = END_EXHAUSTED
+                for side in range(2):
+                    if _size(z[side, HAND]) <= 1 and sc[EXH + side] < rp[LIMIT]:
+                        sc[ENDING] = END_OUT_OF_CARDS
             else:
                 if phase == DRAW:
                     sc[ROUND] += 1
@@ -544,6 +564,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, rng, out, leaders, ways, work, tr
                 _resolve(z, pl, cs, sc, rp, vals, 0)
             else:
                 sc[PHASE] = phase + 1
+    _record_round(log, lpos, z, cs, sc)
     score(cs, _unspent(z, 0), _unspent(z, 1), rp[SCORING], rp[RING], points, res)
     rounds = sc[ROUND] - start_round + 1
     decided = rounds
@@ -555,6 +576,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, rng, out, leaders, ways, work, tr
     out[OUT_HERO_E] = 1 if hero < 0 or z[0, REMOVED, hero] == 0 else 0
     out[OUT_HERO_F] = 1 if hero < 0 or z[1, REMOVED, hero] == 0 else 0
     out[OUT_DECISIONS] = decisions
+    out[OUT_ENDING] = sc[ENDING]
 
 
 @njit(cache=True, error_model="numpy")
@@ -563,14 +585,14 @@ def work_size(n_kinds):
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, seed, start, count, max_rounds, ways_width, out):
+def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, points, seed, start, count, max_rounds, ways_width, out):
     """Games ``start .. start+count-1`` of the batch ``seed`` from one position, on all threads.
 
-    The games are cut into one slice per block of 256 so that each slice allocates its
+    ``points`` is the engine's castle points table (:func:`..encode.points_rows`; empty: runs are
+    walked).  The games are cut into one slice per block of 256 so that each slice allocates its
     scratch once; game g's stream depends only on ``(seed, start + g)``.
     """
     block = 256
-    points = points_table(cs0.shape[0], rp[SCORING], rp[RING])
     for s in prange((count + block - 1) // block):
         z, pl, cs, sc = z0.copy(), pl0.copy(), cs0.copy(), sc0.copy()
         rng = np.zeros(1, np.uint64)
@@ -579,22 +601,25 @@ def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, seed, start, count, max_rounds,
         work = np.zeros(work_size(vals.shape[0]), np.int64)
         trace = np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64)
         tpos = np.zeros(1, np.int64)
+        log = np.zeros((0, 1), np.int64)
+        lpos = np.zeros(1, np.int64)
         for g in range(s * block, min(count, (s + 1) * block)):
             z[:] = z0
             pl[:] = pl0
             cs[:] = cs0
             sc[:] = sc0
             seed_stream(rng, seed, np.uint64(start + g))
-            play(z, pl, cs, sc, rp, vals, opt, points, rng, out[g], leaders, ways, work, trace, tpos)
+            play(z, pl, cs, sc, rp, vals, opt, points, rng, out[g], leaders, ways, work, trace, tpos, log, lpos)
 
 
 @njit(cache=True, error_model="numpy")
-def play_traced(z, pl, cs, sc, rp, vals, opt, seed, index, max_rounds, ways_width, trace, tpos, out):
-    """One game of a batch, with its trace (the same game :func:`play_batch` plays for that index)."""
+def play_traced(z, pl, cs, sc, rp, vals, opt, points, seed, index, max_rounds, ways_width, trace, tpos, log, lpos,
+                out):
+    """One game of a batch, with its trace and round rows (the same game :func:`play_batch` plays
+    for that index)."""
     rng = np.zeros(1, np.uint64)
     seed_stream(rng, seed, index)
-    points = points_table(cs.shape[0], rp[SCORING], rp[RING])
     leaders = np.zeros(max_rounds, np.int64)
     ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
     work = np.zeros(work_size(vals.shape[0]), np.int64)
-    play(z, pl, cs, sc, rp, vals, opt, points, rng, out, leaders, ways, work, trace, tpos)
+    play(z, pl, cs, sc, rp, vals, opt, points, rng, out, leaders, ways, work, trace, tpos, log, lpos)

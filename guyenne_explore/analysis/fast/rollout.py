@@ -8,7 +8,7 @@ which is how the tests prove the fast path plays by the engine's rules.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -16,6 +16,7 @@ from ...cards import KINDS, Cards
 from ...moves import Move
 from ...position import Draw, Position
 from ...record import Event, GameRecord
+from ...scoring import ENDINGS
 from ..exact import Cancelled
 from ..sample import Game
 from . import kernel as kn
@@ -36,7 +37,8 @@ def _check(out: np.ndarray) -> None:
 def _games(out: np.ndarray) -> list[Game]:
     winners = ("english", "french", "draw")
     return [Game(int(r[kn.OUT_ENGLISH]), int(r[kn.OUT_FRENCH]), winners[r[kn.OUT_WINNER]], int(r[kn.OUT_ROUNDS]),
-                 int(r[kn.OUT_DECIDED]), (bool(r[kn.OUT_HERO_E]), bool(r[kn.OUT_HERO_F])))
+                 int(r[kn.OUT_DECIDED]), (bool(r[kn.OUT_HERO_E]), bool(r[kn.OUT_HERO_F])),
+                 ENDINGS[r[kn.OUT_ENDING]])
             for r in out.tolist()]
 
 
@@ -45,7 +47,7 @@ def play_summaries(p: Position, games: int, seed: int, start_index: int = 0) -> 
     e = encode(p)
     out = np.zeros((games, kn.N_OUT), np.int64)
     if games:
-        kn.play_batch(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), seed_u64(seed),
+        kn.play_batch(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points, seed_u64(seed),
                       np.uint64(start_index), games, e.max_rounds, e.ways_width, out)
     _check(out)
     return out
@@ -71,17 +73,39 @@ def decisions_per_game(p: Position, games: int, seed: int) -> float:
     return float(play_summaries(p, games, seed)[:, kn.OUT_DECISIONS].mean())
 
 
+class RoundState(NamedTuple):
+    """The compiled game's state at an end of a round (after the battles, before the draws) or at
+    its end: what a replay through the engine must show at the same point."""
+
+    round: int
+    first: int
+    exhaustions: tuple[int, int]
+    castles: tuple[int, ...]
+    #: zones[side] = (hand, deck, discard, removed)
+    zones: tuple[tuple[Cards, Cards, Cards, Cards], tuple[Cards, Cards, Cards, Cards]]
+
+
 def traced_game(p: Position, seed: int, index: int) -> tuple[GameRecord, Game]:
     """Game ``index`` of batch ``seed`` as an engine record (replay it to check it) and its summary."""
+    record, game, _ = traced_rounds(p, seed, index)
+    return record, game
+
+
+def traced_rounds(p: Position, seed: int, index: int) -> tuple[GameRecord, Game, list[RoundState]]:
+    """:func:`traced_game` with the compiled game's state at each end of a round and at its end,
+    so a test can replay it step by step, not only check its final summary."""
     reason = unsupported(p, ("uniform", "uniform"))
     if reason:
         raise ValueError(reason)
     e = encode(p)
     trace = np.zeros((4 * e.max_rounds * 4 + 64, kn.TRACE_HEAD + len(e.kinds)), np.int64)
     tpos = np.zeros(1, np.int64)
+    n = len(p.castles)
+    log = np.zeros((e.max_rounds + 1, kn.round_width(n, len(e.kinds))), np.int64)
+    lpos = np.zeros(1, np.int64)
     out = np.zeros(kn.N_OUT, np.int64)
-    kn.play_traced(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), seed_u64(seed), np.uint64(index),
-                   e.max_rounds, e.ways_width, trace, tpos, out)
+    kn.play_traced(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points,
+                   seed_u64(seed), np.uint64(index), e.max_rounds, e.ways_width, trace, tpos, log, lpos, out)
     _check(out[None, :])
     if tpos[0] > trace.shape[0]:
         raise RuntimeError("trace buffer too small")
@@ -105,5 +129,12 @@ def traced_game(p: Position, seed: int, index: int) -> tuple[GameRecord, Game]:
         move = Move(cards=cards(counts), castle=castle if castle >= 0 else None)
         events.append(Event(name, side, move=move))
         i += 1
-    return GameRecord(p, events), _games(out[None, :])[0]
+    states = []
+    nk = len(e.kinds)
+    for row in log[: lpos[0]].tolist():
+        zones = row[kn.ROUND_HEAD + n:]
+        per = [[cards(zones[(side * 4 + zone) * nk:(side * 4 + zone + 1) * nk]) for zone in range(4)] for side in (0, 1)]
+        states.append(RoundState(row[0], row[1], (row[2], row[3]), tuple(row[kn.ROUND_HEAD:kn.ROUND_HEAD + n]),
+                                 (tuple(per[0]), tuple(per[1]))))  # type: ignore[arg-type]
+    return GameRecord(p, events), _games(out[None, :])[0], states
 

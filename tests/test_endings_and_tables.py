@@ -1,0 +1,136 @@
+"""How games end, and the compiled path's scoring against the engine's over its whole domain.
+
+- The engine reports how a game ended (RULES.md 5.1 a sweep, 5.4 a side that cannot play on);
+  the Sweep metric counts those endings, not scores of 12 (which a side reaches without a sweep
+  under classic2021, and with seven castles or more).
+- The kernel's castle points and scores equal the engine's on every table of 2 to 10 castles,
+  both scorings, both adjacencies; its games' states at each end of a round equal the engine's
+  replay of the same game, round by round.
+"""
+
+import random
+from dataclasses import replace
+from itertools import product
+
+import numpy as np
+import pytest
+from numba import njit
+
+from guyenne_explore import Cards, Position, Rules
+from guyenne_explore.analysis.fast import kernel as kn
+from guyenne_explore.analysis.fast.encode import points_array
+from guyenne_explore.analysis.fast.rollout import fast_games, traced_rounds
+from guyenne_explore.analysis.metrics import designer_metrics
+from guyenne_explore.position import DRAW, ENGLISH, FRENCH, NEUTRAL
+from guyenne_explore.record import play_game
+from guyenne_explore.scoring import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, points_rows, table_result
+
+DOMAIN = list(product(range(2, kn.MAX_TABLED_CASTLES + 1), ("2022", "2021"), (False, True)))
+
+
+@njit(cache=True)
+def _kernel_rows(n, scoring, ring):
+    """The kernel's own castle points (used past ten castles) of every table, in the engine's row order."""
+    out = np.zeros((3 ** n, 5), np.int64)
+    cs = np.zeros(n, np.int64)
+    for code in range(3 ** n):
+        r = code
+        for i in range(n - 1, -1, -1):
+            cs[i] = r % 3 - 1
+            r //= 3
+        out[code, 0], out[code, 1], out[code, 2], out[code, 3], out[code, 4] = kn.castle_points(cs, scoring, ring)
+    return out
+
+
+@pytest.mark.parametrize("n,scoring,ring", DOMAIN)
+def test_kernel_castle_points_equal_the_engine_table(n, scoring, ring):
+    engine = np.array(points_rows(n, scoring, ring), np.int64)
+    assert engine.shape == (3 ** n, 5)
+    assert (_kernel_rows(n, 0 if scoring == "2022" else 1, ring) == engine).all()
+
+
+def _tables(n):
+    return product((NEUTRAL, ENGLISH, FRENCH), repeat=n)
+
+
+@pytest.mark.parametrize("n,scoring,ring", [d for d in DOMAIN if d[0] <= 6] + [(7, "2021", False), (7, "2022", True)])
+def test_kernel_scores_equal_the_engine_on_every_table(n, scoring, ring):
+    rules = Rules.preset("classic2021" if scoring == "2021" else "base", castles=n,
+                         adjacency="ring" if ring else "line")
+    code = 0 if scoring == "2022" else 1
+    with_table, walked = points_array(n, scoring, ring), np.zeros((0, 5), np.int64)
+    out = np.zeros(3, np.int64)
+    winners = ("english", "french", "draw")
+    for table in _tables(n):
+        cs = np.array(table, np.int64)
+        for ue, uf in product(range(3), range(3)):
+            want = table_result(table, ue, uf, rules)
+            for points in (with_table, walked):
+                kn.score(cs, ue, uf, code, ring, points, out)
+                assert (int(out[0]), int(out[1]), winners[out[2]]) == (want.english, want.french, want.winner), table
+
+
+# ---------------------------------------------------------------------- endings
+@pytest.mark.parametrize("rules", ["base", "advanced", "expert", "classic2021", "team", "team3"])
+def test_the_engine_says_how_each_game_ended(rules):
+    for seed in range(12):
+        final = play_game(Position.start(rules), seed).final
+        ending = final.result().ending
+        assert ending is not None and ending.reason in ENDINGS
+        swept = len(set(final.castles)) == 1 and final.castles[0] != NEUTRAL
+        assert (ending.reason == SWEEP) == swept
+        if swept:
+            assert ending == Ending(SWEEP, (final.castles[0],))
+            assert sorted((final.result().english, final.result().french)) == [0, 12]
+        else:
+            assert ending.sides == tuple(s for s in (ENGLISH, FRENCH) if final.sides[s].hand.size <= 1)
+            spent = all(final.sides[s].exhaustions >= final.rules.exhaustion_limit for s in ending.sides)
+            assert ending.reason == (EXHAUSTED if spent else OUT_OF_CARDS)
+    assert Position.start(rules).result().ending is None  # a game under way has not ended
+
+
+def test_a_side_without_cards_ends_the_game_before_its_last_exhaustion():
+    """RULES.md 5.4's degenerate case: deck and discard both empty before the L-th exhaustion."""
+    p = Position.start("advanced")
+    p = p.apply_outcome(p.sample_outcome(random.Random(0)))
+    english = p.sides[ENGLISH]
+    two = Cards.of("2")
+    stripped = replace(english, hands=(two,), deck=Cards(), discard=Cards(),
+                       removed=english.hand + english.deck - two, exhaustions=0)
+    q = replace(p, sides=(stripped, p.sides[FRENCH]), to_play=DRAW)
+    final = q.apply_outcome(q.chance_outcomes()[0][0])
+    assert final.is_over and final.result().ending == Ending(OUT_OF_CARDS, (ENGLISH,))
+    spent = replace(q, sides=(replace(stripped, exhaustions=2), p.sides[FRENCH]))
+    assert spent.apply_outcome(spent.chance_outcomes()[0][0]).result().ending == Ending(EXHAUSTED, (ENGLISH,))
+
+
+@pytest.mark.parametrize("rules", [Rules.preset("classic2021"), Rules.preset("base", castles=7)],
+                         ids=["classic2021", "castles7"])
+def test_the_sweep_metric_counts_sweeps_not_scores_of_twelve(rules):
+    games = fast_games(Position.start(rules), 3000, seed=11)
+    sweeps = sum(g.ending == SWEEP for g in games)
+    twelve = sum(12 in (g.english, g.french) for g in games)
+    metric = {m.name: m for m in designer_metrics(games)}["Sweep"]
+    assert metric.value == sweeps / len(games)
+    assert twelve > sweeps  # the old rule (a score of 12) counted games that were no sweep
+    assert all(sorted((g.english, g.french)) == [0, 12] for g in games if g.ending == SWEEP)
+
+
+# ---------------------------------------------------------------------- compiled games round by round
+@pytest.mark.parametrize("rules", [Rules.preset("advanced"), Rules.preset("expert"), Rules.preset("classic2021"),
+                                   Rules.preset("advanced", reshuffle="immediate", adjacency="ring", castles=5),
+                                   Rules.preset("advanced", castles=11)],
+                         ids=["advanced", "expert", "classic2021", "immediate-ring-5", "castles11"])
+def test_compiled_games_replay_round_by_round(rules):
+    for index in range(12):
+        record, game, states = traced_rounds(Position.start(rules), seed=7, index=index)
+        positions = record.positions()
+        ends = [q for q in positions if q.to_play == DRAW] + [positions[-1]]
+        assert len(ends) == len(states)
+        for q, st in zip(ends, states):
+            assert (q.round, q.first, q.castles) == (st.round, st.first, st.castles)
+            assert tuple(s.exhaustions for s in q.sides) == st.exhaustions
+            for side in (0, 1):
+                s = q.sides[side]
+                assert (s.hand, s.deck, s.discard, s.removed) == st.zones[side]
+        assert positions[-1].result().ending.reason == game.ending
