@@ -1,0 +1,515 @@
+"""Endgames under optimal play: the equilibrium of an open-hand endgame and how far a policy is from it.
+
+Once neither side can draw again (both decks empty, no reshuffle left) a careful
+player knows both hands: what remains is a finite two-player zero-sum game
+whose only hidden information is the face-down placements of the current round.
+After each round everything is public again, so the game is solved backward
+over round starts, memoised on what still matters: castles, both hands and who
+opens (the discard and the removed cards are out of the game for good, the
+round number changes nothing, and a round start and its mirror image castle
+i <-> n-1-i have the same value).
+
+Each round is a small imperfect-information game (see :mod:`.optimal_round`),
+solved as a sequence-form linear program with scipy's HiGHS
+(:mod:`.optimal_lp`).  Why an LP and not CFR+: the LP is exact to the solver's
+tolerance (about 1e-9 here) where CFR+ only converges, with an error that must be
+measured; each round start is solved once, the rounds below it being already
+solved; and the LPs are small (a few thousand variables for hands of 4 cards), so
+HiGHS solves them in milliseconds and thousands of small ones in one stacked
+call.  CFR+ stays useful as the independent check (OpenSpiel, in the tests).
+
+Objectives: ``"win"``, the probability to win with a draw counting half, or
+``"score"``, the expected score difference english minus french.  Values are
+given for english; the zero-sum game makes french's the complement.
+
+A best response to a fixed policy (:class:`BestResponse`) is a one-player
+problem on the same rounds: the policy's move distributions, read from its own
+:class:`~guyenne_explore.view.SideView` only, fix one side's plan, and the other
+side picks its best move at each of its information sets, backward.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import zlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from ..moves import Move
+from ..position import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, RESPOND_SECOND,
+                        Position)
+from ..rules import SIDES, Rules
+from ..scoring import table_result
+from .fast.endgame import frozen
+from .optimal_lp import Layout, RoundSolution, solve_batch
+from .optimal_round import RoundModel, StateKey, build_round, canonical, round_start
+from .policies import Policy
+
+OBJECTIVES = ("win", "score")
+#: leaf-payoff non-zeros stacked into one HiGHS call
+BATCH_NONZEROS = 300_000
+
+
+def why_not_solvable(p: Position) -> str | None:
+    """None when :class:`OptimalSolver` applies to ``p``, else the reason in one line."""
+    rules = p.rules
+    if rules.is_team:
+        return ("the optimal-play solver covers two solo sides: in the team game partners hide their hands "
+                "from each other, so the endgame is not an open-hand game")
+    if p.is_over:
+        return "the game is over: there is nothing left to play"
+    if rules.concede_as_decision:
+        return ("the optimal-play solver plays battles with the built-in reveal/concede rule; "
+                "turn the concede_as_decision option off to solve this position")
+    for i, s in enumerate(p.sides):
+        if s.deck.size or not frozen(s, rules):
+            return (f"{SIDES[i]} can still draw (deck {s.deck.size} cards, {s.exhaustions} of "
+                    f"{rules.exhaustion_limit} exhaustions): after a draw the hands are not known to both "
+                    "sides; the solver starts once no side can draw again")
+    if p.to_play not in PLACEMENTS:
+        return f"solve from a placement decision (the round start is open_first), not from {p.to_play}"
+    return None
+
+
+def round_key(p: Position) -> StateKey:
+    """The round start a placement position belongs to: placed cards go back to the hands."""
+    hands = tuple(p.sides[i].hand + p.placed.side_total(i) for i in (ENGLISH, FRENCH))
+    return (p.castles, p.first, hands[0], hands[1])
+
+
+def english_payoff(result: Any, objective: str) -> float:
+    if objective == "score":
+        return float(result.english - result.french)
+    return {"english": 1.0, "draw": 0.5, "french": 0.0}[result.winner]
+
+
+@dataclass
+class SolveStats:
+    """What was solved: round starts, leaves, LP sizes, HiGHS calls and time."""
+
+    states: int = 0
+    leaves: int = 0
+    variables: int = 0
+    constraints: int = 0
+    nonzeros: int = 0
+    largest_variables: int = 0
+    largest_constraints: int = 0
+    largest_nonzeros: int = 0
+    lp_calls: int = 0
+    build_seconds: float = 0.0
+    lp_seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class OptimalSolver:
+    """Equilibrium values and strategies of open-hand endgames for one rule set and objective."""
+
+    def __init__(self, rules: Rules, objective: str = "win", progress: Callable[[int], None] | None = None):
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be win or score, not {objective!r}")
+        self.rules = rules
+        self.objective = objective
+        self.progress = progress
+        self.models: dict[StateKey, RoundModel] = {}
+        self.layouts: dict[StateKey, Layout] = {}
+        self.solutions: dict[StateKey, RoundSolution] = {}
+        self.values: dict[StateKey, float] = {}
+        self.stats = SolveStats()
+        self._end_values: dict[tuple, float] = {}
+
+    # ------------------------------------------------------------------ values
+    def end_value(self, target: tuple) -> float:
+        """English payoff of a final table ``("end", castles, unspent english, unspent french)``."""
+        v = self._end_values.get(target)
+        if v is None:
+            _, castles, ue, uf = target
+            v = english_payoff(table_result(castles, ue, uf, self.rules), self.objective)
+            self._end_values[target] = v
+        return v
+
+    def child_value(self, target: tuple) -> float:
+        if target[0] == "end":
+            return self.end_value(target)
+        return self.values[canonical(target)[0]]
+
+    def value_of(self, key: StateKey) -> float:
+        """English value of a round start (solving it and everything below it if needed)."""
+        canon, _ = canonical(key)
+        if canon not in self.values:
+            self._solve_from(canon)
+        return self.values[canon]
+
+    def model(self, key: StateKey) -> RoundModel:
+        m = self.models.get(key)
+        if m is None:
+            t = time.perf_counter()
+            m = self.models[key] = build_round(self.rules, key)
+            self.stats.build_seconds += time.perf_counter() - t
+        return m
+
+    def _solve_from(self, root: StateKey) -> None:
+        # every round start below the root, each once (mirror images merged)
+        todo, seen = [root], {root}
+        while todo:
+            key = todo.pop()
+            for target in self.model(key).children:
+                if target[0] == "end":
+                    continue
+                c = canonical(target)[0]
+                if c not in seen and c not in self.values:
+                    seen.add(c)
+                    todo.append(c)
+        # each side places at least two cards a round: children always hold fewer cards
+        order = sorted(seen, key=lambda k: k[2].size + k[3].size)
+        batch: list[StateKey] = []
+        weight = 0
+        level = None
+        for key in order:
+            lvl = key[2].size + key[3].size
+            if batch and (lvl != level or weight >= BATCH_NONZEROS):
+                self._solve_batch(batch)
+                batch, weight = [], 0
+            level = lvl
+            layout = self.layouts.setdefault(key, Layout(self.model(key)))
+            batch.append(key)
+            weight += layout.nonzeros
+        if batch:
+            self._solve_batch(batch)
+
+    def _payoff(self, key: StateKey) -> np.ndarray:
+        """F's payoff of every leaf of a round start, from the values below it."""
+        m = self.models[key]
+        vals = np.array([self.child_value(t) for t in m.children])
+        sign = 1.0 if key[1] == ENGLISH else -1.0
+        return sign * vals[m.child]
+
+    def _solve_batch(self, keys: list[StateKey]) -> None:
+        items = [(self.layouts[k], self._payoff(k)) for k in keys]
+        t = time.perf_counter()
+        sols = solve_batch(items)
+        self.stats.lp_seconds += time.perf_counter() - t
+        st = self.stats
+        st.lp_calls += 1
+        for k, sol in zip(keys, sols):
+            lay = sol.layout
+            self.solutions[k] = sol
+            self.values[k] = sol.value if k[1] == ENGLISH else -sol.value
+            st.states += 1
+            st.leaves += lay.model.leaves
+            st.variables += lay.variables
+            st.constraints += lay.nS + lay.nE
+            st.nonzeros += lay.nonzeros
+            if lay.variables > st.largest_variables:
+                st.largest_variables, st.largest_constraints = lay.variables, lay.nS + lay.nE
+                st.largest_nonzeros = lay.nonzeros
+        if self.progress:
+            self.progress(len(self.values))
+
+    # ------------------------------------------------------------------ strategies
+    def strategy(self, p: Position) -> tuple[list[tuple[Move, float]], bool]:
+        """The equilibrium's mixed move at a placement decision of a solvable position.
+
+        Returns the moves with their probabilities, and whether this decision is reached
+        under the equilibrium (at an unreached one the LP leaves the choice arbitrary and no
+        moves are given).  A ``remove_choice`` needs no strategy: in an endgame every removal
+        leads to the same state.
+        """
+        reason = why_not_solvable(p)
+        if reason:
+            raise ValueError(reason)
+        key = round_key(p)
+        self.value_of(key)
+        canon, mirrored = canonical(key)
+        sol = self.solutions[canon]
+        lay = sol.layout
+        m = lay.model
+        n = m.n
+
+        def to_model(c: int | None) -> int:
+            assert c is not None
+            return n - 1 - c if mirrored else c
+
+        def to_table(c: int) -> int:
+            return n - 1 - c if mirrored else c
+
+        pl = p.placed
+        f, s = p.first, 1 - p.first
+        point = p.to_play
+        out: list[tuple[Move, float]] = []
+        if point == OPEN_FIRST:
+            for x in range(n):
+                for a, cards in enumerate(m.opens):
+                    out.append((Move(cards, castle=to_table(x)), float(sol.x[lay.f_open_seq(x, a)])))
+            return _normalised(out, 1.0)
+        x = to_model(pl.x)
+        a_cards = pl.at(f, 0)
+        kk = lay.k_sizes.index(a_cards.size)
+        if point == RESPOND_FIRST:
+            for b, cards in enumerate(m.answers):
+                out.append((Move(cards), float(sol.y[lay.s_answer_seq(x, kk, b)])))
+            return _normalised(out, sum(w for _, w in out))
+        b = m.answers.index(pl.at(s, 0))
+        if point == OPEN_SECOND:
+            parent = float(sol.y[lay.s_answer_seq(x, kk, b)])
+            for block, (bx, y) in enumerate(m.blocks):
+                if bx != x:
+                    continue
+                for sp in np.nonzero(m.s_b == b)[0]:
+                    w = float(sol.y[lay.s_term_seq(block, kk, sp)])
+                    out.append((Move(m.s_c[sp], castle=to_table(y)), w))
+            return _normalised(out, parent)
+        assert point == RESPOND_SECOND
+        a = m.opens.index(a_cards)
+        block = m.blocks.index((x, to_model(pl.y)))
+        lm = lay.lm_pairs.index((pl.at(s, 0).size, pl.at(s, 1).size))
+        parent = float(sol.x[lay.f_open_seq(x, a)])
+        for fp in np.nonzero(m.f_a == a)[0]:
+            out.append((Move(m.f_d[fp]), float(sol.x[lay.f_term_seq(block, fp, lm)])))
+        return _normalised(out, parent)
+
+
+def _normalised(moves: list[tuple[Move, float]], parent: float) -> tuple[list[tuple[Move, float]], bool]:
+    total = sum(w for _, w in moves)
+    if parent <= 1e-9 or total <= 1e-9:
+        return [], False
+    return sorted(((mv, w / total) for mv, w in moves if w / total > 1e-9), key=lambda t: -t[1]), True
+
+
+# ---------------------------------------------------------------------- best responses
+class BudgetExceeded(RuntimeError):
+    """A best response ran past its time budget."""
+
+
+class BestResponse:
+    """The best a side can do against a fixed policy on the other side, round by round.
+
+    ``policy`` plays ``policy_side``; its moves come from :meth:`Policy.distribution` on
+    its own view, or, for a sampling policy (``exact`` False), from ``samples`` seeded calls
+    of :meth:`Policy.choose` at each decision (one call: the seeded policy as it plays).
+    """
+
+    def __init__(self, solver: OptimalSolver, policy: Policy, policy_side: int, samples: int = 1,
+                 seed: int = 0, deadline: float | None = None):
+        self.solver = solver
+        self.rules = solver.rules
+        self.policy = policy
+        self.side = policy_side
+        self.samples = samples
+        self.seed = seed
+        self.deadline = deadline
+        self.values: dict[StateKey, float] = {}
+        self.models: dict[StateKey, RoundModel] = {}
+        self.policy_calls = 0
+
+    def value_of(self, key: StateKey) -> float:
+        """English value when the other side best-responds to the policy from this round start."""
+        v = self.values.get(key)
+        if v is None:
+            v = self.values[key] = self._value(key)
+        return v
+
+    def _distribution(self, p: Position) -> list[tuple[Move, float]]:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise BudgetExceeded("the best response ran past its time budget")
+        self.policy_calls += 1
+        view = p.view(self.side)
+        if self.policy.exact:
+            return [(mv, float(w)) for mv, w in self.policy.distribution(view)]
+        rng = random.Random(zlib.crc32(f"{self.seed}:{p.notation()}".encode()))
+        counts: dict[Move, int] = defaultdict(int)
+        for _ in range(self.samples):
+            counts[self.policy.choose(view, rng)] += 1
+        return [(mv, c / self.samples) for mv, c in counts.items()]
+
+    def _model(self, key: StateKey) -> RoundModel:
+        m = self.models.get(key)
+        if m is None:
+            m = self.models[key] = build_round(self.rules, key)
+        return m
+
+    def _value(self, key: StateKey) -> float:
+        m = self._model(key)
+        lay = Layout(m)
+        first = key[1]
+        start = round_start(self.rules, key)
+        br_is_english = self.side != ENGLISH
+        best = np.max if br_is_english else np.min
+        nb = len(m.blocks)
+        block_of = {xy: k for k, xy in enumerate(m.blocks)}
+        if self.side == first:
+            # the policy is F: its plan over (block, fp, lm)
+            plan = np.zeros((nb, lay.nFP, lay.nLM))
+            opens = self._distribution(start)
+            for mv, w in opens:
+                a = m.opens.index(mv.cards)
+                after_a = start.apply(mv)
+                for k, (x, y) in enumerate(m.blocks):
+                    if x != mv.castle:
+                        continue
+                    for lm in range(lay.nLM):
+                        sp = int(np.nonzero(lay.lm_of_sp == lm)[0][0])
+                        q = after_a.apply(Move(m.answers[m.s_b[sp]])).apply(Move(m.s_c[sp], castle=y))
+                        for mv2, w2 in self._distribution(q):
+                            fp = next(i for i in np.nonzero(m.f_a == a)[0] if m.f_d[i] == mv2.cards)
+                            plan[k, fp, lm] += w * w2
+            reach = plan[:, :, lay.lm_of_sp] > 0          # [block, fp, sp]
+            payoff = self._payoffs(m, reach)
+            u = plan[:, :, lay.lm_of_sp] * payoff
+            total = 0.0
+            for x in range(m.n):
+                for kk in range(lay.K):
+                    fps = lay.kk_of_fp == kk
+                    per_b = []
+                    for b in range(lay.nB):
+                        sps = m.s_b == b
+                        options = [u[block_of[(x, y)]][fps][:, sps].sum(axis=0) for y in range(m.n) if y != x]
+                        per_b.append(best(np.concatenate(options)))
+                    total += best(np.array(per_b))
+            return float(total)
+        # the policy is S: its plan over (block, kk, sp)
+        plan = np.zeros((nb, lay.K, lay.nSP))
+        for x in range(m.n):
+            for kk, size in enumerate(lay.k_sizes):
+                a = next(i for i, c in enumerate(m.opens) if c.size == size)
+                q = start.apply(Move(m.opens[a], castle=x))
+                for mv, w in self._distribution(q):
+                    b = m.answers.index(mv.cards)
+                    for mv2, w2 in self._distribution(q.apply(mv)):
+                        sp = next(i for i in np.nonzero(m.s_b == b)[0] if m.s_c[i] == mv2.cards)
+                        plan[block_of[(x, mv2.castle)], kk, sp] += w * w2
+        splan = plan[:, lay.kk_of_fp, :]                   # [block, fp, sp]
+        payoff = self._payoffs(m, splan > 0)
+        u = splan * payoff
+        f_best = best  # the best responder is F here
+        totals = []
+        for x in range(m.n):
+            for a in range(lay.nA):
+                fps = m.f_a == a
+                v = 0.0
+                for y in range(m.n):
+                    if y == x:
+                        continue
+                    k = block_of[(x, y)]
+                    for lm in range(lay.nLM):
+                        sps = lay.lm_of_sp == lm
+                        v += f_best(u[k][fps][:, sps].sum(axis=1))
+                totals.append(v)
+        return float(f_best(np.array(totals)))
+
+    def _payoffs(self, m: RoundModel, reach: np.ndarray) -> np.ndarray:
+        """English payoff of each leaf the policy can reach (0 elsewhere: weighted by 0 anyway)."""
+        needed = np.unique(m.child[reach])
+        vals = np.zeros(len(m.children))
+        for c in needed.tolist():
+            t = m.children[c]
+            vals[c] = self.solver.end_value(t) if t[0] == "end" else self.value_of(t)
+        return vals[m.child]
+
+
+# ---------------------------------------------------------------------- the whole answer
+@dataclass
+class Exploitability:
+    """How much a best response to a policy gets, for the best responder, beside the equilibrium."""
+
+    policy: str
+    policy_side: str
+    responder_value: float | None
+    equilibrium_value: float
+    policy_calls: int = 0
+    seconds: float = 0.0
+    note: str = ""
+
+    @property
+    def gap(self) -> float | None:
+        return None if self.responder_value is None else self.responder_value - self.equilibrium_value
+
+    def to_json(self) -> dict[str, Any]:
+        return {"policy": self.policy, "policy_side": self.policy_side, "responder_value": self.responder_value,
+                "equilibrium_value": self.equilibrium_value, "exploitability": self.gap,
+                "policy_calls": self.policy_calls, "seconds": round(self.seconds, 3), "note": self.note}
+
+
+@dataclass
+class OptimalResult:
+    """The value of an endgame, the opening mix of each side and the size of what was solved."""
+
+    objective: str
+    value: float                                  # for english
+    to_play: str
+    side_to_play: str
+    moves: list[tuple[Move, float]]               # the equilibrium mix at this decision
+    answers: list[dict[str, Any]] = field(default_factory=list)   # S's mix per (X, |a|) F plays
+    stats: SolveStats = field(default_factory=SolveStats)
+    seconds: float = 0.0
+    exploitability: list[Exploitability] = field(default_factory=list)
+
+    def side_value(self, side: int) -> float:
+        if side == ENGLISH:
+            return self.value
+        return 1.0 - self.value if self.objective == "win" else -self.value
+
+    def to_json(self) -> dict[str, Any]:
+        return {"objective": self.objective, "value": {"english": self.side_value(ENGLISH),
+                                                        "french": self.side_value(FRENCH)},
+                "to_play": self.to_play, "side": self.side_to_play,
+                "strategy": [{"move": mv.text(), "p": w} for mv, w in self.moves],
+                "answers": self.answers, "size": self.stats.to_json(), "seconds": round(self.seconds, 3),
+                "exploitability": [e.to_json() for e in self.exploitability]}
+
+
+def solve_position(p: Position, objective: str = "win", solver: OptimalSolver | None = None) -> OptimalResult:
+    """Solve an open-hand endgame from ``p`` (see :func:`why_not_solvable`)."""
+    reason = why_not_solvable(p)
+    if reason:
+        raise ValueError(reason)
+    t = time.perf_counter()
+    solver = solver or OptimalSolver(p.rules, objective)
+    key = round_key(p)
+    value = solver.value_of(key)
+    moves, _ = solver.strategy(p)
+    answers = []
+    if p.to_play == OPEN_FIRST:
+        seen = set()
+        for mv, _ in moves:
+            ident = (mv.castle, mv.cards.size)
+            if ident in seen:
+                continue
+            seen.add(ident)
+            reply, reached = solver.strategy(p.apply(mv))
+            if reached:
+                answers.append({"castle": mv.castle, "cards": mv.cards.size,
+                                "strategy": [{"move": r.text(), "p": q} for r, q in reply]})
+    side = p.side_to_play
+    return OptimalResult(objective, value, p.to_play, SIDES[side] if side is not None else "",
+                         moves, answers, solver.stats, time.perf_counter() - t)
+
+
+def exploitability(p: Position, policies: dict[str, Policy], solver: OptimalSolver,
+                   budget_seconds: float = 60.0, samples: int = 1, seed: int = 0) -> list[Exploitability]:
+    """For each policy and side: what a best response to it gets, beside the equilibrium value."""
+    key = round_key(p)
+    if p.to_play != OPEN_FIRST:
+        raise ValueError("exploitability is measured from a round start (open_first)")
+    eq = solver.value_of(key)
+    out = []
+    for name, policy in policies.items():
+        for side in (ENGLISH, FRENCH):
+            responder = 1 - side
+            t = time.perf_counter()
+            br = BestResponse(solver, policy, side, samples, seed, t + budget_seconds)
+            eq_side = eq if responder == ENGLISH else (1 - eq if solver.objective == "win" else -eq)
+            try:
+                v = br.value_of(key)
+                resp = v if responder == ENGLISH else (1 - v if solver.objective == "win" else -v)
+                note = ""
+            except BudgetExceeded:
+                resp, note = None, f"not finished within {budget_seconds:g} s"
+            out.append(Exploitability(name, SIDES[side], resp, eq_side, br.policy_calls,
+                                      time.perf_counter() - t, note))
+    return out

@@ -1,0 +1,217 @@
+"""One round of an open-hand endgame as a compact game: plans, information and where each play leads.
+
+In an endgame where no side can draw again and both hands are known, a round
+is fought as RULES.md section 3 says: the first player F opens X with a face-down
+multiset ``a``; the second player S answers at X with ``b`` knowing X and ``|a|``,
+then opens Y with ``c``; F answers at Y with ``d`` knowing X, ``a``, ``|b|``, Y
+and ``|c|``.  Then everything is revealed and the round is public again.
+
+What decides where a round leads is small: the winner of each battle, the new
+castles and each side's remaining hand.  Removals and a neutral loser's
+``remove_choice`` only move cards that are out of the game for good (no
+reshuffle can bring the discard or the removed cards back, and the score counts
+hand and deck only), so every remove choice leads to the same next state.
+
+Everything a round needs is asked from the engine: the legal multisets come
+from the engine's legal moves at positions on a real path of the round, the
+battle winners from :func:`~guyenne_explore.flow.battle_winner`, the score from
+:func:`~guyenne_explore.scoring.table_result`.  What the engine does between
+battles (the control a winner takes, the all-castles end, the end on a short
+hand) is mirrored in :func:`next_castles` and :func:`ends_after`; that copy is
+pinned leaf by leaf against ``Position.apply`` in ``tests/test_solve.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..cards import Cards
+from ..flow import battle_winner
+from ..moves import Move
+from ..position import ENGLISH, NEUTRAL, OPEN_FIRST, Position, Side
+from ..rules import Rules
+
+#: A round start: (castles, first player, english hand, french hand).  Decks are empty.
+StateKey = tuple[tuple[int, ...], int, Cards, Cards]
+#: battle winner codes in arrays: english, french, tie
+TIE = 2
+
+
+def winner_code(control: int, english: Cards, french: Cards) -> int:
+    w = battle_winner(control, english, french)
+    return TIE if w is None else w
+
+
+def next_castles(castles: tuple[int, ...], x: int, y: int, wx: int, wy: int) -> tuple[int, ...]:
+    """The castles after the round: a winner takes the castle, a tie leaves it as it was."""
+    new = list(castles)
+    for c, w in ((x, wx), (y, wy)):
+        if w != TIE:
+            new[c] = w
+    return tuple(new)
+
+
+def ends_after(castles: tuple[int, ...], hand_e: Cards, hand_f: Cards) -> bool:
+    """Whether the game ends after a round of an endgame with empty decks (RULES.md 5 steps 1 and 4)."""
+    swept = castles[0] != NEUTRAL and all(c == castles[0] for c in castles)
+    return swept or hand_e.size <= 1 or hand_f.size <= 1
+
+
+def reflect(key: StateKey) -> StateKey:
+    castles, first, he, hf = key
+    return (castles[::-1], first, he, hf)
+
+
+def canonical(key: StateKey) -> tuple[StateKey, bool]:
+    """The representative of a state and its mirror image (castle i <-> n-1-i: runs and the ring
+    read the same backwards), and whether the representative is the mirror."""
+    mirror = reflect(key)
+    return (mirror, True) if mirror[0] < key[0] else (key, False)
+
+
+def round_start(rules: Rules, key: StateKey, round_no: int = 1) -> Position:
+    """An engine position at the round start of ``key`` (both sides spent: decks empty, last exhaustion)."""
+    castles, first, he, hf = key
+    limit = rules.exhaustion_limit
+    sides = (Side(hands=(he,), exhaustions=limit), Side(hands=(hf,), exhaustions=limit))
+    return Position(rules, castles, round_no, first, OPEN_FIRST, sides)
+
+
+@lru_cache(maxsize=1 << 14)
+def _cards_at(rules: Rules, path: tuple, hand_f: Cards, hand_s: Cards) -> tuple[Cards, ...]:
+    """The distinct multisets the engine allows after a path of placements (F holds ``hand_f``).
+
+    Castles are neutral and X is castle 0 on the path: which multisets are legal does not
+    depend on the castles, so the moves at the first castle listed are all the multisets."""
+    p = round_start(rules, ((NEUTRAL,) * rules.castles, ENGLISH, hand_f, hand_s))
+    for move in path:
+        p = p.apply(move)
+    out: list[Cards] = []
+    first_castle = None
+    for m in p.legal_moves:
+        if first_castle is None:
+            first_castle = m.castle
+        if m.castle != first_castle:
+            break
+        out.append(m.cards)
+    return tuple(out)
+
+
+def legal_sets(rules: Rules, hand_f: Cards, hand_s: Cards) -> tuple[tuple[Cards, ...], tuple[Cards, ...]]:
+    """F's opening multisets and S's answers at X, from the engine's legal moves."""
+    opens = _cards_at(rules, (), hand_f, hand_s)
+    answers = _cards_at(rules, (Move(opens[0], castle=0),), hand_f, hand_s)
+    return opens, answers
+
+
+def second_sets(rules: Rules, hand_f: Cards, hand_s: Cards, a: Cards, b: Cards
+                ) -> tuple[tuple[Cards, ...], tuple[Cards, ...]]:
+    """S's multisets to open Y after answering ``b``, and F's answers at Y after opening ``a``."""
+    path = (Move(a, castle=0), Move(b))
+    s_opens = _cards_at(rules, path, hand_f, hand_s)
+    f_answers = _cards_at(rules, path + (Move(s_opens[0], castle=1),), hand_f, hand_s)
+    return s_opens, f_answers
+
+
+@dataclass
+class RoundModel:
+    """A round start, its players' plans and where every pair of plans leads.
+
+    F's plans are pairs (a, d), S's plans pairs (b, c).  ``child[block][i, j]`` is
+    the index in ``children`` of where F's plan i and S's plan j lead with castles
+    (X, Y) = ``blocks[block]``: a final result (a :class:`~guyenne_explore.scoring.Result`
+    held as ``("end", castles, unspent english, unspent french)``) or the next round start.
+    """
+
+    key: StateKey
+    n: int
+    opens: tuple[Cards, ...]        # F's multisets at X (A)
+    answers: tuple[Cards, ...]      # S's multisets at X (B)
+    f_a: np.ndarray                 # plan -> index in opens
+    f_d: list[Cards]
+    s_b: np.ndarray                 # plan -> index in answers
+    s_c: list[Cards]
+    blocks: list[tuple[int, int]]
+    child: np.ndarray               # [blocks, F plans, S plans] -> index in children
+    children: list[tuple]
+
+    @property
+    def first(self) -> int:
+        return self.key[1]
+
+    @property
+    def leaves(self) -> int:
+        return self.child.size
+
+
+def build_round(rules: Rules, key: StateKey) -> RoundModel:
+    castles, first, he, hf = key
+    n = len(castles)
+    hand_f, hand_s = (he, hf) if first == ENGLISH else (hf, he)
+    opens, answers = legal_sets(rules, hand_f, hand_s)
+    f_a, f_d, s_b, s_c = [], [], [], []
+    for i, a in enumerate(opens):
+        _, ds = second_sets(rules, hand_f, hand_s, a, answers[0])
+        for d in ds:
+            f_a.append(i)
+            f_d.append(d)
+    for j, b in enumerate(answers):
+        cs, _ = second_sets(rules, hand_f, hand_s, opens[0], b)
+        for c in cs:
+            s_b.append(j)
+            s_c.append(c)
+    f_a_arr, s_b_arr = np.array(f_a), np.array(s_b)
+    f_rem = [hand_f - opens[i] - d for i, d in zip(f_a, f_d)]
+    s_rem = [hand_s - answers[j] - c for j, c in zip(s_b, s_c)]
+    # distinct remainders and distinct Y multisets: the battle at Y needs only those
+    rf_list, rf_idx = _index(f_rem)
+    rs_list, rs_idx = _index(s_rem)
+    d_list, d_idx = _index(f_d)
+    c_list, c_idx = _index(s_c)
+    blocks = [(x, y) for x in range(n) for y in range(n) if x != y]
+    children: list[tuple] = []
+    where: dict[tuple, int] = {}
+    child = np.empty((len(blocks), len(f_a), len(s_b)), dtype=np.int64)
+    for k, (x, y) in enumerate(blocks):
+        wx = _winners(castles[x], first, opens, answers)[f_a_arr][:, s_b_arr]
+        wy = _winners(castles[y], first, d_list, c_list)[d_idx][:, c_idx]
+        code = (wx * 3 + wy) * (len(rf_list) * len(rs_list)) + rf_idx[:, None] * len(rs_list) + rs_idx[None, :]
+        uniq, inverse = np.unique(code, return_inverse=True)
+        ids = np.empty(len(uniq), dtype=np.int64)
+        for u, cd in enumerate(uniq.tolist()):
+            w, rem = divmod(cd, len(rf_list) * len(rs_list))
+            rfi, rsi = divmod(rem, len(rs_list))
+            new = next_castles(castles, x, y, *divmod(w, 3))
+            rem_f, rem_s = rf_list[rfi], rs_list[rsi]
+            rem_e, rem_fr = (rem_f, rem_s) if first == ENGLISH else (rem_s, rem_f)
+            target = (("end", new, rem_e.size, rem_fr.size) if ends_after(new, rem_e, rem_fr)
+                      else (new, 1 - first, rem_e, rem_fr))
+            ids[u] = where.setdefault(target, len(children))
+            if ids[u] == len(children):
+                children.append(target)
+        child[k] = ids[inverse.reshape(code.shape)]
+    return RoundModel(key, n, opens, answers, f_a_arr, f_d, s_b_arr, s_c, blocks, child, children)
+
+
+def _index(items: list[Cards]) -> tuple[list[Cards], np.ndarray]:
+    pos: dict[Cards, int] = {}
+    idx = np.array([pos.setdefault(c, len(pos)) for c in items], dtype=np.int64)
+    return list(pos), idx
+
+
+def _winners(control: int, first: int, f_sets, s_sets) -> np.ndarray:
+    """w[i, j]: the engine's winner (english, french or TIE) of F's set i against S's set j."""
+    out = np.empty((len(f_sets), len(s_sets)), dtype=np.int64)
+    for i, fc in enumerate(f_sets):
+        for j, sc in enumerate(s_sets):
+            e, f = (fc, sc) if first == ENGLISH else (sc, fc)
+            out[i, j] = _winner(control, e, f)
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _winner(control: int, english: Cards, french: Cards) -> int:
+    return winner_code(control, english, french)
