@@ -13,6 +13,8 @@ from itertools import product
 from operator import add, sub
 from typing import Iterable, Iterator
 
+from .problems import shown
+
 #: Kind indexes 0..8 hold the valued cards 1..9; index 9 is the hero.
 HERO = 9
 KINDS = 10
@@ -26,10 +28,15 @@ class CardError(ValueError):
 
 
 def kind_of(symbol: str | int) -> int:
-    """The kind index of a card written as ``"H"``, ``"5"`` or ``5``."""
-    text = str(symbol).strip().upper()
+    """The kind index of a card written as ``"H"``, ``"5"`` or ``5``.
+
+    Anything else (another type, a huge number, a long text) is a CardError whose
+    message shows the input safely, so a loader can name it and go on."""
+    if isinstance(symbol, int) and not isinstance(symbol, bool) and 1 <= symbol <= 9:
+        return symbol - 1
+    text = symbol.strip().upper() if isinstance(symbol, str) and len(symbol) <= 8 else None
     if text not in _SYMBOL_INDEX:
-        raise CardError(f"unknown card {symbol!r}: a card is H (the hero) or a value 1-9")
+        raise CardError(f"unknown card {shown(symbol)}: a card is H (the hero) or a value 1-9")
     return _SYMBOL_INDEX[text]
 
 
@@ -74,6 +81,8 @@ class Cards(tuple):
     @classmethod
     def parse(cls, text: str) -> "Cards":
         """From text such as ``"H522"``, ``"H 5 2 2"`` or ``"-"`` (empty)."""
+        if not isinstance(text, str):
+            raise CardError(f"cards are written as text like \"H522\", not {shown(text)}")
         text = text.strip()
         if text in ("", "-"):
             return EMPTY

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator
 
 from .cards import EMPTY, HERO, SYMBOLS, CardError, Cards, value_of
-from .position import (BATTLES, CONCEDE_CHOICE, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
-                       RESPOND_FIRST, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT)
+from .problems import shown
 from .rules import SIDES
+from .state import (BATTLES, CONCEDE_CHOICE, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
+                    RESPOND_FIRST, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT)
+from .turn import acting_member, acting_side, battle_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from .position import Position
@@ -62,10 +64,18 @@ class Move:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Move":
         if not isinstance(data, dict):
-            raise IllegalMove(f"a move is an object like {{'castle': 3, 'cards': ['H', '5']}}, not {data!r}")
+            raise IllegalMove(f"a move is an object like {{'castle': 3, 'cards': ['H', '5']}}, not {shown(data)}")
+        castle, member, concede = data.get("castle"), data.get("first_member"), data.get("concede")
+        for name, value in (("castle", castle), ("first_member", member)):
+            if value is not None and (type(value) is not int or not 0 <= value < 1000):
+                raise IllegalMove(f"a move's {name} is a small whole number, not {shown(value)}")
+        if concede is not None and not isinstance(concede, bool):
+            raise IllegalMove(f"a move's concede is true or false, not {shown(concede)}")
+        cards = data.get("cards", [])
+        if not isinstance(cards, list):
+            raise IllegalMove(f"a move's cards are a list like ['H', '5'], not {shown(cards)}")
         try:
-            return cls(cards=Cards.of(data.get("cards", [])), castle=data.get("castle"),
-                       first_member=data.get("first_member"), concede=data.get("concede"))
+            return cls(cards=Cards.of(cards), castle=castle, first_member=member, concede=concede)
         except CardError as exc:
             raise IllegalMove(str(exc)) from None
 
@@ -130,6 +140,9 @@ class Choice:
     def why_not(self, move: Move) -> str | None:
         """None for a legal move, else the rule it breaks in plain words."""
         who = SIDES[self.side]
+        if not isinstance(move, Move) or not isinstance(move.cards, Cards) or any(
+                v is not None and type(v) is not int for v in (move.castle, move.first_member)):
+            return f"not a move: {shown(move)}"
         if self.point == TEAM_ORDER:
             if move.first_member is None:
                 return "at team_order the move names the member who places first, like 'first:0'"
@@ -157,11 +170,11 @@ class Choice:
             if not cards.issubset(self.source):
                 return f"{who} can only remove cards it placed at castle {BATTLES[self.battle or 0]} ({self.source})"
             return self._remove_problem(cards)
+        if self.point == SETUP_DISCARD and cards[HERO]:
+            return "the hero can never be put in the discard at setup"
         if not cards.issubset(self.source):
             return f"{who} does not hold {cards} in its {self.source_name} ({self.source})"
         if self.point == SETUP_DISCARD:
-            if cards[HERO]:
-                return "the hero can never be put in the discard at setup"
             if cards.size != self.min_cards:
                 return f"the expert setup puts exactly {self.min_cards} valued cards in the discard, not {cards.size}"
             return None
@@ -252,7 +265,6 @@ class LegalMoves:
 # ---------------------------------------------------------------------- glue
 def choice_for(position: "Position") -> Choice | None:
     """The Choice of the side that decides now (None at chance points and the end)."""
-    from .flow import acting_member, acting_side, battle_of
 
     side = acting_side(position)
     if side is None:
@@ -262,9 +274,9 @@ def choice_for(position: "Position") -> Choice | None:
     s = position.sides[side]
     point = position.to_play
     n = rules.castles
-    if point == SETUP_DISCARD:
-        return Choice(point, side, 0, s.deck, rules.pre_discard, rules.pre_discard,
-                      n_castles=n, source_name="deck")
+    if point == SETUP_DISCARD:  # valued cards only: the hero never goes to the discard (it may sit in a built deck)
+        return Choice(point, side, 0, s.deck.add_kind(HERO, -s.deck[HERO]),
+                      rules.pre_discard, rules.pre_discard, n_castles=n, source_name="deck's valued cards")
     if point == TEAM_SPLIT:
         giver_is_drawer = member == s.drawer
         hand = s.hands[member]
@@ -298,6 +310,8 @@ def legal_moves(position: "Position") -> LegalMoves:
 
 def parse_move(position: "Position", text: str) -> Move:
     """Read a move typed for this position's decision point; a clear IllegalMove if unreadable."""
+    if not isinstance(text, str) or len(text) > 200:
+        raise IllegalMove(f"a move is a short text like '3:H52', not {shown(text)}")
     t = text.strip().lower()
     point = position.to_play
     if position.is_chance or position.is_over:
@@ -314,11 +328,13 @@ def parse_move(position: "Position", text: str) -> Move:
     castle = None
     m = re.fullmatch(r"(?:c(?:astle)?\s*)?(\d+)\s*:\s*(.*)", t)
     if m:
+        if len(m.group(1)) > 6:
+            raise IllegalMove(f"there is no castle {shown(m.group(1))}: castles are numbered from 0")
         castle, t = int(m.group(1)), m.group(2)
     try:
         return Move(cards=Cards.parse(t), castle=castle)
     except CardError as exc:
-        raise IllegalMove(f"cannot read {text!r}: {exc}") from None
+        raise IllegalMove(f"cannot read {shown(text)}: {exc}") from None
 
 
 def _no_move_reason(position: "Position") -> str:

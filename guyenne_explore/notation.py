@@ -19,12 +19,17 @@ Example: ``advanced .EF.E. 10 E respond_second 53/-/2222/-/2 2/-/5422/-/2 X:2:H:
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from .cards import SYMBOLS, CardError, Cards, kind_of
-from .position import BATTLES, NEUTRAL, Placed, Position, Side
-from .positions_io import PositionError
+from .positions_io import PositionError, parse_json, text_of
+from .problems import problem, shown
 from .rules import Rules, RulesError
-from .validation import position_problems
+from .state import BATTLES, NEUTRAL, POINTS, Placed, Side, new_position
+from .validation import position_problems, position_warnings
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .position import Position
 
 _LETTER = {NEUTRAL: ".", 0: "E", 1: "F"}
 _CONTROL = {v: k for k, v in _LETTER.items()}
@@ -52,58 +57,93 @@ def write_notation(p: Position) -> str:
     return " ".join(parts)
 
 
+def _number(text: str, what: str, low: int = 0, high: int = 10**9) -> int:
+    """A small whole number written in decimal digits (no sign, no huge digit strings)."""
+    if not text.isascii() or not text.isdigit() or len(text) > 10 or not low <= int(text) <= high:
+        raise ValueError(f"{what} must be a whole number from {low} to {high}, not {shown(text)}")
+    return int(text)
+
+
 def _read_side(text: str, where: str) -> Side:
     fields = text.split("/")
     if len(fields) not in (5, 7):
         raise ValueError(f"{where} needs HAND/DECK/DISCARD/REMOVED/EXHAUSTIONS (and /DRAWER/ORDER for a team)")
     hands = tuple(Cards.parse(h) for h in fields[0].split("+"))
+    if len(hands) > 2:
+        raise ValueError(f"{where} has {len(hands)} hands: a side has one, or two for a team")
     deck_text = fields[1]
     order = None
-    if deck_text.startswith("["):
-        order = tuple(kind_of(c) for c in deck_text.strip("[]"))
-        deck = Cards.parse(deck_text.strip("[]"))
+    if deck_text.startswith("[") or deck_text.endswith("]"):
+        if not (deck_text.startswith("[") and deck_text.endswith("]") and len(deck_text) >= 2):
+            raise ValueError(f"{where}: a stacked deck is written in brackets, top card first, like [5322]")
+        order = tuple(kind_of(c) for c in deck_text[1:-1])
+        deck = Cards.parse(deck_text[1:-1])
+        order = order or None
     else:
         deck = Cards.parse(deck_text)
-    side = Side(hands=hands, deck=deck, discard=Cards.parse(fields[2]), removed=Cards.parse(fields[3]),
-                exhaustions=int(fields[4]), deck_order=order)
+    drawer, member_order = 0, None
     if len(fields) == 7:
-        side = Side(**{**side.__dict__, "drawer": int(fields[5]),
-                       "order": None if fields[6] == "-" else int(fields[6])})
-    return side
+        drawer = _number(fields[5], f"{where}'s drawer", 0, 1)
+        member_order = None if fields[6] == "-" else _number(fields[6], f"{where}'s order", 0, 1)
+    return Side(hands=hands, deck=deck, discard=Cards.parse(fields[2]), removed=Cards.parse(fields[3]),
+                exhaustions=_number(fields[4], f"{where}'s exhaustions"), deck_order=order,
+                drawer=drawer, order=member_order)
 
 
-def parse_notation(text: str) -> Position:
-    """Read a position; a PositionError names what is wrong."""
+def parse_notation(text: str | bytes) -> Position:
+    """Read a position; a PositionError names what is wrong (and nothing else is ever raised)."""
+    text = text_of(text)
     parts = text.strip().split()
     if len(parts) < 7:
-        raise PositionError([f"a position notation has at least 7 fields separated by spaces, not {len(parts)}:"
-                             " RULES CASTLES ROUND FIRST TO_PLAY ENGLISH FRENCH [PLACED]"])
+        raise PositionError([problem("notation.fields", "", count=len(parts))])
+    rules_text = parts[0]
     try:
-        rules_text = parts[0]
-        rules = Rules.from_json(json.loads(rules_text) if rules_text.startswith("{") else rules_text)
-        castles = tuple(_CONTROL[c] for c in parts[1].upper()) if all(c in "EF." for c in parts[1].upper()) else None
-        if castles is None:
-            raise ValueError(f"castles {parts[1]!r}: one letter per castle, E, F or .")
-        first = "EF".index(parts[3].upper()) if parts[3].upper() in ("E", "F") else None
-        if first is None:
-            raise ValueError(f"first player {parts[3]!r}: E or F")
-        point, _, battle_text = parts[4].partition("@")
-        battle = BATTLES.index(battle_text) if battle_text else None
-        sides = (_read_side(parts[5], "english"), _read_side(parts[6], "french"))
+        rules = Rules.from_json(parse_json(rules_text, "rules") if rules_text.startswith("{") else rules_text)
+    except RulesError as exc:
+        raise PositionError(exc.problems) from None
+    field = ""
+    try:
+        field = "castles"
+        if not all(c in "EF." for c in parts[1].upper()):
+            raise ValueError(f"castles {shown(parts[1])}: one letter per castle, E, F or .")
+        castles = tuple(_CONTROL[c] for c in parts[1].upper())
+        field = "round"
+        round_ = _number(parts[2], "the round")
+        field = "first"
+        if parts[3].upper() not in ("E", "F"):
+            raise ValueError(f"first player {shown(parts[3])}: E or F")
+        first = "EF".index(parts[3].upper())
+        field = "to_play"
+        point, at, battle_text = parts[4].partition("@")
+        if point not in POINTS:
+            raise ValueError(f"decision point {shown(point)}: one of {', '.join(POINTS)}")
+        if at and battle_text not in BATTLES:
+            raise ValueError(f"{shown(parts[4])}: the battle after @ is X or Y")
+        battle = BATTLES.index(battle_text) if at else None
+        field = "sides.english"
+        english = _read_side(parts[5], "english")
+        field = "sides.french"
+        french = _read_side(parts[6], "french")
+        field = "placed"
         xy: list[int | None] = [None, None]
         cards = [[Cards(), Cards()], [Cards(), Cards()]]
         for extra in parts[7:]:
-            name, castle, eng, fr = extra.split(":")
-            b = BATTLES.index(name)
-            xy[b] = int(castle)
-            cards[0][b], cards[1][b] = Cards.parse(eng), Cards.parse(fr)
+            pieces = extra.split(":")
+            if len(pieces) != 4 or pieces[0] not in BATTLES:
+                raise ValueError(f"{shown(extra)}: placed cards are written X:CASTLE:ENGLISH:FRENCH")
+            b = BATTLES.index(pieces[0])
+            field = f"placed.{pieces[0]}"
+            if xy[b] is not None:
+                raise PositionError([problem("placed.duplicate", field, battle=pieces[0])])
+            xy[b] = _number(pieces[1], f"castle {pieces[0]}")
+            cards[0][b], cards[1][b] = Cards.parse(pieces[2]), Cards.parse(pieces[3])
         placed = Placed(xy[0], xy[1], ((cards[0][0], cards[0][1]), (cards[1][0], cards[1][1])))
-        p = Position(rules, castles, int(parts[2]), first, point, sides, placed, battle)
-    except RulesError as exc:
-        raise PositionError([f"rules: {x}" for x in exc.problems]) from None
-    except (ValueError, CardError, IndexError) as exc:
-        raise PositionError([f"cannot read the notation: {exc}"]) from None
+        p = new_position(rules, castles, round_, first, point, (english, french), placed, battle)
+    except (ValueError, CardError) as exc:
+        if isinstance(exc, PositionError):
+            raise
+        raise PositionError([problem("notation.unreadable", field, detail=str(exc))]) from None
     problems = position_problems(p)
     if problems:
-        raise PositionError(problems)
+        raise PositionError(problems, position_warnings(p))
     return p

@@ -9,199 +9,268 @@ or ``Position.warnings()``.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import EMPTY, SYMBOLS, CardError, Cards, kind_of
-from .position import (BATTLES, CONCEDE_CHOICE, CONTROL_NAMES, ENGLISH, FRENCH, NEUTRAL, POINTS,
-                       REMOVE_CHOICE, Placed, Position, Side)
+from .problems import Problem, ProblemsError, problem
 from .rules import SIDES, Rules, RulesError
+from .state import (BATTLES, CONCEDE_CHOICE, CONTROL_NAMES, ENGLISH, FRENCH, NEUTRAL, POINTS,
+                    REMOVE_CHOICE, Placed, Side, new_position)
 from .validation import position_problems, position_warnings
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .position import Position
+
 _CONTROL = {"neutral": NEUTRAL, "english": ENGLISH, "french": FRENCH}
+#: The most characters a position text (JSON or notation) may hold: a position is about
+#: 1 kB, so this refuses a wrong or hostile file at once instead of reading it all.
+MAX_TEXT = 100_000
+_FIELDS = ("rules", "castles", "round", "first", "to_play", "sides", "placed", "remove_choice",
+           "concede_choice", "result", "warnings", "notation")
+_SIDE_FIELDS = ("hand", "members", "deck", "discard", "removed", "exhaustions", "stacked", "drawer", "order")
 
 
-class PositionError(ValueError):
-    """A position that cannot be used; ``problems`` names every problem found."""
+class PositionError(ProblemsError):
+    """A position that cannot be used; ``problems`` names every problem found (as :class:`Problem`)."""
 
-    def __init__(self, problems: list[str], warnings: list[str] | None = None):
-        self.problems = list(problems)
-        self.warnings = list(warnings or [])
-        super().__init__("invalid position:\n- " + "\n- ".join(self.problems))
+    def describe(self) -> str:
+        return "invalid position:\n- " + "\n- ".join(self.lines())
+
+
+def text_of(data: Any) -> str:
+    """The text of a position given as ``str`` or ``bytes`` (UTF-8), within :data:`MAX_TEXT`."""
+    if isinstance(data, (bytes, bytearray)):
+        if len(data) > 4 * MAX_TEXT:
+            raise PositionError([problem("input.too_large", "", size=len(data), limit=MAX_TEXT)])
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise PositionError([problem("input.not_utf8", "", detail=f"byte {exc.start}")]) from None
+    if not isinstance(data, str):
+        raise PositionError([problem("input.not_text", "", kind=type(data).__name__)])
+    if len(data) > MAX_TEXT:
+        raise PositionError([problem("input.too_large", "", size=len(data), limit=MAX_TEXT)])
+    return data
+
+
+def parse_json(text: Any, field: str = "") -> Any:
+    """JSON text to values; every way it can fail (syntax, depth, number size) is a PositionError."""
+    text = text_of(text)
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise PositionError([problem("json.invalid", field,
+                                     detail=f"{exc.msg} at line {exc.lineno}, column {exc.colno}")]) from None
+    except RecursionError:
+        raise PositionError([problem("json.too_deep", field)]) from None
+    except ValueError as exc:  # a number too long to convert, or NaN/Infinity
+        detail = "a number has too many digits" if "digits" in str(exc) else str(exc)[:120]
+        raise PositionError([problem("json.invalid", field, detail=detail)]) from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a position can hold")
 
 
 class _Reader:
     """Collects problems while reading a JSON object, so one pass names them all."""
 
     def __init__(self) -> None:
-        self.problems: list[str] = []
+        self.problems: list[Problem] = []
+
+    def add(self, code: str, field: str, **params: Any) -> None:
+        self.problems.append(problem(code, field, **params))
 
     def cards(self, value: Any, where: str) -> Cards:
         if value is None:
             return EMPTY
         if not isinstance(value, list):
-            self.problems.append(f"{where} must be a list of cards like [\"H\", \"5\", \"2\"], not {value!r}")
+            self.add("value.not_list", where, label=where, example='["H", "5", "2"]', value=value)
             return EMPTY
         counts = [0] * 10
         for item in value:
             try:
                 counts[kind_of(item)] += 1
             except CardError:
-                self.problems.append(f"{where}: unknown card {item!r} (cards are H, 2, 3, 4, 5...)")
+                self.add("cards.unknown", where, value=item)
         return Cards(counts)
 
     def integer(self, value: Any, where: str, default: int = 0) -> int:
         if value is None:
             return default
         if isinstance(value, bool) or not isinstance(value, int):
-            self.problems.append(f"{where} must be a whole number, not {value!r}")
+            self.add("value.not_whole", where, label=where, value=value)
+            return default
+        if abs(value) > 10**9:  # no field of a position is that large: the range is named by the checks
+            self.add("value.too_large", where, label=where, high=10**9, why="", value=value)
             return default
         return value
 
     def side_name(self, value: Any, where: str) -> int:
-        if value in SIDES:
+        if isinstance(value, str) and value in SIDES:
             return SIDES.index(value)
-        self.problems.append(f"{where} must be 'english' or 'french', not {value!r}")
+        self.add("value.choice", where, label=where, choices="english, french", value=value)
         return ENGLISH
 
+    def unknown(self, data: dict[Any, Any], known: tuple[str, ...], where: str) -> None:
+        for key in sorted((k for k in data if k not in known), key=repr):
+            self.add("json.unknown_field", f"{where}{key}" if isinstance(key, str) else where, key=key)
 
-def position_from_json(data: str | dict[str, Any]) -> Position:
-    if isinstance(data, (str, bytes)):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise PositionError([f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"]) from None
+
+def position_from_json(data: str | bytes | dict[str, Any]) -> Position:
+    """Read a position from JSON text, UTF-8 bytes or parsed values; a PositionError names every problem.
+
+    Nothing else is ever raised: each field is read defensively, and the position is
+    checked (:func:`.validation.position_problems`) only once its parts are readable."""
+    if isinstance(data, (str, bytes, bytearray)):
+        data = parse_json(data)
     if not isinstance(data, dict):
-        raise PositionError([f"a position is a JSON object, not {type(data).__name__}"])
+        raise PositionError([problem("json.not_object", "", kind=type(data).__name__)])
     rd = _Reader()
+    rules: Rules | None
     try:
         rules = Rules.from_json(data.get("rules", "base"))
     except RulesError as exc:
-        raise PositionError([f"rules: {p}" for p in exc.problems]) from None
-    unknown = set(data) - {"rules", "castles", "round", "first", "to_play", "sides", "placed",
-                           "remove_choice", "concede_choice", "result", "warnings", "notation"}
-    for key in sorted(unknown):
-        rd.problems.append(f"unknown field {key!r}")
+        rd.problems += exc.problems
+        rules = None
+    rd.unknown(data, _FIELDS, "")
 
     castles_in = data.get("castles")
     castles: list[int] = []
     if not isinstance(castles_in, list):
-        rd.problems.append(f"castles must be a list of {rules.castles} of neutral/english/french")
-        castles = [NEUTRAL] * rules.castles
+        rd.add("value.not_list", "castles", label="castles",
+               example='["neutral", "english", "french", ...] (one per castle)', value=castles_in)
     else:
         for i, c in enumerate(castles_in):
-            if c not in _CONTROL:
-                rd.problems.append(f"castle {i} is {c!r}: it must be neutral, english or french")
-            castles.append(_CONTROL.get(c, NEUTRAL))
+            if not isinstance(c, str) or c not in _CONTROL:
+                rd.add("position.castle_control", f"castles[{i}]", index=i, value=c)
+            castles.append(_CONTROL.get(c, NEUTRAL) if isinstance(c, str) else NEUTRAL)
     round_ = rd.integer(data.get("round"), "round", 1)
-    first = rd.side_name(data.get("first", rules.first_side), "first")
+    first = rd.side_name(data.get("first", rules.first_side if rules else "english"), "first")
     to_play = data.get("to_play")
-    if to_play not in POINTS:
-        rd.problems.append(f"to_play is {to_play!r}: it must be one of {', '.join(POINTS)}")
+    if not isinstance(to_play, str) or to_play not in POINTS:
+        rd.add("position.unknown_point", "to_play", value=to_play, choices=", ".join(POINTS))
+        to_play = None
 
     sides_in = data.get("sides")
     sides: list[Side] = []
     if not isinstance(sides_in, dict):
-        rd.problems.append("sides must be an object with english and french")
+        rd.add("value.not_object", "sides", label="sides", example='{"english": {...}, "french": {...}}',
+               value=sides_in)
         sides_in = {}
-    for name in SIDES:
-        sides.append(_read_side(rd, sides_in.get(name), name, rules))
-    for extra in sorted(set(sides_in) - set(SIDES)):
-        rd.problems.append(f"sides has an unknown side {extra!r}")
+    for i, name in enumerate(SIDES):
+        sides.append(_read_side(rd, sides_in.get(name), name, rules.members[i] if rules else 1))
+    for extra in sorted((k for k in sides_in if k not in SIDES), key=repr):
+        rd.add("position.unknown_side", "sides", value=extra)
 
     placed, battle = _read_placed(rd, data, to_play)
-    if rd.problems:
-        # name the problems of the readable rest too, so one pass reports everything
-        more: list[str] = []
-        if to_play in POINTS and isinstance(sides_in, dict) and all(n in sides_in for n in SIDES):
-            try:
-                more = position_problems(Position(rules, tuple(castles), round_, first, to_play,
-                                                  (sides[0], sides[1]), placed, battle))
-            except Exception:  # the readable rest may be too broken to check further
-                more = []
-        raise PositionError(rd.problems + [m for m in more if m not in rd.problems])
-    p = Position(rules, tuple(castles), round_, first, to_play, (sides[0], sides[1]), placed, battle)
-    if to_play == REMOVE_CHOICE and isinstance(data.get("remove_choice"), dict):
-        said = data["remove_choice"].get("side")
-        castle = placed.castle(battle or 0)
-        if said in SIDES and castle is not None and p.castles[castle] != NEUTRAL:
-            loser = 1 - p.castles[castle]
-            if SIDES.index(said) != loser:
-                rd.problems.append(f"remove_choice names {said}, but the loser at castle {BATTLES[battle or 0]} "
-                                   f"(now {SIDES[p.castles[castle]]}) is {SIDES[loser]}")
-    problems = rd.problems + position_problems(p)
+    if rules is None or to_play is None or not all(isinstance(sides_in.get(n), dict) for n in SIDES):
+        raise PositionError(rd.problems)
+    p = new_position(rules, tuple(castles), round_, first, to_play, (sides[0], sides[1]), placed, battle)
+    _remove_side_problem(rd, p, data.get("remove_choice"))
+    problems = rd.problems + [m for m in position_problems(p) if m not in rd.problems]
     if problems:
-        raise PositionError(problems, position_warnings(p))
+        raise PositionError(problems, position_warnings(p) if not rd.problems else [])
     return p
 
 
-def _read_side(rd: _Reader, d: Any, name: str, rules: Rules) -> Side:
+def _remove_side_problem(rd: _Reader, p: Position, spec: Any) -> None:
+    """A remove_choice that names a side must name the loser of that battle."""
+    if p.to_play != REMOVE_CHOICE or not isinstance(spec, dict) or p.battle not in (0, 1):
+        return
+    said = spec.get("side")  # optional: the loser follows from the table
+    castle = p.placed.castle(p.battle)
+    if said is None:
+        return
+    if castle is None or not 0 <= castle < len(p.castles) or p.castles[castle] == NEUTRAL:
+        return
+    loser = 1 - p.castles[castle]
+    if not isinstance(said, str) or said not in SIDES:
+        rd.add("value.choice", "remove_choice.side", label="remove_choice.side", choices="english, french",
+               value=said)
+    elif SIDES.index(said) != loser:
+        rd.add("point.remove_side", "remove_choice.side", value=said, battle=BATTLES[p.battle],
+               winner=SIDES[p.castles[castle]], side=SIDES[loser])
+
+
+def _read_side(rd: _Reader, d: Any, name: str, members: int) -> Side:
+    where = f"sides.{name}"
     if not isinstance(d, dict):
-        rd.problems.append(f"sides.{name} is missing or not an object")
-        return Side(hands=(EMPTY,) * rules.members[SIDES.index(name)])
-    known = {"hand", "members", "deck", "discard", "removed", "exhaustions", "stacked", "drawer", "order"}
-    for key in sorted(set(d) - known):
-        rd.problems.append(f"sides.{name}: unknown field {key!r}")
+        rd.add("position.missing_side", where, side=name)
+        return Side(hands=(EMPTY,) * members)
+    rd.unknown(d, _SIDE_FIELDS, where + ".")
+    hands: tuple[Cards, ...]
     if "members" in d:
-        members = d["members"]
-        if not isinstance(members, list) or not all(isinstance(m, dict) for m in members):
-            rd.problems.append(f"sides.{name}.members must be a list of {{\"hand\": [...]}} objects")
-            hands: tuple[Cards, ...] = (EMPTY,)
+        listed = d["members"]
+        if not isinstance(listed, list) or not 1 <= len(listed) <= 2 or not all(isinstance(m, dict) for m in listed):
+            rd.add("value.not_list", f"{where}.members", label=f"{where}.members",
+                   example='[{"hand": [...]}, {"hand": [...]}] (one or two members)', value=listed)
+            hands = (EMPTY,) * members
         else:
-            hands = tuple(rd.cards(m.get("hand"), f"sides.{name}.members[{i}].hand") for i, m in enumerate(members))
-            if "hand" in d and rd.cards(d["hand"], f"sides.{name}.hand") != sum(hands, EMPTY):
-                rd.problems.append(f"sides.{name}.hand must be the members' hands together")
+            for i, m in enumerate(listed):
+                rd.unknown(m, ("hand",), f"{where}.members[{i}].")
+            hands = tuple(rd.cards(m.get("hand"), f"{where}.members[{i}].hand") for i, m in enumerate(listed))
+            if "hand" in d and rd.cards(d["hand"], f"{where}.hand") != sum(hands, EMPTY):
+                rd.add("position.team_hand", f"{where}.hand", side=name)
     else:
-        hands = (rd.cards(d.get("hand"), f"sides.{name}.hand"),)
+        hands = (rd.cards(d.get("hand"), f"{where}.hand"),)
     deck_list = d.get("deck")
-    deck = rd.cards(deck_list, f"sides.{name}.deck")
+    deck = rd.cards(deck_list, f"{where}.deck")
     order = None
-    if d.get("stacked"):
-        if isinstance(deck_list, list):
-            try:
-                order = tuple(kind_of(c) for c in deck_list)
-            except CardError:
-                order = None
-    drawer = rd.integer(d.get("drawer"), f"sides.{name}.drawer", 0)
+    stacked = d.get("stacked", False)
+    if not isinstance(stacked, bool):
+        rd.add("value.not_bool", f"{where}.stacked", label=f"{where}.stacked", value=stacked)
+    elif stacked and isinstance(deck_list, list):
+        try:
+            order = tuple(kind_of(c) for c in deck_list) or None  # an empty stacked deck is just empty
+        except CardError:
+            order = None  # the unknown card is named by the deck's reading
+    drawer = rd.integer(d.get("drawer"), f"{where}.drawer", 0)
     order_in = d.get("order")
-    member_order = None if order_in is None else rd.integer(order_in, f"sides.{name}.order")
-    return Side(hands=hands, deck=deck, discard=rd.cards(d.get("discard"), f"sides.{name}.discard"),
-                removed=rd.cards(d.get("removed"), f"sides.{name}.removed"),
-                exhaustions=rd.integer(d.get("exhaustions"), f"sides.{name}.exhaustions", 0),
+    member_order = None if order_in is None else rd.integer(order_in, f"{where}.order")
+    return Side(hands=hands, deck=deck, discard=rd.cards(d.get("discard"), f"{where}.discard"),
+                removed=rd.cards(d.get("removed"), f"{where}.removed"),
+                exhaustions=rd.integer(d.get("exhaustions"), f"{where}.exhaustions", 0),
                 deck_order=order, drawer=drawer, order=member_order)
 
 
 def _read_placed(rd: _Reader, data: dict[str, Any], to_play: Any) -> tuple[Placed, int | None]:
     pl = data.get("placed")
     battle = None
-    for key in ("remove_choice", "concede_choice"):
+    for key in (REMOVE_CHOICE, CONCEDE_CHOICE):
         spec = data.get(key)
         if spec is None:
             continue
         if key != to_play:
-            rd.problems.append(f"{key} is given but to_play is {to_play!r}")
-        if not isinstance(spec, dict) or spec.get("castle") not in BATTLES:
-            rd.problems.append(f"{key} must be an object like {{\"castle\": \"X\", \"side\": \"english\"}}")
+            rd.add("point.battle_not_here", key, key=key, point=to_play)
+        if not isinstance(spec, dict) or not isinstance(spec.get("castle"), str) or spec["castle"] not in BATTLES:
+            rd.add("value.not_object", key, label=key, example='{"castle": "X", "side": "english"}', value=spec)
         else:
+            rd.unknown(spec, ("castle", "side"), f"{key}.")
             battle = BATTLES.index(spec["castle"])
-    if to_play in (REMOVE_CHOICE, CONCEDE_CHOICE) and battle is None and not any(
-            to_play in p for p in rd.problems):
-        rd.problems.append(f"at {to_play} the position must say which battle: "
-                           f"\"{to_play}\": {{\"castle\": \"X\" or \"Y\"}}")
+    if to_play in (REMOVE_CHOICE, CONCEDE_CHOICE) and battle is None and data.get(to_play) is None:
+        rd.add("point.battle_missing", to_play, point=to_play)
     if pl is None:
         return Placed(), battle
     if not isinstance(pl, dict):
-        rd.problems.append("placed must be an object like {\"X\": 2, \"Y\": null, \"english\": {...}, \"french\": {...}}")
+        rd.add("value.not_object", "placed", label="placed",
+               example='{"X": 2, "Y": null, "english": {...}, "french": {...}}', value=pl)
         return Placed(), battle
+    rd.unknown(pl, ("X", "Y", *SIDES), "placed.")
     xy = []
     for key in BATTLES:
         v = pl.get(key)
         xy.append(None if v is None else rd.integer(v, f"placed.{key}"))
     rows = []
     for name in SIDES:
-        side = pl.get(name, {}) or {}
-        if not isinstance(side, dict):
-            rd.problems.append(f"placed.{name} must be an object like {{\"X\": [...], \"Y\": [...]}}")
+        side = pl.get(name)
+        if side is None:
             side = {}
+        if not isinstance(side, dict):
+            rd.add("value.not_object", f"placed.{name}", label=f"placed.{name}", example='{"X": [...], "Y": [...]}',
+                   value=side)
+            side = {}
+        rd.unknown(side, BATTLES, f"placed.{name}.")
         rows.append((rd.cards(side.get("X"), f"placed.{name}.X"), rd.cards(side.get("Y"), f"placed.{name}.Y")))
     return Placed(xy[0], xy[1], (rows[0], rows[1])), battle
 
@@ -248,13 +317,18 @@ def position_to_json(p: Position) -> dict[str, Any]:
 
 
 def load_position(path: str) -> Position:
-    """Read a position file; a PositionError names every problem (unreadable file included)."""
+    """Read a position file; a PositionError names every problem (unreadable or oversized file included).
+
+    At most :data:`MAX_TEXT` characters are read, so a device or a huge file is refused at once."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        with open(path, "rb") as fh:
+            raw = fh.read(4 * MAX_TEXT + 1)
     except OSError as exc:
-        raise PositionError([f"cannot read {path}: {exc.strerror}"]) from None
-    return position_from_json(text)
+        raise PositionError([problem("input.unreadable_file", "", path=str(path),
+                                     reason=exc.strerror or type(exc).__name__)]) from None
+    except ValueError as exc:  # a path with a NUL byte
+        raise PositionError([problem("input.unreadable_file", "", path=repr(path), reason=str(exc))]) from None
+    return position_from_json(raw)
 
 
 def save_position(p: Position, path: str) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping
 
 from .cards import HERO, Cards, CardError, kind_of
+from .problems import Problem, ProblemsError, problem, shown
 
 SIDES = ("english", "french")
 REMOVALS = ("none", "advanced", "classic2021")
@@ -19,18 +20,54 @@ SCORINGS = ("2022", "2021")
 RESHUFFLES = ("on_draw", "immediate")
 ADJACENCIES = ("line", "ring")
 
+#: Bounds of the numeric parameters: ``name: (lowest, highest, why the lowest, why the highest)``.
+#: The highest values keep a game short enough to play and a move list short enough to list
+#: (a hand of 12 at 20 castles offers at most about 80,000 openings); the exact analysis
+#: estimates its own cost above them.  README's engine section shows the same table.
+BOUNDS: dict[str, tuple[int, int, str, str]] = {
+    "castles": (2, 20, " (two are fought over each round)", ""),
+    "hand_size": (2, 12, " (a side places at two castles)", " (the moves of a hand grow as 2 to its size)"),
+    "max_at_castle": (1, 12, "", ""),
+    "exhaustion_limit": (1, 10, "", " (each exhaustion adds a cycle through the deck)"),
+    "pre_discard": (0, 40, "", ""),
+}
+#: Most cards of one value, and most valued cards in all, that a side may have.
+MAX_PER_VALUE = 30
+MAX_VALUED_CARDS = 60
+_LABELS = {"castles": "the number of castles", "hand_size": "the hand size", "max_at_castle": "max_at_castle",
+           "exhaustion_limit": "the exhaustion limit L", "pre_discard": "pre_discard"}
+_CHOICES = {"removal": REMOVALS, "scoring": SCORINGS, "reshuffle": RESHUFFLES, "adjacency": ADJACENCIES,
+            "first_side": SIDES}
 
-class RulesError(ValueError):
-    """An inconsistent or unreadable rule set; ``problems`` lists every one found."""
 
-    def __init__(self, problems: list[str]):
-        self.problems = list(problems)
-        super().__init__("; ".join(self.problems))
+class RulesError(ProblemsError):
+    """An inconsistent or unreadable rule set; ``problems`` lists every one found (as :class:`Problem`)."""
+
+
+def _field(name: str) -> str:
+    return "rules." + _JSON_NAME.get(name, name)
+
+
+def whole_number_problem(value: Any, field: str, label: str, low: int, high: int,
+                         why_low: str = "", why_high: str = "") -> Problem | None:
+    """The problem of a value that should be a whole number from ``low`` to ``high``, if any."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return problem("value.not_whole", field, label=label, value=value)
+    if value < low:
+        return problem("value.too_small", field, label=label, low=low, why=why_low, value=value)
+    if value > high:
+        return problem("value.too_large", field, label=label, high=high, why=why_high, value=value)
+    return None
 
 
 @dataclass(frozen=True)
 class Rules:
-    """Every parameter of a Guyenne rule set (RULES.md sections 7-9)."""
+    """Every parameter of a Guyenne rule set (RULES.md sections 7-9).
+
+    Numeric parameters have bounds (:data:`BOUNDS`, :data:`MAX_PER_VALUE`,
+    :data:`MAX_VALUED_CARDS`): beyond them a game could not be played or
+    listed within memory, so a :class:`RulesError` names the bound.
+    """
 
     preset_name: str = "base"
     removal: str = "none"
@@ -54,44 +91,52 @@ class Rules:
             raise RulesError(problems)
 
     # ------------------------------------------------------------------
-    def problems(self) -> list[str]:
-        """Every inconsistency of this rule set, in plain words."""
-        p: list[str] = []
-        if self.removal not in REMOVALS:
-            p.append(f"removal must be one of {', '.join(REMOVALS)}, not {self.removal!r}")
-        if self.scoring not in SCORINGS:
-            p.append(f"scoring must be one of {', '.join(SCORINGS)}, not {self.scoring!r}")
-        if self.reshuffle not in RESHUFFLES:
-            p.append(f"reshuffle must be one of {', '.join(RESHUFFLES)}, not {self.reshuffle!r}")
-        if self.adjacency not in ADJACENCIES:
-            p.append(f"adjacency must be one of {', '.join(ADJACENCIES)}, not {self.adjacency!r}")
-        if self.first_side not in SIDES:
-            p.append(f"first_side must be english or french, not {self.first_side!r}")
-        if not isinstance(self.exhaustion_limit, int) or self.exhaustion_limit < 1:
-            p.append(f"the exhaustion limit L must be a whole number of at least 1, not {self.exhaustion_limit!r}")
-        if not isinstance(self.castles, int) or self.castles < 2:
-            p.append(f"there must be at least 2 castles (two are fought over each round), not {self.castles!r}")
-        if not isinstance(self.max_at_castle, int) or self.max_at_castle < 1:
-            p.append(f"max_at_castle must be at least 1, not {self.max_at_castle!r}")
-        if not isinstance(self.hand_size, int) or self.hand_size < 2:
-            p.append(f"the hand size must be at least 2 (a side places at two castles), not {self.hand_size!r}")
-        if not isinstance(self.pre_discard, int) or self.pre_discard < 0:
-            p.append(f"pre_discard must be 0 or more, not {self.pre_discard!r}")
-        if self.valued[HERO]:
-            p.append("card_counts lists valued cards only; the hero is the separate 'hero' parameter")
-        if self.valued.size == 0:
-            p.append("card_counts leaves a side without any valued card")
-        if tuple(self.members) not in ((1, 1), (2, 1), (1, 2), (2, 2)):
-            p.append(f"members must give 1 or 2 players per side, not {self.members!r}")
+    def problems(self) -> list[Problem]:
+        """Every inconsistency of this rule set, as problems naming their field (``rules.hand_size``...)."""
+        p: list[Problem] = []
+        if not isinstance(self.preset_name, str) or self.preset_name not in PRESET_NAMES:
+            p.append(problem("rules.unknown_preset", "rules.preset", value=self.preset_name,
+                             choices=", ".join(PRESET_NAMES)))
+        for name, choices in _CHOICES.items():
+            value = getattr(self, name)
+            if not isinstance(value, str) or value not in choices:
+                p.append(problem("value.choice", _field(name), label=name, choices=", ".join(choices), value=value))
+        for name, (low, high, why_low, why_high) in BOUNDS.items():
+            bad = whole_number_problem(getattr(self, name), _field(name), _LABELS[name], low, high, why_low, why_high)
+            if bad:
+                p.append(bad)
+        for name in ("hero", "concede_as_decision"):
+            if not isinstance(getattr(self, name), bool):
+                p.append(problem("value.not_bool", _field(name), label=name, value=getattr(self, name)))
+        valued_ok = isinstance(self.valued, Cards)
+        if not valued_ok:
+            p.append(problem("value.not_object", "rules.card_counts", label="card_counts",
+                             example='{"2": 12, "3": 4}', value=self.valued))
+        else:
+            if self.valued[HERO]:
+                p.append(problem("rules.hero_in_counts", "rules.card_counts"))
+            if self.valued.size == 0:
+                p.append(problem("rules.no_valued_cards", "rules.card_counts"))
+            for k, n in enumerate(self.valued):
+                if k != HERO and n > MAX_PER_VALUE:
+                    p.append(problem("value.too_large", f"rules.card_counts.{k + 1}", label=f"the count of {k + 1}s",
+                                     high=MAX_PER_VALUE, why="", value=n))
+            if self.valued.size > MAX_VALUED_CARDS:
+                p.append(problem("rules.too_many_cards", "rules.card_counts", high=MAX_VALUED_CARDS,
+                                 value=self.valued.size))
+        if not (isinstance(self.members, tuple) and len(self.members) == 2
+                and all(type(m) is int and m in (1, 2) for m in self.members)):
+            p.append(problem("rules.members", "rules.members", value=self.members))
         if not p:
             deck = self.valued.size - self.pre_discard
             if self.pre_discard > self.valued.size:
-                p.append(f"pre_discard {self.pre_discard} is more than the {self.valued.size} valued cards of a side")
+                p.append(problem("rules.pre_discard_exceeds", "rules.pre_discard", value=self.pre_discard,
+                                 size=self.valued.size))
             elif self.hand_size - int(self.hero) > deck:
-                p.append(
-                    f"a hand of {self.hand_size} cannot be dealt: a side has {self.card_set.size} cards"
-                    + (f" of which {self.pre_discard} go to the discard at setup" if self.pre_discard else "")
-                )
+                p.append(problem("rules.cannot_deal", "rules.hand_size", hand=self.hand_size,
+                                 size=self.card_set.size,
+                                 discarded=f" of which {self.pre_discard} go to the discard at setup"
+                                 if self.pre_discard else ""))
         return p
 
     # ------------------------------------------------------------------
@@ -121,8 +166,9 @@ class Rules:
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> "Rules":
         """A named preset (base, advanced, expert, team, team3, classic2021), optionally varied."""
-        if name not in PRESETS:
-            raise RulesError([f"unknown rules preset {name!r}: choose one of {', '.join(PRESETS)}"])
+        if not isinstance(name, str) or name not in PRESETS:
+            raise RulesError([problem("rules.unknown_preset", "rules.preset", value=name,
+                                      choices=", ".join(PRESET_NAMES))])
         return PRESETS[name].replace(**overrides) if overrides else PRESETS[name]
 
     # JSON --------------------------------------------------------------
@@ -132,12 +178,19 @@ class Rules:
         if isinstance(data, str):
             return cls.preset(data)
         if not isinstance(data, Mapping):
-            raise RulesError([f"rules must be a preset name or an object, not {type(data).__name__}"])
+            raise RulesError([problem("value.not_object", "rules", label="rules",
+                                      example='"advanced" or {"preset": "advanced", "hand_size": 7}', value=data)])
         data = dict(data)
         name = data.pop("preset", "base")
-        if not isinstance(name, str):
-            raise RulesError([f"the rules preset must be a name, not {name!r}"])
-        base = cls.preset(name)
+        try:
+            base = cls.preset(name)
+        except RulesError as exc:
+            problems = exc.problems
+            try:
+                _normalise(data)
+            except RulesError as more:
+                problems += more.problems
+            raise RulesError(problems) from None
         return base.replace(**data)
 
     def to_json(self) -> str | dict[str, Any]:
@@ -170,7 +223,9 @@ class Rules:
 
 
 _JSON_NAME = {"valued": "card_counts"}
-_ALIASES = {"L": "exhaustion_limit", "card_counts": "valued", "preset": "preset_name"}
+_ALIASES = {"L": "exhaustion_limit", "card_counts": "valued"}
+#: Names a designer cannot override: the preset name follows from "preset" alone.
+_FIXED = {"preset", "preset_name"}
 
 
 def _to_json_value(name: str, value: Any) -> Any:
@@ -183,62 +238,91 @@ def _to_json_value(name: str, value: Any) -> Any:
 
 def _normalise(overrides: Mapping[str, Any]) -> dict[str, Any]:
     """Turn JSON-style override keys and values into field values, naming every bad one."""
-    known = {f.name for f in fields(Rules)}
+    known = {f.name for f in fields(Rules)} - _FIXED
     out: dict[str, Any] = {}
-    problems: list[str] = []
+    problems: list[Problem] = []
     for key, value in overrides.items():
-        name = _ALIASES.get(key, key)
-        if name not in known:
-            problems.append(f"unknown rules parameter {key!r}")
+        if key in _FIXED:
+            problems.append(problem("rules.not_a_field", f"rules.{key}", key=key))
             continue
-        try:
-            out[name] = _coerce(name, value)
-        except (CardError, TypeError, ValueError) as exc:
-            problems.append(f"rules parameter {key!r}: {exc}")
+        name = _ALIASES.get(key, key) if isinstance(key, str) else None
+        if name not in known:
+            problems.append(problem("rules.unknown_parameter", f"rules.{shown(key)}", key=key))
+            continue
+        found = _coerce(name, value, out)
+        problems += found
     if problems:
         raise RulesError(problems)
     return out
 
 
-_INT_FIELDS = {"exhaustion_limit", "hand_size", "castles", "max_at_castle", "pre_discard"}
 _BOOL_FIELDS = {"hero", "concede_as_decision"}
 
 
-def _coerce(name: str, value: Any) -> Any:
+def _coerce(name: str, value: Any, out: dict[str, Any]) -> list[Problem]:
+    """Store the field value of a JSON value in ``out``, or return why it cannot be read.
+
+    Nothing is converted silently: ``"22"`` or ``2.5`` where a count is asked is refused."""
+    field = _field(name)
     if name == "valued":
         if isinstance(value, Cards):
-            return value
+            out[name] = value
+            return []
         if not isinstance(value, Mapping):
-            raise TypeError("card_counts must be an object like {\"2\": 12, \"3\": 4}")
+            return [problem("value.not_object", field, label="card_counts", example='{"2": 12, "3": 4}',
+                            value=value)]
         counts = [0] * 10
+        found: list[Problem] = []
         for v, n in value.items():
-            k = kind_of(v)
+            try:
+                k = kind_of(v)
+            except CardError:
+                found.append(problem("cards.unknown", field, value=v))
+                continue
             if k == HERO:
-                raise ValueError("the hero is set by 'hero', not card_counts")
-            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise ValueError(f"the count of {v} cards must be a whole number >= 0, not {n!r}")
+                found.append(problem("rules.hero_in_counts", field))
+                continue
+            bad = whole_number_problem(n, f"{field}.{k + 1}", f"the count of {k + 1}s", 0, MAX_PER_VALUE)
+            if bad:
+                found.append(bad)
+                continue
             counts[k] = n
-        return Cards(counts)
+        if not found:
+            out[name] = Cards(counts)
+        return found
     if name == "members":
         if isinstance(value, Mapping):
-            bad = set(value) - set(SIDES)
-            if bad:
-                raise ValueError(f"members names sides english and french, not {sorted(bad)}")
-            return (int(value.get("english", 1)), int(value.get("french", 1)))
-        return tuple(int(v) for v in value)
-    if name in _INT_FIELDS:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"must be a whole number, not {value!r}")
-        return value
-    if name in _BOOL_FIELDS:
+            bad_keys = [k for k in value if k not in SIDES]
+            if bad_keys:
+                return [problem("value.choice", f"{field}.{shown(k)}", label="a side of members",
+                                choices=", ".join(SIDES), value=k) for k in bad_keys]
+            pair = (value.get("english", 1), value.get("french", 1))
+        elif isinstance(value, (list, tuple)) and len(value) == 2:
+            pair = tuple(value)
+        else:
+            return [problem("rules.members", field, value=value)]
+        found = [problem("rules.members", f"{field}.{side}", value=m)
+                 for side, m in zip(SIDES, pair) if type(m) is not int or m not in (1, 2)]
+        if not found:
+            out[name] = pair
+        return found
+    if name in BOUNDS:
+        low, high, why_low, why_high = BOUNDS[name]
+        bad = whole_number_problem(value, field, _LABELS[name], low, high, why_low, why_high)
+        if bad:
+            return [bad]
+    elif name in _BOOL_FIELDS:
         if not isinstance(value, bool):
-            raise TypeError(f"must be true or false, not {value!r}")
-        return value
-    if name in ("scoring",) and isinstance(value, int):
-        return str(value)
-    return value
+            return [problem("value.not_bool", field, label=name, value=value)]
+    elif name == "scoring" and type(value) is int and str(value) in SCORINGS:
+        value = str(value)
+    elif name in _CHOICES and (not isinstance(value, str) or value not in _CHOICES[name]):
+        return [problem("value.choice", field, label=name, choices=", ".join(_CHOICES[name]), value=value)]
+    out[name] = value
+    return []
 
 
+PRESET_NAMES = ("base", "advanced", "expert", "team", "team3", "classic2021")
 PRESETS: dict[str, Rules] = {}
 PRESETS["base"] = Rules()
 PRESETS["advanced"] = Rules(preset_name="advanced", removal="advanced")

@@ -7,14 +7,25 @@ playable but hypothetical, which designers build on purpose (RULES.md 10).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .cards import HERO, KINDS, SYMBOLS, Cards
 from .moves import choice_for
-from .position import (CONCEDE_CHOICE, DEAL, DRAW, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
-                       PLACEMENTS, POINTS, REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND,
-                       SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, BATTLES, Position)
+from .flow import battle_winner
+from .state import (BATTLES, CONCEDE_CHOICE, DEAL, DRAW, END, NEUTRAL, OPEN_FIRST, OPEN_SECOND, PLACEMENTS,
+                    POINTS, REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER,
+                    TEAM_SPLIT)
+from .problems import Problem, problem
 from .rules import SIDES
+from .scoring import cannot_play_on, sweeper
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .position import Position
 
 START_OF_ROUND = (TEAM_SPLIT, TEAM_ORDER, OPEN_FIRST)
+#: The highest round a position may claim: no game under the rules' bounds lasts that long,
+#: and a bound keeps every number of a position small enough to write and read back.
+MAX_ROUND = 1000
 
 
 def _describe(cards: Cards) -> str:
@@ -26,7 +37,7 @@ def _describe(cards: Cards) -> str:
     return ", ".join(parts)
 
 
-def conservation_problems(p: Position) -> list[str]:
+def conservation_problems(p: Position) -> list[Problem]:
     """Each side's cards, over every zone, must be exactly the rules' card set."""
     out = []
     expected = p.rules.card_set
@@ -35,96 +46,122 @@ def conservation_problems(p: Position) -> list[str]:
         extra = Cards(max(0, a - b) for a, b in zip(have, expected))
         missing = Cards(max(0, b - a) for a, b in zip(have, expected))
         if extra.size or missing.size:
-            msg = f"{name} holds {have.size} cards in all its zones; the rules give each side {expected.size}"
-            if extra.size:
-                msg += f"; too many: {_describe(extra)}"
-            if missing.size:
-                msg += f"; missing: {_describe(missing)}"
-            out.append(msg)
+            details = (f"; too many: {_describe(extra)}" if extra.size else "") + (
+                f"; missing: {_describe(missing)}" if missing.size else "")
+            out.append(problem("position.conservation", f"sides.{name}", side=name, count=have.size,
+                               expected=expected.size, details=details))
     return out
 
 
-def position_problems(p: Position) -> list[str]:
-    """Every reason this position is not a valid game state, in plain words."""
+def position_problems(p: Position) -> list[Problem]:
+    """Every reason this position is not a valid game state, each naming its field.
+
+    Total over any position the loaders can build: it never raises, whatever the
+    values (castle numbers out of range, a side with no hand...)."""
     r = p.rules
-    out: list[str] = []
+    out: list[Problem] = []
     if p.to_play not in POINTS:
-        return [f"unknown decision point {p.to_play!r}: one of {', '.join(POINTS)}"]
+        return [problem("position.unknown_point", "to_play", value=p.to_play, choices=", ".join(POINTS))]
     if len(p.castles) != r.castles:
-        out.append(f"there are {len(p.castles)} castles but the rules have {r.castles}")
+        out.append(problem("position.castle_count", "castles", count=len(p.castles), castles=r.castles))
     if p.round < 1:
-        out.append(f"the round must be 1 or more, not {p.round}")
+        out.append(problem("position.round", "round", value=p.round))
+    elif p.round > MAX_ROUND:
+        out.append(problem("position.round_too_large", "round", high=MAX_ROUND, value=p.round))
     for side, name in enumerate(SIDES):
         s = p.sides[side]
         if len(s.hands) != r.members[side]:
             want = "a team of two members" if r.members[side] == 2 else "a single player"
-            out.append(f"{name} is {want} under these rules, but the position gives it {len(s.hands)} hand(s)")
+            out.append(problem("position.members", f"sides.{name}.members", side=name, want=want,
+                               count=len(s.hands)))
+            if not s.hands:
+                return out
         if s.hand.size > r.hand_size:
-            out.append(f"{name} holds {s.hand.size} cards in hand; a hand holds at most {r.hand_size}")
+            out.append(problem("position.hand_size", f"sides.{name}.hand", side=name, count=s.hand.size,
+                               high=r.hand_size))
         if not 0 <= s.exhaustions <= r.exhaustion_limit:
-            out.append(f"{name} has exhausted its deck {s.exhaustions} times; it can be 0 to {r.exhaustion_limit}")
+            out.append(problem("position.exhaustions", f"sides.{name}.exhaustions", side=name,
+                               value=s.exhaustions, high=r.exhaustion_limit))
         if s.deck_order is not None and Cards.of(SYMBOLS[k] for k in s.deck_order) != s.deck:
-            out.append(f"{name}'s stacked deck order does not match its deck")
+            out.append(problem("position.stacked_order", f"sides.{name}.deck", side=name))
         if s.is_team:
             if s.drawer not in (0, 1):
-                out.append(f"{name}'s drawer must be member 0 or 1, not {s.drawer}")
+                out.append(problem("position.drawer", f"sides.{name}.drawer", side=name, value=s.drawer))
             if s.order not in (None, 0, 1):
-                out.append(f"{name}'s order must be member 0 or 1 (or not decided), not {s.order}")
+                out.append(problem("position.order", f"sides.{name}.order", side=name, value=s.order))
+        else:  # written only for a team: a solo side that carries them could not be saved as read
+            if s.drawer != 0:
+                out.append(problem("position.solo_member_field", f"sides.{name}.drawer", side=name, key="drawer"))
+            if s.order is not None:
+                out.append(problem("position.solo_member_field", f"sides.{name}.order", side=name, key="order"))
         for battle in (0, 1):
             n = p.placed.at(side, battle).size
             if n > r.max_at_castle:
-                out.append(f"{name} has {n} cards at castle {BATTLES[battle]}; at most {r.max_at_castle} may be placed at one castle")
+                out.append(problem("position.max_at_castle", f"placed.{name}.{BATTLES[battle]}", side=name,
+                                   count=n, battle=BATTLES[battle], high=r.max_at_castle))
     out += conservation_problems(p)
     out += _point_problems(p)
     if not out and not p.is_chance and not p.is_over:
         choice = choice_for(p)
         if choice is None or choice.count() == 0:
-            who = SIDES[choice.side] if choice else "nobody"
-            out.append(f"{who} has no legal move at {p.to_play}")
+            out.append(problem("position.no_legal_move", "to_play",
+                               side=SIDES[choice.side] if choice else "nobody", point=p.to_play))
     return out
 
 
-def _point_problems(p: Position) -> list[str]:
-    out: list[str] = []
+def _castle_of(p: Position, battle: int) -> int | None:
+    """The castle index of a battle when it names an existing castle, else None."""
+    c = p.placed.castle(battle)
+    return c if c is not None and 0 <= c < len(p.castles) else None
+
+
+def _point_problems(p: Position) -> list[Problem]:
+    out: list[Problem] = []
     point, pl, r = p.to_play, p.placed, p.rules
     F, S = p.first, 1 - p.first
-    fn, sn = SIDES[F], SIDES[S]
     has = lambda side, b: pl.at(side, b).size > 0  # noqa: E731
-    for c in (pl.x, pl.y):
+    for b, c in enumerate((pl.x, pl.y)):
         if c is not None and not 0 <= c < r.castles:
-            out.append(f"placed castle {c} does not exist: castles are numbered 0 to {r.castles - 1}")
+            out.append(problem("placed.no_castle", f"placed.{BATTLES[b]}", value=c, high=r.castles - 1))
+        if c is None:
+            for side, name in enumerate(SIDES):
+                if has(side, b):
+                    out.append(problem("placed.cards_without_castle", f"placed.{name}.{BATTLES[b]}", side=name,
+                                       battle=BATTLES[b]))
     if pl.x is not None and pl.x == pl.y:
-        out.append("castles X and Y must differ: two castles are fought over each round")
+        out.append(problem("placed.same_castle", "placed.Y"))
+    if p.battle is not None and (point not in (CONCEDE_CHOICE, REMOVE_CHOICE) or p.battle not in (0, 1)):
+        out.append(problem("point.battle_only_at", "to_play", point=point))
     if point in (SETUP_DISCARD, DEAL, DRAW, *START_OF_ROUND) and not pl.empty:
-        out.append(f"nothing can be placed at {point}, which comes before any placement this round")
+        out.append(problem("placed.before_placement", "placed", point=point))
+    if point == END and sweeper(p.castles) is None and not cannot_play_on(
+            (p.sides[0].hand.size, p.sides[1].hand.size)):
+        out.append(problem("point.not_over", "to_play"))
     if point in (SETUP_DISCARD, DEAL):
         if p.round != 1 or any(c != NEUTRAL for c in p.castles):
-            out.append(f"{point} happens only at the start of a game (round 1, every castle neutral)")
+            out.append(problem("point.start_only", "to_play", point=point))
     if point == SETUP_DISCARD and not r.pre_discard:
-        out.append("setup_discard happens only when the rules put cards in the discard at setup (expert)")
+        out.append(problem("point.setup_discard", "to_play"))
     if point in (TEAM_SPLIT, TEAM_ORDER):
         if not r.is_team:
-            out.append(f"{point} happens only in the team variant")
+            out.append(problem("point.team_only", "to_play", point=point))
     if point in START_OF_ROUND:
         for side, name in enumerate(SIDES):
             if p.sides[side].hand.size <= 1:
-                out.append(f"the game is already over: {name} holds at most one card at the start of a round"
-                           " (to_play should be 'end')")
+                out.append(problem("point.game_over_hand", "to_play", side=name))
         if p.castles and p.castles[0] != NEUTRAL and all(c == p.castles[0] for c in p.castles):
-            out.append(f"the game is already over: {SIDES[p.castles[0]]} controls every castle (to_play should be 'end')")
+            out.append(problem("point.game_over_sweep", "to_play", side=SIDES[p.castles[0]]))
         for side, name in enumerate(SIDES):
             s = p.sides[side]
             if s.is_team and point == OPEN_FIRST and s.order is None:
-                out.append(f"{name} is a team that has not decided its order yet: the round starts with team_split")
+                out.append(problem("point.order_undecided", f"sides.{name}.order", side=name))
     if point in PLACEMENTS or point in (CONCEDE_CHOICE, REMOVE_CHOICE):
         want_x = point != OPEN_FIRST
         want_y = point in (RESPOND_SECOND, CONCEDE_CHOICE, REMOVE_CHOICE)
-        if want_x != (pl.x is not None):
-            out.append(f"at {point} castle X is {'chosen' if want_x else 'not chosen yet'}"
-                       f" (placed.X is {pl.x})")
-        if want_y != (pl.y is not None):
-            out.append(f"at {point} castle Y is {'chosen' if want_y else 'not chosen yet'}"
-                       f" (placed.Y is {pl.y})")
+        for b, want, c in ((0, want_x, pl.x), (1, want_y, pl.y)):
+            if want != (c is not None):
+                out.append(problem("placed.castle_chosen", f"placed.{BATTLES[b]}", point=point, battle=BATTLES[b],
+                                   state="chosen" if want else "not chosen yet", value=c))
         expected = {
             OPEN_FIRST: {(F, 0): False, (S, 0): False, (F, 1): False, (S, 1): False},
             RESPOND_FIRST: {(F, 0): True, (S, 0): False, (F, 1): False, (S, 1): False},
@@ -134,62 +171,62 @@ def _point_problems(p: Position) -> list[str]:
         if expected:
             for (side, b), want in expected.items():
                 if has(side, b) != want:
-                    who = fn if side == F else sn
-                    out.append(f"at {point} {who} {'should have' if want else 'cannot have'} cards at castle "
-                               f"{BATTLES[b]} ({'first' if side == F else 'second'} player this round)")
+                    out.append(problem("placed.cards_expected", f"placed.{SIDES[side]}.{BATTLES[b]}", point=point,
+                                       side=SIDES[side], want="should have" if want else "cannot have",
+                                       battle=BATTLES[b], order="first" if side == F else "second"))
         for side, name in enumerate(SIDES):
             s = p.sides[side]
             if s.is_team and s.order is None:
-                out.append(f"{name} is a team placing cards, so its order must be decided")
+                out.append(problem("point.order_needed", f"sides.{name}.order", side=name))
     if point == CONCEDE_CHOICE:
         b = p.battle
         if b is None:
-            out.append("concede_choice must say which castle (X or Y) is being resolved")
-        elif pl.castle(b) is not None and p.castles[pl.castle(b)] == NEUTRAL:
-            out.append("concede_choice happens only at a castle with a defender; this one is neutral")
+            out.append(problem("point.battle_missing", "concede_choice", point=point))
+        elif b in (0, 1) and _castle_of(p, b) is not None and p.castles[_castle_of(p, b)] == NEUTRAL:
+            out.append(problem("point.concede_neutral", "concede_choice"))
     if point == REMOVE_CHOICE:
         out += _remove_choice_problems(p)
     return out
 
 
-def _remove_choice_problems(p: Position) -> list[str]:
-    from .flow import battle_winner
-
+def _remove_choice_problems(p: Position) -> list[Problem]:
     b, pl = p.battle, p.placed
     if b is None:
-        return ["remove_choice must say which castle (X or Y) and which side"]
+        return [problem("point.battle_missing", "remove_choice", point=REMOVE_CHOICE)]
     if p.rules.removal != "advanced":
-        return ["remove_choice happens only under the advanced removal rule (advanced and expert)"]
-    castle = pl.castle(b)
+        return [problem("point.remove_rule", "to_play")]
+    castle = _castle_of(p, b) if b in (0, 1) else None
     if castle is None:
-        return []
+        return []  # the castle is missing or out of range: said by the placed checks
     winner = p.castles[castle]
+    battle = BATTLES[b]
     if winner == NEUTRAL:
-        return [f"at remove_choice castle {BATTLES[b]} should show its winner, not neutral"]
+        return [problem("point.remove_neutral", "remove_choice", battle=battle)]
     loser = 1 - winner
     lost = pl.at(loser, b)
     out = []
     if lost.size == 0:
-        out.append(f"{SIDES[loser]} has no cards at castle {BATTLES[b]} to remove")
+        out.append(problem("point.remove_nothing", f"placed.{SIDES[loser]}.{battle}", side=SIDES[loser], battle=battle))
     elif lost[HERO]:
-        out.append(f"{SIDES[loser]} placed its hero at castle {BATTLES[b]}, so it cannot have lost a neutral battle")
+        out.append(problem("point.remove_hero", f"placed.{SIDES[loser]}.{battle}", side=SIDES[loser], battle=battle))
     elif battle_winner(NEUTRAL, *(pl.at(0, b), pl.at(1, b))) != winner:
-        out.append(f"{SIDES[winner]} did not beat {SIDES[loser]} at castle {BATTLES[b]} with the cards placed")
+        out.append(problem("point.remove_not_beaten", f"placed.{SIDES[loser]}.{battle}", winner=SIDES[winner],
+                           side=SIDES[loser], battle=battle))
     return out
 
 
-def position_warnings(p: Position) -> list[str]:
+def position_warnings(p: Position) -> list[Problem]:
     """Why a playable position could not arise in real play (RULES.md 10)."""
     out = []
     L = p.rules.exhaustion_limit
     for side, name in enumerate(SIDES):
         s = p.sides[side]
         if p.to_play in START_OF_ROUND and s.hand.size < p.rules.hand_size and s.deck.size > 0:
-            out.append(f"{name} holds {s.hand.size} cards at the start of a round while its deck still has "
-                       f"{s.deck.size}: in play it would have drawn up to {p.rules.hand_size}")
+            out.append(problem("warning.short_hand", f"sides.{name}.hand", side=name, count=s.hand.size,
+                               deck=s.deck.size, high=p.rules.hand_size))
         if s.exhaustions >= L and s.deck.size > 0:
-            out.append(f"{name} has exhausted its deck {s.exhaustions} times (the limit) yet its deck holds "
-                       f"{s.deck.size} cards: in play the last exhaustion leaves the deck empty")
+            out.append(problem("warning.exhausted_deck", f"sides.{name}.deck", side=name, value=s.exhaustions,
+                               deck=s.deck.size))
     if p.to_play == CONCEDE_CHOICE and not p.rules.concede_as_decision:
-        out.append("concede_choice is a decision only with the option concede_as_decision; these rules resolve it")
+        out.append(problem("warning.concede_option", "to_play"))
     return out

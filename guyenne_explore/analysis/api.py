@@ -9,7 +9,7 @@ from typing import Callable
 from ..flow import apply_move
 from ..position import Position
 from ..record import uniform_choice
-from .exact import exact_distribution, require_exact
+from .exact import exact_distribution, out_of_reach, require_exact
 from .fast.encode import unsupported
 from .fast.endgame import frozen
 from .heuristic import Heuristic
@@ -106,9 +106,7 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
     if method == "exact" and not force and not endgame:
         size = estimate_tree_size(p)
         if size > EXACT_LIMIT:
-            raise ExactOutOfReach(
-                f"exact enumeration is out of reach here: about {size:.2g} tree nodes, roughly "
-                f"{size / NODES_PER_SECOND / 60:.0f} minutes; sample instead (or force it)")
+            raise ExactOutOfReach(out_of_reach(size, size / NODES_PER_SECOND))
     if method == "exact":
         dist, states = exact_distribution(p, pols, (lambda n: progress(n, 0)) if progress else None, fast,
                                           floats=arithmetic == "float")

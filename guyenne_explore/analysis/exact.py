@@ -29,11 +29,53 @@ Outcome = tuple[int, int, str, int]
 Distribution = dict[Outcome, Fraction]  # the same shape as :data:`.fast.endgame.Distribution`
 
 
+class NotExact(ValueError):
+    """A policy without exact move probabilities was asked for an exact analysis."""
+
+
 def require_exact(policies: tuple[Policy, Policy]) -> None:
     """Exact enumeration needs each policy's move probabilities as fractions."""
     for pol in policies:
         if not getattr(pol, "exact", False):
-            raise ValueError(f"policy {pol.name!r} has no exact move distribution; sample instead")
+            raise NotExact(f"policy {pol.name!r} has no exact move distribution; sample instead")
+
+
+#: Plain units for a duration, largest first: (seconds in one, singular name).
+_UNITS = ((365 * 86400, "year"), (30 * 86400, "month"), (7 * 86400, "week"), (86400, "day"),
+          (3600, "hour"), (60, "minute"), (1, "second"))
+
+
+def plain_duration(seconds: float) -> str:
+    """A duration as a person says it: "about 40 seconds", "about 3 hours", "more than a year".
+
+    One significant unit, rounded, so an estimate never reads more precise than it is
+    (and never as a 33-digit number of minutes)."""
+    if not seconds == seconds or seconds >= 365 * 86400:  # NaN or beyond a year
+        return "more than a year"
+    if seconds < 1:
+        return "under a second"
+    for i, (size, name) in enumerate(_UNITS):
+        if seconds >= size:
+            if i and round(seconds / size) * size >= _UNITS[i - 1][0]:  # 59.6 s reads "about 1 minute"
+                size, name = _UNITS[i - 1]
+            n = round(seconds / size)
+            return f"about {n} {name}{'s' if n != 1 else ''}"
+    return "under a second"
+
+
+def out_of_reach(nodes: float, seconds: float) -> str:
+    """Why an exact request is refused, in plain units (the caller may force it)."""
+    return (f"exact enumeration is out of reach here: it would take {plain_duration(seconds)} "
+            f"(an estimated {_plain_count(nodes)} positions to visit); sample instead, or force it")
+
+
+def _plain_count(n: float) -> str:
+    if not n < 1e15:
+        return "more than a million billion"
+    for size, name in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"), (1e3, "thousand")):
+        if n >= size:
+            return f"{n / size:.0f} {name}"
+    return f"{n:.0f}"
 
 
 class Solver:

@@ -1,0 +1,215 @@
+"""Problems as values: what is wrong with an input, where, and the words that say it.
+
+A loader does not return English sentences; it returns :class:`Problem` values
+(a stable ``code``, the ``field`` path it concerns such as ``sides.english.hand``
+or ``rules.hand_size``, and the parameters of the message).  The builder places
+each problem beside its field by the path, the command line prints the field
+first, JSON output carries the code, and the sentence is rendered from the
+catalogue below, so rewording a message never moves it and a translation is a
+second catalogue (the model is python-chess's ``Board.status()``).
+
+This module is a leaf: the cards, the rules and the loaders all use it.
+"""
+
+from __future__ import annotations
+
+import reprlib
+from dataclasses import dataclass
+from typing import Any
+
+#: Message templates by code; the parameters are those of the Problem.
+MESSAGES: dict[str, str] = {
+    # reading text and JSON
+    "input.too_large": "the input holds {size} characters; at most {limit} are read",
+    "input.not_text": "the input must be text (JSON or notation), not {kind}",
+    "input.not_utf8": "the input is not UTF-8 text ({detail})",
+    "input.unreadable_file": "cannot read {path}: {reason}",
+    "json.invalid": "not valid JSON: {detail}",
+    "json.too_deep": "the JSON nests too deeply to be a position",
+    "json.not_object": "a position is a JSON object, not {kind}",
+    "json.unknown_field": "unknown field {key}",
+    "notation.fields": "a position notation has at least 7 fields separated by spaces, not {count}:"
+                       " RULES CASTLES ROUND FIRST TO_PLAY ENGLISH FRENCH [PLACED]",
+    "notation.unreadable": "cannot read the notation: {detail}",
+    # values of fields
+    "value.not_whole": "{label} must be a whole number, not {value}",
+    "value.too_small": "{label} must be at least {low}{why}, not {value}",
+    "value.too_large": "{label} must be at most {high}{why}, not {value}",
+    "value.not_bool": "{label} must be true or false, not {value}",
+    "value.choice": "{label} must be one of {choices}, not {value}",
+    "value.not_object": "{label} must be an object like {example}, not {value}",
+    "value.not_list": "{label} must be a list like {example}, not {value}",
+    "cards.unknown": "unknown card {value}: a card is H (the hero) or a value 1-9",
+    # rules
+    "rules.unknown_preset": "unknown rules preset {value}: choose one of {choices}",
+    "rules.unknown_parameter": "unknown rules parameter {key}",
+    "rules.not_a_field": "{key} cannot be set: it is the preset's name; say \"preset\" to pick another",
+    "rules.hero_in_counts": "card_counts lists valued cards only; the hero is the separate 'hero' parameter",
+    "rules.no_valued_cards": "card_counts leaves a side without any valued card",
+    "rules.too_many_cards": "a side may hold at most {high} valued cards in all, not {value}",
+    "rules.pre_discard_exceeds": "pre_discard {value} is more than the {size} valued cards of a side",
+    "rules.cannot_deal": "a hand of {hand} cannot be dealt: a side has {size} cards{discarded}",
+    "rules.members": "members must give 1 or 2 players per side, not {value}",
+    # positions
+    "position.castle_count": "there are {count} castles but the rules have {castles}",
+    "position.castle_control": "castle {index} is {value}: it must be neutral, english or french",
+    "position.round": "the round must be 1 or more, not {value}",
+    "position.round_too_large": "the round must be at most {high}: no game lasts that long, not {value}",
+    "position.unknown_point": "to_play is {value}: it must be one of {choices}",
+    "position.members": "{side} is {want} under these rules, but the position gives it {count} hand(s)",
+    "position.team_hand": "sides.{side}.hand must be the members' hands together",
+    "position.unknown_side": "sides has an unknown side {value}",
+    "position.missing_side": "sides.{side} is missing or not an object",
+    "position.hand_size": "{side} holds {count} cards in hand; a hand holds at most {high}",
+    "position.exhaustions": "{side} has exhausted its deck {value} times; it can be 0 to {high}",
+    "position.stacked_order": "{side}'s stacked deck order does not match its deck",
+    "position.drawer": "{side}'s drawer must be member 0 or 1, not {value}",
+    "position.order": "{side}'s order must be member 0 or 1 (or not decided), not {value}",
+    "position.solo_member_field": "{side} is a single player: {key} is only for a team",
+    "position.max_at_castle": "{side} has {count} cards at castle {battle}; at most {high} may be placed "
+                              "at one castle",
+    "position.conservation": "{side} holds {count} cards in all its zones; the rules give each side "
+                             "{expected}{details}",
+    "position.no_legal_move": "{side} has no legal move at {point}",
+    "placed.no_castle": "placed castle {value} does not exist: castles are numbered 0 to {high}",
+    "placed.same_castle": "castles X and Y must differ: two castles are fought over each round",
+    "placed.cards_without_castle": "{side} has cards at castle {battle} but castle {battle} is not chosen",
+    "placed.before_placement": "nothing can be placed at {point}, which comes before any placement this round",
+    "placed.castle_chosen": "at {point} castle {battle} is {state} (placed.{battle} is {value})",
+    "placed.cards_expected": "at {point} {side} {want} cards at castle {battle} ({order} player this round)",
+    "placed.duplicate": "castle {battle} is given twice",
+    "point.start_only": "{point} happens only at the start of a game (round 1, every castle neutral)",
+    "point.not_over": "the game is not over: no side controls every castle and each side holds two or more "
+                      "cards in hand (to_play cannot be 'end')",
+    "point.setup_discard": "setup_discard happens only when the rules put cards in the discard at setup "
+                           "(expert)",
+    "point.team_only": "{point} happens only in the team variant",
+    "point.game_over_hand": "the game is already over: {side} holds at most one card at the start of a round"
+                            " (to_play should be 'end')",
+    "point.game_over_sweep": "the game is already over: {side} controls every castle (to_play should be "
+                             "'end')",
+    "point.order_undecided": "{side} is a team that has not decided its order yet: the round starts with "
+                             "team_split",
+    "point.order_needed": "{side} is a team placing cards, so its order must be decided",
+    "point.battle_missing": "at {point} the position must say which battle: \"{point}\": "
+                            "{{\"castle\": \"X\" or \"Y\"}}",
+    "point.battle_not_here": "{key} is given but to_play is {point}",
+    "point.battle_only_at": "a battle (@X or @Y) is named only at concede_choice and remove_choice, "
+                            "not at {point}",
+    "point.concede_neutral": "concede_choice happens only at a castle with a defender; this one is neutral",
+    "point.remove_rule": "remove_choice happens only under the advanced removal rule (advanced and expert)",
+    "point.remove_neutral": "at remove_choice castle {battle} should show its winner, not neutral",
+    "point.remove_nothing": "{side} has no cards at castle {battle} to remove",
+    "point.remove_hero": "{side} placed its hero at castle {battle}, so it cannot have lost a neutral battle",
+    "point.remove_not_beaten": "{winner} did not beat {side} at castle {battle} with the cards placed",
+    "point.remove_side": "remove_choice names {value}, but the loser at castle {battle} (now {winner}) is "
+                         "{side}",
+    # warnings
+    "warning.short_hand": "{side} holds {count} cards at the start of a round while its deck still has "
+                          "{deck}: in play it would have drawn up to {high}",
+    "warning.exhausted_deck": "{side} has exhausted its deck {value} times (the limit) yet its deck holds "
+                              "{deck} cards: in play the last exhaustion leaves the deck empty",
+    "warning.concede_option": "concede_choice is a decision only with the option concede_as_decision; "
+                              "these rules resolve it",
+    # a sentence made elsewhere (a form's own reading of a box), carried with its field
+    "plain": "{detail}",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input: a stable ``code``, the ``field`` path, the message parameters.
+
+    ``str(problem)`` (or ``message``) is the sentence; ``to_json()`` carries all three.
+    Parameters are plain text and numbers, so a Problem is hashable and safe to
+    print whatever the input held.
+    """
+
+    code: str
+    field: str = ""
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def message(self) -> str:
+        return MESSAGES[self.code].format(**dict(self.params))
+
+    def __str__(self) -> str:
+        return self.message
+
+    @property
+    def section(self) -> str:
+        """The first part of the field path (``rules``, ``sides``, ``placed``, ``to_play``...)."""
+        return self.field.split(".", 1)[0].split("[", 1)[0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "field": self.field, "message": self.message, "params": dict(self.params)}
+
+
+def problem(code: str, field: str = "", **params: Any) -> Problem:
+    """A Problem; ``value`` and ``key`` (what the input held) are always shown as written, safely
+    (quoted text, huge numbers by their size); other parameters only when not plain."""
+    if code not in MESSAGES:
+        raise KeyError(f"no message for problem code {code!r}")
+    return Problem(code, field, tuple((k, shown(v) if k in _INPUT or not _plain(v) else v)
+                                      for k, v in params.items()))
+
+
+_INPUT = ("value", "key")
+
+
+def _plain(v: Any) -> bool:
+    if isinstance(v, bool) or v is None:
+        return True
+    if isinstance(v, int):
+        return v.bit_length() <= 64
+    return isinstance(v, str) and len(v) <= 200
+
+
+_repr = reprlib.Repr()
+_repr.maxlevel = 2
+_repr.maxstring = 40
+_repr.maxother = 40
+_repr.maxlist = _repr.maxtuple = _repr.maxdict = _repr.maxset = 6
+
+
+def shown(value: Any) -> str:
+    """A short, safe rendering of any input value for a message (huge numbers and deep nesting included)."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        if value.bit_length() > 64:
+            return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:37]) + "..."
+    if isinstance(value, float):
+        return repr(value)
+    try:
+        return _repr.repr(value)
+    except Exception:  # a value whose own repr fails: say what it is instead
+        return f"a {type(value).__name__}"
+
+
+def as_problem(item: Problem | str, field: str = "") -> Problem:
+    """A Problem as is, or a sentence made elsewhere carried as one (code ``plain``)."""
+    return item if isinstance(item, Problem) else problem("plain", field, detail=str(item))
+
+
+class ProblemsError(ValueError):
+    """Base of the errors that carry a list of problems (``problems``) and warnings."""
+
+    def __init__(self, problems: list[Problem], warnings: list[Problem] | None = None):
+        self.problems = [as_problem(p) for p in problems]
+        self.warnings = [as_problem(w) for w in warnings or []]
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        return "; ".join(str(p) for p in self.problems)
+
+    def lines(self) -> list[str]:
+        """One line per problem, field first (what the command line prints)."""
+        return [f"{p.field}: {p}" if p.field else str(p) for p in self.problems]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"problems": [p.to_json() for p in self.problems],
+                "warnings": [w.to_json() for w in self.warnings]}
