@@ -8,6 +8,8 @@ PORT=${PORT:-8888}
 TOKEN=$(.venv/bin/python -c "import secrets; print(secrets.token_hex(16))")
 EXTRA=()
 if [ "$(id -u)" = 0 ]; then EXTRA+=(--allow-root); fi   # containers often run as root
+# the panels' Python methods that take a path (builder.load_file, exports.save) stay inside this folder
+export GUYENNE_WORKSPACE="$PWD"
 echo "Explorer in JupyterLab: http://127.0.0.1:${PORT}/lab/tree/notebooks/explorer.ipynb?token=${TOKEN}"
 exec .venv/bin/jupyter lab --no-browser --ip=127.0.0.1 --port="${PORT}" --IdentityProvider.token="${TOKEN}" \
   --ServerApp.root_dir="$PWD" "${EXTRA[@]}" "notebooks/explorer.ipynb"

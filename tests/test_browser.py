@@ -1,14 +1,21 @@
 """End to end in a real browser: the Voilà app of notebooks/explorer.ipynb driven in headless Chromium.
 
-Changes a castle by clicking the diagram, sees the diagram and the legal-move
-count change, runs a small sampled analysis, sees its plot, saves a screenshot
-to artifacts/explorer.png.  Skipped (with the reason) only when Playwright,
-Voilà or Debian's chromium are missing; CI installs them and sets
-GUYENNE_REQUIRE_BROWSER=1, which turns the skip into a failure.
+The server is started as ``scripts/app.sh`` starts it (the repository's voila.json,
+a random token): a visitor without the token gets the login page and no kernel.
+With it, the test changes a castle by clicking the diagram, sees the diagram and
+the legal-move count change, clicks a pile and finds its builder row on screen,
+saves the position as a browser download, runs a small sampled analysis, sees
+its plot, and saves screenshots to artifacts/ (the whole page, and the window at
+1280x800).  Closing the tab shuts its kernel down; a visit that never connects
+is culled.  Skipped (with the reason) only when Playwright, Voilà or Debian's
+chromium are missing; CI installs them and sets GUYENNE_REQUIRE_BROWSER=1, which
+turns the skip into a failure.
 """
+import json
 import os
 import pathlib
 import re
+import secrets
 import shutil
 import signal
 import subprocess
@@ -16,6 +23,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 
 import pytest
 
@@ -64,6 +72,58 @@ def _wait_for_server(proc: subprocess.Popen, log: pathlib.Path, limit: float = 9
     pytest.fail(f"voila did not answer on {URL}:\n{log.read_text()[-3000:]}")
 
 
+@contextmanager
+def voila_app(log: pathlib.Path, *extra: str):
+    """The app as scripts/app.sh serves it (voila.json read from the repository root, a random token)."""
+    token = secrets.token_urlsafe(16)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "voila", "--no-browser", f"--port={PORT}", f"--Voila.token={token}", *extra,
+             "notebooks/explorer.ipynb"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        _wait_for_server(proc, log)
+        yield token
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def _status(url: str) -> tuple[int, str]:
+    """HTTP status and body of a GET that does not follow redirects."""
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *_args, **_kwargs):
+            return None
+
+    try:
+        with urllib.request.build_opener(NoRedirect).open(url, timeout=120) as answer:
+            return answer.status, answer.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode("utf-8", "replace")
+
+
+def _kernel_id(page_html: str) -> str:
+    found = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page_html)
+    assert found, "no kernel id in the page"
+    return found.group(1)
+
+
+def _wait_until_gone(kernel: str, token: str, limit: float = 60.0) -> bool:
+    """Whether the server forgets the kernel (404) within ``limit`` seconds."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if _status(f"{URL}api/kernels/{kernel}?token={token}")[0] == 404:
+            return True
+        time.sleep(1)
+    return False
+
+
 def _count(page) -> int:
     return int(page.get_attribute(".guyenne-move-count", "data-count"))
 
@@ -74,24 +134,30 @@ def test_explorer_app_in_chromium(tmp_path):
         _skip_or_fail(reason)
     from playwright.sync_api import sync_playwright
 
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    log = tmp_path / "voila.log"
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "voila", "--no-browser", f"--port={PORT}", "--Voila.ip=127.0.0.1",
-             "--Voila.open_browser=False", str(ROOT / "notebooks" / "explorer.ipynb")],
-            cwd=ROOT / "notebooks", env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        _wait_for_server(proc, log)
+    with voila_app(tmp_path / "voila.log") as token:
+        # no token: the login page, no kernel started, no widgets; and no server file is served
+        code, body = _status(URL)
+        assert code == 302 or (code in (401, 403)), code
+        code, body = _status(URL + "login")
+        assert code == 200 and "password" in body.lower() and "kernelId" not in body
+        assert _status(URL + "voila/files/artifacts/explorer.png")[0] == 403
+        assert _status(f"{URL}?token=wrong{token}")[0] in (302, 401, 403)
+
         executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
-            page = browser.new_page(viewport={"width": 1500, "height": 1100})
+            stranger = browser.new_page()
+            stranger.goto(URL)
+            assert "/login" in stranger.url and stranger.locator(".guyenne-table").count() == 0
+            stranger.close()
+
+            context = browser.new_context(viewport={"width": 1500, "height": 1100}, accept_downloads=True)
+            page = context.new_page()
             try:
                 page.set_default_timeout(120_000)
-                page.goto(URL)
+                page.goto(f"{URL}?token={token}")
                 page.wait_for_selector('.guyenne-table svg g.castle[data-castle="5"]')
+                kernel = _kernel_id(page.content())
                 opening = _count(page)
                 assert opening > 0
                 assert page.get_attribute('g.castle[data-castle="0"]', "data-control") == "neutral"
@@ -115,6 +181,22 @@ def test_explorer_app_in_chromium(tmp_path):
                 page.wait_for_selector(f'.guyenne-move-count[data-count="{opening}"]', state="attached")
                 assert "FEEEEE" in page.get_attribute(".guyenne-table-board", "data-notation")
 
+                # a click on the French deck opens the builder at its row, scrolled into the window
+                page.click('.lm-TabBar-tab:has-text("Analysis")')
+                page.click('.guyenne-table g.stack[data-side="french"][data-zone="deck"]')
+                row = page.locator(".guyenne-focus")
+                row.wait_for()
+                page.wait_for_function("""() => { const r = document.querySelector('.guyenne-focus')
+                                          .getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }""")
+
+                # saving is a browser download of the position's JSON
+                with page.expect_download() as info:
+                    page.click('button:has-text("Download JSON")')
+                download = info.value
+                assert download.suggested_filename == "position.json"
+                saved = json.loads(pathlib.Path(download.path()).read_text())
+                assert saved["castles"] == ["french", "english", "english", "english", "english", "english"]
+
                 # a small sampled analysis of that position
                 page.click('.lm-TabBar-tab:has-text("Analysis")')
                 panel = page.locator(".guyenne-analysis")
@@ -133,17 +215,31 @@ def test_explorer_app_in_chromium(tmp_path):
 
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / "explorer.png"), full_page=True)
+                page.set_viewport_size({"width": 1280, "height": 800})
+                page.click('.lm-TabBar-tab:has-text("Builder")')
+                page.evaluate("window.scrollTo(0, 0)")
+                page.screenshot(path=str(ARTIFACTS / "explorer-1280x800.png"))
             except Exception:
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / "explorer-failure.png"), full_page=True)
                 raise
-            finally:
-                browser.close()
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+            # closing the tab shuts its kernel down (Voilà's beforeunload beacon)
+            assert _status(f"{URL}api/kernels/{kernel}?token={token}")[0] == 200
+            page.close(run_before_unload=True)
+            assert _wait_until_gone(kernel, token), "the closed tab's kernel is still running"
+            browser.close()
     assert (ARTIFACTS / "explorer.png").stat().st_size > 10_000
+
+
+def test_a_visit_that_never_connects_is_culled(tmp_path):
+    """The culling of voila.json, with its timeout shortened: a kernel nobody connects to goes away."""
+    reason = _missing()
+    if reason:
+        _skip_or_fail(reason)
+    short = ["--MappingKernelManager.cull_idle_timeout=3", "--MappingKernelManager.cull_interval=1"]
+    with voila_app(tmp_path / "voila.log", *short) as token:
+        code, body = _status(f"{URL}?token={token}")  # the page is rendered, its kernel started
+        assert code == 200
+        kernel = _kernel_id(body)
+        assert _wait_until_gone(kernel, token, limit=90), "an idle kernel without a connection was not culled"
+    assert "Culling kernels with idle durations > 3 seconds" in (tmp_path / "voila.log").read_text()

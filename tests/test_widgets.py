@@ -9,7 +9,8 @@ pytest.importorskip("anywidget")
 from guyenne_explore import Position  # noqa: E402
 from guyenne_explore.cards import SYMBOLS  # noqa: E402
 from guyenne_explore.widgets import Builder, Explorer, MovesPanel, Table  # noqa: E402
-from guyenne_explore.widgets.forms import section_of  # noqa: E402
+from guyenne_explore.problems import problem  # noqa: E402
+from guyenne_explore.widgets.builder import section_of  # noqa: E402
 from guyenne_explore.widgets.starts import STARTS, opening, start_position  # noqa: E402
 
 from .conftest import position_files  # noqa: E402
@@ -26,9 +27,14 @@ def click_castle(table, index):
 
 
 def counts(builder, side, zone):
-    """The integer boxes of one zone row of the builder, by card symbol."""
+    """The number boxes of one zone row of the builder, by card symbol."""
     row = builder._rows[(side, zone)]
     return {SYMBOLS[k]: box for k, box in zip(row.kinds, row.boxes)}
+
+
+def add(box, n):
+    """Type the box's number plus ``n`` into it, as a person would."""
+    box.value = str(int(box.value) + n)
 
 
 # ---------------------------------------------------------------------- table
@@ -92,22 +98,22 @@ def test_all_castles_to_one_side_is_explained_beside_the_game_fields(start):
 
 def test_card_counts_problems_are_shown_beside_the_side(start):
     b = Builder(start)
-    counts(b, 1, "hand0")["2"].value += 3
+    add(counts(b, 1, "hand0")["2"], 3)
     assert b.position is None
     assert "french holds 9 cards in hand" in b.errors["french"].value
     assert "too many: 3 × 2" in b.errors["french"].value
     assert b.errors["english"].value == ""
-    counts(b, 1, "hand0")["2"].value -= 3
-    counts(b, 1, "deck")["2"].value += 3
+    add(counts(b, 1, "hand0")["2"], -3)
+    add(counts(b, 1, "deck")["2"], 3)
     assert b.position is None and "hand" not in b.errors["french"].value
-    counts(b, 1, "deck")["2"].value -= 3
+    add(counts(b, 1, "deck")["2"], -3)
     assert b.position == start
 
 
 def test_moving_cards_between_zones_builds_a_new_valid_position(start):
     b = Builder(start)
-    counts(b, 0, "deck")["5"].value -= 1
-    counts(b, 0, "discard")["5"].value += 1
+    add(counts(b, 0, "deck")["5"], -1)
+    add(counts(b, 0, "discard")["5"], 1)
     p = b.position
     assert p is not None
     assert p.sides[0].discard.symbols() == ["5"] and p.sides[0].deck.size == start.sides[0].deck.size - 1
@@ -115,15 +121,15 @@ def test_moving_cards_between_zones_builds_a_new_valid_position(start):
 
 def test_rules_parameters_override_the_preset_and_bad_ones_are_explained(start):
     b = Builder(start)
-    b.parameters.widgets["hand_size"].value = 1
+    b.parameters.widgets["hand_size"].value = "1"
     assert b.position is None and "hand size must be at least 2" in b.errors["rules"].value
-    b.parameters.widgets["hand_size"].value = 6
-    b.parameters.widgets["exhaustion_limit"].value = 3
+    b.parameters.widgets["hand_size"].value = "6"
+    b.parameters.widgets["exhaustion_limit"].value = "3"
     assert b.position.rules.exhaustion_limit == 3
     assert b.position.rules.preset_name == "advanced"
     b.parameters.widgets["card_counts"].value = "2 twelve"
     assert "card counts as value:count pairs" in b.errors["rules"].value
-    b.parameters.widgets["castles"].value = 7
+    b.parameters.widgets["castles"].value = "7"
     b.parameters.widgets["card_counts"].value = "2:12 3:4 4:3 5:2"
     assert len(b.castle_row.children) == 7 and len(b.position.castles) == 7
 
@@ -142,15 +148,15 @@ def test_decision_point_and_placed_problems_go_to_their_fields(start):
     assert b.position is None
     assert "castle X is chosen" in b.errors["placed"].value
     b.x.value = 2
-    counts(b, 0, "hand0")["H"].value = 0
-    counts(b, 0, "X")["H"].value = 1
+    counts(b, 0, "hand0")["H"].value = "0"
+    counts(b, 0, "X")["H"].value = "1"
     assert b.position is not None and b.position.to_play == "respond_first"
     assert b.position.placed.x == 2
 
 
 def test_round_problem_goes_to_the_game_fields(start):
     b = Builder(start)
-    b.round.value = 0
+    b.round.value = "0"
     assert "round must be 1 or more" in b.errors["game"].value
 
 
@@ -164,28 +170,27 @@ def test_check_positions_load_into_the_form_unchanged(path):
     assert b.form_json()["sides"] == p.to_json()["sides"]
 
 
-def test_json_and_notation_load_and_save(tmp_path, start):
+def test_json_and_notation_load_show_and_refuse(start):
     b = Builder(start)
-    b.load_json("{not json")
-    assert "not valid JSON" in b.io_message.value and b.position == start
     b.load_notation("advanced ...... 1 E")
-    assert "7 fields" in b.io_message.value
+    assert "7 fields" in b.notation_message.value and b.position == start
     q = start.apply("0:H")
     b.notation_text.value = q.notation()
     b.io_buttons["Load notation"].click()
-    assert b.position == q
-    b._show_json()
+    assert b.position == q and b.notation_message.value == ""
+    b.io_buttons["Show JSON"].click()
     assert json.loads(b.json_text.value) == q.to_json()
-    b.path.value = str(tmp_path / "p.json")
-    b.io_buttons["Save file"].click()
-    b.load_position(start)
-    b.io_buttons["Load file"].click()
-    assert b.position == q
     broken = q.to_json()
     broken["sides"]["english"]["hand"].append("H")
     b.json_text.value = json.dumps(broken)
     b.io_buttons["Load JSON"].click()
+    # refused beside the JSON box, with the field it concerns; the form keeps q
+    assert b.position == q and "sides.english" in b.json_message.value and "too many" in b.json_message.value
+    assert "refused" in b.summary.value and "valid position" not in b.summary.value
+    assert b.edit_refused.layout.display is None
+    b.edit_refused.click()  # opened in the form on request: each problem beside its field
     assert b.position is None and "too many: 1 × hero" in b.errors["english"].value
+    assert b.edit_refused.layout.display == "none" and "refused" not in b.summary.value
 
 
 @pytest.mark.parametrize("rules", ["base", "expert", "team", "team3"])
@@ -206,12 +211,16 @@ def test_random_midgame_is_later_in_the_game():
     assert p.round > 1 and p.to_play == "open_first"
 
 
-def test_problem_sections():
-    assert section_of("rules: unknown rules parameter 'x'") == "rules"
-    assert section_of("at open_second english should have cards at castle X (first player this round)") == "placed"
-    assert section_of("french's stacked deck order does not match its deck") == "french"
-    assert section_of("there are 5 castles but the rules have 6") == "castles"
-    assert section_of("the round must be 1 or more, not 0") == "game"
+def test_problem_sections_follow_the_field_path_not_the_words():
+    assert section_of(problem("rules.unknown_parameter", "rules.x", key="x")) == "rules"
+    assert section_of(problem("placed.cards_expected", "placed.english.X", point="open_second", side="english",
+                              want="should have", battle="X", order="first")) == "placed"
+    assert section_of(problem("position.stacked_order", "sides.french.deck", side="french")) == "french"
+    assert section_of(problem("position.castle_count", "castles", count=5, castles=6)) == "castles"
+    assert section_of(problem("position.round", "round", value=0)) == "game"
+    # the same words under another field go to that field's section
+    assert section_of(problem("plain", "sides.english.exhaustions", detail="the round is wrong")) == "english"
+    assert section_of(problem("plain", "", detail="english castles")) == "general"
 
 
 # ---------------------------------------------------------------------- moves
@@ -335,8 +344,6 @@ def html_unescape(text):
 
 
 def test_explorer_analysis_run_produces_figures_for_the_built_position(start):
-    import plotly.graph_objects as go
-
     e = Explorer(start)
     click_castle(e.table, 2)
     panel = e.analysis
@@ -346,8 +353,296 @@ def test_explorer_analysis_run_produces_figures_for_the_built_position(start):
     panel.run(block=True)  # what the "Run analysis" button does, in this thread
     assert panel.results and all(r.games == 20 for r in panel.results.values())
     assert any(r.position == e.position for r in panel.results.values())
-    figures = [f for f in panel.figure_box.children if isinstance(f, go.FigureWidget)]
-    assert figures and all(f.data for f in figures)
+    figures = panel.figure_box.shown
+    assert figures and all(f.figure["data"] for f in figures)
     for i in (0, 1, 3, 4, 5):
         click_castle(e.table, i)
     assert panel.position is None and panel.run_button.disabled
+
+
+# ---------------------------------------------------------------------- no input crashes a panel
+def sent_files(download, monkeypatch):
+    """What a Download widget sends to the page: (name, mime, bytes) for each download."""
+    sent = []
+    monkeypatch.setattr(download, "send",
+                        lambda content, buffers=None: sent.append((content["name"], content["mime"], buffers[0])))
+    return sent
+
+
+def upload_file(upload, name, data):
+    """What the page sends when a visitor picks a file: its name, size and bytes (never a path)."""
+    upload._handle_custom_msg({"type": "file", "name": name, "size": len(data)}, [data])
+
+
+def test_letters_and_huge_numbers_in_count_boxes_are_named_beside_the_row_and_kept(start):
+    b = Builder(start)
+    box = counts(b, 0, "deck")["5"]
+    box.value = "abc"
+    row = b._rows[(0, "deck")]
+    assert box.value == "abc"  # what was typed stays
+    assert "must be a whole number, not 'abc'" in html_unescape(row.message.value)
+    assert b.position is None and "1 problem" in b.summary.value
+    box.value = "1000000"
+    assert "at most 999" in row.message.value and b.position is None
+    box.value = "2"
+    assert row.message.value == "" and b.position == start
+
+
+def test_letters_in_rules_and_game_numbers_are_named_and_kept(start):
+    b = Builder(start)
+    b.parameters.widgets["hand_size"].value = "abc"
+    assert b.parameters.widgets["hand_size"].value == "abc"
+    assert "hand size must be a whole number, not 'abc'" in html_unescape(b.errors["rules"].value)
+    assert b.position is None
+    b.parameters.widgets["hand_size"].value = "6"
+    b.round.value = "x1"
+    assert "round must be a whole number" in b.errors["game"].value and b.round.value == "x1"
+    b.round.value = "1"
+    b.exhaustions[1].value = "9" * 5000
+    assert "at most 9 digits" in b.errors["french"].value
+    b.exhaustions[1].value = "0"
+    assert b.position == start
+
+
+HOSTILE_JSON = {
+    "not JSON": "{not json",
+    "deep nesting": "[" * 100_000,
+    "deep object": '{"rules": ' * 5000 + "1" + "}" * 5000,
+    "infinite number": '{"rules": {"preset": "team", "members": {"english": 1e999}}}',
+    "5,000 digits": '{"round": ' + "7" * 5000 + "}",
+    "preset as a list": '{"rules": {"preset": []}}',
+    "hand size as text": '{"rules": {"preset": "advanced", "hand_size": "abc"}}',
+    "members as a list": '{"rules": {"preset": "team", "members": [1, 2]}}',
+    "castle as an object": '{"castles": [{}]}',
+    "a list": "[1, 2]",
+    "partial": '{"castles": ["english", "neutral", "neutral", "neutral", "neutral", "french"]}',
+}
+
+
+@pytest.mark.parametrize("text", HOSTILE_JSON.values(), ids=HOSTILE_JSON.keys())
+def test_a_bad_json_load_is_refused_beside_its_box_and_wipes_nothing(start, text):
+    b = Builder(start)
+    add(counts(b, 0, "deck")["5"], -1)  # the person's own edit, valid
+    add(counts(b, 0, "discard")["5"], 1)
+    edited, form = b.position, b.form_json()
+    b.json_text.value = text
+    b.io_buttons["Load JSON"].click()
+    assert "was not loaded" in b.json_message.value and "unexpected error" not in b.json_message.value
+    assert b.json_text.value == text  # what was typed stays
+    assert b.position == edited and b.form_json() == form  # nothing wiped, the last valid position kept
+    assert "refused" in b.summary.value and "valid position" not in b.summary.value
+
+
+def test_a_refused_json_with_unusable_fields_opens_in_the_form_with_notes(start):
+    b = Builder(start)
+    data = start.to_json()
+    data["rules"] = {"preset": "advanced", "hand_size": "abc", "members": [1, 2]}
+    assert not b.load_json(json.dumps(data))
+    b.edit_refused.click()
+    assert b.parameters.widgets["hand_size"].value == "abc"
+    assert "hand size must be a whole number" in b.errors["rules"].value
+    assert "members [1, 2] is not one of" in b.fill_notes.value
+    assert b.position is None
+
+
+def test_an_unexpected_error_in_a_handler_is_shown_beside_its_control_and_logged(start, monkeypatch, caplog):
+    b = Builder(start)
+
+    def boom(_data):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(Position, "from_json", staticmethod(boom))
+    b.json_text.value = "{}"
+    with caplog.at_level("ERROR", logger="guyenne_explore.widgets"):
+        b.io_buttons["Load JSON"].click()  # never raises into the page
+    assert "unexpected error (RuntimeError: boom)" in b.json_message.value
+    assert any("failed" in r.message and r.exc_info for r in caplog.records)
+    assert b.position == start
+
+
+def test_positions_come_in_by_upload_and_no_file_path_is_read(start, monkeypatch):
+    b = Builder(start)
+    q = start.apply("0:H")
+
+    def no_path(*_args, **_kwargs):
+        raise AssertionError("an upload must not open a path")
+
+    monkeypatch.setattr("builtins.open", no_path)
+    upload_file(b.upload, "p.json", json.dumps(q.to_json()).encode())
+    assert b.position == q and "loaded p.json" in b.upload.message
+    upload_file(b.upload, "start.txt", (start.notation() + "\n").encode())
+    assert b.position == start
+    upload_file(b.upload, "bad.json", b'{"rules": {"preset": []}}')
+    assert "bad.json was not loaded" in b.upload.message and b.position == start
+    assert "refused" in b.summary.value
+    upload_file(b.upload, "zero.bin", b"\xff\xfe\x00" * 10)
+    assert "not a text file" in b.upload.message
+    upload_file(b.upload, "big.json", b" " * (b.upload.max_bytes + 1))  # a page that ignores the limit
+    assert "files up to 1.0 MB are accepted" in b.upload.message
+    b.upload._handle_custom_msg({"type": "refused", "name": "huge.json", "size": 5_000_000}, [])
+    assert "huge.json is 5.0 MB" in b.upload.message and b.position == start
+
+
+def test_saving_is_a_browser_download_of_the_position(start, monkeypatch):
+    b = Builder(start)
+    sent = sent_files(b.download, monkeypatch)
+    b.io_buttons["Download JSON"].click()
+    b.io_buttons["Download notation"].click()
+    (name, mime, data), (name2, _, data2) = sent
+    assert (name, mime) == ("position.json", "application/json")
+    assert Position.from_json(bytes(data).decode()) == start
+    assert name2 == "position.txt" and bytes(data2).decode().strip() == start.notation()
+    assert b.download.last.startswith("position.txt")
+    b.round.value = "0"
+    b.io_buttons["Download JSON"].click()
+    assert len(sent) == 2 and "position is invalid" in b.save_message.value
+
+
+def test_no_widget_of_the_explorer_names_a_server_path(start):
+    e = Explorer(start)
+    seen, stack = [], [e]
+    while stack:
+        widget = stack.pop()
+        seen.append(widget)
+        stack.extend(getattr(widget, "children", ()))
+    words = " ".join(f"{getattr(x, 'description', '')} {getattr(x, 'placeholder', '')}".lower() for x in seen)
+    for word in ("folder", "file", "path"):
+        assert word not in words.replace("upload position", "")
+
+
+def test_panel_paths_stay_inside_the_workspace(start, tmp_path, monkeypatch):
+    from guyenne_explore.widgets.files import WorkspaceError
+
+    monkeypatch.setenv("GUYENNE_WORKSPACE", str(tmp_path))
+    b = Builder(start)
+    b.save_file("saved/../p.json")
+    assert Position.from_json((tmp_path / "p.json").read_text()) == start
+    b.load_position(start.apply("0:H"))
+    assert b.load_file("p.json") and b.position == start
+    (tmp_path / "link.json").symlink_to("/etc/hostname")
+    for outside in ("/etc/hostname", "../p.json", "link.json", "/dev/zero"):
+        with pytest.raises(WorkspaceError):
+            b.load_file(outside)
+        with pytest.raises(WorkspaceError):
+            b.save_file(outside)
+    (tmp_path / "dir").mkdir()
+    with pytest.raises(WorkspaceError, match="not a file"):
+        b.load_file("dir")
+
+
+def test_a_5000_digit_castle_number_in_the_moves_panel_is_explained(start):
+    panel = MovesPanel(start)
+    panel.typed.value = "9" * 5000 + ":2"
+    panel.buttons["Try typed move"].click()
+    assert "guyenne-illegal" in panel.explain.value and len(panel.explain.value) < 1000
+    assert panel.typed.value == "9" * 5000 + ":2" and panel.position == start
+
+
+def test_variant_lab_bounds_the_sweep_and_names_bad_parameters(start):
+    from guyenne_explore.widgets.variant_lab import VariantLab
+
+    lab = VariantLab(start)
+    lab.sweep_parameter.value = "hand_size"
+    lab.sweep_from.value, lab.sweep_to.value = 0, 10**9
+    lab.sweep_button.click()
+    assert "1,000,000,001 values; at most 25" in lab.sweep_message.value
+    assert not lab.controls.running and lab.points == []
+    lab.sweep_from.value, lab.sweep_to.value = 7, 5
+    lab.sweep_button.click()
+    assert "range is empty" in lab.sweep_message.value
+    lab.editors["hand_size"].value = 10**9
+    assert lab.variant is None and "hand size must be at most" in lab.rules_problems.value
+
+
+def test_variant_lab_compare_failure_is_shown_beside_its_buttons(start, monkeypatch):
+    from guyenne_explore.widgets import variant_lab
+
+    def boom(*_a, **_k):
+        raise MemoryError()
+
+    monkeypatch.setattr(variant_lab, "analyse_rule_sets", boom)
+    lab = variant_lab.VariantLab(start)
+    lab.run_compare(block=True)
+    assert "The analysis failed" in lab.controls.status.value and not lab.compare_button.disabled
+
+
+def test_analysis_exports_are_browser_downloads_of_the_results(start, monkeypatch):
+    import csv
+    import io
+    import zipfile
+
+    from guyenne_explore.widgets.analysis_panel import AnalysisPanel
+
+    panel = AnalysisPanel(start)
+    panel.games.value, panel.method.value = 20, "sample"
+    panel.run(block=True)
+    sent = sent_files(panel.exports.download, monkeypatch)
+    panel.exports.buttons["json"].click()
+    (label, result), = panel.results.items()
+    name, mime, data = sent[-1]
+    assert name.endswith(".json") and mime == "application/json"
+    assert json.loads(bytes(data)) == json.loads(json.dumps(result.to_json()))
+    panel.exports.buttons["csv"].click()
+    rows = list(csv.DictReader(io.StringIO(bytes(sent[-1][2]).decode())))
+    assert sent[-1][0].endswith(".csv") and len(rows) == len(result.table())
+    panel.exports.buttons["html"].click()  # four figures: one zip
+    name, mime, data = sent[-1]
+    assert name == "guyenne-analysis-html.zip" and mime == "application/zip"
+    names = zipfile.ZipFile(io.BytesIO(bytes(data))).namelist()
+    assert len(names) == len(panel.figures) and all(n.endswith(".html") for n in names)
+    assert "Downloading guyenne-analysis-html.zip" in panel.exports.status.value
+
+    def no_browser(*_a, **_k):
+        raise RuntimeError("no Chromium here")
+
+    monkeypatch.setattr("guyenne_explore.widgets.exports.export_figures", no_browser)
+    panel.exports.buttons["png"].click()
+    assert "PNG export failed: no Chromium here" in panel.exports.status.value and len(sent) == 3
+
+
+def test_exports_saved_from_python_stay_inside_the_workspace(start, tmp_path, monkeypatch):
+    from guyenne_explore.widgets.analysis_panel import AnalysisPanel
+    from guyenne_explore.widgets.files import WorkspaceError
+
+    monkeypatch.setenv("GUYENNE_WORKSPACE", str(tmp_path))
+    panel = AnalysisPanel(start)
+    panel.games.value, panel.method.value = 10, "sample"
+    panel.run(block=True)
+    written = panel.exports.save("json", "out")
+    assert [p.parent for p in written] == [tmp_path / "out"]
+    with pytest.raises(WorkspaceError):
+        panel.exports.save("json", tmp_path.parent)
+
+
+def test_exact_refused_for_its_size_offers_force_with_the_estimate(start, monkeypatch):
+    from guyenne_explore.widgets import analysis_panel
+
+    panel = analysis_panel.AnalysisPanel(start)
+    assert panel.force_exact.layout.display == "none"
+    panel.method.value = "exact"
+    assert panel.force_exact.layout.display is None
+    panel.run(block=True)  # the dealt opening is far beyond an exact enumeration
+    run, = panel.runs
+    assert run.out_of_reach and not panel.results
+    assert "force exact" in panel.force_note.value and str(run.problems[0])[:30] in panel.force_note.value
+    asked = {}
+
+    def record(*_a, **kwargs):
+        asked.update(kwargs)
+        return []
+
+    monkeypatch.setattr(analysis_panel, "analyse_rule_sets", record)
+    panel.force_exact.value = True
+    panel.run(block=True)
+    assert asked["force"] is True and panel.force_note.value == ""
+
+
+def test_a_pile_click_scrolls_the_builder_to_its_row(start, monkeypatch):
+    e = Explorer(start)
+    asked = []
+    monkeypatch.setattr(e.builder.scroll, "send", lambda content, buffers=None: asked.append(content))
+    e.tabs.selected_index = 1
+    e.table._handle_custom_msg({"type": "stack", "side": "english", "zone": "deck", "member": 0}, [])
+    assert e.tabs.selected_index == 0
+    assert asked == [{"type": "scroll", "selector": ".guyenne-focus"}]
+    assert "guyenne-focus" in e.builder._rows[(0, "deck")].label._dom_classes

@@ -5,12 +5,20 @@ The form assembles a RULES.md section 10 JSON object and asks
 ``PositionError`` is shown in words beside the part of the form it is about,
 and ``position`` stays None until the form describes a valid position, so an
 invalid one never reaches the other panels.
+
+Positions come in by upload, pasted JSON or notation, and go out as browser
+downloads: nothing in the page names a server path (see :mod:`.files`).  A load
+that is not a valid position is refused beside the control that was used and
+leaves the form, and so the last valid position, as it was; the refused position
+can still be opened in the form on request, to fix its problems field by field.
 """
 
 from __future__ import annotations
 
+import html
 import json
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -19,24 +27,54 @@ import traitlets
 
 from ..cards import EMPTY, CardError, Cards
 from ..position import BATTLES, POINTS, Position
-from ..positions_io import PositionError, load_position, save_position
+from ..problems import Problem, as_problem
+from ..render.colors import CONTROL_COLOR
+from ..positions_io import PositionError
 from ..rules import PRESETS, SIDES, Rules, RulesError
+from .files import MAX_UPLOAD_BYTES, Download, Upload, inside_workspace, read_workspace_text
 from .forms import (
     SECTIONS,
     CountsRow,
     RulesParameters,
     kinds_shown,
     messages_html,
-    section_of,
+    number_box,
+    read_whole,
     symbols,
 )
+from .guard import guarded
+from .scroll import ScrollTo
 from .starts import STARTS, start_position
 
 CONTROLS = ("neutral", "english", "french")
-CASTLE_STYLE = {"neutral": "", "english": "danger", "french": "info"}  # red English, blue French
 #: rows of a side's card grid after its hand(s)
 ZONE_ROWS = ("deck", "discard", "removed", "X", "Y")
 ZONE_LABELS = {"deck": "deck", "discard": "discard", "removed": "removed", "X": "placed at X", "Y": "placed at Y"}
+#: problems of a refused load listed beside its control (the rest are counted)
+LISTED = 12
+
+
+#: The form section of each field path's first part (``sides.<side>...`` goes to that side's section).
+SECTION_OF_FIELD = {"rules": "rules", "castles": "castles", "round": "game", "first": "game", "to_play": "game",
+                    "placed": "placed", "remove_choice": "placed", "concede_choice": "placed"}
+
+
+def section_of(problem: Problem) -> str:
+    """The part of the form a problem is about, read from its field path (never from its words)."""
+    parts = problem.field.split(".")
+    if problem.section == "sides" and len(parts) > 1 and parts[1] in SIDES:
+        return parts[1]
+    return SECTION_OF_FIELD.get(problem.section, "general")
+
+
+def _row_field(key: tuple[int, str]) -> str:
+    """The field path of a card row of the form (``(side, zone)``)."""
+    side, zone = SIDES[key[0]], key[1]
+    if zone in BATTLES:
+        return f"placed.{side}.{zone}"
+    if zone.startswith("hand"):
+        return f"sides.{side}.hand"
+    return f"sides.{side}.{zone}"
 
 
 class Builder(w.VBox):
@@ -44,11 +82,13 @@ class Builder(w.VBox):
 
     ``position`` (a traitlet, observe it) is the valid position the form
     describes, or None; ``problems`` and ``warnings`` are the engine's words.
+    ``refused`` is the words of the last refused load while it stands (the
+    header says so, and the form keeps the position it had).
     """
 
     position = traitlets.Any(None, allow_none=True)
-    problems = traitlets.List(traitlets.Unicode())
-    warnings = traitlets.List(traitlets.Unicode())
+    problems = traitlets.List(traitlets.Instance(Problem))
+    warnings = traitlets.List(traitlets.Instance(Problem))
 
     def __init__(self, position: Position | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -59,18 +99,20 @@ class Builder(w.VBox):
         self._layout_key: tuple[Any, ...] | None = None
         self.errors = {name: w.HTML() for name in SECTIONS}
         self.summary = w.HTML()
+        self.refused = ""
+        self._refused_json: dict[str, Any] | None = None
+        self.fill_notes = w.HTML()  # what a loaded file held that no field can show
 
         # rules
         self.preset = w.Dropdown(options=list(PRESETS), value="advanced", description="rules preset")
-        self.preset.observe(self._on_preset, names="value")
-        self.parameters = RulesParameters(self._changed)
+        self.preset.observe(guarded(self.errors["rules"])(self._on_preset), names="value")
+        self.parameters = RulesParameters(self._changed_in("rules"))
         self.parameters.set(Rules.preset("advanced").describe())
         # castles
         self.castle_row = w.HBox()
         # game
         style = {"description_width": "90px"}
-        self.round = w.BoundedIntText(value=1, min=0, max=999, description="round", style=style,
-                                      layout=w.Layout(width="170px"))
+        self.round = number_box(1, width="170px", description="round", style=style)
         self.first = w.Dropdown(options=SIDES, description="first player", style=style,
                                 layout=w.Layout(width="220px"))
         self.to_play = w.Dropdown(options=POINTS, value="open_first", description="decision", style=style,
@@ -82,38 +124,59 @@ class Builder(w.VBox):
                                   layout=w.Layout(width="200px"),
                                   tooltip="the battle waiting for remove_choice or concede_choice")
         # per side
-        self.exhaustions = [w.BoundedIntText(value=0, min=0, max=9, description="exhaustions", style=style,
-                                             layout=w.Layout(width="170px")) for _ in SIDES]
+        self.exhaustions = [number_box(0, width="170px", description="exhaustions", style=style) for _ in SIDES]
         self.drawer = [w.Dropdown(options=[0, 1], description="drawer", style=style,
                                   layout=w.Layout(width="150px")) for _ in SIDES]
         self.order = [w.Dropdown(options=[("undecided", None), ("0 first", 0), ("1 first", 1)], description="order",
                                  style=style, layout=w.Layout(width="180px")) for _ in SIDES]
         self.grids = [w.VBox() for _ in SIDES]
         self.focus_note = w.HTML()
-        for widget in (self.round, self.first, self.to_play, self.x, self.y, self.pending, *self.exhaustions,
-                       *self.drawer, *self.order):
-            widget.observe(lambda _c: self._changed(), names="value")
+        self.scroll = ScrollTo(layout=w.Layout(height="0px"))
+        for widget, section in ((self.round, "game"), (self.first, "game"), (self.to_play, "game"),
+                                (self.x, "placed"), (self.y, "placed"), (self.pending, "placed"),
+                                *((box, SIDES[i]) for i, boxes in enumerate(zip(self.exhaustions, self.drawer,
+                                                                                   self.order)) for box in boxes)):
+            widget.observe(self._changed_in(section), names="value")
 
-        # load, save, starts
+        # load, save, starts: uploads and browser downloads only, never a server path
+        self.upload = Upload("Upload position (JSON or notation)", accept=".json,.txt,application/json,text/plain")
+        self.upload.on_text(guarded(self.upload, "message")(self._load_uploaded))
+        self.notation_text = w.Text(placeholder="one-line notation", layout=w.Layout(flex="1 1 auto"))
+        self.notation_message = w.HTML()
         self.json_text = w.Textarea(placeholder="position JSON (RULES.md section 10)",
-                                    layout=w.Layout(width="100%", height="120px"))
-        self.notation_text = w.Text(placeholder="one-line notation", layout=w.Layout(width="100%"))
-        self.path = w.Text(value="position.json", description="file", layout=w.Layout(width="320px"))
-        self.io_message = w.HTML()
-        buttons = [("Load JSON", self._load_json_text), ("Show JSON", self._show_json),
-                   ("Load notation", self._load_notation_text), ("Load file", self._load_file),
-                   ("Save file", self._save_file)]
-        self.io_buttons = {name: w.Button(description=name) for name, _ in buttons}
-        for name, handler in buttons:
-            self.io_buttons[name].on_click(lambda _b, h=handler: h())
+                                    layout=w.Layout(width="100%", height="90px"))
+        self.json_message = w.HTML()
+        self.save_message = w.HTML()
+        self.download = Download()
+        buttons: list[tuple[str, Callable[[], Any], w.HTML]] = [
+            ("Load notation", self._load_notation_text, self.notation_message),
+            ("Load JSON", self._load_json_text, self.json_message),
+            ("Show JSON", self._show_json, self.json_message),
+            ("Download JSON", self.download_json, self.save_message),
+            ("Download notation", self.download_notation, self.save_message)]
+        self.io_buttons = {name: w.Button(description=name) for name, _, _ in buttons}
+        for name, handler, where in buttons:
+            self.io_buttons[name].on_click(guarded(where)(lambda _b, h=handler: h()))
+        self.edit_refused = w.Button(description="Edit the refused position in the form", icon="pencil",
+                                     layout=w.Layout(width="auto", display="none"),
+                                     tooltip="fill the form with what the refused load holds, problems beside fields")
+        self.edit_refused.on_click(lambda _b: guarded(self.errors["general"])(self.edit_refused_position)())
         self.start_choice = w.Dropdown(options=STARTS, description="start from")
         self.seed = w.IntText(value=1, description="seed", layout=w.Layout(width="150px"))
         self.start_button = w.Button(description="Start", button_style="primary")
-        self.start_button.on_click(lambda _b: self.start_from(self.start_choice.value, self.seed.value))
+        self.start_message = w.HTML()
+        self.start_button.on_click(lambda _b: guarded(self.start_message)(self.start_from)(
+            self.start_choice.value, self.seed.value))
 
         self.children = [
-            self.summary, self.errors["general"],
-            w.HBox([self.start_choice, self.seed, self.start_button]),
+            self.summary, w.HBox([self.edit_refused]), self.fill_notes, self.errors["general"],
+            w.HBox([self.start_choice, self.seed, self.start_button, self.start_message]),
+            w.HTML("<h4>Load and save</h4>"), self.upload,
+            w.HBox([self.notation_text, self.io_buttons["Load notation"]]), self.notation_message,
+            self.json_text,
+            w.HBox([self.io_buttons["Load JSON"], self.io_buttons["Show JSON"]]), self.json_message,
+            w.HBox([self.io_buttons["Download JSON"], self.io_buttons["Download notation"], self.download]),
+            self.save_message,
             w.HTML("<h4>Rules</h4>"), self.preset,
             w.GridBox(list(self.parameters.widgets.values()),
                       layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(255px, 1fr))")),
@@ -126,8 +189,7 @@ class Builder(w.VBox):
                       self.grids[i], self.errors[name]]) for i, name in enumerate(SIDES)],
             self.focus_note,
             w.HTML("<h4>Placed this round</h4>"), w.HBox([self.x, self.y, self.pending]), self.errors["placed"],
-            w.HTML("<h4>Load and save</h4>"), self.notation_text, self.json_text,
-            w.HBox([*self.io_buttons.values(), self.path]), self.io_message,
+            self.scroll,
         ]
         self._quiet = 0
         if position is not None:
@@ -140,32 +202,64 @@ class Builder(w.VBox):
         """Show ``position`` in the form (and so make it the built position)."""
         self._fill(position.to_json())
 
-    def load_json(self, data: str | dict[str, Any]) -> None:
-        """Fill the form from a position's JSON; what does not make a valid position is shown as problems."""
-        if isinstance(data, str):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                self.io_message.value = messages_html([f"not valid JSON: {exc.msg} at line {exc.lineno}"])
-                return
-        if not isinstance(data, dict):
-            self.io_message.value = messages_html(["a position is a JSON object"])
+    def load_json(self, data: str | dict[str, Any]) -> bool:
+        """Load a position's JSON; anything but a valid position is refused beside the JSON box.
+
+        A refused load leaves the form (and the built position) as it was; when it is
+        a JSON object, :meth:`edit_refused_position` can still open it in the form.
+        """
+        return self._load(lambda: Position.from_json(data), self.json_message, "the JSON", data)
+
+    def load_notation(self, text: str) -> bool:
+        """Load a position from the one-line notation; a notation that is refused says why beside its box."""
+        return self._load(lambda: Position.from_notation(text), self.notation_message, "the notation", None)
+
+    def edit_refused_position(self) -> None:
+        """Fill the form with what the last refused JSON holds, so each problem shows beside its field."""
+        data = self._refused_json
+        if data is None:
             return
+        self._refused_json = None
+        self._set_refused("")
         self._fill(data)
 
-    def load_notation(self, text: str) -> None:
-        """Fill the form from the one-line notation; a notation that cannot be read says why."""
-        try:
-            position = Position.from_notation(text)
-        except (PositionError, RulesError, ValueError) as exc:
-            self.io_message.value = messages_html(getattr(exc, "problems", [str(exc)]))
+    def download_json(self) -> None:
+        """The built position as a JSON file, through the browser's download."""
+        if self._refuse_invalid_save():
             return
-        self.load_position(position)
+        assert self.position is not None
+        self.download.offer("position.json", json.dumps(self.position.to_json(), indent=1) + "\n")
+        self.save_message.value = ""
+
+    def download_notation(self) -> None:
+        """The built position's one-line notation as a text file, through the browser's download."""
+        if self._refuse_invalid_save():
+            return
+        assert self.position is not None
+        self.download.offer("position.txt", self.position.notation() + "\n")
+        self.save_message.value = ""
+
+    def load_file(self, path: str | os.PathLike[str]) -> bool:
+        """Load a position file (JSON or notation) from inside the workspace folder (JupyterLab use).
+
+        Paths outside the workspace (see :mod:`.files`), devices and files over the
+        upload limit are refused with words, like any other refused load.
+        """
+        text = read_workspace_text(path, MAX_UPLOAD_BYTES)
+        return self._load_text(text, self.json_message)
+
+    def save_file(self, path: str | os.PathLike[str]) -> None:
+        """Write the built position as JSON to a path inside the workspace folder (JupyterLab use)."""
+        if self.position is None:
+            raise PositionError(["the position is invalid: fix the problems before saving"])
+        inside_workspace(path).write_text(json.dumps(self.position.to_json(), indent=1) + "\n", encoding="utf-8")
 
     def start_from(self, name: str, seed: int = 1) -> None:
         """Load a starting preset (see :mod:`.starts`) under the form's rules, or its preset when invalid."""
         rules: Rules | str = self.position.rules if self.position is not None else self.preset.value
         self.load_position(start_position(name, rules, seed))
+        self.start_message.value = ""
+        self._set_refused("")
 
     def cycle_castle(self, index: int) -> None:
         """Give castle ``index`` to the next controller: neutral, english, french, neutral..."""
@@ -175,7 +269,9 @@ class Builder(w.VBox):
             self._changed()
 
     def focus_zone(self, side: str, zone: str, member: int = 0) -> None:
-        """Point at the counts of one zone (a click on the table's stack): mark its row and focus it."""
+        """Point at the counts of one zone (a click on the table's stack): mark its row, scroll to it, focus it."""
+        if side not in SIDES:
+            return
         key = {"hand": f"hand{member}", "placed-X": "X", "placed-Y": "Y"}.get(zone, zone)
         row = self._rows.get((SIDES.index(side), key))
         for r in self._rows.values():
@@ -184,8 +280,7 @@ class Builder(w.VBox):
             return
         row.label.add_class("guyenne-focus")
         self.focus_note.value = f"<i>Editing the {side} {zone.replace('-', ' at ')} counts.</i>"
-        if row.boxes:
-            row.boxes[0].focus()
+        self.scroll.to(".guyenne-focus")
 
     def form_json(self) -> dict[str, Any]:
         """The position the form describes, as RULES.md section 10 JSON (valid or not)."""
@@ -203,34 +298,36 @@ class Builder(w.VBox):
         self._changed()
 
     def _fill(self, data: dict[str, Any]) -> None:
+        """Show a position's JSON in the form, valid or not; what no field can show becomes a note."""
         notes: list[str] = []
         with self._batch():
             rules = data.get("rules", "base")
             preset = rules if isinstance(rules, str) else rules.get("preset", "base") if isinstance(rules, dict) else ""
-            if preset not in PRESETS:
-                notes.append(f"unknown rules preset {preset!r}: kept {self.preset.value}")
+            if not isinstance(preset, str) or preset not in PRESETS:
+                notes.append(f"unknown rules preset {str(preset)[:40]!r}: kept {self.preset.value}")
                 preset = self.preset.value
             self.preset.value = preset
             described = Rules.preset(preset).describe()
             if isinstance(rules, dict):
                 described.update({k: v for k, v in rules.items() if k != "preset"})
-            self.parameters.set(described)
+            notes += self.parameters.set(described)
             castles = data.get("castles")
             if isinstance(castles, list):
-                self._castles = [c if c in CONTROLS else "neutral" for c in castles]
-            self.round.value = data.get("round", 1) if isinstance(data.get("round"), int) else 1
-            self.first.value = data.get("first") if data.get("first") in SIDES else "english"
-            self.to_play.value = data.get("to_play") if data.get("to_play") in POINTS else "open_first"
+                self._castles = [c if isinstance(c, str) and c in CONTROLS else "neutral" for c in castles[:100]]
+            self.round.value = self._number_text(data.get("round", 1), "1")
+            self.first.value = data.get("first") if _choice(data.get("first"), SIDES) else "english"
+            self.to_play.value = data.get("to_play") if _choice(data.get("to_play"), POINTS) else "open_first"
             sides = data.get("sides") if isinstance(data.get("sides"), dict) else {}
             for i, name in enumerate(SIDES):
                 s = sides.get(name) if isinstance(sides.get(name), dict) else {}
                 members = s.get("members")
-                hands = [m.get("hand") for m in members] if isinstance(members, list) and members else [s.get("hand")]
+                hands = ([m.get("hand") if isinstance(m, dict) else None for m in members]
+                         if isinstance(members, list) and members else [s.get("hand")])
                 for m in range(2):
                     self._cards[(i, f"hand{m}")] = self._read(hands[m] if m < len(hands) else [], notes)
                 for zone in ("deck", "discard", "removed"):
                     self._cards[(i, zone)] = self._read(s.get(zone), notes)
-                self.exhaustions[i].value = s.get("exhaustions", 0) if isinstance(s.get("exhaustions"), int) else 0
+                self.exhaustions[i].value = self._number_text(s.get("exhaustions", 0), "0")
                 self.drawer[i].value = s.get("drawer") if s.get("drawer") in (0, 1) else 0
                 self.order[i].value = s.get("order") if s.get("order") in (0, 1) else None
                 if s.get("stacked"):
@@ -241,13 +338,20 @@ class Builder(w.VBox):
                 for b in BATTLES:
                     self._cards[(i, b)] = self._read(at.get(b), notes)
             pending = data.get("remove_choice") or data.get("concede_choice")
-            if isinstance(pending, dict) and pending.get("castle") in BATTLES:
+            if isinstance(pending, dict) and _choice(pending.get("castle"), BATTLES):
                 self.pending.value = pending["castle"]
             self._rows, self._layout_key = {}, None  # rebuild the grids with the loaded cards
             self._sync_layout()
             for box, value in ((self.x, placed.get("X")), (self.y, placed.get("Y"))):
-                box.value = value if value in [v for _, v in box.options] else None
-        self.io_message.value = messages_html(notes)
+                box.value = value if type(value) is int and value in [v for _, v in box.options] else None
+        self.fill_notes.value = messages_html([], [f"not shown in the form: {n}" for n in notes])
+
+    @staticmethod
+    def _number_text(value: Any, default: str) -> str:
+        """A number from a file as its box shows it: numbers and short text as written, else the default."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value) if value.bit_length() < 64 else "a huge number"
+        return value[:40] if isinstance(value, str) else default
 
     @staticmethod
     def _read(cards: Any, notes: list[str]) -> Cards:
@@ -255,7 +359,7 @@ class Builder(w.VBox):
             return EMPTY
         try:
             return Cards.of(cards)
-        except CardError as exc:
+        except (CardError, TypeError, ValueError) as exc:
             notes.append(str(exc))
             return EMPTY
 
@@ -264,31 +368,47 @@ class Builder(w.VBox):
         with self._batch():
             self.parameters.set(Rules.preset(change["new"]).describe())
 
+    def _changed_in(self, section: str) -> Callable[..., None]:
+        """The live check as a field's observer: an unexpected error shows in that field's section."""
+        return guarded(self.errors[section])(lambda *_: self._changed())
+
     def _changed(self) -> None:
         if self._quiet:
             return
         self._sync_layout()
         data, problems = self._assemble()
+        blocked = [as_problem(p, _row_field(key)) for key, row in self._rows.items()
+                   for p in row.problems]  # shown beside their rows
         position, warnings = None, []
-        if not problems:
+        if not problems and not blocked:
             try:
                 position = Position.from_json(data)
                 warnings = position.warnings()
             except PositionError as exc:
                 problems, warnings = exc.problems, exc.warnings
-        by_section: dict[str, list[str]] = {name: [] for name in SECTIONS}
+        by_section: dict[str, list[Problem]] = {name: [] for name in SECTIONS}
         for problem in problems:
             by_section[section_of(problem)].append(problem)
         for name, widget in self.errors.items():
             widget.value = messages_html(by_section[name], warnings if name == "general" else [])
-        if position is None:
-            self.summary.value = (f'<b style="color:#9b1c1c">✗ not a valid position: {len(problems)} '
-                                  f'problem{"s" if len(problems) != 1 else ""}, shown beside the fields</b>')
-        else:
-            self.summary.value = f'<b style="color:#1d6b2f">✓ valid position</b> <code>{position.notation()}</code>'
-            self.notation_text.value = position.notation()
-        self.problems, self.warnings = problems, warnings
+        self.problems, self.warnings = [*problems, *blocked], warnings
         self.position = position
+        self._show_summary()
+
+    def _show_summary(self) -> None:
+        """The header: the form's state, and first of all a refused load while it stands."""
+        lines = []
+        if self.refused:
+            lines.append(f'<b style="color:#9b1c1c">✗ {html.escape(self.refused)}</b>')
+        if self.position is None:
+            n = len(self.problems)
+            lines.append(f'<b style="color:#9b1c1c">✗ not a valid position: {n} '
+                         f'problem{"s" if n != 1 else ""}, shown beside the fields</b>')
+        elif self.refused:
+            lines.append(f'the form still holds the position it had: <code>{self.position.notation()}</code>')
+        else:
+            lines.append(f'<b style="color:#1d6b2f">✓ valid position</b> <code>{self.position.notation()}</code>')
+        self.summary.value = "<br>".join(lines)
 
     def _rules(self) -> Rules | None:
         try:
@@ -296,14 +416,14 @@ class Builder(w.VBox):
         except RulesError:
             return None
 
-    def _rules_json(self) -> tuple[str | dict[str, Any], list[str]]:
+    def _rules_json(self) -> tuple[str | dict[str, Any], list[Problem]]:
         preset = self.preset.value
-        values, problems = self.parameters.read()
+        values, unread = self.parameters.read()
         base = Rules.preset(preset).describe()
         overrides = {k: v for k, v in values.items() if v != base.get(k)}
-        return ({"preset": preset, **overrides} if overrides else preset), problems
+        return ({"preset": preset, **overrides} if overrides else preset), [as_problem(p, "rules") for p in unread]
 
-    def _assemble(self) -> tuple[dict[str, Any], list[str]]:
+    def _assemble(self) -> tuple[dict[str, Any], list[Problem]]:
         rules, problems = self._rules_json()
         r = self._rules()
         sides: dict[str, Any] = {}
@@ -318,9 +438,12 @@ class Builder(w.VBox):
                 s["hand"] = (hands[0] + hands[1]).symbols()
             for zone in ("deck", "discard", "removed"):
                 s[zone] = self._cards[(i, zone)].symbols()
-            s["exhaustions"] = self.exhaustions[i].value
+            s["exhaustions"], bad = read_whole(self.exhaustions[i].value, f"{name} exhaustions", low=-(10**9))
+            problems += [as_problem(bad, f"sides.{name}.exhaustions")] if bad else []
             sides[name] = s
-        data: dict[str, Any] = {"rules": rules, "castles": list(self._castles), "round": self.round.value,
+        round_number, bad = read_whole(self.round.value, "the round", low=-(10**9))
+        problems += [as_problem(bad, "round")] if bad else []
+        data: dict[str, Any] = {"rules": rules, "castles": list(self._castles), "round": round_number,
                                 "first": self.first.value, "to_play": self.to_play.value, "sides": sides}
         xy = (self.x.value, self.y.value)
         if xy != (None, None) or any(self._cards[(i, b)].size for i in (0, 1) for b in BATTLES):
@@ -377,41 +500,91 @@ class Builder(w.VBox):
     def _draw_castles(self) -> None:
         buttons = []
         for i, control in enumerate(self._castles):
-            b = w.Button(description=f"{i}: {control}", button_style=CASTLE_STYLE[control],
-                         layout=w.Layout(width="105px"))
-            b.on_click(lambda _b, i=i: self.cycle_castle(i))
+            # the table's colours (render.colors): one red and one blue everywhere
+            b = w.Button(description=f"{i}: {control}", layout=w.Layout(width="105px"),
+                         style={"button_color": CONTROL_COLOR[control],
+                                "text_color": "#222222" if control == "neutral" else "#ffffff"})
+            b.on_click(lambda _b, i=i: guarded(self.errors["castles"])(self.cycle_castle)(i))
             buttons.append(b)
         self.castle_row.children = buttons
 
-    # ------------------------------------------------------------------ load / save buttons
+    # ------------------------------------------------------------------ load / save
     def _load_json_text(self) -> None:
         self.load_json(self.json_text.value)
 
     def _show_json(self) -> None:
         data = self.position.to_json() if self.position is not None else self.form_json()
         self.json_text.value = json.dumps(data, indent=1)
+        self.json_message.value = ""
 
     def _load_notation_text(self) -> None:
         self.load_notation(self.notation_text.value)
 
-    def _load_file(self) -> None:
-        try:
-            self.load_position(load_position(self.path.value))
-            self.io_message.value = f"loaded {self.path.value}"
-        except PositionError as exc:
-            try:
-                with open(self.path.value, encoding="utf-8") as fh:
-                    self.load_json(fh.read())
-            except OSError:
-                self.io_message.value = messages_html(exc.problems)
+    def _load_uploaded(self, name: str, text: str) -> None:
+        if self._load_text(text, self.upload, "message", f"{name}"):
+            self.upload.message = f"✓ loaded {html.escape(name)}"
 
-    def _save_file(self) -> None:
-        if self.position is None:
-            self.io_message.value = messages_html(["the position is invalid: fix the problems before saving"])
-            return
+    def _load_text(self, text: str, where: Any, attribute: str = "value", what: str = "the file") -> bool:
+        """A file's text: JSON when it starts with ``{``, else the one-line notation."""
+        if text.lstrip().startswith("{"):
+            return self._load(lambda: Position.from_json(text), where, what, text, attribute)
+        line = text.strip()
+        return self._load(lambda: Position.from_notation(line), where, what, None, attribute)
+
+    def _load(self, read: Callable[[], Position], where: Any, what: str, raw: str | dict[str, Any] | None,
+              attribute: str = "value") -> bool:
+        """Load the position ``read`` returns, or refuse it beside its control (``where``) and keep the form."""
         try:
-            save_position(self.position, self.path.value)
-        except OSError as exc:
-            self.io_message.value = messages_html([f"cannot write {self.path.value}: {exc.strerror}"])
-            return
-        self.io_message.value = f"saved {self.path.value}"
+            position = read()
+        except ValueError as exc:  # PositionError, RulesError: the engine's problems, each with its field
+            problems = list(getattr(exc, "problems", None) or [str(exc)])
+            listed = [f"{p.field}: {p}" if getattr(p, "field", "") else str(p) for p in problems[:LISTED]]
+            more = [f"... and {len(problems) - LISTED} more"] if len(problems) > LISTED else []
+            setattr(where, attribute, messages_html([f"{what} was not loaded:", *listed, *more]))
+            self._refused_json = _json_object(raw)
+            self._set_refused(f"{what} was refused ({len(problems)} problem{'s' if len(problems) != 1 else ''} "
+                              f"shown beside it); the form below is unchanged")
+            return False
+        self._refused_json = None
+        self._set_refused("")
+        self.load_position(position)
+        setattr(where, attribute, "")
+        return True
+
+    def _set_refused(self, words: str) -> None:
+        self.refused = words
+        self.edit_refused.layout.display = None if words and self._refused_json is not None else "none"
+        self._show_summary()
+
+    def _refuse_invalid_save(self) -> bool:
+        if self.position is None:
+            self.save_message.value = messages_html(["the position is invalid: fix the problems before saving"])
+            return True
+        return False
+
+
+def _choice(value: Any, choices: tuple[Any, ...]) -> bool:
+    """Whether a value read from a file is one of ``choices`` (a list or an object never is)."""
+    return isinstance(value, (str, int)) and value in choices
+
+
+def _json_object(raw: str | dict[str, Any] | None) -> dict[str, Any] | None:
+    """A refused load's JSON object, for opening it in the form; None when it is no readable object."""
+    if isinstance(raw, dict):
+        return raw
+    if not isinstance(raw, str) or len(raw) > MAX_UPLOAD_BYTES:
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) and _depth(data) <= 8 else None
+
+
+def _depth(value: Any, limit: int = 8) -> int:
+    """How deeply a JSON value nests (counting stops past ``limit``): a position nests 5 deep."""
+    depth, level = 0, [value]
+    while level and depth <= limit:
+        level = [v for x in level for v in (x.values() if isinstance(x, dict) else x if isinstance(x, list) else ())]
+        depth += 1
+    return depth

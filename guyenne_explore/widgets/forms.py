@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as w
@@ -27,32 +27,76 @@ def kinds_shown(*cards: Cards) -> tuple[int, ...]:
     return tuple(sorted(present, key=lambda k: 100 if k == HERO else k, reverse=True))
 
 
+#: most cards of one kind a count box takes (the rules allow far fewer; this keeps a typo from
+#: building a zone of a billion cards before the engine can say so)
+MAX_COUNT = 999
+
+
+def read_whole(text: str, label: str, low: int = 0, high: int | None = None) -> tuple[int | None, str | None]:
+    """The whole number typed in a box, or None and the words saying why it is not one.
+
+    The box keeps what was typed (a person fixes a typo, the form does not revert it),
+    so every reader of a number box goes through here and shows the words beside the box.
+    """
+    typed = text.strip()
+    quoted = repr(typed if len(typed) <= 20 else typed[:17] + "...")
+    if not typed:
+        return None, f"{label} is empty: type a whole number"
+    if not (typed.isascii() and typed.lstrip("-").isdigit() and typed.count("-") <= 1):
+        return None, f"{label} must be a whole number, not {quoted}"
+    if len(typed.lstrip("-")) > 9:
+        return None, f"{label} must be a whole number of at most 9 digits, not one of {len(typed.lstrip('-'))}"
+    n = int(typed)
+    if n < low:
+        return None, f"{label} must be at least {low}, not {n}"
+    if high is not None and n > high:
+        return None, f"{label} must be at most {high}, not {n}"
+    return n, None
+
+
+def number_box(value: int | str = 0, width: str = "52px", **kwargs: Any) -> w.Text:
+    """A text box for a whole number: letters typed stay in it and are named beside it (see read_whole)."""
+    return w.Text(value=str(value), layout=w.Layout(width=width), continuous_update=False, **kwargs)
+
+
 class CountsRow:
-    """One zone as counts per card kind (an integer box per value), with its size."""
+    """One zone as counts per card kind (a number box per value), with its size and its problems beside it.
+
+    ``cards`` holds the last counts that could be read; ``problems`` names each box
+    whose text is not a count, so the builder can refuse the form while it stands.
+    """
 
     def __init__(self, label: str, kinds: tuple[int, ...], cards: Cards, on_change: Callable[[], None]) -> None:
         self.kinds = kinds
+        self.name = label
         self.label = w.HTML(f"<b>{html.escape(label)}</b>", layout=w.Layout(width="120px"))
-        self.boxes = [w.BoundedIntText(value=cards[k], min=0, max=99, layout=w.Layout(width="52px"))
-                      for k in kinds]
+        self.boxes = [number_box(cards[k]) for k in kinds]
         self.total = w.HTML(layout=w.Layout(width="40px"))
-        self._extra = Cards([0 if k in kinds else cards[k] for k in range(KINDS)])
-        self._show_total()
+        self.message = w.HTML()
+        self.message.add_class("guyenne-row-message")
+        self.problems: list[str] = []
+        self._counts = list(cards)
+        self._read()
         for box in self.boxes:
-            box.observe(lambda _c: (self._show_total(), on_change()), names="value")
+            box.observe(lambda _c: (self._read(), on_change()), names="value")
 
     @property
     def cards(self) -> Cards:
-        counts = list(self._extra)
-        for k, box in zip(self.kinds, self.boxes):
-            counts[k] = int(box.value or 0)
-        return Cards(counts)
+        return Cards(self._counts)
 
     def widgets(self) -> list[w.Widget]:
-        return [self.label, *self.boxes, self.total]
+        return [self.label, *self.boxes, self.total, self.message]
 
-    def _show_total(self) -> None:
+    def _read(self) -> None:
+        self.problems = []
+        for k, box in zip(self.kinds, self.boxes):
+            n, problem = read_whole(box.value, f"{self.name}, {SYMBOLS[k]}s", 0, MAX_COUNT)
+            if problem is not None:
+                self.problems.append(problem)
+            else:
+                self._counts[k] = n
         self.total.value = f"= {self.cards.size}"
+        self.message.value = messages_html(self.problems)
 
 
 def parse_card_counts(text: str) -> dict[str, int]:
@@ -60,7 +104,9 @@ def parse_card_counts(text: str) -> dict[str, int]:
     pairs = re.findall(r"(\d)\s*[:x×]\s*(\d+)", text)
     rest = re.sub(r"(\d)\s*[:x×]\s*(\d+)|[\s,;]", "", text)
     if rest or not pairs:
-        raise ValueError(f"write card counts as value:count pairs like 2:12 3:4 4:3 5:2, not {text!r}")
+        raise ValueError(f"write card counts as value:count pairs like 2:12 3:4 4:3 5:2, not {_short(text)}")
+    if any(len(n) > 6 for _, n in pairs):
+        raise ValueError(f"a card count of {max(len(n) for _, n in pairs)} digits is no count of cards")
     return {v: int(n) for v, n in pairs}
 
 
@@ -69,26 +115,33 @@ def format_card_counts(counts: dict[str, int]) -> str:
 
 
 class RulesParameters:
-    """One widget per rules parameter (RULES.md 10 override keys), read and written as JSON values."""
+    """One widget per rules parameter (RULES.md 10 override keys), read and written as JSON values.
+
+    Numbers are text boxes read by :func:`read_whole`, so what a person types stays
+    and a non-number is a problem of the rules section rather than a silent revert.
+    """
+
+    NUMBERS = {"exhaustion_limit": "exhaustion limit L", "hand_size": "hand size", "castles": "castles",
+               "max_at_castle": "max at a castle", "pre_discard": "setup discard"}
 
     def __init__(self, on_change: Callable[[], None]) -> None:
         lay = w.Layout(width="250px")
         style = {"description_width": "130px"}
         choice = lambda name, opts: w.Dropdown(options=opts, description=name, layout=lay, style=style)
-        number = lambda name: w.IntText(description=name, layout=lay, style=style)
+        number = lambda name: number_box(0, width="250px", description=self.NUMBERS[name], style=style)
         flag = lambda name: w.Checkbox(description=name, indent=False, layout=lay)
         self.widgets: dict[str, w.Widget] = {
             "removal": choice("removal", REMOVALS),
             "scoring": choice("scoring", SCORINGS),
-            "exhaustion_limit": number("exhaustion limit L"),
+            "exhaustion_limit": number("exhaustion_limit"),
             "reshuffle": choice("reshuffle", RESHUFFLES),
             "adjacency": choice("adjacency", ADJACENCIES),
-            "card_counts": w.Text(description="card counts", layout=lay, style=style),
+            "card_counts": w.Text(description="card counts", layout=lay, style=style, continuous_update=False),
             "hero": flag("hero"),
-            "hand_size": number("hand size"),
+            "hand_size": number("hand_size"),
             "castles": number("castles"),
-            "max_at_castle": number("max at a castle"),
-            "pre_discard": number("setup discard"),
+            "max_at_castle": number("max_at_castle"),
+            "pre_discard": number("pre_discard"),
             "first_side": choice("first side", SIDES),
             "concede_as_decision": flag("concede as decision"),
             "members": w.Dropdown(options=list(MEMBERS), description="players", layout=lay, style=style),
@@ -96,18 +149,46 @@ class RulesParameters:
         for widget in self.widgets.values():
             widget.observe(lambda _c: on_change(), names="value")
 
-    def set(self, described: dict[str, Any]) -> None:
-        """Show the values of ``Rules.describe()`` (or of a preset plus overrides)."""
+    def set(self, described: dict[str, Any]) -> list[str]:
+        """Show the values of ``Rules.describe()`` (or of a preset plus overrides from a file).
+
+        A value no field can show (a list for ``members``, a flag that is not true or
+        false...) leaves the field as it was and comes back as a note in words; a number
+        field shows any text or number as written, and says beside it if it is not one.
+        """
+        notes: list[str] = []
         for key, widget in self.widgets.items():
             if key not in described:
                 continue
-            value = described[key]
-            if key == "card_counts":
+            value, shown_value = described[key], _short(described[key])
+            if key in self.NUMBERS:
+                if isinstance(value, bool) or not isinstance(value, (int, str)):
+                    notes.append(f"rules: {key} {shown_value} is not a whole number: kept {widget.value}")
+                    continue
+                value = value[:40] if isinstance(value, str) else str(value) if value.bit_length() < 64 \
+                    else "a number too large"
+            elif key == "card_counts":
+                if not isinstance(value, dict) or not all(isinstance(n, int) and not isinstance(n, bool)
+                                                          for n in value.values()):
+                    notes.append(f"rules: card_counts {shown_value} is not value:count pairs: kept {widget.value}")
+                    continue
                 value = format_card_counts(value)
             elif key == "members":
-                pair = (value.get("english", 1), value.get("french", 1))
-                value = next((k for k, v in MEMBERS.items() if v == pair), "1 v 1")
+                pair = (value.get("english", 1), value.get("french", 1)) if isinstance(value, dict) else None
+                found = next((k for k, v in MEMBERS.items() if v == pair), None)
+                if found is None:
+                    notes.append(f"rules: members {shown_value} is not one of {', '.join(MEMBERS)}: kept {widget.value}")
+                    continue
+                value = found
+            elif isinstance(widget, w.Checkbox) and not isinstance(value, bool):
+                notes.append(f"rules: {key} {shown_value} is not true or false: kept {widget.value}")
+                continue
+            elif isinstance(widget, w.Dropdown) and (not isinstance(value, str) or value not in widget.options):
+                notes.append(f"rules: {key} {shown_value} is not one of {', '.join(widget.options)}: "
+                             f"kept {widget.value}")
+                continue
             widget.value = value
+        return notes
 
     def read(self) -> tuple[dict[str, Any], list[str]]:
         """The JSON values of every parameter, and the problems of the ones that cannot be read."""
@@ -121,10 +202,21 @@ class RulesParameters:
                 except ValueError as exc:
                     problems.append(f"rules: {exc}")
                     continue
+            elif key in self.NUMBERS:
+                value, problem = read_whole(value, f"rules: {self.NUMBERS[key]}", low=-(10**9))
+                if problem is not None:
+                    problems.append(problem)
+                    continue
             elif key == "members":
                 value = dict(zip(SIDES, MEMBERS[value]))
             out[key] = value
         return out, problems
+
+
+def _short(value: Any) -> str:
+    """A value from a file as a note shows it: short, whatever its size."""
+    text = repr(value) if not isinstance(value, int) or value.bit_length() < 64 else "a huge number"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # ---------------------------------------------------------------------- problems
@@ -132,29 +224,10 @@ class RulesParameters:
 SECTIONS = ("general", "rules", "castles", "game", "english", "french", "placed")
 
 
-def section_of(problem: str) -> str:
-    """The part of the form a problem message of the engine is about."""
-    text = problem.lower()
-    if text.startswith("rules"):
-        return "rules"
-    if re.search(r"castles? [xy]\b|placed|remove_choice|concede_choice|castles x and y", text):
-        return "placed"
-    if text.startswith("the game is already over") or "has no legal move" in text:
-        return "game"
-    for name in SIDES:
-        if re.match(rf"(sides\.)?{name}\b", text) or f"{name}'s" in text:
-            return name
-    if re.search(r"\bround\b|\bfirst\b|to_play|decision point|happens only|nothing can be placed", text):
-        return "game"
-    if "castle" in text:
-        return "castles"
-    return "general"
-
-
-def messages_html(problems: list[str], warnings: list[str] = ()) -> str:  # type: ignore[assignment]
-    """Problems in red and warnings in amber, one line each, as HTML."""
-    lines = [f'<div class="guyenne-problem" style="color:#9b1c1c">✗ {html.escape(p)}</div>' for p in problems]
-    lines += [f'<div class="guyenne-warning" style="color:#8a5a00">⚠ {html.escape(m)}</div>' for m in warnings]
+def messages_html(problems: Sequence[object], warnings: Sequence[object] = ()) -> str:
+    """Problems in red and warnings in amber, one line each, as HTML (problems as text or Problem values)."""
+    lines = [f'<div class="guyenne-problem" style="color:#9b1c1c">✗ {html.escape(str(p))}</div>' for p in problems]
+    lines += [f'<div class="guyenne-warning" style="color:#8a5a00">⚠ {html.escape(str(m))}</div>' for m in warnings]
     return "".join(lines)
 
 

@@ -1,0 +1,93 @@
+"""Exports of the analysis panels as browser downloads: figures (HTML, SVG, PNG) and results (JSON, CSV).
+
+The render layer writes files into a folder (what the command line and the
+notebooks use); here each export is written into a private temporary folder,
+read back and handed to the browser as one download (a zip when it makes
+several files), so nothing in the page names or reaches a folder of the server.
+``save(fmt, folder)`` writes into a folder inside the workspace instead, for
+JupyterLab use from Python.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import tempfile
+from collections.abc import Callable
+from html import escape
+from typing import Any
+
+import ipywidgets as w
+
+from ..render.plots import FORMATS, export_figures, export_results
+from .files import Download, inside_workspace, size_text, zip_bytes
+from .forms import messages_html
+from .guard import guarded
+
+EXPORTS = (*FORMATS, "json", "csv")
+
+
+class ExportBar(w.VBox):
+    """One button per format; each downloads the owner's current figures or results.
+
+    ``owner`` has ``figures`` (name -> plotly figure) and ``results`` (label ->
+    AnalysisResult); ``name`` starts the file names of a download.
+    """
+
+    def __init__(self, owner: Any, name: str = "guyenne-analysis") -> None:
+        self.owner = owner
+        self.name = name
+        self.buttons = {fmt: w.Button(description=fmt.upper(), disabled=True, layout=w.Layout(width="70px"),
+                                      tooltip=f"download the {'figures' if fmt in FORMATS else 'results'} as {fmt}")
+                        for fmt in EXPORTS}
+        self.download = Download()
+        self.status = w.HTML()
+        for fmt, b in self.buttons.items():
+            b.on_click(guarded(self.status)(lambda _b, fmt=fmt: self.export(fmt)))
+        super().__init__([w.HBox([w.Label("Download:"), *self.buttons.values(), self.download],
+                                 layout=w.Layout(flex_flow="row wrap", align_items="center")), self.status])
+
+    def enable(self, on: bool) -> None:
+        for b in self.buttons.values():
+            b.disabled = not on
+
+    def files(self, fmt: str) -> dict[str, bytes]:
+        """The export in one format as file name -> bytes (written in a temporary folder, then read)."""
+        with tempfile.TemporaryDirectory(prefix="guyenne-export-") as folder:
+            return {p.name: p.read_bytes() for p in self._write(fmt, folder)}
+
+    def export(self, fmt: str) -> bool:
+        """Download the figures (html, svg, png) or the results (json, csv) in ``fmt``.
+
+        A failure (no browser for static export...) is shown beside the buttons, not raised.
+        """
+        try:
+            files = self.files(fmt)
+        except (RuntimeError, OSError, ValueError) as exc:
+            self.status.value = messages_html([f"{fmt.upper()} export failed: {exc}"])
+            return False
+        if not files:
+            self.status.value = messages_html(["nothing to export yet: run an analysis first"])
+            return False
+        if len(files) == 1:
+            (file_name, data), = files.items()
+        else:
+            file_name, data = f"{self.name}-{fmt}.zip", zip_bytes(files)
+        self.download.offer(file_name, data)
+        self.status.value = (f"Downloading {escape(file_name)} ({size_text(len(data))}"
+                             + (f", {len(files)} files" if len(files) > 1 else "") + ")")
+        return True
+
+    def save(self, fmt: str, folder: str | os.PathLike[str]) -> list[pathlib.Path]:
+        """Write the export into ``folder`` inside the workspace folder (JupyterLab use); refused outside it."""
+        return self._write(fmt, inside_workspace(folder))
+
+    def _write(self, fmt: str, folder: str | os.PathLike[str]) -> list[pathlib.Path]:
+        writer: Callable[..., list[pathlib.Path]]
+        if fmt in FORMATS:
+            writer, what = export_figures, self.owner.figures
+        elif fmt in ("json", "csv"):
+            writer, what = export_results, self.owner.results
+        else:
+            raise ValueError(f"exports are {', '.join(EXPORTS)}, not {fmt!r}")
+        return writer(what, folder, [fmt])
