@@ -347,3 +347,129 @@ def test_cli_diagram_winners_and_seating(tmp_path):
     assert [g.get("data-battle") for g in groups(root, "winner")] == ["X"]
     assert main(["diagram", str(src), "-o", str(tmp_path / "s.svg"), "--seating"]) == 0
     assert groups(parse((tmp_path / "s.svg").read_text(encoding="utf-8")), "seat")
+
+
+# ---------------------------------------------------------------------- a player's view, piles, captions
+def _side_area(root: ET.Element, name: str) -> ET.Element:
+    [area] = [g for g in groups(root, "side") if g.get("data-side") == name]
+    return area
+
+
+@pytest.mark.parametrize("preset", ("advanced", "team"))
+def test_a_viewer_sees_its_own_cards_and_only_backs_of_the_other_side(preset):
+    checked = 0
+    for seed in range(3):
+        for p in walk(preset, seed):
+            for viewer in (0, 1):
+                root = parse(position_svg(p, show_hands=False, viewer=viewer))
+                for side, name in ((0, "english"), (1, "french")):
+                    s = p.sides[side]
+                    area = _side_area(root, name)
+                    hands = groups(area, "hand")
+                    piles = {g.get("data-zone"): g for g in groups(area, "stack") if g.get("data-zone") != "hand"}
+                    contents = {z: [c.get("data-cards") for c in groups(g, "contents")] for z, g in piles.items()}
+                    if side == viewer:
+                        assert [faces(h) for h in hands] == [sorted(h.symbols()) for h in s.hands]
+                        assert contents["deck"] == ([str(s.deck)] if s.deck.size else [])
+                        assert contents["discard"] == ([str(s.discard)] if s.discard.size else [])
+                    else:
+                        assert all(faces(h) == [] for h in hands)
+                        assert [len(groups(h, "back")) for h in hands] == [h.size for h in s.hands]
+                        assert contents == {"deck": [], "discard": []}
+                    for b in (0, 1):
+                        placed = [g for g in groups(root, "placed")
+                                  if g.get("data-side") == name and g.get("data-battle") == "XY"[b]]
+                        if placed:
+                            shown = side == viewer or revealed(p, b, 1 - side)
+                            assert faces(placed[0]) == (sorted(p.placed.at(side, b).symbols()) if shown else [])
+                checked += 1
+    assert checked > 50
+
+
+def test_designer_view_counts_each_pile_by_value():
+    p = walk("advanced", 4)[30]
+    root = parse(position_svg(p))
+    for side, name in ((0, "english"), (1, "french")):
+        s = p.sides[side]
+        area = _side_area(root, name)
+        for zone, cards in (("deck", s.deck), ("discard", s.discard)):
+            [pile] = [g for g in groups(area, "stack") if g.get("data-zone") == zone]
+            lines = [t.text for t in pile.iter(NS + "text") if t.get("class") != "count"]
+            counted = {}
+            for line in lines:
+                sym, _, n = line.partition(" ×")
+                counted[sym] = int(n or 1)
+            assert counted == {sym: cards.symbols().count(sym) for sym in set(cards.symbols())}
+
+
+def test_teaching_table_shows_the_learners_cards_face_up():
+    from guyenne_explore.widgets.teaching import TeachingGame
+
+    for side, me, other in ((0, "english", "french"), (1, "french", "english")):
+        game = TeachingGame("base", me, seed=2)
+        root = parse(game.table.svg)
+        mine = game.position.sides[side]
+        assert faces(groups(_side_area(root, me), "hand")[0]) == sorted(mine.hand.symbols())
+        theirs = groups(_side_area(root, other), "hand")[0]
+        assert faces(theirs) == [] and len(groups(theirs, "back")) == game.position.sides[1 - side].hand.size
+        # the learner's own placed cards stay face up after playing them
+        move = next(iter(game.position.legal_moves))
+        assert game.play(move.text())
+        root = parse(game.table.svg)
+        placed = [g for g in groups(root, "placed") if g.get("data-side") == me]
+        if placed:
+            assert faces(placed[0]) and not groups(placed[0], "back")
+        game.reveal.value = True
+        root = parse(game.table.svg)
+        assert faces(groups(_side_area(root, other), "hand")[0]) == sorted(game.position.sides[1 - side].hand.symbols())
+
+
+def _text_width(text: str, size: float, bold: bool) -> float:
+    """The advance of ``text`` in the shipped DejaVu Sans (the font of PNGs and PDFs)."""
+    from fontTools.ttLib import TTFont
+
+    from guyenne_explore.render.export import FONTS
+
+    font = TTFont(FONTS / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"))
+    cmap, hmtx = font.getBestCmap(), font["hmtx"]
+    return sum(hmtx[cmap[ord(ch)]][0] for ch in text) * size / font["head"].unitsPerEm
+
+
+LONG = ("An English castle: the French attack, the English defend; a tie goes to the defender, "
+        "and in the advanced rules the attacker removes its strongest card whether it won, tied or lost")
+
+
+@pytest.mark.parametrize("caption", [LONG, "A neutral castle: both sides attack; the stronger takes it, a tie leaves "
+                                            "it neutral", "W" * 90, "short"])
+def test_captions_are_wrapped_inside_the_view_box(caption):
+    from guyenne_explore.render.seating import seating_svg
+
+    for svg in (position_svg(after_deal("advanced"), caption=caption), str(seating_svg(after_deal("team"),
+                                                                                       caption=caption))):
+        root = parse(svg)
+        width = float(root.get("viewBox").split()[2])
+        lines = [t for t in root.iter(NS + "text") if t.get("class") == "caption"]
+        assert "".join(t.text for t in lines).replace(" ", "") == caption.replace(" ", "")
+        for t in lines:
+            half = _text_width(t.text, float(t.get("font-size")), bold=True) / 2
+            assert 0 <= float(t.get("x")) - half and float(t.get("x")) + half <= width, t.text
+        ys = [float(t.get("y")) for t in lines]
+        assert ys == sorted(ys) and len(set(ys)) == len(ys)
+        info = [float(t.get("y")) for t in root.iter(NS + "text") if t.get("class") in ("info", "rule-text")]
+        assert info and min(info) > max(ys) + 10       # the next line starts below the caption
+
+
+def test_seating_removed_labels_keep_clear_of_the_team_areas():
+    from guyenne_explore.render.seating import seating_svg
+
+    for seed in range(3):
+        root = parse(seating_svg(walk("team", seed)[-1]))
+        areas = [next(g.iter(NS + "rect")) for g in groups(root, "side")]
+        spans = [(float(r.get("y")), float(r.get("y")) + float(r.get("height"))) for r in areas]
+        labels = [t for t in root.iter(NS + "text") if t.get("class") == "removed-label"]
+        assert len(labels) == 2
+        for t in labels:
+            y, size = float(t.get("y")), float(t.get("font-size"))
+            top, bottom = y - 0.8 * size, y + 0.25 * size        # the glyphs' box around the baseline
+            for lo, hi in spans:
+                assert bottom + 6 <= lo or top - 6 >= hi, (t.text, y, lo, hi)

@@ -19,14 +19,16 @@ from xml.sax.saxutils import escape
 
 from ..position import ENGLISH, FRENCH
 from .svg import (CARD_H, CARD_W, FONT, GOLD, INK, SIDE_COLOR, SIDE_NAME, SMALL_H, SMALL_W, TINT, VIEW_W, Diagram,
-                  _cards_row, _castle, _f, _stack, _text, _zone_attrs)
+                  _caption, _cards_row, _castle, _f, _stack, _text, _zone_attrs)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..position import Position
 
 RULE_TEXT = ("Mise en place pour 4 joueurs : pour que les joueurs d'une même équipe "
              "ne voient pas les cartes de l'autre joueur")
-SIDE_H, LINE_H = 112.0, 120.0
+SIDE_H, LINE_H = 112.0, 132.0
+#: room between a removed-cards label and the team area beside it
+LABEL_GAP = 10.0
 
 
 def _seat(cx: float, y: float, side: int, member: int) -> str:
@@ -99,8 +101,9 @@ def seating_svg(position: Position, *, show_hands: bool = True, caption: str | N
     y = 10.0
     head = []
     if caption:
-        head.append(_text(VIEW_W / 2, y + 16, caption, size=16, weight="bold", cls="caption"))
-        y += 24
+        text, used = _caption(y, caption)
+        head.append(text)
+        y += used
     head.append(_text(VIEW_W / 2, y + 14, f"« {RULE_TEXT} »", size=10.5, fill="#444444", cls="rule-text"))
     y += 22 + 26                                  # room for the French chairs
     french_y = y
@@ -117,10 +120,12 @@ def seating_svg(position: Position, *, show_hands: bool = True, caption: str | N
     for i, owner in enumerate(p.castles):
         body.append(_castle(left + slot * (i + 0.5), cy, owner, i, badge=None, highlight=False))
     # removed cards face up beside the castle line, each side's on its own half
-    for side, ry in ((FRENCH, line_y + 8), (ENGLISH, line_y + LINE_H - SMALL_H - 8)):
+    # each label on its team's side of the cards, clear of the team's area
+    for side, ry in ((FRENCH, line_y + LABEL_GAP + 14), (ENGLISH, line_y + LINE_H - LABEL_GAP - 14 - SMALL_H)):
         r = p.sides[side].removed
         body.append(f'<g class="removed stack" {_zone_attrs(side, "removed")} data-count="{r.size}">')
-        body.append(_text(75, ry - 2 if side == FRENCH else ry + SMALL_H + 11, f"removed {r.size}", size=10))
+        label_y = ry - 5 if side == FRENCH else ry + SMALL_H + 13
+        body.append(_text(75, label_y, f"removed {r.size}", size=10, cls="removed-label"))
         body.append(_cards_row(75, ry, r.symbols(), r.size, side, w=SMALL_W, h=SMALL_H, span=120))
         body.append("</g>")
     # the first-player card at the end of the castle line, toward its holder

@@ -16,7 +16,7 @@ team side's hands also carry ``data-member``.
 
 from __future__ import annotations
 
-import textwrap
+import functools
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -26,6 +26,7 @@ from ..position import ENGLISH, FRENCH, NEUTRAL
 from ..view import revealed
 from .battles import BattleMark, battle_marks
 from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR, SIDE_COLOR, TINT
+from .export import FONTS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..moves import Move
@@ -38,9 +39,6 @@ GOLD = "#c8960c"
 INK = "#222222"
 SIDE_NAME = {ENGLISH: "English", FRENCH: "French"}
 FONT = "sans-serif"
-#: average advance of a character, as a share of the font size (DejaVu Sans bold, the widest face used);
-#: captions are wrapped with it so that no line runs past the picture's edges
-CHAR_W = 0.64
 
 VIEW_W = 720.0
 CARD_W, CARD_H = 34.0, 48.0          # portrait card in hands and attacks
@@ -63,10 +61,43 @@ def _text(x: float, y: float, s: str, *, size: float = 12, fill: str = INK, anch
             f'text-anchor="{anchor}"{w}{c}>{escape(s)}</text>')
 
 
+@functools.lru_cache(maxsize=1)
+def _advances() -> tuple[dict[int, int], int]:
+    """Advance widths of the shipped bold font by code point, and its units per em."""
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(FONTS / "DejaVuSans-Bold.ttf", lazy=True)
+    hmtx = font["hmtx"]
+    return {cp: hmtx[glyph][0] for cp, glyph in font.getBestCmap().items()}, font["head"].unitsPerEm
+
+
+def text_width(text: str, size: float) -> float:
+    """The width of ``text`` in bold at ``size``, measured on DejaVu Sans Bold (the font of PNG and PDF
+    exports, wider than the sans-serif faces of browsers); a character it lacks counts one em."""
+    widths, em = _advances()
+    return sum(widths.get(ord(ch), em) for ch in text) * size / em
+
+
 def wrap_lines(text: str, size: float, width: float) -> list[str]:
-    """``text`` cut at spaces into lines that fit ``width`` at font ``size`` (a long word gets a line of its own)."""
-    chars = max(8, int(width / (size * CHAR_W)))
-    return textwrap.wrap(text, chars, break_long_words=False, break_on_hyphens=False) or [""]
+    """``text`` cut at spaces into lines no wider than ``width`` at ``size`` (a word too long for a line is cut)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        while text_width(word, size) > width:  # cut the longest head that fits
+            cut = max((i for i in range(1, len(word)) if text_width(word[:i], size) <= width), default=1)
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:cut])
+            word = word[cut:]
+        candidate = f"{line} {word}" if line else word
+        if line and text_width(candidate, size) > width:
+            lines.append(line)
+            candidate = word
+        line = candidate
+    if line or not lines:
+        lines.append(line)
+    return lines
 
 
 def _caption(y: float, caption: str, *, size: float = 16) -> tuple[str, float]:

@@ -9,6 +9,7 @@ moves panel goes back to the builder, which then tells everyone.
 
 from __future__ import annotations
 
+import pathlib
 from typing import Any
 
 import ipywidgets as w
@@ -16,12 +17,14 @@ import ipywidgets as w
 from ..position import Position
 from .analysis_panel import AnalysisPanel
 from .builder import Builder
+from .diagram_export import DiagramExport
 from .moves_panel import MovesPanel
 from .starts import opening
 from .table import Table
 from .variant_lab import VariantLab
 
 TABS = ("Builder", "Analysis", "Variant lab")
+STYLE = pathlib.Path(__file__).parent / "static" / "explorer.css"
 
 
 class Explorer(w.HBox):
@@ -36,14 +39,20 @@ class Explorer(w.HBox):
         self.lab = VariantLab(start)
         self.lab.add_class("guyenne-variant-lab")
         self.builder = Builder(start)
+        # side by side down to about 1150 px (a 1280x800 window, JupyterLab without its side bar),
+        # one above the other below that; the table's diagram scales with its column
         self.tabs = w.Tab(children=[self.builder, self.analysis, self.lab],
-                          layout=w.Layout(flex="1 1 640px", min_width="560px"))
+                          layout=w.Layout(flex="1 1 560px", min_width="0"))
         self.tabs.titles = TABS
-        left = w.VBox([self.table, w.HTML("<h4>Legal moves</h4>"), self.moves],
-                      layout=w.Layout(flex="0 1 740px", min_width="480px"))
-        super().__init__([left, self.tabs], layout=w.Layout(flex_flow="row wrap", align_items="flex-start"),
-                         **kwargs)
+        self.diagram_export = DiagramExport(self.table)
+        left = w.VBox([self.table, self.diagram_export, w.HTML("<h4>Legal moves</h4>"), self.moves],
+                      layout=w.Layout(flex="0 1 560px", min_width="320px"))
+        style = w.HTML(f"<style>{STYLE.read_text()}</style>", layout=w.Layout(display="none"))
+        super().__init__([style, left, self.tabs],
+                         layout=w.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"), **kwargs)
+        self.add_class("guyenne-explorer")
         self.builder.observe(self._built, names="position")
+        self.builder.observe(self._problems, names="problems")
         self.moves.observe(self._moved, names="position")
         w.dlink((self.moves, "highlight"), (self.table, "highlight"))
         self.table.on_castle_click(self.builder.cycle_castle)
@@ -56,11 +65,16 @@ class Explorer(w.HBox):
 
     def _built(self, _change: Any) -> None:
         p = self.builder.position
-        reason = "not a valid position: " + "; ".join(self.builder.problems[:2]) if p is None else ""
+        reason = "not a valid position: " + "; ".join(map(str, self.builder.problems[:2])) if p is None else ""
         self.table.set_position(p, reason)
         self.moves.set_position(p)
         self.analysis.set_position(p)
         self.lab.set_position(p)
+
+    def _problems(self, _change: Any) -> None:
+        """One invalid state after another: the position stays None, so only the note under the table changes."""
+        if self.builder.position is None and self.builder.problems:
+            self.table.set_position(None, "not a valid position: " + "; ".join(map(str, self.builder.problems[:2])))
 
     def _moved(self, _change: Any) -> None:
         p = self.moves.position

@@ -22,6 +22,8 @@ from ..moves import Move
 from ..position import Position
 from ..record import GameRecord, play_game
 from ..rules import SIDES
+from .diagram_export import StoryboardExport
+from .guard import guarded
 
 STATIC = pathlib.Path(__file__).parent / "static"
 #: more moves than this are counted but not all listed (a variant can have thousands)
@@ -76,10 +78,10 @@ class MovesPanel(w.VBox):
         self.seed = seed
         self.count = w.HTML()
         self.list = MoveList()
-        self.list.observe(self._on_pick, names=["selected", "hovered"])
-        self.list.on_msg(self._on_list_msg)
-        self.typed = w.Text(placeholder="a move, e.g. 3:H52 or 22 or reveal", layout=w.Layout(width="260px"))
         self.explain = w.HTML()
+        self.list.observe(guarded(self.explain)(self._on_pick), names=["selected", "hovered"])
+        self.list.on_msg(guarded(self.explain)(self._on_list_msg))
+        self.typed = w.Text(placeholder="a move, e.g. 3:H52 or 22 or reveal", layout=w.Layout(width="260px"))
         self.buttons = {name: w.Button(description=name) for name in
                         ("◀ Back", "Forward ▶", "Apply selected", "Try typed move", "Sample chance",
                          "Play out (heuristic)")}
@@ -88,15 +90,18 @@ class MovesPanel(w.VBox):
             "Apply selected": lambda: self.try_move(self.list.selected),
             "Try typed move": lambda: self.try_move(self.typed.value),
             "Sample chance": self.sample_chance, "Play out (heuristic)": self.play_out}
-        for name, action in actions.items():
-            self.buttons[name].on_click(lambda _b, a=action: a())
+        for name, action in actions.items():  # an unexpected error shows beside the typed move, never raised
+            self.buttons[name].on_click(guarded(self.explain)(lambda _b, a=action: a()))
         self.step_label = w.HTML(layout=w.Layout(width="90px"))
+        # the history stepped through, as a storyboard download (the whole history, not only up to the step shown)
+        self.storyboard = StoryboardExport(lambda: self.history)
         self.children = [
             self.count,
             w.HBox([self.buttons["◀ Back"], self.step_label, self.buttons["Forward ▶"],
                     self.buttons["Apply selected"], self.buttons["Sample chance"],
                     self.buttons["Play out (heuristic)"]]),
             w.HBox([self.typed, self.buttons["Try typed move"]]), self.explain, self.list,
+            self.storyboard,
         ]
         self.set_position(position)
 
@@ -120,11 +125,12 @@ class MovesPanel(w.VBox):
             return False
         reason = p.why_illegal(text) if text.strip() else "type a move first, e.g. 3:H52"
         if reason is not None:
+            shown = text if len(text) <= 40 else text[:37] + "..."
             self.explain.value = (f'<span class="guyenne-illegal" style="color:#9b1c1c">✗ '
-                                  f'{html.escape(text)}: {html.escape(reason)}</span>')
+                                  f'{html.escape(shown)}: {html.escape(str(reason))}</span>')
             return False
         self._push(p.apply(text))
-        self.explain.value = f'<span style="color:#1d6b2f">✓ played {html.escape(text)}</span>'
+        self.explain.value = f'<span style="color:#1d6b2f">✓ played {html.escape(text.strip())}</span>'
         return True
 
     def step(self, delta: int) -> None:
@@ -143,7 +149,7 @@ class MovesPanel(w.VBox):
         p = self.position
         if p is None or p.is_over:
             return
-        record = play_game(p, self.seed + self.index, heuristic_choice)
+        record = play_game(p, self.seed + self.index, Heuristic())
         self.history = self.history[:self.index] + record.positions()
         self.index = len(self.history) - 1
         self._show()

@@ -15,7 +15,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..moves import IllegalMove
+from ..moves import IllegalMove, Move
 from ..position import Position
 from ..render.svg import position_svg
 
@@ -29,7 +29,11 @@ class Table(anywidget.AnyWidget):
     """The diagram made live: click a castle or a card stack; a highlighted move is outlined.
 
     ``position`` is the position drawn (None before any); ``set_position(None)``
-    keeps the last diagram, dimmed, with ``stale_reason`` written under it.
+    keeps the last diagram, dimmed, with ``stale_reason`` written under it (a
+    new reason replaces the old one while the table stays dimmed).
+    ``show_hands`` draws every hidden card face up (the designer's view); without
+    it only ``viewer``'s own cards are (ENGLISH or FRENCH: a player's view), or
+    none when ``viewer`` is None.
     """
 
     _esm = STATIC / "table.js"
@@ -40,10 +44,12 @@ class Table(anywidget.AnyWidget):
     highlight = traitlets.Unicode("").tag(sync=True)
     status = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, position: Position | None = None, *, show_hands: bool = True, **kwargs: Any) -> None:
+    def __init__(self, position: Position | None = None, *, show_hands: bool = True, viewer: int | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.position: Position | None = None
         self.show_hands = show_hands
+        self.viewer = viewer
         self._castle_handlers: list[CastleHandler] = []
         self._stack_handlers: list[StackHandler] = []
         self.on_msg(self._on_click)
@@ -54,7 +60,7 @@ class Table(anywidget.AnyWidget):
     def set_position(self, position: Position | None, stale_reason: str = "the position is invalid") -> None:
         """Draw ``position``; None keeps the last picture, dimmed, with the reason under it."""
         if position is None:
-            self.status = stale_reason
+            self.status = stale_reason or "the position is invalid"
             return
         same = position == self.position
         self.position = position
@@ -92,13 +98,18 @@ class Table(anywidget.AnyWidget):
         if self.position is not None:
             self._draw()
 
+    def highlighted_move(self) -> Move | None:
+        """The move outlined on the table (the one hovered or selected in a move list), if legal here."""
+        p = self.position
+        if p is None or not self.highlight or p.is_chance or p.is_over:
+            return None
+        try:
+            return p.parse_move(self.highlight)
+        except IllegalMove:
+            return None
+
     def _draw(self) -> None:
         p = self.position
         assert p is not None
-        move = None
-        if self.highlight and not p.is_chance and not p.is_over:
-            try:
-                move = p.parse_move(self.highlight)
-            except IllegalMove:
-                move = None
-        self.svg = position_svg(p, show_hands=self.show_hands, highlight_move=move)
+        self.svg = position_svg(p, show_hands=self.show_hands, viewer=self.viewer,
+                                highlight_move=self.highlighted_move())

@@ -1,7 +1,10 @@
 """A guided game against the heuristic policy: learn the rules by playing them.
 
 Each rule is explained the first time it applies (see :mod:`.lessons`), and a
-move that breaks a rule is refused with the engine's own reason.  The other
+move that breaks a rule is refused with the engine's own reason.  The table
+shows the learner's side as its player sees it: hand, placed cards and what
+its deck and discard hold face up; the other side's hidden cards are backs
+unless "show the other side's cards" is ticked.  The other
 side plays with :class:`~guyenne_explore.analysis.heuristic.Heuristic` from its
 own view only, and chance is seeded, so a game can be replayed.
 """
@@ -29,7 +32,8 @@ class TeachingGame(w.VBox):
         self.rules = rules
         self.me = SIDES.index(side)
         self.seed = seed
-        self.table = Table(show_hands=False)
+        # your own hand and placed cards face up, the other side's as backs until the box is ticked
+        self.table = Table(show_hands=False, viewer=self.me)
         self.reveal = w.Checkbox(description="show the other side's cards", indent=False)
         self.reveal.observe(lambda _c: self._reveal(), names="value")
         self.prompt = w.HTML()

@@ -1,0 +1,124 @@
+"""Pictures for a rulebook from the page: the table's diagram (SVG, PNG, PDF) and a game's storyboard.
+
+:class:`DiagramExport` draws the position a table shows with the options
+chosen (caption, the previewed move outlined, battle winners marked, hidden
+cards face up or not, PNG scale); :class:`StoryboardExport` turns a history of
+positions (the moves panel's) into a storyboard, as a PDF or a zip of SVGs.
+Both are drawn by the render layer and handed to the browser as downloads
+(:class:`~.files.Download`): no server path is involved.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as w
+
+from ..position import Position
+from ..render.storyboard import record_from_positions, storyboard, storyboard_pdf, storyboard_zip
+from ..render.svg import Diagram, diagram
+from .files import Download
+from .table import Table
+
+FORMATS = ("PNG", "SVG", "PDF")
+
+
+class DiagramExport(w.Accordion):
+    """A folded row under a :class:`Table`: options and a button that downloads its diagram."""
+
+    def __init__(self, table: Table, **kwargs: Any) -> None:
+        self.table = table
+        self.format = w.ToggleButtons(options=FORMATS, value="PNG", style={"button_width": "52px"},
+                                      layout=w.Layout(width="auto"))
+        self.caption = w.Text(placeholder="caption written above the table (optional)",
+                              layout=w.Layout(flex="1 1 240px", min_width="160px"))
+        self.with_move = w.Checkbox(value=True, description="outline the previewed move", indent=False,
+                                    layout=w.Layout(width="auto"))
+        self.winners = w.Checkbox(value=False, description="mark battle winners", indent=False,
+                                  layout=w.Layout(width="auto"))
+        self.face_up = w.Checkbox(value=table.show_hands, description="hidden cards face up", indent=False,
+                                  layout=w.Layout(width="auto"))
+        self.scale = w.BoundedFloatText(value=2.0, min=0.25, max=8.0, step=0.25, description="PNG scale",
+                                        style={"description_width": "70px"}, layout=w.Layout(width="140px"))
+        self.button = w.Button(description="Download diagram", icon="download", button_style="primary",
+                               layout=w.Layout(width="auto"))
+        self.button.on_click(lambda _b: self.download())
+        self.file = Download()
+        self.message = w.HTML()
+        def row(*children: w.Widget) -> w.HBox:
+            return w.HBox(list(children), layout=w.Layout(flex_flow="row wrap", align_items="center"))
+        body = w.VBox([row(self.caption), row(self.with_move, self.winners, self.face_up),
+                       row(self.format, self.scale, self.button, self.file), self.message])
+        super().__init__(children=[body], **kwargs)
+        self.set_title(0, "Export the diagram (SVG, PNG, PDF)")
+        self.selected_index = None
+        self.add_class("guyenne-diagram-export")
+
+    def picture(self) -> Diagram | None:
+        """The diagram with the chosen options, or None (and a message) when the table shows no valid position."""
+        p = self.table.position
+        if p is None or self.table.status:
+            self.message.value = ('<span style="color:#9b1c1c">No valid position to draw: fix the problems '
+                                  'shown in the builder first.</span>')
+            return None
+        return diagram(p, show_hands=self.face_up.value, viewer=self.table.viewer,
+                       caption=self.caption.value.strip() or None, show_winners=self.winners.value,
+                       highlight_move=self.table.highlighted_move() if self.with_move.value else None)
+
+    def download(self) -> bool:
+        """Build the file in the chosen format and hand it to the browser; False with a message on a problem."""
+        picture = self.picture()
+        if picture is None:
+            return False
+        p = self.table.position
+        assert p is not None
+        fmt = self.format.value
+        name = f"guyenne-round{p.round}-{p.to_play}.{fmt.lower()}"
+        try:
+            data = {"SVG": lambda: str(picture).encode("utf-8"), "PNG": lambda: picture.png(self.scale.value),
+                    "PDF": picture.pdf}[fmt]()
+        except ValueError as exc:
+            self.message.value = f'<span style="color:#9b1c1c">{html.escape(str(exc))}</span>'
+            return False
+        self.file.offer(name, data)
+        self.message.value = ""
+        return True
+
+
+class StoryboardExport(w.HBox):
+    """Buttons that download the storyboard of a history of positions: one captioned diagram per step that
+    matters (see :mod:`guyenne_explore.render.storyboard`), as a PDF or as a zip of SVG files."""
+
+    def __init__(self, history: Callable[[], Sequence[Position]], **kwargs: Any) -> None:
+        self.history = history
+        self.pdf_button = w.Button(description="Storyboard PDF", icon="file-pdf-o", layout=w.Layout(width="auto"),
+                                   tooltip="the game so far, one captioned diagram per step that matters")
+        self.zip_button = w.Button(description="Storyboard SVGs (zip)", icon="file-archive-o",
+                                   layout=w.Layout(width="auto"))
+        self.pdf_button.on_click(lambda _b: self.download("pdf"))
+        self.zip_button.on_click(lambda _b: self.download("zip"))
+        self.file = Download()
+        self.message = w.HTML()
+        super().__init__([self.pdf_button, self.zip_button, self.file, self.message],
+                         layout=w.Layout(flex_flow="row wrap", align_items="center"), **kwargs)
+        self.add_class("guyenne-storyboard-export")
+
+    def download(self, fmt: str) -> bool:
+        """Build the storyboard of the history (``pdf`` or ``zip``) and hand it to the browser."""
+        positions = list(self.history())
+        if not positions:
+            self.message.value = '<span style="color:#9b1c1c">No game to draw: the position is not valid.</span>'
+            return False
+        self.message.value = f"drawing {len(positions)} steps..."
+        try:
+            pictures = storyboard(record_from_positions(positions))
+            data = storyboard_pdf(pictures) if fmt == "pdf" else storyboard_zip(pictures)
+        except ValueError as exc:
+            self.message.value = f'<span style="color:#9b1c1c">{html.escape(str(exc))}</span>'
+            return False
+        p = positions[0]
+        self.file.offer(f"guyenne-storyboard-{p.rules.preset_name}-round{p.round}.{fmt}", data)
+        self.message.value = f"{len(pictures)} pictures"
+        return True
