@@ -1,10 +1,50 @@
 #!/usr/bin/env bash
-# Create .venv (if missing) and install guyenne_explore with its notebook, development and benchmark extras.
+# Create .venv and install guyenne_explore with the extras named as arguments (default: notebooks,
+# all that the explorer and the Voilà app need; scripts/test.sh adds dev and bench), then compile
+# the fast path once into numba's cache so that no analysis waits for it.
+#
+# Installs with uv when it can (pip-installed into .venv if not on PATH; several times faster than
+# pip), else with pip. Does nothing when nothing changed: a stamp in .venv records which extras
+# were installed from which pyproject.toml, another which kernel sources were compiled.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-  "$PYTHON" -m venv .venv
+EXTRAS=("$@")
+if [ ${#EXTRAS[@]} -eq 0 ]; then EXTRAS=(notebooks); fi
+STAMP=.venv/.guyenne-installed
+WARMED=.venv/.guyenne-warmed
+KEY=$(sha256sum pyproject.toml | cut -c1-16)
+
+missing=()
+for extra in "${EXTRAS[@]}"; do
+  grep -qx "$KEY $extra" "$STAMP" 2>/dev/null || missing+=("$extra")
+done
+if [ ! -x .venv/bin/python ] || [ ${#missing[@]} -gt 0 ]; then
+  start=$SECONDS
+  if [ ! -x .venv/bin/python ]; then "$PYTHON" -m venv .venv; fi
+  spec=".[$(IFS=,; echo "${EXTRAS[*]}")]"
+  UV=$(command -v uv || true)
+  if [ -z "$UV" ]; then
+    [ -x .venv/bin/uv ] || .venv/bin/python -m pip install -q uv >/dev/null 2>&1 || true
+    if [ -x .venv/bin/uv ]; then UV=.venv/bin/uv; fi
+  fi
+  echo "Installing guyenne_explore$spec into .venv with $([ -n "$UV" ] && echo uv || echo pip)..."
+  if [ -n "$UV" ]; then
+    "$UV" pip install -q --python .venv/bin/python -e "$spec"
+  else
+    .venv/bin/python -m pip install -q -e "$spec"
+  fi
+  { grep "^$KEY " "$STAMP" 2>/dev/null || true; printf "$KEY %s\n" "${EXTRAS[@]}"; } | sort -u > "$STAMP.new"
+  mv "$STAMP.new" "$STAMP"
+  echo "Installed in $((SECONDS - start)) s."
 fi
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e ".[notebooks,dev,bench]"
+
+# numba keeps compiled code while a kernel source keeps its size and modification time
+WARM_KEY=$({ cat "$STAMP"; ls -l --time-style=+%s guyenne_explore/analysis/fast/*.py; } | sha256sum | cut -c1-16)
+if [ "$(cat "$WARMED" 2>/dev/null)" != "$WARM_KEY" ]; then
+  if .venv/bin/python -m guyenne_explore.analysis.fast.warm; then
+    echo "$WARM_KEY" > "$WARMED"
+  else
+    echo "warning: the fast path could not be compiled ahead; the first analysis will compile it" >&2
+  fi
+fi

@@ -1,8 +1,12 @@
 """The analysis panel headless: set its controls, run, and read what it shows."""
+import json
+
 import pytest
 
 from guyenne_explore import Position, Rules
+from guyenne_explore.widgets import analysis_panel
 from guyenne_explore.widgets.analysis_panel import AnalysisPanel
+from guyenne_explore.widgets.plot_view import PlotView, plotly_js
 
 
 @pytest.fixture
@@ -31,9 +35,10 @@ def test_a_run_shows_figures_side_by_side_and_the_metrics():
     panel.run(block=True)
     assert list(panel.results) == ["base", "classic2021"]
     assert all(r.games == 40 and not r.exact for r in panel.results.values())
-    assert [type(c).__name__ for c in panel.figure_box.children] == ["FigureWidget"] * 4
-    outcomes = panel.figure_box.children[2]
-    assert list(outcomes.data[0].x) == ["base", "classic2021"]
+    assert [type(c).__name__ for c in panel.figure_box.shown] == ["PlotView"] * 4
+    outcomes = panel.figure_box.shown[2].figure
+    assert outcomes["data"][0]["x"] == ["base", "classic2021"]
+    assert outcomes["layout"]["title"]["text"].startswith("Win / draw / loss")
     assert "Advantage (english)" in panel.metrics.value and "classic2021" in panel.metrics.value
     assert panel.controls.progress.value == panel.controls.progress.max == 80
     assert not panel.run_button.disabled and panel.controls.cancel_button.disabled
@@ -116,3 +121,89 @@ def test_an_export_that_cannot_be_written_is_said_in_the_bar(tmp_path):
     assert panel.exports.export("json") == []
     assert "Export failed" in panel.exports.status.value
     assert panel.results["base"].games == 40  # the panel keeps its results
+
+
+def browser_sees(panel: AnalysisPanel) -> list[tuple]:
+    """Act as a page showing the panel: each view announces itself; returns what Python sends it."""
+    sent = []
+    for view in panel.figure_box.views:
+        view.send = lambda content, buffers=None, view=view: sent.append((view, content, buffers))
+        view._on_msg(view, {"type": "view"}, [])
+    return sent
+
+
+def test_figures_travel_as_small_json_and_plotly_js_once_on_request():
+    panel = small(AnalysisPanel(Position.start("base")))
+    panel.method.value = "sample"
+    panel.run()
+    for view in panel.figure_box.shown:
+        state = json.dumps(view.get_state(), default=str)
+        assert 2_000 < len(state) < 60_000  # the figure's JSON, no plotly.js inside (it is about 4.8 MB)
+        assert view.figure["data"] and view.revision == 1
+    sent = browser_sees(panel)
+    view = panel.figure_box.views[0]
+    view._on_msg(view, {"type": "plotly-js?"}, [])
+    (_, content, buffers), = sent
+    assert content == {"type": "plotly-js"} and buffers == [plotly_js()]
+    assert len(buffers[0]) > 3_000_000 and b"plotly.js" in buffers[0][:2_000]
+
+
+def test_done_is_said_when_the_browser_has_drawn_every_figure():
+    panel = small(AnalysisPanel(Position.start("base")))
+    panel.method.value = "sample"
+    browser_sees(panel)
+    panel.run()
+    assert panel.controls.status.value == "Drawing the figures..."
+    views = panel.figure_box.shown
+    for view in views[:-1]:
+        view._on_msg(view, {"type": "drawn", "revision": view.revision}, [])
+    assert panel.controls.status.value == "Drawing the figures..."
+    views[-1]._on_msg(views[-1], {"type": "drawn", "revision": 0}, [])  # an older figure: not this run's
+    assert panel.controls.status.value == "Drawing the figures..."
+    views[-1]._on_msg(views[-1], {"type": "drawn", "revision": views[-1].revision}, [])
+    assert panel.controls.status.value.startswith("Done: base (40 games)")
+
+
+def test_a_page_that_never_reports_still_ends_in_done():
+    panel = small(AnalysisPanel(Position.start("base")))
+    panel.method.value = "sample"
+    panel.figure_box.patience = 0.05
+    browser_sees(panel)
+    panel.run()
+    panel.figure_box._timer.join(timeout=5)
+    assert panel.controls.status.value.startswith("Done: base")
+
+
+def test_a_sweep_shows_one_figure_and_hides_the_other_views():
+    from guyenne_explore.widgets.variant_lab import VariantLab
+
+    lab = VariantLab(Position.start("base"))
+    lab.games.value, lab.method.value = 20, "sample"
+    lab.sweep_parameter.value = "max_at_castle"
+    lab.run_sweep(block=True)
+    assert len(lab.figure_box.shown) == 1 and lab.figure_box.shown[0].figure["data"][0]["type"] == "scatter"
+    assert [v.layout.display for v in lab.figure_box.views[1:]] == ["none"] * 3
+    assert lab.controls.status.value.startswith("Swept max_at_castle")
+
+
+def test_a_run_that_has_to_compile_says_so_first(monkeypatch):
+    monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: True)
+    panel = small(AnalysisPanel(Position.start("base")))
+    panel.method.value = "sample"
+    seen = []
+    panel.controls.status.observe(lambda ch: seen.append(ch["new"]), names="value")
+    panel.run()
+    assert seen[0].startswith("Preparing the fast path (first run only")
+    assert seen[1] == "Analysing 1 rule set(s)..."  # once the games come in
+    assert seen[-1].startswith("Done")
+
+
+def test_plot_view_reports_drawn_revisions_to_its_handlers():
+    import plotly.graph_objects as go
+
+    view = PlotView(go.Figure(go.Bar(x=[1, 2], y=[3, 4])))
+    got = []
+    view.on_drawn(lambda v, rev: got.append(rev))
+    view._on_msg(view, {"type": "drawn", "revision": 1}, [])
+    assert got == [1] and view.drawn == 1 and view.has_view
+    assert view.figure["data"][0]["y"] == [3, 4]

@@ -2,9 +2,9 @@
 
 The run happens in a background thread so that the Cancel button (and the page)
 stays responsive in Jupyter and Voilà; ``run(block=True)`` does the same work
-in the caller's thread for tests and scripts.  Figures are built fresh after
-each run as ``go.FigureWidget(data=..., layout=...)``: a FigureWidget changed
-before the browser first shows it keeps its stale picture in Voilà.
+in the caller's thread for tests and scripts.  Figures go to the page as plotly
+JSON in the panel's :class:`~.plot_view.FigureBox` (plotly.js travels once per
+page); the status says "Done" once the browser has drawn them.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import plotly.graph_objects as go
 
 from ..analysis.api import POLICIES
 from ..analysis.exact import Cancelled
+from ..analysis.fast.warm import needs_compiling
 from ..analysis.results import AnalysisResult
 from ..analysis.variants import Run, analyse_rule_sets
 from ..position import Position
@@ -31,6 +32,7 @@ from ..render.plots import (
     rows_html,
 )
 from ..rules import PRESETS, Rules
+from .plot_view import FigureBox
 
 METHODS = ("auto", "exact", "sample")
 EXPORTS = (*FORMATS, "json", "csv")
@@ -60,6 +62,7 @@ class RunControls:
         self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True)
         self.status = w.HTML()
         self.cancelled = False
+        self._message = ""  # the run's status, once the fast path is prepared
         self.thread: threading.Thread | None = None
         self.cancel_button.on_click(lambda _: self.cancel())
 
@@ -74,13 +77,20 @@ class RunControls:
     def callback(self, done: int, total: int) -> bool | None:
         self.progress.max = max(total, 1)
         self.progress.value = min(done, self.progress.max)
+        if done and self._message and not self.cancelled:
+            self.status.value, self._message = escape(self._message), ""
         return False if self.cancelled else None
 
     def start(self, message: str) -> None:
+        """Open a run; says so first when the fast path still has to compile (no numba cache yet)."""
         self.cancelled = False
         self.progress.value = 0
         self.progress.bar_style = "info"
         self.cancel_button.disabled = False
+        self._message = ""
+        if needs_compiling():
+            self._message = message
+            message = "Preparing the fast path (first run only: about a minute)... " + message
         self.status.value = escape(message)
 
     def finish(self, ok: bool) -> None:
@@ -96,12 +106,7 @@ class RunControls:
             self.thread.start()
 
     def box(self, *extra: w.Widget) -> w.HBox:
-        return w.HBox([*extra, self.cancel_button, self.progress])
-
-
-def figure_widgets(figures: dict[str, go.Figure]) -> list[w.Widget]:
-    """Fresh FigureWidgets from finished figures (never a FigureWidget edited before its first view)."""
-    return [go.FigureWidget(data=fig.data, layout=fig.layout) for fig in figures.values()]
+        return w.HBox([*extra, self.cancel_button, self.progress], layout=w.Layout(flex_flow="row wrap"))
 
 
 class ExportBar(w.VBox):
@@ -151,7 +156,7 @@ class AnalysisPanel(w.VBox):
         self.run_button = w.Button(description="Run analysis", button_style="primary", icon="play")
         self.controls = RunControls()
         self.problems = w.HTML()
-        self.figure_box = w.VBox()
+        self.figure_box = FigureBox()
         self.metrics = w.HTML()
         self.exports = ExportBar(self)
         self.runs: list[Run] = []
@@ -221,12 +226,15 @@ class AnalysisPanel(w.VBox):
             self.results = {r.label: r.result for r in runs if r.result is not None}
             self.problems.value = problems_html(runs)
             self.figures = result_figures(self.results) if self.results else {}
-            self.figure_box.children = figure_widgets(self.figures)
             self.metrics.value = ("<h4>Designer metrics (95% interval when sampled)</h4>"
                                   + rows_html(metrics_rows(self.results))) if self.results else ""
             message = message or _summary(self.results)
         self.exports.enable(bool(self.results))
-        self.controls.status.value = escape(message)
+        if runs is None:
+            self.controls.status.value = escape(message)
+            return
+        self.controls.status.value = "Drawing the figures..."
+        self.figure_box.show(self.figures, then=lambda: setattr(self.controls.status, "value", escape(message)))
 
 
 def _summary(results: dict[str, AnalysisResult]) -> str:

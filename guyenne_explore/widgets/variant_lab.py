@@ -41,9 +41,9 @@ from .analysis_panel import (
     METHODS,
     ExportBar,
     RunControls,
-    figure_widgets,
     problems_html,
 )
+from .plot_view import FigureBox
 
 CARD_VALUES = ("2", "3", "4", "5")
 
@@ -53,10 +53,10 @@ def _editors() -> dict[str, w.Widget]:
     wide = {"description_width": "120px"}
 
     def choice(options: tuple[str, ...], label: str) -> w.Dropdown:
-        return w.Dropdown(options=options, description=label, style=wide, layout=w.Layout(width="300px"))
+        return w.Dropdown(options=options, description=label, style=wide, layout=w.Layout(width="250px"))
 
     def number(label: str) -> w.IntText:
-        return w.IntText(description=label, style=wide, layout=w.Layout(width="220px"))
+        return w.IntText(description=label, style=wide, layout=w.Layout(width="210px"))
 
     return {
         "removal": choice(REMOVALS, "removal"), "scoring": choice(SCORINGS, "scoring"),
@@ -118,7 +118,7 @@ class VariantLab(w.VBox):
         self.sweep_button = w.Button(description="Sweep", button_style="primary", icon="line-chart")
         self.controls = RunControls()
         self.problems = w.HTML()
-        self.figure_box = w.VBox()
+        self.figure_box = FigureBox()
         self.metrics = w.HTML()
         self.exports = ExportBar(self, folder="guyenne-variants")
         self.results: dict[str, AnalysisResult] = {}
@@ -135,10 +135,12 @@ class VariantLab(w.VBox):
         self.sweep_button.on_click(lambda _: self.run_sweep(block=False))
 
         editors = list(self.editors.values())
-        grid = w.GridBox(editors, layout=w.Layout(grid_template_columns="repeat(3, 320px)"))
+        # as many columns of editors as the panel's width holds (three at 1920 px, two at 1280 px)
+        grid = w.GridBox(editors, layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))"))
         settings = w.HBox([w.VBox([self.english_policy, self.french_policy, self.method]),
                            w.VBox([self.games, self.seed])])
-        sweep_row = w.HBox([self.sweep_parameter, self.sweep_from, self.sweep_to, self.sweep_metric])
+        sweep_row = w.HBox([self.sweep_parameter, self.sweep_from, self.sweep_to, self.sweep_metric],
+                           layout=w.Layout(flex_flow="row wrap"))
         super().__init__([
             w.HTML("<b>Variant</b>: a preset and any parameter changed"), self.preset, grid,
             self.variant_label, self.rules_problems, settings,
@@ -271,9 +273,11 @@ class VariantLab(w.VBox):
 
     def _done(self, ok: bool, message: str) -> None:
         self.controls.finish(ok)
-        if ok:
-            self.problems.value = problems_html(self.runs)
-            self.figure_box.children = figure_widgets(self.figures)
         self.exports.enable(bool(self.results))
-        self.controls.status.value = escape(message)
         self._enable()
+        if not ok:
+            self.controls.status.value = escape(message)
+            return
+        self.problems.value = problems_html(self.runs)
+        self.controls.status.value = "Drawing the figures..."
+        self.figure_box.show(self.figures, then=lambda: setattr(self.controls.status, "value", escape(message)))
