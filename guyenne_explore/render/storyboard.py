@@ -34,7 +34,8 @@ NAME = {ENGLISH: "English", FRENCH: "French"}
 #: the section of RULES.md each kind of step follows
 SECTION = {DEAL: "§2", SETUP_DISCARD: "§2", TEAM_SPLIT: "§8", TEAM_ORDER: "§8", OPEN_FIRST: "§3",
            RESPOND_FIRST: "§3", OPEN_SECOND: "§3", RESPOND_SECOND: "§3", "battle": "§4", CONCEDE_CHOICE: "§4",
-           REMOVE_CHOICE: "§4, removed for good", "removal": "§4, removed for good", DRAW: "§5", "end": "§6"}
+           REMOVE_CHOICE: "§4, removed for good", "removal": "§4, removed for good", DRAW: "§5", "end": "§6",
+           "start": "§10"}
 PLACING = {OPEN_FIRST: "opens castle {c} (X)", RESPOND_FIRST: "answers at castle {c} (X)",
            OPEN_SECOND: "opens castle {c} (Y)", RESPOND_SECOND: "answers at castle {c} (Y)"}
 
@@ -153,8 +154,9 @@ def frames_of(record: GameRecord) -> list[Frame]:
     ps = record.positions()
     events = record.events
     frames: list[Frame] = []
-    if not events or not ps[0].is_chance:
-        frames.append(Frame(ps[0], f"The start: round {ps[0].round}, {ps[0].to_play}", "§10", "start"))
+    if not (ps[0].round == 1 and ps[0].to_play in (DEAL, SETUP_DISCARD)):  # a record from a position, not a new game
+        frames.append(Frame(ps[0], f"The position the game starts from: round {ps[0].round}, {ps[0].to_play}",
+                            SECTION["start"], "start"))
     i = 0
     while i < len(events):
         e, before, after = events[i], ps[i], ps[i + 1]

@@ -1,0 +1,210 @@
+"""Storyboards: one captioned diagram per step that matters, from records, histories, the CLI and the moves panel."""
+from __future__ import annotations
+
+import io
+import json
+import re
+import xml.etree.ElementTree as ET
+import zipfile
+
+import pytest
+
+from guyenne_explore import Position
+from guyenne_explore.flow import resolve_battle
+from guyenne_explore.position import DRAW, NEUTRAL, PLACEMENTS, RESPOND_SECOND
+from guyenne_explore.record import GameRecord, play_game
+from guyenne_explore.render.storyboard import (all_placed, frames_of, record_from_positions, storyboard,
+                                               storyboard_pdf, storyboard_zip, write_storyboard)
+
+NS = "{http://www.w3.org/2000/svg}"
+SECTION = {"open_first": "§3", "respond_first": "§3", "open_second": "§3", "respond_second": "§3", "battle": "§4",
+           "remove_choice": "§4, removed for good", "removal": "§4, removed for good", "draw": "§5", "deal": "§2",
+           "end": "§6", "team_split": "§8", "team_order": "§8", "setup_discard": "§2", "concede_choice": "§4",
+           "start": "§10"}
+
+
+def pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page\b", pdf))
+
+
+def faces(el: ET.Element) -> list[str]:
+    return sorted(e.get("data-card") for e in el.iter(NS + "g") if "face" in (e.get("class") or "").split())
+
+
+def placed_groups(root: ET.Element) -> list[ET.Element]:
+    return [g for g in root.iter(NS + "g") if "placed" in (g.get("class") or "").split()]
+
+
+@pytest.mark.parametrize("preset", ["base", "advanced", "expert", "team", "team3", "classic2021"])
+def test_frames_follow_the_record_and_cite_the_rules(preset):
+    record = play_game(Position.start(preset), 5)
+    frames = frames_of(record)
+    kinds = [f.kind for f in frames]
+    events = record.events
+    # every placement, draw and decision of the record has its frame; two battles per round
+    for point in (*PLACEMENTS, "draw", "deal", "remove_choice", "team_split", "team_order", "setup_discard"):
+        assert kinds.count(point) == sum(e.to_play == point for e in events), point
+    assert kinds.count("battle") == 2 * sum(e.to_play == RESPOND_SECOND for e in events)
+    assert kinds[-1] == "end" and frames[-1].position.is_over
+    for f in frames:
+        assert f.rule == SECTION[f.kind]
+        root = ET.fromstring(str(f.diagram(1)))
+        caption = " ".join(t.text for t in root.iter(NS + "text") if t.get("class") == "caption")
+        assert caption == f"1. {f.caption} (RULES.md {f.rule})"
+    r = record.final.result()
+    assert f"English {r.english}, French {r.french}" in frames[-1].caption
+
+
+def test_battle_captions_agree_with_the_engine():
+    checked = 0
+    for seed in range(8):
+        record = play_game(Position.start("advanced"), seed)
+        ps = record.positions()
+        battles = iter(f for f in frames_of(record) if f.kind == "battle")
+        for i, e in enumerate(record.events):
+            if e.to_play != RESPOND_SECOND:
+                continue
+            j = next(k for k in range(i + 1, len(ps)) if ps[k].to_play not in ("remove_choice", "concede_choice"))
+            for b in (0, 1):
+                frame = next(battles)
+                c = ps[i].placed.castle(b)
+                was, now = ps[i].castles[c], ps[j].castles[c]
+                assert f"castle {c}:" in frame.caption and frame.highlight_castle == c
+                if now != was:
+                    assert f"{'English' if now == 0 else 'French'} takes it" in frame.caption
+                elif was == NEUTRAL:
+                    assert "stays neutral" in frame.caption
+                else:
+                    assert f"{'English' if was == 0 else 'French'} holds it" in frame.caption
+                checked += 1
+    assert checked > 50
+
+
+def test_placements_stay_face_down_until_the_battle_frames():
+    record = play_game(Position.start("advanced"), 2)
+    for f in frames_of(record):
+        root = ET.fromstring(str(f.diagram()))
+        placed = placed_groups(root)
+        if f.kind in PLACEMENTS:
+            assert placed and all(faces(g) == [] for g in placed)
+        elif f.kind == "battle":
+            p = f.position
+            for g in placed:
+                side, b = (0 if g.get("data-side") == "english" else 1), "XY".index(g.get("data-battle"))
+                assert faces(g) == sorted(p.placed.at(side, b).symbols())
+
+
+def test_the_reveal_picture_is_the_engines_position_before_resolving():
+    """all_placed composes the moment the engine passes through: resolving it gives the engine's next position."""
+    checked = 0
+    for preset in ("advanced", "team", "classic2021"):
+        for seed in range(4):
+            record = play_game(Position.start(preset), seed)
+            ps = record.positions()
+            for i, e in enumerate(record.events):
+                if e.to_play == RESPOND_SECOND:
+                    shown = all_placed(ps[i], e.move)
+                    assert resolve_battle(shown, 0) == ps[i + 1]
+                    assert [shown.cards_of(s) for s in (0, 1)] == [ps[i].cards_of(s) for s in (0, 1)]
+                    checked += 1
+    assert checked > 40
+
+
+def test_a_history_of_positions_gives_back_the_record():
+    record = play_game(Position.start("team3"), 4)
+    again = record_from_positions(record.positions())
+    assert again.to_json() == record.to_json()
+    with pytest.raises(ValueError, match="step 1"):
+        p = record.positions()
+        record_from_positions([p[0], p[5]])
+    with pytest.raises(ValueError, match="at least one"):
+        record_from_positions([])
+
+
+def test_pdf_zip_and_folder_have_one_picture_per_frame(tmp_path):
+    record = play_game(Position.start("advanced"), 1)
+    pictures = storyboard(record)
+    n = len(frames_of(record))
+    assert len(pictures) == n
+    assert pages(storyboard_pdf(pictures)) == n
+    with zipfile.ZipFile(io.BytesIO(storyboard_zip(pictures))) as z:
+        names = z.namelist()
+        assert names == [f"step-{k:03d}.svg" for k in range(1, n + 1)]
+        first = ET.fromstring(z.read(names[0]))
+        assert first.tag == NS + "svg"
+    written = write_storyboard(pictures, tmp_path / "svgs")
+    assert [p.name for p in written] == names and all(p.read_text().startswith("<svg") for p in written)
+    with pytest.raises(ValueError, match=r"\.pdf or \.zip"):
+        write_storyboard(pictures, tmp_path / "x.txt")
+
+
+def test_cli_play_record_then_storyboard(tmp_path, capsys):
+    from guyenne_explore.cli import main
+
+    rec = tmp_path / "game.json"
+    assert main(["play", "--rules", "advanced", "--seed", "3", "--record", str(rec)]) == 0
+    n = len(frames_of(GameRecord.from_json(rec.read_text())))
+    assert main(["storyboard", str(rec), "-o", str(tmp_path / "game.pdf")]) == 0
+    assert pages((tmp_path / "game.pdf").read_bytes()) == n
+    assert main(["storyboard", str(rec), "-o", str(tmp_path / "pics") + "/"]) == 0
+    assert len(list((tmp_path / "pics").glob("step-*.svg"))) == n
+    capsys.readouterr()
+    # `play --json` prints a whole record too
+    assert main(["play", "--rules", "base", "--seed", "1", "--json"]) == 0
+    (tmp_path / "j.json").write_text(capsys.readouterr().out)
+    assert main(["storyboard", str(tmp_path / "j.json"), "-o", str(tmp_path / "j.zip")]) == 0
+    assert zipfile.is_zipfile(tmp_path / "j.zip")
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "cannot read"),
+    ("not json", "is not a game record"),
+    (json.dumps({"moves": []}), "missing field 'start'"),
+])
+def test_cli_storyboard_refuses_bad_records(tmp_path, capsys, content, message):
+    from guyenne_explore.cli import main
+
+    src = tmp_path / "r.json"
+    if content is not None:
+        src.write_text(content)
+    assert main(["storyboard", str(src), "-o", str(tmp_path / "o.pdf")]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "o.pdf").exists()
+
+
+def test_cli_storyboard_refuses_an_inconsistent_record(tmp_path, capsys):
+    from guyenne_explore.cli import main
+
+    data = play_game(Position.start("base"), 1).to_json()
+    data["moves"][1]["move"] = "0:H55555"
+    data["moves"][1]["cards"] = ["H", "5", "5", "5", "5", "5"]
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    assert main(["storyboard", str(tmp_path / "r.json"), "-o", str(tmp_path / "o.pdf")]) == 1
+    assert "is not a game record" in capsys.readouterr().err
+
+
+def test_moves_panel_downloads_the_storyboard_of_its_history():
+    from guyenne_explore.widgets.moves_panel import MovesPanel
+    from guyenne_explore.widgets.starts import opening
+
+    panel = MovesPanel(opening("advanced", 1), seed=2)
+    sent = []
+    panel.storyboard.file.send = lambda content, buffers=None: sent.append((content, buffers))
+    panel.play_out()
+    assert panel.storyboard.download("pdf")
+    content, [data] = sent[-1]
+    assert content["name"].endswith(".pdf") and content["mime"] == "application/pdf"
+    n = len(frames_of(record_from_positions(panel.history)))
+    assert pages(bytes(data)) == n and f"{n} pictures" in panel.storyboard.message.value
+    assert panel.storyboard.download("zip")
+    assert zipfile.ZipFile(io.BytesIO(bytes(sent[-1][1][0]))).namelist()[-1] == f"step-{n:03d}.svg"
+    panel.set_position(None)
+    assert not panel.storyboard.download("pdf") and "not valid" in panel.storyboard.message.value
+
+
+def test_draw_frames_name_exhaustion_and_the_end():
+    text = " ".join(f.caption for seed in range(6) for f in frames_of(play_game(Position.start("base"), seed))
+                    if f.kind == DRAW)
+    assert "deck is exhausted" in text and "English draws" in text
