@@ -99,28 +99,14 @@ def test_cancel_stops_a_background_run_and_keeps_the_previous_figures():
     assert not panel.run_button.disabled
 
 
-def test_export_buttons_write_results_and_figures(tmp_path):
+def test_html_figures_download_with_plotly_js_once():
     panel = small(AnalysisPanel(Position.start("base")))
     assert all(b.disabled for b in panel.exports.buttons.values())
     panel.run()
-    panel.exports.folder.value = str(tmp_path)
-    panel.exports.buttons["json"].click()
-    panel.exports.buttons["csv"].click()
-    panel.exports.buttons["html"].click()
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["base.json", "base.csv", "scores.html", "difference.html", "outcomes.html", "rounds.html"])
-    assert str(tmp_path / "rounds.html") in panel.exports.status.value
-
-
-def test_an_export_that_cannot_be_written_is_said_in_the_bar(tmp_path):
-    panel = small(AnalysisPanel(Position.start("base")))
-    panel.run()
-    blocker = tmp_path / "a-file"
-    blocker.write_text("not a folder")
-    panel.exports.folder.value = str(blocker / "inside")
-    assert panel.exports.export("json") == []
-    assert "Export failed" in panel.exports.status.value
-    assert panel.results["base"].games == 40  # the panel keeps its results
+    files = panel.exports.files("html")
+    assert sorted(files) == sorted(["scores.html", "difference.html", "outcomes.html", "rounds.html", "plotly.min.js"])
+    assert sum(len(data) for data in files.values()) < 6_000_000  # not 4 x 4.8 MB
+    assert set(panel.exports.files("json")) == {"base.json"}
 
 
 def browser_sees(panel: AnalysisPanel) -> list[tuple]:

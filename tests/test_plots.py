@@ -87,9 +87,18 @@ def test_results_export_as_json_and_csv(results, tmp_path):
 def test_figures_export_as_offline_html_svg_and_png(results, tmp_path):
     figures = plots.result_figures({"base": results["base"]})
     html = plots.export_figures(figures, tmp_path, ["html"])
-    assert [p.name for p in html] == [f"{n}.html" for n in plots.FIGURE_NAMES]
-    text = html[0].read_text()
-    assert "<script src=" not in text and len(text) > 1_000_000  # plotly.js inside: renders offline
+    assert [p.name for p in html] == [f"{n}.html" for n in plots.FIGURE_NAMES] + ["plotly.min.js"]
+    assert (tmp_path / "plotly.min.js").stat().st_size > 3_000_000  # plotly.js once, beside the pages
+    for page in html[:-1]:
+        text = page.read_text()
+        assert 'src="plotly.min.js"' in text and len(text) < 100_000  # offline, with its folder
+    alone = plots.export_figures({"outcomes": figures["outcomes"]}, tmp_path / "alone", ["html"], plotlyjs="inline")
+    text = alone[0].read_text()
+    assert [p.name for p in alone] == ["outcomes.html"] and "<script src=" not in text and len(text) > 3_000_000
+    online = plots.export_figures({"outcomes": figures["outcomes"]}, tmp_path / "cdn", ["html"], plotlyjs="cdn")
+    assert "cdn.plot.ly" in online[0].read_text() and online[0].stat().st_size < 100_000
+    with pytest.raises(ValueError, match="plotlyjs"):
+        plots.export_figures(figures, tmp_path, ["html"], plotlyjs="none")
     missing = plots.static_export_missing()
     if missing:
         if os.environ.get("GUYENNE_REQUIRE_BROWSER") == "1":
@@ -110,5 +119,5 @@ def test_a_meaning_that_quotes_one_runs_numbers_is_shown_without_them(results):
     other = analyse(Position.start("advanced"), method="sample", games=60, seed=2)
     rows = {r["metric"]: r for r in plots.metrics_rows({"a": results["advanced"], "b": results["base"], "c": other})}
     hero = rows["Hero value (english)"]  # advanced removes heroes; base never does
-    assert hero["meaning"] == "english win rate with its hero kept minus with it removed"
+    assert hero["meaning"] == "english win rate with its hero still in play at the end minus with it removed"
     assert hero["b"] == "-" and hero["a"] != hero["c"]
