@@ -227,6 +227,44 @@ def cmd_storyboard(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_solve(args: argparse.Namespace) -> int:
+    """Equilibrium of an open-hand endgame: value, first-decision mix, policies' exploitability, size."""
+    from .analysis.api import policy_named
+    from .analysis.optimal import OptimalSolver, exploitability, solve_position, why_not_solvable
+
+    p = read_position(args.position)
+    reason = why_not_solvable(p)
+    if reason:
+        raise Refused(reason)
+    solver = OptimalSolver(p.rules, args.objective)
+    result = solve_position(p, args.objective, solver)
+    names = [n for n in args.policies.split(",") if n and n != "none"]
+    if names and p.to_play == "open_first":
+        result.exploitability = exploitability(p, {n: policy_named(n) for n in names}, solver,
+                                               budget_seconds=args.budget)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=1))
+        return EXIT_OK
+    what = "P(win), a draw counting half" if args.objective == "win" else "expected score difference"
+    print(f"{p.rules}, round {p.round}, {p.to_play}: value ({what})")
+    print(f"  english {result.side_value(0):.4f}   french {result.side_value(1):.4f}")
+    print(f"equilibrium mix of {result.side_to_play} at {p.to_play}:")
+    for mv, w in result.moves:
+        print(f"  {w:7.2%}  {mv.text()}")
+    for row in result.answers:
+        mix = ", ".join(f"{r['move']} {r['p']:.0%}" for r in row["strategy"])
+        print(f"  answer to {row['cards']} card(s) at castle {row['castle']}: {mix}")
+    for e in result.exploitability:
+        got = "-" if e.responder_value is None else f"{e.responder_value:.4f}"
+        gap = "" if e.gap is None else f" ({e.gap:+.4f} over the equilibrium {e.equilibrium_value:.4f})"
+        print(f"  best response to {e.policy} playing {e.policy_side}: {got}{gap} {e.note}".rstrip())
+    st = result.stats
+    print(f"solved {st.states} round starts, {st.leaves:,} leaves; largest LP {st.largest_variables:,} variables x "
+          f"{st.largest_constraints:,} constraints, {st.largest_nonzeros:,} payoff non-zeros; "
+          f"{st.lp_calls} HiGHS calls; {result.seconds:.2f} s")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="guyenne-explore", description="Explore the rules of Guyenne.",
                                  epilog="A POSITION is a file of JSON (RULES.md section 10) or of the one-line "
@@ -276,6 +314,15 @@ def build_parser() -> argparse.ArgumentParser:
     sb.add_argument("record", help="a game record: the JSON of `play --record FILE` or `play --json`")
     sb.add_argument("-o", "--output", required=True, help="FILE.pdf, FILE.zip, or a folder (DIR/) for SVG files")
     sb.set_defaults(func=cmd_storyboard)
+    so = sub.add_parser("solve", help="optimal play in an open-hand endgame (no side can draw again)")
+    so.add_argument("position")
+    so.add_argument("--json", action="store_true")
+    so.add_argument("--objective", choices=("win", "score"), default="win",
+                    help="win: P(win) with a draw counting half; score: expected score difference")
+    so.add_argument("--policies", default="uniform,heuristic",
+                    help="policies whose best response is measured (comma-separated, or none)")
+    so.add_argument("--budget", type=float, default=60.0, help="seconds allowed for each best response")
+    so.set_defaults(func=cmd_solve)
     return ap
 
 

@@ -172,27 +172,30 @@ def build_round(rules: Rules, key: StateKey) -> RoundModel:
     d_list, d_idx = _index(f_d)
     c_list, c_idx = _index(s_c)
     blocks = [(x, y) for x in range(n) for y in range(n) if x != y]
+    # winners of every pair of sets, per control of the castle (the engine's battle_winner)
+    controls = sorted(set(castles))
+    at_x = {c: _winners(c, first, opens, answers)[f_a_arr][:, s_b_arr] for c in controls}
+    at_y = {c: _winners(c, first, d_list, c_list)[d_idx][:, c_idx] for c in controls}
+    wx = np.stack([at_x[castles[x]] for x, _ in blocks])
+    wy = np.stack([at_y[castles[y]] for _, y in blocks])
+    nrf, nrs = len(rf_list), len(rs_list)
+    code = (((np.arange(len(blocks))[:, None, None] * 9 + wx * 3 + wy) * nrf + rf_idx[None, :, None]) * nrs
+            + rs_idx[None, None, :])
+    uniq, inverse = np.unique(code, return_inverse=True)
+    rest, rsi = np.divmod(uniq, nrs)
+    rest, rfi = np.divmod(rest, nrf)
+    k_arr, w = np.divmod(rest, 9)
+    tables = {}
     children: list[tuple] = []
-    where: dict[tuple, int] = {}
-    child = np.empty((len(blocks), len(f_a), len(s_b)), dtype=np.int64)
-    for k, (x, y) in enumerate(blocks):
-        wx = _winners(castles[x], first, opens, answers)[f_a_arr][:, s_b_arr]
-        wy = _winners(castles[y], first, d_list, c_list)[d_idx][:, c_idx]
-        code = (wx * 3 + wy) * (len(rf_list) * len(rs_list)) + rf_idx[:, None] * len(rs_list) + rs_idx[None, :]
-        uniq, inverse = np.unique(code, return_inverse=True)
-        ids = np.empty(len(uniq), dtype=np.int64)
-        for u, cd in enumerate(uniq.tolist()):
-            w, rem = divmod(cd, len(rf_list) * len(rs_list))
-            rfi, rsi = divmod(rem, len(rs_list))
-            new = next_castles(castles, x, y, *divmod(w, 3))
-            rem_f, rem_s = rf_list[rfi], rs_list[rsi]
-            rem_e, rem_fr = (rem_f, rem_s) if first == ENGLISH else (rem_s, rem_f)
-            target = (("end", new, rem_e.size, rem_fr.size) if ends_after(new, rem_e, rem_fr)
-                      else (new, 1 - first, rem_e, rem_fr))
-            ids[u] = where.setdefault(target, len(children))
-            if ids[u] == len(children):
-                children.append(target)
-        child[k] = ids[inverse.reshape(code.shape)]
+    for k, ww, i, j in zip(k_arr.tolist(), w.tolist(), rfi.tolist(), rsi.tolist()):
+        new = tables.get((k, ww))
+        if new is None:
+            new = tables[(k, ww)] = next_castles(castles, *blocks[k], *divmod(ww, 3))
+        rem_f, rem_s = rf_list[i], rs_list[j]
+        rem_e, rem_fr = (rem_f, rem_s) if first == ENGLISH else (rem_s, rem_f)
+        children.append(("end", new, rem_e.size, rem_fr.size) if ends_after(new, rem_e, rem_fr)
+                        else (new, 1 - first, rem_e, rem_fr))
+    child = inverse.reshape(code.shape)
     return RoundModel(key, n, opens, answers, f_a_arr, f_d, s_b_arr, s_c, blocks, child, children)
 
 

@@ -1,0 +1,238 @@
+"""Open-hand endgames under optimal play: the round solver against the engine and independent solvers."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from guyenne_explore.analysis.heuristic import Heuristic
+from guyenne_explore.analysis.optimal import (BestResponse, OptimalSolver, exploitability, round_key,
+                                              solve_position, why_not_solvable)
+from guyenne_explore.analysis.optimal_round import build_round, canonical, reflect, round_start
+from guyenne_explore.analysis.optimal_tree import (build_tree, leaves, normal_form, solve_matrix, solve_tree,
+                                                   to_efg)
+from guyenne_explore.analysis.policies import Uniform
+from guyenne_explore.cards import Cards
+from guyenne_explore.cli import main
+from guyenne_explore.position import END, ENGLISH, FRENCH, REMOVE_CHOICE, Position
+from guyenne_explore.positions_io import load_position
+from guyenne_explore.rules import Rules
+
+SHARED = "/work/shared/positions"
+
+# (rules, castles at the round start, first player, english hand, french hand)
+TINY = [
+    (Rules.preset("base", castles=3), (-1, 0, 1), ENGLISH, "H2", "52"),
+    (Rules.preset("advanced", castles=3), (-1, -1, 1), FRENCH, "53", "H2"),
+    (Rules.preset("classic2021", castles=3), (-1, 0, 1), ENGLISH, "53", "H2"),
+    (Rules.preset("advanced", castles=3, adjacency="ring"), (0, -1, 1), FRENCH, "32", "42"),
+    (Rules.preset("base", castles=3, hero=False), (-1, -1, -1), ENGLISH, "32", "42"),
+]
+# hands of 3 or 4 cards: several rounds, mixed equilibria
+SMALL = [
+    (Rules.preset("advanced", castles=3), (-1, -1, 1), FRENCH, "H32", "532"),
+    (Rules.preset("advanced", castles=4), (1, -1, 0, 1), FRENCH, "H32", "532"),
+    (Rules.preset("classic2021", castles=3), (1, 0, 0), ENGLISH, "H32", "532"),
+    (Rules.preset("base", castles=3), (0, 1, -1), FRENCH, "5322", "H432"),
+]
+
+
+def key_of(case) -> tuple:
+    rules, castles, first, he, hf = case
+    return rules, (castles, first, Cards.parse(he), Cards.parse(hf))
+
+
+def round_leaves(p: Position):
+    """Every way the four placements of a round can go, by the engine: (X, a, b, Y, c, d, position after)."""
+    f, s = p.first, 1 - p.first
+    for m1 in p.legal_moves:
+        p1 = p.apply(m1)
+        for m2 in p1.legal_moves:
+            p2 = p1.apply(m2)
+            for m3 in p2.legal_moves:
+                p3 = p2.apply(m3)
+                for m4 in p3.legal_moves:
+                    yield m1, m2, m3, m4, p3.apply(m4), (f, s)
+
+
+def after_removals(q: Position) -> set:
+    """The next round start (or final table) after every possible removal choice, by the engine."""
+    if q.to_play == REMOVE_CHOICE:
+        return set().union(*(after_removals(q.apply(m)) for m in q.legal_moves))
+    while q.is_chance:
+        (outcome, _), = q.chance_outcomes()
+        q = q.apply_outcome(outcome)
+    if q.to_play == END:
+        return {("end", q.castles, q.sides[0].unspent, q.sides[1].unspent)}
+    return {round_key(q)}
+
+
+@pytest.mark.parametrize("case", TINY + SMALL[:3])
+def test_round_model_leads_where_the_engine_leads(case):
+    """Every leaf of the compact round model equals the engine's own play, removal choices included."""
+    rules, key = key_of(case)
+    p = round_start(rules, key)
+    model = build_round(rules, key)
+    block = {xy: k for k, xy in enumerate(model.blocks)}
+    count = 0
+    for m1, m2, m3, m4, q, _ in round_leaves(p):
+        fp = next(i for i in range(len(model.f_a)) if model.opens[model.f_a[i]] == m1.cards and model.f_d[i] == m4.cards)
+        sp = next(j for j in range(len(model.s_b)) if model.answers[model.s_b[j]] == m2.cards and model.s_c[j] == m3.cards)
+        target = model.children[model.child[block[(m1.castle, m3.castle)], fp, sp]]
+        assert after_removals(q) == {target}
+        count += 1
+    assert count == model.leaves
+
+
+@pytest.mark.parametrize("objective", ["win", "score"])
+@pytest.mark.parametrize("case", TINY)
+def test_tiny_endgames_equal_the_brute_force_normal_form(case, objective):
+    rules, key = key_of(case)
+    p = round_start(rules, key)
+    tree = build_tree(p, objective)
+    matrix = normal_form(tree)
+    assert matrix.shape[0] * matrix.shape[1] > 1
+    value = OptimalSolver(rules, objective).value_of(key)
+    assert value == pytest.approx(solve_matrix(matrix), abs=1e-7)
+    assert value == pytest.approx(solve_tree(tree), abs=1e-7)
+
+
+@pytest.mark.parametrize("objective", ["win", "score"])
+@pytest.mark.parametrize("case", SMALL)
+def test_rounds_solved_backward_equal_the_whole_game_lp(case, objective):
+    """Several rounds: one LP over the engine's whole tree gives the value solved round by round."""
+    rules, key = key_of(case)
+    tree = build_tree(round_start(rules, key), objective)
+    solver = OptimalSolver(rules, objective)
+    value = solver.value_of(key)
+    assert value == pytest.approx(solve_tree(tree), abs=1e-6)
+    outcomes = [leaf.value for leaf in leaves(tree)]
+    assert min(outcomes) - 1e-9 <= value <= max(outcomes) + 1e-9
+
+
+def test_some_endgames_need_a_mixed_strategy():
+    """A case where no pure opening is optimal: the value lies strictly between the outcomes."""
+    rules, key = key_of(SMALL[0])
+    solver = OptimalSolver(rules)
+    assert solver.value_of(key) == pytest.approx(2 / 3, abs=1e-7)
+    moves, reached = solver.strategy(round_start(rules, key))
+    assert reached and len(moves) >= 2
+    assert sum(w for _, w in moves) == pytest.approx(1.0)
+
+
+class EquilibriumPolicy:
+    """The solver's own strategy as a policy (a test device: it reads the round start from the
+    position behind the view, which both sides know by counting cards in an open-hand endgame)."""
+
+    name = "equilibrium"
+    exact = True
+
+    def __init__(self, solver: OptimalSolver):
+        self.solver = solver
+
+    def distribution(self, view):
+        moves, reached = self.solver.strategy(view._p)
+        if not reached:  # unreached: any legal move, it has probability 0 anyway
+            return [(next(iter(view.legal_moves)), 1.0)]
+        return moves
+
+
+@pytest.mark.parametrize("objective", ["win", "score"])
+@pytest.mark.parametrize("case", SMALL[:3])
+def test_the_equilibrium_cannot_be_exploited_and_uniform_can(case, objective):
+    rules, key = key_of(case)
+    solver = OptimalSolver(rules, objective)
+    value = solver.value_of(key)
+    for side in (ENGLISH, FRENCH):
+        br = BestResponse(solver, EquilibriumPolicy(solver), side).value_of(key)
+        assert br == pytest.approx(value, abs=1e-6)
+        vs_uniform = BestResponse(solver, Uniform(), side).value_of(key)
+        # the responder (the other side) does at least as well as the equilibrium gives it
+        assert (vs_uniform >= value - 1e-9) if side == FRENCH else (vs_uniform <= value + 1e-9)
+
+
+def test_exploitability_report_for_uniform_and_heuristic():
+    rules, key = key_of(SMALL[1])
+    solver = OptimalSolver(rules)
+    rows = exploitability(round_start(rules, key), {"uniform": Uniform(), "heuristic": Heuristic()}, solver)
+    assert len(rows) == 4
+    for row in rows:
+        assert row.gap is not None and row.gap >= -1e-9
+        assert 0 <= row.responder_value <= 1
+
+
+def test_mirror_images_have_the_same_value():
+    rules, key = key_of(SMALL[1])
+    mirror = reflect(key)
+    assert mirror != key and canonical(mirror)[0] == canonical(key)[0]
+    a = OptimalSolver(rules).value_of(key)
+    b = solve_tree(build_tree(round_start(rules, mirror), "win"))
+    assert a == pytest.approx(b, abs=1e-7)
+
+
+def test_strategies_at_later_decisions_are_legal_mixes():
+    rules, key = key_of(SMALL[0])
+    solver = OptimalSolver(rules)
+    p = round_start(rules, key)
+    moves, _ = solver.strategy(p)
+    q = p.apply(moves[0][0])
+    for _ in range(3):
+        mix, reached = solver.strategy(q)
+        assert reached
+        assert sum(w for _, w in mix) == pytest.approx(1.0)
+        assert all(q.why_illegal(mv) is None for mv, _ in mix)
+        q = q.apply(mix[0][0])
+
+
+@pytest.mark.parametrize("name", ["advanced-endgame-4v4", "classic2021-endgame-4v4", "base-endgame-3v3"])
+def test_shared_endgames_solve(name):
+    p = load_position(f"{SHARED}/{name}.json")
+    result = solve_position(p)
+    assert 0 <= result.value <= 1
+    assert sum(w for _, w in result.moves) == pytest.approx(1.0)
+    assert result.stats.states >= 1 and result.stats.nonzeros > 0
+
+
+def test_positions_the_solver_does_not_cover_say_why():
+    assert "can still draw" in why_not_solvable(load_position(f"{SHARED}/base-live-decks.json"))
+    assert "team" in why_not_solvable(Position.start("team"))
+    rules, key = key_of(TINY[0])
+    p = round_start(rules.replace(concede_as_decision=True), key)
+    assert "concede" in why_not_solvable(p)
+    q = load_position(f"{SHARED}/advanced-remove-choice.json")
+    assert why_not_solvable(q) is not None
+
+
+def test_cli_solve(capsys, tmp_path):
+    assert main(["solve", f"{SHARED}/advanced-endgame-4v4.json", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["value"]["english"] + data["value"]["french"] == pytest.approx(1.0)
+    assert data["strategy"] and data["size"]["states"] > 1
+    assert main(["solve", f"{SHARED}/base-live-decks.json"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "can still draw" in err[0]
+    assert main(["solve", f"{SHARED}/base-endgame-3v3.json", "--objective", "score"]) == 0
+    assert "score" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", [SMALL[0], TINY[1]])
+def test_openspiel_cfr_plus_agrees(case):
+    """OpenSpiel's CFR+ on the engine's tree (written as a Gambit EFG file) finds the same value."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import cfr, expected_game_score
+    from open_spiel.python.algorithms import exploitability as expl
+
+    rules, key = key_of(case)
+    tree = build_tree(round_start(rules, key), "win")
+    game = pyspiel.load_efg_game(to_efg(tree))
+    cfr_plus = cfr.CFRPlusSolver(game)
+    for _ in range(200):
+        cfr_plus.evaluate_and_update_policy()
+    average = cfr_plus.average_policy()
+    centred = expected_game_score.policy_value(game.new_initial_state(), [average, average])[0]
+    assert expl.nash_conv(game, average) < 0.01
+    assert centred + 0.5 == pytest.approx(OptimalSolver(rules).value_of(key), abs=0.01)
+    assert np.isfinite(centred)
