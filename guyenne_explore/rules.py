@@ -314,7 +314,7 @@ def _coerce(name: str, value: Any, out: dict[str, Any]) -> list[Problem]:
     elif name in _BOOL_FIELDS:
         if not isinstance(value, bool):
             return [problem("value.not_bool", field, label=name, value=value)]
-    elif name == "scoring" and type(value) is int and str(value) in SCORINGS:
+    elif name == "scoring" and type(value) is int and value in (2021, 2022):
         value = str(value)
     elif name in _CHOICES and (not isinstance(value, str) or value not in _CHOICES[name]):
         return [problem("value.choice", field, label=name, choices=", ".join(_CHOICES[name]), value=value)]

@@ -134,7 +134,7 @@ def _point_problems(p: Position) -> list[Problem]:
         out.append(problem("point.battle_only_at", "to_play", point=point))
     if point in (SETUP_DISCARD, DEAL, DRAW, *START_OF_ROUND) and not pl.empty:
         out.append(problem("placed.before_placement", "placed", point=point))
-    if point == END and sweeper(p.castles) is None and not cannot_play_on(
+    if point == END and (not p.castles or sweeper(p.castles) is None) and not cannot_play_on(
             (p.sides[0].hand.size, p.sides[1].hand.size)):
         out.append(problem("point.not_over", "to_play"))
     if point in (SETUP_DISCARD, DEAL):
@@ -179,10 +179,11 @@ def _point_problems(p: Position) -> list[Problem]:
             if s.is_team and s.order is None:
                 out.append(problem("point.order_needed", f"sides.{name}.order", side=name))
     if point == CONCEDE_CHOICE:
-        b = p.battle
-        if b is None:
+        pending = p.battle
+        castle = _castle_of(p, pending) if pending is not None and pending in (0, 1) else None
+        if pending is None:
             out.append(problem("point.battle_missing", "concede_choice", point=point))
-        elif b in (0, 1) and _castle_of(p, b) is not None and p.castles[_castle_of(p, b)] == NEUTRAL:
+        elif castle is not None and p.castles[castle] == NEUTRAL:
             out.append(problem("point.concede_neutral", "concede_choice"))
     if point == REMOVE_CHOICE:
         out += _remove_choice_problems(p)
