@@ -176,7 +176,7 @@ def _contents(x: float, y: float, cards: Cards, side: int) -> str:
     out = []
     for i, sym in enumerate(dict.fromkeys(cards.symbols())):
         n = cards[kind_of(sym)]
-        out.append(_text(x, y + 8 + i * 11, sym if n == 1 else f"{sym} ×{n}", size=10.5, fill=SIDE_COLOR[side],
+        out.append(_text(x, y + 8.5 + i * 11.5, sym if n == 1 else f"{sym} ×{n}", size=11.5, fill=SIDE_COLOR[side],
                          anchor="start", weight="bold"))
     return f'<g class="contents" data-cards={quoteattr(str(cards))}>' + "".join(out) + "</g>"
 
@@ -195,7 +195,7 @@ def _stack(x: float, y: float, n: int, side: int, label: str, contents: Cards | 
             out.append(_card_back(x + off, y - off, CARD_W, CARD_H, side))
     out.append(_text(x + CARD_W / 2, y + CARD_H + 13, f"{label} {n}", size=10.5, cls="count"))
     if contents is not None and contents.size:
-        out.append(_contents(x + CARD_W + 7, y - 4, contents, side))
+        out.append(_contents(x + CARD_W + 7, y - 6, contents, side))
     out.append("</g>")
     return "".join(out)
 
@@ -429,7 +429,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
 
     # ---------------------------------------------------------------- removed cards
     rx0, rx1 = 572.0, 708.0
-    body.append(_text((rx0 + rx1) / 2, castle_row + CASTLE_H / 2 - 2, "removed", size=10.5, fill="#444444"))
+    body.append(_text((rx0 + rx1) / 2, castle_row + CASTLE_H / 2 + 3, "removed", size=10.5, fill="#444444"))
     for side, ry in ((FRENCH, castle_row + 4), (ENGLISH, castle_row + CASTLE_H / 2 + 8)):
         r = p.sides[side].removed
         body.append(f'<g class="removed stack" {_zone_attrs(side, "removed")} data-count="{r.size}">')
