@@ -1,10 +1,24 @@
-"""What one side knows of a position: its own cards, the other side's counts, the table.
+"""What one side knows of a position: its own cards, the other side's counts, the table, the record.
 
 Policies decide from a :class:`SideView` only, so a policy cannot use the
 opponent's hand, deck order or face-down cards; teaching panels show the same
 view to a learner.  A team member sees its own hand and only the size of its
 partner's.  The view is lazy: each fact is worked out when first asked for,
 because exact analysis builds a view at every decision.
+
+A position is a snapshot; what a player *remembers* is not in it.  The
+:class:`PublicRecord` is that memory: the cards each side showed in battles and
+where they went (its discard, until that discard is reshuffled; removed cards
+are public anyway), face-down cards as counts, and where each hero can be (it
+starts in its side's hand).  We chose to keep the record beside the position,
+folded from the game's history event by event (:meth:`PublicRecord.after`),
+rather than inside :class:`~guyenne_explore.position.Position`: positions are
+dictionary keys of exact enumeration, which merges positions reached by
+different histories, and a record inside them would either split those merges
+or be silently dropped by them.  This is OpenSpiel's information-state model:
+a player's view is the position's public part, its own cards and the record.
+A view built without a history (``position.view(side)``) gets
+:meth:`PublicRecord.assumed`, what the position alone implies.
 """
 
 from __future__ import annotations
@@ -14,8 +28,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from .cards import EMPTY, Cards
-from .moves import LegalMoves, choice_for
-from .position import CONCEDE_CHOICE, END, REMOVE_CHOICE
+from .moves import LegalMoves, Move, choice_for
+from .state import CONCEDE_CHOICE, DRAW, END, PLACEMENTS, REMOVE_CHOICE
 
 if TYPE_CHECKING:  # pragma: no cover
     from .position import Position
@@ -54,11 +68,91 @@ def revealed(p: "Position", battle: int, viewer: int) -> bool:
     return False
 
 
+#: Where a hero can be while it is out of sight (:attr:`PublicRecord.hero_zones`): in its side's
+#: hand (which includes the cards placed face down this round: they came from the hand), in its
+#: deck, or among the face-down cards of its discard (conceded cards, the expert setup discard).
+HAND, DECK, DISCARD = "hand", "deck", "discard"
+_IN_HAND = frozenset({HAND})
+_ANYWHERE = frozenset({HAND, DECK, DISCARD})
+
+
+@dataclass(frozen=True)
+class PublicRecord:
+    """What both sides have seen and remember: the facts a position does not hold.
+
+    ``shown_discard[s]`` is every card side ``s`` showed face up in a battle that now lies in
+    its discard (until that discard is reshuffled into a deck, when sight of them is lost);
+    the rest of the discard, ``discard.size - shown_discard[s].size`` cards, is face down.
+    ``hero_zones[s]`` says where side ``s``'s hero may be whenever it is out of sight.  Both
+    sides share one record: every fact in it was public.
+    """
+
+    shown_discard: tuple[Cards, Cards] = (EMPTY, EMPTY)
+    hero_zones: tuple[frozenset[str], frozenset[str]] = (_IN_HAND, _IN_HAND)
+
+    @classmethod
+    def assumed(cls, p: "Position") -> "PublicRecord":
+        """What a position alone tells, for a view built without its history: in round 1 the
+        heroes are still in hand or on the table (RULES.md 2; no castle is controlled yet, so no
+        card can have been conceded), later nothing is remembered."""
+        if p.round == 1:
+            return cls()
+        return cls(hero_zones=(_ANYWHERE, _ANYWHERE))
+
+    def after(self, before: "Position", after: "Position", move: Move | None = None) -> "PublicRecord":
+        """The record once ``move`` (None: a chance outcome) has taken ``before`` to ``after``.
+
+        Only what the table shows is read: the cards placed this round once their battles are
+        resolved (a conceding defender's excepted), the removed zones, zone sizes.
+        """
+        shown = list(self.shown_discard)
+        zones = list(self.hero_zones)
+        if move is None:  # the deal or the draws: a reshuffle loses sight of the discard
+            for s in (0, 1):
+                b, a = before.sides[s], after.sides[s]
+                if b.discard.size and not a.discard.size:
+                    if shown[s].has_hero or DISCARD in zones[s]:
+                        zones[s] = (zones[s] - {DISCARD}) | {DECK}
+                    shown[s] = EMPTY
+                if DECK in zones[s] and a.hand.size > b.hand.size:
+                    zones[s] = zones[s] | {HAND}
+            return PublicRecord((shown[0], shown[1]), (zones[0], zones[1]))
+        acting = before.side_to_play
+        assert acting is not None
+        if move.concede and HAND in zones[acting]:  # the hero may be among the face-down cards
+            zones[acting] = zones[acting] | {DISCARD}
+        if after.to_play == DRAW:  # this move ended the round: the shown cards go to the discards
+            for s in (0, 1):
+                cards = before.placed.side_total(s)
+                if s == acting and before.to_play in PLACEMENTS:
+                    cards = cards + move.cards
+                if s == acting and move.concede:
+                    cards = cards - before.placed.at(s, before.battle or 0)
+                cards = cards - (after.sides[s].removed - before.sides[s].removed)
+                shown[s] = shown[s] + cards
+        return PublicRecord((shown[0], shown[1]), (zones[0], zones[1]))
+
+    def hero_may_be(self, side: int, zone: str) -> bool:
+        """Whether ``side``'s hero, if out of sight, may be in ``zone`` (:data:`HAND`, ...)."""
+        return zone in self.hero_zones[side]
+
+
+def fold_record(positions: "list[Position]", moves: "list[Move | None]") -> PublicRecord:
+    """The record at the end of a history: ``positions[i + 1]`` follows ``positions[i]`` by
+    ``moves[i]`` (None for a chance outcome)."""
+    record = PublicRecord.assumed(positions[0])
+    for before, after, move in zip(positions, positions[1:], moves):
+        record = record.after(before, after, move)
+    return record
+
+
 class SideView:
     """One side's knowledge (and, for a team, one member's) of a position."""
 
-    def __init__(self, position: "Position", side: int, member: int | None = None):
+    def __init__(self, position: "Position", side: int, member: int | None = None,
+                 record: PublicRecord | None = None):
         self._p = position
+        self._record = record
         self.side = side
         acting = position.side_to_play == side
         s = position.sides[side]
@@ -104,6 +198,11 @@ class SideView:
         """A side's team drawer and decided order (public: both are said aloud at the table)."""
         s = self._p.sides[side]
         return (s.drawer, s.order)
+
+    @cached_property
+    def record(self) -> PublicRecord:
+        """The public record: the one given with the history, else what the position implies."""
+        return self._record if self._record is not None else PublicRecord.assumed(self._p)
 
     # own side
     @property
@@ -164,10 +263,18 @@ class SideView:
                             unseen=o.hand + o.deck + o.discard + face_down)
 
     @cached_property
+    def opponent_hidden(self) -> Cards:
+        """The opponent's cards out of sight, the ones it showed into its discard taken out:
+        what a determinisation deals over its hands, deck, face-down discard and face-down
+        placed cards."""
+        return self.opponent.unseen - self.record.shown_discard[1 - self.side]
+
+    @cached_property
     def legal_moves(self) -> LegalMoves:
         """The moves this side may make now (none when it is not its turn)."""
         return LegalMoves(choice_for(self._p) if self.to_act else None)
 
 
-def side_view(p: "Position", side: int, member: int | None = None) -> SideView:
-    return SideView(p, side, member)
+def side_view(p: "Position", side: int, member: int | None = None,
+              record: PublicRecord | None = None) -> SideView:
+    return SideView(p, side, member, record)

@@ -1,6 +1,7 @@
 """Policies see only their side's view; the heuristic plays sensibly; metrics are consistent."""
 
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -25,9 +26,11 @@ def test_heuristic_never_wastes_good_cards_on_a_lost_cause():
     big = max((m for m in p.legal_moves if m.castle == 0 and not m.cards.has_hero), key=lambda m: m.cards.size)
     assert big.cards.size == 5
     q = p.apply(big)
-    move = Heuristic().choose(q.view(q.side_to_play), random.Random(0))
+    dist = Heuristic().distribution(q.view(q.side_to_play))
     cheapest = min(m.cards.total for m in q.legal_moves if not m.cards.has_hero)
-    assert move.cards.size == 1 and not move.cards.has_hero and move.cards.total == cheapest
+    likeliest = max(dist, key=lambda mp: mp[1])[0]
+    assert likeliest.cards.size == 1 and not likeliest.cards.has_hero and likeliest.cards.total == cheapest
+    assert sum(pm for m, pm in dist if m.cards.size == 1 and not m.cards.has_hero) > Fraction(1, 2)
 
 
 def test_heuristic_is_exact_capable():
@@ -97,3 +100,104 @@ def test_sampling_can_be_cancelled():
     with pytest.raises(Cancelled):  # the compiled games report between chunks
         analyse(Position.start("base"), method="sample", games=100_000, seed=1, progress=stop)
     assert seen == [20_000]
+
+
+# ---------------------------------------------------------------- skilled play reads the rules
+def test_castle_stakes_come_from_the_engine_scoring():
+    from guyenne_explore.analysis.heuristic import castle_stake
+    from guyenne_explore.rules import Rules
+
+    line, ring = Rules.preset("advanced"), Rules.preset("advanced", adjacency="ring")
+    table = (0, 0, -1, -1, -1, -1)  # english holds castles 0 and 1
+    # castle 5 extends english's run only when castles wrap round
+    assert castle_stake(table, 5, 0, ring, (10, 10)) > castle_stake(table, 5, 0, line, (10, 10))
+    # the last castle of a sweep is worth the whole game under any scoring
+    almost = (0, 0, 0, 0, 0, -1)
+    for rules in (line, Rules.preset("classic2021")):
+        assert castle_stake(almost, 5, 0, rules, (10, 10)) >= castle_stake(table, 2, 0, rules, (10, 10))
+
+
+@pytest.mark.parametrize("preset,control,won,cards,lost", [
+    ("base", 1, True, "52", 0), ("advanced", 1, False, "52", 5), ("advanced", 1, True, "H2", None),
+    ("advanced", -1, False, "522", 5), ("advanced", -1, True, "522", 0), ("classic2021", 1, True, "52", 5),
+    ("classic2021", 1, False, "52", 0), ("classic2021", -1, False, "52", 0)])
+def test_removal_losses_are_what_the_engine_removes(preset, control, won, cards, lost):
+    from guyenne_explore.analysis.heuristic import card_worth, removal_loss
+    from guyenne_explore.cards import HERO, Cards
+    from guyenne_explore.rules import Rules
+
+    rules = Rules.preset(preset)
+    expected = card_worth(rules, HERO) if lost is None else lost
+    assert removal_loss(rules, control, Cards.parse(cards), won) == expected
+
+
+def test_the_heuristic_distribution_is_what_it_plays():
+    p = play_game(Position.start("advanced"), 4).positions()[1]
+    view = p.view(p.side_to_play)
+    h = Heuristic()
+    dist = dict(h.distribution(view))
+    assert sum(dist.values()) == 1
+    rng = random.Random(5)
+    counts: dict = {}
+    for _ in range(3000):
+        m = h.choose(view, rng)
+        counts[m] = counts.get(m, 0) + 1
+    assert set(counts) <= set(dist)
+    top = max(dist, key=dist.get)
+    assert abs(counts.get(top, 0) / 3000 - float(dist[top])) < 0.05
+
+
+def test_the_heuristic_mixes_and_bluffs_at_its_rate():
+    from guyenne_explore.analysis.heuristic import BLUFF_RATE
+    from guyenne_explore.cards import HERO
+
+    p = play_game(Position.start("advanced"), 4).positions()[1]
+    view = p.view(p.side_to_play)
+    hand = view.hand
+    weakest = next(k for k in range(HERO) if hand[k])
+    dist = Heuristic().distribution(view)
+    bluff = sum(pm for m, pm in dist if (m.cards.size == 1 and m.cards[weakest])
+                or (m.cards[HERO] and m.cards.size == 2 and m.cards[weakest]))
+    assert bluff >= BLUFF_RATE
+    assert len({m.cards.size for m, pm in dist if pm > Fraction(1, 100)}) >= 2  # mixed bet sizes
+    assert Heuristic(bluff_rate=Fraction(0)).distribution(view) != dist
+
+
+@pytest.mark.parametrize("rules", ["base", "advanced", "expert", "team", "team3", "classic2021",
+                                   {"preset": "advanced", "adjacency": "ring"},
+                                   {"preset": "base", "card_counts": {"1": 6, "3": 6, "6": 3}, "hand_size": 7},
+                                   {"preset": "advanced", "hero": False, "castles": 7},
+                                   {"preset": "team", "removal": "advanced"}])
+def test_skilled_policies_play_every_preset_and_variant(rules):
+    from guyenne_explore.analysis.counters import COUNTERS
+    from guyenne_explore.analysis.sample import sample_games
+    from guyenne_explore.analysis.search import ISMCTS
+    from guyenne_explore.rules import Rules
+
+    p = Position.start(Rules.from_json(rules))
+    games = sample_games(p, (Heuristic(), ISMCTS(16, candidates=3, rollouts_per_world=2)), 1, 1)
+    games += sample_games(p, (COUNTERS["reader"](), Heuristic()), 1, 2)
+    assert all(g.winner in ("english", "french", "draw") for g in games)
+
+
+def test_search_sees_only_its_view():
+    # two positions that english cannot tell apart: the same decision for the same seed
+    from guyenne_explore.analysis.search import ISMCTS
+
+    p = play_game(Position.start("advanced"), 6).positions()[1]
+    side = p.side_to_play
+    other = determinise(p.view(side), random.Random(11))
+    assert other.sides[1 - side] != p.sides[1 - side]  # a different hidden hand and deck
+    search = ISMCTS(120)
+    assert search.choose(p.view(side), random.Random(3)) == search.choose(other.view(side), random.Random(3))
+
+
+def test_search_budget_in_milliseconds_and_legal_moves():
+    from guyenne_explore.analysis.search import ISMCTS
+
+    p = play_game(Position.start("advanced"), 6).positions()[1]
+    view = p.view(p.side_to_play)
+    move = ISMCTS(milliseconds=50).choose(view, random.Random(1))
+    assert move in p.legal_moves
+    with pytest.raises(ValueError, match="at least 1 simulation"):
+        ISMCTS(0)

@@ -1,11 +1,27 @@
-"""A heuristic policy that plays like a reasonable person, from its own view only.
+"""A heuristic policy that plays like a reasonable person, from its own view only, by the rules in force.
 
-Each legal move gets a score: the value of the castle at stake times a rough
-chance of winning it, minus the cost of the cards spent.  So it does not throw
-good cards at a lost cause (the cheapest card wins the score there), plays
-the hero where a castle is worth it, and never concedes a holding defence (the
-built-in concede rule).  Ties are broken uniformly, so its move distribution
-is exact and it can be used in exact enumeration too.
+Each legal move gets a score: what the castle at stake is worth times a
+guessed chance of winning it, minus what the cards cost (spent now, and removed
+for good where the rules remove them).  Every rule it needs comes from the
+engine, never from a constant of its own:
+
+- what a castle is worth is the engine's scoring of the table with the castle
+  won against the table with it lost (so 2021 or 2022 scoring, runs on a line
+  or a ring, the sweep and the tie-break on unspent cards all count);
+- what a battle removes is asked of the engine by playing the battle out on a
+  small table (so ``advanced``, ``classic2021``, the neutral loser's choice and
+  no removal at all are each what the engine does);
+- the strength of cards the opponent has not shown is guessed from the cards it
+  has not shown (so ``card_counts`` and the hero option count);
+- battles are won as the engine's :func:`~guyenne_explore.flow.battle_winner` says.
+
+Its moves are *mixed*: a move's probability grows with its score (a softmax at
+:data:`TEMPERATURE`, in whole-number weights so that the distribution is exact),
+and at an opening it bluffs at :data:`BLUFF_RATE`: it opens with one weak card,
+the size of a hero opening, or hides the hero among other cards.  So the size of
+its bets no longer tells its hand.  It keeps no memory (a view's record is not
+read), so it is the same policy in exact enumeration, where positions reached by
+different histories are merged, as in sampled games.
 """
 
 from __future__ import annotations
@@ -13,103 +29,204 @@ from __future__ import annotations
 import math
 import random
 from fractions import Fraction
+from functools import lru_cache
 
-from ..cards import HERO, Cards
-from ..flow import battle_of
-from ..moves import Move
-from ..position import CONCEDE_CHOICE, NEUTRAL, REMOVE_CHOICE, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT
-from ..view import SideView
-from .policies import concede_move
+from ..engine_api import (CONCEDE_CHOICE, EMPTY, ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
+                          REMOVE_CHOICE, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Cards, Move,
+                          Placed, Position, Rules, Side, SideView, battle_of, battle_winner, concede_move,
+                          table_result, value_of)
 
-#: mean value of an unseen card, for guessing the strength of face-down cards
-_MEAN_CARD = 2.8
-_HERO_STRENGTH = 12.0
-
-
-def _strength(cards: Cards) -> float:
-    return cards.total + (_HERO_STRENGTH if cards[HERO] else 0.0)
-
-
-def castle_value(view: SideView, castle: int) -> float:
-    """How much a castle is worth to this side: more when it extends a run of its own."""
-    castles, me = view.castles, view.side
-    n = len(castles)
-    neighbours = [c for c in (castle - 1, castle + 1) if 0 <= c < n]
-    mine = sum(1 for c in neighbours if castles[c] == me)
-    base = {NEUTRAL: 2.0, me: 2.0}.get(castles[castle], 3.0)  # taking from the opponent swings twice
-    return base + 1.5 * mine
-
-
-def _win_chance(mine: float, theirs_guess: float) -> float:
-    return 1.0 / (1.0 + math.exp(-(mine - theirs_guess) / 1.5))
+#: how much a castle's swing in the final outcome (win 1, draw 1/2) weighs against its swing in points
+WIN_WEIGHT = 3.0
+#: the share of a card's worth lost by spending it (it goes to the discard, back only after a reshuffle)
+SPEND = 0.25
+#: the share of a removed card's worth that counts against a move (the game rarely lasts long
+#: enough for every card to matter again)
+REMOVAL = 0.3
+#: the softmax temperature over move scores: lower plays the best move more often
+TEMPERATURE = 0.1
+#: how often an opening is a bluff (one weak card, or the hero hidden among others)
+BLUFF_RATE = Fraction(1, 20)
+#: whole-number resolution of the move weights (the distribution is exact in these units)
+RESOLUTION = 1000
+#: the hero's worth as a resource, in strongest valued cards
+HERO_WORTH = 2.0
+#: the guessed chance that an opponent still holding its hero plays it at a given battle
+HERO_USE = 0.3
 
 
-def _opposition(view: SideView, castle: int, battle: int) -> float:
-    """A guess of the other side's strength at a castle, from what is visible."""
+# ---------------------------------------------------------------------- what the rules give
+def card_worth(rules: Rules, kind: int) -> float:
+    """A card's worth in value points: its face value; the hero, which beats any sum but is one
+    card, :data:`HERO_WORTH` of the strongest valued card."""
+    if kind == HERO:
+        top = max(k for k in range(HERO) if rules.valued[k])
+        return HERO_WORTH * value_of(top)
+    return float(value_of(kind))
+
+
+def worth(rules: Rules, cards: Cards) -> float:
+    return sum(card_worth(rules, k) for k in cards.kinds())
+
+
+def _utility(castles: tuple[int, ...], me: int, rules: Rules, unspent: tuple[int, int]) -> float:
+    r = table_result(castles, unspent[0], unspent[1], rules)
+    margin = (r.english - r.french) * (1 if me == ENGLISH else -1)
+    outcome = 0.5 if r.winner == "draw" else float(r.winner == ("english", "french")[me])
+    return margin + WIN_WEIGHT * outcome
+
+
+@lru_cache(maxsize=1 << 16)
+def castle_stake(castles: tuple[int, ...], castle: int, me: int, rules: Rules, unspent: tuple[int, int]) -> float:
+    """What winning ``castle`` is worth to ``me`` against losing it, by the engine's scoring of both tables."""
+    won = castles[:castle] + (me,) + castles[castle + 1:]
+    lost = castles[:castle] + (1 - me,) + castles[castle + 1:]
+    return _utility(won, me, rules, unspent) - _utility(lost, me, rules, unspent)
+
+
+@lru_cache(maxsize=1 << 16)
+def removal_loss(rules: Rules, control: int, cards: Cards, won: bool) -> float:
+    """The worth of the cards the engine removes from ``cards`` (placed by english at a castle of
+    ``control``) when english wins or loses that battle; the neutral loser removes what costs least."""
+    weakest = next(k for k in range(HERO) if rules.valued[k])
+    w = EMPTY.add_kind(weakest, 1)
+    if won:
+        theirs = EMPTY
+    else:
+        theirs = EMPTY.add_kind(HERO, 1) if rules.hero else cards.add_kind(weakest, 1)
+        if cards[HERO] or battle_winner(control, cards, theirs) != FRENCH:
+            return 0.0
+    castles = (control,) + (NEUTRAL,) * (rules.castles - 1)
+    hands = (Side((cards + w,)), Side((theirs + w + w,)))  # hands that hold what the table needs
+    placed = Placed(0, 1, ((cards, w), (theirs, EMPTY)))
+    p = Position(rules, castles, 1, FRENCH, RESPOND_SECOND, (hands[0], hands[1]), placed)
+    p = p.apply(Move(cards=w))
+    if p.to_play == REMOVE_CHOICE and p.side_to_play == ENGLISH:  # (french's own choice removes nothing of ours)
+        p = p.apply(min(p.legal_moves, key=lambda m: worth(rules, m.cards)))
+    return worth(rules, p.sides[ENGLISH].removed)
+
+
+# ---------------------------------------------------------------------- guesses
+def _pool_stats(view: SideView) -> tuple[float, float, bool]:
+    """Mean and spread of the opponent's unseen valued cards, and whether it may hold its hero."""
+    hidden = view.opponent.unseen
+    values = [value_of(k) for k in hidden.kinds() if k != HERO]
+    if not values:
+        return 0.0, 1.0, bool(hidden[HERO])
+    mean = sum(values) / len(values)
+    var = sum((v - mean) ** 2 for v in values) / len(values)
+    return mean, max(1.0, math.sqrt(var)), bool(hidden[HERO])
+
+
+def win_chance(view: SideView, mine: Cards, battle: int, control: int) -> float:
+    """A guess of the chance that ``mine`` wins the battle (a tie counts as a win for a defender)."""
+    me = view.side
     shown = view.opponent_placed[battle]
-    if shown is not None:
-        return _strength(shown)
+    if shown is not None and shown.size:
+        pair = (mine, shown) if me == ENGLISH else (shown, mine)
+        w = battle_winner(control, *pair)
+        return 1.0 if w == me or (w is None and control == me) else 0.0
+    mean, spread, hero = _pool_stats(view)
     count = view.opponent_placed_sizes[battle]
-    if count:
-        return count * _MEAN_CARD
-    return 2 * _MEAN_CARD  # not placed yet: a typical answer
-
-
-def _cost(cards: Cards, view: SideView, attacking_controlled: bool) -> float:
-    removal = view.rules.removal
-    cost = 0.25 * cards.total + (2.5 if cards[HERO] else 0.0)
-    if attacking_controlled and removal == "advanced":  # the strongest card is removed for good
-        top = cards.strongest()
-        cost += 2.0 if top == HERO else 0.3 * (top or 0)
-    return cost
+    hero_here = HERO_USE if hero else 0.0
+    if count:  # placed face down: one of them may be the hero
+        hero_here = min(1.0, hero_here * count) if hero else 0.0
+    else:
+        count = 2  # not placed yet: a typical answer
+    if mine[HERO]:
+        return 1.0 - (0.0 if control == me else hero_here)
+    edge = mine.total - count * mean + (0.5 if control == me else -0.5 if control != NEUTRAL else 0.0)
+    return (1.0 - hero_here) / (1.0 + math.exp(-edge / (spread * math.sqrt(count))))
 
 
 def score(view: SideView, move: Move) -> float:
-    point = view.to_play
-    if point == REMOVE_CHOICE:  # lose as little strength as the rule allows
-        return -(_strength(move.cards) + 0.1 * move.cards.size)
+    """How good a move looks to this side (higher is better)."""
+    rules, point = view.rules, view.to_play
+    if point == REMOVE_CHOICE:  # lose as little as the rule allows
+        return -(worth(rules, move.cards) + 0.1 * move.cards.size)
     if point == SETUP_DISCARD:  # set the weakest cards aside
-        return -_strength(move.cards)
+        return -worth(rules, move.cards)
     if point == TEAM_SPLIT:  # share evenly: both members must place
-        return -abs((view.hand.size - move.cards.size) - move.cards.size) - 0.01 * _strength(move.cards)
+        return -abs((view.hand.size - move.cards.size) - move.cards.size) - 0.01 * worth(rules, move.cards)
     if point == TEAM_ORDER:  # the partner opens; the drawer, who knows its own hand, answers later
         return 0.0 if move.first_member == view.member else 0.1
     battle = battle_of(point)
     assert battle is not None
     castle = move.castle if move.castle is not None else (view.x, view.y)[battle]
     assert castle is not None
-    mine = _strength(move.cards)
-    theirs = _opposition(view, castle, battle)
-    control = view.castles[castle]
-    if control == view.side:  # defending: ties hold
-        theirs -= 0.5
-    p = _win_chance(mine, theirs)
-    if move.cards[HERO]:  # only the other hero can stop it
-        p = max(p, 0.95 if view.opponent.removed[HERO] else 0.85)
-    attacking_controlled = control not in (NEUTRAL, view.side)
-    return castle_value(view, castle) * p - _cost(move.cards, view, attacking_controlled)
+    me, control = view.side, view.castles[castle]
+    opp = view.opponent
+    unspent = [view.hand.size + view.deck_size, sum(opp.hand_sizes) + opp.deck_size]
+    if me == FRENCH:
+        unspent.reverse()
+    stake = castle_stake(view.castles, castle, me, rules, (unspent[0], unspent[1]))
+    p = win_chance(view, move.cards, battle, control)
+    rel = NEUTRAL if control == NEUTRAL else ENGLISH if control == me else FRENCH
+    loss = p * removal_loss(rules, rel, move.cards, True) + (1 - p) * removal_loss(rules, rel, move.cards, False)
+    return stake * p - SPEND * worth(rules, move.cards) - REMOVAL * loss
+
+
+def _bluffs(view: SideView, moves: list[Move]) -> list[Move]:
+    """The bluffing openings: one weakest card (looks like a lone hero), or the hero with one weak card."""
+    hand = view.hand
+    weakest = next((k for k in range(HERO) if hand[k]), None)
+    out = []
+    for m in moves:
+        c = m.cards
+        if weakest is not None and c.size == 1 and c[weakest]:
+            out.append(m)
+        elif c[HERO] and c.size == 2 and weakest is not None and c[weakest]:
+            out.append(m)
+    return out
 
 
 class Heuristic:
-    """Plays the best-scoring move; equal scores share the probability."""
+    """Mixed play: a softmax over move scores, plus bluffed openings at a fixed rate.
+
+    The distribution is exact (fractions of whole-number weights) and :meth:`choose`
+    draws from exactly that distribution with one ``randrange`` of its total.
+    """
 
     name = "heuristic"
     exact = True
 
-    def _best(self, view: SideView) -> list[Move]:
+    def __init__(self, temperature: float = TEMPERATURE, bluff_rate: Fraction = BLUFF_RATE):
+        self.temperature = temperature
+        self.bluff_rate = Fraction(bluff_rate)
+
+    def weights(self, view: SideView) -> list[tuple[Move, int]]:
+        """Each legal move with its whole-number weight (the move's probability is its share)."""
         moves = list(view.legal_moves)
-        scored = [(round(score(view, m), 9), m) for m in moves]
-        top = max(s for s, _ in scored)
-        return [m for s, m in scored if s == top]
+        scores = [score(view, m) for m in moves]
+        top = max(scores)
+        soft = [int(round(RESOLUTION * math.exp((s - top) / self.temperature))) for s in scores]
+        if view.to_play in (OPEN_FIRST, OPEN_SECOND) and self.bluff_rate:
+            bluffs = _bluffs(view, moves)
+            if bluffs:
+                # the bluff mass goes to the bluffs at their best castle-scores, the rest to the softmax
+                index = {m: i for i, m in enumerate(moves)}
+                best = sorted(bluffs, key=lambda m: -scores[index[m]])[:max(1, len(bluffs) // 3)]
+                num, den = self.bluff_rate.numerator, self.bluff_rate.denominator
+                total = sum(soft)
+                soft = [w * (den - num) * len(best) for w in soft]
+                for m in best:
+                    soft[index[m]] += total * num
+        return [(m, w) for m, w in zip(moves, soft) if w > 0]
 
     def distribution(self, view: SideView) -> list[tuple[Move, Fraction]]:
         if view.to_play == CONCEDE_CHOICE:
             return [(concede_move(view), Fraction(1))]
-        best = self._best(view)
-        return [(m, Fraction(1, len(best))) for m in best]
+        weighted = self.weights(view)
+        total = sum(w for _, w in weighted)
+        return [(m, Fraction(w, total)) for m, w in weighted]
 
     def choose(self, view: SideView, rng: random.Random) -> Move:
         if view.to_play == CONCEDE_CHOICE:
             return concede_move(view)
-        best = self._best(view)
-        return best[rng.randrange(len(best))]
+        weighted = self.weights(view)
+        pick = rng.randrange(sum(w for _, w in weighted))
+        for m, w in weighted:
+            if pick < w:
+                return m
+            pick -= w
+        raise AssertionError("weights ran out")  # pragma: no cover

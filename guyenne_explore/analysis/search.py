@@ -1,106 +1,130 @@
-"""A stronger policy: determinised Monte Carlo search over the hidden cards.
+"""A stronger policy: information-set Monte Carlo tree search over the cards it cannot see.
 
-For each candidate move (the heuristic's best few), it deals the cards it
-cannot see at random in a way consistent with its view (the opponent's hand,
-deck, discard and face-down cards; its own deck order and a partner's hand),
-plays the game out with the heuristic policy for both sides, and keeps the
-move with the best mean score margin.  It only ever reads its own view.
+Modelled on OpenSpiel's ``ISMCTSBot``: every simulation deals a *world*, a full
+position drawn from the side's view and its public record
+(:func:`~guyenne_explore.determinise.determinise`: the opponent's hero only
+where the record allows it, shown cards where they went), and plays it out.
+The search tree is kept at the information set of the decision, where the
+simulations are many; below it each world is played out by compiled
+uniform-random rollouts (:mod:`.fast`; the engine's loop where the fast path
+does not apply, e.g. team sides), several per world.  Moves are picked by UCB1
+on the probability of winning, a draw counting half, which is what a player
+wants rather than a wide score margin.
+
+The candidate moves are the heuristic's most likely ones (openings from six
+castles and every card set are too many to sample each), and every candidate
+meets the *same* worlds and the same rollout streams in the same order (common
+random numbers), so two moves are compared on the same deals.  The budget is a
+number of rollouts or a time in milliseconds.  It reads nothing but its view:
+two positions that look the same to it give the same decision for the same seed.
 """
 
 from __future__ import annotations
 
+import math
 import random
+import time
 from fractions import Fraction
 
-from ..cards import Cards
-from ..flow import apply_move
-from ..moves import Move
-from ..position import CONCEDE_CHOICE, Placed, Position, Side
-from ..view import SideView
-from .heuristic import Heuristic, score
-from .policies import concede_move
+from ..engine_api import CONCEDE_CHOICE, Move, Position, SideView, apply_legal, concede_move, determinise, play
+from .heuristic import Heuristic
+
+__all__ = ["ISMCTS", "MonteCarlo", "determinise"]
+
+#: UCB1's exploration constant for win probabilities in [0, 1]
+UCT_C = 0.7
 
 
-def _deal(pool: Cards, sizes: list[int], rng: random.Random) -> list[Cards]:
-    cards = list(pool.kinds())
-    rng.shuffle(cards)
-    out, start = [], 0
-    for n in sizes:
-        counts = [0] * 10
-        for k in cards[start:start + n]:
-            counts[k] += 1
-        out.append(Cards(counts))
-        start += n
-    return out
+def _rollouts(q: Position, side: int, count: int, seed: int, start: int) -> float:
+    """Total value for ``side`` (win 1, draw 1/2) of ``count`` uniform games from ``q``."""
+    if q.is_over:
+        r = q.result()
+        return count * (0.5 if r.winner == "draw" else float(r.winner == ("english", "french")[side]))
+    from .fast.encode import unsupported
+
+    if unsupported(q, ("uniform", "uniform")) is None:
+        import numba
+
+        from .fast import kernel as kn
+        from .fast.rollout import play_summaries
+
+        threads = numba.get_num_threads()
+        numba.set_num_threads(1)  # a few games a call: starting threads would cost more than they bring
+        try:
+            winners = play_summaries(q, count, seed, start)[:, kn.OUT_WINNER]
+        finally:
+            numba.set_num_threads(threads)
+        return float((winners == side).sum()) + 0.5 * float((winners == kn.DRAW_WINNER).sum())
+    total = 0.0
+    for i in range(count):
+        w = play(q, random.Random(f"{seed}:{start + i}"), check_moves=False).result().winner
+        total += 0.5 if w == "draw" else float(w == ("english", "french")[side])
+    return total
 
 
-def determinise(view: SideView, rng: random.Random) -> Position:
-    """A full position consistent with everything the view shows."""
-    me, other = view.side, 1 - view.side
-    opp = view.opponent
-    face_down = [view.opponent_placed_sizes[b] if view.opponent_placed[b] is None else 0 for b in (0, 1)]
-    parts = _deal(opp.unseen, list(opp.hand_sizes) + [opp.deck_size] + face_down + [opp.discard_size], rng)
-    nh = len(opp.hand_sizes)
-    opp_hands, opp_deck = tuple(parts[:nh]), parts[nh]
-    opp_placed = [view.opponent_placed[b] if view.opponent_placed[b] is not None else parts[nh + 1 + b]
-                  for b in (0, 1)]
-    opp_discard = parts[nh + 3]
-    drawer, order = view.roles(other)
-    opp_side = Side(opp_hands, opp_deck, opp_discard, opp.removed, opp.exhaustions, None, drawer, order)
-    my_drawer, my_order = view.roles(me)
-    if view.partner_hand_size is None:
-        hands: tuple[Cards, ...] = (view.hand,)
-        deck = view.own_unseen
-    else:
-        partner, deck = _deal(view.own_unseen, [view.partner_hand_size, view.deck_size], rng)
-        hands = (view.hand, partner) if view.member == 0 else (partner, view.hand)
-    my_side = Side(hands, deck, view.discard, view.removed, view.exhaustions, None, my_drawer, my_order)
-    sides = (my_side, opp_side) if me == 0 else (opp_side, my_side)
-    own = view.own_placed
-    cards = ((own[0], own[1]), (opp_placed[0], opp_placed[1])) if me == 0 else \
-        ((opp_placed[0], opp_placed[1]), (own[0], own[1]))
-    placed = Placed(view.x, view.y, cards) if (view.x is not None or any(c.size for r in cards for c in r)) \
-        else Placed()
-    return Position(view.rules, view.castles, view.round, view.first, view.to_play, sides, placed, view.battle)
-
-
-class MonteCarlo:
-    """Determinised flat Monte Carlo search with a fixed rollout budget per decision."""
+class ISMCTS:
+    """Information-set MCTS with a budget of ``simulations`` rollouts (or ``milliseconds``)."""
 
     exact = False
 
-    def __init__(self, rollouts: int = 24, candidates: int = 6):
-        self.rollouts = rollouts
+    def __init__(self, simulations: int = 400, milliseconds: float | None = None, candidates: int = 8,
+                 rollouts_per_world: int = 8, uct_c: float = UCT_C):
+        if simulations < 1:
+            raise ValueError(f"the search budget must be at least 1 simulation, not {simulations}")
+        self.simulations = simulations
+        self.milliseconds = milliseconds
         self.candidates = candidates
-        self.name = "search"
-        self._rollout_policy = Heuristic()
+        self.per_world = rollouts_per_world
+        self.uct_c = uct_c
+        self.name = "search" if milliseconds is None else f"search:{milliseconds:g}ms"
+        self._prior = Heuristic()
 
     def distribution(self, view: SideView) -> list[tuple[Move, Fraction]]:
         raise NotImplementedError("the search policy samples; it has no exact move distribution")
 
+    def candidates_for(self, view: SideView) -> list[Move]:
+        """The moves searched: the heuristic's likeliest, ties in its move order."""
+        weighted = self._prior.weights(view)
+        ranked = sorted(range(len(weighted)), key=lambda i: -weighted[i][1])
+        return [weighted[i][0] for i in ranked[: self.candidates]]
+
     def choose(self, view: SideView, rng: random.Random) -> Move:
         if view.to_play == CONCEDE_CHOICE:
             return concede_move(view)
-        moves = list(view.legal_moves)
+        moves = self.candidates_for(view)
         if len(moves) == 1:
             return moves[0]
-        moves.sort(key=lambda m: -score(view, m))
-        moves = moves[: self.candidates]
-        sign = 1 if view.side == 0 else -1
-        best, best_value = moves[0], float("-inf")
-        for move in moves:
-            total = 0.0
-            for _ in range(max(1, self.rollouts // len(moves))):
-                p = apply_move(determinise(view, rng), move, checked=False)
-                while not p.is_over:
-                    if p.is_chance:
-                        p = p.apply_outcome(p.sample_outcome(rng))
-                    else:
-                        s = p.side_to_play
-                        p = apply_move(p, self._rollout_policy.choose(p.view(s), rng), checked=False)  # type: ignore[arg-type]
-                r = p.result()
-                total += sign * (r.english - r.french) + (0.5 * sign if r.winner == "english" else
-                                                          -0.5 * sign if r.winner == "french" else 0)
-            if total > best_value:
-                best, best_value = move, total
-        return best
+        side = view.side
+        seed = rng.getrandbits(62)
+        world_rng = random.Random(seed)
+        worlds: list[Position] = []
+        deadline = None if self.milliseconds is None else time.perf_counter() + self.milliseconds / 1000
+        pulls = [0] * len(moves)
+        value = [0.0] * len(moves)
+        spent = 0
+        while True:
+            untried = [i for i, n in enumerate(pulls) if n == 0]
+            if untried:
+                a = untried[0]
+            else:
+                log_n = math.log(sum(pulls))
+                a = max(range(len(moves)), key=lambda i: value[i] / (pulls[i] * self.per_world)
+                        + self.uct_c * math.sqrt(log_n / pulls[i]))
+            j = pulls[a]  # the j-th world, the same for every move
+            while len(worlds) <= j:
+                worlds.append(determinise(view, world_rng))
+            q = apply_legal(worlds[j], moves[a])
+            value[a] += _rollouts(q, side, self.per_world, seed, j * self.per_world)
+            pulls[a] += 1
+            spent += self.per_world
+            if deadline is not None:
+                if time.perf_counter() >= deadline:
+                    break
+            elif spent >= self.simulations:
+                break
+        best = max(range(len(moves)), key=lambda i: (pulls[i], value[i]))
+        return moves[best]
+
+
+#: the earlier name of the search policy
+MonteCarlo = ISMCTS

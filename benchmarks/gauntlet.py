@@ -1,0 +1,93 @@
+"""The gauntlet: every policy against every other and against the counter-policies, both seats.
+
+Prints one row per pairing: the first policy's score (a win 1, a draw 1/2) over
+both seats with its 95% Wilson interval, the score in each seat, and the games
+per second of that pairing.  Then, for each real policy, its worst score
+against a counter-policy (the issue's bar: at least 0.45).
+
+    .venv/bin/python benchmarks/gauntlet.py --games 100 --preset advanced
+    .venv/bin/python benchmarks/gauntlet.py --games 40 --policies heuristic,search:400 --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from guyenne_explore import Position  # noqa: E402
+from guyenne_explore.analysis.api import policy_named  # noqa: E402
+from guyenne_explore.analysis.counters import COUNTERS  # noqa: E402
+from guyenne_explore.analysis.intervals import wilson  # noqa: E402
+from guyenne_explore.analysis.sample import sample_games  # noqa: E402
+from guyenne_explore.rules import Rules  # noqa: E402
+
+REAL = ("uniform", "heuristic", "search:400")
+
+
+def make(name: str):
+    return COUNTERS[name]() if name in COUNTERS else policy_named(name)
+
+
+def _seat(rules: str, a: str, b: str, games: int, seed: int, start: int) -> tuple[float, int, float]:
+    """Games ``start..`` with ``a`` as english against ``b``: a's points, games, seconds."""
+    p = Position.start(Rules.from_json(rules))
+    t = time.perf_counter()
+    out = sample_games(p, (make(a), make(b)), games, seed, start_index=start)
+    points = sum(1.0 if g.winner == "english" else 0.5 if g.winner == "draw" else 0.0 for g in out)
+    return points, games, time.perf_counter() - t
+
+
+def pairing(pool, rules: str, a: str, b: str, games: int, seed: int, chunk: int) -> dict:
+    """``a`` against ``b``, ``games`` in each seat (seat 2 swaps the sides and uses its own seed)."""
+    jobs = []
+    for seat, (e, f) in enumerate(((a, b), (b, a))):
+        for start in range(0, games, chunk):
+            jobs.append((seat, pool.submit(_seat, rules, e, f, min(chunk, games - start), seed + seat, start)))
+    points, secs = [0.0, 0.0], 0.0
+    for seat, job in jobs:
+        pts, n, s = job.result()
+        points[seat] += pts if seat == 0 else n - pts
+        secs += s
+    total = points[0] + points[1]
+    low, high = wilson(round(total), 2 * games)
+    return {"a": a, "b": b, "score": total / (2 * games), "low": low, "high": high,
+            "english": points[0] / games, "french": points[1] / games, "games_s": 2 * games / secs}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=100, help="games per seat of each pairing")
+    ap.add_argument("--preset", default="advanced", help="a preset name or a rules JSON object")
+    ap.add_argument("--policies", default=",".join(REAL), help="the real policies, comma-separated")
+    ap.add_argument("--counters", default=",".join(COUNTERS), help="the counter-policies, comma-separated")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args(argv)
+    real = [x for x in args.policies.split(",") if x]
+    counters = [x for x in args.counters.split(",") if x]
+    chunk = max(1, -(-args.games // max(1, args.workers)))
+    rows = []
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(args.workers) as pool:
+        pairs = [(a, b) for i, a in enumerate(real) for b in real[i + 1:]] + [(a, c) for a in real for c in counters]
+        for a, b in pairs:
+            row = pairing(pool, args.preset, a, b, args.games, args.seed, chunk)
+            rows.append(row)
+            print(f"{a:>12} vs {b:<12} {row['score']:.3f} [{row['low']:.3f}, {row['high']:.3f}]"
+                  f"  as english {row['english']:.3f}  as french {row['french']:.3f}"
+                  f"  {row['games_s']:8.1f} games/s", flush=True)
+    print(f"\n{args.preset}: {args.games} games a seat, {len(rows)} pairings in {time.perf_counter() - t0:.0f} s")
+    for a in real:
+        worst = min((r for r in rows if r["a"] == a and r["b"] in counters), key=lambda r: r["score"], default=None)
+        if worst:
+            verdict = "holds" if worst["score"] >= 0.45 else "BEATEN"
+            print(f"{a:>12}: worst against a counter {worst['score']:.3f} ({worst['b']}) {verdict}")
+
+
+if __name__ == "__main__":
+    main()
