@@ -2,8 +2,8 @@
 # Set up (if needed), then serve the explorer notebook as a Voilà app and print its URL with its token.
 # PORT=8866 by default; stop with Ctrl-C.
 #
-# Safe to share by default (settings in voila.json at the repository root, read from the working
-# directory): loopback only (IP=0.0.0.0 or a host address to share on a network, behind TLS),
+# Safe to share by default (settings in config/voila.py): loopback only (IP=0.0.0.0 or a host
+# address to share on a network, behind TLS),
 # a new random token at every launch (a visitor without it gets the login page, no kernel),
 # no server files served, kernels shut down when their tab closes and culled after 10 idle minutes
 # without a connection.  The page itself takes files only by upload and gives them only as downloads.
@@ -14,4 +14,5 @@ PORT=${PORT:-8866}
 IP=${IP:-127.0.0.1}
 TOKEN=$(.venv/bin/python -c "import secrets; print(secrets.token_urlsafe(24))")
 echo "Explorer app (Voilà): http://${IP}:${PORT}/?token=${TOKEN}"
-exec .venv/bin/voila --no-browser --port="${PORT}" --Voila.ip="${IP}" --Voila.token="${TOKEN}" notebooks/explorer.ipynb
+exec .venv/bin/voila --no-browser --Voila.config_file_paths=config --port="${PORT}" --Voila.ip="${IP}" \
+  --Voila.token="${TOKEN}" notebooks/explorer.ipynb

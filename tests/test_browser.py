@@ -1,7 +1,7 @@
 """End to end in a real browser: the Voilà app of notebooks/explorer.ipynb driven in headless Chromium.
 
-The server is started as ``scripts/app.sh`` starts it (the repository's voila.json,
-a random token): a visitor without the token gets the login page and no kernel.
+The server is started as ``scripts/app.sh`` starts it (config/voila.py, a random
+token): a visitor without the token gets the login page and no kernel.
 With it, the test changes a castle by clicking the diagram, sees the diagram and
 the legal-move count change, clicks a pile and finds its builder row on screen,
 saves the position as a browser download, runs a small sampled analysis, sees
@@ -74,13 +74,15 @@ def _wait_for_server(proc: subprocess.Popen, log: pathlib.Path, limit: float = 9
 
 @contextmanager
 def voila_app(log: pathlib.Path, *extra: str):
-    """The app as scripts/app.sh serves it (voila.json read from the repository root, a random token)."""
+    """The app as scripts/app.sh serves it (config/voila.py, a random token)."""
     token = secrets.token_urlsafe(16)
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     with open(log, "w") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "voila", "--no-browser", f"--port={PORT}", f"--Voila.token={token}", *extra,
+            [sys.executable, "-m", "voila", "--no-browser", "--Voila.config_file_paths=config", f"--port={PORT}",
+             "--Voila.port_retries=0",
+             f"--Voila.token={token}", *extra,
              "notebooks/explorer.ipynb"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
@@ -232,7 +234,7 @@ def test_explorer_app_in_chromium(tmp_path):
 
 
 def test_a_visit_that_never_connects_is_culled(tmp_path):
-    """The culling of voila.json, with its timeout shortened: a kernel nobody connects to goes away."""
+    """The culling of config/voila.py, with its timeout shortened: a kernel nobody connects to goes away."""
     reason = _missing()
     if reason:
         _skip_or_fail(reason)
