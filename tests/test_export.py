@@ -118,3 +118,179 @@ def test_bad_scale_and_suffix(tmp_path):
         svgs_to_pdf([])
     with pytest.raises(ValueError, match="width and height"):
         svg_to_png("<svg/>")
+
+
+# ---------------------------------------------------------------------- the export row under the table
+def _export_row(position=None):
+    from guyenne_explore.widgets.diagram_export import DiagramExport
+    from guyenne_explore.widgets.starts import opening
+    from guyenne_explore.widgets.table import Table
+
+    table = Table(position or opening("advanced", 1))
+    row = DiagramExport(table)
+    sent = []
+    row.file.send = lambda content, buffers=None: sent.append((content, bytes(buffers[0])))
+    return table, row, sent
+
+
+def test_export_row_downloads_each_format_with_its_options():
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://www.w3.org/2000/svg}"
+    table, row, sent = _export_row()
+    move = next(m for m in table.position.legal_moves if m.castle == 4)
+    table.highlight = move.text()
+    row.caption.value = "  The English open castle 4  "
+    row.format.value = "SVG"
+    assert row.download()
+    name, svg = sent[-1][0]["name"], sent[-1][1].decode()
+    assert name == "guyenne-round1-open_first.svg"
+    root = ET.fromstring(svg)
+    assert [t.text for t in root.iter(ns + "text") if t.get("class") == "caption"] == ["The English open castle 4"]
+    [castle] = [g for g in root.iter(ns + "g") if g.get("data-castle") == "4"]
+    assert any(r.get("stroke-dasharray") for r in castle.iter(ns + "rect"))      # the previewed move outlined
+    row.face_up.value = False
+    row.with_move.value = False
+    assert row.download()
+    public = sent[-1][1].decode()
+    assert 'class="card face"' not in public and "stroke-dasharray=\"5 3\"" not in public
+    row.format.value, row.scale.value = "PNG", 1.5
+    assert row.download()
+    assert sent[-1][0]["mime"] == "image/png" and _png_size(sent[-1][1])[0] == 1080
+    row.format.value = "PDF"
+    assert row.download() and sent[-1][1].startswith(b"%PDF")
+    assert "(" in row.file.last and row.message.value == ""
+
+
+def test_export_row_refuses_while_the_table_is_stale():
+    table, row, sent = _export_row()
+    table.set_position(None, "not a valid position: the round must be 1 or more")
+    assert not row.download() and sent == []
+    assert "fix the problems" in row.message.value
+
+
+def test_export_row_in_the_explorer_follows_the_builder():
+    from guyenne_explore.widgets.explorer import Explorer
+
+    explorer = Explorer()
+    sent = []
+    explorer.diagram_export.file.send = lambda content, buffers=None: sent.append(content)
+    explorer.builder.cycle_castle(2)
+    explorer.diagram_export.format.value = "SVG"
+    assert explorer.diagram_export.download()
+    assert explorer.table.position.castles[2] != -1
+    # one invalid state after another: the note under the dimmed table names the latest problem
+    explorer.builder.round.value = "x"
+    first = explorer.table.status
+    explorer.builder.round.value = "-5"
+    assert first and explorer.table.status != first and "-5" in explorer.table.status
+    assert not explorer.diagram_export.download()
+    explorer.builder.round.value = "1"
+    assert explorer.table.status == ""
+
+
+# ---------------------------------------------------------------------- in a real browser
+BROWSER_PORT = 8879          # this file's own loopback port (the app test uses another)
+
+
+def _browser_missing() -> str | None:
+    import os
+    import shutil
+
+    try:
+        import playwright.sync_api  # noqa: F401
+        import voila  # noqa: F401
+    except ImportError as exc:
+        return f"{exc.name} is not installed"
+    if not os.path.exists("/usr/bin/chromium") and not shutil.which("chromium"):
+        return "no chromium (apt-get install chromium)"
+    return None
+
+
+def _voila(notebook: str, token: str, log):
+    import os
+    import pathlib
+    import time
+    import urllib.error
+    import urllib.request
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root))
+    proc = subprocess.Popen([sys.executable, "-m", "voila", "--no-browser", f"--port={BROWSER_PORT}",
+                             f"--Voila.token={token}", notebook], cwd=root, env=env, stdout=log,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"voila exited with {proc.returncode}")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{BROWSER_PORT}/static/", timeout=2)
+            break
+        except urllib.error.HTTPError:
+            break
+        except OSError:
+            time.sleep(0.5)
+    return proc
+
+
+def test_diagram_storyboard_and_teaching_in_chromium(tmp_path):
+    """The export row downloads a PNG with its caption, the moves panel a storyboard PDF, and the teaching
+    game shows the learner's hand face up and the other side's as backs (screenshots in artifacts/)."""
+    import os
+    import pathlib
+    import secrets
+    import shutil
+    import signal
+
+    reason = _browser_missing()
+    if reason:
+        if os.environ.get("GUYENNE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"the browser test must run here but {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    artifacts = pathlib.Path(__file__).resolve().parent.parent / "artifacts"
+    artifacts.mkdir(exist_ok=True)
+    chromium = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
+    args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    url = f"http://127.0.0.1:{BROWSER_PORT}/"
+    token = secrets.token_urlsafe(12)
+    for notebook in ("notebooks/explorer.ipynb", "notebooks/teaching.ipynb"):
+        with open(tmp_path / "voila.log", "a") as log:
+            proc = _voila(notebook, token, log)
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=chromium, args=args)
+                context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+                page = context.new_page()
+                page.set_default_timeout(120_000)
+                page.goto(f"{url}?token={token}")
+                page.wait_for_selector(".guyenne-table svg g.castle")
+                if notebook.endswith("explorer.ipynb"):
+                    page.click("text=Export the diagram (SVG, PNG, PDF)")
+                    page.fill('.guyenne-diagram-export input[type="text"]', "A caption from the page")
+                    page.keyboard.press("Tab")
+                    page.wait_for_timeout(1000)
+                    with page.expect_download() as info:
+                        page.click('button:has-text("Download diagram")')
+                    png = pathlib.Path(info.value.path()).read_bytes()
+                    assert info.value.suggested_filename.endswith(".png")
+                    assert _png_size(png)[0] == 1440 and _dark_pixels(png, (0, 0, 1440, 56)) > 300
+                    page.screenshot(path=str(artifacts / "export-row-1280x800.png"))
+                    page.click('button:has-text("Play out (heuristic)")')
+                    page.wait_for_selector('.guyenne-move-count:has-text("game is over")')
+                    with page.expect_download() as info:
+                        page.click('button:has-text("Storyboard PDF")')
+                    pdf = pathlib.Path(info.value.path()).read_bytes()
+                    assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", pdf)) > 20
+                else:
+                    hand = '.guyenne-table g.hand[data-side="{}"] g.card.{}'
+                    assert page.locator(hand.format("english", "face")).count() == 6
+                    assert page.locator(hand.format("french", "back")).count() == 6
+                    assert page.locator(hand.format("french", "face")).count() == 0
+                    page.locator(".guyenne-table").screenshot(path=str(artifacts / "teaching-table.png"))
+                browser.close()
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=20)
