@@ -208,3 +208,33 @@ def test_draw_frames_name_exhaustion_and_the_end():
     text = " ".join(f.caption for seed in range(6) for f in frames_of(play_game(Position.start("base"), seed))
                     if f.kind == DRAW)
     assert "deck is exhausted" in text and "English draws" in text
+
+
+def test_concede_decisions_follow_their_battle():
+    from guyenne_explore.rules import Rules
+
+    rules = Rules.from_json({"preset": "advanced", "concede_as_decision": True})
+    seen = 0
+    for seed in range(4):
+        record = play_game(Position.start(rules), seed)
+        frames = frames_of(record)
+        assert sum(f.kind == "concede_choice" for f in frames) == sum(e.to_play == "concede_choice"
+                                                                      for e in record.events)
+        for before, f in zip(frames, frames[1:]):
+            if f.kind == "concede_choice":
+                # the battle it decides, at the same castle, is the frame just before it
+                assert before.kind == "battle" and before.highlight_castle == f.highlight_castle
+                assert not before.show_winners          # the marks cannot know whether the defender concedes
+                verb = "concedes" if "concedes" in f.caption else "reveals"
+                assert (verb == "concedes") == ("concedes:" in before.caption)
+                seen += 1
+    assert seen > 5
+
+
+def test_a_record_from_a_position_opens_with_its_start():
+    from guyenne_explore.widgets.starts import opening
+
+    start = opening("advanced", 1)
+    frames = frames_of(play_game(start, 1))
+    assert frames[0].kind == "start" and frames[0].position == start and frames[0].rule == "§10"
+    assert frames[1].kind == "open_first"
