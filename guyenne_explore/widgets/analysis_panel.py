@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 from html import escape
-from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
@@ -24,18 +23,17 @@ from ..analysis.results import AnalysisResult
 from ..analysis.variants import Run, analyse_rule_sets
 from ..position import Position
 from ..render.plots import (
-    FORMATS,
-    export_figures,
-    export_results,
     metrics_rows,
     result_figures,
     rows_html,
 )
 from ..rules import PRESETS, Rules
+from .exports import ExportBar
+from .forms import messages_html
+from .guard import guarded, log
 from .plot_view import FigureBox
 
 METHODS = ("auto", "exact", "sample")
-EXPORTS = (*FORMATS, "json", "csv")
 
 
 def rule_set_options(position: Position) -> list[tuple[str, Rules]]:
@@ -46,8 +44,17 @@ def rule_set_options(position: Position) -> list[tuple[str, Rules]]:
 
 def problems_html(runs: list[Run]) -> str:
     """The engine's reasons, in words, for each rule set that could not be analysed."""
-    return "".join(f"<div><b>{escape(r.label)}</b> was skipped: {escape('; '.join(r.problems))}</div>"
+    return "".join(f"<div><b>{escape(r.label)}</b> was skipped: {escape('; '.join(map(str, r.problems)))}</div>"
                    for r in runs if not r.ok)
+
+
+def force_exact_html(runs: list[Run]) -> str:
+    """Beside the "force exact" box: each exact request refused for its size, with the engine's estimate."""
+    refused = [r for r in runs if r.out_of_reach]
+    if not refused:
+        return ""
+    return messages_html([f"{r.label}: {'; '.join(map(str, r.problems))}" for r in refused]) + (
+        "<div>Tick <b>force exact</b> and run again to enumerate it anyway (Cancel stops it).</div>")
 
 
 class RunControls:
@@ -109,40 +116,6 @@ class RunControls:
         return w.HBox([*extra, self.cancel_button, self.progress], layout=w.Layout(flex_flow="row wrap"))
 
 
-class ExportBar(w.VBox):
-    """A folder and one button per format; writes the owner's current figures and results."""
-
-    def __init__(self, owner: Any, folder: str = "guyenne-exports") -> None:
-        self.owner = owner
-        self.folder = w.Text(value=folder, description="Folder")
-        self.buttons = {fmt: w.Button(description=fmt.upper(), disabled=True, layout=w.Layout(width="70px"))
-                        for fmt in EXPORTS}
-        for fmt, b in self.buttons.items():
-            b.on_click(lambda _, fmt=fmt: self.export(fmt))
-        self.status = w.HTML()
-        super().__init__([w.HBox([self.folder, w.Label("Export:"), *self.buttons.values()]), self.status])
-
-    def enable(self, on: bool) -> None:
-        for b in self.buttons.values():
-            b.disabled = not on
-
-    def export(self, fmt: str) -> list[Path]:
-        """Write the figures (html, svg, png) or the results (json, csv) into the folder.
-
-        A failure (no browser for static export, a folder that cannot be written) is shown
-        in the bar, not raised into the page: nothing else of the panel changes."""
-        try:
-            if fmt in FORMATS:
-                paths = export_figures(self.owner.figures, self.folder.value, [fmt])
-            else:
-                paths = export_results(self.owner.results, self.folder.value, [fmt])
-        except (RuntimeError, OSError) as exc:
-            self.status.value = f"<span style='color:#b00'>Export failed: {escape(str(exc))}</span>"
-            return []
-        self.status.value = "Wrote " + ", ".join(escape(str(p)) for p in paths)
-        return paths
-
-
 class AnalysisPanel(w.VBox):
     """Runs the analysis of a position under chosen rule sets and shows its figures side by side."""
 
@@ -151,6 +124,12 @@ class AnalysisPanel(w.VBox):
         self.english_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="English")
         self.french_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="French")
         self.method = w.Dropdown(options=METHODS, value="auto", description="Method")
+        self.force_exact = w.Checkbox(value=False, description="force exact (no size limit)", indent=False,
+                                      tooltip="enumerate even when the estimate says it would take very long",
+                                      layout=w.Layout(display="none"))
+        self.force_note = w.HTML()
+        self.method.observe(lambda ch: setattr(self.force_exact.layout, "display",
+                                               None if ch["new"] == "exact" else "none"), names="value")
         self.games = w.BoundedIntText(value=500, min=1, max=10_000_000, description="Games")
         self.seed = w.IntText(value=0, description="Seed")
         self.run_button = w.Button(description="Run analysis", button_style="primary", icon="play")
@@ -162,8 +141,9 @@ class AnalysisPanel(w.VBox):
         self.runs: list[Run] = []
         self.results: dict[str, AnalysisResult] = {}
         self.figures: dict[str, go.Figure] = {}
-        self.run_button.on_click(lambda _: self.run(block=False))
-        settings = w.VBox([self.english_policy, self.french_policy, self.method, self.games, self.seed])
+        self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))
+        settings = w.VBox([self.english_policy, self.french_policy, self.method, self.force_exact, self.force_note,
+                           self.games, self.seed])
         super().__init__([
             w.HBox([self.rule_sets, settings]),
             self.controls.box(self.run_button),
@@ -201,6 +181,7 @@ class AnalysisPanel(w.VBox):
         chosen = list(self.rule_sets.value) or [self.position.rules]
         labels = {v: lb for lb, v in self.rule_sets.options}
         p, policies, method, games, seed = self.position, self.policies, self.method.value, self.games.value, self.seed.value
+        force = method == "exact" and self.force_exact.value
         self.run_button.disabled = True
         self.exports.enable(False)
         self.controls.start(f"Analysing {len(chosen)} rule set(s)...")
@@ -208,10 +189,12 @@ class AnalysisPanel(w.VBox):
         def work() -> None:
             try:
                 runs = analyse_rule_sets(p, chosen, labels=[labels[r] for r in chosen], policies=policies,
-                                         method=method, games=games, seed=seed, progress=self.controls.callback)
+                                         method=method, games=games, seed=seed, progress=self.controls.callback,
+                                         force=force)
             except Cancelled:
                 self._finish(None, "Cancelled: the figures below are from the previous run.")
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
+                log.exception("analysis run failed")
                 self._finish(None, f"The analysis failed: {exc}")
             else:
                 self._finish(runs, "")
@@ -225,6 +208,7 @@ class AnalysisPanel(w.VBox):
             self.runs = runs
             self.results = {r.label: r.result for r in runs if r.result is not None}
             self.problems.value = problems_html(runs)
+            self.force_note.value = force_exact_html(runs)
             self.figures = result_figures(self.results) if self.results else {}
             self.metrics.value = ("<h4>Designer metrics (95% interval when sampled)</h4>"
                                   + rows_html(metrics_rows(self.results))) if self.results else ""

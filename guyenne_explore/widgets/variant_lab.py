@@ -43,9 +43,14 @@ from .analysis_panel import (
     RunControls,
     problems_html,
 )
+from .forms import messages_html
+from .guard import guarded as show_errors_in
+from .guard import log
 from .plot_view import FigureBox
 
 CARD_VALUES = ("2", "3", "4", "5")
+#: most values one sweep runs (each value is a whole analysis)
+MAX_SWEEP_VALUES = 25
 
 
 def _editors() -> dict[str, w.Widget]:
@@ -120,19 +125,23 @@ class VariantLab(w.VBox):
         self.problems = w.HTML()
         self.figure_box = FigureBox()
         self.metrics = w.HTML()
-        self.exports = ExportBar(self, folder="guyenne-variants")
+        self.exports = ExportBar(self, name="guyenne-variants")
         self.results: dict[str, AnalysisResult] = {}
         self.figures: dict[str, go.Figure] = {}
         self.runs: list[Run] = []
         self.points: list[SweepPoint] = []
         self._loading = False
 
-        self.preset.observe(lambda ch: self._loading or self.load_rules(Rules.preset(ch["new"])), names="value")
+        self.sweep_message = w.HTML()  # a range that cannot be swept, beside the range
+        # every handler shows an unexpected error beside its control (never raised into the page)
+        in_rules, in_sweep = show_errors_in(self.rules_problems), show_errors_in(self.sweep_message)
+        self.preset.observe(in_rules(lambda ch: self._loading or self.load_rules(Rules.preset(ch["new"]))),
+                            names="value")
         for editor in self.editors.values():
-            editor.observe(lambda _: self._refresh(), names="value")
-        self.sweep_parameter.observe(lambda _: self._sweep_range(), names="value")
-        self.compare_button.on_click(lambda _: self.run_compare(block=False))
-        self.sweep_button.on_click(lambda _: self.run_sweep(block=False))
+            editor.observe(in_rules(lambda _: self._refresh()), names="value")
+        self.sweep_parameter.observe(in_sweep(lambda _: self._sweep_range()), names="value")
+        self.compare_button.on_click(show_errors_in(self.controls.status)(lambda _: self.run_compare(block=False)))
+        self.sweep_button.on_click(in_sweep(lambda _: self.run_sweep(block=False)))
 
         editors = list(self.editors.values())
         # as many columns of editors as the panel's width holds (three at 1920 px, two at 1280 px)
@@ -144,7 +153,7 @@ class VariantLab(w.VBox):
         super().__init__([
             w.HTML("<b>Variant</b>: a preset and any parameter changed"), self.preset, grid,
             self.variant_label, self.rules_problems, settings,
-            sweep_row, self.controls.box(self.compare_button, self.sweep_button),
+            sweep_row, self.sweep_message, self.controls.box(self.compare_button, self.sweep_button),
             self.controls.status, self.problems, self.figure_box, self.metrics, self.exports,
         ], **kwargs)
         self.position: Position | None = None
@@ -177,7 +186,7 @@ class VariantLab(w.VBox):
         except RulesError as exc:
             self.variant = None
             self.rules_problems.value = ("<div style='color:#b22222'>This variant is not playable:<ul>"
-                                         + "".join(f"<li>{escape(p)}</li>" for p in exc.problems) + "</ul></div>")
+                                         + "".join(f"<li>{escape(str(p))}</li>" for p in exc.problems) + "</ul></div>")
             self.variant_label.value = ""
         else:
             self.rules_problems.value = ""
@@ -195,10 +204,19 @@ class VariantLab(w.VBox):
             self.sweep_from.value, self.sweep_to.value = max(value - 1, 0), value + 1
 
     def sweep_values(self) -> list[Any]:
+        """The values the sweep runs; a ValueError says why the range cannot be swept."""
         choices = SWEEPABLE[self.sweep_parameter.value]
         if choices is not None:
             return list(choices)
-        return list(range(self.sweep_from.value, self.sweep_to.value + 1))
+        low, high = self.sweep_from.value, self.sweep_to.value
+        if high < low:
+            raise ValueError("The sweep range is empty: 'to' is below 'from'.")
+        count = high - low + 1
+        if count > MAX_SWEEP_VALUES:
+            many = f"{count:,}" if count < 10**15 else "far too many"
+            raise ValueError(f"The sweep from {low:,} to {high:,} has {many} values; at most {MAX_SWEEP_VALUES} "
+                             "can be swept (each is a whole analysis): narrow the range.")
+        return list(range(low, high + 1))
 
     def _enable(self, busy: bool = False) -> None:
         off = busy or self.position is None or self.variant is None
@@ -229,6 +247,7 @@ class VariantLab(w.VBox):
             except Cancelled:
                 self._done(False, "Cancelled: the figures below are from the previous run.")
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
+                log.exception("variant lab run failed")
                 self._done(False, f"The analysis failed: {exc}")
 
         self.controls.launch(guarded, block)
@@ -255,11 +274,14 @@ class VariantLab(w.VBox):
         """The chosen metric as the chosen parameter of the variant takes each value of the range."""
         if self.position is None or self.variant is None or self.controls.running:
             return
-        p, variant, settings = self.position, self.variant, self._settings()
-        parameter, values, metric = self.sweep_parameter.value, self.sweep_values(), self.sweep_metric.value
-        if not values:
-            self.controls.status.value = "The sweep range is empty: 'to' is below 'from'."
+        try:
+            values = self.sweep_values()
+        except ValueError as exc:
+            self.sweep_message.value = messages_html([str(exc)])
             return
+        self.sweep_message.value = ""
+        p, variant, settings = self.position, self.variant, self._settings()
+        parameter, metric = self.sweep_parameter.value, self.sweep_metric.value
 
         def work() -> None:
             points = sweep(p, variant, parameter, values, metric, **settings)
