@@ -146,23 +146,58 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _policy_pair(text: str) -> tuple[str, str]:
+    """``--policies``: one policy for both sides, ``english,french``, or ``english=P,french=Q``."""
+    from .analysis.api import policy_named
+
+    parts = [x.strip() for x in text.split(",") if x.strip()]
+    if parts and all("=" in x for x in parts):
+        named = dict(x.split("=", 1) for x in parts)
+        bad = set(named) - {"english", "french"}
+        if bad:
+            raise Refused(f"--policies names sides english and french, not {', '.join(sorted(bad))}")
+        parts = [named.get("english", "uniform"), named.get("french", "uniform")]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2:
+        raise Refused("--policies names one policy, two separated by a comma (english,french), "
+                      "or english=P,french=Q")
+    for name in parts:
+        try:
+            policy_named(name)
+        except ValueError as exc:
+            raise Refused(str(exc)) from None
+    return parts[0], parts[1]
+
+
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from .analysis.api import POLICIES, ExactOutOfReach, analyse
+    from .analysis.api import ExactOutOfReach, analyse
     from .analysis.exact import NotExact
 
     p = _start(args)
-    policies = tuple(args.policies.split(","))
-    if len(policies) == 1:
-        policies = policies * 2
-    for name in policies:
-        if name not in POLICIES:
-            raise Refused(f"unknown policy {name!r}: choose from {', '.join(POLICIES)}")
-    if len(policies) != 2:
-        raise Refused("--policies names one policy, or two separated by a comma (english,french)")
+    policies = _policy_pair(args.policies)
     method = "exact" if args.exact else ("sample" if args.samples else "auto")
+    if args.workers is not None and args.workers < 1:
+        raise Refused(f"--workers must be at least 1, not {args.workers}")
+    skilled = policies != ("uniform", "uniform")  # slow games: spread them over the cores by default
+    workers = args.workers or ((os.cpu_count() or 1) if skilled else 1)
     try:
-        result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,  # type: ignore[arg-type]
-                         force=args.force, arithmetic="float" if args.float else None)
+        if args.scheduler:  # a Dask cluster: the same games as here, spread over its workers
+            from dask.distributed import Client
+
+            with Client(args.scheduler) as client:
+                result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,
+                                 force=args.force, arithmetic="float" if args.float else None,
+                                 executor=client.get_executor())
+        elif workers > 1 and method != "exact":
+            from concurrent.futures import ProcessPoolExecutor
+
+            with ProcessPoolExecutor(workers) as pool:
+                result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,
+                                 force=args.force, arithmetic="float" if args.float else None, executor=pool)
+        else:
+            result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,
+                             force=args.force, arithmetic="float" if args.float else None)
     except ExactOutOfReach as exc:
         raise Refused(f"{exc} with --force (Ctrl-C stops it)") from None
     except NotExact as exc:
@@ -297,7 +332,13 @@ def build_parser() -> argparse.ArgumentParser:
             s.add_argument("--float", action="store_true",
                            help="sum endgames in float64: the same distribution to rounding, much sooner, no p_exact")
             s.add_argument("--samples", type=_games, help="sample this many games (1 to 10,000,000)")
-            s.add_argument("--policies", default="uniform,uniform")
+            s.add_argument("--policies", default="uniform,uniform",
+                           help="one policy, english,french, or english=search:200,french=heuristic "
+                                "(uniform, heuristic, search[:ROLLOUTS | :MSms])")
+            s.add_argument("--workers", type=int, metavar="N",
+                           help="processes for sampled games (default: the local cores for skilled play)")
+            s.add_argument("--scheduler", metavar="ADDRESS",
+                           help="a Dask scheduler (tcp://host:8786): spread sampled games over its workers")
     d = sub.add_parser("diagram", help="draw a position as SVG or PNG")
     d.add_argument("position")
     d.add_argument("-o", "--output", required=True)

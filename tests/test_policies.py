@@ -201,3 +201,22 @@ def test_search_budget_in_milliseconds_and_legal_moves():
     assert move in p.legal_moves
     with pytest.raises(ValueError, match="at least 1 simulation"):
         ISMCTS(0)
+
+
+def test_command_line_chooses_each_side_policy_and_spreads_games_identically():
+    import json
+    import subprocess
+    import sys
+
+    def run(*extra):
+        r = subprocess.run([sys.executable, "-m", "guyenne_explore", "analyse", "--rules", "advanced", "--json",
+                            "--policies", "english=search:24,french=heuristic", "--samples", "4", "--seed", "5",
+                            *extra], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)
+
+    alone, spread = run("--workers", "1"), run("--workers", "2")
+    assert alone["outcomes"] == spread["outcomes"] and alone["games"] == 4
+    bad = subprocess.run([sys.executable, "-m", "guyenne_explore", "analyse", "--rules", "base", "--policies",
+                          "english=search:0"], capture_output=True, text=True)
+    assert bad.returncode != 0 and "search budget" in bad.stderr + bad.stdout

@@ -9,54 +9,46 @@ from __future__ import annotations
 
 import random
 from concurrent.futures import Executor
-from typing import Callable, NamedTuple
+from typing import Callable
 
-from ..flow import apply_move
-from ..position import DRAW, Position
-from ..view import PublicRecord, SideView
-from .exact import Cancelled
+from ..engine_api import DRAW, Draw, Hooks, Position, play
+from .cancel import Cancelled
+from .outcomes import Game
 from .policies import Policy
+from .registry import policy_named
+
+__all__ = ["Game", "fast_reason", "game_rng", "play_games", "play_out", "sample_games", "sample_games_on", "summarise"]
 
 
-class Game(NamedTuple):
-    """One sampled game's summary; the first four fields are the outcome and its length."""
+class _Summary(Hooks):
+    """Notes the table's leader at each end of a round (RULES.md 6 scored as if the game ended there)."""
 
-    english: int
-    french: int
-    winner: str
-    rounds: int
-    #: the round (counted from 1) after which the eventual winner led on the table for good
-    decided: int
-    #: whether each side's hero was still in play (not removed) at the end
-    hero_kept: tuple[bool, bool]
-    #: how the game ended: one of the engine's ``scoring.ENDINGS`` (a sweep, a side out of cards, ...)
-    ending: str
+    def __init__(self) -> None:
+        self.leaders: list[str] = []
+
+    def chance(self, p: Position, draw: Draw) -> None:
+        if p.to_play == DRAW:
+            self.leaders.append(p.result().winner)
 
 
 def play_out(p: Position, policies: tuple[Policy, Policy], rng: random.Random) -> Game:
-    """One game to the end, with what the designer metrics need."""
-    start = p.round
-    leaders: list[str] = []  # the table's leader at the end of each round
-    record = PublicRecord.assumed(p)  # what both sides remember (a searching policy deals from it)
-    while not p.is_over:
-        if p.is_chance:
-            if p.to_play == DRAW:
-                leaders.append(p.result().winner)
-            q, move = p.apply_outcome(p.sample_outcome(rng)), None
-        else:
-            side = p.side_to_play
-            move = policies[side].choose(SideView(p, side, record=record), rng)  # type: ignore[index, arg-type]
-            q = apply_move(p, move, checked=False)
-        record, p = record.after(p, q, move), q
-    r = p.result()
-    rounds = p.round - start + 1
-    leaders += [r.winner] * (rounds - len(leaders))
+    """One game to the end through the engine's game loop, with what the designer metrics need."""
+    summary = _Summary()
+    final = play(p, rng, policies, (summary,), check_moves=False)
+    return summarise(p, final, summary.leaders)
+
+
+def summarise(start: Position, final: Position, leaders: list[str]) -> Game:
+    """A finished game's summary from its start, its end and the table's leader at each end of a round."""
+    r = final.result()
+    assert r.ending is not None, "only a finished game has a summary"
+    rounds = final.round - start.round + 1
+    leaders = leaders + [r.winner] * (rounds - len(leaders))
     decided = rounds
     while decided > 1 and leaders[decided - 2] == r.winner:
         decided -= 1
-    kept = tuple(not s.removed.has_hero for s in p.sides)
-    assert r.ending is not None
-    return Game(r.english, r.french, r.winner, rounds, decided, kept, r.ending.reason)  # type: ignore[arg-type]
+    kept = (not final.sides[0].removed.has_hero, not final.sides[1].removed.has_hero)
+    return Game(r.english, r.french, r.winner, rounds, decided, kept, r.ending.reason)
 
 
 def game_rng(seed: int, index: int) -> random.Random:
@@ -95,8 +87,6 @@ def play_games(p: Position, policy_names: tuple[str, str], games: int, seed: int
         from .fast.rollout import fast_games
 
         return fast_games(p, games, seed, start_index, progress)
-    from .api import policy_named
-
     pols = (policy_named(policy_names[0]), policy_named(policy_names[1]))
     return sample_games(p, pols, games, seed, progress, start_index)
 
@@ -116,7 +106,8 @@ def sample_games_on(executor: Executor, p: Position, policy_names: tuple[str, st
     the same seed, whatever the chunk size or the number of workers.
     """
     if chunk is None:
-        chunk = 10_000 if fast and fast_reason(p, policy_names) is None else 200
+        # engine-played games are slow (a search takes seconds a game): chunks small enough to share out
+        chunk = 10_000 if fast and fast_reason(p, policy_names) is None else max(1, min(200, -(-games // 32)))
     futures = [executor.submit(_chunk, p, policy_names, min(chunk, games - start), seed, start, fast)
                for start in range(0, games, chunk)]
     out: list[Game] = []
