@@ -473,3 +473,23 @@ def test_seating_removed_labels_keep_clear_of_the_team_areas():
             top, bottom = y - 0.8 * size, y + 0.25 * size        # the glyphs' box around the baseline
             for lo, hi in spans:
                 assert bottom + 6 <= lo or top - 6 >= hi, (t.text, y, lo, hi)
+
+
+def test_a_removal_move_is_outlined_among_the_placed_cards():
+    checked = 0
+    for seed in range(6):
+        for p in walk("advanced", seed):
+            if p.to_play != "remove_choice":
+                continue
+            side = "english" if p.side_to_play == 0 else "french"
+            for move in p.legal_moves:
+                root = parse(position_svg(p, highlight_move=move))
+                [placed] = [g for g in groups(root, "placed")
+                            if g.get("data-side") == side and g.get("data-battle") == "XY"[p.battle]]
+                outlined = [e.get("data-card") for e in groups(placed, "face")
+                            if next(e.iter(NS + "rect")).get("stroke") == "#c8960c"]
+                assert sorted(outlined) == sorted(move.cards.symbols())
+                assert all(next(e.iter(NS + "rect")).get("stroke") != "#c8960c"
+                           for h in groups(root, "hand") for e in groups(h, "face"))
+                checked += 1
+    assert checked > 5

@@ -51,6 +51,7 @@ class Frame:
     placed_face_up: bool = False
     highlight_castle: int | None = None
     show_winners: bool = False
+    highlight_move: Move | None = None
 
     def diagram(self, number: int | None = None, width: float = 720) -> Diagram:
         """The frame's diagram; ``number`` prefixes the caption (``3. English opens ...``)."""
@@ -61,7 +62,7 @@ class Frame:
         info = f"{p.rules.preset_name} · round {p.round}" + (" · game over" if p.is_over else "")
         return Diagram(position_svg(p, show_hands=True, show_placed=self.placed_face_up, caption=text, width=width,
                                     highlight_castle=self.highlight_castle, show_winners=self.show_winners,
-                                    info=info))
+                                    highlight_move=self.highlight_move, info=info))
 
 
 # ---------------------------------------------------------------------- records from histories
@@ -228,8 +229,9 @@ def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], 
                 text = f"{_who(ps[k], ev.side, 0)} lost neutral castle {c} and removes {_cards(ev.move.cards)} for good"
             else:
                 text = f"{_who(ps[k], ev.side, 0)} {'concedes' if ev.move.concede else 'reveals'} at castle {c}"
-            frames.append(Frame(ps[k + 1], text, SECTION[ev.to_play], ev.to_play, placed_face_up=True,
-                                highlight_castle=c))
+            # drawn as the decision is made: the battle's cards still there, the chosen ones outlined
+            frames.append(Frame(ps[k], text, SECTION[ev.to_play], ev.to_play, placed_face_up=True,
+                                highlight_castle=c, highlight_move=ev.move))
     gone = [resolved.sides[s].removed - before.sides[s].removed - chosen[s] for s in (ENGLISH, FRENCH)]
     if any(g.size for g in gone):
         parts = [f"{NAME[s]} removes {_cards(g)}" for s, g in zip((ENGLISH, FRENCH), gone) if g.size]

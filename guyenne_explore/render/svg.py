@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..cards import Cards, kind_of
 from ..flow import defender_at
-from ..position import ENGLISH, FRENCH, NEUTRAL
+from ..position import ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE
 from ..view import revealed
 from .battles import BattleMark, battle_marks
 from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR, SIDE_COLOR, TINT
@@ -341,8 +341,11 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
 
     acting_side = p.side_to_play
     acting_member = p.member_to_play if acting_side is not None else 0
-    hl_castle = highlight_move.castle if highlight_move is not None else highlight_castle
+    hl_castle = highlight_move.castle if highlight_move is not None and highlight_move.castle is not None \
+        else highlight_castle
     hl_cards = highlight_move.cards if highlight_move is not None and highlight_move.cards.size else None
+    # a removal takes its cards from those placed at the pending battle, not from the hand
+    removing = p.to_play == REMOVE_CHOICE
 
     top_area = y
     french_placed = top_area + SIDE_AREA_H
@@ -381,7 +384,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
             if members == 2 and s.drawer == m:
                 label += " (drawer)"
             body.append(_text(cx, ay + 14, f"{label} {hand.size}", size=10.5, cls="count"))
-            hl = hl_cards if (highlight_move is not None and acting_side == side and acting_member == m) else None
+            hl = hl_cards if (acting_side == side and acting_member == m and not removing) else None
             body.append(f'<g class="hand stack" {_zone_attrs(side, "hand")} data-member="{m}" '
                         f'data-count="{hand.size}">')
             body.append(_cards_row(cx, cy, hand.symbols() if face_up else None, hand.size, side,
@@ -423,8 +426,9 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
             role = "defence" if defending else "attack"
             body.append(f'<g class="placed stack" {_zone_attrs(side, "placed-" + "XY"[battle])} '
                         f'data-battle="{"XY"[battle]}" data-role="{role}" data-count="{cards.size}">')
+            hl = hl_cards if removing and battle == p.battle and side == acting_side else None
             body.append(_cards_row(cx, yy, cards.symbols() if face else None, cards.size, side, w=w, h=h,
-                                   span=slot - 4))
+                                   span=slot - 4, highlight=hl))
             body.append("</g>")
 
     # ---------------------------------------------------------------- removed cards
