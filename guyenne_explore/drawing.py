@@ -17,11 +17,12 @@ from math import comb
 from typing import TYPE_CHECKING
 
 from .cards import EMPTY, KINDS, SYMBOLS, Cards
-from .position import evolve
+from .state import DRAW, Draw, evolve
 from .rules import Rules
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .position import Draw, Position, Side
+    from .position import Position
+    from .state import Side
 
 
 @dataclass(frozen=True)
@@ -117,8 +118,6 @@ def side_outcomes(side: "Side", rules: Rules) -> list[tuple[Cards, Fraction]]:
 
 
 def chance_outcomes(p: "Position") -> list[tuple["Draw", Fraction]]:
-    from .position import Draw
-
     if not p.is_chance:
         return []
     sides = _drawing_sides(p)
@@ -127,8 +126,6 @@ def chance_outcomes(p: "Position") -> list[tuple["Draw", Fraction]]:
 
 
 def sample_outcome(p: "Position", rng: random.Random) -> "Draw":
-    from .position import Draw
-
     if not p.is_chance:
         raise ValueError(f"no chance outcome at {p.to_play}")
     drawn = []
@@ -147,6 +144,4 @@ def sample_outcome(p: "Position", rng: random.Random) -> "Draw":
 
 def _drawing_sides(p: "Position") -> list["Side"]:
     """The sides as they draw: at the end of a round a team's other member becomes the drawer."""
-    from .position import DRAW
-
     return [evolve(s, drawer=1 - s.drawer) if s.is_team and p.to_play == DRAW else s for s in p.sides]

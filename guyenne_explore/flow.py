@@ -8,60 +8,25 @@ placements are made, pausing only at the decisions the rules leave to a side
 
 from __future__ import annotations
 
-
+from typing import TYPE_CHECKING
 
 from .cards import EMPTY, HERO, Cards
 from .drawing import draw_side
 from .moves import IllegalMove, Move, parse_move, why_illegal
-from .position import (CONCEDE_CHOICE, DEAL, DRAW, END, ENGLISH, FRENCH, NEUTRAL, NOTHING_PLACED, evolve,
-                       OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND,
-                       SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Draw, Position, Side, replace_side)
 from .rules import SIDES, Rules
 from .scoring import cannot_play_on, sweeper
+from .state import (CONCEDE_CHOICE, DEAL, DRAW, END, ENGLISH, FRENCH, NEUTRAL, NOTHING_PLACED, OPEN_FIRST, OPEN_SECOND,
+                    REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Draw, Side,
+                    evolve, new_position, replace_side)
+from .turn import acting_member, acting_side, battle_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .position import Position
+
+__all__ = ["acting_member", "acting_side", "battle_of", "apply_move", "apply_draw", "battle_winner", "defence_holds",
+           "defender_at", "end_of_round", "start_position", "start_of_round_point"]
 
 _NEXT_PLACEMENT = {OPEN_FIRST: RESPOND_FIRST, RESPOND_FIRST: OPEN_SECOND, OPEN_SECOND: RESPOND_SECOND}
-
-
-# ---------------------------------------------------------------------- who decides
-def battle_of(point: str) -> int | None:
-    """The battle (0 = X, 1 = Y) a placement decision places at."""
-    if point in (OPEN_FIRST, RESPOND_FIRST):
-        return 0
-    if point in (OPEN_SECOND, RESPOND_SECOND):
-        return 1
-    return None
-
-
-def acting_side(p: Position) -> int | None:
-    point = p.to_play
-    if point in (OPEN_FIRST, RESPOND_SECOND):
-        return p.first
-    if point in (RESPOND_FIRST, OPEN_SECOND):
-        return 1 - p.first
-    if point == SETUP_DISCARD:
-        return p.first if p.sides[p.first].discard.size < p.rules.pre_discard else 1 - p.first
-    if point in (TEAM_SPLIT, TEAM_ORDER):
-        f = p.first
-        return f if p.sides[f].is_team and p.sides[f].order is None else 1 - f
-    if point == CONCEDE_CHOICE:
-        return p.castles[p.placed.castle(p.battle or 0)]  # type: ignore[index]
-    if point == REMOVE_CHOICE:
-        return 1 - p.castles[p.placed.castle(p.battle or 0)]  # type: ignore[index]
-    return None
-
-
-def acting_member(p: Position) -> int:
-    side = acting_side(p)
-    if side is None or not p.sides[side].is_team:
-        return 0
-    s = p.sides[side]
-    if p.to_play == TEAM_SPLIT:
-        return s.drawer if s.hands[s.drawer].size else 1 - s.drawer
-    if p.to_play in (TEAM_ORDER, SETUP_DISCARD):
-        return s.drawer
-    battle = p.battle if p.to_play in (CONCEDE_CHOICE, REMOVE_CHOICE) else battle_of(p.to_play)
-    order = s.order or 0
-    return order if battle == 0 else 1 - order
 
 
 # ---------------------------------------------------------------------- start
@@ -73,7 +38,7 @@ def start_position(rules: Rules) -> Position:
     )
     first = SIDES.index(rules.first_side)
     to_play = SETUP_DISCARD if rules.pre_discard else DEAL
-    return Position(rules, (NEUTRAL,) * rules.castles, 1, first, to_play, sides)  # type: ignore[arg-type]
+    return new_position(rules, (NEUTRAL,) * rules.castles, 1, first, to_play, sides)  # type: ignore[arg-type]
 
 
 def start_of_round_point(p: Position) -> str:
@@ -124,8 +89,9 @@ def apply_move(p: Position, move: Move | str, checked: bool = True) -> Position:
         return after_battle(p, battle)
 
     # placements
-    battle = battle_of(point)
-    assert battle is not None
+    placing = battle_of(point)
+    assert placing is not None
+    battle = placing
     s = s.with_hand(member, s.hands[member] - move.cards)
     placed = p.placed.put(side, battle, move.cards)
     if point == OPEN_FIRST:
@@ -207,7 +173,7 @@ def end_of_round(p: Position) -> Position:
     sides = tuple(
         evolve(s, discard=s.discard + p.placed.side_total(i)) for i, s in enumerate(p.sides)
     )
-    return evolve(p, sides=sides, placed=NOTHING_PLACED, battle=None, to_play=DRAW)  # type: ignore[arg-type]
+    return evolve(p, sides=sides, placed=NOTHING_PLACED, battle=None, to_play=DRAW)
 
 
 # ---------------------------------------------------------------------- chance

@@ -204,7 +204,7 @@ class Choice:
         if cards.size == 0:
             return "the loser of a neutral castle must remove at least one card"
         if cards.size == 1:
-            if cards.strongest() != strongest:
+            if cards.strongest() != strongest and strongest is not None:
                 return (f"a single removed card must be the strongest placed ({SYMBOLS[strongest]});"
                         " otherwise remove several cards adding up to at least its value")
             return None

@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .cards import Cards
+from .game_loop import Hooks, play
 from .moves import Move
-from .flow import defence_holds
-from .position import CONCEDE_CHOICE, Draw, Position
+from .policy import UNIFORM, Policy
+from .position import Draw, Position
 from .rules import SIDES
 
 
@@ -73,40 +74,37 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | str) -> "GameRecord":
-        if isinstance(data, str):
-            data = json.loads(data)
-        record = cls(Position.from_json(data["start"]), [Event.from_json(e) for e in data["moves"]])
+        parsed: dict[str, Any] = json.loads(data) if isinstance(data, str) else data
+        record = cls(Position.from_json(parsed["start"]), [Event.from_json(e) for e in parsed["moves"]])
         record.positions()  # replay: an inconsistent record fails here, naming the event
         return record
 
 
-Chooser = Callable[[Position, random.Random], Move]
-
-
 def uniform_choice(p: Position, rng: random.Random) -> Move:
-    """The uniform policy's choice (RULES.md 10), with the built-in concede rule."""
-    if p.to_play == CONCEDE_CHOICE:
-        b = p.battle or 0
-        defender = p.castles[p.placed.castle(b)]  # type: ignore[index]
-        return Move(concede=not defence_holds(defender, p.placed.at(0, b), p.placed.at(1, b)))
-    moves = list(p.legal_moves)
-    return moves[rng.randrange(len(moves))]
+    """The uniform policy's move at ``p`` (:data:`.policy.UNIFORM`, from the acting side's view)."""
+    side = p.side_to_play
+    assert side is not None, f"no side decides at {p.to_play}"
+    return UNIFORM.choose(p.view(side), rng)
 
 
-def play_game(start: Position, seed: int, choose: Chooser = uniform_choice, max_events: int = 100000) -> GameRecord:
-    """Play from ``start`` to the end with a seeded generator (chance and moves share it)."""
-    rng = random.Random(seed)
+class _Recorder(Hooks):
+    """Writes every event of a game into a record."""
+
+    def __init__(self, record: "GameRecord"):
+        self.record = record
+
+    def decision(self, p: Position, side: int, move: Move) -> None:
+        self.record.events.append(Event(p.to_play, side, move=move))
+
+    def chance(self, p: Position, draw: Draw) -> None:
+        self.record.events.append(Event(p.to_play, None, draw=draw))
+
+
+def play_game(start: Position, seed: int, policies: Policy | tuple[Policy, Policy] = UNIFORM,
+              max_events: int = 100000) -> GameRecord:
+    """Play from ``start`` to the end with a seeded generator (chance and moves share it), each
+    side by its policy (one for both, or a pair), through the engine's one game loop."""
+    pair = policies if isinstance(policies, tuple) else (policies, policies)
     record = GameRecord(start)
-    p = start
-    while not p.is_over:
-        if len(record.events) >= max_events:
-            raise RuntimeError(f"game did not end within {max_events} events")
-        if p.is_chance:
-            d = p.sample_outcome(rng)
-            record.events.append(Event(p.to_play, None, draw=d))
-            p = p.apply_outcome(d)
-        else:
-            m = choose(p, rng)
-            record.events.append(Event(p.to_play, p.side_to_play, move=m))
-            p = p.apply(m)
+    play(start, random.Random(seed), pair, (_Recorder(record),), max_events)
     return record

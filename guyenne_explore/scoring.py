@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from .position import ENGLISH, FRENCH, NEUTRAL
+from .state import ENGLISH, FRENCH, NEUTRAL
 from .rules import SIDES
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -132,6 +132,7 @@ def table_result(castles: tuple[int, ...], unspent_english: int, unspent_french:
     if sweep is not None:
         return Result(12 if sweep == ENGLISH else 0, 12 if sweep == FRENCH else 0, SIDES[sweep])
     unspent = (unspent_english, unspent_french)
+    keys: list[tuple[int, ...]]
     if rules.scoring == "2021":
         scores = [points[s] + unspent[s] for s in (ENGLISH, FRENCH)]
         keys = [(scores[s], longest[s], unspent[s]) for s in (ENGLISH, FRENCH)]

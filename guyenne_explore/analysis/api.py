@@ -6,19 +6,15 @@ import random
 from concurrent.futures import Executor
 from typing import Callable
 
-from ..flow import apply_move
-from ..position import Position
-from ..record import uniform_choice
+from ..engine_api import Draw, Hooks, Move, Position, play
 from .exact import exact_distribution, out_of_reach, require_exact
 from .fast.encode import unsupported
 from .fast.endgame import frozen
-from .heuristic import Heuristic
-from .policies import Policy, Uniform
-from .search import MonteCarlo
+from .registry import POLICIES, policy_named
 from .results import AnalysisResult, exact_result, sampled_result
 from .sample import play_games, sample_games_on
 
-POLICIES: dict[str, Callable[[], Policy]] = {"uniform": Uniform, "heuristic": Heuristic, "search": MonteCarlo}
+__all__ = ["POLICIES", "policy_named", "analyse", "estimate_tree_size", "in_endgame", "ExactOutOfReach"]
 #: Estimated tree nodes above which "auto" samples instead (about a second of enumeration).
 EXACT_BUDGET = 300_000
 #: Estimated tree nodes above which an explicit exact request is refused unless forced (minutes).
@@ -38,29 +34,33 @@ class ExactOutOfReach(ValueError):
     """Exact enumeration would take too long here; sample instead (or force it)."""
 
 
-def policy_named(name: str) -> Policy:
-    if name not in POLICIES:
-        raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")
-    return POLICIES[name]()
-
-
 def estimate_tree_size(p: Position, probes: int = 30, seed: int = 0) -> float:
     """Knuth's estimator of the number of nodes of the game tree below ``p`` (random probes)."""
     rng = random.Random(seed)
     total = 0.0
     for _ in range(probes):
-        q, weight, nodes = p, 1.0, 1.0
-        while not q.is_over:
-            if q.is_chance:
-                branching = len(q.chance_outcomes())
-                q = q.apply_outcome(q.sample_outcome(rng))
-            else:
-                branching = max(1, len(q.legal_moves))
-                q = apply_move(q, uniform_choice(q, rng), checked=False)
-            weight *= branching
-            nodes += weight
-        total += nodes
+        probe = _Probe()
+        play(p, rng, hooks=(probe,), check_moves=False)
+        total += probe.nodes
     return total / probes
+
+
+class _Probe(Hooks):
+    """One probe of Knuth's estimator: the product of the branching factors met along a uniform
+    game, summed over its depths, is an unbiased estimate of the tree's size."""
+
+    def __init__(self) -> None:
+        self.weight, self.nodes = 1.0, 1.0
+
+    def _step(self, branching: int) -> None:
+        self.weight *= branching
+        self.nodes += self.weight
+
+    def decision(self, p: Position, side: int, move: Move) -> None:
+        self._step(max(1, len(p.legal_moves)))
+
+    def chance(self, p: Position, draw: Draw) -> None:
+        self._step(len(p.chance_outcomes()))
 
 
 def in_endgame(p: Position, policies: tuple[str, str]) -> bool:

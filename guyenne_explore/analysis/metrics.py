@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Iterable, NamedTuple, Sequence, Union
+from typing import Callable, Iterable, Sequence, Union
 
-from ..scoring import SWEEP
+from ..engine_api import SWEEP
 from .intervals import mean_interval, wilson
+from .outcomes import Outcome
 
 Weight = Union[int, float, Fraction]
 
@@ -40,20 +41,6 @@ MEANINGS: dict[str, str] = {
     "Win rate, hero kept ({side})": "{side} win rate in the games where its hero was still in play at the end",
     "Win rate, hero removed ({side})": "{side} win rate in the games where its hero was removed",
 }
-
-
-class Outcome(NamedTuple):
-    """What the metrics read of a game; :class:`.sample.Game` has the same fields.
-
-    An exact result knows only the first four; the others are None there."""
-
-    english: int
-    french: int
-    winner: str
-    rounds: int
-    decided: int | None = None
-    hero_kept: tuple[bool, bool] | None = None
-    ending: str | None = None
 
 
 @dataclass(frozen=True)

@@ -1,57 +1,13 @@
 """Policies: how a side chooses a move, from its own view of the position only.
 
-A policy gives a probability distribution over the legal moves of a
-:class:`~guyenne_explore.view.SideView`.  Exact analysis needs that
-distribution with exact fractions; sampling only needs :meth:`Policy.choose`.
+The protocol, the built-in concede rule and the one uniform policy are the
+engine's (:mod:`guyenne_explore.policy`: its game loop plays them); the
+analysis' own policies (:mod:`.heuristic`, :mod:`.search`) follow the same
+protocol, and :mod:`.registry` names them all.
 """
 
 from __future__ import annotations
 
-import random
-from fractions import Fraction
-from typing import Protocol, runtime_checkable
+from ..engine_api import UNIFORM, Policy, Uniform, concede_move
 
-from ..flow import defence_holds
-from ..moves import Move
-from ..position import CONCEDE_CHOICE
-from ..view import SideView
-
-
-@runtime_checkable
-class Policy(Protocol):
-    name: str
-    #: True when :meth:`distribution` is exact and cheap enough for exact enumeration
-    exact: bool
-
-    def distribution(self, view: SideView) -> list[tuple[Move, Fraction]]: ...
-
-    def choose(self, view: SideView, rng: random.Random) -> Move: ...
-
-
-def concede_move(view: SideView) -> Move:
-    """The built-in defender's rule (RULES.md 4): reveal when the defence holds, concede when it falls."""
-    b = view.battle or 0
-    mine, theirs = view.own_placed[b], view.opponent_placed[b]
-    assert theirs is not None, "the attacker has revealed at concede_choice"
-    cards = (mine, theirs) if view.side == 0 else (theirs, mine)
-    return Move(concede=not defence_holds(view.side, *cards))
-
-
-class Uniform:
-    """The reference policy (RULES.md 10): every legal move equally likely."""
-
-    name = "uniform"
-    exact = True
-
-    def distribution(self, view: SideView) -> list[tuple[Move, Fraction]]:
-        if view.to_play == CONCEDE_CHOICE:
-            return [(concede_move(view), Fraction(1))]
-        moves = list(iter(view.legal_moves))  # iter(): no count of the moves before listing them
-        p = Fraction(1, len(moves))
-        return [(m, p) for m in moves]
-
-    def choose(self, view: SideView, rng: random.Random) -> Move:
-        if view.to_play == CONCEDE_CHOICE:
-            return concede_move(view)
-        moves = list(iter(view.legal_moves))
-        return moves[rng.randrange(len(moves))]
+__all__ = ["Policy", "UNIFORM", "Uniform", "concede_move"]

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..position import Position
+from ..engine_api import Position
 from .exact import Distribution
 from .intervals import mean_interval, wilson
 from .metrics import Metric, Outcome, Weight, weighted_metrics
-from .sample import Game
+from .outcomes import Game
 
 WINNERS = ("english", "french", "draw")
 

@@ -14,16 +14,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..position import Position
-from ..rules import (
-    ADJACENCIES,
-    REMOVALS,
-    RESHUFFLES,
-    SCORINGS,
-    SIDES,
-    Rules,
-    RulesError,
-)
+from ..engine_api import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Position, Rules, RulesError
 from .api import ExactOutOfReach, analyse
 from .exact import Cancelled
 from .metrics import Metric

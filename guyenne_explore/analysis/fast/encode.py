@@ -14,11 +14,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...cards import HERO, KINDS, value_of
-from ...position import (CONCEDE_CHOICE, DEAL, DRAW, END, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
-                         RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, Position)
-from ...rules import Rules
-from ...scoring import ENDINGS, ending, points_rows
+from ...engine_api import (CONCEDE_CHOICE, DEAL, DRAW, END, ENDINGS, HERO, KINDS, OPEN_FIRST, OPEN_SECOND,
+                           REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, Position, Rules, ending,
+                           points_rows, value_of)
 from . import kernel as kn
 from .options import OptionTables, option_tables
 

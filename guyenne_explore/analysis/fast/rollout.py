@@ -12,13 +12,9 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ...cards import KINDS, Cards
-from ...moves import Move
-from ...position import Draw, Position
-from ...record import Event, GameRecord
-from ...scoring import ENDINGS
-from ..exact import Cancelled
-from ..sample import Game
+from ...engine_api import ENDINGS, KINDS, Cards, Draw, Event, GameRecord, Move, Position
+from ..cancel import Cancelled
+from ..outcomes import Game
 from . import kernel as kn
 from .encode import POINT_NAMES, encode, seed_u64, unsupported
 

@@ -1,0 +1,30 @@
+"""Policies by name, as the panels, the command line and the samplers' workers ask for them."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .heuristic import Heuristic
+from .policies import Policy, Uniform
+from .search import ISMCTS
+
+POLICIES: dict[str, Callable[[], Policy]] = {"uniform": Uniform, "heuristic": Heuristic, "search": ISMCTS}
+
+
+def policy_named(name: str) -> Policy:
+    """A fresh policy of that name; a ValueError lists the names known.
+
+    The search takes its budget after a colon: ``search:200`` (rollouts a decision) or
+    ``search:250ms`` (milliseconds a decision).
+    """
+    base, _, budget = name.partition(":")
+    if base not in POLICIES or (budget and base != "search"):
+        raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)} "
+                         "(the search with a budget: search:200 rollouts, or search:250ms)")
+    if not budget:
+        return POLICIES[base]()
+    amount = budget[:-2] if budget.endswith("ms") else budget
+    if not amount.isdigit() or int(amount) < 1:
+        raise ValueError(f"the search budget in {name!r} must be a whole number of rollouts (search:200) "
+                         "or of milliseconds (search:250ms), at least 1")
+    return ISMCTS(milliseconds=int(amount)) if budget.endswith("ms") else ISMCTS(int(amount))

@@ -1,0 +1,69 @@
+"""The engine as solvers and samplers use it: one import, every name documented here.
+
+The analysis layer (exact enumeration, the compiled fast path, sampling, the
+policies) imports the engine through this module only, so what it may rely on is
+listed in one place and the engine's other names stay free to change.  Everything
+here asks the engine; nothing restates a rule.
+
+Positions and rules
+    :class:`Position` (with its methods: ``legal_moves``, ``apply``, ``chance_outcomes``,
+    ``apply_outcome``, ``sample_outcome``, ``result``, ``view``), :class:`Side`, :class:`Draw`,
+    :class:`Rules` (and the choices of its parameters), :data:`PRESETS`, :data:`SIDES`, the cards (:class:`Cards`, :data:`EMPTY`,
+    :data:`HERO`, :data:`KINDS`, :func:`value_of`), moves (:class:`Move`, :class:`Choice`,
+    :class:`LegalMoves`), the decision and chance points and the controls.
+Applying a known-legal move
+    :func:`apply_legal`: the hot path's apply, for a move taken from ``legal_moves`` or a view's.
+Tables for fast paths
+    :func:`battle_winner`, :func:`battle_of`, :func:`defence_holds` (RULES.md 4),
+    :func:`side_outcomes` (a side's draws with their probabilities, RULES.md 5),
+    :func:`table_result` and :func:`points_rows` (scores of a final table, RULES.md 6),
+    :data:`ENDINGS`, :func:`ending` (how a game ended).
+Playing
+    :func:`play` with :class:`Hooks` (the one game loop), :class:`Policy`, :class:`Uniform`,
+    :data:`UNIFORM`, :func:`concede_move`, :class:`SideView`, :class:`PublicRecord`, :func:`determinise`
+    (a full position drawn from a view and its record, for searches),
+    :class:`GameRecord`, :class:`Event`.
+"""
+
+from __future__ import annotations
+
+from .cards import EMPTY, HERO, KINDS, Cards, value_of
+from .determinise import determinise
+from .drawing import side_outcomes
+from .flow import apply_move, battle_of, battle_winner, defence_holds
+from .game_loop import GameTooLong, Hooks, play
+from .moves import Choice, IllegalMove, LegalMoves, Move
+from .policy import UNIFORM, Policy, Uniform, concede_move
+from .position import Position
+from .record import Event, GameRecord
+from .rules import ADJACENCIES, PRESETS, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Rules, RulesError
+from .scoring import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, Result, ending, points_rows, table_result
+from .state import (CONCEDE_CHOICE, DEAL, DECISIONS, DRAW, END, ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
+                    PLACEMENTS, REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT,
+                    Draw, Placed, Side)
+from .view import PublicRecord, SideView
+
+__all__ = [
+    # positions, rules, cards, moves
+    "Position", "Side", "Placed", "Draw", "Rules", "RulesError", "PRESETS", "SIDES", "REMOVALS", "SCORINGS",
+    "RESHUFFLES", "ADJACENCIES", "Cards", "EMPTY", "HERO", "KINDS", "value_of",
+    "Move", "Choice", "LegalMoves", "IllegalMove",
+    # points of a game and controls
+    "SETUP_DISCARD", "TEAM_SPLIT", "TEAM_ORDER", "OPEN_FIRST", "RESPOND_FIRST", "OPEN_SECOND", "RESPOND_SECOND",
+    "CONCEDE_CHOICE", "REMOVE_CHOICE", "DECISIONS", "PLACEMENTS", "DEAL", "DRAW", "END", "ENGLISH", "FRENCH", "NEUTRAL",
+    # applying
+    "apply_legal",
+    # tables for fast paths
+    "battle_winner", "battle_of", "defence_holds", "side_outcomes", "table_result", "points_rows",
+    "Result", "Ending", "ENDINGS", "SWEEP", "EXHAUSTED", "OUT_OF_CARDS", "ending",
+    # playing
+    "play", "Hooks", "GameTooLong", "Policy", "Uniform", "UNIFORM", "concede_move", "SideView", "PublicRecord", "determinise",
+    "GameRecord", "Event",
+]
+
+
+def apply_legal(p: Position, move: Move) -> Position:
+    """The position after ``move``, which the caller took from ``p.legal_moves`` (or the acting
+    side's view of them): the engine applies it without checking its legality again, the
+    analysis' hot path.  Any other move must go through :meth:`Position.apply`."""
+    return apply_move(p, move, checked=False)

@@ -1,0 +1,78 @@
+"""The one game loop: play a position to its end, chance sampled, decisions asked of policies.
+
+As in OpenSpiel's ``evaluate_bots``: at a chance point the loop samples the
+engine's chance outcome from a seeded generator, at a decision point it asks the
+acting side's policy, which sees only that side's view (with the public record
+both sides remember, :class:`~guyenne_explore.view.PublicRecord`).  Whatever a
+caller needs besides the final position (a game record, the table's leader at
+each end of a round, a tree-size estimate, a search's rollout statistics) is a
+:class:`Hooks` object watching the events; the loop itself decides nothing.
+
+Every sampled game of the package goes through :func:`play`: records
+(:func:`.record.play_game`), sampled analysis (``analysis.sample.play_out``),
+rollouts and the tree-size estimate.  The compiled kernel of
+``analysis.fast`` is its twin for uniform play, proven equal by the tests that
+replay its games here.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from .flow import apply_move
+from .moves import Move
+from .policy import UNIFORM, Policy
+from .position import Position
+from .state import Draw
+from .view import PublicRecord, SideView
+
+
+class Hooks:
+    """Watches a game as :func:`play` runs it; every method does nothing unless overridden."""
+
+    def decision(self, p: Position, side: int, move: Move) -> None:
+        """``side`` chose ``move`` at ``p`` (called before the move is applied)."""
+
+    def chance(self, p: Position, draw: Draw) -> None:
+        """The chance outcome ``draw`` happened at ``p`` (called before it is applied)."""
+
+    def end(self, p: Position) -> None:
+        """The game is over at ``p``."""
+
+
+class GameTooLong(RuntimeError):
+    """A game that did not end within the events allowed (a policy or position out of the rules' bounds)."""
+
+
+def play(start: Position, rng: random.Random, policies: tuple[Policy, Policy] = (UNIFORM, UNIFORM),
+         hooks: Sequence[Hooks] = (), max_events: int = 100_000, check_moves: bool = True) -> Position:
+    """Play ``start`` to its end and return the final position.
+
+    One generator ``rng`` serves chance and the policies, so a seed gives one game.
+    ``check_moves=False`` trusts the policies' moves (they choose among their view's legal
+    moves): the analysis' hot path.
+    """
+    p = start
+    record = PublicRecord.assumed(p)
+    events = 0
+    while not p.is_over:
+        events += 1
+        if events > max_events:
+            raise GameTooLong(f"game did not end within {max_events} events")
+        if p.is_chance:
+            draw = p.sample_outcome(rng)
+            for h in hooks:
+                h.chance(p, draw)
+            q, move = p.apply_outcome(draw), None
+        else:
+            side = p.side_to_play
+            assert side is not None
+            move = policies[side].choose(SideView(p, side, record=record), rng)
+            for h in hooks:
+                h.decision(p, side, move)
+            q = apply_move(p, move, checked=check_moves)
+        record, p = record.after(p, q, move), q
+    for h in hooks:
+        h.end(p)
+    return p
