@@ -339,7 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
                            help="processes for sampled games (default: the local cores for skilled play)")
             s.add_argument("--scheduler", metavar="ADDRESS",
                            help="a Dask scheduler (tcp://host:8786): spread sampled games over its workers")
-    d = sub.add_parser("diagram", help="draw a position as SVG or PNG")
+    d = sub.add_parser("diagram", help="draw a position as SVG, PNG or PDF (no system library needed)")
     d.add_argument("position")
     d.add_argument("-o", "--output", required=True)
     d.add_argument("--hide-hands", action="store_true", help="draw hidden cards as backs (a public view)")

@@ -294,3 +294,17 @@ def test_diagram_storyboard_and_teaching_in_chromium(tmp_path):
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=20)
+
+
+def test_export_row_draws_the_seating_of_a_team_game():
+    import xml.etree.ElementTree as ET
+
+    from guyenne_explore.widgets.starts import opening
+
+    table, row, sent = _export_row(opening("team", 2))
+    row.seating.value, row.format.value = True, "SVG"
+    assert row.download()
+    assert sent[-1][0]["name"].startswith("guyenne-seating-")
+    root = ET.fromstring(sent[-1][1].decode())
+    seats = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "seat"]
+    assert len(seats) == 4

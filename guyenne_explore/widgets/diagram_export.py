@@ -2,7 +2,7 @@
 
 :class:`DiagramExport` draws the position a table shows with the options
 chosen (caption, the previewed move outlined, battle winners marked, hidden
-cards face up or not, PNG scale); :class:`StoryboardExport` turns a history of
+cards face up or not, the seating view, PNG scale); :class:`StoryboardExport` turns a history of
 positions (the moves panel's) into a storyboard, as a PDF or a zip of SVGs.
 Both are drawn by the render layer and handed to the browser as downloads
 (:class:`~.files.Download`): no server path is involved.
@@ -17,6 +17,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..position import Position
+from ..render.seating import seating_svg
 from ..render.storyboard import record_from_positions, storyboard, storyboard_pdf, storyboard_zip
 from ..render.svg import Diagram, diagram
 from .files import Download
@@ -40,6 +41,9 @@ class DiagramExport(w.Accordion):
                                   layout=w.Layout(width="auto"))
         self.face_up = w.Checkbox(value=table.show_hands, description="hidden cards face up", indent=False,
                                   layout=w.Layout(width="auto"))
+        self.seating = w.Checkbox(value=False, description="where the players sit", indent=False,
+                                  layout=w.Layout(width="auto"),
+                                  tooltip="a top view of the table with each player's seat (made for the team game)")
         self.scale = w.BoundedFloatText(value=2.0, min=0.25, max=8.0, step=0.25, description="PNG scale",
                                         style={"description_width": "70px"}, layout=w.Layout(width="140px"))
         self.button = w.Button(description="Download diagram", icon="download", button_style="primary",
@@ -49,7 +53,7 @@ class DiagramExport(w.Accordion):
         self.message = w.HTML()
         def row(*children: w.Widget) -> w.HBox:
             return w.HBox(list(children), layout=w.Layout(flex_flow="row wrap", align_items="center"))
-        body = w.VBox([row(self.caption), row(self.with_move, self.winners, self.face_up),
+        body = w.VBox([row(self.caption), row(self.with_move, self.winners, self.face_up, self.seating),
                        row(self.format, self.scale, self.button, self.file), self.message])
         super().__init__(children=[body], **kwargs)
         self.set_title(0, "Export the diagram (SVG, PNG, PDF)")
@@ -63,6 +67,8 @@ class DiagramExport(w.Accordion):
             self.message.value = ('<span style="color:#9b1c1c">No valid position to draw: fix the problems '
                                   'shown in the builder first.</span>')
             return None
+        if self.seating.value:
+            return seating_svg(p, show_hands=self.face_up.value, caption=self.caption.value.strip() or None)
         return diagram(p, show_hands=self.face_up.value, viewer=self.table.viewer,
                        caption=self.caption.value.strip() or None, show_winners=self.winners.value,
                        highlight_move=self.table.highlighted_move() if self.with_move.value else None)
@@ -75,7 +81,7 @@ class DiagramExport(w.Accordion):
         p = self.table.position
         assert p is not None
         fmt = self.format.value
-        name = f"guyenne-round{p.round}-{p.to_play}.{fmt.lower()}"
+        name = f"guyenne-{'seating-' if self.seating.value else ''}round{p.round}-{p.to_play}.{fmt.lower()}"
         try:
             data = {"SVG": lambda: str(picture).encode("utf-8"), "PNG": lambda: picture.png(self.scale.value),
                     "PDF": picture.pdf}[fmt]()
