@@ -199,6 +199,18 @@ def test_explorer_app_in_chromium(tmp_path):
                 saved = json.loads(pathlib.Path(download.path()).read_text())
                 assert saved["castles"] == ["french", "english", "english", "english", "english", "english"]
 
+                # a position comes in by upload from the visitor's machine; a file over the limit never leaves it
+                saved["castles"][5] = "neutral"
+                picker = page.locator(".guyenne-upload input[type=file]")
+                picker.set_input_files(files=[{"name": "p.json", "mimeType": "application/json",
+                                               "buffer": json.dumps(saved).encode()}])
+                page.wait_for_selector('.guyenne-table g.castle[data-castle="5"][data-control="neutral"]',
+                                       state="attached")
+                page.wait_for_selector('.guyenne-upload-message:has-text("loaded p.json")')
+                picker.set_input_files(files=[{"name": "big.json", "mimeType": "application/json",
+                                               "buffer": b" " * 1_000_001}])
+                page.wait_for_selector('.guyenne-upload-message:has-text("files up to 1.0 MB are accepted")')
+
                 # a small sampled analysis of that position
                 page.click('.lm-TabBar-tab:has-text("Analysis")')
                 panel = page.locator(".guyenne-analysis")
@@ -214,6 +226,10 @@ def test_explorer_app_in_chromium(tmp_path):
                                   has_text="sample").first.click()
                 panel.locator("button", has_text="Run analysis").click()
                 panel.locator(".js-plotly-plot").first.wait_for()
+                with page.expect_download() as info:  # results exported as a browser download
+                    panel.get_by_role("button", name="JSON", exact=True).click()
+                result = json.loads(pathlib.Path(info.value.path()).read_text())
+                assert info.value.suggested_filename.endswith(".json") and result["games"] == 20
 
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / "explorer.png"), full_page=True)

@@ -207,7 +207,7 @@ class AnalysisPanel(w.VBox):
         if runs is not None:
             self.runs = runs
             self.results = {r.label: r.result for r in runs if r.result is not None}
-            self.problems.value = problems_html(runs)
+            self.problems.value = problems_html([r for r in runs if not r.out_of_reach])  # those: beside "force"
             self.force_note.value = force_exact_html(runs)
             self.figures = result_figures(self.results) if self.results else {}
             self.metrics.value = ("<h4>Designer metrics (95% interval when sampled)</h4>"

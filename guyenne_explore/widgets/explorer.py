@@ -18,6 +18,7 @@ from ..position import Position
 from .analysis_panel import AnalysisPanel
 from .builder import Builder
 from .diagram_export import DiagramExport
+from .guard import guarded
 from .moves_panel import MovesPanel
 from .starts import opening
 from .table import Table
@@ -55,8 +56,9 @@ class Explorer(w.HBox):
         self.builder.observe(self._problems, names="problems")
         self.moves.observe(self._moved, names="position")
         w.dlink((self.moves, "highlight"), (self.table, "highlight"))
-        self.table.on_castle_click(self.builder.cycle_castle)
-        self.table.on_stack_click(self._edit_stack)
+        # clicks on the table: an unexpected error shows in the builder's section it concerns, never raised
+        self.table.on_castle_click(guarded(self.builder.errors["castles"])(self.builder.cycle_castle))
+        self.table.on_stack_click(guarded(self.builder.errors["general"])(self._edit_stack))
 
     @property
     def position(self) -> Position | None:
