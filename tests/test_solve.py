@@ -192,7 +192,7 @@ def test_shared_endgames_solve(name):
     result = solve_position(p)
     assert 0 <= result.value <= 1
     assert sum(w for _, w in result.moves) == pytest.approx(1.0)
-    assert result.stats.states >= 1 and result.stats.nonzeros > 0
+    assert result.stats.states >= 1 and result.stats.leaves > 0
 
 
 def test_positions_the_solver_does_not_cover_say_why():

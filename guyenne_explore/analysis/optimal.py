@@ -40,13 +40,12 @@ from typing import Any, Callable
 import numpy as np
 
 from ..moves import Move
-from ..position import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, RESPOND_SECOND,
-                        Position)
+from ..position import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, Position)
 from ..rules import SIDES, Rules
 from ..scoring import table_result
 from .fast.endgame import frozen
 from .optimal_lp import Layout, RoundSolution, solve_batch
-from .optimal_round import RoundModel, StateKey, build_round, canonical, round_start
+from .optimal_round import RoundModel, StateKey, build_round, canonical, round_start, subgame
 from .policies import Policy
 
 OBJECTIVES = ("win", "score")
@@ -100,6 +99,9 @@ class SolveStats:
     largest_constraints: int = 0
     largest_nonzeros: int = 0
     lp_calls: int = 0
+    subgames_solved: int = 0
+    saddle: int = 0
+    pruned: int = 0
     build_seconds: float = 0.0
     lp_seconds: float = 0.0
 
@@ -117,8 +119,7 @@ class OptimalSolver:
         self.objective = objective
         self.progress = progress
         self.models: dict[StateKey, RoundModel] = {}
-        self.layouts: dict[StateKey, Layout] = {}
-        self.solutions: dict[StateKey, RoundSolution] = {}
+        self.subs: dict[StateKey, list[Subgame]] = {}
         self.values: dict[StateKey, float] = {}
         self.stats = SolveStats()
         self._end_values: dict[tuple, float] = {}
@@ -176,9 +177,8 @@ class OptimalSolver:
                 self._solve_batch(batch)
                 batch, weight = [], 0
             level = lvl
-            layout = self.layouts.setdefault(key, Layout(self.model(key)))
             batch.append(key)
-            weight += layout.nonzeros
+            weight += self.model(key).leaves
         if batch:
             self._solve_batch(batch)
 
@@ -189,36 +189,106 @@ class OptimalSolver:
         sign = 1.0 if key[1] == ENGLISH else -1.0
         return sign * vals[m.child]
 
+    def _subgames(self, key: StateKey, payoff: np.ndarray) -> list[Subgame]:
+        """The subgames after F's public choice (X, number of cards), with bounds from their leaves."""
+        m = self.models[key]
+        out = []
+        for x in range(m.n):
+            blocks = [k for k, (bx, _) in enumerate(m.blocks) if bx == x]
+            for size in sorted({a.size for a in m.opens}):
+                fps = np.nonzero(np.array([m.opens[a].size == size for a in m.f_a.tolist()]))[0]
+                part = payoff[blocks][:, fps, :]
+                # F's best plan (a, d) against an S that sees it, and S's best plan (Y, b, c) against
+                # an F that sees it: the value lies between; equal, it is a saddle point and needs no LP
+                low = float(part.min(axis=(0, 2)).max())
+                high = float(part.max(axis=1).min())
+                out.append(Subgame(x, size, low, high))
+        return out
+
     def _solve_batch(self, keys: list[StateKey]) -> None:
-        items = [(self.layouts[k], self._payoff(k)) for k in keys]
+        """Solve round starts subgame by subgame: a subgame needs an LP only when it has no saddle point
+        and could still beat what F surely gets elsewhere.  First each state's most promising
+        subgame, then the others that can still beat it (a win often ends the search there)."""
+        st = self.stats
+        payoffs = {}
+        for key in keys:
+            payoff = payoffs[key] = self._payoff(key)
+            subs = self.subs[key] = self._subgames(key, payoff)
+            for sg in subs:
+                if sg.high - sg.low <= 1e-12:
+                    sg.value = sg.low
+                    st.saddle += 1
+        first = []
+        for key in keys:
+            open_ = [sg for sg in self.subs[key] if sg.value is None]
+            if open_:
+                first.append((key, max(open_, key=lambda g: (g.high, g.low))))
+        self._solve_subgames(first, payoffs)
+        rest = []
+        for key in keys:
+            floor = max(max(sg.low for sg in self.subs[key]),
+                        max((sg.value for sg in self.subs[key] if sg.value is not None), default=-np.inf))
+            for sg in self.subs[key]:
+                if sg.value is None:
+                    if sg.high <= floor:
+                        st.pruned += 1  # worth at most what another subgame surely gives F
+                    else:
+                        rest.append((key, sg))
+        self._solve_subgames(rest, payoffs)
+        for key in keys:
+            best = max(sg.value for sg in self.subs[key] if sg.value is not None)
+            self.values[key] = best if key[1] == ENGLISH else -best
+            st.states += 1
+            st.leaves += self.models[key].leaves
+        if self.progress:
+            self.progress(len(self.values))
+
+    def _solve_subgames(self, todo: list[tuple[StateKey, "Subgame"]], payoffs: dict) -> None:
+        if not todo:
+            return
+        st = self.stats
+        items = [(Layout(subgame(self.models[key], sg.x, sg.size)), self._sub_payoff(key, sg, payoffs[key]))
+                 for key, sg in todo]
         t = time.perf_counter()
         sols = solve_batch(items)
-        self.stats.lp_seconds += time.perf_counter() - t
-        st = self.stats
+        st.lp_seconds += time.perf_counter() - t
         st.lp_calls += 1
-        for k, sol in zip(keys, sols):
+        for (_, sg), sol in zip(todo, sols):
             lay = sol.layout
-            self.solutions[k] = sol
-            self.values[k] = sol.value if k[1] == ENGLISH else -sol.value
-            st.states += 1
-            st.leaves += lay.model.leaves
+            sg.value, sg.solution = sol.value, sol
+            st.subgames_solved += 1
             st.variables += lay.variables
             st.constraints += lay.nS + lay.nE
             st.nonzeros += lay.nonzeros
             if lay.variables > st.largest_variables:
                 st.largest_variables, st.largest_constraints = lay.variables, lay.nS + lay.nE
                 st.largest_nonzeros = lay.nonzeros
-        if self.progress:
-            self.progress(len(self.values))
+
+    def _sub_payoff(self, key: StateKey, sg: Subgame, payoff: np.ndarray | None = None) -> np.ndarray:
+        m = self.models[key]
+        payoff = self._payoff(key) if payoff is None else payoff
+        blocks = [k for k, (bx, _) in enumerate(m.blocks) if bx == sg.x]
+        fps = np.nonzero(np.array([m.opens[a].size == sg.size for a in m.f_a.tolist()]))[0]
+        return payoff[blocks][:, fps, :]
+
+    def _solved(self, key: StateKey, sg: Subgame) -> RoundSolution:
+        """A subgame's LP solution, solving it now if it was skipped (a saddle point, or never F's best)."""
+        if sg.solution is None:
+            lay = Layout(subgame(self.models[key], sg.x, sg.size))
+            sg.solution = solve_batch([(lay, self._sub_payoff(key, sg))])[0]
+            if sg.value is None:
+                sg.value = sg.solution.value
+        return sg.solution
 
     # ------------------------------------------------------------------ strategies
     def strategy(self, p: Position) -> tuple[list[tuple[Move, float]], bool]:
         """The equilibrium's mixed move at a placement decision of a solvable position.
 
-        Returns the moves with their probabilities, and whether this decision is reached
-        under the equilibrium (at an unreached one the LP leaves the choice arbitrary and no
-        moves are given).  A ``remove_choice`` needs no strategy: in an endgame every removal
-        leads to the same state.
+        Returns the moves with their probabilities, and whether this decision is reached with a
+        positive probability under the equilibrium of its subgame (after F's public choice of X
+        and of the number of cards).  The answers of S are those of the subgame's equilibrium even
+        where F would not go (where F would rather open elsewhere).  A ``remove_choice`` needs no
+        strategy: in an endgame every removal leads to the same state.
         """
         reason = why_not_solvable(p)
         if reason:
@@ -226,52 +296,52 @@ class OptimalSolver:
         key = round_key(p)
         self.value_of(key)
         canon, mirrored = canonical(key)
-        sol = self.solutions[canon]
-        lay = sol.layout
-        m = lay.model
-        n = m.n
+        n = len(canon[0])
 
-        def to_model(c: int | None) -> int:
+        def flip(c: int | None) -> int:
             assert c is not None
             return n - 1 - c if mirrored else c
 
-        def to_table(c: int) -> int:
-            return n - 1 - c if mirrored else c
-
+        subs = self.subs[canon]
         pl = p.placed
         f, s = p.first, 1 - p.first
-        point = p.to_play
-        out: list[tuple[Move, float]] = []
-        if point == OPEN_FIRST:
-            for x in range(n):
-                for a, cards in enumerate(m.opens):
-                    out.append((Move(cards, castle=to_table(x)), float(sol.x[lay.f_open_seq(x, a)])))
-            return _normalised(out, 1.0)
-        x = to_model(pl.x)
-        a_cards = pl.at(f, 0)
-        kk = lay.k_sizes.index(a_cards.size)
-        if point == RESPOND_FIRST:
-            for b, cards in enumerate(m.answers):
-                out.append((Move(cards), float(sol.y[lay.s_answer_seq(x, kk, b)])))
-            return _normalised(out, sum(w for _, w in out))
+        if p.to_play == OPEN_FIRST:
+            sg = max(subs, key=lambda g: -np.inf if g.value is None else g.value)
+            sol = self._solved(canon, sg)
+            lay = sol.layout
+            return _normalised([(Move(cards, castle=flip(sg.x)), float(sol.x[lay.f_open_seq(0, a)]))
+                                for a, cards in enumerate(lay.model.opens)], 1.0)
+        x, a_cards = flip(pl.x), pl.at(f, 0)
+        sg = next(g for g in subs if g.x == x and g.size == a_cards.size)
+        sol = self._solved(canon, sg)
+        lay = sol.layout
+        m = lay.model
+        if p.to_play == RESPOND_FIRST:
+            return _normalised([(Move(cards), float(sol.y[lay.s_answer_seq(0, 0, b)]))
+                                for b, cards in enumerate(m.answers)], 1.0)
         b = m.answers.index(pl.at(s, 0))
-        if point == OPEN_SECOND:
-            parent = float(sol.y[lay.s_answer_seq(x, kk, b)])
-            for block, (bx, y) in enumerate(m.blocks):
-                if bx != x:
-                    continue
-                for sp in np.nonzero(m.s_b == b)[0]:
-                    w = float(sol.y[lay.s_term_seq(block, kk, sp)])
-                    out.append((Move(m.s_c[sp], castle=to_table(y)), w))
-            return _normalised(out, parent)
-        assert point == RESPOND_SECOND
+        if p.to_play == OPEN_SECOND:
+            out = [(Move(m.s_c[sp], castle=flip(y)), float(sol.y[lay.s_term_seq(block, 0, sp)]))
+                   for block, (_, y) in enumerate(m.blocks) for sp in np.nonzero(m.s_b == b)[0]]
+            return _normalised(out, float(sol.y[lay.s_answer_seq(0, 0, b)]))
         a = m.opens.index(a_cards)
-        block = m.blocks.index((x, to_model(pl.y)))
+        block = m.blocks.index((x, flip(pl.y)))
         lm = lay.lm_pairs.index((pl.at(s, 0).size, pl.at(s, 1).size))
-        parent = float(sol.x[lay.f_open_seq(x, a)])
-        for fp in np.nonzero(m.f_a == a)[0]:
-            out.append((Move(m.f_d[fp]), float(sol.x[lay.f_term_seq(block, fp, lm)])))
-        return _normalised(out, parent)
+        out = [(Move(m.f_d[fp]), float(sol.x[lay.f_term_seq(block, fp, lm)])) for fp in np.nonzero(m.f_a == a)[0]]
+        return _normalised(out, float(sol.x[lay.f_open_seq(0, a)]))
+
+
+@dataclass
+class Subgame:
+    """F's public choice of castle X and of a number of cards, and what is known of its value for F:
+    bounds from pure plans (``low`` <= value <= ``high``), the value once known, the LP solution."""
+
+    x: int
+    size: int
+    low: float
+    high: float
+    value: float | None = None
+    solution: RoundSolution | None = None
 
 
 def _normalised(moves: list[tuple[Move, float]], parent: float) -> tuple[list[tuple[Move, float]], bool]:

@@ -59,8 +59,12 @@ class Layout:
         self.lm_pairs = sorted(set(lm))
         self.nLM = len(self.lm_pairs)
         self.lm_of_sp = np.array([self.lm_pairs.index(p) for p in lm], dtype=np.int64)
-        n = m.n
-        # F sequences: root, (X, a), terminal (block, fp, lm)
+        # the castles F opens at in this game (all of them, or one for a subgame after a public choice)
+        self.xs = sorted({x for x, _ in m.blocks})
+        self.x_index = {x: i for i, x in enumerate(self.xs)}
+        self.block_x = np.array([self.x_index[x] for x, _ in m.blocks], dtype=np.int64)
+        n = len(self.xs)
+        # F sequences: root, (X, a), terminal (block, fp, lm); X counts among ``xs``
         self.f_open = 1
         self.f_term = 1 + n * self.nA
         self.nX = self.f_term + self.nblocks * self.nFP * self.nLM
@@ -85,6 +89,7 @@ class Layout:
         return self.nblocks * self.nFP * self.nSP
 
     def f_open_seq(self, x: int, a: int) -> int:
+        """F's sequence opening at castle index ``x`` (in ``xs``) with set ``a``."""
         return self.f_open + x * self.nA + a
 
     def f_term_seq(self, block: int, fp, lm):
@@ -101,7 +106,7 @@ class Layout:
 
         ``payoff[block, fp, sp]`` is F's payoff of the leaf.  Variables are ``[x, q]``.
         """
-        m, n = self.model, self.model.n
+        m, n = self.model, len(self.xs)
         rows, cols, vals = [], [], []
         X = self.nX
 
@@ -121,7 +126,7 @@ class Layout:
         put(r, X + self.q_b + (xs * self.K + kks) * self.nB + bs, -1.0)
         # terminal rows: q_(X,kk,b(sp)) - sum_fp A x <= 0
         blocks = np.arange(self.nblocks)
-        xb = np.array([x for x, _ in m.blocks])
+        xb = self.block_x
         bk, kk, sp = np.meshgrid(blocks, np.arange(self.K), np.arange(self.nSP), indexing="ij")
         r = self.s_term_seq(bk, kk, sp)
         put(r, X + self.q_b + (xb[bk] * self.K + kk) * self.nB + m.s_b[sp], 1.0)

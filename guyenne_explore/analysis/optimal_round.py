@@ -218,3 +218,18 @@ def _winners(control: int, first: int, f_sets, s_sets) -> np.ndarray:
 @lru_cache(maxsize=1 << 16)
 def _winner(control: int, english: Cards, french: Cards) -> int:
     return winner_code(control, english, french)
+
+
+def subgame(model: RoundModel, x: int, size: int) -> RoundModel:
+    """The part of a round after F's public choice: castle X and the number of cards placed there.
+
+    S sees both before it answers, so what follows is a subgame of its own and the round's value
+    for F is the best of its subgames' values."""
+    keep_a = [i for i, a in enumerate(model.opens) if a.size == size]
+    renumber = {a: j for j, a in enumerate(keep_a)}
+    fps = [fp for fp, a in enumerate(model.f_a.tolist()) if a in renumber]
+    blocks = [k for k, (bx, _) in enumerate(model.blocks) if bx == x]
+    return RoundModel(model.key, model.n, tuple(model.opens[i] for i in keep_a), model.answers,
+                      np.array([renumber[model.f_a[fp]] for fp in fps], dtype=np.int64),
+                      [model.f_d[fp] for fp in fps], model.s_b, model.s_c,
+                      [model.blocks[k] for k in blocks], model.child[blocks][:, fps, :], model.children)
