@@ -7,8 +7,8 @@ each step, down to the positions where it ends (a draw between rounds or the
 end of the game); only the positions after the draws, one per start of a
 round, are memoised.  Many placements lead to the same table, so this keeps
 the number of solved states small (the ``states`` of a result).  Round starts
-from which no side can reshuffle again go to :class:`.fast.endgame.Endgame`,
-which gives the same values far faster (``fast=False`` keeps the plain
+from which no side can reshuffle again go to the forward pass of
+:mod:`.fast.forward_exact`, which gives the same values far faster (``fast=False`` keeps the plain
 enumeration, the reference the tests compare it with).
 """
 
@@ -21,8 +21,9 @@ from typing import Callable
 from ..flow import apply_move
 from ..position import Position
 from .cancel import Cancelled
-from .fast.endgame import Endgame, applies
+from .fast.endgame import applies
 from .fast.forward import ForwardEndgame
+from .fast.forward_exact import ExactForwardEndgame
 from .policies import Policy
 
 Outcome = tuple[int, int, str, int]
@@ -89,10 +90,10 @@ class Solver:
         self.progress = progress
         self.names = (policies[0].name, policies[1].name)
         self.fast = fast
-        #: endgame round starts go to the factorised solver of :mod:`.fast.endgame` (same values, faster),
-        #: or with ``floats`` to the float64 forward pass of :mod:`.fast.forward` (faster still)
+        #: endgame round starts go to the forward pass over the rounds: in exact integers
+        #: (:mod:`.fast.forward_exact`), or with ``floats`` in float64 (:mod:`.fast.forward`)
         self.floats = floats
-        self.endgame: Endgame | ForwardEndgame | None = None
+        self.endgame: ForwardEndgame | None = None
 
     @property
     def states(self) -> int:
@@ -121,7 +122,7 @@ class Solver:
             return hit
         if self.fast and applies(p, self.names):
             if self.endgame is None:
-                self.endgame = ForwardEndgame(p.rules, self._report) if self.floats else Endgame(p.rules, self._report)
+                self.endgame = (ForwardEndgame if self.floats else ExactForwardEndgame)(p.rules, self._report)
             return self.endgame.value(p)
         out: Distribution = defaultdict(Fraction)
         if p.is_over:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from fractions import Fraction
 from itertools import product
 from typing import NamedTuple
 
@@ -68,6 +69,9 @@ class _SideStep:
         self.at_x = np.array([classes[c] for c in pl.classes])[a]
         self.at_y = np.array([classes[c] for c in pl.classes])[b]
         self.weight = pl.table[i, a, b].astype(float) / pl.denominator
+        #: the same weights as integers over ``denominator`` (the exact pass of :mod:`.forward_exact`)
+        self.shares = pl.table[i, a, b]
+        self.denominator = pl.denominator
         self.post = np.array([post_id(rem, deck) for rem in pl.remainders], np.int64)
 
 
@@ -79,6 +83,8 @@ class _Post(NamedTuple):
     over: bool
     targets: np.ndarray
     probs: np.ndarray
+    #: the same probabilities as exact fractions
+    fractions: tuple[Fraction, ...]
 
 
 class ForwardEndgame:
@@ -152,7 +158,7 @@ class ForwardEndgame:
             self._posts.append(_Post(
                 kept.size + deck.size, kept.size + min(max(0, rules.hand_size - kept.size), deck.size) <= 1,
                 np.array([self._state_id(kept + d, deck - d) for d, _ in draws], np.int64),
-                np.array([float(q) for _, q in draws])))
+                np.array([float(q) for _, q in draws]), tuple(q for _, q in draws)))
             hit = self._post_ids[key] = len(self._posts) - 1
         return hit
 
