@@ -212,8 +212,8 @@ def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], 
         j += 1
     resolved = ps[j]
     inside = list(range(i + 1, j))
-    conceded = {ps[k].battle for k in inside if events[k].to_play == CONCEDE_CHOICE and events[k].move is not None
-                and events[k].move.concede}
+    conceded = {ps[k].battle for k in inside
+                if events[k].to_play == CONCEDE_CHOICE and getattr(events[k].move, "concede", False)}
     marks = not revealed.rules.concede_as_decision
     chosen = [Cards(), Cards()]
     for b in (0, 1):  # each battle, then the decisions it called for (X's come first, RULES.md §4)

@@ -435,10 +435,10 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
     rx0, rx1 = 572.0, 708.0
     body.append(_text((rx0 + rx1) / 2, castle_row + CASTLE_H / 2 + 3, "removed", size=10.5, fill="#444444"))
     for side, ry in ((FRENCH, castle_row + 4), (ENGLISH, castle_row + CASTLE_H / 2 + 8)):
-        r = p.sides[side].removed
-        body.append(f'<g class="removed stack" {_zone_attrs(side, "removed")} data-count="{r.size}">')
-        if r.size:
-            body.append(_cards_row((rx0 + rx1) / 2, ry, r.symbols(), r.size, side, w=SMALL_W, h=SMALL_H,
+        gone = p.sides[side].removed
+        body.append(f'<g class="removed stack" {_zone_attrs(side, "removed")} data-count="{gone.size}">')
+        if gone.size:
+            body.append(_cards_row((rx0 + rx1) / 2, ry, gone.symbols(), gone.size, side, w=SMALL_W, h=SMALL_H,
                                    span=rx1 - rx0))
         else:
             body.append(_text((rx0 + rx1) / 2, ry + SMALL_H / 2 + 4, "none", size=10, fill="#777777"))
