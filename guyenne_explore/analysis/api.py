@@ -17,10 +17,11 @@ from .sample import play_games, sample_games_on
 __all__ = ["POLICIES", "policy_named", "analyse", "estimate_tree_size", "in_endgame", "ExactOutOfReach"]
 #: Estimated tree nodes above which "auto" samples instead (about a second of enumeration).
 EXACT_BUDGET = 300_000
-#: Estimated tree nodes above which an explicit exact request is refused unless forced (minutes).
-EXACT_LIMIT = 100_000_000
 #: Tree nodes per second of the exact enumeration, measured on the check positions.
 NODES_PER_SECOND = 300_000
+#: Estimated tree nodes above which an explicit exact request is refused unless forced: about a
+#: minute of enumeration (a request just under a limit of minutes ran for minutes unannounced).
+EXACT_LIMIT = 60 * NODES_PER_SECOND
 
 
 #: Cards still in decks (both sides together) up to which "auto" solves an endgame by full
@@ -105,6 +106,8 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
         require_exact(pols)
     if method == "exact" and not force and not endgame:
         size = estimate_tree_size(p)
+        if EXACT_LIMIT / 100 < size <= EXACT_LIMIT:  # Knuth's estimate is heavy-tailed: a few probes tend to
+            size = max(size, estimate_tree_size(p, probes=300, seed=1))  # miss the big subtrees; look again
         if size > EXACT_LIMIT:
             raise ExactOutOfReach(out_of_reach(size, size / NODES_PER_SECOND))
     if method == "exact":
