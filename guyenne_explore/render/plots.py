@@ -26,7 +26,7 @@ from plotly.subplots import make_subplots
 
 from ..analysis.results import AnalysisResult
 from ..analysis.variants import SweepPoint, result_metrics
-from .svg import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR
+from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR
 
 Results = Mapping[str, AnalysisResult]
 
