@@ -91,30 +91,32 @@ def test_the_editors_round_trip_every_preset():
 
 def test_the_lab_opens_on_the_positions_rules_and_builds_variants():
     lab = VariantLab(Position.start(Rules.preset("advanced", max_at_castle=4)))
-    assert lab.preset.value == "advanced" and lab.editors["max_at_castle"].value == 4
+    assert lab.preset.value == "advanced" and lab.editors["max_at_castle"].value == "4"
     assert lab.variant == Rules.preset("advanced", max_at_castle=4)
-    lab.editors["count:5"].value = 3
+    lab.editors["count:5"].value = "3"
     assert lab.variant.card_counts[5] == 3 and "card_counts" in lab.variant_label.value
     lab.preset.value = "expert"
-    assert lab.variant == Rules.preset("expert") and lab.editors["pre_discard"].value == 5
+    assert lab.variant == Rules.preset("expert") and lab.editors["pre_discard"].value == "5"
 
 
 def test_an_invalid_variant_shows_the_engines_problems_and_blocks_the_runs():
     lab = VariantLab(Position.start("base"))
-    lab.editors["hand_size"].value = 1
-    lab.editors["max_at_castle"].value = 0
+    lab.editors["hand_size"].value = "1"
+    lab.editors["max_at_castle"].value = "0"
     assert lab.variant is None
     assert "hand size must be at least 2" in lab.rules_problems.value
     assert "max_at_castle must be at least 1" in lab.rules_problems.value
     assert lab.compare_button.disabled and lab.sweep_button.disabled
     lab.run_compare()
     assert not lab.figures
+    lab.editors["hand_size"].value = "seven"  # letters stay in the box and are named, never reverted
+    assert lab.editors["hand_size"].value == "seven" and "hand size must be a whole number" in lab.rules_problems.value
 
 
 def test_compare_shows_preset_and_variant_side_by_side_from_the_same_seed():
     lab = VariantLab(Position.start("base"))
     lab.games.value, lab.method.value = 40, "sample"
-    lab.editors["hand_size"].value = 7
+    lab.editors["hand_size"].value = "7"
     lab.run_compare(block=True)
     assert list(lab.results) == ["preset base", "variant base(hand_size=7)"]
     assert list(lab.figures["outcomes"].data[0].x) == list(lab.results)

@@ -550,8 +550,10 @@ def test_variant_lab_bounds_the_sweep_and_names_bad_parameters(start):
     lab.sweep_from.value, lab.sweep_to.value = 7, 5
     lab.sweep_button.click()
     assert "range is empty" in lab.sweep_message.value
-    lab.editors["hand_size"].value = 10**9
+    lab.editors["hand_size"].value = str(10**8)
     assert lab.variant is None and "hand size must be at most" in lab.rules_problems.value
+    lab.editors["hand_size"].value = "9" * 5000
+    assert lab.variant is None and "at most 9 digits" in lab.rules_problems.value
 
 
 def test_variant_lab_compare_failure_is_shown_beside_its_buttons(start, monkeypatch):

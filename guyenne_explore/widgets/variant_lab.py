@@ -43,7 +43,7 @@ from .analysis_panel import (
     RunControls,
     problems_html,
 )
-from .forms import messages_html
+from .forms import messages_html, number_box, read_whole
 from .guard import guarded as show_errors_in
 from .guard import log
 from .plot_view import FigureBox
@@ -60,8 +60,8 @@ def _editors() -> dict[str, w.Widget]:
     def choice(options: tuple[str, ...], label: str) -> w.Dropdown:
         return w.Dropdown(options=options, description=label, style=wide, layout=w.Layout(width="250px"))
 
-    def number(label: str) -> w.IntText:
-        return w.IntText(description=label, style=wide, layout=w.Layout(width="210px"))
+    def number(label: str) -> w.Text:  # text, so letters typed stay and are named (see _read_editors)
+        return number_box(0, width="210px", description=label, style=wide)
 
     return {
         "removal": choice(REMOVALS, "removal"), "scoring": choice(SCORINGS, "scoring"),
@@ -168,7 +168,7 @@ class VariantLab(w.VBox):
         try:
             self.preset.value = rules.preset_name
             for key, value in rules_values(rules).items():
-                self.editors[key].value = value
+                self.editors[key].value = value if isinstance(value, bool) or not isinstance(value, int) else str(value)
         finally:
             self._loading = False
         self._refresh()
@@ -178,15 +178,31 @@ class VariantLab(w.VBox):
     def preset_rules(self) -> Rules:
         return Rules.preset(self.preset.value)
 
+    def _read_editors(self) -> tuple[dict[str, Any], list[str]]:
+        """The editors' values (numbers read from their text) and the words for any that is not a number."""
+        values: dict[str, Any] = {}
+        unreadable: list[str] = []
+        for key, editor in self.editors.items():
+            if isinstance(editor, w.Text):
+                values[key], bad = read_whole(editor.value, editor.description, low=-(10**9))
+                unreadable += [bad] if bad else []
+            else:
+                values[key] = editor.value
+        return values, unreadable
+
     def _refresh(self) -> None:
         if self._loading:
             return
+        values, unreadable = self._read_editors()
         try:
-            self.variant = rules_from_values(self.preset.value, {k: e.value for k, e in self.editors.items()})
+            if unreadable:
+                raise RulesError([])
+            self.variant = rules_from_values(self.preset.value, values)
         except RulesError as exc:
             self.variant = None
             self.rules_problems.value = ("<div style='color:#b22222'>This variant is not playable:<ul>"
-                                         + "".join(f"<li>{escape(str(p))}</li>" for p in exc.problems) + "</ul></div>")
+                                         + "".join(f"<li>{escape(str(p))}</li>" for p in [*unreadable, *exc.problems])
+                                         + "</ul></div>")
             self.variant_label.value = ""
         else:
             self.rules_problems.value = ""
@@ -200,8 +216,9 @@ class VariantLab(w.VBox):
         numeric = SWEEPABLE[name] is None
         self.sweep_from.disabled = self.sweep_to.disabled = not numeric
         if numeric:
-            value = self.editors[name].value
-            self.sweep_from.value, self.sweep_to.value = max(value - 1, 0), value + 1
+            value = self._read_editors()[0].get(name)
+            if isinstance(value, int):
+                self.sweep_from.value, self.sweep_to.value = max(value - 1, 0), value + 1
 
     def sweep_values(self) -> list[Any]:
         """The values the sweep runs; a ValueError says why the range cannot be swept."""
