@@ -172,8 +172,10 @@ def rows_html(rows: Sequence[Mapping[str, str]]) -> str:
         return ""
     keys = list(rows[0])
     head = "".join(f"<th style='text-align:left;padding:2px 8px'>{escape(k)}</th>" for k in keys)
-    body = "".join("<tr>" + "".join(f"<td style='padding:2px 8px'>{escape(str(row.get(k, '')))}</td>" for k in keys)
-                   + "</tr>" for row in rows)
+    # a value and its interval stay on one line; the last column (prose) wraps
+    cell = ["padding:2px 8px;white-space:nowrap"] * (len(keys) - 1) + ["padding:2px 8px"]
+    body = "".join("<tr>" + "".join(f"<td style='{style}'>{escape(str(row.get(k, '')))}</td>"
+                                    for k, style in zip(keys, cell)) + "</tr>" for row in rows)
     return f"<table class='guyenne-metrics'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 

@@ -61,6 +61,7 @@ function render({ model, el }) {
   el.append(box);
   let chain = Promise.resolve();
   let drawnWidth = 0;
+  let waiting = false;  // a figure came while the view was hidden: drawn once it has a width
 
   const draw = () => {
     const fig = model.get("figure");
@@ -71,6 +72,9 @@ function render({ model, el }) {
       idle(() => loadPlotly(model).catch(() => {}), { timeout: 4000 });
       return;
     }
+    // a hidden view (another tab, not yet shown) would be drawn at plotly's default 700 px
+    waiting = box.clientWidth === 0;
+    if (waiting) return;
     chain = chain
       .then(() => loadPlotly(model))
       .then((Plotly) => Plotly.react(box, fig.data, fig.layout || {}, CONFIG))
@@ -86,7 +90,9 @@ function render({ model, el }) {
 
   // a figure drawn while its tab was hidden, or a window resized: fit the figure to its box
   const observer = new ResizeObserver(() => {
-    if (window.Plotly && box.data && box.clientWidth > 0 && box.clientWidth !== drawnWidth) {
+    if (waiting && box.clientWidth > 0) {
+      draw();
+    } else if (window.Plotly && box.data && box.clientWidth > 0 && box.clientWidth !== drawnWidth) {
       drawnWidth = box.clientWidth;
       window.Plotly.Plots.resize(box);
     }

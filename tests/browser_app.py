@@ -1,0 +1,151 @@
+"""The explorer's Voilà app in headless Chromium, shared by the size tests and the UI benchmark.
+
+Starts Voilà as ``scripts/app.sh`` does (its config folder, a random token) on a
+loopback port of the caller's choosing, launches Debian's chromium through
+Playwright, opens the explorer and waits for its widgets.  Everything started
+here is stopped by its process id when the ``with`` block ends.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import pathlib
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = ROOT / "artifacts"
+
+
+def missing() -> str | None:
+    """Why the app cannot be driven in a browser here, or None."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install playwright)"
+    try:
+        import voila  # noqa: F401
+    except ImportError:
+        return "voila is not installed (pip install voila)"
+    if not os.path.exists(CHROMIUM) and not shutil.which("chromium"):
+        return f"no chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+@contextlib.contextmanager
+def voila_app(port: int, log: pathlib.Path, limit: float = 90.0) -> Iterator[str]:
+    """Serve notebooks/explorer.ipynb; yields the URL with its token."""
+    token = secrets.token_urlsafe(16)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    config = ["--Voila.config_file_paths=config"] if (ROOT / "config").is_dir() else []
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "voila", "--no-browser", *config, f"--port={port}", "--Voila.ip=127.0.0.1",
+             f"--Voila.token={token}", "notebooks/explorer.ipynb"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}/"
+        deadline = time.monotonic() + limit
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"voila exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(base + "static/", timeout=2):
+                    break
+            except urllib.error.HTTPError:  # any answer means the server is up
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"voila did not answer on {base}:\n{log.read_text()[-3000:]}") from None
+                time.sleep(0.5)
+        yield f"{base}?token={token}"
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    """A headless Debian chromium driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def open_explorer(browser: Any, url: str, width: int, height: int) -> tuple[Any, float]:
+    """A page of the app at ``width`` x ``height`` once its widgets are there; and the seconds that took."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(120_000)
+    start = time.monotonic()
+    page.goto(url)
+    page.wait_for_selector('.guyenne-table svg g.castle[data-castle="5"]')
+    page.wait_for_selector(".guyenne-analysis .guyenne-plot", state="attached")
+    return page, time.monotonic() - start
+
+
+def show_tab(page: Any, title: str) -> None:
+    page.click(f'.guyenne-explorer .lm-TabBar-tab:has-text("{title}")')
+    page.wait_for_timeout(300)  # the tab's layout settles
+
+
+def run_analysis(page: Any, rule_sets: list[str], games: int, method: str = "sample") -> None:
+    """Choose rule sets, method and games in the analysis panel (its tab shown), then press Run."""
+    panel = page.locator(".guyenne-analysis")
+    panel.locator(".widget-select-multiple select").select_option(rule_sets)
+    panel.locator(".widget-dropdown", has_text="Method").locator("select").select_option(method)
+    box = panel.locator(".widget-inline-hbox", has_text="Games").locator("input")
+    box.fill(str(games))
+    box.press("Enter")
+    page.wait_for_timeout(300)  # the values reach the kernel before the click does
+    panel.locator("button", has_text="Run analysis").click()
+
+
+#: Records, in the page, when a run's figures are all drawn, when the bar is full and when the
+#: status says Done (milliseconds after the call); read back with ``page.evaluate("window.__e1")``.
+WATCH = """([panelSelector, statusPrefix]) => {
+  const panel = document.querySelector(panelSelector);
+  const plots = () => [...panel.querySelectorAll('.guyenne-plot')].filter(p => p.offsetParent !== null);
+  const before = new Map(plots().map(p => [p, p.dataset.revision || '0']));
+  const t0 = performance.now();
+  const marks = window.__e1 = {};
+  const tick = () => {
+    const now = performance.now() - t0;
+    const bar = panel.querySelector('.widget-progress .progress-bar');
+    if (marks.bar === undefined && bar && bar.style.width === '100%') marks.bar = now;
+    const shown = plots();
+    if (marks.figures === undefined && shown.length && shown.every(p => p.dataset.revision
+        && p.dataset.revision !== before.get(p) && p.querySelector('.main-svg'))) marks.figures = now;
+    const status = [...panel.querySelectorAll('.widget-html-content')].map(e => e.textContent);
+    if (marks.done === undefined && status.some(t => t.startsWith(statusPrefix))) marks.done = now;
+    if (marks.figures === undefined || marks.done === undefined) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+
+def wait_for_marks(page: Any, limit_ms: float = 300_000) -> dict[str, float]:
+    page.wait_for_function("window.__e1 && window.__e1.figures !== undefined && window.__e1.done !== undefined",
+                           timeout=limit_ms)
+    return page.evaluate("window.__e1")

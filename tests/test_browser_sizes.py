@@ -1,0 +1,129 @@
+"""Sizes and figures of the explorer in a real browser (Voilà app, headless Chromium).
+
+At 1280x800 and 1920x1080: no control of any panel lies outside its panel or
+the window, the tabs stay beside the table, every castle's moves show without
+scrolling; a screenshot of every panel goes to artifacts/ (look at them).  An
+analysis of 3 rule sets and a variant comparison draw their figures with
+plotly.js evaluated once for the page, and the status says Done once the
+figures are there.  Skipped with the reason when Playwright, Voilà or chromium
+are missing (GUYENNE_REQUIRE_BROWSER=1 turns that into a failure).
+"""
+import os
+
+import pytest
+
+from tests import browser_app as app
+
+PORT = 8872
+SIZES = ((1280, 800), (1920, 1080))
+
+#: JS: every visible control outside its panel (the explorer's left column, the shown tab) or the window
+OUTSIDE = """() => {
+  const vw = document.documentElement.clientWidth;
+  const out = [];
+  const panels = [...document.querySelectorAll('.guyenne-explorer > .widget-vbox, .guyenne-explorer .widget-tab-contents')];
+  const name = (c) => (c.closest('.widget-inline-hbox')?.querySelector('.widget-label')?.textContent
+                       || c.textContent || c.value || c.placeholder || c.tagName).trim().slice(0, 40);
+  for (const panel of panels) {
+    const p = panel.getBoundingClientRect();
+    if (!p.width) continue;  // a hidden tab
+    if (p.left < -1 || p.right > vw + 1) out.push(`a panel spans ${p.left}..${p.right} of a ${vw} px window`);
+    for (const c of panel.querySelectorAll('input, select, textarea, button, .widget-progress, .guyenne-plot')) {
+      const r = c.getBoundingClientRect();
+      if (!r.width || !r.height) continue;  // not shown (another tab, a folded section)
+      if (r.left < p.left - 1 || r.right > p.right + 1) {
+        out.push(`${c.tagName.toLowerCase()} "${name(c)}" spans ${Math.round(r.left)}..${Math.round(r.right)}`
+                 + ` in a panel spanning ${Math.round(p.left)}..${Math.round(p.right)}`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def browser_app(tmp_path_factory):
+    reason = app.missing()
+    if reason:
+        if os.environ.get("GUYENNE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"the browser test must run here but {reason}")
+        pytest.skip(reason)
+    log = tmp_path_factory.mktemp("voila") / "voila.log"
+    with app.voila_app(PORT, log) as url, app.chromium() as browser:
+        yield url, browser
+
+
+def shot(page, locator, name):
+    """The whole panel: Voilà scrolls inside its own element, so the window grows for the picture."""
+    app.ARTIFACTS.mkdir(exist_ok=True)
+    size = page.viewport_size
+    page.set_viewport_size({"width": size["width"], "height": 4000})
+    try:
+        page.wait_for_timeout(300)
+        locator.screenshot(path=str(app.ARTIFACTS / f"{name}.png"))
+    finally:
+        page.set_viewport_size(size)
+        page.wait_for_timeout(300)
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+def test_every_panel_fits_its_window(browser_app, width, height):
+    url, browser = browser_app
+    page, _ = app.open_explorer(browser, url, width, height)
+    try:
+        size = f"{width}x{height}"
+        assert page.locator(".guyenne-loading").is_hidden()  # the loading note went with the panels
+        left = page.locator(".guyenne-explorer > .widget-vbox").first
+        tabs = page.locator(".guyenne-explorer .widget-tab").first
+        lb, tb = left.bounding_box(), tabs.bounding_box()
+        assert tb["x"] >= lb["x"] + lb["width"] - 1 and tb["y"] < lb["y"] + 50  # the tabs beside the table
+        moves = page.locator(".guyenne-moves").first
+        castle5 = moves.locator(".guyenne-move-group", has_text="castle 5")
+        assert castle5.count() == 1
+        assert page.evaluate("(m) => m.scrollHeight <= m.clientHeight + 1", moves.element_handle())
+        shot(page, left, f"{size}-table-and-moves")
+        for title, key in (("Builder", "builder"), ("Analysis", "analysis"), ("Variant lab", "variant-lab")):
+            app.show_tab(page, title)
+            assert page.evaluate(OUTSIDE) == [], f"{title} at {size}"
+            shot(page, tabs, f"{size}-{key}")
+        page.screenshot(path=str(app.ARTIFACTS / f"{size}-window.png"))
+    except Exception:
+        page.screenshot(path=str(app.ARTIFACTS / f"sizes-{width}x{height}-failure.png"), full_page=True)
+        raise
+    finally:
+        page.close()
+
+
+def test_figures_arrive_with_done_and_plotly_js_loads_once(browser_app):
+    url, browser = browser_app
+    page, _ = app.open_explorer(browser, url, 1280, 800)
+    try:
+        app.show_tab(page, "Analysis")
+        page.evaluate(app.WATCH, [".guyenne-analysis", "Done"])
+        app.run_analysis(page, ["advanced", "base", "expert"], games=300)
+        marks = app.wait_for_marks(page)
+        panel = page.locator(".guyenne-analysis")
+        assert panel.locator(".guyenne-plot .main-svg").count() >= 4
+        status = panel.locator(".widget-html-content", has_text="Done").first.inner_text()
+        assert "advanced (300 games)" in status and "expert (300 games)" in status
+        assert marks["done"] >= marks["figures"] - 50  # Done is said once the figures are there (50 ms: one frame or so)
+        assert page.evaluate(OUTSIDE) == []
+        shot(page, page.locator(".guyenne-explorer .widget-tab").first, "1280x800-analysis-figures")
+
+        app.show_tab(page, "Variant lab")
+        page.evaluate(app.WATCH, [".guyenne-variant-lab", "Compared"])
+        lab = page.locator(".guyenne-variant-lab")
+        lab.locator(".widget-dropdown", has_text="Method").locator("select").select_option("sample")
+        page.wait_for_timeout(300)
+        lab.locator("button", has_text="Compare with preset").click()
+        app.wait_for_marks(page)
+        assert lab.locator(".guyenne-plot .main-svg").count() >= 4
+        assert page.evaluate(OUTSIDE) == []
+        shot(page, page.locator(".guyenne-explorer .widget-tab").first, "1280x800-variant-lab-figures")
+        # one page, eight figures in two panels: plotly.js ran once
+        assert page.evaluate("window.__guyennePlotlyLoads") == 1
+    except Exception:
+        page.screenshot(path=str(app.ARTIFACTS / "figures-failure.png"), full_page=True)
+        raise
+    finally:
+        page.close()
