@@ -23,7 +23,7 @@ from guyenne_explore.analysis.fast.rollout import fast_games, traced_rounds
 from guyenne_explore.analysis.metrics import designer_metrics
 from guyenne_explore.position import DRAW, ENGLISH, FRENCH, NEUTRAL
 from guyenne_explore.record import play_game
-from guyenne_explore.scoring import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, points_rows, table_result
+from guyenne_explore.scoring import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, points_rows, sweeper, table_result
 
 DOMAIN = list(product(range(2, kn.MAX_TABLED_CASTLES + 1), ("2022", "2021"), (False, True)))
 
@@ -31,14 +31,16 @@ DOMAIN = list(product(range(2, kn.MAX_TABLED_CASTLES + 1), ("2022", "2021"), (Fa
 @njit(cache=True)
 def _kernel_rows(n, scoring, ring):
     """The kernel's own castle points (used past ten castles) of every table, in the engine's row order."""
-    out = np.zeros((3 ** n, 5), np.int64)
+    out = np.zeros((3 ** n, 6), np.int64)
     cs = np.zeros(n, np.int64)
+    walked = np.zeros((0, 5), np.int64)
     for code in range(3 ** n):
         r = code
         for i in range(n - 1, -1, -1):
             cs[i] = r % 3 - 1
             r //= 3
         out[code, 0], out[code, 1], out[code, 2], out[code, 3], out[code, 4] = kn.castle_points(cs, scoring, ring)
+        out[code, 5] = kn._sweeper(cs, walked)  # the kernel's own end check past ten castles
     return out
 
 
@@ -46,7 +48,10 @@ def _kernel_rows(n, scoring, ring):
 def test_kernel_castle_points_equal_the_engine_table(n, scoring, ring):
     engine = np.array(points_rows(n, scoring, ring), np.int64)
     assert engine.shape == (3 ** n, 5)
-    assert (_kernel_rows(n, 0 if scoring == "2022" else 1, ring) == engine).all()
+    kernel = _kernel_rows(n, 0 if scoring == "2022" else 1, ring)
+    assert (kernel[:, :5] == engine).all()
+    assert (kernel[:, 5] == engine[:, 0]).all()
+    assert [sweeper(t) for t in _tables(n)] == [None if s < 0 else s for s in engine[:, 0]]
 
 
 def _tables(n):

@@ -17,7 +17,7 @@ import numpy as np
 from ...engine_api import (CONCEDE_CHOICE, DEAL, DRAW, END, ENDINGS, HERO, KINDS, OPEN_FIRST, OPEN_SECOND,
                            REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, Position, Rules, ending,
                            points_rows, value_of)
-from . import kernel as kn
+from . import layout as kn
 from .options import OptionTables, option_tables
 
 _PHASE = {SETUP_DISCARD: kn.SETUP, DEAL: kn.DEAL, OPEN_FIRST: kn.OPEN_FIRST, RESPOND_FIRST: kn.RESPOND_FIRST,

@@ -17,35 +17,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-K = 10  #: card kinds of the engine: values 1..9 at 0..8, the hero at 9 (:mod:`guyenne_explore.cards`)
-# The kernel works on the kinds present in the game only (usually 2, 3, 4, 5 and the hero), in the
-# engine's order, so the strongest kind is still the last one present; ``vals`` gives their values
-# (0 for the hero, which overrides sums) and ``rp[HERO_KIND]`` the hero's index (-1 when absent).
-NEUTRAL = -1
-# zones of a side
-HAND, DECK, DISCARD, REMOVED = 0, 1, 2, 3
-# points of the game (the engine's decision and chance points this path handles)
-SETUP, DEAL, OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND, REMOVE, DRAW, END = range(9)
-# scalars of a state
-PHASE, FIRST, ROUND, CASTLE_X, CASTLE_Y, BATTLE, EXH = range(7)  # EXH + side
-ENDING = 8  #: how the game ended: an index in the engine's ``scoring.ENDINGS`` (-1 while it goes on)
-N_SCALARS = 9
-END_SWEEP, END_EXHAUSTED, END_OUT_OF_CARDS = range(3)  # the order of scoring.ENDINGS
-# rule parameters
-HAND_SIZE, N_CASTLES, MAX_AT, LIMIT, IMMEDIATE, REMOVAL, SCORING, RING, PRE_DISCARD, HERO_KIND = range(10)
-N_RULES = 10
-REMOVAL_NONE, REMOVAL_ADVANCED, REMOVAL_CLASSIC = 0, 1, 2
-# columns of a game's summary
-(OUT_ENGLISH, OUT_FRENCH, OUT_WINNER, OUT_ROUNDS, OUT_DECIDED, OUT_HERO_E, OUT_HERO_F,
- OUT_DECISIONS, OUT_ERROR, OUT_ENDING) = range(10)
-N_OUT = 10
-DRAW_WINNER = 2
-#: a trace row: point, side, castle, then the counts of the cards moved (one per kind present)
-TRACE_HEAD = 3
-#: a round row (at each end of a round, after the battles, and at the end of the game): round, first
-#: player, exhaustions of each side, then the castles, then zones[side, zone, kind] flattened
-ROUND_HEAD = 4
-ERR_NO_MOVE, ERR_TOO_LONG = 1, 2
+from .layout import (  # noqa: F401 (the kernel's interface includes its layout)
+    BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, DRAW_WINNER, END, ENDING, END_EXHAUSTED,
+    END_OUT_OF_CARDS, END_SWEEP, ERR_NO_MOVE, ERR_TOO_LONG, EXH, FIRST, HAND, HAND_SIZE, HERO_KIND, IMMEDIATE,
+    K, LIMIT, MAX_AT, MAX_TABLED_CASTLES, NEUTRAL, N_CASTLES, N_OUT, N_RULES, N_SCALARS, OPEN_FIRST,
+    OPEN_SECOND, OUT_DECISIONS, OUT_ENDING, OUT_ERROR, PHASE, PRE_DISCARD, REMOVAL, REMOVAL_ADVANCED,
+    REMOVAL_CLASSIC, REMOVAL_NONE, REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD,
+    SCORING, SETUP, TRACE_HEAD, round_width,
+    OUT_ENGLISH, OUT_FRENCH, OUT_WINNER, OUT_ROUNDS, OUT_DECIDED, OUT_HERO_E, OUT_HERO_F,
+)
 
 
 @njit(cache=True, error_model="numpy")
@@ -230,9 +210,6 @@ def pick_removal(src, rng, out, vals, hero):
             return
 
 
-#: castle tables with at most this many castles get their points from the engine's table (3^n rows,
-#: :func:`guyenne_explore.scoring.points_rows`); beyond, :func:`castle_points` walks the runs
-MAX_TABLED_CASTLES = 10
 
 
 @njit(cache=True, error_model="numpy")
@@ -358,11 +335,6 @@ def _record_round(log, lpos, z, cs, sc):
     lpos[0] = i + 1
 
 
-def round_width(n_castles, n_kinds):
-    """Columns of a round row."""
-    return ROUND_HEAD + n_castles + 8 * n_kinds
-
-
 @njit(cache=True, error_model="numpy")
 def _draw_side(z, sc, rp, side, rng, drawn):
     """RULES.md 5.3 one card at a time: reshuffles on an empty deck (or at once), exhaustions counted."""
@@ -403,7 +375,7 @@ def _draw_side(z, sc, rp, side, rng, drawn):
 
 
 @njit(cache=True, error_model="numpy")
-def _resolve(z, pl, cs, sc, rp, vals, battle):
+def _resolve(z, pl, cs, sc, rp, vals, points, battle):
     """Resolve battle X (0) then Y (1) from ``battle`` on; stop at a removal choice or the round's end."""
     b = battle
     while True:
@@ -426,16 +398,29 @@ def _resolve(z, pl, cs, sc, rp, vals, battle):
         if b == 1:
             break
         b = 1
-    _end_of_round(z, pl, cs, sc)
+    _end_of_round(z, pl, cs, sc, points)
 
 
 @njit(cache=True, error_model="numpy")
-def _end_of_round(z, pl, cs, sc):
-    """RULES.md 5.1-5.2: the all-six end, else every placed card to its side's discard."""
-    same = cs[0] != NEUTRAL
+def _sweeper(cs, points):
+    """The side controlling every castle or -1 (RULES.md 5.1): the engine's table says it when
+    there is one (``points[code, 0]``), else the castles are compared."""
+    if points.shape[0] > 0:
+        code = 0
+        for i in range(cs.shape[0]):
+            code = 3 * code + cs[i] + 1
+        return points[code, 0]
     for i in range(cs.shape[0]):
         if cs[i] != cs[0]:
-            same = False
+            return -1
+    return cs[0]
+
+
+@njit(cache=True, error_model="numpy")
+def _end_of_round(z, pl, cs, sc, points):
+    """RULES.md 5.1-5.2: the end when one side controls every castle, else every placed card to its
+    side's discard."""
+    same = _sweeper(cs, points) >= 0
     sc[BATTLE] = -1
     if same:
         sc[PHASE] = END
@@ -531,9 +516,9 @@ def play(z, pl, cs, sc, rp, vals, opt, points, rng, out, leaders, ways, work, tr
             _record(trace, tpos, phase, loser, -1, m)
             decisions += 1
             if b == 0:
-                _resolve(z, pl, cs, sc, rp, vals, 1)
+                _resolve(z, pl, cs, sc, rp, vals, points, 1)
             else:
-                _end_of_round(z, pl, cs, sc)
+                _end_of_round(z, pl, cs, sc, points)
         else:  # the four placements (RULES.md 3)
             side = first if phase == OPEN_FIRST or phase == RESPOND_SECOND else 1 - first
             b = 0 if phase <= RESPOND_FIRST else 1
@@ -561,7 +546,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, rng, out, leaders, ways, work, tr
             _record(trace, tpos, phase, side, castle, m)
             decisions += 1
             if phase == RESPOND_SECOND:
-                _resolve(z, pl, cs, sc, rp, vals, 0)
+                _resolve(z, pl, cs, sc, rp, vals, points, 0)
             else:
                 sc[PHASE] = phase + 1
     _record_round(log, lpos, z, cs, sc)

@@ -1,0 +1,45 @@
+"""The compiled path's array layout: indices of zones, scalars, rule parameters, summary columns.
+
+Kept apart from :mod:`.kernel` (numba) so that encoding a position and reading a
+summary need no compiler: importing the analysis stays light until a game is played.
+"""
+
+from __future__ import annotations
+
+K = 10  #: card kinds of the engine: values 1..9 at 0..8, the hero at 9 (:mod:`guyenne_explore.cards`)
+# The kernel works on the kinds present in the game only (usually 2, 3, 4, 5 and the hero), in the
+# engine's order, so the strongest kind is still the last one present; ``vals`` gives their values
+# (0 for the hero, which overrides sums) and ``rp[HERO_KIND]`` the hero's index (-1 when absent).
+NEUTRAL = -1
+# zones of a side
+HAND, DECK, DISCARD, REMOVED = 0, 1, 2, 3
+# points of the game (the engine's decision and chance points this path handles)
+SETUP, DEAL, OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND, REMOVE, DRAW, END = range(9)
+# scalars of a state
+PHASE, FIRST, ROUND, CASTLE_X, CASTLE_Y, BATTLE, EXH = range(7)  # EXH + side
+ENDING = 8  #: how the game ended: an index in the engine's ``scoring.ENDINGS`` (-1 while it goes on)
+N_SCALARS = 9
+END_SWEEP, END_EXHAUSTED, END_OUT_OF_CARDS = range(3)  # the order of scoring.ENDINGS
+# rule parameters
+HAND_SIZE, N_CASTLES, MAX_AT, LIMIT, IMMEDIATE, REMOVAL, SCORING, RING, PRE_DISCARD, HERO_KIND = range(10)
+N_RULES = 10
+REMOVAL_NONE, REMOVAL_ADVANCED, REMOVAL_CLASSIC = 0, 1, 2
+# columns of a game's summary
+(OUT_ENGLISH, OUT_FRENCH, OUT_WINNER, OUT_ROUNDS, OUT_DECIDED, OUT_HERO_E, OUT_HERO_F,
+ OUT_DECISIONS, OUT_ERROR, OUT_ENDING) = range(10)
+N_OUT = 10
+DRAW_WINNER = 2
+#: a trace row: point, side, castle, then the counts of the cards moved (one per kind present)
+TRACE_HEAD = 3
+#: a round row (at each end of a round, after the battles, and at the end of the game): round, first
+#: player, exhaustions of each side, then the castles, then zones[side, zone, kind] flattened
+ROUND_HEAD = 4
+ERR_NO_MOVE, ERR_TOO_LONG = 1, 2
+#: castle tables with at most this many castles get their points from the engine's table (3^n rows,
+#: :func:`guyenne_explore.scoring.points_rows`); beyond, :func:`castle_points` walks the runs
+MAX_TABLED_CASTLES = 10
+
+
+def round_width(n_castles: int, n_kinds: int) -> int:
+    """Columns of a round row."""
+    return ROUND_HEAD + n_castles + 8 * n_kinds
