@@ -209,7 +209,21 @@ def test_explorer_app_in_chromium(tmp_path):
                 page.wait_for_selector('.guyenne-upload-message:has-text("loaded p.json")')
                 picker.set_input_files(files=[{"name": "big.json", "mimeType": "application/json",
                                                "buffer": b" " * 1_000_001}])
-                page.wait_for_selector('.guyenne-upload-message:has-text("files up to 1.0 MB are accepted")')
+                page.wait_for_selector('.guyenne-upload-message:has-text("at most 1,000,000 bytes (1.0 MB) are accepted")')
+
+                # a bad JSON load is refused beside its box; the header says so and the form keeps its position
+                box = page.locator("textarea[placeholder^='position JSON']")
+                box.fill('{"rules": {"preset": []}}')
+                page.click('button:has-text("Load JSON")')
+                page.wait_for_selector('.guyenne-problem:has-text("the JSON was not loaded")')
+                assert "refused" in page.inner_text(".guyenne-builder-summary")
+                assert box.input_value() == '{"rules": {"preset": []}}'
+                assert "FEEEE." in page.get_attribute(".guyenne-table-board", "data-notation")
+                page.set_viewport_size({"width": 1280, "height": 800})
+                box.scroll_into_view_if_needed()
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / "explorer-refused-load-1280x800.png"))
+                page.set_viewport_size({"width": 1500, "height": 1100})
 
                 # a small sampled analysis of that position
                 page.click('.lm-TabBar-tab:has-text("Analysis")')

@@ -99,6 +99,7 @@ class Builder(w.VBox):
         self._layout_key: tuple[Any, ...] | None = None
         self.errors = {name: w.HTML() for name in SECTIONS}
         self.summary = w.HTML()
+        self.summary.add_class("guyenne-builder-summary")
         self.refused = ""
         self._refused_json: dict[str, Any] | None = None
         self.fill_notes = w.HTML()  # what a loaded file held that no field can show

@@ -77,17 +77,15 @@ class Upload(anywidget.AnyWidget):
         if not isinstance(content, dict):
             return
         name = str(content.get("name", "the file"))[:200]
-        limit = f"files up to {size_text(self.max_bytes)} are accepted"
         if content.get("type") == "refused":
             size = content.get("size")
-            big = size_text(size) if isinstance(size, int) else "too large"
-            self.message = messages_html([f"{name} is {big}: {limit}"])
+            self.message = messages_html([self._too_large(name, size if isinstance(size, int) else None)])
             return
         if content.get("type") != "file":
             return
         data = bytes(buffers[0]) if buffers else b""
         if len(data) > self.max_bytes:
-            self.message = messages_html([f"{name} is {size_text(len(data))}: {limit}"])
+            self.message = messages_html([self._too_large(name, len(data))])
             return
         try:
             text = data.decode("utf-8")
@@ -97,6 +95,10 @@ class Upload(anywidget.AnyWidget):
         self.message = ""
         for handler in self._handlers:
             handler(name, text)
+
+    def _too_large(self, name: str, size: int | None) -> str:
+        held = f"holds {size:,} bytes" if size is not None else "is too large"
+        return f"{name} {held}: at most {self.max_bytes:,} bytes ({size_text(self.max_bytes)}) are accepted"
 
 
 # ---------------------------------------------------------------------- download
