@@ -236,3 +236,33 @@ def test_openspiel_cfr_plus_agrees(case):
     assert expl.nash_conv(game, average) < 0.01
     assert centred + 0.5 == pytest.approx(OptimalSolver(rules).value_of(key), abs=0.01)
     assert np.isfinite(centred)
+
+
+def test_describe_reads_like_a_teacher():
+    from guyenne_explore.analysis.optimal import describe
+
+    rules, key = key_of(SMALL[0])
+    p = round_start(rules, key)
+    solver = OptimalSolver(rules)
+    result = solve_position(p, solver=solver)
+    result.exploitability = exploitability(p, {"uniform": Uniform()}, solver)
+    text = describe(result)
+    assert "66.7% for english" in text and "times in" in text
+    assert "Uniform playing english loses" in text
+
+
+def test_optimal_panel_says_why_not_and_shows_the_mix():
+    pytest.importorskip("ipywidgets")
+    from guyenne_explore.widgets.analysis_panel import OPTIMAL, AnalysisPanel
+
+    panel = AnalysisPanel(load_position(f"{SHARED}/base-live-decks.json"))
+    assert panel.optimal.run_button.disabled
+    assert "does not apply here" in panel.optimal.status.value and "can still draw" in panel.optimal.status.value
+    panel.set_position(load_position(f"{SHARED}/base-endgame-3v3.json"))
+    assert not panel.optimal.run_button.disabled
+    panel.method.value = OPTIMAL
+    panel.optimal.against.value = ("uniform",)
+    panel.run(block=True)
+    html = panel.optimal.output.value
+    assert "<svg" in html and "probability" in html and "best response gets" in html
+    assert panel.optimal.result is not None and panel.optimal.result.exploitability

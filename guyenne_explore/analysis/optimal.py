@@ -583,3 +583,36 @@ def exploitability(p: Position, policies: dict[str, Policy], solver: OptimalSolv
             out.append(Exploitability(name, SIDES[side], resp, eq_side, br.policy_calls,
                                       time.perf_counter() - t, note))
     return out
+
+
+def describe(result: OptimalResult) -> str:
+    """The result in a teacher's words: the right opening mix and what each policy loses against
+    a side that knows how it plays."""
+    unit = "points of win chance" if result.objective == "win" else "points of score difference"
+    scale = 100.0 if result.objective == "win" else 1.0
+    mix = [f"{mv.text()} {_times(w)}" for mv, w in result.moves[:4]]
+    if len(result.moves) > 4:
+        mix.append(f"{len(result.moves) - 4} other move(s) otherwise")
+    value = (f"{result.side_value(ENGLISH):.1%} for english" if result.objective == "win"
+             else f"{result.value:+.2f} for english")
+    parts = [f"Under optimal play this endgame is worth {value}. At {result.to_play} {result.side_to_play}'s "
+             f"right move is {'; '.join(mix)} (castle:cards)."]
+    for e in result.exploitability:
+        if e.gap is None:
+            parts.append(f"The best response to {e.policy} playing {e.policy_side} was not finished ({e.note}).")
+            continue
+        loss = max(e.gap, 0.0) * scale
+        parts.append(f"{e.policy.capitalize()} playing {e.policy_side} loses "
+                     + (f"{loss:.1f} {unit}" if loss >= 0.05 else "nothing")
+                     + " against a side that knows how it plays.")
+    return " ".join(parts)
+
+
+def _times(w: float) -> str:
+    if w > 1 - 1e-9:
+        return "always"
+    for den in range(2, 11):
+        num = round(w * den)
+        if 0 < num < den and abs(num / den - w) < 1e-6:
+            return f"{num} times in {den}"
+    return f"{w:.0%} of the time"

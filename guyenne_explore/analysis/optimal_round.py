@@ -54,10 +54,15 @@ def next_castles(castles: tuple[int, ...], x: int, y: int, wx: int, wy: int) -> 
     return tuple(new)
 
 
-def ends_after(castles: tuple[int, ...], hand_e: Cards, hand_f: Cards) -> bool:
-    """Whether the game ends after a round of an endgame with empty decks (RULES.md 5 steps 1 and 4)."""
-    swept = castles[0] != NEUTRAL and all(c == castles[0] for c in castles)
-    return swept or hand_e.size <= 1 or hand_f.size <= 1
+def ends_after(castles: tuple[int, ...], size_e: int, size_f: int) -> bool:
+    """Whether the game ends after a round of an endgame with empty decks, from the castles and the
+    hand sizes after it (RULES.md 5 steps 1 and 4)."""
+    return size_e <= 1 or size_f <= 1 or _swept(castles)
+
+
+@lru_cache(maxsize=1 << 16)
+def _swept(castles: tuple[int, ...]) -> bool:
+    return castles[0] != NEUTRAL and all(c == castles[0] for c in castles)
 
 
 def reflect(key: StateKey) -> StateKey:
@@ -187,13 +192,16 @@ def build_round(rules: Rules, key: StateKey) -> RoundModel:
     k_arr, w = np.divmod(rest, 9)
     tables = {}
     children: list[tuple] = []
+    rf_size, rs_size = [r.size for r in rf_list], [r.size for r in rs_list]
     for k, ww, i, j in zip(k_arr.tolist(), w.tolist(), rfi.tolist(), rsi.tolist()):
         new = tables.get((k, ww))
         if new is None:
             new = tables[(k, ww)] = next_castles(castles, *blocks[k], *divmod(ww, 3))
-        rem_f, rem_s = rf_list[i], rs_list[j]
-        rem_e, rem_fr = (rem_f, rem_s) if first == ENGLISH else (rem_s, rem_f)
-        children.append(("end", new, rem_e.size, rem_fr.size) if ends_after(new, rem_e, rem_fr)
+        if first == ENGLISH:
+            rem_e, rem_fr, size_e, size_f = rf_list[i], rs_list[j], rf_size[i], rs_size[j]
+        else:
+            rem_e, rem_fr, size_e, size_f = rs_list[j], rf_list[i], rs_size[j], rf_size[i]
+        children.append(("end", new, size_e, size_f) if ends_after(new, size_e, size_f)
                         else (new, 1 - first, rem_e, rem_fr))
     child = inverse.reshape(code.shape)
     return RoundModel(key, n, opens, answers, f_a_arr, f_d, s_b_arr, s_c, blocks, child, children)

@@ -31,9 +31,11 @@ from ..rules import PRESETS, Rules
 from .exports import ExportBar
 from .forms import messages_html
 from .guard import guarded, log
+from .optimal_panel import OptimalPanel
 from .plot_view import FigureBox
 
 METHODS = ("auto", "exact", "sample")
+OPTIMAL = "optimal play"
 
 
 def rule_set_options(position: Position) -> list[tuple[str, Rules]]:
@@ -123,7 +125,8 @@ class AnalysisPanel(w.VBox):
         self.rule_sets = w.SelectMultiple(description="Rule sets", rows=6, layout=w.Layout(width="320px"))
         self.english_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="English")
         self.french_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="French")
-        self.method = w.Dropdown(options=METHODS, value="auto", description="Method")
+        # "optimal play": the equilibrium of an open-hand endgame, shown by the optimal-play section below
+        self.method = w.Dropdown(options=METHODS + (OPTIMAL,), value="auto", description="Method")
         self.force_exact = w.Checkbox(value=False, description="force exact (no size limit)", indent=False,
                                       tooltip="enumerate even when the estimate says it would take very long",
                                       layout=w.Layout(display="none"))
@@ -138,6 +141,7 @@ class AnalysisPanel(w.VBox):
         self.figure_box = FigureBox()
         self.metrics = w.HTML()
         self.exports = ExportBar(self)
+        self.optimal = OptimalPanel()
         self.runs: list[Run] = []
         self.results: dict[str, AnalysisResult] = {}
         self.figures: dict[str, go.Figure] = {}
@@ -147,7 +151,7 @@ class AnalysisPanel(w.VBox):
         super().__init__([
             w.HBox([self.rule_sets, settings]),
             self.controls.box(self.run_button),
-            self.controls.status, self.problems, self.figure_box, self.metrics, self.exports,
+            self.controls.status, self.problems, self.figure_box, self.metrics, self.exports, self.optimal,
         ], **kwargs)
         self.position: Position | None = None
         self._own_rules: Rules | None = None
@@ -156,6 +160,7 @@ class AnalysisPanel(w.VBox):
     def set_position(self, position: Position | None) -> None:
         """Called by the explorer whenever the built position changes (None when invalid)."""
         self.position = position
+        self.optimal.set_position(position)
         if position is None:
             self.run_button.disabled = True
             self.controls.status.value = "The built position is not valid: fix its problems to analyse it."
@@ -177,6 +182,9 @@ class AnalysisPanel(w.VBox):
     def run(self, block: bool = True) -> None:
         """Analyse the position under each chosen rule set; block=False runs in a background thread."""
         if self.position is None or self.controls.running:
+            return
+        if self.method.value == OPTIMAL:
+            self.optimal.run(block)
             return
         chosen = list(self.rule_sets.value) or [self.position.rules]
         labels = {v: lb for lb, v in self.rule_sets.options}

@@ -1,0 +1,45 @@
+"""The equilibrium's opening mix on the castle line: each castle with the moves played there and
+their probabilities (drawn from an :class:`~guyenne_explore.analysis.optimal.OptimalResult`)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from html import escape
+from typing import TYPE_CHECKING
+
+from .colors import CONTROL_COLOR
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.optimal import OptimalResult
+    from ..position import Position
+
+BOX, GAP, TOP = 96, 12, 30
+
+
+def mix_svg(position: "Position", result: "OptimalResult") -> str:
+    """SVG: the castle line at the round start, with the opening moves and their weights below."""
+    by_castle: dict[int, list[tuple[str, float]]] = defaultdict(list)
+    at = position.placed.y if position.to_play == "respond_second" else position.placed.x
+    for mv, p in result.moves:  # an answer is played at the castle already opened
+        by_castle[mv.castle if mv.castle is not None else (at if at is not None else -1)].append((str(mv.cards), p))
+    n = len(position.castles)
+    rows = max((len(v) for v in by_castle.values()), default=0)
+    width = n * (BOX + GAP) + GAP
+    height = TOP + 50 + 18 * max(rows, 1) + 10
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">',
+           f'<text x="{GAP}" y="18" fill="#222">{escape(result.side_to_play)} at {escape(result.to_play)}: '
+           f'equilibrium mix</text>']
+    for c in range(n):
+        x = GAP + c * (BOX + GAP)
+        total = sum(p for _, p in by_castle.get(c, []))
+        colour = CONTROL_COLOR[position.control(c)]
+        out.append(f'<rect x="{x}" y="{TOP}" width="{BOX}" height="36" rx="4" fill="{colour}" '
+                   f'fill-opacity="{0.35 + 0.65 * min(total, 1):.2f}" stroke="#444"/>')
+        out.append(f'<text x="{x + BOX / 2}" y="{TOP + 23}" text-anchor="middle" fill="#fff" '
+                   f'font-weight="bold">castle {c}</text>')
+        for i, (cards, p) in enumerate(sorted(by_castle.get(c, []), key=lambda t: -t[1])):
+            out.append(f'<text x="{x + BOX / 2}" y="{TOP + 56 + 18 * i}" text-anchor="middle" fill="#222">'
+                       f'{escape(cards)} {p:.0%}</text>')
+    out.append("</svg>")
+    return "".join(out)

@@ -1,0 +1,118 @@
+"""Optimal play in the explorer: the equilibrium of an open-hand endgame and how far each policy is from it.
+
+Where the solver does not apply (a side can still draw, the team game, a position
+mid-removal...) the panel says why in one line instead of offering a button that
+would fail.  The solve runs in a background thread like the other analyses.
+"""
+
+from __future__ import annotations
+
+import threading
+from html import escape
+from typing import Any
+
+import ipywidgets as w
+
+from ..analysis.api import POLICIES, policy_named
+from ..analysis.optimal import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,
+                                why_not_solvable)
+from ..position import OPEN_FIRST, Position
+from ..render.optimal_svg import mix_svg
+from .guard import log
+
+
+class OptimalPanel(w.VBox):
+    """Value, the first decision's equilibrium mix (table and castle line), policies' exploitability."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.objective = w.Dropdown(options=[("P(win), a draw counting half", "win"),
+                                             ("expected score difference", "score")],
+                                    value="win", description="Objective")
+        self.against = w.SelectMultiple(options=[n for n in POLICIES if n != "search"] + ["search"],
+                                        value=("uniform", "heuristic"), rows=3, description="Exploit")
+        self.budget = w.BoundedFloatText(value=30.0, min=1.0, max=600.0, description="Budget (s)",
+                                         tooltip="seconds allowed for each best response (search is slow)")
+        self.run_button = w.Button(description="Solve: optimal play", icon="chess-board", button_style="primary")
+        self.status = w.HTML()
+        self.output = w.HTML()
+        self.result: OptimalResult | None = None
+        self.position: Position | None = None
+        self.thread: threading.Thread | None = None
+        self.run_button.on_click(lambda _: self.run(block=False))
+        super().__init__([w.HTML("<h4>Optimal play (open-hand endgame)</h4>"),
+                          w.HBox([self.objective, self.against, self.budget]), self.run_button,
+                          self.status, self.output], **kwargs)
+        self.set_position(None)
+
+    def set_position(self, position: Position | None) -> None:
+        """Say at once whether the solver applies to the position, and why not."""
+        self.position = position
+        reason = "no valid position" if position is None else why_not_solvable(position)
+        self.run_button.disabled = reason is not None or (self.thread is not None and self.thread.is_alive())
+        self.status.value = "" if reason is None else f"Optimal play does not apply here: {escape(reason)}."
+        self.output.value = ""
+
+    def run(self, block: bool = True) -> None:
+        p = self.position
+        if p is None or why_not_solvable(p) is not None:
+            return
+        objective, names, budget = self.objective.value, list(self.against.value), float(self.budget.value)
+        self.run_button.disabled = True
+        self.status.value = "Solving the endgame..."
+
+        def work() -> None:
+            try:
+                solver = OptimalSolver(p.rules, objective)
+                result = solve_position(p, objective, solver)
+                if names and p.to_play == OPEN_FIRST:
+                    self.status.value = "Solved; measuring best responses to the policies..."
+                    result.exploitability = exploitability(p, {n: policy_named(n) for n in names}, solver,
+                                                           budget_seconds=budget)
+            except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
+                log.exception("optimal play failed")
+                self.status.value = f"The solve failed: {escape(str(exc))}"
+            else:
+                self.result = result
+                self.output.value = result_html(p, result)
+                self.status.value = f"Done in {result.seconds:.1f} s."
+            finally:
+                self.run_button.disabled = self.position is None
+
+        if block:
+            work()
+        else:
+            self.thread = threading.Thread(target=work, daemon=True)
+            self.thread.start()
+
+
+def result_html(p: Position, result: OptimalResult) -> str:
+    """The value, the mix as a table and on the castle line, the answers, exploitability and sizes."""
+    pct = result.objective == "win"
+
+    def num(v: float | None) -> str:
+        return "-" if v is None else (f"{v:.1%}" if pct else f"{v:+.3f}")
+
+    rows = "".join(f"<tr><td>{escape(mv.text())}</td><td>{'' if mv.castle is None else mv.castle}</td>"
+                   f"<td>{escape(str(mv.cards))}</td><td style='text-align:right'>{w_:.1%}</td></tr>"
+                   for mv, w_ in result.moves)
+    parts = [f"<p><b>Value</b>: english {num(result.side_value(0))}, french {num(result.side_value(1))}</p>",
+             f"<p>{escape(describe(result))}</p>",
+             mix_svg(p, result),
+             f"<table><tr><th>move</th><th>castle</th><th>cards</th><th>probability</th></tr>{rows}</table>"]
+    if result.answers:
+        ans = "".join(f"<tr><td>{a['cards']} card(s) at castle {a['castle']}</td><td>"
+                      + escape(", ".join(f"{r['move']} {r['p']:.0%}" for r in a["strategy"])) + "</td></tr>"
+                      for a in result.answers)
+        parts.append(f"<p>The other side's equilibrium answer:</p><table>{ans}</table>")
+    if result.exploitability:
+        ex = "".join(f"<tr><td>{escape(e.policy)}</td><td>{e.policy_side}</td><td>{num(e.responder_value)}</td>"
+                     f"<td>{num(e.equilibrium_value)}</td><td>{'-' if e.gap is None else num(e.gap)}</td>"
+                     f"<td>{escape(e.note)}</td></tr>" for e in result.exploitability)
+        parts.append("<p>Best responses (value for the responder):</p><table><tr><th>policy</th><th>plays</th>"
+                     "<th>best response gets</th><th>equilibrium gives</th><th>exploitability</th><th></th></tr>"
+                     f"{ex}</table>")
+    st = result.stats
+    parts.append(f"<p style='color:#555'>Solved {st.states:,} round starts ({st.leaves:,} leaves): "
+                 f"{st.subgames_solved:,} subgame LPs (largest {st.largest_variables:,} variables), "
+                 f"{st.saddle:,} saddle points, {st.pruned:,} pruned; {result.seconds:.2f} s.</p>")
+    return "".join(parts)
