@@ -254,7 +254,8 @@ def cmd_storyboard(args: argparse.Namespace) -> int:
         raise Refused(f"{args.record} is not a game record (the JSON of `play --record` or `play --json`): "
                       f"{what}") from None
     try:
-        written = write_storyboard(storyboard(record), args.output)
+        viewer = None if args.player is None else SIDES.index(args.player)
+        written = write_storyboard(storyboard(record, viewer=viewer), args.output)
     except (ValueError, OSError) as exc:
         raise Refused(f"{args.output}: {exc}") from None
     where = args.output if len(written) == 1 else f"{len(written)} SVG files in {args.output}"
@@ -354,6 +355,8 @@ def build_parser() -> argparse.ArgumentParser:
                                     "of RULES.md that applies.")
     sb.add_argument("record", help="a game record: the JSON of `play --record FILE` or `play --json`")
     sb.add_argument("-o", "--output", required=True, help="FILE.pdf, FILE.zip, or a folder (DIR/) for SVG files")
+    sb.add_argument("--player", choices=SIDES, help="draw the game as this side saw it: the other side's hand and "
+                                                   "unrevealed cards stay face down (default: every card face up)")
     sb.set_defaults(func=cmd_storyboard)
     so = sub.add_parser("solve", help="optimal play in an open-hand endgame (no side can draw again)")
     so.add_argument("position")

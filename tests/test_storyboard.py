@@ -238,3 +238,66 @@ def test_a_record_from_a_position_opens_with_its_start():
     frames = frames_of(play_game(start, 1))
     assert frames[0].kind == "start" and frames[0].position == start and frames[0].rule == "§10"
     assert frames[1].kind == "open_first"
+
+
+@pytest.mark.parametrize("preset", ["advanced", "expert", "team"])
+def test_a_players_storyboard_hides_what_that_player_did_not_see(preset):
+    from guyenne_explore.view import revealed
+
+    record = play_game(Position.start(preset), 2)
+    for viewer, other in ((0, "french"), (1, "english")):
+        frames = frames_of(record, viewer)
+        for f, d in zip(frames, storyboard(record, viewer=viewer)):
+            root = ET.fromstring(str(d))
+            hands = [g for g in root.iter(NS + "g")
+                     if "hand" in (g.get("class") or "").split() and g.get("data-side") == other]
+            assert hands and all(faces(g) == [] for g in hands)
+            for g in placed_groups(root):
+                if g.get("data-side") != other:
+                    continue
+                b = "XY".index(g.get("data-battle"))
+                if f.kind == "battle":
+                    # a battle frame turns up its own battle and those before it, never a later one
+                    assert (faces(g) != []) == (b <= ("XY".index(re.search(r"Battle (\w)", f.caption).group(1))))
+                elif not revealed(f.position, b, viewer):
+                    assert faces(g) == []
+            if f.kind in ("deal", "draw", "setup_discard", "team_split"):
+                drawn = re.search(rf"{other.capitalize()} draws ([^;,]*)", f.caption)
+                if drawn:
+                    assert drawn.group(1) == "nothing" or "card" in drawn.group(1), f.caption
+                if f.kind in ("setup_discard", "team_split") and f.caption.startswith(other.capitalize()):
+                    assert re.search(r"\d cards?", f.caption), f.caption
+    # the designer's storyboard names every draw
+    assert any(re.search(r"French draws [H2-5]( [H2-5])*[;,]", f.caption) for f in frames_of(record))
+
+
+def test_cli_storyboard_as_one_player(tmp_path):
+    from guyenne_explore.cli import main
+
+    rec = tmp_path / "g.json"
+    assert main(["play", "--rules", "advanced", "--seed", "2", "--record", str(rec)]) == 0
+    assert main(["storyboard", str(rec), "-o", str(tmp_path / "fr"), "--player", "french"]) == 0
+    first = ET.fromstring((tmp_path / "fr" / "step-002.svg").read_text())
+    english_hand = [g for g in first.iter(NS + "g") if "hand" in (g.get("class") or "").split()
+                    and g.get("data-side") == "english"]
+    assert english_hand and faces(english_hand[0]) == []
+    assert main(["storyboard", str(rec), "-o", str(tmp_path / "x.pdf"), "--player", "nobody"]) == 2
+
+
+def test_teaching_game_downloads_the_learners_storyboard():
+    from guyenne_explore.widgets.teaching import TeachingGame
+
+    game = TeachingGame("base", "french", seed=3)
+    sent = []
+    game.storyboard.file.send = lambda content, buffers=None: sent.append(bytes(buffers[0]))
+    for _ in range(3):
+        game.play(next(iter(game.position.legal_moves)).text())
+    assert game.positions[-1] == game.position
+    assert game.storyboard.download("zip")
+    with zipfile.ZipFile(io.BytesIO(sent[-1])) as z:
+        svgs = [ET.fromstring(z.read(n)) for n in z.namelist()]
+    assert len(svgs) == len(frames_of(record_from_positions(game.positions)))
+    for root in svgs:          # the English hand never shows, as the learner (French) never saw it
+        for g in root.iter(NS + "g"):
+            if "hand" in (g.get("class") or "").split() and g.get("data-side") == "english":
+                assert faces(g) == []

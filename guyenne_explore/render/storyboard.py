@@ -11,7 +11,9 @@ engine produced (who controls a castle after the round, what left a hand,
 what went to the removed zone); nothing here decides a rule.
 
 Hands are drawn face up so that the reader can follow the game, but cards
-placed this round stay face down until the reveal, as on the table.
+placed this round stay face down until the reveal, as on the table.  A
+storyboard can also be drawn as one player sees the game (``viewer``): the
+other side's hand and unrevealed cards stay backs throughout.
 """
 
 from __future__ import annotations
@@ -52,15 +54,20 @@ class Frame:
     highlight_castle: int | None = None
     show_winners: bool = False
     highlight_move: Move | None = None
+    #: the battles a battle frame turns face up in a player's view (the engine's view says the rest)
+    revealing: tuple[int, ...] = ()
 
-    def diagram(self, number: int | None = None, width: float = 720) -> Diagram:
-        """The frame's diagram; ``number`` prefixes the caption (``3. English opens ...``)."""
+    def diagram(self, number: int | None = None, width: float = 720, viewer: int | None = None) -> Diagram:
+        """The frame's diagram; ``number`` prefixes the caption (``3. English opens ...``).  With a ``viewer``
+        (ENGLISH or FRENCH) the picture is that player's view: the other side's hand and unrevealed cards as backs."""
         p = self.position
         text = f"{self.caption} (RULES.md {self.rule})"
         if number is not None:
             text = f"{number}. {text}"
         info = f"{p.rules.preset_name} · round {p.round}" + (" · game over" if p.is_over else "")
-        return Diagram(position_svg(p, show_hands=True, show_placed=self.placed_face_up, caption=text, width=width,
+        placed = self.placed_face_up if viewer is None else frozenset(self.revealing)
+        return Diagram(position_svg(p, show_hands=viewer is None, viewer=viewer, show_placed=placed,
+                                    caption=text, width=width,
                                     highlight_castle=self.highlight_castle, show_winners=self.show_winners,
                                     highlight_move=self.highlight_move, info=info))
 
@@ -93,6 +100,11 @@ def _who(p: Position, side: int, member: int) -> str:
 
 def _cards(c: Cards) -> str:
     return " ".join(c.symbols()) or "nothing"
+
+
+def _secret(c: Cards, shown: bool) -> str:
+    """Cards a reader may see by value, else only counted (a hidden side's draw or choice)."""
+    return _cards(c) if shown or not c.size else f"{c.size} card{'s' * (c.size != 1)}"
 
 
 def all_placed(before: Position, move: Move) -> Position:
@@ -134,13 +146,14 @@ def _battle_caption(revealed: Position, resolved: Position, battle: int, concede
     return (f"Battle {'XY'[battle]} at castle {c}: English {_cards(e)}, French {_cards(f)}: {why}; {outcome}")
 
 
-def _draw_caption(before: Position, after: Position, event: Event) -> str:
+def _draw_caption(before: Position, after: Position, event: Event, viewer: int | None) -> str:
     assert event.draw is not None
+    drawn = (f"English draws {_secret(event.draw.english, viewer in (None, ENGLISH))}, "
+             f"French draws {_secret(event.draw.french, viewer in (None, FRENCH))}")
     if event.to_play == DEAL:
-        text = f"The deal: English draws {_cards(event.draw.english)}, French draws {_cards(event.draw.french)}"
+        text = f"The deal: {drawn}"
     else:
-        text = (f"End of round {before.round}: placed cards go to the discards; English draws "
-                f"{_cards(event.draw.english)}, French draws {_cards(event.draw.french)}")
+        text = f"End of round {before.round}: placed cards go to the discards; {drawn}"
     for side in (ENGLISH, FRENCH):
         n = after.sides[side].exhaustions
         if n > before.sides[side].exhaustions:
@@ -150,8 +163,9 @@ def _draw_caption(before: Position, after: Position, event: Event) -> str:
     return text
 
 
-def frames_of(record: GameRecord) -> list[Frame]:
-    """The storyboard of a game record, in order (see the module docstring for what gets a frame)."""
+def frames_of(record: GameRecord, viewer: int | None = None) -> list[Frame]:
+    """The storyboard of a game record, in order (see the module docstring for what gets a frame); with a
+    ``viewer`` the captions count the other side's hidden cards (its draws, discards, gifts) without naming them."""
     ps = record.positions()
     events = record.events
     frames: list[Frame] = []
@@ -163,7 +177,7 @@ def frames_of(record: GameRecord) -> list[Frame]:
         e, before, after = events[i], ps[i], ps[i + 1]
         point = e.to_play
         if e.draw is not None:
-            frames.append(Frame(after, _draw_caption(before, after, e), SECTION[point], point))
+            frames.append(Frame(after, _draw_caption(before, after, e, viewer), SECTION[point], point))
             i += 1
             continue
         assert e.move is not None and e.side is not None
@@ -178,13 +192,14 @@ def frames_of(record: GameRecord) -> list[Frame]:
         if point == RESPOND_SECOND:
             i = _round_frames(frames, ps, events, i, who)
             continue
+        shown = viewer in (None, e.side)
         if point == SETUP_DISCARD:
-            text = f"{who} puts {_cards(move.cards)} face down in its discard before the deal"
+            text = f"{who} puts {_secret(move.cards, shown)} face down in its discard before the deal"
         elif point == TEAM_SPLIT:
-            text = f"{who}, the drawer, gives {_cards(move.cards)} to its partner"
+            text = f"{who}, the drawer, gives {_secret(move.cards, shown)} to its partner"
         elif point == TEAM_ORDER:
             text = f"{NAME[e.side]} decides that member {move.first_member} places first this round"
-        else:  # a decision inside a round's resolution, reached only through _round_frames
+        else:  # a removal or concession of a round whose placements came before the record's start
             text = f"{who} plays {move.text()}"
         frames.append(Frame(after, text, SECTION.get(point, "§3"), point))
         i += 1
@@ -219,7 +234,7 @@ def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], 
     for b in (0, 1):  # each battle, then the decisions it called for (X's come first, RULES.md §4)
         frames.append(Frame(revealed, _battle_caption(revealed, resolved, b, b in conceded), SECTION["battle"],
                             "battle", placed_face_up=True, highlight_castle=revealed.placed.castle(b),
-                            show_winners=marks))
+                            show_winners=marks, revealing=tuple(range(b + 1))))
         for k in (k for k in inside if (ps[k].battle or 0) == b):
             ev = events[k]
             assert ev.move is not None and ev.side is not None
@@ -241,11 +256,12 @@ def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], 
 
 
 # ---------------------------------------------------------------------- outputs
-def storyboard(record: GameRecord | Sequence[Position], width: float = 720) -> list[Diagram]:
-    """The numbered diagrams of a record's (or a history's) storyboard."""
+def storyboard(record: GameRecord | Sequence[Position], width: float = 720, viewer: int | None = None) -> list[Diagram]:
+    """The numbered diagrams of a record's (or a history's) storyboard; every hand face up, or as ``viewer``
+    (ENGLISH or FRENCH) sees the game: its own cards face up, the other side's hidden until revealed."""
     if not isinstance(record, GameRecord):
         record = record_from_positions(record)
-    return [f.diagram(n, width) for n, f in enumerate(frames_of(record), start=1)]
+    return [f.diagram(n, width, viewer) for n, f in enumerate(frames_of(record, viewer), start=1)]
 
 
 def storyboard_pdf(diagrams: Sequence[Diagram]) -> bytes:

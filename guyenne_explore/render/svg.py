@@ -289,7 +289,7 @@ def _first_marker(x: float, y: float) -> str:
 
 def position_svg(position: Position, *, show_hands: bool = True, highlight_move: Move | None = None,
                  caption: str | None = None, width: float = 720, show_winners: bool = False,
-                 viewer: int | None = None, show_placed: bool | None = None, highlight_castle: int | None = None,
+                 viewer: int | None = None, show_placed: bool | frozenset[int] | None = None, highlight_castle: int | None = None,
                  info: str | None = None) -> str:
     """A standalone SVG picture of a position.
 
@@ -303,8 +303,9 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
     castles X and Y the outcome of their battles when the diagram shows it (see
     :mod:`.battles`): resolved battles, and in the designer's view the battles
     where both sides have placed.  ``show_placed`` (default: as ``show_hands``)
-    says whether placed cards not yet revealed are face up: a storyboard shows
-    hands but keeps placements face down until the reveal.  ``highlight_castle``
+    says whether placed cards not yet revealed are face up, or at which battles
+    (a set of 0 for X, 1 for Y): a storyboard shows hands but keeps placements
+    face down until the reveal.  ``highlight_castle``
     outlines one castle; ``info`` replaces the line under the caption (rule set,
     round, decision point).
     """
@@ -421,7 +422,8 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
             defending = defender_at(p, battle) == side
             w, h = (ph, pw) if defending else (pw, ph)
             yy = row + (PLACED_H - h) / 2
-            face = (show_hands if show_placed is None else show_placed) or viewer == side \
+            up = show_hands if show_placed is None else show_placed
+            face = (battle in up if isinstance(up, frozenset) else up) or viewer == side \
                 or revealed(p, battle, 1 - side)
             role = "defence" if defending else "attack"
             body.append(f'<g class="placed stack" {_zone_attrs(side, "placed-" + "XY"[battle])} '

@@ -95,10 +95,12 @@ class DiagramExport(w.Accordion):
 
 class StoryboardExport(w.HBox):
     """Buttons that download the storyboard of a history of positions: one captioned diagram per step that
-    matters (see :mod:`guyenne_explore.render.storyboard`), as a PDF or as a zip of SVG files."""
+    matters (see :mod:`guyenne_explore.render.storyboard`), as a PDF or as a zip of SVG files; every card face
+    up, or as ``viewer`` (ENGLISH or FRENCH) saw the game."""
 
-    def __init__(self, history: Callable[[], Sequence[Position]], **kwargs: Any) -> None:
+    def __init__(self, history: Callable[[], Sequence[Position]], viewer: int | None = None, **kwargs: Any) -> None:
         self.history = history
+        self.viewer = viewer
         self.pdf_button = w.Button(description="Storyboard PDF", icon="file-pdf-o", layout=w.Layout(width="auto"),
                                    tooltip="the game so far, one captioned diagram per step that matters")
         self.zip_button = w.Button(description="Storyboard SVGs (zip)", icon="file-archive-o",
@@ -119,7 +121,7 @@ class StoryboardExport(w.HBox):
             return False
         self.message.value = f"drawing {len(positions)} steps..."
         try:
-            pictures = storyboard(record_from_positions(positions))
+            pictures = storyboard(record_from_positions(positions), viewer=self.viewer)
             data = storyboard_pdf(pictures) if fmt == "pdf" else storyboard_zip(pictures)
         except ValueError as exc:
             self.message.value = f'<span style="color:#9b1c1c">{html.escape(str(exc))}</span>'

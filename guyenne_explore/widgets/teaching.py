@@ -21,6 +21,7 @@ from ..position import Position
 from ..rules import SIDES, Rules
 from .lessons import LESSONS, battle_report, noticed
 from .moves_panel import MoveList, group_moves, heuristic_choice
+from .diagram_export import StoryboardExport
 from .table import Table
 
 
@@ -48,11 +49,13 @@ class TeachingGame(w.VBox):
         self.explain = w.HTML()
         self.lessons = w.HTML()
         self.history_view = w.HTML()
+        # the game so far as pictures, as the learner saw it (the other side's hidden cards stay backs)
+        self.storyboard = StoryboardExport(lambda: self.positions, viewer=self.me)
         self.children = [
             w.HBox([self.table, w.VBox([w.HTML("<h4>Rules as they come up</h4>"), self.lessons],
                                        layout=w.Layout(width="380px"))]),
             self.reveal, self.prompt, w.HBox([self.typed, self.play_button, self.restart]), self.explain,
-            self.moves, w.HTML("<h4>What happened</h4>"), self.history_view,
+            self.moves, w.HTML("<h4>What happened</h4>"), self.history_view, self.storyboard,
         ]
         self.new_game(seed)
 
@@ -65,6 +68,7 @@ class TeachingGame(w.VBox):
         self.events: list[str] = []
         self.explain.value = ""
         self.position = Position.start(self.rules)
+        self.positions = [self.position]
         self._learn(["setup"])
         self._advance()
 
@@ -119,6 +123,7 @@ class TeachingGame(w.VBox):
             self.events.extend(battle_report(before, after))
         self._learn(noticed(before, after))
         self.position = after
+        self.positions.append(after)
 
     def _learn(self, keys: list[str]) -> None:
         for key in keys:
