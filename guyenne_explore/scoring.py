@@ -27,6 +27,8 @@ EXHAUSTED = "exhausted"
 #: ... or before that, in the degenerate case where its deck and discard are both empty.
 OUT_OF_CARDS = "out_of_cards"
 ENDINGS = (SWEEP, EXHAUSTED, OUT_OF_CARDS)
+#: What a sweep scores (RULES.md 6, every rule set and castle count); the other side scores 0.
+SWEEP_POINTS = 12
 
 
 @dataclass(frozen=True, order=True)
@@ -118,6 +120,17 @@ def ending(p: "Position") -> Ending | None:
     return Ending(EXHAUSTED if spent else OUT_OF_CARDS, out)
 
 
+def sweep_told_by_score(rules: "Rules") -> bool:
+    """Whether a final score alone tells a sweep under these rules: under 2022 scoring when no
+    table short of a sweep reaches :data:`SWEEP_POINTS` (read from :func:`points_rows`: true up to
+    six castles); never under 2021 scoring, where unspent cards add to the score.  Exact results,
+    which keep scores but not endings, use it to report sweeps where the score is proof."""
+    if rules.scoring != "2022" or rules.castles > 10:
+        return False
+    rows = points_rows(rules.castles, rules.scoring, rules.adjacency == "ring")
+    return all(max(r[1], r[2]) < SWEEP_POINTS for r in rows if r[0] < 0)
+
+
 def result(p: "Position") -> Result:
     """Scores and winner of the position's table (as if the game ended here when it goes on),
     with how it ended when it is over."""
@@ -130,7 +143,7 @@ def table_result(castles: tuple[int, ...], unspent_english: int, unspent_french:
     (the endgame solvers score many tables without building positions)."""
     sweep, points, longest = _castle_points(tuple(castles), rules.scoring, rules.adjacency == "ring")
     if sweep is not None:
-        return Result(12 if sweep == ENGLISH else 0, 12 if sweep == FRENCH else 0, SIDES[sweep])
+        return Result(SWEEP_POINTS if sweep == ENGLISH else 0, SWEEP_POINTS if sweep == FRENCH else 0, SIDES[sweep])
     unspent = (unspent_english, unspent_french)
     keys: list[tuple[int, ...]]
     if rules.scoring == "2021":

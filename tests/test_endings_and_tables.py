@@ -23,7 +23,9 @@ from guyenne_explore.analysis.fast.rollout import fast_games, traced_rounds
 from guyenne_explore.analysis.metrics import designer_metrics
 from guyenne_explore.position import DRAW, ENGLISH, FRENCH, NEUTRAL
 from guyenne_explore.record import play_game
-from guyenne_explore.scoring import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, points_rows, sweeper, table_result
+from guyenne_explore.analysis.api import analyse
+from guyenne_explore.scoring import (ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, points_rows, sweep_told_by_score,
+                                     sweeper, table_result)
 
 DOMAIN = list(product(range(2, kn.MAX_TABLED_CASTLES + 1), ("2022", "2021"), (False, True)))
 
@@ -139,3 +141,27 @@ def test_compiled_games_replay_round_by_round(rules):
                 s = q.sides[side]
                 assert (s.hand, s.deck, s.discard, s.removed) == st.zones[side]
         assert positions[-1].result().ending.reason == game.ending
+
+
+# ---------------------------------------------------------------------- exact results
+def test_exact_sweeps_agree_with_the_games_endings(load):
+    """Where the engine says a score tells a sweep (2022 scoring, six castles), an exact result
+    reports the Sweep metric; the compiled games' own endings agree with it."""
+    data = load("base-endgame-3v3.json").to_json()
+    data["castles"] = ["english"] * 4 + ["neutral", "french"]
+    p = Position.from_json(data)
+    exact = {m.name: m for m in analyse(p, method="exact").metrics()}["Sweep"]
+    assert exact.low == exact.high == exact.value > 0
+    games = fast_games(p, 20_000, seed=3)
+    rate = sum(g.ending == SWEEP for g in games) / len(games)
+    sigma = (exact.value * (1 - exact.value) / len(games)) ** 0.5
+    assert abs(rate - exact.value) < 4.5 * sigma
+
+
+def test_exact_results_leave_out_sweeps_their_scores_cannot_tell(load):
+    """Under classic2021 a side scores 12 without a sweep: an exact result (scores only) has no Sweep."""
+    assert not sweep_told_by_score(Rules.preset("classic2021"))
+    assert not sweep_told_by_score(Rules.preset("base", castles=7))
+    assert sweep_told_by_score(Rules.preset("advanced", adjacency="ring"))
+    names = [m.name for m in analyse(load("classic2021-endgame-4v4.json"), method="exact").metrics()]
+    assert "Sweep" not in names and "Advantage (english)" in names

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..engine_api import Position
+from ..engine_api import SWEEP, SWEEP_POINTS, Position, sweep_told_by_score
 from .exact import Distribution
 from .intervals import mean_interval, wilson
 from .metrics import Metric, Outcome, Weight, weighted_metrics
-from .outcomes import Game
+from .outcomes import NO_SWEEP, Game
 
 WINNERS = ("english", "french", "draw")
 
@@ -46,7 +46,9 @@ class AnalysisResult:
         with its probability (what :func:`.metrics.weighted_metrics` reads)."""
         if not self.exact:
             return [(g, 1) for g in self.samples]  # type: ignore[misc]
-        return [(Outcome(e, f, w, n), q) for (e, f, w, n), q in sorted(self.joint.items())]
+        told = sweep_told_by_score(self.position.rules)
+        return [(Outcome(e, f, w, n, ending=(SWEEP if SWEEP_POINTS in (e, f) else NO_SWEEP) if told else None), q)
+                for (e, f, w, n), q in sorted(self.joint.items())]
 
     def metrics(self) -> list[Metric]:
         """The designer metrics of this result, by the same computation for exact and sampled results."""
