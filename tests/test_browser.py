@@ -245,6 +245,19 @@ def test_explorer_app_in_chromium(tmp_path):
                 result = json.loads(pathlib.Path(info.value.path()).read_text())
                 assert info.value.suggested_filename.endswith(".json") and result["games"] == 20
 
+                # an exact request out of reach is refused with its estimate, beside a "force exact" option
+                method = panel.locator(".widget-dropdown select", has=page.locator("option", has_text="exact")).first
+                method.select_option(label="exact")
+                force = panel.get_by_label("force exact (no size limit)")
+                force.wait_for()
+                panel.locator("button", has_text="Run analysis").click()
+                panel.locator("text=Tick").wait_for()
+                assert "out of reach" in panel.inner_text() and not force.is_checked()
+                page.set_viewport_size({"width": 1280, "height": 800})
+                force.scroll_into_view_if_needed()
+                page.screenshot(path=str(ARTIFACTS / "analysis-force-exact-1280x800.png"))
+                page.set_viewport_size({"width": 1500, "height": 1100})
+
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / "explorer.png"), full_page=True)
                 page.set_viewport_size({"width": 1280, "height": 800})

@@ -48,8 +48,10 @@ class ExportBar(w.VBox):
                                  layout=w.Layout(flex_flow="row wrap", align_items="center")), self.status])
 
     def enable(self, on: bool) -> None:
+        """Buttons on or off for a new run's results; the words about an earlier export go."""
         for b in self.buttons.values():
             b.disabled = not on
+        self.status.value = ""
 
     def files(self, fmt: str) -> dict[str, bytes]:
         """The export in one format as file name -> bytes (written in a temporary folder, then read)."""
