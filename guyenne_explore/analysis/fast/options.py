@@ -21,9 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...cards import KINDS, Cards
-from ...moves import Choice
-from ...position import OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE
+from ...engine_api import KINDS, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE, Cards, Choice
 
 #: table 0: a placement keeping one card back (at X); 1: a placement at Y; 2: a neutral loser's removal
 AT_X, AT_Y, REMOVAL = 0, 1, 2
