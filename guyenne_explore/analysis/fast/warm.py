@@ -38,8 +38,7 @@ def needs_compiling() -> bool:
 
 def warm(games: int = 8) -> float:
     """Run the fast path once under every preset it serves; returns the seconds it took."""
-    from ...position import Position
-    from ...rules import PRESETS
+    from ...engine_api import PRESETS, Position
     from .encode import unsupported
     from .rollout import fast_games
 
