@@ -122,23 +122,28 @@ def run_analysis(page: Any, rule_sets: list[str], games: int, method: str = "sam
     panel.locator("button", has_text="Run analysis").click()
 
 
-#: Records, in the page, when a run's figures are all drawn, when the bar is full and when the
-#: status says Done (milliseconds after the call); read back with ``page.evaluate("window.__e1")``.
+#: Records, in the page, when a run's figures are all drawn, when its bar fills and when its status
+#: says Done (milliseconds after the call; the bar and the status count only once they have left
+#: the previous run's state); read back with ``wait_for_marks``.
 WATCH = """([panelSelector, statusPrefix]) => {
   const panel = document.querySelector(panelSelector);
   const plots = () => [...panel.querySelectorAll('.guyenne-plot')].filter(p => p.offsetParent !== null);
   const before = new Map(plots().map(p => [p, p.dataset.revision || '0']));
   const t0 = performance.now();
   const marks = window.__e1 = {};
+  let barReset = false, statusReset = false;
   const tick = () => {
     const now = performance.now() - t0;
-    const bar = panel.querySelector('.widget-progress .progress-bar');
-    if (marks.bar === undefined && bar && bar.style.width === '100%') marks.bar = now;
+    const bar = panel.querySelector('.progress-bar');
+    const full = bar && bar.getBoundingClientRect().width >= bar.parentElement.getBoundingClientRect().width - 1;
+    if (bar && !full) barReset = true;
+    if (marks.bar === undefined && barReset && full) marks.bar = now;
     const shown = plots();
     if (marks.figures === undefined && shown.length && shown.every(p => p.dataset.revision
         && p.dataset.revision !== before.get(p) && p.querySelector('.main-svg'))) marks.figures = now;
-    const status = [...panel.querySelectorAll('.widget-html-content')].map(e => e.textContent);
-    if (marks.done === undefined && status.some(t => t.startsWith(statusPrefix))) marks.done = now;
+    const said = [...panel.querySelectorAll('.widget-html-content')].some(e => e.textContent.startsWith(statusPrefix));
+    if (!said) statusReset = true;
+    if (marks.done === undefined && statusReset && said) marks.done = now;
     if (marks.figures === undefined || marks.done === undefined) requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);

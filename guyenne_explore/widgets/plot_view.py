@@ -44,6 +44,31 @@ def figure_json(fig: go.Figure) -> dict[str, Any]:
     return json.loads(fig.to_json())
 
 
+_warm_up_started = threading.Event()
+
+
+def start_warm_up() -> None:
+    """Once per process, in a background thread: what the first run would otherwise pay after computing.
+
+    Called when a page first shows a view, so the page is up before this spends CPU: the
+    first figures' imports (:func:`..render.plots.warm_up`) and the fast path's compiled code,
+    loaded from numba's cache (never compiled here: that is setup's job, or the run's).
+    """
+    if _warm_up_started.is_set():
+        return
+    _warm_up_started.set()
+
+    def work() -> None:
+        from ..analysis.fast.warm import needs_compiling, warm
+        from ..render.plots import warm_up
+
+        warm_up()
+        if not needs_compiling():
+            warm(games=2)
+
+    threading.Thread(target=work, name="guyenne-warm-up", daemon=True).start()
+
+
 class PlotView(anywidget.AnyWidget):
     """One plotly figure. ``show(fig)`` replaces it; ``revision`` counts the figures shown.
 
@@ -85,6 +110,7 @@ class PlotView(anywidget.AnyWidget):
             self.send({"type": "plotly-js"}, buffers=[plotly_js()])
         elif kind == "view":
             self.has_view = True
+            start_warm_up()
         elif kind == "drawn":
             self.has_view = True
             self.drawn = max(self.drawn, int(content.get("revision", 0)))
