@@ -301,3 +301,15 @@ def test_teaching_game_downloads_the_learners_storyboard():
         for g in root.iter(NS + "g"):
             if "hand" in (g.get("class") or "").split() and g.get("data-side") == "english":
                 assert faces(g) == []
+
+
+def test_a_history_stopping_inside_a_resolution_says_what_is_not_resolved():
+    for seed in range(20):
+        ps = play_game(Position.start("advanced"), seed).positions()
+        k = next((k for k, p in enumerate(ps) if p.to_play == "remove_choice" and p.battle == 0), None)
+        if k is not None:
+            break
+    frames = frames_of(record_from_positions(ps[:k + 1]))
+    x, y = [f for f in frames if f.kind == "battle"][-2:]
+    assert "not resolved yet" not in x.caption and "Battle X" in x.caption
+    assert "Battle Y" in y.caption and y.caption.endswith("not resolved yet where the game stops")

@@ -122,6 +122,15 @@ def all_placed(before: Position, move: Move) -> Position:
     return evolve(before, sides=replace_side(before, side, s), placed=before.placed.put(side, 1, move.cards))
 
 
+def _is_resolved(p: Position, battle: int) -> bool:
+    """Whether ``battle`` is over in ``p``: a game record may stop at a decision inside the resolution."""
+    if p.to_play == REMOVE_CHOICE:
+        return battle <= (p.battle or 0)
+    if p.to_play == CONCEDE_CHOICE:
+        return battle < (p.battle or 0)
+    return True
+
+
 def _battle_caption(revealed: Position, resolved: Position, battle: int, conceded: bool) -> str:
     """What a battle did, read from the control of its castle before and after the round."""
     c = revealed.placed.castle(battle)
@@ -135,7 +144,9 @@ def _battle_caption(revealed: Position, resolved: Position, battle: int, concede
         why = f"the {NAME[heroes[0]]} hero wins whatever the sums"
     else:
         why = f"{e.total} against {f.total}"
-    if conceded:
+    if not _is_resolved(resolved, battle):
+        outcome = "not resolved yet where the game stops"
+    elif conceded:
         outcome = f"{NAME[was]} concedes: {NAME[now]} takes it"
     elif now != was:
         outcome = f"{NAME[now]} takes it" if was == NEUTRAL else f"{NAME[now]} takes it from {NAME[was]}"
