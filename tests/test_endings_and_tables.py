@@ -3,9 +3,10 @@
 - The engine reports how a game ended (RULES.md 5.1 a sweep, 5.4 a side that cannot play on);
   the Sweep metric counts those endings, not scores of 12 (which a side reaches without a sweep
   under classic2021, and with seven castles or more).
-- The kernel's castle points and scores equal the engine's on every table of 2 to 10 castles,
-  both scorings, both adjacencies; its games' states at each end of a round equal the engine's
-  replay of the same game, round by round.
+- The kernel's castle points, scores and sweep check equal the engine's on every table of 2 to 10
+  castles, both scorings, both adjacencies; its battles and removal checks equal the engine's on
+  every placement of up to five cards; its games' states at each end of a round equal the
+  engine's replay of the same game, round by round.
 """
 
 import random
@@ -17,11 +18,14 @@ import pytest
 from numba import njit
 
 from guyenne_explore import Cards, Position, Rules
+from guyenne_explore.cards import HERO, KINDS, value_of
+from guyenne_explore.flow import battle_winner
+from guyenne_explore.moves import Choice
 from guyenne_explore.analysis.fast import kernel as kn
 from guyenne_explore.analysis.fast.encode import points_array
 from guyenne_explore.analysis.fast.rollout import fast_games, traced_rounds
 from guyenne_explore.analysis.metrics import designer_metrics
-from guyenne_explore.position import DRAW, ENGLISH, FRENCH, NEUTRAL
+from guyenne_explore.position import DRAW, ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE
 from guyenne_explore.record import play_game
 from guyenne_explore.analysis.api import analyse
 from guyenne_explore.scoring import (ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, points_rows, sweep_told_by_score,
@@ -165,3 +169,49 @@ def test_exact_results_leave_out_sweeps_their_scores_cannot_tell(load):
     assert sweep_told_by_score(Rules.preset("advanced", adjacency="ring"))
     names = [m.name for m in analyse(load("classic2021-endgame-4v4.json"), method="exact").metrics()]
     assert "Sweep" not in names and "Advantage (english)" in names
+
+
+# ---------------------------------------------------------------------- battles and removals
+KINDS_PRESENT = [1, 2, 3, 4, 8, HERO]  # values 2, 3, 4, 5, 9 and the hero: weakest first, as the kernel orders them
+
+
+def _placements(most):
+    """Every multiset of 1..``most`` cards of the kinds above (at most 2 heroes: one per side, two for a team)."""
+    out = []
+    for counts in product(range(most + 1), repeat=len(KINDS_PRESENT)):
+        if 1 <= sum(counts) <= most and counts[-1] <= 1:
+            out.append(counts)
+    return out
+
+
+def _cards(counts):
+    full = [0] * KINDS
+    for k, c in zip(KINDS_PRESENT, counts):
+        full[k] = c
+    return Cards(full)
+
+
+def test_kernel_battles_equal_the_engine_on_every_pair_of_placements():
+    """RULES.md 4: sums, the hero's override, ties; every pair of placements of up to 5 cards (max_at_castle)."""
+    vals = np.array([0 if k == HERO else value_of(k) for k in KINDS_PRESENT], np.int64)
+    hero = KINDS_PRESENT.index(HERO)
+    places = _placements(5)
+    arrays = [np.array(c, np.int64) for c in places]
+    cards = [_cards(c) for c in places]
+    for a, ca in zip(arrays, cards):
+        for b, cb in zip(arrays, cards):
+            want = battle_winner(NEUTRAL, ca, cb)
+            assert kn.battle_winner(a, b, vals, hero) == (-1 if want is None else want), (ca, cb)
+
+
+def test_kernel_removals_equal_the_engine_legal_moves():
+    """RULES.md 4: a neutral battle's loser removes the strongest card alone or cards adding up to
+    its value; the kernel's check (used past the option tables) against the engine's legal moves."""
+    vals = np.array([0 if k == HERO else value_of(k) for k in KINDS_PRESENT], np.int64)
+    hero = KINDS_PRESENT.index(HERO)
+    for placed in _placements(5):
+        src = _cards(placed)
+        legal = {m.cards for m in Choice(REMOVE_CHOICE, 0, source=src, battle=0).moves()}
+        for sub in product(*(range(c + 1) for c in placed)):
+            ok = kn.removal_ok(np.array(placed, np.int64), np.array(sub, np.int64), vals, hero)
+            assert ok == (_cards(sub) in legal), (src, _cards(sub))
