@@ -78,7 +78,7 @@ def _row_field(key: tuple[int, str]) -> str:
 
 
 class Builder(w.VBox):
-    """Build a position by hand, from a file, from notation or from a starting preset.
+    """Build a position by hand, from an uploaded file, JSON, notation or a starting preset.
 
     ``position`` (a traitlet, observe it) is the valid position the form
     describes, or None; ``problems`` and ``warnings`` are the engine's words.
@@ -406,7 +406,7 @@ class Builder(w.VBox):
             lines.append(f'<b style="color:#9b1c1c">✗ not a valid position: {n} '
                          f'problem{"s" if n != 1 else ""}, shown beside the fields</b>')
         elif self.refused:
-            lines.append(f'the form still holds the position it had: <code>{self.position.notation()}</code>')
+            lines.append(f'the form holds <code>{self.position.notation()}</code>')
         else:
             lines.append(f'<b style="color:#1d6b2f">✓ valid position</b> <code>{self.position.notation()}</code>')
         self.summary.value = "<br>".join(lines)
@@ -544,7 +544,7 @@ class Builder(w.VBox):
             setattr(where, attribute, messages_html([f"{what} was not loaded:", *listed, *more]))
             self._refused_json = _json_object(raw)
             self._set_refused(f"{what} was refused ({len(problems)} problem{'s' if len(problems) != 1 else ''} "
-                              f"shown beside it); the form below is unchanged")
+                              f"shown beside it) and did not change the form")
             return False
         self._refused_json = None
         self._set_refused("")
