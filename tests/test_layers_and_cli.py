@@ -30,6 +30,19 @@ def test_the_engine_has_no_import_cycle():
             assert back is None, f"{importer} -> {imported} -> ... -> {importer}: {back}"
 
 
+@pytest.mark.parametrize("module", ["guyenne_explore", "guyenne_explore.cli", "guyenne_explore.analysis.results"])
+def test_light_imports(module):
+    """The engine and the command line load no compiler, statistics or plotting library before a
+    command needs it (``benchmarks/bench_imports.py`` prints the times)."""
+    heavy = ["numba", "scipy.stats", "statsmodels", "plotly", "ipywidgets"]
+    code = f"import sys, {module}; print(' '.join(m for m in {heavy!r} if m in sys.modules))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(r.stdout.split())
+    if module == "guyenne_explore.analysis.results":  # the analysis may compile, but states its intervals lazily
+        loaded -= {"numba"}
+    assert not loaded, f"import {module} loads {sorted(loaded)}"
+
+
 def run(*args, input_=None):
     return subprocess.run([sys.executable, "-m", "guyenne_explore", *args], capture_output=True, text=True,
                           input=input_)
