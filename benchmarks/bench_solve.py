@@ -58,7 +58,7 @@ def _pick(pool: list[int], k: int, rng: random.Random) -> Cards:
     return Cards(counts)
 
 
-def run_case(key, out, exploit: bool) -> None:
+def run_case(key, out, exploit: bool, counts) -> None:
     try:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     except (AttributeError, OSError):
@@ -68,6 +68,11 @@ def run_case(key, out, exploit: bool) -> None:
 
     rules = Rules.preset(RULES)
     solver = OptimalSolver(rules)
+
+    def progress(solved: int) -> None:
+        counts[0], counts[1] = len(solver.models), solved
+
+    solver.progress = progress
     t = time.perf_counter()
     value = solver.value_of(key)
     row = {"value": value + 0.0, "seconds": time.perf_counter() - t, **solver.stats.to_json()}
@@ -129,7 +134,8 @@ def main() -> None:
         for seed in range(args.seeds):
             key = case(cards, seed)
             q: mp.Queue = mp.Queue()
-            proc = mp.get_context("fork").Process(target=run_case, args=(key, q, args.exploit))
+            counts = mp.Array("q", 2)
+            proc = mp.get_context("fork").Process(target=run_case, args=(key, q, args.exploit, counts))
             start = time.perf_counter()
             proc.start()
             proc.join(args.limit)
@@ -137,7 +143,8 @@ def main() -> None:
             if proc.is_alive():
                 proc.terminate()
                 proc.join()
-                print(f"{label}  not finished within {args.limit:g} s")
+                print(f"{label}  not finished within {args.limit:g} s: {counts[0]:,} round starts explored, "
+                      f"{counts[1]:,} solved")
                 results.append({"cards": cards, "finished": False, "limit": args.limit})
                 continue
             row = q.get()

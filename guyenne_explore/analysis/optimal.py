@@ -134,10 +134,25 @@ class OptimalSolver:
             self._end_values[target] = v
         return v
 
-    def child_value(self, target: tuple) -> float:
-        if target[0] == "end":
-            return self.end_value(target)
-        return self.values[canonical(target)[0]]
+    def place_values(self, m: RoundModel, values: Callable[[StateKey], float]) -> np.ndarray:
+        """English value of every place a round leads to: final tables scored by the engine (cached
+        per table and hand sizes), next round starts from ``values``."""
+        out = np.empty(len(m.terminal))
+        first = m.first
+        ends = np.nonzero(m.terminal)[0]
+        if len(ends):
+            sf = np.array([r.size for r in m.f_rems])[m.place_f[ends]]
+            ss = np.array([r.size for r in m.s_rems])[m.place_s[ends]]
+            se, sfr = (sf, ss) if first == ENGLISH else (ss, sf)
+            base = int(max(se.max(), sfr.max())) + 1
+            code = (m.place_table[ends] * base + se) * base + sfr
+            uniq, inv = np.unique(code, return_inverse=True)
+            vals = np.array([self.end_value(("end", m.tables[c // (base * base)], (c // base) % base, c % base))
+                             for c in uniq.tolist()])
+            out[ends] = vals[inv]
+        for u, key in m.next_states():
+            out[u] = values(key)
+        return out
 
     def value_of(self, key: StateKey) -> float:
         """English value of a round start (solving it and everything below it if needed)."""
@@ -159,9 +174,9 @@ class OptimalSolver:
         todo, seen = [root], {root}
         while todo:
             key = todo.pop()
-            for target in self.model(key).children:
-                if target[0] == "end":
-                    continue
+            if self.progress and len(self.models) % 1000 == 0:
+                self.progress(len(self.values))
+            for _, target in self.model(key).next_states():
                 c = canonical(target)[0]
                 if c not in seen and c not in self.values:
                     seen.add(c)
@@ -185,7 +200,7 @@ class OptimalSolver:
     def _payoff(self, key: StateKey) -> np.ndarray:
         """F's payoff of every leaf of a round start, from the values below it."""
         m = self.models[key]
-        vals = np.array([self.child_value(t) for t in m.children])
+        vals = self.place_values(m, lambda k: self.values[canonical(k)[0]])
         sign = 1.0 if key[1] == ENGLISH else -1.0
         return sign * vals[m.child]
 
@@ -474,11 +489,10 @@ class BestResponse:
 
     def _payoffs(self, m: RoundModel, reach: np.ndarray) -> np.ndarray:
         """English payoff of each leaf the policy can reach (0 elsewhere: weighted by 0 anyway)."""
-        needed = np.unique(m.child[reach])
-        vals = np.zeros(len(m.children))
-        for c in needed.tolist():
-            t = m.children[c]
-            vals[c] = self.solver.end_value(t) if t[0] == "end" else self.value_of(t)
+        needed = set(np.unique(m.child[reach]).tolist())
+        vals = self.solver.place_values(m, lambda k: 0.0)
+        for u, key in m.next_states():
+            vals[u] = self.value_of(key) if u in needed else 0.0
         return vals[m.child]
 
 

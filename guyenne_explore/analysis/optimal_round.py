@@ -23,7 +23,7 @@ pinned leaf by leaf against ``Position.apply`` in ``tests/test_solve.py``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -125,10 +125,12 @@ def second_sets(rules: Rules, hand_f: Cards, hand_s: Cards, a: Cards, b: Cards
 class RoundModel:
     """A round start, its players' plans and where every pair of plans leads.
 
-    F's plans are pairs (a, d), S's plans pairs (b, c).  ``child[block][i, j]`` is
-    the index in ``children`` of where F's plan i and S's plan j lead with castles
-    (X, Y) = ``blocks[block]``: a final result (a :class:`~guyenne_explore.scoring.Result`
-    held as ``("end", castles, unspent english, unspent french)``) or the next round start.
+    F's plans are pairs (a, d), S's plans pairs (b, c).  ``child[block][i, j]`` is the index of
+    the place F's plan i and S's plan j lead to with castles (X, Y) = ``blocks[block]``.  Place
+    ``u`` is the castles ``tables[place_table[u]]`` with F keeping ``f_rems[place_f[u]]`` and S
+    keeping ``s_rems[place_s[u]]``; ``terminal[u]`` says whether the game ends there.
+    :attr:`children` spells each place out: ``("end", castles, unspent english, unspent french)``
+    or the next round start.
     """
 
     key: StateKey
@@ -140,8 +142,14 @@ class RoundModel:
     s_b: np.ndarray                 # plan -> index in answers
     s_c: list[Cards]
     blocks: list[tuple[int, int]]
-    child: np.ndarray               # [blocks, F plans, S plans] -> index in children
-    children: list[tuple]
+    child: np.ndarray               # [blocks, F plans, S plans] -> place
+    tables: list[tuple[int, ...]]
+    f_rems: list[Cards]
+    s_rems: list[Cards]
+    place_table: np.ndarray
+    place_f: np.ndarray
+    place_s: np.ndarray
+    terminal: np.ndarray
 
     @property
     def first(self) -> int:
@@ -151,60 +159,88 @@ class RoundModel:
     def leaves(self) -> int:
         return self.child.size
 
+    def target(self, u: int) -> tuple:
+        """Place ``u`` spelled out: the final table or the next round start."""
+        castles = self.tables[self.place_table[u]]
+        rf, rs = self.f_rems[self.place_f[u]], self.s_rems[self.place_s[u]]
+        rem_e, rem_f = (rf, rs) if self.first == ENGLISH else (rs, rf)
+        if self.terminal[u]:
+            return ("end", castles, rem_e.size, rem_f.size)
+        return (castles, 1 - self.first, rem_e, rem_f)
+
+    @property
+    def children(self) -> list[tuple]:
+        return [self.target(u) for u in range(len(self.terminal))]
+
+    def next_states(self) -> list[tuple[int, StateKey]]:
+        """The places where the game goes on, with their round starts."""
+        return [(u, self.target(u)) for u in np.nonzero(~self.terminal)[0].tolist()]
+
+
+@lru_cache(maxsize=1 << 12)
+def _plans(rules: Rules, hand_f: Cards, hand_s: Cards) -> tuple:
+    """Both sides' plans for a pair of hands, from the engine's legal moves (shared by castles)."""
+    opens, answers = legal_sets(rules, hand_f, hand_s)
+    f_a, f_d, s_b, s_c = [], [], [], []
+    for i, a in enumerate(opens):
+        for d in second_sets(rules, hand_f, hand_s, a, answers[0])[1]:
+            f_a.append(i)
+            f_d.append(d)
+    for j, b in enumerate(answers):
+        for c in second_sets(rules, hand_f, hand_s, opens[0], b)[0]:
+            s_b.append(j)
+            s_c.append(c)
+    f_rem = [hand_f - opens[i] - d for i, d in zip(f_a, f_d)]
+    s_rem = [hand_s - answers[j] - c for j, c in zip(s_b, s_c)]
+    return (opens, answers, np.array(f_a), f_d, np.array(s_b), s_c, _index(f_rem), _index(s_rem),
+            _index(f_d), _index(s_c))
+
+
+@lru_cache(maxsize=1 << 12)
+def _tables(castles: tuple[int, ...]) -> tuple[np.ndarray, list[tuple[int, ...]], np.ndarray]:
+    """For each (X, Y) block and pair of battle winners, the castles after the round (an index in
+    the distinct tables), and whether each table is a sweep."""
+    n = len(castles)
+    blocks = [(x, y) for x in range(n) for y in range(n) if x != y]
+    index: dict[tuple[int, ...], int] = {}
+    ids = np.empty((len(blocks), 9), dtype=np.int64)
+    for k, (x, y) in enumerate(blocks):
+        for ww in range(9):
+            ids[k, ww] = index.setdefault(next_castles(castles, x, y, *divmod(ww, 3)), len(index))
+    tables = list(index)
+    return ids, tables, np.array([_swept(t) for t in tables])
+
 
 def build_round(rules: Rules, key: StateKey) -> RoundModel:
     castles, first, he, hf = key
     n = len(castles)
     hand_f, hand_s = (he, hf) if first == ENGLISH else (hf, he)
-    opens, answers = legal_sets(rules, hand_f, hand_s)
-    f_a, f_d, s_b, s_c = [], [], [], []
-    for i, a in enumerate(opens):
-        _, ds = second_sets(rules, hand_f, hand_s, a, answers[0])
-        for d in ds:
-            f_a.append(i)
-            f_d.append(d)
-    for j, b in enumerate(answers):
-        cs, _ = second_sets(rules, hand_f, hand_s, opens[0], b)
-        for c in cs:
-            s_b.append(j)
-            s_c.append(c)
-    f_a_arr, s_b_arr = np.array(f_a), np.array(s_b)
-    f_rem = [hand_f - opens[i] - d for i, d in zip(f_a, f_d)]
-    s_rem = [hand_s - answers[j] - c for j, c in zip(s_b, s_c)]
-    # distinct remainders and distinct Y multisets: the battle at Y needs only those
-    rf_list, rf_idx = _index(f_rem)
-    rs_list, rs_idx = _index(s_rem)
-    d_list, d_idx = _index(f_d)
-    c_list, c_idx = _index(s_c)
+    (opens, answers, f_a_arr, f_d, s_b_arr, s_c, (rf_list, rf_idx), (rs_list, rs_idx), (d_list, d_idx),
+     (c_list, c_idx)) = _plans(rules, hand_f, hand_s)
     blocks = [(x, y) for x in range(n) for y in range(n) if x != y]
     # winners of every pair of sets, per control of the castle (the engine's battle_winner)
     controls = sorted(set(castles))
     at_x = {c: _winners(c, first, opens, answers)[f_a_arr][:, s_b_arr] for c in controls}
-    at_y = {c: _winners(c, first, d_list, c_list)[d_idx][:, c_idx] for c in controls}
+    at_y = {c: _winners(c, first, tuple(d_list), tuple(c_list))[d_idx][:, c_idx] for c in controls}
     wx = np.stack([at_x[castles[x]] for x, _ in blocks])
     wy = np.stack([at_y[castles[y]] for _, y in blocks])
+    table_ids, tables, swept = _tables(castles)
+    tid = table_ids[np.arange(len(blocks))[:, None, None], wx * 3 + wy]
     nrf, nrs = len(rf_list), len(rs_list)
-    code = (((np.arange(len(blocks))[:, None, None] * 9 + wx * 3 + wy) * nrf + rf_idx[None, :, None]) * nrs
-            + rs_idx[None, None, :])
+    code = (tid * nrf + rf_idx[None, :, None]) * nrs + rs_idx[None, None, :]
     uniq, inverse = np.unique(code, return_inverse=True)
-    rest, rsi = np.divmod(uniq, nrs)
-    rest, rfi = np.divmod(rest, nrf)
-    k_arr, w = np.divmod(rest, 9)
-    tables = {}
-    children: list[tuple] = []
-    rf_size, rs_size = [r.size for r in rf_list], [r.size for r in rs_list]
-    for k, ww, i, j in zip(k_arr.tolist(), w.tolist(), rfi.tolist(), rsi.tolist()):
-        new = tables.get((k, ww))
-        if new is None:
-            new = tables[(k, ww)] = next_castles(castles, *blocks[k], *divmod(ww, 3))
-        if first == ENGLISH:
-            rem_e, rem_fr, size_e, size_f = rf_list[i], rs_list[j], rf_size[i], rs_size[j]
-        else:
-            rem_e, rem_fr, size_e, size_f = rs_list[j], rf_list[i], rs_size[j], rf_size[i]
-        children.append(("end", new, size_e, size_f) if ends_after(new, size_e, size_f)
-                        else (new, 1 - first, rem_e, rem_fr))
-    child = inverse.reshape(code.shape)
-    return RoundModel(key, n, opens, answers, f_a_arr, f_d, s_b_arr, s_c, blocks, child, children)
+    rest, place_s = np.divmod(uniq, nrs)
+    place_table, place_f = np.divmod(rest, nrf)
+    rf_size = np.array([r.size for r in rf_list])
+    rs_size = np.array([r.size for r in rs_list])
+    terminal = ends_after_array(swept[place_table], rf_size[place_f], rs_size[place_s])
+    return RoundModel(key, n, opens, answers, f_a_arr, f_d, s_b_arr, s_c, blocks, inverse.reshape(code.shape),
+                      tables, rf_list, rs_list, place_table, place_f, place_s, terminal)
+
+
+def ends_after_array(swept: np.ndarray, size_f: np.ndarray, size_s: np.ndarray) -> np.ndarray:
+    """:func:`ends_after` for arrays of places (sweeps already known)."""
+    return swept | (size_f <= 1) | (size_s <= 1)
 
 
 def _index(items: list[Cards]) -> tuple[list[Cards], np.ndarray]:
@@ -213,19 +249,15 @@ def _index(items: list[Cards]) -> tuple[list[Cards], np.ndarray]:
     return list(pos), idx
 
 
-def _winners(control: int, first: int, f_sets, s_sets) -> np.ndarray:
+@lru_cache(maxsize=1 << 14)
+def _winners(control: int, first: int, f_sets: tuple[Cards, ...], s_sets: tuple[Cards, ...]) -> np.ndarray:
     """w[i, j]: the engine's winner (english, french or TIE) of F's set i against S's set j."""
     out = np.empty((len(f_sets), len(s_sets)), dtype=np.int64)
     for i, fc in enumerate(f_sets):
         for j, sc in enumerate(s_sets):
             e, f = (fc, sc) if first == ENGLISH else (sc, fc)
-            out[i, j] = _winner(control, e, f)
+            out[i, j] = winner_code(control, e, f)
     return out
-
-
-@lru_cache(maxsize=1 << 16)
-def _winner(control: int, english: Cards, french: Cards) -> int:
-    return winner_code(control, english, french)
 
 
 def subgame(model: RoundModel, x: int, size: int) -> RoundModel:
@@ -237,7 +269,7 @@ def subgame(model: RoundModel, x: int, size: int) -> RoundModel:
     renumber = {a: j for j, a in enumerate(keep_a)}
     fps = [fp for fp, a in enumerate(model.f_a.tolist()) if a in renumber]
     blocks = [k for k, (bx, _) in enumerate(model.blocks) if bx == x]
-    return RoundModel(model.key, model.n, tuple(model.opens[i] for i in keep_a), model.answers,
-                      np.array([renumber[model.f_a[fp]] for fp in fps], dtype=np.int64),
-                      [model.f_d[fp] for fp in fps], model.s_b, model.s_c,
-                      [model.blocks[k] for k in blocks], model.child[blocks][:, fps, :], model.children)
+    return replace(model, opens=tuple(model.opens[i] for i in keep_a),
+                   f_a=np.array([renumber[model.f_a[fp]] for fp in fps], dtype=np.int64),
+                   f_d=[model.f_d[fp] for fp in fps], blocks=[model.blocks[k] for k in blocks],
+                   child=model.child[blocks][:, fps, :])
