@@ -313,3 +313,10 @@ def test_a_history_stopping_inside_a_resolution_says_what_is_not_resolved():
     x, y = [f for f in frames if f.kind == "battle"][-2:]
     assert "not resolved yet" not in x.caption and "Battle X" in x.caption
     assert "Battle Y" in y.caption and y.caption.endswith("not resolved yet where the game stops")
+
+
+def test_battle_frames_mark_nobody_to_play():
+    frames = frames_of(play_game(Position.start("base"), 1))
+    texts = {f.kind: " ".join(t.text or "" for t in ET.fromstring(str(f.diagram())).iter(NS + "text"))
+             for f in frames}
+    assert "to play" not in texts["battle"] and "to play" in texts["open_first"]

@@ -56,6 +56,8 @@ class Frame:
     highlight_move: Move | None = None
     #: the battles a battle frame turns face up in a player's view (the engine's view says the rest)
     revealing: tuple[int, ...] = ()
+    #: whether the side to play is marked (not on a reveal, a moment between decisions)
+    show_turn: bool = True
 
     def diagram(self, number: int | None = None, width: float = 720, viewer: int | None = None) -> Diagram:
         """The frame's diagram; ``number`` prefixes the caption (``3. English opens ...``).  With a ``viewer``
@@ -69,7 +71,7 @@ class Frame:
         return Diagram(position_svg(p, show_hands=viewer is None, viewer=viewer, show_placed=placed,
                                     caption=text, width=width,
                                     highlight_castle=self.highlight_castle, show_winners=self.show_winners,
-                                    highlight_move=self.highlight_move, info=info))
+                                    highlight_move=self.highlight_move, info=info, show_turn=self.show_turn))
 
 
 # ---------------------------------------------------------------------- records from histories
@@ -245,7 +247,7 @@ def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], 
     for b in (0, 1):  # each battle, then the decisions it called for (X's come first, RULES.md §4)
         frames.append(Frame(revealed, _battle_caption(revealed, resolved, b, b in conceded), SECTION["battle"],
                             "battle", placed_face_up=True, highlight_castle=revealed.placed.castle(b),
-                            show_winners=marks, revealing=tuple(range(b + 1))))
+                            show_winners=marks, revealing=tuple(range(b + 1)), show_turn=False))
         for k in (k for k in inside if (ps[k].battle or 0) == b):
             ev = events[k]
             assert ev.move is not None and ev.side is not None

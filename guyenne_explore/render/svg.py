@@ -290,7 +290,7 @@ def _first_marker(x: float, y: float) -> str:
 def position_svg(position: Position, *, show_hands: bool = True, highlight_move: Move | None = None,
                  caption: str | None = None, width: float = 720, show_winners: bool = False,
                  viewer: int | None = None, show_placed: bool | frozenset[int] | None = None, highlight_castle: int | None = None,
-                 info: str | None = None) -> str:
+                 info: str | None = None, show_turn: bool = True) -> str:
     """A standalone SVG picture of a position.
 
     ``show_hands`` shows every hidden card face up (the designer's view): hands,
@@ -307,7 +307,8 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
     (a set of 0 for X, 1 for Y): a storyboard shows hands but keeps placements
     face down until the reveal.  ``highlight_castle``
     outlines one castle; ``info`` replaces the line under the caption (rule set,
-    round, decision point).
+    round, decision point); ``show_turn=False`` leaves out the "to play" mark
+    (a picture of a moment between decisions, such as a reveal).
     """
     p = position
     n = p.rules.castles
@@ -368,7 +369,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
         extra = []
         if s.exhaustions:
             extra.append(f"exhaustions {s.exhaustions}")
-        if acting_side == side:
+        if acting_side == side and show_turn:
             extra.append("to play")
         if extra:
             body.append(_text(20, ay + 40, " · ".join(extra), size=10.5, anchor="start"))
