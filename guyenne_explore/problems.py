@@ -70,6 +70,7 @@ MESSAGES: dict[str, str] = {
                               "at one castle",
     "position.conservation": "{side} holds {count} cards in all its zones; the rules give each side "
                              "{expected}{details}",
+    "position.cannot_place": "{who} holds {count} card(s) but still places at {need} castle(s) this round",
     "position.no_legal_move": "{side} has no legal move at {point}",
     "placed.no_castle": "placed castle {value} does not exist: castles are numbered 0 to {high}",
     "placed.same_castle": "castles X and Y must differ: two castles are fought over each round",

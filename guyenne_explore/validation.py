@@ -178,6 +178,8 @@ def _point_problems(p: Position) -> list[Problem]:
             s = p.sides[side]
             if s.is_team and s.order is None:
                 out.append(problem("point.order_needed", f"sides.{name}.order", side=name))
+    if point in PLACEMENTS or point == TEAM_ORDER:
+        out += _supply_problems(p)
     if point == CONCEDE_CHOICE:
         pending = p.battle
         castle = _castle_of(p, pending) if pending is not None and pending in (0, 1) else None
@@ -187,6 +189,34 @@ def _point_problems(p: Position) -> list[Problem]:
             out.append(problem("point.concede_neutral", "concede_choice"))
     if point == REMOVE_CHOICE:
         out += _remove_choice_problems(p)
+    return out
+
+
+def _supply_problems(p: Position) -> list[Problem]:
+    """Each placement still to come this round needs a card to place (RULES.md 3 and 8): a side,
+    or for a team the member who places at that castle (its first member at X, the other at Y),
+    must hold one for each castle it has not placed at yet, else the round could not go on."""
+    out: list[Problem] = []
+    for side, name in enumerate(SIDES):
+        s = p.sides[side]
+        needed = [b for b in (0, 1) if p.placed.at(side, b).size == 0]
+        if not s.is_team:
+            if p.to_play in PLACEMENTS and s.hand.size < len(needed):
+                out.append(problem("position.cannot_place", f"sides.{name}.hand", who=name, count=s.hand.size,
+                                   need=len(needed)))
+            continue
+        if s.order not in (0, 1):
+            if p.to_play == TEAM_ORDER and side == p.side_to_play:  # split done: both members place
+                for m in (0, 1):
+                    if s.hands[m].size == 0:
+                        out.append(problem("position.cannot_place", f"sides.{name}.members[{m}].hand",
+                                           who=f"{name}'s member {m}", count=0, need=1))
+            continue
+        for b in needed:
+            m = s.order if b == 0 else 1 - s.order
+            if s.hands[m].size == 0:
+                out.append(problem("position.cannot_place", f"sides.{name}.members[{m}].hand",
+                                   who=f"{name}'s member {m}", count=0, need=1))
     return out
 
 

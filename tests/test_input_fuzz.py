@@ -227,9 +227,25 @@ def _mutated_json_loads_or_is_refused(data):
         assert (p is None) == (q is None) and p == q
     if p is not None:
         assert_round_trips(p)
-        if not p.is_chance and not p.is_over:
-            assert len(p.legal_moves) > 0
-            p.apply(next(iter(p.legal_moves)))
+        play_on(p, 0, 40)
+
+
+def play_on(p: Position, seed: int, steps: int) -> None:
+    """An accepted position plays on: every decision has a move, every chance point outcomes summing
+    to 1, every view, save and result works (nothing accepted fails later)."""
+    rng = random.Random(seed)
+    for _ in range(steps):
+        p.to_json(), p.notation(), p.view(0), p.view(1)
+        if p.is_over:
+            p.result()
+            return
+        if p.is_chance:
+            assert sum(pr for _, pr in p.chance_outcomes()) == 1
+            p = p.apply_outcome(p.sample_outcome(rng))
+        else:
+            moves = list(p.legal_moves)
+            assert moves, p.notation()
+            p = p.apply(moves[rng.randrange(len(moves))])
 
 
 (test_mutated_json_loads_or_is_refused_with_problems,
@@ -310,6 +326,7 @@ def _notation(text):
     p = only_own_errors(Position.from_notation, text)
     if p is not None:
         assert_round_trips(p)
+        play_on(p, 1, 40)
 
 
 test_mutated_notation_is_read_or_refused, test_mutated_notation_is_read_or_refused_slow = twice(
