@@ -226,7 +226,7 @@ def _battle_mark(cx: float, cy: float, mark: BattleMark) -> str:
     out = [f'<g class="winner" data-battle="{"XY"[mark.battle]}" data-winner="{verdict}" '
            f'data-holder="{name[mark.holder].lower()}" data-pending="{str(mark.pending).lower()}">'
            f"<title>{escape(note)}</title>"
-           f'<rect x="{_f(cx - 29)}" y="{_f(cy - 30)}" width="58" height="52" rx="5" fill="none" '
+           f'<rect x="{_f(cx - 29)}" y="{_f(cy - 30)}" width="58" height="49" rx="5" fill="none" '
            f'stroke="{ring}" stroke-width="2.5"{dash}/>']
     for i, (line, color) in enumerate(lines):
         out.append(_text(cx, cy + 43 + 10 * i, line, size=9.5, fill=color, weight="bold" if i == 0 else "normal"))
@@ -256,7 +256,7 @@ def _castle(cx: float, cy: float, owner: int, index: int, *, badge: str | None, 
     out = [f'<g class="castle" data-castle="{index}" data-control="{ctrl}">']
     if highlight:
         out.append(f'<rect x="{_f(x0 - 8)}" y="{_f(top - t - 8)}" width="{_f(w + 16)}" '
-                   f'height="{_f(h + t + 16)}" rx="6" fill="none" stroke="{GOLD}" stroke-width="3" '
+                   f'height="{_f(h + t + 14)}" rx="6" fill="none" stroke="{GOLD}" stroke-width="3" '
                    f'stroke-dasharray="5 3"/>')
     out.append(f'<polygon points="{poly}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>')
     arrow = "#ffffff" if owner != NEUTRAL else INK
@@ -271,13 +271,13 @@ def _castle(cx: float, cy: float, owner: int, index: int, *, badge: str | None, 
         out.append(f'<path d="M{_f(cx)},{_f(y0)} L{_f(cx)},{_f(y1)} M{_f(cx)},{_f(y1)} l-6,{_f(-d * 6)} '
                    f'M{_f(cx)},{_f(y1)} l6,{_f(-d * 6)}" stroke="{arrow}" stroke-width="2.4" fill="none" '
                    f'stroke-linecap="round"/>')
-    out.append(_text(cx, bottom + 14, str(index), size=11, fill=INK))
+    out.append(_text(cx, bottom + 16, str(index), size=11, fill=INK))
+    if mark is not None:  # under the X/Y badge, which stays readable on top of the ring
+        out.append(_battle_mark(cx, cy, mark))
     if badge:
         bx, by = x1 + 8, top - t + 2
         out.append(f'<circle cx="{_f(bx)}" cy="{_f(by)}" r="9" fill="{GOLD}" stroke="{INK}" stroke-width="1"/>'
                    + _text(bx, by + 4, badge, size=11, fill=INK, weight="bold", cls="battle"))
-    if mark is not None:
-        out.append(_battle_mark(cx, cy, mark))
     out.append("</g>")
     return "".join(out)
 
