@@ -409,7 +409,9 @@ def test_teaching_table_shows_the_learners_cards_face_up():
         game = TeachingGame("base", me, seed=2)
         root = parse(game.table.svg)
         mine = game.position.sides[side]
-        assert faces(groups(_side_area(root, me), "hand")[0]) == sorted(mine.hand.symbols())
+        hand = groups(_side_area(root, me), "hand")[0]
+        assert faces(hand) == sorted(mine.hand.symbols())
+        assert sorted(t.text for t in hand.iter(NS + "text")) == sorted(mine.hand.symbols())   # the values written
         theirs = groups(_side_area(root, other), "hand")[0]
         assert faces(theirs) == [] and len(groups(theirs, "back")) == game.position.sides[1 - side].hand.size
         # the learner's own placed cards stay face up after playing them
