@@ -205,19 +205,20 @@ class OptimalSolver:
         return sign * vals[m.child]
 
     def _subgames(self, key: StateKey, payoff: np.ndarray) -> list[Subgame]:
-        """The subgames after F's public choice (X, number of cards), with bounds from their leaves."""
+        """The subgames after F's public choice (X, number of cards), with bounds from their leaves.
+
+        ``low``: F's best plan (a, d) against an S that sees it; ``high``: S's best plan (b, Y, c)
+        against an F that sees it.  The value lies between; equal, it is a saddle point (no LP)."""
         m = self.models[key]
+        n = m.n
+        by_x = payoff.reshape(n, n - 1, *payoff.shape[1:])   # blocks run X by X, Y within
+        sizes = np.array([a.size for a in m.opens])[m.f_a]
         out = []
-        for x in range(m.n):
-            blocks = [k for k, (bx, _) in enumerate(m.blocks) if bx == x]
-            for size in sorted({a.size for a in m.opens}):
-                fps = np.nonzero(np.array([m.opens[a].size == size for a in m.f_a.tolist()]))[0]
-                part = payoff[blocks][:, fps, :]
-                # F's best plan (a, d) against an S that sees it, and S's best plan (Y, b, c) against
-                # an F that sees it: the value lies between; equal, it is a saddle point and needs no LP
-                low = float(part.min(axis=(0, 2)).max())
-                high = float(part.max(axis=1).min())
-                out.append(Subgame(x, size, low, high))
+        for size in sorted(set(sizes.tolist())):
+            part = by_x[:, :, sizes == size, :]
+            low = part.min(axis=(1, 3)).max(axis=1)
+            high = part.max(axis=2).min(axis=(1, 2))
+            out.extend(Subgame(x, size, float(low[x]), float(high[x])) for x in range(n))
         return out
 
     def _solve_batch(self, keys: list[StateKey]) -> None:
