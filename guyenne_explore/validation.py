@@ -178,7 +178,7 @@ def _point_problems(p: Position) -> list[Problem]:
             s = p.sides[side]
             if s.is_team and s.order is None:
                 out.append(problem("point.order_needed", f"sides.{name}.order", side=name))
-    if point in PLACEMENTS or point == TEAM_ORDER:
+    if point in PLACEMENTS or point in (TEAM_SPLIT, TEAM_ORDER):
         out += _supply_problems(p)
     if point == CONCEDE_CHOICE:
         pending = p.battle

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from guyenne_explore import IllegalMove, Move, Position, PositionError, Rules, RulesError
 from guyenne_explore.cards import Cards
 from guyenne_explore.cli import main
+from guyenne_explore.position import POINTS
 from guyenne_explore.positions_io import MAX_TEXT, load_position
 from guyenne_explore.problems import Problem
 from guyenne_explore.rules import BOUNDS, MAX_PER_VALUE
@@ -263,6 +264,58 @@ def _any_json_value(data):
 
 test_any_json_value_is_refused_or_read, test_any_json_value_is_refused_or_read_slow = twice(
     json_values, 400)(_any_json_value)
+
+
+# ---------------------------------------------------------------------- hand-built positions
+ZONES = ("hand", "deck", "discard", "removed")
+
+
+@st.composite
+def hand_built(draw):
+    """A position's JSON edited as a designer would: cards moved between zones, another decision
+    point, castles, exhaustions, a team's drawer and order, the castles chosen, the round, the first side."""
+    data = draw(positions).to_json()
+    for _ in range(draw(st.integers(1, 4))):
+        op = draw(st.sampled_from(["move", "point", "castle", "exhaustions", "team", "placed", "round", "first"]))
+        side = data["sides"][draw(st.sampled_from(["english", "french"]))]
+        if op == "move":
+            zones = [side[z] for z in ZONES if z in side] + [m["hand"] for m in side.get("members", [])]
+            src, dst = draw(st.sampled_from(zones)), draw(st.sampled_from(zones))
+            for _ in range(draw(st.integers(1, 3))):
+                if src:
+                    dst.append(src.pop(draw(st.integers(0, len(src) - 1))))
+        elif op == "point":
+            data["to_play"] = draw(st.sampled_from(POINTS))
+            if data["to_play"] in ("remove_choice", "concede_choice"):
+                data[data["to_play"]] = {"castle": draw(st.sampled_from("XY"))}
+        elif op == "castle":
+            data["castles"][draw(st.integers(0, len(data["castles"]) - 1))] = draw(
+                st.sampled_from(["neutral", "english", "french"]))
+        elif op == "exhaustions":
+            side["exhaustions"] = draw(st.integers(0, 4))
+        elif op == "team" and "members" in side:
+            side["drawer"], side["order"] = draw(st.integers(0, 1)), draw(st.sampled_from([None, 0, 1]))
+        elif op == "placed":
+            placed = data.setdefault("placed", {"X": None, "Y": None, "english": {}, "french": {}})
+            placed[draw(st.sampled_from("XY"))] = draw(st.sampled_from([None, 0, 1, 2, 3]))
+        elif op == "round":
+            data["round"] = draw(st.integers(1, 30))
+        else:
+            data["first"] = draw(st.sampled_from(["english", "french"]))
+    return data
+
+
+def _hand_built(args):
+    data, seed = args
+    p = only_own_errors(Position.from_json, data)
+    if p is not None:
+        assert_round_trips(p)
+        play_on(p, seed, 200)
+        _listing_equals_applying((p, seed))
+
+
+test_hand_built_positions_play_on_or_are_refused, test_hand_built_positions_play_on_or_are_refused_slow = twice(
+    st.tuples(hand_built(), st.integers(0, 2**32 - 1)), 300)(_hand_built)
 
 
 # ---------------------------------------------------------------------- rules overrides
