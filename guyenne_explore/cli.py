@@ -395,6 +395,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args)
     except ProblemsError as exc:
+        if getattr(args, "json", False):  # asked for data: the problems as data too
+            print(json.dumps({"valid": False, **exc.to_json()}, indent=1))
         kind = "invalid rules" if isinstance(exc, RulesError) else "invalid position"
         print(f"{kind}:", file=sys.stderr)
         for line in exc.lines():

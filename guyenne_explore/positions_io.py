@@ -137,7 +137,9 @@ def position_from_json(data: str | bytes | dict[str, Any]) -> Position:
 
     castles_in = data.get("castles")
     castles: list[int] = []
-    if not isinstance(castles_in, list):
+    if castles_in is None:
+        rd.add("json.missing", "castles", key="castles", hint='a list like ["neutral", "english", ...], one per castle')
+    elif not isinstance(castles_in, list):
         rd.add("value.not_list", "castles", label="castles",
                example='["neutral", "english", "french", ...] (one per castle)', value=castles_in)
     else:
@@ -148,18 +150,27 @@ def position_from_json(data: str | bytes | dict[str, Any]) -> Position:
     round_ = rd.integer(data.get("round"), "round", 1)
     first = rd.side_name(data.get("first", rules.first_side if rules else "english"), "first")
     to_play = data.get("to_play")
-    if not isinstance(to_play, str) or to_play not in POINTS:
+    if to_play is None:
+        rd.add("json.missing", "to_play", key="to_play", hint="the decision point: one of " + ", ".join(POINTS))
+    elif not isinstance(to_play, str) or to_play not in POINTS:
         rd.add("position.unknown_point", "to_play", value=to_play, choices=", ".join(POINTS))
+    if to_play not in POINTS:
         to_play = None
 
     sides_in = data.get("sides")
+    sides_given = isinstance(sides_in, dict)
     sides: list[Side] = []
-    if not isinstance(sides_in, dict):
+    if sides_in is None:
+        rd.add("json.missing", "sides", key="sides", hint='an object {"english": {...}, "french": {...}}')
+        sides_in = {}
+    elif not isinstance(sides_in, dict):
         rd.add("value.not_object", "sides", label="sides", example='{"english": {...}, "french": {...}}',
                value=sides_in)
         sides_in = {}
     for i, name in enumerate(SIDES):
-        sides.append(_read_side(rd, sides_in.get(name), name, rules.members[i] if rules else 1))
+        members = rules.members[i] if rules else 1
+        sides.append(_read_side(rd, sides_in.get(name), name, members) if sides_given else
+                     Side(hands=(EMPTY,) * members))  # no sides at all: said once above
     for extra in sorted((k for k in sides_in if k not in SIDES), key=repr):
         rd.add("position.unknown_side", "sides", value=extra)
 

@@ -28,6 +28,7 @@ MESSAGES: dict[str, str] = {
     "json.too_deep": "the JSON nests too deeply to be a position",
     "json.not_object": "a position is a JSON object, not {kind}",
     "json.unknown_field": "unknown field {key}",
+    "json.missing": "{key} is missing: {hint}",
     "notation.fields": "a position notation has at least 7 fields separated by spaces, not {count}:"
                        " RULES CASTLES ROUND FIRST TO_PLAY ENGLISH FRENCH [PLACED]",
     "notation.unreadable": "cannot read the notation: {detail}",
