@@ -228,19 +228,33 @@ def build_round(rules: Rules, key: StateKey) -> RoundModel:
     tid = table_ids[np.arange(len(blocks))[:, None, None], wx * 3 + wy]
     nrf, nrs = len(rf_list), len(rs_list)
     code = (tid * nrf + rf_idx[None, :, None]) * nrs + rs_idx[None, None, :]
-    uniq, inverse = np.unique(code, return_inverse=True)
+    uniq, inverse = _unique(code, len(tables) * nrf * nrs)
     rest, place_s = np.divmod(uniq, nrs)
     place_table, place_f = np.divmod(rest, nrf)
     rf_size = np.array([r.size for r in rf_list])
     rs_size = np.array([r.size for r in rs_list])
     terminal = ends_after_array(swept[place_table], rf_size[place_f], rs_size[place_s])
-    return RoundModel(key, n, opens, answers, f_a_arr, f_d, s_b_arr, s_c, blocks, inverse.reshape(code.shape),
+    return RoundModel(key, n, opens, answers, f_a_arr, f_d, s_b_arr, s_c, blocks, inverse,
                       tables, rf_list, rs_list, place_table, place_f, place_s, terminal)
 
 
 def ends_after_array(swept: np.ndarray, size_f: np.ndarray, size_s: np.ndarray) -> np.ndarray:
     """:func:`ends_after` for arrays of places (sweeps already known)."""
     return swept | (size_f <= 1) | (size_s <= 1)
+
+
+def _unique(code: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(code, return_inverse=True)`` for codes below ``bound``: by a lookup table in
+    linear time when the bound is small (it is: castle tables times remainders), else by sorting."""
+    if bound > 4 * code.size + 1024:
+        uniq, inverse = np.unique(code, return_inverse=True)
+        return uniq, inverse.reshape(code.shape)
+    seen = np.zeros(bound, dtype=bool)
+    seen[code.ravel()] = True
+    uniq = np.flatnonzero(seen)
+    lookup = np.empty(bound, dtype=np.int64)
+    lookup[uniq] = np.arange(len(uniq))
+    return uniq, lookup[code]
 
 
 def _index(items: list[Cards]) -> tuple[list[Cards], np.ndarray]:
