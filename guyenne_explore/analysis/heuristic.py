@@ -199,7 +199,7 @@ class Heuristic:
         moves = list(view.legal_moves)
         scores = [score(view, m) for m in moves]
         top = max(scores)
-        soft = [int(round(RESOLUTION * math.exp((s - top) / self.temperature))) for s in scores]
+        soft = [math.floor(RESOLUTION * math.exp((s - top) / self.temperature) + 0.5) for s in scores]
         if view.to_play in (OPEN_FIRST, OPEN_SECOND) and self.bluff_rate:
             bluffs = _bluffs(view, moves)
             if bluffs:
@@ -224,9 +224,14 @@ class Heuristic:
         if view.to_play == CONCEDE_CHOICE:
             return concede_move(view)
         weighted = self.weights(view)
-        pick = rng.randrange(sum(w for _, w in weighted))
-        for m, w in weighted:
-            if pick < w:
-                return m
-            pick -= w
-        raise AssertionError("weights ran out")  # pragma: no cover
+        return pick(weighted, rng.randrange(sum(w for _, w in weighted)))
+
+
+def pick(weighted: list[tuple[Move, int]], index: int) -> Move:
+    """The move whose share of the weights holds ``index`` (0 <= index < total), in move order: how
+    both this policy and its compiled twin (:mod:`.fast.heuristic`) turn one random number into a move."""
+    for m, w in weighted:
+        if index < w:
+            return m
+        index -= w
+    raise ValueError("the index is beyond the total weight")

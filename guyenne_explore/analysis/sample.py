@@ -87,6 +87,11 @@ def play_games(p: Position, policy_names: tuple[str, str], games: int, seed: int
         from .fast.rollout import fast_games
 
         return fast_games(p, games, seed, start_index, progress)
+    if fast and "heuristic" in policy_names:  # the compiled heuristic (against itself or uniform)
+        from .fast import heuristic as compiled
+
+        if compiled.unsupported(p, policy_names) is None:
+            return compiled.fast_games(p, policy_names, games, seed, start_index, progress)
     pols = (policy_named(policy_names[0]), policy_named(policy_names[1]))
     return sample_games(p, pols, games, seed, progress, start_index)
 

@@ -1,0 +1,56 @@
+"""Speed of the compiled heuristic against the compiled uniform games, in the same run.
+
+    .venv/bin/python benchmarks/bench_heuristic.py [--games 20000] [--preset advanced] [--threads 1]
+
+Prints games per second (one process, ``--threads`` numba threads) of uniform self-play,
+heuristic against uniform and heuristic self-play from the opening, then the ratio to the
+uniform rate (the issue's bar: at least 1/4), and the Python heuristic's rate for scale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numba  # noqa: E402
+
+from guyenne_explore import Position  # noqa: E402
+from guyenne_explore.analysis.fast import heuristic as fh  # noqa: E402
+from guyenne_explore.analysis.fast.rollout import play_summaries  # noqa: E402
+from guyenne_explore.analysis.heuristic import Heuristic  # noqa: E402
+from guyenne_explore.analysis.policies import Uniform  # noqa: E402
+from guyenne_explore.analysis.sample import sample_games  # noqa: E402
+from guyenne_explore.rules import Rules  # noqa: E402
+
+
+def rate(run, games: int) -> float:
+    run(max(1, games // 100))  # compile and warm up
+    t = time.perf_counter()
+    run(games)
+    return games / (time.perf_counter() - t)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=20_000)
+    ap.add_argument("--preset", default="advanced")
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args()
+    numba.set_num_threads(args.threads)
+    p = Position.start(Rules.from_json(args.preset))
+    uniform = rate(lambda n: play_summaries(p, n, 1), args.games)
+    print(f"{args.preset}, {args.threads} thread(s), from the opening")
+    print(f"  uniform   vs uniform   {uniform:10.0f} games/s (compiled)")
+    for pols in (("heuristic", "uniform"), ("heuristic", "heuristic")):
+        r = rate(lambda n, pols=pols: fh.play_summaries(p, pols, n, 1), args.games // 4)
+        print(f"  {pols[0]:9s} vs {pols[1]:9s} {r:10.0f} games/s (compiled)  {r / uniform:.2f} of the uniform rate")
+    py = rate(lambda n: sample_games(p, (Heuristic(), Uniform()), n, 1), 40)
+    print(f"  heuristic vs uniform   {py:10.1f} games/s (Python engine)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""The compiled heuristic is the Python heuristic, move for move, on replayed games."""
+
+import pytest
+
+from guyenne_explore import Position
+from guyenne_explore.analysis.fast import heuristic as fh
+from guyenne_explore.analysis.fast import kernel as kn
+from guyenne_explore.analysis.heuristic import Heuristic, pick
+from guyenne_explore.cards import KINDS, Cards
+from guyenne_explore.moves import Move
+from guyenne_explore.position import Draw
+from guyenne_explore.rules import Rules
+
+NAMES = {kn.SETUP: "setup_discard", kn.DEAL: "deal", kn.OPEN_FIRST: "open_first", kn.RESPOND_FIRST: "respond_first",
+         kn.OPEN_SECOND: "open_second", kn.RESPOND_SECOND: "respond_second", kn.REMOVE: "remove_choice",
+         kn.DRAW: "draw"}
+
+
+def replay(start: Position, policies, seed: int, index: int) -> int:
+    """Replay a compiled game through the engine, checking every heuristic decision; returns how many."""
+    rows, kinds, out = fh.traced(start, policies, seed, index)
+    h = Heuristic()
+
+    def cards(counts):
+        full = [0] * KINDS
+        for k, c in zip(kinds, counts):
+            full[k] = c
+        return Cards(full)
+
+    p, i, checked = start, 0, 0
+    while i < len(rows):
+        point, side, castle, index_, total, *counts = rows[i]
+        assert p.to_play == NAMES[point], (i, p.to_play, NAMES[point])
+        if point in (kn.DEAL, kn.DRAW):
+            p = p.apply_outcome(Draw(cards(counts), cards(rows[i + 1][fh.TRACE_HEAD:])))
+            i += 2
+            continue
+        move = Move(cards=cards(counts), castle=castle if castle >= 0 else None)
+        if policies[side] == "heuristic":
+            weighted = h.weights(p.view(side))
+            assert sum(w for _, w in weighted) == total, (i, p.to_play)
+            assert pick(weighted, index_) == move, (i, p.to_play)
+            checked += 1
+        p = p.apply(move)  # the engine checks the move's legality
+        i += 1
+    assert p.is_over
+    r = p.result()
+    assert (r.english, r.french) == (out[kn.OUT_ENGLISH], out[kn.OUT_FRENCH])
+    return checked
+
+
+@pytest.mark.parametrize("rules", ["base", "advanced", "classic2021",
+                                   {"preset": "advanced", "adjacency": "ring"},
+                                   {"preset": "base", "card_counts": {"1": 6, "3": 6, "6": 3}, "hand_size": 7},
+                                   {"preset": "advanced", "hero": False, "castles": 7},
+                                   {"preset": "advanced", "reshuffle": "immediate", "removal": "classic2021"}])
+@pytest.mark.parametrize("policies", [("heuristic", "heuristic"), ("uniform", "heuristic")])
+def test_compiled_heuristic_is_the_python_heuristic(rules, policies):
+    start = Position.start(Rules.from_json(rules))
+    checked = sum(replay(start, policies, 7, index) for index in range(3))
+    assert checked > 20
+
+
+def test_compiled_heuristic_from_a_position_inside_a_round():
+    from guyenne_explore.record import play_game
+
+    mid = play_game(Position.start("advanced"), 3).positions()[9]
+    assert not mid.is_chance
+    assert replay(mid, ("heuristic", "heuristic"), 1, 0) > 5
+
+
+def test_what_the_compiled_heuristic_leaves_to_the_engine():
+    assert "team" in fh.unsupported(Position.start("team"), ("heuristic", "heuristic"))
+    assert "expert" in fh.unsupported(Position.start("expert"), ("heuristic", "uniform"))
+    assert "uniform and heuristic" in fh.unsupported(Position.start("base"), ("search", "uniform"))
+    assert fh.unsupported(Position.start("advanced"), ("heuristic", "uniform")) is None
