@@ -118,7 +118,7 @@ MESSAGES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Problem:
     """One thing wrong with an input: a stable ``code``, the ``field`` path, the message parameters.
 
@@ -137,6 +137,9 @@ class Problem:
 
     def __str__(self) -> str:
         return self.message
+
+    def __repr__(self) -> str:  # readable in a notebook's printed list
+        return f"<Problem {self.code} at {self.field or '(input)'}: {self.message}>"
 
     @property
     def section(self) -> str:
