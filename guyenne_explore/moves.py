@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator
 
 from .cards import EMPTY, HERO, SYMBOLS, CardError, Cards, value_of
+from .i18n import N_
+from .i18n import gettext as _
+from .i18n import current_language, side_noun
 from .problems import shown
 from .rules import SIDES
 from .state import (BATTLES, CONCEDE_CHOICE, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
@@ -64,16 +67,18 @@ class Move:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Move":
         if not isinstance(data, dict):
-            raise IllegalMove(f"a move is an object like {{'castle': 3, 'cards': ['H', '5']}}, not {shown(data)}")
+            raise IllegalMove(_("a move is an object like {example}, not {value}").format(
+                example="{'castle': 3, 'cards': ['H', '5']}", value=shown(data)))
         castle, member, concede = data.get("castle"), data.get("first_member"), data.get("concede")
         for name, value in (("castle", castle), ("first_member", member)):
             if value is not None and (type(value) is not int or not 0 <= value < 1000):
-                raise IllegalMove(f"a move's {name} is a small whole number, not {shown(value)}")
+                raise IllegalMove(_("a move's {name} is a small whole number, not {value}").format(name=name, value=shown(value)))
         if concede is not None and not isinstance(concede, bool):
-            raise IllegalMove(f"a move's concede is true or false, not {shown(concede)}")
+            raise IllegalMove(_("a move's concede is true or false, not {value}").format(value=shown(concede)))
         cards = data.get("cards", [])
         if not isinstance(cards, list):
-            raise IllegalMove(f"a move's cards are a list like ['H', '5'], not {shown(cards)}")
+            raise IllegalMove(_("a move's cards are a list like {example}, not {value}").format(
+                example="['H', '5']", value=shown(cards)))
         try:
             return cls(cards=Cards.of(cards), castle=castle, first_member=member, concede=concede)
         except CardError as exc:
@@ -139,80 +144,92 @@ class Choice:
     # --------------------------------------------------------------- why not
     def why_not(self, move: Move) -> str | None:
         """None for a legal move, else the rule it breaks in plain words."""
-        who = SIDES[self.side]
+        who = SIDES[self.side] if current_language() == "en" else side_noun(SIDES[self.side])
         if not isinstance(move, Move) or not isinstance(move.cards, Cards) or any(
                 v is not None and type(v) is not int for v in (move.castle, move.first_member)):
-            return f"not a move: {shown(move)}"
+            return _("not a move: {value}").format(value=shown(move))
         if self.point == TEAM_ORDER:
             if move.first_member is None:
-                return "at team_order the move names the member who places first, like 'first:0'"
+                return _("at team_order the move names the member who places first, like 'first:0'")
             if move.first_member not in self.members:
-                return f"a team has members 0 and 1; there is no member {move.first_member}"
+                return _("a team has members 0 and 1; there is no member {member}").format(member=move.first_member)
             return None
         if self.point == CONCEDE_CHOICE:
             if move.concede is None:
-                return "at concede_choice the defender either reveals its cards ('reveal') or concedes ('concede')"
+                return _("at concede_choice the defender either reveals its cards ('reveal') or concedes ('concede')")
             return None
         if move.concede is not None or move.first_member is not None:
-            return f"at {self.point} the move is a set of cards" + (", with a castle, like '3:H52'" if self.castles else "")
+            return (_("at {point} the move is a set of cards, with a castle, like '3:H52'") if self.castles
+                    else _("at {point} the move is a set of cards")).format(point=self.point)
         if self.castles:
             if move.castle is None:
-                return f"at {self.point} the move names a castle, like '{self.castles[0]}:{move.cards}'"
+                return _("at {point} the move names a castle, like '{example}'").format(
+                    point=self.point, example=f"{self.castles[0]}:{move.cards}")
             if not 0 <= move.castle < self.n_castles:
-                return f"there is no castle {move.castle}: castles are numbered 0 to {self.n_castles - 1}"
+                return _("there is no castle {castle}: castles are numbered 0 to {high}").format(
+                    castle=move.castle, high=self.n_castles - 1)
             if move.castle == self.first_castle:
-                return (f"the second castle of a round must differ from the first (castle {self.first_castle}):"
-                        " two castles are fought over each round")
+                return _("the second castle of a round must differ from the first (castle {castle}):"
+                         " two castles are fought over each round").format(castle=self.first_castle)
         elif move.castle is not None:
-            return f"at {self.point} no castle is chosen: the castle is already set"
+            return _("at {point} no castle is chosen: the castle is already set").format(point=self.point)
         cards = move.cards
         if self.point == REMOVE_CHOICE:
             if not cards.issubset(self.source):
-                return f"{who} can only remove cards it placed at castle {BATTLES[self.battle or 0]} ({self.source})"
+                return _("{who} can only remove cards it placed at castle {battle} ({cards})").format(
+                    who=who, battle=BATTLES[self.battle or 0], cards=self.source)
             return self._remove_problem(cards)
         if self.point == SETUP_DISCARD and cards[HERO]:
-            return "the hero can never be put in the discard at setup"
+            return _("the hero can never be put in the discard at setup")
         if not cards.issubset(self.source):
-            return f"{who} does not hold {cards} in its {self.source_name} ({self.source})"
+            return _(_NOT_HELD[self.source_name]).format(who=who, cards=cards, source=self.source)
         if self.point == SETUP_DISCARD:
             if cards.size != self.min_cards:
-                return f"the expert setup puts exactly {self.min_cards} valued cards in the discard, not {cards.size}"
+                return _("the expert setup puts exactly {count} valued cards in the discard, not {size}").format(
+                    count=self.min_cards, size=cards.size)
             return None
         if self.point == TEAM_SPLIT:
             if not self.giver_is_drawer:
                 if cards.size != 1:
-                    return "the drawer holds no card: its partner gives it exactly one card"
+                    return _("the drawer holds no card: its partner gives it exactly one card")
                 return None
             if cards.size == 0:
-                return "the drawer must give its partner at least one card"
+                return _("the drawer must give its partner at least one card")
             if self.source.size - cards.size < 1:
-                return "the drawer must keep at least one card in hand"
+                return _("the drawer must keep at least one card in hand")
             if cards.size > self.max_cards:
-                return f"the drawer gives at most {self.max_cards} cards"
+                return _("the drawer gives at most {count} cards").format(count=self.max_cards)
             return None
         # placements
         if cards.size == 0:
-            return "a side must place at least one card at each of its two castles this round"
+            return _("a side must place at least one card at each of its two castles this round")
         if self.source.size - cards.size < self.reserve:
-            return "a side must keep one card for its second castle this round"
+            return _("a side must keep one card for its second castle this round")
         if cards.size > self.max_cards:
-            return f"at most {self.max_cards} cards may be placed at one castle"
+            return _("at most {count} cards may be placed at one castle").format(count=self.max_cards)
         return None
 
     def _remove_problem(self, cards: Cards) -> str | None:
         strongest = self.source.strongest()
         if cards.size == 0:
-            return "the loser of a neutral castle must remove at least one card"
+            return _("the loser of a neutral castle must remove at least one card")
         if cards.size == 1:
             if cards.strongest() != strongest and strongest is not None:
-                return (f"a single removed card must be the strongest placed ({SYMBOLS[strongest]});"
-                        " otherwise remove several cards adding up to at least its value")
+                return _("a single removed card must be the strongest placed ({card});"
+                         " otherwise remove several cards adding up to at least its value").format(card=SYMBOLS[strongest])
             return None
         need = 100 if strongest == HERO else value_of(strongest)  # type: ignore[arg-type]
         if cards.total < need:
-            return (f"several removed cards must add up to at least the strongest card placed"
-                    f" ({SYMBOLS[strongest]}): {' '.join(cards.symbols())} make {cards.total}")  # type: ignore[index]
+            return _("several removed cards must add up to at least the strongest card placed ({card}):"
+                     " {cards} make {total}").format(card=SYMBOLS[strongest], cards=" ".join(cards.symbols()),  # type: ignore[index]
+                                                     total=cards.total)
         return None
+
+
+#: "does not hold" by the zone a choice takes its cards from (``Choice.source_name``).
+_NOT_HELD = {"hand": N_("{who} does not hold {cards} in its hand ({source})"),
+             "deck's valued cards": N_("{who} does not hold {cards} in its deck's valued cards ({source})"),
+             "placed cards": N_("{who} does not hold {cards} in its placed cards ({source})")}
 
 
 def count_sub_multisets(source: Cards, lo: int, hi: int) -> int:
@@ -311,7 +328,7 @@ def legal_moves(position: "Position") -> LegalMoves:
 def parse_move(position: "Position", text: str) -> Move:
     """Read a move typed for this position's decision point; a clear IllegalMove if unreadable."""
     if not isinstance(text, str) or len(text) > 200:
-        raise IllegalMove(f"a move is a short text like '3:H52', not {shown(text)}")
+        raise IllegalMove(_("a move is a short text like '3:H52', not {value}").format(value=shown(text)))
     t = text.strip().lower()
     point = position.to_play
     if position.is_chance or position.is_over:
@@ -319,28 +336,28 @@ def parse_move(position: "Position", text: str) -> Move:
     if point == CONCEDE_CHOICE:
         if t in ("reveal", "concede"):
             return Move(concede=(t == "concede"))
-        raise IllegalMove("at concede_choice type 'reveal' or 'concede'")
+        raise IllegalMove(_("at concede_choice type 'reveal' or 'concede'"))
     if point == TEAM_ORDER:
         m = re.fullmatch(r"(?:first\s*[:=]?\s*)?(\d)", t)
         if not m:
-            raise IllegalMove("at team_order type the member who places first: 'first:0' or 'first:1'")
+            raise IllegalMove(_("at team_order type the member who places first: 'first:0' or 'first:1'"))
         return Move(first_member=int(m.group(1)))
     castle = None
     m = re.fullmatch(r"(?:c(?:astle)?\s*)?(\d+)\s*:\s*(.*)", t)
     if m:
         if len(m.group(1)) > 6:
-            raise IllegalMove(f"there is no castle {shown(m.group(1))}: castles are numbered from 0")
+            raise IllegalMove(_("there is no castle {value}: castles are numbered from 0").format(value=shown(m.group(1))))
         castle, t = int(m.group(1)), m.group(2)
     try:
         return Move(cards=Cards.parse(t), castle=castle)
     except CardError as exc:
-        raise IllegalMove(f"cannot read {shown(text)}: {exc}") from None
+        raise IllegalMove(_("cannot read {value}: {reason}").format(value=shown(text), reason=exc)) from None
 
 
 def _no_move_reason(position: "Position") -> str:
     if position.is_over:
-        return "the game is over: no move can be made"
-    return f"this is a chance point ({position.to_play}): apply a chance outcome, not a move"
+        return _("the game is over: no move can be made")
+    return _("this is a chance point ({point}): apply a chance outcome, not a move").format(point=position.to_play)
 
 
 def why_illegal(position: "Position", move: Move | str) -> str | None:

@@ -13,108 +13,111 @@ This module is a leaf: the cards, the rules and the loaders all use it.
 
 from __future__ import annotations
 
+import re
 import reprlib
 from dataclasses import dataclass
 from typing import Any
 
+from .i18n import N_, capitalised, current_language, gettext, side_noun
+
 #: Message templates by code; the parameters are those of the Problem.
 MESSAGES: dict[str, str] = {
     # reading text and JSON
-    "input.too_large": "the input holds {size} characters; at most {limit} are read",
-    "input.not_text": "the input must be text (JSON or notation), not {kind}",
-    "input.not_utf8": "the input is not UTF-8 text ({detail})",
-    "input.unreadable_file": "cannot read {path}: {reason}",
-    "json.invalid": "not valid JSON: {detail}",
-    "json.too_deep": "the JSON nests too deeply to be a position",
-    "json.not_object": "a position is a JSON object, not {kind}",
-    "json.unknown_field": "unknown field {key}",
-    "json.missing": "{key} is missing: {hint}",
-    "notation.fields": "a position notation has at least 7 fields separated by spaces, not {count}:"
-                       " RULES CASTLES ROUND FIRST TO_PLAY ENGLISH FRENCH [PLACED]",
-    "notation.unreadable": "cannot read the notation: {detail}",
+    "input.too_large": N_("the input holds {size} characters; at most {limit} are read"),
+    "input.not_text": N_("the input must be text (JSON or notation), not {kind}"),
+    "input.not_utf8": N_("the input is not UTF-8 text ({detail})"),
+    "input.unreadable_file": N_("cannot read {path}: {reason}"),
+    "json.invalid": N_("not valid JSON: {detail}"),
+    "json.too_deep": N_("the JSON nests too deeply to be a position"),
+    "json.not_object": N_("a position is a JSON object, not {kind}"),
+    "json.unknown_field": N_("unknown field {key}"),
+    "json.missing": N_("{key} is missing: {hint}"),
+    "notation.fields": N_("a position notation has at least 7 fields separated by spaces, not {count}:"
+                       " RULES CASTLES ROUND FIRST TO_PLAY ENGLISH FRENCH [PLACED]"),
+    "notation.unreadable": N_("cannot read the notation: {detail}"),
     # values of fields
-    "value.not_whole": "{label} must be a whole number, not {value}",
-    "value.too_small": "{label} must be at least {low}{why}, not {value}",
-    "value.too_large": "{label} must be at most {high}{why}, not {value}",
-    "value.not_bool": "{label} must be true or false, not {value}",
-    "value.choice": "{label} must be one of {choices}, not {value}",
-    "value.not_object": "{label} must be an object like {example}, not {value}",
-    "value.not_list": "{label} must be a list like {example}, not {value}",
-    "cards.unknown": "unknown card {value}: a card is H (the hero) or a value 1-9",
+    "value.not_whole": N_("{label} must be a whole number, not {value}"),
+    "value.too_small": N_("{label} must be at least {low}{why}, not {value}"),
+    "value.too_large": N_("{label} must be at most {high}{why}, not {value}"),
+    "value.not_bool": N_("{label} must be true or false, not {value}"),
+    "value.choice": N_("{label} must be one of {choices}, not {value}"),
+    "value.not_object": N_("{label} must be an object like {example}, not {value}"),
+    "value.not_list": N_("{label} must be a list like {example}, not {value}"),
+    "cards.unknown": N_("unknown card {value}: a card is H (the hero) or a value 1-9"),
     # rules
-    "rules.unknown_preset": "unknown rules preset {value}: choose one of {choices}",
-    "rules.unknown_parameter": "unknown rules parameter {key}",
-    "rules.not_a_field": "{key} cannot be set: it is the preset's name; say \"preset\" to pick another",
-    "rules.hero_in_counts": "card_counts lists valued cards only; the hero is the separate 'hero' parameter",
-    "rules.no_valued_cards": "card_counts leaves a side without any valued card",
-    "rules.too_many_cards": "a side may hold at most {high} valued cards in all, not {value}",
-    "rules.pre_discard_exceeds": "pre_discard {value} is more than the {size} valued cards of a side",
-    "rules.cannot_deal": "a hand of {hand} cannot be dealt: a side has {size} cards{discarded}",
-    "rules.members": "members must give 1 or 2 players per side, not {value}",
+    "rules.unknown_preset": N_("unknown rules preset {value}: choose one of {choices}"),
+    "rules.unknown_parameter": N_("unknown rules parameter {key}"),
+    "rules.not_a_field": N_("{key} cannot be set: it is the preset's name; say \"preset\" to pick another"),
+    "rules.hero_in_counts": N_("card_counts lists valued cards only; the hero is the separate 'hero' parameter"),
+    "rules.no_valued_cards": N_("card_counts leaves a side without any valued card"),
+    "rules.too_many_cards": N_("a side may hold at most {high} valued cards in all, not {value}"),
+    "rules.pre_discard_exceeds": N_("pre_discard {value} is more than the {size} valued cards of a side"),
+    "rules.cannot_deal": N_("a hand of {hand} cannot be dealt: a side has {size} cards{discarded}"),
+    "rules.members": N_("members must give 1 or 2 players per side, not {value}"),
     # positions
-    "position.castle_count": "there are {count} castles but the rules have {castles}",
-    "position.castle_control": "castle {index} is {value}: it must be neutral, english or french",
-    "position.round": "the round must be 1 or more, not {value}",
-    "position.round_too_large": "the round must be at most {high}: no game lasts that long, not {value}",
-    "position.unknown_point": "to_play is {value}: it must be one of {choices}",
-    "position.members": "{side} is {want} under these rules, but the position gives it {count} hand(s)",
-    "position.team_hand": "sides.{side}.hand must be the members' hands together",
-    "position.unknown_side": "sides has an unknown side {value}",
-    "position.missing_side": "sides.{side} is missing or not an object",
-    "position.hand_size": "{side} holds {count} cards in hand; a hand holds at most {high}",
-    "position.exhaustions": "{side} has exhausted its deck {value} times; it can be 0 to {high}",
-    "position.stacked_order": "{side}'s stacked deck order does not match its deck",
-    "position.drawer": "{side}'s drawer must be member 0 or 1, not {value}",
-    "position.order": "{side}'s order must be member 0 or 1 (or not decided), not {value}",
-    "position.solo_member_field": "{side} is a single player: {key} is only for a team",
-    "position.max_at_castle": "{side} has {count} cards at castle {battle}; at most {high} may be placed "
-                              "at one castle",
-    "position.conservation": "{side} holds {count} cards in all its zones; the rules give each side "
-                             "{expected}{details}",
-    "position.cannot_place": "{who} holds {count} card(s) but still places at {need} castle(s) this round",
-    "position.no_legal_move": "{side} has no legal move at {point}",
-    "placed.no_castle": "placed castle {value} does not exist: castles are numbered 0 to {high}",
-    "placed.same_castle": "castles X and Y must differ: two castles are fought over each round",
-    "placed.cards_without_castle": "{side} has cards at castle {battle} but castle {battle} is not chosen",
-    "placed.before_placement": "nothing can be placed at {point}, which comes before any placement this round",
-    "placed.castle_chosen": "at {point} castle {battle} is {state} (placed.{battle} is {value})",
-    "placed.cards_expected": "at {point} {side} {want} cards at castle {battle} ({order} player this round)",
-    "placed.duplicate": "castle {battle} is given twice",
-    "point.start_only": "{point} happens only at the start of a game (round 1, every castle neutral)",
-    "point.not_over": "the game is not over: no side controls every castle and each side holds two or more "
-                      "cards in hand (to_play cannot be 'end')",
-    "point.setup_discard": "setup_discard happens only when the rules put cards in the discard at setup "
-                           "(expert)",
-    "point.team_only": "{point} happens only in the team variant",
-    "point.game_over_hand": "the game is already over: {side} holds at most one card at the start of a round"
-                            " (to_play should be 'end')",
-    "point.game_over_sweep": "the game is already over: {side} controls every castle (to_play should be "
-                             "'end')",
-    "point.order_undecided": "{side} is a team that has not decided its order yet: the round starts with "
-                             "team_split",
-    "point.order_needed": "{side} is a team placing cards, so its order must be decided",
-    "point.battle_missing": "at {point} the position must say which battle: \"{point}\": "
-                            "{{\"castle\": \"X\" or \"Y\"}}",
-    "point.battle_not_here": "{key} is given but to_play is {point}",
-    "point.battle_only_at": "a battle (@X or @Y) is named only at concede_choice and remove_choice, "
-                            "not at {point}",
-    "point.concede_neutral": "concede_choice happens only at a castle with a defender; this one is neutral",
-    "point.remove_rule": "remove_choice happens only under the advanced removal rule (advanced and expert)",
-    "point.remove_neutral": "at remove_choice castle {battle} should show its winner, not neutral",
-    "point.remove_nothing": "{side} has no cards at castle {battle} to remove",
-    "point.remove_hero": "{side} placed its hero at castle {battle}, so it cannot have lost a neutral battle",
-    "point.remove_not_beaten": "{winner} did not beat {side} at castle {battle} with the cards placed",
-    "point.remove_side": "remove_choice names {value}, but the loser at castle {battle} (now {winner}) is "
-                         "{side}",
+    "position.castle_count": N_("there are {count} castles but the rules have {castles}"),
+    "position.castle_control": N_("castle {index} is {value}: it must be neutral, english or french"),
+    "position.round": N_("the round must be 1 or more, not {value}"),
+    "position.round_too_large": N_("the round must be at most {high}: no game lasts that long, not {value}"),
+    "position.unknown_point": N_("to_play is {value}: it must be one of {choices}"),
+    "position.members": N_("{side} is {want} under these rules, but the position gives it {count} hand(s)"),
+    "position.team_hand": N_("sides.{side}.hand must be the members' hands together"),
+    "position.unknown_side": N_("sides has an unknown side {value}"),
+    "position.missing_side": N_("sides.{side} is missing or not an object"),
+    "position.hand_size": N_("{side} holds {count} cards in hand; a hand holds at most {high}"),
+    "position.exhaustions": N_("{side} has exhausted its deck {value} times; it can be 0 to {high}"),
+    "position.stacked_order": N_("{side}'s stacked deck order does not match its deck"),
+    "position.drawer": N_("{side}'s drawer must be member 0 or 1, not {value}"),
+    "position.order": N_("{side}'s order must be member 0 or 1 (or not decided), not {value}"),
+    "position.solo_member_field": N_("{side} is a single player: {key} is only for a team"),
+    "position.max_at_castle": N_("{side} has {count} cards at castle {battle}; at most {high} may be placed "
+                              "at one castle"),
+    "position.conservation": N_("{side} holds {count} cards in all its zones; the rules give each side "
+                             "{expected}{details}"),
+    "position.cannot_place": N_("{who} holds {count} card(s) but still places at {need} castle(s) this round"),
+    "position.no_legal_move": N_("{side} has no legal move at {point}"),
+    "placed.no_castle": N_("placed castle {value} does not exist: castles are numbered 0 to {high}"),
+    "placed.same_castle": N_("castles X and Y must differ: two castles are fought over each round"),
+    "placed.cards_without_castle": N_("{side} has cards at castle {battle} but castle {battle} is not chosen"),
+    "placed.before_placement": N_("nothing can be placed at {point}, which comes before any placement this round"),
+    "placed.castle_chosen": N_("at {point} castle {battle} is {state} (placed.{battle} is {value})"),
+    "placed.cards_expected": N_("at {point} {side} {want} cards at castle {battle} ({order} player this round)"),
+    "placed.duplicate": N_("castle {battle} is given twice"),
+    "point.start_only": N_("{point} happens only at the start of a game (round 1, every castle neutral)"),
+    "point.not_over": N_("the game is not over: no side controls every castle and each side holds two or more "
+                      "cards in hand (to_play cannot be 'end')"),
+    "point.setup_discard": N_("setup_discard happens only when the rules put cards in the discard at setup "
+                           "(expert)"),
+    "point.team_only": N_("{point} happens only in the team variant"),
+    "point.game_over_hand": N_("the game is already over: {side} holds at most one card at the start of a round"
+                            " (to_play should be 'end')"),
+    "point.game_over_sweep": N_("the game is already over: {side} controls every castle (to_play should be "
+                             "'end')"),
+    "point.order_undecided": N_("{side} is a team that has not decided its order yet: the round starts with "
+                             "team_split"),
+    "point.order_needed": N_("{side} is a team placing cards, so its order must be decided"),
+    "point.battle_missing": N_("at {point} the position must say which battle: \"{point}\": "
+                            "{{\"castle\": \"X\" or \"Y\"}}"),
+    "point.battle_not_here": N_("{key} is given but to_play is {point}"),
+    "point.battle_only_at": N_("a battle (@X or @Y) is named only at concede_choice and remove_choice, "
+                            "not at {point}"),
+    "point.concede_neutral": N_("concede_choice happens only at a castle with a defender; this one is neutral"),
+    "point.remove_rule": N_("remove_choice happens only under the advanced removal rule (advanced and expert)"),
+    "point.remove_neutral": N_("at remove_choice castle {battle} should show its winner, not neutral"),
+    "point.remove_nothing": N_("{side} has no cards at castle {battle} to remove"),
+    "point.remove_hero": N_("{side} placed its hero at castle {battle}, so it cannot have lost a neutral battle"),
+    "point.remove_not_beaten": N_("{winner} did not beat {side} at castle {battle} with the cards placed"),
+    "point.remove_side": N_("remove_choice names {value}, but the loser at castle {battle} (now {winner}) is "
+                         "{side}"),
     # warnings
-    "warning.short_hand": "{side} holds {count} cards at the start of a round while its deck still has "
-                          "{deck}: in play it would have drawn up to {high}",
-    "warning.exhausted_deck": "{side} has exhausted its deck {value} times (the limit) yet its deck holds "
-                              "{deck} cards: in play the last exhaustion leaves the deck empty",
-    "warning.concede_option": "concede_choice is a decision only with the option concede_as_decision; "
-                              "these rules resolve it",
+    "warning.short_hand": N_("{side} holds {count} cards at the start of a round while its deck still has "
+                          "{deck}: in play it would have drawn up to {high}"),
+    "warning.exhausted_deck": N_("{side} has exhausted its deck {value} times (the limit) yet its deck holds "
+                              "{deck} cards: in play the last exhaustion leaves the deck empty"),
+    "warning.concede_option": N_("concede_choice is a decision only with the option concede_as_decision; "
+                              "these rules resolve it"),
     # a sentence made elsewhere (a form's own reading of a box), carried with its field
-    "plain": "{detail}",
+    "plain": N_("{detail}"),
 }
 
 
@@ -133,7 +136,18 @@ class Problem:
 
     @property
     def message(self) -> str:
-        return MESSAGES[self.code].format(**dict(self.params))
+        """The sentence in the current language (:mod:`guyenne_explore.i18n`)."""
+        return self.render()
+
+    def render(self, lang: str | None = None) -> str:
+        """The sentence in ``lang`` (``en``/``fr``; default the current language): the catalogue's
+        translation of the template, with the parameters that are words (a side, a phrase made by a
+        loader) translated too; what the input held (``value``, ``key``) is shown as written."""
+        lang = lang or current_language()
+        if lang == "en":
+            return MESSAGES[self.code].format(**dict(self.params))
+        params = {k: v if k in _INPUT else _param_text(k, v, lang) for k, v in self.params}
+        return capitalised(gettext(MESSAGES[self.code], lang).format(**params))
 
     def __str__(self) -> str:
         return self.message
@@ -160,6 +174,41 @@ def problem(code: str, field: str = "", **params: Any) -> Problem:
 
 
 _INPUT = ("value", "key")
+
+#: Words and phrases that loaders pass as parameters (``want``, ``state``, ``why``...), translated with
+#: the sentence; a phrase with a number is matched by its pattern, whose parts are translated in turn.
+PHRASES = (N_("should have"), N_("cannot have"), N_("first"), N_("second"), N_("chosen"), N_("not chosen yet"),
+           N_("a team of two members"), N_("a single player"), N_("hero"), N_("the number of castles"),
+           N_("the hand size"), N_("the exhaustion limit L"), N_("a side of members"),
+           N_(" (two are fought over each round)"), N_(" (a side places at two castles)"),
+           N_(" (the moves of a hand grow as 2 to its size)"), N_(" (each exhaustion adds a cycle through the deck)"),
+           N_('a list like ["neutral", "english", ...], one per castle'), N_('an object {"english": {...}, "french": {...}}'))
+_PATTERNS = (
+    (re.compile(r"(?P<side>english|french)'s member (?P<member>\d+)"), N_("{side}'s member {member}")),
+    (re.compile(r" of which (?P<count>\d+) go to the discard at setup"), N_(" of which {count} go to the discard at setup")),
+    (re.compile(r"the count of (?P<value>\d+)s"), N_("the count of {value}s")),
+    (re.compile(r"; too many: (?P<cards>[^;]+)(?P<rest>(;.*)?)"), N_("; too many: {cards}{rest}")),
+    (re.compile(r"; missing: (?P<cards>[^;]+)"), N_("; missing: {cards}")),
+    (re.compile(r"(?P<count>\d+) × hero(?P<rest>.*)"), N_("{count} × hero{rest}")),
+    (re.compile(r"a number of about (?P<count>\d+) digits"), N_("a number of about {count} digits")),
+    (re.compile(r"the decision point: one of (?P<choices>.*)"), N_("the decision point: one of {choices}")),
+)
+
+
+def _param_text(key: str, value: Any, lang: str) -> Any:
+    """A parameter in ``lang``: a side's name, a known phrase, or a phrase matching a pattern."""
+    if not isinstance(value, str) or not value:
+        return value
+    if key in ("side", "winner", "who") and value in ("english", "french", "nobody"):
+        return side_noun(value, lang)
+    if value in PHRASES:
+        return gettext(value, lang)
+    for pattern, template in _PATTERNS:
+        m = pattern.fullmatch(value)
+        if m:
+            parts = {k: _param_text("side" if k == "side" else "part", v or "", lang) for k, v in m.groupdict().items()}
+            return gettext(template, lang).format(**parts)
+    return value
 
 
 def _plain(v: Any) -> bool:

@@ -1,0 +1,132 @@
+"""The language of every user-facing text: English (the messages as written) or French.
+
+The standard gettext machinery: the code writes its English sentences inside
+``_("...")`` (or ``N_("...")`` where a table defines a message that is
+translated later), Babel extracts them into ``locale/guyenne_explore.pot``
+and the French catalogue ``locale/fr/LC_MESSAGES/guyenne_explore.po``, and
+compiles that to the ``.mo`` file read here with the standard library's
+:mod:`gettext` (README "Languages" gives the commands).  Messages carry named
+parameters, ``_("{side} holds {count} cards").format(side=..., count=...)``,
+so a translation may reorder them; no sentence is assembled from fragments.
+
+The compiled ``.mo`` is committed beside its ``.po``: the package then works
+from a fresh clone, an editable install or a wheel with no build step and
+without Babel at run time; ``tests/test_i18n.py`` fails when the ``.mo`` is
+not the compilation of the ``.po`` or the ``.po`` is not in step with the code.
+
+The language is ``en`` or ``fr``.  A call names it (``lang="fr"``) or takes the
+process's current language: :func:`set_language` (the command line's
+``--lang``, the explorer's switch), else the locale (``LC_ALL``,
+``LC_MESSAGES``, ``LANG`` starting with ``fr``), else English.
+
+This module is a leaf of the engine: it imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import os
+from functools import lru_cache
+from pathlib import Path
+
+DOMAIN = "guyenne_explore"
+LOCALE_DIR = Path(__file__).parent / "locale"
+LANGUAGES = ("en", "fr")
+#: The languages' names as the switch shows them (each in its own language).
+LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
+
+_current: str | None = None
+
+
+class LanguageError(ValueError):
+    """A language other than those offered."""
+
+
+def check_language(lang: str) -> str:
+    """``lang`` itself when offered (``en``, ``fr``; case and a region such as ``fr_FR`` are ignored)."""
+    if isinstance(lang, str):
+        short = lang.strip().lower().replace("-", "_").split("_", 1)[0]
+        if short in LANGUAGES:
+            return short
+    raise LanguageError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+
+
+def locale_language(environ: dict[str, str] | None = None) -> str:
+    """The locale's language: French when the first set of LC_ALL, LC_MESSAGES, LANG starts with ``fr``."""
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name)
+        if value:
+            return "fr" if value.lower().startswith("fr") else "en"
+    return "en"
+
+
+def set_language(lang: str | None) -> str:
+    """Make ``lang`` the process's current language (None: follow the locale again); returns it."""
+    global _current
+    _current = None if lang is None else check_language(lang)
+    return current_language()
+
+
+def current_language() -> str:
+    return _current or locale_language()
+
+
+@lru_cache(maxsize=None)
+def _catalogue(lang: str) -> _gettext.NullTranslations:
+    if lang == "en":
+        return _gettext.NullTranslations()
+    return _gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[lang])
+
+
+def translator(lang: str | None = None) -> _gettext.NullTranslations:
+    """The catalogue of ``lang`` (default: the current language); English is the messages as written."""
+    return _catalogue(current_language() if lang is None else check_language(lang))
+
+
+def gettext(message: str, lang: str | None = None) -> str:
+    """``message`` in ``lang`` (default: the current language)."""
+    return translator(lang).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int, lang: str | None = None) -> str:
+    """The singular or plural form for ``n``, in ``lang``."""
+    return translator(lang).ngettext(singular, plural, n)
+
+
+_ = gettext
+
+
+def N_(message: str) -> str:
+    """Mark a message for extraction where it is defined (a table); it is translated where it is shown."""
+    return message
+
+
+#: The sides as nouns, as the French rules name them ("les Anglais", "les Français").
+_SIDE_NOUNS = {"english": N_("the English"), "french": N_("the French"), "nobody": N_("nobody"),
+               "draw": N_("a draw")}
+#: The sides as adjectives / titles ("Anglais", "Français"), for labels.
+_SIDE_TITLES = {"english": N_("English"), "french": N_("French"), "neutral": N_("neutral")}
+
+
+def side_noun(name: str, lang: str | None = None, capital: bool = False) -> str:
+    """A side's name in a sentence: ``the English`` / ``les Anglais``; other words are returned as given."""
+    key = name.lower() if isinstance(name, str) else name
+    text = gettext(_SIDE_NOUNS[key], lang) if key in _SIDE_NOUNS else str(name)
+    return text[:1].upper() + text[1:] if capital else text
+
+
+def side_title(name: str, lang: str | None = None) -> str:
+    """A side's name as a label: ``English`` / ``Anglais`` (``neutral`` / ``neutre``)."""
+    key = name.lower() if isinstance(name, str) else name
+    return gettext(_SIDE_TITLES[key], lang) if key in _SIDE_TITLES else str(name)
+
+
+def capitalised(text: str) -> str:
+    """The sentence with its first letter in capitals (a translated sentence may start with a parameter)."""
+    return text[:1].upper() + text[1:]
+
+
+__all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "LanguageError", "N_", "capitalised",
+           "check_language", "current_language", "gettext", "locale_language", "ngettext", "set_language",
+           "side_noun", "side_title", "translator"]

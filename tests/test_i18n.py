@@ -1,0 +1,156 @@
+"""French and English: the catalogue is in step with the code, every message is translated, and the
+texts users see (problems, "why illegal", diagrams, the command line) come out in French on demand."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import string
+from pathlib import Path
+
+import pytest
+
+from guyenne_explore import i18n
+from guyenne_explore.i18n import LOCALE_DIR, check_language, locale_language, set_language
+from guyenne_explore.problems import MESSAGES, problem
+
+babel = pytest.importorskip("babel")
+from babel.messages.extract import extract_from_dir  # noqa: E402
+from babel.messages.mofile import write_mo  # noqa: E402
+from babel.messages.pofile import read_po  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+PO = LOCALE_DIR / "fr" / "LC_MESSAGES" / "guyenne_explore.po"
+MO = PO.with_suffix(".mo")
+KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
+
+#: French words spelled as in English (a msgstr equal to its msgid is allowed only for these).
+SAME_IN_FRENCH = {"{detail}", "Guyenne", "X", "Y", "{count} × {card}", "Notation", "Position", "Total", "Option",
+                  "Expert", "Variante", "{side} {score}", "JSON", "{name}: {value}", "SVG", "PNG", "PDF", "ZIP",
+                  "Score", "{title} · {subtitle}", "{first} · {second}", "§{number}"}
+
+
+def _catalogue():
+    with PO.open("rb") as fh:
+        return read_po(fh)
+
+
+def _code_messages() -> set[str]:
+    """What Babel's extractor finds in the package (the msgids the catalogue must hold)."""
+    with (ROOT / "babel.cfg").open() as fh:
+        from babel.messages.frontend import parse_mapping_cfg
+        method_map, options_map = parse_mapping_cfg(fh)
+    found = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(str(ROOT), method_map, options_map,
+                                                                        keywords=KEYWORDS):
+        found.add(message if isinstance(message, str) else message[0])
+    return found
+
+
+def test_the_catalogue_holds_exactly_the_messages_of_the_code():
+    po = {m.id if isinstance(m.id, str) else m.id[0] for m in _catalogue() if m.id}
+    code = _code_messages()
+    assert len(code) > 100  # the extractor did find the package's messages
+    assert not code - po, f"not in the catalogue (run scripts/i18n.sh): {sorted(code - po)[:20]}"
+    assert not po - code, f"in the catalogue but gone from the code (run scripts/i18n.sh): {sorted(po - code)[:20]}"
+
+
+def test_every_message_has_a_french_translation():
+    missing, same, fuzzy = [], [], []
+    for m in _catalogue():
+        if not m.id:
+            continue
+        ids = (m.id,) if isinstance(m.id, str) else m.id
+        strs = (m.string,) if isinstance(m.string, str) else m.string
+        if m.fuzzy:
+            fuzzy.append(ids[0])
+        for i, s in zip(ids, strs):
+            if not s or not s.strip():
+                missing.append(i)
+            elif s == i and i not in SAME_IN_FRENCH:
+                same.append(i)
+    assert not missing, f"untranslated: {missing[:20]}"
+    assert not same, f"French identical to English (translate, or add to SAME_IN_FRENCH): {same[:20]}"
+    assert not fuzzy, f"fuzzy (check the translation): {fuzzy[:20]}"
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name is not None}
+
+
+def test_translations_keep_the_parameters():
+    for m in _catalogue():
+        if not m.id:
+            continue
+        ids = (m.id,) if isinstance(m.id, str) else m.id
+        strs = (m.string,) if isinstance(m.string, str) else m.string
+        for s in strs:
+            assert _fields(s) == _fields(ids[0]), (ids[0], s)
+
+
+def test_the_compiled_catalogue_is_the_po_compiled():
+    """The shipped .mo is what compiling the .po gives (scripts/i18n.sh compile)."""
+    buf = io.BytesIO()
+    write_mo(buf, _catalogue(), use_fuzzy=False)
+    buf.seek(0)
+    fresh = gettext.GNUTranslations(buf)
+    with MO.open("rb") as fh:
+        shipped = gettext.GNUTranslations(fh)
+    assert fresh._catalog == shipped._catalog  # type: ignore[attr-defined]
+
+
+def test_language_choice(monkeypatch):
+    assert locale_language({"LANG": "fr_FR.UTF-8"}) == "fr"
+    assert locale_language({"LC_ALL": "en_GB.UTF-8", "LANG": "fr_FR.UTF-8"}) == "en"
+    assert locale_language({"LC_ALL": "", "LANG": "fr_CA"}) == "fr"
+    assert locale_language({"LANG": "C.UTF-8"}) == "en"
+    assert locale_language({}) == "en"
+    assert check_language("FR") == "fr" and check_language("fr_FR") == "fr"
+    with pytest.raises(i18n.LanguageError, match="choose one of en, fr"):
+        check_language("de")
+    monkeypatch.setenv("LC_ALL", "fr_FR.UTF-8")
+    set_language(None)
+    assert i18n.current_language() == "fr"
+    try:
+        assert set_language("en") == "en"
+        assert str(problem("position.round", "round", value=0)).startswith("the round")
+    finally:
+        set_language(None)
+
+
+def test_every_problem_renders_in_french():
+    sample = {"side": "english", "who": "french's member 1", "count": 3, "high": 6, "low": 1, "value": 9,
+              "key": "x", "point": "open_first", "battle": "X", "castle": 2, "castles": 6, "want": "should have",
+              "order": "first", "state": "chosen", "winner": "french", "why": " (two are fought over each round)",
+              "label": "the hand size", "detail": "d", "size": 7, "limit": 9, "kind": "list", "path": "p",
+              "reason": "r", "choices": "a, b", "example": "{}", "index": 1, "expected": 22,
+              "details": "; too many: 1 × hero; missing: 2 × 5", "deck": 3, "need": 2, "hand": 6,
+              "discarded": " of which 5 go to the discard at setup"}
+    for code, template in MESSAGES.items():
+        params = {k: sample.get(k, "a") for k in _fields(template)}  # a new parameter: any word
+        fr = problem(code, "f", **params).render("fr")
+        en = problem(code, "f", **params).render("en")
+        assert fr and (fr != en or code == "plain"), code
+    text = problem("position.hand_size", "sides.english.hand", side="english", count=7, high=6).render("fr")
+    assert text == "Les Anglais ont 7 cartes en main ; une main compte au plus 6 cartes"
+    text = problem("position.conservation", "sides.french", side="french", count=20, expected=22,
+                   details="; too many: 1 × hero; missing: 2 × 5").render("fr")
+    assert "en trop : 1 × héros ; manquantes : 2 × 5" in text
+    assert "Le joueur 1 (les Français) :" in problem("position.cannot_place", "x", who="french's member 1", count=0,
+                                                  need=1).render("fr")
+
+
+def test_why_illegal_in_french():
+    from guyenne_explore.position import Position
+    from tests.test_rules_cases import pos
+    p = Position.from_json(pos())
+    try:
+        set_language("fr")
+        assert p.why_illegal("0:55") == "les Anglais n'ont pas 55 en main (H53222)"
+        assert p.why_illegal("0:H53222") == "un camp doit garder une carte pour son deuxième château de ce tour"
+        assert "il n'y a pas de château 9" in (p.why_illegal("9:H") or "")
+        assert Position.start().why_illegal("0:H").startswith("c'est un point de hasard (deal)")
+        set_language("en")
+        assert p.why_illegal("0:55") == "english does not hold 55 in its hand (H53222)"
+    finally:
+        set_language(None)
