@@ -39,10 +39,16 @@ if [ ! -x .venv/bin/python ] || [ ${#missing[@]} -gt 0 ]; then
   echo "Installed in $((SECONDS - start)) s."
 fi
 
-# numba keeps compiled code while a kernel source keeps its size and modification time
+# numba keeps compiled code while a kernel source keeps its size and modification time.
+# GUYENNE_WARM=background (the launch scripts) compiles while the server starts, so that the URL
+# answers sooner; an analysis started before that ends compiles too, and its panel says so.
 WARM_KEY=$({ cat "$STAMP"; ls -l --time-style=+%s guyenne_explore/analysis/fast/*.py; } | sha256sum | cut -c1-16)
 if [ "$(cat "$WARMED" 2>/dev/null)" != "$WARM_KEY" ]; then
-  if .venv/bin/python -m guyenne_explore.analysis.fast.warm; then
+  if [ "${GUYENNE_WARM:-now}" = background ]; then
+    echo "Compiling the fast path in the background (once; log in .venv/warm.log)."
+    ( .venv/bin/python -m guyenne_explore.analysis.fast.warm > .venv/warm.log 2>&1 \
+        && echo "$WARM_KEY" > "$WARMED" ) &
+  elif .venv/bin/python -m guyenne_explore.analysis.fast.warm; then
     echo "$WARM_KEY" > "$WARMED"
   else
     echo "warning: the fast path could not be compiled ahead; the first analysis will compile it" >&2
