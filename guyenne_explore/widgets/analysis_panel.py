@@ -29,7 +29,7 @@ from ..render.plots import (
 )
 from ..rules import PRESETS, Rules
 from .exports import ExportBar
-from .forms import messages_html
+from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
 from .optimal_panel import OptimalPanel
 from .plot_view import FigureBox
@@ -73,7 +73,7 @@ class RunControls:
         self.cancelled = False
         self._message = ""  # the run's status, once the fast path is prepared
         self.thread: threading.Thread | None = None
-        self.cancel_button.on_click(lambda _: self.cancel())
+        self.cancel_button.on_click(guarded(self.status)(lambda _: self.cancel()))
 
     @property
     def running(self) -> bool:
@@ -125,16 +125,20 @@ class AnalysisPanel(w.VBox):
         self.rule_sets = w.SelectMultiple(description="Rule sets", rows=6, layout=w.Layout(width="320px"))
         self.english_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="English")
         self.french_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="French")
+        # the search's budget, in rollouts a decision (it applies to whichever side searches)
+        self.search_budget = NumberField("Search rollouts", 400, 1, 100_000)
         # "optimal play": the equilibrium of an open-hand endgame, shown by the optimal-play section below
         self.method = w.Dropdown(options=METHODS + (OPTIMAL,), value="auto", description="Method")
         self.force_exact = w.Checkbox(value=False, description="force exact (no size limit)", indent=False,
                                       tooltip="enumerate even when the estimate says it would take very long",
                                       layout=w.Layout(display="none"))
         self.force_note = w.HTML()
-        self.method.observe(lambda ch: setattr(self.force_exact.layout, "display",
-                                               None if ch["new"] == "exact" else "none"), names="value")
-        self.games = w.BoundedIntText(value=500, min=1, max=10_000_000, description="Games")
-        self.seed = w.IntText(value=0, description="Seed")
+        self.method.observe(guarded(self.force_note)(lambda ch: setattr(self.force_exact.layout, "display",
+                                                                        None if ch["new"] == "exact" else "none")),
+                            names="value")
+        # text boxes read in Python: letters typed stay and are named beside the box (see forms.NumberField)
+        self.games = NumberField("Games", 500, 1, 10_000_000)
+        self.seed = NumberField("Seed", 0, 0, 999_999_999)
         self.run_button = w.Button(description="Run analysis", button_style="primary", icon="play")
         self.controls = RunControls()
         self.problems = w.HTML()
@@ -146,8 +150,8 @@ class AnalysisPanel(w.VBox):
         self.results: dict[str, AnalysisResult] = {}
         self.figures: dict[str, go.Figure] = {}
         self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))
-        settings = w.VBox([self.english_policy, self.french_policy, self.method, self.force_exact, self.force_note,
-                           self.games, self.seed])
+        settings = w.VBox([self.english_policy, self.french_policy, self.search_budget, self.method,
+                           self.force_exact, self.force_note, self.games, self.seed])
         super().__init__([
             w.HBox([self.rule_sets, settings]),
             self.controls.box(self.run_button),
@@ -177,7 +181,10 @@ class AnalysisPanel(w.VBox):
 
     @property
     def policies(self) -> tuple[str, str]:
-        return (self.english_policy.value, self.french_policy.value)
+        """Each side's policy by name, the search with its budget (``search:400``)."""
+        budget = int(self.search_budget.value)
+        return tuple(f"search:{budget}" if v == "search" else v  # type: ignore[return-value]
+                     for v in (self.english_policy.value, self.french_policy.value))
 
     def run(self, block: bool = True) -> None:
         """Analyse the position under each chosen rule set; block=False runs in a background thread."""
@@ -185,6 +192,10 @@ class AnalysisPanel(w.VBox):
             return
         if self.method.value == OPTIMAL:
             self.optimal.run(block)
+            return
+        problems = unreadable(self.games, self.seed, self.search_budget)
+        if problems:  # each also stands beside its box
+            self.controls.status.value = messages_html([f"Not run: {'; '.join(problems)}"])
             return
         chosen = list(self.rule_sets.value) or [self.position.rules]
         labels = {v: lb for lb, v in self.rule_sets.options}
@@ -220,7 +231,7 @@ class AnalysisPanel(w.VBox):
             self.figures = result_figures(self.results) if self.results else {}
             self.metrics.value = ("<h4>Designer metrics (95% interval when sampled)</h4>"
                                   + rows_html(metrics_rows(self.results))) if self.results else ""
-            message = message or _summary(self.results)
+            message = message or _summary(self.results, runs)
         self.exports.enable(bool(self.results))
         if runs is None:
             self.controls.status.value = escape(message)
@@ -229,7 +240,16 @@ class AnalysisPanel(w.VBox):
         self.figure_box.show(self.figures, then=lambda: setattr(self.controls.status, "value", escape(message)))
 
 
-def _summary(results: dict[str, AnalysisResult]) -> str:
+def _summary(results: dict[str, AnalysisResult], runs: list[Run]) -> str:
+    """The status line after a run; when nothing ran because exact was refused for its size, the way round it."""
     if not results:
-        return "No rule set could be analysed from this position."
+        too_large = sum(r.out_of_reach for r in runs)
+        if not too_large:
+            return "No rule set could be analysed from this position (the reasons are below)."
+        others = len(runs) - too_large
+        return ("No rule set could be analysed: "
+                + ("the exact enumeration is" if too_large == 1 else f"{too_large} exact enumerations are")
+                + " too large (the estimate is beside 'force exact'). Tick 'force exact' and run again to"
+                " enumerate anyway, or choose the sample method"
+                + (f"; {others} other rule set(s) were skipped for the reasons below." if others else "."))
     return "Done: " + ", ".join(f"{lb} ({'exact' if r.exact else f'{r.games} games'})" for lb, r in results.items())

@@ -43,7 +43,7 @@ from .analysis_panel import (
     RunControls,
     problems_html,
 )
-from .forms import messages_html, number_box, read_whole
+from .forms import NumberField, messages_html, number_box, read_whole, unreadable
 from .guard import guarded as show_errors_in
 from .guard import log
 from .plot_view import FigureBox
@@ -110,14 +110,15 @@ class VariantLab(w.VBox):
         self.variant_label = w.HTML()
         self.english_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="English")
         self.french_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="French")
+        self.search_budget = NumberField("Search rollouts", 400, 1, 100_000)  # for a side that searches
         self.method = w.Dropdown(options=METHODS, value="auto", description="Method")
-        self.games = w.BoundedIntText(value=500, min=1, max=10_000_000, description="Games")
-        self.seed = w.IntText(value=0, description="Seed")
+        self.games = NumberField("Games", 500, 1, 10_000_000)
+        self.seed = NumberField("Seed", 0, 0, 999_999_999)
         self.compare_button = w.Button(description="Compare with preset", button_style="primary", icon="columns",
                                        layout=w.Layout(width="auto"))
         self.sweep_parameter = w.Dropdown(options=list(SWEEPABLE), value="hand_size", description="sweep")
-        self.sweep_from = w.IntText(value=5, description="from", layout=w.Layout(width="160px"))
-        self.sweep_to = w.IntText(value=7, description="to", layout=w.Layout(width="160px"))
+        self.sweep_from = NumberField("from", 5, 0, 999_999_999)
+        self.sweep_to = NumberField("to", 7, 0, 999_999_999)
         self.sweep_metric = w.Dropdown(options=list(SWEEP_METRICS), description="metric",
                                        layout=w.Layout(width="360px"))
         self.sweep_button = w.Button(description="Sweep", button_style="primary", icon="line-chart")
@@ -147,7 +148,7 @@ class VariantLab(w.VBox):
         # as many columns of editors as the panel's width holds (three at 1920 px, two at 1280 px)
         grid = w.GridBox(editors, layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))"))
         settings = w.HBox([w.VBox([self.english_policy, self.french_policy, self.method]),
-                           w.VBox([self.games, self.seed])])
+                           w.VBox([self.games, self.seed, self.search_budget])])
         sweep_row = w.HBox([self.sweep_parameter, self.sweep_from, self.sweep_to, self.sweep_metric],
                            layout=w.Layout(flex_flow="row wrap"))
         super().__init__([
@@ -225,6 +226,9 @@ class VariantLab(w.VBox):
         choices = SWEEPABLE[self.sweep_parameter.value]
         if choices is not None:
             return list(choices)
+        problems = unreadable(self.sweep_from, self.sweep_to)
+        if problems:
+            raise ValueError(f"The sweep range cannot be read: {'; '.join(problems)}.")
         low, high = self.sweep_from.value, self.sweep_to.value
         if high < low:
             raise ValueError("The sweep range is empty: 'to' is below 'from'.")
@@ -249,8 +253,15 @@ class VariantLab(w.VBox):
             self.controls.status.value = ""
 
     # ------------------------------------------------------------ runs
-    def _settings(self) -> dict[str, Any]:
-        return {"policies": (self.english_policy.value, self.french_policy.value), "method": self.method.value,
+    def _settings(self) -> dict[str, Any] | None:
+        """The run's settings, or None (with the words in the status line) while Games or Seed cannot be read."""
+        problems = unreadable(self.games, self.seed, self.search_budget)
+        if problems:  # each also stands beside its box
+            self.controls.status.value = messages_html([f"Not run: {'; '.join(problems)}"])
+            return None
+        policies = tuple(f"search:{int(self.search_budget.value)}" if v == "search" else v
+                         for v in (self.english_policy.value, self.french_policy.value))
+        return {"policies": policies, "method": self.method.value,
                 "games": self.games.value, "seed": self.seed.value, "progress": self.controls.callback}
 
     def _launch(self, message: str, work: Any, block: bool) -> None:
@@ -274,6 +285,8 @@ class VariantLab(w.VBox):
         if self.position is None or self.variant is None or self.controls.running:
             return
         p, preset, variant, settings = self.position, self.preset_rules, self.variant, self._settings()
+        if settings is None:
+            return
         labels = [f"preset {preset}", f"variant {variant}"]
 
         def work() -> None:
@@ -298,6 +311,8 @@ class VariantLab(w.VBox):
             return
         self.sweep_message.value = ""
         p, variant, settings = self.position, self.variant, self._settings()
+        if settings is None:
+            return
         parameter, metric = self.sweep_parameter.value, self.sweep_metric.value
 
         def work() -> None:
