@@ -295,9 +295,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
         gap = "" if e.gap is None else f" ({e.gap:+.4f} over the equilibrium {e.equilibrium_value:.4f})"
         print(f"  best response to {e.policy} playing {e.policy_side}: {got}{gap} {e.note}".rstrip())
     st = result.stats
-    print(f"solved {st.states} round starts, {st.leaves:,} leaves; largest LP {st.largest_variables:,} variables x "
-          f"{st.largest_constraints:,} constraints, {st.largest_nonzeros:,} payoff non-zeros; "
-          f"{st.lp_calls} HiGHS calls; {result.seconds:.2f} s")
+    print(f"solved {st.states:,} round starts ({st.leaves:,} leaves): {st.subgames_solved:,} subgame LPs (largest "
+          f"{st.largest_variables:,} variables x {st.largest_constraints:,} constraints, {st.largest_nonzeros:,} "
+          f"payoff non-zeros) in {st.lp_calls} HiGHS calls, {st.saddle:,} saddle points and {st.pruned:,} "
+          f"subgames that cannot win skipped; {result.seconds:.2f} s")
     return EXIT_OK
 
 

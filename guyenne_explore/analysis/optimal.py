@@ -39,10 +39,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..moves import Move
-from ..position import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, Position)
-from ..rules import SIDES, Rules
-from ..scoring import table_result
+from ..engine_api import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, SIDES, Move,
+                          Position, Rules, table_result)
 from .fast.endgame import frozen
 from .optimal_lp import Layout, RoundSolution, solve_batch
 from .optimal_round import RoundModel, StateKey, build_round, canonical, round_start, subgame
@@ -592,7 +590,7 @@ def exploitability(p: Position, policies: dict[str, Policy], solver: OptimalSolv
             try:
                 v = br.value_of(key)
                 resp = v if responder == ENGLISH else (1 - v if solver.objective == "win" else -v)
-                note = ""
+                note = "" if policy.exact else f"sampled policy: {samples} seeded move(s) a decision"
             except BudgetExceeded:
                 resp, note = None, f"not finished within {budget_seconds:g} s"
             out.append(Exploitability(name, SIDES[side], resp, eq_side, br.policy_calls,

@@ -28,11 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..cards import Cards
-from ..flow import battle_winner
-from ..moves import Move
-from ..position import ENGLISH, NEUTRAL, OPEN_FIRST, Position, Side
-from ..rules import Rules
+from ..engine_api import ENGLISH, NEUTRAL, OPEN_FIRST, Cards, Move, Position, Rules, Side, battle_winner
 
 #: A round start: (castles, first player, english hand, french hand).  Decks are empty.
 StateKey = tuple[tuple[int, ...], int, Cards, Cards]
