@@ -282,7 +282,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json(), indent=1))
         return EXIT_OK
     what = "P(win), a draw counting half" if args.objective == "win" else "expected score difference"
-    print(f"{p.rules}, round {p.round}, {p.to_play}: value ({what})")
+    print(f"{p.rules}, round {p.round}, {p.to_play}: value ({what}) of {result.scope}")
     print(f"  english {result.side_value(0):.4f}   french {result.side_value(1):.4f}")
     print(f"equilibrium mix of {result.side_to_play} at {p.to_play}:")
     for mv, w in result.moves:

@@ -266,3 +266,20 @@ def test_optimal_panel_says_why_not_and_shows_the_mix():
     html = panel.optimal.output.value
     assert "<svg" in html and "probability" in html and "best response gets" in html
     assert panel.optimal.result is not None and panel.optimal.result.exploitability
+
+
+def test_a_later_decision_is_valued_by_its_subgame():
+    """After the opening, X and the number of cards are public: the value of the subgame that the
+    equilibrium's opening enters is the round's value; another opening is worth at most that."""
+    rules, key = key_of(SMALL[1])
+    p = round_start(rules, key)
+    solver = OptimalSolver(rules)
+    whole = solve_position(p, solver=solver)
+    best = whole.moves[0][0]
+    after = solve_position(p.apply(best), solver=solver)
+    assert after.value == pytest.approx(whole.value, abs=1e-7) and "subgame" in after.scope
+    worse = [mv for mv in p.legal_moves if (mv.castle, mv.cards.size) != (best.castle, best.cards.size)][0]
+    other = solve_position(p.apply(worse), solver=solver).value
+    # french opens here (SMALL[1]): a worse opening for french is worth at least as much to english
+    assert other >= whole.value - 1e-7
+    assert sum(w for _, w in after.moves) == pytest.approx(1.0)

@@ -294,6 +294,16 @@ class OptimalSolver:
                 sg.value = sg.solution.value
         return sg.solution
 
+    def subgame_value(self, key: StateKey, x: int | None, size: int) -> float:
+        """English value of the subgame after F opens castle ``x`` with ``size`` cards."""
+        self.value_of(key)
+        canon, mirrored = canonical(key)
+        assert x is not None
+        x = len(key[0]) - 1 - x if mirrored else x
+        sg = next(g for g in self.subs[canon] if g.x == x and g.size == size)
+        self._solved(canon, sg)
+        return sg.value if key[1] == ENGLISH else -sg.value  # type: ignore[operator]
+
     # ------------------------------------------------------------------ strategies
     def strategy(self, p: Position) -> tuple[list[tuple[Move, float]], bool]:
         """The equilibrium's mixed move at a placement decision of a solvable position.
@@ -531,6 +541,8 @@ class OptimalResult:
     stats: SolveStats = field(default_factory=SolveStats)
     seconds: float = 0.0
     exploitability: list[Exploitability] = field(default_factory=list)
+    #: what the value is the value of: the round start, or the subgame of a later decision
+    scope: str = "the round start"
 
     def side_value(self, side: int) -> float:
         if side == ENGLISH:
@@ -540,7 +552,7 @@ class OptimalResult:
     def to_json(self) -> dict[str, Any]:
         return {"objective": self.objective, "value": {"english": self.side_value(ENGLISH),
                                                         "french": self.side_value(FRENCH)},
-                "to_play": self.to_play, "side": self.side_to_play,
+                "value_of": self.scope, "to_play": self.to_play, "side": self.side_to_play,
                 "strategy": [{"move": mv.text(), "p": w} for mv, w in self.moves],
                 "answers": self.answers, "size": self.stats.to_json(), "seconds": round(self.seconds, 3),
                 "exploitability": [e.to_json() for e in self.exploitability]}
@@ -555,6 +567,11 @@ def solve_position(p: Position, objective: str = "win", solver: OptimalSolver | 
     solver = solver or OptimalSolver(p.rules, objective)
     key = round_key(p)
     value = solver.value_of(key)
+    scope = "the round start"
+    if p.to_play != OPEN_FIRST:
+        # X and the number of cards at X are public: the value of what follows is its subgame's
+        value = solver.subgame_value(key, p.placed.x, p.placed.at(p.first, 0).size)
+        scope = "the subgame after the opening at castle X (its castle and number of cards are public)"
     moves, _ = solver.strategy(p)
     answers = []
     if p.to_play == OPEN_FIRST:
@@ -570,7 +587,7 @@ def solve_position(p: Position, objective: str = "win", solver: OptimalSolver | 
                                 "strategy": [{"move": r.text(), "p": q} for r, q in reply]})
     side = p.side_to_play
     return OptimalResult(objective, value, p.to_play, SIDES[side] if side is not None else "",
-                         moves, answers, solver.stats, time.perf_counter() - t)
+                         moves, answers, solver.stats, time.perf_counter() - t, scope=scope)
 
 
 def exploitability(p: Position, policies: dict[str, Policy], solver: OptimalSolver,
@@ -608,7 +625,8 @@ def describe(result: OptimalResult) -> str:
         mix.append(f"{len(result.moves) - 4} other move(s) otherwise")
     value = (f"{result.side_value(ENGLISH):.1%} for english" if result.objective == "win"
              else f"{result.value:+.2f} for english")
-    parts = [f"Under optimal play this endgame is worth {value}. At {result.to_play} {result.side_to_play}'s "
+    what = "this endgame" if result.scope == "the round start" else result.scope
+    parts = [f"Under optimal play {what} is worth {value}. At {result.to_play} {result.side_to_play}'s "
              f"right move is {'; '.join(mix)} (castle:cards)."]
     for e in result.exploitability:
         if e.gap is None:
