@@ -220,3 +220,20 @@ def test_command_line_chooses_each_side_policy_and_spreads_games_identically():
     bad = subprocess.run([sys.executable, "-m", "guyenne_explore", "analyse", "--rules", "base", "--policies",
                           "english=search:0"], capture_output=True, text=True)
     assert bad.returncode != 0 and "search budget" in bad.stderr + bad.stdout
+
+
+def test_skill_levels_read_verdicts_and_say_where_a_conclusion_changes():
+    from guyenne_explore.analysis.metrics import Metric
+    from guyenne_explore.analysis.skill import ABOVE, BELOW, EVEN, _verdict, skill_levels
+    from guyenne_explore.rules import Rules
+
+    adv = Metric("Advantage (english)", 0.6, 0.55, 0.65)
+    assert _verdict(adv, None) == ABOVE and _verdict(Metric("Advantage (english)", 0.5, 0.45, 0.55), None) == EVEN
+    assert _verdict(Metric("Duration (rounds)", 7.0, 6.9, 7.1, "rounds"), Metric("Duration (rounds)", 8.0, 7.9, 8.1)) == BELOW
+    table = skill_levels(Position.start("base"), [Rules.preset("base"), Rules.preset("advanced")], ["base", "advanced"],
+                         levels=("uniform", "heuristic"), games=60, seed=2)
+    assert {(c.label, c.level) for c in table.cells} == {(r, lv) for r in ("base", "advanced")
+                                                         for lv in ("uniform", "heuristic")}
+    assert all(c.verdict == EVEN for c in table.cells if c.label == "base" and not c.metric.name.startswith("Adv"))
+    for sentence in table.changes():
+        assert "under uniform" in sentence and "under heuristic" in sentence

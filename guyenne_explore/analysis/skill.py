@@ -1,0 +1,119 @@
+"""Balance by skill level: the same rule sets under uniform, heuristic and search play, side by side.
+
+A designer's conclusions ("the first player is favoured", "this variant is
+longer") are drawn from sampled games under some policy; random play can say
+something skilled players would not.  :func:`skill_levels` samples every rule
+set at every level (both sides at that level), keeps chosen designer metrics
+with their 95% intervals, and reads each cell as a verdict: for an advantage,
+whether the interval lies above or below one half; for any other metric,
+whether the rule set lies above or below the first (reference) rule set with
+intervals apart.  :meth:`SkillTable.changes` says in words where a verdict at a
+higher skill differs from the one under uniform play.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from ..engine_api import Position, Rules
+from .api import analyse
+from .metrics import Metric
+from .variants import position_under
+
+#: the skill levels, weakest first (the search with its budget in rollouts a decision)
+LEVELS = ("uniform", "heuristic", "search:200")
+#: the metrics kept by default
+METRICS = ("Advantage (english)", "Drawishness", "Duration (rounds)")
+ABOVE, BELOW, EVEN = "above", "below", "level with"
+
+
+@dataclass(frozen=True)
+class SkillCell:
+    """One rule set at one skill level: a metric with its interval and its verdict."""
+
+    label: str
+    level: str
+    metric: Metric
+    #: :data:`ABOVE`, :data:`BELOW` or :data:`EVEN`, against one half (advantages) or the reference rule set
+    verdict: str
+
+
+@dataclass
+class SkillTable:
+    labels: list[str]
+    levels: list[str]
+    cells: list[SkillCell]
+
+    def cell(self, label: str, level: str, metric: str) -> SkillCell:
+        return next(c for c in self.cells if (c.label, c.level, c.metric.name) == (label, level, metric))
+
+    def rows(self) -> list[dict[str, object]]:
+        """One row per rule set, metric and level: value, interval, verdict (for tables and plots)."""
+        return [{"rules": c.label, "level": c.level, "metric": c.metric.name, "value": c.metric.value,
+                 "low": c.metric.low, "high": c.metric.high, "verdict": c.verdict} for c in self.cells]
+
+    def changes(self) -> list[str]:
+        """Where a conclusion under skilled play differs from the one under the first level."""
+        out = []
+        base = self.levels[0]
+        for c in self.cells:
+            if c.level == base:
+                continue
+            ref = self.cell(c.label, base, c.metric.name)
+            if ref.verdict != c.verdict:
+                against = "one half" if _is_advantage(c.metric.name) else self.labels[0]
+                out.append(f"{c.label}, {c.metric.name}: {ref.verdict} {against} under {base} "
+                           f"({_show(ref.metric)}), {c.verdict} under {c.level} ({_show(c.metric)})")
+        return out
+
+
+def _is_advantage(name: str) -> bool:
+    return name.startswith("Advantage")
+
+
+def _show(m: Metric) -> str:
+    if m.low is None or m.high is None:
+        return f"{m.value:.3f}"
+    return f"{m.value:.3f} [{m.low:.3f}, {m.high:.3f}]"
+
+
+def _verdict(m: Metric, ref: Metric | None) -> str:
+    lo = m.value if m.low is None else m.low
+    hi = m.value if m.high is None else m.high
+    if ref is None:  # an advantage, against one half
+        return ABOVE if lo > 0.5 else BELOW if hi < 0.5 else EVEN
+    rlo = ref.value if ref.low is None else ref.low
+    rhi = ref.value if ref.high is None else ref.high
+    return ABOVE if lo > rhi else BELOW if hi < rlo else EVEN
+
+
+def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[str] | None = None,
+                 levels: Sequence[str] = LEVELS, metrics: Sequence[str] = METRICS,
+                 games: dict[str, int] | int = 400, seed: int = 0, executor: Executor | None = None,
+                 progress: Callable[[str], None] | None = None) -> SkillTable:
+    """Sample every rule set at every level from ``start`` (its rules replaced by each rule set).
+
+    ``games`` is one number or one per level (a search is slower: fewer games, wider intervals).
+    The same seed at every level and rule set; with an executor the games are the same.
+    """
+    labels = list(labels) if labels is not None else [str(r) for r in rule_sets]
+    cells: list[SkillCell] = []
+    for level in levels:
+        n = games[level] if isinstance(games, dict) else games
+        found: dict[str, dict[str, Metric]] = {}
+        for label, rules in zip(labels, rule_sets):
+            if progress:
+                progress(f"{label} under {level}: {n} games")
+            r = analyse(position_under(start, rules), (level, level), "sample", games=n, seed=seed, executor=executor)
+            found[label] = {m.name: m for m in r.metrics() if m.name in metrics}
+        for label in labels:
+            for name in metrics:
+                m = found[label].get(name)
+                if m is None:
+                    continue
+                ref = None if _is_advantage(name) else found[labels[0]].get(name)
+                verdict = _verdict(m, ref) if (ref is not None or _is_advantage(name)) else EVEN
+                cells.append(SkillCell(label, level, m, verdict))
+    return SkillTable(labels, list(levels), cells)
