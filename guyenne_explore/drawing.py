@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 @dataclass(frozen=True)
-class DrawPlan:
+class _DrawPlan:
     """A side's draw: cards drawn for sure, then ``random_count`` cards from ``random_source``."""
 
     fixed: Cards
@@ -34,22 +34,22 @@ class DrawPlan:
     random_count: int
 
 
-def cards_needed(side: "Side", rules: Rules) -> int:
+def _cards_needed(side: "Side", rules: Rules) -> int:
     return max(0, rules.hand_size - side.hand.size)
 
 
-def _run(side: "Side", rules: Rules, chosen: Cards | None) -> tuple["Side", DrawPlan]:
+def _run(side: "Side", rules: Rules, chosen: Cards | None) -> tuple["Side", _DrawPlan]:
     """Walk the draw segment by segment (RULES.md 5.3 and the reshuffle option).
 
     With ``chosen`` None it stops at the random segment and returns the plan;
     given the total drawn multiset it returns the side after that draw.
     """
-    need = cards_needed(side, rules)
+    need = _cards_needed(side, rules)
     deck, discard, exh, order = side.deck, side.discard, side.exhaustions, side.deck_order
     limit, immediate = rules.exhaustion_limit, rules.reshuffle == "immediate"
     fixed = EMPTY
     got = EMPTY
-    plan: DrawPlan | None = None
+    plan: _DrawPlan | None = None
     while need > 0:
         if deck.size == 0:
             if exh < limit and discard.size > 0:
@@ -65,7 +65,7 @@ def _run(side: "Side", rules: Rules, chosen: Cards | None) -> tuple["Side", Draw
             part = deck
             fixed += part
         else:  # the random segment: always the last one
-            plan = DrawPlan(fixed, deck, take)
+            plan = _DrawPlan(fixed, deck, take)
             if chosen is None:
                 break
             part = chosen - got if got.issubset(chosen) else EMPTY
@@ -84,10 +84,10 @@ def _run(side: "Side", rules: Rules, chosen: Cards | None) -> tuple["Side", Draw
     member = side.drawer if side.is_team else 0
     new = evolve(side.with_hand(member, side.hands[member] + got), deck=deck, discard=discard,
                   exhaustions=exh, deck_order=order, order=None)
-    return new, plan or DrawPlan(fixed, EMPTY, 0)
+    return new, plan or _DrawPlan(fixed, EMPTY, 0)
 
 
-def draw_plan(side: "Side", rules: Rules) -> DrawPlan:
+def _draw_plan(side: "Side", rules: Rules) -> _DrawPlan:
     return _run(side, rules, None)[1]
 
 
@@ -98,7 +98,7 @@ def draw_side(side: "Side", drawn: Cards, rules: Rules) -> "Side":
 
 def side_outcomes(side: "Side", rules: Rules) -> list[tuple[Cards, Fraction]]:
     """Each multiset the side can draw, with its hypergeometric probability."""
-    plan = draw_plan(side, rules)
+    plan = _draw_plan(side, rules)
     if plan.random_count == 0:
         return [(plan.fixed, Fraction(1))]
     src, n = plan.random_source, plan.random_count
@@ -130,7 +130,7 @@ def sample_outcome(p: "Position", rng: random.Random) -> "Draw":
         raise ValueError(f"no chance outcome at {p.to_play}")
     drawn = []
     for s in _drawing_sides(p):
-        plan = draw_plan(s, p.rules)
+        plan = _draw_plan(s, p.rules)
         cards = plan.fixed
         if plan.random_count:
             pool = list(plan.random_source.kinds())

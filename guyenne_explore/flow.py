@@ -1,4 +1,4 @@
-"""The course of a game: who decides, what a move does, battles, end of round.
+"""The course of a game: what a move does, battles, the end of a round (who decides: :mod:`.turn`).
 
 This module is the one place where a move changes a position (RULES.md
 sections 2-5 and 8).  Battles resolve automatically as soon as the four
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .position import Position
 
 __all__ = ["acting_member", "acting_side", "battle_of", "apply_move", "apply_draw", "battle_winner", "defence_holds",
-           "defender_at", "end_of_round", "start_position", "start_of_round_point"]
+           "defender_at", "resolve_battle", "start_position"]
 
 _NEXT_PLACEMENT = {OPEN_FIRST: RESPOND_FIRST, RESPOND_FIRST: OPEN_SECOND, OPEN_SECOND: RESPOND_SECOND}
 
@@ -41,7 +41,7 @@ def start_position(rules: Rules) -> Position:
     return new_position(rules, (NEUTRAL,) * rules.castles, 1, first, to_play, sides)  # type: ignore[arg-type]
 
 
-def start_of_round_point(p: Position) -> str:
+def _start_of_round_point(p: Position) -> str:
     """The first decision of a round: the team decisions (first player's team first), then open_first."""
     for side in (p.first, 1 - p.first):
         s = p.sides[side]
@@ -78,15 +78,15 @@ def apply_move(p: Position, move: Move | str, checked: bool = True) -> Position:
         return evolve(p, sides=replace_side(p, side, s), to_play=TEAM_ORDER)
     if point == TEAM_ORDER:
         p = evolve(p, sides=replace_side(p, side, evolve(s, order=move.first_member)))
-        return evolve(p, to_play=start_of_round_point(p))
+        return evolve(p, to_play=_start_of_round_point(p))
     if point == CONCEDE_CHOICE:
-        return finish_battle(p, p.battle or 0, conceded=bool(move.concede))
+        return _finish_battle(p, p.battle or 0, conceded=bool(move.concede))
     if point == REMOVE_CHOICE:
         battle = p.battle or 0
         placed = p.placed.put(side, battle, p.placed.at(side, battle) - move.cards)
         s = evolve(s, removed=s.removed + move.cards)
         p = evolve(p, sides=replace_side(p, side, s), placed=placed, battle=None, to_play=OPEN_FIRST)
-        return after_battle(p, battle)
+        return _after_battle(p, battle)
 
     # placements
     placing = battle_of(point)
@@ -126,10 +126,10 @@ def resolve_battle(p: Position, battle: int) -> Position:
     assert castle is not None
     if p.castles[castle] != NEUTRAL and p.rules.concede_as_decision:
         return evolve(p, to_play=CONCEDE_CHOICE, battle=battle)
-    return finish_battle(p, battle, conceded=False)
+    return _finish_battle(p, battle, conceded=False)
 
 
-def finish_battle(p: Position, battle: int, conceded: bool) -> Position:
+def _finish_battle(p: Position, battle: int, conceded: bool) -> Position:
     castle = p.placed.castle(battle)
     assert castle is not None
     control = p.castles[castle]
@@ -159,14 +159,14 @@ def finish_battle(p: Position, battle: int, conceded: bool) -> Position:
     p = evolve(p, castles=castles, sides=(sides[0], sides[1]), placed=placed, battle=None)
     if control == NEUTRAL and winner is not None and removal == "advanced":
         return evolve(p, to_play=REMOVE_CHOICE, battle=battle)
-    return after_battle(p, battle)
+    return _after_battle(p, battle)
 
 
-def after_battle(p: Position, battle: int) -> Position:
-    return resolve_battle(p, 1) if battle == 0 else end_of_round(p)
+def _after_battle(p: Position, battle: int) -> Position:
+    return resolve_battle(p, 1) if battle == 0 else _end_of_round(p)
 
 
-def end_of_round(p: Position) -> Position:
+def _end_of_round(p: Position) -> Position:
     """RULES.md section 5 steps 1-2: the all-six end, else placed cards to the discards and the draw."""
     if sweeper(p.castles) is not None:
         return evolve(p, to_play=END, battle=None)
@@ -192,7 +192,7 @@ def apply_draw(p: Position, outcome: Draw) -> Position:
         return evolve(p, to_play=END)
     if new_round:
         p = evolve(p, round=p.round + 1, first=1 - p.first)
-    return evolve(p, to_play=start_of_round_point(p))
+    return evolve(p, to_play=_start_of_round_point(p))
 
 
 def defence_holds(defender: int, english: Cards, french: Cards) -> bool:
