@@ -4,6 +4,7 @@ texts users see (problems, "why illegal", diagrams, the command line) come out i
 from __future__ import annotations
 
 import gettext
+import re
 import io
 import string
 from pathlib import Path
@@ -27,7 +28,7 @@ KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
 #: French words spelled as in English (a msgstr equal to its msgid is allowed only for these).
 SAME_IN_FRENCH = {"{detail}", "Guyenne", "X", "Y", "{count} × {card}", "Notation", "Position", "Total", "Option",
                   "Expert", "Variante", "{side} {score}", "JSON", "{name}: {value}", "SVG", "PNG", "PDF", "ZIP",
-                  "Score", "{title} · {subtitle}", "{first} · {second}", "§{number}"}
+                  "Score", "{title} · {subtitle}", "{first} · {second}", "§{number}", "{number}. {caption}"}
 
 
 def _catalogue():
@@ -154,3 +155,67 @@ def test_why_illegal_in_french():
         assert p.why_illegal("0:55") == "english does not hold 55 in its hand (H53222)"
     finally:
         set_language(None)
+
+
+# ---------------------------------------------------------------------- diagrams and storyboards
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def _texts(svg: str) -> list[str]:
+    import xml.etree.ElementTree as ET
+    return ["".join(t.itertext()) for t in ET.fromstring(str(svg)).iter(NS + "text")]
+
+
+def test_a_french_diagram_uses_the_rulebook_words():
+    from guyenne_explore.position import Position
+    from guyenne_explore.render.svg import position_svg
+    from tests.test_rules_cases import pos
+    p = Position.from_json(pos(sides={
+        "english": {"hand": list("H53222"), "deck": list("222222222"), "discard": list("333444"),
+                    "removed": ["5"], "exhaustions": 1},
+        "french": {"hand": list("H53222"), "deck": list("222222222"), "discard": list("3334445"),
+                   "removed": [], "exhaustions": 1}}))
+    fr, en = _texts(position_svg(p, lang="fr")), _texts(position_svg(p, lang="en"))
+    for label in ("Anglais", "Français", "main 6", "pioche 9", "défausse 7", "défausse 6", "écartées", "aucune",
+                  "épuisements 1", "1er", "base · tour 5 · à jouer : open_first"):
+        assert label in fr, (label, fr)
+    for label in ("English", "French", "hand 6", "deck 9", "discard 7", "removed", "1st"):
+        assert label in en and label not in fr, label
+    # the data attributes interactive views read do not change with the language
+    assert 'data-zone="deck"' in position_svg(p, lang="fr") and 'data-side="english"' in position_svg(p, lang="fr")
+
+
+def test_french_seating_and_game_over():
+    from guyenne_explore.position import Position
+    from guyenne_explore.record import play_game
+    from guyenne_explore.render.seating import seating_svg
+    from guyenne_explore.render.svg import position_svg
+    p = Position.start("team")
+    fr = " ".join(_texts(seating_svg(p, lang="fr")))
+    assert "« Mise en place pour 4 joueurs : pour que les joueurs d'une même équipe" in fr
+    assert "premier joueur" in fr and "Les Anglais (équipe)" in fr and "pioche 21" in fr and "défausse 0" in fr
+    final = play_game(Position.start("base"), 3).final
+    texts = _texts(position_svg(final, lang="fr"))
+    r = final.result()
+    assert f"Anglais {r.english}" in texts and f"{r.french} Français" in texts
+    assert {"égalité", "victoire des Anglais", "victoire des Français"} & set(texts)
+
+
+@pytest.mark.parametrize("preset", ["base", "advanced", "team"])
+def test_a_french_storyboard(preset):
+    from guyenne_explore.position import Position
+    from guyenne_explore.record import play_game
+    from guyenne_explore.render.storyboard import frames_of, storyboard
+    record = play_game(Position.start(preset), 5)
+    fr, en = frames_of(record, lang="fr"), frames_of(record, lang="en")
+    assert len(fr) == len(en)
+    for f, e in zip(fr, en):
+        assert f.caption != e.caption, e.caption
+        assert not re.search(r"\b(castle|card|cards|round|English|French|wins|draws)\b", f.caption), f.caption
+    captions = " ".join(f.caption for f in fr)
+    assert "La distribution : les Anglais piochent" in captions
+    assert re.search(r"(Les Anglais|Les Français)[^.;]* (ouvrent|répondent au) le? ?château \d", captions)
+    assert "Combat X au château" in captions and "Partie finie après le tour" in captions
+    first = storyboard(record, lang="fr")[0]
+    text = " ".join(_texts(first))
+    assert text.startswith("1. La distribution") and "(règles, RULES.md §2)" in text, text

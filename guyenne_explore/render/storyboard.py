@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import HERO, Cards
+from ..i18n import N_, capitalised, current_language, ngettext, side_noun, side_title, translator
 from ..moves import Move
 from ..position import (CONCEDE_CHOICE, DEAL, DRAW, ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
                         RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Position, evolve,
@@ -36,10 +37,9 @@ NAME = {ENGLISH: "English", FRENCH: "French"}
 #: the section of RULES.md each kind of step follows
 SECTION = {DEAL: "§2", SETUP_DISCARD: "§2", TEAM_SPLIT: "§8", TEAM_ORDER: "§8", OPEN_FIRST: "§3",
            RESPOND_FIRST: "§3", OPEN_SECOND: "§3", RESPOND_SECOND: "§3", "battle": "§4", CONCEDE_CHOICE: "§4",
-           REMOVE_CHOICE: "§4, removed for good", "removal": "§4, removed for good", DRAW: "§5", "end": "§6",
+           REMOVE_CHOICE: N_("§4, removed for good"), "removal": N_("§4, removed for good"), DRAW: "§5", "end": "§6",
            "start": "§10"}
-PLACING = {OPEN_FIRST: "opens castle {c} (X)", RESPOND_FIRST: "answers at castle {c} (X)",
-           OPEN_SECOND: "opens castle {c} (Y)", RESPOND_SECOND: "answers at castle {c} (Y)"}
+
 
 
 @dataclass(frozen=True)
@@ -59,19 +59,24 @@ class Frame:
     #: whether the side to play is marked (not on a reveal, a moment between decisions)
     show_turn: bool = True
 
-    def diagram(self, number: int | None = None, width: float = 720, viewer: int | None = None) -> Diagram:
+    def diagram(self, number: int | None = None, width: float = 720, viewer: int | None = None,
+                lang: str | None = None) -> Diagram:
         """The frame's diagram; ``number`` prefixes the caption (``3. English opens ...``).  With a ``viewer``
-        (ENGLISH or FRENCH) the picture is that player's view: the other side's hand and unrevealed cards as backs."""
+        (ENGLISH or FRENCH) the picture is that player's view: the other side's hand and unrevealed cards as backs.
+        ``lang`` is the language of the diagram's labels (the caption is the frame's, see :func:`frames_of`)."""
+        _ = translator(lang).gettext
         p = self.position
-        text = f"{self.caption} (RULES.md {self.rule})"
+        text = _("{caption} (RULES.md {section})").format(caption=self.caption, section=_(self.rule))
         if number is not None:
-            text = f"{number}. {text}"
-        info = f"{p.rules.preset_name} · round {p.round}" + (" · game over" if p.is_over else "")
+            text = _("{number}. {caption}").format(number=number, caption=text)
+        info = (_("{rules} · round {round} · game over") if p.is_over else _("{rules} · round {round}")).format(
+            rules=p.rules.preset_name, round=p.round)
         placed = self.placed_face_up if viewer is None else frozenset(self.revealing)
         return Diagram(position_svg(p, show_hands=viewer is None, viewer=viewer, show_placed=placed,
                                     caption=text, width=width,
                                     highlight_castle=self.highlight_castle, show_winners=self.show_winners,
-                                    highlight_move=self.highlight_move, info=info, show_turn=self.show_turn))
+                                    highlight_move=self.highlight_move, info=info, show_turn=self.show_turn,
+                                    lang=lang))
 
 
 # ---------------------------------------------------------------------- records from histories
@@ -96,17 +101,26 @@ def record_from_positions(positions: Sequence[Position]) -> GameRecord:
 
 
 # ---------------------------------------------------------------------- frames
-def _who(p: Position, side: int, member: int) -> str:
-    return f"{NAME[side]} member {member}" if p.sides[side].is_team else NAME[side]
+def _side(side: int, lang: str) -> str:
+    """A side as the subject of a caption: ``English`` / ``les Anglais``."""
+    return NAME[side] if lang == "en" else side_noun(NAME[side].lower(), lang)
 
 
-def _cards(c: Cards) -> str:
-    return " ".join(c.symbols()) or "nothing"
+def _who(p: Position, side: int, member: int, lang: str) -> str:
+    if not p.sides[side].is_team:
+        return _side(side, lang)
+    return translator(lang).gettext("{side} member {member}").format(side=_side(side, lang), member=member)
 
 
-def _secret(c: Cards, shown: bool) -> str:
+def _cards(c: Cards, lang: str) -> str:
+    return " ".join(c.symbols()) or translator(lang).gettext("nothing")
+
+
+def _secret(c: Cards, shown: bool, lang: str) -> str:
     """Cards a reader may see by value, else only counted (a hidden side's draw or choice)."""
-    return _cards(c) if shown or not c.size else f"{c.size} card{'s' * (c.size != 1)}"
+    if shown or not c.size:
+        return _cards(c, lang)
+    return ngettext("{count} card", "{count} cards", c.size, lang).format(count=c.size)
 
 
 def all_placed(before: Position, move: Move) -> Position:
@@ -133,107 +147,138 @@ def _is_resolved(p: Position, battle: int) -> bool:
     return True
 
 
-def _battle_caption(revealed: Position, resolved: Position, battle: int, conceded: bool) -> str:
+def _battle_caption(revealed: Position, resolved: Position, battle: int, conceded: bool, lang: str) -> str:
     """What a battle did, read from the control of its castle before and after the round."""
+    _ = translator(lang).gettext
     c = revealed.placed.castle(battle)
     assert c is not None
     e, f = revealed.placed.at(ENGLISH, battle), revealed.placed.at(FRENCH, battle)
     was, now = revealed.castles[c], resolved.castles[c]
     heroes = [s for s, cards in ((ENGLISH, e), (FRENCH, f)) if cards[HERO]]
     if len(heroes) == 2:
-        why = "two heroes: a tie whatever the sums"
+        why = _("two heroes: a tie whatever the sums")
     elif heroes:
-        why = f"the {NAME[heroes[0]]} hero wins whatever the sums"
+        why = (_("the English hero wins whatever the sums") if heroes[0] == ENGLISH
+               else _("the French hero wins whatever the sums"))
     else:
-        why = f"{e.total} against {f.total}"
+        why = _("{english} against {french}").format(english=e.total, french=f.total)
     if not _is_resolved(resolved, battle):
-        outcome = "not resolved yet where the game stops"
+        outcome = _("not resolved yet where the game stops")
     elif conceded:
-        outcome = f"{NAME[was]} concedes: {NAME[now]} takes it"
+        outcome = _("{loser} concedes: {winner} takes it").format(loser=_side(was, lang), winner=_side(now, lang))
     elif now != was:
-        outcome = f"{NAME[now]} takes it" if was == NEUTRAL else f"{NAME[now]} takes it from {NAME[was]}"
+        outcome = (_("{winner} takes it") if was == NEUTRAL else _("{winner} takes it from {loser}")).format(
+            winner=_side(now, lang), loser=_side(was, lang) if was != NEUTRAL else "")
     elif was == NEUTRAL:
-        outcome = "a tie: it stays neutral"
+        outcome = _("a tie: it stays neutral")
     else:
-        outcome = f"{NAME[was]} holds it"
-    return (f"Battle {'XY'[battle]} at castle {c}: English {_cards(e)}, French {_cards(f)}: {why}; {outcome}")
+        outcome = _("{side} holds it").format(side=_side(was, lang))
+    return _("Battle {battle} at castle {castle}: English {english}, French {french}: {why}; {outcome}").format(
+        battle="XY"[battle], castle=c, english=_cards(e, lang), french=_cards(f, lang), why=why, outcome=outcome)
 
 
-def _draw_caption(before: Position, after: Position, event: Event, viewer: int | None) -> str:
+def _draw_caption(before: Position, after: Position, event: Event, viewer: int | None, lang: str) -> str:
+    _ = translator(lang).gettext
     assert event.draw is not None
-    drawn = (f"English draws {_secret(event.draw.english, viewer in (None, ENGLISH))}, "
-             f"French draws {_secret(event.draw.french, viewer in (None, FRENCH))}")
+    drawn = _("English draws {english}, French draws {french}").format(
+        english=_secret(event.draw.english, viewer in (None, ENGLISH), lang),
+        french=_secret(event.draw.french, viewer in (None, FRENCH), lang))
     if event.to_play == DEAL:
-        text = f"The deal: {drawn}"
+        text = _("The deal: {drawn}").format(drawn=drawn)
     else:
-        text = f"End of round {before.round}: placed cards go to the discards; {drawn}"
+        text = _("End of round {round}: placed cards go to the discards; {drawn}").format(round=before.round, drawn=drawn)
     for side in (ENGLISH, FRENCH):
         n = after.sides[side].exhaustions
         if n > before.sides[side].exhaustions:
-            text += f"; {NAME[side]}'s deck is exhausted ({n} time{'s' if n > 1 else ''})"
+            text = ngettext("{text}; {side}'s deck is exhausted ({count} time)",
+                            "{text}; {side}'s deck is exhausted ({count} times)", n, lang).format(
+                text=text, side=NAME[side] if lang == "en" else side_title(NAME[side], lang), count=n)
     if after.is_over:
-        text += "; a side holds at most one card: the game ends"
+        text = _("{text}; a side holds at most one card: the game ends").format(text=text)
     return text
 
 
-def frames_of(record: GameRecord, viewer: int | None = None) -> list[Frame]:
+def frames_of(record: GameRecord, viewer: int | None = None, lang: str | None = None) -> list[Frame]:
     """The storyboard of a game record, in order (see the module docstring for what gets a frame); with a
-    ``viewer`` the captions count the other side's hidden cards (its draws, discards, gifts) without naming them."""
+    ``viewer`` the captions count the other side's hidden cards (its draws, discards, gifts) without naming them.
+    The captions are in ``lang`` (``en``/``fr``, default the current language)."""
+    lang = lang or current_language()
+    _ = translator(lang).gettext
     ps = record.positions()
     events = record.events
     frames: list[Frame] = []
     if not (ps[0].round == 1 and ps[0].to_play in (DEAL, SETUP_DISCARD)):  # a record from a position, not a new game
-        frames.append(Frame(ps[0], f"The position the game starts from: round {ps[0].round}, {ps[0].to_play}",
-                            SECTION["start"], "start"))
+        frames.append(Frame(ps[0], _("The position the game starts from: round {round}, {point}").format(
+            round=ps[0].round, point=ps[0].to_play), SECTION["start"], "start"))
     i = 0
     while i < len(events):
         e, before, after = events[i], ps[i], ps[i + 1]
         point = e.to_play
         if e.draw is not None:
-            frames.append(Frame(after, _draw_caption(before, after, e, viewer), SECTION[point], point))
+            frames.append(Frame(after, _draw_caption(before, after, e, viewer, lang), SECTION[point], point))
             i += 1
             continue
         assert e.move is not None and e.side is not None
-        move, who = e.move, _who(before, e.side, before.member_to_play)
+        move, who = e.move, _who(before, e.side, before.member_to_play, lang)
         if point in (OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND):
             c = after.placed.castle(0 if point != OPEN_SECOND else 1)
             n = move.cards.size
-            frames.append(Frame(after, f"{who} {PLACING[point].format(c=c)} with {n} card{'s' * (n != 1)} face down",
-                                SECTION[point], point, highlight_castle=c))
+            frames.append(Frame(after, _placing(point, who, c, n, lang), SECTION[point], point, highlight_castle=c))
             i += 1
             continue
         if point == RESPOND_SECOND:
-            i = _round_frames(frames, ps, events, i, who)
+            i = _round_frames(frames, ps, events, i, who, lang)
             continue
         shown = viewer in (None, e.side)
         if point == SETUP_DISCARD:
-            text = f"{who} puts {_secret(move.cards, shown)} face down in its discard before the deal"
+            text = _("{who} puts {cards} face down in its discard before the deal").format(
+                who=who, cards=_secret(move.cards, shown, lang))
         elif point == TEAM_SPLIT:
-            text = f"{who}, the drawer, gives {_secret(move.cards, shown)} to its partner"
+            text = _("{who}, the drawer, gives {cards} to its partner").format(who=who, cards=_secret(move.cards, shown, lang))
         elif point == TEAM_ORDER:
-            text = f"{NAME[e.side]} decides that member {move.first_member} places first this round"
+            text = _("{side} decides that member {member} places first this round").format(
+                side=_side(e.side, lang), member=move.first_member)
         else:  # a removal or concession of a round whose placements came before the record's start
-            text = f"{who} plays {move.text()}"
-        frames.append(Frame(after, text, SECTION.get(point, "§3"), point))
+            text = _("{who} plays {move}").format(who=who, move=move.text())
+        frames.append(Frame(after, capitalised(text), SECTION.get(point, "§3"), point))
         i += 1
     final = ps[-1]
     if final.is_over:
         r = final.result()
-        verdict = "a draw" if r.winner == "draw" else f"{r.winner.capitalize()} wins"
-        frames.append(Frame(final, f"Game over after round {final.round}: English {r.english}, French {r.french}: "
-                                   f"{verdict}", SECTION["end"], "end", placed_face_up=True))
+        verdict = {"draw": _("a draw"), "english": _("English wins"), "french": _("French wins")}[r.winner]
+        frames.append(Frame(final, _("Game over after round {round}: English {english}, French {french}: {verdict}").format(
+            round=final.round, english=r.english, french=r.french, verdict=verdict), SECTION["end"], "end",
+            placed_face_up=True))
     return frames
 
 
-def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], i: int, who: str) -> int:
+def _placing(point: str, who: str, castle: int | None, count: int, lang: str) -> str:
+    """What a placement does, by decision point; singular or plural by the number of cards."""
+    if point == OPEN_FIRST:
+        text = ngettext("{who} opens castle {castle} (X) with {count} card face down",
+                        "{who} opens castle {castle} (X) with {count} cards face down", count, lang)
+    elif point == RESPOND_FIRST:
+        text = ngettext("{who} answers at castle {castle} (X) with {count} card face down",
+                        "{who} answers at castle {castle} (X) with {count} cards face down", count, lang)
+    elif point == OPEN_SECOND:
+        text = ngettext("{who} opens castle {castle} (Y) with {count} card face down",
+                        "{who} opens castle {castle} (Y) with {count} cards face down", count, lang)
+    else:
+        text = ngettext("{who} answers at castle {castle} (Y) with {count} card face down",
+                        "{who} answers at castle {castle} (Y) with {count} cards face down", count, lang)
+    return capitalised(text.format(who=who, castle=castle, count=count))
+
+
+def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], i: int, who: str, lang: str) -> int:
     """The frames of a round's last placement and its resolution; returns the index of the next event."""
+    _ = translator(lang).gettext
     e, before = events[i], ps[i]
     assert e.move is not None
     revealed = all_placed(before, e.move)
     y = revealed.placed.castle(1)
     n = e.move.cards.size
-    frames.append(Frame(revealed, f"{who} {PLACING[RESPOND_SECOND].format(c=y)} with {n} card{'s' * (n != 1)} "
-                                  "face down", SECTION[RESPOND_SECOND], RESPOND_SECOND, highlight_castle=y))
+    frames.append(Frame(revealed, _placing(RESPOND_SECOND, who, y, n, lang), SECTION[RESPOND_SECOND], RESPOND_SECOND,
+                        highlight_castle=y))
     # the resolution runs to the first position that is no decision inside it
     j = i + 1
     while j < len(events) and ps[j].to_play in (CONCEDE_CHOICE, REMOVE_CHOICE):
@@ -245,7 +290,7 @@ def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], 
     marks = not revealed.rules.concede_as_decision
     chosen = [Cards(), Cards()]
     for b in (0, 1):  # each battle, then the decisions it called for (X's come first, RULES.md §4)
-        frames.append(Frame(revealed, _battle_caption(revealed, resolved, b, b in conceded), SECTION["battle"],
+        frames.append(Frame(revealed, _battle_caption(revealed, resolved, b, b in conceded, lang), SECTION["battle"],
                             "battle", placed_face_up=True, highlight_castle=revealed.placed.castle(b),
                             show_winners=marks, revealing=tuple(range(b + 1)), show_turn=False))
         for k in (k for k in inside if (ps[k].battle or 0) == b):
@@ -254,27 +299,32 @@ def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], 
             c = ps[k].placed.castle(b)
             if ev.to_play == REMOVE_CHOICE:
                 chosen[ev.side] = chosen[ev.side] + ev.move.cards
-                text = f"{_who(ps[k], ev.side, 0)} lost neutral castle {c} and removes {_cards(ev.move.cards)} for good"
+                text = _("{who} lost neutral castle {castle} and removes {cards} for good").format(
+                    who=_who(ps[k], ev.side, 0, lang), castle=c, cards=_cards(ev.move.cards, lang))
             else:
-                text = f"{_who(ps[k], ev.side, 0)} {'concedes' if ev.move.concede else 'reveals'} at castle {c}"
+                text = (_("{who} concedes at castle {castle}") if ev.move.concede else _("{who} reveals at castle {castle}")
+                        ).format(who=_who(ps[k], ev.side, 0, lang), castle=c)
             # drawn as the decision is made: the battle's cards still there, the chosen ones outlined
-            frames.append(Frame(ps[k], text, SECTION[ev.to_play], ev.to_play, placed_face_up=True,
+            frames.append(Frame(ps[k], capitalised(text), SECTION[ev.to_play], ev.to_play, placed_face_up=True,
                                 highlight_castle=c, highlight_move=ev.move))
     gone = [resolved.sides[s].removed - before.sides[s].removed - chosen[s] for s in (ENGLISH, FRENCH)]
     if any(g.size for g in gone):
-        parts = [f"{NAME[s]} removes {_cards(g)}" for s, g in zip((ENGLISH, FRENCH), gone) if g.size]
-        frames.append(Frame(resolved, "; ".join(parts) + " for good (an attacker's strongest card)",
-                            SECTION["removal"], "removal", placed_face_up=True))
+        parts = [_("{side} removes {cards}").format(side=_side(s, lang), cards=_cards(g, lang))
+                 for s, g in zip((ENGLISH, FRENCH), gone) if g.size]
+        frames.append(Frame(resolved, capitalised(_("{removals} for good (an attacker's strongest card)").format(
+            removals="; ".join(parts))), SECTION["removal"], "removal", placed_face_up=True))
     return j
 
 
 # ---------------------------------------------------------------------- outputs
-def storyboard(record: GameRecord | Sequence[Position], width: float = 720, viewer: int | None = None) -> list[Diagram]:
+def storyboard(record: GameRecord | Sequence[Position], width: float = 720, viewer: int | None = None,
+               lang: str | None = None) -> list[Diagram]:
     """The numbered diagrams of a record's (or a history's) storyboard; every hand face up, or as ``viewer``
-    (ENGLISH or FRENCH) sees the game: its own cards face up, the other side's hidden until revealed."""
+    (ENGLISH or FRENCH) sees the game: its own cards face up, the other side's hidden until revealed.  Captions
+    and labels are in ``lang`` (``en``/``fr``, default the current language)."""
     if not isinstance(record, GameRecord):
         record = record_from_positions(record)
-    return [f.diagram(n, width, viewer) for n, f in enumerate(frames_of(record, viewer), start=1)]
+    return [f.diagram(n, width, viewer, lang) for n, f in enumerate(frames_of(record, viewer, lang), start=1)]
 
 
 def storyboard_pdf(diagrams: Sequence[Diagram]) -> bytes:

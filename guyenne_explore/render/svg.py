@@ -22,6 +22,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..cards import Cards, kind_of
 from ..flow import defender_at
+from ..i18n import side_title, translator
 from ..position import ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE
 from ..view import revealed
 from .battles import BattleMark, battle_marks
@@ -181,9 +182,11 @@ def _contents(x: float, y: float, cards: Cards, side: int) -> str:
     return f'<g class="contents" data-cards={quoteattr(str(cards))}>' + "".join(out) + "</g>"
 
 
-def _stack(x: float, y: float, n: int, side: int, label: str, contents: Cards | None = None) -> str:
+def _stack(x: float, y: float, n: int, side: int, label: str, contents: Cards | None = None,
+           lang: str | None = None) -> str:
     """A deck or discard pile drawn as a small stack of backs with its count, and its cards by value beside
-    it when the reader may know them (``contents``)."""
+    it when the reader may know them (``contents``); ``label`` is the zone (``deck`` or ``discard``)."""
+    _ = translator(lang).gettext
     out = [f'<g class="stack" {_zone_attrs(side, label)} data-count="{n}">']
     if n == 0:
         out.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(CARD_W)}" height="{_f(CARD_H)}" rx="3" '
@@ -193,34 +196,40 @@ def _stack(x: float, y: float, n: int, side: int, label: str, contents: Cards | 
         for i in range(layers):
             off = (layers - 1 - i) * 2.5
             out.append(_card_back(x + off, y - off, CARD_W, CARD_H, side))
-    out.append(_text(x + CARD_W / 2, y + CARD_H + 13, f"{label} {n}", size=10.5, cls="count"))
+    count = (_("deck {count}") if label == "deck" else _("discard {count}")).format(count=n)
+    out.append(_text(x + CARD_W / 2, y + CARD_H + 13, count, size=10.5, cls="count"))
     if contents is not None and contents.size:
         out.append(_contents(x + CARD_W + 7, y - 6, contents, side))
     out.append("</g>")
     return "".join(out)
 
 
-def _battle_mark(cx: float, cy: float, mark: BattleMark) -> str:
+def _battle_mark(cx: float, cy: float, mark: BattleMark, lang: str | None = None) -> str:
     """The outcome of a battle drawn on its castle: a ring in the winner's colour and one or two lines.
 
     A pending outcome (not yet revealed) has a dashed ring; a resolved battle
     whose winner the position no longer tells shows the castle's new holder.
     """
+    _ = translator(lang).gettext
     name = {ENGLISH: "English", FRENCH: "French", NEUTRAL: "neutral"}
+    shown = {k: side_title(v, lang) for k, v in name.items()}
+    battle = "XY"[mark.battle]
     if not mark.known:
-        verdict, lines = "unknown", [(f"→ {name[mark.holder]}", SIDE_COLOR[mark.holder])]
-        note = f"Battle {'XY'[mark.battle]}: the castle went to or stayed with the {name[mark.holder]}"
+        verdict, lines = "unknown", [(f"→ {shown[mark.holder]}", SIDE_COLOR[mark.holder])]
+        note = _("Battle {battle}: the castle went to or stayed with the {side}").format(
+            battle=battle, side=shown[mark.holder])
     elif mark.winner is None:
         verdict = "tie"
-        held = f"{name[mark.defender]} holds" if mark.defender is not None else "stays neutral"
-        lines = [("tie", INK), (held, SIDE_COLOR.get(mark.defender, NEUTRAL_COLOR))]  # type: ignore[arg-type]
-        note = f"Battle {'XY'[mark.battle]}: a tie, the castle {held.replace('holds', 'holds it')}"
+        held = _("{side} holds").format(side=shown[mark.defender]) if mark.defender is not None else _("stays neutral")
+        lines = [(_("tie"), INK), (held, SIDE_COLOR.get(mark.defender, NEUTRAL_COLOR))]  # type: ignore[arg-type]
+        note = (_("Battle {battle}: a tie, the castle {side} holds it").format(battle=battle, side=shown[mark.defender])
+                if mark.defender is not None else _("Battle {battle}: a tie, the castle stays neutral").format(battle=battle))
     else:
         verdict = name[mark.winner].lower()
-        lines = [(f"{name[mark.winner]} wins", SIDE_COLOR[mark.winner])]
-        note = f"Battle {'XY'[mark.battle]}: the {name[mark.winner]} win"
+        lines = [(_("{side} wins").format(side=shown[mark.winner]), SIDE_COLOR[mark.winner])]
+        note = _("Battle {battle}: the {side} win").format(battle=battle, side=shown[mark.winner])
     if mark.pending:
-        note += " if the cards are revealed now"
+        note = _("{note} if the cards are revealed now").format(note=note)
     ring = SIDE_COLOR.get(mark.winner, NEUTRAL_COLOR) if mark.known else SIDE_COLOR.get(mark.holder, NEUTRAL_COLOR)  # type: ignore[arg-type]
     dash = ' stroke-dasharray="4 3"' if mark.pending else ""
     out = [f'<g class="winner" data-battle="{"XY"[mark.battle]}" data-winner="{verdict}" '
@@ -235,7 +244,7 @@ def _battle_mark(cx: float, cy: float, mark: BattleMark) -> str:
 
 
 def _castle(cx: float, cy: float, owner: int, index: int, *, badge: str | None, highlight: bool,
-            mark: BattleMark | None = None) -> str:
+            mark: BattleMark | None = None, lang: str | None = None) -> str:
     fill = SIDE_COLOR.get(owner, "#d0d0d0")
     stroke = INK if owner == NEUTRAL else fill
     w, h, t = 44.0, 34.0, 9.0
@@ -273,7 +282,7 @@ def _castle(cx: float, cy: float, owner: int, index: int, *, badge: str | None, 
                    f'stroke-linecap="round"/>')
     out.append(_text(cx, bottom + 16, str(index), size=11, fill=INK))
     if mark is not None:  # under the X/Y badge, which stays readable on top of the ring
-        out.append(_battle_mark(cx, cy, mark))
+        out.append(_battle_mark(cx, cy, mark, lang))
     if badge:
         bx, by = x1 + 8, top - t + 2
         out.append(f'<circle cx="{_f(bx)}" cy="{_f(by)}" r="9" fill="{GOLD}" stroke="{INK}" stroke-width="1"/>'
@@ -282,16 +291,17 @@ def _castle(cx: float, cy: float, owner: int, index: int, *, badge: str | None, 
     return "".join(out)
 
 
-def _first_marker(x: float, y: float) -> str:
+def _first_marker(x: float, y: float, lang: str | None = None) -> str:
+    first = translator(lang).gettext("1st")
     return (f'<g class="first-player"><circle cx="{_f(x)}" cy="{_f(y)}" r="10" fill="{GOLD}" stroke="{INK}" '
-            f'stroke-width="1"/>' + _text(x, y + 4, "1st", size=9, fill=INK, weight="bold") + "</g>")
+            f'stroke-width="1"/>' + _text(x, y + 4, first, size=9, fill=INK, weight="bold") + "</g>")
 
 
 def position_svg(position: Position, *, show_hands: bool = True, highlight_move: Move | None = None,
                  caption: str | None = None, width: float = 720, show_winners: bool = False,
                  viewer: int | None = None, show_placed: bool | frozenset[int] | None = None, highlight_castle: int | None = None,
-                 info: str | None = None, show_turn: bool = True) -> str:
-    """A standalone SVG picture of a position.
+                 info: str | None = None, show_turn: bool = True, lang: str | None = None) -> str:
+    """A standalone SVG picture of a position, its labels in ``lang`` (``en``/``fr``, default the current language).
 
     ``show_hands`` shows every hidden card face up (the designer's view): hands,
     placed cards, and each deck's and discard's contents counted by value beside
@@ -310,6 +320,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
     round, decision point); ``show_turn=False`` leaves out the "to play" mark
     (a picture of a moment between decisions, such as a reveal).
     """
+    _ = translator(lang).gettext
     p = position
     n = p.rules.castles
     slot = (CASTLES_RIGHT - LEFT) / n
@@ -323,19 +334,20 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
         head.append(text)
         y += used
     if info is None:
-        info = f"{p.rules.preset_name} · round {p.round} · " + ("game over" if p.is_over else f"to play: {p.to_play}")
+        info = (_("{rules} · round {round} · game over") if p.is_over else _("{rules} · round {round} · to play: {point}")
+                ).format(rules=p.rules.preset_name, round=p.round, point=p.to_play)
         if highlight_move is not None:
-            info += f" · move {highlight_move.text()}"
+            info = _("{info} · move {move}").format(info=info, move=highlight_move.text())
     head.append(_text(VIEW_W / 2, y + 14, info, size=12, fill="#444444", cls="info"))
     y += 22
     if p.is_over:
         r = p.result()
-        verdict = "draw" if r.winner == "draw" else f"{r.winner} wins"
+        verdict = {"draw": _("draw"), "english": _("english wins"), "french": _("french wins")}[r.winner]
         head.append('<g class="score">'
-                    + _text(VIEW_W / 2 - 8, y + 16, f"English {r.english}", size=15, fill=ENGLISH_COLOR,
-                            anchor="end", weight="bold")
+                    + _text(VIEW_W / 2 - 8, y + 16, _("English {score}").format(score=r.english), size=15,
+                            fill=ENGLISH_COLOR, anchor="end", weight="bold")
                     + _text(VIEW_W / 2, y + 16, "–", size=15)
-                    + _text(VIEW_W / 2 + 8, y + 16, f"{r.french} French", size=15, fill=FRENCH_COLOR,
+                    + _text(VIEW_W / 2 + 8, y + 16, _("{score} French").format(score=r.french), size=15, fill=FRENCH_COLOR,
                             anchor="start", weight="bold")
                     + _text(VIEW_W / 2, y + 34, verdict, size=12, fill=INK)
                     + "</g>")
@@ -365,16 +377,17 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
         body.append(f'<g class="side" data-side="{SIDE_NAME[side].lower()}" data-face-up="{str(face_up).lower()}">')
         body.append(f'<rect x="8" y="{_f(ay)}" width="{_f(VIEW_W - 16)}" height="{_f(SIDE_AREA_H - 8)}" rx="8" '
                     f'fill="{TINT[side]}" stroke="{color}" stroke-width="1"/>')
-        body.append(_text(20, ay + 22, SIDE_NAME[side], size=15, fill=color, anchor="start", weight="bold"))
+        body.append(_text(20, ay + 22, side_title(SIDE_NAME[side], lang), size=15, fill=color, anchor="start",
+                          weight="bold"))
         extra = []
         if s.exhaustions:
-            extra.append(f"exhaustions {s.exhaustions}")
+            extra.append(_("exhaustions {count}").format(count=s.exhaustions))
         if acting_side == side and show_turn:
-            extra.append("to play")
+            extra.append(_("to play"))
         if extra:
             body.append(_text(20, ay + 40, " · ".join(extra), size=10.5, anchor="start"))
         if p.first == side:
-            body.append(_first_marker(34, ay + 64))
+            body.append(_first_marker(34, ay + 64, lang))
         # hands
         hx0, hx1 = 100.0, 470.0
         members = len(s.hands)
@@ -382,18 +395,17 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
         for m, hand in enumerate(s.hands):
             cx = hx0 + span * (m + 0.5)
             cy = ay + 22
-            label = "hand" if members == 1 else f"member {m} hand"
-            if members == 2 and s.drawer == m:
-                label += " (drawer)"
-            body.append(_text(cx, ay + 14, f"{label} {hand.size}", size=10.5, cls="count"))
+            label = (_("hand {count}") if members == 1 else _("member {member} hand (drawer) {count}")
+                     if s.drawer == m else _("member {member} hand {count}")).format(member=m, count=hand.size)
+            body.append(_text(cx, ay + 14, label, size=10.5, cls="count"))
             hl = hl_cards if (acting_side == side and acting_member == m and not removing) else None
             body.append(f'<g class="hand stack" {_zone_attrs(side, "hand")} data-member="{m}" '
                         f'data-count="{hand.size}">')
             body.append(_cards_row(cx, cy, hand.symbols() if face_up else None, hand.size, side,
                                    w=CARD_W, h=CARD_H, span=span - 16, highlight=hl))
             body.append("</g>")
-        body.append(_stack(490, ay + 24, s.deck.size, side, "deck", s.deck if face_up else None))
-        body.append(_stack(598, ay + 24, s.discard.size, side, "discard", s.discard if face_up else None))
+        body.append(_stack(490, ay + 24, s.deck.size, side, "deck", s.deck if face_up else None, lang))
+        body.append(_stack(598, ay + 24, s.discard.size, side, "discard", s.discard if face_up else None, lang))
         body.append("</g>")
 
     # ---------------------------------------------------------------- castles
@@ -408,7 +420,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
     for i, owner in enumerate(p.castles):
         cx = LEFT + slot * (i + 0.5)
         body.append(_castle(cx, castle_row + CASTLE_H / 2 - 8, owner, i, badge=battle_of.get(i),
-                            highlight=hl_castle == i, mark=marks.get(i)))
+                            highlight=hl_castle == i, mark=marks.get(i), lang=lang))
 
     # ---------------------------------------------------------------- placed cards
     for battle in (0, 1):
@@ -436,7 +448,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
 
     # ---------------------------------------------------------------- removed cards
     rx0, rx1 = 572.0, 708.0
-    body.append(_text((rx0 + rx1) / 2, castle_row + CASTLE_H / 2 + 3, "removed", size=10.5, fill="#444444"))
+    body.append(_text((rx0 + rx1) / 2, castle_row + CASTLE_H / 2 + 3, _("removed"), size=10.5, fill="#444444"))
     for side, ry in ((FRENCH, castle_row + 4), (ENGLISH, castle_row + CASTLE_H / 2 + 8)):
         gone = p.sides[side].removed
         body.append(f'<g class="removed stack" {_zone_attrs(side, "removed")} data-count="{gone.size}">')
@@ -444,11 +456,11 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
             body.append(_cards_row((rx0 + rx1) / 2, ry, gone.symbols(), gone.size, side, w=SMALL_W, h=SMALL_H,
                                    span=rx1 - rx0))
         else:
-            body.append(_text((rx0 + rx1) / 2, ry + SMALL_H / 2 + 4, "none", size=10, fill="#777777"))
+            body.append(_text((rx0 + rx1) / 2, ry + SMALL_H / 2 + 4, _("none"), size=10, fill="#777777"))
         body.append("</g>")
 
     height = total_h * width / VIEW_W
-    title = caption or f"Guyenne position, round {p.round}"
+    title = caption or _("Guyenne position, round {round}").format(round=p.round)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
             f'viewBox="0 0 {_f(VIEW_W)} {_f(total_h)}" font-family="{FONT}" role="img">'
             f"<title>{escape(title)}</title>"
