@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from fractions import Fraction
+from math import lcm
 from typing import Callable
 
 from ..flow import apply_move
-from ..position import Position
+from ..position import OPEN_FIRST, Position
 from .cancel import Cancelled
-from .fast.endgame import applies
+from .exact_reference import Reference, Value
+from .fast.endgame import Endgame, applies
 from .fast.forward import ForwardEndgame
 from .fast.forward_exact import ExactForwardEndgame
 from .policies import Policy
@@ -93,12 +95,27 @@ class Solver:
         #: endgame round starts go to the forward pass over the rounds: in exact integers
         #: (:mod:`.fast.forward_exact`), or with ``floats`` in float64 (:mod:`.fast.forward`)
         self.floats = floats
-        self.endgame: ForwardEndgame | None = None
+        self.endgame: ForwardEndgame | Endgame | None = None
+        #: uniform play in fractions: a memoised recursion that merges positions sharing a future
+        #: (:mod:`.exact_reference`), with the same endgame solvers at endgame round starts
+        self.merged = _Merged(self) if fast and not floats and self.names == ("uniform", "uniform") else None
 
     @property
     def states(self) -> int:
         """Round-start states solved (by the engine, and by the endgame solver)."""
-        return len(self.memo) + (self.endgame.states if self.endgame else 0)
+        merged = self.merged.states if self.merged else 0
+        return len(self.memo) + merged + (self.endgame.states if self.endgame else 0)
+
+    def endgame_value(self, p: Position, top: bool) -> Distribution:
+        """An endgame round start's distribution: a position that is an endgame itself goes to the forward
+        pass (:mod:`.fast.forward_exact`, or float64 with ``floats``); the many round starts met inside a
+        larger tree go to :class:`.fast.endgame.Endgame`, whose memo they share."""
+        if self.endgame is None:
+            if self.floats:
+                self.endgame = ForwardEndgame(p.rules, self._report)
+            else:
+                self.endgame = (ExactForwardEndgame if top else Endgame)(p.rules, self._report)
+        return self.endgame.value(p)
 
     def round_ends(self, p: Position) -> dict[Position, Fraction]:
         """The positions where the current round's decisions stop (chance or end), with probabilities."""
@@ -116,14 +133,14 @@ class Solver:
             level = nxt
         return ends
 
-    def solve(self, p: Position) -> Distribution:
+    def solve(self, p: Position, top: bool = True) -> Distribution:
         hit = self.memo.get(p)
         if hit is not None:
             return hit
         if self.fast and applies(p, self.names):
-            if self.endgame is None:
-                self.endgame = (ForwardEndgame if self.floats else ExactForwardEndgame)(p.rules, self._report)
-            return self.endgame.value(p)
+            return self.endgame_value(p, top)
+        if self.merged is not None:
+            return self.merged.distribution(p)
         out: Distribution = defaultdict(Fraction)
         if p.is_over:
             r = p.result()
@@ -132,11 +149,11 @@ class Solver:
             for draw, pd in p.chance_outcomes():
                 child = p.apply_outcome(draw)
                 shift = child.round - p.round
-                for (e, f, w, n), q in self.solve(child).items():
+                for (e, f, w, n), q in self.solve(child, False).items():
                     out[(e, f, w, n + shift)] += pd * q
         else:
             for end, pe in self.round_ends(p).items():
-                for key, q in self.solve(end).items():
+                for key, q in self.solve(end, False).items():
                     out[key] += pe * q
         out = dict(out)
         if not p.is_chance and not p.is_over:
@@ -147,6 +164,21 @@ class Solver:
     def _report(self, _: int) -> None:
         if self.progress and self.progress(self.states) is False:
             raise Cancelled()
+
+
+class _Merged(Reference):
+    """The reference recursion with the solver's endgame solvers at endgame round starts."""
+
+    def __init__(self, solver: Solver):
+        super().__init__(True, solver.progress)
+        self.solver = solver
+
+    def shortcut(self, p: Position) -> Value | None:
+        if p.to_play != OPEN_FIRST or not applies(p, self.solver.names):
+            return None
+        dist = self.solver.endgame_value(p, False)
+        den = lcm(*(q.denominator for q in dist.values()))
+        return den, {o: q.numerator * (den // q.denominator) for o, q in dist.items()}
 
 
 def exact_distribution(p: Position, policies: tuple[Policy, Policy],
