@@ -288,3 +288,88 @@ def test_a_visit_that_never_connects_is_culled(tmp_path):
         kernel = _kernel_id(body)
         assert _wait_until_gone(kernel, token, limit=90), "an idle kernel without a connection was not culled"
     assert "Culling kernels with idle durations > 3 seconds" in (tmp_path / "voila.log").read_text()
+
+
+LAB_PORT = 8874
+
+
+@contextmanager
+def jupyterlab(root: pathlib.Path, log: pathlib.Path):
+    """JupyterLab serving ``root`` on loopback with a token; its settings and workspaces kept in ``root`` too."""
+    token = secrets.token_urlsafe(16)
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(root / ".jupyter"), JUPYTERLAB_SETTINGS_DIR=str(root / ".settings"),
+               JUPYTERLAB_WORKSPACES_DIR=str(root / ".workspaces"))
+    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    url = f"http://127.0.0.1:{LAB_PORT}/"
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
+             f"--ServerApp.port={LAB_PORT}", "--ServerApp.port_retries=0", f"--ServerApp.token={token}",
+             f"--ServerApp.root_dir={root}"],
+            cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"jupyter lab did not answer on {url}:\n{log.read_text()[-3000:]}")
+            try:
+                if _status(f"{url}api/status?token={token}")[0] == 200:
+                    break
+            except OSError:  # not listening yet
+                pass
+            time.sleep(0.5)
+        yield url, token
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def test_upload_and_download_in_jupyterlab(tmp_path):
+    """The explorer notebook run in JupyterLab: a position comes in by the file picker, JSON goes out as a download."""
+    reason = _missing()
+    if reason:
+        _skip_or_fail(reason)
+    pytest.importorskip("jupyterlab")
+    from playwright.sync_api import sync_playwright
+
+    (tmp_path / "explorer.ipynb").write_bytes((ROOT / "notebooks" / "explorer.ipynb").read_bytes())
+    with jupyterlab(tmp_path, tmp_path / "lab.log") as (url, token), sync_playwright() as pw:
+        executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+        browser = pw.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
+        page = browser.new_context(viewport={"width": 1500, "height": 1000}, accept_downloads=True).new_page()
+        try:
+            page.set_default_timeout(90_000)
+            page.goto(f"{url}lab/tree/explorer.ipynb?token={token}")
+            # Run All only once the kernel is idle (the toolbar's indicator says so too early)
+            page.wait_for_selector("#jp-main-statusbar:has-text('| Idle')")
+            news = page.locator(".jp-toast-button:has-text('No')")  # "notified about official Jupyter news?"
+            if news.count():
+                news.first.click()
+            page.click("text=Run", timeout=10_000)
+            page.click(".lm-Menu-item:has-text('Run All Cells')")
+            upload = page.locator(".guyenne-upload input[type=file]")
+            upload.wait_for(state="attached")
+            opening = page.get_attribute(".guyenne-table-board", "data-notation")
+            data = json.loads((ROOT / "tests" / "positions" / "advanced-remove-choice.json").read_text())
+            upload.set_input_files(files=[{"name": "mine.json", "mimeType": "application/json",
+                                           "buffer": json.dumps(data).encode()}])
+            page.wait_for_selector('.guyenne-upload-message:has-text("loaded mine.json")')
+            loaded = page.get_attribute(".guyenne-table-board", "data-notation")
+            assert loaded != opening
+            with page.expect_download() as info:
+                page.click('button:has-text("Download JSON")')
+            assert info.value.suggested_filename == "position.json"
+            saved = json.loads(pathlib.Path(info.value.path()).read_text())
+            from guyenne_explore import Position
+
+            assert Position.from_json(saved) == Position.from_json(data)
+        except Exception:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "jupyterlab-failure.png"), full_page=True)
+            raise
+        finally:
+            browser.close()

@@ -543,9 +543,9 @@ def test_variant_lab_bounds_the_sweep_and_names_bad_parameters(start):
 
     lab = VariantLab(start)
     lab.sweep_parameter.value = "hand_size"
-    lab.sweep_from.value, lab.sweep_to.value = 0, 10**9
+    lab.sweep_from.value, lab.sweep_to.value = 0, 999_999_999
     lab.sweep_button.click()
-    assert "1,000,000,001 values; at most 25" in lab.sweep_message.value
+    assert "1,000,000,000 values; at most 25" in lab.sweep_message.value
     assert not lab.controls.running and lab.points == []
     lab.sweep_from.value, lab.sweep_to.value = 7, 5
     lab.sweep_button.click()
@@ -648,3 +648,153 @@ def test_a_pile_click_scrolls_the_builder_to_its_row(start, monkeypatch):
     assert e.tabs.selected_index == 0
     assert asked == [{"type": "scroll", "selector": ".guyenne-focus"}]
     assert "guyenne-focus" in e.builder._rows[(0, "deck")].label._dom_classes
+
+
+# ---------------------------------------------------------------------- number settings and unexpected errors
+NUMBER_WIDGETS = ("IntText", "BoundedIntText", "FloatText", "BoundedFloatText", "IntSlider", "FloatSlider")
+
+
+def all_widgets(root):
+    """``root`` and every widget under it (children of boxes, tabs, accordions)."""
+    yield root
+    for child in getattr(root, "children", ()):
+        yield from all_widgets(child)
+
+
+def test_no_panel_holds_a_number_widget_that_reverts_typed_letters(start):
+    from guyenne_explore.widgets.teaching import TeachingGame
+
+    kinds = {type(x).__name__ for root in (Explorer(start), TeachingGame("base")) for x in all_widgets(root)}
+    assert "Text" in kinds and "NumberField" in kinds
+    assert not kinds & set(NUMBER_WIDGETS)
+
+
+def test_letters_in_games_and_seed_are_named_beside_them_kept_and_block_the_run(start, monkeypatch):
+    from guyenne_explore.widgets import analysis_panel
+
+    panel = analysis_panel.AnalysisPanel(start)
+    panel.games.box.value = "2O"  # a letter O typed for a zero
+    assert panel.games.box.value == "2O" and panel.games.value == 500  # the text stays, the last number too
+    assert "Games must be a whole number, not '2O'" in html_unescape(panel.games.message.value)
+    panel.seed.box.value = "-3"
+    assert "Seed must be at least 0, not -3" in panel.seed.message.value
+    asked = []
+    monkeypatch.setattr(analysis_panel, "analyse_rule_sets", lambda *a, **k: asked.append(k) or [])
+    panel.run(block=True)
+    assert asked == [] and "Not run: Games must be a whole number" in html_unescape(panel.controls.status.value)
+    assert "Seed must be at least 0" in panel.controls.status.value
+    panel.games.box.value, panel.seed.box.value = "20", "7"
+    assert panel.games.message.value == panel.seed.message.value == ""
+    panel.run(block=True)
+    assert asked[0]["games"] == 20 and asked[0]["seed"] == 7
+
+
+def test_letters_in_the_builder_seed_refuse_the_start_and_keep_the_form(start):
+    b = Builder(start)
+    add(counts(b, 0, "deck")["5"], -1)  # the person's own edit (not a valid position yet)
+    edited = b.form_json()
+    b.seed.box.value = "seven"
+    b.start_choice.value = "random mid-game"
+    b.start_button.click()
+    assert "not started: seed must be a whole number, not 'seven'" in html_unescape(b.start_message.value)
+    assert "seed must be a whole number" in b.seed.message.value and b.seed.box.value == "seven"
+    assert b.form_json() == edited
+    add(counts(b, 0, "deck")["5"], 1)
+    b.seed.box.value = "3"
+    b.start_button.click()
+    assert b.start_message.value == "" and b.position == start_position("random mid-game", start.rules, 3)
+
+
+def test_variant_lab_games_seed_and_sweep_range_name_their_letters(start, monkeypatch):
+    from guyenne_explore.widgets import variant_lab
+
+    lab = variant_lab.VariantLab(start)
+    asked = []
+    monkeypatch.setattr(variant_lab, "analyse_rule_sets", lambda *a, **k: asked.append(k) or [])
+    lab.seed.box.value = "1e3"
+    lab.compare_button.click()
+    assert asked == [] and "Not run: Seed must be a whole number, not '1e3'" in html_unescape(
+        lab.controls.status.value)
+    assert lab.seed.box.value == "1e3" and "Seed must be" in lab.seed.message.value
+    lab.seed.box.value = "4"
+    lab.sweep_parameter.value = "hand_size"
+    lab.sweep_to.box.value = "seven"
+    lab.sweep_button.click()
+    assert "The sweep range cannot be read: to must be a whole number" in html_unescape(lab.sweep_message.value)
+    assert lab.sweep_to.box.value == "seven" and lab.points == []
+    lab.run_compare(block=True)
+    assert asked[0]["seed"] == 4
+
+
+def test_diagram_scale_and_optimal_budget_are_read_from_their_text(start, monkeypatch):
+    from guyenne_explore.widgets.diagram_export import DiagramExport
+    from guyenne_explore.widgets.optimal_panel import OptimalPanel
+
+    row = DiagramExport(Table(start))
+    sent = sent_files(row.file, monkeypatch)
+    row.format.value = "PNG"
+    row.scale.box.value = "big"
+    assert not row.download() and sent == []
+    assert "not drawn: PNG scale must be a number like 0.25" in row.message.value
+    assert "PNG scale must be a number" in row.scale.message.value and row.scale.value == 2.0
+    row.scale.box.value = "20"
+    assert "PNG scale must be between 0.25 and 8, not 20" in row.scale.message.value
+    row.format.value = "SVG"  # the scale is only the PNG's
+    assert row.download() and len(sent) == 1
+    panel = OptimalPanel()
+    panel.budget.box.value = "1.5"
+    assert panel.budget.value == 1.5 and panel.budget.message.value == ""
+    panel.budget.box.value = "nan"
+    assert "Budget (s) must be a number" in panel.budget.message.value and panel.budget.value == 1.5
+
+
+def boom(*_a, **_k):
+    raise RuntimeError("boom")
+
+
+def shows_boom(message):
+    return "unexpected error (RuntimeError: boom)" in message.value
+
+
+def test_unexpected_errors_in_export_teaching_and_optimal_handlers_show_beside_them(start, monkeypatch, caplog):
+    from guyenne_explore.widgets import diagram_export, optimal_panel
+    from guyenne_explore.widgets.teaching import TeachingGame
+
+    with caplog.at_level("ERROR", logger="guyenne_explore.widgets"):
+        row = diagram_export.DiagramExport(Table(start))
+        monkeypatch.setattr(diagram_export, "diagram", boom)
+        row.button.click()  # never raises into the page
+        assert shows_boom(row.message)
+        game = TeachingGame("base")
+        monkeypatch.setattr(diagram_export, "storyboard", boom)
+        game.storyboard.pdf_button.click()
+        assert shows_boom(game.storyboard.message)
+        before = game.position
+        monkeypatch.setattr(Position, "why_illegal", boom)
+        game.typed.value = "0:2"
+        game.play_button.click()
+        assert shows_boom(game.explain) and game.position == before
+        game.explain.value = ""
+        game.moves._handle_custom_msg({"move": "0:2"}, [])  # a double-click in the move list
+        assert shows_boom(game.explain)
+        panel = optimal_panel.OptimalPanel()
+        panel.position = start
+        monkeypatch.setattr(optimal_panel, "why_not_solvable", boom)
+        panel.run_button.disabled = False
+        panel.run_button.click()
+        assert shows_boom(panel.status)
+    assert sum("failed" in r.message and r.exc_info is not None for r in caplog.records) == 5
+
+
+def test_unexpected_errors_between_panels_and_in_number_fields_show_beside_them(start, monkeypatch):
+    from guyenne_explore.widgets import forms
+
+    e = Explorer(start)
+    monkeypatch.setattr(e.analysis, "set_position", boom)
+    add(counts(e.builder, 0, "deck")["5"], -1)  # the builder's change reaches the panels
+    assert shows_boom(e.builder.errors["general"])
+    monkeypatch.setattr(forms, "read_whole", boom)
+    e.analysis.games.box.value = "30"
+    assert shows_boom(e.analysis.games.message) and e.analysis.games.box.value == "30"
+    e.builder.upload._handle_custom_msg({"type": "file", "name": "p.json"}, [object()])  # not bytes
+    assert "unexpected error (TypeError" in e.builder.upload.message

@@ -35,6 +35,7 @@ from .files import MAX_UPLOAD_BYTES, Download, Upload, inside_workspace, read_wo
 from .forms import (
     SECTIONS,
     CountsRow,
+    NumberField,
     RulesParameters,
     kinds_shown,
     messages_html,
@@ -163,11 +164,10 @@ class Builder(w.VBox):
                                      tooltip="fill the form with what the refused load holds, problems beside fields")
         self.edit_refused.on_click(lambda _b: guarded(self.errors["general"])(self.edit_refused_position)())
         self.start_choice = w.Dropdown(options=STARTS, description="start from")
-        self.seed = w.IntText(value=1, description="seed", layout=w.Layout(width="150px"))
+        self.seed = NumberField("seed", 1, 0, 999_999_999, width="150px")
         self.start_button = w.Button(description="Start", button_style="primary")
         self.start_message = w.HTML()
-        self.start_button.on_click(lambda _b: guarded(self.start_message)(self.start_from)(
-            self.start_choice.value, self.seed.value))
+        self.start_button.on_click(guarded(self.start_message)(lambda _b: self._start_clicked()))
 
         self.children = [
             self.summary, w.HBox([self.edit_refused]), self.fill_notes, self.errors["general"],
@@ -261,6 +261,13 @@ class Builder(w.VBox):
         self.load_position(start_position(name, rules, seed))
         self.start_message.value = ""
         self._set_refused("")
+
+    def _start_clicked(self) -> None:
+        """The Start button: refused beside the seed while its text is not a seed (the form is left as it is)."""
+        if self.seed.problem is not None:
+            self.start_message.value = messages_html([f"not started: {self.seed.problem}"])
+            return
+        self.start_from(self.start_choice.value, self.seed.value)
 
     def cycle_castle(self, index: int) -> None:
         """Give castle ``index`` to the next controller: neutral, english, french, neutral..."""

@@ -21,6 +21,8 @@ from ..render.seating import seating_svg
 from ..render.storyboard import record_from_positions, storyboard, storyboard_pdf, storyboard_zip
 from ..render.svg import Diagram, diagram
 from .files import Download
+from .forms import NumberField, messages_html
+from .guard import guarded
 from .table import Table
 
 FORMATS = ("PNG", "SVG", "PDF")
@@ -44,13 +46,13 @@ class DiagramExport(w.Accordion):
         self.seating = w.Checkbox(value=False, description="where the players sit", indent=False,
                                   layout=w.Layout(width="auto"),
                                   tooltip="a top view of the table with each player's seat (made for the team game)")
-        self.scale = w.BoundedFloatText(value=2.0, min=0.25, max=8.0, step=0.25, description="PNG scale",
-                                        style={"description_width": "70px"}, layout=w.Layout(width="140px"))
+        self.scale = NumberField("PNG scale", 2.0, 0.25, 8.0, whole=False, width="140px",
+                                 style={"description_width": "70px"})
         self.button = w.Button(description="Download diagram", icon="download", button_style="primary",
                                layout=w.Layout(width="auto"))
-        self.button.on_click(lambda _b: self.download())
         self.file = Download()
         self.message = w.HTML()
+        self.button.on_click(guarded(self.message)(lambda _b: self.download()))
         def row(*children: w.Widget) -> w.HBox:
             return w.HBox(list(children), layout=w.Layout(flex_flow="row wrap", align_items="center"))
         body = w.VBox([row(self.caption), row(self.with_move, self.winners, self.face_up, self.seating),
@@ -81,6 +83,9 @@ class DiagramExport(w.Accordion):
         p = self.table.position
         assert p is not None
         fmt = self.format.value
+        if fmt == "PNG" and self.scale.problem is not None:  # the words also stand beside the box
+            self.message.value = messages_html([f"not drawn: {self.scale.problem}"])
+            return False
         name = f"guyenne-{'seating-' if self.seating.value else ''}round{p.round}-{p.to_play}.{fmt.lower()}"
         try:
             data = {"SVG": lambda: str(picture).encode("utf-8"), "PNG": lambda: picture.png(self.scale.value),
@@ -105,10 +110,10 @@ class StoryboardExport(w.HBox):
                                    tooltip="the game so far, one captioned diagram per step that matters")
         self.zip_button = w.Button(description="Storyboard SVGs (zip)", icon="file-archive-o",
                                    layout=w.Layout(width="auto"))
-        self.pdf_button.on_click(lambda _b: self.download("pdf"))
-        self.zip_button.on_click(lambda _b: self.download("zip"))
         self.file = Download()
         self.message = w.HTML()
+        self.pdf_button.on_click(guarded(self.message)(lambda _b: self.download("pdf")))
+        self.zip_button.on_click(guarded(self.message)(lambda _b: self.download("zip")))
         super().__init__([self.pdf_button, self.zip_button, self.file, self.message],
                          layout=w.Layout(flex_flow="row wrap", align_items="center"), **kwargs)
         self.add_class("guyenne-storyboard-export")

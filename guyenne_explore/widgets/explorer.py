@@ -52,9 +52,10 @@ class Explorer(w.HBox):
         super().__init__([style, left, self.tabs],
                          layout=w.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"), **kwargs)
         self.add_class("guyenne-explorer")
-        self.builder.observe(self._built, names="position")
-        self.builder.observe(self._problems, names="problems")
-        self.moves.observe(self._moved, names="position")
+        # a change passed between panels: an unexpected error shows beside the control that made it, never raised
+        self.builder.observe(guarded(self.builder.errors["general"])(self._built), names="position")
+        self.builder.observe(guarded(self.builder.errors["general"])(self._problems), names="problems")
+        self.moves.observe(guarded(self.moves.explain)(self._moved), names="position")
         w.dlink((self.moves, "highlight"), (self.table, "highlight"))
         # clicks on the table: an unexpected error shows in the builder's section it concerns, never raised
         self.table.on_castle_click(guarded(self.builder.errors["castles"])(self.builder.cycle_castle))

@@ -25,6 +25,7 @@ import anywidget
 import traitlets
 
 from .forms import messages_html
+from .guard import guarded
 
 STATIC = pathlib.Path(__file__).parent / "static"
 #: largest file an upload accepts: a position is a few kB, a result JSON at most a few hundred
@@ -67,7 +68,8 @@ class Upload(anywidget.AnyWidget):
     def __init__(self, description: str = "Upload", accept: str = "", **kwargs: Any) -> None:
         super().__init__(description=description, accept=accept, **kwargs)
         self._handlers: list[Callable[[str, str], None]] = []
-        self.on_msg(self._on_msg)
+        # anything unexpected (a page sending odd content) shows beside the button, never raised
+        self.on_msg(guarded(self, "message")(self._on_msg))
 
     def on_text(self, handler: Callable[[str, str], None]) -> None:
         """Call ``handler(file_name, text)`` with each uploaded file's text."""

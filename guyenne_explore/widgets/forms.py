@@ -54,9 +54,82 @@ def read_whole(text: str, label: str, low: int = 0, high: int | None = None) -> 
     return n, None
 
 
+def read_decimal(text: str, label: str, low: float, high: float) -> tuple[float | None, str | None]:
+    """The decimal number typed in a box (``2``, ``1.5``, ``.25``), or None and the words saying why not.
+
+    The companion of :func:`read_whole` for the few settings that are not counts
+    (a picture's scale, a time budget): plain digits and one point, no exponent,
+    no ``nan`` or ``inf``, so what is accepted is what a person means by a number.
+    """
+    typed = text.strip()
+    quoted = repr(typed if len(typed) <= 20 else typed[:17] + "...")
+    if not typed:
+        return None, f"{label} is empty: type a number"
+    if not re.fullmatch(r"-?(\d{1,9}(\.\d{0,6})?|\.\d{1,6})", typed):
+        return None, f"{label} must be a number like {low:g} or {(low + high) / 2:g}, not {quoted}"
+    x = float(typed)
+    if not low <= x <= high:
+        return None, f"{label} must be between {low:g} and {high:g}, not {x:g}"
+    return x, None
+
+
 def number_box(value: int | str = 0, width: str = "52px", **kwargs: Any) -> w.Text:
     """A text box for a whole number: letters typed stay in it and are named beside it (see read_whole)."""
     return w.Text(value=str(value), layout=w.Layout(width=width), continuous_update=False, **kwargs)
+
+
+class NumberField(w.HBox):
+    """A number setting of a panel (games, seed, a scale...): a :func:`number_box` with its problem beside it.
+
+    What is typed stays in the box; ``value`` is the last number the box held that
+    could be read (so a typo never changes a setting behind the person's back),
+    ``problem`` the words while the text is not a number in range.  A panel refuses
+    to act on a field while its problem stands.  Setting ``value`` writes the number
+    into the box (scripts and tests set it as they would a number widget).
+    """
+
+    def __init__(self, description: str, value: float, low: float, high: float, whole: bool = True,
+                 width: str = "160px", **kwargs: Any) -> None:
+        from .guard import guarded  # guard shows its lines with this module's messages_html
+
+        self.low, self.high, self.whole = low, high, whole
+        self.box = number_box(value, width=width, description=description, **kwargs)
+        self.message = w.HTML()
+        self.message.add_class("guyenne-field-message")
+        self.problem: str | None = None
+        self._value = value
+        super().__init__([self.box, self.message], layout=w.Layout(align_items="center", flex_flow="row wrap"))
+        self.box.observe(guarded(self.message)(lambda _c: self._read()), names="value")
+
+    @property
+    def value(self) -> Any:
+        """The last number read from the box (an int for a whole-number field)."""
+        return self._value
+
+    @value.setter
+    def value(self, number: float) -> None:
+        self.box.value = str(number)
+
+    @property
+    def disabled(self) -> bool:
+        return bool(self.box.disabled)
+
+    @disabled.setter
+    def disabled(self, off: bool) -> None:
+        self.box.disabled = off
+
+    def _read(self) -> None:
+        label = self.box.description
+        number, self.problem = (read_whole(self.box.value, label, int(self.low), int(self.high)) if self.whole
+                                else read_decimal(self.box.value, label, self.low, self.high))
+        if number is not None:
+            self._value = number
+        self.message.value = messages_html([self.problem] if self.problem else [])
+
+
+def unreadable(*fields: NumberField) -> list[str]:
+    """The problems of the fields whose text is not a number in range (empty when all can be used)."""
+    return [f.problem for f in fields if f.problem is not None]
 
 
 class CountsRow:
@@ -77,8 +150,10 @@ class CountsRow:
         self.problems: list[str] = []
         self._counts = list(cards)
         self._read()
+        from .guard import guarded  # guard shows its lines with this module's messages_html
+
         for box in self.boxes:
-            box.observe(lambda _c: (self._read(), on_change()), names="value")
+            box.observe(guarded(self.message)(lambda _c: (self._read(), on_change())), names="value")
 
     @property
     def cards(self) -> Cards:

@@ -18,7 +18,8 @@ from ..analysis.optimal import (OptimalResult, OptimalSolver, describe, exploita
                                 why_not_solvable)
 from ..position import OPEN_FIRST, Position
 from ..render.optimal_svg import mix_svg
-from .guard import log
+from .forms import NumberField, messages_html
+from .guard import guarded, log
 
 
 class OptimalPanel(w.VBox):
@@ -30,15 +31,15 @@ class OptimalPanel(w.VBox):
                                     value="win", description="Objective")
         self.against = w.SelectMultiple(options=[n for n in POLICIES if n != "search"] + ["search"],
                                         value=("uniform", "heuristic"), rows=3, description="Exploit")
-        self.budget = w.BoundedFloatText(value=30.0, min=1.0, max=600.0, description="Budget (s)",
-                                         tooltip="seconds allowed for each best response (search is slow)")
+        self.budget = NumberField("Budget (s)", 30, 1.0, 600.0, whole=False,
+                                  tooltip="seconds allowed for each best response (search is slow)")
         self.run_button = w.Button(description="Solve: optimal play", icon="chess-board", button_style="primary")
         self.status = w.HTML()
         self.output = w.HTML()
         self.result: OptimalResult | None = None
         self.position: Position | None = None
         self.thread: threading.Thread | None = None
-        self.run_button.on_click(lambda _: self.run(block=False))
+        self.run_button.on_click(guarded(self.status)(lambda _: self.run(block=False)))
         super().__init__([w.HTML("<h4>Optimal play (open-hand endgame)</h4>"),
                           w.HBox([self.objective, self.against, self.budget]), self.run_button,
                           self.status, self.output], **kwargs)
@@ -55,6 +56,9 @@ class OptimalPanel(w.VBox):
     def run(self, block: bool = True) -> None:
         p = self.position
         if p is None or why_not_solvable(p) is not None:
+            return
+        if self.budget.problem is not None:  # the words also stand beside the box
+            self.status.value = messages_html([f"Not solved: {self.budget.problem}"])
             return
         objective, names, budget = self.objective.value, list(self.against.value), float(self.budget.value)
         self.run_button.disabled = True

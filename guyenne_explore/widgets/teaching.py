@@ -22,6 +22,7 @@ from ..rules import SIDES, Rules
 from .lessons import LESSONS, battle_report, noticed
 from .moves_panel import MoveList, group_moves, heuristic_choice
 from .diagram_export import StoryboardExport
+from .guard import guarded
 from .table import Table
 
 
@@ -36,17 +37,20 @@ class TeachingGame(w.VBox):
         # your own hand and placed cards face up, the other side's as backs until the box is ticked
         self.table = Table(show_hands=False, viewer=self.me)
         self.reveal = w.Checkbox(description="show the other side's cards", indent=False)
-        self.reveal.observe(lambda _c: self._reveal(), names="value")
         self.prompt = w.HTML()
         self.moves = MoveList()
-        self.moves.observe(lambda _c: self._preview(), names=["selected", "hovered"])
-        self.moves.on_msg(lambda _w, content, _b: self.play(content.get("move", "")))
         self.typed = w.Text(placeholder="your move, e.g. 3:H52", layout=w.Layout(width="220px"))
         self.play_button = w.Button(description="Play", button_style="primary")
-        self.play_button.on_click(lambda _b: self.play(self.typed.value or self.moves.selected))
         self.restart = w.Button(description="New game")
-        self.restart.on_click(lambda _b: self.new_game(self.seed + 1))
         self.explain = w.HTML()
+        # an unexpected error in any handler shows beside the move controls (see guard), never raised
+        shown = guarded(self.explain)
+        self.reveal.observe(shown(lambda _c: self._reveal()), names="value")
+        self.moves.observe(shown(lambda _c: self._preview()), names=["selected", "hovered"])
+        self.moves.on_msg(shown(lambda _w, content, _b: self.play(str(content.get("move", ""))
+                                                                   if isinstance(content, dict) else "")))
+        self.play_button.on_click(shown(lambda _b: self.play(self.typed.value or self.moves.selected)))
+        self.restart.on_click(shown(lambda _b: self.new_game(self.seed + 1)))
         self.lessons = w.HTML()
         self.history_view = w.HTML()
         # the game so far as pictures, as the learner saw it (the other side's hidden cards stay backs)

@@ -182,27 +182,27 @@ class VariantLab(w.VBox):
     def _read_editors(self) -> tuple[dict[str, Any], list[str]]:
         """The editors' values (numbers read from their text) and the words for any that is not a number."""
         values: dict[str, Any] = {}
-        unreadable: list[str] = []
+        not_numbers: list[str] = []
         for key, editor in self.editors.items():
             if isinstance(editor, w.Text):
                 values[key], bad = read_whole(editor.value, editor.description, low=-(10**9))
-                unreadable += [bad] if bad else []
+                not_numbers += [bad] if bad else []
             else:
                 values[key] = editor.value
-        return values, unreadable
+        return values, not_numbers
 
     def _refresh(self) -> None:
         if self._loading:
             return
-        values, unreadable = self._read_editors()
+        values, not_numbers = self._read_editors()
         try:
-            if unreadable:
+            if not_numbers:
                 raise RulesError([])
             self.variant = rules_from_values(self.preset.value, values)
         except RulesError as exc:
             self.variant = None
             self.rules_problems.value = ("<div style='color:#b22222'>This variant is not playable:<ul>"
-                                         + "".join(f"<li>{escape(str(p))}</li>" for p in [*unreadable, *exc.problems])
+                                         + "".join(f"<li>{escape(str(p))}</li>" for p in [*not_numbers, *exc.problems])
                                          + "</ul></div>")
             self.variant_label.value = ""
         else:
