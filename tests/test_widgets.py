@@ -602,6 +602,35 @@ def test_analysis_exports_are_browser_downloads_of_the_results(start, monkeypatc
     assert "PNG export failed: no Chromium here" in panel.exports.status.value and len(sent) == 3
 
 
+def test_panel_exports_write_only_into_a_private_temporary_folder(start, monkeypatch):
+    import os
+    import tempfile
+
+    from guyenne_explore.widgets import exports
+    from guyenne_explore.widgets.analysis_panel import AnalysisPanel
+
+    folders = []
+
+    def recording(writer):
+        def write(what, folder, formats):
+            folders.append(folder)
+            return writer(what, folder, formats)
+        return write
+
+    monkeypatch.setattr(exports, "export_figures", recording(exports.export_figures))
+    monkeypatch.setattr(exports, "export_results", recording(exports.export_results))
+    panel = AnalysisPanel(start)
+    panel.games.value, panel.method.value = 10, "sample"
+    panel.run(block=True)
+    sent_files(panel.exports.download, monkeypatch)
+    for fmt in ("json", "csv", "html"):
+        panel.exports.buttons[fmt].click()
+    assert len(folders) == 3 and len(set(folders)) == 3
+    for folder in folders:  # a fresh folder of the system's temporary space, gone once the download is made
+        assert os.path.dirname(folder) == tempfile.gettempdir()
+        assert os.path.basename(folder).startswith("guyenne-export-") and not os.path.exists(folder)
+
+
 def test_exports_saved_from_python_stay_inside_the_workspace(start, tmp_path, monkeypatch):
     from guyenne_explore.widgets.analysis_panel import AnalysisPanel
     from guyenne_explore.widgets.files import WorkspaceError
@@ -627,6 +656,8 @@ def test_exact_refused_for_its_size_offers_force_with_the_estimate(start, monkey
     run, = panel.runs
     assert run.out_of_reach and not panel.results
     assert "force exact" in panel.force_note.value and str(run.problems[0])[:30] in panel.force_note.value
+    status = html_unescape(panel.controls.status.value)  # the status line points to the way round the refusal
+    assert "exact enumeration is too large" in status and "check 'force exact' and run again" in status
     asked = {}
 
     def record(*_a, **kwargs):

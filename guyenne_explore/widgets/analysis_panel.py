@@ -249,7 +249,7 @@ def _summary(results: dict[str, AnalysisResult], runs: list[Run]) -> str:
         others = len(runs) - too_large
         return ("No rule set could be analysed: "
                 + ("the exact enumeration is" if too_large == 1 else f"{too_large} exact enumerations are")
-                + " too large (the estimate is beside 'force exact'). Tick 'force exact' and run again to"
-                " enumerate anyway, or choose the sample method"
+                + " too large (its estimate is beside 'force exact' above). To enumerate anyway, check"
+                " 'force exact' and run again; or choose the sample method"
                 + (f"; {others} other rule set(s) were skipped for the reasons below." if others else "."))
     return "Done: " + ", ".join(f"{lb} ({'exact' if r.exact else f'{r.games} games'})" for lb, r in results.items())
