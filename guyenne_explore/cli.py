@@ -22,6 +22,8 @@ import os
 import sys
 from typing import Any, Sequence
 
+from .i18n import LANGUAGES, current_language, set_language, side_noun
+from .i18n import gettext as _
 from .moves import IllegalMove
 from .position import Position
 from .positions_io import MAX_TEXT, PositionError, load_position, parse_json, position_from_json
@@ -95,8 +97,10 @@ def cmd_moves(args: argparse.Namespace) -> int:
         print(json.dumps({"to_play": p.to_play, "side": None if side is None else SIDES[side],
                           "count": len(moves), "moves": [{"text": m.text(), **m.to_json()} for m in moves]}))
     else:
-        who = "nobody (chance or end)" if side is None else SIDES[side]
-        print(f"{p.to_play}: {who} to play, {len(moves)} legal moves")
+        text = (_("{point}: nobody (chance or end) to play, {count} legal moves") if side is None
+                else _("{point}: {side} to play, {count} legal moves"))
+        print(text.format(point=p.to_play, side=SIDES[side] if side is not None and current_language() == "en"
+                          else side_noun(SIDES[side]) if side is not None else "", count=len(moves)))
         for m in moves:
             print(" ", m.text())
     return EXIT_OK
@@ -110,20 +114,20 @@ def cmd_check(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"valid": False, **exc.to_json()}, indent=1))
         else:
-            print(f"{args.position}: invalid position", file=sys.stderr)
+            print(_("{path}: invalid position").format(path=args.position), file=sys.stderr)
             for line in exc.lines():
                 print(f"  {line}", file=sys.stderr)
             for w in exc.warnings:
-                print(f"  warning: {w.field}: {w}", file=sys.stderr)
+                print("  " + _("warning: {field}: {message}").format(field=w.field, message=w), file=sys.stderr)
         return EXIT_INVALID
     warnings = p.warnings()
     if args.json:
         print(json.dumps({"valid": True, "notation": p.notation(), "problems": [],
                           "warnings": [w.to_json() for w in warnings]}, indent=1))
     else:
-        print(f"{args.position}: valid ({p.to_play}, round {p.round})")
+        print(_("{path}: valid ({point}, round {round})").format(path=args.position, point=p.to_play, round=p.round))
         for w in warnings:
-            print(f"  warning: {w.field}: {w}")
+            print("  " + _("warning: {field}: {message}").format(field=w.field, message=w))
     return EXIT_OK
 
 
@@ -292,7 +296,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(f"  answer to {row['cards']} card(s) at castle {row['castle']}: {mix}")
     for e in result.exploitability:
         got = "-" if e.responder_value is None else f"{e.responder_value:.4f}"
-        gap = "" if e.gap is None else f" ({e.gap:+.4f} over the equilibrium {e.equilibrium_value:.4f})"
+        shown = None if e.gap is None else (e.gap if abs(e.gap) >= 5e-5 else 0.0)
+        gap = "" if shown is None else f" ({shown:+.4f} over the equilibrium {e.equilibrium_value:.4f})"
         print(f"  best response to {e.policy} playing {e.policy_side}: {got}{gap} {e.note}".rstrip())
     st = result.stats
     print(f"solved {st.states:,} round starts ({st.leaves:,} leaves): {st.subgames_solved:,} subgame LPs (largest "
@@ -307,6 +312,8 @@ def build_parser() -> argparse.ArgumentParser:
                                  epilog="A POSITION is a file of JSON (RULES.md section 10) or of the one-line "
                                         "notation, or - for standard input.\n\n" + EXIT_CODES,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lang", choices=LANGUAGES, help="the language of messages, diagrams and storyboards: "
+                                                      "en or fr (default: the locale's if French, else English)")
     sub = ap.add_subparsers(dest="command", required=True)
     m = sub.add_parser("moves", help="list the legal moves of a position")
     m.add_argument("position")
@@ -393,24 +400,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # --help (0) or a usage error (2): argparse has printed why
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    previous = set_language(args.lang) if args.lang else None
     try:
         return args.func(args)
     except ProblemsError as exc:
         if getattr(args, "json", False):  # asked for data: the problems as data too
             print(json.dumps({"valid": False, **exc.to_json()}, indent=1))
-        kind = "invalid rules" if isinstance(exc, RulesError) else "invalid position"
-        print(f"{kind}:", file=sys.stderr)
+        print(_("invalid rules:") if isinstance(exc, RulesError) else _("invalid position:"), file=sys.stderr)
         for line in exc.lines():
             print(f"  {line}", file=sys.stderr)
         return EXIT_INVALID
     except IllegalMove as exc:
-        print(f"illegal move: {exc}", file=sys.stderr)
+        print(_("illegal move: {reason}").format(reason=exc), file=sys.stderr)
         return EXIT_INVALID
     except Refused as exc:
-        print(f"refused: {exc}", file=sys.stderr)
+        print(_("refused: {reason}").format(reason=exc), file=sys.stderr)
         return EXIT_INVALID
     except KeyboardInterrupt:
-        print("cancelled", file=sys.stderr)
+        print(_("cancelled"), file=sys.stderr)
         return EXIT_CANCELLED
     except BrokenPipeError:  # the reader of our output went away (| head): nothing more to say
         return EXIT_OK
@@ -420,6 +427,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"internal error: {type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
               " (set GUYENNE_DEBUG=1 for the traceback)", file=sys.stderr)
         return EXIT_INTERNAL
+    finally:
+        if args.lang:
+            set_language(previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -61,11 +61,13 @@ def locale_language(environ: dict[str, str] | None = None) -> str:
     return "en"
 
 
-def set_language(lang: str | None) -> str:
-    """Make ``lang`` the process's current language (None: follow the locale again); returns it."""
+def set_language(lang: str | None) -> str | None:
+    """Make ``lang`` the process's current language (None: follow the locale again); returns the previous
+    setting (None where it followed the locale), so that a caller can put it back."""
     global _current
+    previous = _current
     _current = None if lang is None else check_language(lang)
-    return current_language()
+    return previous
 
 
 def current_language() -> str:

@@ -113,7 +113,9 @@ def test_language_choice(monkeypatch):
     set_language(None)
     assert i18n.current_language() == "fr"
     try:
-        assert set_language("en") == "en"
+        assert set_language("en") is None and i18n.current_language() == "en"
+        assert set_language("fr") == "en" and i18n.current_language() == "fr"
+        set_language("en")
         assert str(problem("position.round", "round", value=0)).startswith("the round")
     finally:
         set_language(None)
@@ -219,3 +221,32 @@ def test_a_french_storyboard(preset):
     first = storyboard(record, lang="fr")[0]
     text = " ".join(_texts(first))
     assert text.startswith("1. La distribution") and "(règles, RULES.md §2)" in text, text
+
+
+# ---------------------------------------------------------------------- the command line
+def test_the_command_line_speaks_french_with_lang_fr(tmp_path, capsys):
+    import json
+
+    from guyenne_explore.cli import main
+    from tests.test_rules_cases import pos
+    data = pos()
+    data["sides"]["english"]["hand"] = list("H5552222")
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    set_language("en")
+    try:
+        assert main(["--lang", "fr", "check", str(path)]) == 1
+        err = capsys.readouterr().err
+        assert f"{path} : position invalide" in err
+        assert "sides.english.hand: Les Anglais ont 8 cartes en main ; une main compte au plus 6 cartes" in err
+        assert i18n.current_language() == "en"  # --lang holds for the one command
+        assert main(["check", str(path)]) == 1
+        assert "english holds 8 cards in hand" in capsys.readouterr().err
+        good = tmp_path / "good.json"
+        good.write_text(json.dumps(pos()))
+        assert main(["--lang", "fr", "moves", str(good)]) == 0
+        assert capsys.readouterr().out.startswith("open_first : les Anglais jouent, ")
+        assert main(["--lang", "de", "check", str(good)]) == 2  # a usage error names the choices
+        assert "invalid choice: 'de'" in capsys.readouterr().err
+    finally:
+        set_language(None)
