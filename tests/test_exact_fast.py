@@ -1,0 +1,195 @@
+"""Exact analysis by the fast paths equals the plain enumerations, fraction for fraction.
+
+- The exact forward pass (:mod:`.fast.forward_exact`, residues modulo primes) gives the
+  endgame solver's fractions on random endgames of every 2-player preset and of variants,
+  on the check positions, and when its first guess of the primes is too small.
+- The merging recursion (:mod:`.exact_reference`) gives the same answers with and without
+  merging, and the same as the engine's round-by-round enumeration, on small positions of
+  every preset (teams, stacked decks, live decks); keys that drop information are pinned here.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from guyenne_explore.analysis.exact import exact_distribution
+from guyenne_explore.analysis.exact_reference import Reference, merge_key
+from guyenne_explore.analysis.fast import forward_exact as fx
+from guyenne_explore.analysis.fast.endgame import Endgame, applies
+from guyenne_explore.analysis.fast.forward import ForwardEndgame
+from guyenne_explore.analysis.policies import Uniform
+from guyenne_explore.engine_api import OPEN_FIRST, TEAM_SPLIT, Position, Rules, apply_legal
+
+UNIFORM = ("uniform", "uniform")
+SHARED = pathlib.Path("/work/shared/positions")
+VARIANTS = [Rules.preset(name) for name in ("base", "advanced", "expert", "classic2021")] + [
+    Rules.preset("base", adjacency="ring"), Rules.preset("advanced", castles=5),
+    Rules.preset("base", reshuffle="immediate"), Rules.preset("classic2021", hand_size=5)]
+IDS = ["base", "advanced", "expert", "classic2021", "ring", "5castles", "immediate", "hand5"]
+
+
+def late(rules: Rules, seed: int, unspent: int, point: str | None = None) -> Position:
+    """A position of a seeded uniform game once both sides hold at most ``unspent`` cards in hands and decks."""
+    rng = random.Random(seed)
+    while True:
+        p = Position.start(rules)
+        while not p.is_over:
+            if not p.is_chance and (point is None or p.to_play == point) and \
+                    sum(s.hand.size + s.deck.size for s in p.sides) <= unspent:
+                return p
+            p = p.apply_outcome(p.sample_outcome(rng)) if p.is_chance else apply_legal(p, rng.choice(list(p.legal_moves)))
+
+
+def endgames(rules: Rules, count: int, seed: int, unspent: int = 9) -> list[Position]:
+    rng = random.Random(seed)
+    found: list[Position] = []
+    while len(found) < count:
+        p = late(rules, rng.randrange(10 ** 9), unspent, OPEN_FIRST)
+        if applies(p, UNIFORM):
+            found.append(p)
+    return found
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=IDS)
+def test_exact_forward_pass_equals_the_endgame_solver(rules):
+    for p in endgames(rules, 3, seed=11):
+        exact = fx.ExactForwardEndgame(p.rules).value(p)
+        assert exact == Endgame(p.rules).value(p)
+        assert sum(exact.values()) == 1
+
+
+def test_exact_forward_pass_takes_more_primes_when_its_guess_is_short(monkeypatch):
+    p = endgames(Rules.preset("advanced"), 1, seed=3, unspent=10)[0]
+    monkeypatch.setattr(fx.ExactForwardEndgame, "_primes_needed", lambda self, p: 1)
+    solver = fx.ExactForwardEndgame(p.rules)
+    assert solver.value(p) == Endgame(p.rules).value(p)
+    assert solver.prime_count > 1
+
+
+def test_chinese_remainders_give_the_integers_back():
+    primes = fx._primes()[:5]
+    rng = random.Random(0)
+    values = [rng.randrange(0, np.prod([float(q) for q in primes]).__int__()) for _ in range(50)] + [0, 1]
+    residues = np.array([[v % q for v in values] for q in primes], np.int64)
+    assert fx.crt(residues, primes) == values
+    assert all(q < 2 ** fx.PRIME_BITS for q in primes) and len(set(primes)) == len(primes)
+
+
+@pytest.mark.parametrize("castles", [3, 6])
+def test_castle_map_by_marginals_is_the_float_pass_castle_map(castles):
+    """The compiled map equals the float pass's sparse maps (times the number of (X, Y) pairs)."""
+    solver = fx.ExactForwardEndgame(Rules.preset("base", castles=castles))
+    q = fx._primes()[0]
+    rng = np.random.default_rng(1)
+    mass = rng.integers(0, q, size=(1, 7, 3 ** castles)).astype(np.int64)
+    out = np.empty((1, 7, 9, 3 ** castles), np.int64)
+    fx._castle_map(mass, solver.digits, solver.drop1, solver.drop2, solver.pair_of, np.array([q]), out)
+    for o, move in enumerate(solver.moves):
+        counts = np.rint(move.toarray() * solver.pairs_xy).astype(object)
+        expected = (mass[0].astype(object) @ counts) % q
+        assert (out[0, :, o].astype(object) == expected).all()
+
+
+def _shared_endgames():
+    for path in sorted(SHARED.glob("*.json")):
+        if path.name.endswith((".moves.json", ".expected.json")):
+            continue
+        p = Position.from_json(path.read_text())
+        if applies(p, UNIFORM):
+            yield path
+
+
+@pytest.mark.parametrize("path", list(_shared_endgames()), ids=lambda x: x.stem)
+def test_exact_forward_pass_gives_the_check_positions(path):
+    p = Position.from_json(path.read_text())
+    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+    got: dict[tuple, Fraction] = {}
+    for (e, f, w, _), q in fx.ExactForwardEndgame(p.rules).value(p).items():
+        got[(e, f, w)] = got.get((e, f, w), 0) + q
+    assert got == {(o["english"], o["french"], o["winner"]): Fraction(o["p_exact"]) for o in expected["outcomes"]}
+
+
+def _stacked(p: Position, seed: int) -> Position:
+    """The same position with the english deck stacked in a seeded order."""
+    data = p.to_json()
+    side = data["sides"]["english"]
+    deck = list(side["deck"])
+    random.Random(seed).shuffle(deck)
+    side["deck"], side["stacked"] = deck, True
+    return Position.from_json(data)
+
+
+def _small_positions():
+    yield "team", late(Rules.preset("team"), 1, 9, TEAM_SPLIT)
+    yield "team-open-first", late(Rules.preset("team", removal="advanced"), 2, 9, OPEN_FIRST)
+    yield "team3", late(Rules.preset("team3"), 3, 9, TEAM_SPLIT)
+    yield "base-live", late(Rules.preset("base"), 4, 9, OPEN_FIRST)
+    yield "advanced-mid-round", late(Rules.preset("advanced"), 5, 8, "open_second")
+    yield "classic-stacked", _stacked(late(Rules.preset("classic2021"), 6, 9, OPEN_FIRST), 6)
+    yield "expert", late(Rules.preset("expert"), 7, 8, OPEN_FIRST)
+
+
+@pytest.mark.parametrize("name,p", list(_small_positions()), ids=lambda x: x if isinstance(x, str) else "")
+def test_merged_recursion_equals_unmerged_and_the_engine(name, p):
+    merged, plain = Reference(), Reference(merge=False)
+    dist = merged.distribution(p)
+    assert dist == plain.distribution(p)
+    assert merged.states <= plain.states
+    old, _ = exact_distribution(p, (Uniform(), Uniform()), fast=False)
+    assert dist == old
+    fast, _ = exact_distribution(p, (Uniform(), Uniform()))
+    assert fast == old
+    assert sum(dist.values()) == 1
+
+
+def _mirror(p: Position) -> Position:
+    data = p.to_json()
+    data["castles"] = data["castles"][::-1]
+    return Position.from_json(data)
+
+
+def test_mirror_images_and_swapped_members_share_a_key():
+    p = late(Rules.preset("team"), 8, 10, TEAM_SPLIT)
+    q = _mirror(p)
+    data = q.to_json()
+    for side in data["sides"].values():
+        if "members" in side:
+            side["members"] = side["members"][::-1]
+            side["drawer"] = 1 - side["drawer"]
+    swapped = Position.from_json(data)
+    assert p.castles != q.castles
+    assert merge_key(p) == merge_key(q) == merge_key(swapped)
+    assert Reference(merge=False).distribution(p) == Reference(merge=False).distribution(swapped)
+
+
+def test_settled_sides_drop_their_discards():
+    p = endgames(Rules.preset("advanced"), 1, seed=9)[0]
+    data = p.to_json()
+    for side in data["sides"].values():
+        side["discard"], side["removed"] = side["discard"] + side["removed"], []
+    moved = Position.from_json(data)
+    assert merge_key(p) == merge_key(moved)
+    assert Reference(merge=False).distribution(p) == Reference(merge=False).distribution(moved)
+
+
+@pytest.mark.slow
+def test_six_against_six_with_empty_decks_in_fractions():
+    """The issue's case: hands of six of distinct values, decks spent, every castle neutral."""
+    sides = {}
+    for name, hand in (("english", "H54322"), ("french", "H54332")):
+        rest = ["H", "5", "5", "4", "4", "4", "3", "3", "3", "3"] + ["2"] * 12
+        for c in hand:
+            rest.remove(c)
+        sides[name] = {"hand": list(hand), "deck": [], "discard": rest, "removed": [], "exhaustions": 2}
+    p = Position.from_json({"rules": "base", "castles": ["neutral"] * 6, "round": 9, "first": "english",
+                            "to_play": "open_first", "sides": sides})
+    exact = fx.ExactForwardEndgame(p.rules).value(p)
+    assert exact == Endgame(p.rules).value(p)
+    floats = ForwardEndgame(p.rules).value(p)
+    assert max(abs(floats[k] - float(q)) for k, q in exact.items()) < 1e-12
