@@ -30,10 +30,10 @@ RULES = "advanced"
 
 
 #: the hardest hands for their size: both heroes, many distinct values (the most distinct plans),
-#: on the table of the shared endgame check positions (english holds 2 castles, french 1)
+#: on an open table (every castle neutral: the equilibria are mixed there)
 HARD = {2: ("H2", "52"), 3: ("H53", "H42"), 4: ("H543", "H542"), 5: ("H5432", "H5422"),
         6: ("H54322", "H54332")}
-HARD_TABLE = (-1, 0, 1, -1, 0, -1)
+HARD_TABLE = (-1, -1, -1, -1, -1, -1)
 
 
 def case(cards: int, seed: int) -> tuple[tuple[int, ...], int, Cards, Cards]:
@@ -122,7 +122,8 @@ def main() -> None:
     ap.add_argument("--cards", type=int, nargs="*", default=[2, 3, 4, 5, 6])
     ap.add_argument("--seeds", type=int, default=1, help="positions per hand size")
     ap.add_argument("--limit", type=float, default=90.0, help="seconds a case may run")
-    ap.add_argument("--exploit", action="store_true", help="also best responses to uniform and heuristic")
+    ap.add_argument("--exploit", action="store_true",
+                    help="also best responses to uniform and heuristic (hands of up to 4 cards)")
     ap.add_argument("--openspiel", action="store_true", help="also the OpenSpiel CFR+ cross-check")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -135,7 +136,8 @@ def main() -> None:
             key = case(cards, seed)
             q: mp.Queue = mp.Queue()
             counts = mp.Array("q", 2)
-            proc = mp.get_context("fork").Process(target=run_case, args=(key, q, args.exploit, counts))
+            exploit = args.exploit and cards <= 4
+            proc = mp.get_context("fork").Process(target=run_case, args=(key, q, exploit, counts))
             start = time.perf_counter()
             proc.start()
             proc.join(args.limit)

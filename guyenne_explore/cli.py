@@ -267,6 +267,41 @@ def cmd_storyboard(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_skill(args: argparse.Namespace) -> int:
+    """Rule sets by skill level from the opening: metrics with intervals, and the conclusions that change."""
+    from .analysis.api import policy_named
+    from .analysis.skill import skill_levels
+
+    presets = [x.strip() for x in args.rules.split(",") if x.strip()]
+    rule_sets = [Rules.from_json(name) for name in presets]
+    levels = [x.strip() for x in args.levels.split(",") if x.strip()]
+    for name in levels:
+        try:
+            policy_named(name)
+        except ValueError as exc:
+            raise Refused(str(exc)) from None
+    games = {lv: (max(1, args.games // 10) if lv.startswith("search") else args.games) for lv in levels}
+    workers = args.workers or os.cpu_count() or 1
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers) as pool:
+            table = skill_levels(Position.start(rule_sets[0]), rule_sets, presets, levels, games=games,
+                                 seed=args.seed, executor=pool)
+    else:
+        table = skill_levels(Position.start(rule_sets[0]), rule_sets, presets, levels, games=games, seed=args.seed)
+    if args.json:
+        print(json.dumps({"rows": table.rows(), "changes": table.changes()}, indent=1))
+        return EXIT_OK
+    for r in table.rows():
+        print(f"{r['rules']:14s} {r['level']:12s} {r['metric']:22s} {r['value']:8.3f} "
+              f"[{r['low']:.3f}, {r['high']:.3f}]  {r['verdict']}")
+    print("conclusions that change with skill:" if table.changes() else "no conclusion changes with skill")
+    for line in table.changes():
+        print("  " + line)
+    return EXIT_OK
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     """Equilibrium of an open-hand endgame: value, first-decision mix, policies' exploitability, size."""
     from .analysis.api import policy_named
@@ -375,6 +410,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help="policies whose best response is measured (comma-separated, or none)")
     so.add_argument("--budget", type=float, default=60.0, help="seconds allowed for each best response")
     so.set_defaults(func=cmd_solve)
+    sk = sub.add_parser("skill", help="rule sets by skill level (uniform, heuristic, search) from the opening")
+    sk.add_argument("--rules", default="base,advanced", help="presets or rules JSON, comma-separated; the first is "
+                    "the reference")
+    sk.add_argument("--levels", default="uniform,heuristic,search:100")
+    sk.add_argument("--games", type=_games, default=400, help="games a rule set and level (a tenth for search)")
+    sk.add_argument("--seed", type=_seed, default=0)
+    sk.add_argument("--workers", type=int, metavar="N", help="processes (default: the local cores)")
+    sk.add_argument("--json", action="store_true")
+    sk.set_defaults(func=cmd_skill)
     return ap
 
 

@@ -40,7 +40,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..engine_api import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, SIDES, Move,
-                          Position, Rules, table_result)
+                          Position, Rules, Side, table_result)
 from .fast.endgame import frozen
 from .optimal_lp import Layout, RoundSolution, solve_batch
 from .optimal_round import RoundModel, StateKey, build_round, canonical, round_start, subgame
@@ -386,10 +386,16 @@ class BestResponse:
     ``policy`` plays ``policy_side``; its moves come from :meth:`Policy.distribution` on
     its own view, or, for a sampling policy (``exact`` False), from ``samples`` seeded calls
     of :meth:`Policy.choose` at each decision (one call: the seeded policy as it plays).
+
+    The policy sees the table as it would in the game from ``root`` (a round start): each side's
+    removed cards and exhaustions as there, and in its discard the root's discard plus every card
+    spent since (whether a card spent since was removed or discarded changes nothing for the
+    rest of the game, and the solver does not track it); the round number stays the root's.
     """
 
     def __init__(self, solver: OptimalSolver, policy: Policy, policy_side: int, samples: int = 1,
-                 seed: int = 0, deadline: float | None = None):
+                 seed: int = 0, deadline: float | None = None, root: Position | None = None):
+        self.root = root
         self.solver = solver
         self.rules = solver.rules
         self.policy = policy
@@ -421,6 +427,19 @@ class BestResponse:
             counts[self.policy.choose(view, rng)] += 1
         return [(mv, c / self.samples) for mv, c in counts.items()]
 
+    def _start(self, key: StateKey) -> Position:
+        """The round start the policy is shown (see the class docstring)."""
+        if self.root is None:
+            return round_start(self.rules, key)
+        root = self.root
+        sides = []
+        for i, hand in ((ENGLISH, key[2]), (FRENCH, key[3])):
+            s = root.sides[i]
+            spent = s.hand + root.placed.side_total(i) - hand
+            sides.append(Side(hands=(hand,), discard=s.discard + spent, removed=s.removed,
+                              exhaustions=s.exhaustions))
+        return Position(self.rules, key[0], root.round, key[1], OPEN_FIRST, (sides[0], sides[1]))
+
     def _model(self, key: StateKey) -> RoundModel:
         m = self.models.get(key)
         if m is None:
@@ -431,7 +450,7 @@ class BestResponse:
         m = self._model(key)
         lay = Layout(m)
         first = key[1]
-        start = round_start(self.rules, key)
+        start = self._start(key)
         br_is_english = self.side != ENGLISH
         best = np.max if br_is_english else np.min
         nb = len(m.blocks)
@@ -602,7 +621,7 @@ def exploitability(p: Position, policies: dict[str, Policy], solver: OptimalSolv
         for side in (ENGLISH, FRENCH):
             responder = 1 - side
             t = time.perf_counter()
-            br = BestResponse(solver, policy, side, samples, seed, t + budget_seconds)
+            br = BestResponse(solver, policy, side, samples, seed, t + budget_seconds, root=p)
             eq_side = eq if responder == ENGLISH else (1 - eq if solver.objective == "win" else -eq)
             try:
                 v = br.value_of(key)
