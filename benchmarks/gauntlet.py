@@ -3,7 +3,10 @@
 Prints one row per pairing: the first policy's score (a win 1, a draw 1/2) over
 both seats with its 95% Wilson interval, the score in each seat, and the games
 per second of that pairing.  Then, for each real policy, its worst score
-against a counter-policy (the issue's bar: at least 0.45).
+against a counter-policy (the issue's bar: at least 0.45), and the tells of each
+real policy's openings in self-play: how often a one-card opening is the hero,
+how often it bluffs (one weakest card, or the hero with one weakest card), and
+the mean size of its openings with and without the hero.
 
     .venv/bin/python benchmarks/gauntlet.py --games 100 --preset advanced
     .venv/bin/python benchmarks/gauntlet.py --games 40 --policies heuristic,search:400 --workers 2
@@ -19,7 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import random  # noqa: E402
+
 from guyenne_explore import Position  # noqa: E402
+from guyenne_explore.engine_api import HERO, OPEN_FIRST, OPEN_SECOND, Hooks, play  # noqa: E402
 from guyenne_explore.analysis.api import policy_named  # noqa: E402
 from guyenne_explore.analysis.counters import COUNTERS  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
@@ -59,6 +65,35 @@ def pairing(pool, rules: str, a: str, b: str, games: int, seed: int, chunk: int)
             "english": points[0] / games, "french": points[1] / games, "games_s": 2 * games / secs}
 
 
+class _Openings(Hooks):
+    def __init__(self) -> None:
+        self.rows: list[tuple[int, bool, bool]] = []  # size, hero placed, bluff
+
+    def decision(self, p, side, move) -> None:
+        if p.to_play in (OPEN_FIRST, OPEN_SECOND):
+            hand = p.sides[side].hands[p.member_to_play]
+            weakest = next((k for k in range(HERO) if hand[k]), None)
+            c = move.cards
+            bluff = weakest is not None and c[weakest] > 0 and (c.size == 1 or (c[HERO] > 0 and c.size == 2))
+            self.rows.append((c.size, c[HERO] > 0, bluff))
+
+
+def tells(rules: str, name: str, games: int, seed: int) -> str:
+    """What a policy's openings give away, from ``games`` self-play games."""
+    p = Position.start(Rules.from_json(rules))
+    seen = _Openings()
+    for i in range(games):
+        play(p, random.Random(f"{seed}:{i}"), (make(name), make(name)), (seen,), check_moves=False)
+    rows = seen.rows
+    lone = [hero for size, hero, _ in rows if size == 1]
+    with_hero = [size for size, hero, _ in rows if hero]
+    without = [size for size, hero, _ in rows if not hero]
+    mean = (lambda xs: sum(xs) / len(xs) if xs else float("nan"))
+    return (f"{name:>12}: {len(rows)} openings; a lone card is the hero {mean(lone):.2f} of the time "
+            f"({len(lone)} lone cards); bluffs {mean([b for *_, b in rows]):.3f}; mean size with the hero "
+            f"{mean(with_hero):.2f}, without {mean(without):.2f}")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=100, help="games per seat of each pairing")
@@ -67,6 +102,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--counters", default=",".join(COUNTERS), help="the counter-policies, comma-separated")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--tell-games", type=int, default=100, help="self-play games read for tells (a tenth for search)")
     args = ap.parse_args(argv)
     real = [x for x in args.policies.split(",") if x]
     counters = [x for x in args.counters.split(",") if x]
@@ -87,6 +123,11 @@ def main(argv: list[str] | None = None) -> None:
         if worst:
             verdict = "holds" if worst["score"] >= 0.45 else "BEATEN"
             print(f"{a:>12}: worst against a counter {worst['score']:.3f} ({worst['b']}) {verdict}")
+    print("\nopenings in self-play (tells):")
+    for a in real:
+        if a != "uniform":
+            print(tells(args.preset, a, args.tell_games if not a.startswith("search") else max(1, args.tell_games // 10),
+                        args.seed))
 
 
 if __name__ == "__main__":

@@ -237,3 +237,19 @@ def test_skill_levels_read_verdicts_and_say_where_a_conclusion_changes():
     assert all(c.verdict == EVEN for c in table.cells if c.label == "base" and not c.metric.name.startswith("Adv"))
     for sentence in table.changes():
         assert "under uniform" in sentence and "under heuristic" in sentence
+        assert sentence.split(":")[0] in ("appears", "reverses", "not confirmed")
+
+
+def test_skill_command_prints_levels_and_changes():
+    import json
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "guyenne_explore", "skill", "--rules", "base,advanced", "--levels",
+                        "uniform,heuristic", "--games", "40", "--workers", "1", "--json"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert {row["level"] for row in data["rows"]} == {"uniform", "heuristic"} and isinstance(data["changes"], list)
+    bad = subprocess.run([sys.executable, "-m", "guyenne_explore", "skill", "--levels", "uniform,expert"],
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and "unknown policy 'expert'" in bad.stderr + bad.stdout

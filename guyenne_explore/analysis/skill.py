@@ -55,7 +55,10 @@ class SkillTable:
                  "low": c.metric.low, "high": c.metric.high, "verdict": c.verdict} for c in self.cells]
 
     def changes(self) -> list[str]:
-        """Where a conclusion under skilled play differs from the one under the first level."""
+        """Where a conclusion under skilled play differs from the one under the first level: it
+        *reverses* (above against below), *appears* (a clear verdict where the first level had
+        none) or is *not confirmed* (the first level's verdict, with intervals now overlapping:
+        the effect is gone or the games too few to show it)."""
         out = []
         base = self.levels[0]
         for c in self.cells:
@@ -64,8 +67,9 @@ class SkillTable:
             ref = self.cell(c.label, base, c.metric.name)
             if ref.verdict != c.verdict:
                 against = "one half" if _is_advantage(c.metric.name) else self.labels[0]
-                out.append(f"{c.label}, {c.metric.name}: {ref.verdict} {against} under {base} "
-                           f"({_show(ref.metric)}), {c.verdict} under {c.level} ({_show(c.metric)})")
+                kind = "appears" if ref.verdict == EVEN else "not confirmed" if c.verdict == EVEN else "reverses"
+                out.append(f"{kind}: {c.label}, {c.metric.name}: {ref.verdict} {against} under {base} "
+                           f"({_show(ref.metric)}), {c.verdict} {against} under {c.level} ({_show(c.metric)})")
         return out
 
 
