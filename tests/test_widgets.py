@@ -670,6 +670,17 @@ def test_exact_refused_for_its_size_offers_force_with_the_estimate(start, monkey
     assert asked["force"] is True and panel.force_note.value == ""
 
 
+def test_variant_lab_exact_refused_for_its_size_points_to_the_sample_method(start):
+    from guyenne_explore.widgets.variant_lab import VariantLab
+
+    lab = VariantLab(start)
+    lab.method.value = "exact"
+    lab.run_compare(block=True)  # the dealt opening is far beyond an exact enumeration, preset and variant alike
+    assert all(r.out_of_reach for r in lab.runs) and not lab.results
+    assert "exact enumeration is too large" in lab.controls.status.value
+    assert "Choose the sample method" in lab.controls.status.value and "skipped" in lab.problems.value
+
+
 def test_a_pile_click_scrolls_the_builder_to_its_row(start, monkeypatch):
     e = Explorer(start)
     asked = []

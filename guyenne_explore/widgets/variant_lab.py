@@ -295,8 +295,11 @@ class VariantLab(w.VBox):
             self.results = {r.label: r.result for r in runs if r.result is not None}
             self.figures = result_figures(self.results) if self.results else {}
             self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
+            too_large = any(r.out_of_reach for r in runs)
             self._done(True, "Compared " + " and ".join(self.results) if self.results
-                       else "Neither rule set could be analysed from this position.")
+                       else "Neither rule set could be analysed from this position"
+                       + (": the exact enumeration is too large (the estimate is below). Choose the sample "
+                          "method, or force exact from the Analysis tab." if too_large else " (the reasons are below)."))
 
         self._launch("Comparing the variant with its preset...", work, block)
 
