@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
 
 from ..cards import HERO, KINDS, SYMBOLS, Cards
 from ..rules import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES
+from .guard import guarded
+from .messages import messages_html  # noqa: F401 (panels import it from here)
 
 #: team set-ups offered for the ``members`` parameter
 MEMBERS = {"1 v 1": (1, 1), "2 v 2": (2, 2), "2 v 1": (2, 1), "1 v 2": (1, 2)}
@@ -90,7 +92,6 @@ class NumberField(w.HBox):
 
     def __init__(self, description: str, value: float, low: float, high: float, whole: bool = True,
                  width: str = "160px", **kwargs: Any) -> None:
-        from .guard import guarded  # guard shows its lines with this module's messages_html
 
         self.low, self.high, self.whole = low, high, whole
         self.box = number_box(value, width=width, description=description, **kwargs)
@@ -150,7 +151,6 @@ class CountsRow:
         self.problems: list[str] = []
         self._counts = list(cards)
         self._read()
-        from .guard import guarded  # guard shows its lines with this module's messages_html
 
         for box in self.boxes:
             box.observe(guarded(self.message)(lambda _c: (self._read(), on_change())), names="value")
@@ -297,13 +297,6 @@ def _short(value: Any) -> str:
 # ---------------------------------------------------------------------- problems
 #: sections of the builder form, in display order
 SECTIONS = ("general", "rules", "castles", "game", "english", "french", "placed")
-
-
-def messages_html(problems: Sequence[object], warnings: Sequence[object] = ()) -> str:
-    """Problems in red and warnings in amber, one line each, as HTML (problems as text or Problem values)."""
-    lines = [f'<div class="guyenne-problem" style="color:#9b1c1c">✗ {html.escape(str(p))}</div>' for p in problems]
-    lines += [f'<div class="guyenne-warning" style="color:#8a5a00">⚠ {html.escape(str(m))}</div>' for m in warnings]
-    return "".join(lines)
 
 
 def symbols(kinds: tuple[int, ...]) -> list[str]:

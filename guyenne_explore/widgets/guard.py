@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from .forms import messages_html
+from .messages import messages_html
 
 log = logging.getLogger("guyenne_explore.widgets")
 F = TypeVar("F", bound=Callable[..., Any])
