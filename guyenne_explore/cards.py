@@ -172,6 +172,23 @@ class Cards(tuple):
         return f"Cards({str(self)!r})"
 
 
+def count_sub_multisets(source: Cards, lo: int, hi: int) -> int:
+    """Distinct sub-multisets of ``source`` with a size in [lo, hi] (a small DP, no listing)."""
+    if hi < lo:
+        return 0
+    ways = [1] + [0] * hi
+    for n in source:
+        if not n:
+            continue
+        new = [0] * (hi + 1)
+        for size, w in enumerate(ways):
+            if w:
+                for take in range(min(n, hi - size) + 1):
+                    new[size + take] += w
+        ways = new
+    return sum(ways[lo:hi + 1])
+
+
 def _make(counts: tuple[int, ...]) -> Cards:
     """Build from counts already known to be valid (the engine's hot path)."""
     return tuple.__new__(Cards, counts)

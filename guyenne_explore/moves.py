@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator
 
-from .cards import EMPTY, HERO, SYMBOLS, CardError, Cards, value_of
+from .cards import EMPTY, HERO, SYMBOLS, CardError, Cards, count_sub_multisets, value_of
 from .i18n import N_
 from .i18n import gettext as _
 from .i18n import current_language, side_noun
@@ -230,23 +230,6 @@ class Choice:
 _NOT_HELD = {"hand": N_("{who} does not hold {cards} in its hand ({source})"),
              "deck's valued cards": N_("{who} does not hold {cards} in its deck's valued cards ({source})"),
              "placed cards": N_("{who} does not hold {cards} in its placed cards ({source})")}
-
-
-def count_sub_multisets(source: Cards, lo: int, hi: int) -> int:
-    """Distinct sub-multisets of ``source`` with a size in [lo, hi] (a small DP, no listing)."""
-    if hi < lo:
-        return 0
-    ways = [1] + [0] * hi
-    for n in source:
-        if not n:
-            continue
-        new = [0] * (hi + 1)
-        for size, w in enumerate(ways):
-            if w:
-                for take in range(min(n, hi - size) + 1):
-                    new[size + take] += w
-        ways = new
-    return sum(ways[lo:hi + 1])
 
 
 class LegalMoves:

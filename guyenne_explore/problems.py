@@ -53,6 +53,8 @@ MESSAGES: dict[str, str] = {
     "rules.too_many_cards": N_("a side may hold at most {high} valued cards in all, not {value}"),
     "rules.pre_discard_exceeds": N_("pre_discard {value} is more than the {size} valued cards of a side"),
     "rules.cannot_deal": N_("a hand of {hand} cannot be dealt: a side has {size} cards{discarded}"),
+    "rules.too_many_draws": N_("a side's draw could give {count} different sets of cards (up to a hand of {hand} "
+                               "from these card counts); at most {high} keep the chance points within memory"),
     "rules.members": N_("members must give 1 or 2 players per side, not {value}"),
     # positions
     "position.castle_count": N_("there are {count} castles but the rules have {castles}"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping
 
-from .cards import HERO, Cards, CardError, kind_of
+from .cards import HERO, Cards, CardError, count_sub_multisets, kind_of
 from .problems import Problem, ProblemsError, problem, shown
 
 SIDES = ("english", "french")
@@ -34,6 +34,10 @@ BOUNDS: dict[str, tuple[int, int, str, str]] = {
 #: Most cards of one value, and most valued cards in all, that a side may have.
 MAX_PER_VALUE = 30
 MAX_VALUED_CARDS = 60
+#: Most different sets of cards one side's draw may give (a hand's worth from its card set): a
+#: chance point lists the pairs of both sides' draws, so this keeps it within a million outcomes.
+#: The base game has 50; nine values of three cards with a hand of 6 would have 2,598.
+MAX_DRAWS_PER_SIDE = 1000
 _LABELS = {"castles": "the number of castles", "hand_size": "the hand size", "max_at_castle": "max_at_castle",
            "exhaustion_limit": "the exhaustion limit L", "pre_discard": "pre_discard"}
 _CHOICES = {"removal": REMOVALS, "scoring": SCORINGS, "reshuffle": RESHUFFLES, "adjacency": ADJACENCIES,
@@ -137,6 +141,11 @@ class Rules:
                                  size=self.card_set.size,
                                  discarded=f" of which {self.pre_discard} go to the discard at setup"
                                  if self.pre_discard else ""))
+            else:
+                draws = self.draws_per_side()
+                if draws > MAX_DRAWS_PER_SIDE:
+                    p.append(problem("rules.too_many_draws", "rules.card_counts", count=draws, hand=self.hand_size,
+                                     high=MAX_DRAWS_PER_SIDE))
         return p
 
     # ------------------------------------------------------------------
@@ -144,6 +153,10 @@ class Rules:
     def card_set(self) -> Cards:
         """The full card set of one side (valued cards plus its hero)."""
         return self.valued.add_kind(HERO, 1) if self.hero else self.valued
+
+    def draws_per_side(self) -> int:
+        """The most different sets of cards one draw of a side can give (up to a hand's worth)."""
+        return max(count_sub_multisets(self.card_set, k, k) for k in range(1, self.hand_size + 1))
 
     @property
     def is_team(self) -> bool:

@@ -31,7 +31,7 @@ from guyenne_explore.cli import main
 from guyenne_explore.position import POINTS
 from guyenne_explore.positions_io import MAX_TEXT, load_position
 from guyenne_explore.problems import Problem
-from guyenne_explore.rules import BOUNDS, MAX_PER_VALUE
+from guyenne_explore.rules import BOUNDS, MAX_DRAWS_PER_SIDE, MAX_PER_VALUE
 
 PRESETS = ["base", "advanced", "expert", "classic2021", "team", "team3"]
 VARIANTS = [Rules.preset(n) for n in PRESETS] + [
@@ -530,6 +530,16 @@ def test_rule_bounds_are_named():
         if low > 0:
             with pytest.raises(RulesError, match=f"at least {low}"):
                 Rules.preset("base", **{key: low - 1})
+
+
+def test_rules_whose_chance_points_would_not_fit_in_memory_are_refused():
+    nine_values = {str(v): 3 for v in range(1, 10)}
+    with pytest.raises(RulesError, match="different sets of cards") as exc:
+        Rules.preset("base", card_counts=nine_values)
+    assert exc.value.problems[0].field == "rules.card_counts"
+    r = Rules.preset("base", card_counts=nine_values, hand_size=3)  # a smaller hand fits
+    assert r.draws_per_side() <= MAX_DRAWS_PER_SIDE
+    assert len(Position.start(r).chance_outcomes()) <= MAX_DRAWS_PER_SIDE ** 2
 
 
 def test_load_position_caps_what_it_reads(tmp_path):
