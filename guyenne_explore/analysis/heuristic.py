@@ -17,8 +17,8 @@ engine, never from a constant of its own:
 
 Its moves are *mixed*: a move's probability grows with its score (a softmax at
 :data:`TEMPERATURE`, in whole-number weights so that the distribution is exact),
-and at an opening it bluffs at :data:`BLUFF_RATE`: it opens with one weak card,
-the size of a hero opening, or hides the hero among other cards.  So the size of
+and at an opening it bluffs at :data:`BLUFF_RATE`: half of that it opens with one
+weak card, the size of a hero opening, and half it hides the hero with a weak card.  So the size of
 its bets no longer tells its hand.  It keeps no memory (a view's record is not
 read), so it is the same policy in exact enumeration, where positions reached by
 different histories are merged, as in sampled games.
@@ -46,7 +46,7 @@ REMOVAL = 0.3
 #: the softmax temperature over move scores: lower plays the best move more often
 TEMPERATURE = 0.1
 #: how often an opening is a bluff (one weak card, or the hero hidden among others)
-BLUFF_RATE = Fraction(1, 20)
+BLUFF_RATE = Fraction(1, 8)
 #: whole-number resolution of the move weights (the distribution is exact in these units)
 RESOLUTION = 1000
 #: the hero's worth as a resource, in strongest valued cards
@@ -166,18 +166,16 @@ def score(view: SideView, move: Move) -> float:
     return stake * p - SPEND * worth(rules, move.cards) - REMOVAL * loss
 
 
-def _bluffs(view: SideView, moves: list[Move]) -> list[Move]:
-    """The bluffing openings: one weakest card (looks like a lone hero), or the hero with one weak card."""
+def _bluffs(view: SideView, moves: list[Move]) -> list[list[int]]:
+    """The bluffing openings, by kind: one weakest card (the size of a lone hero), and the hero hidden
+    with one weakest card; each kind as the indexes of its moves (one a castle), empty kinds left out."""
     hand = view.hand
     weakest = next((k for k in range(HERO) if hand[k]), None)
-    out = []
-    for m in moves:
-        c = m.cards
-        if weakest is not None and c.size == 1 and c[weakest]:
-            out.append(m)
-        elif c[HERO] and c.size == 2 and weakest is not None and c[weakest]:
-            out.append(m)
-    return out
+    if weakest is None:
+        return []
+    lone = [i for i, m in enumerate(moves) if m.cards.size == 1 and m.cards[weakest]]
+    hidden = [i for i, m in enumerate(moves) if m.cards.size == 2 and m.cards[HERO] and m.cards[weakest]]
+    return [kind for kind in (lone, hidden) if kind]
 
 
 class Heuristic:
@@ -201,16 +199,21 @@ class Heuristic:
         top = max(scores)
         soft = [math.floor(RESOLUTION * math.exp((s - top) / self.temperature) + 0.5) for s in scores]
         if view.to_play in (OPEN_FIRST, OPEN_SECOND) and self.bluff_rate:
-            bluffs = _bluffs(view, moves)
-            if bluffs:
-                # the bluff mass goes to the bluffs at their best castle-scores, the rest to the softmax
-                index = {m: i for i, m in enumerate(moves)}
-                best = sorted(bluffs, key=lambda m: -scores[index[m]])[:max(1, len(bluffs) // 3)]
+            kinds = _bluffs(view, moves)
+            if kinds:
+                # the bluff mass is shared equally by the kinds, and within a kind by its best-scoring
+                # half (the first on ties); the rest of the mass is the softmax's.  In whole numbers:
+                # every weight is scaled by q = kinds x picks of each kind.
+                picks = [sorted(kind, key=lambda i: -scores[i])[:max(1, len(kind) // 2)] for kind in kinds]
+                q = len(picks)
+                for chosen in picks:
+                    q *= len(chosen)
                 num, den = self.bluff_rate.numerator, self.bluff_rate.denominator
                 total = sum(soft)
-                soft = [w * (den - num) * len(best) for w in soft]
-                for m in best:
-                    soft[index[m]] += total * num
+                soft = [w * (den - num) * q for w in soft]
+                for chosen in picks:
+                    for i in chosen:
+                        soft[i] += total * num * (q // (len(picks) * len(chosen)))
         return [(m, w) for m, w in zip(moves, soft) if w > 0]
 
     def distribution(self, view: SideView) -> list[tuple[Move, Fraction]]:

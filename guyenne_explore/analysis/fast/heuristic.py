@@ -215,7 +215,9 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, side
         has_hero = hero >= 0 and m[hero] > 0
         part[3, 0, r] = total if not has_hero else -1.0
         part[3, 1, r] = _code(m, weights)
-        part[3, 2, r] = 1.0 if weakest >= 0 and m[weakest] > 0 and (size == 1 or (has_hero and size == 2)) else 0.0
+        # the bluff kind: 1 one weakest card, 2 the hero with one weakest card, 0 none
+        part[3, 2, r] = 0.0 if weakest < 0 or m[weakest] == 0 else 1.0 if size == 1 else \
+            2.0 if has_hero and size == 2 else 0.0
         part[3, 3, r] = _worth(m, worth)
     done = np.zeros(3, np.bool_)
     n = 0
@@ -266,24 +268,33 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, side
     _softmax(scores, n, hp[P_TEMPERATURE], hp[P_RESOLUTION], wts)
     num, den = np.int64(hp[P_BLUFF_NUM]), np.int64(hp[P_BLUFF_DEN])
     if (phase == kn.OPEN_FIRST or phase == kn.OPEN_SECOND) and num > 0:
-        n_bluffs = 0
+        n_lone, n_hidden = 0, 0
         for i in range(n):
             bluff[i] = np.int64(part[3, 2, mrow[i] - first_row])
-            n_bluffs += bluff[i]
-        if n_bluffs > 0:
-            keep = max(1, n_bluffs // 3)
+            n_lone += bluff[i] == 1
+            n_hidden += bluff[i] == 2
+        kinds = (n_lone > 0) + (n_hidden > 0)
+        if kinds > 0:  # as Heuristic.weights: equal shares of the kinds, each to its best-scoring half
+            k_lone = max(1, n_lone // 2) if n_lone else 1
+            k_hidden = max(1, n_hidden // 2) if n_hidden else 1
+            q = kinds * k_lone * k_hidden
             total = 0
             for i in range(n):
                 total += wts[i]
             for i in range(n):
-                wts[i] = wts[i] * (den - num) * keep
-            for _ in range(keep):  # the best-scoring bluffs, the first on ties (a stable sort)
-                best = -1
-                for i in range(n):
-                    if bluff[i] == 1 and (best < 0 or scores[i] > scores[best]):
-                        best = i
-                bluff[best] = 2
-                wts[best] += total * num
+                wts[i] = wts[i] * (den - num) * q
+            for kind in (1, 2):
+                if (n_lone if kind == 1 else n_hidden) == 0:
+                    continue
+                keep = k_lone if kind == 1 else k_hidden
+                share = total * num * (q // (kinds * keep))
+                for _ in range(keep):  # the best scores first, the first on ties (a stable sort)
+                    best = -1
+                    for i in range(n):
+                        if bluff[i] == kind and (best < 0 or scores[i] > scores[best]):
+                            best = i
+                    bluff[best] = -1
+                    wts[best] += share
     i = _pick(wts, n, rng, out_pick)
     for k in range(nk):
         chosen[k] = cards[mrow[i], k]
