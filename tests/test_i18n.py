@@ -4,6 +4,7 @@ texts users see (problems, "why illegal", diagrams, the command line) come out i
 from __future__ import annotations
 
 import gettext
+import html
 import re
 import io
 import string
@@ -250,3 +251,76 @@ def test_the_command_line_speaks_french_with_lang_fr(tmp_path, capsys):
         assert "invalid choice: 'de'" in capsys.readouterr().err
     finally:
         set_language(None)
+
+
+# ---------------------------------------------------------------------- the explorer and the teaching game
+#: Labels that are names from the notation (presets, decision points, parameter values, formats): kept as written.
+IDENTIFIERS = {"base", "advanced", "expert", "team", "team3", "classic2021", "none", "2022", "2021", "on_draw",
+               "immediate", "line", "ring", "X", "Y", "—", "PNG", "SVG", "PDF", "HTML", "JSON", "CSV", "1 v 1", "2 v 2",
+               "2 v 1", "1 v 2", "hand_size", "max_at_castle", "exhaustion_limit", "pre_discard", "first_side",
+               "count:2", "count:3", "count:4", "count:5", "English", "Français"}
+
+
+def _fixed_texts(root) -> list[tuple[str, str, str]]:
+    """(widget, attribute, English original, shown) of every fixed label the switch knows."""
+    from guyenne_explore.widgets.language import widgets_of
+    from guyenne_explore.position import POINTS
+    out = []
+    for x in widgets_of(root):
+        for attr, (english, shown) in getattr(x, "_guyenne_english", {}).items():
+            if attr == "value":  # headings are checked by name below; statuses are written by the panels
+                continue
+            for e, s in (zip(english, shown) if isinstance(english, tuple) else [(english, shown)]):
+                if isinstance(e, str) and re.search("[a-z]", e) and e not in IDENTIFIERS and e not in POINTS \
+                        and not re.fullmatch(r"[\d\s:.]*|\u200b", e):
+                    out.append((type(x).__name__, attr, e, s))
+    return out
+
+
+@pytest.fixture
+def english():
+    set_language("en")
+    yield
+    set_language(None)
+
+
+def test_the_explorer_switches_to_french_and_back(english):
+    pytest.importorskip("ipywidgets")
+    from guyenne_explore.widgets.explorer import Explorer
+    ex = Explorer()
+    assert ex.tabs.titles == ("Builder", "Analysis", "Variant lab")
+    ex.language.value = "fr"
+    assert i18n.current_language() == "fr"
+    assert ex.tabs.titles == ("Position", "Analyse", "Variantes")
+    untranslated = [t for t in _fixed_texts(ex) if t[2] == t[3]]
+    assert not untranslated, f"labels without French (add them to widgets/language.LABELS): {untranslated[:10]}"
+    assert "coups légaux pour les Anglais à open_first" in ex.moves.count.value
+    assert ex.moves.buttons["Apply selected"].description == "Jouer la sélection"
+    assert ex.builder.first._options_labels == ("anglais", "français") and ex.builder.first.value == "english"
+    texts = _texts(ex.table.svg)
+    assert "pioche 16" in texts and "Anglais" in texts and "deck 16" not in texts
+    ex.moves.try_move("9:H")
+    assert "il n'y a pas de château 9" in html.unescape(ex.moves.explain.value)
+    ex.language.value = "en"
+    assert ex.tabs.titles == ("Builder", "Analysis", "Variant lab")
+    assert all(t[2] == t[3] for t in _fixed_texts(ex))
+    assert "legal moves for english at open_first" in ex.moves.count.value and "deck 16" in _texts(ex.table.svg)
+
+
+def test_the_teaching_game_in_french(english):
+    pytest.importorskip("ipywidgets")
+    from guyenne_explore.widgets.teaching import TeachingGame
+    game = TeachingGame(lang="fr")
+    assert i18n.current_language() == "fr"
+    assert game.play_button.description == "Jouer" and game.restart.description == "Nouvelle partie"
+    assert "<b>À vous de jouer</b> (les Anglais, open_first, tour 1)" in game.prompt.value
+    assert "Mise en place" in game.lessons.value and "Chaque joueur a 22 cartes" in game.lessons.value
+    assert not [t for t in _fixed_texts(game) if t[2] == t[3]]
+    game.play("9:H")
+    assert "n'est pas permis : il n'y a pas de château 9" in html.unescape(game.explain.value)
+    move = next(iter(game.position.legal_moves)).text()
+    assert game.play(move)
+    assert f"Vous avez joué {move}." in game.history_view.value
+    game.language.value = "en"
+    assert f"You played {move}." in game.history_view.value and "Setup" in game.lessons.value
+    assert "<b>Your turn</b>" in game.prompt.value

@@ -14,11 +14,14 @@ from typing import Any
 
 import ipywidgets as w
 
+from ..i18n import gettext as _
+from ..i18n import set_language
 from ..position import Position
 from .analysis_panel import AnalysisPanel
 from .builder import Builder
 from .diagram_export import DiagramExport
 from .guard import guarded
+from .language import LanguageSwitch, relabel
 from .moves_panel import MovesPanel
 from .starts import opening
 from .table import Table
@@ -29,9 +32,10 @@ STYLE = pathlib.Path(__file__).parent / "static" / "explorer.css"
 
 
 class Explorer(w.HBox):
-    """Every panel together; ``Explorer()`` opens on the dealt opening under the advanced rules."""
+    """Every panel together; ``Explorer()`` opens on the dealt opening under the advanced rules, in ``lang``
+    (``en``/``fr``; default: the current language, see :mod:`guyenne_explore.i18n`)."""
 
-    def __init__(self, position: Position | None = None, **kwargs: Any) -> None:
+    def __init__(self, position: Position | None = None, lang: str | None = None, **kwargs: Any) -> None:
         start = position if position is not None else opening("advanced", 1)
         self.table = Table(start)
         self.moves = MovesPanel(start)
@@ -46,7 +50,9 @@ class Explorer(w.HBox):
                           layout=w.Layout(flex="1 1 560px", min_width="0"))
         self.tabs.titles = TABS
         self.diagram_export = DiagramExport(self.table)
-        left = w.VBox([self.table, self.diagram_export, w.HTML("<h4>Legal moves</h4>"), self.moves],
+        # English / Français: every panel's texts, the table and the downloads follow (see .language)
+        self.language = LanguageSwitch(self.set_language, lang)
+        left = w.VBox([self.language, self.table, self.diagram_export, w.HTML("<h4>Legal moves</h4>"), self.moves],
                       layout=w.Layout(flex="0 1 560px", min_width="320px"))
         style = w.HTML(f"<style>{STYLE.read_text()}</style>", layout=w.Layout(display="none"))
         super().__init__([style, left, self.tabs],
@@ -60,15 +66,30 @@ class Explorer(w.HBox):
         # clicks on the table: an unexpected error shows in the builder's section it concerns, never raised
         self.table.on_castle_click(guarded(self.builder.errors["castles"])(self.builder.cycle_castle))
         self.table.on_stack_click(guarded(self.builder.errors["general"])(self._edit_stack))
+        if self.language.value != "en":
+            self.set_language(self.language.value)
 
     @property
     def position(self) -> Position | None:
         """The valid position the explorer shows, or None while the builder's is invalid."""
         return self.builder.position
 
+    def set_language(self, lang: str) -> None:
+        """Show every panel in ``lang`` (``en``/``fr``): fixed labels, the table, the move list's texts."""
+        if self.language.value != lang:
+            self.language.value = lang  # the switch calls back here after setting the process's language
+            return
+        set_language(lang)
+        relabel(self, lang)
+        self.table._redraw()
+        if self.builder.position is None:
+            self._problems(None)
+        self.moves.refresh()
+
     def _built(self, _change: Any) -> None:
         p = self.builder.position
-        reason = "not a valid position: " + "; ".join(map(str, self.builder.problems[:2])) if p is None else ""
+        reason = _("not a valid position: {problems}").format(
+            problems="; ".join(map(str, self.builder.problems[:2]))) if p is None else ""
         self.table.set_position(p, reason)
         self.moves.set_position(p)
         self.analysis.set_position(p)
@@ -77,7 +98,8 @@ class Explorer(w.HBox):
     def _problems(self, _change: Any) -> None:
         """One invalid state after another: the position stays None, so only the note under the table changes."""
         if self.builder.position is None and self.builder.problems:
-            self.table.set_position(None, "not a valid position: " + "; ".join(map(str, self.builder.problems[:2])))
+            self.table.set_position(None, _("not a valid position: {problems}").format(
+                problems="; ".join(map(str, self.builder.problems[:2]))))
 
     def _moved(self, _change: Any) -> None:
         p = self.moves.position

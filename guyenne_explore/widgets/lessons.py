@@ -8,50 +8,52 @@ was removed, a deck was exhausted), never deciding anything the engine decides.
 from __future__ import annotations
 
 from ..cards import HERO
+from ..i18n import N_, current_language, side_noun
+from ..i18n import gettext as _
 from ..position import NEUTRAL, Position
 from ..rules import SIDES
 
 LESSONS: dict[str, tuple[str, str]] = {
-    "setup": ("Setup", ("Each side has 22 cards: twelve 2s, four 3s, three 4s, two 5s and a hero (H). "
+    "setup": (N_("Setup"), N_("Each side has 22 cards: twelve 2s, four 3s, three 4s, two 5s and a hero (H). "
               "You start with your hero and 5 cards drawn from your shuffled deck: a hand of 6. "
               "Six castles stand in a line, all neutral.")),
-    "open_first": ("Opening a round", ("Each round two castles are fought over. The side holding the "
+    "open_first": (N_("Opening a round"), N_("Each round two castles are fought over. The side holding the "
                    "first-player card opens: it picks any castle (X) and places 1 to 5 cards there, face "
                    "down, keeping at least one card for the second castle.")),
-    "respond_first": ("Answering", ("The other side must answer at castle X with at least one card, "
+    "respond_first": (N_("Answering"), N_("The other side must answer at castle X with at least one card, "
                       "also keeping one card for the second castle.")),
-    "open_second": ("The second castle", ("The side that answered now picks another castle (Y) and places "
+    "open_second": (N_("The second castle"), N_("The side that answered now picks another castle (Y) and places "
                     "cards there; it may use its whole hand now.")),
-    "respond_second": ("The last placement", ("The first player answers at castle Y with at least one card. "
+    "respond_second": (N_("The last placement"), N_("The first player answers at castle Y with at least one card. "
                        "Then both battles are revealed and resolved, X first.")),
-    "remove_choice": ("Choosing what to remove", ("You lost a battle over a neutral castle under the advanced "
+    "remove_choice": (N_("Choosing what to remove"), N_("You lost a battle over a neutral castle under the advanced "
                       "rules: remove for good either your strongest card placed there, or two or more of "
                       "your cards there adding up to at least its value.")),
-    "concede_choice": ("Conceding", ("The attacker has revealed. As defender you may reveal (a tie keeps "
+    "concede_choice": (N_("Conceding"), N_("The attacker has revealed. As defender you may reveal (a tie keeps "
                        "the castle yours) or concede, losing the castle without showing your cards.")),
-    "setup_discard": ("Expert setup", ("Before the first deal each side chooses 5 valued cards to put "
+    "setup_discard": (N_("Expert setup"), N_("Before the first deal each side chooses 5 valued cards to put "
                       "face down in its discard; they come back only when the deck is reshuffled.")),
-    "team_split": ("Sharing the draw", ("The team's drawer gives 1 to 5 of its cards to its partner, "
+    "team_split": (N_("Sharing the draw"), N_("The team's drawer gives 1 to 5 of its cards to its partner, "
                    "keeping at least one.")),
-    "team_order": ("Who plays first", ("The team decides which member places first this round; each "
+    "team_order": (N_("Who plays first"), N_("The team decides which member places first this round; each "
                    "member places at exactly one castle.")),
-    "opponent_hidden": ("Face-down cards", ("You see how many cards the other side placed, not which: "
+    "opponent_hidden": (N_("Face-down cards"), N_("You see how many cards the other side placed, not which: "
                         "cards are revealed only when the battle is resolved.")),
-    "neutral_battle": ("A neutral castle", ("On a neutral castle both sides attack: the higher sum takes it, "
+    "neutral_battle": (N_("A neutral castle"), N_("On a neutral castle both sides attack: the higher sum takes it, "
                        "a tie leaves it neutral.")),
-    "defended": ("Attack and defence", ("On a controlled castle its owner defends: the attacker takes it "
+    "defended": (N_("Attack and defence"), N_("On a controlled castle its owner defends: the attacker takes it "
                  "only with a strictly greater sum; a tie goes to the defender.")),
-    "hero": ("The hero", ("A hero wins its battle whatever the sums, unless both heroes are there: "
+    "hero": (N_("The hero"), N_("A hero wins its battle whatever the sums, unless both heroes are there: "
              "then it is a tie.")),
-    "removal": ("Cards removed for good", ("Some cards played leave the game for good (face up beside "
+    "removal": (N_("Cards removed for good"), N_("Some cards played leave the game for good (face up beside "
                 "the castles). Under the advanced rules an attacker of a controlled castle removes its "
                 "strongest card placed there, won or lost, and the loser of a neutral castle removes cards too.")),
-    "draw": ("End of a round", ("Cards placed go to their side's discard (unless removed); each side "
+    "draw": (N_("End of a round"), N_("Cards placed go to their side's discard (unless removed); each side "
              "draws back up to 6 cards, and the first-player card passes to the other side.")),
-    "exhaustion": ("An exhausted deck", ("Drawing the last card of a deck exhausts it. When a card must "
+    "exhaustion": (N_("An exhausted deck"), N_("Drawing the last card of a deck exhausts it. When a card must "
                    "be drawn from an empty deck, the discard is shuffled into a new deck, but only while "
                    "the deck has been exhausted fewer than 2 times (3 in expert).")),
-    "end": ("The end and the score", ("The game ends when a side holds every castle (12 points to 0), "
+    "end": (N_("The end and the score"), N_("The game ends when a side holds every castle (12 points to 0), "
             "or when after drawing a side holds at most one card. A lone castle scores 1 point and a "
             "run of n adjacent castles scores 2n; equal scores go to the side with more cards left.")),
 }
@@ -77,14 +79,25 @@ def noticed(before: Position, after: Position) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def battle_line(before: Position, after: Position, battle: int) -> str | None:
+    """A plain line saying what battle X (0) or Y (1) of a resolved round did, in the current language."""
+    c = before.placed.castle(battle)
+    if c is None or not (before.placed.at(0, battle).size and before.placed.at(1, battle).size):
+        return None
+    if after.castles[c] == NEUTRAL:
+        held = _("nobody (neutral)")
+    else:
+        held = SIDES[after.castles[c]] if current_language() == "en" else side_noun(SIDES[after.castles[c]])
+    return _("Castle {battle} ({castle}): English {english} against French {french}: now held by {side}.").format(
+        battle="XY"[battle], castle=c, english=before.placed.at(0, battle), french=before.placed.at(1, battle), side=held)
+
+
 def battle_report(before: Position, after: Position) -> list[str]:
     """Plain lines saying what each battle of a resolved round did (cards shown, who holds the castle)."""
-    lines = []
-    for b, name in enumerate(("X", "Y")):
-        c = before.placed.castle(b)
-        if c is None or not (before.placed.at(0, b).size and before.placed.at(1, b).size):
-            continue
-        held = SIDES[after.castles[c]] if after.castles[c] != NEUTRAL else "nobody (neutral)"
-        lines.append(f"Castle {name} ({c}): English {before.placed.at(0, b)} against French "
-                     f"{before.placed.at(1, b)}: now held by {held}.")
-    return lines
+    return [line for b in (0, 1) if (line := battle_line(before, after, b)) is not None]
+
+
+def lesson(key: str) -> tuple[str, str]:
+    """A lesson's title and text in the current language."""
+    title, text = LESSONS[key]
+    return _(title), _(text)

@@ -18,6 +18,8 @@ import ipywidgets as w
 import traitlets
 
 from ..analysis.heuristic import Heuristic
+from ..i18n import current_language, ngettext, side_noun
+from ..i18n import gettext as _
 from ..moves import Move
 from ..position import Position
 from ..record import GameRecord, play_game
@@ -44,9 +46,9 @@ class MoveList(anywidget.AnyWidget):
 def group_moves(position: Position, limit: int = MAX_LISTED) -> list[dict[str, Any]]:
     """The first ``limit`` legal moves as ``[{"label", "moves": [[text, short], ...]}]``, by castle."""
     groups: dict[str, list[list[str]]] = {}
-    for move, _ in zip(position.legal_moves, range(limit)):
+    for move, _n in zip(position.legal_moves, range(limit)):
         if move.castle is not None:
-            label, short = f"castle {move.castle}", str(move.cards)
+            label, short = _("castle {castle}").format(castle=move.castle), str(move.cards)
         else:
             label, short = position.to_play, move.text()
         groups.setdefault(label, []).append([move.text(), short])
@@ -123,15 +125,20 @@ class MovesPanel(w.VBox):
         p = self.position
         if p is None:
             return False
-        reason = p.why_illegal(text) if text.strip() else "type a move first, e.g. 3:H52"
+        reason = p.why_illegal(text) if text.strip() else _("type a move first, e.g. 3:H52")
         if reason is not None:
             shown = text if len(text) <= 40 else text[:37] + "..."
             self.explain.value = (f'<span class="guyenne-illegal" style="color:#9b1c1c">✗ '
                                   f'{html.escape(shown)}: {html.escape(str(reason))}</span>')
             return False
         self._push(p.apply(text))
-        self.explain.value = f'<span style="color:#1d6b2f">✓ played {html.escape(text.strip())}</span>'
+        self.explain.value = f'<span style="color:#1d6b2f">✓ {html.escape(_("played {move}").format(move=text.strip()))}</span>'
         return True
+
+    def refresh(self) -> None:
+        """Write the panel's texts again (in the current language, after a language switch)."""
+        self.explain.value = ""
+        self._show()
 
     def step(self, delta: int) -> None:
         """Move ``delta`` steps along the history (back is negative)."""
@@ -169,7 +176,8 @@ class MovesPanel(w.VBox):
 
     def _show(self) -> None:
         p = self.history[self.index] if self.history else None
-        self.step_label.value = f"step {self.index + 1} / {len(self.history)}" if self.history else ""
+        self.step_label.value = _("step {index} / {count}").format(index=self.index + 1, count=len(self.history)) \
+            if self.history else ""
         with self.list.hold_sync():
             self.list.selected = self.list.hovered = ""
             self.list.groups = group_moves(p) if p is not None and not p.is_chance and not p.is_over else []
@@ -182,16 +190,23 @@ class MovesPanel(w.VBox):
     @staticmethod
     def _count_html(p: Position | None) -> str:
         if p is None:
-            return '<span class="guyenne-move-count" data-count="0">no valid position: see the builder</span>'
+            return f'<span class="guyenne-move-count" data-count="0">{_("no valid position: see the builder")}</span>'
         if p.is_over:
             r = p.result()
-            text = f"the game is over: English {r.english}, French {r.french} ({r.winner})"
+            text = _("the game is over: English {english}, French {french} ({winner})").format(
+                english=r.english, french=r.french, winner=r.winner if current_language() == "en" else side_noun(r.winner))
         elif p.is_chance:
-            text = f"a chance point ({p.to_play}): sample an outcome to go on"
+            text = _("a chance point ({point}): sample an outcome to go on").format(point=p.to_play)
         else:
             n = len(p.legal_moves)
             who = SIDES[p.side_to_play] if p.side_to_play is not None else ""
-            more = f" (the first {MAX_LISTED} listed)" if n > MAX_LISTED else ""
-            text = f"<b>{n}</b> legal move{'s' if n != 1 else ''} for {who} at {p.to_play}{more}"
+            if current_language() != "en" and who:
+                who = side_noun(who)
+            text = (ngettext("<b>{count}</b> legal move for {side} at {point} (the first {listed} listed)",
+                             "<b>{count}</b> legal moves for {side} at {point} (the first {listed} listed)", n)
+                    if n > MAX_LISTED else
+                    ngettext("<b>{count}</b> legal move for {side} at {point}",
+                             "<b>{count}</b> legal moves for {side} at {point}", n)).format(
+                count=n, side=who, point=p.to_play, listed=MAX_LISTED)
             return f'<span class="guyenne-move-count" data-count="{n}">{text}</span>'
         return f'<span class="guyenne-move-count" data-count="0">{html.escape(text)}</span>'

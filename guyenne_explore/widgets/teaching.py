@@ -13,13 +13,18 @@ from __future__ import annotations
 
 import html
 import random
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import ipywidgets as w
 
+from ..i18n import current_language, ngettext, set_language, side_noun
+from ..i18n import gettext as _
 from ..position import Position
 from ..rules import SIDES, Rules
-from .lessons import LESSONS, battle_report, noticed
+from .language import LanguageSwitch, relabel
+from .lessons import LESSONS, battle_line, lesson, noticed
 from .moves_panel import MoveList, group_moves, heuristic_choice
 from .diagram_export import StoryboardExport
 from .guard import guarded
@@ -29,8 +34,11 @@ from .table import Table
 class TeachingGame(w.VBox):
     """Play ``side`` against the heuristic policy; ``play(text)`` is a move by the learner."""
 
-    def __init__(self, rules: Rules | str = "base", side: str = "english", seed: int = 1, **kwargs: Any) -> None:
+    def __init__(self, rules: Rules | str = "base", side: str = "english", seed: int = 1, lang: str | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        # English / Français: the lessons, the prompts, what happened and the table follow
+        self.language = LanguageSwitch(self.set_language, lang)
         self.rules = rules
         self.me = SIDES.index(side)
         self.seed = seed
@@ -56,20 +64,33 @@ class TeachingGame(w.VBox):
         # the game so far as pictures, as the learner saw it (the other side's hidden cards stay backs)
         self.storyboard = StoryboardExport(lambda: self.positions, viewer=self.me)
         self.children = [
+            self.language,
             w.HBox([self.table, w.VBox([w.HTML("<h4>Rules as they come up</h4>"), self.lessons],
                                        layout=w.Layout(width="380px"))]),
             self.reveal, self.prompt, w.HBox([self.typed, self.play_button, self.restart]), self.explain,
             self.moves, w.HTML("<h4>What happened</h4>"), self.history_view, self.storyboard,
         ]
         self.new_game(seed)
+        if self.language.value != "en":
+            self.set_language(self.language.value)
 
     # ------------------------------------------------------------------ public
+    def set_language(self, lang: str) -> None:
+        """Show the game in ``lang`` (``en``/``fr``): labels, lessons, prompt, what happened and the table."""
+        if self.language.value != lang:
+            self.language.value = lang  # the switch sets the process's language and calls back here
+            return
+        set_language(lang)
+        relabel(self, lang)
+        self.explain.value = ""
+        self._show()
+
     def new_game(self, seed: int) -> None:
         """Deal a new game (seeded) and play until it is the learner's turn."""
         self.seed = seed
         self.rng = random.Random(seed)
         self.seen: list[str] = []
-        self.events: list[str] = []
+        self.events: list[Callable[[], str]] = []  # each written in the language shown when displayed
         self.explain.value = ""
         self.position = Position.start(self.rules)
         self.positions = [self.position]
@@ -81,14 +102,15 @@ class TeachingGame(w.VBox):
         p = self.position
         if p.is_over or p.side_to_play != self.me:
             return False
-        reason = p.why_illegal(text) if text.strip() else "choose a move in the list or type one, e.g. 3:H52"
+        reason = p.why_illegal(text) if text.strip() else _("choose a move in the list or type one, e.g. 3:H52")
         if reason is not None:
-            self.explain.value = (f'<div class="guyenne-illegal" style="color:#9b1c1c">✗ <b>{html.escape(text)}</b> '
-                                  f'is not allowed: {html.escape(reason)}.</div>')
+            refused = _("{move} is not allowed: {reason}.").format(move=f"<b>{html.escape(text)}</b>",
+                                                                   reason=html.escape(reason))
+            self.explain.value = f'<div class="guyenne-illegal" style="color:#9b1c1c">✗ {refused}</div>'
             return False
         self.explain.value = ""
         self.typed.value = ""
-        self._step(p.apply(text), f"You played {p.parse_move(text).text()}.")
+        self._step(p.apply(text), partial(_you_played, p.parse_move(text).text()))
         self._advance()
         return True
 
@@ -106,12 +128,7 @@ class TeachingGame(w.VBox):
                 self._step(p.apply_outcome(p.sample_outcome(self.rng)), None)
             else:
                 move = heuristic_choice(p, self.rng)
-                who = SIDES[p.side_to_play or 0].capitalize()
-                what = (f"opened castle {move.castle} with" if move.castle is not None else "placed") \
-                    + f" {move.cards.size} face-down card{'s' if move.cards.size != 1 else ''}"
-                if move.concede is not None or move.first_member is not None or p.to_play == "remove_choice":
-                    what = f"chose {move.text()}"
-                self._step(p.apply(move), f"{who} {what}.")
+                self._step(p.apply(move), partial(_other_played, p, move))
                 if p.to_play in ("open_first", "respond_first", "open_second", "respond_second"):
                     self._learn(["opponent_hidden"])
             p = self.position
@@ -119,12 +136,13 @@ class TeachingGame(w.VBox):
             self._learn([p.to_play])
         self._show()
 
-    def _step(self, after: Position, line: str | None) -> None:
+    def _step(self, after: Position, line: Callable[[], str] | None) -> None:
         before = self.position
         if line:
             self.events.append(line)
         if after.placed.empty and not before.placed.empty:
-            self.events.extend(battle_report(before, after))
+            self.events.extend(partial(battle_line, before, after, b) for b in (0, 1)  # type: ignore[misc]
+                               if battle_line(before, after, b) is not None)
         self._learn(noticed(before, after))
         self.position = after
         self.positions.append(after)
@@ -140,21 +158,24 @@ class TeachingGame(w.VBox):
         self.table.set_position(p)
         if p.is_over:
             r = p.result()
-            self.prompt.value = (f"<b>Game over</b>: English {r.english}, French {r.french}: "
-                                 f"{'a draw' if r.winner == 'draw' else r.winner + ' win'}. "
-                                 "Press <i>New game</i> to play again.")
+            verdict = {"draw": _("a draw"), "english": _("english win"), "french": _("french win")}[r.winner]
+            self.prompt.value = _("<b>Game over</b>: English {english}, French {french}: {verdict}. "
+                                  "Press <i>New game</i> to play again.").format(english=r.english, french=r.french,
+                                                                                  verdict=verdict)
             self.moves.groups = []
         else:
             hand = " ".join(p.sides[self.me].hands[p.member_to_play].symbols())
-            self.prompt.value = (f"<b>Your turn</b> ({SIDES[self.me]}, {p.to_play}, round {p.round}). "
-                                 f"Your hand: <code>{hand}</code>. Hover a move to see it on the table, "
-                                 "double-click (or select and press Play) to play it.")
+            self.prompt.value = _("<b>Your turn</b> ({side}, {point}, round {round}). "
+                                  "Your hand: <code>{hand}</code>. Hover a move to see it on the table, "
+                                  "double-click (or select and press Play) to play it.").format(
+                side=SIDES[self.me] if current_language() == "en" else side_noun(SIDES[self.me]), point=p.to_play,
+                round=p.round, hand=hand)
             self.moves.groups = group_moves(p)
         self.lessons.value = "".join(
             f'<details {"open" if i == len(self.seen) - 1 else ""} class="guyenne-lesson" data-lesson="{k}">'
-            f"<summary><b>{html.escape(LESSONS[k][0])}</b></summary>{html.escape(LESSONS[k][1])}</details>"
+            f"<summary><b>{html.escape(lesson(k)[0])}</b></summary>{html.escape(lesson(k)[1])}</details>"
             for i, k in enumerate(self.seen))
-        self.history_view.value = "<br>".join(html.escape(e) for e in self.events[-12:])
+        self.history_view.value = "<br>".join(html.escape(e()) for e in self.events[-12:])
 
     def _preview(self) -> None:
         self.table.highlight = self.moves.hovered or self.moves.selected
@@ -162,3 +183,22 @@ class TeachingGame(w.VBox):
     def _reveal(self) -> None:
         self.table.show_hands = self.reveal.value
         self.table.set_position(self.position)
+
+
+def _you_played(move: str) -> str:
+    return _("You played {move}.").format(move=move)
+
+
+def _other_played(before: Position, move: Any) -> str:
+    """What the other side did, as the learner may know it (how many cards, not which)."""
+    side = SIDES[before.side_to_play or 0]
+    who = side.capitalize() if current_language() == "en" else side_noun(side, capital=True)
+    n = move.cards.size
+    if move.concede is not None or move.first_member is not None or before.to_play == "remove_choice":
+        return _("{side} chose {move}.").format(side=who, move=move.text())
+    if move.castle is not None:
+        return ngettext("{side} opened castle {castle} with {count} face-down card.",
+                        "{side} opened castle {castle} with {count} face-down cards.", n).format(
+            side=who, castle=move.castle, count=n)
+    return ngettext("{side} placed {count} face-down card.", "{side} placed {count} face-down cards.", n).format(
+        side=who, count=n)
