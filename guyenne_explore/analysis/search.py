@@ -29,7 +29,7 @@ from fractions import Fraction
 from ..engine_api import CONCEDE_CHOICE, Move, Position, SideView, apply_legal, concede_move, determinise, play
 from .heuristic import Heuristic
 
-__all__ = ["ISMCTS", "MonteCarlo", "determinise"]
+__all__ = ["ISMCTS", "determinise"]
 
 #: UCB1's exploration constant for win probabilities in [0, 1]
 UCT_C = 0.7
@@ -125,6 +125,3 @@ class ISMCTS:
         best = max(range(len(moves)), key=lambda i: (pulls[i], value[i]))
         return moves[best]
 
-
-#: the earlier name of the search policy
-MonteCarlo = ISMCTS
