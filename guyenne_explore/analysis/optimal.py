@@ -203,19 +203,27 @@ class OptimalSolver:
         return sign * vals[m.child]
 
     def _subgames(self, key: StateKey, payoff: np.ndarray) -> list[Subgame]:
-        """The subgames after F's public choice (X, number of cards), with bounds from their leaves.
+        """The subgames after F's public choice (X, number of cards), with bounds from pure plans.
 
-        ``low``: F's best plan (a, d) against an S that sees it; ``high``: S's best plan (b, Y, c)
-        against an F that sees it.  The value lies between; equal, it is a saddle point (no LP)."""
+        ``low``: what F surely gets by fixing ``a`` and answering at Y with the ``d`` that is best
+        against the worst of S's plans it cannot tell apart (same Y, same counts |b| and |c|);
+        ``high``: what S's best fixed plan (b, Y, c) concedes to an F that knows it.  The value
+        lies between; equal, it is a saddle point and needs no LP."""
         m = self.models[key]
         n = m.n
         by_x = payoff.reshape(n, n - 1, *payoff.shape[1:])   # blocks run X by X, Y within
-        sizes = np.array([a.size for a in m.opens])[m.f_a]
+        lm = np.array([m.answers[b].size * 64 + c.size for b, c in zip(m.s_b.tolist(), m.s_c)])
+        order = np.argsort(lm, kind="stable")
+        lm_starts = np.flatnonzero(np.r_[True, np.diff(lm[order]) != 0])
+        a_starts = np.flatnonzero(np.r_[True, np.diff(m.f_a) != 0])   # F's plans run a by a
+        worst = np.minimum.reduceat(by_x[..., order], lm_starts, axis=3)        # [X, Y, fp, lm]
+        guaranteed = np.maximum.reduceat(worst, a_starts, axis=2).min(axis=(1, 3))   # [X, a]
+        open_size = np.array([a.size for a in m.opens])
+        sizes = open_size[m.f_a]
         out = []
         for size in sorted(set(sizes.tolist())):
-            part = by_x[:, :, sizes == size, :]
-            low = part.min(axis=(1, 3)).max(axis=1)
-            high = part.max(axis=2).min(axis=(1, 2))
+            low = guaranteed[:, open_size[m.f_a[a_starts]] == size].max(axis=1)
+            high = by_x[:, :, sizes == size, :].max(axis=2).min(axis=(1, 2))
             out.extend(Subgame(x, size, float(low[x]), float(high[x])) for x in range(n))
         return out
 
@@ -261,8 +269,8 @@ class OptimalSolver:
         if not todo:
             return
         st = self.stats
-        items = [(Layout(subgame(self.models[key], sg.x, sg.size)), self._sub_payoff(key, sg, payoffs[key]))
-                 for key, sg in todo]
+        items = [(Layout(subgame(self.models[key], sg.x, sg.size), self._signature(key, sg.size)),
+                  self._sub_payoff(key, sg, payoffs[key])) for key, sg in todo]
         t = time.perf_counter()
         sols = solve_batch(items)
         st.lp_seconds += time.perf_counter() - t
@@ -277,6 +285,12 @@ class OptimalSolver:
             if lay.variables > st.largest_variables:
                 st.largest_variables, st.largest_constraints = lay.variables, lay.nS + lay.nE
                 st.largest_nonzeros = lay.nonzeros
+
+    def _signature(self, key: StateKey, size: int) -> tuple:
+        """What a subgame's LP structure depends on: the rules, castles count, hands, card count."""
+        castles, first, he, hf = key
+        hands = (he, hf) if first == ENGLISH else (hf, he)
+        return (self.rules, len(castles), hands, size)
 
     def _sub_payoff(self, key: StateKey, sg: Subgame, payoff: np.ndarray | None = None) -> np.ndarray:
         m = self.models[key]

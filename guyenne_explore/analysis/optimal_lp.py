@@ -33,6 +33,10 @@ from scipy.optimize import linprog
 from .optimal_round import RoundModel
 
 
+#: the LP structure of each round signature seen (its rows, columns and constant entries)
+_STRUCTURES: dict[tuple, tuple] = {}
+
+
 class SolverFailure(RuntimeError):
     """HiGHS did not report an optimum (it should not happen: every round LP is feasible and bounded)."""
 
@@ -42,6 +46,8 @@ class Layout:
     """Index arithmetic of one round's sequences, information sets and LP rows."""
 
     model: RoundModel
+    #: rounds with equal signatures have the same LP but for the payoffs (see :meth:`assemble`)
+    signature: tuple | None = None
 
     def __post_init__(self) -> None:
         m = self.model
@@ -104,8 +110,21 @@ class Layout:
     def assemble(self, payoff: np.ndarray) -> tuple[tuple, tuple, np.ndarray]:
         """COO triplets of the inequality and equality matrices and the right-hand side of E.
 
-        ``payoff[block, fp, sp]`` is F's payoff of the leaf.  Variables are ``[x, q]``.
+        ``payoff[block, fp, sp]`` is F's payoff of the leaf.  Variables are ``[x, q]``.  Only the
+        payoffs differ between rounds of the same ``signature`` (same plans, same number of
+        castles): the rest is built once and kept.
         """
+        structure = _STRUCTURES.get(self.signature) if self.signature is not None else None
+        if structure is None:
+            structure = self._structure()
+            if self.signature is not None:
+                if len(_STRUCTURES) > 20_000:
+                    _STRUCTURES.clear()
+                _STRUCTURES[self.signature] = structure
+        rows, cols, static, eq, b_eq = structure
+        return (rows, cols, np.concatenate([static, -payoff.ravel()])), eq, b_eq
+
+    def _structure(self) -> tuple:
         m, n = self.model, len(self.xs)
         rows, cols, vals = [], [], []
         X = self.nX
@@ -131,8 +150,9 @@ class Layout:
         r = self.s_term_seq(bk, kk, sp)
         put(r, X + self.q_b + (xb[bk] * self.K + kk) * self.nB + m.s_b[sp], 1.0)
         bk, fp, sp = np.meshgrid(blocks, np.arange(self.nFP), np.arange(self.nSP), indexing="ij")
-        put(self.s_term_seq(bk, self.kk_of_fp[fp], sp), self.f_term_seq(bk, fp, self.lm_of_sp[sp]), -payoff)
-        ub = (np.concatenate(rows), np.concatenate(cols), np.concatenate(vals))
+        static = np.concatenate(vals)  # the payoff entries come last, in payoff.ravel() order
+        put(self.s_term_seq(bk, self.kk_of_fp[fp], sp), self.f_term_seq(bk, fp, self.lm_of_sp[sp]), 0.0)
+        ub_rows, ub_cols = np.concatenate(rows), np.concatenate(cols)
 
         rows, cols, vals = [], [], []
         put(0, 0, 1.0)
@@ -145,7 +165,7 @@ class Layout:
         eq = (np.concatenate(rows), np.concatenate(cols), np.concatenate(vals))
         b_eq = np.zeros(self.nE)
         b_eq[0] = 1.0
-        return ub, eq, b_eq
+        return ub_rows, ub_cols, static, eq, b_eq
 
 
 @dataclass
