@@ -134,10 +134,14 @@ def _softmax(scores, n, temperature, resolution, wts):
     for i in range(1, n):
         if scores[i] > top:
             top = scores[i]
+    # a score more than 9 temperatures below the top weighs resolution * e^-9 < 0.5, which rounds to
+    # 0 (for a resolution up to 4000): no division or exponential for it
+    cutoff = top - 9.0 * temperature if resolution <= 4000 else -np.inf
     for i in range(n):
-        x = (scores[i] - top) / temperature
-        # below -8 the weight rounds to 0 at any resolution up to 1000: no exponential needed
-        wts[i] = 0 if x < -8.0 and resolution <= 1000 else np.int64(np.floor(resolution * np.exp(x) + 0.5))
+        if scores[i] < cutoff:
+            wts[i] = 0
+        else:
+            wts[i] = np.int64(np.floor(resolution * np.exp((scores[i] - top) / temperature) + 0.5))
 
 
 @njit(cache=True, error_model="numpy")
@@ -268,11 +272,14 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, side
     _softmax(scores, n, hp[P_TEMPERATURE], hp[P_RESOLUTION], wts)
     num, den = np.int64(hp[P_BLUFF_NUM]), np.int64(hp[P_BLUFF_DEN])
     if (phase == kn.OPEN_FIRST or phase == kn.OPEN_SECOND) and num > 0:
-        n_lone, n_hidden = 0, 0
-        for i in range(n):
-            bluff[i] = np.int64(part[3, 2, mrow[i] - first_row])
-            n_lone += bluff[i] == 1
-            n_hidden += bluff[i] == 2
+        n_lone, n_hidden, n_b = 0, 0, 0
+        for i in range(n):  # bluff[0:n_b] lists the bluffs' move indexes, in move order
+            kind = np.int64(part[3, 2, mrow[i] - first_row])
+            if kind > 0:
+                bluff[n_b] = i
+                n_b += 1
+                n_lone += kind == 1
+                n_hidden += kind == 2
         kinds = (n_lone > 0) + (n_hidden > 0)
         if kinds > 0:  # as Heuristic.weights: equal shares of the kinds, each to its best-scoring half
             k_lone = max(1, n_lone // 2) if n_lone else 1
@@ -289,11 +296,13 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, side
                 keep = k_lone if kind == 1 else k_hidden
                 share = total * num * (q // (kinds * keep))
                 for _ in range(keep):  # the best scores first, the first on ties (a stable sort)
-                    best = -1
-                    for i in range(n):
-                        if bluff[i] == kind and (best < 0 or scores[i] > scores[best]):
-                            best = i
-                    bluff[best] = -1
+                    best, at = -1, -1
+                    for j in range(n_b):
+                        i = bluff[j]
+                        if i >= 0 and np.int64(part[3, 2, mrow[i] - first_row]) == kind and \
+                                (best < 0 or scores[i] > scores[best]):
+                            best, at = i, j
+                    bluff[at] = -1
                     wts[best] += share
     i = _pick(wts, n, rng, out_pick)
     for k in range(nk):
