@@ -90,6 +90,8 @@ MESSAGES: dict[str, str] = {
                       "cards in hand (to_play cannot be 'end')"),
     "point.setup_discard": N_("setup_discard happens only when the rules put cards in the discard at setup "
                            "(expert)"),
+    "point.no_team_to_decide": N_("{point} is a team's decision before its order is set, but every team here has "
+                                  "decided its order"),
     "point.team_only": N_("{point} happens only in the team variant"),
     "point.game_over_hand": N_("the game is already over: {side} holds at most one card at the start of a round"
                             " (to_play should be 'end')"),

@@ -145,6 +145,8 @@ def _point_problems(p: Position) -> list[Problem]:
     if point in (TEAM_SPLIT, TEAM_ORDER):
         if not r.is_team:
             out.append(problem("point.team_only", "to_play", point=point))
+        elif not any(p.sides[side].is_team and p.sides[side].order is None for side in (0, 1)):
+            out.append(problem("point.no_team_to_decide", "to_play", point=point))
     if point in START_OF_ROUND:
         for side, name in enumerate(SIDES):
             if p.sides[side].hand.size <= 1:

@@ -486,6 +486,19 @@ def test_round_trip_refusals_of_the_issue():
     assert_round_trips(Position.from_json(r))
 
 
+def test_team_decision_with_every_order_decided_is_a_problem():
+    data = Position.start("team3").to_json()  # found by the hand-built fuzzing: a solo side asked to split
+    data.update(to_play="team_split", round=1)
+    deck = data["sides"]["english"]["deck"]
+    data["sides"]["english"].update(members=[{"hand": ["H", deck.pop(), deck.pop()]}, {"hand": [deck.pop()]}],
+                                    order=0)
+    french = data["sides"]["french"]
+    french["hand"] += [french["deck"].pop() for _ in range(5)]
+    with pytest.raises(PositionError) as exc:
+        Position.from_json(data)
+    assert [p.code for p in exc.value.problems] == ["point.no_team_to_decide"]
+
+
 def test_setup_discard_with_the_hero_in_the_deck_lists_what_it_accepts():
     data = Position.start("expert").to_json()
     data["sides"]["english"]["hand"] = []
