@@ -11,5 +11,8 @@ if [ "$(id -u)" = 0 ]; then EXTRA+=(--allow-root); fi   # containers often run a
 # the panels' Python methods that take a path (builder.load_file, exports.save) stay inside this folder
 export GUYENNE_WORKSPACE="$PWD"
 echo "Explorer in JupyterLab: http://127.0.0.1:${PORT}/lab/tree/notebooks/explorer.ipynb?token=${TOKEN}"
+# server extensions the explorer does not use stay off (a faster start, no terminal); no news or update checks
 exec .venv/bin/jupyter lab --no-browser --ip=127.0.0.1 --port="${PORT}" --IdentityProvider.token="${TOKEN}" \
-  --ServerApp.root_dir="$PWD" "${EXTRA[@]}" "notebooks/explorer.ipynb"
+  --ServerApp.root_dir="$PWD" "${EXTRA[@]}" \
+  --ServerApp.jpserver_extensions="{'voila.server_extension': False, 'jupyter_lsp': False, 'jupyter_server_terminals': False}" \
+  --LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate "notebooks/explorer.ipynb"
