@@ -290,76 +290,73 @@ def test_a_visit_that_never_connects_is_culled(tmp_path):
     assert "Culling kernels with idle durations > 3 seconds" in (tmp_path / "voila.log").read_text()
 
 
+def test_the_app_switches_to_french(tmp_path, monkeypatch):
+    """The English / Français switch at the top of the explorer relabels the panels, the move list and the table."""
+    reason = _missing()
+    if reason:
+        _skip_or_fail(reason)
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setattr(sys.modules[__name__], "PORT", 8873)  # its own server beside the other tests'
+    monkeypatch.setattr(sys.modules[__name__], "URL", "http://127.0.0.1:8873/")
+    with voila_app(tmp_path / "voila.log") as token:
+        executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
+            page = browser.new_page(viewport={"width": 1500, "height": 1100})
+            try:
+                page.set_default_timeout(120_000)
+                page.goto(f"{URL}?token={token}")
+                page.wait_for_selector('.guyenne-table svg g.castle[data-castle="5"]')
+                assert page.locator('.lm-TabBar-tab:has-text("Variant lab")').count() == 1
+                page.click('.guyenne-language button:has-text("Français")')
+                page.wait_for_selector('.lm-TabBar-tab:has-text("Variantes")')
+                page.wait_for_selector('.guyenne-move-count:has-text("coups légaux pour les Anglais")')
+                page.wait_for_selector('.guyenne-table svg text:has-text("pioche")', state="attached")
+                assert page.locator('button:has-text("Télécharger le schéma")').count() == 1
+                assert page.locator('h4:has-text("Coups légaux")').count() == 1
+                assert page.locator('.guyenne-table svg text:has-text("deck")').count() == 0
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / "explorer-fr.png"))
+                page.click('.guyenne-language button:has-text("English")')
+                page.wait_for_selector('.lm-TabBar-tab:has-text("Variant lab")')
+                page.wait_for_selector('.guyenne-move-count:has-text("legal moves for english")')
+            except Exception:
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / "explorer-fr-failure.png"), full_page=True)
+                raise
+            browser.close()
+
+
+
 LAB_PORT = 8874
 
 
-@contextmanager
-def jupyterlab(root: pathlib.Path, log: pathlib.Path):
-    """JupyterLab serving ``root`` on loopback with a token; its settings and workspaces kept in ``root`` too."""
-    token = secrets.token_urlsafe(16)
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(root / ".jupyter"), JUPYTERLAB_SETTINGS_DIR=str(root / ".settings"),
-               JUPYTERLAB_WORKSPACES_DIR=str(root / ".workspaces"))
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    url = f"http://127.0.0.1:{LAB_PORT}/"
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
-             f"--ServerApp.port={LAB_PORT}", "--ServerApp.port_retries=0", f"--ServerApp.token={token}",
-             f"--ServerApp.root_dir={root}"],
-            cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"jupyter lab did not answer on {url}:\n{log.read_text()[-3000:]}")
-            try:
-                if _status(f"{url}api/status?token={token}")[0] == 200:
-                    break
-            except OSError:  # not listening yet
-                pass
-            time.sleep(0.5)
-        yield url, token
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
 def test_upload_and_download_in_jupyterlab(tmp_path):
-    """The explorer notebook run in JupyterLab: a position comes in by the file picker, JSON goes out as a download."""
+    """The explorer notebook run in JupyterLab: a position comes in by the file picker, JSON goes out as a download.
+
+    Lab serves a copy of the notebook in a temporary folder (its autosave never touches the repository's).
+    """
     reason = _missing()
     if reason:
         _skip_or_fail(reason)
     pytest.importorskip("jupyterlab")
-    from playwright.sync_api import sync_playwright
+    from tests import browser_app as app
 
     (tmp_path / "explorer.ipynb").write_bytes((ROOT / "notebooks" / "explorer.ipynb").read_bytes())
-    with jupyterlab(tmp_path, tmp_path / "lab.log") as (url, token), sync_playwright() as pw:
-        executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
-        browser = pw.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
+    data = json.loads((ROOT / "tests" / "positions" / "advanced-remove-choice.json").read_text())
+    with app.jupyter_lab(LAB_PORT, tmp_path / "lab.log", root=tmp_path, notebook="explorer.ipynb") as url, \
+            app.chromium() as browser:
         page = browser.new_context(viewport={"width": 1500, "height": 1000}, accept_downloads=True).new_page()
         try:
             page.set_default_timeout(90_000)
-            page.goto(f"{url}lab/tree/explorer.ipynb?token={token}")
-            # Run All only once the kernel is idle (the toolbar's indicator says so too early)
-            page.wait_for_selector("#jp-main-statusbar:has-text('| Idle')")
-            news = page.locator(".jp-toast-button:has-text('No')")  # "notified about official Jupyter news?"
-            if news.count():
-                news.first.click()
-            page.click("text=Run", timeout=10_000)
-            page.click(".lm-Menu-item:has-text('Run All Cells')")
-            upload = page.locator(".guyenne-upload input[type=file]")
-            upload.wait_for(state="attached")
+            app.run_in_lab(page, url)  # Run All once the status bar says the kernel is idle
             opening = page.get_attribute(".guyenne-table-board", "data-notation")
-            data = json.loads((ROOT / "tests" / "positions" / "advanced-remove-choice.json").read_text())
+            upload = page.locator(".guyenne-upload input[type=file]")
             upload.set_input_files(files=[{"name": "mine.json", "mimeType": "application/json",
                                            "buffer": json.dumps(data).encode()}])
             page.wait_for_selector('.guyenne-upload-message:has-text("loaded mine.json")')
-            loaded = page.get_attribute(".guyenne-table-board", "data-notation")
-            assert loaded != opening
+            assert page.get_attribute(".guyenne-table-board", "data-notation") != opening
             with page.expect_download() as info:
                 page.click('button:has-text("Download JSON")')
             assert info.value.suggested_filename == "position.json"
@@ -371,5 +368,3 @@ def test_upload_and_download_in_jupyterlab(tmp_path):
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "jupyterlab-failure.png"), full_page=True)
             raise
-        finally:
-            browser.close()
