@@ -57,27 +57,76 @@ def voila_app(port: int, log: pathlib.Path, limit: float = 90.0) -> Iterator[str
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         base = f"http://127.0.0.1:{port}/"
-        deadline = time.monotonic() + limit
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"voila exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(base + "static/", timeout=2):
-                    break
-            except urllib.error.HTTPError:  # any answer means the server is up
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"voila did not answer on {base}:\n{log.read_text()[-3000:]}") from None
-                time.sleep(0.5)
+        _wait(proc, base, log, limit)
         yield f"{base}?token={token}"
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
+        _stop(proc)
+
+
+@contextlib.contextmanager
+def jupyter_lab(port: int, log: pathlib.Path, limit: float = 90.0, root: pathlib.Path = ROOT,
+                notebook: str = "notebooks/explorer.ipynb") -> Iterator[str]:
+    """JupyterLab on ``root`` (the repository) as scripts/explorer.sh starts it; yields ``notebook``'s URL.
+
+    A test that runs the notebook serves a copy in a temporary ``root``, so that Lab's
+    autosave never writes outputs into the repository's notebook.
+    """
+    token = secrets.token_hex(16)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+             f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", "--allow-root",
+             "--ServerApp.jpserver_extensions={'voila.server_extension': False, 'jupyter_lsp': False, "
+             "'jupyter_server_terminals': False}",
+             "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        _wait(proc, f"http://127.0.0.1:{port}/", log, limit)
+        yield f"http://127.0.0.1:{port}/lab/tree/{notebook}?token={token}"
+    finally:
+        _stop(proc)
+
+
+def _wait(proc: subprocess.Popen, base: str, log: pathlib.Path, limit: float) -> None:
+    deadline = time.monotonic() + limit
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
         try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+            with urllib.request.urlopen(base + "static/", timeout=2):
+                return
+        except urllib.error.HTTPError:  # any answer means the server is up
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no answer on {base}:\n{log.read_text()[-3000:]}") from None
+            time.sleep(0.5)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def open_in_lab(page: Any, url: str) -> None:
+    """Open the notebook in JupyterLab and wait for its kernel to be idle (Run All does nothing before)."""
+    page.goto(url)
+    page.wait_for_selector("#jp-main-statusbar >> text=Idle", timeout=180_000)
+
+
+def run_all(page: Any) -> None:
+    """Run every cell of the open notebook and wait for the explorer."""
+    page.keyboard.press("Escape")  # a popup, if any
+    page.click('.lm-MenuBar-itemLabel:text("Run")')
+    page.click('.lm-Menu-itemLabel:text("Run All Cells")')
+    page.wait_for_selector('.guyenne-table svg g.castle[data-castle="5"]', timeout=180_000)
+    page.wait_for_selector(".guyenne-analysis .guyenne-plot", state="attached")
 
 
 @contextlib.contextmanager
@@ -113,7 +162,7 @@ def show_tab(page: Any, title: str) -> None:
 def run_analysis(page: Any, rule_sets: list[str], games: int, method: str = "sample") -> None:
     """Choose rule sets, method and games in the analysis panel (its tab shown), then press Run."""
     panel = page.locator(".guyenne-analysis")
-    panel.locator(".widget-select-multiple select").select_option(rule_sets)
+    panel.get_by_label("Rule sets", exact=True).select_option(rule_sets)  # not the optimal section's "Exploit"
     panel.locator(".widget-dropdown", has_text="Method").locator("select").select_option(method)
     box = panel.locator(".widget-inline-hbox", has_text="Games").locator("input")
     box.fill(str(games))

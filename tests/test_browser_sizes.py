@@ -127,3 +127,27 @@ def test_figures_arrive_with_done_and_plotly_js_loads_once(browser_app):
         raise
     finally:
         page.close()
+
+
+def test_the_explorer_fits_jupyterlabs_notebook_width(tmp_path):
+    """JupyterLab at 1280x800 with its side bar open: the notebook is narrower than the window."""
+    reason = app.missing()
+    if reason:
+        pytest.skip(reason)
+    with app.jupyter_lab(PORT, tmp_path / "lab.log") as url, app.chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.set_default_timeout(120_000)
+        try:
+            app.open_in_lab(page, url)
+            assert page.locator(".guyenne-loading").first.is_visible()  # before the cells run: the note says so
+            app.run_all(page)
+            assert page.locator(".guyenne-loading").first.is_hidden()
+            for title, key in (("Builder", "builder"), ("Analysis", "analysis"), ("Variant lab", "variant-lab")):
+                app.show_tab(page, title)
+                assert page.evaluate(OUTSIDE) == [], f"{title} in JupyterLab"
+                page.screenshot(path=str(app.ARTIFACTS / f"jupyterlab-1280x800-{key}.png"))
+        except Exception:
+            page.screenshot(path=str(app.ARTIFACTS / "jupyterlab-failure.png"))
+            raise
+        finally:
+            page.close()
