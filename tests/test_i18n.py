@@ -296,6 +296,7 @@ def test_the_explorer_switches_to_french_and_back(english):
     assert not untranslated, f"labels without French (add them to widgets/language.LABELS): {untranslated[:10]}"
     assert "coups légaux pour les Anglais à open_first" in ex.moves.count.value
     assert ex.moves.buttons["Apply selected"].description == "Jouer la sélection"
+    assert "✓ position valide" in ex.builder.summary.value and ex.diagram_export.titles[0].startswith("Exporter le schéma")
     assert ex.builder.first._options_labels == ("anglais", "français") and ex.builder.first.value == "english"
     texts = _texts(ex.table.svg)
     assert "pioche 16" in texts and "Anglais" in texts and "deck 16" not in texts

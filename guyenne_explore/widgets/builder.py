@@ -26,6 +26,8 @@ import ipywidgets as w
 import traitlets
 
 from ..cards import EMPTY, CardError, Cards
+from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..position import BATTLES, POINTS, Position
 from ..problems import Problem, as_problem
 from ..render.colors import CONTROL_COLOR
@@ -410,12 +412,13 @@ class Builder(w.VBox):
             lines.append(f'<b style="color:#9b1c1c">✗ {html.escape(self.refused)}</b>')
         if self.position is None:
             n = len(self.problems)
-            lines.append(f'<b style="color:#9b1c1c">✗ not a valid position: {n} '
-                         f'problem{"s" if n != 1 else ""}, shown beside the fields</b>')
+            text = ngettext("not a valid position: {count} problem, shown beside the fields",
+                            "not a valid position: {count} problems, shown beside the fields", n).format(count=n)
+            lines.append(f'<b style="color:#9b1c1c">✗ {text}</b>')
         elif self.refused:
-            lines.append(f'the form holds <code>{self.position.notation()}</code>')
+            lines.append(_("the form holds {notation}").format(notation=f"<code>{self.position.notation()}</code>"))
         else:
-            lines.append(f'<b style="color:#1d6b2f">✓ valid position</b> <code>{self.position.notation()}</code>')
+            lines.append(f'<b style="color:#1d6b2f">✓ {_("valid position")}</b> <code>{self.position.notation()}</code>')
         self.summary.value = "<br>".join(lines)
 
     def _rules(self) -> Rules | None:

@@ -81,6 +81,7 @@ class Explorer(w.HBox):
             return
         set_language(lang)
         relabel(self, lang)
+        self.builder._show_summary()
         self.table._redraw()
         if self.builder.position is None:
             self._problems(None)

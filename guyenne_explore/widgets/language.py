@@ -2,7 +2,7 @@
 
 A panel builds its widgets with English texts.  :func:`relabel` walks a
 widget tree and shows each fixed text (a button's or field's description, a
-placeholder, a tooltip, a tab title, a heading, a choice's label) in the
+placeholder, a tooltip, a tab's or accordion's title, a heading, a choice's label) in the
 chosen language, looked up in the gettext catalogue by its English original,
 which it keeps on the widget so that switching back and forth never
 translates a translation.  Texts a panel writes as it works (statuses, counts,
@@ -47,7 +47,8 @@ LABELS = (
     N_("caption written above the table (optional)"), N_("outline the previewed move"), N_("mark battle winners"),
     N_("hidden cards face up"), N_("where the players sit"),
     N_("a top view of the table with each player's seat (made for the team game)"), N_("PNG scale"),
-    N_("Download diagram"), N_("Storyboard PDF"), N_("the game so far, one captioned diagram per step that matters"),
+    N_("Download diagram"), N_("Export the diagram (SVG, PNG, PDF)"), N_("Storyboard PDF"),
+    N_("the game so far, one captioned diagram per step that matters"),
     N_("Storyboard SVGs (zip)"),
     # moves
     N_("◀ Back"), N_("Forward ▶"), N_("Apply selected"), N_("Sample chance"), N_("Play out (heuristic)"),
@@ -122,7 +123,7 @@ def _relabel_one(x: w.Widget, lang: str) -> None:
         if shown != x.value:
             x.value = shown
         _show(x, "value", english, shown)
-    if isinstance(x, w.Tab):
+    if isinstance(x, (w.Tab, w.Accordion, w.Stack)):
         english = _english(x, "titles", tuple(x.titles))
         shown = tuple(translate(t, lang) for t in english)
         if shown != tuple(x.titles):
