@@ -203,7 +203,8 @@ def _supply_problems(p: Position) -> list[Problem]:
         s = p.sides[side]
         needed = [b for b in (0, 1) if p.placed.at(side, b).size == 0]
         if not s.is_team:
-            if p.to_play in PLACEMENTS and s.hand.size < len(needed):
+            if p.to_play in PLACEMENTS and p.to_play != OPEN_FIRST and s.hand.size < len(needed):  # at open_first:
+                # a hand of one is the game's end, said by the start-of-round checks
                 out.append(problem("position.cannot_place", f"sides.{name}.hand", who=name, count=s.hand.size,
                                    need=len(needed)))
             continue
