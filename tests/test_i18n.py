@@ -57,6 +57,14 @@ def test_the_catalogue_holds_exactly_the_messages_of_the_code():
     assert not po - code, f"in the catalogue but gone from the code (run scripts/i18n.sh): {sorted(po - code)[:20]}"
 
 
+def test_no_message_hides_inside_an_f_string():
+    """Babel does not read calls inside an f-string's braces: such a message would never be translated."""
+    hidden = [f"{path.relative_to(ROOT)}:{n}" for path in sorted((ROOT / "guyenne_explore").rglob("*.py"))
+              for n, line in enumerate(path.read_text().splitlines(), 1)
+              if re.search(r"\{(_|N_|gettext|ngettext)\(", line)]
+    assert not hidden, f"compute the message before the f-string: {hidden}"
+
+
 def test_every_message_has_a_french_translation():
     missing, same, fuzzy = [], [], []
     for m in _catalogue():

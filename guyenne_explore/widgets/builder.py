@@ -418,7 +418,8 @@ class Builder(w.VBox):
         elif self.refused:
             lines.append(_("the form holds {notation}").format(notation=f"<code>{self.position.notation()}</code>"))
         else:
-            lines.append(f'<b style="color:#1d6b2f">✓ {_("valid position")}</b> <code>{self.position.notation()}</code>')
+            valid = _("valid position")
+            lines.append(f'<b style="color:#1d6b2f">✓ {valid}</b> <code>{self.position.notation()}</code>')
         self.summary.value = "<br>".join(lines)
 
     def _rules(self) -> Rules | None:

@@ -190,7 +190,8 @@ class MovesPanel(w.VBox):
     @staticmethod
     def _count_html(p: Position | None) -> str:
         if p is None:
-            return f'<span class="guyenne-move-count" data-count="0">{_("no valid position: see the builder")}</span>'
+            text = _("no valid position: see the builder")
+            return f'<span class="guyenne-move-count" data-count="0">{text}</span>'
         if p.is_over:
             r = p.result()
             text = _("the game is over: English {english}, French {french} ({winner})").format(
