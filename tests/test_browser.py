@@ -7,7 +7,8 @@ the legal-move count change, clicks a pile and finds its builder row on screen,
 saves the position as a browser download, runs a small sampled analysis, sees
 its plot, and saves screenshots to artifacts/ (the whole page, and the window at
 1280x800).  Closing the tab shuts its kernel down; a visit that never connects
-is culled.  Skipped (with the reason) only when Playwright, Voilà or Debian's
+is culled.  In JupyterLab too, a position comes in through the file picker and
+the position goes out as a browser download.  Skipped (with the reason) only when Playwright, Voilà or Debian's
 chromium are missing; CI installs them and sets GUYENNE_REQUIRE_BROWSER=1, which
 turns the skip into a failure.
 """
@@ -350,7 +351,8 @@ def test_upload_and_download_in_jupyterlab(tmp_path):
         page = browser.new_context(viewport={"width": 1500, "height": 1000}, accept_downloads=True).new_page()
         try:
             page.set_default_timeout(90_000)
-            app.run_in_lab(page, url)  # Run All once the status bar says the kernel is idle
+            app.open_in_lab(page, url)
+            app.run_all(page)  # once the status bar says the kernel is idle
             opening = page.get_attribute(".guyenne-table-board", "data-notation")
             upload = page.locator(".guyenne-upload input[type=file]")
             upload.set_input_files(files=[{"name": "mine.json", "mimeType": "application/json",
