@@ -333,3 +333,23 @@ def test_the_teaching_game_in_french(english):
     game.language.value = "en"
     assert f"You played {move}." in game.history_view.value and "Setup" in game.lessons.value
     assert "<b>Your turn</b>" in game.prompt.value
+
+
+# ---------------------------------------------------------------------- analysis figures and metrics
+def test_figures_and_metrics_in_french():
+    pytest.importorskip("plotly")
+    from guyenne_explore.analysis.api import analyse
+    from guyenne_explore.position import Position
+    from guyenne_explore.render import plots
+    results = {"base": analyse(Position.start("base"), method="sample", games=30, seed=1)}
+    figs = plots.result_figures(results, lang="fr")
+    assert figs["scores"].layout.title.text == "Points en fin de partie, par camp"
+    assert [t.name for t in figs["scores"].data] == ["Anglais", "Français"]
+    assert [t.name for t in figs["outcomes"].data] == ["victoire des Anglais", "Égalité", "victoire des Français"]
+    assert figs["rounds"].layout.xaxis.title.text == "tours" and figs["outcomes"].layout.yaxis.title.text == "probabilité"
+    assert figs["scores"].layout.annotations[0].text == "base (30 parties)"
+    rows = {r["metric"]: r for r in plots.metrics_rows(results, lang="fr")}
+    assert rows["Équilibre"]["meaning"].startswith("1 quand les deux camps gagnent aussi souvent")
+    assert "Avantage (Anglais)" in rows and "Taux d'égalité" in rows
+    english = {r["metric"]: r for r in plots.metrics_rows(results, lang="en")}
+    assert english["Balance"]["meaning"].startswith("1 when both sides win") and "Advantage (english)" in english

@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Callable, Iterable, Sequence, Union
 
 from ..engine_api import SWEEP
+from ..i18n import N_, current_language, gettext, side_title
 from .intervals import mean_interval, wilson
 from .outcomes import Outcome
 
@@ -28,18 +29,18 @@ PROBABILITY, ROUNDS, POINTS, RATIO = "probability", "rounds", "points", "ratio"
 
 #: what each metric means, by name (``{side}`` is filled in for the per-side ones)
 MEANINGS: dict[str, str] = {
-    "Advantage (english)": "probability that the english (first player in round 1) win",
-    "Advantage (french)": "probability that the french win",
-    "Balance": "1 when both sides win equally often, 0 when one always wins (decided games)",
-    "Drawishness": "probability that the game ends in a draw",
-    "Duration (rounds)": "rounds played per game",
-    "Score difference": "english score minus french score",
-    "Sweep": "probability that the game ends with one side controlling every castle",
-    "Decisiveness": "share of the game played when the eventual winner took the lead on the table for good "
-                    "(lower: decided earlier)",
-    "Hero value ({side})": "{side} win rate with its hero still in play at the end minus with it removed",
-    "Win rate, hero kept ({side})": "{side} win rate in the games where its hero was still in play at the end",
-    "Win rate, hero removed ({side})": "{side} win rate in the games where its hero was removed",
+    N_("Advantage (english)"): N_("probability that the english (first player in round 1) win"),
+    N_("Advantage (french)"): N_("probability that the french win"),
+    N_("Balance"): N_("1 when both sides win equally often, 0 when one always wins (decided games)"),
+    N_("Drawishness"): N_("probability that the game ends in a draw"),
+    N_("Duration (rounds)"): N_("rounds played per game"),
+    N_("Score difference"): N_("english score minus french score"),
+    N_("Sweep"): N_("probability that the game ends with one side controlling every castle"),
+    N_("Decisiveness"): N_("share of the game played when the eventual winner took the lead on the table for good "
+                    "(lower: decided earlier)"),
+    N_("Hero value ({side})"): N_("{side} win rate with its hero still in play at the end minus with it removed"),
+    N_("Win rate, hero kept ({side})"): N_("{side} win rate in the games where its hero was still in play at the end"),
+    N_("Win rate, hero removed ({side})"): N_("{side} win rate in the games where its hero was removed"),
 }
 
 
@@ -57,11 +58,33 @@ class Metric:
 
     @property
     def meaning(self) -> str:
-        """The prose of :data:`MEANINGS` for this metric."""
+        """The prose of :data:`MEANINGS` for this metric (English: the data's words)."""
+        return self.meaning_in("en")
+
+    def _key(self) -> tuple[str, str | None]:
+        """The entry of :data:`MEANINGS` and the side a per-side metric is about."""
         for side in ("english", "french"):
             if self.name.endswith(f"({side})") and self.name.replace(side, "{side}") in MEANINGS:
-                return MEANINGS[self.name.replace(side, "{side}")].format(side=side)
-        return MEANINGS.get(self.name, "")
+                return self.name.replace(side, "{side}"), side
+        return self.name, None
+
+    def label(self, lang: str | None = None) -> str:
+        """The metric's name as shown in ``lang`` (default: the current language); ``name`` stays the key."""
+        key, side = self._key()
+        lang = lang or current_language()
+        if lang == "en" or key not in MEANINGS:
+            return self.name
+        text = gettext(key, lang)
+        return text.format(side=side_title(side, lang)) if side else text
+
+    def meaning_in(self, lang: str | None = None) -> str:
+        """The prose of :data:`MEANINGS` for this metric in ``lang`` (default: the current language)."""
+        key, side = self._key()
+        lang = lang or current_language()
+        if key not in MEANINGS:
+            return ""
+        text = MEANINGS[key] if lang == "en" else gettext(MEANINGS[key], lang)
+        return text.format(side=side if lang == "en" else side_title(side, lang)) if side else text
 
     def to_json(self) -> dict[str, object]:
         return {"name": self.name, "value": self.value, "ci95": [self.low, self.high], "unit": self.unit,

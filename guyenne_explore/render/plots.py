@@ -26,6 +26,7 @@ from plotly.subplots import make_subplots
 
 from ..analysis.results import AnalysisResult
 from ..analysis.variants import SweepPoint, result_metrics
+from ..i18n import side_title, translator
 from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR
 
 Results = Mapping[str, AnalysisResult]
@@ -40,7 +41,8 @@ def label_color(i: int) -> str:
     return LABEL_COLORS[i % len(LABEL_COLORS)]
 
 
-def _layout(fig: go.Figure, title: str, x: str, y: str = "probability") -> go.Figure:
+def _layout(fig: go.Figure, title: str, x: str, y: str | None = None, lang: str | None = None) -> go.Figure:
+    y = translator(lang).gettext("probability") if y is None else y
     fig.update_layout(title=title, template="plotly_white", bargap=0.15, legend_title_text="",
                       margin={"l": 60, "r": 20, "t": 70, "b": 50}, height=360)
     fig.update_xaxes(title_text=x)
@@ -48,8 +50,9 @@ def _layout(fig: go.Figure, title: str, x: str, y: str = "probability") -> go.Fi
     return fig
 
 
-def _how(r: AnalysisResult) -> str:
-    return "exact" if r.exact else f"{r.games} games"
+def _how(r: AnalysisResult, lang: str | None = None) -> str:
+    tr = translator(lang)
+    return tr.gettext("exact") if r.exact else tr.ngettext("{count} game", "{count} games", r.games).format(count=r.games)
 
 
 def _marginal(r: AnalysisResult, key: Any) -> dict[int, float]:
@@ -59,24 +62,28 @@ def _marginal(r: AnalysisResult, key: Any) -> dict[int, float]:
     return dict(sorted(out.items()))
 
 
-def score_figure(results: Results) -> go.Figure:
-    """Final score distribution of each side, one panel per label."""
+def score_figure(results: Results, lang: str | None = None) -> go.Figure:
+    """Final score distribution of each side, one panel per label; texts in ``lang`` (default: the current language)."""
+    _ = translator(lang).gettext
     labels = list(results)
     fig = make_subplots(rows=1, cols=len(labels), shared_yaxes=True,
-                        subplot_titles=[f"{lb} ({_how(results[lb])})" for lb in labels])
+                        subplot_titles=[f"{lb} ({_how(results[lb], lang)})" for lb in labels])
     for col, lb in enumerate(labels, start=1):
         for i, (side, color) in enumerate((("English", ENGLISH_COLOR), ("French", FRENCH_COLOR))):
             dist = _marginal(results[lb], lambda k, i=i: k[i])
-            fig.add_trace(go.Bar(x=list(dist), y=list(dist.values()), name=side, marker_color=color,
+            score = _("{side} score").format(side=side_title(side, lang))
+            fig.add_trace(go.Bar(x=list(dist), y=list(dist.values()), name=side_title(side, lang), marker_color=color,
                                  legendgroup=side, showlegend=col == 1, meta=lb,
-                                 hovertemplate=f"{lb}<br>{side} score %{{x}}: %{{y:.3f}}<extra></extra>"),
+                                 hovertemplate=f"{lb}<br>{score} %{{x}}: %{{y:.3f}}<extra></extra>"),
                           row=1, col=col)
     fig.update_layout(barmode="group")
-    return _layout(fig, "Final scores per side", "final score")
+    return _layout(fig, _("Final scores per side"), _("final score"), lang=lang)
 
 
-def difference_figure(results: Results) -> go.Figure:
+def difference_figure(results: Results, lang: str | None = None) -> go.Figure:
     """Distribution of English score minus French score; one colour per label (by sign when alone)."""
+    _ = translator(lang).gettext
+    difference = _("difference")
     fig = go.Figure()
     for i, (lb, r) in enumerate(results.items()):
         dist = _marginal(r, lambda k: k[0] - k[1])
@@ -84,17 +91,18 @@ def difference_figure(results: Results) -> go.Figure:
         if len(results) == 1:
             color = [ENGLISH_COLOR if d > 0 else FRENCH_COLOR if d < 0 else NEUTRAL_COLOR for d in dist]
         fig.add_trace(go.Bar(x=list(dist), y=list(dist.values()), name=lb, marker_color=color, meta=lb,
-                             hovertemplate=f"{lb}<br>difference %{{x}}: %{{y:.3f}}<extra></extra>"))
+                             hovertemplate=f"{lb}<br>{difference} %{{x}}: %{{y:.3f}}<extra></extra>"))
     fig.update_layout(barmode="group", showlegend=len(results) > 1)
-    return _layout(fig, "Score difference (English - French)", "English score - French score")
+    return _layout(fig, _("Score difference (English - French)"), _("English score - French score"), lang=lang)
 
 
-def outcome_figure(results: Results) -> go.Figure:
+def outcome_figure(results: Results, lang: str | None = None) -> go.Figure:
     """Win, draw and loss probabilities per label, with 95% intervals when sampled."""
+    _ = translator(lang).gettext
     labels = list(results)
     fig = go.Figure()
-    for winner, name, color in (("english", "English wins", ENGLISH_COLOR), ("draw", "Draw", NEUTRAL_COLOR),
-                                ("french", "French wins", FRENCH_COLOR)):
+    for winner, name, color in (("english", _("English wins"), ENGLISH_COLOR), ("draw", _("Draw"), NEUTRAL_COLOR),
+                                ("french", _("French wins"), FRENCH_COLOR)):
         ps = [float(results[lb].win[winner]) for lb in labels]
         cis = [results[lb].win_interval()[winner] for lb in labels]
         fig.add_trace(go.Bar(
@@ -104,27 +112,29 @@ def outcome_figure(results: Results) -> go.Figure:
             hovertemplate=f"%{{x}}<br>{name}: %{{y:.3f}}<extra></extra>"))
     fig.update_layout(barmode="group")
     fig.update_yaxes(range=[0, 1])
-    return _layout(fig, "Win / draw / loss (95% interval when sampled)", "rule set")
+    return _layout(fig, _("Win / draw / loss (95% interval when sampled)"), _("rule set"), lang=lang)
 
 
-def rounds_figure(results: Results) -> go.Figure:
+def rounds_figure(results: Results, lang: str | None = None) -> go.Figure:
     """Distribution of the number of rounds played from the position, one colour per label."""
+    _ = translator(lang).gettext
+    rounds = _("rounds")
     fig = go.Figure()
     for i, (lb, r) in enumerate(results.items()):
         dist = {n: float(p) for n, p in sorted(r.rounds.items())}
         fig.add_trace(go.Bar(x=list(dist), y=list(dist.values()), name=lb, marker_color=label_color(i), meta=lb,
-                             hovertemplate=f"{lb}<br>%{{x}} rounds: %{{y:.3f}}<extra></extra>"))
+                             hovertemplate=f"{lb}<br>%{{x}} {rounds}: %{{y:.3f}}<extra></extra>"))
     fig.update_layout(barmode="group", showlegend=len(results) > 1)
-    return _layout(fig, "Rounds played (the current round counted as 1)", "rounds")
+    return _layout(fig, _("Rounds played (the current round counted as 1)"), rounds, lang=lang)
 
 
-def result_figures(results: Results) -> dict[str, go.Figure]:
-    """The four figures of a comparison, keyed by FIGURE_NAMES."""
-    return dict(zip(FIGURE_NAMES, (score_figure(results), difference_figure(results),
-                                   outcome_figure(results), rounds_figure(results))))
+def result_figures(results: Results, lang: str | None = None) -> dict[str, go.Figure]:
+    """The four figures of a comparison, keyed by FIGURE_NAMES, their texts in ``lang`` (default: the current one)."""
+    return dict(zip(FIGURE_NAMES, (score_figure(results, lang), difference_figure(results, lang),
+                                   outcome_figure(results, lang), rounds_figure(results, lang))))
 
 
-def sweep_figure(points: Sequence[SweepPoint], parameter: str, metric: str) -> go.Figure:
+def sweep_figure(points: Sequence[SweepPoint], parameter: str, metric: str, lang: str | None = None) -> go.Figure:
     """``metric`` against the swept parameter's value, with its 95% interval; refused values are named."""
     good = [pt for pt in points if pt.metric is not None]
     ys = [pt.metric.value for pt in good]  # type: ignore[union-attr]
@@ -137,11 +147,13 @@ def sweep_figure(points: Sequence[SweepPoint], parameter: str, metric: str) -> g
                                marker={"color": NEUTRAL_COLOR, "size": 9}, line={"color": NEUTRAL_COLOR},
                                error_y=error, hovertemplate=f"{parameter}=%{{x}}<br>{metric}: %{{y:.3f}}<extra></extra>"))
     refused = [str(pt.value) for pt in points if pt.metric is None]
-    title = f"{metric} against {parameter}"
+    _ = translator(lang).gettext
+    title = _("{metric} against {parameter}").format(metric=_(metric), parameter=parameter)
     if refused:
-        title += f"<br><sup>not playable: {parameter} = {', '.join(refused)}</sup>"
+        title += "<br><sup>" + _("not playable: {parameter} = {values}").format(
+            parameter=parameter, values=", ".join(refused)) + "</sup>"
     fig.update_xaxes(type="category")
-    return _layout(fig, title, parameter, metric)
+    return _layout(fig, title, parameter, _(metric), lang=lang)
 
 
 def warm_up() -> None:
@@ -169,14 +181,15 @@ def _cell(value: float, low: float | None, high: float | None) -> str:
     return f"{value:.3f} [{low:.3f}, {high:.3f}]"
 
 
-def metrics_rows(results: Results) -> list[dict[str, str]]:
-    """One row per designer metric: its name, a cell per label ("value [95% interval]") and its meaning."""
+def metrics_rows(results: Results, lang: str | None = None) -> list[dict[str, str]]:
+    """One row per designer metric: its name, a cell per label ("value [95% interval]") and its meaning, the
+    name and meaning in ``lang`` (default: the current language; the keys stay ``metric`` and ``meaning``)."""
     rows: dict[str, dict[str, str]] = {}
     for lb, r in results.items():
         for m in result_metrics(r):
-            row = rows.setdefault(m.name, {"metric": m.name})
+            row = rows.setdefault(m.name, {"metric": m.label(lang)})
             row[lb] = _cell(m.value, m.low, m.high)
-            row.setdefault("meaning", m.meaning)  # the metric's prose: the same for every run
+            row.setdefault("meaning", m.meaning_in(lang))  # the metric's prose: the same for every run
     for row in rows.values():
         for lb in results:
             row.setdefault(lb, "-")
@@ -189,7 +202,9 @@ def rows_html(rows: Sequence[Mapping[str, str]]) -> str:
     if not rows:
         return ""
     keys = list(rows[0])
-    head = "".join(f"<th style='text-align:left;padding:2px 8px'>{escape(k)}</th>" for k in keys)
+    _ = translator().gettext
+    shown = {"metric": _("metric"), "meaning": _("meaning")}
+    head = "".join(f"<th style='text-align:left;padding:2px 8px'>{escape(shown.get(k, k))}</th>" for k in keys)
     # a value and its interval stay on one line; the last column (prose) wraps
     cell = ["padding:2px 8px;white-space:nowrap"] * (len(keys) - 1) + ["padding:2px 8px"]
     body = "".join("<tr>" + "".join(f"<td style='{style}'>{escape(str(row.get(k, '')))}</td>"
