@@ -13,6 +13,7 @@ from itertools import product
 from operator import add, sub
 from typing import Iterable, Iterator
 
+from .i18n import gettext as _
 from .problems import shown
 
 #: Kind indexes 0..8 hold the valued cards 1..9; index 9 is the hero.
@@ -36,7 +37,7 @@ def kind_of(symbol: str | int) -> int:
         return symbol - 1
     text = symbol.strip().upper() if isinstance(symbol, str) and len(symbol) <= 8 else None
     if text not in _SYMBOL_INDEX:
-        raise CardError(f"unknown card {shown(symbol)}: a card is H (the hero) or a value 1-9")
+        raise CardError(_("unknown card {value}: a card is H (the hero) or a value 1-9").format(value=shown(symbol)))
     return _SYMBOL_INDEX[text]
 
 
@@ -66,7 +67,8 @@ class Cards(tuple):
         if len(counts) < KINDS:
             counts = counts + (0,) * (KINDS - len(counts))
         if len(counts) != KINDS or any(c < 0 for c in counts):
-            raise CardError(f"a card multiset needs {KINDS} non-negative counts, got {counts!r}")
+            raise CardError(_("a card multiset needs {count} non-negative counts, got {value}").format(
+                count=KINDS, value=repr(counts)))
         return super().__new__(cls, counts)
 
     # construction -------------------------------------------------------
@@ -82,7 +84,7 @@ class Cards(tuple):
     def parse(cls, text: str) -> "Cards":
         """From text such as ``"H522"``, ``"H 5 2 2"`` or ``"-"`` (empty)."""
         if not isinstance(text, str):
-            raise CardError(f"cards are written as text like \"H522\", not {shown(text)}")
+            raise CardError(_("cards are written as text like \"H522\", not {value}").format(value=shown(text)))
         text = text.strip()
         if text in ("", "-"):
             return EMPTY
@@ -131,7 +133,7 @@ class Cards(tuple):
     def kinds(self) -> Iterator[int]:
         """Each card's kind, one per card, weakest first."""
         for k in range(KINDS):
-            for _ in range(self[k]):
+            for _copy in range(self[k]):
                 yield k
 
     # arithmetic ---------------------------------------------------------
@@ -141,7 +143,7 @@ class Cards(tuple):
     def __sub__(self, other: "Cards") -> "Cards":
         out = tuple(map(sub, self, other))
         if min(out) < 0:
-            raise CardError(f"cannot take {other} from {self}")
+            raise CardError(_("cannot take {cards} from {source}").format(cards=other, source=self))
         return _make(out)
 
     def issubset(self, other: "Cards") -> bool:

@@ -81,7 +81,7 @@ class Explorer(w.HBox):
             return
         set_language(lang)
         relabel(self, lang)
-        self.builder._show_summary()
+        self.builder._changed()  # the problems beside the fields and the header, written again
         self.table._redraw()
         if self.builder.position is None:
             self._problems(None)
