@@ -94,8 +94,9 @@ def test_translations_keep_the_parameters():
             continue
         ids = (m.id,) if isinstance(m.id, str) else m.id
         strs = (m.string,) if isinstance(m.string, str) else m.string
-        for s in strs:
-            assert _fields(s) == _fields(ids[0]), (ids[0], s)
+        for s in strs:  # a plural form may name the count its singular leaves out
+            assert _fields(s) == _fields(ids[0]) if len(ids) == 1 else _fields(s) <= _fields(ids[0]) | _fields(ids[1]), \
+                (ids[0], s)
 
 
 def test_the_compiled_catalogue_is_the_po_compiled():

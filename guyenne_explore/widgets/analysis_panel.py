@@ -21,6 +21,7 @@ from ..analysis.exact import Cancelled
 from ..analysis.fast.warm import needs_compiling
 from ..analysis.results import AnalysisResult
 from ..analysis.variants import Run, analyse_rule_sets
+from ..i18n import gettext, ngettext
 from ..position import Position
 from ..render.plots import (
     metrics_rows,
@@ -81,7 +82,7 @@ class RunControls:
 
     def cancel(self) -> None:
         self.cancelled = True
-        self.status.value = "Cancelling..."
+        self.status.value = gettext("Cancelling...")
 
     def callback(self, done: int, total: int) -> bool | None:
         self.progress.max = max(total, 1)
@@ -99,7 +100,7 @@ class RunControls:
         self._message = ""
         if needs_compiling():
             self._message = message
-            message = "Preparing the fast path (first run only: about a minute)... " + message
+            message = gettext("Preparing the fast path (first run only: about a minute)... {message}").format(message=message)
         self.status.value = escape(message)
 
     def finish(self, ok: bool) -> None:
@@ -167,7 +168,7 @@ class AnalysisPanel(w.VBox):
         self.optimal.set_position(position)
         if position is None:
             self.run_button.disabled = True
-            self.controls.status.value = "The built position is not valid: fix its problems to analyse it."
+            self.controls.status.value = gettext("The built position is not valid: fix its problems to analyse it.")
             return
         # rule sets added for comparison stay chosen; the previous position's own rules do not
         chosen = [r for r in self.rule_sets.value if r != self._own_rules]
@@ -195,7 +196,7 @@ class AnalysisPanel(w.VBox):
             return
         problems = unreadable(self.games, self.seed, self.search_budget)
         if problems:  # each also stands beside its box
-            self.controls.status.value = messages_html([f"Not run: {'; '.join(problems)}"])
+            self.controls.status.value = messages_html([gettext("Not run: {problems}").format(problems="; ".join(problems))])
             return
         chosen = list(self.rule_sets.value) or [self.position.rules]
         labels = {v: lb for lb, v in self.rule_sets.options}
@@ -203,7 +204,7 @@ class AnalysisPanel(w.VBox):
         force = method == "exact" and self.force_exact.value
         self.run_button.disabled = True
         self.exports.enable(False)
-        self.controls.start(f"Analysing {len(chosen)} rule set(s)...")
+        self.controls.start(gettext("Analysing {count} rule set(s)...").format(count=len(chosen)))
 
         def work() -> None:
             try:
@@ -211,10 +212,10 @@ class AnalysisPanel(w.VBox):
                                          method=method, games=games, seed=seed, progress=self.controls.callback,
                                          force=force)
             except Cancelled:
-                self._finish(None, "Cancelled: the figures below are from the previous run.")
+                self._finish(None, gettext("Cancelled: the figures below are from the previous run."))
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
                 log.exception("analysis run failed")
-                self._finish(None, f"The analysis failed: {exc}")
+                self._finish(None, gettext("The analysis failed: {error}").format(error=exc))
             else:
                 self._finish(runs, "")
 
@@ -229,14 +230,14 @@ class AnalysisPanel(w.VBox):
             self.problems.value = problems_html([r for r in runs if not r.out_of_reach])  # those: beside "force"
             self.force_note.value = force_exact_html(runs)
             self.figures = result_figures(self.results) if self.results else {}
-            self.metrics.value = ("<h4>Designer metrics (95% interval when sampled)</h4>"
+            self.metrics.value = ("<h4>" + gettext("Designer metrics (95% interval when sampled)") + "</h4>"
                                   + rows_html(metrics_rows(self.results))) if self.results else ""
             message = message or _summary(self.results, runs)
         self.exports.enable(bool(self.results))
         if runs is None:
             self.controls.status.value = escape(message)
             return
-        self.controls.status.value = "Drawing the figures..."
+        self.controls.status.value = gettext("Drawing the figures...")
         self.figure_box.show(self.figures, then=lambda: setattr(self.controls.status, "value", escape(message)))
 
 
@@ -245,11 +246,23 @@ def _summary(results: dict[str, AnalysisResult], runs: list[Run]) -> str:
     if not results:
         too_large = sum(r.out_of_reach for r in runs)
         if not too_large:
-            return "No rule set could be analysed from this position (the reasons are below)."
+            return gettext("No rule set could be analysed from this position (the reasons are below).")
         others = len(runs) - too_large
-        return ("No rule set could be analysed: "
-                + ("the exact enumeration is" if too_large == 1 else f"{too_large} exact enumerations are")
-                + " too large (its estimate is beside 'force exact' above). To enumerate anyway, check"
-                " 'force exact' and run again; or choose the sample method"
-                + (f"; {others} other rule set(s) were skipped for the reasons below." if others else "."))
-    return "Done: " + ", ".join(f"{lb} ({'exact' if r.exact else f'{r.games} games'})" for lb, r in results.items())
+        text = ngettext("No rule set could be analysed: the exact enumeration is too large (its estimate is beside "
+                        "'force exact' above). To enumerate anyway, check 'force exact' and run again; or choose the "
+                        "sample method.",
+                        "No rule set could be analysed: {count} exact enumerations are too large (their estimates are "
+                        "beside 'force exact' above). To enumerate anyway, check 'force exact' and run again; or "
+                        "choose the sample method.", too_large).format(count=too_large)
+        if others:
+            text += " " + ngettext("{count} other rule set was skipped for the reasons below.",
+                                   "{count} other rule sets were skipped for the reasons below.", others).format(count=others)
+        return text
+    done = ", ".join(f"{lb} ({_how(r)})" for lb, r in results.items())
+    return gettext("Done: {runs}").format(runs=done)
+
+
+def _how(r: AnalysisResult) -> str:
+    if r.exact:
+        return gettext("exact")
+    return ngettext("{count} game", "{count} games", r.games).format(count=r.games)

@@ -16,6 +16,7 @@ import ipywidgets as w
 from ..analysis.api import POLICIES, policy_named
 from ..analysis.optimal import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,
                                 why_not_solvable)
+from ..i18n import gettext
 from ..position import OPEN_FIRST, Position
 from ..render.optimal_svg import mix_svg
 from .forms import NumberField, messages_html
@@ -48,9 +49,10 @@ class OptimalPanel(w.VBox):
     def set_position(self, position: Position | None) -> None:
         """Say at once whether the solver applies to the position, and why not."""
         self.position = position
-        reason = "no valid position" if position is None else why_not_solvable(position)
+        reason = gettext("no valid position") if position is None else why_not_solvable(position)
         self.run_button.disabled = reason is not None or (self.thread is not None and self.thread.is_alive())
-        self.status.value = "" if reason is None else f"Optimal play does not apply here: {escape(reason)}."
+        self.status.value = "" if reason is None else gettext("Optimal play does not apply here: {reason}.").format(
+            reason=escape(reason))
         self.output.value = ""
 
     def run(self, block: bool = True) -> None:
@@ -58,27 +60,27 @@ class OptimalPanel(w.VBox):
         if p is None or why_not_solvable(p) is not None:
             return
         if self.budget.problem is not None:  # the words also stand beside the box
-            self.status.value = messages_html([f"Not solved: {self.budget.problem}"])
+            self.status.value = messages_html([gettext("Not solved: {problem}").format(problem=self.budget.problem)])
             return
         objective, names, budget = self.objective.value, list(self.against.value), float(self.budget.value)
         self.run_button.disabled = True
-        self.status.value = "Solving the endgame..."
+        self.status.value = gettext("Solving the endgame...")
 
         def work() -> None:
             try:
                 solver = OptimalSolver(p.rules, objective)
                 result = solve_position(p, objective, solver)
                 if names and p.to_play == OPEN_FIRST:
-                    self.status.value = "Solved; measuring best responses to the policies..."
+                    self.status.value = gettext("Solved; measuring best responses to the policies...")
                     result.exploitability = exploitability(p, {n: policy_named(n) for n in names}, solver,
                                                            budget_seconds=budget)
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
                 log.exception("optimal play failed")
-                self.status.value = f"The solve failed: {escape(str(exc))}"
+                self.status.value = gettext("The solve failed: {error}").format(error=escape(str(exc)))
             else:
                 self.result = result
                 self.output.value = result_html(p, result)
-                self.status.value = f"Done in {result.seconds:.1f} s."
+                self.status.value = gettext("Done in {seconds} s.").format(seconds=f"{result.seconds:.1f}")
             finally:
                 self.run_button.disabled = self.position is None
 

@@ -25,6 +25,7 @@ from ..analysis.variants import (
     analyse_rule_sets,
     sweep,
 )
+from ..i18n import gettext
 from ..position import Position
 from ..render.plots import metrics_rows, result_figures, rows_html, sweep_figure
 from ..rules import (
@@ -201,14 +202,15 @@ class VariantLab(w.VBox):
             self.variant = rules_from_values(self.preset.value, values)
         except RulesError as exc:
             self.variant = None
-            self.rules_problems.value = ("<div style='color:#b22222'>This variant is not playable:<ul>"
+            self.rules_problems.value = ("<div style='color:#b22222'>" + gettext("This variant is not playable:") + "<ul>"
                                          + "".join(f"<li>{escape(str(p))}</li>" for p in [*not_numbers, *exc.problems])
                                          + "</ul></div>")
             self.variant_label.value = ""
         else:
             self.rules_problems.value = ""
-            same = " (the preset itself)" if self.variant == self.preset_rules else ""
-            self.variant_label.value = f"Variant: <code>{escape(str(self.variant))}</code>{same}"
+            code = f"<code>{escape(str(self.variant))}</code>"
+            self.variant_label.value = (gettext("Variant: {rules} (the preset itself)") if self.variant == self.preset_rules
+                                        else gettext("Variant: {rules}")).format(rules=code)
         self._enable(self.controls.running)
 
     def _sweep_range(self) -> None:
@@ -248,7 +250,7 @@ class VariantLab(w.VBox):
         self.position = position
         self._enable(self.controls.running)
         if position is None:
-            self.controls.status.value = "The built position is not valid: fix its problems to try variants on it."
+            self.controls.status.value = gettext("The built position is not valid: fix its problems to try variants on it.")
         else:
             self.controls.status.value = ""
 
@@ -257,7 +259,7 @@ class VariantLab(w.VBox):
         """The run's settings, or None (with the words in the status line) while Games or Seed cannot be read."""
         problems = unreadable(self.games, self.seed, self.search_budget)
         if problems:  # each also stands beside its box
-            self.controls.status.value = messages_html([f"Not run: {'; '.join(problems)}"])
+            self.controls.status.value = messages_html([gettext("Not run: {problems}").format(problems="; ".join(problems))])
             return None
         policies = tuple(f"search:{int(self.search_budget.value)}" if v == "search" else v
                          for v in (self.english_policy.value, self.french_policy.value))
@@ -273,10 +275,10 @@ class VariantLab(w.VBox):
             try:
                 work()
             except Cancelled:
-                self._done(False, "Cancelled: the figures below are from the previous run.")
+                self._done(False, gettext("Cancelled: the figures below are from the previous run."))
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
                 log.exception("variant lab run failed")
-                self._done(False, f"The analysis failed: {exc}")
+                self._done(False, gettext("The analysis failed: {error}").format(error=exc))
 
         self.controls.launch(guarded, block)
 
@@ -336,5 +338,5 @@ class VariantLab(w.VBox):
             self.controls.status.value = escape(message)
             return
         self.problems.value = problems_html(self.runs)
-        self.controls.status.value = "Drawing the figures..."
+        self.controls.status.value = gettext("Drawing the figures...")
         self.figure_box.show(self.figures, then=lambda: setattr(self.controls.status, "value", escape(message)))
