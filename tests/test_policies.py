@@ -253,3 +253,23 @@ def test_skill_command_prints_levels_and_changes():
     bad = subprocess.run([sys.executable, "-m", "guyenne_explore", "skill", "--levels", "uniform,expert"],
                          capture_output=True, text=True)
     assert bad.returncode != 0 and "unknown policy 'expert'" in bad.stderr + bad.stdout
+
+
+def test_command_line_on_a_dask_scheduler_gives_the_same_games():
+    import json
+    import subprocess
+    import sys
+
+    from distributed import LocalCluster
+
+    def run(*extra):
+        r = subprocess.run([sys.executable, "-m", "guyenne_explore", "analyse", "--rules", "advanced", "--json",
+                            "--policies", "english=search:16,french=uniform", "--samples", "3", "--seed", "4",
+                            *extra], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)
+
+    alone = run("--workers", "1")
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        spread = run("--scheduler", cluster.scheduler_address)
+    assert spread["outcomes"] == alone["outcomes"] and spread["games"] == 3
