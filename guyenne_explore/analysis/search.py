@@ -15,7 +15,10 @@ The candidate moves are the heuristic's most likely ones (openings from six
 castles and every card set are too many to sample each), and every candidate
 meets the *same* worlds and the same rollout streams in the same order (common
 random numbers), so two moves are compared on the same deals.  The budget is a
-number of rollouts or a time in milliseconds.  It reads nothing but its view:
+number of rollouts (``search:400``: the same decisions for the same seed on any
+machine, with any number of workers) or a time in milliseconds (``search:250ms``:
+as many rollouts as the machine plays in that time, so a seed no longer fixes
+the games).  It reads nothing but its view:
 two positions that look the same to it give the same decision for the same seed.
 """
 
