@@ -124,11 +124,40 @@ def side_title(name: str, lang: str | None = None) -> str:
     return gettext(_SIDE_TITLES[key], lang) if key in _SIDE_TITLES else str(name)
 
 
+def pgettext(context: str, message: str, lang: str | None = None) -> str:
+    """``message`` in ``lang`` where the same English word means different things (``context`` tells which)."""
+    return translator(lang).pgettext(context, message)
+
+
+#: The decision points and chance events, by their notation names (RULES.md section 10).
+POINTS_CONTEXT = "decision point"
+
+
+def point_name(point: str, lang: str | None = None) -> str:
+    """A decision point as a reader sees it: the notation's name in English (``open_first``), the rulebook's
+    words in French (``ouverture du château X``); an unknown name is returned as given."""
+    return pgettext(POINTS_CONTEXT, point, lang) if point in _POINTS else point
+
+
+def NP_(context: str, message: str) -> str:
+    """Mark a message and its context for extraction where a table defines it (see :func:`N_`)."""
+    return message
+
+
+_POINTS = (
+    NP_("decision point", "setup_discard"), NP_("decision point", "team_split"), NP_("decision point", "team_order"),
+    NP_("decision point", "open_first"), NP_("decision point", "respond_first"), NP_("decision point", "open_second"),
+    NP_("decision point", "respond_second"), NP_("decision point", "concede_choice"),
+    NP_("decision point", "remove_choice"), NP_("decision point", "deal"), NP_("decision point", "draw"),
+    NP_("decision point", "end"))
+
+
 def capitalised(text: str) -> str:
     """The sentence with its first letter in capitals (a translated sentence may start with a parameter)."""
     return text[:1].upper() + text[1:]
 
 
-__all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "LanguageError", "N_", "capitalised",
-           "check_language", "current_language", "gettext", "locale_language", "ngettext", "set_language",
+__all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "LanguageError", "NP_", "N_", "capitalised",
+           "check_language", "current_language", "gettext", "locale_language", "ngettext", "pgettext", "point_name",
+           "set_language",
            "side_noun", "side_title", "translator"]

@@ -24,7 +24,7 @@ from babel.messages.pofile import read_po  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 PO = LOCALE_DIR / "fr" / "LC_MESSAGES" / "guyenne_explore.po"
 MO = PO.with_suffix(".mo")
-KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "NP_": ((1, "c"), 2), "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 #: French words spelled as in English (a msgstr equal to its msgid is allowed only for these).
 SAME_IN_FRENCH = {"{detail}", "Guyenne", "X", "Y", "{count} × {card}", "Notation", "Position", "Total", "Option",
@@ -189,7 +189,7 @@ def test_a_french_diagram_uses_the_rulebook_words():
                    "removed": [], "exhaustions": 1}}))
     fr, en = _texts(position_svg(p, lang="fr")), _texts(position_svg(p, lang="en"))
     for label in ("Anglais", "Français", "main 6", "pioche 9", "défausse 7", "défausse 6", "écartées", "aucune",
-                  "épuisements 1", "1er", "base · tour 5 · à jouer : open_first"):
+                  "épuisements 1", "1er", "base · tour 5 · à jouer : attaque ou défense du premier château (X)"):
         assert label in fr, (label, fr)
     for label in ("English", "French", "hand 6", "deck 9", "discard 7", "removed", "1st"):
         assert label in en and label not in fr, label
@@ -303,7 +303,7 @@ def test_the_explorer_switches_to_french_and_back(english):
     assert ex.tabs.titles == ("Position", "Analyse", "Variantes")
     untranslated = [t for t in _fixed_texts(ex) if t[2] == t[3]]
     assert not untranslated, f"labels without French (add them to widgets/language.LABELS): {untranslated[:10]}"
-    assert "coups légaux pour les Anglais à open_first" in ex.moves.count.value
+    assert "coups légaux pour les Anglais (attaque ou défense du premier château (X))" in ex.moves.count.value
     assert ex.moves.buttons["Apply selected"].description == "Jouer la sélection"
     assert "✓ position valide" in ex.builder.summary.value and ex.diagram_export.titles[0].startswith("Exporter le schéma")
     assert ex.builder.first._options_labels == ("anglais", "français") and ex.builder.first.value == "english"
@@ -323,7 +323,7 @@ def test_the_teaching_game_in_french(english):
     game = TeachingGame(lang="fr")
     assert i18n.current_language() == "fr"
     assert game.play_button.description == "Jouer" and game.restart.description == "Nouvelle partie"
-    assert "<b>À vous de jouer</b> (les Anglais, open_first, tour 1)" in game.prompt.value
+    assert "<b>À vous de jouer</b> (les Anglais, attaque ou défense du premier château (X), tour 1)" in game.prompt.value
     assert "Mise en place" in game.lessons.value and "Chaque joueur a 22 cartes" in game.lessons.value
     assert not [t for t in _fixed_texts(game) if t[2] == t[3]]
     game.play("9:H")

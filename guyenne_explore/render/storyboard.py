@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import HERO, Cards
-from ..i18n import N_, capitalised, current_language, ngettext, side_noun, side_title, translator
+from ..i18n import N_, capitalised, current_language, ngettext, point_name, side_noun, side_title, translator
 from ..moves import Move
 from ..position import (CONCEDE_CHOICE, DEAL, DRAW, ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
                         RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Position, evolve,
@@ -209,7 +209,7 @@ def frames_of(record: GameRecord, viewer: int | None = None, lang: str | None = 
     frames: list[Frame] = []
     if not (ps[0].round == 1 and ps[0].to_play in (DEAL, SETUP_DISCARD)):  # a record from a position, not a new game
         frames.append(Frame(ps[0], _("The position the game starts from: round {round}, {point}").format(
-            round=ps[0].round, point=ps[0].to_play), SECTION["start"], "start"))
+            round=ps[0].round, point=point_name(ps[0].to_play, lang)), SECTION["start"], "start"))
     i = 0
     while i < len(events):
         e, before, after = events[i], ps[i], ps[i + 1]

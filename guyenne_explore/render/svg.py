@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..cards import Cards, kind_of
 from ..flow import defender_at
-from ..i18n import side_title, translator
+from ..i18n import point_name, side_title, translator
 from ..position import ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE
 from ..view import revealed
 from .battles import BattleMark, battle_marks
@@ -335,7 +335,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
         y += used
     if info is None:
         info = (_("{rules} · round {round} · game over") if p.is_over else _("{rules} · round {round} · to play: {point}")
-                ).format(rules=p.rules.preset_name, round=p.round, point=p.to_play)
+                ).format(rules=p.rules.preset_name, round=p.round, point=point_name(p.to_play, lang))
         if highlight_move is not None:
             info = _("{info} · move {move}").format(info=info, move=highlight_move.text())
     head.append(_text(VIEW_W / 2, y + 14, info, size=12, fill="#444444", cls="info"))

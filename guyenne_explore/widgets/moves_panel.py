@@ -18,7 +18,7 @@ import ipywidgets as w
 import traitlets
 
 from ..analysis.heuristic import Heuristic
-from ..i18n import current_language, ngettext, side_noun
+from ..i18n import current_language, ngettext, point_name, side_noun
 from ..i18n import gettext as _
 from ..moves import Move
 from ..position import Position
@@ -197,7 +197,7 @@ class MovesPanel(w.VBox):
             text = _("the game is over: English {english}, French {french} ({winner})").format(
                 english=r.english, french=r.french, winner=r.winner if current_language() == "en" else side_noun(r.winner))
         elif p.is_chance:
-            text = _("a chance point ({point}): sample an outcome to go on").format(point=p.to_play)
+            text = _("a chance point ({point}): sample an outcome to go on").format(point=point_name(p.to_play))
         else:
             n = len(p.legal_moves)
             who = SIDES[p.side_to_play] if p.side_to_play is not None else ""
@@ -208,6 +208,6 @@ class MovesPanel(w.VBox):
                     if n > MAX_LISTED else
                     ngettext("<b>{count}</b> legal move for {side} at {point}",
                              "<b>{count}</b> legal moves for {side} at {point}", n)).format(
-                count=n, side=who, point=p.to_play, listed=MAX_LISTED)
+                count=n, side=who, point=point_name(p.to_play), listed=MAX_LISTED)
             return f'<span class="guyenne-move-count" data-count="{n}">{text}</span>'
         return f'<span class="guyenne-move-count" data-count="0">{html.escape(text)}</span>'
