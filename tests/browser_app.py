@@ -143,12 +143,29 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+LOADING_STATE = """() => [document.body ? document.body.innerText : '',
+                           !!document.querySelector('.guyenne-table svg g.castle')]"""
+
+
 def open_explorer(browser: Any, url: str, width: int, height: int) -> tuple[Any, float]:
     """A page of the app at ``width`` x ``height`` once its widgets are there; and the seconds that took."""
     page = browser.new_page(viewport={"width": width, "height": height})
     page.set_default_timeout(120_000)
     start = time.monotonic()
-    page.goto(url)
+    page.goto(url, wait_until="commit")
+    # until the table shows, every text the page shows carries a sign of loading (Voilà's
+    # "Running"/"Executing", or the notebook's "Loading the explorer...")
+    page.texts_without_loading_sign = []
+    while time.monotonic() - start < 180:
+        try:
+            text, ready = page.evaluate(LOADING_STATE)
+        except Exception:  # noqa: BLE001  the document is being replaced
+            text, ready = "", False
+        if ready:
+            break
+        if text.strip() and not any(sign in text for sign in ("Running", "Executing", "Loading the explorer")):
+            page.texts_without_loading_sign.append(text[:120])
+        time.sleep(0.1)
     page.wait_for_selector('.guyenne-table svg g.castle[data-castle="5"]')
     page.wait_for_selector(".guyenne-analysis .guyenne-plot", state="attached")
     return page, time.monotonic() - start
