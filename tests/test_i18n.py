@@ -354,3 +354,13 @@ def test_figures_and_metrics_in_french():
     assert "Avantage (Anglais)" in rows and "Taux d'égalité" in rows
     english = {r["metric"]: r for r in plots.metrics_rows(results, lang="en")}
     assert english["Balance"]["meaning"].startswith("1 when both sides win") and "Advantage (english)" in english
+
+
+def test_number_boxes_say_what_is_wrong_in_french(english):
+    pytest.importorskip("ipywidgets")
+    from guyenne_explore.widgets.forms import read_decimal, read_whole
+    assert read_whole("x", "Games")[1] == "Games must be a whole number, not 'x'"
+    set_language("fr")
+    assert read_whole("x", "Games")[1] == "Parties doit être un nombre entier, pas 'x'"
+    assert read_whole("", "Seed")[1] == "Graine est vide : tapez un nombre entier"
+    assert read_decimal("9", "PNG scale", 0.5, 4)[1] == "Échelle PNG doit être entre 0.5 et 4, pas 9"

@@ -16,6 +16,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from ..i18n import gettext
 from ..position import Position
 from ..render.seating import seating_svg
 from ..render.storyboard import record_from_positions, storyboard, storyboard_pdf, storyboard_zip
@@ -84,7 +85,7 @@ class DiagramExport(w.Accordion):
         assert p is not None
         fmt = self.format.value
         if fmt == "PNG" and self.scale.problem is not None:  # the words also stand beside the box
-            self.message.value = messages_html([f"not drawn: {self.scale.problem}"])
+            self.message.value = messages_html([gettext("not drawn: {problem}").format(problem=self.scale.problem)])
             return False
         name = f"guyenne-{'seating-' if self.seating.value else ''}round{p.round}-{p.to_play}.{fmt.lower()}"
         try:
@@ -124,7 +125,7 @@ class StoryboardExport(w.HBox):
         if not positions:
             self.message.value = '<span style="color:#9b1c1c">No game to draw: the position is not valid.</span>'
             return False
-        self.message.value = f"drawing {len(positions)} steps..."
+        self.message.value = gettext("drawing {count} steps...").format(count=len(positions))
         try:
             pictures = storyboard(record_from_positions(positions), viewer=self.viewer)
             data = storyboard_pdf(pictures) if fmt == "pdf" else storyboard_zip(pictures)
@@ -133,5 +134,5 @@ class StoryboardExport(w.HBox):
             return False
         p = positions[0]
         self.file.offer(f"guyenne-storyboard-{p.rules.preset_name}-round{p.round}.{fmt}", data)
-        self.message.value = f"{len(pictures)} pictures"
+        self.message.value = gettext("{count} pictures").format(count=len(pictures))
         return True

@@ -19,6 +19,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from ..i18n import gettext
 from ..render.plots import FORMATS, export_figures, export_results
 from .files import Download, inside_workspace, size_text, zip_bytes
 from .forms import messages_html
@@ -66,18 +67,19 @@ class ExportBar(w.VBox):
         try:
             files = self.files(fmt)
         except (RuntimeError, OSError, ValueError) as exc:
-            self.status.value = messages_html([f"{fmt.upper()} export failed: {exc}"])
+            self.status.value = messages_html([gettext("{format} export failed: {error}").format(format=fmt.upper(), error=exc)])
             return False
         if not files:
-            self.status.value = messages_html(["nothing to export yet: run an analysis first"])
+            self.status.value = messages_html([gettext("nothing to export yet: run an analysis first")])
             return False
         if len(files) == 1:
             (file_name, data), = files.items()
         else:
             file_name, data = f"{self.name}-{fmt}.zip", zip_bytes(files)
         self.download.offer(file_name, data)
-        self.status.value = (f"Downloading {escape(file_name)} ({size_text(len(data))}"
-                             + (f", {len(files)} files" if len(files) > 1 else "") + ")")
+        self.status.value = (gettext("Downloading {name} ({size}, {count} files)") if len(files) > 1
+                             else gettext("Downloading {name} ({size})")).format(
+            name=escape(file_name), size=size_text(len(data)), count=len(files))
         return True
 
     def save(self, fmt: str, folder: str | os.PathLike[str]) -> list[pathlib.Path]:

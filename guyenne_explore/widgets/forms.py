@@ -15,6 +15,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..cards import HERO, KINDS, SYMBOLS, Cards
+from ..i18n import gettext
 from ..rules import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES
 from .guard import guarded
 from .messages import messages_html  # noqa: F401 (panels import it from here)
@@ -42,17 +43,19 @@ def read_whole(text: str, label: str, low: int = 0, high: int | None = None) -> 
     """
     typed = text.strip()
     quoted = repr(typed if len(typed) <= 20 else typed[:17] + "...")
+    label = gettext(label)  # a field's name, as its box shows it in the current language
     if not typed:
-        return None, f"{label} is empty: type a whole number"
+        return None, gettext("{label} is empty: type a whole number").format(label=label)
     if not (typed.isascii() and typed.lstrip("-").isdigit() and typed.count("-") <= 1):
-        return None, f"{label} must be a whole number, not {quoted}"
+        return None, gettext("{label} must be a whole number, not {value}").format(label=label, value=quoted)
     if len(typed.lstrip("-")) > 9:
-        return None, f"{label} must be a whole number of at most 9 digits, not one of {len(typed.lstrip('-'))}"
+        return None, gettext("{label} must be a whole number of at most 9 digits, not one of {count}").format(
+            label=label, count=len(typed.lstrip("-")))
     n = int(typed)
     if n < low:
-        return None, f"{label} must be at least {low}, not {n}"
+        return None, gettext("{label} must be at least {low}, not {value}").format(label=label, low=low, value=n)
     if high is not None and n > high:
-        return None, f"{label} must be at most {high}, not {n}"
+        return None, gettext("{label} must be at most {high}, not {value}").format(label=label, high=high, value=n)
     return n, None
 
 
@@ -65,13 +68,16 @@ def read_decimal(text: str, label: str, low: float, high: float) -> tuple[float 
     """
     typed = text.strip()
     quoted = repr(typed if len(typed) <= 20 else typed[:17] + "...")
+    label = gettext(label)
     if not typed:
-        return None, f"{label} is empty: type a number"
+        return None, gettext("{label} is empty: type a number").format(label=label)
     if not re.fullmatch(r"-?(\d{1,9}(\.\d{0,6})?|\.\d{1,6})", typed):
-        return None, f"{label} must be a number like {low:g} or {(low + high) / 2:g}, not {quoted}"
+        return None, gettext("{label} must be a number like {low} or {middle}, not {value}").format(
+            label=label, low=f"{low:g}", middle=f"{(low + high) / 2:g}", value=quoted)
     x = float(typed)
     if not low <= x <= high:
-        return None, f"{label} must be between {low:g} and {high:g}, not {x:g}"
+        return None, gettext("{label} must be between {low} and {high}, not {value}").format(
+            label=label, low=f"{low:g}", high=f"{high:g}", value=f"{x:g}")
     return x, None
 
 
