@@ -194,9 +194,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                                  force=args.force, arithmetic="float" if args.float else None,
                                  executor=client.get_executor())
         elif workers > 1 and method != "exact":
-            from concurrent.futures import ProcessPoolExecutor
+            from .analysis.workers import process_pool  # started safely after compiled games (see there)
 
-            with ProcessPoolExecutor(workers) as pool:
+            with process_pool(workers) as pool:
                 result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,
                                  force=args.force, arithmetic="float" if args.float else None, executor=pool)
         else:
@@ -283,9 +283,9 @@ def cmd_skill(args: argparse.Namespace) -> int:
     games = {lv: (max(1, args.games // 10) if lv.startswith("search") else args.games) for lv in levels}
     workers = args.workers or os.cpu_count() or 1
     if workers > 1:
-        from concurrent.futures import ProcessPoolExecutor
+        from .analysis.workers import process_pool  # started safely after compiled games (see there)
 
-        with ProcessPoolExecutor(workers) as pool:
+        with process_pool(workers) as pool:
             table = skill_levels(Position.start(rule_sets[0]), rule_sets, presets, levels, games=games,
                                  seed=args.seed, executor=pool)
     else:

@@ -273,3 +273,24 @@ def test_command_line_on_a_dask_scheduler_gives_the_same_games():
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         spread = run("--scheduler", cluster.scheduler_address)
     assert spread["outcomes"] == alone["outcomes"] and spread["games"] == 3
+
+
+def test_the_local_pool_starts_safely_after_compiled_games_and_plays_the_same_games():
+    """A panel's process has usually run the uniform kernel (numba's thread pool started) before
+    skilled games are asked for; a worker forked from it would die.  The pool of the panels and the
+    command line starts its workers from a clean process, and gives the games of one process."""
+    from guyenne_explore.analysis.fast.rollout import play_summaries
+    from guyenne_explore.analysis.workers import engine_played, executor_for, process_pool
+
+    p = Position.start("advanced")
+    play_summaries(p, 2000, 1)  # the parallel uniform kernel, in this process
+    assert executor_for(p, ("uniform", "uniform")) is None  # compiled: faster here than a worker starts
+    assert executor_for(p, ("heuristic", "uniform")) is None
+    names = ("search:6", "uniform")
+    assert engine_played(p, names)
+    alone = analyse(p, names, "sample", games=4, seed=3)
+    with process_pool(2) as pool:
+        spread = analyse(p, names, "sample", games=4, seed=3, executor=pool)
+        compiled = analyse(p, ("uniform", "uniform"), "sample", games=300, seed=3, executor=pool)
+    assert spread.samples == alone.samples
+    assert compiled.samples == analyse(p, ("uniform", "uniform"), "sample", games=300, seed=3).samples

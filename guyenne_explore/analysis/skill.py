@@ -21,6 +21,7 @@ from ..engine_api import Position, Rules
 from .api import analyse
 from .metrics import Metric
 from .variants import position_under
+from .workers import engine_played
 
 #: the skill levels, weakest first (the search with its budget in rollouts a decision)
 LEVELS = ("uniform", "heuristic", "search:200")
@@ -100,7 +101,9 @@ def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[s
     """Sample every rule set at every level from ``start`` (its rules replaced by each rule set).
 
     ``games`` is one number or one per level (a search is slower: fewer games, wider intervals).
-    The same seed at every level and rule set; with an executor the games are the same.
+    The same seed at every level and rule set; with an executor the games are the same (it takes
+    the games the engine plays; compiled games run here, faster than a worker starts).  ``progress``
+    may raise (e.g. :class:`~.cancel.Cancelled`) to stop between two samples.
     """
     labels = list(labels) if labels is not None else [str(r) for r in rule_sets]
     cells: list[SkillCell] = []
@@ -110,7 +113,9 @@ def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[s
         for label, rules in zip(labels, rule_sets):
             if progress:
                 progress(f"{label} under {level}: {n} games")
-            r = analyse(position_under(start, rules), (level, level), "sample", games=n, seed=seed, executor=executor)
+            q = position_under(start, rules)
+            spread = executor if executor is not None and engine_played(q, (level, level)) else None
+            r = analyse(q, (level, level), "sample", games=n, seed=seed, executor=spread)
             found[label] = {m.name: m for m in r.metrics() if m.name in metrics}
         for label in labels:
             for name in metrics:

@@ -21,6 +21,7 @@ from ..analysis.exact import Cancelled
 from ..analysis.fast.warm import needs_compiling
 from ..analysis.results import AnalysisResult
 from ..analysis.variants import Run, analyse_rule_sets
+from ..analysis.workers import executor_for
 from ..i18n import gettext, ngettext
 from ..position import Position
 from ..render.plots import (
@@ -210,7 +211,7 @@ class AnalysisPanel(w.VBox):
             try:
                 runs = analyse_rule_sets(p, chosen, labels=[labels[r] for r in chosen], policies=policies,
                                          method=method, games=games, seed=seed, progress=self.controls.callback,
-                                         force=force)
+                                         force=force, executor=executor_for(p, policies))
             except Cancelled:
                 self._finish(None, gettext("Cancelled: the figures below are from the previous run."))
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell

@@ -25,6 +25,7 @@ from ..analysis.variants import (
     analyse_rule_sets,
     sweep,
 )
+from ..analysis.workers import executor_for
 from ..i18n import gettext
 from ..position import Position
 from ..render.plots import metrics_rows, result_figures, rows_html, sweep_figure
@@ -263,7 +264,9 @@ class VariantLab(w.VBox):
             return None
         policies = tuple(f"search:{int(self.search_budget.value)}" if v == "search" else v
                          for v in (self.english_policy.value, self.french_policy.value))
-        return {"policies": policies, "method": self.method.value,
+        # skilled games played by the engine go to the local cores (the same games as one process)
+        executor = executor_for(self.position, policies) if self.position is not None else None
+        return {"policies": policies, "method": self.method.value, "executor": executor,
                 "games": self.games.value, "seed": self.seed.value, "progress": self.controls.callback}
 
     def _launch(self, message: str, work: Any, block: bool) -> None:
