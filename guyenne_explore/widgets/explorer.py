@@ -23,11 +23,12 @@ from .diagram_export import DiagramExport
 from .guard import guarded
 from .language import LanguageSwitch, relabel
 from .moves_panel import MovesPanel
+from .skill_panel import SkillPanel
 from .starts import opening
 from .table import Table
 from .variant_lab import VariantLab
 
-TABS = ("Builder", "Analysis", "Variant lab")
+TABS = ("Builder", "Analysis", "Variant lab", "Skill levels")
 STYLE = pathlib.Path(__file__).parent / "static" / "explorer.css"
 
 
@@ -43,10 +44,12 @@ class Explorer(w.HBox):
         self.analysis.add_class("guyenne-analysis")  # for pages and tests to find the panel
         self.lab = VariantLab(start)
         self.lab.add_class("guyenne-variant-lab")
+        self.skill = SkillPanel(start)  # the same rule sets under uniform, heuristic and search play
+        self.skill.add_class("guyenne-skill-levels")
         self.builder = Builder(start)
         # side by side down to about 1150 px (a 1280x800 window, JupyterLab without its side bar),
         # one above the other below that; the table's diagram scales with its column
-        self.tabs = w.Tab(children=[self.builder, self.analysis, self.lab],
+        self.tabs = w.Tab(children=[self.builder, self.analysis, self.lab, self.skill],
                           layout=w.Layout(flex="1 1 560px", min_width="0"))
         self.tabs.titles = TABS
         self.diagram_export = DiagramExport(self.table)
@@ -95,6 +98,7 @@ class Explorer(w.HBox):
         self.moves.set_position(p)
         self.analysis.set_position(p)
         self.lab.set_position(p)
+        self.skill.set_position(p)
 
     def _problems(self, _change: Any) -> None:
         """One invalid state after another: the position stays None, so only the note under the table changes."""

@@ -1,0 +1,61 @@
+"""Figures and tables of balance by skill level (:mod:`..analysis.skill`).
+
+One figure a metric: the skill levels along the x axis, weakest first, one line a
+rule set with its 95% intervals, so that a conclusion that turns with skill shows
+as lines that cross or an interval that leaves the half line.  For an advantage
+the half line (an even game) is drawn: the verdicts are read against it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import plotly.graph_objects as go
+
+from ..analysis.skill import SkillTable
+from ..i18n import translator
+from .plots import _layout, label_color
+
+
+def skill_figure(table: SkillTable, metric: str, lang: str | None = None) -> go.Figure:
+    """``metric`` by skill level, one line a rule set, with 95% intervals where the metric has them."""
+    _ = translator(lang).gettext
+    fig = go.Figure()
+    for i, label in enumerate(table.labels):
+        cells = [c for c in (next((c for c in table.cells if (c.label, c.level, c.metric.name)
+                                   == (label, level, metric)), None) for level in table.levels) if c is not None]
+        if not cells:
+            continue
+        ys = [c.metric.value for c in cells]
+        has_ci = all(c.metric.low is not None and c.metric.high is not None for c in cells)
+        error = ({"type": "data", "symmetric": False, "visible": True,
+                  "array": [c.metric.high - y for c, y in zip(cells, ys)],  # type: ignore[operator]
+                  "arrayminus": [y - c.metric.low for c, y in zip(cells, ys)]}  # type: ignore[operator]
+                 if has_ci else None)
+        fig.add_trace(go.Scatter(
+            x=[c.level for c in cells], y=ys, mode="lines+markers", name=label, error_y=error,
+            marker={"color": label_color(i), "size": 9}, line={"color": label_color(i)},
+            customdata=[c.verdict for c in cells],
+            hovertemplate=f"{label}<br>%{{x}}: %{{y:.3f}} (%{{customdata}})<extra></extra>"))
+    if metric.startswith("Advantage"):
+        fig.add_hline(y=0.5, line_dash="dot", line_color="#888888")
+    fig.update_xaxes(type="category", categoryorder="array", categoryarray=list(table.levels))
+    title = _("{metric} by skill level").format(metric=_(metric))
+    return _layout(fig, title, _("skill level"), _(metric), lang=lang)
+
+
+def skill_rows(table: SkillTable, metric: str) -> list[Mapping[str, str]]:
+    """One row a rule set: its value [95% interval] and verdict at each level (for :func:`.plots.rows_html`)."""
+    rows = []
+    for label in table.labels:
+        row = {"rules": label}
+        for level in table.levels:
+            c = next((c for c in table.cells if (c.label, c.level, c.metric.name) == (label, level, metric)), None)
+            if c is None:
+                row[level] = "-"
+                continue
+            m = c.metric
+            shown = f"{m.value:.3f}" if m.low is None or m.high is None else f"{m.value:.3f} [{m.low:.3f}, {m.high:.3f}]"
+            row[level] = f"{shown}, {c.verdict}"
+        rows.append(row)
+    return rows

@@ -1,0 +1,165 @@
+"""Skill levels: the chosen rule sets under uniform, heuristic and search play, and where a conclusion turns.
+
+A designer reads balance from sampled games; random play can say something that
+competent players would not.  This panel runs :func:`..analysis.skill.skill_levels`
+from the explorer's position (both sides at each level), draws the chosen metric
+by level with its 95% intervals, one line a rule set, and lists in words where a
+verdict under skilled play differs from the one under the weakest level chosen
+(:meth:`..analysis.skill.SkillTable.changes`).  Every metric of the run is kept,
+so choosing another metric redraws at once without playing again.
+
+A search samples far fewer games a second than the compiled policies: it has its
+own number of games, and its games go to the local cores (:mod:`..analysis.workers`),
+with the same games as one process for the same seed.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import ipywidgets as w
+
+from ..analysis.cancel import Cancelled
+from ..analysis.skill import SkillTable, skill_levels
+from ..analysis.workers import local_cores, local_pool
+from ..i18n import gettext
+from ..position import Position
+from ..render.plots import rows_html
+from ..render.skill import skill_figure, skill_rows
+from .analysis_panel import RunControls, rule_set_options
+from .forms import NumberField, messages_html, unreadable
+from .guard import guarded, log
+from .plot_view import FigureBox
+
+#: the metrics a run keeps (all shown on demand); the first is shown first
+METRICS = ("Advantage (english)", "Advantage (french)", "Drawishness", "Duration (rounds)", "Balance",
+           "Decisiveness", "Sweep")
+
+
+class SkillPanel(w.VBox):
+    """Runs chosen rule sets at chosen skill levels from the explorer's position and compares them."""
+
+    def __init__(self, position: Position | None = None, **kwargs: Any) -> None:
+        self.rule_sets = w.SelectMultiple(description="Rule sets", rows=6, layout=w.Layout(width="320px"))
+        self.uniform = w.Checkbox(value=True, description="uniform (random legal moves)", indent=False)
+        self.heuristic = w.Checkbox(value=True, description="heuristic", indent=False)
+        self.search = w.Checkbox(value=True, description="search (IS-MCTS)", indent=False)
+        self.search_budget = NumberField("Search rollouts", 100, 1, 100_000)
+        self.games = NumberField("Games", 1000, 1, 10_000_000)
+        self.search_games = NumberField("Search games", 40, 1, 100_000)
+        self.seed = NumberField("Seed", 0, 0, 999_999_999)
+        self.metric = w.Dropdown(options=list(METRICS), value=METRICS[0], description="Metric")
+        self.run_button = w.Button(description="Run skill levels", button_style="primary", icon="play")
+        self.controls = RunControls()
+        self.figure_box = FigureBox(views=1)
+        self.changes = w.HTML()
+        self.details = w.HTML()
+        self.table: SkillTable | None = None
+        self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))
+        self.metric.observe(guarded(self.controls.status)(lambda _: self._show()), names="value")
+        levels = w.VBox([w.HTML("<b>Skill levels</b> (both sides at each level)"),
+                         self.uniform, self.heuristic, self.search, self.search_budget])
+        settings = w.VBox([self.games, self.search_games, self.seed, self.metric])
+        super().__init__([w.HBox([self.rule_sets, levels, settings], layout=w.Layout(flex_flow="row wrap")),
+                          self.controls.box(self.run_button), self.controls.status,
+                          self.figure_box, self.changes, self.details], **kwargs)
+        self.position: Position | None = None
+        self.set_position(position)
+
+    def set_position(self, position: Position | None) -> None:
+        """Called by the explorer whenever the built position changes (None when invalid)."""
+        self.position = position
+        if position is None:
+            self.run_button.disabled = True
+            self.controls.status.value = gettext("The built position is not valid: fix its problems to analyse it.")
+            return
+        chosen = [r for r in self.rule_sets.value if r != position.rules]
+        self.rule_sets.options = rule_set_options(position)
+        values = [v for _, v in self.rule_sets.options]
+        self.rule_sets.value = (position.rules, *(r for r in chosen if r in values[1:]))
+        self.run_button.disabled = self.controls.running
+        self.controls.status.value = ""
+
+    @property
+    def levels(self) -> list[str]:
+        """The chosen levels by policy name, weakest first (the search with its budget)."""
+        return [name for box, name in ((self.uniform, "uniform"), (self.heuristic, "heuristic"),
+                                       (self.search, f"search:{int(self.search_budget.value)}")) if box.value]
+
+    def run(self, block: bool = True) -> None:
+        """Sample every chosen rule set at every chosen level; block=False runs in a background thread."""
+        if self.position is None or self.controls.running:
+            return
+        problems = unreadable(self.games, self.search_games, self.seed, self.search_budget)
+        levels = self.levels
+        if not levels:
+            problems.append(gettext("choose at least one skill level"))
+        if problems:  # a number's problem also stands beside its box
+            self.controls.status.value = messages_html(
+                [gettext("Not run: {problems}").format(problems="; ".join(problems))])
+            return
+        chosen = list(self.rule_sets.value) or [self.position.rules]
+        labels = {v: lb for lb, v in self.rule_sets.options}
+        games = {lv: self.search_games.value if lv.startswith("search") else self.games.value for lv in levels}
+        total = len(levels) * len(chosen)
+        p, seed = self.position, self.seed.value
+        # the search's games, played by the engine, go to the local cores (compiled ones stay here)
+        executor = local_pool() if local_cores() > 1 else None
+        self.run_button.disabled = True
+        self.controls.start(gettext("Sampling {count} rule set(s) at {levels} skill level(s)...").format(
+            count=len(chosen), levels=len(levels)))
+        done = [0]
+
+        def progress(step: str) -> None:
+            if self.controls.callback(done[0], total) is False:
+                raise Cancelled()
+            done[0] += 1
+            self.controls.status.value = escape(step)
+
+        def work() -> None:
+            try:
+                table = skill_levels(p, chosen, [labels[r] for r in chosen], levels, METRICS, games=games,
+                                     seed=seed, executor=executor, progress=progress)
+            except Cancelled:
+                self._finish(None, gettext("Cancelled: the figures below are from the previous run."))
+            except ValueError as exc:  # a rule set the position cannot be read under, in the engine's words
+                self._finish(None, gettext("Not run: {problems}").format(problems=exc))
+            except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
+                log.exception("skill levels run failed")
+                self._finish(None, gettext("The analysis failed: {error}").format(error=exc))
+            else:
+                self.controls.callback(total, total)
+                self._finish(table, "")
+
+        self.controls.launch(work, block)
+
+    def _finish(self, table: SkillTable | None, message: str) -> None:
+        self.controls.finish(table is not None)
+        self.run_button.disabled = self.position is None
+        if table is None:
+            self.controls.status.value = escape(message)
+            return
+        self.table = table
+        self.controls.status.value = gettext("Drawing the figures...")
+        self._show(then=lambda: setattr(self.controls.status, "value", escape(gettext("Done"))))
+
+    def _show(self, then: Any = None) -> None:
+        """The chosen metric of the last run: its figure, where its conclusion turns with skill, the values."""
+        if self.table is None:
+            return
+        metric = self.metric.value
+        self.figure_box.show({"skill": skill_figure(self.table, metric)}, then=then)
+        turns = [c for c in self.table.changes() if f", {metric}: " in c]
+        if len(self.table.levels) < 2:
+            words = [gettext("Choose two skill levels or more to see where a conclusion changes with skill.")]
+        elif turns:
+            words = turns
+        else:
+            words = [gettext("No conclusion on {metric} changes with skill: every verdict under {base} holds at the "
+                             "other levels.").format(metric=metric, base=self.table.levels[0])]
+        head = gettext("Where the conclusion changes with skill")
+        self.changes.value = f"<h4>{escape(head)}</h4><ul>" + "".join(
+            f"<li>{escape(x)}</li>" for x in words) + "</ul>"
+        caption = gettext("{metric} by rule set and level (95% interval), and its verdict").format(metric=metric)
+        self.details.value = f"<h4>{escape(caption)}</h4>" + rows_html(skill_rows(self.table, metric))

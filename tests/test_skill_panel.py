@@ -1,0 +1,72 @@
+"""The skill levels view, headless: it runs rule sets at each level, draws the metric, says what turns."""
+
+from guyenne_explore.analysis.metrics import Metric
+from guyenne_explore.analysis.skill import ABOVE, BELOW, EVEN, SkillCell, SkillTable
+from guyenne_explore.rules import Rules
+from guyenne_explore.widgets.explorer import TABS, Explorer
+from guyenne_explore.widgets.skill_panel import SkillPanel
+from guyenne_explore.widgets.starts import opening
+
+
+def test_a_run_draws_the_metric_by_level_for_each_rule_set_with_intervals():
+    panel = SkillPanel(opening("advanced", 1))
+    base = Rules.from_json("base")
+    panel.rule_sets.value = (panel.position.rules, base)
+    panel.games.value, panel.search_games.value, panel.search_budget.value = 300, 2, 4
+    panel.run(block=True)
+    table = panel.table
+    assert table is not None and table.levels == ["uniform", "heuristic", "search:4"]
+    assert table.labels == [lb for lb, _ in panel.rule_sets.options[:1]] + ["base"]
+    # every rule set at every level, each with the games asked for
+    adv = [table.cell(lb, lv, "Advantage (english)").metric for lb in table.labels for lv in table.levels]
+    assert [m.games for m in adv] == [300, 300, 2, 300, 300, 2]
+    (view,) = panel.figure_box.shown
+    traces = view.figure["data"]
+    assert [t["name"] for t in traces] == table.labels
+    assert all(t["x"] == table.levels and t["error_y"]["visible"] for t in traces)
+    assert "Advantage (english) by skill level" in view.figure["layout"]["title"]["text"]
+    assert "Where the conclusion changes with skill" in panel.changes.value
+    assert panel.details.value.count("<tr>") == 1 + len(table.labels)  # head and one row a rule set
+    assert "Done" in panel.controls.status.value
+    # another metric is drawn from the same games, without playing again
+    before = view.revision
+    panel.metric.value = "Duration (rounds)"
+    assert view.revision == before + 1 and table is panel.table
+    assert "Duration (rounds) by skill level" in view.figure["layout"]["title"]["text"]
+
+
+def test_the_view_says_where_a_conclusion_reverses_with_skill():
+    def cell(level, value, low, high, verdict):
+        return SkillCell("advanced", level, Metric("Advantage (english)", value, low, high), verdict)
+
+    panel = SkillPanel(opening("advanced", 1))
+    panel.table = SkillTable(["advanced"], ["uniform", "heuristic"],
+                             [cell("uniform", 0.56, 0.53, 0.59, ABOVE), cell("heuristic", 0.44, 0.41, 0.47, BELOW)])
+    panel._show()
+    assert "reverses: advanced, Advantage (english): above one half under uniform" in panel.changes.value
+    panel.table = SkillTable(["advanced"], ["uniform", "heuristic"],
+                             [cell("uniform", 0.56, 0.53, 0.59, ABOVE), cell("heuristic", 0.55, 0.52, 0.58, ABOVE)])
+    panel._show()
+    assert "No conclusion on Advantage (english) changes with skill" in panel.changes.value
+    assert EVEN not in panel.changes.value
+
+
+def test_bad_settings_are_refused_beside_the_fields_and_nothing_runs():
+    panel = SkillPanel(opening("advanced", 1))
+    panel.games.box.value = "many"
+    panel.run(block=True)
+    assert "Not run" in panel.controls.status.value and "Games" in panel.controls.status.value
+    assert "Games" in panel.games.message.value and panel.table is None
+    panel.games.value = 10
+    panel.uniform.value = panel.heuristic.value = panel.search.value = False
+    panel.run(block=True)
+    assert "choose at least one skill level" in panel.controls.status.value and panel.table is None
+    panel.set_position(None)
+    assert panel.run_button.disabled
+
+
+def test_the_explorer_has_a_skill_levels_tab_that_follows_the_built_position():
+    ex = Explorer()
+    assert "Skill levels" in TABS and ex.tabs.children[TABS.index("Skill levels")] is ex.skill
+    ex.builder.load_position(opening("base", 1))
+    assert ex.skill.position == ex.builder.position and ex.skill.position.rules == Rules.from_json("base")
