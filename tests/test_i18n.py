@@ -256,6 +256,16 @@ def test_the_command_line_speaks_french_with_lang_fr(tmp_path, capsys):
         good.write_text(json.dumps(pos()))
         assert main(["--lang", "fr", "moves", str(good)]) == 0
         assert capsys.readouterr().out.startswith("open_first : les Anglais jouent, ")
+        out = tmp_path / "d.svg"
+        assert main(["--lang", "fr", "diagram", str(good), "-o", str(out)]) == 0
+        assert "pioche 9" in _texts(out.read_text()) and "deck 9" not in _texts(out.read_text())
+        record = tmp_path / "game.json"
+        assert main(["play", "--rules", "base", "--seed", "3", "--record", str(record)]) == 0
+        folder = tmp_path / "frames"
+        assert main(["--lang", "fr", "storyboard", str(record), "-o", str(folder) + "/"]) == 0
+        first = " ".join(_texts((folder / "step-001.svg").read_text()))
+        assert first.startswith("1. La distribution : les Anglais piochent"), first
+        capsys.readouterr()
         assert main(["--lang", "de", "check", str(good)]) == 2  # a usage error names the choices
         assert "invalid choice: 'de'" in capsys.readouterr().err
     finally:
