@@ -93,6 +93,41 @@ def _tables(rules: Rules, kinds: tuple[int, ...], weights: tuple[int, ...], caps
     return worth, loss
 
 
+#: a row of :func:`row_table`: the cards' total value (-1 when the hero is among them), their code,
+#: their worth (summed as :func:`_worth` sums it), their number
+R_TOTAL, R_CODE, R_WORTH, R_SIZE = range(4)
+_rows: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+@njit(cache=True, error_model="numpy")
+def _row_table(cards, vals, weights, worth, hero):
+    out = np.empty((cards.shape[0], 4), np.float64)
+    for row in range(cards.shape[0]):
+        m = cards[row]
+        total = 0
+        size = 0
+        for k in range(m.shape[0]):
+            total += m[k] * vals[k]
+            size += m[k]
+        out[row, R_TOTAL] = total if not (hero >= 0 and m[hero] > 0) else -1.0
+        out[row, R_CODE] = _code(m, weights)
+        out[row, R_WORTH] = _worth(m, worth)
+        out[row, R_SIZE] = size
+    return out
+
+
+def row_table(p: Position) -> np.ndarray:
+    """What the policy reads of each card set of the option tables, worked out once per table rather
+    than at every decision (the option tables are cached per rules and kinds, so keyed by identity)."""
+    e = encode(p)
+    worth, _ = tables(p)
+    key = id(e.options.cards)
+    if key not in _rows or _rows[key][0] is not e.options.cards or _rows[key][1] is not worth:
+        _rows[key] = (e.options.cards, worth, _row_table(e.options.cards, e.values, e.options.weights, worth,
+                                                         np.int64(e.rules[kn.HERO_KIND])))
+    return _rows[key][2]
+
+
 def tables(p: Position) -> tuple[np.ndarray, np.ndarray]:
     e = encode(p)
     caps = []
@@ -159,7 +194,7 @@ def _pick(wts, n, rng, out_pick):
 
 
 @njit(cache=True, error_model="numpy")
-def choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, side, phase, rng,
+def choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp, side, phase, rng,
                      scores, wts, mcastle, mrow, bluff, part, res, chosen, out_pick):
     """The heuristic's placement: scores every legal (castle, cards), softmax, bluffs, one pick.
     Returns the castle (-1 when the castle is set) and writes the cards into ``chosen``."""
@@ -210,20 +245,12 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, side
             weakest = k
             break
     for r in range(n_opt):
-        m = cards[first_row + r]
-        total = 0
-        size = 0
-        for k in range(nk):
-            total += m[k] * vals[k]
-            size += m[k]
-        has_hero = hero >= 0 and m[hero] > 0
-        part[3, 0, r] = total if not has_hero else -1.0
-        part[3, 1, r] = _code(m, weights)
+        row = first_row + r
+        size = rowt[row, R_SIZE]
         # the bluff kind: 1 one weakest card, 2 the hero with one weakest card, 0 none
-        part[3, 2, r] = 0.0 if weakest < 0 or m[weakest] == 0 else 1.0 if size == 1 else \
-            2.0 if has_hero and size == 2 else 0.0
-        part[3, 3, r] = _worth(m, worth)
-    done = np.zeros(3, np.bool_)
+        part[3, 2, r] = 0.0 if weakest < 0 or cards[row, weakest] == 0 else 1.0 if size == 1 else \
+            2.0 if rowt[row, R_TOTAL] < 0 and size == 2 else 0.0
+    done = 0  # a bit per control worked out (no array allocated at each decision)
     n = 0
     for c in range(n_castles):
         if phase == kn.OPEN_FIRST:
@@ -245,12 +272,12 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, side
         stake = won - lost
         rel = -1 if control == kn.NEUTRAL else (0 if control == side else 1)
         adj = 0.5 if control == side else (-0.5 if control != kn.NEUTRAL else 0.0)
-        if not done[rel + 1]:
-            done[rel + 1] = True
+        if not done & (1 << (rel + 1)):
+            done |= 1 << (rel + 1)
             by_sum = part[rel + 1, 2]
             by_sum[: np.int64(hp[P_MAX_SUM]) + 1] = -1.0
             for r in range(n_opt):
-                total = part[3, 0, r]
+                total = rowt[first_row + r, R_TOTAL]
                 if total < 0:  # the hero is in the set
                     p = 1.0 - (0.0 if control == side else hero_here)
                 else:
@@ -259,13 +286,13 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, side
                         edge = t - count * mean + adj
                         by_sum[t] = (1.0 - hero_here) / (1.0 + np.exp(-edge / (spread * np.sqrt(count))))
                     p = by_sum[t]
-                mc = np.int64(part[3, 1, r])
+                mc = np.int64(rowt[first_row + r, R_CODE])
                 part[rel + 1, 0, r] = p
                 part[rel + 1, 1, r] = p * loss[rel + 1, mc, 1] + (1 - p) * loss[rel + 1, mc, 0]
         for r in range(n_opt):
             row = first_row + r
             p = part[rel + 1, 0, r]
-            scores[n] = stake * p - hp[P_SPEND] * part[3, 3, r] - hp[P_REMOVAL] * part[rel + 1, 1, r]
+            scores[n] = stake * p - hp[P_SPEND] * rowt[row, R_WORTH] - hp[P_REMOVAL] * part[rel + 1, 1, r]
             mcastle[n] = castle if (phase == kn.OPEN_FIRST or phase == kn.OPEN_SECOND) else -1
             mrow[n] = row
             n += 1
@@ -311,7 +338,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, side
 
 
 @njit(cache=True, error_model="numpy")
-def choose_removal(pl, side, b, opt, worth, hp, rng, scores, wts, chosen, out_pick):
+def choose_removal(pl, side, b, opt, rowt, hp, rng, scores, wts, chosen, out_pick):
     """The heuristic's removal after a lost neutral battle: the softmax of minus what is lost."""
     weights, offsets, cards = opt
     src = pl[side, b]
@@ -319,8 +346,7 @@ def choose_removal(pl, side, b, opt, worth, hp, rng, scores, wts, chosen, out_pi
     first_row = offsets[2, code]
     n = offsets[2, code + 1] - first_row
     for r in range(n):
-        m = cards[first_row + r]
-        scores[r] = -(_worth(m, worth) + 0.1 * kn._size(m))
+        scores[r] = -(rowt[first_row + r, R_WORTH] + 0.1 * rowt[first_row + r, R_SIZE])
     _softmax(scores, n, hp[P_TEMPERATURE], hp[P_RESOLUTION], wts)
     i = _pick(wts, n, rng, out_pick)
     for k in range(src.shape[0]):
@@ -339,7 +365,7 @@ def _record(trace, tpos, point, side, castle, pick, total, cards):
 
 
 @njit(cache=True, error_model="numpy")
-def play(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, pols, rng, out, leaders, ways, trace, tpos,
+def play(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp, pols, rng, out, leaders, ways, trace, tpos,
          scores, wts, mcastle, mrow, bluff, part):
     """Play the position in place to its end, side s choosing by policy ``pols[s]``; the last five
     arrays are scratch of :data:`MAX_MOVES` entries (allocated once per thread, not per game)."""
@@ -398,7 +424,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, pols, rng, out, 
             b = sc[kn.BATTLE]
             loser = 1 - cs[sc[kn.CASTLE_X + b]]
             if pols[loser] == HEURISTIC:
-                choose_removal(pl, loser, b, opt, worth, hp, rng, scores, wts, m, out_pick)
+                choose_removal(pl, loser, b, opt, rowt, hp, rng, scores, wts, m, out_pick)
             elif not kn.pick_option(opt, 2, pl[loser, b], rng, m):
                 out[kn.OUT_ERROR] = kn.ERR_NO_MOVE
                 return
@@ -417,7 +443,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, pols, rng, out, 
             hand = z[side, kn.HAND]
             castle = -1
             if pols[side] == HEURISTIC:
-                castle = choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, side, phase, rng,
+                castle = choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp, side, phase, rng,
                                           scores, wts, mcastle, mrow, bluff, part, res, m, out_pick)
             else:
                 if not kn.pick_option(opt, b, hand, rng, m):
@@ -457,7 +483,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, pols, rng, out, 
 
 
 @njit(cache=True, error_model="numpy")
-def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, points, worth, loss, hp, pols, seed, start, count, max_rounds,
+def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, points, worth, loss, rowt, hp, pols, seed, start, count, max_rounds,
                ways_width, out):
     """Games ``start .. start+count-1`` of the batch ``seed``; game g's stream depends only on ``(seed, start + g)``.
     One thread: blocks of 256 games share their scratch.  Processes spread batches (an executor), so
@@ -479,12 +505,12 @@ def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, points, worth, loss, hp, pols, 
             cs[:] = cs0
             sc[:] = sc0
             kn.seed_stream(rng, seed, np.uint64(start + g))
-            play(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, pols, rng, out[g], leaders, ways, trace, tpos,
+            play(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp, pols, rng, out[g], leaders, ways, trace, tpos,
                  scores, wts, mcastle, mrow, bluff, part)
 
 
 @njit(cache=True, error_model="numpy")
-def play_traced(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, pols, seed, index, max_rounds, ways_width,
+def play_traced(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp, pols, seed, index, max_rounds, ways_width,
                 trace, tpos, out):
     rng = np.zeros(1, np.uint64)
     kn.seed_stream(rng, seed, index)
@@ -493,7 +519,7 @@ def play_traced(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, pols, see
     scores, wts = np.empty(MAX_MOVES, np.float64), np.empty(MAX_MOVES, np.int64)
     mcastle, mrow, bluff = np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.int64)
     part = np.empty((4, 4, MAX_OPTIONS), np.float64)
-    play(z, pl, cs, sc, rp, vals, opt, points, worth, loss, hp, pols, rng, out, leaders, ways, trace, tpos,
+    play(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp, pols, rng, out, leaders, ways, trace, tpos,
          scores, wts, mcastle, mrow, bluff, part)
 
 
@@ -506,17 +532,17 @@ def _setup(p: Position, policies: tuple[str, str], heuristic: hz.Heuristic | Non
     worth, loss = tables(p)
     hp = params(heuristic or hz.Heuristic(), p.rules)
     pols = np.array([POLICY_CODES[n] for n in policies], np.int64)
-    return e, worth, loss, hp, pols
+    return e, worth, loss, row_table(p), hp, pols
 
 
 def play_summaries(p: Position, policies: tuple[str, str], games: int, seed: int, start_index: int = 0,
                    heuristic: hz.Heuristic | None = None) -> np.ndarray:
     """Summary rows (columns ``kernel.OUT_*``) of games ``start_index..`` of batch ``seed``."""
-    e, worth, loss, hp, pols = _setup(p, policies, heuristic)
+    e, worth, loss, rowt, hp, pols = _setup(p, policies, heuristic)
     out = np.zeros((games, kn.N_OUT), np.int64)
     if games:
         play_batch(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points,
-                   worth, loss, hp, pols, seed_u64(seed), np.uint64(start_index), games, e.max_rounds,
+                   worth, loss, rowt, hp, pols, seed_u64(seed), np.uint64(start_index), games, e.max_rounds,
                    e.ways_width, out)
     if out[:, kn.OUT_ERROR].any():
         raise RuntimeError("the compiled heuristic met a decision without legal moves or a game too long")
@@ -526,12 +552,12 @@ def play_summaries(p: Position, policies: tuple[str, str], games: int, seed: int
 def traced(p: Position, policies: tuple[str, str], seed: int, index: int,
            heuristic: hz.Heuristic | None = None) -> tuple[list[list[int]], list[int], np.ndarray]:
     """Game ``index`` of batch ``seed``: its trace rows (see :data:`TRACE_HEAD`), the kinds, its summary."""
-    e, worth, loss, hp, pols = _setup(p, policies, heuristic)
+    e, worth, loss, rowt, hp, pols = _setup(p, policies, heuristic)
     trace = np.zeros((4 * e.max_rounds * 4 + 64, TRACE_HEAD + len(e.kinds)), np.int64)
     tpos = np.zeros(1, np.int64)
     out = np.zeros(kn.N_OUT, np.int64)
     play_traced(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points, worth,
-                loss, hp, pols, seed_u64(seed), np.uint64(index), e.max_rounds, e.ways_width, trace, tpos, out)
+                loss, rowt, hp, pols, seed_u64(seed), np.uint64(index), e.max_rounds, e.ways_width, trace, tpos, out)
     if out[kn.OUT_ERROR]:
         raise RuntimeError("the compiled heuristic met a decision without legal moves or a game too long")
     return trace[: tpos[0]].tolist(), list(e.kinds), out
