@@ -307,10 +307,10 @@ def test_the_explorer_switches_to_french_and_back(english):
     pytest.importorskip("ipywidgets")
     from guyenne_explore.widgets.explorer import Explorer
     ex = Explorer()
-    assert ex.tabs.titles == ("Builder", "Analysis", "Variant lab")
+    assert ex.tabs.titles[:3] == ("Builder", "Analysis", "Variant lab")
     ex.language.value = "fr"
     assert i18n.current_language() == "fr"
-    assert ex.tabs.titles == ("Position", "Analyse", "Variantes")
+    assert ex.tabs.titles[:3] == ("Position", "Analyse", "Variantes")
     untranslated = [t for t in _fixed_texts(ex) if t[2] == t[3]]
     assert not untranslated, f"labels without French (add them to widgets/language.LABELS): {untranslated[:10]}"
     assert "coups légaux pour les Anglais (attaque ou défense du premier château (X))" in ex.moves.count.value
@@ -322,7 +322,7 @@ def test_the_explorer_switches_to_french_and_back(english):
     ex.moves.try_move("9:H")
     assert "il n'y a pas de château 9" in html.unescape(ex.moves.explain.value)
     ex.language.value = "en"
-    assert ex.tabs.titles == ("Builder", "Analysis", "Variant lab")
+    assert ex.tabs.titles[:3] == ("Builder", "Analysis", "Variant lab")
     assert all(t[2] == t[3] for t in _fixed_texts(ex))
     assert "legal moves for english at open_first" in ex.moves.count.value and "deck 16" in _texts(ex.table.svg)
 

@@ -48,8 +48,9 @@ def rule_set_options(position: Position) -> list[tuple[str, Rules]]:
 
 def problems_html(runs: list[Run]) -> str:
     """The engine's reasons, in words, for each rule set that could not be analysed."""
-    return "".join(f"<div><b>{escape(r.label)}</b> was skipped: {escape('; '.join(map(str, r.problems)))}</div>"
-                   for r in runs if not r.ok)
+    return "".join("<div>" + gettext("{label} was skipped: {reasons}").format(
+        label=f"<b>{escape(r.label)}</b>", reasons=escape("; ".join(map(str, r.problems)))) + "</div>"
+        for r in runs if not r.ok)
 
 
 def force_exact_html(runs: list[Run]) -> str:
@@ -58,7 +59,8 @@ def force_exact_html(runs: list[Run]) -> str:
     if not refused:
         return ""
     return messages_html([f"{r.label}: {'; '.join(map(str, r.problems))}" for r in refused]) + (
-        "<div>Tick <b>force exact</b> and run again to enumerate it anyway (Cancel stops it).</div>")
+        "<div>" + gettext("Tick {force} and run again to enumerate it anyway (Cancel stops it).").format(
+            force="<b>" + gettext("force exact") + "</b>") + "</div>")
 
 
 class RunControls:

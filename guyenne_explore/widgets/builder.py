@@ -26,6 +26,7 @@ import ipywidgets as w
 import traitlets
 
 from ..cards import EMPTY, CardError, Cards
+from ..i18n import gettext
 from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..position import BATTLES, POINTS, Position
@@ -534,7 +535,8 @@ class Builder(w.VBox):
 
     def _load_uploaded(self, name: str, text: str) -> None:
         if self._load_text(text, self.upload, "message", f"{name}"):
-            self.upload.message = f"✓ loaded {html.escape(name)}"
+            loaded = gettext("loaded {name}").format(name=html.escape(name))
+            self.upload.message = f"✓ {loaded}"
 
     def _load_text(self, text: str, where: Any, attribute: str = "value", what: str = "the file") -> bool:
         """A file's text: JSON when it starts with ``{``, else the one-line notation."""

@@ -24,6 +24,7 @@ from typing import Any
 import anywidget
 import traitlets
 
+from ..i18n import gettext
 from .forms import messages_html
 from .guard import guarded
 
@@ -92,15 +93,19 @@ class Upload(anywidget.AnyWidget):
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            self.message = messages_html([f"{name} is not a text file (UTF-8): upload position JSON or notation"])
+            self.message = messages_html([gettext("{name} is not a text file (UTF-8): upload position JSON or notation").format(
+                name=name)])
             return
         self.message = ""
         for handler in self._handlers:
             handler(name, text)
 
     def _too_large(self, name: str, size: int | None) -> str:
-        held = f"holds {size:,} bytes" if size is not None else "is too large"
-        return f"{name} {held}: at most {self.max_bytes:,} bytes ({size_text(self.max_bytes)}) are accepted"
+        limit = dict(high=f"{self.max_bytes:,}", size=size_text(self.max_bytes))
+        if size is None:
+            return gettext("{name} is too large: at most {high} bytes ({size}) are accepted").format(name=name, **limit)
+        return gettext("{name} holds {count} bytes: at most {high} bytes ({size}) are accepted").format(
+            name=name, count=f"{size:,}", **limit)
 
 
 # ---------------------------------------------------------------------- download
