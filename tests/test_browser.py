@@ -291,6 +291,16 @@ def test_a_visit_that_never_connects_is_culled(tmp_path):
     assert "Culling kernels with idle durations > 3 seconds" in (tmp_path / "voila.log").read_text()
 
 
+def _port_free(port: int) -> bool:
+    import socket
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
 def test_the_app_switches_to_french(tmp_path, monkeypatch):
     """The English / Français switch at the top of the explorer relabels the panels, the move list and the table."""
     reason = _missing()
@@ -298,8 +308,10 @@ def test_the_app_switches_to_french(tmp_path, monkeypatch):
         _skip_or_fail(reason)
     from playwright.sync_api import sync_playwright
 
-    monkeypatch.setattr(sys.modules[__name__], "PORT", 8873)  # its own server beside the other tests'
-    monkeypatch.setattr(sys.modules[__name__], "URL", "http://127.0.0.1:8873/")
+    # its own server beside the other tests': 8873, or the next free port when another server took it
+    port = next((p for p in (8873, 8875, 8876, 8877, 8878, 8879) if _port_free(p)), 8873)
+    monkeypatch.setattr(sys.modules[__name__], "PORT", port)
+    monkeypatch.setattr(sys.modules[__name__], "URL", f"http://127.0.0.1:{port}/")
     with voila_app(tmp_path / "voila.log") as token:
         executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
         with sync_playwright() as pw:
