@@ -141,6 +141,19 @@ def tables(p: Position) -> tuple[np.ndarray, np.ndarray]:
 @njit(cache=True, error_model="numpy")
 def _utility(cs, me, unspent_e, unspent_f, rp, points, res, win_weight):
     kn.score(cs, unspent_e, unspent_f, rp[kn.SCORING], rp[kn.RING], points, res)
+    return _value(res, me, win_weight)
+
+
+@njit(cache=True, error_model="numpy")
+def _utility_coded(code, me, unspent_e, unspent_f, scoring, points, res, win_weight):
+    """:func:`_utility` of the table whose row in the points table is ``code`` (as ``kn.score`` codes it)."""
+    kn.score_row(points[code, 0], points[code, 1], points[code, 2], points[code, 3], points[code, 4],
+                 unspent_e, unspent_f, scoring, res)
+    return _value(res, me, win_weight)
+
+
+@njit(cache=True, error_model="numpy")
+def _value(res, me, win_weight):
     margin = (res[0] - res[1]) * (1 if me == 0 else -1)
     outcome = 0.5 if res[2] == kn.DRAW_WINNER else (1.0 if res[2] == me else 0.0)
     return margin + win_weight * outcome
@@ -194,7 +207,7 @@ def _pick(wts, n, rng, out_pick):
 
 
 @njit(cache=True, error_model="numpy")
-def choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp, side, phase, rng,
+def choose_placement(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, side, phase, rng,
                      scores, wts, mcastle, mrow, bluff, part, res, chosen, out_pick):
     """The heuristic's placement: scores every legal (castle, cards), softmax, bluffs, one pick.
     Returns the castle (-1 when the castle is set) and writes the cards into ``chosen``."""
@@ -234,11 +247,19 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp
     else:
         count = 2
     ue, uf = kn._unspent(z, 0), kn._unspent(z, 1)
+    scale = spread * np.sqrt(count)  # the same product as the Python policy's, once per decision
     n_castles = rp[kn.N_CASTLES]
+    # the table coded once (as kn.score codes it); a castle's stake changes one digit of the code
+    tabled = points.shape[0] > 0
+    code0 = 0
+    if tabled:
+        for i in range(cs.shape[0]):
+            code0 = 3 * code0 + cs[i] + 1
     # what a card set's score takes from the castle is its control (neutral, own, other's): the
-    # chance to win and the removal loss are worked out once per set and control, the worth once per set
-    # per card set: its sum, its code, whether it is a bluff, its worth (part[3, :, r]); per control:
-    # the chance to win by sum (part[c, 2, :], -1 until worked out), then per set the chance and loss
+    # chance to win and the removal loss are worked out once per set and control.  A set's sum, code,
+    # worth and size come from the row table (``rowt``); per decision, whether it is a bluff
+    # (part[3, 2, r]); per control: the chance to win by sum (part[c, 2, :], -1 until worked out),
+    # then per set the chance and loss
     weakest = -1
     for k in range(nk):
         if k != hero and hand[k] > 0:
@@ -264,11 +285,20 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp
                 break
             castle = sc[kn.CASTLE_X + b]
         control = cs[castle]
-        cs[castle] = side
-        won = _utility(cs, side, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
-        cs[castle] = 1 - side
-        lost = _utility(cs, side, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
-        cs[castle] = control
+        if tabled:
+            digit = 1
+            for _ in range(cs.shape[0] - 1 - castle):
+                digit *= 3
+            won = _utility_coded(code0 + (side - control) * digit, side, ue, uf, rp[kn.SCORING], points, res,
+                                 hp[P_WIN_WEIGHT])
+            lost = _utility_coded(code0 + (1 - side - control) * digit, side, ue, uf, rp[kn.SCORING], points, res,
+                                  hp[P_WIN_WEIGHT])
+        else:
+            cs[castle] = side
+            won = _utility(cs, side, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
+            cs[castle] = 1 - side
+            lost = _utility(cs, side, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
+            cs[castle] = control
         stake = won - lost
         rel = -1 if control == kn.NEUTRAL else (0 if control == side else 1)
         adj = 0.5 if control == side else (-0.5 if control != kn.NEUTRAL else 0.0)
@@ -284,7 +314,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp
                     t = np.int64(total)
                     if by_sum[t] < 0:
                         edge = t - count * mean + adj
-                        by_sum[t] = (1.0 - hero_here) / (1.0 + np.exp(-edge / (spread * np.sqrt(count))))
+                        by_sum[t] = (1.0 - hero_here) / (1.0 + np.exp(-edge / scale))
                     p = by_sum[t]
                 mc = np.int64(rowt[first_row + r, R_CODE])
                 part[rel + 1, 0, r] = p
@@ -365,7 +395,7 @@ def _record(trace, tpos, point, side, castle, pick, total, cards):
 
 
 @njit(cache=True, error_model="numpy")
-def play(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp, pols, rng, out, leaders, ways, trace, tpos,
+def play(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, pols, rng, out, leaders, ways, trace, tpos,
          scores, wts, mcastle, mrow, bluff, part):
     """Play the position in place to its end, side s choosing by policy ``pols[s]``; the last five
     arrays are scratch of :data:`MAX_MOVES` entries (allocated once per thread, not per game)."""
@@ -443,7 +473,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp, pols, rng,
             hand = z[side, kn.HAND]
             castle = -1
             if pols[side] == HEURISTIC:
-                castle = choose_placement(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp, side, phase, rng,
+                castle = choose_placement(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, side, phase, rng,
                                           scores, wts, mcastle, mrow, bluff, part, res, m, out_pick)
             else:
                 if not kn.pick_option(opt, b, hand, rng, m):
@@ -483,7 +513,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp, pols, rng,
 
 
 @njit(cache=True, error_model="numpy")
-def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, points, worth, loss, rowt, hp, pols, seed, start, count, max_rounds,
+def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, points, loss, rowt, hp, pols, seed, start, count, max_rounds,
                ways_width, out):
     """Games ``start .. start+count-1`` of the batch ``seed``; game g's stream depends only on ``(seed, start + g)``.
     One thread: blocks of 256 games share their scratch.  Processes spread batches (an executor), so
@@ -505,12 +535,12 @@ def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, points, worth, loss, rowt, hp, 
             cs[:] = cs0
             sc[:] = sc0
             kn.seed_stream(rng, seed, np.uint64(start + g))
-            play(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp, pols, rng, out[g], leaders, ways, trace, tpos,
+            play(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, pols, rng, out[g], leaders, ways, trace, tpos,
                  scores, wts, mcastle, mrow, bluff, part)
 
 
 @njit(cache=True, error_model="numpy")
-def play_traced(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp, pols, seed, index, max_rounds, ways_width,
+def play_traced(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, pols, seed, index, max_rounds, ways_width,
                 trace, tpos, out):
     rng = np.zeros(1, np.uint64)
     kn.seed_stream(rng, seed, index)
@@ -519,7 +549,7 @@ def play_traced(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp, pol
     scores, wts = np.empty(MAX_MOVES, np.float64), np.empty(MAX_MOVES, np.int64)
     mcastle, mrow, bluff = np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.int64)
     part = np.empty((4, 4, MAX_OPTIONS), np.float64)
-    play(z, pl, cs, sc, rp, vals, opt, points, worth, loss, rowt, hp, pols, rng, out, leaders, ways, trace, tpos,
+    play(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, pols, rng, out, leaders, ways, trace, tpos,
          scores, wts, mcastle, mrow, bluff, part)
 
 
@@ -529,20 +559,20 @@ def _setup(p: Position, policies: tuple[str, str], heuristic: hz.Heuristic | Non
     if reason:
         raise ValueError(reason)
     e = encode(p)
-    worth, loss = tables(p)
+    _, loss = tables(p)
     hp = params(heuristic or hz.Heuristic(), p.rules)
     pols = np.array([POLICY_CODES[n] for n in policies], np.int64)
-    return e, worth, loss, row_table(p), hp, pols
+    return e, loss, row_table(p), hp, pols
 
 
 def play_summaries(p: Position, policies: tuple[str, str], games: int, seed: int, start_index: int = 0,
                    heuristic: hz.Heuristic | None = None) -> np.ndarray:
     """Summary rows (columns ``kernel.OUT_*``) of games ``start_index..`` of batch ``seed``."""
-    e, worth, loss, rowt, hp, pols = _setup(p, policies, heuristic)
+    e, loss, rowt, hp, pols = _setup(p, policies, heuristic)
     out = np.zeros((games, kn.N_OUT), np.int64)
     if games:
         play_batch(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points,
-                   worth, loss, rowt, hp, pols, seed_u64(seed), np.uint64(start_index), games, e.max_rounds,
+                   loss, rowt, hp, pols, seed_u64(seed), np.uint64(start_index), games, e.max_rounds,
                    e.ways_width, out)
     if out[:, kn.OUT_ERROR].any():
         raise RuntimeError("the compiled heuristic met a decision without legal moves or a game too long")
@@ -552,11 +582,11 @@ def play_summaries(p: Position, policies: tuple[str, str], games: int, seed: int
 def traced(p: Position, policies: tuple[str, str], seed: int, index: int,
            heuristic: hz.Heuristic | None = None) -> tuple[list[list[int]], list[int], np.ndarray]:
     """Game ``index`` of batch ``seed``: its trace rows (see :data:`TRACE_HEAD`), the kinds, its summary."""
-    e, worth, loss, rowt, hp, pols = _setup(p, policies, heuristic)
+    e, loss, rowt, hp, pols = _setup(p, policies, heuristic)
     trace = np.zeros((4 * e.max_rounds * 4 + 64, TRACE_HEAD + len(e.kinds)), np.int64)
     tpos = np.zeros(1, np.int64)
     out = np.zeros(kn.N_OUT, np.int64)
-    play_traced(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points, worth,
+    play_traced(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points,
                 loss, rowt, hp, pols, seed_u64(seed), np.uint64(index), e.max_rounds, e.ways_width, trace, tpos, out)
     if out[kn.OUT_ERROR]:
         raise RuntimeError("the compiled heuristic met a decision without legal moves or a game too long")

@@ -278,6 +278,13 @@ def score(cs, unspent_e, unspent_f, scoring, ring, table, out):
         sweep, pts0, pts1, long0, long1 = table[code, 0], table[code, 1], table[code, 2], table[code, 3], table[code, 4]
     else:
         sweep, pts0, pts1, long0, long1 = castle_points(cs, scoring, ring)
+    score_row(sweep, pts0, pts1, long0, long1, unspent_e, unspent_f, scoring, out)
+
+
+@njit(cache=True, error_model="numpy")
+def score_row(sweep, pts0, pts1, long0, long1, unspent_e, unspent_f, scoring, out):
+    """:func:`score` from the table's castle points (a row of the points table): callers that code
+    tables themselves (the heuristic's stakes, one castle changed at a time) start here."""
     if sweep >= 0:
         out[0] = 12 if sweep == 0 else 0
         out[1] = 12 if sweep == 1 else 0
