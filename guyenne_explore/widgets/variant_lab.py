@@ -231,10 +231,10 @@ class VariantLab(w.VBox):
             return list(choices)
         problems = unreadable(self.sweep_from, self.sweep_to)
         if problems:
-            raise ValueError(f"The sweep range cannot be read: {'; '.join(problems)}.")
+            raise ValueError(gettext("The sweep range cannot be read: {problems}.").format(problems="; ".join(problems)))
         low, high = self.sweep_from.value, self.sweep_to.value
         if high < low:
-            raise ValueError("The sweep range is empty: 'to' is below 'from'.")
+            raise ValueError(gettext("The sweep range is empty: 'to' is below 'from'."))
         count = high - low + 1
         if count > MAX_SWEEP_VALUES:
             many = f"{count:,}" if count < 10**15 else "far too many"
@@ -301,12 +301,17 @@ class VariantLab(w.VBox):
             self.figures = result_figures(self.results) if self.results else {}
             self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
             too_large = any(r.out_of_reach for r in runs)
-            self._done(True, "Compared " + " and ".join(self.results) if self.results
-                       else "Neither rule set could be analysed from this position"
-                       + (": the exact enumeration is too large (the estimate is below). Choose the sample "
-                          "method, or force exact from the Analysis tab." if too_large else " (the reasons are below)."))
+            if self.results:
+                done = gettext("Compared {runs}").format(runs=gettext(" and ").join(self.results))
+            elif too_large:
+                done = gettext("Neither rule set could be analysed from this position: the exact enumeration is too "
+                               "large (the estimate is below). Choose the sample method, or force exact from the "
+                               "Analysis tab.")
+            else:
+                done = gettext("Neither rule set could be analysed from this position (the reasons are below).")
+            self._done(True, done)
 
-        self._launch("Comparing the variant with its preset...", work, block)
+        self._launch(gettext("Comparing the variant with its preset..."), work, block)
 
     def run_sweep(self, block: bool = True) -> None:
         """The chosen metric as the chosen parameter of the variant takes each value of the range."""
@@ -329,9 +334,10 @@ class VariantLab(w.VBox):
             self.results = {pt.run.label: pt.run.result for pt in points if pt.run.result is not None}
             self.figures = {f"sweep-{parameter}": sweep_figure(points, parameter, metric)}
             self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
-            self._done(True, f"Swept {parameter} over {', '.join(map(str, values))}")
+            self._done(True, gettext("Swept {parameter} over {values}").format(
+                parameter=parameter, values=", ".join(map(str, values))))
 
-        self._launch(f"Sweeping {parameter}...", work, block)
+        self._launch(gettext("Sweeping {parameter}...").format(parameter=parameter), work, block)
 
     def _done(self, ok: bool, message: str) -> None:
         self.controls.finish(ok)
