@@ -8,9 +8,9 @@ cd "$(dirname "$0")/.."
 PYBABEL="${PYBABEL:-.venv/bin/pybabel}"
 LOCALE=guyenne_explore/locale
 if [ "${1:-}" != "compile" ]; then
-  "$PYBABEL" extract -F babel.cfg -k N_ -k NP_:1c,2 --no-location --sort-output \
+  "$PYBABEL" extract -F babel.cfg -k N_ -k NP_:1c,2 --no-location --sort-output --width=120 \
     --project=guyenne_explore -o "$LOCALE/guyenne_explore.pot" .
   "$PYBABEL" update -i "$LOCALE/guyenne_explore.pot" -d "$LOCALE" -D guyenne_explore -l fr \
-    --no-fuzzy-matching --ignore-obsolete
+    --no-fuzzy-matching --ignore-obsolete --width=120
 fi
-"$PYBABEL" compile -d "$LOCALE" -D guyenne_explore --use-fuzzy --statistics
+"$PYBABEL" compile -d "$LOCALE" -D guyenne_explore --statistics
