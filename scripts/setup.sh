@@ -30,7 +30,8 @@ if [ ! -x .venv/bin/python ] || [ ${#missing[@]} -gt 0 ]; then
   fi
   echo "Installing guyenne_explore$spec into .venv with $([ -n "$UV" ] && echo uv || echo pip)..."
   if [ -n "$UV" ]; then
-    "$UV" pip install -q --python .venv/bin/python -e "$spec"
+    # bytecode at install, as pip does: with PYTHONDONTWRITEBYTECODE set, every launch would recompile
+    "$UV" pip install -q --python .venv/bin/python --compile-bytecode -e "$spec"
   else
     .venv/bin/python -m pip install -q -e "$spec"
   fi
