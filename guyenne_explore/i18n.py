@@ -71,6 +71,7 @@ def set_language(lang: str | None) -> str | None:
 
 
 def current_language() -> str:
+    """The language of texts that name none: the one set by :func:`set_language`, else the locale's."""
     return _current or locale_language()
 
 
@@ -96,9 +97,6 @@ def ngettext(singular: str, plural: str, n: int, lang: str | None = None) -> str
     return translator(lang).ngettext(singular, plural, n)
 
 
-_ = gettext
-
-
 def N_(message: str) -> str:
     """Mark a message for extraction where it is defined (a table); it is translated where it is shown."""
     return message
@@ -115,7 +113,7 @@ def side_noun(name: str, lang: str | None = None, capital: bool = False) -> str:
     """A side's name in a sentence: ``the English`` / ``les Anglais``; other words are returned as given."""
     key = name.lower() if isinstance(name, str) else name
     text = gettext(_SIDE_NOUNS[key], lang) if key in _SIDE_NOUNS else str(name)
-    return text[:1].upper() + text[1:] if capital else text
+    return capitalised(text) if capital else text
 
 
 def side_title(name: str, lang: str | None = None) -> str:
@@ -135,7 +133,7 @@ POINTS_CONTEXT = "decision point"
 
 def point_name(point: str, lang: str | None = None) -> str:
     """A decision point as a reader sees it: the notation's name in English (``open_first``), the rulebook's
-    words in French (``ouverture du château X``); an unknown name is returned as given."""
+    words in French (``attaque ou défense du premier château (X)``); an unknown name is returned as given."""
     return pgettext(POINTS_CONTEXT, point, lang) if point in _POINTS else point
 
 
@@ -144,6 +142,7 @@ def NP_(context: str, message: str) -> str:
     return message
 
 
+#: a copy of the engine's names (this module imports nothing of the engine), pinned by tests/test_i18n.py
 _POINTS = (
     NP_("decision point", "setup_discard"), NP_("decision point", "team_split"), NP_("decision point", "team_order"),
     NP_("decision point", "open_first"), NP_("decision point", "respond_first"), NP_("decision point", "open_second"),

@@ -131,6 +131,14 @@ def test_language_choice(monkeypatch):
         set_language(None)
 
 
+def test_every_decision_point_has_its_french_name():
+    from guyenne_explore.state import POINTS
+    assert set(i18n._POINTS) == set(POINTS)  # the copy i18n keeps of the engine's names
+    for point in POINTS:
+        assert i18n.point_name(point, "en") == point and i18n.point_name(point, "fr") != point
+    assert i18n.point_name("open_first", "fr") == "attaque ou défense du premier château (X)"
+
+
 def test_every_problem_renders_in_french():
     sample = {"side": "english", "who": "french's member 1", "count": 3, "high": 6, "low": 1, "value": 9,
               "key": "x", "point": "open_first", "battle": "X", "castle": 2, "castles": 6, "want": "should have",
