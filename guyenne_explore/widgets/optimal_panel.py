@@ -101,24 +101,30 @@ def result_html(p: Position, result: OptimalResult) -> str:
     rows = "".join(f"<tr><td>{escape(mv.text())}</td><td>{'' if mv.castle is None else mv.castle}</td>"
                    f"<td>{escape(str(mv.cards))}</td><td style='text-align:right'>{w_:.1%}</td></tr>"
                    for mv, w_ in result.moves)
-    parts = [f"<p><b>Value</b>: english {num(result.side_value(0))}, french {num(result.side_value(1))}</p>",
-             f"<p>{escape(describe(result))}</p>",
-             mix_svg(p, result),
-             f"<table><tr><th>move</th><th>castle</th><th>cards</th><th>probability</th></tr>{rows}</table>"]
+    head = "".join(f"<th>{escape(h)}</th>" for h in (gettext("move"), gettext("castle"), gettext("cards"),
+                                                     gettext("probability")))
+    value = gettext("{value}: english {english}, french {french}").format(
+        value="<b>" + gettext("Value") + "</b>", english=num(result.side_value(0)), french=num(result.side_value(1)))
+    parts = [f"<p>{value}</p>", f"<p>{escape(describe(result))}</p>", mix_svg(p, result),
+             f"<table><tr>{head}</tr>{rows}</table>"]
     if result.answers:
-        ans = "".join(f"<tr><td>{a['cards']} card(s) at castle {a['castle']}</td><td>"
-                      + escape(", ".join(f"{r['move']} {r['p']:.0%}" for r in a["strategy"])) + "</td></tr>"
+        ans = "".join("<tr><td>" + gettext("{count} card(s) at castle {castle}").format(count=a["cards"], castle=a["castle"])
+                      + "</td><td>" + escape(", ".join(f"{r['move']} {r['p']:.0%}" for r in a["strategy"])) + "</td></tr>"
                       for a in result.answers)
-        parts.append(f"<p>The other side's equilibrium answer:</p><table>{ans}</table>")
+        parts.append("<p>" + gettext("The other side's equilibrium answer:") + f"</p><table>{ans}</table>")
     if result.exploitability:
         ex = "".join(f"<tr><td>{escape(e.policy)}</td><td>{e.policy_side}</td><td>{num(e.responder_value)}</td>"
                      f"<td>{num(e.equilibrium_value)}</td><td>{'-' if e.gap is None else num(e.gap)}</td>"
                      f"<td>{escape(e.note)}</td></tr>" for e in result.exploitability)
-        parts.append("<p>Best responses (value for the responder):</p><table><tr><th>policy</th><th>plays</th>"
-                     "<th>best response gets</th><th>equilibrium gives</th><th>exploitability</th><th></th></tr>"
+        heads = "".join(f"<th>{escape(h)}</th>" for h in (gettext("policy"), gettext("plays"), gettext("best response gets"),
+                                                          gettext("equilibrium gives"), gettext("exploitability")))
+        parts.append("<p>" + gettext("Best responses (value for the responder):") + f"</p><table><tr>{heads}<th></th></tr>"
                      f"{ex}</table>")
     st = result.stats
-    parts.append(f"<p style='color:#555'>Solved {st.states:,} round starts ({st.leaves:,} leaves): "
-                 f"{st.subgames_solved:,} subgame LPs (largest {st.largest_variables:,} variables), "
-                 f"{st.saddle:,} saddle points, {st.pruned:,} pruned; {result.seconds:.2f} s.</p>")
+    solved = gettext("Solved {states} round starts ({leaves} leaves): {subgames} subgame LPs (largest {variables} "
+                     "variables), {saddle} saddle points, {pruned} pruned; {seconds} s.").format(
+        states=f"{st.states:,}", leaves=f"{st.leaves:,}", subgames=f"{st.subgames_solved:,}",
+        variables=f"{st.largest_variables:,}", saddle=f"{st.saddle:,}", pruned=f"{st.pruned:,}",
+        seconds=f"{result.seconds:.2f}")
+    parts.append(f"<p style='color:#555'>{solved}</p>")
     return "".join(parts)
