@@ -98,7 +98,8 @@ class Solver:
         self.endgame: ForwardEndgame | Endgame | None = None
         #: uniform play in fractions: a memoised recursion that merges positions sharing a future
         #: (:mod:`.exact_reference`), with the same endgame solvers at endgame round starts
-        self.merged = _Merged(self) if fast and not floats and self.names == ("uniform", "uniform") else None
+        #: (in float64 too for teams: no endgame round start of a team game is summed in floats)
+        self.merged = _Merged(self) if fast and self.names == ("uniform", "uniform") else None
 
     @property
     def states(self) -> int:
@@ -139,7 +140,7 @@ class Solver:
             return hit
         if self.fast and applies(p, self.names):
             return self.endgame_value(p, top)
-        if self.merged is not None:
+        if self.merged is not None and (not self.floats or p.rules.is_team):
             return self.merged.distribution(p)
         out: Distribution = defaultdict(Fraction)
         if p.is_over:

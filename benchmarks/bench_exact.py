@@ -1,0 +1,148 @@
+"""Exact analysis times, printed (never asserted): the old path, the reference recursion, the new path.
+
+Run: python benchmarks/bench_exact.py [--big]
+
+For each position: seconds of
+- ``old``: the engine's enumeration as it was before the merging recursion: a round at a time,
+  memoised at round starts, endgame round starts by :class:`.fast.endgame.Endgame`;
+- ``reference``: the plain memoised recursion of :mod:`.analysis.exact_reference` (merging, no
+  endgame solver);
+- ``new``: :func:`.analysis.exact.exact_distribution` in fractions, and in float64 (``floats``);
+
+the states each solved, Knuth's tree-size estimate (what the refusal of an exact request reads)
+and whether the answers agree.  Positions: team, team3 and stacked-deck positions built from
+the presets by seeded uniform games, the check positions, and the 6-against-6 endgame with both
+decks spent.  ``--big`` adds larger team and stacked positions (minutes for the old path).
+"""
+
+from __future__ import annotations
+
+import pathlib
+import random
+import sys
+import time
+from collections.abc import Callable
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from guyenne_explore.analysis import exact as ex  # noqa: E402
+from guyenne_explore.analysis.api import estimate_tree_size  # noqa: E402
+from guyenne_explore.analysis.exact_reference import Reference  # noqa: E402
+from guyenne_explore.analysis.fast.endgame import Endgame, applies  # noqa: E402
+from guyenne_explore.analysis.policies import Uniform  # noqa: E402
+from guyenne_explore.engine_api import OPEN_FIRST, TEAM_SPLIT, Position, Rules, apply_legal  # noqa: E402
+
+SHARED = pathlib.Path("/work/shared/positions")
+POLICIES = (Uniform(), Uniform())
+
+
+def late(rules: Rules, seed: int, unspent: int, point: str, min_deck: int = 0) -> Position:
+    """The first ``point`` of a seeded uniform game where hands and decks hold at most ``unspent`` cards
+    (and the decks together at least ``min_deck``)."""
+    rng = random.Random(seed)
+    for _ in range(1000):
+        p = Position.start(rules)
+        while not p.is_over:
+            if p.to_play == point and sum(s.hand.size + s.deck.size for s in p.sides) <= unspent and \
+                    sum(s.deck.size for s in p.sides) >= min_deck:
+                return p
+            p = p.apply_outcome(p.sample_outcome(rng)) if p.is_chance else apply_legal(p, rng.choice(list(p.legal_moves)))
+    raise ValueError(f"no such position in 1000 games of {rules.preset_name}")
+
+
+def stacked(p: Position, seed: int) -> Position:
+    """``p`` with both decks stacked in a seeded order (draws known until the next reshuffle)."""
+    data = p.to_json()
+    rng = random.Random(seed)
+    for side in data["sides"].values():
+        deck = list(side["deck"])
+        rng.shuffle(deck)
+        side["deck"], side["stacked"] = deck, True
+    return Position.from_json(data)
+
+
+def six_against_six() -> Position:
+    sides = {}
+    for name, hand in (("english", "H54322"), ("french", "H54332")):
+        rest = ["H", "5", "5", "4", "4", "4", "3", "3", "3", "3"] + ["2"] * 12
+        for c in hand:
+            rest.remove(c)
+        sides[name] = {"hand": list(hand), "deck": [], "discard": rest, "removed": [], "exhaustions": 2}
+    return Position.from_json({"rules": "base", "castles": ["neutral"] * 6, "round": 9, "first": "english",
+                               "to_play": "open_first", "sides": sides})
+
+
+def old_path(p: Position) -> tuple[dict, int]:
+    """The enumeration before the merging recursion and the exact forward pass."""
+    solver = ex.Solver(POLICIES)
+    solver.merged = None
+    endgame = Endgame(p.rules)
+    solver.endgame_value = lambda q, top: endgame.value(q)  # type: ignore[method-assign]
+    return solver.solve(p), len(solver.memo) + endgame.states
+
+
+def reference(p: Position) -> tuple[dict, int]:
+    r = Reference()
+    return r.distribution(p), r.states
+
+
+def new_path(p: Position) -> tuple[dict, int]:
+    return ex.exact_distribution(p, POLICIES)
+
+
+def new_floats(p: Position) -> tuple[dict, int]:
+    return ex.exact_distribution(p, POLICIES, floats=True)
+
+
+def timed(f: Callable[[Position], tuple[dict, int]], p: Position) -> tuple[float, dict, int]:
+    t = time.perf_counter()
+    dist, states = f(p)
+    return time.perf_counter() - t, dist, states
+
+
+def positions(big: bool) -> list[tuple[str, Position]]:
+    out = [
+        ("team split (10 cards)", late(Rules.preset("team"), 1, 10, TEAM_SPLIT)),
+        ("team open_first advanced (9)", late(Rules.preset("team", removal="advanced"), 2, 9, OPEN_FIRST)),
+        ("team3 split (9)", late(Rules.preset("team3"), 3, 9, TEAM_SPLIT)),
+        ("base stacked decks (12)", stacked(late(Rules.preset("base"), 4, 12, OPEN_FIRST, 1), 4)),
+        ("advanced live decks (10)", late(Rules.preset("advanced"), 5, 10, OPEN_FIRST)),
+    ]
+    if big:
+        out += [
+            ("team split (12)", late(Rules.preset("team"), 1, 12, TEAM_SPLIT)),
+            ("team open_first advanced (11)", late(Rules.preset("team", removal="advanced"), 2, 11, OPEN_FIRST)),
+            ("team3 split (10)", late(Rules.preset("team3"), 3, 10, TEAM_SPLIT)),
+            ("base stacked decks (14)", stacked(late(Rules.preset("base"), 4, 14, OPEN_FIRST, 2), 4)),
+        ]
+    for path in sorted(SHARED.glob("*.json")):
+        if not path.name.endswith((".moves.json", ".expected.json")):
+            out.append((path.stem, Position.from_json(path.read_text())))
+    out.append(("6v6 endgame, decks spent", six_against_six()))
+    return out
+
+
+def main() -> None:
+    big = "--big" in sys.argv
+    # compile the modular castle map (cached on disk after the first run) outside the timings
+    new_path(late(Rules.preset("base"), 0, 6, OPEN_FIRST))
+    print(f"{'position':34s} {'old':>8s} {'reference':>10s} {'new':>8s} {'floats':>8s}   "
+          f"{'states old/ref/new':>22s} {'tree estimate':>14s}  same")
+    for name, p in positions(big):
+        t_old, d_old, s_old = timed(old_path, p)
+        endgame = applies(p, ("uniform", "uniform"))
+        if endgame and sum(s.hand.size for s in p.sides) > 10:
+            t_ref, d_ref, s_ref = float("nan"), d_old, 0  # the plain recursion takes minutes here
+        else:
+            t_ref, d_ref, s_ref = timed(reference, p)
+        t_new, d_new, s_new = timed(new_path, p)
+        t_float, _, _ = timed(new_floats, p)
+        estimate = estimate_tree_size(p)
+        same = d_old == d_ref == d_new
+        print(f"{name:34s} {t_old:7.2f}s {t_ref:9.2f}s {t_new:7.2f}s {t_float:7.2f}s   "
+              f"{s_old:7d}/{s_ref:6d}/{s_new:7d} {estimate:14.3g}  {same}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
