@@ -41,6 +41,7 @@ import numpy as np
 
 from ..engine_api import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, SIDES, Move,
                           Position, Rules, Side, table_result)
+from ..i18n import current_language, gettext, side_noun
 from .fast.endgame import frozen
 from .optimal_lp import Layout, RoundSolution, solve_batch
 from .optimal_round import RoundModel, StateKey, build_round, canonical, round_start, subgame
@@ -55,20 +56,22 @@ def why_not_solvable(p: Position) -> str | None:
     """None when :class:`OptimalSolver` applies to ``p``, else the reason in one line."""
     rules = p.rules
     if rules.is_team:
-        return ("the optimal-play solver covers two solo sides: in the team game partners hide their hands "
-                "from each other, so the endgame is not an open-hand game")
+        return gettext("the optimal-play solver covers two solo sides: in the team game partners hide their hands "
+                       "from each other, so the endgame is not an open-hand game")
     if p.is_over:
-        return "the game is over: there is nothing left to play"
+        return gettext("the game is over: there is nothing left to play")
     if rules.concede_as_decision:
-        return ("the optimal-play solver plays battles with the built-in reveal/concede rule; "
-                "turn the concede_as_decision option off to solve this position")
+        return gettext("the optimal-play solver plays battles with the built-in reveal/concede rule; "
+                       "turn the concede_as_decision option off to solve this position")
     for i, s in enumerate(p.sides):
         if s.deck.size or not frozen(s, rules):
-            return (f"{SIDES[i]} can still draw (deck {s.deck.size} cards, {s.exhaustions} of "
-                    f"{rules.exhaustion_limit} exhaustions): after a draw the hands are not known to both "
-                    "sides; the solver starts once no side can draw again")
+            return gettext("{side} can still draw (deck {deck} cards, {exhaustions} of {limit} exhaustions): after a "
+                           "draw the hands are not known to both sides; the solver starts once no side can draw "
+                           "again").format(side=SIDES[i] if current_language() == "en" else side_noun(SIDES[i]),
+                                           deck=s.deck.size, exhaustions=s.exhaustions, limit=rules.exhaustion_limit)
     if p.to_play not in PLACEMENTS:
-        return f"solve from a placement decision (the round start is open_first), not from {p.to_play}"
+        return gettext("solve from a placement decision (the round start is open_first), not from {point}").format(
+            point=p.to_play)
     return None
 
 
