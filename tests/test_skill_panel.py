@@ -28,6 +28,7 @@ def test_a_run_draws_the_metric_by_level_for_each_rule_set_with_intervals():
     assert "Where the conclusion changes with skill" in panel.changes.value
     assert panel.details.value.count("<tr>") == 1 + len(table.labels)  # head and one row a rule set
     assert "Done" in panel.controls.status.value
+    assert panel.controls.progress.value == panel.controls.progress.max == 2 * (300 + 300 + 2)  # every game
     # another metric is drawn from the same games, without playing again
     before = view.revision
     panel.metric.value = "Duration (rounds)"
@@ -70,3 +71,22 @@ def test_the_explorer_has_a_skill_levels_tab_that_follows_the_built_position():
     assert "Skill levels" in TABS and ex.tabs.children[TABS.index("Skill levels")] is ex.skill
     ex.builder.load_position(opening("base", 1))
     assert ex.skill.position == ex.builder.position and ex.skill.position.rules == Rules.from_json("base")
+
+
+def test_cancel_stops_a_run_within_a_sample_and_keeps_the_previous_table():
+    panel = SkillPanel(opening("advanced", 1))
+    panel.search.value = False
+    panel.games.value = 50
+    panel.run(block=True)
+    previous = panel.table
+    counted = panel.controls.callback
+
+    def cancel_at_once(done, total):
+        panel.controls.cancel()
+        return counted(done, total)
+
+    panel.controls.callback = cancel_at_once
+    panel.games.value = 5000
+    panel.run(block=True)
+    assert "Cancelled" in panel.controls.status.value and panel.table is previous
+    assert panel.controls.progress.value < panel.controls.progress.max

@@ -97,14 +97,19 @@ def _verdict(m: Metric, ref: Metric | None) -> str:
 def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[str] | None = None,
                  levels: Sequence[str] = LEVELS, metrics: Sequence[str] = METRICS,
                  games: dict[str, int] | int = 400, seed: int = 0, executor: Executor | None = None,
-                 progress: Callable[[str], None] | None = None) -> SkillTable:
+                 progress: Callable[[str], None] | None = None,
+                 on_games: Callable[[int, int], bool | None] | None = None) -> SkillTable:
     """Sample every rule set at every level from ``start`` (its rules replaced by each rule set).
 
     ``games`` is one number or one per level (a search is slower: fewer games, wider intervals).
     The same seed at every level and rule set; with an executor the games are the same (it takes
     the games the engine plays; compiled games run here, faster than a worker starts).  ``progress``
-    may raise (e.g. :class:`~.cancel.Cancelled`) to stop between two samples.
+    may raise (e.g. :class:`~.cancel.Cancelled`) to stop between two samples; ``on_games(done, total)``
+    counts the games of the whole run as they are played, and stops it by returning False (a
+    search's sample takes minutes: a page's bar moves and Cancel answers within it).
     """
+    total = sum((games[lv] if isinstance(games, dict) else games) * len(rule_sets) for lv in levels)
+    offset = 0
     labels = list(labels) if labels is not None else [str(r) for r in rule_sets]
     cells: list[SkillCell] = []
     for level in levels:
@@ -115,7 +120,12 @@ def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[s
                 progress(f"{label} under {level}: {n} games")
             q = position_under(start, rules)
             spread = executor if executor is not None and engine_played(q, (level, level)) else None
-            r = analyse(q, (level, level), "sample", games=n, seed=seed, executor=spread)
+            step = None
+            if on_games is not None:
+                def step(done: int, of: int, offset: int = offset) -> bool | None:
+                    return on_games(offset + done, total)
+            r = analyse(q, (level, level), "sample", games=n, seed=seed, executor=spread, progress=step)
+            offset += n
             found[label] = {m.name: m for m in r.metrics() if m.name in metrics}
         for label in labels:
             for name in metrics:

@@ -102,25 +102,20 @@ class SkillPanel(w.VBox):
         chosen = list(self.rule_sets.value) or [self.position.rules]
         labels = {v: lb for lb, v in self.rule_sets.options}
         games = {lv: self.search_games.value if lv.startswith("search") else self.games.value for lv in levels}
-        total = len(levels) * len(chosen)
         p, seed = self.position, self.seed.value
         # the search's games, played by the engine, go to the local cores (compiled ones stay here)
         executor = local_pool() if local_cores() > 1 else None
         self.run_button.disabled = True
         self.controls.start(gettext("Sampling {count} rule set(s) at {levels} skill level(s)...").format(
             count=len(chosen), levels=len(levels)))
-        done = [0]
 
-        def progress(step: str) -> None:
-            if self.controls.callback(done[0], total) is False:
-                raise Cancelled()
-            done[0] += 1
+        def progress(step: str) -> None:  # which sample runs now; the bar counts its games
             self.controls.status.value = escape(step)
 
         def work() -> None:
             try:
                 table = skill_levels(p, chosen, [labels[r] for r in chosen], levels, METRICS, games=games,
-                                     seed=seed, executor=executor, progress=progress)
+                                     seed=seed, executor=executor, progress=progress, on_games=self.controls.callback)
             except Cancelled:
                 self._finish(None, gettext("Cancelled: the figures below are from the previous run."))
             except ValueError as exc:  # a rule set the position cannot be read under, in the engine's words
@@ -129,7 +124,6 @@ class SkillPanel(w.VBox):
                 log.exception("skill levels run failed")
                 self._finish(None, gettext("The analysis failed: {error}").format(error=exc))
             else:
-                self.controls.callback(total, total)
                 self._finish(table, "")
 
         self.controls.launch(work, block)
