@@ -8,8 +8,6 @@ the half line (an even game) is drawn: the verdicts are read against it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import plotly.graph_objects as go
 
 from ..analysis.skill import SkillTable
@@ -44,7 +42,7 @@ def skill_figure(table: SkillTable, metric: str, lang: str | None = None) -> go.
     return _layout(fig, title, _("skill level"), _(metric), lang=lang)
 
 
-def skill_rows(table: SkillTable, metric: str) -> list[Mapping[str, str]]:
+def skill_rows(table: SkillTable, metric: str) -> list[dict[str, str]]:
     """One row a rule set: its value [95% interval] and verdict at each level (for :func:`.plots.rows_html`)."""
     rows = []
     for label in table.labels:
