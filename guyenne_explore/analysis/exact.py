@@ -81,6 +81,11 @@ def _plain_count(n: float) -> str:
     return f"{n:.0f}"
 
 
+#: Cards in hands and decks up to which an endgame goes to the memoised endgame solver rather than the
+#: exact forward pass (``benchmarks/bench_exact.py``: the 4-against-4 check endgames take about as long either way)
+SMALL_ENDGAME = 8
+
+
 class Solver:
     """Enumerates a game tree under a pair of exact policies, memoising round starts."""
 
@@ -110,12 +115,14 @@ class Solver:
     def endgame_value(self, p: Position, top: bool) -> Distribution:
         """An endgame round start's distribution: a position that is an endgame itself goes to the forward
         pass (:mod:`.fast.forward_exact`, or float64 with ``floats``); the many round starts met inside a
-        larger tree go to :class:`.fast.endgame.Endgame`, whose memo they share."""
+        larger tree, and endgames of at most :data:`SMALL_ENDGAME` cards (the forward pass's setup costs
+        more than they do), go to :class:`.fast.endgame.Endgame`, whose memo they share."""
         if self.endgame is None:
             if self.floats:
                 self.endgame = ForwardEndgame(p.rules, self._report)
             else:
-                self.endgame = (ExactForwardEndgame if top else Endgame)(p.rules, self._report)
+                forward = top and sum(s.hand.size + s.deck.size for s in p.sides) > SMALL_ENDGAME
+                self.endgame = (ExactForwardEndgame if forward else Endgame)(p.rules, self._report)
         return self.endgame.value(p)
 
     def round_ends(self, p: Position) -> dict[Position, Fraction]:
