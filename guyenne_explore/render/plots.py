@@ -205,8 +205,8 @@ def rows_html(rows: Sequence[Mapping[str, str]]) -> str:
     _ = translator().gettext
     shown = {"metric": _("metric"), "meaning": _("meaning")}
     head = "".join(f"<th style='text-align:left;padding:2px 8px'>{escape(shown.get(k, k))}</th>" for k in keys)
-    # a value and its interval stay on one line; the last column (prose) wraps
-    cell = ["padding:2px 8px;white-space:nowrap"] * (len(keys) - 1) + ["padding:2px 8px"]
+    # a value and its interval stay on one line; the last column (prose) wraps, never narrower than 14em
+    cell = ["padding:2px 8px;white-space:nowrap"] * (len(keys) - 1) + ["padding:2px 8px;min-width:14em"]
     body = "".join("<tr>" + "".join(f"<td style='{style}'>{escape(str(row.get(k, '')))}</td>"
                                     for k, style in zip(keys, cell)) + "</tr>" for row in rows)
     return f"<table class='guyenne-metrics'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
