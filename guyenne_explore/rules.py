@@ -64,9 +64,9 @@ def whole_number_problem(value: Any, field: str, label: str, low: int, high: int
     return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Rules:
-    """Every parameter of a Guyenne rule set (RULES.md sections 7-9).
+    """Every parameter of a Guyenne rule set (RULES.md sections 7-9), given by name.
 
     Numeric parameters have bounds (:data:`BOUNDS`, :data:`MAX_PER_VALUE`,
     :data:`MAX_VALUED_CARDS`): beyond them a game could not be played or
@@ -88,6 +88,25 @@ class Rules:
     first_side: str = "english"
     concede_as_decision: bool = False
     members: tuple[int, int] = (1, 1)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Rules":
+        """Refuse a call the dataclass's ``__init__`` could not take as a :class:`RulesError` naming
+        each bad argument (an unknown name, a value given by position), not Python's ``TypeError``:
+        ``Rules(foo=1)`` is a bad input like ``Rules(hand_size=99)``, and both are named at once.
+        ``__init__`` then sets the fields and :meth:`__post_init__` checks their values."""
+        known = {f.name for f in fields(cls)}
+        problems = [problem("rules.unknown_parameter", f"rules.{shown(key)}", key=key)
+                    for key in kwargs if key not in known]
+        if args:
+            problems.insert(0, problem("value.not_object", "rules", label="rules",
+                                       example="Rules(removal='advanced', hand_size=7)", value=args))
+        if problems:
+            try:  # the named fields' own problems too: every problem at once
+                cls(**{key: value for key, value in kwargs.items() if key in known})
+            except RulesError as exc:
+                problems += exc.problems
+            raise RulesError(problems)
+        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         problems = self.problems()

@@ -13,6 +13,7 @@ The default run keeps each property to a few hundred examples (thousands in all)
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -543,6 +544,35 @@ def test_rule_bounds_are_named():
         if low > 0:
             with pytest.raises(RulesError, match=f"at least {low}"):
                 Rules.preset("base", **{key: low - 1})
+
+
+def test_a_malformed_rules_call_names_each_problem():
+    with pytest.raises(RulesError) as exc:
+        Rules(foo=1, hand_size=40)
+    assert [(p.code, p.field) for p in exc.value.problems] == [
+        ("rules.unknown_parameter", "rules.'foo'"), ("value.too_large", "rules.hand_size")]
+    with pytest.raises(RulesError) as exc:
+        Rules("advanced")  # type: ignore[misc]  # parameters are named
+    assert [(p.code, p.field) for p in exc.value.problems] == [("value.not_object", "rules")]
+    assert Rules(removal="advanced", preset_name="advanced") == Rules.preset("advanced")
+
+
+_FIELD_NAMES = [f.name for f in dataclasses.fields(Rules)]
+_any_value = st.one_of(st.none(), st.booleans(), st.integers(-3, 25), st.text(max_size=5),
+                       st.sampled_from(["advanced", "2021", "ring", "french", (2, 1)]))
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(st.dictionaries(st.one_of(st.sampled_from(_FIELD_NAMES), st.text(max_size=8)), _any_value, max_size=5),
+       st.lists(_any_value, max_size=2))
+def test_rules_calls_build_or_name_their_problems(kwargs, args):
+    """Any call of the constructor builds rules or raises RulesError whose problems name rules fields."""
+    try:
+        Rules(*args, **kwargs)
+    except RulesError as exc:
+        assert exc.problems and all(p.field.startswith("rules") and str(p) for p in exc.problems)
+    else:
+        assert not args and set(kwargs) <= set(_FIELD_NAMES)
 
 
 def test_rules_whose_chance_points_would_not_fit_in_memory_are_refused():
