@@ -382,3 +382,54 @@ def test_number_boxes_say_what_is_wrong_in_french(english):
     assert read_whole("x", "Games")[1] == "Parties doit être un nombre entier, pas 'x'"
     assert read_whole("", "Seed")[1] == "Graine est vide : tapez un nombre entier"
     assert read_decimal("9", "PNG scale", 0.5, 4)[1] == "Échelle PNG doit être entre 0.5 et 4, pas 9"
+
+
+# ---------------------------------------------------------------------- skill levels and optimal play
+def test_the_skill_levels_tab_follows_the_language_switch(english):
+    pytest.importorskip("ipywidgets")
+    import ipywidgets as w
+
+    from guyenne_explore.analysis.metrics import Metric
+    from guyenne_explore.analysis.skill import ABOVE, BELOW, SkillCell, SkillTable
+    from guyenne_explore.widgets.explorer import Explorer
+    from guyenne_explore.widgets.language import widgets_of
+
+    def cell(level, value, low, high, verdict):
+        return SkillCell("advanced", level, Metric("Advantage (english)", value, low, high), verdict)
+
+    ex = Explorer()
+    ex.skill.table = SkillTable(["advanced"], ["uniform", "search:4"],
+                                [cell("uniform", 0.56, 0.53, 0.59, ABOVE), cell("search:4", 0.44, 0.41, 0.47, BELOW)])
+    ex.skill._show()
+    assert "reverses: advanced, Advantage (english): above one half under uniform" in ex.skill.changes.value
+    ex.language.value = "fr"  # the kept table is drawn again in French, nothing played again
+    assert ("s'inverse : advanced, Avantage (Anglais) : au-dessus de la moitié avec uniforme (0.560 [0.530, 0.590]), "
+            "au-dessous de la moitié avec recherche:4 (0.440 [0.410, 0.470])") in html.unescape(ex.skill.changes.value)
+    (view,) = ex.skill.figure_box.shown
+    assert list(view.figure["data"][0]["x"]) == ["uniforme", "recherche:4"]
+    assert view.figure["layout"]["title"]["text"] == "Avantage (Anglais) selon le niveau de jeu"
+    assert "jeu de règles" in ex.skill.details.value and "au-dessous" in ex.skill.details.value
+    headings = [x.value for x in widgets_of(ex.skill) if isinstance(x, w.HTML)]
+    assert "<b>Niveaux de jeu</b> (les deux camps au même niveau)" in headings
+    ex.language.value = "en"
+    assert "above one half under uniform" in ex.skill.changes.value and "search:4" in view.figure["data"][0]["x"]
+
+
+def test_optimal_play_is_described_in_french():
+    from guyenne_explore.analysis.optimal import OptimalSolver, describe, exploitability, solve_position
+    from guyenne_explore.analysis.optimal_round import round_start
+    from guyenne_explore.analysis.policies import Uniform
+    from tests.test_solve import SMALL, key_of
+
+    rules, key = key_of(SMALL[0])
+    p = round_start(rules, key)
+    solver = OptimalSolver(rules)
+    result = solve_position(p, solver=solver)
+    result.exploitability = exploitability(p, {"uniform": Uniform()}, solver)
+    fr, en = describe(result, "fr"), describe(result, "en")
+    assert fr.startswith("En jeu optimal, cette fin de partie vaut 66.7% pour les Anglais. À attaque ou défense du "
+                         "premier château (X), le bon coup pour les Français est 2:3 2 fois sur 3; 2:5 1 fois sur 3 "
+                         "(château:cartes)."), fr
+    assert "the right move for french is 2:3 2 times in 3; 2:5 1 time in 3 (castle:cards)." in en
+    assert "La stratégie uniforme jouant les Anglais perd" in fr and "face à un camp qui sait comment elle joue" in fr
+    assert not re.search(r"\b(english|french|times|playing|loses|castle)\b", fr), fr

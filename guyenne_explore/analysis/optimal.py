@@ -41,13 +41,16 @@ import numpy as np
 
 from ..engine_api import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, SIDES, Move,
                           Position, Rules, Side, table_result)
-from ..i18n import current_language, gettext, side_noun
+from ..i18n import N_, capitalised, current_language, gettext, ngettext, point_name, side_noun, translator
 from .fast.endgame import frozen
 from .optimal_lp import Layout, RoundSolution, solve_batch
 from .optimal_round import RoundModel, StateKey, build_round, canonical, round_start, subgame
 from .policies import Policy
 
 OBJECTIVES = ("win", "score")
+#: what a value is the value of (kept in English in the data, translated where it is shown)
+ROUND_START = N_("the round start")
+SUBGAME = N_("the subgame after the opening at castle X (its castle and number of cards are public)")
 #: leaf-payoff non-zeros stacked into one HiGHS call
 BATCH_NONZEROS = 300_000
 
@@ -578,7 +581,7 @@ class OptimalResult:
     seconds: float = 0.0
     exploitability: list[Exploitability] = field(default_factory=list)
     #: what the value is the value of: the round start, or the subgame of a later decision
-    scope: str = "the round start"
+    scope: str = ROUND_START
 
     def side_value(self, side: int) -> float:
         if side == ENGLISH:
@@ -603,11 +606,11 @@ def solve_position(p: Position, objective: str = "win", solver: OptimalSolver | 
     solver = solver or OptimalSolver(p.rules, objective)
     key = round_key(p)
     value = solver.value_of(key)
-    scope = "the round start"
+    scope = ROUND_START
     if p.to_play != OPEN_FIRST:
         # X and the number of cards at X are public: the value of what follows is its subgame's
         value = solver.subgame_value(key, p.placed.x, p.placed.at(p.first, 0).size)
-        scope = "the subgame after the opening at castle X (its castle and number of cards are public)"
+        scope = SUBGAME
     moves, _ = solver.strategy(p)
     answers = []
     if p.to_play == OPEN_FIRST:
@@ -643,43 +646,67 @@ def exploitability(p: Position, policies: dict[str, Policy], solver: OptimalSolv
             try:
                 v = br.value_of(key)
                 resp = v if responder == ENGLISH else (1 - v if solver.objective == "win" else -v)
-                note = "" if policy.exact else f"sampled policy: {samples} seeded move(s) a decision"
+                note = "" if policy.exact else ngettext(
+                    "sampled policy: {count} seeded move a decision", "sampled policy: {count} seeded moves a decision",
+                    samples).format(count=samples)
             except BudgetExceeded:
-                resp, note = None, f"not finished within {budget_seconds:g} s"
+                resp, note = None, gettext("not finished within {seconds} s").format(seconds=f"{budget_seconds:g}")
             out.append(Exploitability(name, SIDES[side], resp, eq_side, br.policy_calls,
                                       time.perf_counter() - t, note))
     return out
 
 
-def describe(result: OptimalResult) -> str:
+def describe(result: OptimalResult, lang: str | None = None) -> str:
     """The result in a teacher's words: the right opening mix and what each policy loses against
-    a side that knows how it plays."""
-    unit = "points of win chance" if result.objective == "win" else "points of score difference"
+    a side that knows how it plays; in ``lang`` (default: the current language)."""
+    lang = lang or current_language()
+    tr = translator(lang)
+    _ = tr.gettext
+
+    def side(name: str) -> str:  # the notation's word in English, the rulebook's in French
+        return name if lang == "en" else side_noun(name, lang)
+
+    def policy(name: str) -> str:
+        return _(name) if name in ("uniform", "heuristic", "search") else name
+
     scale = 100.0 if result.objective == "win" else 1.0
-    mix = [f"{mv.text()} {_times(w)}" for mv, w in result.moves[:4]]
+    mix = [f"{mv.text()} {_times(w, lang)}" for mv, w in result.moves[:4]]
     if len(result.moves) > 4:
-        mix.append(f"{len(result.moves) - 4} other move(s) otherwise")
-    value = (f"{result.side_value(ENGLISH):.1%} for english" if result.objective == "win"
-             else f"{result.value:+.2f} for english")
-    what = "this endgame" if result.scope == "the round start" else result.scope
-    parts = [f"Under optimal play {what} is worth {value}. At {result.to_play} {result.side_to_play}'s "
-             f"right move is {'; '.join(mix)} (castle:cards)."]
+        others = len(result.moves) - 4
+        mix.append(tr.ngettext("{count} other move otherwise", "{count} other moves otherwise", others).format(
+            count=others))
+    shown = f"{result.side_value(ENGLISH):.1%}" if result.objective == "win" else f"{result.value:+.2f}"
+    value = _("{value} for {side}").format(value=shown, side=side("english"))
+    what = _("this endgame") if result.scope == ROUND_START else _(result.scope)
+    parts = [_("Under optimal play {what} is worth {value}.").format(what=what, value=value),
+             _("At {point} the right move for {side} is {mix} (castle:cards).").format(
+                 point=point_name(result.to_play, lang), side=side(result.side_to_play), mix="; ".join(mix))]
     for e in result.exploitability:
         if e.gap is None:
-            parts.append(f"The best response to {e.policy} playing {e.policy_side} was not finished ({e.note}).")
+            parts.append(_("The best response to {policy} playing {side} was not finished ({note}).").format(
+                policy=policy(e.policy), side=side(e.policy_side), note=e.note))
             continue
         loss = max(e.gap, 0.0) * scale
-        parts.append(f"{e.policy.capitalize()} playing {e.policy_side} loses "
-                     + (f"{loss:.1f} {unit}" if loss >= 0.05 else "nothing")
-                     + " against a side that knows how it plays.")
+        if loss < 0.05:
+            sentence = _("{policy} playing {side} loses nothing against a side that knows how it plays.")
+        elif result.objective == "win":
+            sentence = _("{policy} playing {side} loses {loss} points of win chance against a side that knows how "
+                         "it plays.")
+        else:
+            sentence = _("{policy} playing {side} loses {loss} points of score difference against a side that knows "
+                         "how it plays.")
+        parts.append(capitalised(sentence.format(policy=policy(e.policy), side=side(e.policy_side),
+                                                 loss=f"{loss:.1f}")))
     return " ".join(parts)
 
 
-def _times(w: float) -> str:
+def _times(w: float, lang: str | None = None) -> str:
+    tr = translator(lang)
+    _ = tr.gettext
     if w > 1 - 1e-9:
-        return "always"
+        return _("always")
     for den in range(2, 11):
         num = round(w * den)
         if 0 < num < den and abs(num / den - w) < 1e-6:
-            return f"{num} times in {den}"
-    return f"{w:.0%} of the time"
+            return tr.ngettext("{num} time in {den}", "{num} times in {den}", num).format(num=num, den=den)
+    return _("{percent} of the time").format(percent=f"{w:.0%}")

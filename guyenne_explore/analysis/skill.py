@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..engine_api import Position, Rules
+from ..i18n import N_, gettext, translator
 from .api import analyse
 from .metrics import Metric
 from .variants import position_under
@@ -27,7 +28,34 @@ from .workers import engine_played
 LEVELS = ("uniform", "heuristic", "search:200")
 #: the metrics kept by default
 METRICS = ("Advantage (english)", "Drawishness", "Duration (rounds)")
-ABOVE, BELOW, EVEN = "above", "below", "level with"
+#: the verdicts, as the data keeps them (in English) and as messages a reader sees translated
+ABOVE, BELOW, EVEN = N_("above"), N_("below"), N_("level with")
+#: a verdict against what it is read against (one half, or the reference rule set)
+_AGAINST = {ABOVE: N_("above {against}"), BELOW: N_("below {against}"), EVEN: N_("level with {against}")}
+#: how a conclusion changes from the first level to a higher one, as a sentence (see SkillTable.changes)
+_CHANGES = {
+    "appears": N_("appears: {label}, {metric}: {before} under {base} ({before_value}), {after} under {level} "
+                  "({after_value})"),
+    "reverses": N_("reverses: {label}, {metric}: {before} under {base} ({before_value}), {after} under {level} "
+                   "({after_value})"),
+    "not confirmed": N_("not confirmed: {label}, {metric}: {before} under {base} ({before_value}), {after} under "
+                        "{level} ({after_value})"),
+}
+
+
+def level_name(level: str, lang: str | None = None) -> str:
+    """A skill level as a reader sees it in ``lang``: the policy's name (``uniform`` / ``uniforme``), a search
+    with its budget (``search:200`` / ``recherche:200``); a name it does not know is returned as given."""
+    tr = translator(lang)
+    name, _colon, budget = level.partition(":")
+    if name == "search" and budget:
+        return tr.gettext(N_("search:{rollouts}")).format(rollouts=budget)
+    return tr.gettext(name) if name in ("uniform", "heuristic", "search") and not budget else level
+
+
+def verdict_name(verdict: str, lang: str | None = None) -> str:
+    """A verdict (:data:`ABOVE`, :data:`BELOW`, :data:`EVEN`) in ``lang``."""
+    return translator(lang).gettext(verdict)
 
 
 @dataclass(frozen=True)
@@ -55,22 +83,28 @@ class SkillTable:
         return [{"rules": c.label, "level": c.level, "metric": c.metric.name, "value": c.metric.value,
                  "low": c.metric.low, "high": c.metric.high, "verdict": c.verdict} for c in self.cells]
 
-    def changes(self) -> list[str]:
+    def changes(self, metric: str | None = None, lang: str | None = None) -> list[str]:
         """Where a conclusion under skilled play differs from the one under the first level: it
         *reverses* (above against below), *appears* (a clear verdict where the first level had
         none) or is *not confirmed* (the first level's verdict, with intervals now overlapping:
-        the effect is gone or the games too few to show it)."""
+        the effect is gone or the games too few to show it).  Only ``metric``'s when named; the
+        sentences in ``lang`` (default: the current language)."""
         out = []
+        tr = translator(lang)
         base = self.levels[0]
         for c in self.cells:
-            if c.level == base:
+            if c.level == base or (metric is not None and c.metric.name != metric):
                 continue
             ref = self.cell(c.label, base, c.metric.name)
             if ref.verdict != c.verdict:
-                against = "one half" if _is_advantage(c.metric.name) else self.labels[0]
+                against = tr.gettext(N_("one half")) if _is_advantage(c.metric.name) else self.labels[0]
                 kind = "appears" if ref.verdict == EVEN else "not confirmed" if c.verdict == EVEN else "reverses"
-                out.append(f"{kind}: {c.label}, {c.metric.name}: {ref.verdict} {against} under {base} "
-                           f"({_show(ref.metric)}), {c.verdict} {against} under {c.level} ({_show(c.metric)})")
+                out.append(tr.gettext(_CHANGES[kind]).format(
+                    label=c.label, metric=tr.gettext(c.metric.name),
+                    before=tr.gettext(_AGAINST[ref.verdict]).format(against=against),
+                    base=level_name(base, lang), before_value=_show(ref.metric),
+                    after=tr.gettext(_AGAINST[c.verdict]).format(against=against),
+                    level=level_name(c.level, lang), after_value=_show(c.metric)))
         return out
 
 
@@ -117,7 +151,8 @@ def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[s
         found: dict[str, dict[str, Metric]] = {}
         for label, rules in zip(labels, rule_sets):
             if progress:
-                progress(f"{label} under {level}: {n} games")
+                progress(gettext("{label} under {level}: {count} games").format(
+                    label=label, level=level_name(level), count=n))
             q = position_under(start, rules)
             spread = executor if executor is not None and engine_played(q, (level, level)) else None
             step = None

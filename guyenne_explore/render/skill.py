@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from ..analysis.skill import SkillTable
+from ..analysis.skill import SkillTable, level_name, verdict_name
 from ..i18n import translator
 from .plots import _layout, label_color
 
 
 def skill_figure(table: SkillTable, metric: str, lang: str | None = None) -> go.Figure:
-    """``metric`` by skill level, one line a rule set, with 95% intervals where the metric has them."""
+    """``metric`` by skill level, one line a rule set, with 95% intervals where the metric has them; its words
+    (title, axes, level names, verdicts) in ``lang`` (default: the current language)."""
     _ = translator(lang).gettext
     fig = go.Figure()
     for i, label in enumerate(table.labels):
@@ -31,29 +32,34 @@ def skill_figure(table: SkillTable, metric: str, lang: str | None = None) -> go.
                   "arrayminus": [y - c.metric.low for c, y in zip(cells, ys)]}  # type: ignore[operator]
                  if has_ci else None)
         fig.add_trace(go.Scatter(
-            x=[c.level for c in cells], y=ys, mode="lines+markers", name=label, error_y=error,
+            x=[level_name(c.level, lang) for c in cells], y=ys, mode="lines+markers", name=label, error_y=error,
             marker={"color": label_color(i), "size": 9}, line={"color": label_color(i)},
-            customdata=[c.verdict for c in cells],
+            customdata=[verdict_name(c.verdict, lang) for c in cells],
             hovertemplate=f"{label}<br>%{{x}}: %{{y:.3f}} (%{{customdata}})<extra></extra>"))
     if metric.startswith("Advantage"):
         fig.add_hline(y=0.5, line_dash="dot", line_color="#888888")
-    fig.update_xaxes(type="category", categoryorder="array", categoryarray=list(table.levels))
+    fig.update_xaxes(type="category", categoryorder="array",
+                     categoryarray=[level_name(lv, lang) for lv in table.levels])
     title = _("{metric} by skill level").format(metric=_(metric))
     return _layout(fig, title, _("skill level"), _(metric), lang=lang)
 
 
-def skill_rows(table: SkillTable, metric: str) -> list[dict[str, str]]:
-    """One row a rule set: its value [95% interval] and verdict at each level (for :func:`.plots.rows_html`)."""
+def skill_rows(table: SkillTable, metric: str, lang: str | None = None) -> list[dict[str, str]]:
+    """One row a rule set: its value [95% interval] and verdict at each level (for :func:`.plots.rows_html`);
+    the columns' names and the verdicts in ``lang``."""
+    _ = translator(lang).gettext
+    rule_set = _("rule set")
     rows = []
     for label in table.labels:
-        row = {"rules": label}
+        row = {rule_set: label}
         for level in table.levels:
+            column = level_name(level, lang)
             c = next((c for c in table.cells if (c.label, c.level, c.metric.name) == (label, level, metric)), None)
             if c is None:
-                row[level] = "-"
+                row[column] = "-"
                 continue
             m = c.metric
             shown = f"{m.value:.3f}" if m.low is None or m.high is None else f"{m.value:.3f} [{m.low:.3f}, {m.high:.3f}]"
-            row[level] = f"{shown}, {c.verdict}"
+            row[column] = f"{shown}, {verdict_name(c.verdict, lang)}"
         rows.append(row)
     return rows

@@ -163,6 +163,7 @@ class AnalysisPanel(w.VBox):
         ], **kwargs)
         self.position: Position | None = None
         self._own_rules: Rules | None = None
+        self._summary_shown = ""  # the status line after the last run (a language switch writes it again)
         self.set_position(position)
 
     def set_position(self, position: Position | None) -> None:
@@ -182,6 +183,26 @@ class AnalysisPanel(w.VBox):
         self.rule_sets.value = (position.rules, *kept)
         self.run_button.disabled = self.controls.running
         self.controls.status.value = ""
+
+    def refresh(self) -> None:
+        """After a language switch: the last run's figures, metrics, notes and summary line, and the optimal-play
+        section, in the new language (drawn again from the kept results: nothing is played again)."""
+        self.optimal.refresh()
+        if self.controls.running:
+            return
+        if self.position is None:
+            self.controls.status.value = gettext("The built position is not valid: fix its problems to analyse it.")
+        if not self.runs:
+            return
+        self.problems.value = problems_html([r for r in self.runs if not r.out_of_reach])
+        self.force_note.value = force_exact_html(self.runs)
+        self.figures = result_figures(self.results) if self.results else {}
+        self.metrics.value = ("<h4>" + gettext("Designer metrics (95% interval when sampled)") + "</h4>"
+                              + rows_html(metrics_rows(self.results))) if self.results else ""
+        if self.figures:
+            self.figure_box.show(self.figures)
+        if self.controls.status.value == self._summary_shown:
+            self.controls.status.value = self._summary_shown = escape(_summary(self.results, self.runs))
 
     @property
     def policies(self) -> tuple[str, str]:
@@ -241,6 +262,7 @@ class AnalysisPanel(w.VBox):
             self.controls.status.value = escape(message)
             return
         self.controls.status.value = gettext("Drawing the figures...")
+        self._summary_shown = escape(message)
         self.figure_box.show(self.figures, then=lambda: setattr(self.controls.status, "value", escape(message)))
 
 

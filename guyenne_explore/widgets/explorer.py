@@ -89,6 +89,8 @@ class Explorer(w.HBox):
         if self.builder.position is None:
             self._problems(None)
         self.moves.refresh()
+        for panel in (self.analysis, self.lab, self.skill):  # the last results, drawn again from what they keep
+            panel.refresh()
 
     def _built(self, _change: Any) -> None:
         p = self.builder.position

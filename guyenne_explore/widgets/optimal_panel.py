@@ -16,7 +16,7 @@ import ipywidgets as w
 from ..analysis.api import POLICIES, policy_named
 from ..analysis.optimal import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,
                                 why_not_solvable)
-from ..i18n import gettext
+from ..i18n import gettext, side_title
 from ..position import OPEN_FIRST, Position
 from ..render.optimal_svg import mix_svg
 from .forms import NumberField, messages_html
@@ -38,6 +38,7 @@ class OptimalPanel(w.VBox):
         self.status = w.HTML()
         self.output = w.HTML()
         self.result: OptimalResult | None = None
+        self._solved: Position | None = None  # the position of self.result (the output shows it until a change)
         self.position: Position | None = None
         self.thread: threading.Thread | None = None
         self.run_button.on_click(guarded(self.status)(lambda _: self.run(block=False)))
@@ -54,6 +55,16 @@ class OptimalPanel(w.VBox):
         self.status.value = "" if reason is None else gettext("Optimal play does not apply here: {reason}.").format(
             reason=escape(reason))
         self.output.value = ""
+
+    def refresh(self) -> None:
+        """After a language switch: why the solver does not apply, or the last result, in the new language."""
+        if self.thread is not None and self.thread.is_alive():
+            return
+        p, result = self.position, self.result
+        self.set_position(p)
+        if p is not None and result is not None and self._solved == p:
+            self.output.value = result_html(p, result)
+            self.status.value = gettext("Done in {seconds} s.").format(seconds=f"{result.seconds:.1f}")
 
     def run(self, block: bool = True) -> None:
         p = self.position
@@ -78,7 +89,7 @@ class OptimalPanel(w.VBox):
                 log.exception("optimal play failed")
                 self.status.value = gettext("The solve failed: {error}").format(error=escape(str(exc)))
             else:
-                self.result = result
+                self.result, self._solved = result, p
                 self.output.value = result_html(p, result)
                 self.status.value = gettext("Done in {seconds} s.").format(seconds=f"{result.seconds:.1f}")
             finally:
@@ -113,7 +124,8 @@ def result_html(p: Position, result: OptimalResult) -> str:
                       for a in result.answers)
         parts.append("<p>" + gettext("The other side's equilibrium answer:") + f"</p><table>{ans}</table>")
     if result.exploitability:
-        ex = "".join(f"<tr><td>{escape(e.policy)}</td><td>{e.policy_side}</td><td>{num(e.responder_value)}</td>"
+        ex = "".join(f"<tr><td>{escape(gettext(e.policy))}</td><td>{escape(side_title(e.policy_side))}</td>"
+                     f"<td>{num(e.responder_value)}</td>"
                      f"<td>{num(e.equilibrium_value)}</td><td>{'-' if e.gap is None else num(e.gap)}</td>"
                      f"<td>{escape(e.note)}</td></tr>" for e in result.exploitability)
         heads = "".join(f"<th>{escape(h)}</th>" for h in (gettext("policy"), gettext("plays"), gettext("best response gets"),

@@ -21,9 +21,9 @@ from typing import Any
 import ipywidgets as w
 
 from ..analysis.cancel import Cancelled
-from ..analysis.skill import SkillTable, skill_levels
+from ..analysis.skill import SkillTable, level_name, skill_levels
 from ..analysis.workers import local_cores, local_pool
-from ..i18n import gettext
+from ..i18n import LANGUAGES, gettext
 from ..position import Position
 from ..render.plots import rows_html
 from ..render.skill import skill_figure, skill_rows
@@ -138,22 +138,34 @@ class SkillPanel(w.VBox):
         self.controls.status.value = gettext("Drawing the figures...")
         self._show(then=lambda: setattr(self.controls.status, "value", escape(gettext("Done"))))
 
+    def refresh(self) -> None:
+        """After a language switch: the last run's figure, sentences and table, and the status, in the new language
+        (drawn again from the kept table: nothing is played again)."""
+        if self.controls.running:
+            return
+        if self.position is None:
+            self.controls.status.value = gettext("The built position is not valid: fix its problems to analyse it.")
+        elif self.controls.status.value in {escape(gettext("Done", lang)) for lang in LANGUAGES}:
+            self.controls.status.value = escape(gettext("Done"))
+        self._show()
+
     def _show(self, then: Any = None) -> None:
         """The chosen metric of the last run: its figure, where its conclusion turns with skill, the values."""
         if self.table is None:
             return
         metric = self.metric.value
         self.figure_box.show({"skill": skill_figure(self.table, metric)}, then=then)
-        turns = [c for c in self.table.changes() if f", {metric}: " in c]
+        turns = self.table.changes(metric)
         if len(self.table.levels) < 2:
             words = [gettext("Choose two skill levels or more to see where a conclusion changes with skill.")]
         elif turns:
             words = turns
         else:
             words = [gettext("No conclusion on {metric} changes with skill: every verdict under {base} holds at the "
-                             "other levels.").format(metric=metric, base=self.table.levels[0])]
+                             "other levels.").format(metric=gettext(metric), base=level_name(self.table.levels[0]))]
         head = gettext("Where the conclusion changes with skill")
         self.changes.value = f"<h4>{escape(head)}</h4><ul>" + "".join(
             f"<li>{escape(x)}</li>" for x in words) + "</ul>"
-        caption = gettext("{metric} by rule set and level (95% interval), and its verdict").format(metric=metric)
+        caption = gettext("{metric} by rule set and level (95% interval), and its verdict").format(
+            metric=gettext(metric))
         self.details.value = f"<h4>{escape(caption)}</h4>" + rows_html(skill_rows(self.table, metric))

@@ -133,6 +133,7 @@ class VariantLab(w.VBox):
         self.figures: dict[str, go.Figure] = {}
         self.runs: list[Run] = []
         self.points: list[SweepPoint] = []
+        self._swept = ("", "")  # the parameter and metric of the last sweep (its figure is drawn again on a switch)
         self._loading = False
 
         self.sweep_message = w.HTML()  # a range that cannot be swept, beside the range
@@ -213,6 +214,26 @@ class VariantLab(w.VBox):
             self.variant_label.value = (gettext("Variant: {rules} (the preset itself)") if self.variant == self.preset_rules
                                         else gettext("Variant: {rules}")).format(rules=code)
         self._enable(self.controls.running)
+
+    def refresh(self) -> None:
+        """After a language switch: the variant's line, its problems, the last run's figures, metrics and notes in
+        the new language (drawn again from the kept results: nothing is played again)."""
+        self._refresh()
+        if self.controls.running:
+            return
+        if self.position is None:
+            self.controls.status.value = gettext("The built position is not valid: fix its problems to try variants on it.")
+        if not self.runs:
+            return
+        self.problems.value = problems_html(self.runs)
+        self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
+        if self.points:
+            parameter, metric = self._swept
+            self.figures = {f"sweep-{parameter}": sweep_figure(self.points, parameter, metric)}
+        else:
+            self.figures = result_figures(self.results) if self.results else {}
+        if self.figures:
+            self.figure_box.show(self.figures)
 
     def _sweep_range(self) -> None:
         """A numeric sweep starts one step either side of the variant's value; a choice sweeps every option."""
@@ -333,6 +354,7 @@ class VariantLab(w.VBox):
             self.points, self.runs = points, [pt.run for pt in points]
             self.results = {pt.run.label: pt.run.result for pt in points if pt.run.result is not None}
             self.figures = {f"sweep-{parameter}": sweep_figure(points, parameter, metric)}
+            self._swept = (parameter, metric)
             self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
             self._done(True, gettext("Swept {parameter} over {values}").format(
                 parameter=parameter, values=", ".join(map(str, values))))
