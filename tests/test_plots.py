@@ -72,6 +72,8 @@ def test_metrics_rows_give_a_cell_per_label(results):
     assert float(first["endgame"]) == pytest.approx(float(results["endgame"].win["english"]), abs=1e-3)
     html = plots.rows_html(rows)
     assert html.count("<tr>") == len(rows) + 1
+    # the meaning sits under the metric's name (a narrow panel keeps every column in view)
+    assert html.count("<th ") == 4 and "Advantage (english)<div style='color:#666;font-size:90%'>" in html
 
 
 def test_results_export_as_json_and_csv(results, tmp_path):

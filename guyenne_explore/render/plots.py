@@ -204,11 +204,21 @@ def rows_html(rows: Sequence[Mapping[str, str]]) -> str:
     keys = list(rows[0])
     _ = translator().gettext
     shown = {"metric": _("metric"), "meaning": _("meaning")}
-    head = "".join(f"<th style='text-align:left;padding:2px 8px'>{escape(shown.get(k, k))}</th>" for k in keys)
-    # a value and its interval stay on one line; the last column (prose) wraps, never narrower than 14em
-    cell = ["padding:2px 8px;white-space:nowrap"] * (len(keys) - 1) + ["padding:2px 8px;min-width:14em"]
-    body = "".join("<tr>" + "".join(f"<td style='{style}'>{escape(str(row.get(k, '')))}</td>"
-                                    for k, style in zip(keys, cell)) + "</tr>" for row in rows)
+    # a "meaning" (prose) goes under the first cell, so that the table fits a narrow panel; a value
+    # and its interval stay on one line
+    meaning = "meaning" in keys and len(keys) > 2
+    columns = [k for k in keys if not (meaning and k == "meaning")]
+    head = "".join(f"<th style='text-align:left;padding:2px 8px'>{escape(shown.get(k, k))}</th>" for k in columns)
+
+    def first(row: Mapping[str, str]) -> str:
+        text = escape(str(row.get(columns[0], "")))
+        if meaning and row.get("meaning"):
+            text += f"<div style='color:#666;font-size:90%'>{escape(str(row['meaning']))}</div>"
+        return f"<td style='padding:2px 8px;min-width:12em'>{text}</td>"
+
+    body = "".join("<tr>" + first(row) + "".join(
+        f"<td style='padding:2px 8px;white-space:nowrap;vertical-align:top'>{escape(str(row.get(k, '')))}</td>"
+        for k in columns[1:]) + "</tr>" for row in rows)
     return f"<table class='guyenne-metrics'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
