@@ -203,7 +203,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,
                              force=args.force, arithmetic="float" if args.float else None)
     except ExactOutOfReach as exc:
-        raise Refused(f"{exc} with --force (Ctrl-C stops it)") from None
+        raise Refused(f"{exc} with --force (Ctrl-C stops it)" if exc.forceable else str(exc)) from None
     except NotExact as exc:
         raise Refused(str(exc)) from None
     data = result.to_json()

@@ -8,6 +8,7 @@ from typing import Callable
 
 from ..engine_api import Draw, Hooks, Move, Position, play
 from .exact import exact_distribution, out_of_reach, require_exact
+from .limits import ExactOutOfReach
 from .fast.encode import unsupported
 from .fast.endgame import frozen
 from .registry import POLICIES, policy_named
@@ -31,8 +32,6 @@ ENDGAME_DECKS_AUTO = 4
 ARITHMETICS = ("fraction", "float")
 
 
-class ExactOutOfReach(ValueError):
-    """Exact enumeration would take too long here; sample instead (or force it)."""
 
 
 def estimate_tree_size(p: Position, probes: int = 30, seed: int = 0) -> float:

@@ -128,7 +128,7 @@ def analyse_rule_sets(p: Position, rule_sets: Sequence[Rules], *, labels: Sequen
             runs.append(Run(label, rules, analyse(q, policies, method, games, seed, step, executor, force=force)))
         except ValueError as exc:  # PositionError, ExactOutOfReach, exact asked of a sampling-only policy
             runs.append(Run(label, rules, problems=[str(x) for x in getattr(exc, "problems", [exc])],
-                            out_of_reach=isinstance(exc, ExactOutOfReach)))
+                            out_of_reach=isinstance(exc, ExactOutOfReach) and exc.forceable))
         if progress is not None and progress(offset + games, total) is False:
             raise Cancelled()
     return runs

@@ -47,6 +47,7 @@ from ...position import NEUTRAL, Position, Side
 from ...rules import Rules
 from ...scoring import table_result
 from .endgame import HERO_CLASS, _placements
+from ..limits import check_memory
 
 #: (english score, french score, winner, rounds after this one) -> probability
 FloatDistribution = dict[tuple[int, int, str, int], float]
@@ -219,9 +220,12 @@ class ForwardEndgame:
         next round's pairs and masses."""
         # the weight of each (pair, english post state, french post state, outcome pair)
         cols, us, vs, outs, data = [], [], [], [], []
+        entries = 0
         for s, (se, sf) in enumerate(pairs.tolist()):
             e, f = self._step(se), self._step(sf)
             ne, nf = len(e.post), len(f.post)
+            entries += ne * nf * 9
+            check_memory((entries, 5))  # the five weight arrays below, before they outgrow the machine
             group = (e.remainder[:, None] * nf + f.remainder[None, :]) * 9
             code = group + 3 * self.duel[e.at_x[:, None], f.at_x[None, :]] + self.duel[e.at_y[:, None], f.at_y[None, :]]
             sums = np.bincount(code.ravel(), weights=np.outer(e.weight, f.weight).ravel(), minlength=ne * nf * 9)
@@ -239,6 +243,8 @@ class ForwardEndgame:
         key_u, key_v = np.divmod(keys, len(self._posts))
         # the castle map of each outcome pair on the (fewer) state pairs first: moved[o * pairs + s];
         # then one sparse product spreads them to the post state pairs
+        check_memory((len(self.moves) * len(pairs), mass.shape[1]))
+        check_memory((len(keys), mass.shape[1]))
         moved = np.concatenate([np.asarray((move.T @ mass.T).T) for move in self.moves])
         w = sparse.csr_matrix((weight, (key_of, out_pair * len(pairs) + col)), shape=(len(keys), len(moved)))
         after = w @ moved

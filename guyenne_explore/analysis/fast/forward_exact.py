@@ -40,6 +40,7 @@ from scipy import sparse
 from ...position import Position
 from ...rules import Rules
 from .forward import ForwardEndgame, _Post
+from ..limits import check_memory
 
 #: (english score, french score, winner, rounds after this one) -> probability
 Distribution = dict[tuple[int, int, str, int], Fraction]
@@ -178,8 +179,11 @@ class ExactForwardEndgame(ForwardEndgame):
         steps = [(self._step(se), self._step(sf)) for se, sf in pairs.tolist()]
         placing = lcm(*(e.denominator * f.denominator for e, f in steps))
         cols, us, vs, outs, data = [], [], [], [], []
+        entries = 0
         for s, (e, f) in enumerate(steps):
             ne, nf = len(e.post), len(f.post)
+            entries += ne * nf * 9
+            check_memory((entries, 5))  # the five weight arrays below, before they outgrow the machine
             group = (e.remainder[:, None] * nf + f.remainder[None, :]) * 9
             code = group + 3 * self.duel[e.at_x[:, None], f.at_x[None, :]] + self.duel[e.at_y[:, None], f.at_y[None, :]]
             # the shares' products sum to the two denominators' product: int64 when that fits
@@ -201,8 +205,10 @@ class ExactForwardEndgame(ForwardEndgame):
         key_u, key_v = np.divmod(keys, len(self._posts))
         spread = _indexed(key_of, col * 9 + out_pair, (len(keys), 9 * n_pairs))
         weight = weight[spread.data]
+        check_memory((k_count, n_pairs, 9, n_tables))
         moved = np.empty((k_count, n_pairs, 9, n_tables), np.int64)
         _castle_map(mass, self.digits, self.drop1, self.drop2, self.pair_of, mod, moved)
+        check_memory((k_count, len(keys), n_tables))
         after = np.empty((k_count, len(keys), n_tables), np.int64)
         for k, q in enumerate(primes):
             after[k] = _mod_matmul(spread, (weight % q).astype(np.int64), moved[k].reshape(9 * n_pairs, n_tables), q)
@@ -240,6 +246,7 @@ class ExactForwardEndgame(ForwardEndgame):
             return dict(ended), ended_den, np.zeros((0, 2), np.int64), np.zeros((k_count, 0, n_tables), np.int64), 1
         step1, scale1, mid = _exact_draw_map(key_u, key_v, posts)
         step2, scale2, nxt = _exact_draw_map(mid[:, 0], mid[:, 1], posts)
+        check_memory((k_count, len(nxt), n_tables))
         new = np.empty((k_count, len(nxt), n_tables), np.int64)
         for k, q in enumerate(primes):
             half = _mod_matmul(step1, (step1.data % q).astype(np.int64), after[k], q)
