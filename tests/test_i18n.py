@@ -433,3 +433,20 @@ def test_optimal_play_is_described_in_french():
     assert "the right move for french is 2:3 2 times in 3; 2:5 1 time in 3 (castle:cards)." in en
     assert "La stratégie uniforme jouant les Anglais perd" in fr and "face à un camp qui sait comment elle joue" in fr
     assert not re.search(r"\b(english|french|times|playing|loses|castle)\b", fr), fr
+
+
+def test_the_builders_refusals_and_notes_in_french(english):
+    pytest.importorskip("ipywidgets")
+    from guyenne_explore.widgets.builder import Builder
+    from guyenne_explore.widgets.starts import opening
+
+    b = Builder(opening("advanced", 1))
+    set_language("fr")
+    assert not b.load_notation("not a notation")
+    assert "chargement refusé pour la notation :" in html.unescape(b.notation_message.value)
+    assert b.refused.startswith("la notation : refusé (") and "le formulaire n'a pas changé" in b.refused
+    b.focus_zone("english", "deck")
+    assert b.focus_note.value == "<i>Modification des nombres de cartes : pioche (Anglais).</i>"
+    set_language("en")
+    b.focus_zone("english", "placed-X")
+    assert b.focus_note.value == "<i>Editing the english placed at X counts.</i>"

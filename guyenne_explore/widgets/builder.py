@@ -28,7 +28,7 @@ import traitlets
 from ..cards import EMPTY, CardError, Cards
 from ..i18n import gettext
 from ..i18n import gettext as _
-from ..i18n import ngettext
+from ..i18n import N_, current_language, ngettext, side_title
 from ..position import BATTLES, POINTS, Position
 from ..problems import Problem, as_problem
 from ..render.colors import CONTROL_COLOR
@@ -54,6 +54,9 @@ CONTROLS = ("neutral", "english", "french")
 #: rows of a side's card grid after its hand(s)
 ZONE_ROWS = ("deck", "discard", "removed", "X", "Y")
 ZONE_LABELS = {"deck": "deck", "discard": "discard", "removed": "removed", "X": "placed at X", "Y": "placed at Y"}
+#: a zone's name in the note that points at its counts (a click on the table's stack)
+FOCUS_ZONES = {"hand": N_("hand"), "deck": N_("deck"), "discard": N_("discard"), "removed": N_("removed"),
+               "placed-X": N_("placed at X"), "placed-Y": N_("placed at Y")}
 #: problems of a refused load listed beside its control (the rest are counted)
 LISTED = 12
 
@@ -212,11 +215,11 @@ class Builder(w.VBox):
         A refused load leaves the form (and the built position) as it was; when it is
         a JSON object, :meth:`edit_refused_position` can still open it in the form.
         """
-        return self._load(lambda: Position.from_json(data), self.json_message, "the JSON", data)
+        return self._load(lambda: Position.from_json(data), self.json_message, N_("the JSON"), data)
 
     def load_notation(self, text: str) -> bool:
         """Load a position from the one-line notation; a notation that is refused says why beside its box."""
-        return self._load(lambda: Position.from_notation(text), self.notation_message, "the notation", None)
+        return self._load(lambda: Position.from_notation(text), self.notation_message, N_("the notation"), None)
 
     def edit_refused_position(self) -> None:
         """Fill the form with what the last refused JSON holds, so each problem shows beside its field."""
@@ -255,7 +258,7 @@ class Builder(w.VBox):
     def save_file(self, path: str | os.PathLike[str]) -> None:
         """Write the built position as JSON to a path inside the workspace folder (JupyterLab use)."""
         if self.position is None:
-            raise PositionError(["the position is invalid: fix the problems before saving"])
+            raise PositionError([gettext("the position is invalid: fix the problems before saving")])
         inside_workspace(path).write_text(json.dumps(self.position.to_json(), indent=1) + "\n", encoding="utf-8")
 
     def start_from(self, name: str, seed: int = 1) -> None:
@@ -268,7 +271,7 @@ class Builder(w.VBox):
     def _start_clicked(self) -> None:
         """The Start button: refused beside the seed while its text is not a seed (the form is left as it is)."""
         if self.seed.problem is not None:
-            self.start_message.value = messages_html([f"not started: {self.seed.problem}"])
+            self.start_message.value = messages_html([gettext("not started: {problem}").format(problem=self.seed.problem)])
             return
         self.start_from(self.start_choice.value, self.seed.value)
 
@@ -290,7 +293,9 @@ class Builder(w.VBox):
         if row is None:
             return
         row.label.add_class("guyenne-focus")
-        self.focus_note.value = f"<i>Editing the {side} {zone.replace('-', ' at ')} counts.</i>"
+        note = gettext("Editing the {side} {zone} counts.").format(
+            side=side if current_language() == "en" else side_title(side), zone=gettext(FOCUS_ZONES.get(zone, zone)))
+        self.focus_note.value = f"<i>{html.escape(note)}</i>"
         self.scroll.to(".guyenne-focus")
 
     def form_json(self) -> dict[str, Any]:
@@ -315,7 +320,8 @@ class Builder(w.VBox):
             rules = data.get("rules", "base")
             preset = rules if isinstance(rules, str) else rules.get("preset", "base") if isinstance(rules, dict) else ""
             if not isinstance(preset, str) or preset not in PRESETS:
-                notes.append(f"unknown rules preset {str(preset)[:40]!r}: kept {self.preset.value}")
+                notes.append(gettext("unknown rules preset {preset}: kept {kept}").format(
+                    preset=repr(str(preset)[:40]), kept=self.preset.value))
                 preset = self.preset.value
             self.preset.value = preset
             described = Rules.preset(preset).describe()
@@ -342,7 +348,8 @@ class Builder(w.VBox):
                 self.drawer[i].value = s.get("drawer") if s.get("drawer") in (0, 1) else 0
                 self.order[i].value = s.get("order") if s.get("order") in (0, 1) else None
                 if s.get("stacked"):
-                    notes.append(f"{name}'s deck order is not kept: the builder treats every deck as shuffled")
+                    notes.append(gettext("{side}'s deck order is not kept: the builder treats every deck as "
+                                         "shuffled").format(side=name if current_language() == "en" else side_title(name)))
             placed = data.get("placed") if isinstance(data.get("placed"), dict) else {}
             for i, name in enumerate(SIDES):
                 at = placed.get(name) if isinstance(placed.get(name), dict) else {}
@@ -355,13 +362,13 @@ class Builder(w.VBox):
             self._sync_layout()
             for box, value in ((self.x, placed.get("X")), (self.y, placed.get("Y"))):
                 box.value = value if type(value) is int and value in [v for _, v in box.options] else None
-        self.fill_notes.value = messages_html([], [f"not shown in the form: {n}" for n in notes])
+        self.fill_notes.value = messages_html([], [gettext("not shown in the form: {note}").format(note=n) for n in notes])
 
     @staticmethod
     def _number_text(value: Any, default: str) -> str:
         """A number from a file as its box shows it: numbers and short text as written, else the default."""
         if isinstance(value, int) and not isinstance(value, bool):
-            return str(value) if value.bit_length() < 64 else "a huge number"
+            return str(value) if value.bit_length() < 64 else gettext("a huge number")
         return value[:40] if isinstance(value, str) else default
 
     @staticmethod
@@ -454,7 +461,7 @@ class Builder(w.VBox):
             s["exhaustions"], bad = read_whole(self.exhaustions[i].value, f"{name} exhaustions", low=-(10**9))
             problems += [as_problem(bad, f"sides.{name}.exhaustions")] if bad else []
             sides[name] = s
-        round_number, bad = read_whole(self.round.value, "the round", low=-(10**9))
+        round_number, bad = read_whole(self.round.value, N_("the round"), low=-(10**9))
         problems += [as_problem(bad, "round")] if bad else []
         data: dict[str, Any] = {"rules": rules, "castles": list(self._castles), "round": round_number,
                                 "first": self.first.value, "to_play": self.to_play.value, "sides": sides}
@@ -538,7 +545,7 @@ class Builder(w.VBox):
             loaded = gettext("loaded {name}").format(name=html.escape(name))
             self.upload.message = f"✓ {loaded}"
 
-    def _load_text(self, text: str, where: Any, attribute: str = "value", what: str = "the file") -> bool:
+    def _load_text(self, text: str, where: Any, attribute: str = "value", what: str = N_("the file")) -> bool:
         """A file's text: JSON when it starts with ``{``, else the one-line notation."""
         if text.lstrip().startswith("{"):
             return self._load(lambda: Position.from_json(text), where, what, text, attribute)
@@ -553,11 +560,13 @@ class Builder(w.VBox):
         except ValueError as exc:  # PositionError, RulesError: the engine's problems, each with its field
             problems = list(getattr(exc, "problems", None) or [str(exc)])
             listed = [f"{p.field}: {p}" if getattr(p, "field", "") else str(p) for p in problems[:LISTED]]
-            more = [f"... and {len(problems) - LISTED} more"] if len(problems) > LISTED else []
-            setattr(where, attribute, messages_html([f"{what} was not loaded:", *listed, *more]))
+            what = gettext(what)  # the notation, the JSON, the file (or a file's name, kept)
+            more = [gettext("... and {count} more").format(count=len(problems) - LISTED)] if len(problems) > LISTED else []
+            setattr(where, attribute, messages_html([gettext("{what} was not loaded:").format(what=what), *listed, *more]))
             self._refused_json = _json_object(raw)
-            self._set_refused(f"{what} was refused ({len(problems)} problem{'s' if len(problems) != 1 else ''} "
-                              f"shown beside it) and did not change the form")
+            self._set_refused(ngettext("{what} was refused ({count} problem shown beside it) and did not change the form",
+                                       "{what} was refused ({count} problems shown beside it) and did not change the form",
+                                       len(problems)).format(what=what, count=len(problems)))
             return False
         self._refused_json = None
         self._set_refused("")
@@ -572,7 +581,7 @@ class Builder(w.VBox):
 
     def _refuse_invalid_save(self) -> bool:
         if self.position is None:
-            self.save_message.value = messages_html(["the position is invalid: fix the problems before saving"])
+            self.save_message.value = messages_html([gettext("the position is invalid: fix the problems before saving")])
             return True
         return False
 

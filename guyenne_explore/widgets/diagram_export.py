@@ -67,8 +67,8 @@ class DiagramExport(w.Accordion):
         """The diagram with the chosen options, or None (and a message) when the table shows no valid position."""
         p = self.table.position
         if p is None or self.table.status:
-            self.message.value = ('<span style="color:#9b1c1c">No valid position to draw: fix the problems '
-                                  'shown in the builder first.</span>')
+            words = gettext("No valid position to draw: fix the problems shown in the builder first.")
+            self.message.value = f'<span style="color:#9b1c1c">{words}</span>'
             return None
         if self.seating.value:
             return seating_svg(p, show_hands=self.face_up.value, caption=self.caption.value.strip() or None)
@@ -123,7 +123,8 @@ class StoryboardExport(w.HBox):
         """Build the storyboard of the history (``pdf`` or ``zip``) and hand it to the browser."""
         positions = list(self.history())
         if not positions:
-            self.message.value = '<span style="color:#9b1c1c">No game to draw: the position is not valid.</span>'
+            words = gettext("No game to draw: the position is not valid.")
+            self.message.value = f'<span style="color:#9b1c1c">{words}</span>'
             return False
         self.message.value = gettext("drawing {count} steps...").format(count=len(positions))
         try:

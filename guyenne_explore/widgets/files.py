@@ -162,8 +162,9 @@ def inside_workspace(path: str | os.PathLike[str]) -> pathlib.Path:
     root = workspace_root()
     resolved = (root / os.fspath(path)).resolve()
     if resolved != root and root not in resolved.parents:
-        raise WorkspaceError(f"{os.fspath(path)} is outside the workspace folder {root}: "
-                               f"give a path inside it (set {WORKSPACE_ENV} to choose another folder)")
+        raise WorkspaceError(gettext("{path} is outside the workspace folder {root}: give a path inside it (set "
+                                     "{variable} to choose another folder)").format(
+            path=os.fspath(path), root=root, variable=WORKSPACE_ENV))
     return resolved
 
 
@@ -171,12 +172,13 @@ def read_workspace_text(path: str | os.PathLike[str], limit: int = MAX_UPLOAD_BY
     """The text of a regular file inside the workspace, at most ``limit`` bytes (never a device or a pipe)."""
     resolved = inside_workspace(path)
     if not resolved.is_file():
-        raise WorkspaceError(f"{os.fspath(path)} is not a file in the workspace folder")
+        raise WorkspaceError(gettext("{path} is not a file in the workspace folder").format(path=os.fspath(path)))
     with resolved.open("rb") as fh:
         data = fh.read(limit + 1)
     if len(data) > limit:
-        raise WorkspaceError(f"{os.fspath(path)} is larger than {size_text(limit)}: not a position file")
+        raise WorkspaceError(gettext("{path} is larger than {size}: not a position file").format(
+            path=os.fspath(path), size=size_text(limit)))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise WorkspaceError(f"{os.fspath(path)} is not a text file (UTF-8)") from exc
+        raise WorkspaceError(gettext("{path} is not a text file (UTF-8)").format(path=os.fspath(path))) from exc

@@ -185,9 +185,11 @@ def parse_card_counts(text: str) -> dict[str, int]:
     pairs = re.findall(r"(\d)\s*[:x×]\s*(\d+)", text)
     rest = re.sub(r"(\d)\s*[:x×]\s*(\d+)|[\s,;]", "", text)
     if rest or not pairs:
-        raise ValueError(f"write card counts as value:count pairs like 2:12 3:4 4:3 5:2, not {_short(text)}")
+        raise ValueError(gettext("write card counts as value:count pairs like 2:12 3:4 4:3 5:2, not {text}").format(
+            text=_short(text)))
     if any(len(n) > 6 for _, n in pairs):
-        raise ValueError(f"a card count of {max(len(n) for _, n in pairs)} digits is no count of cards")
+        raise ValueError(gettext("a card count of {digits} digits is no count of cards").format(
+            digits=max(len(n) for _, n in pairs)))
     return {v: int(n) for v, n in pairs}
 
 
@@ -244,29 +246,33 @@ class RulesParameters:
             value, shown_value = described[key], _short(described[key])
             if key in self.NUMBERS:
                 if isinstance(value, bool) or not isinstance(value, (int, str)):
-                    notes.append(f"rules: {key} {shown_value} is not a whole number: kept {widget.value}")
+                    notes.append(gettext("rules: {key} {value} is not a whole number: kept {kept}").format(
+                        key=key, value=shown_value, kept=widget.value))
                     continue
                 value = value[:40] if isinstance(value, str) else str(value) if value.bit_length() < 64 \
-                    else "a number too large"
+                    else gettext("a number too large")
             elif key == "card_counts":
                 if not isinstance(value, dict) or not all(isinstance(n, int) and not isinstance(n, bool)
                                                           for n in value.values()):
-                    notes.append(f"rules: card_counts {shown_value} is not value:count pairs: kept {widget.value}")
+                    notes.append(gettext("rules: card_counts {value} is not value:count pairs: kept {kept}").format(
+                        value=shown_value, kept=widget.value))
                     continue
                 value = format_card_counts(value)
             elif key == "members":
                 pair = (value.get("english", 1), value.get("french", 1)) if isinstance(value, dict) else None
                 found = next((k for k, v in MEMBERS.items() if v == pair), None)
                 if found is None:
-                    notes.append(f"rules: members {shown_value} is not one of {', '.join(MEMBERS)}: kept {widget.value}")
+                    notes.append(gettext("rules: members {value} is not one of {choices}: kept {kept}").format(
+                        value=shown_value, choices=", ".join(MEMBERS), kept=widget.value))
                     continue
                 value = found
             elif isinstance(widget, w.Checkbox) and not isinstance(value, bool):
-                notes.append(f"rules: {key} {shown_value} is not true or false: kept {widget.value}")
+                notes.append(gettext("rules: {key} {value} is not true or false: kept {kept}").format(
+                    key=key, value=shown_value, kept=widget.value))
                 continue
             elif isinstance(widget, w.Dropdown) and (not isinstance(value, str) or value not in widget.options):
-                notes.append(f"rules: {key} {shown_value} is not one of {', '.join(widget.options)}: "
-                             f"kept {widget.value}")
+                notes.append(gettext("rules: {key} {value} is not one of {choices}: kept {kept}").format(
+                    key=key, value=shown_value, choices=", ".join(widget.options), kept=widget.value))
                 continue
             widget.value = value
         return notes
@@ -296,7 +302,7 @@ class RulesParameters:
 
 def _short(value: Any) -> str:
     """A value from a file as a note shows it: short, whatever its size."""
-    text = repr(value) if not isinstance(value, int) or value.bit_length() < 64 else "a huge number"
+    text = repr(value) if not isinstance(value, int) or value.bit_length() < 64 else gettext("a huge number")
     return text if len(text) <= 40 else text[:37] + "..."
 
 

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from ..i18n import gettext
 from .messages import messages_html
 
 log = logging.getLogger("guyenne_explore.widgets")
@@ -25,7 +26,8 @@ def error_line(exc: BaseException) -> str:
     """An unexpected error in one line: its kind and the first line of its words, shortened."""
     words = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     words = words if len(words) <= 160 else words[:157] + "..."
-    return f"unexpected error ({type(exc).__name__}{': ' + words if words else ''}); it was logged"
+    what = f"{type(exc).__name__}: {words}" if words else type(exc).__name__
+    return gettext("unexpected error ({error}); it was logged").format(error=what)
 
 
 def guarded(where: Any, attribute: str = "value") -> Callable[[F], F]:

@@ -15,6 +15,7 @@ from typing import Any
 import anywidget
 import traitlets
 
+from ..i18n import gettext
 from ..moves import IllegalMove, Move
 from ..position import Position
 from ..render.svg import position_svg
@@ -57,10 +58,10 @@ class Table(anywidget.AnyWidget):
         if position is not None:
             self.set_position(position)
 
-    def set_position(self, position: Position | None, stale_reason: str = "the position is invalid") -> None:
+    def set_position(self, position: Position | None, stale_reason: str = "") -> None:
         """Draw ``position``; None keeps the last picture, dimmed, with the reason under it."""
         if position is None:
-            self.status = stale_reason or "the position is invalid"
+            self.status = stale_reason or gettext("the position is invalid")
             return
         same = position == self.position
         self.position = position

@@ -258,9 +258,10 @@ class VariantLab(w.VBox):
             raise ValueError(gettext("The sweep range is empty: 'to' is below 'from'."))
         count = high - low + 1
         if count > MAX_SWEEP_VALUES:
-            many = f"{count:,}" if count < 10**15 else "far too many"
-            raise ValueError(f"The sweep from {low:,} to {high:,} has {many} values; at most {MAX_SWEEP_VALUES} "
-                             "can be swept (each is a whole analysis): narrow the range.")
+            many = f"{count:,}" if count < 10**15 else gettext("far too many")
+            raise ValueError(gettext("The sweep from {low} to {high} has {many} values; at most {limit} can be swept "
+                                     "(each is a whole analysis): narrow the range.").format(
+                low=f"{low:,}", high=f"{high:,}", many=many, limit=MAX_SWEEP_VALUES))
         return list(range(low, high + 1))
 
     def _enable(self, busy: bool = False) -> None:
@@ -313,7 +314,7 @@ class VariantLab(w.VBox):
         p, preset, variant, settings = self.position, self.preset_rules, self.variant, self._settings()
         if settings is None:
             return
-        labels = [f"preset {preset}", f"variant {variant}"]
+        labels = [gettext("preset {rules}").format(rules=preset), gettext("variant {rules}").format(rules=variant)]
 
         def work() -> None:
             runs = analyse_rule_sets(p, [preset, variant], labels=labels, **settings)
