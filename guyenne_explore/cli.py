@@ -24,6 +24,7 @@ from typing import Any, Sequence
 
 from .i18n import LANGUAGES, current_language, set_language, side_noun
 from .i18n import gettext as _
+from .i18n import ngettext
 from .moves import IllegalMove
 from .position import Position
 from .positions_io import MAX_TEXT, PositionError, load_position, parse_json, position_from_json
@@ -106,6 +107,11 @@ def cmd_moves(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _side(name: str) -> str:
+    """A side in a sentence: the notation's word in English (``english``), the rulebook's in French (``les Anglais``)."""
+    return name if current_language() == "en" else side_noun(name)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     """Validate a position: every problem on its own line, field first; ``--json`` as data."""
     try:
@@ -142,11 +148,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         for e in data["moves"]:
             if e.get("chance"):
-                print(f"  {e['to_play']}: english draws {''.join(e['english']) or '-'}, "
-                      f"french draws {''.join(e['french']) or '-'}")
+                print("  " + _("{point}: english draws {english}, french draws {french}").format(
+                    point=e["to_play"], english="".join(e["english"]) or "-", french="".join(e["french"]) or "-"))
             else:
-                print(f"  {e['to_play']}: {e['side']} plays {e['move']}")
-        print(record.final.result(), f"after {data['rounds']} rounds")
+                print("  " + _("{point}: {side} plays {move}").format(point=e["to_play"], side=_side(e["side"]),
+                                                                      move=e["move"]))
+        print(_("{result} after {rounds} rounds").format(result=record.final.result(), rounds=data["rounds"]))
     return 0
 
 
@@ -182,7 +189,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     policies = _policy_pair(args.policies)
     method = "exact" if args.exact else ("sample" if args.samples else "auto")
     if args.workers is not None and args.workers < 1:
-        raise Refused(f"--workers must be at least 1, not {args.workers}")
+        raise Refused(_("--workers must be at least 1, not {value}").format(value=args.workers))
     skilled = policies != ("uniform", "uniform")  # slow games: spread them over the cores by default
     workers = args.workers or ((os.cpu_count() or 1) if skilled else 1)
     try:
@@ -203,18 +210,21 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,
                              force=args.force, arithmetic="float" if args.float else None)
     except ExactOutOfReach as exc:
-        raise Refused(f"{exc} with --force (Ctrl-C stops it)" if exc.forceable else str(exc)) from None
+        raise Refused(_("{error} with --force (Ctrl-C stops it)").format(error=exc) if exc.forceable else str(exc)) \
+            from None
     except NotExact as exc:
         raise Refused(str(exc)) from None
     data = result.to_json()
     if args.json:
         print(json.dumps(data, indent=1))
     else:
-        kind = (f"exact, {result.arithmetic}s" if result.exact else f"{result.games} sampled games")
-        print(f"{p.rules} from {p.to_play}, round {p.round} ({kind})")
+        kind = ((_("exact, fractions") if result.arithmetic == "fraction" else _("exact, floats")) if result.exact
+                else ngettext("{count} sampled game", "{count} sampled games", result.games).format(count=result.games))
+        print(_("{rules} from {point}, round {round} ({kind})").format(rules=p.rules, point=p.to_play, round=p.round,
+                                                                       kind=kind))
         for w, v in data["win"].items():
             print(f"  {w:8s} {v:.4f}")
-        print("  rounds:", ", ".join(f"{k}: {v:.4f}" for k, v in data["rounds"].items()))
+        print("  " + _("rounds: {rounds}").format(rounds=", ".join(f"{k}: {v:.4f}" for k, v in data["rounds"].items())))
     return EXIT_OK
 
 
@@ -231,7 +241,7 @@ def cmd_diagram(args: argparse.Namespace) -> int:
         picture.save(args.output, scale=args.scale)
     except (ValueError, OSError) as exc:
         raise Refused(f"{args.output}: {exc}") from None
-    print(f"wrote {args.output}")
+    print(_("wrote {path}").format(path=args.output))
     return 0
 
 
@@ -240,7 +250,7 @@ def _write(path: str, data: bytes) -> None:
         with open(path, "wb") as fh:
             fh.write(data)
     except OSError as exc:
-        raise Refused(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise Refused(_("cannot write {path}: {error}").format(path=path, error=exc.strerror or exc)) from None
 
 
 def cmd_storyboard(args: argparse.Namespace) -> int:
@@ -252,25 +262,26 @@ def cmd_storyboard(args: argparse.Namespace) -> int:
             data = json.loads(fh.read(MAX_TEXT * 64))
         record = GameRecord.from_json(data)
     except OSError as exc:
-        raise Refused(f"cannot read {args.record}: {exc.strerror or exc}") from None
+        raise Refused(_("cannot read {path}: {error}").format(path=args.record, error=exc.strerror or exc)) from None
     except (ValueError, KeyError, TypeError, IllegalMove) as exc:
-        what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-        raise Refused(f"{args.record} is not a game record (the JSON of `play --record` or `play --json`): "
-                      f"{what}") from None
+        what = _("missing field {field}").format(field=exc) if isinstance(exc, KeyError) else str(exc)
+        raise Refused(_("{path} is not a game record (the JSON of `play --record` or `play --json`): {error}").format(
+            path=args.record, error=what)) from None
     try:
         viewer = None if args.player is None else SIDES.index(args.player)
         written = write_storyboard(storyboard(record, viewer=viewer), args.output)
     except (ValueError, OSError) as exc:
         raise Refused(f"{args.output}: {exc}") from None
-    where = args.output if len(written) == 1 else f"{len(written)} SVG files in {args.output}"
-    print(f"wrote {where}")
+    where = args.output if len(written) == 1 else ngettext("{count} SVG file in {folder}", "{count} SVG files in {folder}",
+                                                            len(written)).format(count=len(written), folder=args.output)
+    print(_("wrote {path}").format(path=where))
     return 0
 
 
 def cmd_skill(args: argparse.Namespace) -> int:
     """Rule sets by skill level from the opening: metrics with intervals, and the conclusions that change."""
     from .analysis.api import policy_named
-    from .analysis.skill import skill_levels
+    from .analysis.skill import level_name, skill_levels, verdict_name
 
     presets = [x.strip() for x in args.rules.split(",") if x.strip()]
     rule_sets = [Rules.from_json(name) for name in presets]
@@ -294,9 +305,10 @@ def cmd_skill(args: argparse.Namespace) -> int:
         print(json.dumps({"rows": table.rows(), "changes": table.changes()}, indent=1))
         return EXIT_OK
     for r in table.rows():
-        print(f"{r['rules']:14s} {r['level']:12s} {r['metric']:22s} {r['value']:8.3f} "
-              f"[{r['low']:.3f}, {r['high']:.3f}]  {r['verdict']}")
-    print("conclusions that change with skill:" if table.changes() else "no conclusion changes with skill")
+        metric = _(r["metric"])  # a metric's name in the current language
+        print(f"{r['rules']:14s} {level_name(r['level']):12s} {metric:22s} {r['value']:8.3f} "
+              f"[{r['low']:.3f}, {r['high']:.3f}]  {verdict_name(r['verdict'])}")
+    print(_("conclusions that change with skill:") if table.changes() else _("no conclusion changes with skill"))
     for line in table.changes():
         print("  " + line)
     return EXIT_OK
@@ -320,25 +332,36 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
         return EXIT_OK
-    what = "P(win), a draw counting half" if args.objective == "win" else "expected score difference"
-    print(f"{p.rules}, round {p.round}, {p.to_play}: value ({what}) of {result.scope}")
-    print(f"  english {result.side_value(0):.4f}   french {result.side_value(1):.4f}")
-    print(f"equilibrium mix of {result.side_to_play} at {p.to_play}:")
+    what = _("P(win), a draw counting half") if args.objective == "win" else _("expected score difference")
+    print(_("{rules}, round {round}, {point}: value ({what}) of {scope}").format(
+        rules=p.rules, round=p.round, point=p.to_play, what=what, scope=_(result.scope)))
+    print("  " + _("english {english}   french {french}").format(english=f"{result.side_value(0):.4f}",
+                                                                  french=f"{result.side_value(1):.4f}"))
+    print(_("equilibrium mix of {side} at {point}:").format(side=_side(result.side_to_play), point=p.to_play))
     for mv, w in result.moves:
         print(f"  {w:7.2%}  {mv.text()}")
     for row in result.answers:
         mix = ", ".join(f"{r['move']} {r['p']:.0%}" for r in row["strategy"])
-        print(f"  answer to {row['cards']} card(s) at castle {row['castle']}: {mix}")
+        print("  " + _("answer to {count} card(s) at castle {castle}: {mix}").format(
+            count=row["cards"], castle=row["castle"], mix=mix))
     for e in result.exploitability:
         got = "-" if e.responder_value is None else f"{e.responder_value:.4f}"
         shown = None if e.gap is None else (e.gap if abs(e.gap) >= 5e-5 else 0.0)
-        gap = "" if shown is None else f" ({shown:+.4f} over the equilibrium {e.equilibrium_value:.4f})"
-        print(f"  best response to {e.policy} playing {e.policy_side}: {got}{gap} {e.note}".rstrip())
+        line = _("best response to {policy} playing {side}: {value}").format(
+            policy=_(e.policy) if e.policy in ("uniform", "heuristic", "search") else e.policy,
+            side=_side(e.policy_side), value=got)
+        if shown is not None:
+            line += " " + _("({gap} over the equilibrium {equilibrium})").format(
+                gap=f"{shown:+.4f}", equilibrium=f"{e.equilibrium_value:.4f}")
+        print(f"  {line} {e.note}".rstrip())
     st = result.stats
-    print(f"solved {st.states:,} round starts ({st.leaves:,} leaves): {st.subgames_solved:,} subgame LPs (largest "
-          f"{st.largest_variables:,} variables x {st.largest_constraints:,} constraints, {st.largest_nonzeros:,} "
-          f"payoff non-zeros) in {st.lp_calls} HiGHS calls, {st.saddle:,} saddle points and {st.pruned:,} "
-          f"subgames that cannot win skipped; {result.seconds:.2f} s")
+    print(_("solved {states} round starts ({leaves} leaves): {subgames} subgame LPs (largest {variables} variables x "
+            "{constraints} constraints, {nonzeros} payoff non-zeros) in {calls} HiGHS calls, {saddle} saddle points "
+            "and {pruned} subgames that cannot win skipped; {seconds} s").format(
+        states=f"{st.states:,}", leaves=f"{st.leaves:,}", subgames=f"{st.subgames_solved:,}",
+        variables=f"{st.largest_variables:,}", constraints=f"{st.largest_constraints:,}",
+        nonzeros=f"{st.largest_nonzeros:,}", calls=st.lp_calls, saddle=f"{st.saddle:,}", pruned=f"{st.pruned:,}",
+        seconds=f"{result.seconds:.2f}"))
     return EXIT_OK
 
 
@@ -468,8 +491,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
         if os.environ.get("GUYENNE_DEBUG"):
             raise
-        print(f"internal error: {type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
-              " (set GUYENNE_DEBUG=1 for the traceback)", file=sys.stderr)
+        words = str(exc).splitlines()[0][:200] if str(exc) else ""
+        print(_("internal error: {kind}: {error} (set GUYENNE_DEBUG=1 for the traceback)").format(
+            kind=type(exc).__name__, error=words), file=sys.stderr)
         return EXIT_INTERNAL
     finally:
         if args.lang:

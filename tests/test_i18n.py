@@ -450,3 +450,19 @@ def test_the_builders_refusals_and_notes_in_french(english):
     set_language("en")
     b.focus_zone("english", "placed-X")
     assert b.focus_note.value == "<i>Editing the english placed at X counts.</i>"
+
+
+def test_the_command_lines_play_and_solve_reports_in_french(capsys):
+    from guyenne_explore.cli import main
+    try:
+        assert main(["--lang", "fr", "play", "--rules", "base", "--seed", "3"]) == 0
+        out = capsys.readouterr().out
+        assert "deal : les Anglais piochent " in out and re.search(r"après \d+ tours\n$", out), out[-200:]
+        assert main(["--lang", "fr", "solve", "/work/shared/positions/base-endgame-3v3.json", "--policies", "uniform",
+                     "--budget", "20"]) == 0
+        out = capsys.readouterr().out
+        assert "valeur (P(victoire), une égalité comptant pour moitié) de le début du tour" not in out
+        assert "mélange d'équilibre pour les Français à open_first :" in out
+        assert "meilleure réponse à la stratégie uniforme jouant les Anglais : " in out and "points-selles" in out
+    finally:
+        set_language(None)
