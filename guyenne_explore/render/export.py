@@ -15,6 +15,8 @@ import pathlib
 import re
 from collections.abc import Sequence
 
+from ..i18n import gettext
+
 FONTS = pathlib.Path(__file__).parent / "fonts"
 FONT_FILES = sorted(str(f) for f in FONTS.glob("*.ttf"))
 FAMILY = "DejaVu Sans"
@@ -25,7 +27,7 @@ PDF_RESOLUTION = 2.0
 def check_scale(scale: float) -> float:
     """``scale`` as a float, or a ValueError saying what a scale may be."""
     if not (isinstance(scale, (int, float)) and scale > 0 and scale <= 20):
-        raise ValueError(f"scale must be a number above 0 and at most 20, not {scale!r}")
+        raise ValueError(gettext("scale must be a number above 0 and at most 20, not {scale}").format(scale=repr(scale)))
     return float(scale)
 
 
@@ -75,7 +77,7 @@ def svgs_to_pdf(svgs: Sequence[str], resolution: float = PDF_RESOLUTION) -> byte
     from fpdf import FPDF
 
     if not svgs:
-        raise ValueError("a PDF needs at least one picture")
+        raise ValueError(gettext("a PDF needs at least one picture"))
     resolution = check_scale(resolution)
     pdf = FPDF(unit="pt")
     pdf.set_auto_page_break(False)

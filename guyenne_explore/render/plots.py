@@ -26,7 +26,7 @@ from plotly.subplots import make_subplots
 
 from ..analysis.results import AnalysisResult
 from ..analysis.variants import SweepPoint, result_metrics
-from ..i18n import side_title, translator
+from ..i18n import gettext, side_title, translator
 from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR
 
 Results = Mapping[str, AnalysisResult]
@@ -274,10 +274,10 @@ def static_export_missing() -> str | None:
     try:
         import kaleido  # noqa: F401
     except ImportError:
-        return "static figure export needs kaleido (pip install kaleido)"
+        return gettext("static figure export needs kaleido (pip install kaleido)")
     if not os.environ.get("BROWSER_PATH") and not any(shutil.which(b) for b in BROWSERS):
-        return ("static figure export draws in a headless Chrome or Chromium and none was found "
-                "(apt-get install chromium, or set BROWSER_PATH); HTML export needs none")
+        return gettext("static figure export draws in a headless Chrome or Chromium and none was found "
+                       "(apt-get install chromium, or set BROWSER_PATH); HTML export needs none")
     return None
 
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import HERO, Cards
-from ..i18n import N_, capitalised, current_language, ngettext, point_name, side_noun, side_title, translator
+from ..i18n import N_, capitalised, current_language, gettext, ngettext, point_name, side_noun, side_title, translator
 from ..moves import Move
 from ..position import (CONCEDE_CHOICE, DEAL, DRAW, ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
                         RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Position, evolve,
@@ -84,18 +84,20 @@ def record_from_positions(positions: Sequence[Position]) -> GameRecord:
     """The record linking consecutive positions (a moves panel's history): each step is the legal move or
     chance outcome the engine says leads from one to the next; a step no move or draw explains is an error."""
     if not positions:
-        raise ValueError("a storyboard needs at least one position")
+        raise ValueError(gettext("a storyboard needs at least one position"))
     record = GameRecord(positions[0])
     for i, (p, q) in enumerate(zip(positions, positions[1:]), start=1):
         if p.is_chance:
             draw = next((d for d, _ in p.chance_outcomes() if p.apply_outcome(d) == q), None)
             if draw is None:
-                raise ValueError(f"step {i}: no draw leads from {p.to_play} to the next position")
+                raise ValueError(gettext("step {step}: no draw leads from {point} to the next position").format(
+                    step=i, point=p.to_play))
             record.events.append(Event(p.to_play, None, draw=draw))
         else:
             move = next((m for m in p.legal_moves if p.apply(m) == q), None)
             if move is None:
-                raise ValueError(f"step {i}: no legal move leads from {p.to_play} to the next position")
+                raise ValueError(gettext("step {step}: no legal move leads from {point} to the next position").format(
+                    step=i, point=p.to_play))
             record.events.append(Event(p.to_play, p.side_to_play, move=move))
     return record
 
@@ -357,7 +359,8 @@ def write_storyboard(diagrams: Sequence[Diagram], path: str | pathlib.Path) -> l
         path.write_bytes(storyboard_zip(diagrams))
         return [path]
     if path.suffix and not path.is_dir():
-        raise ValueError(f"cannot write a storyboard as {str(path)!r}: give a .pdf or .zip file, or a folder")
+        raise ValueError(gettext("cannot write a storyboard as {path}: give a .pdf or .zip file, or a folder").format(
+            path=repr(str(path))))
     path.mkdir(parents=True, exist_ok=True)
     out = []
     for name, d in zip(_names(len(diagrams)), diagrams):

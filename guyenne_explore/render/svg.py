@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..cards import Cards, kind_of
 from ..flow import defender_at
-from ..i18n import point_name, side_title, translator
+from ..i18n import gettext, point_name, side_title, translator
 from ..position import ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE
 from ..view import revealed
 from .battles import BattleMark, battle_marks
@@ -342,7 +342,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
     y += 22
     if p.is_over:
         r = p.result()
-        verdict = {"draw": _("draw"), "english": _("english wins"), "french": _("french wins")}[r.winner]
+        verdict = {"draw": _("draw"), "english": _("English wins"), "french": _("French wins")}[r.winner]
         head.append('<g class="score">'
                     + _text(VIEW_W / 2 - 8, y + 16, _("English {score}").format(score=r.english), size=15,
                             fill=ENGLISH_COLOR, anchor="end", weight="bold")
@@ -503,7 +503,8 @@ class Diagram(str):
 
             data = svgs_to_pdf([str(self)], resolution=max(2.0, check_scale(scale)))
         else:
-            raise ValueError(f"cannot save a diagram as {name!r}: use a .svg, .png or .pdf file name")
+            raise ValueError(gettext("cannot save a diagram as {name}: use a .svg, .png or .pdf file name").format(
+                name=repr(name)))
         with open(name, "wb") as fh:
             fh.write(data)
 
