@@ -24,7 +24,7 @@ from typing import Any, Sequence
 
 from .i18n import LANGUAGES, current_language, set_language, side_noun
 from .i18n import gettext as _
-from .i18n import ngettext
+from .i18n import N_, ngettext
 from .moves import IllegalMove
 from .position import Position
 from .positions_io import MAX_TEXT, PositionError, load_position, parse_json, position_from_json
@@ -33,12 +33,17 @@ from .record import play_game
 from .rules import SIDES, Rules, RulesError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL, EXIT_CANCELLED = 0, 1, 2, 3, 130
-EXIT_CODES = f"""exit codes:
-  {EXIT_OK}    done (check: the position is valid)
-  {EXIT_INVALID}    invalid input (each problem on its own line, field first) or a refused request
-  {EXIT_USAGE}    usage error (unknown command or option)
-  {EXIT_INTERNAL}    internal error (one line; GUYENNE_DEBUG=1 prints the traceback)
-  {EXIT_CANCELLED}  cancelled with Ctrl-C"""
+
+
+def exit_codes() -> str:
+    """The exit codes as ``--help`` lists them, in the current language."""
+    return _("exit codes:\n"
+             "  {ok}    done (check: the position is valid)\n"
+             "  {invalid}    invalid input (each problem on its own line, field first) or a refused request\n"
+             "  {usage}    usage error (unknown command or option)\n"
+             "  {internal}    internal error (one line; GUYENNE_DEBUG=1 prints the traceback)\n"
+             "  {cancelled}  cancelled with Ctrl-C").format(ok=EXIT_OK, invalid=EXIT_INVALID, usage=EXIT_USAGE,
+                                                           internal=EXIT_INTERNAL, cancelled=EXIT_CANCELLED)
 
 
 class Refused(Exception):
@@ -148,7 +153,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         for e in data["moves"]:
             if e.get("chance"):
-                print("  " + _("{point}: english draws {english}, french draws {french}").format(
+                print("  " + _("{point}: English draws {english}, French draws {french}").format(
                     point=e["to_play"], english="".join(e["english"]) or "-", french="".join(e["french"]) or "-"))
             else:
                 print("  " + _("{point}: {side} plays {move}").format(point=e["to_play"], side=_side(e["side"]),
@@ -335,7 +340,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     what = _("P(win), a draw counting half") if args.objective == "win" else _("expected score difference")
     print(_("{rules}, round {round}, {point}: value ({what}) of {scope}").format(
         rules=p.rules, round=p.round, point=p.to_play, what=what, scope=_(result.scope)))
-    print("  " + _("english {english}   french {french}").format(english=f"{result.side_value(0):.4f}",
+    print("  " + _("English {english}   French {french}").format(english=f"{result.side_value(0):.4f}",
                                                                   french=f"{result.side_value(1):.4f}"))
     print(_("equilibrium mix of {side} at {point}:").format(side=_side(result.side_to_play), point=p.to_play))
     for mv, w in result.moves:
@@ -366,80 +371,80 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="guyenne-explore", description="Explore the rules of Guyenne.",
-                                 epilog="A POSITION is a file of JSON (RULES.md section 10) or of the one-line "
-                                        "notation, or - for standard input.\n\n" + EXIT_CODES,
+    ap = argparse.ArgumentParser(prog="guyenne-explore", description=_("Explore the rules of Guyenne."),
+                                 epilog=_("A POSITION is a file of JSON (RULES.md section 10) or of the one-line "
+                                          "notation, or - for standard input.") + "\n\n" + exit_codes(),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lang", choices=LANGUAGES, help="the language of messages, diagrams and storyboards: "
-                                                      "en or fr (default: the locale's if French, else English)")
+    ap.add_argument("--lang", choices=LANGUAGES, help=_("the language of messages, diagrams and storyboards: "
+                                                      "en or fr (default: the locale's if French, else English)"))
     sub = ap.add_subparsers(dest="command", required=True)
-    m = sub.add_parser("moves", help="list the legal moves of a position")
+    m = sub.add_parser("moves", help=_("list the legal moves of a position"))
     m.add_argument("position")
     m.add_argument("--json", action="store_true")
     m.set_defaults(func=cmd_moves)
-    c = sub.add_parser("check", help="validate a position and name every problem (exit 1 when invalid)",
-                       epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    c = sub.add_parser("check", help=_("validate a position and name every problem (exit 1 when invalid)"),
+                       epilog=exit_codes(), formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("position")
-    c.add_argument("--json", action="store_true", help="print the problems as data: code, field, message")
+    c.add_argument("--json", action="store_true", help=_("print the problems as data: code, field, message"))
     c.set_defaults(func=cmd_check)
-    for name, func, help_ in (("play", cmd_play, "play a seeded uniform-random game"),
-                              ("analyse", cmd_analyse, "outcome distribution, exact or sampled")):
+    for name, func, help_ in (("play", cmd_play, _("play a seeded uniform-random game")),
+                              ("analyse", cmd_analyse, _("outcome distribution, exact or sampled"))):
         s = sub.add_parser(name, help=help_)
         s.add_argument("position", nargs="?")
-        s.add_argument("--rules", help="preset name or rules JSON, when no position is given")
+        s.add_argument("--rules", help=_("preset name or rules JSON, when no position is given"))
         s.add_argument("--seed", type=_seed, default=0)
         s.add_argument("--json", action="store_true")
         s.set_defaults(func=func)
         if name == "play":
-            s.add_argument("--record", metavar="FILE", help="write the game record as JSON (read by `storyboard`)")
+            s.add_argument("--record", metavar="FILE", help=_("write the game record as JSON (read by `storyboard`)"))
         if name == "analyse":
             s.add_argument("--exact", action="store_true")
             s.add_argument("--force", action="store_true",
-                           help="enumerate exactly even when the estimate says it will take long (Ctrl-C stops it)")
+                           help=_("enumerate exactly even when the estimate says it will take long (Ctrl-C stops it)"))
             s.add_argument("--float", action="store_true",
-                           help="sum endgames in float64: the same distribution to rounding, much sooner, no p_exact")
-            s.add_argument("--samples", type=_games, help="sample this many games (1 to 10,000,000)")
+                           help=_("sum endgames in float64: the same distribution to rounding, much sooner, no p_exact"))
+            s.add_argument("--samples", type=_games, help=_("sample this many games (1 to 10,000,000)"))
             s.add_argument("--policies", default="uniform,uniform",
-                           help="one policy, english,french, or english=search:200,french=heuristic "
-                                "(uniform, heuristic, search[:ROLLOUTS | :MSms])")
+                           help=_("one policy, english,french, or english=search:200,french=heuristic "
+                                "(uniform, heuristic, search[:ROLLOUTS | :MSms])"))
             s.add_argument("--workers", type=int, metavar="N",
-                           help="processes for sampled games (default: the local cores for skilled play)")
+                           help=_("processes for sampled games (default: the local cores for skilled play)"))
             s.add_argument("--scheduler", metavar="ADDRESS",
-                           help="a Dask scheduler (tcp://host:8786): spread sampled games over its workers")
-    d = sub.add_parser("diagram", help="draw a position as SVG, PNG or PDF (no system library needed)")
+                           help=_("a Dask scheduler (tcp://host:8786): spread sampled games over its workers"))
+    d = sub.add_parser("diagram", help=_("draw a position as SVG, PNG or PDF (no system library needed)"))
     d.add_argument("position")
     d.add_argument("-o", "--output", required=True)
-    d.add_argument("--hide-hands", action="store_true", help="draw hidden cards as backs (a public view)")
+    d.add_argument("--hide-hands", action="store_true", help=_("draw hidden cards as backs (a public view)"))
     d.add_argument("--caption")
-    d.add_argument("--winners", action="store_true", help="mark the winner of each battle the diagram shows")
-    d.add_argument("--seating", action="store_true", help="draw where the players sit (the team game)")
-    d.add_argument("--scale", type=float, default=1.0, help="size factor of a PNG or PDF output")
+    d.add_argument("--winners", action="store_true", help=_("mark the winner of each battle the diagram shows"))
+    d.add_argument("--seating", action="store_true", help=_("draw where the players sit (the team game)"))
+    d.add_argument("--scale", type=float, default=1.0, help=_("size factor of a PNG or PDF output"))
     d.set_defaults(func=cmd_diagram)
-    sb = sub.add_parser("storyboard", help="a game record as pictures: a PDF, a .zip of SVGs or a folder of SVGs",
-                        description="One diagram per step that matters (placements face down, the reveal, battle "
+    sb = sub.add_parser("storyboard", help=_("a game record as pictures: a PDF, a .zip of SVGs or a folder of SVGs"),
+                        description=_("One diagram per step that matters (placements face down, the reveal, battle "
                                     "winners, removals, draws), each captioned with what happened and the section "
-                                    "of RULES.md that applies.")
-    sb.add_argument("record", help="a game record: the JSON of `play --record FILE` or `play --json`")
-    sb.add_argument("-o", "--output", required=True, help="FILE.pdf, FILE.zip, or a folder (DIR/) for SVG files")
-    sb.add_argument("--player", choices=SIDES, help="draw the game as this side saw it: the other side's hand and "
-                                                   "unrevealed cards stay face down (default: every card face up)")
+                                    "of RULES.md that applies."))
+    sb.add_argument("record", help=_("a game record: the JSON of `play --record FILE` or `play --json`"))
+    sb.add_argument("-o", "--output", required=True, help=_("FILE.pdf, FILE.zip, or a folder (DIR/) for SVG files"))
+    sb.add_argument("--player", choices=SIDES, help=_("draw the game as this side saw it: the other side's hand and "
+                                                   "unrevealed cards stay face down (default: every card face up)"))
     sb.set_defaults(func=cmd_storyboard)
-    so = sub.add_parser("solve", help="optimal play in an open-hand endgame (no side can draw again)")
+    so = sub.add_parser("solve", help=_("optimal play in an open-hand endgame (no side can draw again)"))
     so.add_argument("position")
     so.add_argument("--json", action="store_true")
     so.add_argument("--objective", choices=("win", "score"), default="win",
-                    help="win: P(win) with a draw counting half; score: expected score difference")
+                    help=_("win: P(win) with a draw counting half; score: expected score difference"))
     so.add_argument("--policies", default="uniform,heuristic",
-                    help="policies whose best response is measured (comma-separated, or none)")
-    so.add_argument("--budget", type=float, default=60.0, help="seconds allowed for each best response")
+                    help=_("policies whose best response is measured (comma-separated, or none)"))
+    so.add_argument("--budget", type=float, default=60.0, help=_("seconds allowed for each best response"))
     so.set_defaults(func=cmd_solve)
-    sk = sub.add_parser("skill", help="rule sets by skill level (uniform, heuristic, search) from the opening")
-    sk.add_argument("--rules", default="base,advanced", help="presets or rules JSON, comma-separated; the first is "
-                    "the reference")
+    sk = sub.add_parser("skill", help=_("rule sets by skill level (uniform, heuristic, search) from the opening"))
+    sk.add_argument("--rules", default="base,advanced", help=_("presets or rules JSON, comma-separated; the first is "
+                    "the reference"))
     sk.add_argument("--levels", default="uniform,heuristic,search:100")
-    sk.add_argument("--games", type=_games, default=400, help="games a rule set and level (a tenth for search)")
+    sk.add_argument("--games", type=_games, default=400, help=_("games a rule set and level (a tenth for search)"))
     sk.add_argument("--seed", type=_seed, default=0)
-    sk.add_argument("--workers", type=int, metavar="N", help="processes (default: the local cores)")
+    sk.add_argument("--workers", type=int, metavar="N", help=_("processes (default: the local cores)"))
     sk.add_argument("--json", action="store_true")
     sk.set_defaults(func=cmd_skill)
     return ap
@@ -452,22 +457,40 @@ def _bounded(low: int, high: int, what: str) -> Any:
         except ValueError:
             value = None
         if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be a whole number from {low:,} to {high:,}")
+            raise argparse.ArgumentTypeError(_("{what} must be a whole number from {low} to {high}").format(
+                what=_(what), low=f"{low:,}", high=f"{high:,}"))
         return value
     return read
 
 
-_games = _bounded(1, 10_000_000, "the number of games")
-_seed = _bounded(0, 2**63 - 1, "the seed")
+_games = _bounded(1, 10_000_000, N_("the number of games"))
+_seed = _bounded(0, 2**63 - 1, N_("the seed"))
+
+
+def _language_asked(argv: list[str]) -> str | None:
+    """The language ``--lang`` names before the command (read ahead so that the parser's own texts follow it);
+    None when absent or not offered (the parser then names the choices)."""
+    for i, arg in enumerate(argv):
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else arg[7:] if arg.startswith("--lang=") else None
+        if value is not None:
+            return value if value in LANGUAGES else None
+        if not arg.startswith("-"):
+            return None  # the command: --lang is a global option, written before it
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; returns its exit code (see :data:`EXIT_CODES`) and never lets an exception out."""
+    """Run one command; returns its exit code (see :func:`exit_codes`) and never lets an exception out."""
+    asked = _language_asked(list(sys.argv[1:] if argv is None else argv))
+    previous = set_language(asked) if asked else None  # --help and usage errors in that language too
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # --help (0) or a usage error (2): argparse has printed why
+        if asked:
+            set_language(previous)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
-    previous = set_language(args.lang) if args.lang else None
+    if args.lang and not asked:
+        previous = set_language(args.lang)
     try:
         return args.func(args)
     except ProblemsError as exc:
@@ -496,7 +519,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             kind=type(exc).__name__, error=words), file=sys.stderr)
         return EXIT_INTERNAL
     finally:
-        if args.lang:
+        if args.lang or asked:
             set_language(previous)
 
 

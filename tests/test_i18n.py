@@ -332,7 +332,7 @@ def test_the_explorer_switches_to_french_and_back(english):
     ex.language.value = "en"
     assert ex.tabs.titles[:3] == ("Builder", "Analysis", "Variant lab")
     assert all(t[2] == t[3] for t in _fixed_texts(ex))
-    assert "legal moves for english at open_first" in ex.moves.count.value and "deck 16" in _texts(ex.table.svg)
+    assert "legal moves for the English at open_first" in ex.moves.count.value and "deck 16" in _texts(ex.table.svg)
 
 
 def test_the_teaching_game_in_french(english):
@@ -464,5 +464,10 @@ def test_the_command_lines_play_and_solve_reports_in_french(capsys):
         assert "valeur (P(victoire), une égalité comptant pour moitié) de le début du tour" not in out
         assert "mélange d'équilibre pour les Français à open_first :" in out
         assert "meilleure réponse à la stratégie uniforme jouant les Anglais : " in out and "points-selles" in out
+        assert main(["--lang", "fr", "--help"]) == 0  # the parser's texts follow --lang too
+        out = capsys.readouterr().out
+        assert "lister les coups légaux d'une position" in out and "codes de sortie :" in out
+        set_language("en")
+        assert main(["--help"]) == 0 and "list the legal moves of a position" in capsys.readouterr().out
     finally:
         set_language(None)
