@@ -158,7 +158,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             else:
                 print("  " + _("{point}: {side} plays {move}").format(point=e["to_play"], side=_side(e["side"]),
                                                                       move=e["move"]))
-        print(_("{result} after {rounds} rounds").format(result=record.final.result(), rounds=data["rounds"]))
+        r = record.final.result()
+        verdict = {"draw": _("draw"), "english": _("english wins"), "french": _("french wins")}[r.winner]
+        print(_("english {english} - french {french}: {verdict} after {rounds} rounds").format(
+            english=r.english, french=r.french, verdict=verdict, rounds=data["rounds"]))
     return 0
 
 
