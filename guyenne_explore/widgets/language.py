@@ -37,7 +37,7 @@ LABELS = (
     N_("Download notation"), N_("<h4>Rules</h4>"), N_("rules preset"), N_("removal"), N_("scoring"),
     N_("exhaustion limit L"), N_("reshuffle"), N_("adjacency"), N_("card counts"), N_("hero"), N_("hand size"),
     N_("castles"), N_("max at a castle"), N_("setup discard"), N_("first side"), N_("concede as decision"),
-    N_("players"), N_("<h4>Castles</h4> <small>click to cycle neutral → english → french</small>"), N_("<h4>Game</h4>"),
+    N_("players"), N_("<h4>Castles</h4> <small>click to cycle neutral → English → French</small>"), N_("<h4>Game</h4>"),
     N_("round"), N_("first player"), N_("decision"), N_("<h4>English</h4>"), N_("<h4>French</h4>"), N_("exhaustions"),
     N_("drawer"), N_("order"), N_("undecided"), N_("0 first"), N_("1 first"), N_("<b>hand</b>"), N_("<b>deck</b>"),
     N_("<b>discard</b>"), N_("<b>removed</b>"), N_("<b>placed at X</b>"), N_("<b>placed at Y</b>"),
@@ -64,7 +64,7 @@ LABELS = (
     N_("seconds allowed for each best response (search is slow)"), N_("Solve: optimal play"),
     N_("<b>Variant</b>: a preset and any parameter changed"), N_("preset"), N_("max at castle"),
     N_("exhaustions L"), N_("pre-discard"), N_("English players"), N_("French players"), N_("Search rollouts"),
-    N_("sweep"), N_("from"), N_("to"), N_("metric"), N_("Compare with preset"), N_("Sweep"),
+    N_("sweep"), N_("from"), N_("to"), N_("metric"), N_("Compare with preset"), N_("Run sweep"),
     N_("English win rate"), N_("French win rate"), N_("Draw rate"), N_("Mean rounds"),
     N_("Score difference (English - French)"), N_("Balance"), N_("Sweep rate (every castle)"),
     # skill levels

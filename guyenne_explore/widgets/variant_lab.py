@@ -60,10 +60,10 @@ def _editors() -> dict[str, w.Widget]:
     wide = {"description_width": "120px"}
 
     def choice(options: tuple[str, ...], label: str) -> w.Dropdown:
-        return w.Dropdown(options=options, description=label, style=wide, layout=w.Layout(width="250px"))
+        return w.Dropdown(options=options, description=label, style=wide, layout=w.Layout(width="auto"))
 
     def number(label: str) -> w.Text:  # text, so letters typed stay and are named (see _read_editors)
-        return number_box(0, width="210px", description=label, style=wide)
+        return number_box(0, width="auto", description=label, style=wide)
 
     return {
         "removal": choice(REMOVALS, "removal"), "scoring": choice(SCORINGS, "scoring"),
@@ -73,7 +73,10 @@ def _editors() -> dict[str, w.Widget]:
         "exhaustion_limit": number("exhaustions L"), "pre_discard": number("pre-discard"),
         **{f"count:{v}": number(f"{v} cards") for v in CARD_VALUES},
         "members:english": number("English players"), "members:french": number("French players"),
-        "hero": w.Checkbox(description="hero"), "concede_as_decision": w.Checkbox(description="concede as decision"),
+        # not indented (as in the builder): the French "perdre sans montrer : une décision" fills its column
+        "hero": w.Checkbox(description="hero", indent=False, layout=w.Layout(width="auto")),
+        "concede_as_decision": w.Checkbox(description="concede as decision", indent=False,
+                                          layout=w.Layout(width="auto")),
     }
 
 
@@ -123,7 +126,7 @@ class VariantLab(w.VBox):
         self.sweep_to = NumberField("to", 7, 0, 999_999_999)
         self.sweep_metric = w.Dropdown(options=list(SWEEP_METRICS), description="metric",
                                        layout=w.Layout(width="360px"))
-        self.sweep_button = w.Button(description="Sweep", button_style="primary", icon="line-chart")
+        self.sweep_button = w.Button(description="Run sweep", button_style="primary", icon="line-chart")
         self.controls = RunControls()
         self.problems = w.HTML()
         self.figure_box = FigureBox()
