@@ -80,7 +80,8 @@ def jupyter_lab(port: int, log: pathlib.Path, limit: float = 90.0, root: pathlib
              f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", "--allow-root",
              "--ServerApp.jpserver_extensions={'voila.server_extension': False, 'jupyter_lsp': False, "
              "'jupyter_server_terminals': False}",
-             "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+             "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+             f"--LabApp.app_settings_dir={ROOT / 'config' / 'jupyterlab'}"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         _wait(proc, f"http://127.0.0.1:{port}/", log, limit)
@@ -169,6 +170,14 @@ def open_explorer(browser: Any, url: str, width: int, height: int) -> tuple[Any,
     page.wait_for_selector('.guyenne-table svg g.castle[data-castle="5"]')
     page.wait_for_selector(".guyenne-analysis .guyenne-plot", state="attached")
     return page, time.monotonic() - start
+
+
+#: JS: the text of every shown label, description or button of the explorer whose words are cut ("...")
+TRUNCATED = """() => [...document.querySelectorAll(
+    '.guyenne-explorer .widget-label, .guyenne-explorer .widget-label-basic, .guyenne-explorer button')]
+  .filter((e) => e.getClientRects().length && e.getBoundingClientRect().width > 0
+                 && e.scrollWidth > e.clientWidth + 1)
+  .map((e) => `${e.textContent.trim().slice(0, 50)} (${e.scrollWidth} px of text in ${e.clientWidth} px)`)"""
 
 
 def show_tab(page: Any, title: str) -> None:

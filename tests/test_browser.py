@@ -333,7 +333,7 @@ def test_the_app_switches_to_french(tmp_path, monkeypatch):
                 page.screenshot(path=str(ARTIFACTS / "explorer-fr.png"))
                 page.click('.guyenne-language button:has-text("English")')
                 page.wait_for_selector('.lm-TabBar-tab:has-text("Variant lab")')
-                page.wait_for_selector('.guyenne-move-count:has-text("legal moves for english")')
+                page.wait_for_selector('.guyenne-move-count:has-text("legal moves for the English")')
             except Exception:
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / "explorer-fr-failure.png"), full_page=True)

@@ -1,7 +1,8 @@
 """Sizes and figures of the explorer in a real browser (Voilà app, headless Chromium).
 
-At 1280x800 and 1920x1080: no control of any panel lies outside its panel or
-the window, the tabs stay beside the table, every castle's moves show without
+At 1280x800 and 1920x1080, in English and in French: no control of any panel
+lies outside its panel or the window, no label, description or button is cut
+to "...", the tabs stay beside the table, every castle's moves show without
 scrolling; a screenshot of every panel goes to artifacts/ (look at them).  An
 analysis of 3 rule sets and a variant comparison draw their figures with
 plotly.js evaluated once for the page, and the status says Done once the
@@ -83,11 +84,26 @@ def test_every_panel_fits_its_window(browser_app, width, height):
         assert castle5.count() == 1
         assert page.evaluate("(m) => m.scrollHeight <= m.clientHeight + 1", moves.element_handle())
         shot(page, left, f"{size}-table-and-moves")
-        for title, key in (("Builder", "builder"), ("Analysis", "analysis"), ("Variant lab", "variant-lab")):
+        assert page.evaluate(app.TRUNCATED) == [], f"the table and moves at {size}"
+        for title, key in (("Builder", "builder"), ("Analysis", "analysis"), ("Variant lab", "variant-lab"),
+                           ("Skill levels", "skill-levels")):
             app.show_tab(page, title)
             assert page.evaluate(OUTSIDE) == [], f"{title} at {size}"
+            assert page.evaluate(app.TRUNCATED) == [], f"{title} at {size}"
             shot(page, tabs, f"{size}-{key}")
         page.screenshot(path=str(app.ARTIFACTS / f"{size}-window.png"))
+        # French labels are longer: none is cut either, and every control stays in its panel
+        page.click('.guyenne-language button:has-text("Français")')
+        page.wait_for_selector('.guyenne-explorer .lm-TabBar-tab:has-text("Variantes")')
+        page.wait_for_timeout(500)
+        assert page.evaluate(app.TRUNCATED) == [], f"the table and moves in French at {size}"
+        for title, key in (("Position", "builder"), ("Analyse", "analysis"), ("Variantes", "variant-lab"),
+                           ("Niveaux de jeu", "skill-levels")):
+            app.show_tab(page, title)
+            assert page.evaluate(OUTSIDE) == [], f"{title} in French at {size}"
+            assert page.evaluate(app.TRUNCATED) == [], f"{title} in French at {size}"
+            shot(page, tabs, f"{size}-fr-{key}")
+        page.screenshot(path=str(app.ARTIFACTS / f"{size}-fr-window.png"))
     except Exception:
         page.screenshot(path=str(app.ARTIFACTS / f"sizes-{width}x{height}-failure.png"), full_page=True)
         raise

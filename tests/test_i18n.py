@@ -471,3 +471,22 @@ def test_the_command_lines_play_and_solve_reports_in_french(capsys):
         assert main(["--help"]) == 0 and "list the legal moves of a position" in capsys.readouterr().out
     finally:
         set_language(None)
+
+
+def test_a_language_switch_redraws_the_last_analysis_without_running_it_again(english):
+    pytest.importorskip("ipywidgets")
+    from guyenne_explore.widgets.explorer import Explorer
+
+    ex = Explorer()
+    ex.analysis.method.value = "sample"
+    ex.analysis.games.value = 30
+    ex.analysis.run(block=True)
+    results = ex.analysis.results
+    assert ex.analysis.controls.status.value.startswith("Done: ") and "Balance" in ex.analysis.metrics.value
+    ex.language.value = "fr"
+    assert ex.analysis.results is results  # nothing played again
+    assert ex.analysis.controls.status.value.startswith("Terminé : ") and "Équilibre" in ex.analysis.metrics.value
+    assert ex.analysis.figure_box.shown[0].figure["layout"]["title"]["text"] == "Points en fin de partie, par camp"
+    assert "Variante : " in ex.lab.variant_label.value
+    ex.language.value = "en"
+    assert ex.analysis.controls.status.value.startswith("Done: ") and "Variant: " in ex.lab.variant_label.value

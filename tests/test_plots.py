@@ -121,5 +121,5 @@ def test_a_meaning_that_quotes_one_runs_numbers_is_shown_without_them(results):
     other = analyse(Position.start("advanced"), method="sample", games=60, seed=2)
     rows = {r["metric"]: r for r in plots.metrics_rows({"a": results["advanced"], "b": results["base"], "c": other})}
     hero = rows["Hero value (english)"]  # advanced removes heroes; base never does
-    assert hero["meaning"] == "english win rate with its hero still in play at the end minus with it removed"
+    assert hero["meaning"] == "English win rate with its hero still in play at the end minus with it removed"
     assert hero["b"] == "-" and hero["a"] != hero["c"]

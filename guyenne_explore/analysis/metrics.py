@@ -29,12 +29,12 @@ PROBABILITY, ROUNDS, POINTS, RATIO = "probability", "rounds", "points", "ratio"
 
 #: what each metric means, by name (``{side}`` is filled in for the per-side ones)
 MEANINGS: dict[str, str] = {
-    N_("Advantage (english)"): N_("probability that the english (first player in round 1) win"),
-    N_("Advantage (french)"): N_("probability that the french win"),
+    N_("Advantage (english)"): N_("probability that the English (first player in round 1) win"),
+    N_("Advantage (french)"): N_("probability that the French win"),
     N_("Balance"): N_("1 when both sides win equally often, 0 when one always wins (decided games)"),
     N_("Drawishness"): N_("probability that the game ends in a draw"),
     N_("Duration (rounds)"): N_("rounds played per game"),
-    N_("Score difference"): N_("english score minus french score"),
+    N_("Score difference"): N_("English score minus French score"),
     N_("Sweep"): N_("probability that the game ends with one side controlling every castle"),
     N_("Decisiveness"): N_("share of the game played when the eventual winner took the lead on the table for good "
                     "(lower: decided earlier)"),
@@ -84,7 +84,7 @@ class Metric:
         if key not in MEANINGS:
             return ""
         text = MEANINGS[key] if lang == "en" else gettext(MEANINGS[key], lang)
-        return text.format(side=side if lang == "en" else side_title(side, lang)) if side else text
+        return text.format(side=side_title(side, lang)) if side else text  # "English", as the game names it
 
     def to_json(self) -> dict[str, object]:
         return {"name": self.name, "value": self.value, "ci95": [self.low, self.high], "unit": self.unit,

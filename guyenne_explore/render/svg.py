@@ -45,7 +45,9 @@ VIEW_W = 720.0
 CARD_W, CARD_H = 34.0, 48.0          # portrait card in hands and attacks
 SMALL_W, SMALL_H = 24.0, 34.0        # removed cards
 LEFT, CASTLES_RIGHT = 20.0, 556.0    # castle line; removed cards to its right
-SIDE_AREA_H, PLACED_H, CASTLE_H = 104.0, 66.0, 96.0
+# the placed-card bands hold a portrait card (48) with 4 above and below; the castle row holds the winner
+# ring and its line under a castle, and the two rows of removed cards beside the line
+SIDE_AREA_H, PLACED_H, CASTLE_H = 104.0, 56.0, 92.0
 
 
 def _f(x: float) -> str:

@@ -188,7 +188,7 @@ class Builder(w.VBox):
             w.GridBox(list(self.parameters.widgets.values()),
                       layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(255px, 1fr))")),
             self.errors["rules"],
-            w.HTML("<h4>Castles</h4> <small>click to cycle neutral → english → french</small>"),
+            w.HTML("<h4>Castles</h4> <small>click to cycle neutral → English → French</small>"),
             self.castle_row, self.errors["castles"],
             w.HTML("<h4>Game</h4>"), w.HBox([self.round, self.first, self.to_play]), self.errors["game"],
             *[w.VBox([w.HTML(f"<h4>{name.capitalize()}</h4>"),

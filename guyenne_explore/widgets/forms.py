@@ -208,10 +208,10 @@ class RulesParameters:
                "max_at_castle": "max at a castle", "pre_discard": "setup discard"}
 
     def __init__(self, on_change: Callable[[], None]) -> None:
-        lay = w.Layout(width="250px")
+        lay = w.Layout(width="auto")  # each fills its column of the grid: room for the French labels
         style = {"description_width": "130px"}
         choice = lambda name, opts: w.Dropdown(options=opts, description=name, layout=lay, style=style)
-        number = lambda name: number_box(0, width="250px", description=self.NUMBERS[name], style=style)
+        number = lambda name: number_box(0, width="auto", description=self.NUMBERS[name], style=style)
         flag = lambda name: w.Checkbox(description=name, indent=False, layout=lay)
         self.widgets: dict[str, w.Widget] = {
             "removal": choice("removal", REMOVALS),

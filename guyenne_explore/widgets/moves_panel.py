@@ -18,7 +18,7 @@ import ipywidgets as w
 import traitlets
 
 from ..analysis.heuristic import Heuristic
-from ..i18n import current_language, ngettext, point_name, side_noun
+from ..i18n import ngettext, point_name, side_noun
 from ..i18n import gettext as _
 from ..moves import Move
 from ..position import Position
@@ -195,14 +195,12 @@ class MovesPanel(w.VBox):
         if p.is_over:
             r = p.result()
             text = _("the game is over: English {english}, French {french} ({winner})").format(
-                english=r.english, french=r.french, winner=r.winner if current_language() == "en" else side_noun(r.winner))
+                english=r.english, french=r.french, winner=side_noun(r.winner))
         elif p.is_chance:
             text = _("a chance point ({point}): sample an outcome to go on").format(point=point_name(p.to_play))
         else:
             n = len(p.legal_moves)
-            who = SIDES[p.side_to_play] if p.side_to_play is not None else ""
-            if current_language() != "en" and who:
-                who = side_noun(who)
+            who = side_noun(SIDES[p.side_to_play]) if p.side_to_play is not None else ""  # "the English"
             text = (ngettext("<b>{count}</b> legal move for {side} at {point} (the first {listed} listed)",
                              "<b>{count}</b> legal moves for {side} at {point} (the first {listed} listed)", n)
                     if n > MAX_LISTED else

@@ -114,7 +114,7 @@ def result_html(p: Position, result: OptimalResult) -> str:
                    for mv, w_ in result.moves)
     head = "".join(f"<th>{escape(h)}</th>" for h in (gettext("move"), gettext("castle"), gettext("cards"),
                                                      gettext("probability")))
-    value = gettext("{value}: english {english}, french {french}").format(
+    value = gettext("{value}: English {english}, French {french}").format(
         value="<b>" + gettext("Value") + "</b>", english=num(result.side_value(0)), french=num(result.side_value(1)))
     parts = [f"<p>{value}</p>", f"<p>{escape(describe(result))}</p>", mix_svg(p, result),
              f"<table><tr>{head}</tr>{rows}</table>"]

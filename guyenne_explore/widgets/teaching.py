@@ -158,7 +158,7 @@ class TeachingGame(w.VBox):
         self.table.set_position(p)
         if p.is_over:
             r = p.result()
-            verdict = {"draw": _("a draw"), "english": _("english win"), "french": _("french win")}[r.winner]
+            verdict = {"draw": _("a draw"), "english": _("English win"), "french": _("French win")}[r.winner]
             self.prompt.value = _("<b>Game over</b>: English {english}, French {french}: {verdict}. "
                                   "Press <i>New game</i> to play again.").format(english=r.english, french=r.french,
                                                                                   verdict=verdict)
