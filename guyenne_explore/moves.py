@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from .cards import EMPTY, HERO, SYMBOLS, CardError, Cards, count_sub_multisets, value_of
 from .i18n import N_
 from .i18n import gettext as _
-from .i18n import current_language, side_noun
+from .i18n import current_language, side_noun, side_title
 from .problems import shown
 from .rules import SIDES
 from .state import (BATTLES, CONCEDE_CHOICE, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
@@ -144,7 +144,7 @@ class Choice:
     # --------------------------------------------------------------- why not
     def why_not(self, move: Move) -> str | None:
         """None for a legal move, else the rule it breaks in plain words."""
-        who = SIDES[self.side] if current_language() == "en" else side_noun(SIDES[self.side])
+        who = side_title(SIDES[self.side]) if current_language() == "en" else side_noun(SIDES[self.side])
         if not isinstance(move, Move) or not isinstance(move.cards, Cards) or any(
                 v is not None and type(v) is not int for v in (move.castle, move.first_member)):
             return _("not a move: {value}").format(value=shown(move))

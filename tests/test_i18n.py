@@ -172,7 +172,7 @@ def test_why_illegal_in_french():
         assert "il n'y a pas de château 9" in (p.why_illegal("9:H") or "")
         assert Position.start().why_illegal("0:H").startswith("c'est un point de hasard (deal)")
         set_language("en")
-        assert p.why_illegal("0:55") == "english does not hold 55 in its hand (H53222)"
+        assert p.why_illegal("0:55") == "English does not hold 55 in its hand (H53222)"
     finally:
         set_language(None)
 
@@ -449,7 +449,7 @@ def test_the_builders_refusals_and_notes_in_french(english):
     assert b.focus_note.value == "<i>Modification des nombres de cartes : pioche (Anglais).</i>"
     set_language("en")
     b.focus_zone("english", "placed-X")
-    assert b.focus_note.value == "<i>Editing the english placed at X counts.</i>"
+    assert b.focus_note.value == "<i>Editing the English placed at X counts.</i>"
 
 
 def test_the_command_lines_play_and_solve_reports_in_french(capsys):

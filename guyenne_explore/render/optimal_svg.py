@@ -22,7 +22,7 @@ def mix_svg(position: "Position", result: "OptimalResult", lang: str | None = No
     ``lang`` (default: the current language)."""
     lang = lang or current_language()
     _ = translator(lang).gettext
-    side = result.side_to_play if lang == "en" else side_noun(result.side_to_play, lang, capital=True)
+    side = side_noun(result.side_to_play, lang, capital=True)  # "The English" / "Les Anglais"
     title = _("{side} at {point}: equilibrium mix").format(side=side, point=point_name(result.to_play, lang))
     by_castle: dict[int, list[tuple[str, float]]] = defaultdict(list)
     at = position.placed.y if position.to_play == "respond_second" else position.placed.x

@@ -28,7 +28,7 @@ import traitlets
 from ..cards import EMPTY, CardError, Cards
 from ..i18n import gettext
 from ..i18n import gettext as _
-from ..i18n import N_, current_language, ngettext, side_title
+from ..i18n import N_, ngettext, side_title
 from ..position import BATTLES, POINTS, Position
 from ..problems import Problem, as_problem
 from ..render.colors import CONTROL_COLOR
@@ -294,7 +294,7 @@ class Builder(w.VBox):
             return
         row.label.add_class("guyenne-focus")
         note = gettext("Editing the {side} {zone} counts.").format(
-            side=side if current_language() == "en" else side_title(side), zone=gettext(FOCUS_ZONES.get(zone, zone)))
+            side=side_title(side), zone=gettext(FOCUS_ZONES.get(zone, zone)))
         self.focus_note.value = f"<i>{html.escape(note)}</i>"
         self.scroll.to(".guyenne-focus")
 
@@ -349,7 +349,7 @@ class Builder(w.VBox):
                 self.order[i].value = s.get("order") if s.get("order") in (0, 1) else None
                 if s.get("stacked"):
                     notes.append(gettext("{side}'s deck order is not kept: the builder treats every deck as "
-                                         "shuffled").format(side=name if current_language() == "en" else side_title(name)))
+                                         "shuffled").format(side=side_title(name)))
             placed = data.get("placed") if isinstance(data.get("placed"), dict) else {}
             for i, name in enumerate(SIDES):
                 at = placed.get(name) if isinstance(placed.get(name), dict) else {}

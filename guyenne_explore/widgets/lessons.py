@@ -8,7 +8,7 @@ was removed, a deck was exhausted), never deciding anything the engine decides.
 from __future__ import annotations
 
 from ..cards import HERO
-from ..i18n import N_, current_language, side_noun
+from ..i18n import N_, side_noun
 from ..i18n import gettext as _
 from ..position import NEUTRAL, Position
 from ..rules import SIDES
@@ -87,7 +87,7 @@ def battle_line(before: Position, after: Position, battle: int) -> str | None:
     if after.castles[c] == NEUTRAL:
         held = _("nobody (neutral)")
     else:
-        held = SIDES[after.castles[c]] if current_language() == "en" else side_noun(SIDES[after.castles[c]])
+        held = side_noun(SIDES[after.castles[c]])  # "the English" / "les Anglais"
     return _("Castle {battle} ({castle}): English {english} against French {french}: now held by {side}.").format(
         battle="XY"[battle], castle=c, english=before.placed.at(0, battle), french=before.placed.at(1, battle), side=held)
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..i18n import current_language, ngettext, point_name, set_language, side_noun
+from ..i18n import current_language, ngettext, point_name, set_language, side_noun, side_title
 from ..i18n import gettext as _
 from ..position import Position
 from ..rules import SIDES, Rules
@@ -168,7 +168,8 @@ class TeachingGame(w.VBox):
             self.prompt.value = _("<b>Your turn</b> ({side}, {point}, round {round}). "
                                   "Your hand: <code>{hand}</code>. Hover a move to see it on the table, "
                                   "double-click (or select and press Play) to play it.").format(
-                side=SIDES[self.me] if current_language() == "en" else side_noun(SIDES[self.me]), point=point_name(p.to_play),
+                side=side_title(SIDES[self.me]) if current_language() == "en" else side_noun(SIDES[self.me]),
+                point=point_name(p.to_play),
                 round=p.round, hand=hand)
             self.moves.groups = group_moves(p)
         self.lessons.value = "".join(
