@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..i18n import gettext
 from .heuristic import Heuristic
 from .policies import Policy, Uniform
 from .search import ISMCTS
@@ -19,12 +20,12 @@ def policy_named(name: str) -> Policy:
     """
     base, _, budget = name.partition(":")
     if base not in POLICIES or (budget and base != "search"):
-        raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)} "
-                         "(the search with a budget: search:200 rollouts, or search:250ms)")
+        raise ValueError(gettext("unknown policy {name}: choose one of {choices} (the search with a budget: search:200 "
+                                 "rollouts, or search:250ms)").format(name=repr(name), choices=", ".join(POLICIES)))
     if not budget:
         return POLICIES[base]()
     amount = budget[:-2] if budget.endswith("ms") else budget
     if not amount.isdigit() or int(amount) < 1:
-        raise ValueError(f"the search budget in {name!r} must be a whole number of rollouts (search:200) "
-                         "or of milliseconds (search:250ms), at least 1")
+        raise ValueError(gettext("the search budget in {name} must be a whole number of rollouts (search:200) or of "
+                                 "milliseconds (search:250ms), at least 1").format(name=repr(name)))
     return ISMCTS(milliseconds=int(amount)) if budget.endswith("ms") else ISMCTS(int(amount))
