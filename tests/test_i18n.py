@@ -490,3 +490,21 @@ def test_a_language_switch_redraws_the_last_analysis_without_running_it_again(en
     assert "Variante : " in ex.lab.variant_label.value
     ex.language.value = "en"
     assert ex.analysis.controls.status.value.startswith("Done: ") and "Variant: " in ex.lab.variant_label.value
+
+
+def test_the_optimal_play_section_is_written_again_in_french(english):
+    pytest.importorskip("ipywidgets")
+    from guyenne_explore.positions_io import load_position
+    from guyenne_explore.widgets.analysis_panel import OPTIMAL, AnalysisPanel
+
+    panel = AnalysisPanel(load_position("/work/shared/positions/base-endgame-3v3.json"))
+    panel.method.value = OPTIMAL
+    panel.optimal.against.value = ("uniform",)
+    panel.run(block=True)
+    assert "Under optimal play" in panel.optimal.output.value and panel.optimal.status.value.startswith("Done in ")
+    set_language("fr")
+    panel.refresh()  # what the explorer's switch calls: the kept result, in French, not solved again
+    out = html.unescape(panel.optimal.output.value)
+    assert "En jeu optimal, cette fin de partie vaut" in out and "Under optimal play" not in out
+    assert "<td>uniforme</td>" in out and "<td>Anglais</td>" in out
+    assert panel.optimal.status.value.startswith("Terminé en ")
