@@ -308,7 +308,7 @@ def test_explorer_stack_click_opens_the_zone_in_the_builder(start):
     e.tabs.selected_index = 1
     e.table._handle_custom_msg({"type": "stack", "side": "french", "zone": "discard", "member": 0}, [])
     assert e.tabs.selected_index == 0
-    assert "french discard" in e.builder.focus_note.value
+    assert "French discard" in e.builder.focus_note.value
     assert "guyenne-focus" in e.builder._rows[(1, "discard")].label._dom_classes
 
 
