@@ -180,6 +180,15 @@ TRUNCATED = """() => [...document.querySelectorAll(
   .map((e) => `${e.textContent.trim().slice(0, 50)} (${e.scrollWidth} px of text in ${e.clientWidth} px)`)"""
 
 
+#: JS: every shown field without a label that grew past the width its panel gave it (the builder's
+#: 52 px card-count boxes, whose rows would break) -- what lets labelled fields grow must spare them
+GROWN = """() => [...document.querySelectorAll('.guyenne-explorer .widget-inline-hbox')]
+  .filter((e) => e.style.width.endsWith('px') && e.getBoundingClientRect().width > 0
+                 && e.querySelector(':scope > .widget-label')?.style.display === 'none'
+                 && e.getBoundingClientRect().width > parseFloat(e.style.width) + 1)
+  .map((e) => `a field set to ${e.style.width} is ${Math.round(e.getBoundingClientRect().width)} px wide`)"""
+
+
 def show_tab(page: Any, title: str) -> None:
     page.click(f'.guyenne-explorer .lm-TabBar-tab:has-text("{title}")')
     page.wait_for_timeout(300)  # the tab's layout settles

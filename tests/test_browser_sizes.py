@@ -90,6 +90,7 @@ def test_every_panel_fits_its_window(browser_app, width, height):
             app.show_tab(page, title)
             assert page.evaluate(OUTSIDE) == [], f"{title} at {size}"
             assert page.evaluate(app.TRUNCATED) == [], f"{title} at {size}"
+            assert page.evaluate(app.GROWN) == [], f"{title} at {size}"
             shot(page, tabs, f"{size}-{key}")
         page.screenshot(path=str(app.ARTIFACTS / f"{size}-window.png"))
         # French labels are longer: none is cut either, and every control stays in its panel
@@ -102,6 +103,7 @@ def test_every_panel_fits_its_window(browser_app, width, height):
             app.show_tab(page, title)
             assert page.evaluate(OUTSIDE) == [], f"{title} in French at {size}"
             assert page.evaluate(app.TRUNCATED) == [], f"{title} in French at {size}"
+            assert page.evaluate(app.GROWN) == [], f"{title} in French at {size}"
             shot(page, tabs, f"{size}-fr-{key}")
         page.screenshot(path=str(app.ARTIFACTS / f"{size}-fr-window.png"))
     except Exception:
