@@ -39,7 +39,7 @@ def test_a_run_shows_figures_side_by_side_and_the_metrics():
     outcomes = panel.figure_box.shown[2].figure
     assert outcomes["data"][0]["x"] == ["base", "classic2021"]
     assert outcomes["layout"]["title"]["text"].startswith("Win / draw / loss")
-    assert "Advantage (english)" in panel.metrics.value and "classic2021" in panel.metrics.value
+    assert "Advantage (English)" in panel.metrics.value and "classic2021" in panel.metrics.value
     assert panel.controls.progress.value == panel.controls.progress.max == 80
     assert not panel.run_button.disabled and panel.controls.cancel_button.disabled
 

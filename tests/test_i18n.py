@@ -371,7 +371,7 @@ def test_figures_and_metrics_in_french():
     assert rows["Équilibre"]["meaning"].startswith("1 quand les deux camps gagnent aussi souvent")
     assert "Avantage (Anglais)" in rows and "Taux d'égalité" in rows
     english = {r["metric"]: r for r in plots.metrics_rows(results, lang="en")}
-    assert english["Balance"]["meaning"].startswith("1 when both sides win") and "Advantage (english)" in english
+    assert english["Balance"]["meaning"].startswith("1 when both sides win") and "Advantage (English)" in english
 
 
 def test_number_boxes_say_what_is_wrong_in_french(english):

@@ -67,13 +67,13 @@ def test_metrics_rows_give_a_cell_per_label(results):
     rows = plots.metrics_rows(results)
     first = rows[0]
     assert list(first) == ["metric", "base", "advanced", "endgame", "meaning"]
-    assert first["metric"] == "Advantage (english)"
+    assert first["metric"] == "Advantage (English)"  # the game's name; "Advantage (english)" stays the key
     assert "[" in first["base"] and "[" not in first["endgame"]  # an interval only when sampled
     assert float(first["endgame"]) == pytest.approx(float(results["endgame"].win["english"]), abs=1e-3)
     html = plots.rows_html(rows)
     assert html.count("<tr>") == len(rows) + 1
     # the meaning sits under the metric's name (a narrow panel keeps every column in view)
-    assert html.count("<th ") == 4 and "Advantage (english)<div style='color:#666;font-size:90%'>" in html
+    assert html.count("<th ") == 4 and "Advantage (English)<div style='color:#666;font-size:90%'>" in html
 
 
 def test_results_export_as_json_and_csv(results, tmp_path):
@@ -120,6 +120,6 @@ def test_slug_makes_file_names_of_labels():
 def test_a_meaning_that_quotes_one_runs_numbers_is_shown_without_them(results):
     other = analyse(Position.start("advanced"), method="sample", games=60, seed=2)
     rows = {r["metric"]: r for r in plots.metrics_rows({"a": results["advanced"], "b": results["base"], "c": other})}
-    hero = rows["Hero value (english)"]  # advanced removes heroes; base never does
+    hero = rows["Hero value (English)"]  # advanced removes heroes; base never does
     assert hero["meaning"] == "English win rate with its hero still in play at the end minus with it removed"
     assert hero["b"] == "-" and hero["a"] != hero["c"]

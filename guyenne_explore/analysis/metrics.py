@@ -72,7 +72,12 @@ class Metric:
         """The metric's name as shown in ``lang`` (default: the current language); ``name`` stays the key."""
         key, side = self._key()
         lang = lang or current_language()
-        if lang == "en" or key not in MEANINGS:
+        if lang == "en":  # the key's side in the game's spelling: "Advantage (english)" shows "Advantage (English)"
+            for name in ("english", "french"):
+                if self.name.endswith(f"({name})"):
+                    return f"{self.name[:-len(name) - 2]}({side_title(name, lang)})"
+            return self.name
+        if key not in MEANINGS:
             return self.name
         text = gettext(key, lang)
         return text.format(side=side_title(side, lang)) if side else text
