@@ -30,7 +30,7 @@ class OptimalPanel(w.VBox):
         self.objective = w.Dropdown(options=[("P(win), a draw counting half", "win"),
                                              ("expected score difference", "score")],
                                     value="win", description="Objective",
-                                    layout=w.Layout(width="auto"))  # as wide as its longest choice, in French too
+                                    layout=w.Layout(width="410px"))  # its longest choice in full, in French too
         self.against = w.SelectMultiple(options=[n for n in POLICIES if n != "search"] + ["search"],
                                         value=("uniform", "heuristic"), rows=3, description="Exploit")
         self.budget = NumberField("Budget (s)", 30, 1.0, 600.0, whole=False,
