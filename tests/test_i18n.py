@@ -508,3 +508,17 @@ def test_the_optimal_play_section_is_written_again_in_french(english):
     assert "En jeu optimal, cette fin de partie vaut" in out and "Under optimal play" not in out
     assert "<td>uniforme</td>" in out and "<td>Anglais</td>" in out
     assert panel.optimal.status.value.startswith("Terminé en ")
+
+
+def test_exact_refusals_say_their_estimate_in_french():
+    from guyenne_explore.analysis.exact import out_of_reach, plain_duration
+    try:
+        set_language("en")
+        assert "it would take about 3 hours (an estimated 3 billion positions to visit)" in out_of_reach(3e9, 10800)
+        set_language("fr")
+        text = out_of_reach(3e9, 10800)
+        assert text.startswith("l'énumération exacte est hors de portée ici : elle prendrait environ 3 heures")
+        assert "(selon l'estimation, 3 milliards de positions à parcourir)" in text
+        assert plain_duration(4e8) == "plus d'un an" and plain_duration(59.6) == "environ 1 minute"
+    finally:
+        set_language(None)

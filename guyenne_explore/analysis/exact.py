@@ -19,8 +19,8 @@ from fractions import Fraction
 from math import lcm
 from typing import Callable
 
-from ..flow import apply_move
-from ..position import OPEN_FIRST, Position
+from ..engine_api import OPEN_FIRST, Position, apply_legal
+from ..i18n import gettext, ngettext
 from .cancel import Cancelled
 from .exact_reference import Reference, Value
 from .fast.endgame import Endgame, applies
@@ -40,7 +40,8 @@ def require_exact(policies: tuple[Policy, Policy]) -> None:
     """Exact enumeration needs each policy's move probabilities as fractions."""
     for pol in policies:
         if not getattr(pol, "exact", False):
-            raise NotExact(f"policy {pol.name!r} has no exact move distribution; sample instead")
+            raise NotExact(gettext("policy {name} has no exact move distribution; sample instead").format(
+                name=repr(pol.name)))
 
 
 #: Plain units for a duration, largest first: (seconds in one, singular name).
@@ -54,30 +55,48 @@ def plain_duration(seconds: float) -> str:
     One significant unit, rounded, so an estimate never reads more precise than it is
     (and never as a 33-digit number of minutes)."""
     if not seconds == seconds or seconds >= 365 * 86400:  # NaN or beyond a year
-        return "more than a year"
+        return gettext("more than a year")
     if seconds < 1:
-        return "under a second"
+        return gettext("under a second")
     for i, (size, name) in enumerate(_UNITS):
         if seconds >= size:
             if i and round(seconds / size) * size >= _UNITS[i - 1][0]:  # 59.6 s reads "about 1 minute"
                 size, name = _UNITS[i - 1]
             n = round(seconds / size)
-            return f"about {n} {name}{'s' if n != 1 else ''}"
-    return "under a second"
+            return _about(n, name)
+    return gettext("under a second")
+
+
+def _about(n: int, unit: str) -> str:
+    """``about {n} {unit}(s)`` as a whole message (a language says each unit its own way)."""
+    said = {"year": ngettext("about {count} year", "about {count} years", n),
+            "month": ngettext("about {count} month", "about {count} months", n),
+            "week": ngettext("about {count} week", "about {count} weeks", n),
+            "day": ngettext("about {count} day", "about {count} days", n),
+            "hour": ngettext("about {count} hour", "about {count} hours", n),
+            "minute": ngettext("about {count} minute", "about {count} minutes", n),
+            "second": ngettext("about {count} second", "about {count} seconds", n)}
+    return said[unit].format(count=n)
 
 
 def out_of_reach(nodes: float, seconds: float) -> str:
     """Why an exact request is refused, in plain units (the caller may force it)."""
-    return (f"exact enumeration is out of reach here: it would take {plain_duration(seconds)} "
-            f"(an estimated {_plain_count(nodes)} positions to visit); sample instead, or force it")
+    return gettext("exact enumeration is out of reach here: it would take {duration} (an estimated {count} positions "
+                   "to visit); sample instead, or force it").format(duration=plain_duration(seconds),
+                                                                    count=_plain_count(nodes))
 
 
 def _plain_count(n: float) -> str:
     if not n < 1e15:
-        return "more than a million billion"
+        return gettext("more than a million billion")
     for size, name in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"), (1e3, "thousand")):
         if n >= size:
-            return f"{n / size:.0f} {name}"
+            count = round(n / size)
+            said = {"trillion": ngettext("{count} trillion", "{count} trillion", count),
+                    "billion": ngettext("{count} billion", "{count} billion", count),
+                    "million": ngettext("{count} million", "{count} million", count),
+                    "thousand": ngettext("{count} thousand", "{count} thousand", count)}
+            return said[name].format(count=count)
     return f"{n:.0f}"
 
 
@@ -137,7 +156,7 @@ class Solver:
                     continue
                 side = q.side_to_play
                 for move, pm in self.policies[side].distribution(q.view(side)):  # type: ignore[index]
-                    nxt[apply_move(q, move, checked=False)] += pq * pm
+                    nxt[apply_legal(q, move)] += pq * pm
             level = nxt
         return ends
 
