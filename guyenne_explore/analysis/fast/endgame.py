@@ -31,12 +31,7 @@ from typing import Callable
 
 import numpy as np
 
-from ...cards import Cards
-from ...drawing import side_outcomes
-from ...flow import battle_winner
-from ...position import NEUTRAL, OPEN_FIRST, Position, Side
-from ...rules import Rules
-from ...scoring import table_result
+from ...engine_api import NEUTRAL, OPEN_FIRST, Cards, Position, Rules, Side, battle_winner, side_outcomes, table_result
 from .encode import unsupported
 
 #: (english score, french score, winner, rounds after this one) -> probability, as in :mod:`..exact`

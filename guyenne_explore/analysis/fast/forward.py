@@ -40,12 +40,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import sparse
 
-from ...cards import Cards
-from ...drawing import side_outcomes
-from ...flow import battle_winner
-from ...position import NEUTRAL, Position, Side
-from ...rules import Rules
-from ...scoring import table_result
+from ...engine_api import NEUTRAL, Cards, Position, Rules, Side, battle_winner, side_outcomes, table_result
 from .endgame import HERO_CLASS, _placements
 from ..limits import check_memory
 

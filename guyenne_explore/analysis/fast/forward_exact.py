@@ -37,8 +37,7 @@ import numpy as np
 from numba import njit
 from scipy import sparse
 
-from ...position import Position
-from ...rules import Rules
+from ...engine_api import Position, Rules
 from .forward import ForwardEndgame, _Post
 from ..limits import check_memory
 
