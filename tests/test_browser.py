@@ -28,27 +28,11 @@ from contextlib import contextmanager
 
 import pytest
 
+from tests.browser_app import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, missing
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
 PORT = 8871
 URL = f"http://127.0.0.1:{PORT}/"
-ARTIFACTS = ROOT / "artifacts"
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def _missing() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (pip install playwright)"
-    try:
-        import voila  # noqa: F401
-    except ImportError:
-        return "voila is not installed (pip install voila)"
-    if not os.path.exists(CHROMIUM) and not shutil.which("chromium"):
-        return f"no chromium at {CHROMIUM} (apt-get install chromium)"
-    return None
 
 
 def _skip_or_fail(reason: str) -> None:
@@ -132,7 +116,7 @@ def _count(page) -> int:
 
 
 def test_explorer_app_in_chromium(tmp_path):
-    reason = _missing()
+    reason = missing()
     if reason:
         _skip_or_fail(reason)
     from playwright.sync_api import sync_playwright
@@ -279,7 +263,7 @@ def test_explorer_app_in_chromium(tmp_path):
 
 def test_a_visit_that_never_connects_is_culled(tmp_path):
     """The culling of config/voila.py, with its timeout shortened: a kernel nobody connects to goes away."""
-    reason = _missing()
+    reason = missing()
     if reason:
         _skip_or_fail(reason)
     short = ["--MappingKernelManager.cull_idle_timeout=3", "--MappingKernelManager.cull_interval=1"]
@@ -303,7 +287,7 @@ def _port_free(port: int) -> bool:
 
 def test_the_app_switches_to_french(tmp_path, monkeypatch):
     """The English / Français switch at the top of the explorer relabels the panels, the move list and the table."""
-    reason = _missing()
+    reason = missing()
     if reason:
         _skip_or_fail(reason)
     from playwright.sync_api import sync_playwright
@@ -350,7 +334,7 @@ def test_upload_and_download_in_jupyterlab(tmp_path):
 
     Lab serves a copy of the notebook in a temporary folder (its autosave never touches the repository's).
     """
-    reason = _missing()
+    reason = missing()
     if reason:
         _skip_or_fail(reason)
     pytest.importorskip("jupyterlab")
