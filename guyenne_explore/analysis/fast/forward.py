@@ -209,6 +209,21 @@ class ForwardEndgame:
             rounds += 1
         return {k: v for k, v in out.items() if v > 0}
 
+    def _game_over(self, key_u: np.ndarray, key_v: np.ndarray,
+                   dtype: type) -> tuple[np.ndarray, np.ndarray, int, sparse.csr_matrix]:
+        """Which pairs of post states end the game (a side left with at most one card after the draw),
+        grouped by their pair of unspent counts, which is all the score needs: the mask, the group
+        codes (``english unspent * width + french unspent``), ``width``, and the matrix that sums the
+        ended pairs' rows per group."""
+        unspent = np.array([p.unspent for p in self._posts], np.int64)
+        over = np.array([p.over for p in self._posts], bool)
+        done = over[key_u] | over[key_v]
+        width = int(unspent.max()) + 1
+        codes, group = np.unique(unspent[key_u[done]] * width + unspent[key_v[done]], return_inverse=True)
+        gather = sparse.csr_matrix((np.ones(len(group), dtype), (group, np.arange(len(group)))),
+                                   shape=(len(codes), len(group)))
+        return done, codes, width, gather
+
     def _round(self, pairs: np.ndarray, mass: np.ndarray) -> tuple[dict[int, float], np.ndarray, np.ndarray]:
         """One round from every pair of side states at once (``pairs[s]``: english and french state ids,
         ``mass[s]``: its vector over the castle tables); returns the mass ended per outcome and the
@@ -250,16 +265,9 @@ class ForwardEndgame:
             ended[int(sweep_ids[t])] += float(after[:, t].sum())
         after[:, self.all_six] = 0.0
         posts = self._posts
-        unspent = np.array([p.unspent for p in posts], np.int64)
-        over = np.array([p.over for p in posts], bool)
-        # a side left with at most one card after the draw ends the game: score per unspent pair
-        done = over[key_u] | over[key_v]
+        done, codes, width, gather = self._game_over(key_u, key_v, np.float64)
         if done.any():
-            width = int(unspent.max()) + 1
-            pair_code = unspent[key_u[done]] * width + unspent[key_v[done]]
-            codes, group = np.unique(pair_code, return_inverse=True)
-            sums = sparse.csr_matrix((np.ones(len(group)), (group, np.arange(len(group)))),
-                                     shape=(len(codes), len(group))) @ after[done]
+            sums = gather @ after[done]
             for c, row in zip(codes.tolist(), sums):
                 for o, q in zip(*_grouped(self._outcome_ids(*divmod(c, width)), row)):
                     ended[o] += q

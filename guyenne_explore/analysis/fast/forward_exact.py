@@ -222,15 +222,8 @@ class ExactForwardEndgame(ForwardEndgame):
                 ended[o] = (ended[o] + col_t) % mod
             after[:, :, six] = 0
         posts = self._posts
-        unspent = np.array([pt.unspent for pt in posts], np.int64)
-        over = np.array([pt.over for pt in posts], bool)
-        done = over[key_u] | over[key_v]
+        done, codes, width, gather = self._game_over(key_u, key_v, np.int64)
         if done.any():
-            width = int(unspent.max()) + 1
-            pair_code = unspent[key_u[done]] * width + unspent[key_v[done]]
-            codes, group = np.unique(pair_code, return_inverse=True)
-            gather = sparse.csr_matrix((np.ones(len(group), np.int64), (group, np.arange(len(group)))),
-                                       shape=(len(codes), len(group)))
             for k in range(k_count):
                 sums = (gather @ after[k][done]) % mod[k]
                 for c, row in zip(codes.tolist(), sums):
