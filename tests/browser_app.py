@@ -44,8 +44,8 @@ def missing() -> str | None:
 
 
 @contextlib.contextmanager
-def voila_app(port: int, log: pathlib.Path, limit: float = 90.0) -> Iterator[str]:
-    """Serve notebooks/explorer.ipynb; yields the URL with its token."""
+def voila_app(port: int, log: pathlib.Path, *extra: str, limit: float = 90.0) -> Iterator[str]:
+    """Serve notebooks/explorer.ipynb (``extra``: more Voilà options); yields the URL with its token."""
     token = secrets.token_urlsafe(16)
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -53,7 +53,7 @@ def voila_app(port: int, log: pathlib.Path, limit: float = 90.0) -> Iterator[str
     with open(log, "w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "voila", "--no-browser", *config, f"--port={port}", "--Voila.ip=127.0.0.1",
-             f"--Voila.token={token}", "notebooks/explorer.ipynb"],
+             "--Voila.port_retries=0", f"--Voila.token={token}", *extra, "notebooks/explorer.ipynb"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         base = f"http://127.0.0.1:{port}/"

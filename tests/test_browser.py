@@ -16,10 +16,7 @@ import json
 import os
 import pathlib
 import re
-import secrets
 import shutil
-import signal
-import subprocess
 import sys
 import time
 import urllib.error
@@ -28,6 +25,7 @@ from contextlib import contextmanager
 
 import pytest
 
+from tests import browser_app as app
 from tests.browser_app import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, missing
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -41,45 +39,15 @@ def _skip_or_fail(reason: str) -> None:
     pytest.skip(reason)
 
 
-def _wait_for_server(proc: subprocess.Popen, log: pathlib.Path, limit: float = 90.0) -> None:
-    """Poll until Voilà answers (it fails the test if Voilà exits or never answers)."""
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"voila exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(URL + "static/", timeout=2):
-                return
-        except urllib.error.HTTPError:  # any answer means the server is up
-            return
-        except OSError:
-            time.sleep(0.5)
-    pytest.fail(f"voila did not answer on {URL}:\n{log.read_text()[-3000:]}")
-
-
 @contextmanager
 def voila_app(log: pathlib.Path, *extra: str):
-    """The app as scripts/app.sh serves it (config/voila.py, a random token)."""
-    token = secrets.token_urlsafe(16)
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "voila", "--no-browser", "--Voila.config_file_paths=config", f"--port={PORT}",
-             "--Voila.port_retries=0",
-             f"--Voila.token={token}", *extra,
-             "notebooks/explorer.ipynb"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    """The app as scripts/app.sh serves it (the shared starter); yields its token.  A server that
+    exits or never answers fails the test with the end of its log."""
     try:
-        _wait_for_server(proc, log)
-        yield token
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        with app.voila_app(PORT, log, *extra) as url:
+            yield url.rsplit("token=", 1)[1]
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
 
 
 def _status(url: str) -> tuple[int, str]:
