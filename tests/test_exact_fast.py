@@ -81,19 +81,19 @@ def test_chinese_remainders_give_the_integers_back():
     assert all(q < 2 ** fx.PRIME_BITS for q in primes) and len(set(primes)) == len(primes)
 
 
-@pytest.mark.parametrize("castles", [3, 6])
-def test_castle_map_by_marginals_is_the_float_pass_castle_map(castles):
-    """The compiled map equals the float pass's sparse maps (times the number of (X, Y) pairs)."""
+@pytest.mark.parametrize("castles,start", [(3, 0), (6, 0), (6, 100), (5, 7)])
+def test_orbit_moves_are_the_float_pass_castle_maps_summed_over_each_orbit(castles, start):
+    """From every table of an orbit, the float pass's castle maps (times the number of (X, Y) pairs)
+    send the same mass into each orbit: the orbits' own map, which the exact pass runs."""
     solver = fx.ExactForwardEndgame(Rules.preset("base", castles=castles))
-    q = fx._primes()[0]
-    rng = np.random.default_rng(1)
-    mass = rng.integers(0, q, size=(1, 7, 3 ** castles)).astype(np.int64)
-    out = np.empty((1, 7, 9, 3 ** castles), np.int64)
-    fx._castle_map(mass, solver.digits, solver.drop1, solver.drop2, solver.pair_of, np.array([q]), out)
+    orbits = solver.orbits(start)
+    assert orbits.of[start] == orbits.start and orbits.size.sum() == 3 ** castles
+    into = np.zeros((3 ** castles, len(orbits.size)), np.int64)
+    into[np.arange(3 ** castles), orbits.of] = 1
     for o, move in enumerate(solver.moves):
-        counts = np.rint(move.toarray() * solver.pairs_xy).astype(object)
-        expected = (mass[0].astype(object) @ counts) % q
-        assert (out[0, :, o].astype(object) == expected).all()
+        counts = np.rint(move.toarray() * solver.pairs_xy).astype(np.int64) @ into
+        assert (counts == orbits.moves[o][orbits.of]).all()
+    assert len(orbits.size) < 3 ** castles
 
 
 def _shared_endgames():
@@ -110,7 +110,7 @@ def test_exact_forward_pass_gives_the_check_positions(path):
     p = Position.from_json(path.read_text())
     expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
     got: dict[tuple, Fraction] = {}
-    for (e, f, w, _), q in fx.ExactForwardEndgame(p.rules).value(p).items():
+    for (e, f, w, _, _), q in fx.ExactForwardEndgame(p.rules).value(p).items():
         got[(e, f, w)] = got.get((e, f, w), 0) + q
     assert got == {(o["english"], o["french"], o["winner"]): Fraction(o["p_exact"]) for o in expected["outcomes"]}
 

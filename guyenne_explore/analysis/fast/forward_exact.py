@@ -34,7 +34,6 @@ from functools import lru_cache
 from math import comb, lcm, prod
 
 import numpy as np
-from numba import njit
 from scipy import sparse
 
 from ...engine_api import Position, Rules
@@ -70,6 +69,60 @@ class _MorePrimes(Exception):
         self.bits = bits
 
 
+class Orbits:
+    """The castle tables of a pass merged by the symmetries of its start table.
+
+    A round sends a table through a uniformly random ordered pair (X, Y) of distinct castles, so
+    renaming the castles commutes with a round; the renamings that fix the start table (any
+    permutation of its neutral castles, of its english ones, of its french ones) therefore fix the
+    whole distribution over tables at every round.  The mass is the same on every table of one
+    orbit of those renamings, and the pass only needs each orbit's total: 28 orbits instead of 729
+    tables from six neutral castles.  An orbit is known by how many of each digit it holds among
+    the start's neutral, english and french castles.  Scoring (runs of adjacent castles) is not
+    symmetric, so a table's share of its orbit's ended mass is ``1 / size``: ended mass is
+    counted in units of ``1 / lcm(sizes)`` (:attr:`scale`)."""
+
+    def __init__(self, digits: np.ndarray, powers: np.ndarray, start: int):
+        n_tables, n = digits.shape
+        first = digits[start]
+        key = np.zeros((n_tables, 9), np.int64)
+        for c in range(3):
+            for d in range(3):
+                key[:, 3 * c + d] = ((digits == d) & (first == c)[None, :]).sum(axis=1)
+        _, rep, self.of, self.size = np.unique(key, axis=0, return_index=True, return_inverse=True,
+                                                return_counts=True)
+        self.of = self.of.ravel()
+        self.start = int(self.of[start])
+        #: tables are counted in units of 1 / scale (a table's share of its orbit's mass is 1 / size)
+        self.scale = lcm(*self.size.tolist())
+        count = len(rep)
+        #: moves[3 * ox + oy, a, b]: the ordered pairs (X, Y) that send a table of orbit a to orbit b
+        #: when the battles at X and at Y end ox and oy (english wins, french wins, tie)
+        self.moves = np.zeros((9, count, count), np.int64)
+        reps = digits[rep]
+        rows = np.arange(count)
+        for x in range(n):
+            for y in range(n):
+                if x == y:
+                    continue
+                for ox in range(3):
+                    for oy in range(3):
+                        new = reps.copy()
+                        for c, o in ((x, ox), (y, oy)):
+                            if o != 2:  # TIE leaves the castle as it was
+                                new[:, c] = 1 + o
+                        np.add.at(self.moves[3 * ox + oy], (rows, self.of[new @ powers]), 1)
+        #: the orbits' representatives' table indices
+        self.rep = rep
+
+    def weights(self, table_ids: np.ndarray, outcomes: int) -> np.ndarray:
+        """``[orbit, outcome]``: the orbit's tables with that outcome (``table_ids``), in units of 1 / scale
+        of the orbit's mass."""
+        out = np.zeros((len(self.size), outcomes), np.int64)
+        np.add.at(out, (self.of, table_ids), self.scale // self.size[self.of])
+        return out
+
+
 def crt(residues: np.ndarray, primes: tuple[int, ...]) -> list[int]:
     """The integers in ``[0, prod(primes))`` with these residues (``residues[k, i]`` modulo ``primes[k]``)."""
     modulus = prod(primes)
@@ -102,18 +155,16 @@ class ExactForwardEndgame(ForwardEndgame):
         super().__init__(rules, progress)
         n = rules.castles
         self.pairs_xy = n * (n - 1)
-        # the castle maps by marginals: a table's index without one castle's digit, without two
-        powers = 3 ** np.arange(n - 1, -1, -1)
-        digits = self.digits
-        self.drop1 = np.stack([np.delete(digits, x, axis=1) @ powers[1:] for x in range(n)])
-        pairs = [(x, y) for x in range(n) for y in range(x + 1, n)]
-        self.pair_of = np.full((n, n), -1, np.int64)
-        for i, (x, y) in enumerate(pairs):
-            self.pair_of[x, y] = self.pair_of[y, x] = i
-        self.drop2 = np.stack([np.delete(digits, [x, y], axis=1) @ powers[2:] for x, y in pairs]) \
-            if n >= 2 else np.zeros((0, len(digits)), np.int64)
+        self._orbits: dict[int, Orbits] = {}
         #: primes used by the last call (more are taken when a denominator outgrows them)
         self.prime_count = 0
+
+    def orbits(self, start: int) -> "Orbits":
+        """The castle tables merged for the start table ``start`` (see :class:`Orbits`), cached."""
+        hit = self._orbits.get(start)
+        if hit is None:
+            hit = self._orbits[start] = Orbits(self.digits, self.powers, start)
+        return hit
 
     def value(self, p: Position) -> Distribution:  # type: ignore[override]
         """The distribution ``(english, french, winner, rounds after this one)`` from round start ``p``."""
@@ -141,15 +192,17 @@ class ExactForwardEndgame(ForwardEndgame):
         e, f = p.sides
         mod = np.array(primes, np.int64)
         capacity = prod(primes)
-        mass = np.zeros((len(primes), 1, len(self.digits)), np.int64)
-        mass[:, 0, sum(self._digit(c) * w for c, w in zip(p.castles, self.powers))] = 1
+        orbits = self.orbits(sum(self._digit(c) * w for c, w in zip(p.castles, self.powers)))
+        mass = np.zeros((len(primes), 1, len(orbits.size)), np.int64)
+        mass[:, 0, orbits.start] = 1
         pairs = np.array([[self._state_id(e.hand, e.deck), self._state_id(f.hand, f.deck)]], np.int64)
         denominator = 1
         out: Distribution = {}
         rounds = 0
         while len(pairs):
             self.states += len(pairs)
-            ended, ended_den, pairs, mass, denominator = self._exact_round(pairs, mass, denominator, primes, mod)
+            ended, ended_den, pairs, mass, denominator = self._exact_round(pairs, mass, denominator, primes, mod,
+                                                                             orbits)
             if max(ended_den, denominator) >= capacity:
                 raise _MorePrimes(max(ended_den, denominator).bit_length())
             if self.progress:
@@ -169,12 +222,13 @@ class ExactForwardEndgame(ForwardEndgame):
         return _DIGIT[control]
 
     def _exact_round(self, pairs: np.ndarray, mass: np.ndarray, denominator: int, primes: tuple[int, ...],
-                     mod: np.ndarray) -> tuple[dict[int, np.ndarray], int, np.ndarray, np.ndarray, int]:
-        """One round as in :meth:`.ForwardEndgame._round`, on residues (``mass[k]`` modulo ``primes[k]``).
+                     mod: np.ndarray, orbits: Orbits) -> tuple[dict[int, np.ndarray], int, np.ndarray, np.ndarray, int]:
+        """One round as in :meth:`.ForwardEndgame._round`, on residues (``mass[k]`` modulo ``primes[k]``),
+        over the orbits of castle tables (``orbits``) rather than the tables.
 
         Returns the ended mass per outcome id (residues) and its denominator, the next pairs, their
         mass and its denominator."""
-        k_count, n_pairs, n_tables = mass.shape
+        k_count, n_pairs, n_orbits = mass.shape
         steps = [(self._step(se), self._step(sf)) for se, sf in pairs.tolist()]
         placing = lcm(*(e.denominator * f.denominator for e, f in steps))
         cols, us, vs, outs, data = [], [], [], [], []
@@ -204,47 +258,48 @@ class ExactForwardEndgame(ForwardEndgame):
         key_u, key_v = np.divmod(keys, len(self._posts))
         spread = _indexed(key_of, col * 9 + out_pair, (len(keys), 9 * n_pairs))
         weight = weight[spread.data]
-        check_memory((k_count, n_pairs, 9, n_tables))
-        moved = np.empty((k_count, n_pairs, 9, n_tables), np.int64)
-        _castle_map(mass, self.digits, self.drop1, self.drop2, self.pair_of, mod, moved)
-        check_memory((k_count, len(keys), n_tables))
-        after = np.empty((k_count, len(keys), n_tables), np.int64)
+        check_memory((k_count, n_pairs, 9, n_orbits))
+        # the castle map of each outcome pair on the orbits: entries below 2**PRIME_BITS * n (n - 1) * n_orbits
+        moves = orbits.moves.transpose(1, 0, 2).reshape(n_orbits, 9 * n_orbits)
+        moved = (mass.reshape(k_count * n_pairs, n_orbits) @ moves).reshape(k_count, n_pairs * 9, n_orbits)
+        moved %= mod[:, None, None]
+        check_memory((k_count, len(keys), n_orbits))
+        after = np.empty((k_count, len(keys), n_orbits), np.int64)
         for k, q in enumerate(primes):
-            after[k] = _mod_matmul(spread, (weight % q).astype(np.int64), moved[k].reshape(9 * n_pairs, n_tables), q)
-        ended_den = denominator * placing * self.pairs_xy
+            after[k] = _mod_matmul(spread, (weight % q).astype(np.int64), moved[k], q)
+        carried = denominator * placing * self.pairs_xy
+        ended_den = carried * orbits.scale  # a table's share of its orbit's mass is a multiple of 1 / scale
         ended: dict[int, np.ndarray] = defaultdict(lambda: np.zeros(k_count, np.int64))
         sweep_ids = self._outcome_ids(0, 0)
-        six = np.nonzero(self.all_six)[0]
+        six = np.nonzero(self.all_six[orbits.rep])[0]  # one table each
         if len(six):
-            swept = after[:, :, six].sum(axis=1) % mod[:, None]
+            swept = after[:, :, six].sum(axis=1) % mod[:, None] * (orbits.scale % mod[:, None]) % mod[:, None]
             for t, col_t in zip(six.tolist(), swept.T):
-                o = int(sweep_ids[t])
+                o = int(sweep_ids[orbits.rep[t]])
                 ended[o] = (ended[o] + col_t) % mod
             after[:, :, six] = 0
         posts = self._posts
         done, codes, width, gather = self._game_over(key_u, key_v, np.int64)
         if done.any():
-            for k in range(k_count):
-                sums = (gather @ after[k][done]) % mod[k]
-                for c, row in zip(codes.tolist(), sums):
-                    ids = self._outcome_ids(*divmod(c, width))
-                    totals = np.zeros(len(self.outcomes), np.int64)
-                    np.add.at(totals, ids, row)
-                    for o in np.nonzero(totals)[0].tolist():
-                        ended[o][k] = (ended[o][k] + totals[o]) % mod[k]
+            sums = np.stack([(gather @ after[k][done]) % mod[k] for k in range(k_count)], axis=1).astype(object)
+            for c, rows in zip(codes.tolist(), sums):
+                ids = self._outcome_ids(*divmod(c, width))
+                totals = (rows @ orbits.weights(ids, len(self.outcomes)).astype(object)) % mod[:, None]
+                for o in np.nonzero(totals.any(axis=0))[0].tolist():
+                    ended[o] = (ended[o] + totals[:, o].astype(np.int64)) % mod
         live = ~done
         key_u, key_v, after = key_u[live], key_v[live], after[:, live]
         if not after.shape[1]:
-            return dict(ended), ended_den, np.zeros((0, 2), np.int64), np.zeros((k_count, 0, n_tables), np.int64), 1
+            return dict(ended), ended_den, np.zeros((0, 2), np.int64), np.zeros((k_count, 0, n_orbits), np.int64), 1
         step1, scale1, mid = _exact_draw_map(key_u, key_v, posts)
         step2, scale2, nxt = _exact_draw_map(mid[:, 0], mid[:, 1], posts)
-        check_memory((k_count, len(nxt), n_tables))
-        new = np.empty((k_count, len(nxt), n_tables), np.int64)
+        check_memory((k_count, len(nxt), n_orbits))
+        new = np.empty((k_count, len(nxt), n_orbits), np.int64)
         for k, q in enumerate(primes):
             half = _mod_matmul(step1, (step1.data % q).astype(np.int64), after[k], q)
             new[k] = _mod_matmul(step2, (step2.data % q).astype(np.int64), half, q)
         keep = new.any(axis=(0, 2))
-        return dict(ended), ended_den, nxt[keep], new[:, keep], ended_den * scale1 * scale2
+        return dict(ended), ended_den, nxt[keep], new[:, keep], carried * scale1 * scale2
 
 
 def _exact_draw_map(own: np.ndarray, other: np.ndarray,
@@ -274,60 +329,3 @@ def _indexed(rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int]) -> spar
     assert m.nnz == len(rows), "entries of a map are distinct"
     m.data = m.data - 1
     return m
-
-
-@njit(cache=True)
-def _castle_map(mass, digits, drop1, drop2, pair_of, mod, out):  # pragma: no cover - compiled
-    """``out[k, s, 3 * ox + oy]``: the castle tables of ``mass[k, s]`` after the two battles with outcomes
-    ox at X and oy at Y, summed over the ordered pairs (X, Y) of distinct castles, modulo ``mod[k]``.
-
-    This is :attr:`.ForwardEndgame.moves` (times the number of pairs) by marginals: a decisive outcome
-    at a castle sends the mass summed over that castle's digit to the winner's digit; a tie leaves it.
-    """
-    k_count, n_pairs, n_tables = mass.shape
-    n = digits.shape[1]
-    m1 = np.zeros((n, n_tables // 3), np.int64)
-    m2 = np.zeros((drop2.shape[0], max(1, n_tables // 9)), np.int64)
-    for k in range(k_count):
-        q = mod[k]
-        inverse = 1.0 / q
-        for s in range(n_pairs):
-            m = mass[k, s]
-            m1[:] = 0
-            m2[:] = 0
-            for t in range(n_tables):
-                v = m[t]
-                if v == 0:
-                    continue
-                for x in range(n):
-                    m1[x, drop1[x, t]] += v
-                for i in range(drop2.shape[0]):
-                    m2[i, drop2[i, t]] += v
-            o = out[k, s]
-            o[:] = 0
-            for t in range(n_tables):
-                o[8, t] = m[t] * (n * (n - 1))
-                for x in range(n):
-                    dx = digits[t, x]
-                    if dx == 0:
-                        continue
-                    single = (n - 1) * m1[x, drop1[x, t]]
-                    o[3 * (dx - 1) + 2, t] += single
-                    o[6 + dx - 1, t] += single
-                    for y in range(x + 1, n):
-                        dy = digits[t, y]
-                        if dy == 0:
-                            continue
-                        i = pair_of[x, y]
-                        both = m2[i, drop2[i, t]]  # (X, Y) = (x, y) and (y, x)
-                        o[3 * (dx - 1) + dy - 1, t] += both
-                        o[3 * (dy - 1) + dx - 1, t] += both
-            for r in range(9):
-                for t in range(n_tables):
-                    v = o[r, t]
-                    v -= np.int64(v * inverse) * q  # the float quotient is off by at most one
-                    if v < 0:
-                        v += q
-                    elif v >= q:
-                        v -= q
-                    o[r, t] = v
