@@ -112,6 +112,8 @@ class Orbits:
                             if o != 2:  # TIE leaves the castle as it was
                                 new[:, c] = 1 + o
                         np.add.at(self.moves[3 * ox + oy], (rows, self.of[new @ powers]), 1)
+        #: the same as one sparse map from an orbit to (outcome pair, orbit)
+        self.map = sparse.csr_matrix(self.moves.transpose(1, 0, 2).reshape(count, 9 * count))
         #: the orbits' representatives' table indices
         self.rep = rep
 
@@ -239,11 +241,14 @@ class ExactForwardEndgame(ForwardEndgame):
             check_memory((entries, 5))  # the five weight arrays below, before they outgrow the machine
             group = (e.remainder[:, None] * nf + f.remainder[None, :]) * 9
             code = group + 3 * self.duel[e.at_x[:, None], f.at_x[None, :]] + self.duel[e.at_y[:, None], f.at_y[None, :]]
-            # the shares' products sum to the two denominators' product: int64 when that fits
-            dtype = np.int64 if e.denominator * f.denominator < 2 ** 63 else object
-            shares = np.outer(e.shares.astype(dtype), f.shares.astype(dtype))
-            sums = np.zeros(ne * nf * 9, dtype=dtype)
-            np.add.at(sums, code.ravel(), shares.ravel())
+            # the shares' products sum to the two denominators' product: summed exactly in float64
+            # while that stays below 2**53, else as Python integers
+            if e.denominator * f.denominator < 2 ** 53:
+                sums = np.rint(np.bincount(code.ravel(), weights=np.outer(e.shares, f.shares).ravel().astype(float),
+                                           minlength=ne * nf * 9)).astype(np.int64)
+            else:
+                sums = np.zeros(ne * nf * 9, dtype=object)
+                np.add.at(sums, code.ravel(), np.outer(e.shares.astype(object), f.shares.astype(object)).ravel())
             flat = np.nonzero(sums)[0]
             pair, o = np.divmod(flat, 9)
             i, j = np.divmod(pair, nf)
@@ -251,22 +256,24 @@ class ExactForwardEndgame(ForwardEndgame):
             us.append(e.post[i])
             vs.append(f.post[j])
             outs.append(o)
-            data.append(sums[flat].astype(object) * (placing // (e.denominator * f.denominator)))
+            data.append(sums[flat])
         col, u, v, out_pair = (np.concatenate(x) for x in (cols, us, vs, outs))
-        weight = np.concatenate(data)  # exact Python integers over ``placing``
+        # exact weights over ``placing``: a pair's sums times its factor ``placing // (its denominators)``
+        weight = np.concatenate(data)
+        factors = [placing // (e.denominator * f.denominator) for e, f in steps]
         keys, key_of = np.unique(u * len(self._posts) + v, return_inverse=True)
         key_u, key_v = np.divmod(keys, len(self._posts))
         spread = _indexed(key_of, col * 9 + out_pair, (len(keys), 9 * n_pairs))
-        weight = weight[spread.data]
+        weight, factor_of = weight[spread.data], col[spread.data]
         check_memory((k_count, n_pairs, 9, n_orbits))
         # the castle map of each outcome pair on the orbits: entries below 2**PRIME_BITS * n (n - 1) * n_orbits
-        moves = orbits.moves.transpose(1, 0, 2).reshape(n_orbits, 9 * n_orbits)
-        moved = (mass.reshape(k_count * n_pairs, n_orbits) @ moves).reshape(k_count, n_pairs * 9, n_orbits)
+        moved = (mass.reshape(k_count * n_pairs, n_orbits) @ orbits.map).reshape(k_count, n_pairs * 9, n_orbits)
         moved %= mod[:, None, None]
         check_memory((k_count, len(keys), n_orbits))
         after = np.empty((k_count, len(keys), n_orbits), np.int64)
         for k, q in enumerate(primes):
-            after[k] = _mod_matmul(spread, (weight % q).astype(np.int64), moved[k], q)
+            scaled = (weight % q).astype(np.int64) * np.array([x % q for x in factors], np.int64)[factor_of] % q
+            after[k] = _mod_matmul(spread, scaled, moved[k], q)
         carried = denominator * placing * self.pairs_xy
         ended_den = carried * orbits.scale  # a table's share of its orbit's mass is a multiple of 1 / scale
         ended: dict[int, np.ndarray] = defaultdict(lambda: np.zeros(k_count, np.int64))
