@@ -9,8 +9,9 @@ because exact analysis builds a view at every decision.
 A position is a snapshot; what a player *remembers* is not in it.  The
 :class:`PublicRecord` is that memory: the cards each side showed in battles and
 where they went (its discard, until that discard is reshuffled; removed cards
-are public anyway), face-down cards as counts, and where each hero can be (it
-starts in its side's hand).  We chose to keep the record beside the position,
+are public anyway), face-down cards as counts, where each hero can be (it
+starts in its side's hand), and what each side's last reshuffle put into its
+deck (:class:`Reshuffle`).  We chose to keep the record beside the position,
 folded from the game's history event by event (:meth:`PublicRecord.after`),
 rather than inside :class:`~guyenne_explore.position.Position`: positions are
 dictionary keys of exact enumeration, which merges positions reached by
@@ -34,6 +35,7 @@ from .state import CONCEDE_CHOICE, DRAW, END, PLACEMENTS, REMOVE_CHOICE
 if TYPE_CHECKING:  # pragma: no cover
     from .position import Position
     from .rules import Rules
+    from .state import Side
 
 
 @dataclass(frozen=True)
@@ -77,18 +79,58 @@ _ANYWHERE = frozenset({HAND, DECK, DISCARD})
 
 
 @dataclass(frozen=True)
+class Reshuffle:
+    """What the table knows of a side's last reshuffle (RULES.md 5.3), for the deals of :mod:`.determinise`.
+
+    A reshuffle turns the discard into the new deck, so the cards shown into that discard
+    (``known``) are from then on in the deck or among the cards drawn since (``drawn``: every
+    draw since takes from that deck; counts are public because zone sizes are).  A known card
+    out of the deck is therefore one of those ``drawn`` cards: in a hand, or played since.
+    ``fresh[m]`` bounds how many cards of hand ``m`` were drawn since (a team's drawer draws,
+    then gives cards of its choice to its partner, so both bounds move); ``removed`` is the
+    side's removed zone at the reshuffle, so that cards removed since can be told apart (they
+    may be known cards drawn and played, the earlier ones cannot).
+    """
+
+    known: Cards
+    removed: Cards
+    drawn: int
+    fresh: tuple[int, ...]
+
+    def after(self, before: "Side", after: "Side", drawer: int | None) -> "Reshuffle":
+        """This fact once ``before`` became ``after`` with no reshuffle between: the cards the
+        hand of ``drawer`` gained were drawn (None: no draw, a hand gained only what its
+        partner gave, which holds at most as many drawn cards as the giver held)."""
+        fresh = list(self.fresh)
+        drawn = self.drawn
+        for m, (b, a) in enumerate(zip(before.hands, after.hands)):
+            gained = a.size - b.size
+            if gained > 0 and m == drawer:
+                fresh[m] += gained
+                drawn += gained
+            elif gained > 0 and len(fresh) == 2:
+                fresh[m] += min(gained, fresh[1 - m])
+        fresh = [min(f, h.size) for f, h in zip(fresh, after.hands)]
+        return Reshuffle(self.known, self.removed, drawn, tuple(fresh))
+
+
+@dataclass(frozen=True)
 class PublicRecord:
     """What both sides have seen and remember: the facts a position does not hold.
 
     ``shown_discard[s]`` is every card side ``s`` showed face up in a battle that now lies in
     its discard (until that discard is reshuffled into a deck, when sight of them is lost);
     the rest of the discard, ``discard.size - shown_discard[s].size`` cards, is face down.
-    ``hero_zones[s]`` says where side ``s``'s hero may be whenever it is out of sight.  Both
-    sides share one record: every fact in it was public.
+    ``hero_zones[s]`` says where side ``s``'s hero may be whenever it is out of sight.
+    ``reshuffles[s]`` is what the table knows of side ``s``'s last reshuffle (None before its
+    first, and for a position without its history): the shown cards it put into the deck and
+    how many cards were drawn since.  Only the last reshuffle is kept: the facts of an earlier
+    one are forgotten at the next.  Both sides share one record: every fact in it was public.
     """
 
     shown_discard: tuple[Cards, Cards] = (EMPTY, EMPTY)
     hero_zones: tuple[frozenset[str], frozenset[str]] = (_IN_HAND, _IN_HAND)
+    reshuffles: tuple[Reshuffle | None, Reshuffle | None] = (None, None)
 
     @classmethod
     def assumed(cls, p: "Position") -> "PublicRecord":
@@ -107,18 +149,30 @@ class PublicRecord:
         """
         shown = list(self.shown_discard)
         zones = list(self.hero_zones)
+        reshuffles = list(self.reshuffles)
         if move is None:  # the deal or the draws: a reshuffle loses sight of the discard
             for s in (0, 1):
                 b, a = before.sides[s], after.sides[s]
+                drawer = a.drawer if a.is_team else 0
                 if b.discard.size and not a.discard.size:
+                    # the whole deck was drawn first, then the rest from the reshuffled discard
+                    since = max(0, a.hand.size - b.hand.size - b.deck.size)
+                    reshuffles[s] = Reshuffle(shown[s], b.removed, since, tuple(
+                        min(since, h.size) if m == drawer else 0 for m, h in enumerate(a.hands)))
                     if shown[s].has_hero or DISCARD in zones[s]:
                         zones[s] = (zones[s] - {DISCARD}) | {DECK}
                     shown[s] = EMPTY
+                else:
+                    fact = reshuffles[s]
+                    reshuffles[s] = fact.after(b, a, drawer) if fact is not None else None
                 if DECK in zones[s] and a.hand.size > b.hand.size:
                     zones[s] = zones[s] | {HAND}
-            return PublicRecord((shown[0], shown[1]), (zones[0], zones[1]))
+            return PublicRecord((shown[0], shown[1]), (zones[0], zones[1]), (reshuffles[0], reshuffles[1]))
         acting = before.side_to_play
         assert acting is not None
+        fact = reshuffles[acting]
+        if fact is not None:  # a placement or a team's split: cards left a hand or changed hands
+            reshuffles[acting] = fact.after(before.sides[acting], after.sides[acting], None)
         if move.concede and HAND in zones[acting]:  # the hero may be among the face-down cards
             zones[acting] = zones[acting] | {DISCARD}
         if after.to_play == DRAW:  # this move ended the round: the shown cards go to the discards
@@ -130,7 +184,7 @@ class PublicRecord:
                     cards = cards - before.placed.at(s, before.battle or 0)
                 cards = cards - (after.sides[s].removed - before.sides[s].removed)
                 shown[s] = shown[s] + cards
-        return PublicRecord((shown[0], shown[1]), (zones[0], zones[1]))
+        return PublicRecord((shown[0], shown[1]), (zones[0], zones[1]), (reshuffles[0], reshuffles[1]))
 
     def hero_may_be(self, side: int, zone: str) -> bool:
         """Whether ``side``'s hero, if out of sight, may be in ``zone`` (:data:`HAND`, ...)."""
@@ -263,11 +317,26 @@ class SideView:
                             unseen=o.hand + o.deck + o.discard + face_down)
 
     @cached_property
+    def opponent_shown_discard(self) -> Cards:
+        """The cards the opponent showed that lie in its discard, from the record; none when
+        the record does not fit this position (a record given with another position)."""
+        shown = self.record.shown_discard[1 - self.side]
+        if shown.size > self.opponent.discard_size or not shown.issubset(self.opponent.unseen):
+            return EMPTY
+        return shown
+
+    @property
+    def opponent_face_down_discard(self) -> int:
+        """How many cards of the opponent's discard were never shown (its conceded cards, the
+        expert setup discard): a count, their values unseen."""
+        return self.opponent.discard_size - self.opponent_shown_discard.size
+
+    @cached_property
     def opponent_hidden(self) -> Cards:
         """The opponent's cards out of sight, the ones it showed into its discard taken out:
         what a determinisation deals over its hands, deck, face-down discard and face-down
         placed cards."""
-        return self.opponent.unseen - self.record.shown_discard[1 - self.side]
+        return self.opponent.unseen - self.opponent_shown_discard
 
     @cached_property
     def legal_moves(self) -> LegalMoves:
