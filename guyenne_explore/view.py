@@ -101,6 +101,8 @@ class Reshuffle:
         """This fact once ``before`` became ``after`` with no reshuffle between: the cards the
         hand of ``drawer`` gained were drawn (None: no draw, a hand gained only what its
         partner gave, which holds at most as many drawn cards as the giver held)."""
+        if before.hands == after.hands:  # most events: no hand changed
+            return self
         fresh = list(self.fresh)
         drawn = self.drawn
         for m, (b, a) in enumerate(zip(before.hands, after.hands)):
