@@ -17,7 +17,8 @@ Tables for fast paths
     :func:`battle_winner`, :func:`battle_of`, :func:`defence_holds` (RULES.md 4),
     :func:`side_outcomes` (a side's draws with their probabilities, RULES.md 5),
     :func:`table_result` and :func:`points_rows` (scores of a final table, RULES.md 6),
-    :data:`ENDINGS`, :func:`ending` (how a game ended), :func:`sweep_told_by_score`.
+    :data:`ENDINGS`, :func:`ending` (how a game ended), :func:`sweeper` (the side holding every castle
+    of a table, the sweep end check).
 Playing
     :func:`play` with :class:`Hooks` (the one game loop), :class:`Policy`, :class:`Uniform`,
     :data:`UNIFORM`, :func:`concede_move`, :class:`SideView`, :class:`PublicRecord`, :func:`determinise`
@@ -37,8 +38,8 @@ from .policy import UNIFORM, Policy, Uniform, concede_move
 from .position import Position
 from .record import Event, GameRecord
 from .rules import ADJACENCIES, PRESETS, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Rules, RulesError
-from .scoring import (ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, SWEEP_POINTS, Ending, Result, ending, points_rows,
-                      sweep_told_by_score, table_result)
+from .scoring import (ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, Result, ending, points_rows,
+                      sweeper, table_result)
 from .state import (CONCEDE_CHOICE, DEAL, DECISIONS, DRAW, END, ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
                     PLACEMENTS, REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT,
                     Draw, Placed, Side)
@@ -56,7 +57,7 @@ __all__ = [
     "apply_legal",
     # tables for fast paths
     "battle_winner", "battle_of", "defence_holds", "side_outcomes", "table_result", "points_rows",
-    "Result", "Ending", "ENDINGS", "SWEEP", "EXHAUSTED", "OUT_OF_CARDS", "ending", "SWEEP_POINTS", "sweep_told_by_score",
+    "Result", "Ending", "ENDINGS", "SWEEP", "EXHAUSTED", "OUT_OF_CARDS", "ending", "sweeper",
     # playing
     "play", "Hooks", "GameTooLong", "Policy", "Uniform", "UNIFORM", "concede_move", "SideView", "PublicRecord", "determinise",
     "GameRecord", "Event",

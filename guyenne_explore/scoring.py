@@ -120,17 +120,6 @@ def ending(p: "Position") -> Ending | None:
     return Ending(EXHAUSTED if spent else OUT_OF_CARDS, out)
 
 
-def sweep_told_by_score(rules: "Rules") -> bool:
-    """Whether a final score alone tells a sweep under these rules: under 2022 scoring when no
-    table short of a sweep reaches :data:`SWEEP_POINTS` (read from :func:`points_rows`: true up to
-    six castles); never under 2021 scoring, where unspent cards add to the score.  Exact results,
-    which keep scores but not endings, use it to report sweeps where the score is proof."""
-    if rules.scoring != "2022" or rules.castles > 10:
-        return False
-    rows = points_rows(rules.castles, rules.scoring, rules.adjacency == "ring")
-    return all(max(r[1], r[2]) < SWEEP_POINTS for r in rows if r[0] < 0)
-
-
 def result(p: "Position") -> Result:
     """Scores and winner of the position's table (as if the game ended here when it goes on),
     with how it ended when it is over."""

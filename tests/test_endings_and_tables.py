@@ -2,7 +2,9 @@
 
 - The engine reports how a game ended (RULES.md 5.1 a sweep, 5.4 a side that cannot play on);
   the Sweep metric counts those endings, not scores of 12 (which a side reaches without a sweep
-  under classic2021, and with seven castles or more).
+  under classic2021, and with seven castles or more).  Every exact solver carries the engine's
+  ending in its outcomes: each equals the engine's own enumeration of every game, ending included,
+  where a score of 12 is no proof, and sampled games end as the exact result says.
 - The kernel's castle points, scores and sweep check equal the engine's on every table of 2 to 10
   castles, both scorings, both adjacencies; its battles and removal checks equal the engine's on
   every placement of up to five cards; its games' states at each end of a round equal the
@@ -10,12 +12,15 @@
 """
 
 import random
+from collections import Counter, defaultdict
 from dataclasses import replace
+from fractions import Fraction
 from itertools import product
 
 import numpy as np
 import pytest
 from numba import njit
+from scipy import stats
 
 from guyenne_explore import Cards, Position, Rules
 from guyenne_explore.cards import HERO, KINDS, value_of
@@ -28,7 +33,14 @@ from guyenne_explore.analysis.metrics import designer_metrics
 from guyenne_explore.position import DRAW, ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE
 from guyenne_explore.record import play_game
 from guyenne_explore.analysis.api import analyse
-from guyenne_explore.scoring import (ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, points_rows, sweep_told_by_score,
+from guyenne_explore.analysis.exact import exact_distribution
+from guyenne_explore.analysis.exact_reference import Reference
+from guyenne_explore.analysis.fast.endgame import Endgame, applies
+from guyenne_explore.analysis.fast.forward import ForwardEndgame
+from guyenne_explore.analysis.fast.forward_exact import ExactForwardEndgame
+from guyenne_explore.analysis.policies import Uniform
+from guyenne_explore.policy import UNIFORM
+from guyenne_explore.scoring import (ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, points_rows,
                                      sweeper, table_result)
 
 DOMAIN = list(product(range(2, kn.MAX_TABLED_CASTLES + 1), ("2022", "2021"), (False, True)))
@@ -149,8 +161,8 @@ def test_compiled_games_replay_round_by_round(rules):
 
 # ---------------------------------------------------------------------- exact results
 def test_exact_sweeps_agree_with_the_games_endings(load):
-    """Where the engine says a score tells a sweep (2022 scoring, six castles), an exact result
-    reports the Sweep metric; the compiled games' own endings agree with it."""
+    """An exact result's Sweep metric (2022 scoring, six castles); the compiled games' own endings
+    agree with it."""
     data = load("base-endgame-3v3.json").to_json()
     data["castles"] = ["english"] * 4 + ["neutral", "french"]
     p = Position.from_json(data)
@@ -162,13 +174,102 @@ def test_exact_sweeps_agree_with_the_games_endings(load):
     assert abs(rate - exact.value) < 4.5 * sigma
 
 
-def test_exact_results_leave_out_sweeps_their_scores_cannot_tell(load):
-    """Under classic2021 a side scores 12 without a sweep: an exact result (scores only) has no Sweep."""
-    assert not sweep_told_by_score(Rules.preset("classic2021"))
-    assert not sweep_told_by_score(Rules.preset("base", castles=7))
-    assert sweep_told_by_score(Rules.preset("advanced", adjacency="ring"))
-    names = [m.name for m in analyse(load("classic2021-endgame-4v4.json"), method="exact").metrics()]
-    assert "Sweep" not in names and "Advantage (english)" in names
+def _endgame(rules: Rules, castles: str, english: str, french: str) -> Position:
+    """A round start after both sides' last exhaustion: ``castles`` as letters (E, F, N), the hands as
+    card symbols, both decks spent, every other card of a side in its discard."""
+    names = {"E": "english", "F": "french", "N": "neutral"}
+    start = Position.start(rules).to_json()
+    sides = {}
+    for name, hand in (("english", english), ("french", french)):
+        rest = [c for zone in ("hand", "deck", "discard", "removed") for c in start["sides"][name][zone]]
+        for c in hand:
+            rest.remove(c)
+        sides[name] = {"hand": list(hand), "deck": [], "discard": rest, "removed": [],
+                       "exhaustions": rules.exhaustion_limit}
+    return Position.from_json({"rules": start["rules"], "castles": [names[c] for c in castles], "round": 10,
+                               "first": "english", "to_play": "open_first", "sides": sides})
+
+
+def _engine_outcomes(p: Position, memo: dict) -> dict:
+    """``(english, french, winner, ending) -> probability`` from ``p`` under uniform play, by the engine
+    alone: every move it allows (checked) and every draw it deals, each game's end as its ``Result`` says."""
+    hit = memo.get(p)
+    if hit is None:
+        if p.is_over:
+            r = p.result()
+            hit = {(r.english, r.french, r.winner, r.ending.reason): Fraction(1)}
+        else:
+            hit = defaultdict(Fraction)
+            steps = p.chance_outcomes() if p.is_chance else UNIFORM.distribution(p.view(p.side_to_play))
+            for step, q in steps:
+                child = p.apply_outcome(step) if p.is_chance else p.apply(step)
+                for k, v in _engine_outcomes(child, memo).items():
+                    hit[k] += q * v
+        memo[p] = hit
+    return hit
+
+
+def _without_rounds(dist: dict) -> dict:
+    out: dict = defaultdict(Fraction)
+    for (e, f, w, end, _), q in dist.items():
+        out[(e, f, w, end)] += q
+    return dict(out)
+
+
+# a side scores 12 without a sweep: classic2021, a run of five with its bonus and two unspent cards;
+# seven castles, a run of six (12 to 0 with a neutral castle left, the score of a sweep)
+SCORE_IS_NO_PROOF = [(Rules.preset("classic2021"), "EEEENF"), (Rules.preset("base", castles=7), "EEEEENN")]
+
+
+@pytest.mark.parametrize("rules,castles", SCORE_IS_NO_PROOF, ids=["classic2021", "castles7"])
+def test_every_exact_solver_reports_the_engines_endings(rules, castles):
+    """The five exact solvers give the engine's enumeration outcome for outcome, ending included,
+    and an exact result's Sweep metric is the engine's probability of a sweep, in fractions and floats."""
+    p = _endgame(rules, castles, "5322", "H42")
+    assert applies(p, ("uniform", "uniform"))
+    engine = _engine_outcomes(p, {})
+    sweep = sum(q for k, q in engine.items() if k[3] == SWEEP)
+    assert sweep > 0 and sum(engine.values()) == 1
+    assert any(k[3] != SWEEP and 12 in k[:2] for k in engine)  # a score of 12 that is no sweep
+    if rules.castles == 7:
+        assert {(12, 0, "english", SWEEP), (12, 0, "english", EXHAUSTED)} <= set(engine)
+    assert _without_rounds(Endgame(p.rules).value(p)) == engine
+    assert _without_rounds(ExactForwardEndgame(p.rules).value(p)) == engine
+    assert _without_rounds(Reference().distribution(p)) == engine
+    assert _without_rounds(exact_distribution(p, (Uniform(), Uniform()), fast=False)[0]) == engine
+    floats = _without_rounds(ForwardEndgame(p.rules).value(p))
+    assert set(floats) == set(engine) and all(abs(floats[k] - float(q)) < 1e-12 for k, q in engine.items())
+    for arithmetic in ("fraction", "float"):
+        result = analyse(p, method="exact", arithmetic=arithmetic)
+        metric = {m.name: m for m in result.metrics()}["Sweep"]
+        assert metric.low == metric.high == metric.value == pytest.approx(float(sweep), abs=1e-12)
+    assert sum(q for k, q in result.joint.items() if k[3] == SWEEP) == pytest.approx(float(sweep), abs=1e-12)
+
+
+@pytest.mark.parametrize("rules,castles", SCORE_IS_NO_PROOF, ids=["classic2021", "castles7"])
+def test_sampled_games_end_as_the_exact_result_says(rules, castles):
+    """20,000 compiled games against the exact result: the joint of scores, winner, ending and rounds
+    (chi-square, rare outcomes pooled), and the Sweep metric within its interval's reach."""
+    p = _endgame(rules, castles, "5322", "H42")
+    exact = analyse(p, method="exact")
+    n = 20_000
+    sampled = analyse(p, method="sample", games=n, seed=3)
+    seen = Counter((g.english, g.french, g.winner, g.ending, g.rounds) for g in sampled.samples)
+    assert set(seen) <= set(exact.joint)
+    obs, exp, acc_o, acc_e = [], [], 0, 0.0
+    for k in sorted(exact.joint, key=lambda k: exact.joint[k]):  # pool the rarest until each cell expects 5 games
+        acc_o += seen[k]
+        acc_e += float(exact.joint[k]) * n
+        if acc_e >= 5:
+            obs.append(acc_o)
+            exp.append(acc_e)
+            acc_o, acc_e = 0, 0.0
+    obs[-1] += acc_o
+    exp[-1] += acc_e
+    assert len(obs) > 2 and stats.chisquare(obs, exp).pvalue > 1e-4
+    want = {m.name: m for m in exact.metrics()}["Sweep"].value
+    got = {m.name: m for m in sampled.metrics()}["Sweep"].value
+    assert abs(got - want) < 4.5 * (want * (1 - want) / n) ** 0.5
 
 
 # ---------------------------------------------------------------------- battles and removals

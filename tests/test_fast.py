@@ -124,7 +124,7 @@ def test_compiled_frequencies_match_exact(name, load):
     p = load(name + ".json")
     exact, _ = exact_distribution(p, (Uniform(), Uniform()))
     probs: dict = Counter()
-    for (e, f, w, _), q in exact.items():
+    for (e, f, w, _, _), q in exact.items():
         probs[(e, f, w)] += q
     n = 20_000
     seen = Counter(g[:3] for g in fast_games(p, n, seed=12))

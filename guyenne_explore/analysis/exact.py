@@ -1,10 +1,12 @@
 """Exact outcome distributions by enumeration of every move and chance outcome.
 
 The value of a position is a distribution over final outcomes
-``(english score, french score, winner, rounds still to play)`` with exact
-fractions.  A round is expanded breadth first, merging equal positions at
-each step, down to the positions where it ends (a draw between rounds or the
-end of the game); only the positions after the draws, one per start of a
+``(english score, french score, winner, ending, rounds still to play)`` with exact
+fractions; ``ending`` is the reason of the engine's :class:`~guyenne_explore.scoring.Ending`
+(a sweep, a side that exhausted its deck, a side out of cards), which a score alone
+does not tell (under classic2021 a side scores 12 without a sweep).  A round is
+expanded breadth first, merging equal positions at each step, down to the
+positions where it ends (a draw between rounds or the end of the game); only the positions after the draws, one per start of a
 round, are memoised.  Many placements lead to the same table, so this keeps
 the number of solved states small (the ``states`` of a result).  Round starts
 from which no side can reshuffle again go to the forward pass of
@@ -28,7 +30,7 @@ from .fast.forward import ForwardEndgame
 from .fast.forward_exact import ExactForwardEndgame
 from .policies import Policy
 
-Outcome = tuple[int, int, str, int]
+Outcome = tuple[int, int, str, str, int]
 Distribution = dict[Outcome, Fraction]  # the same shape as :data:`.fast.endgame.Distribution`
 
 
@@ -171,13 +173,14 @@ class Solver:
         out: Distribution = defaultdict(Fraction)
         if p.is_over:
             r = p.result()
-            out[(r.english, r.french, r.winner, 0)] = Fraction(1)
+            assert r.ending is not None
+            out[(r.english, r.french, r.winner, r.ending.reason, 0)] = Fraction(1)
         elif p.is_chance:
             for draw, pd in p.chance_outcomes():
                 child = p.apply_outcome(draw)
                 shift = child.round - p.round
-                for (e, f, w, n), q in self.solve(child, False).items():
-                    out[(e, f, w, n + shift)] += pd * q
+                for (e, f, w, end, n), q in self.solve(child, False).items():
+                    out[(e, f, w, end, n + shift)] += pd * q
         else:
             for end, pe in self.round_ends(p).items():
                 for key, q in self.solve(end, False).items():

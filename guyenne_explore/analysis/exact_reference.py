@@ -9,7 +9,7 @@ matter any more (:func:`merge_key`); every dropped piece is justified there and
 the tests compare merged and unmerged answers on small positions.
 
 A value is ``(denominator, {outcome: numerator})`` with outcomes
-``(english, french, winner, rounds after this one)`` as in :mod:`.exact`.
+``(english, french, winner, ending, rounds after this one)`` as in :mod:`.exact`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from ..engine_api import (CONCEDE_CHOICE, OPEN_SECOND, PLACEMENTS, REMOVE_CHOICE
 from .cancel import Cancelled
 from .fast.endgame import frozen
 
-Outcome = tuple[int, int, str, int]
+Outcome = tuple[int, int, str, str, int]
 Value = tuple[int, dict[Outcome, int]]
 
 
@@ -119,7 +119,8 @@ class Reference:
             pass
         elif p.is_over:
             r = p.result()
-            out = (1, {(r.english, r.french, r.winner, 0): 1})
+            assert r.ending is not None
+            out = (1, {(r.english, r.french, r.winner, r.ending.reason, 0): 1})
         elif p.is_chance:
             terms = []
             for draw, q in p.chance_outcomes():
@@ -147,8 +148,8 @@ def _mix(terms: list[tuple[Fraction, int, Value]]) -> Value:
     nums: dict[Outcome, int] = {}
     for q, shift, (den, child) in terms:
         factor = q.numerator * (common // (q.denominator * den))
-        for (e, f, w, k), v in child.items():
-            o = (e, f, w, k + shift)
+        for (e, f, w, end, k), v in child.items():
+            o = (e, f, w, end, k + shift)
             nums[o] = nums.get(o, 0) + factor * v
     g = gcd(common, *nums.values())
     return common // g, {o: v // g for o, v in nums.items()}

@@ -4,8 +4,9 @@ One computation serves sampled and exact results: each outcome comes with a
 weight, a count of sampled games or an exact probability.  Counted outcomes get
 95% intervals (Wilson for proportions, Student t for means, :mod:`.intervals`);
 exact ones are points.  A metric that needs a field the outcomes lack (the
-round a game was decided, whether a hero was kept, how a game ended) is left
-out rather than guessed.
+round a game was decided, whether a hero was kept: exact results keep neither)
+is left out rather than guessed; how a game ended, the engine's ending, every
+outcome carries.
 
 Values are data (:class:`Metric`: name, value, interval, unit); what a metric
 means is prose in :data:`MEANINGS`, the same for every run, with no numbers in it.
@@ -151,9 +152,8 @@ def weighted_metrics(outcomes: Iterable[tuple[Outcome, Weight]], counted: bool) 
         s.proportion("Drawishness", lambda o: o.winner == "draw"),
         s.mean("Duration (rounds)", lambda o: o.rounds, ROUNDS),
         s.mean("Score difference", lambda o: o.english - o.french, POINTS),
+        s.proportion("Sweep", lambda o: o.ending == SWEEP),
     ]
-    if s.known("ending"):
-        out.append(s.proportion("Sweep", lambda o: o.ending == SWEEP))
     if s.known("decided"):
         won = s.where(lambda o: o.winner != "draw")
         if won.total:

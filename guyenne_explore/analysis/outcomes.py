@@ -25,22 +25,17 @@ class Game(NamedTuple):
     ending: str
 
 
-#: An exact result's ending where only its score is known and the score proves the game was no
-#: sweep (``scoring.sweep_told_by_score``); sampled games carry the engine's own ending.
-NO_SWEEP = "no_sweep"
-
-
 class Outcome(NamedTuple):
     """What the metrics read of a game; a :class:`Game` has the same fields.
 
-    An exact result knows only the first four, and whether the game ended by a sweep where the
-    score tells it (``ending`` :data:`~guyenne_explore.scoring.SWEEP` or :data:`NO_SWEEP`); the
-    others are None there."""
+    An exact result knows the outcome, its length and how the game ended (the engine's ending,
+    which every exact solver carries in its outcomes); the others are None there."""
 
     english: int
     french: int
     winner: str
     rounds: int
+    #: how the game ended: one of the engine's ``scoring.ENDINGS``
+    ending: str
     decided: int | None = None
     hero_kept: tuple[bool, bool] | None = None
-    ending: str | None = None

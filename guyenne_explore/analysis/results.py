@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..engine_api import SWEEP, SWEEP_POINTS, Position, sweep_told_by_score
+from ..engine_api import Position
 from .exact import Distribution
 from .intervals import mean_interval, wilson
 from .metrics import Metric, Outcome, Weight, weighted_metrics
-from .outcomes import NO_SWEEP, Game
+from .outcomes import Game
 
 WINNERS = ("english", "french", "draw")
 
@@ -38,17 +38,16 @@ class AnalysisResult:
     warnings: list[str] = field(default_factory=list)
     #: how an exact result was summed: "fraction" (exact, with ``p_exact``) or "float" (float64, to rounding)
     arithmetic: str = "fraction"
-    #: exact: (english score, french score, winner, rounds played) -> probability, the joint of the two above
-    joint: dict[tuple[int, int, str, int], Any] = field(default_factory=dict)
+    #: exact: (english score, french score, winner, how the game ended, rounds played) -> probability: the
+    #: joint of the two above with the engine's ending (one of ``scoring.ENDINGS``)
+    joint: dict[tuple[int, int, str, str, int], Any] = field(default_factory=dict)
 
     def weighted(self) -> list[tuple[Outcome, Weight]]:
         """The outcomes with their weights: each sampled game counted once, or each exact outcome
         with its probability (what :func:`.metrics.weighted_metrics` reads)."""
         if not self.exact:
             return [(g, 1) for g in self.samples]  # type: ignore[misc]
-        told = sweep_told_by_score(self.position.rules)
-        return [(Outcome(e, f, w, n, ending=(SWEEP if SWEEP_POINTS in (e, f) else NO_SWEEP) if told else None), q)
-                for (e, f, w, n), q in sorted(self.joint.items())]
+        return [(Outcome(e, f, w, n, end), q) for (e, f, w, end, n), q in sorted(self.joint.items())]
 
     def metrics(self) -> list[Metric]:
         """The designer metrics of this result, by the same computation for exact and sampled results."""
@@ -136,11 +135,11 @@ def exact_result(p: Position, policies: tuple[str, str], dist: Distribution, sta
                  arithmetic: str = "fraction") -> AnalysisResult:
     outcomes: dict[tuple[int, int, str], Fraction] = defaultdict(Fraction)
     rounds: dict[int, Fraction] = defaultdict(Fraction)
-    joint: dict[tuple[int, int, str, int], Fraction] = defaultdict(Fraction)
-    for (e, f, w, n), q in dist.items():
+    joint: dict[tuple[int, int, str, str, int], Fraction] = defaultdict(Fraction)
+    for (e, f, w, end, n), q in dist.items():
         outcomes[(e, f, w)] += q
         rounds[n + 1] += q
-        joint[(e, f, w, n + 1)] += q
+        joint[(e, f, w, end, n + 1)] += q
     return AnalysisResult(p, policies, True, dict(outcomes), dict(rounds), states=states, warnings=p.warnings(),
                           arithmetic=arithmetic, joint=dict(joint))
 

@@ -15,8 +15,9 @@ the uniform policy then factorises:
 
 So a round is one small tensor contraction (exact, in integers) instead of an
 enumeration of every path, and the draws come from the engine's own chance
-outcomes.  Battles are decided by the engine's ``battle_winner`` and the
-final score by the engine's ``result``; the tests compare every distribution
+outcomes.  Battles are decided by the engine's ``battle_winner``, the
+final score by the engine's ``table_result`` and how the game ended by
+:func:`ending_of`; the tests compare every distribution, endings included,
 with the engine's enumeration.
 """
 
@@ -31,11 +32,12 @@ from typing import Callable
 
 import numpy as np
 
-from ...engine_api import NEUTRAL, OPEN_FIRST, Cards, Position, Rules, Side, battle_winner, side_outcomes, table_result
+from ...engine_api import (EXHAUSTED, NEUTRAL, OPEN_FIRST, SWEEP, Cards, Position, Rules, Side, battle_winner,
+                           side_outcomes, sweeper, table_result)
 from .encode import unsupported
 
-#: (english score, french score, winner, rounds after this one) -> probability, as in :mod:`..exact`
-Distribution = dict[tuple[int, int, str, int], Fraction]
+#: (english score, french score, winner, ending, rounds after this one) -> probability, as in :mod:`..exact`
+Distribution = dict[tuple[int, int, str, str, int], Fraction]
 #: a placement's strength class: its sum, or HERO_CLASS when it holds a hero (the hero overrides sums)
 HERO_CLASS = -1
 # outcomes of a battle seen from the first player F: F wins, S wins, tie
@@ -46,6 +48,15 @@ def frozen(side: Side, rules: Rules) -> bool:
     """True when the side can never reshuffle again (its discard is out of the game for good)."""
     limit = rules.exhaustion_limit
     return side.exhaustions >= limit or (side.exhaustions == limit - 1 and side.deck.size > 0)
+
+
+def ending_of(castles: tuple[int, ...]) -> str:
+    """How an endgame that stops on the final table ``castles`` ended, as the engine's ``ending``
+    says it: a sweep when the engine's ``sweeper`` names a side; else a side holds at most one card
+    after drawing, and a side that can never reshuffle (:func:`frozen`) gets there only by drawing
+    its deck dry for the last time, so every side the engine's ending names has exhausted its deck.
+    The tests compare these endings with the engine's on every endgame they solve."""
+    return SWEEP if sweeper(castles) is not None else EXHAUSTED
 
 
 def applies(p: Position, policies: tuple[str, str]) -> bool:
@@ -157,21 +168,22 @@ class Endgame:
         self.rules = rules
         #: told the number of states solved every 200 states (it may raise to cancel)
         self.progress = progress
-        self.memo: dict[tuple, tuple[int, dict[tuple[int, int, str, int], int]]] = {}
-        self.drawn_memo: dict[tuple, tuple[int, dict[tuple[int, int, str, int], int]]] = {}
-        #: final outcomes (english, french, winner) seen so far, and their indexes
-        self.outcomes: list[tuple[int, int, str]] = []
-        self._index: dict[tuple[int, int, str], int] = {}
+        self.memo: dict[tuple, tuple[int, dict[tuple[int, int, str, str, int], int]]] = {}
+        self.drawn_memo: dict[tuple, tuple[int, dict[tuple[int, int, str, str, int], int]]] = {}
+        #: final outcomes (english, french, winner, ending) seen so far, and their indexes
+        self.outcomes: list[tuple[int, int, str, str]] = []
+        self._index: dict[tuple[int, int, str, str], int] = {}
         self._ids: dict[tuple, np.ndarray] = {}
         # per-solver caches (bound methods: they go away with the solver)
         self._result = lru_cache(maxsize=None)(self._score)
         self._draws = lru_cache(maxsize=None)(self._draw)
 
     # ------------------------------------------------------------------ helpers
-    def _score(self, castles: tuple[int, ...], unspent_e: int, unspent_f: int) -> tuple[int, int, str]:
-        """The engine's score of a finished table: only castles and unspent card counts matter."""
+    def _score(self, castles: tuple[int, ...], unspent_e: int, unspent_f: int) -> tuple[int, int, str, str]:
+        """The engine's score of a finished table (only castles and unspent card counts matter) and
+        how the game ended there."""
         r = table_result(castles, unspent_e, unspent_f, self.rules)
-        return r.english, r.french, r.winner
+        return r.english, r.french, r.winner, ending_of(castles)
 
     def _outcome_ids(self, castles: tuple[int, ...], first: int, classes: tuple[tuple[int, int], ...]) -> np.ndarray:
         """ids[t, c]: the final outcome (index in ``self.outcomes``) of castles ending as table t
@@ -202,7 +214,7 @@ class Endgame:
 
     # ------------------------------------------------------------------ solving
     def value(self, p: Position) -> Distribution:
-        """The distribution ``(english, french, winner, rounds after this one)`` from round start ``p``."""
+        """The distribution ``(english, french, winner, ending, rounds after this one)`` from round start ``p``."""
         e, f = p.sides
         den, nums = self._solve(p.castles, p.first, e.hand, f.hand, e.deck, f.deck)
         return {o: Fraction(n, den) for o, n in nums.items()}
@@ -211,7 +223,7 @@ class Endgame:
                decks: tuple[Cards, Cards]) -> tuple[int, dict, dict]:
         """The round's ends as integer weights over one denominator.
 
-        Returns ``(denominator, ended, going)``: ``ended[(english, french, winner)]`` for
+        Returns ``(denominator, ended, going)``: ``ended[(english, french, winner, ending)]`` for
         games that end with this round, ``going[(castles, hand_e, hand_f)]`` (hands before
         the draw) for games that go on.
         """
@@ -250,7 +262,7 @@ class Endgame:
         return fp.denominator * sp.denominator * n * (n - 1), ended, going
 
     def _drawn(self, castles: tuple[int, ...], first: int, rem_e: Cards, rem_f: Cards,
-               deck_e: Cards, deck_f: Cards) -> tuple[int, dict[tuple[int, int, str, int], int]]:
+               deck_e: Cards, deck_f: Cards) -> tuple[int, dict[tuple[int, int, str, str, int], int]]:
         """The distribution from the end of a round, before the draws (memoised: rounds that
         end alike, from different starts, share it)."""
         key = (castles, first, rem_e, rem_f, deck_e, deck_f)
@@ -262,7 +274,7 @@ class Endgame:
             for hf, df, pf in self._draws(rem_f, deck_f):
                 terms.append((pe * pf, self._solve(castles, first, he, hf, de, df)))
         common = lcm(*(q.denominator * child_den for q, (child_den, _) in terms))
-        nums: dict[tuple[int, int, str, int], int] = defaultdict(int)
+        nums: dict[tuple[int, int, str, str, int], int] = defaultdict(int)
         for q, (child_den, child_nums) in terms:
             factor = q.numerator * (common // (q.denominator * child_den))
             for o, v in child_nums.items():
@@ -273,7 +285,7 @@ class Endgame:
         return result
 
     def _solve(self, castles: tuple[int, ...], first: int, hand_e: Cards, hand_f: Cards,
-               deck_e: Cards, deck_f: Cards) -> tuple[int, dict[tuple[int, int, str, int], int]]:
+               deck_e: Cards, deck_f: Cards) -> tuple[int, dict[tuple[int, int, str, str, int], int]]:
         """``(denominator, numerators)`` of the distribution: integers, so merging needs no gcd per term."""
         key = (castles, first, hand_e, hand_f, deck_e, deck_f)
         hit = self.memo.get(key)
@@ -281,7 +293,7 @@ class Endgame:
             return hit
         decks = (deck_e, deck_f)
         denominator, ended, going = self._round(castles, first, (hand_e, hand_f), decks)
-        nums: dict[tuple[int, int, str, int], int] = defaultdict(int)
+        nums: dict[tuple[int, int, str, str, int], int] = defaultdict(int)
         for outcome, w in ended.items():
             nums[(*outcome, 0)] += w
         # the games going on: the next round's distribution, reached with probability w / denominator
@@ -293,8 +305,8 @@ class Endgame:
             nums[o] *= scale
         for w, (child_den, child_nums) in terms:
             factor = w * (common // (denominator * child_den))
-            for (e, f, winner, k), v in child_nums.items():
-                nums[(e, f, winner, k + 1)] += factor * v
+            for (e, f, winner, end, k), v in child_nums.items():
+                nums[(e, f, winner, end, k + 1)] += factor * v
         g = gcd(common, *nums.values())
         result = (common // g, {o: v // g for o, v in nums.items() if v})
         self.memo[key] = result

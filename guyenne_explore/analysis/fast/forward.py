@@ -25,8 +25,9 @@ castle tables, and a round is three sparse matrix products (float64):
 
 The answers are the exact distribution up to rounding (the tests compare them
 with the fractions of :class:`.endgame.Endgame` to 1e-12); battles and draws
-come from the engine (``battle_winner``, ``side_outcomes``) and the final scores
-from the engine's ``table_result``.
+come from the engine (``battle_winner``, ``side_outcomes``), the final scores
+from the engine's ``table_result`` and how the game ended from
+:func:`.endgame.ending_of`.
 """
 
 from __future__ import annotations
@@ -41,11 +42,11 @@ import numpy as np
 from scipy import sparse
 
 from ...engine_api import NEUTRAL, Cards, Position, Rules, Side, battle_winner, side_outcomes, table_result
-from .endgame import HERO_CLASS, _placements
+from .endgame import HERO_CLASS, _placements, ending_of
 from ..limits import check_memory
 
-#: (english score, french score, winner, rounds after this one) -> probability
-FloatDistribution = dict[tuple[int, int, str, int], float]
+#: (english score, french score, winner, ending, rounds after this one) -> probability
+FloatDistribution = dict[tuple[int, int, str, str, int], float]
 # battle outcomes, in english/french terms
 E_WINS, F_WINS, TIE = 0, 1, 2
 #: a castle's digit in a table's index: neutral, english, french
@@ -133,8 +134,9 @@ class ForwardEndgame:
         self._post_ids: dict[tuple[Cards, Cards], int] = {}
         self._posts: list[_Post] = []
         self._ids: dict[tuple[int, int], np.ndarray] = {}
-        self.outcomes: list[tuple[int, int, str]] = []
-        self._index: dict[tuple[int, int, str], int] = {}
+        #: final outcomes (english, french, winner, ending) seen so far, by index
+        self.outcomes: list[tuple[int, int, str, str]] = []
+        self._index: dict[tuple[int, int, str, str], int] = {}
 
     def _state_id(self, hand: Cards, deck: Cards) -> int:
         key = (hand, deck)
@@ -176,14 +178,16 @@ class ForwardEndgame:
         return out
 
     def _outcome_ids(self, unspent_e: int, unspent_f: int) -> np.ndarray:
-        """ids[table]: the final outcome (index in ``outcomes``) of each castle table, by the engine."""
+        """ids[table]: the final outcome (index in ``outcomes``) of each castle table, by the engine,
+        with how the game ended there."""
         key = (unspent_e, unspent_f)
         hit = self._ids.get(key)
         if hit is None:
             hit = np.empty(len(self.digits), np.int64)
             for t, row in enumerate(self.digits):
-                r = table_result(tuple(_CONTROL[d] for d in row), unspent_e, unspent_f, self.rules)
-                outcome = (r.english, r.french, r.winner)
+                table = tuple(_CONTROL[d] for d in row)
+                r = table_result(table, unspent_e, unspent_f, self.rules)
+                outcome = (r.english, r.french, r.winner, ending_of(table))
                 hit[t] = self._index.setdefault(outcome, len(self.outcomes))
                 if hit[t] == len(self.outcomes):
                     self.outcomes.append(outcome)
@@ -191,7 +195,7 @@ class ForwardEndgame:
         return hit
 
     def value(self, p: Position) -> FloatDistribution:
-        """The distribution ``(english, french, winner, rounds after this one)`` from round start ``p``."""
+        """The distribution ``(english, french, winner, ending, rounds after this one)`` from round start ``p``."""
         e, f = p.sides
         start = np.zeros((1, len(self.digits)))
         start[0, sum(_DIGIT[c] * w for c, w in zip(p.castles, self.powers))] = 1.0

@@ -40,8 +40,8 @@ from ...engine_api import Position, Rules
 from .forward import ForwardEndgame, _Post
 from ..limits import check_memory
 
-#: (english score, french score, winner, rounds after this one) -> probability
-Distribution = dict[tuple[int, int, str, int], Fraction]
+#: (english score, french score, winner, ending, rounds after this one) -> probability
+Distribution = dict[tuple[int, int, str, str, int], Fraction]
 #: residues are below 2**PRIME_BITS: a product of two fits in int64 with 2**(63 - 2 * PRIME_BITS) terms to spare
 PRIME_BITS = 26
 _LIMB = 13
@@ -169,7 +169,7 @@ class ExactForwardEndgame(ForwardEndgame):
         return hit
 
     def value(self, p: Position) -> Distribution:  # type: ignore[override]
-        """The distribution ``(english, french, winner, rounds after this one)`` from round start ``p``."""
+        """The distribution ``(english, french, winner, ending, rounds after this one)`` from round start ``p``."""
         count = self._primes_needed(p)
         while True:
             try:
