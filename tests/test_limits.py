@@ -1,4 +1,4 @@
-"""Exact requests that would outgrow the machine's memory are refused with a plain sentence.
+"""Exact requests that would outgrow the machine's memory, or take too long, are refused with a plain sentence.
 
 An endgame right after the last reshuffle (no side can reshuffle again, but many cards are left in
 the decks) has far too many pairs of side states for the forward passes: the request must be refused
@@ -8,14 +8,17 @@ before the arrays are allocated, forced or not, in fractions and in floats, and 
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from guyenne_explore import Position, Rules
-from guyenne_explore.analysis.api import ExactOutOfReach, analyse
+from guyenne_explore.analysis import api
+from guyenne_explore.analysis.api import ExactOutOfReach, analyse, estimate_exact_cost, estimate_tree_size, in_endgame
 from guyenne_explore.analysis.fast.endgame import frozen
 from guyenne_explore.analysis.limits import check_memory, plain_bytes
 from guyenne_explore.cli import main
+from guyenne_explore.engine_api import OPEN_FIRST, apply_legal
 from guyenne_explore.record import play_game
 
 
@@ -55,3 +58,50 @@ def test_check_memory_names_the_size() -> None:
     with pytest.raises(ExactOutOfReach, match="about 7.5 GiB"):
         check_memory((1000, 1000, 1000))
     assert plain_bytes(3 * 2**20) == "about 3.0 MiB"
+
+
+def _late(rules: Rules, seed: int, unspent: int, min_deck: int) -> Position:
+    """The first round start of a seeded uniform game with at most ``unspent`` cards in hands and
+    decks and at least ``min_deck`` in the decks (as ``benchmarks/bench_exact.py`` builds them)."""
+    rng = random.Random(seed)
+    while True:
+        p = Position.start(rules)
+        while not p.is_over:
+            if p.to_play == OPEN_FIRST and sum(s.hand.size + s.deck.size for s in p.sides) <= unspent \
+                    and sum(s.deck.size for s in p.sides) >= min_deck:
+                return p
+            p = p.apply_outcome(p.sample_outcome(rng)) if p.is_chance else apply_legal(p, rng.choice(list(p.legal_moves)))
+
+
+def _stacked_decks() -> Position:
+    """A base position with both decks stacked, whose whole game tree reads as minutes of enumeration
+    but whose endgames (every round start after the stacked draws) the endgame solver takes at once."""
+    data = _late(Rules.preset("base"), 4, 12, 1).to_json()
+    rng = random.Random(4)
+    for side in data["sides"].values():
+        deck = list(side["deck"])
+        rng.shuffle(deck)
+        side["deck"], side["stacked"] = deck, True
+    return Position.from_json(data)
+
+
+def test_a_position_near_its_endgames_is_no_longer_refused(monkeypatch) -> None:
+    p = _stacked_decks()
+    assert estimate_tree_size(p) > 60 * 300_000  # the whole tree: over the old limit of a minute at 300,000 nodes a second
+    nodes, seconds = estimate_exact_cost(p)
+    assert nodes < estimate_tree_size(p) / 10 and seconds < api.EXACT_SECONDS
+    solved = []
+    monkeypatch.setattr(api, "exact_distribution", lambda q, *a, **k: solved.append(q) or ({}, 0))
+    monkeypatch.setattr(api, "exact_result", lambda *a, **k: None)
+    analyse(p, method="exact")
+    assert solved == [p]
+
+
+def test_endgames_with_many_cards_below_a_position_are_charged_their_cost() -> None:
+    """The probes stop at the first endgame round start, but an endgame whose decks were just
+    reshuffled is far beyond an exact analysis: the refusal says so, and forcing is offered."""
+    p = _late(Rules.preset("base"), 4, 14, 2)
+    assert not in_endgame(p, ("uniform", "uniform"))
+    with pytest.raises(ExactOutOfReach, match="out of reach") as caught:
+        analyse(p, method="exact")
+    assert caught.value.forceable

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from math import comb
 from concurrent.futures import Executor
 from typing import Callable
 
@@ -10,19 +11,16 @@ from ..engine_api import Draw, Hooks, Move, Position, play
 from .exact import exact_distribution, out_of_reach, require_exact
 from .limits import ExactOutOfReach
 from .fast.encode import unsupported
-from .fast.endgame import frozen
+from .fast.endgame import applies, frozen
+from .fast.forward import ForwardEndgame
 from .registry import POLICIES, policy_named
 from .results import AnalysisResult, exact_result, sampled_result
 from .sample import play_games, sample_games_on
 
-__all__ = ["POLICIES", "policy_named", "analyse", "estimate_tree_size", "in_endgame", "ExactOutOfReach"]
+__all__ = ["POLICIES", "policy_named", "analyse", "estimate_tree_size", "estimate_exact_cost", "in_endgame",
+           "ExactOutOfReach"]
 #: Estimated tree nodes above which "auto" samples instead (about a second of enumeration).
 EXACT_BUDGET = 300_000
-#: Tree nodes per second of the exact enumeration, measured on the check positions.
-NODES_PER_SECOND = 300_000
-#: Estimated tree nodes above which an explicit exact request is refused unless forced: about a
-#: minute of enumeration (a request just under a limit of minutes ran for minutes unannounced).
-EXACT_LIMIT = 60 * NODES_PER_SECOND
 
 
 #: Cards still in decks (both sides together) up to which "auto" solves an endgame by full
@@ -61,6 +59,99 @@ class _Probe(Hooks):
 
     def chance(self, p: Position, draw: Draw) -> None:
         self._step(len(p.chance_outcomes()))
+
+
+#: Seconds of exact analysis per node of the game tree above the endgame round starts (tree nodes:
+#: the merging recursion solves fewer states, but what each costs varies more than their count)
+SECONDS_PER_NODE = 2.5e-5
+#: Seconds per round start of an endgame below them (castle table, both hands and decks), which
+#: :class:`.fast.endgame.Endgame` solves in closed form round by round
+SECONDS_PER_ENDGAME_STATE = 5e-5
+#: Estimated seconds above which an explicit exact request is refused unless forced: about a minute
+#: (a request just under a limit of minutes ran for minutes unannounced)
+EXACT_SECONDS = 60.0
+
+
+def estimate_exact_cost(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), probes: int = 30,
+                        seed: int = 0) -> tuple[float, float]:
+    """What an exact analysis of ``p`` will do: ``(positions, seconds)``.
+
+    Knuth's estimator as in :func:`estimate_tree_size`, but each probe stops at the first endgame
+    round start that the exact analysis hands to an endgame solver (:func:`.fast.endgame.applies`,
+    uniform play without reshuffles): the tree below it is never enumerated.  Such a start costs
+    the round starts its endgame can reach (:func:`_endgame_states`), far fewer than its subtree's
+    nodes.  Both counts turn into seconds by constants that ``benchmarks/bench_exact.py`` calibrates
+    (it prints the seconds per unit it measures)."""
+    rng = random.Random(seed)
+    nodes = endgame = 0.0
+    sizes: dict[tuple, float] = {}
+    forward: ForwardEndgame | None = None
+    for _ in range(probes):
+        probe = _EndgameProbe(tuple(policies))  # type: ignore[arg-type]
+        try:
+            play(p, rng, hooks=(probe,), check_moves=False)
+        except _Stop:
+            stop = probe.stop
+            assert stop is not None
+            key = tuple((s.hand, s.deck) for s in stop.sides)
+            if key not in sizes:
+                forward = forward or ForwardEndgame(p.rules)
+                sizes[key] = _endgame_states(stop, forward)
+            endgame += probe.weight * sizes[key]
+        nodes += probe.nodes
+    nodes, endgame = nodes / probes, endgame / probes
+    return nodes + endgame, nodes * SECONDS_PER_NODE + endgame * SECONDS_PER_ENDGAME_STATE
+
+
+#: Side states of one round past which :func:`_endgame_states` stops following an endgame's rounds
+ENDGAME_SIDE_STATES = 400
+
+
+def _endgame_states(p: Position, forward: ForwardEndgame) -> float:
+    """Round starts an endgame from ``p`` can reach: each side's cards evolve by themselves in an
+    endgame (:meth:`.fast.forward.ForwardEndgame.next_states`), so the pairs of side states of a
+    round are at most the product of each side's; times the castle tables that differ from ``p``'s
+    in at most the castles the rounds so far could take (two a round).  Past
+    :data:`ENDGAME_SIDE_STATES` states of a side in a round (decks of many cards: an endgame far
+    beyond an exact analysis) that round's count stands for every round the cards can still last."""
+    levels = [{(s.hand, s.deck)} for s in p.sides]
+    n = len(p.castles)
+    total, rounds = 0.0, 0
+    while all(levels):
+        tables = sum(comb(n, k) * 2 ** k for k in range(min(n, 2 * rounds) + 1))
+        pairs = len(levels[0]) * len(levels[1]) * tables
+        if max(len(level) for level in levels) > ENDGAME_SIDE_STATES:
+            # each round spends at least two cards of each side
+            return total + pairs * max(1, min(h.size + d.size for h, d in (next(iter(lv)) for lv in levels)) // 2)
+        total += pairs
+        levels = [set().union(*(forward.next_states(*state) for state in level)) for level in levels]
+        rounds += 1
+    return total
+
+
+class _Stop(Exception):
+    """A probe reached an endgame round start."""
+
+
+class _EndgameProbe(Hooks):
+    """A probe of :func:`estimate_exact_cost`: Knuth's sum of branching products down to the first
+    endgame round start (``stop``, with the probe's ``weight`` there)."""
+
+    def __init__(self, policies: tuple[str, str]) -> None:
+        self.policies = policies
+        self.weight, self.nodes = 1.0, 1.0
+        self.stop: Position | None = None
+
+    def decision(self, p: Position, side: int, move: Move) -> None:
+        if applies(p, self.policies):
+            self.stop = p
+            raise _Stop()
+        self.weight *= max(1, len(p.legal_moves))
+        self.nodes += self.weight
+
+    def chance(self, p: Position, draw: Draw) -> None:
+        self.weight *= len(p.chance_outcomes())
+        self.nodes += self.weight
 
 
 def in_endgame(p: Position, policies: tuple[str, str]) -> bool:
@@ -104,11 +195,12 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
     if method == "exact":
         require_exact(pols)
     if method == "exact" and not force and not endgame:
-        size = estimate_tree_size(p)
-        if EXACT_LIMIT / 100 < size <= EXACT_LIMIT:  # Knuth's estimate is heavy-tailed: a few probes tend to
-            size = max(size, estimate_tree_size(p, probes=300, seed=1))  # miss the big subtrees; look again
-        if size > EXACT_LIMIT:
-            raise ExactOutOfReach(out_of_reach(size, size / NODES_PER_SECOND))
+        size, seconds = estimate_exact_cost(p, policies)
+        if EXACT_SECONDS / 100 < seconds <= EXACT_SECONDS:  # Knuth's estimate is heavy-tailed: a few probes
+            again = estimate_exact_cost(p, policies, probes=300, seed=1)  # tend to miss the big subtrees; look again
+            size, seconds = max((size, seconds), again, key=lambda cost: cost[1])
+        if seconds > EXACT_SECONDS:
+            raise ExactOutOfReach(out_of_reach(size, seconds))
     if method == "exact":
         dist, states = exact_distribution(p, pols, (lambda n: progress(n, 0)) if progress else None, fast,
                                           floats=arithmetic == "float")
