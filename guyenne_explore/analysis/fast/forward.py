@@ -134,6 +134,8 @@ class ForwardEndgame:
         self._post_ids: dict[tuple[Cards, Cards], int] = {}
         self._posts: list[_Post] = []
         self._ids: dict[tuple[int, int], np.ndarray] = {}
+        #: each castle table (by index) with how a game that ends on it ended, made once when first asked
+        self._tables: list[tuple[tuple[int, ...], str]] = []
         #: final outcomes (english, french, winner, ending) seen so far, by index
         self.outcomes: list[tuple[int, int, str, str]] = []
         self._index: dict[tuple[int, int, str, str], int] = {}
@@ -183,11 +185,12 @@ class ForwardEndgame:
         key = (unspent_e, unspent_f)
         hit = self._ids.get(key)
         if hit is None:
-            hit = np.empty(len(self.digits), np.int64)
-            for t, row in enumerate(self.digits):
-                table = tuple(_CONTROL[d] for d in row)
+            if not self._tables:
+                self._tables = [(t, ending_of(t)) for t in (tuple(_CONTROL[d] for d in row) for row in self.digits.tolist())]
+            hit = np.empty(len(self._tables), np.int64)
+            for t, (table, end) in enumerate(self._tables):
                 r = table_result(table, unspent_e, unspent_f, self.rules)
-                outcome = (r.english, r.french, r.winner, ending_of(table))
+                outcome = (r.english, r.french, r.winner, end)
                 hit[t] = self._index.setdefault(outcome, len(self.outcomes))
                 if hit[t] == len(self.outcomes):
                     self.outcomes.append(outcome)
