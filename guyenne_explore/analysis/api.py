@@ -82,6 +82,14 @@ def estimate_exact_cost(p: Position, policies: tuple[str, str] = ("uniform", "un
     the round starts its endgame can reach (:func:`_endgame_states`), far fewer than its subtree's
     nodes.  Both counts turn into seconds by constants that ``benchmarks/bench_exact.py`` calibrates
     (it prints the seconds per unit it measures)."""
+    nodes, endgame = exact_cost_parts(p, policies, probes, seed)
+    return nodes + endgame, nodes * SECONDS_PER_NODE + endgame * SECONDS_PER_ENDGAME_STATE
+
+
+def exact_cost_parts(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), probes: int = 30,
+                     seed: int = 0) -> tuple[float, float]:
+    """The two counts of :func:`estimate_exact_cost`: tree nodes above the first endgame round starts,
+    and the round starts of the endgames there."""
     rng = random.Random(seed)
     nodes = endgame = 0.0
     sizes: dict[tuple, float] = {}
@@ -99,8 +107,7 @@ def estimate_exact_cost(p: Position, policies: tuple[str, str] = ("uniform", "un
                 sizes[key] = _endgame_states(stop, forward)
             endgame += probe.weight * sizes[key]
         nodes += probe.nodes
-    nodes, endgame = nodes / probes, endgame / probes
-    return nodes + endgame, nodes * SECONDS_PER_NODE + endgame * SECONDS_PER_ENDGAME_STATE
+    return nodes / probes, endgame / probes
 
 
 #: Side states of one round past which :func:`_endgame_states` stops following an endgame's rounds

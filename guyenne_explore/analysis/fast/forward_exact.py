@@ -20,6 +20,11 @@ exceeds ``D`` the Chinese remainder theorem gives it back exactly: no rational
 reconstruction, no guess.  When ``D`` outgrows the primes the pass starts again
 with more of them.
 
+Unlike the float pass, this one carries the mass of castle tables merged by the
+symmetries of the start table (:class:`Orbits`: 28 vectors' entries instead of
+729 from six neutral castles), and each ended table takes its share of its
+orbit's mass, a multiple of ``1 / lcm(orbit sizes)`` (one more factor of ``D``).
+
 Battles, draws and scores come from the engine exactly as in the float pass
 (they share its side steps, post states and outcome tables); the tests compare
 every distribution with :class:`.endgame.Endgame` for equality.
