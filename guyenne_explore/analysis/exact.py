@@ -16,7 +16,10 @@ enumeration, the reference the tests compare it with).
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from math import lcm
 from typing import Callable
@@ -219,4 +222,23 @@ def exact_distribution(p: Position, policies: tuple[Policy, Policy],
     With ``floats`` the endgames are summed in float64 (:mod:`.fast.forward`): the same
     distribution to rounding, far sooner, but no fractions."""
     solver = Solver(policies, progress, fast, floats)
-    return solver.solve(p), solver.states
+    with _no_cycle_collection():
+        dist, states = solver.solve(p), solver.states
+    solver.merged = None  # it refers back to the solver: without that cycle the memos go at once
+    return dist, states
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """The enumeration allocates millions of positions, keys and integer vectors that form no
+    reference cycles: the cyclic garbage collector finds nothing among them, yet its passes over an
+    ever larger memo take a sixth of a team position's time (``benchmarks/bench_exact.py``).
+    Reference counting still frees everything; the collector runs again once the enumeration returns
+    or raises."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
