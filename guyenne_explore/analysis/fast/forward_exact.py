@@ -17,8 +17,8 @@ residues modulo several primes below 2**26 (int64 arrays, one more axis), where
 every product of two residues fits with room for thousands of terms in a sum.
 A numerator lies between 0 and ``D``, so once the product of the primes
 exceeds ``D`` the Chinese remainder theorem gives it back exactly: no rational
-reconstruction, no guess.  When ``D`` outgrows the primes the pass starts again
-with more of them.
+reconstruction, no guess.  When ``D`` outgrows the primes, a second pass runs
+modulo the primes missing only (the first pass's residues stay right).
 
 Unlike the float pass, this one carries the mass of castle tables merged by the
 symmetries of the start table (:class:`Orbits`: 28 vectors' entries instead of
@@ -64,14 +64,6 @@ def _primes(count: int = 64) -> tuple[int, ...]:
             out.append(c)
         c -= 2
     return tuple(out)
-
-
-class _MorePrimes(Exception):
-    """The common denominator outgrew the product of the primes: start again with more."""
-
-    def __init__(self, bits: int):
-        super().__init__(bits)
-        self.bits = bits
 
 
 class Orbits:
@@ -174,19 +166,38 @@ class ExactForwardEndgame(ForwardEndgame):
         return hit
 
     def value(self, p: Position) -> Distribution:  # type: ignore[override]
-        """The distribution ``(english, french, winner, ending, rounds after this one)`` from round start ``p``."""
-        count = self._primes_needed(p)
-        while True:
-            try:
-                self.prime_count = count
-                return self._value(p, _primes()[:count])
-            except _MorePrimes as more:
-                count = max(count + 1, more.bits * count // (more.bits - 1) // PRIME_BITS + 2)
+        """The distribution ``(english, french, winner, ending, rounds after this one)`` from round start ``p``.
+
+        Residues stay right modulo each prime whatever the denominators grow to; only the Chinese
+        remainders need the primes' product above them.  So a first guess that falls short costs a
+        second pass over just the primes missing, never a new start."""
+        primes = _primes()[:self._primes_needed(p)]
+        rounds, largest = self._residues(p, primes, True)
+        if prod(primes) <= largest:
+            count = len(primes)
+            while prod(_primes()[:count]) <= largest:
+                count += 1
+            extra = _primes()[len(primes):count]
+            more, _ = self._residues(p, extra, False)
+            assert len(more) == len(rounds), "the passes share their rounds (the denominators say nothing of primes)"
+            zeros = np.zeros(len(primes), np.int64), np.zeros(len(extra), np.int64)
+            rounds = [({o: np.concatenate([a.get(o, zeros[0]), b.get(o, zeros[1])]) for o in {*a, *b}}, den)
+                      for (a, den), (b, _) in zip(rounds, more)]
+            primes += extra
+        self.prime_count = len(primes)
+        out: Distribution = {}
+        for r, (ended, ended_den) in enumerate(rounds):
+            ids = list(ended)
+            if ids:
+                for o, num in zip(ids, crt(np.stack([ended[o] for o in ids], axis=1), primes)):
+                    if num:
+                        out[(*self.outcomes[o], r)] = Fraction(num, ended_den)
+        return out
 
     def _primes_needed(self, p: Position) -> int:
         """A guess of the primes the common denominator will need: the first round's factor once for
         each round the game can still last (every round spends at least two cards of each side and the
-        game ends when a side holds one card or none); a wrong guess costs a second pass."""
+        game ends when a side holds one card or none); a short guess costs a pass over the primes missing."""
         e, f = p.sides
         first = self._step(self._state_id(e.hand, e.deck)).denominator * \
             self._step(self._state_id(f.hand, f.deck)).denominator * self.pairs_xy
@@ -195,32 +206,29 @@ class ExactForwardEndgame(ForwardEndgame):
         bits = (first * draws * draws).bit_length()
         return (bits + (rounds - 1) * bits * 3 // 4) // PRIME_BITS + 1
 
-    def _value(self, p: Position, primes: tuple[int, ...]) -> Distribution:
+    def _residues(self, p: Position, primes: tuple[int, ...],
+                  first: bool) -> tuple[list[tuple[dict[int, np.ndarray], int]], int]:
+        """The pass modulo ``primes``: each round's ended mass per outcome id (residues) with its
+        denominator, and the largest denominator met (the Chinese remainders need the primes'
+        product above it).  ``first``: whether this pass counts the states."""
         e, f = p.sides
         mod = np.array(primes, np.int64)
-        capacity = prod(primes)
         orbits = self.orbits(sum(self._digit(c) * w for c, w in zip(p.castles, self.powers)))
         mass = np.zeros((len(primes), 1, len(orbits.size)), np.int64)
         mass[:, 0, orbits.start] = 1
         pairs = np.array([[self._state_id(e.hand, e.deck), self._state_id(f.hand, f.deck)]], np.int64)
-        denominator = 1
-        out: Distribution = {}
-        rounds = 0
+        denominator = largest = 1
+        rounds = []
         while len(pairs):
-            self.states += len(pairs)
+            if first:
+                self.states += len(pairs)
             ended, ended_den, pairs, mass, denominator = self._exact_round(pairs, mass, denominator, primes, mod,
                                                                              orbits)
-            if max(ended_den, denominator) >= capacity:
-                raise _MorePrimes(max(ended_den, denominator).bit_length())
+            largest = max(largest, ended_den, denominator)
             if self.progress:
                 self.progress(self.states)
-            ids = list(ended)
-            if ids:
-                for o, num in zip(ids, crt(np.stack([ended[o] for o in ids], axis=1), primes)):
-                    if num:
-                        out[(*self.outcomes[o], rounds)] = Fraction(num, ended_den)
-            rounds += 1
-        return out
+            rounds.append((ended, ended_den))
+        return rounds, largest
 
     @staticmethod
     def _digit(control: int) -> int:
