@@ -244,6 +244,9 @@ def test_every_exact_solver_reports_the_engines_endings(rules, castles):
         metric = {m.name: m for m in result.metrics()}["Sweep"]
         assert metric.low == metric.high == metric.value == pytest.approx(float(sweep), abs=1e-12)
     assert sum(q for k, q in result.joint.items() if k[3] == SWEEP) == pytest.approx(float(sweep), abs=1e-12)
+    exported = analyse(p, method="exact").to_json()  # what a designer downloads: endings and metrics
+    assert exported["endings"][SWEEP] == float(sweep) and sum(exported["endings"].values()) == pytest.approx(1)
+    assert {m["name"]: m["value"] for m in exported["metrics"]}["Sweep"] == pytest.approx(float(sweep), abs=1e-12)
 
 
 @pytest.mark.parametrize("rules,castles", SCORE_IS_NO_PROOF, ids=["classic2021", "castles7"])

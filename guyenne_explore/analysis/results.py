@@ -53,6 +53,14 @@ class AnalysisResult:
         """The designer metrics of this result, by the same computation for exact and sampled results."""
         return weighted_metrics(self.weighted(), counted=not self.exact)
 
+    def endings(self) -> dict[str, Any]:
+        """How the games end (one of ``scoring.ENDINGS``) -> probability (Fraction when exact)."""
+        out: dict[str, Any] = defaultdict(Fraction if self.exact else float)
+        for outcome, weight in self.weighted():
+            out[outcome.ending] += weight
+        total = 1 if self.exact else max(1, self.games)
+        return {end: q / total for end, q in out.items()}
+
     @property
     def win(self) -> dict[str, Any]:
         out = {w: Fraction(0) if self.exact else 0.0 for w in WINNERS}
@@ -111,7 +119,8 @@ class AnalysisResult:
             out["win_ci95"] = {w: list(ci) for w, ci in self.win_interval().items()}
             out["mean_scores"] = self.mean_scores()
             out["mean_scores_ci95"] = {k: list(v) for k, v in self.mean_score_interval().items()}
-            out["metrics"] = [m.to_json() for m in self.metrics()]
+        out["endings"] = {end: float(q) for end, q in sorted(self.endings().items())}
+        out["metrics"] = [m.to_json() for m in self.metrics()]
         out["rounds"] = {str(k): float(v) for k, v in sorted(self.rounds.items())}
         if self.exact:
             if self.arithmetic == "fraction":
