@@ -53,12 +53,23 @@ def replay(start: Position, policies, seed: int, index: int) -> int:
                                    {"preset": "advanced", "adjacency": "ring"},
                                    {"preset": "base", "card_counts": {"1": 6, "3": 6, "6": 3}, "hand_size": 7},
                                    {"preset": "advanced", "hero": False, "castles": 7},
-                                   {"preset": "advanced", "reshuffle": "immediate", "removal": "classic2021"}])
+                                   {"preset": "advanced", "reshuffle": "immediate", "removal": "classic2021"},
+                                   {"preset": "advanced", "castles": 12, "adjacency": "ring"}])
 @pytest.mark.parametrize("policies", [("heuristic", "heuristic"), ("uniform", "heuristic")])
 def test_compiled_heuristic_is_the_python_heuristic(rules, policies):
     start = Position.start(Rules.from_json(rules))
     checked = sum(replay(start, policies, 7, index) for index in range(3))
     assert checked > 20
+
+
+def test_a_batch_plays_each_game_as_alone():
+    """The batch keeps the policy's memo of chances from game to game; each game is still the one
+    its index gives alone (the traced game, checked move by move above)."""
+    start = Position.start(Rules.from_json("advanced"))
+    for policies in (("heuristic", "heuristic"), ("heuristic", "uniform")):
+        batch = fh.play_summaries(start, policies, 12, 5)
+        for index in range(12):
+            assert (fh.traced(start, policies, 5, index)[2] == batch[index]).all()
 
 
 def test_compiled_heuristic_from_a_position_inside_a_round():

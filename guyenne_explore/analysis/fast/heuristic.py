@@ -14,6 +14,12 @@ The game flow is the uniform kernel's (:mod:`.kernel`: draws, battles, removals,
 the end of a round); only the choice of a move differs.  Rules the kernel does not
 play (team sides, conceding as a decision, stacked decks) and the expert setup
 discard are left to the engine (:func:`unsupported`).
+
+The game and the policy are compiled without numba's reference counts
+(``_nrt=False``): they allocate nothing (their scratch comes from :func:`_scratch`)
+and keep no array, and counting the references to a decision's two dozen arrays
+took more time than scoring its moves.  ``benchmarks/bench_heuristic.py`` prints
+their speed beside the uniform kernel's.
 """
 
 from __future__ import annotations
@@ -30,12 +36,14 @@ from .. import heuristic as hz
 from ..cancel import Cancelled
 from ..outcomes import Game
 from . import kernel as kn
-from .encode import encode, seed_u64
+from .encode import Encoded, encode, seed_u64
 from .encode import unsupported as uniform_unsupported
 from .rollout import CHUNK
 from .rollout import _games as summaries_to_games
 
 UNIFORM, HEURISTIC = 0, 1
+#: the chances to win by sum are kept across decisions and games in 2 ** MEMO_BITS slots
+MEMO_BITS = 12
 POLICY_CODES = {"uniform": UNIFORM, "heuristic": HEURISTIC}
 #: most moves one decision can offer (castles times card sets), and most card sets
 MAX_MOVES = 8192
@@ -44,31 +52,45 @@ MAX_OPTIONS = 1024
 TRACE_HEAD = 5
 #: the policy's constants, as the kernel reads them
 (P_TEMPERATURE, P_RESOLUTION, P_SPEND, P_REMOVAL, P_WIN_WEIGHT, P_HERO_USE, P_BLUFF_NUM, P_BLUFF_DEN,
- P_MAX_SUM) = range(9)
+ P_MAX_SUM, P_POOL_BITS) = range(10)
 
 
 def unsupported(p: Position, policies: tuple[str, str]) -> str | None:
     """Why the compiled heuristic cannot play these games (None: it can)."""
+    return _unsupported(p, policies)[0]
+
+
+def _unsupported(p: Position, policies: tuple[str, str]) -> tuple[str | None, Encoded | None]:
+    """:func:`unsupported`, with the position's arrays when it got that far (encoded once per batch)."""
     if any(name not in POLICY_CODES for name in policies):
-        return "the compiled path plays the uniform and heuristic policies only"
+        return "the compiled path plays the uniform and heuristic policies only", None
     reason = uniform_unsupported(p, ("uniform", "uniform"))
     if reason:
-        return reason
+        return reason, None
     if p.rules.pre_discard and p.to_play == "setup_discard":
-        return "the expert setup discard is chosen by the engine"
+        return "the expert setup discard is chosen by the engine", None
     e = encode(p)
     if e.options.offsets.shape[1] == 0:
-        return "card sets too large for the option tables are played by the engine"
+        return "card sets too large for the option tables are played by the engine", e
     most = int(np.diff(e.options.offsets, axis=1).max())
     if most > MAX_OPTIONS or most * p.rules.castles > MAX_MOVES or p.rules.max_at_castle * 9 >= MAX_OPTIONS:
-        return "decisions with this many legal moves are played by the engine"
-    return None
+        return "decisions with this many legal moves are played by the engine", e
+    if len(e.kinds) * _pool_bits(e) + (3 * (p.rules.max_at_castle + 1)).bit_length() > 62:
+        return "card sets too large for the policy's memo are played by the engine", e
+    return None, e
 
 
-def params(h: hz.Heuristic, rules: Rules) -> np.ndarray:
+def _pool_bits(e: Encoded) -> int:
+    """The bits of a count of one kind among a side's cards (a pool's key in :func:`choose_placement`'s memo)."""
+    return max(1, int((e.zones.sum(axis=1) + e.placed.sum(axis=1)).max()).bit_length())
+
+
+
+def params(h: hz.Heuristic, rules: Rules, pool_bits: int) -> np.ndarray:
     top = max(k + 1 for k in range(9) if rules.valued[k])
     return np.array([h.temperature, hz.RESOLUTION, hz.SPEND, hz.REMOVAL, hz.WIN_WEIGHT, hz.HERO_USE,
-                     h.bluff_rate.numerator, h.bluff_rate.denominator, rules.max_at_castle * top], np.float64)
+                     h.bluff_rate.numerator, h.bluff_rate.denominator, rules.max_at_castle * top, pool_bits],
+                    np.float64)
 
 
 @lru_cache(maxsize=32)
@@ -96,7 +118,9 @@ def _tables(rules: Rules, kinds: tuple[int, ...], weights: tuple[int, ...], caps
 #: a row of :func:`row_table`: the cards' total value (-1 when the hero is among them), their code,
 #: their worth (summed as :func:`_worth` sums it), their number
 R_TOTAL, R_CODE, R_WORTH, R_SIZE = range(4)
-_rows: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+#: the total and the code again, as the integers :func:`choose_placement` indexes with
+I_SUM, I_CODE = range(2)
+_rows: dict[int, tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
 
 
 @njit(cache=True, error_model="numpy")
@@ -116,25 +140,65 @@ def _row_table(cards, vals, weights, worth, hero):
     return out
 
 
-def row_table(p: Position) -> np.ndarray:
-    """What the policy reads of each card set of the option tables, worked out once per table rather
-    than at every decision (the option tables are cached per rules and kinds, so keyed by identity)."""
+@njit(cache=True, error_model="numpy")
+def _bluff_rows(opt, hero):
+    """``bluffs[table, hand code]``: the option rows of the two bluffing openings of that hand (as
+    :func:`~guyenne_explore.analysis.heuristic._bluffs` finds them: one weakest valued card, and
+    the hero with one weakest card), -1 where the hand has none."""
+    weights, offsets, cards = opt
+    nk = weights.shape[0]
+    n_codes = offsets.shape[1] - 1
+    out = np.full((2, n_codes, 2), -1, np.int64)
+    for code in range(n_codes):
+        weakest = -1
+        for k in range(nk):  # the hand's weakest valued kind, from its code's digits
+            radix = (weights[k + 1] if k + 1 < nk else n_codes) // weights[k]
+            if k != hero and (code // weights[k]) % radix > 0:
+                weakest = k
+                break
+        if weakest < 0:
+            continue
+        for t in range(2):
+            for row in range(offsets[t, code], offsets[t, code + 1]):
+                m = cards[row]
+                size = 0
+                for k in range(nk):
+                    size += m[k]
+                if m[weakest] == 1 and size == 1:
+                    out[t, code, 0] = row
+                elif m[weakest] == 1 and size == 2 and hero >= 0 and m[hero] == 1:
+                    out[t, code, 1] = row
+    return out
+
+
+def row_table(p: Position) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the policy reads of each card set of the option tables, and each hand's bluffing rows
+    (:func:`_bluff_rows`), worked out once per table rather than at every decision (the option
+    tables are cached per rules and kinds, so keyed by identity)."""
     e = encode(p)
-    worth, _ = tables(p)
+    return _row_table_of(e, _tables_of(p.rules, e)[0])
+
+
+def _row_table_of(e: Encoded, worth: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     key = id(e.options.cards)
     if key not in _rows or _rows[key][0] is not e.options.cards or _rows[key][1] is not worth:
-        _rows[key] = (e.options.cards, worth, _row_table(e.options.cards, e.values, e.options.weights, worth,
-                                                         np.int64(e.rules[kn.HERO_KIND])))
+        hero = np.int64(e.rules[kn.HERO_KIND])
+        rowt = _row_table(e.options.cards, e.values, e.options.weights, worth, hero)
+        rowi = rowt[:, [R_TOTAL, R_CODE]].astype(np.int64)
+        _rows[key] = (e.options.cards, worth, (rowt, rowi, _bluff_rows(tuple(e.options), hero)))
     return _rows[key][2]
 
 
 def tables(p: Position) -> tuple[np.ndarray, np.ndarray]:
-    e = encode(p)
+    return _tables_of(p.rules, encode(p))
+
+
+def _tables_of(rules: Rules, e: Encoded) -> tuple[np.ndarray, np.ndarray]:
     caps = []
     for i in range(len(e.kinds)):  # the code's radix of each kind, as the option tables count it
         nxt = e.options.weights[i + 1] if i + 1 < len(e.kinds) else e.options.offsets.shape[1] - 1
         caps.append(int(nxt // e.options.weights[i]) - 1)
-    return _tables(p.rules, tuple(e.kinds), tuple(int(w) for w in e.options.weights), tuple(caps))
+    return _tables(rules, tuple(e.kinds), tuple(int(w) for w in e.options.weights), tuple(caps))
 
 
 # ---------------------------------------------------------------------- the policy
@@ -176,7 +240,7 @@ def _code(c, weights):
     return code
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _softmax(scores, n, temperature, resolution, wts):
     top = scores[0]
     for i in range(1, n):
@@ -192,7 +256,7 @@ def _softmax(scores, n, temperature, resolution, wts):
             wts[i] = np.int64(np.floor(resolution * np.exp((scores[i] - top) / temperature) + 0.5))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _pick(wts, n, rng, out_pick):
     total = 0
     for i in range(n):
@@ -206,24 +270,32 @@ def _pick(wts, n, rng, out_pick):
     return n - 1
 
 
-@njit(cache=True, error_model="numpy")
-def choose_placement(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, side, phase, rng,
-                     scores, wts, mcastle, mrow, bluff, part, res, chosen, out_pick):
-    """The heuristic's placement: scores every legal (castle, cards), softmax, bluffs, one pick.
-    Returns the castle (-1 when the castle is set) and writes the cards into ``chosen``."""
-    weights, offsets, cards = opt
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _held(z, side, zone):
+    """How many cards ``side`` holds in ``zone``."""
+    n = 0
+    for k in range(z.shape[2]):
+        n += z[side, zone, k]
+    return n
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _pool(z, pl, vals, hp, hero, o, pool, pool_key):
+    """The mean and spread of the valued cards ``o`` has not lost for good, and whether its hero is
+    among them (the Python policy's ``_pool_stats``: nothing is shown before the battles) into
+    ``pool[o]``, and those cards' counts (``hp[P_POOL_BITS]`` bits each: the key of the chances in
+    :func:`choose_placement`'s memo) into ``pool_key[o]``; worked out again only when ``o`` has lost cards, which is what
+    changes them."""
+    key = 0
+    for k in range(vals.shape[0]):
+        key += z[o, kn.REMOVED, k]
+    if pool[o, 0] == key:
+        return
     nk = vals.shape[0]
-    hero = rp[kn.HERO_KIND]
-    b = 0 if phase <= kn.RESPOND_FIRST else 1
-    hand = z[side, kn.HAND]
-    code = _code(hand, weights)
-    first_row = offsets[b, code]
-    n_opt = offsets[b, code + 1] - first_row
-    o = 1 - side
-    # the opponent's unseen cards (nothing is shown before the battles): mean, spread, hero
-    n_vals, sum_vals, hero_avail = 0, 0, False
+    n_vals, sum_vals, hero_avail, bits = 0, 0, False, 0
     for k in range(nk):
         c = z[o, kn.HAND, k] + z[o, kn.DECK, k] + z[o, kn.DISCARD, k] + pl[o, 0, k] + pl[o, 1, k]
+        bits |= c << (np.int64(hp[P_POOL_BITS]) * k)
         if k == hero:
             hero_avail = c > 0
         else:
@@ -236,54 +308,74 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, side,
         for k in range(nk):
             if k != hero:
                 c = z[o, kn.HAND, k] + z[o, kn.DECK, k] + z[o, kn.DISCARD, k] + pl[o, 0, k] + pl[o, 1, k]
-                for _ in range(c):
+                for _ in range(c):  # card by card, as Python sums them
                     var = var + (vals[k] - mean) ** 2
         var = var / n_vals
         spread = max(1.0, np.sqrt(var))
-    count = kn._size(pl[o, b])
+    pool[o, 0], pool[o, 1], pool[o, 2], pool[o, 3] = key, mean, spread, 1.0 if hero_avail else 0.0
+    pool_key[o] = bits
+
+
+@njit(cache=True, error_model="numpy")
+def _class(control, side):
+    """A castle's class for ``side``: 0 neutral, 1 its own, 2 the other side's."""
+    return 0 if control == kn.NEUTRAL else (1 if control == side else 2)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def choose_placement(z, pl, cs, sc, rp, vals, weights, offsets, cards, points, loss, rowt, rowi, bluffs, hp, side, phase,
+                     rng, scores, wts, mcastle, mrow, bluff, part, cand, pool, pool_key, memo, tags, res, chosen,
+                     out_pick):
+    """The heuristic's placement: scores every legal (castle, cards), softmax, bluffs, one pick.
+    Returns the castle (-1 when the castle is set) and writes the cards into ``chosen``.
+
+    The moves are castle after castle, each with the hand's ``n_opt`` card sets in option order, so
+    move ``i`` is the set ``i % n_opt`` at the ``i // n_opt``-th castle (``mcastle``); only the
+    moves of nonzero weight are listed (``mrow``: their indexes, ``wts``: their softmax weights)."""
+    nk = vals.shape[0]
+    hero = rp[kn.HERO_KIND]
+    b = 0 if phase <= kn.RESPOND_FIRST else 1
+    opening = phase == kn.OPEN_FIRST or phase == kn.OPEN_SECOND
+    code = 0
+    for k in range(nk):
+        code += z[side, kn.HAND, k] * weights[k]
+    first_row = offsets[b, code]
+    n_opt = offsets[b, code + 1] - first_row
+    o = 1 - side
+    _pool(z, pl, vals, hp, hero, o, pool, pool_key)
+    mean, spread, hero_avail = pool[o, 1], pool[o, 2], pool[o, 3] > 0
+    count = 0
+    for k in range(nk):
+        count += pl[o, b, k]
     hero_here = hp[P_HERO_USE] if hero_avail else 0.0
+    placed = count
     if count:
         hero_here = min(1.0, hero_here * count) if hero_avail else 0.0
     else:
         count = 2
-    ue, uf = kn._unspent(z, 0), kn._unspent(z, 1)
+    ue = _held(z, 0, kn.HAND) + _held(z, 0, kn.DECK)
+    uf = _held(z, 1, kn.HAND) + _held(z, 1, kn.DECK)
     scale = spread * np.sqrt(count)  # the same product as the Python policy's, once per decision
-    n_castles = rp[kn.N_CASTLES]
+    n_c = 0  # the castles, in move order
+    if opening:
+        for c in range(rp[kn.N_CASTLES]):
+            if phase == kn.OPEN_FIRST or c != sc[kn.CASTLE_X]:
+                mcastle[n_c] = c
+                n_c += 1
+    else:
+        mcastle[0] = sc[kn.CASTLE_X + b]
+        n_c = 1
     # the table coded once (as kn.score codes it); a castle's stake changes one digit of the code
     tabled = points.shape[0] > 0
     code0 = 0
     if tabled:
         for i in range(cs.shape[0]):
             code0 = 3 * code0 + cs[i] + 1
-    # what a card set's score takes from the castle is its control (neutral, own, other's): the
-    # chance to win and the removal loss are worked out once per set and control.  A set's sum, code,
-    # worth and size come from the row table (``rowt``); per decision, whether it is a bluff
-    # (part[3, 2, r]); per control: the chance to win by sum (part[c, 2, :], -1 until worked out),
-    # then per set the chance and loss
-    weakest = -1
-    for k in range(nk):
-        if k != hero and hand[k] > 0:
-            weakest = k
-            break
-    for r in range(n_opt):
-        row = first_row + r
-        size = rowt[row, R_SIZE]
-        # the bluff kind: 1 one weakest card, 2 the hero with one weakest card, 0 none
-        part[3, 2, r] = 0.0 if weakest < 0 or cards[row, weakest] == 0 else 1.0 if size == 1 else \
-            2.0 if rowt[row, R_TOTAL] < 0 and size == 2 else 0.0
-    done = 0  # a bit per control worked out (no array allocated at each decision)
-    n = 0
-    for c in range(n_castles):
-        if phase == kn.OPEN_FIRST:
-            castle = c
-        elif phase == kn.OPEN_SECOND:
-            if c == sc[kn.CASTLE_X]:
-                continue
-            castle = c
-        else:
-            if c > 0:
-                break
-            castle = sc[kn.CASTLE_X + b]
+    # each castle's stake (scores[j]); what a card set's score takes from its castle is then only the
+    # castle's control, neutral, own or the other's (its class c), and the stake
+    present = 0  # a bit per class among the castles
+    for j in range(n_c):
+        castle = mcastle[j]
         control = cs[castle]
         if tabled:
             digit = 1
@@ -299,75 +391,162 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, side,
             cs[castle] = 1 - side
             lost = _utility(cs, side, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
             cs[castle] = control
-        stake = won - lost
-        rel = -1 if control == kn.NEUTRAL else (0 if control == side else 1)
-        adj = 0.5 if control == side else (-0.5 if control != kn.NEUTRAL else 0.0)
-        if not done & (1 << (rel + 1)):
-            done |= 1 << (rel + 1)
-            by_sum = part[rel + 1, 2]
-            by_sum[: np.int64(hp[P_MAX_SUM]) + 1] = -1.0
-            for r in range(n_opt):
-                total = rowt[first_row + r, R_TOTAL]
-                if total < 0:  # the hero is in the set
-                    p = 1.0 - (0.0 if control == side else hero_here)
-                else:
-                    t = np.int64(total)
-                    if by_sum[t] < 0:
-                        edge = t - count * mean + adj
-                        by_sum[t] = (1.0 - hero_here) / (1.0 + np.exp(-edge / scale))
-                    p = by_sum[t]
-                mc = np.int64(rowt[first_row + r, R_CODE])
-                part[rel + 1, 0, r] = p
-                part[rel + 1, 1, r] = p * loss[rel + 1, mc, 1] + (1 - p) * loss[rel + 1, mc, 0]
+        scores[j] = won - lost
+        c1 = 0 if control == kn.NEUTRAL else (1 if control == side else 2)
+        if not present & (1 << c1) or scores[j] > part[3, 1, c1]:
+            part[3, 1, c1] = scores[j]  # the class's largest stake
+        present |= 1 << c1
+    # per set and class: the chance to win (part[c, 0, r]) and the removal's cost (part[c, 1, r]).  A
+    # score, stake * chance - spending - removal, grows with the stake (in floats too: each step
+    # rounds monotonically), so a set's best score in a class is at the class's largest stake: the
+    # top score is among those, and a set scoring below the cutoff there scores below it at every
+    # castle of the class.  The sets that may reach the cutoff are listed per class (cand[c, 1:1 +
+    # cand[c, 0]]) against the cutoff so far, which only rises: the final ones are among them.
+    temperature, resolution = hp[P_TEMPERATURE], hp[P_RESOLUTION]
+    # a score more than 9 temperatures below the top weighs resolution * e^-9 < 0.5, which rounds to
+    # 0 (for a resolution up to 4000): no division or exponential for it
+    cut = 9.0 * temperature if resolution <= 4000 else np.inf
+    spend, removal = hp[P_SPEND], hp[P_REMOVAL]
+    top = -np.inf
+    for c1 in range(3):
+        if not present & (1 << c1):
+            continue
+        adj = 0.5 if c1 == 1 else (-0.5 if c1 == 2 else 0.0)
+        hero_p = 1.0 - (0.0 if c1 == 1 else hero_here)
+        # the chance by sum depends on the opponent's cards not lost, what it placed here and the class:
+        # kept in ``memo`` across decisions and games (a slot per key, by hash; -1 until worked out)
+        tag = (pool_key[o] * (rp[kn.MAX_AT] + 1) + placed) * 3 + c1
+        slot = np.int64((np.uint64(tag) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - MEMO_BITS))
+        if tags[slot] != tag:
+            tags[slot] = tag
+            for t in range(memo.shape[1]):
+                memo[slot, t] = -1.0
+        most = part[3, 1, c1]
+        k = 0
         for r in range(n_opt):
             row = first_row + r
-            p = part[rel + 1, 0, r]
-            scores[n] = stake * p - hp[P_SPEND] * rowt[row, R_WORTH] - hp[P_REMOVAL] * part[rel + 1, 1, r]
-            mcastle[n] = castle if (phase == kn.OPEN_FIRST or phase == kn.OPEN_SECOND) else -1
-            mrow[n] = row
-            n += 1
-    _softmax(scores, n, hp[P_TEMPERATURE], hp[P_RESOLUTION], wts)
+            t = rowi[row, I_SUM]
+            if t < 0:  # the hero is in the set
+                p = hero_p
+            else:
+                if memo[slot, t] < 0:
+                    edge = t - count * mean + adj
+                    memo[slot, t] = (1.0 - hero_here) / (1.0 + np.exp(-edge / scale))
+                p = memo[slot, t]
+            mc = rowi[row, I_CODE]
+            rl = removal * (p * loss[c1, mc, 1] + (1 - p) * loss[c1, mc, 0])
+            sw = spend * rowt[row, R_WORTH]
+            part[c1, 0, r] = p
+            part[c1, 1, r] = rl
+            part[3, 0, r] = sw
+            best = most * p - sw - rl
+            top = max(top, best)
+            cand[c1, 1 + k] = r
+            k += best >= top - cut
+        cand[c1, 0] = k
+    cutoff = top - cut
+    # the softmax: only the moves of nonzero weight are listed, in move order (a castle's from
+    # cand[3, j] to cand[4, j]); a castle of the same class and stake as an earlier one has the same
+    # scores, so it takes that castle's weights
+    listed, total = 0, 0
+    for j in range(n_c):
+        c1 = _class(cs[mcastle[j]], side)
+        stake = scores[j]
+        cand[3, j] = listed
+        same = -1
+        for e in range(j):
+            if scores[e] == stake and _class(cs[mcastle[e]], side) == c1:
+                same = e
+                break
+        if same >= 0:
+            for a in range(cand[3, same], cand[4, same]):
+                mrow[listed] = mrow[a] + (j - same) * n_opt
+                wts[listed] = wts[a]
+                total += wts[a]
+                listed += 1
+        else:
+            for a in range(cand[c1, 0]):
+                r = cand[c1, 1 + a]
+                sc_ = stake * part[c1, 0, r] - part[3, 0, r] - part[c1, 1, r]
+                if sc_ >= cutoff:
+                    w = np.int64(np.floor(resolution * np.exp((sc_ - top) / temperature) + 0.5))
+                    if w > 0:
+                        mrow[listed] = j * n_opt + r
+                        wts[listed] = w
+                        listed += 1
+                        total += w
+        cand[4, j] = listed
+    n = n_c * n_opt
+    # the bluffs (as Heuristic.weights): their mass is shared equally by the kinds (one weakest card;
+    # the hero with one weakest card), and within a kind by its best-scoring half of the castles (the
+    # first on ties); every weight is scaled by q = kinds x picks of each kind.  bluff[2 * c] is a
+    # chosen bluff's move index, bluff[2 * c + 1] its share per unit of the softmax total
     num, den = np.int64(hp[P_BLUFF_NUM]), np.int64(hp[P_BLUFF_DEN])
-    if (phase == kn.OPEN_FIRST or phase == kn.OPEN_SECOND) and num > 0:
-        n_lone, n_hidden, n_b = 0, 0, 0
-        for i in range(n):  # bluff[0:n_b] lists the bluffs' move indexes, in move order
-            kind = np.int64(part[3, 2, mrow[i] - first_row])
-            if kind > 0:
-                bluff[n_b] = i
-                n_b += 1
-                n_lone += kind == 1
-                n_hidden += kind == 2
-        kinds = (n_lone > 0) + (n_hidden > 0)
-        if kinds > 0:  # as Heuristic.weights: equal shares of the kinds, each to its best-scoring half
-            k_lone = max(1, n_lone // 2) if n_lone else 1
-            k_hidden = max(1, n_hidden // 2) if n_hidden else 1
-            q = kinds * k_lone * k_hidden
-            total = 0
-            for i in range(n):
-                total += wts[i]
-            for i in range(n):
-                wts[i] = wts[i] * (den - num) * q
-            for kind in (1, 2):
-                if (n_lone if kind == 1 else n_hidden) == 0:
+    mult, n_ch = 1, 0
+    if opening and num > 0:
+        lone, hidden = bluffs[b, code, 0], bluffs[b, code, 1]
+        kinds = (lone >= 0) + (hidden >= 0)
+        if kinds > 0:
+            keep_lone = max(1, n_c // 2) if lone >= 0 else 1
+            keep_hidden = max(1, n_c // 2) if hidden >= 0 else 1
+            q = kinds * keep_lone * keep_hidden
+            mult = (den - num) * q
+            for row in (lone, hidden):
+                if row < 0:
                     continue
-                keep = k_lone if kind == 1 else k_hidden
-                share = total * num * (q // (kinds * keep))
+                keep = keep_lone if row == lone else keep_hidden
+                share = num * (q // (kinds * keep))
+                r = row - first_row
+                taken = 0  # a bit per castle already chosen
+                for j in range(n_c):  # its score at each castle
+                    c1 = _class(cs[mcastle[j]], side)
+                    part[3, 2, j] = scores[j] * part[c1, 0, r] - part[3, 0, r] - part[c1, 1, r]
                 for _ in range(keep):  # the best scores first, the first on ties (a stable sort)
-                    best, at = -1, -1
-                    for j in range(n_b):
-                        i = bluff[j]
-                        if i >= 0 and np.int64(part[3, 2, mrow[i] - first_row]) == kind and \
-                                (best < 0 or scores[i] > scores[best]):
-                            best, at = i, j
-                    bluff[at] = -1
-                    wts[best] += share
-    i = _pick(wts, n, rng, out_pick)
+                    best = -1
+                    for j in range(n_c):
+                        if not taken & (1 << j) and (best < 0 or part[3, 2, j] > part[3, 2, best]):
+                            best = j
+                    taken |= 1 << best
+                    bluff[2 * n_ch], bluff[2 * n_ch + 1] = best * n_opt + r, share
+                    n_ch += 1
+            for a in range(1, n_ch):  # in move order (a handful: insertion)
+                i, s = bluff[2 * a], bluff[2 * a + 1]
+                c = a
+                while c > 0 and bluff[2 * (c - 1)] > i:
+                    bluff[2 * c], bluff[2 * c + 1] = bluff[2 * (c - 1)], bluff[2 * (c - 1) + 1]
+                    c -= 1
+                bluff[2 * c], bluff[2 * c + 1] = i, s
+    # one pick over the listed moves and the chosen bluffs, merged in move order
+    grand = total * mult
+    for c in range(n_ch):
+        grand += total * bluff[2 * c + 1]
+    index = kn._below(rng, grand)
+    out_pick[0], out_pick[1] = index, grand
+    a, c = 0, 0
+    move = n - 1
+    while a < listed or c < n_ch:
+        i = mrow[a] if a < listed else n
+        if c < n_ch and bluff[2 * c] <= i:
+            w = total * bluff[2 * c + 1]
+            if bluff[2 * c] == i:
+                w += wts[a] * mult
+                a += 1
+            i = bluff[2 * c]
+            c += 1
+        else:
+            w = wts[a] * mult
+            a += 1
+        if index < w:
+            move = i
+            break
+        index -= w
+    row = first_row + move % n_opt
     for k in range(nk):
-        chosen[k] = cards[mrow[i], k]
-    return mcastle[i]
+        chosen[k] = cards[row, k]
+    return mcastle[move // n_opt] if opening else -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def choose_removal(pl, side, b, opt, rowt, hp, rng, scores, wts, chosen, out_pick):
     """The heuristic's removal after a lost neutral battle: the softmax of minus what is lost."""
     weights, offsets, cards = opt
@@ -384,7 +563,7 @@ def choose_removal(pl, side, b, opt, rowt, hp, rng, scores, wts, chosen, out_pic
 
 
 # ---------------------------------------------------------------------- the game
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _record(trace, tpos, point, side, castle, pick, total, cards):
     i = tpos[0]
     if i < trace.shape[0]:
@@ -394,16 +573,15 @@ def _record(trace, tpos, point, side, castle, pick, total, cards):
     tpos[0] = i + 1
 
 
-@njit(cache=True, error_model="numpy")
-def play(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, pols, rng, out, leaders, ways, trace, tpos,
-         scores, wts, mcastle, mrow, bluff, part):
-    """Play the position in place to its end, side s choosing by policy ``pols[s]``; the last five
-    arrays are scratch of :data:`MAX_MOVES` entries (allocated once per thread, not per game)."""
+@njit(cache=True, error_model="numpy", _nrt=False)
+def play(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, pols, rng, out, leaders, ways, trace, tpos, work):
+    """Play the position in place to its end, side s choosing by policy ``pols[s]``; ``rows`` is
+    :func:`row_table`'s, ``work`` the scratch of :func:`_scratch` (allocated once per block of games)."""
     nk = vals.shape[0]
     hero = rp[kn.HERO_KIND]
-    m = np.zeros(nk, np.int64)
-    res = np.zeros(3, np.int64)
-    out_pick = np.zeros(2, np.int64)
+    rowt, rowi, bluffs = rows
+    scores, wts, mcastle, mrow, bluff, part, cand, pool, pool_key, memo, tags, m, m2, res, out_pick = work
+    pool[:, 0] = -1.0  # no pool worked out yet in this game
     start_round = sc[kn.ROUND]
     n_leaders = 0
     decisions = 0
@@ -415,7 +593,8 @@ def play(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, pols, rng, out, l
         out_pick[0], out_pick[1] = -1, -1
         if phase == kn.SETUP:  # uniform only (the heuristic's expert setup is left to the engine)
             side = first if kn._size(z[first, kn.DISCARD]) < rp[kn.PRE_DISCARD] else 1 - first
-            m2 = z[side, kn.DECK].copy()
+            for k in range(nk):
+                m2[k] = z[side, kn.DECK, k]
             if hero >= 0:
                 m2[hero] = 0
             if not kn.pick_multiset(m2, rp[kn.PRE_DISCARD], rp[kn.PRE_DISCARD], rng, m, ways):
@@ -473,8 +652,9 @@ def play(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, pols, rng, out, l
             hand = z[side, kn.HAND]
             castle = -1
             if pols[side] == HEURISTIC:
-                castle = choose_placement(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, side, phase, rng,
-                                          scores, wts, mcastle, mrow, bluff, part, res, m, out_pick)
+                castle = choose_placement(z, pl, cs, sc, rp, vals, opt[0], opt[1], opt[2], points, loss, rowt, rowi, bluffs,
+                                          hp, side, phase, rng, scores, wts, mcastle, mrow, bluff, part, cand, pool,
+                                          pool_key, memo, tags, res, m, out_pick)
             else:
                 if not kn.pick_option(opt, b, hand, rng, m):
                     out[kn.OUT_ERROR] = kn.ERR_NO_MOVE
@@ -513,66 +693,72 @@ def play(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, pols, rng, out, l
 
 
 @njit(cache=True, error_model="numpy")
-def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, points, loss, rowt, hp, pols, seed, start, count, max_rounds,
-               ways_width, out):
-    """Games ``start .. start+count-1`` of the batch ``seed``; game g's stream depends only on ``(seed, start + g)``.
-    One thread: blocks of 256 games share their scratch.  Processes spread batches (an executor), so
-    no thread pool is started here, and a process that forks afterwards stays safe."""
-    block = 256
-    for s in range((count + block - 1) // block):
-        z, pl, cs, sc = z0.copy(), pl0.copy(), cs0.copy(), sc0.copy()
-        rng = np.zeros(1, np.uint64)
-        leaders = np.zeros(max_rounds, np.int64)
-        ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
-        trace = np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64)
-        tpos = np.zeros(1, np.int64)
-        scores, wts = np.empty(MAX_MOVES, np.float64), np.empty(MAX_MOVES, np.int64)
-        mcastle, mrow, bluff = np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.int64)
-        part = np.empty((4, 4, MAX_OPTIONS), np.float64)
-        for g in range(s * block, min(count, (s + 1) * block)):
-            z[:] = z0
-            pl[:] = pl0
-            cs[:] = cs0
-            sc[:] = sc0
-            kn.seed_stream(rng, seed, np.uint64(start + g))
-            play(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, pols, rng, out[g], leaders, ways, trace, tpos,
-                 scores, wts, mcastle, mrow, bluff, part)
+def _scratch(n_kinds, max_sum):
+    """The games' scratch: the scores (then the castles' stakes), listed weights and moves, castles and
+    chosen bluffs of :func:`choose_placement` (:data:`MAX_MOVES` entries), its per set and class table
+    and candidate sets, the pools of both sides and their keys, the memo of chances by sum and its
+    keys, two card sets, a table's scores and the pick."""
+    return (np.empty(MAX_MOVES, np.float64), np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.int64),
+            np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.int64), np.empty((4, 4, MAX_OPTIONS), np.float64),
+            np.empty((5, MAX_OPTIONS + 1), np.int64), np.empty((2, 4), np.float64), np.empty(2, np.int64),
+            np.empty((1 << MEMO_BITS, max_sum + 1), np.float64),
+            np.full(1 << MEMO_BITS, -1, np.int64), np.zeros(n_kinds, np.int64), np.zeros(n_kinds, np.int64),
+            np.zeros(3, np.int64), np.zeros(2, np.int64))
 
 
 @njit(cache=True, error_model="numpy")
-def play_traced(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, pols, seed, index, max_rounds, ways_width,
+def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, points, loss, rows, hp, pols, seed, start, count, max_rounds,
+               ways_width, out):
+    """Games ``start .. start+count-1`` of the batch ``seed``; game g's stream depends only on ``(seed, start + g)``.
+    One thread and one scratch for the batch (the memo of chances carries over from game to game).
+    Processes spread batches (an executor), so no thread pool is started here, and a process that
+    forks afterwards stays safe."""
+    z, pl, cs, sc = z0.copy(), pl0.copy(), cs0.copy(), sc0.copy()
+    rng = np.zeros(1, np.uint64)
+    leaders = np.zeros(max_rounds, np.int64)
+    ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
+    trace = np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64)
+    tpos = np.zeros(1, np.int64)
+    work = _scratch(vals.shape[0], np.int64(hp[P_MAX_SUM]))
+    for g in range(count):
+        z[:] = z0
+        pl[:] = pl0
+        cs[:] = cs0
+        sc[:] = sc0
+        kn.seed_stream(rng, seed, np.uint64(start + g))
+        play(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, pols, rng, out[g], leaders, ways, trace, tpos, work)
+
+
+@njit(cache=True, error_model="numpy")
+def play_traced(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, pols, seed, index, max_rounds, ways_width,
                 trace, tpos, out):
     rng = np.zeros(1, np.uint64)
     kn.seed_stream(rng, seed, index)
     leaders = np.zeros(max_rounds, np.int64)
     ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
-    scores, wts = np.empty(MAX_MOVES, np.float64), np.empty(MAX_MOVES, np.int64)
-    mcastle, mrow, bluff = np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.int64)
-    part = np.empty((4, 4, MAX_OPTIONS), np.float64)
-    play(z, pl, cs, sc, rp, vals, opt, points, loss, rowt, hp, pols, rng, out, leaders, ways, trace, tpos,
-         scores, wts, mcastle, mrow, bluff, part)
+    work = _scratch(vals.shape[0], np.int64(hp[P_MAX_SUM]))
+    play(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, pols, rng, out, leaders, ways, trace, tpos, work)
 
 
 # ---------------------------------------------------------------------- Python side
 def _setup(p: Position, policies: tuple[str, str], heuristic: hz.Heuristic | None):
-    reason = unsupported(p, policies)
-    if reason:
+    reason, e = _unsupported(p, policies)
+    if reason or e is None:
         raise ValueError(reason)
-    e = encode(p)
-    _, loss = tables(p)
-    hp = params(heuristic or hz.Heuristic(), p.rules)
+    worth, loss = _tables_of(p.rules, e)
+    hp = params(heuristic or hz.Heuristic(), p.rules, _pool_bits(e))
     pols = np.array([POLICY_CODES[n] for n in policies], np.int64)
-    return e, loss, row_table(p), hp, pols
+    return e, loss, _row_table_of(e, worth), hp, pols
 
 
 def play_summaries(p: Position, policies: tuple[str, str], games: int, seed: int, start_index: int = 0,
                    heuristic: hz.Heuristic | None = None) -> np.ndarray:
     """Summary rows (columns ``kernel.OUT_*``) of games ``start_index..`` of batch ``seed``."""
-    e, loss, rowt, hp, pols = _setup(p, policies, heuristic)
+    e, loss, rows, hp, pols = _setup(p, policies, heuristic)
     out = np.zeros((games, kn.N_OUT), np.int64)
     if games:
         play_batch(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points,
-                   loss, rowt, hp, pols, seed_u64(seed), np.uint64(start_index), games, e.max_rounds,
+                   loss, rows, hp, pols, seed_u64(seed), np.uint64(start_index), games, e.max_rounds,
                    e.ways_width, out)
     if out[:, kn.OUT_ERROR].any():
         raise RuntimeError("the compiled heuristic met a decision without legal moves or a game too long")
@@ -582,12 +768,12 @@ def play_summaries(p: Position, policies: tuple[str, str], games: int, seed: int
 def traced(p: Position, policies: tuple[str, str], seed: int, index: int,
            heuristic: hz.Heuristic | None = None) -> tuple[list[list[int]], list[int], np.ndarray]:
     """Game ``index`` of batch ``seed``: its trace rows (see :data:`TRACE_HEAD`), the kinds, its summary."""
-    e, loss, rowt, hp, pols = _setup(p, policies, heuristic)
+    e, loss, rows, hp, pols = _setup(p, policies, heuristic)
     trace = np.zeros((4 * e.max_rounds * 4 + 64, TRACE_HEAD + len(e.kinds)), np.int64)
     tpos = np.zeros(1, np.int64)
     out = np.zeros(kn.N_OUT, np.int64)
     play_traced(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points,
-                loss, rowt, hp, pols, seed_u64(seed), np.uint64(index), e.max_rounds, e.ways_width, trace, tpos, out)
+                loss, rows, hp, pols, seed_u64(seed), np.uint64(index), e.max_rounds, e.ways_width, trace, tpos, out)
     if out[kn.OUT_ERROR]:
         raise RuntimeError("the compiled heuristic met a decision without legal moves or a game too long")
     return trace[: tpos[0]].tolist(), list(e.kinds), out
