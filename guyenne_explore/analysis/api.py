@@ -7,7 +7,7 @@ from math import comb
 from concurrent.futures import Executor
 from typing import Callable
 
-from ..engine_api import Draw, Hooks, Move, Position, play
+from ..engine_api import Cards, Draw, Hooks, Move, Position, play
 from .exact import exact_distribution, out_of_reach, require_exact
 from .limits import ExactOutOfReach
 from .fast.encode import unsupported
@@ -93,6 +93,7 @@ def exact_cost_parts(p: Position, policies: tuple[str, str] = ("uniform", "unifo
     rng = random.Random(seed)
     nodes = endgame = 0.0
     sizes: dict[tuple, float] = {}
+    sides: dict[tuple, list[int]] = {}
     forward: ForwardEndgame | None = None
     for _ in range(probes):
         probe = _EndgameProbe(tuple(policies))  # type: ignore[arg-type]
@@ -104,36 +105,52 @@ def exact_cost_parts(p: Position, policies: tuple[str, str] = ("uniform", "unifo
             key = tuple((s.hand, s.deck) for s in stop.sides)
             if key not in sizes:
                 forward = forward or ForwardEndgame(p.rules)
-                sizes[key] = _endgame_states(stop, forward)
+                sizes[key] = _endgame_states(stop, forward, sides)
             endgame += probe.weight * sizes[key]
         nodes += probe.nodes
     return nodes / probes, endgame / probes
 
 
-#: Side states of one round past which :func:`_endgame_states` stops following an endgame's rounds
-ENDGAME_SIDE_STATES = 400
+#: Side states of one round past which :func:`_endgame_states` stops following an endgame's rounds:
+#: 60 a side make 3,600 pairs over up to 729 castle tables, already minutes of endgame, and following
+#: decks of many cards further would take the estimate itself seconds
+ENDGAME_SIDE_STATES = 60
 
 
-def _endgame_states(p: Position, forward: ForwardEndgame) -> float:
+def _endgame_states(p: Position, forward: ForwardEndgame, sides: dict[tuple, list[int]]) -> float:
     """Round starts an endgame from ``p`` can reach: each side's cards evolve by themselves in an
-    endgame (:meth:`.fast.forward.ForwardEndgame.next_states`), so the pairs of side states of a
-    round are at most the product of each side's; times the castle tables that differ from ``p``'s
-    in at most the castles the rounds so far could take (two a round).  Past
-    :data:`ENDGAME_SIDE_STATES` states of a side in a round (decks of many cards: an endgame far
-    beyond an exact analysis) that round's count stands for every round the cards can still last."""
-    levels = [{(s.hand, s.deck)} for s in p.sides]
+    endgame (:func:`_side_states`), so the pairs of side states of a round are at most the product
+    of each side's; times the castle tables that differ from ``p``'s in at most the castles the
+    rounds so far could take (two a round).  Past :data:`ENDGAME_SIDE_STATES` states of a side in a
+    round (decks of many cards: an endgame far beyond an exact analysis) that round's count stands
+    for every round the cards can still last."""
+    levels = [_side_states(s.hand, s.deck, forward, sides) for s in p.sides]
     n = len(p.castles)
-    total, rounds = 0.0, 0
-    while all(levels):
-        tables = sum(comb(n, k) * 2 ** k for k in range(min(n, 2 * rounds) + 1))
-        pairs = len(levels[0]) * len(levels[1]) * tables
-        if max(len(level) for level in levels) > ENDGAME_SIDE_STATES:
-            # each round spends at least two cards of each side
-            return total + pairs * max(1, min(h.size + d.size for h, d in (next(iter(lv)) for lv in levels)) // 2)
+    rounds = max(1, min(s.hand.size + s.deck.size for s in p.sides) // 2)  # each spends two cards or more
+    total = 0.0
+    for r, (a, b) in enumerate(zip(*levels)):  # the game ends when either side is out of rounds
+        pairs = a * b * sum(comb(n, k) * 2 ** k for k in range(min(n, 2 * r) + 1))
+        if max(a, b) > ENDGAME_SIDE_STATES:
+            return total + pairs * max(1, rounds - r)
         total += pairs
-        levels = [set().union(*(forward.next_states(*state) for state in level)) for level in levels]
-        rounds += 1
     return total
+
+
+def _side_states(hand: Cards, deck: Cards, forward: ForwardEndgame, cache: dict[tuple, list[int]]) -> list[int]:
+    """How many ``(hand, deck)`` one side can hold at each coming round start of an endgame, the game
+    going on (:meth:`.fast.forward.ForwardEndgame.next_states`), up to the first round past
+    :data:`ENDGAME_SIDE_STATES` (cached: probes meet the same sides again and again)."""
+    key = (hand, deck)
+    hit = cache.get(key)
+    if hit is None:
+        level, hit = {key}, []
+        while level:
+            hit.append(len(level))
+            if len(level) > ENDGAME_SIDE_STATES:
+                break
+            level = set().union(*(forward.next_states(*state) for state in level))
+        cache[key] = hit
+    return hit
 
 
 class _Stop(Exception):
