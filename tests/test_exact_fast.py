@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import pathlib
 import random
@@ -82,18 +83,23 @@ def test_chinese_remainders_give_the_integers_back():
 
 
 @pytest.mark.parametrize("castles,start", [(3, 0), (6, 0), (6, 100), (5, 7)])
-def test_orbit_moves_are_the_float_pass_castle_maps_summed_over_each_orbit(castles, start):
-    """From every table of an orbit, the float pass's castle maps (times the number of (X, Y) pairs)
-    send the same mass into each orbit: the orbits' own map, which the exact pass runs."""
+def test_orbit_moves_are_the_castle_maps_summed_over_each_orbit(castles, start):
+    """From every table of an orbit, the ordered pairs (X, Y) and the battles' outcomes there send the
+    same count of tables into each orbit: the orbits' own map, which the forward passes run."""
     solver = fx.ExactForwardEndgame(Rules.preset("base", castles=castles))
     orbits = solver.orbits(start)
     assert orbits.of[start] == orbits.start and orbits.size.sum() == 3 ** castles
-    into = np.zeros((3 ** castles, len(orbits.size)), np.int64)
-    into[np.arange(3 ** castles), orbits.of] = 1
-    for o, move in enumerate(solver.moves):
-        counts = np.rint(move.toarray() * solver.pairs_xy).astype(np.int64) @ into
-        assert (counts == orbits.moves[o][orbits.of]).all()
     assert len(orbits.size) < 3 ** castles
+    digits, powers = solver.digits, solver.powers
+    for ox, oy in itertools.product(range(3), repeat=2):  # english wins, french wins, tie
+        counts = np.zeros((3 ** castles, len(orbits.size)), np.int64)
+        for x, y in itertools.permutations(range(castles), 2):
+            new = digits.copy()
+            for c, o in ((x, ox), (y, oy)):
+                if o != 2:
+                    new[:, c] = 1 + o
+            np.add.at(counts, (np.arange(3 ** castles), orbits.of[new @ powers]), 1)
+        assert (counts == orbits.moves[3 * ox + oy][orbits.of]).all()
 
 
 def _shared_endgames():

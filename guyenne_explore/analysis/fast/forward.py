@@ -14,7 +14,11 @@ uniform play in an endgame:
   card does not matter here.
 
 So the mass of each pair of side states ``(hand, deck)`` is a vector over the
-castle tables, and a round is three sparse matrix products (float64):
+castle tables, and a round is three sparse matrix products (float64).  Renaming
+the castles commutes with that map, so the tables the start table's symmetries
+exchange keep equal masses: the vector holds one entry per orbit of tables
+(:class:`Orbits`: 28 instead of 729 from six neutral castles), and a table that
+ends the game takes its share of its orbit's mass.
 
 1. the castle map of each outcome pair on the pairs of side states, spread to
    the pairs of *post states* ``(kept hand, deck)`` with the weights of the
@@ -36,6 +40,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from fractions import Fraction
 from itertools import product
+from math import lcm
 from typing import NamedTuple
 
 import numpy as np
@@ -109,22 +114,9 @@ class ForwardEndgame:
             for b, cb in enumerate(self.class_values):
                 w = battle_winner(NEUTRAL, _example(ca), _example(cb))
                 self.duel[a, b] = TIE if w is None else (E_WINS if w == 0 else F_WINS)
-        # move[ox, oy]: the castle tables' linear map (rows: before, columns: after) for X/Y outcomes
-        pairs = [(x, y) for x in range(n) for y in range(n) if x != y]
-        self.moves = []  # indexed 3 * ox + oy
-        rows = np.arange(len(digits))
-        for ox, oy in product((E_WINS, F_WINS, TIE), repeat=2):
-            cols, data = [], []
-            for x, y in pairs:
-                new = digits.copy()
-                for c, o in ((x, ox), (y, oy)):
-                    if o != TIE:
-                        new[:, c] = 1 + o
-                cols.append(new @ powers)
-                data.append(np.full(len(digits), 1 / len(pairs)))
-            self.moves.append(sparse.csr_matrix(
-                (np.concatenate(data), (np.tile(rows, len(pairs)), np.concatenate(cols))),
-                shape=(len(digits), len(digits))))
+        #: ordered pairs (X, Y) of distinct castles, each as likely
+        self.pairs_xy = n * (n - 1)
+        self._orbits: dict[int, Orbits] = {}
         self.all_six = (digits == digits[:, :1]).all(axis=1) & (digits[:, 0] != 0)
         self.powers = powers
         self._steps: dict[tuple[Cards, Cards], _SideStep] = {}
@@ -179,6 +171,13 @@ class ForwardEndgame:
                 out.update(self._state_list[t] for t in post.targets.tolist())
         return out
 
+    def orbits(self, start: int) -> Orbits:
+        """The castle tables merged for the start table ``start`` (see :class:`Orbits`), cached."""
+        hit = self._orbits.get(start)
+        if hit is None:
+            hit = self._orbits[start] = Orbits(self.digits, self.powers, start)
+        return hit
+
     def _outcome_ids(self, unspent_e: int, unspent_f: int) -> np.ndarray:
         """ids[table]: the final outcome (index in ``outcomes``) of each castle table, by the engine,
         with how the game ended there."""
@@ -200,15 +199,15 @@ class ForwardEndgame:
     def value(self, p: Position) -> FloatDistribution:
         """The distribution ``(english, french, winner, ending, rounds after this one)`` from round start ``p``."""
         e, f = p.sides
-        start = np.zeros((1, len(self.digits)))
-        start[0, sum(_DIGIT[c] * w for c, w in zip(p.castles, self.powers))] = 1.0
+        orbits = self.orbits(sum(_DIGIT[c] * w for c, w in zip(p.castles, self.powers)))
+        mass = np.zeros((1, len(orbits.size)))
+        mass[0, orbits.start] = 1.0
         pairs = np.array([[self._state_id(e.hand, e.deck), self._state_id(f.hand, f.deck)]], np.int64)
-        mass = start
         out: FloatDistribution = defaultdict(float)
         rounds = 0
         while len(pairs):
             self.states += len(pairs)
-            ended, pairs, mass = self._round(pairs, mass)
+            ended, pairs, mass = self._round(pairs, mass, orbits)
             if self.progress:
                 self.progress(self.states)
             for o, q in ended.items():
@@ -231,10 +230,11 @@ class ForwardEndgame:
                                    shape=(len(codes), len(group)))
         return done, codes, width, gather
 
-    def _round(self, pairs: np.ndarray, mass: np.ndarray) -> tuple[dict[int, float], np.ndarray, np.ndarray]:
+    def _round(self, pairs: np.ndarray, mass: np.ndarray,
+               orbits: Orbits) -> tuple[dict[int, float], np.ndarray, np.ndarray]:
         """One round from every pair of side states at once (``pairs[s]``: english and french state ids,
-        ``mass[s]``: its vector over the castle tables); returns the mass ended per outcome and the
-        next round's pairs and masses."""
+        ``mass[s]``: its vector over the orbits of castle tables); returns the mass ended per outcome
+        and the next round's pairs and masses."""
         # the weight of each (pair, english post state, french post state, outcome pair)
         cols, us, vs, outs, data = [], [], [], [], []
         entries = 0
@@ -260,21 +260,24 @@ class ForwardEndgame:
         key_u, key_v = np.divmod(keys, len(self._posts))
         # the castle map of each outcome pair on the (fewer) state pairs first: moved[o * pairs + s];
         # then one sparse product spreads them to the post state pairs
-        check_memory((len(self.moves) * len(pairs), mass.shape[1]))
+        check_memory((9 * len(pairs), mass.shape[1]))
         check_memory((len(keys), mass.shape[1]))
-        moved = np.concatenate([np.asarray((move.T @ mass.T).T) for move in self.moves])
+        moved = np.asarray(mass @ orbits.map).reshape(len(pairs), 9, -1).transpose(1, 0, 2)
+        moved = moved.reshape(9 * len(pairs), -1) / self.pairs_xy
         w = sparse.csr_matrix((weight, (key_of, out_pair * len(pairs) + col)), shape=(len(keys), len(moved)))
         after = w @ moved
         ended: dict[int, float] = defaultdict(float)
         # all six castles end the game whatever the cards
         sweep_ids = self._outcome_ids(0, 0)
-        for t in np.nonzero(self.all_six)[0]:
-            ended[int(sweep_ids[t])] += float(after[:, t].sum())
-        after[:, self.all_six] = 0.0
+        six = self.all_six[orbits.rep]  # one table each
+        for t in np.nonzero(six)[0]:
+            ended[int(sweep_ids[orbits.rep[t]])] += float(after[:, t].sum())
+        after[:, six] = 0.0
         posts = self._posts
         done, codes, width, gather = self._game_over(key_u, key_v, np.float64)
         if done.any():
             sums = gather @ after[done]
+            sums = sums[:, orbits.of] / orbits.size[orbits.of]  # each table's share of its orbit's mass
             for c, row in zip(codes.tolist(), sums):
                 for o, q in zip(*_grouped(self._outcome_ids(*divmod(c, width)), row)):
                     ended[o] += q
@@ -289,6 +292,62 @@ class ForwardEndgame:
         new = step2 @ half
         keep = new.any(axis=1)
         return ended, nxt[keep], new[keep]
+
+
+class Orbits:
+    """The castle tables of a pass merged by the symmetries of its start table.
+
+    A round sends a table through a uniformly random ordered pair (X, Y) of distinct castles, so
+    renaming the castles commutes with a round; the renamings that fix the start table (any
+    permutation of its neutral castles, of its english ones, of its french ones) therefore fix the
+    whole distribution over tables at every round.  The mass is the same on every table of one
+    orbit of those renamings, and the pass only needs each orbit's total: 28 orbits instead of 729
+    tables from six neutral castles.  An orbit is known by how many of each digit it holds among
+    the start's neutral, english and french castles.  Scoring (runs of adjacent castles) is not
+    symmetric, so a table's share of its orbit's ended mass is ``1 / size``: ended mass is
+    counted in units of ``1 / lcm(sizes)`` (:attr:`scale`)."""
+
+    def __init__(self, digits: np.ndarray, powers: np.ndarray, start: int):
+        n_tables, n = digits.shape
+        first = digits[start]
+        key = np.zeros((n_tables, 9), np.int64)
+        for c in range(3):
+            for d in range(3):
+                key[:, 3 * c + d] = ((digits == d) & (first == c)[None, :]).sum(axis=1)
+        _, rep, self.of, self.size = np.unique(key, axis=0, return_index=True, return_inverse=True,
+                                                return_counts=True)
+        self.of = self.of.ravel()
+        self.start = int(self.of[start])
+        #: tables are counted in units of 1 / scale (a table's share of its orbit's mass is 1 / size)
+        self.scale = lcm(*self.size.tolist())
+        count = len(rep)
+        #: moves[3 * ox + oy, a, b]: the ordered pairs (X, Y) that send a table of orbit a to orbit b
+        #: when the battles at X and at Y end ox and oy (english wins, french wins, tie)
+        self.moves = np.zeros((9, count, count), np.int64)
+        reps = digits[rep]
+        rows = np.arange(count)
+        for x in range(n):
+            for y in range(n):
+                if x == y:
+                    continue
+                for ox in range(3):
+                    for oy in range(3):
+                        new = reps.copy()
+                        for c, o in ((x, ox), (y, oy)):
+                            if o != 2:  # TIE leaves the castle as it was
+                                new[:, c] = 1 + o
+                        np.add.at(self.moves[3 * ox + oy], (rows, self.of[new @ powers]), 1)
+        #: the same as one sparse map from an orbit to (outcome pair, orbit)
+        self.map = sparse.csr_matrix(self.moves.transpose(1, 0, 2).reshape(count, 9 * count))
+        #: the orbits' representatives' table indices
+        self.rep = rep
+
+    def weights(self, table_ids: np.ndarray, outcomes: int) -> np.ndarray:
+        """``[orbit, outcome]``: the orbit's tables with that outcome (``table_ids``), in units of 1 / scale
+        of the orbit's mass."""
+        out = np.zeros((len(self.size), outcomes), np.int64)
+        np.add.at(out, (self.of, table_ids), self.scale // self.size[self.of])
+        return out
 
 
 def _draw_map(own: np.ndarray, other: np.ndarray, posts: list[_Post]) -> tuple[sparse.csr_matrix, np.ndarray]:

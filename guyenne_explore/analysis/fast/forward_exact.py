@@ -20,9 +20,8 @@ exceeds ``D`` the Chinese remainder theorem gives it back exactly: no rational
 reconstruction, no guess.  When ``D`` outgrows the primes, a second pass runs
 modulo the primes missing only (the first pass's residues stay right).
 
-Unlike the float pass, this one carries the mass of castle tables merged by the
-symmetries of the start table (:class:`Orbits`: 28 vectors' entries instead of
-729 from six neutral castles), and each ended table takes its share of its
+The castle tables are merged by the symmetries of the start table as in the
+float pass (:class:`.forward.Orbits`); each ended table takes its share of its
 orbit's mass, a multiple of ``1 / lcm(orbit sizes)`` (one more factor of ``D``).
 
 Battles, draws and scores come from the engine exactly as in the float pass
@@ -42,7 +41,7 @@ import numpy as np
 from scipy import sparse
 
 from ...engine_api import Position, Rules
-from .forward import ForwardEndgame, _Post
+from .forward import ForwardEndgame, Orbits, _Post
 from ..limits import check_memory
 
 #: (english score, french score, winner, ending, rounds after this one) -> probability
@@ -64,62 +63,6 @@ def _primes(count: int = 64) -> tuple[int, ...]:
             out.append(c)
         c -= 2
     return tuple(out)
-
-
-class Orbits:
-    """The castle tables of a pass merged by the symmetries of its start table.
-
-    A round sends a table through a uniformly random ordered pair (X, Y) of distinct castles, so
-    renaming the castles commutes with a round; the renamings that fix the start table (any
-    permutation of its neutral castles, of its english ones, of its french ones) therefore fix the
-    whole distribution over tables at every round.  The mass is the same on every table of one
-    orbit of those renamings, and the pass only needs each orbit's total: 28 orbits instead of 729
-    tables from six neutral castles.  An orbit is known by how many of each digit it holds among
-    the start's neutral, english and french castles.  Scoring (runs of adjacent castles) is not
-    symmetric, so a table's share of its orbit's ended mass is ``1 / size``: ended mass is
-    counted in units of ``1 / lcm(sizes)`` (:attr:`scale`)."""
-
-    def __init__(self, digits: np.ndarray, powers: np.ndarray, start: int):
-        n_tables, n = digits.shape
-        first = digits[start]
-        key = np.zeros((n_tables, 9), np.int64)
-        for c in range(3):
-            for d in range(3):
-                key[:, 3 * c + d] = ((digits == d) & (first == c)[None, :]).sum(axis=1)
-        _, rep, self.of, self.size = np.unique(key, axis=0, return_index=True, return_inverse=True,
-                                                return_counts=True)
-        self.of = self.of.ravel()
-        self.start = int(self.of[start])
-        #: tables are counted in units of 1 / scale (a table's share of its orbit's mass is 1 / size)
-        self.scale = lcm(*self.size.tolist())
-        count = len(rep)
-        #: moves[3 * ox + oy, a, b]: the ordered pairs (X, Y) that send a table of orbit a to orbit b
-        #: when the battles at X and at Y end ox and oy (english wins, french wins, tie)
-        self.moves = np.zeros((9, count, count), np.int64)
-        reps = digits[rep]
-        rows = np.arange(count)
-        for x in range(n):
-            for y in range(n):
-                if x == y:
-                    continue
-                for ox in range(3):
-                    for oy in range(3):
-                        new = reps.copy()
-                        for c, o in ((x, ox), (y, oy)):
-                            if o != 2:  # TIE leaves the castle as it was
-                                new[:, c] = 1 + o
-                        np.add.at(self.moves[3 * ox + oy], (rows, self.of[new @ powers]), 1)
-        #: the same as one sparse map from an orbit to (outcome pair, orbit)
-        self.map = sparse.csr_matrix(self.moves.transpose(1, 0, 2).reshape(count, 9 * count))
-        #: the orbits' representatives' table indices
-        self.rep = rep
-
-    def weights(self, table_ids: np.ndarray, outcomes: int) -> np.ndarray:
-        """``[orbit, outcome]``: the orbit's tables with that outcome (``table_ids``), in units of 1 / scale
-        of the orbit's mass."""
-        out = np.zeros((len(self.size), outcomes), np.int64)
-        np.add.at(out, (self.of, table_ids), self.scale // self.size[self.of])
-        return out
 
 
 def crt(residues: np.ndarray, primes: tuple[int, ...]) -> list[int]:
@@ -152,18 +95,8 @@ class ExactForwardEndgame(ForwardEndgame):
 
     def __init__(self, rules: Rules, progress: Callable[[int], None] | None = None):
         super().__init__(rules, progress)
-        n = rules.castles
-        self.pairs_xy = n * (n - 1)
-        self._orbits: dict[int, Orbits] = {}
         #: primes used by the last call (more are taken when a denominator outgrows them)
         self.prime_count = 0
-
-    def orbits(self, start: int) -> "Orbits":
-        """The castle tables merged for the start table ``start`` (see :class:`Orbits`), cached."""
-        hit = self._orbits.get(start)
-        if hit is None:
-            hit = self._orbits[start] = Orbits(self.digits, self.powers, start)
-        return hit
 
     def value(self, p: Position) -> Distribution:  # type: ignore[override]
         """The distribution ``(english, french, winner, ending, rounds after this one)`` from round start ``p``.
