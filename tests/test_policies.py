@@ -175,7 +175,7 @@ def test_skilled_policies_play_every_preset_and_variant(rules):
     from guyenne_explore.rules import Rules
 
     p = Position.start(Rules.from_json(rules))
-    games = sample_games(p, (Heuristic(), ISMCTS(16, candidates=3, rollouts_per_world=2)), 1, 1)
+    games = sample_games(p, (Heuristic(), ISMCTS(16, candidates=3, rollouts_per_leaf=2)), 1, 1)
     games += sample_games(p, (COUNTERS["reader"](), Heuristic()), 1, 2)
     assert all(g.winner in ("english", "french", "draw") for g in games)
 
@@ -201,6 +201,35 @@ def test_search_budget_in_milliseconds_and_legal_moves():
     assert move in p.legal_moves
     with pytest.raises(ValueError, match="at least 1 simulation"):
         ISMCTS(0)
+
+
+def test_search_is_a_tree_over_information_sets():
+    # french answers at X, then opens Y itself: that later decision of its own is a node of the
+    # tree, visited again and again (so chosen by UCB, not by a rollout), and shared by the worlds
+    from guyenne_explore.analysis.search import ISMCTS, info_key
+    from guyenne_explore.engine_api import OPEN_SECOND, RESPOND_FIRST
+
+    p = play_game(Position.start("advanced"), 6).positions()[1]
+    p = p.apply(next(m for m in p.legal_moves if m.cards.size == 2))
+    assert p.to_play == RESPOND_FIRST
+    side = p.side_to_play
+    search = ISMCTS(400, rollouts_per_leaf=2)
+    move = search.choose(p.view(side), random.Random(5))
+    assert move in p.legal_moves
+    q = p.apply(move)
+    assert q.to_play == OPEN_SECOND and q.side_to_play == side
+    own = search.nodes.get(info_key(q, side))
+    assert own is not None and own.visits >= 5
+    assert sum(e[0] for e in own.edges.values()) == own.visits and sum(e[0] > 0 for e in own.edges.values()) >= 2
+    # nodes are keyed by what the side sees: a world with other hidden cards finds the same node
+    other = determinise(q.view(side), random.Random(11))
+    assert other.sides[1 - side] != q.sides[1 - side] and info_key(other, side) in search.nodes
+    # deeper still: its decisions of the next round, after the opponent's answer and the draws
+    assert any(key[3] == p.round + 1 and node.visits >= 1 for key, node in search.nodes.items())
+    assert all(key[0] == side for key in search.nodes)  # the opponent's moves come from its own model
+    flat = ISMCTS(400, rollouts_per_leaf=2, expand_after=10**9)
+    flat.choose(p.view(side), random.Random(5))
+    assert not flat.nodes
 
 
 def test_command_line_chooses_each_side_policy_and_spreads_games_identically():
