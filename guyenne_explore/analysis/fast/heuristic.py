@@ -43,7 +43,7 @@ from .rollout import _games as summaries_to_games
 
 UNIFORM, HEURISTIC = 0, 1
 #: the chances to win by sum are kept across decisions and games in 2 ** MEMO_BITS slots
-MEMO_BITS = 12
+MEMO_BITS = 10
 POLICY_CODES = {"uniform": UNIFORM, "heuristic": HEURISTIC}
 #: most moves one decision can offer (castles times card sets), and most card sets
 MAX_MOVES = 8192
@@ -322,16 +322,19 @@ def _class(control, side):
     return 0 if control == kn.NEUTRAL else (1 if control == side else 2)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
-def choose_placement(z, pl, cs, sc, rp, vals, weights, offsets, cards, points, loss, rowt, rowi, bluffs, hp, side, phase,
-                     rng, scores, wts, mcastle, mrow, bluff, part, cand, pool, pool_key, memo, tags, res, chosen,
-                     out_pick):
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def choose_placement(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, side, phase, rng, work):
     """The heuristic's placement: scores every legal (castle, cards), softmax, bluffs, one pick.
-    Returns the castle (-1 when the castle is set) and writes the cards into ``chosen``.
+    Returns the castle (-1 when the castle is set) and writes the cards into ``work``'s first card
+    set.  ``rows`` are :func:`row_table`'s, ``work`` is :func:`_scratch`'s.  It is inlined into
+    :func:`play` (a call passed some 250 words of array descriptors at every decision).
 
     The moves are castle after castle, each with the hand's ``n_opt`` card sets in option order, so
     move ``i`` is the set ``i % n_opt`` at the ``i // n_opt``-th castle (``mcastle``); only the
     moves of nonzero weight are listed (``mrow``: their indexes, ``wts``: their softmax weights)."""
+    weights, offsets, cards = opt
+    rowt, rowi, bluffs = rows
+    scores, wts, mcastle, mrow, bluff, part, cand, pool, pool_key, memo, tags, chosen, _, res, out_pick = work
     nk = vals.shape[0]
     hero = rp[kn.HERO_KIND]
     b = 0 if phase <= kn.RESPOND_FIRST else 1
@@ -540,10 +543,13 @@ def choose_placement(z, pl, cs, sc, rp, vals, weights, offsets, cards, points, l
             move = i
             break
         index -= w
-    row = first_row + move % n_opt
+    j = 0  # the move's castle and set (counted: a division costs more)
+    while move >= (j + 1) * n_opt:
+        j += 1
+    row = first_row + move - j * n_opt
     for k in range(nk):
         chosen[k] = cards[row, k]
-    return mcastle[move // n_opt] if opening else -1
+    return mcastle[j] if opening else -1
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -576,11 +582,10 @@ def _record(trace, tpos, point, side, castle, pick, total, cards):
 @njit(cache=True, error_model="numpy", _nrt=False)
 def play(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, pols, rng, out, leaders, ways, trace, tpos, work):
     """Play the position in place to its end, side s choosing by policy ``pols[s]``; ``rows`` is
-    :func:`row_table`'s, ``work`` the scratch of :func:`_scratch` (allocated once per block of games)."""
+    :func:`row_table`'s, ``work`` the scratch of :func:`_scratch` (allocated once per batch)."""
     nk = vals.shape[0]
     hero = rp[kn.HERO_KIND]
-    rowt, rowi, bluffs = rows
-    scores, wts, mcastle, mrow, bluff, part, cand, pool, pool_key, memo, tags, m, m2, res, out_pick = work
+    scores, wts, _, _, _, _, _, pool, _, _, _, m, m2, res, out_pick = work
     pool[:, 0] = -1.0  # no pool worked out yet in this game
     start_round = sc[kn.ROUND]
     n_leaders = 0
@@ -633,7 +638,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, pols, rng, out, l
             b = sc[kn.BATTLE]
             loser = 1 - cs[sc[kn.CASTLE_X + b]]
             if pols[loser] == HEURISTIC:
-                choose_removal(pl, loser, b, opt, rowt, hp, rng, scores, wts, m, out_pick)
+                choose_removal(pl, loser, b, opt, rows[0], hp, rng, scores, wts, m, out_pick)
             elif not kn.pick_option(opt, 2, pl[loser, b], rng, m):
                 out[kn.OUT_ERROR] = kn.ERR_NO_MOVE
                 return
@@ -652,9 +657,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, pols, rng, out, l
             hand = z[side, kn.HAND]
             castle = -1
             if pols[side] == HEURISTIC:
-                castle = choose_placement(z, pl, cs, sc, rp, vals, opt[0], opt[1], opt[2], points, loss, rowt, rowi, bluffs,
-                                          hp, side, phase, rng, scores, wts, mcastle, mrow, bluff, part, cand, pool,
-                                          pool_key, memo, tags, res, m, out_pick)
+                castle = choose_placement(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, side, phase, rng, work)
             else:
                 if not kn.pick_option(opt, b, hand, rng, m):
                     out[kn.OUT_ERROR] = kn.ERR_NO_MOVE
