@@ -180,7 +180,7 @@ def test_a_run_that_has_to_compile_says_so_first(monkeypatch):
     panel.controls.status.observe(lambda ch: seen.append(ch["new"]), names="value")
     panel.run()
     assert seen[0].startswith("Preparing the fast path (first run only")
-    assert seen[1] == "Analysing 1 rule set(s)..."  # once the games come in
+    assert seen[1] == "Analysing 1 rule set(s)... English uniform · French uniform"  # once the games come in
     assert seen[-1].startswith("Done")
 
 
@@ -193,3 +193,38 @@ def test_plot_view_reports_drawn_revisions_to_its_handlers():
     view._on_msg(view, {"type": "drawn", "revision": 1}, [])
     assert got == [1] and view.drawn == 1 and view.has_view
     assert view.figure["data"][0]["y"] == [3, 4]
+
+
+def test_a_new_run_clears_the_last_runs_refusal_and_names_the_policies():
+    from guyenne_explore.widgets.starts import opening
+
+    panel = AnalysisPanel(opening("base"))
+    panel.method.value = "exact"
+    assert panel.games.layout.display == "none" and panel.seed.layout.display == "none"
+    panel.run()
+    assert "out of reach" in panel.force_note.value and not panel.results
+    panel.method.value = "sample"
+    assert panel.games.layout.display is None and panel.force_exact.layout.display == "none"
+    panel.games.value = 20
+    panel.english_policy.value = "heuristic"
+    seen = []
+    panel.force_note.observe(lambda ch: seen.append(ch["new"]), names="value")
+    panel.controls.status.observe(lambda ch: seen.append(ch["new"]), names="value")
+    panel.run()
+    assert seen[0] == ""  # cleared when the run starts, before any game is played
+    assert panel.force_note.value == "" and panel.results["base"].games == 20
+    assert panel.controls.status.value.endswith("English heuristic · French uniform")
+    for figure in panel.figures.values():
+        assert "English heuristic · French uniform" in figure.layout.title.text
+
+
+def test_the_bar_counts_each_game_of_an_engine_played_run():
+    panel = AnalysisPanel(Position.start("base"))
+    panel.method.value = "sample"
+    panel.games.value = 3
+    panel.english_policy.value = "search"
+    panel.search_budget.value = 4
+    counts = []
+    panel.controls.progress.observe(lambda ch: counts.append(ch["new"]), names="description")
+    panel.run()
+    assert counts[-1] == "3/3" and len(counts) >= 2

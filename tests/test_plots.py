@@ -27,7 +27,14 @@ def test_score_figure_has_a_panel_per_label_in_the_side_colours(results):
     fig = plots.score_figure(results)
     assert [t.name for t in fig.data] == ["English", "French"] * 3
     assert [t.marker.color for t in fig.data[:2]] == [ENGLISH_COLOR, FRENCH_COLOR]
-    assert [a.text.split(" (")[0] for a in fig.layout.annotations] == list(results)
+    # the label and how it was analysed on two lines: side by side at 1280 px they would run into each other
+    assert [a.text.split("<br>(")[0] for a in fig.layout.annotations] == list(results)
+    assert fig.layout.annotations[0].text == "base<br>(60 games)"
+
+
+def test_every_result_figure_names_the_policies_under_its_title(results):
+    for fig in plots.result_figures(results).values():
+        assert fig.layout.title.text.endswith("<br><sup>English uniform · French uniform</sup>")
     # each side's score distribution is a probability distribution
     for t in fig.data:
         assert sum(t.y) == pytest.approx(1)

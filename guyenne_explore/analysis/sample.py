@@ -58,11 +58,14 @@ def game_rng(seed: int, index: int) -> random.Random:
 def sample_games(p: Position, policies: tuple[Policy, Policy], games: int, seed: int,
                  progress: Callable[[int, int], bool | None] | None = None,
                  start_index: int = 0) -> list[Game]:
-    """Play ``games`` seeded games; ``progress(done, total)`` returning False cancels."""
+    """Play ``games`` seeded games; ``progress(done, total)`` returning False cancels.
+
+    Progress is reported after every game: the engine plays slow policies here (a search
+    takes seconds a game), and the panels throttle their own redraws."""
     out = []
     for i in range(start_index, start_index + games):
         out.append(play_out(p, policies, game_rng(seed, i)))
-        if progress and (len(out) % 50 == 0 or len(out) == games):
+        if progress:
             if progress(len(out), games) is False:
                 raise Cancelled()
     return out

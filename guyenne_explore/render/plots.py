@@ -25,7 +25,7 @@ import plotly.io as pio
 from plotly.subplots import make_subplots
 
 from ..analysis.results import AnalysisResult
-from ..analysis.variants import SweepPoint, result_metrics
+from ..analysis.variants import SweepPoint, choice_label, parameter_label, result_metrics
 from ..i18n import gettext, side_title, translator
 from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR
 
@@ -41,10 +41,21 @@ def label_color(i: int) -> str:
     return LABEL_COLORS[i % len(LABEL_COLORS)]
 
 
-def _layout(fig: go.Figure, title: str, x: str, y: str | None = None, lang: str | None = None) -> go.Figure:
+def policies_text(policies: tuple[str, str], lang: str | None = None) -> str:
+    """Who played: ``English heuristic · French search:50``, so that two runs' results (or a downloaded
+    figure) can be told apart."""
+    return f"{side_title('English', lang)} {policies[0]} · {side_title('French', lang)} {policies[1]}"
+
+
+def _layout(fig: go.Figure, title: str, x: str, y: str | None = None, lang: str | None = None,
+            results: Results | None = None) -> go.Figure:
+    """Common look; with ``results``, the policies that produced them go under the title."""
     y = translator(lang).gettext("probability") if y is None else y
+    if results:
+        played = dict.fromkeys(policies_text(r.policies, lang) for r in results.values())
+        title += "<br><sup>" + escape("; ".join(played)) + "</sup>"
     fig.update_layout(title=title, template="plotly_white", bargap=0.15, legend_title_text="",
-                      margin={"l": 60, "r": 20, "t": 70, "b": 50}, height=360)
+                      margin={"l": 60, "r": 20, "t": 90 if results else 70, "b": 50}, height=380 if results else 360)
     fig.update_xaxes(title_text=x)
     fig.layout.yaxis.title.text = y
     return fig
@@ -67,7 +78,9 @@ def score_figure(results: Results, lang: str | None = None) -> go.Figure:
     _ = translator(lang).gettext
     labels = list(results)
     fig = make_subplots(rows=1, cols=len(labels), shared_yaxes=True,
-                        subplot_titles=[f"{lb} ({_how(results[lb], lang)})" for lb in labels])
+                        subplot_titles=[f"{lb}<br>({_how(results[lb], lang)})" for lb in labels])
+    # two short lines a panel, small: long rule-set labels side by side no longer run into each other at 1280 px
+    fig.update_annotations(font_size=12)
     for col, lb in enumerate(labels, start=1):
         for i, (side, color) in enumerate((("English", ENGLISH_COLOR), ("French", FRENCH_COLOR))):
             dist = _marginal(results[lb], lambda k, i=i: k[i])
@@ -77,7 +90,7 @@ def score_figure(results: Results, lang: str | None = None) -> go.Figure:
                                  hovertemplate=f"{lb}<br>{score} %{{x}}: %{{y:.3f}}<extra></extra>"),
                           row=1, col=col)
     fig.update_layout(barmode="group")
-    return _layout(fig, _("Final scores per side"), _("final score"), lang=lang)
+    return _layout(fig, _("Final scores per side"), _("final score"), lang=lang, results=results)
 
 
 def difference_figure(results: Results, lang: str | None = None) -> go.Figure:
@@ -93,7 +106,7 @@ def difference_figure(results: Results, lang: str | None = None) -> go.Figure:
         fig.add_trace(go.Bar(x=list(dist), y=list(dist.values()), name=lb, marker_color=color, meta=lb,
                              hovertemplate=f"{lb}<br>{difference} %{{x}}: %{{y:.3f}}<extra></extra>"))
     fig.update_layout(barmode="group", showlegend=len(results) > 1)
-    return _layout(fig, _("Score difference (English - French)"), _("English score - French score"), lang=lang)
+    return _layout(fig, _("Score difference (English - French)"), _("English score - French score"), lang=lang, results=results)
 
 
 def outcome_figure(results: Results, lang: str | None = None) -> go.Figure:
@@ -112,7 +125,7 @@ def outcome_figure(results: Results, lang: str | None = None) -> go.Figure:
             hovertemplate=f"%{{x}}<br>{name}: %{{y:.3f}}<extra></extra>"))
     fig.update_layout(barmode="group")
     fig.update_yaxes(range=[0, 1])
-    return _layout(fig, _("Win / draw / loss (95% interval when sampled)"), _("rule set"), lang=lang)
+    return _layout(fig, _("Win / draw / loss (95% interval when sampled)"), _("rule set"), lang=lang, results=results)
 
 
 def rounds_figure(results: Results, lang: str | None = None) -> go.Figure:
@@ -125,7 +138,7 @@ def rounds_figure(results: Results, lang: str | None = None) -> go.Figure:
         fig.add_trace(go.Bar(x=list(dist), y=list(dist.values()), name=lb, marker_color=label_color(i), meta=lb,
                              hovertemplate=f"{lb}<br>%{{x}} {rounds}: %{{y:.3f}}<extra></extra>"))
     fig.update_layout(barmode="group", showlegend=len(results) > 1)
-    return _layout(fig, _("Rounds played (the current round counted as 1)"), rounds, lang=lang)
+    return _layout(fig, _("Rounds played (the current round counted as 1)"), rounds, lang=lang, results=results)
 
 
 def result_figures(results: Results, lang: str | None = None) -> dict[str, go.Figure]:
@@ -143,17 +156,18 @@ def sweep_figure(points: Sequence[SweepPoint], parameter: str, metric: str, lang
               "array": [pt.metric.high - y for pt, y in zip(good, ys)],  # type: ignore[union-attr,operator]
               "arrayminus": [y - pt.metric.low for pt, y in zip(good, ys)]}  # type: ignore[union-attr,operator]
              if has_ci else None)
-    fig = go.Figure(go.Scatter(x=[str(pt.value) for pt in good], y=ys, mode="lines+markers", name=metric,
+    named = parameter_label(parameter, lang)  # "hand size", as the forms name it
+    fig = go.Figure(go.Scatter(x=[choice_label(pt.value, lang) for pt in good], y=ys, mode="lines+markers", name=metric,
                                marker={"color": NEUTRAL_COLOR, "size": 9}, line={"color": NEUTRAL_COLOR},
-                               error_y=error, hovertemplate=f"{parameter}=%{{x}}<br>{metric}: %{{y:.3f}}<extra></extra>"))
-    refused = [str(pt.value) for pt in points if pt.metric is None]
+                               error_y=error, hovertemplate=f"{named} = %{{x}}<br>{metric}: %{{y:.3f}}<extra></extra>"))
+    refused = [choice_label(pt.value, lang) for pt in points if pt.metric is None]
     _ = translator(lang).gettext
-    title = _("{metric} against {parameter}").format(metric=_(metric), parameter=parameter)
+    title = _("{metric} against {parameter}").format(metric=_(metric), parameter=named)
     if refused:
         title += "<br><sup>" + _("not playable: {parameter} = {values}").format(
-            parameter=parameter, values=", ".join(refused)) + "</sup>"
+            parameter=named, values=", ".join(refused)) + "</sup>"
     fig.update_xaxes(type="category")
-    return _layout(fig, title, parameter, _(metric), lang=lang)
+    return _layout(fig, title, named, _(metric), lang=lang)
 
 
 def warm_up() -> None:

@@ -10,6 +10,7 @@ page); the status says "Done" once the browser has drawn them.
 from __future__ import annotations
 
 import threading
+import time
 from html import escape
 from typing import Any
 
@@ -26,6 +27,7 @@ from ..i18n import gettext, ngettext
 from ..position import Position
 from ..render.plots import (
     metrics_rows,
+    policies_text,
     result_figures,
     rows_html,
 )
@@ -76,6 +78,7 @@ class RunControls:
         self.status = w.HTML()
         self.cancelled = False
         self._message = ""  # the run's status, once the fast path is prepared
+        self._drawn = 0.0  # when the bar was last moved: slow games report each one, fast ones are not redrawn each time
         self.thread: threading.Thread | None = None
         self.cancel_button.on_click(guarded(self.status)(lambda _: self.cancel()))
 
@@ -88,8 +91,13 @@ class RunControls:
         self.status.value = gettext("Cancelling...")
 
     def callback(self, done: int, total: int) -> bool | None:
-        self.progress.max = max(total, 1)
-        self.progress.value = min(done, self.progress.max)
+        """Moves the bar and writes ``done/total`` beside it (at most ten times a second, and at the end)."""
+        now = time.monotonic()
+        if now - self._drawn >= 0.1 or done >= total:
+            self._drawn = now
+            self.progress.max = max(total, 1)
+            self.progress.value = min(done, self.progress.max)
+            self.progress.description = f"{done}/{total}" if total else ""
         if done and self._message and not self.cancelled:
             self.status.value, self._message = escape(self._message), ""
         return False if self.cancelled else None
@@ -98,6 +106,8 @@ class RunControls:
         """Open a run; says so first when the fast path still has to compile (no numba cache yet)."""
         self.cancelled = False
         self.progress.value = 0
+        self.progress.description = ""
+        self._drawn = 0.0
         self.progress.bar_style = "info"
         self.cancel_button.disabled = False
         self._message = ""
@@ -137,12 +147,10 @@ class AnalysisPanel(w.VBox):
                                       tooltip="enumerate even when the estimate says it would take very long",
                                       layout=w.Layout(display="none"))
         self.force_note = w.HTML()
-        self.method.observe(guarded(self.force_note)(lambda ch: setattr(self.force_exact.layout, "display",
-                                                                        None if ch["new"] == "exact" else "none")),
-                            names="value")
         # text boxes read in Python: letters typed stay and are named beside the box (see forms.NumberField)
         self.games = NumberField("Games", 500, 1, 10_000_000)
         self.seed = NumberField("Seed", 0, 0, 999_999_999)
+        self.method.observe(guarded(self.force_note)(lambda ch: self._show_method_fields()), names="value")
         self.run_button = w.Button(description="Run analysis", button_style="primary", icon="play")
         self.controls = RunControls()
         self.problems = w.HTML()
@@ -204,6 +212,13 @@ class AnalysisPanel(w.VBox):
         if self.controls.status.value == self._summary_shown:
             self.controls.status.value = self._summary_shown = escape(_summary(self.results, self.runs))
 
+    def _show_method_fields(self) -> None:
+        """Force exact shows only for exact; games and seed only where games are sampled."""
+        exact = self.method.value == "exact"
+        self.force_exact.layout.display = None if exact else "none"
+        for field in (self.games, self.seed):
+            field.layout.display = "none" if exact else None
+
     @property
     def policies(self) -> tuple[str, str]:
         """Each side's policy by name, the search with its budget (``search:400``)."""
@@ -228,7 +243,12 @@ class AnalysisPanel(w.VBox):
         force = method == "exact" and self.force_exact.value
         self.run_button.disabled = True
         self.exports.enable(False)
-        self.controls.start(gettext("Analysing {count} rule set(s)...").format(count=len(chosen)))
+        # the last run's refusals and skipped rule sets would read as this run's (and push the controls about)
+        self.problems.value = self.force_note.value = ""
+        message = gettext("Analysing {count} rule set(s)...").format(count=len(chosen))
+        if method == "exact" and not force:  # the size estimate takes about a second a rule set before anything runs
+            message = gettext("Estimating the size of the exact enumeration... {message}").format(message=message)
+        self.controls.start(message + " " + policies_text(policies))
 
         def work() -> None:
             try:
@@ -284,7 +304,8 @@ def _summary(results: dict[str, AnalysisResult], runs: list[Run]) -> str:
                                    "{count} other rule sets were skipped for the reasons below.", others).format(count=others)
         return text
     done = ", ".join(f"{lb} ({_how(r)})" for lb, r in results.items())
-    return gettext("Done: {runs}").format(runs=done)
+    played = "; ".join(dict.fromkeys(policies_text(r.policies) for r in results.values()))
+    return gettext("Done: {runs}").format(runs=done) + " — " + played
 
 
 def _how(r: AnalysisResult) -> str:
