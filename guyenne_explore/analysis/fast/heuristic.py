@@ -569,6 +569,12 @@ def choose_removal(pl, side, b, opt, rowt, hp, rng, scores, wts, chosen, out_pic
 
 
 # ---------------------------------------------------------------------- the game
+#: the kernel's battles, end of a round and scores, compiled again into :func:`play` (inlined, so
+#: without reference counts: the kernel's own versions count them at every round)
+_resolve = njit(error_model="numpy", _nrt=False, inline="always")(kn._resolve.py_func)
+_end_of_round = njit(error_model="numpy", _nrt=False, inline="always")(kn._end_of_round.py_func)
+_score = njit(error_model="numpy", _nrt=False, inline="always")(kn.score.py_func)
+
 @njit(cache=True, error_model="numpy", _nrt=False)
 def _record(trace, tpos, point, side, castle, pick, total, cards):
     i = tpos[0]
@@ -617,7 +623,8 @@ def play(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, pols, rng, out, l
                 if n_leaders >= leaders.shape[0]:
                     out[kn.OUT_ERROR] = kn.ERR_TOO_LONG
                     return
-                kn.score(cs, kn._unspent(z, 0), kn._unspent(z, 1), rp[kn.SCORING], rp[kn.RING], points, res)
+                _score(cs, _held(z, 0, kn.HAND) + _held(z, 0, kn.DECK), _held(z, 1, kn.HAND) + _held(z, 1, kn.DECK),
+                       rp[kn.SCORING], rp[kn.RING], points, res)
                 leaders[n_leaders] = res[2]
                 n_leaders += 1
             for side in range(2):
@@ -648,9 +655,9 @@ def play(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, pols, rng, out, l
             _record(trace, tpos, phase, loser, -1, out_pick[0], out_pick[1], m)
             decisions += 1
             if b == 0:
-                kn._resolve(z, pl, cs, sc, rp, vals, points, 1)
+                _resolve(z, pl, cs, sc, rp, vals, points, 1)
             else:
-                kn._end_of_round(z, pl, cs, sc, points)
+                _end_of_round(z, pl, cs, sc, points)
         else:  # the four placements (RULES.md 3)
             side = first if phase == kn.OPEN_FIRST or phase == kn.RESPOND_SECOND else 1 - first
             b = 0 if phase <= kn.RESPOND_FIRST else 1
@@ -678,7 +685,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, pols, rng, out, l
             _record(trace, tpos, phase, side, castle, out_pick[0], out_pick[1], m)
             decisions += 1
             if phase == kn.RESPOND_SECOND:
-                kn._resolve(z, pl, cs, sc, rp, vals, points, 0)
+                _resolve(z, pl, cs, sc, rp, vals, points, 0)
             else:
                 sc[kn.PHASE] = phase + 1
     kn.score(cs, kn._unspent(z, 0), kn._unspent(z, 1), rp[kn.SCORING], rp[kn.RING], points, res)
