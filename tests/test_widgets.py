@@ -840,3 +840,22 @@ def test_unexpected_errors_between_panels_and_in_number_fields_show_beside_them(
     assert shows_boom(e.analysis.games.message) and e.analysis.games.box.value == "30"
     e.builder.upload._handle_custom_msg({"type": "file", "name": "p.json"}, [object()])  # not bytes
     assert "unexpected error (TypeError" in e.builder.upload.message
+
+
+def test_optimal_play_reports_solve_and_best_responses_apart_and_labels_pale_castles_dark(load):
+    import re
+
+    from guyenne_explore.widgets.analysis_panel import OPTIMAL, AnalysisPanel
+
+    panel = AnalysisPanel(load("base-endgame-3v3.json"))
+    panel.method.value = OPTIMAL
+    panel.optimal.against.value = ("uniform",)
+    seen = []
+    panel.optimal.status.observe(lambda ch: seen.append(ch["new"]), names="value")
+    panel.run(block=True)
+    assert any(s.startswith("Solved in ") and "measuring best responses" in s for s in seen)
+    assert re.fullmatch(r"Done in [\d.]+ s \(solve [\d.]+ s, best responses [\d.]+ s\)\.", panel.optimal.status.value)
+    boxes = re.findall(r'fill-opacity="([\d.]+)" stroke="#444"/><text [^>]*fill="(#\w+)"', panel.optimal.output.value)
+    assert boxes and all((ink == "#222") == (float(opacity) < 0.6) for opacity, ink in boxes)
+    assert any(ink == "#222" for _, ink in boxes)  # castles the equilibrium never opens are pale
+    assert "-0.0%" not in panel.optimal.output.value

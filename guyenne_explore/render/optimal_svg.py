@@ -39,10 +39,13 @@ def mix_svg(position: "Position", result: "OptimalResult", lang: str | None = No
         x = GAP + c * (BOX + GAP)
         total = sum(p for _cards, p in by_castle.get(c, []))
         colour = CONTROL_COLOR[position.control(c)]
+        opacity = 0.35 + 0.65 * min(total, 1)
         out.append(f'<rect x="{x}" y="{TOP}" width="{BOX}" height="36" rx="4" fill="{colour}" '
-                   f'fill-opacity="{0.35 + 0.65 * min(total, 1):.2f}" stroke="#444"/>')
+                   f'fill-opacity="{opacity:.2f}" stroke="#444"/>')
         name = escape(_("castle {castle}").format(castle=c))
-        out.append(f'<text x="{x + BOX / 2}" y="{TOP + 23}" text-anchor="middle" fill="#fff" '
+        # white reads only on a box filled enough; a pale box (a castle little played) takes dark text
+        ink = "#fff" if opacity >= 0.6 else "#222"
+        out.append(f'<text x="{x + BOX / 2}" y="{TOP + 23}" text-anchor="middle" fill="{ink}" '
                    f'font-weight="bold">{name}</text>')
         for i, (cards, p) in enumerate(sorted(by_castle.get(c, []), key=lambda t: -t[1])):
             out.append(f'<text x="{x + BOX / 2}" y="{TOP + 56 + 18 * i}" text-anchor="middle" fill="#222">'

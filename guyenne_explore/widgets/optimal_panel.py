@@ -8,6 +8,7 @@ would fail.  The solve runs in a background thread like the other analyses.
 from __future__ import annotations
 
 import threading
+import time
 from html import escape
 from typing import Any
 
@@ -40,6 +41,7 @@ class OptimalPanel(w.VBox):
         self.output = w.HTML()
         self.result: OptimalResult | None = None
         self._solved: Position | None = None  # the position of self.result (the output shows it until a change)
+        self._responses: float | None = None  # seconds the best responses of self.result took (None: none asked)
         self.position: Position | None = None
         self.thread: threading.Thread | None = None
         self.run_button.on_click(guarded(self.status)(lambda _: self.run(block=False)))
@@ -65,7 +67,7 @@ class OptimalPanel(w.VBox):
         self.set_position(p)
         if p is not None and result is not None and self._solved == p:
             self.output.value = result_html(p, result)
-            self.status.value = gettext("Done in {seconds} s.").format(seconds=f"{result.seconds:.1f}")
+            self.status.value = done_text(result, self._responses)
 
     def run(self, block: bool = True) -> None:
         p = self.position
@@ -82,17 +84,23 @@ class OptimalPanel(w.VBox):
             try:
                 solver = OptimalSolver(p.rules, objective)
                 result = solve_position(p, objective, solver)
+                responses = None
                 if names and p.to_play == OPEN_FIRST:
-                    self.status.value = gettext("Solved; measuring best responses to the policies...")
+                    # the best responses take most of the wait (up to the budget for each policy and side): say so
+                    self.status.value = gettext("Solved in {seconds} s; measuring best responses (at most {budget} s "
+                                                "per policy and side)...").format(
+                        seconds=f"{result.seconds:.1f}", budget=f"{budget:g}")
+                    start = time.perf_counter()
                     result.exploitability = exploitability(p, {n: policy_named(n) for n in names}, solver,
                                                            budget_seconds=budget)
+                    responses = time.perf_counter() - start
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
                 log.exception("optimal play failed")
                 self.status.value = gettext("The solve failed: {error}").format(error=escape(str(exc)))
             else:
-                self.result, self._solved = result, p
+                self.result, self._solved, self._responses = result, p, responses
                 self.output.value = result_html(p, result)
-                self.status.value = gettext("Done in {seconds} s.").format(seconds=f"{result.seconds:.1f}")
+                self.status.value = done_text(result, responses)
             finally:
                 self.run_button.disabled = self.position is None
 
@@ -103,12 +111,23 @@ class OptimalPanel(w.VBox):
             self.thread.start()
 
 
+def done_text(result: OptimalResult, responses: float | None) -> str:
+    """The status after a solve: the solve's time, and the best responses' apart (they take most of the wait)."""
+    if responses is None:
+        return gettext("Done in {seconds} s.").format(seconds=f"{result.seconds:.1f}")
+    return gettext("Done in {total} s (solve {seconds} s, best responses {responses} s).").format(
+        total=f"{result.seconds + responses:.1f}", seconds=f"{result.seconds:.1f}", responses=f"{responses:.1f}")
+
+
 def result_html(p: Position, result: OptimalResult) -> str:
     """The value, the mix as a table and on the castle line, the answers, exploitability and sizes."""
     pct = result.objective == "win"
 
     def num(v: float | None) -> str:
-        return "-" if v is None else (f"{v:.1%}" if pct else f"{v:+.3f}")
+        if v is None:
+            return "-"
+        v = 0.0 if abs(v) < 0.0005 else v  # no "-0.0%" for a gap that rounds to nothing
+        return f"{v:.1%}" if pct else f"{v:+.3f}"
 
     rows = "".join(f"<tr><td>{escape(mv.text())}</td><td>{'' if mv.castle is None else mv.castle}</td>"
                    f"<td>{escape(str(mv.cards))}</td><td style='text-align:right'>{w_:.1%}</td></tr>"
