@@ -395,13 +395,13 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, side,
             lost = _utility(cs, side, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
             cs[castle] = control
         scores[j] = won - lost
-        c1 = 0 if control == kn.NEUTRAL else (1 if control == side else 2)
+        c1 = _class(control, side)
         if not present & (1 << c1) or scores[j] > part[3, 1, c1]:
             part[3, 1, c1] = scores[j]  # the class's largest stake
         present |= 1 << c1
     # per set and class: the chance to win (part[c, 0, r]) and the removal's cost (part[c, 1, r]).  A
-    # score, stake * chance - spending - removal, grows with the stake (in floats too: each step
-    # rounds monotonically), so a set's best score in a class is at the class's largest stake: the
+    # score, stake * chance - spending - removal, grows with the stake (in floats too: a chance is
+    # never negative and each step rounds monotonically), so a set's best score in a class is at the class's largest stake: the
     # top score is among those, and a set scoring below the cutoff there scores below it at every
     # castle of the class.  The sets that may reach the cutoff are listed per class (cand[c, 1:1 +
     # cand[c, 0]]) against the cutoff so far, which only rises: the final ones are among them.
