@@ -130,3 +130,9 @@ def test_a_meaning_that_quotes_one_runs_numbers_is_shown_without_them(results):
     hero = rows["Hero value (English)"]  # advanced removes heroes; base never does
     assert hero["meaning"] == "English win rate with its hero still in play at the end minus with it removed"
     assert hero["b"] == "-" and hero["a"] != hero["c"]
+
+
+def test_a_wide_table_scrolls_and_a_verdict_goes_under_its_value():
+    html = plots.rows_html([{"rule set": "base", "search:30": "0.510 [0.400, 0.620], level with ½"}])
+    assert html.startswith("<div style='overflow-x:auto;max-width:100%'><table")
+    assert "0.510 [0.400, 0.620],<br>level with ½" in html

@@ -230,10 +230,17 @@ def rows_html(rows: Sequence[Mapping[str, str]]) -> str:
             text += f"<div style='color:#666;font-size:90%'>{escape(str(row['meaning']))}</div>"
         return f"<td style='padding:2px 8px;min-width:12em'>{text}</td>"
 
+    def cell(text: str) -> str:
+        # a verdict after a value and its interval ("0.51 [0.40, 0.62], level with ½") goes on the next line:
+        # three skill levels then fit a 1280 px panel
+        return escape(text).replace("], ", "],<br>")
+
     body = "".join("<tr>" + first(row) + "".join(
-        f"<td style='padding:2px 8px;white-space:nowrap;vertical-align:top'>{escape(str(row.get(k, '')))}</td>"
+        f"<td style='padding:2px 8px;white-space:nowrap;vertical-align:top'>{cell(str(row.get(k, '')))}</td>"
         for k in columns[1:]) + "</tr>" for row in rows)
-    return f"<table class='guyenne-metrics'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    # wider than the panel all the same (many rule sets or levels): the table scrolls, it is not clipped
+    return (f"<div style='overflow-x:auto;max-width:100%'><table class='guyenne-metrics'><thead><tr>{head}</tr>"
+            f"</thead><tbody>{body}</tbody></table></div>")
 
 
 # ---------------------------------------------------------------- export
