@@ -245,17 +245,21 @@ def test_a_typed_illegal_move_shows_the_engines_reason(start):
 
 def test_select_preview_apply_and_step_through_the_history(start):
     panel = MovesPanel(start)
+    assert panel.buttons["Apply selected"].disabled  # nothing selected: nothing to apply
     panel.list.selected = "3:42"
-    assert panel.highlight == "3:42"
+    assert panel.highlight == "3:42" and not panel.buttons["Apply selected"].disabled
     panel.list.hovered = "1:H"
     assert panel.highlight == "1:H"
     panel.list.hovered = ""
     panel.buttons["Apply selected"].click()
     after = start.apply("3:42")
     assert panel.position == after and panel.highlight == ""
+    assert panel.buttons["Apply selected"].disabled and "played 3:42" in panel.explain.value
     assert f'data-count="{len(after.legal_moves)}"' in panel.count.value
+    panel.typed.value = "3:5555555"
     panel.buttons["◀ Back"].click()
     assert panel.position == start
+    assert panel.explain.value == panel.typed.value == ""  # they spoke of the position left behind
     panel.buttons["Forward ▶"].click()
     assert panel.position == after
     panel.list._handle_custom_msg({"type": "apply", "move": "H"}, [])  # a double click
@@ -264,8 +268,13 @@ def test_select_preview_apply_and_step_through_the_history(start):
 
 def test_play_out_and_chance_points(start):
     panel = MovesPanel(start)
+    panel.try_move(next(iter(start.legal_moves)).text())
     panel.buttons["Play out (heuristic)"].click()
-    assert panel.position.is_over and "the game is over" in panel.count.value
+    r = panel.position.result()
+    assert panel.position.is_over and panel.buttons["Apply selected"].disabled and panel.explain.value == ""
+    said = (f"Game over: a draw, English {r.english} – French {r.french}." if r.winner == "draw" else
+            f"Game over: the {r.winner.title()} win, English {r.english} – French {r.french}.")
+    assert said in panel.count.value
     chance = next(i for i, p in enumerate(panel.history) if p.is_chance)
     panel.step(chance - panel.index)
     assert panel.position.is_chance and panel.list.groups == []

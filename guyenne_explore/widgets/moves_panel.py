@@ -82,6 +82,9 @@ class MovesPanel(w.VBox):
         self.list = MoveList()
         self.explain = w.HTML()
         self.list.observe(guarded(self.explain)(self._on_pick), names=["selected", "hovered"])
+        # "Apply selected" is live only while a move of the list (a legal one) is selected
+        self.list.observe(guarded(self.explain)(lambda ch: setattr(self.buttons["Apply selected"], "disabled",
+                                                                   not ch["new"])), names="selected")
         self.list.on_msg(guarded(self.explain)(self._on_list_msg))
         self.typed = w.Text(placeholder="a move, e.g. 3:H52 or 22 or reveal", layout=w.Layout(width="260px"))
         self.buttons = {name: w.Button(description=name) for name in
@@ -143,6 +146,7 @@ class MovesPanel(w.VBox):
     def step(self, delta: int) -> None:
         """Move ``delta`` steps along the history (back is negative)."""
         self.index = max(0, min(len(self.history) - 1, self.index + delta))
+        self._forget_typed()
         self._show()
 
     def sample_chance(self) -> None:
@@ -159,9 +163,14 @@ class MovesPanel(w.VBox):
         record = play_game(p, self.seed + self.index, Heuristic())
         self.history = self.history[:self.index] + record.positions()
         self.index = len(self.history) - 1
+        self._forget_typed()
         self._show()
 
     # ------------------------------------------------------------------ internals
+    def _forget_typed(self) -> None:
+        """The last "✓ played …" and the typed move belong to the position left behind: clear them."""
+        self.explain.value = self.typed.value = ""
+
     def _push(self, position: Position) -> None:
         self.history = self.history[:self.index + 1] + [position]
         self.index += 1
@@ -183,6 +192,7 @@ class MovesPanel(w.VBox):
             self.list.groups = group_moves(p) if p is not None and not p.is_chance and not p.is_over else []
         self.count.value = self._count_html(p)
         self.buttons["Sample chance"].disabled = p is None or not p.is_chance
+        self.buttons["Apply selected"].disabled = True  # the selection was just cleared
         self.buttons["◀ Back"].disabled = self.index == 0
         self.buttons["Forward ▶"].disabled = self.index >= len(self.history) - 1
         self.position = p
@@ -194,7 +204,8 @@ class MovesPanel(w.VBox):
             return f'<span class="guyenne-move-count" data-count="0">{text}</span>'
         if p.is_over:
             r = p.result()
-            text = _("the game is over: English {english}, French {french} ({winner})").format(
+            text = (_("Game over: a draw, English {english} – French {french}.") if r.winner == "draw" else
+                    _("Game over: {winner} win, English {english} – French {french}.")).format(
                 english=r.english, french=r.french, winner=side_noun(r.winner))
         elif p.is_chance:
             text = _("a chance point ({point}): sample an outcome to go on").format(point=point_name(p.to_play))
