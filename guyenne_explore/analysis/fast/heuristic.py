@@ -575,7 +575,7 @@ _resolve = njit(error_model="numpy", _nrt=False, inline="always")(kn._resolve.py
 _end_of_round = njit(error_model="numpy", _nrt=False, inline="always")(kn._end_of_round.py_func)
 _score = njit(error_model="numpy", _nrt=False, inline="always")(kn.score.py_func)
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def _record(trace, tpos, point, side, castle, pick, total, cards):
     i = tpos[0]
     if i < trace.shape[0]:
