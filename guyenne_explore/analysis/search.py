@@ -56,7 +56,9 @@ alone, make it answer without its own hand.  Measured in ``advanced`` from the
 opening, head to head against this search with no tree below the root
 (``expand_after`` very large; 60 games, both seats on the same deals), the tree
 with the heuristic as the opponent's model scored 0.52, with opponent nodes on
-the public table 0.39.  Against the heuristic this search scores 0.955 over 100
+the public table 0.39; at equal time (the flat search given 960 rollouts, as
+the tree costs about 2.4 times as much a rollout) it scored 0.60 over 120
+games (``benchmarks/bench_search.py``).  Against the heuristic this search scores 0.955 over 100
 games, 0.90 over 60 through the command line; with uniform rollouts the tree
 scored 0.66 to 0.72 there and the flat search of before 0.72 to 0.81: the
 model of play in the rollouts matters more than the tree.

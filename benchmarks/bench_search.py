@@ -1,0 +1,82 @@
+"""The search's strength and cost: a search against an opponent, both seats on the same deals.
+
+Prints the search's score (a win 1, a draw 1/2) over both seats with its 95% Wilson
+interval, the seconds taken, and the mean milliseconds of a search decision.  The
+opponent is any policy name (``heuristic``, a counter-policy) or ``flat:N``: the same
+search with no tree below the root (``expand_after`` very large) and a budget of N
+rollouts, to weigh what the tree brings at equal time (the tree costs about 2.4 times
+the flat search's time at equal budget, so ``flat:960`` is the flat search in
+``search:400``'s time).  Each seat plays games ``0..games/2`` of the same seed, so the
+deals of round 1 are the same from both sides.  One process: run it alone on a busy machine.
+
+    .venv/bin/python benchmarks/bench_search.py --games 100 --search search:400 --against heuristic
+    .venv/bin/python benchmarks/bench_search.py --games 60 --search search:400 --against flat:960
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from guyenne_explore import Position  # noqa: E402
+from guyenne_explore.analysis.api import policy_named  # noqa: E402
+from guyenne_explore.analysis.counters import COUNTERS  # noqa: E402
+from guyenne_explore.analysis.intervals import wilson  # noqa: E402
+from guyenne_explore.analysis.sample import sample_games  # noqa: E402
+from guyenne_explore.analysis.search import ISMCTS  # noqa: E402
+from guyenne_explore.engine_api import Move, SideView  # noqa: E402
+from guyenne_explore.rules import Rules  # noqa: E402
+
+
+class Timed:
+    """A policy that counts its decisions and the time they take."""
+
+    def __init__(self, policy):
+        self.policy, self.name, self.exact = policy, policy.name, False
+        self.decisions, self.seconds = 0, 0.0
+
+    def choose(self, view: SideView, rng: random.Random) -> Move:
+        t = time.perf_counter()
+        move = self.policy.choose(view, rng)
+        self.seconds += time.perf_counter() - t
+        self.decisions += 1
+        return move
+
+
+def make(name: str):
+    if name.startswith("flat:"):
+        return ISMCTS(int(name[5:]), expand_after=10**9)
+    return COUNTERS[name]() if name in COUNTERS else policy_named(name)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=60, help="games over both seats")
+    ap.add_argument("--preset", default="advanced", help="a preset name or a rules JSON object")
+    ap.add_argument("--search", default="search:400", help="the search, as the command line names it")
+    ap.add_argument("--against", default="heuristic", help="a policy name or flat:N")
+    ap.add_argument("--seed", type=int, default=3)
+    args = ap.parse_args(argv)
+    p = Position.start(Rules.from_json(args.preset))
+    search = Timed(make(args.search))
+    t = time.perf_counter()
+    points = 0.0
+    for seat in (0, 1):
+        pair = (search, make(args.against)) if seat == 0 else (make(args.against), search)
+        me = ("english", "french")[seat]
+        out = sample_games(p, pair, args.games // 2, args.seed)
+        points += sum(1.0 if g.winner == me else 0.5 if g.winner == "draw" else 0.0 for g in out)
+    games = 2 * (args.games // 2)
+    low, high = wilson(int(points), games)
+    print(f"{args.preset}: {args.search} vs {args.against}: {points / games:.3f} [{low:.3f}, {high:.3f}] over {games} "
+          f"games in {time.perf_counter() - t:.0f} s; {1000 * search.seconds / max(1, search.decisions):.0f} ms "
+          f"a search decision ({search.decisions} decisions)")
+
+
+if __name__ == "__main__":
+    main()
