@@ -198,10 +198,10 @@ def run_analysis(page: Any, rule_sets: list[str], games: int, method: str = "sam
     """Choose rule sets, method and games in the analysis panel (its tab shown), then press Run."""
     panel = page.locator(".guyenne-analysis")
     panel.get_by_label("Rule sets", exact=True).select_option(rule_sets)  # not the optimal section's "Exploit"
-    panel.locator(".widget-dropdown", has_text="Method").locator("select").select_option(method)
     box = panel.locator(".widget-inline-hbox", has_text="Games").locator("input")
-    box.fill(str(games))
+    box.fill(str(games))  # before the method: exact hides the games box
     box.press("Enter")
+    panel.locator(".widget-dropdown", has_text="Method").locator("select").select_option(method)
     page.wait_for_timeout(300)  # the values reach the kernel before the click does
     panel.locator("button", has_text="Run analysis").click()
 

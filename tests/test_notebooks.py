@@ -24,6 +24,10 @@ def test_notebook_runs(path, monkeypatch):
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
               if o.get("output_type") == "error"]
     assert not errors, errors
+    # a page shows widgets and figures, never a bare value such as the False of a refused move
+    bare = [o["data"]["text/plain"] for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+            if o.get("output_type") == "execute_result" and set(o.get("data", {})) == {"text/plain"}]
+    assert not bare, bare
 
 
 def test_there_are_notebooks():

@@ -89,7 +89,7 @@ def test_all_castles_to_one_side_is_explained_beside_the_game_fields(start):
     for i in range(6):
         b.cycle_castle(i)
     assert b.position is None
-    assert "english controls every castle" in b.errors["game"].value
+    assert "the English control every castle" in b.errors["game"].value
     assert "1 problem" in b.summary.value
     b.cycle_castle(0)  # english -> french: a game again
     assert b.position is not None and b.position.control(0) == "french"
@@ -100,7 +100,7 @@ def test_card_counts_problems_are_shown_beside_the_side(start):
     b = Builder(start)
     add(counts(b, 1, "hand0")["2"], 3)
     assert b.position is None
-    assert "french holds 9 cards in hand" in b.errors["french"].value
+    assert "the French hold 9 cards in hand" in b.errors["french"].value
     assert "too many: 3 × 2" in b.errors["french"].value
     assert b.errors["english"].value == ""
     add(counts(b, 1, "hand0")["2"], -3)
@@ -139,7 +139,7 @@ def test_preset_change_to_team_asks_for_the_team_fields(start):
     b.preset.value = "team"
     assert (0, "hand1") in b._rows  # member hands shown
     assert b.position is None
-    assert "english is a team" in b.errors["english"].value
+    assert "the English are a team" in b.errors["english"].value
 
 
 def test_decision_point_and_placed_problems_go_to_their_fields(start):
@@ -296,7 +296,7 @@ def test_explorer_propagates_builder_changes_to_every_panel(start):
         click_castle(e.table, i)
     assert e.position is None and e.analysis.position is None and e.lab.position is None
     assert 'data-count="0"' in e.moves.count.value
-    assert "english controls every castle" in e.table.status
+    assert "the English control every castle" in e.table.status
 
 
 def test_explorer_moves_go_back_to_the_builder(start):
@@ -868,3 +868,12 @@ def test_optimal_play_reports_solve_and_best_responses_apart_and_labels_pale_cas
     assert boxes and all((ink == "#222") == (float(opacity) < 0.6) for opacity, ink in boxes)
     assert any(ink == "#222" for _, ink in boxes)  # castles the equilibrium never opens are pale
     assert "-0.0%" not in panel.optimal.output.value
+
+
+def test_the_table_column_stays_in_view_beside_the_tabs(start):
+    from guyenne_explore.widgets.explorer import STYLE
+
+    e = Explorer(start)
+    assert "guyenne-builder" in e.builder._dom_classes
+    css = STYLE.read_text()  # the builder scrolls on its own, so a pile's row comes into view, not the whole page
+    assert ".guyenne-explorer .guyenne-builder {\n    max-height: 85vh;\n    overflow-y: auto;" in css

@@ -47,6 +47,7 @@ class Explorer(w.HBox):
         self.skill = SkillPanel(start)  # the same rule sets under uniform, heuristic and search play
         self.skill.add_class("guyenne-skill-levels")
         self.builder = Builder(start)
+        self.builder.add_class("guyenne-builder")  # scrolls on its own beside the table (static/explorer.css)
         # side by side down to about 1150 px (a 1280x800 window, JupyterLab without its side bar),
         # one above the other below that; the table's diagram scales with its column
         self.tabs = w.Tab(children=[self.builder, self.analysis, self.lab, self.skill],
