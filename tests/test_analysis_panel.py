@@ -180,7 +180,7 @@ def test_a_run_that_has_to_compile_says_so_first(monkeypatch):
     panel.controls.status.observe(lambda ch: seen.append(ch["new"]), names="value")
     panel.run()
     assert seen[0].startswith("Preparing the fast path (first run only")
-    assert seen[1] == "Analysing 1 rule set(s)... English uniform · French uniform"  # once the games come in
+    assert seen[1] == "Analysing 1 rule set... English uniform · French uniform"  # once the games come in
     assert seen[-1].startswith("Done")
 
 
@@ -228,3 +228,14 @@ def test_the_bar_counts_each_game_of_an_engine_played_run():
     panel.controls.progress.observe(lambda ch: counts.append(ch["new"]), names="description")
     panel.run()
     assert counts[-1] == "3/3" and len(counts) >= 2
+
+
+def test_the_fields_of_a_column_share_one_label_width():
+    from guyenne_explore.widgets.skill_panel import SkillPanel
+
+    panel = AnalysisPanel(Position.start("base"))
+    widths = {f.style.description_width for f in (panel.english_policy, panel.french_policy, panel.method,
+                                                  panel.search_budget.box, panel.games.box, panel.seed.box)}
+    skill = SkillPanel(Position.start("base"))
+    widths |= {f.box.style.description_width for f in (skill.search_budget, skill.games, skill.search_games)}
+    assert widths == {"112px"}

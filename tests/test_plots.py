@@ -135,4 +135,4 @@ def test_a_meaning_that_quotes_one_runs_numbers_is_shown_without_them(results):
 def test_a_wide_table_scrolls_and_a_verdict_goes_under_its_value():
     html = plots.rows_html([{"rule set": "base", "search:30": "0.510 [0.400, 0.620], level with ½"}])
     assert html.startswith("<div style='overflow-x:auto;max-width:100%'><table")
-    assert "0.510 [0.400, 0.620],<br>level with ½" in html
+    assert "<span style='white-space:nowrap'>0.510 [0.400, 0.620],</span><br>level with ½</td>" in html

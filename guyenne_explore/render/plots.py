@@ -55,7 +55,7 @@ def _layout(fig: go.Figure, title: str, x: str, y: str | None = None, lang: str 
         played = dict.fromkeys(policies_text(r.policies, lang) for r in results.values())
         title += "<br><sup>" + escape("; ".join(played)) + "</sup>"
     fig.update_layout(title=title, template="plotly_white", bargap=0.15, legend_title_text="",
-                      margin={"l": 60, "r": 20, "t": 90 if results else 70, "b": 50}, height=380 if results else 360)
+                      margin={"l": 60, "r": 20, "t": 115 if results else 70, "b": 50}, height=400 if results else 360)
     fig.update_xaxes(title_text=x)
     fig.layout.yaxis.title.text = y
     return fig
@@ -231,13 +231,16 @@ def rows_html(rows: Sequence[Mapping[str, str]]) -> str:
         return f"<td style='padding:2px 8px;min-width:12em'>{text}</td>"
 
     def cell(text: str) -> str:
-        # a verdict after a value and its interval ("0.51 [0.40, 0.62], level with ½") goes on the next line:
-        # three skill levels then fit a 1280 px panel
-        return escape(text).replace("], ", "],<br>")
+        # a verdict after a value and its interval ("0.51 [0.40, 0.62], level with ½") goes on the next line
+        # and may wrap there: three skill levels then fit a 1280 px panel
+        value, comma, verdict = text.partition("], ")
+        if not comma:
+            return f"<td style='padding:2px 8px;white-space:nowrap;vertical-align:top'>{escape(text)}</td>"
+        return (f"<td style='padding:2px 8px;vertical-align:top'><span style='white-space:nowrap'>"
+                f"{escape(value)}],</span><br>{escape(verdict)}</td>")
 
-    body = "".join("<tr>" + first(row) + "".join(
-        f"<td style='padding:2px 8px;white-space:nowrap;vertical-align:top'>{cell(str(row.get(k, '')))}</td>"
-        for k in columns[1:]) + "</tr>" for row in rows)
+    body = "".join("<tr>" + first(row) + "".join(cell(str(row.get(k, ''))) for k in columns[1:]) + "</tr>"
+                   for row in rows)
     # wider than the panel all the same (many rule sets or levels): the table scrolls, it is not clipped
     return (f"<div style='overflow-x:auto;max-width:100%'><table class='guyenne-metrics'><thead><tr>{head}</tr>"
             f"</thead><tbody>{body}</tbody></table></div>")

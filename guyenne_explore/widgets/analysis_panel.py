@@ -42,6 +42,13 @@ METHODS = ("auto", "exact", "sample")
 OPTIMAL = "optimal play"
 
 
+def align_labels(*fields: w.Widget, width: str = "112px") -> None:
+    """Give the fields of one column the same label width, so that their boxes line up (a longer label,
+    in French say, still takes its text's width: static/explorer.css)."""
+    for field in fields:
+        (field.box if isinstance(field, NumberField) else field).style.description_width = width
+
+
 def rule_set_options(position: Position) -> list[tuple[str, Rules]]:
     """The position's own rules first, then every preset that differs from them."""
     own = position.rules
@@ -164,6 +171,7 @@ class AnalysisPanel(w.VBox):
         self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))
         settings = w.VBox([self.english_policy, self.french_policy, self.search_budget, self.method,
                            self.force_exact, self.force_note, self.games, self.seed])
+        align_labels(self.english_policy, self.french_policy, self.search_budget, self.method, self.games, self.seed)
         super().__init__([
             w.HBox([self.rule_sets, settings]),
             self.controls.box(self.run_button),
@@ -245,7 +253,8 @@ class AnalysisPanel(w.VBox):
         self.exports.enable(False)
         # the last run's refusals and skipped rule sets would read as this run's (and push the controls about)
         self.problems.value = self.force_note.value = ""
-        message = gettext("Analysing {count} rule set(s)...").format(count=len(chosen))
+        message = ngettext("Analysing {count} rule set...", "Analysing {count} rule sets...", len(chosen)).format(
+            count=len(chosen))
         if method == "exact" and not force:  # the size estimate takes about a second a rule set before anything runs
             message = gettext("Estimating the size of the exact enumeration... {message}").format(message=message)
         self.controls.start(message + " " + policies_text(policies))

@@ -27,7 +27,7 @@ from ..i18n import LANGUAGES, gettext
 from ..position import Position
 from ..render.plots import rows_html
 from ..render.skill import skill_figure, skill_rows
-from .analysis_panel import RunControls, rule_set_options
+from .analysis_panel import RunControls, align_labels, rule_set_options
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
 from .plot_view import FigureBox
@@ -61,6 +61,7 @@ class SkillPanel(w.VBox):
         levels = w.VBox([w.HTML("<b>Skill levels</b> (both sides at each level)"),
                          self.uniform, self.heuristic, self.search, self.search_budget])
         settings = w.VBox([self.games, self.search_games, self.seed, self.metric])
+        align_labels(self.search_budget, self.games, self.search_games, self.seed, self.metric)
         super().__init__([w.HBox([self.rule_sets, levels, settings], layout=w.Layout(flex_flow="row wrap")),
                           self.controls.box(self.run_button), self.controls.status,
                           self.figure_box, self.changes, self.details], **kwargs)
