@@ -289,7 +289,8 @@ def cmd_storyboard(args: argparse.Namespace) -> int:
 def cmd_skill(args: argparse.Namespace) -> int:
     """Rule sets by skill level from the opening: metrics with intervals, and the conclusions that change."""
     from .analysis.api import policy_named
-    from .analysis.skill import level_name, skill_levels, verdict_name
+    from .analysis.metrics import Metric
+    from .analysis.skill import level_name, skill_levels
 
     presets = [x.strip() for x in args.rules.split(",") if x.strip()]
     rule_sets = [Rules.from_json(name) for name in presets]
@@ -312,10 +313,10 @@ def cmd_skill(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"rows": table.rows(), "changes": table.changes()}, indent=1))
         return EXIT_OK
-    for r in table.rows():
-        metric = _(r["metric"])  # a metric's name in the current language
-        print(f"{r['rules']:14s} {level_name(r['level']):12s} {metric:22s} {r['value']:8.3f} "
-              f"[{r['low']:.3f}, {r['high']:.3f}]  {verdict_name(r['verdict'])}")
+    for c in table.cells:
+        m = c.metric  # its name as the game spells it, its verdict against what it is read against
+        print(f"{c.label:14s} {level_name(c.level):12s} {Metric.label_of(m.name):22s} {m.value:8.3f} "
+              f"[{m.low:.3f}, {m.high:.3f}]  {table.verdict_words(c)}")
     print(_("conclusions that change with skill:") if table.changes() else _("no conclusion changes with skill"))
     for line in table.changes():
         print("  " + line)
@@ -350,7 +351,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(f"  {w:7.2%}  {mv.text()}")
     for row in result.answers:
         mix = ", ".join(f"{r['move']} {r['p']:.0%}" for r in row["strategy"])
-        print("  " + _("answer to {count} card(s) at castle {castle}: {mix}").format(
+        print("  " + ngettext("answer to {count} card at castle {castle}: {mix}",
+                              "answer to {count} cards at castle {castle}: {mix}", row["cards"]).format(
             count=row["cards"], castle=row["castle"], mix=mix))
     for e in result.exploitability:
         got = "-" if e.responder_value is None else f"{e.responder_value:.4f}"

@@ -132,9 +132,11 @@ POINTS_CONTEXT = "decision point"
 
 
 def point_name(point: str, lang: str | None = None) -> str:
-    """A decision point as a reader sees it: the notation's name in English (``open_first``), the rulebook's
-    words in French (``attaque ou défense du premier château (X)``); an unknown name is returned as given."""
-    return pgettext(POINTS_CONTEXT, point, lang) if point in _POINTS else point
+    """A decision point as a reader sees it, in the rulebook's words (``the opening at the first castle (X)``,
+    ``attaque ou défense du premier château (X)``) rather than the notation's key, which only files and the command line's
+    machine output keep; an unknown name is returned as given."""
+    name = _POINTS.get(point) if isinstance(point, str) else None
+    return point if name is None else pgettext(POINTS_CONTEXT, name, lang)
 
 
 def NP_(context: str, message: str) -> str:
@@ -142,13 +144,22 @@ def NP_(context: str, message: str) -> str:
     return message
 
 
-#: a copy of the engine's names (this module imports nothing of the engine), pinned by tests/test_i18n.py
-_POINTS = (
-    NP_("decision point", "setup_discard"), NP_("decision point", "team_split"), NP_("decision point", "team_order"),
-    NP_("decision point", "open_first"), NP_("decision point", "respond_first"), NP_("decision point", "open_second"),
-    NP_("decision point", "respond_second"), NP_("decision point", "concede_choice"),
-    NP_("decision point", "remove_choice"), NP_("decision point", "deal"), NP_("decision point", "draw"),
-    NP_("decision point", "end"))
+#: The engine's decision points (a copy: this module imports nothing of the engine; pinned by tests/test_i18n.py)
+#: and their names in English; the context keeps "draw" apart from the outcome "draw".
+_POINTS = {
+    "setup_discard": NP_("decision point", "the setup discard"),
+    "team_split": NP_("decision point", "the sharing of the team's cards"),
+    "team_order": NP_("decision point", "the team's order of play"),
+    "open_first": NP_("decision point", "the opening at the first castle (X)"),
+    "respond_first": NP_("decision point", "the answer at the first castle (X)"),
+    "open_second": NP_("decision point", "the opening at the second castle (Y)"),
+    "respond_second": NP_("decision point", "the answer at the second castle (Y)"),
+    "concede_choice": NP_("decision point", "the choice to reveal or concede"),
+    "remove_choice": NP_("decision point", "the choice of the cards removed"),
+    "deal": NP_("decision point", "the deal"),
+    "draw": NP_("decision point", "the end-of-turn draw"),
+    "end": NP_("decision point", "the end of the game"),
+}
 
 
 def capitalised(text: str) -> str:

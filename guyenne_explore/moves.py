@@ -325,6 +325,9 @@ def parse_move(position: "Position", text: str) -> Move:
         if not m:
             raise IllegalMove(_("at team_order type the member who places first: 'first:0' or 'first:1'"))
         return Move(first_member=int(m.group(1)))
+    if t in ("reveal", "concede"):  # the placeholder's example: say where it is a move, not "unknown card 'r'"
+        raise IllegalMove(_("'{move}' is a move only at a battle whose loser may reveal or concede; here the move "
+                            "is cards").format(move=t))
     castle = None
     m = re.fullmatch(r"(?:c(?:astle)?\s*)?(\d+)\s*:\s*(.*)", t)
     if m:

@@ -207,7 +207,7 @@ def _remove_side_problem(rd: _Reader, p: Position, spec: Any) -> None:
 def _read_side(rd: _Reader, d: Any, name: str, members: int) -> Side:
     where = f"sides.{name}"
     if not isinstance(d, dict):
-        rd.add("position.missing_side", where, side=name)
+        rd.add("position.missing_side", where, name=name)
         return Side(hands=(EMPTY,) * members)
     rd.unknown(d, _SIDE_FIELDS, where + ".")
     hands: tuple[Cards, ...]
@@ -222,7 +222,7 @@ def _read_side(rd: _Reader, d: Any, name: str, members: int) -> Side:
                 rd.unknown(m, ("hand",), f"{where}.members[{i}].")
             hands = tuple(rd.cards(m.get("hand"), f"{where}.members[{i}].hand") for i, m in enumerate(listed))
             if "hand" in d and rd.cards(d["hand"], f"{where}.hand") != sum(hands, EMPTY):
-                rd.add("position.team_hand", f"{where}.hand", side=name)
+                rd.add("position.team_hand", f"{where}.hand", name=name)
     else:
         hands = (rd.cards(d.get("hand"), f"{where}.hand"),)
     deck_list = d.get("deck")

@@ -62,25 +62,25 @@ MESSAGES: dict[str, str] = {
     "position.round": N_("the round must be 1 or more, not {value}"),
     "position.round_too_large": N_("the round must be at most {high}: no game lasts that long, not {value}"),
     "position.unknown_point": N_("to_play is {value}: it must be one of {choices}"),
-    "position.members": N_("{side} is {want} under these rules, but the position gives it {count} hand(s)"),
-    "position.team_hand": N_("sides.{side}.hand must be the members' hands together"),
+    "position.members": N_("{side} are {want} under these rules, but the position gives them {count} hand(s)"),
+    "position.team_hand": N_("sides.{name}.hand must be the members' hands together"),
     "position.unknown_side": N_("sides has an unknown side {value}"),
-    "position.missing_side": N_("sides.{side} is missing or not an object"),
-    "position.hand_size": N_("{side} holds {count} cards in hand; a hand holds at most {high}"),
-    "position.exhaustions": N_("{side} has exhausted its deck {value} times; it can be 0 to {high}"),
-    "position.stacked_order": N_("{side}'s stacked deck order does not match its deck"),
-    "position.drawer": N_("{side}'s drawer must be member 0 or 1, not {value}"),
-    "position.order": N_("{side}'s order must be member 0 or 1 (or not decided), not {value}"),
-    "position.solo_member_field": N_("{side} is a single player: {key} is only for a team"),
-    "position.max_at_castle": N_("{side} has {count} cards at castle {battle}; at most {high} may be placed "
+    "position.missing_side": N_("sides.{name} is missing or not an object"),
+    "position.hand_size": N_("{side} hold {count} cards in hand; a hand holds at most {high}"),
+    "position.exhaustions": N_("{side} have exhausted their deck {value} times; it can be 0 to {high}"),
+    "position.stacked_order": N_("the stacked deck order of {side} does not match their deck"),
+    "position.drawer": N_("the drawer of {side} must be member 0 or 1, not {value}"),
+    "position.order": N_("the order of {side} must be member 0 or 1 (or not decided), not {value}"),
+    "position.solo_member_field": N_("{side} are a single player: {key} is only for a team"),
+    "position.max_at_castle": N_("{side} have {count} cards at castle {battle}; at most {high} may be placed "
                               "at one castle"),
-    "position.conservation": N_("{side} holds {count} cards in all its zones; the rules give each side "
+    "position.conservation": N_("{side} hold {count} cards in all their zones; the rules give each side "
                              "{expected}{details}"),
-    "position.cannot_place": N_("{who} holds {count} card(s) but still places at {need} castle(s) this round"),
-    "position.no_legal_move": N_("{side} has no legal move at {point}"),
+    "position.cannot_place": N_("{who}: {count} card(s) in hand, but still to place at {need} castle(s) this round"),
+    "position.no_legal_move": N_("{side} have no legal move at {point}"),
     "placed.no_castle": N_("placed castle {value} does not exist: castles are numbered 0 to {high}"),
     "placed.same_castle": N_("castles X and Y must differ: two castles are fought over each round"),
-    "placed.cards_without_castle": N_("{side} has cards at castle {battle} but castle {battle} is not chosen"),
+    "placed.cards_without_castle": N_("{side} have cards at castle {battle} but castle {battle} is not chosen"),
     "placed.before_placement": N_("nothing can be placed at {point}, which comes before any placement this round"),
     "placed.castle_chosen": N_("at {point} castle {battle} is {state} (placed.{battle} is {value})"),
     "placed.cards_expected": N_("at {point} {side} {want} cards at castle {battle} ({order} player this round)"),
@@ -93,13 +93,13 @@ MESSAGES: dict[str, str] = {
     "point.no_team_to_decide": N_("{point} is a team's decision before its order is set, but every team here has "
                                   "decided its order"),
     "point.team_only": N_("{point} happens only in the team variant"),
-    "point.game_over_hand": N_("the game is already over: {side} holds at most one card at the start of a round"
+    "point.game_over_hand": N_("the game is already over: {side} hold at most one card at the start of a round"
                             " (to_play should be 'end')"),
-    "point.game_over_sweep": N_("the game is already over: {side} controls every castle (to_play should be "
+    "point.game_over_sweep": N_("the game is already over: {side} control every castle (to_play should be "
                              "'end')"),
-    "point.order_undecided": N_("{side} is a team that has not decided its order yet: the round starts with "
+    "point.order_undecided": N_("{side} are a team that has not decided its order yet: the round starts with "
                              "team_split"),
-    "point.order_needed": N_("{side} is a team placing cards, so its order must be decided"),
+    "point.order_needed": N_("{side} are a team placing cards, so their order must be decided"),
     "point.battle_missing": N_("at {point} the position must say which battle: \"{point}\": "
                             "{{\"castle\": \"X\" or \"Y\"}}"),
     "point.battle_not_here": N_("{key} is given but to_play is {point}"),
@@ -108,15 +108,15 @@ MESSAGES: dict[str, str] = {
     "point.concede_neutral": N_("concede_choice happens only at a castle with a defender; this one is neutral"),
     "point.remove_rule": N_("remove_choice happens only under the advanced removal rule (advanced and expert)"),
     "point.remove_neutral": N_("at remove_choice castle {battle} should show its winner, not neutral"),
-    "point.remove_nothing": N_("{side} has no cards at castle {battle} to remove"),
-    "point.remove_hero": N_("{side} placed its hero at castle {battle}, so it cannot have lost a neutral battle"),
+    "point.remove_nothing": N_("{side} have no cards at castle {battle} to remove"),
+    "point.remove_hero": N_("{side} placed their hero at castle {battle}, so they cannot have lost a neutral battle"),
     "point.remove_not_beaten": N_("{winner} did not beat {side} at castle {battle} with the cards placed"),
     "point.remove_side": N_("remove_choice names {value}, but the loser at castle {battle} (now {winner}) is "
                          "{side}"),
     # warnings
-    "warning.short_hand": N_("{side} holds {count} cards at the start of a round while its deck still has "
-                          "{deck}: in play it would have drawn up to {high}"),
-    "warning.exhausted_deck": N_("{side} has exhausted its deck {value} times (the limit) yet its deck holds "
+    "warning.short_hand": N_("{side} hold {count} cards at the start of a round while their deck still has "
+                          "{deck}: in play they would have drawn up to {high}"),
+    "warning.exhausted_deck": N_("{side} have exhausted their deck {value} times (the limit) yet their deck holds "
                               "{deck} cards: in play the last exhaustion leaves the deck empty"),
     "warning.concede_option": N_("concede_choice is a decision only with the option concede_as_decision; "
                               "these rules resolve it"),
@@ -148,10 +148,11 @@ class Problem:
         translation of the template, with the parameters that are words (a side, a phrase made by a
         loader) translated too; what the input held (``value``, ``key``) is shown as written."""
         lang = lang or current_language()
-        if lang == "en":
-            return MESSAGES[self.code].format(**dict(self.params))
         params = {k: v if k in _INPUT else _param_text(k, v, lang) for k, v in self.params}
-        return capitalised(gettext(MESSAGES[self.code], lang).format(**params))
+        text = gettext(MESSAGES[self.code], lang).format(**params)
+        # English messages keep the catalogue's lower case (they follow a field or a "✗"); a French sentence opens
+        # with a capital unless it opens with a field or key (``sides.english.hand``, ``remove_choice``)
+        return text if lang == "en" or _IDENTIFIER.match(text) else capitalised(text)
 
     def __str__(self) -> str:
         return self.message
@@ -178,6 +179,7 @@ def problem(code: str, field: str = "", **params: Any) -> Problem:
 
 
 _INPUT = ("value", "key")
+_IDENTIFIER = re.compile(r"[a-z]+[._]\w")
 
 #: Words and phrases that loaders pass as parameters (``want``, ``state``, ``why``...), translated with
 #: the sentence; a phrase with a number is matched by its pattern, whose parts are translated in turn.
@@ -188,7 +190,7 @@ PHRASES = (N_("should have"), N_("cannot have"), N_("first"), N_("second"), N_("
            N_(" (the moves of a hand grow as 2 to its size)"), N_(" (each exhaustion adds a cycle through the deck)"),
            N_('a list like ["neutral", "english", ...], one per castle'), N_('an object {"english": {...}, "french": {...}}'))
 _PATTERNS = (
-    (re.compile(r"(?P<side>english|french)'s member (?P<member>\d+)"), N_("{side}'s member {member}")),
+    (re.compile(r"(?P<side>english|french)'s member (?P<member>\d+)"), N_("member {member} of {side}")),
     (re.compile(r" of which (?P<count>\d+) go to the discard at setup"), N_(" of which {count} go to the discard at setup")),
     (re.compile(r"the count of (?P<value>\d+)s"), N_("the count of {value}s")),
     (re.compile(r"; too many: (?P<cards>[^;]+)(?P<rest>(;.*)?)"), N_("; too many: {cards}{rest}")),

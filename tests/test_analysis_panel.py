@@ -169,7 +169,7 @@ def test_a_sweep_shows_one_figure_and_hides_the_other_views():
     lab.run_sweep(block=True)
     assert len(lab.figure_box.shown) == 1 and lab.figure_box.shown[0].figure["data"][0]["type"] == "scatter"
     assert [v.layout.display for v in lab.figure_box.views[1:]] == ["none"] * 3
-    assert lab.controls.status.value.startswith("Swept max_at_castle")
+    assert lab.controls.status.value.startswith("Swept max at a castle")
 
 
 def test_a_run_that_has_to_compile_says_so_first(monkeypatch):

@@ -127,7 +127,7 @@ def test_explorer_app_in_chromium(tmp_path):
                 page.click('.guyenne-table g.castle[data-castle="5"]')
                 page.wait_for_selector('.guyenne-move-count[data-count="0"]', state="attached")
                 page.wait_for_selector(".guyenne-table.guyenne-table-stale")
-                assert "english controls every castle" in page.inner_text(".guyenne-table-note")
+                assert "the English control every castle" in page.inner_text(".guyenne-table-note")
 
                 # one castle on to the French: a game again, with the opening's moves
                 page.click('.guyenne-table g.castle[data-castle="0"]')

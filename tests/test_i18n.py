@@ -131,12 +131,16 @@ def test_language_choice(monkeypatch):
         set_language(None)
 
 
-def test_every_decision_point_has_its_french_name():
+def test_every_decision_point_has_its_rulebook_name_in_both_languages():
     from guyenne_explore.state import POINTS
     assert set(i18n._POINTS) == set(POINTS)  # the copy i18n keeps of the engine's names
     for point in POINTS:
-        assert i18n.point_name(point, "en") == point and i18n.point_name(point, "fr") != point
+        english, french = i18n.point_name(point, "en"), i18n.point_name(point, "fr")
+        assert english != point and "_" not in english and french not in (point, english)
+    assert i18n.point_name("open_first", "en") == "the opening at the first castle (X)"
     assert i18n.point_name("open_first", "fr") == "attaque ou défense du premier château (X)"
+    assert i18n.point_name("draw", "fr") == "pioche de fin de tour"  # the decision point, not the outcome
+    assert i18n.point_name("not_a_point", "fr") == "not_a_point"
 
 
 def test_every_problem_renders_in_french():
@@ -259,7 +263,7 @@ def test_the_command_line_speaks_french_with_lang_fr(tmp_path, capsys):
         assert "sides.english.hand: Les Anglais ont 8 cartes en main ; une main compte au plus 6 cartes" in err
         assert i18n.current_language() == "en"  # --lang holds for the one command
         assert main(["check", str(path)]) == 1
-        assert "english holds 8 cards in hand" in capsys.readouterr().err
+        assert "sides.english.hand: the English hold 8 cards in hand" in capsys.readouterr().err
         good = tmp_path / "good.json"
         good.write_text(json.dumps(pos()))
         assert main(["--lang", "fr", "moves", str(good)]) == 0
@@ -282,10 +286,8 @@ def test_the_command_line_speaks_french_with_lang_fr(tmp_path, capsys):
 
 # ---------------------------------------------------------------------- the explorer and the teaching game
 #: Labels that are names from the notation (presets, decision points, parameter values, formats): kept as written.
-IDENTIFIERS = {"base", "advanced", "expert", "team", "team3", "classic2021", "none", "2022", "2021", "on_draw",
-               "immediate", "line", "ring", "X", "Y", "—", "PNG", "SVG", "PDF", "HTML", "JSON", "CSV", "1 v 1", "2 v 2",
-               "2 v 1", "1 v 2", "hand_size", "max_at_castle", "exhaustion_limit", "pre_discard", "first_side",
-               "count:2", "count:3", "count:4", "count:5", "English", "Français"}
+IDENTIFIERS = {"base", "advanced", "expert", "team", "team3", "classic2021", "none", "2022", "2021", "X", "Y", "—",
+               "PNG", "SVG", "PDF", "HTML", "JSON", "CSV", "1 v 1", "2 v 2", "2 v 1", "1 v 2", "English", "Français"}
 
 
 def _fixed_texts(root) -> list[tuple[str, str, str]]:
@@ -314,6 +316,7 @@ def english():
 def test_the_explorer_switches_to_french_and_back(english):
     pytest.importorskip("ipywidgets")
     from guyenne_explore.widgets.explorer import Explorer
+    from guyenne_explore.widgets.language import widgets_of
     ex = Explorer()
     assert ex.tabs.titles[:3] == ("Builder", "Analysis", "Variant lab")
     ex.language.value = "fr"
@@ -324,7 +327,13 @@ def test_the_explorer_switches_to_french_and_back(english):
     assert "coups légaux pour les Anglais (attaque ou défense du premier château (X))" in ex.moves.count.value
     assert ex.moves.buttons["Apply selected"].description == "Jouer la sélection"
     assert "✓ position valide" in ex.builder.summary.value and ex.diagram_export.titles[0].startswith("Exporter le schéma")
-    assert ex.builder.first._options_labels == ("anglais", "français") and ex.builder.first.value == "english"
+    assert ex.builder.first._options_labels == ("Anglais", "Français") and ex.builder.first.value == "english"
+    # the decision point "draw" is the end-of-turn draw (not the outcome "égalité"); every point in words
+    points = dict(zip(ex.builder.to_play._options_values, ex.builder.to_play._options_labels))
+    assert points["draw"] == "pioche de fin de tour" and points["open_first"].startswith("attaque ou défense")
+    assert not any("_" in label for label in points.values()) and ex.builder.to_play.value == "open_first"
+    assert dict(zip(ex.builder.parameters.widgets["reshuffle"]._options_values,
+                    ex.builder.parameters.widgets["reshuffle"]._options_labels))["on_draw"] == "en piochant dans une pioche vide"
     texts = _texts(ex.table.svg)
     assert "pioche 16" in texts and "Anglais" in texts and "deck 16" not in texts
     ex.moves.try_move("9:H")
@@ -332,7 +341,17 @@ def test_the_explorer_switches_to_french_and_back(english):
     ex.language.value = "en"
     assert ex.tabs.titles[:3] == ("Builder", "Analysis", "Variant lab")
     assert all(t[2] == t[3] for t in _fixed_texts(ex))
-    assert "legal moves for the English at open_first" in ex.moves.count.value and "deck 16" in _texts(ex.table.svg)
+    assert "legal moves for the English at the opening at the first castle (X)" in ex.moves.count.value
+    assert "deck 16" in _texts(ex.table.svg)
+    # the English UI shows the game's words, never an engine key or a lowercase side
+    labels = [label for x in widgets_of(ex) for label in getattr(x, "_options_labels", ())]
+    assert "the end-of-turn draw" in labels and "English" in labels and "hand size" in labels
+    raw = {"open_first", "respond_first", "draw", "on_draw", "english", "french", "hand_size", "Advantage (english)"}
+    assert not raw & set(labels), raw & set(labels)
+    assert not any("(english)" in label or "(french)" in label for label in labels)
+    assert all(group["label"] != "open_first" for group in ex.moves.list.groups)
+    castles = [b.description for b in ex.builder.castle_row.children]
+    assert castles and all(d.split(": ")[1] in ("neutral", "English", "French") for d in castles), castles
 
 
 def test_the_teaching_game_in_french(english):
@@ -362,11 +381,11 @@ def test_figures_and_metrics_in_french():
     from guyenne_explore.render import plots
     results = {"base": analyse(Position.start("base"), method="sample", games=30, seed=1)}
     figs = plots.result_figures(results, lang="fr")
-    assert figs["scores"].layout.title.text == "Points en fin de partie, par camp"
+    assert figs["scores"].layout.title.text.startswith("Points en fin de partie, par camp<br><sup>Anglais uniforme")
     assert [t.name for t in figs["scores"].data] == ["Anglais", "Français"]
     assert [t.name for t in figs["outcomes"].data] == ["victoire des Anglais", "Égalité", "victoire des Français"]
     assert figs["rounds"].layout.xaxis.title.text == "tours" and figs["outcomes"].layout.yaxis.title.text == "probabilité"
-    assert figs["scores"].layout.annotations[0].text == "base (30 parties)"
+    assert figs["scores"].layout.annotations[0].text == "base<br>(30 parties)"
     rows = {r["metric"]: r for r in plots.metrics_rows(results, lang="fr")}
     assert rows["Équilibre"]["meaning"].startswith("1 quand les deux camps gagnent aussi souvent")
     assert "Avantage (Anglais)" in rows and "Taux d'égalité" in rows
@@ -401,10 +420,12 @@ def test_the_skill_levels_tab_follows_the_language_switch(english):
     ex.skill.table = SkillTable(["advanced"], ["uniform", "search:4"],
                                 [cell("uniform", 0.56, 0.53, 0.59, ABOVE), cell("search:4", 0.44, 0.41, 0.47, BELOW)])
     ex.skill._show()
-    assert "reverses: advanced, Advantage (english): above one half under uniform" in ex.skill.changes.value
+    assert ("advanced: Advantage (English) goes from above ½ under uniform (0.560 [0.530, 0.590]) to below ½ under "
+            "search:4 (0.440 [0.410, 0.470]): the conclusion reverses with skill") in html.unescape(ex.skill.changes.value)
     ex.language.value = "fr"  # the kept table is drawn again in French, nothing played again
-    assert ("s'inverse : advanced, Avantage (Anglais) : au-dessus de la moitié avec uniforme (0.560 [0.530, 0.590]), "
-            "au-dessous de la moitié avec recherche:4 (0.440 [0.410, 0.470])") in html.unescape(ex.skill.changes.value)
+    assert ("advanced : Avantage (Anglais) : au-dessus de ½ avec uniforme (0.560 [0.530, 0.590]), puis "
+            "au-dessous de ½ avec recherche:4 (0.440 [0.410, 0.470]) ; la conclusion s'inverse avec le niveau de jeu"
+            ) in html.unescape(ex.skill.changes.value)
     (view,) = ex.skill.figure_box.shown
     assert list(view.figure["data"][0]["x"]) == ["uniforme", "recherche:4"]
     assert view.figure["layout"]["title"]["text"] == "Avantage (Anglais) selon le niveau de jeu"
@@ -412,7 +433,7 @@ def test_the_skill_levels_tab_follows_the_language_switch(english):
     headings = [x.value for x in widgets_of(ex.skill) if isinstance(x, w.HTML)]
     assert "<b>Niveaux de jeu</b> (les deux camps au même niveau)" in headings
     ex.language.value = "en"
-    assert "above one half under uniform" in ex.skill.changes.value and "search:4" in view.figure["data"][0]["x"]
+    assert "above ½ under uniform" in html.unescape(ex.skill.changes.value) and "search:4" in view.figure["data"][0]["x"]
 
 
 def test_optimal_play_is_described_in_french():
@@ -430,8 +451,11 @@ def test_optimal_play_is_described_in_french():
     assert fr.startswith("En jeu optimal, cette fin de partie vaut 66.7% pour les Anglais. À attaque ou défense du "
                          "premier château (X), le bon coup pour les Français est 2:3 2 fois sur 3; 2:5 1 fois sur 3 "
                          "(château:cartes)."), fr
-    assert "the right move for french is 2:3 2 times in 3; 2:5 1 time in 3 (castle:cards)." in en
-    assert "La stratégie uniforme jouant les Anglais perd" in fr and "face à un camp qui sait comment elle joue" in fr
+    assert ("At the opening at the first castle (X) the right move for the French is 2:3 2 times in 3; 2:5 1 time in 3 "
+            "(castle:cards).") in en
+    assert "worth 66.7% for the English" in en and "The English playing uniform lose" in en
+    assert not re.search(r"\b(english|french|open_first)\b", en), en  # the sides and the point as the game names them
+    assert "Les Anglais jouant la stratégie uniforme perdent" in fr and "face à un camp qui sait comment ils jouent" in fr
     assert not re.search(r"\b(english|french|times|playing|loses|castle)\b", fr), fr
 
 
@@ -486,7 +510,8 @@ def test_a_language_switch_redraws_the_last_analysis_without_running_it_again(en
     ex.language.value = "fr"
     assert ex.analysis.results is results  # nothing played again
     assert ex.analysis.controls.status.value.startswith("Terminé : ") and "Équilibre" in ex.analysis.metrics.value
-    assert ex.analysis.figure_box.shown[0].figure["layout"]["title"]["text"] == "Points en fin de partie, par camp"
+    assert ex.analysis.figure_box.shown[0].figure["layout"]["title"]["text"].startswith(
+        "Points en fin de partie, par camp<br><sup>Anglais uniforme · Français uniforme")
     assert "Variante : " in ex.lab.variant_label.value
     ex.language.value = "en"
     assert ex.analysis.controls.status.value.startswith("Done: ") and "Variant: " in ex.lab.variant_label.value

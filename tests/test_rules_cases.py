@@ -248,7 +248,7 @@ def test_bad_positions_name_every_problem():
             "english": dict(pos()["sides"]["english"], hand=list("H532222")),
             "french": dict(pos()["sides"]["french"], exhaustions=5)}))
     text = "\n".join(map(str, exc.value.problems))
-    assert "holds 7 cards in hand" in text and "exhausted its deck 5 times" in text and "too many" in text
+    assert "the English hold 7 cards in hand" in text and "the French have exhausted their deck 5 times" in text and "too many" in text
     with pytest.raises(PositionError, match="not valid JSON"):
         Position.from_json("{nope")
 

@@ -24,9 +24,14 @@ def test_a_run_draws_the_metric_by_level_for_each_rule_set_with_intervals():
     traces = view.figure["data"]
     assert [t["name"] for t in traces] == table.labels
     assert all(t["x"] == table.levels and t["error_y"]["visible"] for t in traces)
-    assert "Advantage (english) by skill level" in view.figure["layout"]["title"]["text"]
+    assert "Advantage (English) by skill level" in view.figure["layout"]["title"]["text"]
+    assert view.figure["layout"]["yaxis"]["title"]["text"] == "Advantage (English)"
     assert "Where the conclusion changes with skill" in panel.changes.value
     assert panel.details.value.count("<tr>") == 1 + len(table.labels)  # head and one row a rule set
+    # each verdict says against what, and the two search games are flagged as few
+    assert "½" in panel.details.value and "(only 2 games)" in panel.details.value
+    assert panel.metric._options_labels[:2] == ("Advantage (English)", "Advantage (French)")
+    assert not any("(english)" in x or "(french)" in x for x in (panel.changes.value, panel.details.value))
     assert "Done" in panel.controls.status.value
     assert panel.controls.progress.value == panel.controls.progress.max == 2 * (300 + 300 + 2)  # every game
     # another metric is drawn from the same games, without playing again
@@ -34,6 +39,9 @@ def test_a_run_draws_the_metric_by_level_for_each_rule_set_with_intervals():
     panel.metric.value = "Duration (rounds)"
     assert view.revision == before + 1 and table is panel.table
     assert "Duration (rounds) by skill level" in view.figure["layout"]["title"]["text"]
+    # the first rule set is the reference; the other's verdicts are read against it, by name
+    assert "reference" in panel.details.value
+    assert any(f"{verdict} {table.labels[0]}" in panel.details.value for verdict in ("above", "below", "level with"))
 
 
 def test_the_view_says_where_a_conclusion_reverses_with_skill():
@@ -44,11 +52,12 @@ def test_the_view_says_where_a_conclusion_reverses_with_skill():
     panel.table = SkillTable(["advanced"], ["uniform", "heuristic"],
                              [cell("uniform", 0.56, 0.53, 0.59, ABOVE), cell("heuristic", 0.44, 0.41, 0.47, BELOW)])
     panel._show()
-    assert "reverses: advanced, Advantage (english): above one half under uniform" in panel.changes.value
+    assert ("advanced: Advantage (English) goes from above ½ under uniform (0.560 [0.530, 0.590]) to below ½ under "
+            "heuristic (0.440 [0.410, 0.470]): the conclusion reverses with skill") in panel.changes.value
     panel.table = SkillTable(["advanced"], ["uniform", "heuristic"],
                              [cell("uniform", 0.56, 0.53, 0.59, ABOVE), cell("heuristic", 0.55, 0.52, 0.58, ABOVE)])
     panel._show()
-    assert "No conclusion on Advantage (english) changes with skill" in panel.changes.value
+    assert "No conclusion on Advantage (English) changes with skill" in panel.changes.value
     assert EVEN not in panel.changes.value
 
 

@@ -141,6 +141,26 @@ def test_sweep_plots_the_metric_against_the_parameter_in_a_background_run():
     assert not lab.sweep_button.disabled and lab.controls.status.value.startswith("Swept")
 
 
+def test_the_default_sweep_plays_every_value_and_names_the_parameter_as_the_forms_do():
+    lab = VariantLab(Position.start("base"))  # hands of 6 dealt: no value below 6 is offered
+    lab.games.value, lab.method.value = 20, "sample"
+    assert lab.sweep_parameter.value == "hand_size" and lab.sweep_values() == [6, 7, 8]
+    lab.run_sweep(block=True)
+    assert all(pt.metric is not None for pt in lab.points), [pt.run.problems for pt in lab.points]
+    fig = lab.figures["sweep-hand_size"]
+    assert fig.layout.xaxis.title.text == "hand size" and "not playable" not in fig.layout.title.text
+    assert list(lab.results) == ["hand size = 6", "hand size = 7", "hand size = 8"]
+    assert lab.controls.status.value == "Swept hand size over 6, 7, 8"
+    labels = dict(zip(lab.sweep_parameter._options_values, lab.sweep_parameter._options_labels))
+    assert labels["max_at_castle"] == "max at a castle" and labels["count:3"] == "3 cards"
+    assert not any("_" in label or ":" in label for label in labels.values())
+    # the builder and the lab name each parameter alike
+    assert lab.editors["exhaustion_limit"].description == "exhaustion limit L"
+    assert lab.editors["pre_discard"].description == "setup discard"
+    sides = dict(zip(lab.editors["first_side"]._options_values, lab.editors["first_side"]._options_labels))
+    assert sides == {"english": "English", "french": "French"}
+
+
 def test_a_choice_parameter_sweeps_every_option():
     lab = VariantLab(Position.start("base"))
     lab.sweep_parameter.value = "scoring"

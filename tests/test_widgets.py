@@ -76,9 +76,9 @@ def test_builder_opens_on_a_valid_opening():
 def test_castle_clicks_cycle_the_controller():
     b = Builder(opening("advanced", 1))
     b.cycle_castle(4)
-    assert b.position.control(4) == "english"
+    assert b.position.control(4) == "english" and b.castle_row.children[4].description == "4: English"
     b.cycle_castle(4)
-    assert b.position.control(4) == "french"
+    assert b.position.control(4) == "french" and b.castle_row.children[4].description == "4: French"
     b.cycle_castle(4)
     assert b.position.control(4) == "neutral"
     assert b.castle_row.children[4].description == "4: neutral"
@@ -241,6 +241,25 @@ def test_a_typed_illegal_move_shows_the_engines_reason(start):
     assert panel.position == start
     assert not panel.try_move("9:2")
     assert "there is no castle 9" in panel.explain.value
+    assert not panel.try_move("  ")  # an empty box: the words alone, no empty move before a colon
+    assert "✗ type a move first" in panel.explain.value and "✗ :" not in panel.explain.value
+    assert not panel.try_move("reveal")  # the placeholder's example, at an opening
+    assert "only at a battle" in panel.explain.value and "unknown card" not in panel.explain.value
+    groups = [g["label"] for g in panel.list.groups]
+    assert groups and all(label.startswith("castle ") for label in groups)  # a placement: one group a castle
+
+
+def test_move_groups_at_an_answer_are_titled_with_the_decision_points_name(start):
+    from guyenne_explore.i18n import set_language
+    from guyenne_explore.widgets.moves_panel import group_moves
+    answer = start.apply(next(iter(start.legal_moves)).text())
+    assert answer.to_play == "respond_first"
+    assert [g["label"] for g in group_moves(answer)] == ["the answer at the first castle (X)"]  # not "respond_first"
+    previous = set_language("fr")
+    try:
+        assert [g["label"] for g in group_moves(answer)] == ["réponse au premier château (X)"]
+    finally:
+        set_language(previous)
 
 
 def test_select_preview_apply_and_step_through_the_history(start):

@@ -83,6 +83,12 @@ class Metric:
         text = gettext(key, lang)
         return text.format(side=side_title(side, lang)) if side else text
 
+    @staticmethod
+    def label_of(name: str, lang: str | None = None) -> str:
+        """The name ``name`` as shown in ``lang`` (``Advantage (english)`` -> "Advantage (English)"), for a metric
+        named before any value is known (a menu of metrics, a figure's title)."""
+        return Metric(name, 0.0, None, None).label(lang)
+
     def meaning_in(self, lang: str | None = None) -> str:
         """The prose of :data:`MEANINGS` for this metric in ``lang`` (default: the current language)."""
         key, side = self._key()

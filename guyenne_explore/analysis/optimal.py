@@ -68,13 +68,13 @@ def why_not_solvable(p: Position) -> str | None:
                        "turn the concede_as_decision option off to solve this position")
     for i, s in enumerate(p.sides):
         if s.deck.size or not frozen(s, rules):
-            return gettext("{side} can still draw (deck {deck} cards, {exhaustions} of {limit} exhaustions): after a "
-                           "draw the hands are not known to both sides; the solver starts once no side can draw "
-                           "again").format(side=SIDES[i] if current_language() == "en" else side_noun(SIDES[i]),
+            return gettext("{side} can still draw (cards in the deck: {deck}; exhaustions: {exhaustions} of {limit}): "
+                           "after a draw the hands are not known to both sides; the solver starts once no side can "
+                           "draw again").format(side=side_noun(SIDES[i]),
                                            deck=s.deck.size, exhaustions=s.exhaustions, limit=rules.exhaustion_limit)
     if p.to_play not in PLACEMENTS:
-        return gettext("solve from a placement decision (the round start is open_first), not from {point}").format(
-            point=p.to_play)
+        return gettext("solve from a placement decision ({start} starts a round), not from {point}").format(
+            start=point_name(OPEN_FIRST), point=point_name(p.to_play))
     return None
 
 
@@ -663,8 +663,8 @@ def describe(result: OptimalResult, lang: str | None = None) -> str:
     tr = translator(lang)
     _ = tr.gettext
 
-    def side(name: str) -> str:  # the notation's word in English, the rulebook's in French
-        return name if lang == "en" else side_noun(name, lang)
+    def side(name: str) -> str:  # as the game names the sides: "the English", "les Anglais"
+        return side_noun(name, lang)
 
     def policy(name: str) -> str:
         return _(name) if name in ("uniform", "heuristic", "search") else name
@@ -683,18 +683,18 @@ def describe(result: OptimalResult, lang: str | None = None) -> str:
                  point=point_name(result.to_play, lang), side=side(result.side_to_play), mix="; ".join(mix))]
     for e in result.exploitability:
         if e.gap is None:
-            parts.append(_("The best response to {policy} playing {side} was not finished ({note}).").format(
+            parts.append(_("The best response to {side} playing {policy} was not finished ({note}).").format(
                 policy=policy(e.policy), side=side(e.policy_side), note=e.note))
             continue
         loss = max(e.gap, 0.0) * scale
         if loss < 0.05:
-            sentence = _("{policy} playing {side} loses nothing against a side that knows how it plays.")
+            sentence = _("{side} playing {policy} lose nothing against a side that knows how they play.")
         elif result.objective == "win":
-            sentence = _("{policy} playing {side} loses {loss} points of win chance against a side that knows how "
-                         "it plays.")
+            sentence = _("{side} playing {policy} lose {loss} points of win chance against a side that knows how "
+                         "they play.")
         else:
-            sentence = _("{policy} playing {side} loses {loss} points of score difference against a side that knows "
-                         "how it plays.")
+            sentence = _("{side} playing {policy} lose {loss} points of score difference against a side that knows "
+                         "how they play.")
         parts.append(capitalised(sentence.format(policy=policy(e.policy), side=side(e.policy_side),
                                                  loss=f"{loss:.1f}")))
     return " ".join(parts)

@@ -28,18 +28,22 @@ from .workers import engine_played
 LEVELS = ("uniform", "heuristic", "search:200")
 #: the metrics kept by default
 METRICS = ("Advantage (english)", "Drawishness", "Duration (rounds)")
-#: the verdicts, as the data keeps them (in English) and as messages a reader sees translated
-ABOVE, BELOW, EVEN = N_("above"), N_("below"), N_("level with")
+#: the verdicts, as the data keeps them (a reader sees them with what they are read against: see _AGAINST)
+ABOVE, BELOW, EVEN = "above", "below", "level with"
 #: a verdict against what it is read against (one half, or the reference rule set)
 _AGAINST = {ABOVE: N_("above {against}"), BELOW: N_("below {against}"), EVEN: N_("level with {against}")}
+#: an advantage is read against an even game
+HALF = "½"
+#: fewer games than this in a cell: its interval is wide and its verdict is flagged as drawn from few games
+FEW_GAMES = 30
 #: how a conclusion changes from the first level to a higher one, as a sentence (see SkillTable.changes)
 _CHANGES = {
-    "appears": N_("appears: {label}, {metric}: {before} under {base} ({before_value}), {after} under {level} "
-                  "({after_value})"),
-    "reverses": N_("reverses: {label}, {metric}: {before} under {base} ({before_value}), {after} under {level} "
-                   "({after_value})"),
-    "not confirmed": N_("not confirmed: {label}, {metric}: {before} under {base} ({before_value}), {after} under "
-                        "{level} ({after_value})"),
+    "appears": N_("{label}: {metric} goes from {before} under {base} ({before_value}) to {after} under {level} "
+                  "({after_value}): a difference appears with skill"),
+    "reverses": N_("{label}: {metric} goes from {before} under {base} ({before_value}) to {after} under {level} "
+                   "({after_value}): the conclusion reverses with skill"),
+    "not confirmed": N_("{label}: {metric} goes from {before} under {base} ({before_value}) to {after} under "
+                        "{level} ({after_value}): the conclusion under {base} is not confirmed"),
 }
 
 
@@ -51,11 +55,6 @@ def level_name(level: str, lang: str | None = None) -> str:
     if name == "search" and budget:
         return tr.gettext(N_("search:{rollouts}")).format(rollouts=budget)
     return tr.gettext(name) if name in ("uniform", "heuristic", "search") and not budget else level
-
-
-def verdict_name(verdict: str, lang: str | None = None) -> str:
-    """A verdict (:data:`ABOVE`, :data:`BELOW`, :data:`EVEN`) in ``lang``."""
-    return translator(lang).gettext(verdict)
 
 
 @dataclass(frozen=True)
@@ -83,6 +82,23 @@ class SkillTable:
         return [{"rules": c.label, "level": c.level, "metric": c.metric.name, "value": c.metric.value,
                  "low": c.metric.low, "high": c.metric.high, "verdict": c.verdict} for c in self.cells]
 
+    def against(self, metric: str) -> str:
+        """What ``metric``'s verdicts are read against: one half for an advantage, else the first rule set."""
+        return HALF if _is_advantage(metric) else self.labels[0]
+
+    def verdict_words(self, cell: SkillCell, lang: str | None = None) -> str:
+        """A cell's verdict in words that say against what ("level with ½", "above advanced"), flagged when drawn
+        from few games; the reference rule set's own cells read "reference" (it is level with itself)."""
+        tr = translator(lang)
+        if not _is_advantage(cell.metric.name) and cell.label == self.labels[0]:
+            return tr.gettext(N_("reference"))
+        words = tr.gettext(_AGAINST[cell.verdict]).format(against=self.against(cell.metric.name))
+        games = cell.metric.games
+        if games is not None and games < FEW_GAMES:
+            words = tr.ngettext("{verdict} (only {count} game)", "{verdict} (only {count} games)", games).format(
+                verdict=words, count=games)
+        return words
+
     def changes(self, metric: str | None = None, lang: str | None = None) -> list[str]:
         """Where a conclusion under skilled play differs from the one under the first level: it
         *reverses* (above against below), *appears* (a clear verdict where the first level had
@@ -97,14 +113,12 @@ class SkillTable:
                 continue
             ref = self.cell(c.label, base, c.metric.name)
             if ref.verdict != c.verdict:
-                against = tr.gettext(N_("one half")) if _is_advantage(c.metric.name) else self.labels[0]
                 kind = "appears" if ref.verdict == EVEN else "not confirmed" if c.verdict == EVEN else "reverses"
                 out.append(tr.gettext(_CHANGES[kind]).format(
-                    label=c.label, metric=tr.gettext(c.metric.name),
-                    before=tr.gettext(_AGAINST[ref.verdict]).format(against=against),
-                    base=level_name(base, lang), before_value=_show(ref.metric),
-                    after=tr.gettext(_AGAINST[c.verdict]).format(against=against),
-                    level=level_name(c.level, lang), after_value=_show(c.metric)))
+                    label=c.label, metric=Metric.label_of(c.metric.name, lang),
+                    before=self.verdict_words(ref, lang), base=level_name(base, lang), before_value=_show(ref.metric),
+                    after=self.verdict_words(c, lang), level=level_name(c.level, lang),
+                    after_value=_show(c.metric)))
         return out
 
 

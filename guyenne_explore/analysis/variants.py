@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine_api import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Position, Rules, RulesError
+from ..i18n import N_, gettext, side_title
 from .api import ExactOutOfReach, analyse
 from .exact import Cancelled
 from .metrics import Metric
@@ -30,6 +31,41 @@ SWEEPABLE: dict[str, tuple[Any, ...] | None] = {
     "removal": REMOVALS, "scoring": SCORINGS, "reshuffle": RESHUFFLES, "adjacency": ADJACENCIES,
     "first_side": SIDES, "hero": (True, False),
 }
+
+#: The rules parameters by their JSON override keys, named as the forms name them (the builder's rules and the
+#: variant lab show the same words for the same parameter; a sweep's status, columns and axis too).
+PARAMETER_LABELS: dict[str, str] = {
+    "removal": N_("removal"), "scoring": N_("scoring"), "exhaustion_limit": N_("exhaustion limit L"),
+    "reshuffle": N_("reshuffle"), "adjacency": N_("adjacency"), "card_counts": N_("card counts"), "hero": N_("hero"),
+    "hand_size": N_("hand size"), "castles": N_("castles"), "max_at_castle": N_("max at a castle"),
+    "pre_discard": N_("setup discard"), "first_side": N_("first side"), "concede_as_decision": N_("concede as decision"),
+    "members": N_("players"), "members:english": N_("English players"), "members:french": N_("French players"),
+}
+#: The choices of the reshuffle and adjacency parameters in words (RULES.md section 9), by their JSON values.
+CHOICE_NAMES: dict[str, str] = {
+    "on_draw": N_("on drawing from an empty deck"), "immediate": N_("as soon as the deck runs out"),
+    "line": N_("in a line"), "ring": N_("in a ring"),
+}
+
+
+def parameter_label(key: str, lang: str | None = None) -> str:
+    """A rules parameter's name in ``lang`` (``hand_size`` -> "hand size"; ``count:3`` -> "3 cards")."""
+    if key.startswith("count:"):
+        return gettext("{value} cards", lang).format(value=key[6:])
+    return gettext(PARAMETER_LABELS[key], lang) if key in PARAMETER_LABELS else key
+
+
+def choice_label(value: Any, lang: str | None = None) -> str:
+    """A parameter's value in words: a side's title, a reshuffle or adjacency rule's name; others as written."""
+    if value in SIDES:
+        return side_title(value, lang)
+    return gettext(CHOICE_NAMES[value], lang) if isinstance(value, str) and value in CHOICE_NAMES else str(value)
+
+
+def sweep_label(parameter: str, value: Any, lang: str | None = None) -> str:
+    """The label of one value of a sweep: ``hand size = 6``."""
+    return f"{parameter_label(parameter, lang)} = {choice_label(value, lang)}"
+
 
 #: Metrics a sweep can plot, by the name a designer reads, to the designer metric behind it.
 SWEEP_METRICS: dict[str, str] = {
@@ -148,8 +184,8 @@ def sweep(p: Position, rules: Rules, parameter: str, values: Sequence[Any], metr
         try:
             valid.append((v, vary(rules, parameter, v)))
         except RulesError as exc:
-            points.append(SweepPoint(v, Run(f"{parameter}={v}", None, problems=[str(x) for x in exc.problems])))
-    runs = analyse_rule_sets(p, [r for _, r in valid], labels=[f"{parameter}={v}" for v, _ in valid],
+            points.append(SweepPoint(v, Run(sweep_label(parameter, v), None, problems=[str(x) for x in exc.problems])))
+    runs = analyse_rule_sets(p, [r for _, r in valid], labels=[sweep_label(parameter, v) for v, _ in valid],
                              policies=policies, method=method, games=games, seed=seed,
                              progress=progress, executor=executor)
     for (v, _), run in zip(valid, runs):

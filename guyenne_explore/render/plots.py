@@ -25,6 +25,7 @@ import plotly.io as pio
 from plotly.subplots import make_subplots
 
 from ..analysis.results import AnalysisResult
+from ..analysis.skill import level_name
 from ..analysis.variants import SweepPoint, choice_label, parameter_label, result_metrics
 from ..i18n import gettext, side_title, translator
 from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR
@@ -44,7 +45,8 @@ def label_color(i: int) -> str:
 def policies_text(policies: tuple[str, str], lang: str | None = None) -> str:
     """Who played: ``English heuristic · French search:50``, so that two runs' results (or a downloaded
     figure) can be told apart."""
-    return f"{side_title('English', lang)} {policies[0]} · {side_title('French', lang)} {policies[1]}"
+    english, french = (level_name(policy, lang) for policy in policies)  # "uniforme", "recherche:50" in French
+    return f"{side_title('English', lang)} {english} · {side_title('French', lang)} {french}"
 
 
 def _layout(fig: go.Figure, title: str, x: str, y: str | None = None, lang: str | None = None,

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from ..analysis.skill import SkillTable, level_name, verdict_name
+from ..analysis.metrics import Metric
+from ..analysis.skill import SkillTable, level_name
 from ..i18n import translator
 from .plots import _layout, label_color
 
@@ -34,14 +35,15 @@ def skill_figure(table: SkillTable, metric: str, lang: str | None = None) -> go.
         fig.add_trace(go.Scatter(
             x=[level_name(c.level, lang) for c in cells], y=ys, mode="lines+markers", name=label, error_y=error,
             marker={"color": label_color(i), "size": 9}, line={"color": label_color(i)},
-            customdata=[verdict_name(c.verdict, lang) for c in cells],
+            customdata=[table.verdict_words(c, lang) for c in cells],
             hovertemplate=f"{label}<br>%{{x}}: %{{y:.3f}} (%{{customdata}})<extra></extra>"))
     if metric.startswith("Advantage"):
         fig.add_hline(y=0.5, line_dash="dot", line_color="#888888")
     fig.update_xaxes(type="category", categoryorder="array",
                      categoryarray=[level_name(lv, lang) for lv in table.levels])
-    title = _("{metric} by skill level").format(metric=_(metric))
-    return _layout(fig, title, _("skill level"), _(metric), lang=lang)
+    named = Metric.label_of(metric, lang)  # "Advantage (English)", as the metrics table names it
+    title = _("{metric} by skill level").format(metric=named)
+    return _layout(fig, title, _("skill level"), named, lang=lang)
 
 
 def skill_rows(table: SkillTable, metric: str, lang: str | None = None) -> list[dict[str, str]]:
@@ -60,6 +62,6 @@ def skill_rows(table: SkillTable, metric: str, lang: str | None = None) -> list[
                 continue
             m = c.metric
             shown = f"{m.value:.3f}" if m.low is None or m.high is None else f"{m.value:.3f} [{m.low:.3f}, {m.high:.3f}]"
-            row[column] = f"{shown}, {verdict_name(c.verdict, lang)}"
+            row[column] = f"{shown}, {table.verdict_words(c, lang)}"
         rows.append(row)
     return rows

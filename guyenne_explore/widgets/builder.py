@@ -28,7 +28,7 @@ import traitlets
 from ..cards import EMPTY, CardError, Cards
 from ..i18n import gettext
 from ..i18n import gettext as _
-from ..i18n import N_, ngettext, side_title
+from ..i18n import N_, ngettext, point_name, side_title
 from ..position import BATTLES, POINTS, Position
 from ..problems import Problem, as_problem
 from ..render.colors import CONTROL_COLOR
@@ -47,6 +47,7 @@ from .forms import (
     symbols,
 )
 from .guard import guarded
+from .language import name_options
 from .scroll import ScrollTo
 from .starts import STARTS, start_position
 
@@ -121,10 +122,10 @@ class Builder(w.VBox):
         # game
         style = {"description_width": "90px"}
         self.round = number_box(1, width="170px", description="round", style=style)
-        self.first = w.Dropdown(options=SIDES, description="first player", style=style,
-                                layout=w.Layout(width="220px"))
-        self.to_play = w.Dropdown(options=POINTS, value="open_first", description="decision", style=style,
-                                  layout=w.Layout(width="260px"))
+        self.first = name_options(w.Dropdown(options=SIDES, description="first player", style=style,
+                                             layout=w.Layout(width="220px")), side_title)
+        self.to_play = name_options(w.Dropdown(options=POINTS, value="open_first", description="decision",
+                                               style=style, layout=w.Layout(width="360px")), point_name)
         # placed
         self.x = w.Dropdown(description="castle X", style=style, layout=w.Layout(width="170px"))
         self.y = w.Dropdown(description="castle Y", style=style, layout=w.Layout(width="170px"))
@@ -521,7 +522,8 @@ class Builder(w.VBox):
         buttons = []
         for i, control in enumerate(self._castles):
             # the table's colours (render.colors): one red and one blue everywhere
-            b = w.Button(description=f"{i}: {control}", layout=w.Layout(width="105px"),
+            # written in English ("2: English"); the language switch translates it like any fixed label
+            b = w.Button(description=f"{i}: {side_title(control, 'en')}", layout=w.Layout(width="105px"),
                          style={"button_color": CONTROL_COLOR[control],
                                 "text_color": "#222222" if control == "neutral" else "#ffffff"})
             b.on_click(lambda _b, i=i: guarded(self.errors["castles"])(self.cycle_castle)(i))

@@ -14,10 +14,12 @@ from typing import Any
 
 import ipywidgets as w
 
+from ..analysis.variants import PARAMETER_LABELS, choice_label
 from ..cards import HERO, KINDS, SYMBOLS, Cards
 from ..i18n import gettext
 from ..rules import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES
 from .guard import guarded
+from .language import name_options
 from .messages import messages_html  # noqa: F401 (panels import it from here)
 
 #: team set-ups offered for the ``members`` parameter
@@ -204,30 +206,36 @@ class RulesParameters:
     and a non-number is a problem of the rules section rather than a silent revert.
     """
 
-    NUMBERS = {"exhaustion_limit": "exhaustion limit L", "hand_size": "hand size", "castles": "castles",
-               "max_at_castle": "max at a castle", "pre_discard": "setup discard"}
+    NUMBERS = {key: PARAMETER_LABELS[key]
+               for key in ("exhaustion_limit", "hand_size", "castles", "max_at_castle", "pre_discard")}
 
     def __init__(self, on_change: Callable[[], None]) -> None:
         lay = w.Layout(width="auto")  # each fills its column of the grid: room for the French labels
         style = {"description_width": "130px"}
-        choice = lambda name, opts: w.Dropdown(options=opts, description=name, layout=lay, style=style)
+
+        def choice(key: str, opts: tuple[str, ...]) -> w.Dropdown:  # options in words (sides, reshuffle rules...)
+            return name_options(w.Dropdown(options=opts, description=PARAMETER_LABELS[key], layout=lay, style=style),
+                                choice_label)
+
         number = lambda name: number_box(0, width="auto", description=self.NUMBERS[name], style=style)
-        flag = lambda name: w.Checkbox(description=name, indent=False, layout=lay)
+        flag = lambda key: w.Checkbox(description=PARAMETER_LABELS[key], indent=False, layout=lay)
         self.widgets: dict[str, w.Widget] = {
             "removal": choice("removal", REMOVALS),
             "scoring": choice("scoring", SCORINGS),
             "exhaustion_limit": number("exhaustion_limit"),
             "reshuffle": choice("reshuffle", RESHUFFLES),
             "adjacency": choice("adjacency", ADJACENCIES),
-            "card_counts": w.Text(description="card counts", layout=lay, style=style, continuous_update=False),
+            "card_counts": w.Text(description=PARAMETER_LABELS["card_counts"], layout=lay, style=style,
+                                  continuous_update=False),
             "hero": flag("hero"),
             "hand_size": number("hand_size"),
             "castles": number("castles"),
             "max_at_castle": number("max_at_castle"),
             "pre_discard": number("pre_discard"),
-            "first_side": choice("first side", SIDES),
-            "concede_as_decision": flag("concede as decision"),
-            "members": w.Dropdown(options=list(MEMBERS), description="players", layout=lay, style=style),
+            "first_side": choice("first_side", SIDES),
+            "concede_as_decision": flag("concede_as_decision"),
+            "members": w.Dropdown(options=list(MEMBERS), description=PARAMETER_LABELS["members"], layout=lay,
+                                  style=style),
         }
         for widget in self.widgets.values():
             widget.observe(lambda _c: on_change(), names="value")

@@ -42,7 +42,7 @@ LABELS = (
     N_("drawer"), N_("order"), N_("undecided"), N_("0 first"), N_("1 first"), N_("<b>hand</b>"), N_("<b>deck</b>"),
     N_("<b>discard</b>"), N_("<b>removed</b>"), N_("<b>placed at X</b>"), N_("<b>placed at Y</b>"),
     N_("<h4>Placed this round</h4>"), N_("castle X"), N_("castle Y"), N_("pending battle"),
-    N_("the battle waiting for remove_choice or concede_choice"), N_("english"), N_("french"), N_("neutral"),
+    N_("the battle waiting for remove_choice or concede_choice"), N_("neutral"),
     # the table's exports
     N_("caption written above the table (optional)"), N_("outline the previewed move"), N_("mark battle winners"),
     N_("hidden cards face up"), N_("where the players sit"),
@@ -62,8 +62,8 @@ LABELS = (
     N_("download the results as csv"), N_("<h4>Optimal play (open-hand endgame)</h4>"), N_("Objective"),
     N_("P(win), a draw counting half"), N_("expected score difference"), N_("Exploit"), N_("Budget (s)"),
     N_("seconds allowed for each best response (search is slow)"), N_("Solve: optimal play"),
-    N_("<b>Variant</b>: a preset and any parameter changed"), N_("preset"), N_("max at castle"),
-    N_("exhaustions L"), N_("pre-discard"), N_("English players"), N_("French players"), N_("Search rollouts"),
+    N_("<b>Variant</b>: a preset and any parameter changed"), N_("preset"),
+    N_("English players"), N_("French players"), N_("Search rollouts"),
     N_("sweep"), N_("from"), N_("to"), N_("metric"), N_("Compare with preset"), N_("Run sweep"),
     N_("English win rate"), N_("French win rate"), N_("Draw rate"), N_("Mean rounds"),
     N_("Score difference (English - French)"), N_("Balance"), N_("Sweep rate (every castle)"),
@@ -77,11 +77,32 @@ LABELS = (
 )
 #: Labels made from a number and words: the words are translated, the number kept.
 PATTERNS = (
-    (re.compile(r"(?P<castle>\d+): (?P<control>neutral|english|french)"), N_("{castle}: {control}")),
+    (re.compile(r"(?P<castle>\d+): (?P<control>neutral|English|French)"), N_("{castle}: {control}")),
     (re.compile(r"(?P<value>\d+) cards"), N_("{value} cards")),
 )
 _TEXT = ("description", "placeholder", "tooltip")
 _KEEP = "_guyenne_english"  # per widget: {attribute: (English original, text shown)}
+_NAMER = "_guyenne_option_names"  # per selection widget: the function naming its option values in a language
+
+
+def name_options(widget: w.Widget, name: Callable[[Any, str], str]) -> w.Widget:
+    """Show each option value of a selection widget as ``name(value, lang)`` (a side's title, a decision point's
+    rulebook name), now and after each language switch; returns the widget.
+
+    The values (what the panel reads and tests set) stay the engine's keys.  A label
+    found by its value, not by looking its English word up, keeps apart words the
+    catalogue has twice: the decision point ``draw`` is the end-of-turn draw, not a tie.
+    A panel that assigns new ``options`` calls this again.
+    """
+    setattr(widget, _NAMER, name)
+    _name_options(widget, current_language())
+    return widget
+
+
+def _name_options(widget: w.Widget, lang: str) -> None:
+    shown = tuple(getattr(widget, _NAMER)(value, lang) for value in widget._options_values)
+    if shown != tuple(widget._options_labels):
+        widget.set_trait("_options_labels", shown)
 
 
 def translate(text: str, lang: str) -> str:
@@ -134,7 +155,9 @@ def _relabel_one(x: w.Widget, lang: str) -> None:
             x.titles = shown
         _show(x, "titles", english, shown)
     labels = getattr(x, "_options_labels", None)
-    if labels:
+    if labels and hasattr(x, _NAMER):
+        _name_options(x, lang)
+    elif labels:
         # only the labels shown change: the values, the index and the observers of the value are untouched
         english = _english(x, "_options_labels", tuple(labels))
         shown = tuple(translate(t, lang) for t in english)
@@ -177,4 +200,4 @@ class LanguageSwitch(w.ToggleButtons):
         self._on_change(lang)
 
 
-__all__ = ["LABELS", "LanguageSwitch", "relabel", "translate", "widgets_of"]
+__all__ = ["LABELS", "LanguageSwitch", "name_options", "relabel", "translate", "widgets_of"]

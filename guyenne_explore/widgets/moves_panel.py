@@ -50,7 +50,7 @@ def group_moves(position: Position, limit: int = MAX_LISTED) -> list[dict[str, A
         if move.castle is not None:
             label, short = _("castle {castle}").format(castle=move.castle), str(move.cards)
         else:
-            label, short = position.to_play, move.text()
+            label, short = point_name(position.to_play), move.text()
         groups.setdefault(label, []).append([move.text(), short])
     return [{"label": label, "moves": moves} for label, moves in groups.items()]
 
@@ -131,8 +131,9 @@ class MovesPanel(w.VBox):
         reason = p.why_illegal(text) if text.strip() else _("type a move first, e.g. 3:H52")
         if reason is not None:
             shown = text if len(text) <= 40 else text[:37] + "..."
+            said = f"{shown}: {reason}" if text.strip() else str(reason)  # an empty box is not named
             self.explain.value = (f'<span class="guyenne-illegal" style="color:#9b1c1c">✗ '
-                                  f'{html.escape(shown)}: {html.escape(str(reason))}</span>')
+                                  f'{html.escape(said)}</span>')
             return False
         self._push(p.apply(text))
         self.explain.value = f'<span style="color:#1d6b2f">✓ {html.escape(_("played {move}").format(move=text.strip()))}</span>'

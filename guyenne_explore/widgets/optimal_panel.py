@@ -17,7 +17,7 @@ import ipywidgets as w
 from ..analysis.api import POLICIES, policy_named
 from ..analysis.optimal import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,
                                 why_not_solvable)
-from ..i18n import gettext, side_title
+from ..i18n import gettext, ngettext, side_title
 from ..position import OPEN_FIRST, Position
 from ..render.optimal_svg import mix_svg
 from .forms import NumberField, messages_html
@@ -139,7 +139,8 @@ def result_html(p: Position, result: OptimalResult) -> str:
     parts = [f"<p>{value}</p>", f"<p>{escape(describe(result))}</p>", mix_svg(p, result),
              f"<table><tr>{head}</tr>{rows}</table>"]
     if result.answers:
-        ans = "".join("<tr><td>" + gettext("{count} card(s) at castle {castle}").format(count=a["cards"], castle=a["castle"])
+        ans = "".join("<tr><td>" + ngettext("{count} card at castle {castle}", "{count} cards at castle {castle}",
+                                            a["cards"]).format(count=a["cards"], castle=a["castle"])
                       + "</td><td>" + escape(", ".join(f"{r['move']} {r['p']:.0%}" for r in a["strategy"])) + "</td></tr>"
                       for a in result.answers)
         parts.append("<p>" + gettext("The other side's equilibrium answer:") + f"</p><table>{ans}</table>")

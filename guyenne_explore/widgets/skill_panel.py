@@ -23,13 +23,15 @@ import ipywidgets as w
 from ..analysis.cancel import Cancelled
 from ..analysis.skill import SkillTable, level_name, skill_levels
 from ..analysis.workers import local_cores, local_pool
-from ..i18n import LANGUAGES, gettext
+from ..analysis.metrics import Metric
+from ..i18n import LANGUAGES, gettext, ngettext
 from ..position import Position
 from ..render.plots import rows_html
 from ..render.skill import skill_figure, skill_rows
 from .analysis_panel import RunControls, align_labels, rule_set_options
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
+from .language import name_options
 from .plot_view import FigureBox
 
 #: the metrics a run keeps (all shown on demand); the first is shown first
@@ -49,7 +51,8 @@ class SkillPanel(w.VBox):
         self.games = NumberField("Games", 1000, 1, 10_000_000)
         self.search_games = NumberField("Search games", 40, 1, 100_000)
         self.seed = NumberField("Seed", 0, 0, 999_999_999)
-        self.metric = w.Dropdown(options=list(METRICS), value=METRICS[0], description="Metric")
+        self.metric = name_options(w.Dropdown(options=list(METRICS), value=METRICS[0], description="Metric"),
+                                   Metric.label_of)
         self.run_button = w.Button(description="Run skill levels", button_style="primary", icon="play")
         self.controls = RunControls()
         self.figure_box = FigureBox(views=1)
@@ -107,8 +110,9 @@ class SkillPanel(w.VBox):
         # the search's games, played by the engine, go to the local cores (compiled ones stay here)
         executor = local_pool() if local_cores() > 1 else None
         self.run_button.disabled = True
-        self.controls.start(gettext("Sampling {count} rule set(s) at {levels} skill level(s)...").format(
-            count=len(chosen), levels=len(levels)))
+        self.controls.start(gettext("Sampling {rule_sets} at {levels}...").format(
+            rule_sets=ngettext("{count} rule set", "{count} rule sets", len(chosen)).format(count=len(chosen)),
+            levels=ngettext("{count} skill level", "{count} skill levels", len(levels)).format(count=len(levels))))
 
         def progress(step: str) -> None:  # which sample runs now; the bar counts its games
             self.controls.status.value = escape(step)
@@ -163,10 +167,11 @@ class SkillPanel(w.VBox):
             words = turns
         else:
             words = [gettext("No conclusion on {metric} changes with skill: every verdict under {base} holds at the "
-                             "other levels.").format(metric=gettext(metric), base=level_name(self.table.levels[0]))]
+                             "other levels.").format(metric=Metric.label_of(metric),
+                                                     base=level_name(self.table.levels[0]))]
         head = gettext("Where the conclusion changes with skill")
         self.changes.value = f"<h4>{escape(head)}</h4><ul>" + "".join(
             f"<li>{escape(x)}</li>" for x in words) + "</ul>"
         caption = gettext("{metric} by rule set and level (95% interval), and its verdict").format(
-            metric=gettext(metric))
+            metric=Metric.label_of(metric))
         self.details.value = f"<h4>{escape(caption)}</h4>" + rows_html(skill_rows(self.table, metric))

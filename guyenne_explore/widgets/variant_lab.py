@@ -18,11 +18,14 @@ from ..analysis.api import POLICIES
 from ..analysis.exact import Cancelled
 from ..analysis.results import AnalysisResult
 from ..analysis.variants import (
+    PARAMETER_LABELS,
     SWEEP_METRICS,
     SWEEPABLE,
     Run,
     SweepPoint,
     analyse_rule_sets,
+    choice_label,
+    parameter_label,
     sweep,
 )
 from ..analysis.workers import executor_for
@@ -48,6 +51,7 @@ from .analysis_panel import (
 from .forms import NumberField, messages_html, number_box, read_whole, unreadable
 from .guard import guarded as show_errors_in
 from .guard import log
+from .language import name_options
 from .plot_view import FigureBox
 
 CARD_VALUES = ("2", "3", "4", "5")
@@ -59,24 +63,26 @@ def _editors() -> dict[str, w.Widget]:
     """One editor per rules parameter, keyed as the JSON override keys (card counts as ``count:V``)."""
     wide = {"description_width": "120px"}
 
-    def choice(options: tuple[str, ...], label: str) -> w.Dropdown:
-        return w.Dropdown(options=options, description=label, style=wide, layout=w.Layout(width="auto"))
+    # each parameter under the builder's name for it (PARAMETER_LABELS), its choices in words
+    def choice(key: str, options: tuple[str, ...]) -> w.Dropdown:
+        return name_options(w.Dropdown(options=options, description=PARAMETER_LABELS[key], style=wide,
+                                       layout=w.Layout(width="auto")), choice_label)
 
-    def number(label: str) -> w.Text:  # text, so letters typed stay and are named (see _read_editors)
-        return number_box(0, width="auto", description=label, style=wide)
+    def number(key: str) -> w.Text:  # text, so letters typed stay and are named (see _read_editors)
+        return number_box(0, width="auto", description=parameter_label(key, "en"), style=wide)
+
+    def flag(key: str) -> w.Checkbox:
+        # not indented (as in the builder): the French "perdre sans montrer : une décision" fills its column
+        return w.Checkbox(description=PARAMETER_LABELS[key], indent=False, layout=w.Layout(width="auto"))
 
     return {
-        "removal": choice(REMOVALS, "removal"), "scoring": choice(SCORINGS, "scoring"),
-        "reshuffle": choice(RESHUFFLES, "reshuffle"), "adjacency": choice(ADJACENCIES, "adjacency"),
-        "first_side": choice(SIDES, "first side"),
-        "hand_size": number("hand size"), "castles": number("castles"), "max_at_castle": number("max at castle"),
-        "exhaustion_limit": number("exhaustions L"), "pre_discard": number("pre-discard"),
-        **{f"count:{v}": number(f"{v} cards") for v in CARD_VALUES},
-        "members:english": number("English players"), "members:french": number("French players"),
-        # not indented (as in the builder): the French "perdre sans montrer : une décision" fills its column
-        "hero": w.Checkbox(description="hero", indent=False, layout=w.Layout(width="auto")),
-        "concede_as_decision": w.Checkbox(description="concede as decision", indent=False,
-                                          layout=w.Layout(width="auto")),
+        "removal": choice("removal", REMOVALS), "scoring": choice("scoring", SCORINGS),
+        "reshuffle": choice("reshuffle", RESHUFFLES), "adjacency": choice("adjacency", ADJACENCIES),
+        "first_side": choice("first_side", SIDES),
+        **{key: number(key) for key in ("hand_size", "castles", "max_at_castle", "exhaustion_limit", "pre_discard")},
+        **{f"count:{v}": number(f"count:{v}") for v in CARD_VALUES},
+        "members:english": number("members:english"), "members:french": number("members:french"),
+        "hero": flag("hero"), "concede_as_decision": flag("concede_as_decision"),
     }
 
 
@@ -121,9 +127,10 @@ class VariantLab(w.VBox):
         self.seed = NumberField("Seed", 0, 0, 999_999_999)
         self.compare_button = w.Button(description="Compare with preset", button_style="primary", icon="columns",
                                        layout=w.Layout(width="auto"))
-        self.sweep_parameter = w.Dropdown(options=list(SWEEPABLE), value="hand_size", description="sweep")
-        self.sweep_from = NumberField("from", 5, 0, 999_999_999)
-        self.sweep_to = NumberField("to", 7, 0, 999_999_999)
+        self.sweep_parameter = name_options(w.Dropdown(options=list(SWEEPABLE), value="hand_size",
+                                                       description="sweep"), parameter_label)
+        self.sweep_from = NumberField("from", 6, 0, 999_999_999)  # set from the rules by _sweep_range
+        self.sweep_to = NumberField("to", 8, 0, 999_999_999)
         self.sweep_metric = w.Dropdown(options=list(SWEEP_METRICS), description="metric",
                                        layout=w.Layout(width="360px"))
         self.sweep_button = w.Button(description="Run sweep", button_style="primary", icon="line-chart")
@@ -239,14 +246,17 @@ class VariantLab(w.VBox):
             self.figure_box.show(self.figures)
 
     def _sweep_range(self) -> None:
-        """A numeric sweep starts one step either side of the variant's value; a choice sweeps every option."""
+        """A numeric sweep runs the variant's value and the two above it; a choice sweeps every option.
+
+        Not below the value: the position was dealt under it, and a smaller value often cannot
+        hold it (six cards dealt are no hand under a hand size of 5)."""
         name = self.sweep_parameter.value
         numeric = SWEEPABLE[name] is None
         self.sweep_from.disabled = self.sweep_to.disabled = not numeric
         if numeric:
             value = self._read_editors()[0].get(name)
             if isinstance(value, int):
-                self.sweep_from.value, self.sweep_to.value = max(value - 1, 0), value + 1
+                self.sweep_from.value, self.sweep_to.value = max(value, 0), max(value, 0) + 2
 
     def sweep_values(self) -> list[Any]:
         """The values the sweep runs; a ValueError says why the range cannot be swept."""
@@ -361,9 +371,9 @@ class VariantLab(w.VBox):
             self._swept = (parameter, metric)
             self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
             self._done(True, gettext("Swept {parameter} over {values}").format(
-                parameter=parameter, values=", ".join(map(str, values))))
+                parameter=parameter_label(parameter), values=", ".join(choice_label(v) for v in values)))
 
-        self._launch(gettext("Sweeping {parameter}...").format(parameter=parameter), work, block)
+        self._launch(gettext("Sweeping {parameter}...").format(parameter=parameter_label(parameter)), work, block)
 
     def _done(self, ok: bool, message: str) -> None:
         self.controls.finish(ok)
