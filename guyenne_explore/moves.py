@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from .cards import EMPTY, HERO, SYMBOLS, CardError, Cards, count_sub_multisets, value_of
 from .i18n import N_
 from .i18n import gettext as _
-from .i18n import current_language, side_noun, side_title
+from .i18n import current_language, point_name, side_noun, side_title
 from .problems import shown
 from .rules import SIDES
 from .state import (BATTLES, CONCEDE_CHOICE, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
@@ -343,7 +343,8 @@ def parse_move(position: "Position", text: str) -> Move:
 def _no_move_reason(position: "Position") -> str:
     if position.is_over:
         return _("the game is over: no move can be made")
-    return _("this is a chance point ({point}): apply a chance outcome, not a move").format(point=position.to_play)
+    return _("this is a chance point ({point}): apply a chance outcome, not a move").format(
+        point=point_name(position.to_play))
 
 
 def why_illegal(position: "Position", move: Move | str) -> str | None:

@@ -62,7 +62,7 @@ MESSAGES: dict[str, str] = {
     "position.round": N_("the round must be 1 or more, not {value}"),
     "position.round_too_large": N_("the round must be at most {high}: no game lasts that long, not {value}"),
     "position.unknown_point": N_("to_play is {value}: it must be one of {choices}"),
-    "position.members": N_("{side} are {want} under these rules, but the position gives them {count} hand(s)"),
+    "position.members": N_("{side} are {want} under these rules, but the position gives them hands: {count}"),
     "position.team_hand": N_("sides.{name}.hand must be the members' hands together"),
     "position.unknown_side": N_("sides has an unknown side {value}"),
     "position.missing_side": N_("sides.{name} is missing or not an object"),
@@ -76,7 +76,7 @@ MESSAGES: dict[str, str] = {
                               "at one castle"),
     "position.conservation": N_("{side} hold {count} cards in all their zones; the rules give each side "
                              "{expected}{details}"),
-    "position.cannot_place": N_("{who}: {count} card(s) in hand, but still to place at {need} castle(s) this round"),
+    "position.cannot_place": N_("{who} cannot place this round: cards in hand: {count}; castles still to place at: {need}"),
     "position.no_legal_move": N_("{side} have no legal move at {point}"),
     "placed.no_castle": N_("placed castle {value} does not exist: castles are numbered 0 to {high}"),
     "placed.same_castle": N_("castles X and Y must differ: two castles are fought over each round"),

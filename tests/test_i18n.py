@@ -161,8 +161,10 @@ def test_every_problem_renders_in_french():
     text = problem("position.conservation", "sides.french", side="french", count=20, expected=22,
                    details="; too many: 1 × hero; missing: 2 × 5").render("fr")
     assert "en trop : 1 × héros ; manquantes : 2 × 5" in text
-    assert "Le joueur 1 (les Français) :" in problem("position.cannot_place", "x", who="french's member 1", count=0,
-                                                  need=1).render("fr")
+    assert "Le joueur 1 (les Français) : impossible de poser ce tour" in problem(
+        "position.cannot_place", "x", who="french's member 1", count=0, need=1).render("fr")
+    assert problem("position.cannot_place", "x", who="english", count=1, need=2).render("en") == \
+        "the English cannot place this round: cards in hand: 1; castles still to place at: 2"
 
 
 def test_why_illegal_in_french():
@@ -174,7 +176,7 @@ def test_why_illegal_in_french():
         assert p.why_illegal("0:55") == "les Anglais n'ont pas 55 en main (H53222)"
         assert p.why_illegal("0:H53222") == "un camp doit garder une carte pour son deuxième château de ce tour"
         assert "il n'y a pas de château 9" in (p.why_illegal("9:H") or "")
-        assert Position.start().why_illegal("0:H").startswith("c'est un point de hasard (deal)")
+        assert Position.start().why_illegal("0:H").startswith("c'est un point de hasard (distribution)")
         set_language("en")
         assert p.why_illegal("0:55") == "English does not hold 55 in its hand (H53222)"
     finally:

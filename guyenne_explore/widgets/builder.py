@@ -131,7 +131,7 @@ class Builder(w.VBox):
         self.y = w.Dropdown(description="castle Y", style=style, layout=w.Layout(width="170px"))
         self.pending = w.Dropdown(options=BATTLES, description="pending battle", style={"description_width": "110px"},
                                   layout=w.Layout(width="200px"),
-                                  tooltip="the battle waiting for remove_choice or concede_choice")
+                                  tooltip="the battle whose loser still chooses the cards removed, or to reveal or concede")
         # per side
         self.exhaustions = [number_box(0, width="170px", description="exhaustions", style=style) for _ in SIDES]
         self.drawer = [w.Dropdown(options=[0, 1], description="drawer", style=style,

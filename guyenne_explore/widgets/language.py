@@ -42,7 +42,7 @@ LABELS = (
     N_("drawer"), N_("order"), N_("undecided"), N_("0 first"), N_("1 first"), N_("<b>hand</b>"), N_("<b>deck</b>"),
     N_("<b>discard</b>"), N_("<b>removed</b>"), N_("<b>placed at X</b>"), N_("<b>placed at Y</b>"),
     N_("<h4>Placed this round</h4>"), N_("castle X"), N_("castle Y"), N_("pending battle"),
-    N_("the battle waiting for remove_choice or concede_choice"), N_("neutral"),
+    N_("the battle whose loser still chooses the cards removed, or to reveal or concede"), N_("neutral"),
     # the table's exports
     N_("caption written above the table (optional)"), N_("outline the previewed move"), N_("mark battle winners"),
     N_("hidden cards face up"), N_("where the players sit"),
