@@ -248,8 +248,8 @@ def test_describe_reads_like_a_teacher():
     result = solve_position(p, solver=solver)
     result.exploitability = exploitability(p, {"uniform": Uniform()}, solver)
     text = describe(result)
-    assert "66.7% for english" in text and "times in" in text
-    assert "Uniform playing english loses" in text
+    assert "66.7% for the English" in text and "times in" in text
+    assert "The English playing uniform lose" in text and "english" not in text
 
 
 def test_optimal_panel_says_why_not_and_shows_the_mix():
