@@ -335,7 +335,7 @@ def test_the_explorer_switches_to_french_and_back(english):
     assert points["draw"] == "pioche de fin de tour" and points["open_first"].startswith("attaque ou défense")
     assert not any("_" in label for label in points.values()) and ex.builder.to_play.value == "open_first"
     assert dict(zip(ex.builder.parameters.widgets["reshuffle"]._options_values,
-                    ex.builder.parameters.widgets["reshuffle"]._options_labels))["on_draw"] == "en piochant dans une pioche vide"
+                    ex.builder.parameters.widgets["reshuffle"]._options_labels))["on_draw"] == "sur pioche vide"
     texts = _texts(ex.table.svg)
     assert "pioche 16" in texts and "Anglais" in texts and "deck 16" not in texts
     ex.moves.try_move("9:H")

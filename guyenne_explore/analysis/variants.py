@@ -43,7 +43,8 @@ PARAMETER_LABELS: dict[str, str] = {
 }
 #: The choices of the reshuffle and adjacency parameters in words (RULES.md section 9), by their JSON values.
 CHOICE_NAMES: dict[str, str] = {
-    "on_draw": N_("on drawing from an empty deck"), "immediate": N_("as soon as the deck runs out"),
+    # short: a menu's width; "reshuffle: on an empty deck" (a card to draw, none left), "at the last card" (drawn)
+    "on_draw": N_("on an empty deck"), "immediate": N_("at the last card"),
     "line": N_("in a line"), "ring": N_("in a ring"),
 }
 
