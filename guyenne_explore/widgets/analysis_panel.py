@@ -39,6 +39,7 @@ from .optimal_panel import OptimalPanel
 from .plot_view import FigureBox
 
 METHODS = ("auto", "exact", "sample")
+IDLE = "\u00a0"  # the progress bar's label before a count (an empty one would hide it and the bar would shift)
 OPTIMAL = "optimal play"
 
 
@@ -80,7 +81,9 @@ class RunControls:
     """
 
     def __init__(self) -> None:
-        self.progress = w.IntProgress(value=0, min=0, max=1, description="", layout=w.Layout(width="300px"))
+        # the label beside the bar ("3/20" games) keeps its width from the start: the bar never shifts as it fills
+        self.progress = w.IntProgress(value=0, min=0, max=1, description=IDLE, style={"description_width": "80px"},
+                                      layout=w.Layout(width="300px"))
         self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True)
         self.status = w.HTML()
         self.cancelled = False
@@ -104,7 +107,7 @@ class RunControls:
             self._drawn = now
             self.progress.max = max(total, 1)
             self.progress.value = min(done, self.progress.max)
-            self.progress.description = f"{done}/{total}" if total else ""
+            self.progress.description = f"{done}/{total}" if total else IDLE
         if done and self._message and not self.cancelled:
             self.status.value, self._message = escape(self._message), ""
         return False if self.cancelled else None
@@ -113,7 +116,7 @@ class RunControls:
         """Open a run; says so first when the fast path still has to compile (no numba cache yet)."""
         self.cancelled = False
         self.progress.value = 0
-        self.progress.description = ""
+        self.progress.description = IDLE
         self._drawn = 0.0
         self.progress.bar_style = "info"
         self.cancel_button.disabled = False
