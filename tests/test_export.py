@@ -279,7 +279,7 @@ def test_diagram_storyboard_and_teaching_in_chromium(tmp_path):
                     assert _png_size(png)[0] == 1440 and _dark_pixels(png, (0, 0, 1440, 56)) > 300
                     page.screenshot(path=str(artifacts / "export-row-1280x800.png"))
                     page.click('button:has-text("Play out (heuristic)")')
-                    page.wait_for_selector('.guyenne-move-count:has-text("game is over")')
+                    page.wait_for_selector('.guyenne-move-count:has-text("Game over")')
                     with page.expect_download() as info:
                         page.click('button:has-text("Storyboard PDF")')
                     pdf = pathlib.Path(info.value.path()).read_bytes()
