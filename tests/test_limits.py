@@ -105,3 +105,19 @@ def test_endgames_with_many_cards_below_a_position_are_charged_their_cost() -> N
     with pytest.raises(ExactOutOfReach, match="out of reach") as caught:
         analyse(p, method="exact")
     assert caught.value.forceable
+
+
+def test_auto_solves_exactly_what_the_cost_estimate_puts_within_a_second(monkeypatch) -> None:
+    """"auto" reads the same cost estimate as the refusal: exact at up to AUTO_SECONDS, sampled above."""
+    p = _stacked_decks()
+    assert not in_endgame(p, ("uniform", "uniform"))
+    chosen: list[str] = []
+    monkeypatch.setattr(api, "exact_distribution", lambda q, *a, **k: chosen.append("exact") or ({}, 0))
+    monkeypatch.setattr(api, "exact_result", lambda *a, **k: None)
+    monkeypatch.setattr(api, "play_games", lambda *a, **k: chosen.append("sample") or [])
+    monkeypatch.setattr(api, "sampled_result", lambda *a, **k: None)
+    for seconds, exact in ((api.AUTO_SECONDS / 2, True), (api.AUTO_SECONDS * 2, False)):
+        monkeypatch.setattr(api, "estimate_exact_cost", lambda *a, seconds=seconds, **k: (1.0, seconds))
+        chosen.clear()
+        analyse(p)
+        assert chosen == ["exact" if exact else "sample"]

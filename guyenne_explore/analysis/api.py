@@ -19,8 +19,8 @@ from .sample import play_games, sample_games_on
 
 __all__ = ["POLICIES", "policy_named", "analyse", "estimate_tree_size", "estimate_exact_cost", "in_endgame",
            "ExactOutOfReach"]
-#: Estimated tree nodes above which "auto" samples instead (about a second of enumeration).
-EXACT_BUDGET = 300_000
+#: Estimated seconds of exact analysis (:func:`estimate_exact_cost`) above which "auto" samples instead.
+AUTO_SECONDS = 1.0
 
 
 #: Cards still in decks (both sides together) up to which "auto" solves an endgame by full
@@ -191,7 +191,7 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
     """Outcome distribution from ``p``.
 
     ``method`` is "exact", "sample" or "auto" (exact when the estimated tree is
-    within :data:`EXACT_BUDGET` and both policies are exact, else sampled).
+    within :data:`AUTO_SECONDS` and both policies are exact, else sampled).
     Sampling runs in this process, or on ``executor`` with identical results.
     Unless ``fast`` is False, sampling uses the compiled games and exact
     enumeration the endgame solver where they apply (uniform policies, 2-player
@@ -214,7 +214,7 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
         if endgame:
             can = sum(s.deck.size for s in p.sides) <= ENDGAME_DECKS_AUTO
         else:
-            can = all(pol.exact for pol in pols) and estimate_tree_size(p) <= EXACT_BUDGET
+            can = all(pol.exact for pol in pols) and estimate_exact_cost(p, policies)[1] <= AUTO_SECONDS
         method = "exact" if can else "sample"
     if method == "exact":
         require_exact(pols)
