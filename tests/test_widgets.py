@@ -291,18 +291,24 @@ def test_play_out_and_chance_points(start):
     panel.buttons["Play out (heuristic)"].click()
     r = panel.position.result()
     assert panel.position.is_over and panel.buttons["Apply selected"].disabled and panel.explain.value == ""
+    assert panel.buttons["Play out (heuristic)"].disabled  # nothing left to play
     said = (f"Game over: a draw, English {r.english} – French {r.french}." if r.winner == "draw" else
             f"Game over: the {r.winner.title()} win, English {r.english} – French {r.french}.")
     assert said in panel.count.value
     chance = next(i for i, p in enumerate(panel.history) if p.is_chance)
     panel.step(chance - panel.index)
     assert panel.position.is_chance and panel.list.groups == []
-    assert not panel.buttons["Sample chance"].disabled
+    assert not panel.buttons["Sample chance"].disabled and not panel.buttons["Play out (heuristic)"].disabled
     panel.buttons["Sample chance"].click()
     assert panel.history[chance + 1].to_play != "draw" and panel.index == chance + 1
 
 
 # ---------------------------------------------------------------------- explorer
+    panel.set_position(None)  # the builder holds no valid position
+    assert panel.buttons["Play out (heuristic)"].disabled and panel.buttons["Sample chance"].disabled
+
+
+
 def test_explorer_propagates_builder_changes_to_every_panel(start):
     e = Explorer()
     assert e.position == start and e.analysis.position == start and e.lab.position == start

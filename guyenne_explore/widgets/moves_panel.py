@@ -193,6 +193,7 @@ class MovesPanel(w.VBox):
             self.list.groups = group_moves(p) if p is not None and not p.is_chance and not p.is_over else []
         self.count.value = self._count_html(p)
         self.buttons["Sample chance"].disabled = p is None or not p.is_chance
+        self.buttons["Play out (heuristic)"].disabled = p is None or p.is_over
         self.buttons["Apply selected"].disabled = True  # the selection was just cleared
         self.buttons["◀ Back"].disabled = self.index == 0
         self.buttons["Forward ▶"].disabled = self.index >= len(self.history) - 1
