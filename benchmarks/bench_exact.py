@@ -36,6 +36,7 @@ from guyenne_explore.analysis.exact_reference import Reference  # noqa: E402
 from guyenne_explore.analysis.fast.endgame import Endgame, applies  # noqa: E402
 from guyenne_explore.analysis.policies import Uniform  # noqa: E402
 from guyenne_explore.engine_api import OPEN_FIRST, TEAM_SPLIT, Position, Rules, apply_legal  # noqa: E402
+from tests.test_exact_fast import six_against_six  # noqa: E402  (the test's position)
 
 SHARED = pathlib.Path("/work/shared/positions")
 POLICIES = (Uniform(), Uniform())
@@ -65,17 +66,6 @@ def stacked(p: Position, seed: int) -> Position:
         rng.shuffle(deck)
         side["deck"], side["stacked"] = deck, True
     return Position.from_json(data)
-
-
-def six_against_six() -> Position:
-    sides = {}
-    for name, hand in (("english", "H54322"), ("french", "H54332")):
-        rest = ["H", "5", "5", "4", "4", "4", "3", "3", "3", "3"] + ["2"] * 12
-        for c in hand:
-            rest.remove(c)
-        sides[name] = {"hand": list(hand), "deck": [], "discard": rest, "removed": [], "exhaustions": 2}
-    return Position.from_json({"rules": "base", "castles": ["neutral"] * 6, "round": 9, "first": "english",
-                               "to_play": "open_first", "sides": sides})
 
 
 def old_path(p: Position) -> tuple[dict, int]:

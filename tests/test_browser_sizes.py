@@ -67,6 +67,18 @@ def shot(page, locator, name):
         page.wait_for_timeout(300)
 
 
+def _check_tabs(page, tabs, size, prefix, titles):
+    """Each tab (its title in the page's language, its screenshot key): no control outside its panel,
+    no label cut, nothing grown past its box; a screenshot of each."""
+    for title, key in titles:
+        app.show_tab(page, title)
+        where = f"{title} at {size}"
+        assert page.evaluate(OUTSIDE) == [], where
+        assert page.evaluate(app.TRUNCATED) == [], where
+        assert page.evaluate(app.GROWN) == [], where
+        shot(page, tabs, f"{size}-{prefix}{key}")
+
+
 @pytest.mark.parametrize("width,height", SIZES)
 def test_every_panel_fits_its_window(browser_app, width, height):
     url, browser = browser_app
@@ -85,26 +97,16 @@ def test_every_panel_fits_its_window(browser_app, width, height):
         assert page.evaluate("(m) => m.scrollHeight <= m.clientHeight + 1", moves.element_handle())
         shot(page, left, f"{size}-table-and-moves")
         assert page.evaluate(app.TRUNCATED) == [], f"the table and moves at {size}"
-        for title, key in (("Builder", "builder"), ("Analysis", "analysis"), ("Variant lab", "variant-lab"),
-                           ("Skill levels", "skill-levels")):
-            app.show_tab(page, title)
-            assert page.evaluate(OUTSIDE) == [], f"{title} at {size}"
-            assert page.evaluate(app.TRUNCATED) == [], f"{title} at {size}"
-            assert page.evaluate(app.GROWN) == [], f"{title} at {size}"
-            shot(page, tabs, f"{size}-{key}")
+        _check_tabs(page, tabs, size, "", (("Builder", "builder"), ("Analysis", "analysis"),
+                                           ("Variant lab", "variant-lab"), ("Skill levels", "skill-levels")))
         page.screenshot(path=str(app.ARTIFACTS / f"{size}-window.png"))
         # French labels are longer: none is cut either, and every control stays in its panel
         page.click('.guyenne-language button:has-text("Français")')
         page.wait_for_selector('.guyenne-explorer .lm-TabBar-tab:has-text("Variantes")')
         page.wait_for_timeout(500)
         assert page.evaluate(app.TRUNCATED) == [], f"the table and moves in French at {size}"
-        for title, key in (("Position", "builder"), ("Analyse", "analysis"), ("Variantes", "variant-lab"),
-                           ("Niveaux de jeu", "skill-levels")):
-            app.show_tab(page, title)
-            assert page.evaluate(OUTSIDE) == [], f"{title} in French at {size}"
-            assert page.evaluate(app.TRUNCATED) == [], f"{title} in French at {size}"
-            assert page.evaluate(app.GROWN) == [], f"{title} in French at {size}"
-            shot(page, tabs, f"{size}-fr-{key}")
+        _check_tabs(page, tabs, size, "fr-", (("Position", "builder"), ("Analyse", "analysis"),
+                                              ("Variantes", "variant-lab"), ("Niveaux de jeu", "skill-levels")))
         page.screenshot(path=str(app.ARTIFACTS / f"{size}-fr-window.png"))
     except Exception:
         page.screenshot(path=str(app.ARTIFACTS / f"sizes-{width}x{height}-failure.png"), full_page=True)

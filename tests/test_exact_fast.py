@@ -186,17 +186,22 @@ def test_settled_sides_drop_their_discards():
     assert Reference(merge=False).distribution(p) == Reference(merge=False).distribution(moved)
 
 
-@pytest.mark.slow
-def test_six_against_six_with_empty_decks_in_fractions():
-    """The issue's case: hands of six of distinct values, decks spent, every castle neutral."""
+def six_against_six() -> Position:
+    """The issue's case: hands of six of distinct values, decks spent, every castle neutral
+    (``benchmarks/bench_exact.py`` times it too)."""
     sides = {}
     for name, hand in (("english", "H54322"), ("french", "H54332")):
         rest = ["H", "5", "5", "4", "4", "4", "3", "3", "3", "3"] + ["2"] * 12
         for c in hand:
             rest.remove(c)
         sides[name] = {"hand": list(hand), "deck": [], "discard": rest, "removed": [], "exhaustions": 2}
-    p = Position.from_json({"rules": "base", "castles": ["neutral"] * 6, "round": 9, "first": "english",
-                            "to_play": "open_first", "sides": sides})
+    return Position.from_json({"rules": "base", "castles": ["neutral"] * 6, "round": 9, "first": "english",
+                               "to_play": "open_first", "sides": sides})
+
+
+@pytest.mark.slow
+def test_six_against_six_with_empty_decks_in_fractions():
+    p = six_against_six()
     exact = fx.ExactForwardEndgame(p.rules).value(p)
     assert exact == Endgame(p.rules).value(p)
     floats = ForwardEndgame(p.rules).value(p)
