@@ -125,7 +125,7 @@ class Builder(w.VBox):
         self.first = name_options(w.Dropdown(options=SIDES, description="first player", style=style,
                                              layout=w.Layout(width="220px")), side_title)
         self.to_play = name_options(w.Dropdown(options=POINTS, value="open_first", description="decision",
-                                               style=style, layout=w.Layout(width="360px")), point_name)
+                                               style=style, layout=w.Layout(width="450px")), point_name)
         # placed
         self.x = w.Dropdown(description="castle X", style=style, layout=w.Layout(width="170px"))
         self.y = w.Dropdown(description="castle Y", style=style, layout=w.Layout(width="170px"))
