@@ -495,3 +495,43 @@ def test_a_removal_move_is_outlined_among_the_placed_cards():
                            for h in groups(root, "hand") for e in groups(h, "face"))
                 checked += 1
     assert checked > 5
+
+
+@pytest.mark.parametrize("preset", ["advanced", "team"])
+def test_a_previewed_placement_is_drawn_at_its_castle_in_both_battles(preset):
+    """Each placement previewed (both openings and both answers, so both battles of a round) draws the move's
+    cards at the castle where the engine puts them, with that castle's X or Y badge; nothing else moves."""
+    from guyenne_explore.position import PLACEMENTS
+    from guyenne_explore.turn import battle_of
+
+    rng = random.Random(preset)
+    seen = set()
+    for seed in range(2):
+        for p in walk(preset, seed):
+            if p.to_play not in PLACEMENTS:
+                continue
+            battle = battle_of(p.to_play)
+            side = "english" if p.side_to_play == 0 else "french"
+            moves = list(p.legal_moves)
+            for move in rng.sample(moves, min(3, len(moves))):
+                castle = move.castle if move.castle is not None else p.placed.castle(battle)
+                if p.to_play != "respond_second":  # the last placement resolves at once: no position to compare
+                    assert p.apply(move).placed.castle(battle) == castle
+                    assert p.apply(move).placed.at(p.side_to_play, battle) == move.cards
+                for viewer, face_up in ((None, True), (1 - p.side_to_play, False)):
+                    root = parse(position_svg(p, highlight_move=move, show_hands=viewer is None, viewer=viewer))
+                    [preview] = groups(root, "preview")
+                    assert (preview.get("data-side"), preview.get("data-battle"), preview.get("data-castle")) == (
+                        side, "XY"[battle], str(castle))
+                    assert int(preview.get("data-count")) == move.cards.size
+                    assert faces(preview) == (sorted(move.cards.symbols()) if face_up else [])
+                    [badge] = [t.text for g in groups(root, "castle") if g.get("data-castle") == str(castle)
+                               for t in g.iter(NS + "text") if t.get("class") == "battle"]
+                    assert badge == "XY"[battle]
+                    # the cards placed before stay where they were: at a last placement, both battles are drawn
+                    placed = {(g.get("data-side"), g.get("data-battle")) for g in groups(root, "placed")}
+                    assert placed == {("english" if s == 0 else "french", "XY"[b]) for s in (0, 1) for b in (0, 1)
+                                      if p.placed.at(s, b).size}
+                seen.add(p.to_play)
+    assert seen == set(PLACEMENTS)
+    assert not groups(parse(position_svg(after_deal(preset))), "preview")  # no move previewed, nothing drawn

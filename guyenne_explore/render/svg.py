@@ -17,13 +17,14 @@ team side's hands also carry ``data-member``.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ..cards import Cards, kind_of
-from ..flow import defender_at
+from ..flow import battle_of, defender_at
 from ..i18n import gettext, point_name, side_title, translator
-from ..position import ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE
+from ..position import ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE, evolve
 from ..view import revealed
 from .battles import BattleMark, battle_marks
 from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR, SIDE_COLOR, TINT
@@ -82,22 +83,29 @@ def text_width(text: str, size: float) -> float:
 
 
 def wrap_lines(text: str, size: float, width: float) -> list[str]:
-    """``text`` cut at spaces into lines no wider than ``width`` at ``size`` (a word too long for a line is cut)."""
+    """``text`` cut at spaces into lines no wider than ``width`` at ``size`` (a word too long for a line is cut).
+
+    Each character is measured once, so a caption of thousands of characters without a space
+    (pasted by mistake) is cut in a few milliseconds, never in minutes."""
     lines: list[str] = []
-    line = ""
+    line, line_w = "", 0.0
+    space = text_width(" ", size)
     for word in text.split():
-        while text_width(word, size) > width:  # cut the longest head that fits
-            cut = max((i for i in range(1, len(word)) if text_width(word[:i], size) <= width), default=1)
-            if line:
-                lines.append(line)
-                line = ""
-            lines.append(word[:cut])
-            word = word[cut:]
-        candidate = f"{line} {word}" if line else word
-        if line and text_width(candidate, size) > width:
+        widths = [text_width(ch, size) for ch in word]
+        word_w = sum(widths)
+        if line and line_w + space + word_w <= width:
+            line, line_w = f"{line} {word}", line_w + space + word_w
+            continue
+        if line:
             lines.append(line)
-            candidate = word
-        line = candidate
+        line, line_w = "", 0.0
+        start, run = 0, 0.0
+        for i, ch_w in enumerate(widths):  # a word wider than a line: cut it where the line is full
+            if run + ch_w > width and i > start:
+                lines.append(word[start:i])
+                start, run = i, 0.0
+            run += ch_w
+        line, line_w = word[start:], run
     if line or not lines:
         lines.append(line)
     return lines
@@ -293,10 +301,56 @@ def _castle(cx: float, cy: float, owner: int, index: int, *, badge: str | None, 
     return "".join(out)
 
 
+@dataclass(frozen=True)
+class Preview:
+    """Where a previewed placement puts its cards: ``battle`` (0 for X, 1 for Y) at ``castle``, by ``side``."""
+
+    battle: int
+    castle: int
+    side: int
+    cards: Cards
+
+
+def previewed_placement(p: Position, move: Move | None) -> Preview | None:
+    """The placement ``move`` would make in ``p`` (the engine's battle for the decision point; an opening names
+    its castle, an answer goes where its battle was opened), or None when ``move`` places no card."""
+    battle = battle_of(p.to_play) if move is not None else None
+    side = p.side_to_play
+    if battle is None or side is None or move is None or not move.cards.size:
+        return None
+    castle = move.castle if move.castle is not None else p.placed.castle(battle)
+    return None if castle is None else Preview(battle, castle, side, move.cards)
+
+
+def _with_preview(p: Position, preview: Preview | None) -> Position:
+    """The table as the previewed placement leaves it (its castle opened, its cards placed, nothing resolved):
+    what the diagram draws at the castles, while the hands keep the cards, outlined."""
+    if preview is None:
+        return p
+    placed = p.placed.put(preview.side, preview.battle, p.placed.at(preview.side, preview.battle) + preview.cards)
+    placed = evolve(placed, **{"xy"[preview.battle]: preview.castle})
+    return evolve(p, placed=placed)
+
+
 def _first_marker(x: float, y: float, lang: str | None = None) -> str:
     first = translator(lang).gettext("1st")
     return (f'<g class="first-player"><circle cx="{_f(x)}" cy="{_f(y)}" r="10" fill="{GOLD}" stroke="{INK}" '
             f'stroke-width="1"/>' + _text(x, y + 4, first, size=9, fill=INK, weight="bold") + "</g>")
+
+
+def _preview_stack(preview: Preview, cx: float, y: float, w: float, h: float, span: float, face_up: bool) -> str:
+    """The previewed placement's cards at its castle, in a dashed gold frame: face up, outlined, when the
+    diagram shows the placing side's hand, else as backs."""
+    n = preview.cards.size
+    xs = _fan(cx, y, n, w, span)
+    x0, x1 = xs[0] - 3, xs[-1] + w + 3
+    return (f'<g class="preview" {_zone_attrs(preview.side, "placed-" + "XY"[preview.battle])} '
+            f'data-battle="{"XY"[preview.battle]}" data-castle="{preview.castle}" data-count="{n}">'
+            f'<rect x="{_f(x0)}" y="{_f(y - 3)}" width="{_f(x1 - x0)}" height="{_f(h + 6)}" rx="4" fill="none" '
+            f'stroke="{GOLD}" stroke-width="1.5" stroke-dasharray="4 3"/>'
+            + _cards_row(cx, y, preview.cards.symbols() if face_up else None, n, preview.side, w=w, h=h, span=span,
+                         highlight=preview.cards)
+            + "</g>")
 
 
 def position_svg(position: Position, *, show_hands: bool = True, highlight_move: Move | None = None,
@@ -310,7 +364,8 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
     the pile.  Without it, hands and placed cards not yet revealed are backs with
     counts, except those of ``viewer`` (ENGLISH or FRENCH): a player sees its own
     hand, its own placed cards and what its own deck and discard hold.
-    ``highlight_move`` outlines the castle and hand cards of a move; ``caption``
+    ``highlight_move`` outlines the castle and hand cards of a move, and a placement's cards are also drawn
+    at its castle (X or Y) in a dashed gold frame, so that a previewed move shows where it goes; ``caption``
     is written above the table, wrapped to its width.  ``show_winners`` marks on
     castles X and Y the outcome of their battles when the diagram shows it (see
     :mod:`.battles`): resolved battles, and in the designer's view the battles
@@ -357,8 +412,10 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
 
     acting_side = p.side_to_play
     acting_member = p.member_to_play if acting_side is not None else 0
-    hl_castle = highlight_move.castle if highlight_move is not None and highlight_move.castle is not None \
-        else highlight_castle
+    preview = previewed_placement(p, highlight_move)
+    hl_castle = preview.castle if preview is not None else highlight_move.castle \
+        if highlight_move is not None and highlight_move.castle is not None else highlight_castle
+    table = _with_preview(p, preview)  # the castles and placed cards drawn, the previewed ones included
     hl_cards = highlight_move.cards if highlight_move is not None and highlight_move.cards.size else None
     # a removal takes its cards from those placed at the pending battle, not from the hand
     removing = p.to_play == REMOVE_CHOICE
@@ -413,30 +470,32 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
     # ---------------------------------------------------------------- castles
     body.append(f'<line x1="{_f(LEFT)}" y1="{_f(castle_row + CASTLE_H / 2 - 4)}" x2="{_f(CASTLES_RIGHT)}" '
                 f'y2="{_f(castle_row + CASTLE_H / 2 - 4)}" stroke="#bbbbbb" stroke-width="1"/>')
-    battle_of = {}
-    if p.placed.x is not None:
-        battle_of[p.placed.x] = "X"
-    if p.placed.y is not None:
-        battle_of[p.placed.y] = "Y"
+    badges = {}
+    if table.placed.x is not None:
+        badges[table.placed.x] = "X"
+    if table.placed.y is not None:
+        badges[table.placed.y] = "Y"
     marks = {m.castle: m for m in battle_marks(p, show_hands=show_hands)} if show_winners else {}
     for i, owner in enumerate(p.castles):
         cx = LEFT + slot * (i + 0.5)
-        body.append(_castle(cx, castle_row + CASTLE_H / 2 - 8, owner, i, badge=battle_of.get(i),
+        body.append(_castle(cx, castle_row + CASTLE_H / 2 - 8, owner, i, badge=badges.get(i),
                             highlight=hl_castle == i, mark=marks.get(i), lang=lang))
 
     # ---------------------------------------------------------------- placed cards
     for battle in (0, 1):
-        c = p.placed.castle(battle)
+        c = table.placed.castle(battle)
         if c is None:
             continue
         cx = LEFT + slot * (c + 0.5)
         for side, row in ((FRENCH, french_placed), (ENGLISH, english_placed)):
+            defending = defender_at(table, battle) == side
+            w, h = (ph, pw) if defending else (pw, ph)
+            yy = row + (PLACED_H - h) / 2
+            if preview is not None and (preview.battle, preview.side) == (battle, side):
+                body.append(_preview_stack(preview, cx, yy, w, h, slot - 4, show_hands or viewer == side))
             cards = p.placed.at(side, battle)
             if not cards.size:
                 continue
-            defending = defender_at(p, battle) == side
-            w, h = (ph, pw) if defending else (pw, ph)
-            yy = row + (PLACED_H - h) / 2
             up = show_hands if show_placed is None else show_placed
             face = (battle in up if isinstance(up, frozenset) else up) or viewer == side \
                 or revealed(p, battle, 1 - side)
