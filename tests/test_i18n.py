@@ -21,6 +21,8 @@ from babel.messages.extract import extract_from_dir  # noqa: E402
 from babel.messages.mofile import write_mo  # noqa: E402
 from babel.messages.pofile import read_po  # noqa: E402
 
+from .conftest import position_path  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 PO = LOCALE_DIR / "fr" / "LC_MESSAGES" / "guyenne_explore.po"
 MO = PO.with_suffix(".mo")
@@ -244,7 +246,7 @@ def test_a_french_storyboard(preset):
     assert "Combat X au château" in captions and "Partie finie après le tour" in captions
     first = storyboard(record, lang="fr")[0]
     text = " ".join(_texts(first))
-    assert text.startswith("1. La distribution") and "(règles, RULES.md §2)" in text, text
+    assert text.startswith("1. La distribution") and "La distribution : chaque camp prend en main son héros" in text, text
 
 
 # ---------------------------------------------------------------------- the command line
@@ -319,7 +321,8 @@ def test_the_explorer_switches_to_french_and_back(english):
     pytest.importorskip("ipywidgets")
     from guyenne_explore.widgets.explorer import Explorer
     from guyenne_explore.widgets.language import widgets_of
-    ex = Explorer()
+    from guyenne_explore.widgets.starts import opening
+    ex = Explorer(opening("advanced", 1))  # a dealt opening: its moves to read (the explorer opens before the deal)
     assert ex.tabs.titles[:3] == ("Builder", "Analysis", "Variant lab")
     ex.language.value = "fr"
     assert i18n.current_language() == "fr"
@@ -484,7 +487,7 @@ def test_the_command_lines_play_and_solve_reports_in_french(capsys):
         assert main(["--lang", "fr", "play", "--rules", "base", "--seed", "3"]) == 0
         out = capsys.readouterr().out
         assert "deal : les Anglais piochent " in out and re.search(r"après \d+ tours\n$", out), out[-200:]
-        assert main(["--lang", "fr", "solve", "/work/shared/positions/base-endgame-3v3.json", "--policies", "uniform",
+        assert main(["--lang", "fr", "solve", str(position_path("base-endgame-3v3.json")), "--policies", "uniform",
                      "--budget", "20"]) == 0
         out = capsys.readouterr().out
         assert "valeur (P(victoire), une égalité comptant pour moitié) de le début du tour" not in out
@@ -524,7 +527,7 @@ def test_the_optimal_play_section_is_written_again_in_french(english):
     from guyenne_explore.positions_io import load_position
     from guyenne_explore.widgets.analysis_panel import OPTIMAL, AnalysisPanel
 
-    panel = AnalysisPanel(load_position("/work/shared/positions/base-endgame-3v3.json"))
+    panel = AnalysisPanel(load_position(str(position_path("base-endgame-3v3.json"))))
     panel.method.value = OPTIMAL
     panel.optimal.against.value = ("uniform",)
     panel.run(block=True)

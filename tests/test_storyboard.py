@@ -17,10 +17,19 @@ from guyenne_explore.render.storyboard import (all_placed, frames_of, record_fro
                                                storyboard_pdf, storyboard_zip, write_storyboard)
 
 NS = "{http://www.w3.org/2000/svg}"
-SECTION = {"open_first": "§3", "respond_first": "§3", "open_second": "§3", "respond_second": "§3", "battle": "§4",
-           "remove_choice": "§4, removed for good", "removal": "§4, removed for good", "draw": "§5", "deal": "§2",
-           "end": "§6", "team_split": "§8", "team_order": "§8", "setup_discard": "§2", "concede_choice": "§4",
-           "start": "§10"}
+#: the rule each kind of step follows, by rule set (a removal and the score depend on it)
+RULE = {"open_first": "open_first", "respond_first": "respond_first", "open_second": "open_second",
+        "respond_second": "respond_second", "battle": "battle", "draw": "draw", "deal": "deal",
+        "team_split": "team_split", "team_order": "team_order", "setup_discard": "setup_discard",
+        "concede_choice": "concede_choice", "start": "start"}
+
+
+def rule_of(frame) -> str:
+    if frame.kind in ("remove_choice", "removal"):
+        return "removal:" + frame.position.rules.removal
+    if frame.kind == "end":
+        return "end:" + frame.position.rules.scoring
+    return RULE[frame.kind]
 
 
 def pages(pdf: bytes) -> int:
@@ -47,10 +56,10 @@ def test_frames_follow_the_record_and_cite_the_rules(preset):
     assert kinds.count("battle") == 2 * sum(e.to_play == RESPOND_SECOND for e in events)
     assert kinds[-1] == "end" and frames[-1].position.is_over
     for f in frames:
-        assert f.rule == SECTION[f.kind]
+        assert f.rule == rule_of(f)
         root = ET.fromstring(str(f.diagram(1)))
         caption = " ".join(t.text for t in root.iter(NS + "text") if t.get("class") == "caption")
-        assert caption == f"1. {f.caption} (RULES.md {f.rule})"
+        assert caption == f"1. {f.caption}"
     r = record.final.result()
     assert f"English {r.english}, French {r.french}" in frames[-1].caption
 
@@ -236,7 +245,7 @@ def test_a_record_from_a_position_opens_with_its_start():
 
     start = opening("advanced", 1)
     frames = frames_of(play_game(start, 1))
-    assert frames[0].kind == "start" and frames[0].position == start and frames[0].rule == "§10"
+    assert frames[0].kind == "start" and frames[0].position == start and frames[0].rule == "start"
     assert frames[1].kind == "open_first"
 
 
@@ -320,3 +329,63 @@ def test_battle_frames_mark_nobody_to_play():
     texts = {f.kind: " ".join(t.text or "" for t in ET.fromstring(str(f.diagram())).iter(NS + "text"))
              for f in frames}
     assert "to play" not in texts["battle"] and "to play" in texts["open_first"]
+
+
+@pytest.mark.parametrize("preset", ["advanced", "classic2021", "expert", "team"])
+def test_captions_state_each_rule_in_words_in_both_languages(preset):
+    """Under each caption, the rule the step follows in a rulebook's words, from one table, in English and French;
+    nothing cites a file or a section number a rulebook's reader cannot look up."""
+    from guyenne_explore.render.storyboard import RULES, rule_words
+
+    record = play_game(Position.start(preset), 2)
+    for lang in ("en", "fr"):
+        for f, d in zip(frames_of(record, lang=lang), storyboard(record, lang=lang)):
+            root = ET.fromstring(str(d))
+            texts = [t.text or "" for t in root.iter(NS + "text")]
+            assert not any("RULES.md" in t or "§" in t for t in texts), texts
+            rule = " ".join(t.text for t in root.iter(NS + "text") if t.get("class") == "rule")
+            assert rule == rule_words(f.rule, lang) and f.rule in RULES
+    battle = rule_words("battle", "en")
+    assert battle.startswith("The battle: the higher total wins the castle")
+    assert rule_words("battle", "fr") != battle and rule_words("battle", "fr").startswith("Le combat")
+    assert rule_words("removal:classic2021", "en") != rule_words("removal:advanced", "en")
+
+
+def page_boxes(pdf: bytes) -> list[tuple[float, float]]:
+    """Each page's size in points, from its /MediaBox (the page tree's own default box left out)."""
+    sizes = []
+    for body in re.split(rb"\bendobj\b", pdf):
+        if re.search(rb"/Type\s*/Page\b", body):
+            box = re.search(rb"/MediaBox\s*\[\s*([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*\]", body)
+            assert box is not None
+            x0, y0, x1, y1 = map(float, box.groups())
+            sizes.append((x1 - x0, y1 - y0))
+    return sizes
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_panel_of_every_storyboard_page_lies_on_its_page(lang):
+    """The last pages are the tallest (two-line captions, the final score): every page has the document's one size
+    and every picture, bottom panel included, lies inside it with a margin (a viewer or printer that sizes the
+    document by its first page cut the bottom panel off the last pages)."""
+    from guyenne_explore.render.export import PT_PER_PX, page_layout
+    from guyenne_explore.render.storyboard import PAGE_MARGIN
+
+    pictures = storyboard(play_game(Position.start("advanced"), 1), lang=lang)
+    svgs = [str(d) for d in pictures]
+    heights = [float(ET.fromstring(s).get("height")) for s in svgs]
+    assert max(heights[-3:]) > heights[0]  # the case that was cut: later pictures taller than the first
+    pdf = storyboard_pdf(pictures)
+    (page_w, page_h), boxes = page_layout(svgs, PAGE_MARGIN)
+    assert page_boxes(pdf) == [(round(page_w, 2), round(page_h, 2))] * len(svgs)
+    for svg, (x, y, w, h) in zip(svgs, boxes):
+        root = ET.fromstring(svg)
+        scale = w / float(root.get("viewBox").split()[2])
+        panels = [next(g.iter(NS + "rect")) for g in root.iter(NS + "g") if g.get("class") == "side"]
+        assert len(panels) == 2
+        for r in panels:
+            left, top = x + float(r.get("x")) * scale, y + float(r.get("y")) * scale
+            right, bottom = left + float(r.get("width")) * scale, top + float(r.get("height")) * scale
+            assert PAGE_MARGIN <= left and right <= page_w - PAGE_MARGIN
+            assert PAGE_MARGIN <= top and bottom <= page_h - PAGE_MARGIN, (bottom, page_h)
+        assert abs(h - float(root.get("height")) * PT_PER_PX) < 1e-6

@@ -3,9 +3,11 @@
 A fresh machine may lack cairo and even fonts, so PNGs are drawn by resvg
 with the DejaVu Sans subset shipped in ``fonts/`` for the SVGs' generic
 ``sans-serif``, system fonts loaded as a fallback for any other character.
-PDFs are built by fpdf2 (pure Python), one page per picture, each page the
-picture's size: vector drawings in the same font (a PNG page when the text
-needs a character the subset lacks).
+PDFs are built by fpdf2 (pure Python), one page per picture, every page of a
+document the same size (the largest picture's, plus a margin for a printed
+storyboard), so that no viewer or printer that sizes a document by its first
+page cuts off the bottom of a taller picture later on; pages are vector
+drawings in the same font (a PNG page when the text needs a character the subset lacks).
 """
 
 from __future__ import annotations
@@ -67,8 +69,22 @@ def _fpdf_svg(svg: str) -> str:
     return svg.replace('font-family="sans-serif"', f'font-family="{FAMILY}"', 1)
 
 
-def svgs_to_pdf(svgs: Sequence[str], resolution: float = PDF_RESOLUTION) -> bytes:
-    """A PDF with one page per SVG, each page the SVG's size (1 CSS px = 0.75 pt).
+#: 1 CSS pixel in PDF points
+PT_PER_PX = 0.75
+Box = tuple[float, float, float, float]
+
+
+def page_layout(svgs: Sequence[str], margin: float = 0.0) -> tuple[tuple[float, float], list[Box]]:
+    """The one page size of a PDF of ``svgs`` (in points: the widest and the tallest picture, ``margin`` points
+    on each side) and each picture's box on its page, ``(x, y, width, height)`` from the top left: at its own
+    size, centred across, at the top margin."""
+    sizes = [(w * PT_PER_PX, h * PT_PER_PX) for w, h in map(svg_size, svgs)]
+    page = (max(w for w, _ in sizes) + 2 * margin, max(h for _, h in sizes) + 2 * margin)
+    return page, [((page[0] - w) / 2, margin, w, h) for w, h in sizes]
+
+
+def svgs_to_pdf(svgs: Sequence[str], resolution: float = PDF_RESOLUTION, margin: float = 0.0) -> bytes:
+    """A PDF with one page per SVG, every page the same size (see :func:`page_layout`; 1 CSS px = 0.75 pt).
 
     Pages are vector drawings (fpdf2 reads the SVG, text in the shipped font)
     when the shipped font has every character; otherwise the page is the PNG
@@ -85,11 +101,11 @@ def svgs_to_pdf(svgs: Sequence[str], resolution: float = PDF_RESOLUTION) -> byte
     regular, bold = (next(f for f in FONT_FILES if f.endswith(name)) for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"))
     pdf.add_font(FAMILY, "", regular)
     pdf.add_font(FAMILY, "B", bold)
-    for svg in svgs:
-        w, h = (v * 0.75 for v in svg_size(svg))
-        pdf.add_page(format=(w, h))
+    page, boxes = page_layout(svgs, margin)
+    for svg, (x, y, w, h) in zip(svgs, boxes):
+        pdf.add_page(format=page)
         if all(ord(ch) in COVERED for ch in svg):
-            pdf.image(io.BytesIO(_fpdf_svg(svg).encode("utf-8")), x=0, y=0, w=w, h=h)
+            pdf.image(io.BytesIO(_fpdf_svg(svg).encode("utf-8")), x=x, y=y, w=w, h=h)
         else:
-            pdf.image(io.BytesIO(svg_to_png(svg, resolution)), x=0, y=0, w=w, h=h)
+            pdf.image(io.BytesIO(svg_to_png(svg, resolution)), x=x, y=y, w=w, h=h)
     return bytes(pdf.output())

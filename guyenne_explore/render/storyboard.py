@@ -5,10 +5,11 @@ turned into one by asking the engine which move or draw links each pair), a
 storyboard has one frame per step a reader must see: the deal, each placement
 (face down), each battle revealed with its winner, cards removed for good,
 the end-of-round draw, the team and expert decisions, and the final score.
-Each frame's caption says what happened and cites the section of RULES.md
-that applies.  Everything the captions state is read from positions the
-engine produced (who controls a castle after the round, what left a hand,
-what went to the removed zone); nothing here decides a rule.
+Each frame's caption says what happened, and a line under it states the rule
+that applies in a rulebook's words (:data:`RULES`, one sentence per kind of
+step).  Everything the captions state is read from positions the engine
+produced (who controls a castle after the round, what left a hand, what went
+to the removed zone); nothing here decides a rule.
 
 Hands are drawn face up so that the reader can follow the game, but cards
 placed this round stay face down until the reveal, as on the table.  A
@@ -34,12 +35,46 @@ from ..record import Event, GameRecord
 from .svg import Diagram, position_svg
 
 NAME = {ENGLISH: "English", FRENCH: "French"}
-#: the section of RULES.md each kind of step follows
-SECTION = {DEAL: "§2", SETUP_DISCARD: "§2", TEAM_SPLIT: "§8", TEAM_ORDER: "§8", OPEN_FIRST: "§3",
-           RESPOND_FIRST: "§3", OPEN_SECOND: "§3", RESPOND_SECOND: "§3", "battle": "§4", CONCEDE_CHOICE: "§4",
-           REMOVE_CHOICE: N_("§4, removed for good"), "removal": N_("§4, removed for good"), DRAW: "§5", "end": "§6",
-           "start": "§10"}
+#: The rule each kind of step follows, in words a rulebook's reader knows (RULES.md sections 2-8); the
+#: removals and the score by the rule set's removal and scoring rules.  Frames keep the key, shown by :func:`rule_words`.
+RULES = {
+    "start": N_("a position: any moment of a game, every card in its zone"),
+    DEAL: N_("the deal: each side takes its hero and draws up to a full hand"),
+    SETUP_DISCARD: N_("the expert setup: each side puts five cards of its choice face down in its discard before the deal"),
+    TEAM_SPLIT: N_("the team game: the drawer gives cards of its choice to its partner and keeps at least one"),
+    TEAM_ORDER: N_("the team game: the team decides which member places first this round"),
+    OPEN_FIRST: N_("the opening: the first player chooses castle X and places cards there face down"),
+    RESPOND_FIRST: N_("the answer: the other side places cards face down at castle X"),
+    OPEN_SECOND: N_("the second castle: the other side chooses castle Y, not X, and places cards there face down"),
+    RESPOND_SECOND: N_("the last placement: the first player places cards face down at castle Y, then all are revealed"),
+    "battle": N_("the battle: the higher total wins the castle; a lone hero wins whatever the totals; "
+                 "a tie leaves the castle with whoever held it"),
+    CONCEDE_CHOICE: N_("conceding: the defender may give up the castle instead of revealing its cards"),
+    "removal:advanced": N_("cards removed for good: an attacker of the other side's castle removes its strongest card "
+                           "there; the loser at a neutral castle, its strongest card or cards worth as much"),
+    "removal:classic2021": N_("cards removed for good (2021 rules): an attacker that takes the other side's castle "
+                              "removes its strongest card there"),
+    "removal:none": N_("cards removed for good: none under these rules"),
+    DRAW: N_("the end of a round: placed cards go to the discards and each side draws back up to a full hand, "
+             "shuffling its discard into a new deck when the deck runs out"),
+    "end:2022": N_("the score: a lone castle scores 1, a run of n neighbouring castles 2n, every castle 12"),
+    "end:2021": N_("the 2021 score: 1 a castle, the longest run's length if 2 or more, 1 an unspent card; "
+                   "every castle 12"),
+}
 
+
+def rule_key(kind: str, position: Position) -> str:
+    """The key in :data:`RULES` of a step of ``kind`` under ``position``'s rules."""
+    if kind in (REMOVE_CHOICE, "removal"):
+        return f"removal:{position.rules.removal}"
+    if kind == "end":
+        return f"end:{position.rules.scoring}"
+    return kind if kind in RULES else "start"
+
+
+def rule_words(key: str, lang: str | None = None) -> str:
+    """The rule of :data:`RULES` under ``key`` as a sentence in ``lang`` (its first letter in capitals)."""
+    return capitalised(translator(lang).gettext(RULES[key]))
 
 
 @dataclass(frozen=True)
@@ -48,6 +83,7 @@ class Frame:
 
     position: Position
     caption: str
+    #: the key in :data:`RULES` of the rule the step follows
     rule: str
     kind: str
     placed_face_up: bool = False
@@ -66,14 +102,14 @@ class Frame:
         ``lang`` is the language of the diagram's labels (the caption is the frame's, see :func:`frames_of`)."""
         _ = translator(lang).gettext
         p = self.position
-        text = _("{caption} (RULES.md {section})").format(caption=self.caption, section=_(self.rule))
+        text = self.caption
         if number is not None:
             text = _("{number}. {caption}").format(number=number, caption=text)
         info = (_("{rules} · round {round} · game over") if p.is_over else _("{rules} · round {round}")).format(
             rules=p.rules.preset_name, round=p.round)
         placed = self.placed_face_up if viewer is None else frozenset(self.revealing)
         return Diagram(position_svg(p, show_hands=viewer is None, viewer=viewer, show_placed=placed,
-                                    caption=text, width=width,
+                                    caption=text, rule=rule_words(self.rule, lang), width=width,
                                     highlight_castle=self.highlight_castle, show_winners=self.show_winners,
                                     highlight_move=self.highlight_move, info=info, show_turn=self.show_turn,
                                     lang=lang))
@@ -211,13 +247,13 @@ def frames_of(record: GameRecord, viewer: int | None = None, lang: str | None = 
     frames: list[Frame] = []
     if not (ps[0].round == 1 and ps[0].to_play in (DEAL, SETUP_DISCARD)):  # a record from a position, not a new game
         frames.append(Frame(ps[0], _("The position the game starts from: round {round}, {point}").format(
-            round=ps[0].round, point=point_name(ps[0].to_play, lang)), SECTION["start"], "start"))
+            round=ps[0].round, point=point_name(ps[0].to_play, lang)), rule_key("start", ps[0]), "start"))
     i = 0
     while i < len(events):
         e, before, after = events[i], ps[i], ps[i + 1]
         point = e.to_play
         if e.draw is not None:
-            frames.append(Frame(after, _draw_caption(before, after, e, viewer, lang), SECTION[point], point))
+            frames.append(Frame(after, _draw_caption(before, after, e, viewer, lang), rule_key(point, after), point))
             i += 1
             continue
         assert e.move is not None and e.side is not None
@@ -225,7 +261,8 @@ def frames_of(record: GameRecord, viewer: int | None = None, lang: str | None = 
         if point in (OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND):
             c = after.placed.castle(0 if point != OPEN_SECOND else 1)
             n = move.cards.size
-            frames.append(Frame(after, _placing(point, who, c, n, lang), SECTION[point], point, highlight_castle=c))
+            frames.append(Frame(after, _placing(point, who, c, n, lang), rule_key(point, after), point,
+                                highlight_castle=c))
             i += 1
             continue
         if point == RESPOND_SECOND:
@@ -242,14 +279,14 @@ def frames_of(record: GameRecord, viewer: int | None = None, lang: str | None = 
                 side=_side(e.side, lang), member=move.first_member)
         else:  # a removal or concession of a round whose placements came before the record's start
             text = _("{who} plays {move}").format(who=who, move=move.text())
-        frames.append(Frame(after, capitalised(text), SECTION.get(point, "§3"), point))
+        frames.append(Frame(after, capitalised(text), rule_key(point, after), point))
         i += 1
     final = ps[-1]
     if final.is_over:
         r = final.result()
         verdict = {"draw": _("a draw"), "english": _("English wins"), "french": _("French wins")}[r.winner]
         frames.append(Frame(final, _("Game over after round {round}: English {english}, French {french}: {verdict}").format(
-            round=final.round, english=r.english, french=r.french, verdict=verdict), SECTION["end"], "end",
+            round=final.round, english=r.english, french=r.french, verdict=verdict), rule_key("end", final), "end",
             placed_face_up=True))
     return frames
 
@@ -279,7 +316,7 @@ def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], 
     revealed = all_placed(before, e.move)
     y = revealed.placed.castle(1)
     n = e.move.cards.size
-    frames.append(Frame(revealed, _placing(RESPOND_SECOND, who, y, n, lang), SECTION[RESPOND_SECOND], RESPOND_SECOND,
+    frames.append(Frame(revealed, _placing(RESPOND_SECOND, who, y, n, lang), rule_key(RESPOND_SECOND, revealed), RESPOND_SECOND,
                         highlight_castle=y))
     # the resolution runs to the first position that is no decision inside it
     j = i + 1
@@ -292,7 +329,7 @@ def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], 
     marks = not revealed.rules.concede_as_decision
     chosen = [Cards(), Cards()]
     for b in (0, 1):  # each battle, then the decisions it called for (X's come first, RULES.md §4)
-        frames.append(Frame(revealed, _battle_caption(revealed, resolved, b, b in conceded, lang), SECTION["battle"],
+        frames.append(Frame(revealed, _battle_caption(revealed, resolved, b, b in conceded, lang), rule_key("battle", revealed),
                             "battle", placed_face_up=True, highlight_castle=revealed.placed.castle(b),
                             show_winners=marks, revealing=tuple(range(b + 1)), show_turn=False))
         for k in (k for k in inside if (ps[k].battle or 0) == b):
@@ -307,14 +344,14 @@ def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], 
                 text = (_("{who} concedes at castle {castle}") if ev.move.concede else _("{who} reveals at castle {castle}")
                         ).format(who=_who(ps[k], ev.side, 0, lang), castle=c)
             # drawn as the decision is made: the battle's cards still there, the chosen ones outlined
-            frames.append(Frame(ps[k], capitalised(text), SECTION[ev.to_play], ev.to_play, placed_face_up=True,
+            frames.append(Frame(ps[k], capitalised(text), rule_key(ev.to_play, ps[k]), ev.to_play, placed_face_up=True,
                                 highlight_castle=c, highlight_move=ev.move))
     gone = [resolved.sides[s].removed - before.sides[s].removed - chosen[s] for s in (ENGLISH, FRENCH)]
     if any(g.size for g in gone):
         parts = [_("{side} removes {cards}").format(side=_side(s, lang), cards=_cards(g, lang))
                  for s, g in zip((ENGLISH, FRENCH), gone) if g.size]
         frames.append(Frame(resolved, capitalised(_("{removals} for good (an attacker's strongest card)").format(
-            removals="; ".join(parts))), SECTION["removal"], "removal", placed_face_up=True))
+            removals="; ".join(parts))), rule_key("removal", resolved), "removal", placed_face_up=True))
     return j
 
 
@@ -329,11 +366,17 @@ def storyboard(record: GameRecord | Sequence[Position], width: float = 720, view
     return [f.diagram(n, width, viewer, lang) for n, f in enumerate(frames_of(record, viewer, lang), start=1)]
 
 
+#: the white border of a storyboard's pages, in points (a quarter inch: what printers leave unprinted)
+PAGE_MARGIN = 18.0
+
+
 def storyboard_pdf(diagrams: Sequence[Diagram]) -> bytes:
-    """A PDF with one page per diagram (see :mod:`.export`)."""
+    """A PDF with one page per diagram, every page the same size with a printer's margin around the picture
+    (see :func:`.export.page_layout`): a taller picture late in a game (a longer caption, the final score)
+    never runs off a page sized like the first."""
     from .export import svgs_to_pdf
 
-    return svgs_to_pdf([str(d) for d in diagrams])
+    return svgs_to_pdf([str(d) for d in diagrams], margin=PAGE_MARGIN)
 
 
 def _names(n: int) -> list[str]:

@@ -111,13 +111,14 @@ def wrap_lines(text: str, size: float, width: float) -> list[str]:
     return lines
 
 
-def _caption(y: float, caption: str, *, size: float = 16) -> tuple[str, float]:
-    """A bold caption centred above a picture, wrapped to its width: the SVG text and the height it takes."""
+def _caption(y: float, caption: str, *, size: float = 16, cls: str = "caption", weight: str = "bold",
+             fill: str = INK) -> tuple[str, float]:
+    """A caption centred above a picture, wrapped to its width: the SVG text and the height it takes."""
     lines = wrap_lines(caption, size, VIEW_W - 24)
     step = size * 1.25
-    out = "".join(_text(VIEW_W / 2, y + 16 + i * step, line, size=size, weight="bold", cls="caption")
+    out = "".join(_text(VIEW_W / 2, y + size + i * step, line, size=size, weight=weight, fill=fill, cls=cls)
                   for i, line in enumerate(lines))
-    return out, 24 + (len(lines) - 1) * step
+    return out, size * 1.5 + (len(lines) - 1) * step
 
 
 def _card_face(x: float, y: float, w: float, h: float, symbol: str, side: int, *,
@@ -356,7 +357,8 @@ def _preview_stack(preview: Preview, cx: float, y: float, w: float, h: float, sp
 def position_svg(position: Position, *, show_hands: bool = True, highlight_move: Move | None = None,
                  caption: str | None = None, width: float = 720, show_winners: bool = False,
                  viewer: int | None = None, show_placed: bool | frozenset[int] | None = None, highlight_castle: int | None = None,
-                 info: str | None = None, show_turn: bool = True, lang: str | None = None) -> str:
+                 info: str | None = None, show_turn: bool = True, lang: str | None = None,
+                 rule: str | None = None) -> str:
     """A standalone SVG picture of a position, its labels in ``lang`` (``en``/``fr``, default the current language).
 
     ``show_hands`` shows every hidden card face up (the designer's view): hands,
@@ -375,7 +377,8 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
     face down until the reveal.  ``highlight_castle``
     outlines one castle; ``info`` replaces the line under the caption (rule set,
     round, decision point); ``show_turn=False`` leaves out the "to play" mark
-    (a picture of a moment between decisions, such as a reveal).
+    (a picture of a moment between decisions, such as a reveal).  ``rule`` is a sentence
+    stating the rule the picture shows, written under the caption in smaller grey letters.
     """
     _ = translator(lang).gettext
     p = position
@@ -388,6 +391,10 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
     head: list[str] = []
     if caption:
         text, used = _caption(y, caption)
+        head.append(text)
+        y += used
+    if rule:
+        text, used = _caption(y, rule, size=12, cls="rule", weight="normal", fill="#555555")
         head.append(text)
         y += used
     if info is None:
