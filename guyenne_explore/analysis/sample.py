@@ -8,14 +8,20 @@ and be cancelled between games.
 from __future__ import annotations
 
 import random
-from concurrent.futures import Executor
-from typing import Callable
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from typing import TYPE_CHECKING, Callable
 
 from ..engine_api import DRAW, Draw, Hooks, Position, play
-from .cancel import Cancelled
+from .cancel import Cancelled, StopSignal, Stoppable, Throttled
 from .outcomes import Game
 from .policies import Policy
 from .registry import policy_named
+
+if TYPE_CHECKING:
+    from .workers import TaskSignal
+
+#: seconds between two looks at a run spread over workers (its progress, and whether to stop)
+POLL = 0.2
 
 __all__ = ["Game", "fast_reason", "game_rng", "play_games", "play_out", "sample_games", "sample_games_on", "summarise"]
 
@@ -57,12 +63,18 @@ def game_rng(seed: int, index: int) -> random.Random:
 
 def sample_games(p: Position, policies: tuple[Policy, Policy], games: int, seed: int,
                  progress: Callable[[int, int], bool | None] | None = None,
-                 start_index: int = 0) -> list[Game]:
+                 start_index: int = 0, stop: StopSignal | None = None) -> list[Game]:
     """Play ``games`` seeded games; ``progress(done, total)`` returning False cancels.
 
     Progress is reported after every game: the engine plays slow policies here (a search
-    takes seconds a game), and the panels throttle their own redraws."""
-    out = []
+    takes seconds a game), and the panels throttle their own redraws.  A game in progress
+    stops at its next decision once ``stop`` is set or, without one, once ``progress``
+    (asked four times a second meanwhile) returns False."""
+    out: list[Game] = []
+    if stop is None and progress is not None:
+        stop = Throttled(lambda: progress(len(out), games) is False)
+    if stop is not None:
+        policies = (Stoppable(policies[0], stop), Stoppable(policies[1], stop))
     for i in range(start_index, start_index + games):
         out.append(play_out(p, policies, game_rng(seed, i)))
         if progress:
@@ -79,7 +91,8 @@ def fast_reason(p: Position, policy_names: tuple[str, str]) -> str | None:
 
 
 def play_games(p: Position, policy_names: tuple[str, str], games: int, seed: int, start_index: int = 0,
-               progress: Callable[[int, int], bool | None] | None = None, fast: bool = True) -> list[Game]:
+               progress: Callable[[int, int], bool | None] | None = None, fast: bool = True,
+               stop: StopSignal | None = None) -> list[Game]:
     """Games ``start_index..`` of the batch ``seed``, on the compiled fast path where it applies.
 
     The fast path and the engine play the same game distribution from their own
@@ -96,12 +109,24 @@ def play_games(p: Position, policy_names: tuple[str, str], games: int, seed: int
         if compiled.unsupported(p, policy_names) is None:
             return compiled.fast_games(p, policy_names, games, seed, start_index, progress)
     pols = (policy_named(policy_names[0]), policy_named(policy_names[1]))
-    return sample_games(p, pols, games, seed, progress, start_index)
+    return sample_games(p, pols, games, seed, progress, start_index, stop)
 
 
-def _chunk(p: Position, policy_names: tuple[str, str], games: int, seed: int, start: int, fast: bool) -> list[Game]:
-    """One worker's share (module level so that process and cluster executors can pickle it)."""
-    return play_games(p, policy_names, games, seed, start, fast=fast)
+def _chunk(p: Position, policy_names: tuple[str, str], games: int, seed: int, start: int, fast: bool,
+           signal: TaskSignal | None = None) -> list[Game]:
+    """One worker's share (module level so that process and cluster executors can pickle it): its
+    games counted as they end, stopped at the next decision once its run's ``signal`` is set."""
+    if signal is None:
+        return play_games(p, policy_names, games, seed, start, fast=fast)
+    counted = 0
+
+    def report(done: int, total: int) -> bool | None:
+        nonlocal counted
+        signal.add_played(done - counted)
+        counted = done
+        return False if signal.is_set() else None
+
+    return play_games(p, policy_names, games, seed, start, report, fast, stop=signal)
 
 
 def sample_games_on(executor: Executor, p: Position, policy_names: tuple[str, str], games: int, seed: int,
@@ -112,17 +137,36 @@ def sample_games_on(executor: Executor, p: Position, policy_names: tuple[str, st
     Any ``concurrent.futures.Executor`` works (a process pool for the local cores, a Dask
     client's ``get_executor()`` for a cluster); the result is identical to one process for
     the same seed, whatever the chunk size or the number of workers.
+
+    ``progress(done, total)`` is asked every :data:`POLL` seconds; when it returns False,
+    or anything interrupts the wait (Ctrl-C), the run's workers stop at their next decision
+    (:func:`.workers.open_run`: on a local pool or a Dask cluster; a local worker that does
+    not is killed) and :class:`.cancel.Cancelled` (or the interruption) is raised.
     """
+    from .workers import open_run
+
     if chunk is None:
         # engine-played games are slow (a search takes seconds a game): chunks small enough to share out
         chunk = 10_000 if fast and fast_reason(p, policy_names) is None else max(1, min(200, -(-games // 32)))
-    futures = [executor.submit(_chunk, p, policy_names, min(chunk, games - start), seed, start, fast)
-               for start in range(0, games, chunk)]
-    out: list[Game] = []
-    for f in futures:
-        out.extend(f.result())
-        if progress and progress(len(out), games) is False:
-            for rest in futures:
-                rest.cancel()
-            raise Cancelled()
-    return out
+    run = open_run(executor)
+    futures: dict[Future[list[Game]], int] = {}
+    shares: dict[int, list[Game]] = {}
+    try:
+        for start in range(0, games, chunk):
+            futures[executor.submit(_chunk, p, policy_names, min(chunk, games - start), seed, start, fast,
+                                    run.signal)] = start
+        running = set(futures)
+        while running:
+            finished, running = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
+            for f in finished:
+                shares[futures[f]] = f.result()
+            counted = run.played()
+            done = sum(map(len, shares.values())) if counted is None else counted
+            if progress and progress(min(done, games), games) is False:
+                raise Cancelled()
+    except BaseException:
+        run.stop(futures)
+        raise
+    finally:
+        run.close()
+    return [g for start in sorted(shares) for g in shares[start]]

@@ -1,0 +1,185 @@
+"""Cancel and Ctrl-C stop skilled play mid-game: in this process, on the local pool, on Dask, from the
+command line and from the panels; every worker stops (or is killed) and the next run starts at once.
+
+No test here asserts a duration: a busy machine only makes them slower.  They assert what a stopped run
+leaves behind: no worker still computing (its CPU time does not move), no game of the cancelled run
+still to come, a pool that takes the next run.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import psutil
+import pytest
+
+from guyenne_explore import Position
+from guyenne_explore.analysis.cancel import Cancelled
+from guyenne_explore.analysis.sample import play_games, sample_games_on
+from guyenne_explore.analysis.workers import LocalPool, local_pool
+
+START = Position.start("advanced")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            t = psutil.Process(pid).cpu_times()
+            total += t.user + t.system
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
+def assert_idle(pids: list[int], background: float = 0.1) -> None:
+    """The processes compute nothing: their CPU time stands (nearly) still over a second.  A busy worker
+    takes most of a core; ``background`` is what idle ones spend (a Dask worker's heartbeats and profiler)."""
+    before = cpu_seconds(pids)
+    time.sleep(1.0)
+    assert cpu_seconds(pids) - before < background
+
+
+def worker_pids(pool: LocalPool) -> list[int]:
+    return [p.pid for p in pool._processes.values()]  # type: ignore[union-attr]
+
+
+def cancel_after(games: int, seconds: float = 0.0):
+    """A progress callback that cancels once ``games`` games are done and ``seconds`` have passed."""
+    start = time.monotonic()
+    seen: list[int] = []
+
+    def progress(done: int, total: int) -> bool | None:
+        seen.append(done)
+        return False if done >= games and time.monotonic() - start >= seconds else None
+    return progress, seen
+
+
+def test_a_game_in_this_process_stops_at_its_next_decision():
+    """One search game takes seconds: Cancel is seen between two decisions, not at the game's end."""
+    progress, seen = cancel_after(0, seconds=0.3)
+    with pytest.raises(Cancelled):
+        play_games(START, ("search:400", "heuristic"), 3, 1, progress=progress)
+    assert max(seen) == 0  # stopped inside the first game
+
+
+def test_cancel_stops_the_workers_of_the_local_pool_and_the_pool_takes_the_next_run():
+    with LocalPool(2) as pool:
+        progress, seen = cancel_after(1)
+        with pytest.raises(Cancelled):
+            sample_games_on(pool, START, ("search:30", "heuristic"), 60, 1, progress=progress)
+        assert 1 <= max(seen) < 60  # counted game by game, not chunk by chunk
+        assert_idle(worker_pids(pool))  # the games in progress stopped: nothing computes any more
+        again = sample_games_on(pool, START, ("search:10", "uniform"), 2, 5)
+        assert again == play_games(START, ("search:10", "uniform"), 2, 5)  # the same workers, the same games
+
+
+def test_a_worker_that_does_not_stop_in_time_is_killed_and_the_shared_pool_replaced():
+    """A share that never asks the flag (here a sleep) outlasts the grace the workers get: they are
+    killed, not waited for, and the panels' next run gets a new pool."""
+    from guyenne_explore.analysis.workers import open_run
+
+    pool = local_pool()
+    run = open_run(pool)
+    stuck = [pool.submit(time.sleep, 600) for _ in range(2)]
+    while not all(f.running() for f in stuck):
+        time.sleep(0.1)
+    pids = worker_pids(pool)
+    run.stop(stuck)
+    run.close()
+    assert not any(psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE for pid in pids)
+    fresh = local_pool()
+    assert fresh is not pool
+    assert len(sample_games_on(fresh, START, ("search:10", "uniform"), 2, 5)) == 2
+
+
+def test_cancel_stops_the_tasks_of_a_dask_cluster():
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        progress, _ = cancel_after(0, seconds=2.0)
+        with pytest.raises(Cancelled):
+            sample_games_on(client.get_executor(), START, ("search:400", "heuristic"), 40, 1, progress=progress,
+                            chunk=2)
+        pids = list(client.run(os.getpid).values())
+        assert_idle(pids, background=0.3)
+        assert not any(client.processing().values())
+        assert len(sample_games_on(client.get_executor(), START, ("search:10", "uniform"), 2, 5)) == 2
+
+
+def test_ctrl_c_stops_the_command_line_and_every_worker():
+    """Ctrl-C in a terminal reaches the whole process group: the workers leave it to the command, which
+    stops them and says "cancelled" (exit 130), leaving no process behind."""
+    cmd = [sys.executable, "-m", "guyenne_explore", "analyse", "--rules", "advanced", "--policies",
+           "english=search:400,french=heuristic", "--samples", "200", "--seed", "1", "--workers", "2"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        me = psutil.Process(proc.pid)
+        deadline = time.monotonic() + 120
+        busy: list[psutil.Process] = []
+        while time.monotonic() < deadline and not busy:  # wait until two workers are playing
+            time.sleep(0.5)
+            busy = [c for c in me.children(recursive=True) if c.cpu_times().user > 1.0]
+        assert busy, "no worker started playing"
+        everyone = me.children(recursive=True)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 130, err
+        assert "cancelled" in err and "Traceback" not in err
+        gone, alive = psutil.wait_procs(everyone, timeout=10)
+        assert not alive
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def test_variant_lab_cancel_frees_the_cores_for_the_next_skill_run():
+    """The reported jam: Cancel on a lab run with search play, then a skill levels run that never ended."""
+    from guyenne_explore.widgets.skill_panel import SkillPanel
+    from guyenne_explore.widgets.variant_lab import VariantLab
+
+    lab = VariantLab(START)
+    lab.english_policy.value = "search"
+    lab.games.value = 200
+    lab.run_compare(block=False)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and lab.controls.progress.value < 1:
+        time.sleep(0.2)
+    assert lab.controls.progress.value >= 1
+    lab.controls.cancel()
+    lab.controls.thread.join(timeout=120)
+    assert not lab.controls.running
+    assert "Cancelled" in lab.controls.status.value
+    assert_idle(worker_pids(local_pool()))
+
+    skill = SkillPanel(START)
+    skill.search_games.value = 2
+    skill.games.value = 20
+    skill.run(block=True)
+    assert skill.table is not None
+
+
+def test_the_bar_says_the_time_left_at_the_pace_so_far_in_both_languages():
+    from guyenne_explore.i18n import set_language
+    from guyenne_explore.widgets.analysis_panel import RunControls
+
+    controls = RunControls()
+    controls.start("Sampling")
+    controls._began = time.monotonic() - 10.0  # one game in ten seconds, two to go
+    controls.callback(1, 3)
+    assert controls.left.value == "about 20 seconds left"
+    previous = set_language("fr")
+    try:
+        controls._drawn = 0.0
+        controls.callback(1, 3)
+        assert controls.left.value.startswith("encore environ 2")
+    finally:
+        set_language(previous)
+    controls.callback(3, 3)
+    assert controls.left.value == ""
