@@ -85,6 +85,7 @@ import numpy as np
 
 from ..engine_api import (CONCEDE_CHOICE, Move, Position, SideView, apply_legal, concede_move, determinise,
                           play)
+from .cancel import Cancelled, StopSignal
 from .heuristic import Heuristic, pick
 
 __all__ = ["ISMCTS", "determinise"]
@@ -188,6 +189,8 @@ class ISMCTS:
         self._prior = Heuristic()
         #: the last search's table of nodes (for tests and inspection)
         self.nodes: dict[Hashable, _Node] = {}
+        #: asked between two simulations: a cancelled run stops inside a decision (:class:`.cancel.Thinking`)
+        self.stop: StopSignal | None = None
 
     def distribution(self, view: SideView) -> list[tuple[Move, Fraction]]:
         raise NotImplementedError("the search policy samples; it has no exact move distribution")
@@ -292,6 +295,8 @@ class ISMCTS:
                 e[0] += 1
                 e[1] += value
             done += 1
+            if self.stop is not None and self.stop.is_set():
+                raise Cancelled()
             if deadline is not None:
                 if time.perf_counter() >= deadline:
                     break
