@@ -21,6 +21,8 @@ import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
+from guyenne_explore.widgets.starts import STARTS
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -192,6 +194,19 @@ GROWN = """() => [...document.querySelectorAll('.guyenne-explorer .widget-inline
 def show_tab(page: Any, title: str) -> None:
     page.click(f'.guyenne-explorer .lm-TabBar-tab:has-text("{title}")')
     page.wait_for_timeout(300)  # the tab's layout settles
+
+
+def start_from(page: Any, name: str, tab: str = "Builder") -> None:
+    """Load a start of the builder's "start from" choice by its value (``a dealt opening``...): the explorer opens
+    on the game before the deal, a chance point where nobody has moves yet.  ``tab``: the builder's title."""
+    show_tab(page, tab)
+    row = page.locator(".guyenne-builder .guyenne-start")
+    row.locator("select").select_option(index=STARTS.index(name))
+    page.wait_for_timeout(300)  # the choice reaches the kernel before the click does
+    before = page.get_attribute(".guyenne-table-board", "data-notation")
+    row.locator("button").first.click()
+    if name != STARTS[0]:
+        page.wait_for_function("(n) => document.querySelector('.guyenne-table-board')?.dataset.notation !== n", arg=before)
 
 
 def run_analysis(page: Any, rule_sets: list[str], games: int, method: str = "sample") -> None:

@@ -56,13 +56,13 @@ def test_the_same_seed_gives_the_same_result_and_another_seed_may_not():
     assert panel.results["base"].outcomes != first
 
 
-def test_a_rule_set_the_position_does_not_fit_is_skipped_with_the_engines_words(endgame):
+def test_a_rule_set_the_position_does_not_fit_is_skipped_with_the_reason(endgame):
     panel = AnalysisPanel(endgame)
     panel.rule_sets.value = (endgame.rules, Rules.preset("team"))
     panel.run()
     assert list(panel.results) == ["base"] and panel.results["base"].exact
     assert "<b>team</b> was skipped" in panel.problems.value
-    assert "team of two members" in panel.problems.value
+    assert "players English 1, French 1 → English 2, French 2: cannot apply to a game under way" in panel.problems.value
 
 
 def test_exact_asked_of_a_sampling_policy_is_explained(endgame):
@@ -239,3 +239,23 @@ def test_the_fields_of_a_column_share_one_label_width():
     skill = SkillPanel(Position.start("base"))
     widths |= {f.box.style.description_width for f in (skill.search_budget, skill.games, skill.search_games)}
     assert widths == {"112px"}
+
+
+def test_figures_of_a_previous_position_are_dimmed_under_a_note_until_run_again():
+    from guyenne_explore.widgets.starts import opening
+
+    start = Position.start("base")
+    panel = small(AnalysisPanel(start), 20)
+    panel.method.value = "sample"
+    assert panel.subject.stale_note.value == ""  # nothing shown yet: nothing stale
+    panel.run(block=True)
+    assert panel.subject.stale_note.value == "" and "guyenne-stale" not in panel.figure_box._dom_classes
+    panel.set_position(opening("base", 1))
+    note = panel.subject.stale_note.value
+    assert "These figures are for the previous position (the game before the deal" in note and "Run to update" in note
+    assert "guyenne-stale" in panel.figure_box._dom_classes and "guyenne-stale" in panel.metrics._dom_classes
+    panel.set_position(start)  # back to the position of the figures: they hold again
+    assert panel.subject.stale_note.value == "" and "guyenne-stale" not in panel.figure_box._dom_classes
+    panel.set_position(opening("base", 1))
+    panel.run(block=True)
+    assert panel.subject.stale_note.value == "" and "guyenne-stale" not in panel.metrics._dom_classes

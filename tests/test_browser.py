@@ -112,6 +112,7 @@ def test_explorer_app_in_chromium(tmp_path):
                 page.set_default_timeout(120_000)
                 page.goto(f"{URL}?token={token}")
                 page.wait_for_selector('.guyenne-table svg g.castle[data-castle="5"]')
+                app.start_from(page, "a dealt opening")  # it opens before the deal: no moves yet
                 kernel = _kernel_id(page.content())
                 opening = _count(page)
                 assert opening > 0
@@ -273,6 +274,7 @@ def test_the_app_switches_to_french(tmp_path, monkeypatch):
                 page.set_default_timeout(120_000)
                 page.goto(f"{URL}?token={token}")
                 page.wait_for_selector('.guyenne-table svg g.castle[data-castle="5"]')
+                app.start_from(page, "a dealt opening")  # it opens before the deal: no moves yet
                 assert page.locator('.lm-TabBar-tab:has-text("Variant lab")').count() == 1
                 page.click('.guyenne-language button:has-text("Français")')
                 page.wait_for_selector('.lm-TabBar-tab:has-text("Variantes")')

@@ -136,3 +136,19 @@ def test_a_wide_table_scrolls_and_a_verdict_goes_under_its_value():
     html = plots.rows_html([{"rule set": "base", "search:30": "0.510 [0.400, 0.620], level with ½"}])
     assert html.startswith("<div style='overflow-x:auto;max-width:100%'><table")
     assert "<span style='white-space:nowrap'>0.510 [0.400, 0.620],</span><br>level with ½</td>" in html
+
+
+def test_an_interval_may_go_under_its_value_so_four_rule_sets_fit_a_narrow_panel():
+    html = plots.rows_html([{"metric": "Balance", "team": "0.456 [0.413, 0.500]"}])
+    assert ("<span style='white-space:nowrap'>0.456</span> <span style='white-space:nowrap'>[0.413, 0.500]</span>"
+            in html)
+    assert "<td style='padding:2px 8px;white-space:nowrap" not in html  # the cell itself may wrap
+
+
+def test_a_sweep_figure_names_its_metric_in_the_language_asked(results):
+    from guyenne_explore.analysis.variants import Run, SweepPoint, metric_named
+
+    r = results["base"]
+    points = [SweepPoint(6, Run("hand size = 6", None, r), metric_named(r, "English win rate"))]
+    fig = plots.sweep_figure(points, "hand_size", "English win rate", lang="fr")
+    assert fig.data[0].name == "Taux de victoire des Anglais" and "English" not in fig.data[0].hovertemplate

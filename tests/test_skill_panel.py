@@ -99,3 +99,16 @@ def test_cancel_stops_a_run_within_a_sample_and_keeps_the_previous_table():
     panel.run(block=True)
     assert "Cancelled" in panel.controls.status.value and panel.table is previous
     assert panel.controls.progress.value < panel.controls.progress.max
+
+
+def test_the_skill_levels_name_their_position_and_mark_a_previous_positions_figures():
+    from guyenne_explore.position import Position
+
+    panel = SkillPanel(Position.start("base"))
+    assert "the game before the deal" in panel.subject.line.value
+    panel.heuristic.value = panel.search.value = False
+    panel.games.value = 20
+    panel.run(block=True)
+    panel.set_position(opening("base", 1))
+    assert "round 1" in panel.subject.line.value and "previous position" in panel.subject.stale_note.value
+    assert "guyenne-stale" in panel.figure_box._dom_classes and "guyenne-stale" in panel.details._dom_classes

@@ -34,7 +34,10 @@ def test_a_position_in_play_keeps_its_cards_or_the_engine_says_why(load):
     runs = analyse_rule_sets(endgame, [endgame.rules, Rules.preset("team")])
     assert [r.label for r in runs] == ["base", "team"]
     assert runs[0].ok and runs[0].result.exact
-    assert not runs[1].ok and any("team of two members" in p for p in runs[1].problems)
+    # the players were set at the setup: a team cannot take over a game under way (analysis/variants.TAKES_EFFECT)
+    assert not runs[1].ok and runs[1].problems == [
+        "players English 1, French 1 → English 2, French 2: cannot apply to a game under way, set up with English 1, "
+        "French 1: choose 'before the deal' under 'start from' to play a whole game with English 2, French 2"]
 
 
 def test_every_rule_set_uses_the_same_seed_and_progress_covers_the_whole_run():
@@ -172,3 +175,81 @@ def test_an_invalid_position_blocks_the_lab_until_a_valid_one_comes():
     assert lab.compare_button.disabled and "not valid" in lab.controls.status.value
     lab.set_position(Position.start("base"))
     assert not lab.compare_button.disabled and not lab.controls.status.value
+
+
+# ---------------------------------------------------------------- how a variant applies to a game under way
+def test_a_variant_on_a_round_5_position_says_when_each_parameter_takes_effect():
+    from guyenne_explore.analysis.variants import NEXT_DRAW, NOW, PAST, REFUSED, WHOLE_GAME, changes
+    from guyenne_explore.widgets.starts import midgame
+
+    p = midgame("advanced", 1)
+    assert p.round == 5
+    variant = p.rules.replace(hand_size=7, removal="none", first_side="french", castles=7)
+    when = {c.parameter: c.when for c in changes(p, variant)}
+    assert when == {"hand_size": NEXT_DRAW, "removal": NOW, "first_side": PAST, "castles": REFUSED}
+    words = {c.parameter: c.words() for c in changes(p, variant)}
+    assert words["hand_size"] == ("hand size 6 → 7: takes effect only at the next draw, at the end of the round: "
+                                  "the cards in hand stay as dealt")
+    # before the deal every parameter holds for the whole game
+    assert {c.when for c in changes(Position.start("advanced"), variant)} == {WHOLE_GAME}
+
+
+def test_a_castle_count_other_than_the_tables_is_refused_with_the_reason():
+    from guyenne_explore.analysis.variants import VariantRefused
+    from guyenne_explore.widgets.starts import midgame
+
+    p = midgame("advanced", 1)
+    with pytest.raises(VariantRefused) as refused:
+        position_under(p, p.rules.replace(castles=7))
+    assert refused.value.problems == ["castles 6 → 7: cannot apply to a game under way, set up with 6: choose "
+                                      "'before the deal' under 'start from' to play a whole game with 7"]
+    assert position_under(Position.start("advanced"), p.rules.replace(castles=7)).rules.castles == 7
+    # hand size 7 applies (at the next draw): the hands stay as they are now
+    assert position_under(p, p.rules.replace(hand_size=7)).sides == p.sides
+
+
+def test_the_lab_says_how_its_variant_applies_to_the_position_and_why_one_is_refused():
+    import html
+    import re
+
+    from guyenne_explore.widgets.starts import midgame
+
+    lab = VariantLab(midgame("advanced", 1))
+
+    def said():
+        return html.unescape(re.sub("<[^>]+>", "", lab.application.value))
+
+    lab.editors["hand_size"].value = "7"
+    assert "How the rule sets apply to this position (dealt under advanced)" in said()
+    assert "variant advanced(hand_size=7): hand size 6 → 7: takes effect only at the next draw" in said()
+    assert "sweep of hand size: takes effect only at the next draw" in said()
+    lab.editors["castles"].value = "7"
+    assert "castles 6 → 7: cannot apply to a game under way, set up with 6" in said()
+    assert "color:#b22222" in lab.application.value  # a refusal in the problems' red
+    lab.method.value, lab.games.value = "sample", 10
+    lab.run_compare(block=True)
+    assert "variant advanced(hand_size=7, castles=7)</b> was skipped: castles 6 → 7: cannot apply" in lab.problems.value
+    lab.set_position(Position.start("advanced"))
+    assert "How the rule sets apply to the game before the deal" in said() and "holds for the whole game" in said()
+
+
+def test_the_labs_figures_and_columns_follow_a_language_switch():
+    import json
+
+    from guyenne_explore.i18n import set_language
+
+    lab = VariantLab(Position.start("base"))
+    lab.editors["hand_size"].value = "7"
+    lab.method.value, lab.games.value = "sample", 10
+    lab.run_compare(block=True)
+    previous = set_language("fr")
+    try:
+        lab.refresh()
+        texts = [json.dumps(v.figure, ensure_ascii=False) for v in lab.figure_box.shown]
+        assert len(texts) == 4 and not any("preset " in t or "variant " in t or "games" in t for t in texts)
+        assert all("variante base(hand_size=7)" in t for t in texts)
+        assert "variante base(hand_size=7)" in lab.metrics.value and "preset " not in lab.metrics.value
+    finally:
+        set_language(previous)
+    lab.refresh()
+    assert "variant base(hand_size=7)" in lab.metrics.value

@@ -1,5 +1,6 @@
 """The explorer's widgets, headless: set values as a person would, check the position, the words shown, the moves."""
 import json
+import re
 
 import pytest
 
@@ -67,10 +68,11 @@ def test_table_highlights_a_move_and_dims_for_an_invalid_position(start):
 
 
 # ---------------------------------------------------------------------- builder
-def test_builder_opens_on_a_valid_opening():
+def test_builder_opens_on_the_game_before_the_deal():
     b = Builder()
-    assert b.position == opening("advanced", 1)
+    assert b.position == Position.start("advanced") and b.position.is_chance and b.position.to_play == "deal"
     assert b.problems == [] and "valid position" in b.summary.value
+    assert b.start_choice.value == "before the deal" and b.seed.layout.display == "none"
 
 
 def test_castle_clicks_cycle_the_controller():
@@ -202,7 +204,7 @@ def test_starting_presets_are_valid_positions_the_form_keeps(name, rules):
     b.start_button.click()
     p = start_position(name, rules, 3)
     assert b.position == p and b.problems == []
-    assert not p.is_chance and not p.is_over
+    assert not p.is_over and (p == Position.start(rules) if name == "before the deal" else not p.is_chance)
     assert Builder(p).position == p  # the form shows every field of it, team hands included
 
 
@@ -310,7 +312,7 @@ def test_play_out_and_chance_points(start):
 
 
 def test_explorer_propagates_builder_changes_to_every_panel(start):
-    e = Explorer()
+    e = Explorer(start)
     assert e.position == start and e.analysis.position == start and e.lab.position == start
     click_castle(e.table, 2)
     changed = e.builder.position
@@ -902,3 +904,46 @@ def test_the_table_column_stays_in_view_beside_the_tabs(start):
     assert "guyenne-builder" in e.builder._dom_classes
     css = STYLE.read_text()  # the builder scrolls on its own, so a pile's row comes into view, not the whole page
     assert ".guyenne-explorer .guyenne-builder {\n    max-height: 85vh;\n    overflow-y: auto;" in css
+
+
+# ---------------------------------------------------------------------- what the panels analyse (issue 24)
+def _said(panel):
+    """The panel's "Position analysed" line as the page shows it (no tags)."""
+    return html_unescape(re.sub("<[^>]+>", "", panel.subject.line.value))
+
+
+def test_the_explorer_analyses_the_game_before_the_deal_and_every_panel_says_so():
+    e = Explorer()
+    assert e.position == Position.start("advanced") and e.analysis.position == e.position
+    for panel in (e.analysis, e.lab, e.skill):
+        assert "Position analysed: the game before the deal: every deal counts by its probability" in _said(panel)
+    e.language.value = "fr"
+    try:
+        assert "Position analysée : la partie avant la distribution" in _said(e.lab)
+    finally:
+        e.language.value = "en"
+
+
+def test_a_dealt_opening_is_named_by_its_seed_and_deal_again_deals_anew():
+    e = Explorer()
+    e.builder.start_choice.value = "a dealt opening"
+    assert e.builder.seed.layout.display is None and e.builder.starts.deal_again.layout.display is None
+    e.builder.seed.value = 1
+    e.builder.start_button.click()
+    assert e.position == opening("advanced", 1)
+    assert all("a dealt opening (seed 1): this one deal only" in _said(p) for p in (e.analysis, e.lab, e.skill))
+    e.builder.starts.deal_again.click()
+    assert e.builder.seed.value == 2 and e.position == opening("advanced", 2) != opening("advanced", 1)
+    assert "a dealt opening (seed 2)" in _said(e.analysis)
+    click_castle(e.table, 2)  # an edit: no longer the deal of seed 2
+    assert "the position on the table: round 1, the opening at the first castle (X)" in _said(e.skill)
+
+
+def test_a_deal_point_with_hands_already_dealt_is_named_so():
+    data = opening("advanced", 1).to_json()
+    data["to_play"] = "deal"
+    e = Explorer(Position.from_json(data))
+    assert "the hands are already dealt: this deal only fills them up to 6 cards" in _said(e.analysis)
+    e.builder.start_choice.value = "before the deal"
+    e.builder.start_button.click()
+    assert e.position == Position.start("advanced") and "the game before the deal" in _said(e.analysis)

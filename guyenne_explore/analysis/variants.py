@@ -105,17 +105,108 @@ class SweepPoint:
     metric: Metric | None = None
 
 
+# ---------------------------------------------------------------- how a rule set applies to a position
+#: When a parameter that differs from the position's own rules takes effect on a position already dealt
+#: (before the deal, every parameter holds for the whole game). RULES.md: placements and battles (3, 4) read
+#: max_at_castle, the removal rule and the concede choice at once; the draws at the end of a round (5) read the
+#: hand size, the reshuffle rule and L; the scoring (6) reads the scoring and the adjacency; the setup (2) reads
+#: first_side and the expert discard, which a dealt position is past; and the castles, the cards and the players
+#: on the table were set at the setup, so another count cannot apply to them.
+NOW, NEXT_DRAW, AT_SCORING, PAST, REFUSED, WHOLE_GAME = "now", "next draw", "scoring", "past", "refused", "whole game"
+TAKES_EFFECT: dict[str, str] = {
+    "max_at_castle": NOW, "removal": NOW, "concede_as_decision": NOW,
+    "hand_size": NEXT_DRAW, "reshuffle": NEXT_DRAW, "exhaustion_limit": NEXT_DRAW,
+    "scoring": AT_SCORING, "adjacency": AT_SCORING,
+    "first_side": PAST, "pre_discard": PAST,
+    "castles": REFUSED, "card_counts": REFUSED, "hero": REFUSED, "members": REFUSED,
+}
+WHEN_WORDS: dict[str, str] = {
+    NOW: N_("takes effect now (the next placement or battle)"),
+    NEXT_DRAW: N_("takes effect only at the next draw, at the end of the round: the cards in hand stay as dealt"),
+    AT_SCORING: N_("takes effect when the game is scored"),
+    PAST: N_("no effect here: it acts at the setup, which this position is past"),
+    REFUSED: N_("cannot apply to a game under way, set up with {own}: choose 'before the deal' under 'start from' "
+                "to play a whole game with {new}"),
+    WHOLE_GAME: N_("holds for the whole game"),
+}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One parameter of a rule set that differs from the position's own rules, and when it takes effect."""
+
+    parameter: str
+    own: Any
+    new: Any  # None: every value of a sweep
+    when: str
+
+    def _values(self, lang: str | None) -> tuple[str, str]:
+        new = gettext("the values swept", lang) if self.new is None else value_words(self.new, lang)
+        return value_words(self.own, lang), new
+
+    def when_words(self, lang: str | None = None) -> str:
+        """``takes effect only at the next draw...``."""
+        own, new = self._values(lang)
+        return gettext(WHEN_WORDS[self.when], lang).format(own=own, new=new)
+
+    def words(self, lang: str | None = None) -> str:
+        """``hand size 6 → 7: takes effect only at the next draw...``."""
+        own, new = self._values(lang)
+        return f"{parameter_label(self.parameter, lang)} {own} → {new}: {self.when_words(lang)}"
+
+
+class VariantRefused(ValueError):
+    """A rule set that cannot apply to a position already dealt; ``problems`` says why, parameter by parameter."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+def value_words(value: Any, lang: str | None = None) -> str:
+    """A parameter's value in words; card counts as ``2:12 3:4 4:3 5:2``, players as ``English 2, French 1``."""
+    if isinstance(value, dict):
+        return (", " if set(value) <= set(SIDES) else " ").join(
+            f"{side_title(k, lang)} {n}" if k in SIDES else f"{k}:{n}" for k, n in value.items())
+    if isinstance(value, bool):
+        return gettext("yes", lang) if value else gettext("no", lang)
+    return choice_label(value, lang)
+
+
+def changes(p: Position, rules: Rules) -> list[Change]:
+    """Each parameter of ``rules`` that differs from ``p``'s own rules, with when it takes effect from ``p``.
+
+    The one place the panels read how a rule set applies to a position: the engine re-reads the position
+    under the new rules (:func:`position_under`), and this says what that means for a game under way."""
+    own, new = p.rules.describe(), rules.describe()
+    before_deal = p == Position.start(p.rules)
+    return [Change(k, own[k], new[k], WHOLE_GAME if before_deal else TAKES_EFFECT.get(k, NOW))
+            for k in new if k != "preset" and own.get(k) != new[k]]
+
+
+def swept_change(p: Position, parameter: str) -> Change:
+    """When a sweep of ``parameter`` (``count:V``: a card count) takes effect from ``p``, for every value swept."""
+    key = "card_counts" if parameter.startswith("count:") else parameter
+    before_deal = p == Position.start(p.rules)
+    return Change(key, p.rules.describe()[key], None, WHOLE_GAME if before_deal else TAKES_EFFECT.get(key, NOW))
+
+
 def position_under(p: Position, rules: Rules) -> Position:
     """``p`` under other rules.
 
     A game not yet dealt stays a game not yet dealt (so expert gets its setup
     discards and a team its two hands); any other position keeps its cards and is
     re-read under the other rules, which raises PositionError when they do not fit.
+    A castle count, card counts, heroes or players other than those the table was set
+    up with raise VariantRefused first, with the reason (see :data:`TAKES_EFFECT`).
     """
     if p.rules == rules:
         return p
     if p == Position.start(p.rules):
         return Position.start(rules)
+    refused = [c.words() for c in changes(p, rules) if c.when == REFUSED]
+    if refused:
+        raise VariantRefused(refused)
     return Position.from_json({**p.to_json(), "rules": rules.to_json()})
 
 

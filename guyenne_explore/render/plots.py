@@ -159,17 +159,18 @@ def sweep_figure(points: Sequence[SweepPoint], parameter: str, metric: str, lang
               "arrayminus": [y - pt.metric.low for pt, y in zip(good, ys)]}  # type: ignore[union-attr,operator]
              if has_ci else None)
     named = parameter_label(parameter, lang)  # "hand size", as the forms name it
-    fig = go.Figure(go.Scatter(x=[choice_label(pt.value, lang) for pt in good], y=ys, mode="lines+markers", name=metric,
-                               marker={"color": NEUTRAL_COLOR, "size": 9}, line={"color": NEUTRAL_COLOR},
-                               error_y=error, hovertemplate=f"{named} = %{{x}}<br>{metric}: %{{y:.3f}}<extra></extra>"))
-    refused = [choice_label(pt.value, lang) for pt in points if pt.metric is None]
     _ = translator(lang).gettext
-    title = _("{metric} against {parameter}").format(metric=_(metric), parameter=named)
+    shown = _(metric)
+    fig = go.Figure(go.Scatter(x=[choice_label(pt.value, lang) for pt in good], y=ys, mode="lines+markers", name=shown,
+                               marker={"color": NEUTRAL_COLOR, "size": 9}, line={"color": NEUTRAL_COLOR},
+                               error_y=error, hovertemplate=f"{named} = %{{x}}<br>{shown}: %{{y:.3f}}<extra></extra>"))
+    refused = [choice_label(pt.value, lang) for pt in points if pt.metric is None]
+    title = _("{metric} against {parameter}").format(metric=shown, parameter=named)
     if refused:
         title += "<br><sup>" + _("not playable: {parameter} = {values}").format(
             parameter=named, values=", ".join(refused)) + "</sup>"
     fig.update_xaxes(type="category")
-    return _layout(fig, title, named, _(metric), lang=lang)
+    return _layout(fig, title, named, shown, lang=lang)
 
 
 def warm_up() -> None:
@@ -237,7 +238,11 @@ def rows_html(rows: Sequence[Mapping[str, str]]) -> str:
         # and may wrap there: three skill levels then fit a 1280 px panel
         value, comma, verdict = text.partition("], ")
         if not comma:
-            return f"<td style='padding:2px 8px;white-space:nowrap;vertical-align:top'>{escape(text)}</td>"
+            # the interval may go under its value: four rule sets' columns then fit a 1280 px panel
+            number, bracket, interval = text.partition(" [")
+            shown = f"<span style='white-space:nowrap'>{escape(number)}</span>" + (
+                f" <span style='white-space:nowrap'>[{escape(interval)}</span>" if bracket else "")
+            return f"<td style='padding:2px 8px;vertical-align:top'>{shown}</td>"
         return (f"<td style='padding:2px 8px;vertical-align:top'><span style='white-space:nowrap'>"
                 f"{escape(value)}],</span><br>{escape(verdict)}</td>")
 

@@ -37,6 +37,7 @@ from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
 from .optimal_panel import OptimalPanel
 from .plot_view import FigureBox
+from .starts import Start, Subject
 
 METHODS = ("auto", "exact", "sample")
 IDLE = "\u00a0"  # the progress bar's label before a count (an empty one would hide it and the bar would shift)
@@ -168,6 +169,8 @@ class AnalysisPanel(w.VBox):
         self.metrics = w.HTML()
         self.exports = ExportBar(self)
         self.optimal = OptimalPanel()
+        self.subject = Subject(self.figure_box, self.metrics)  # the position analysed; the figures' while stale
+        self._analysing: tuple[Position, Start | None] | None = None
         self.runs: list[Run] = []
         self.results: dict[str, AnalysisResult] = {}
         self.figures: dict[str, go.Figure] = {}
@@ -176,18 +179,21 @@ class AnalysisPanel(w.VBox):
                            self.force_exact, self.force_note, self.games, self.seed])
         align_labels(self.english_policy, self.french_policy, self.search_budget, self.method, self.games, self.seed)
         super().__init__([
-            w.HBox([self.rule_sets, settings]),
+            self.subject.line, w.HBox([self.rule_sets, settings]),
             self.controls.box(self.run_button),
-            self.controls.status, self.problems, self.figure_box, self.metrics, self.exports, self.optimal,
+            self.controls.status, self.problems, self.subject.stale_note, self.figure_box, self.metrics, self.exports,
+            self.optimal,
         ], **kwargs)
         self.position: Position | None = None
         self._own_rules: Rules | None = None
         self._summary_shown = ""  # the status line after the last run (a language switch writes it again)
         self.set_position(position)
 
-    def set_position(self, position: Position | None) -> None:
-        """Called by the explorer whenever the built position changes (None when invalid)."""
+    def set_position(self, position: Position | None, start: Start | None = None) -> None:
+        """Called by the explorer whenever the built position changes (None when invalid); ``start``: the start
+        the builder last loaded (a dealt opening is named with its seed while it is shown)."""
         self.position = position
+        self.subject.set_position(position, start)
         self.optimal.set_position(position)
         if position is None:
             self.run_button.disabled = True
@@ -207,6 +213,7 @@ class AnalysisPanel(w.VBox):
         """After a language switch: the last run's figures, metrics, notes and summary line, and the optimal-play
         section, in the new language (drawn again from the kept results: nothing is played again)."""
         self.optimal.refresh()
+        self.subject.draw()
         if self.controls.running:
             return
         if self.position is None:
@@ -252,6 +259,7 @@ class AnalysisPanel(w.VBox):
         labels = {v: lb for lb, v in self.rule_sets.options}
         p, policies, method, games, seed = self.position, self.policies, self.method.value, self.games.value, self.seed.value
         force = method == "exact" and self.force_exact.value
+        self._analysing = (p, self.subject.start)
         self.run_button.disabled = True
         self.exports.enable(False)
         # the last run's refusals and skipped rule sets would read as this run's (and push the controls about)
@@ -282,6 +290,8 @@ class AnalysisPanel(w.VBox):
         self.run_button.disabled = self.position is None
         if runs is not None:
             self.runs = runs
+            if self._analysing is not None:
+                self.subject.ran(*self._analysing)
             self.results = {r.label: r.result for r in runs if r.result is not None}
             self.problems.value = problems_html([r for r in runs if not r.out_of_reach])  # those: beside "force"
             self.force_note.value = force_exact_html(runs)

@@ -38,7 +38,6 @@ from .files import MAX_UPLOAD_BYTES, Download, Upload, inside_workspace, read_wo
 from .forms import (
     SECTIONS,
     CountsRow,
-    NumberField,
     RulesParameters,
     kinds_shown,
     messages_html,
@@ -49,7 +48,7 @@ from .forms import (
 from .guard import guarded
 from .language import name_options
 from .scroll import ScrollTo
-from .starts import STARTS, start_position
+from .starts import BEFORE_DEAL, StartChooser
 
 CONTROLS = ("neutral", "english", "french")
 #: rows of a side's card grid after its hand(s)
@@ -170,15 +169,15 @@ class Builder(w.VBox):
                                      layout=w.Layout(width="auto", display="none"),
                                      tooltip="fill the form with what the refused load holds, problems beside fields")
         self.edit_refused.on_click(lambda _b: guarded(self.errors["general"])(self.edit_refused_position)())
-        self.start_choice = w.Dropdown(options=STARTS, description="start from")
-        self.seed = NumberField("seed", 1, 0, 999_999_999, width="150px")
-        self.start_button = w.Button(description="Start", button_style="primary")
-        self.start_message = w.HTML()
-        self.start_button.on_click(guarded(self.start_message)(lambda _b: self._start_clicked()))
+        # the game before the deal by default; a dealt opening (its seed, Deal again), the rulebook's example...
+        self.starts = StartChooser(lambda: self.position.rules if self.position is not None else self.preset.value,
+                                   self._load_start)
+        self.start_choice, self.seed = self.starts.choice, self.starts.seed
+        self.start_button, self.start_message = self.starts.button, self.starts.message
 
         self.children = [
             self.summary, w.HBox([self.edit_refused]), self.fill_notes, self.errors["general"],
-            w.HBox([self.start_choice, self.seed, self.start_button, self.start_message]),
+            self.starts,
             w.HTML("<h4>Load and save</h4>"), self.upload,
             w.HBox([self.notation_text, self.io_buttons["Load notation"]]), self.notation_message,
             self.json_text,
@@ -203,7 +202,7 @@ class Builder(w.VBox):
         if position is not None:
             self.load_position(position)
         else:
-            self.start_from("opening", 1)
+            self.start_from(BEFORE_DEAL, 1)
 
     # ------------------------------------------------------------------ public
     def load_position(self, position: Position) -> None:
@@ -264,17 +263,11 @@ class Builder(w.VBox):
 
     def start_from(self, name: str, seed: int = 1) -> None:
         """Load a starting preset (see :mod:`.starts`) under the form's rules, or its preset when invalid."""
-        rules: Rules | str = self.position.rules if self.position is not None else self.preset.value
-        self.load_position(start_position(name, rules, seed))
-        self.start_message.value = ""
-        self._set_refused("")
+        self.starts.start_from(name, seed)
 
-    def _start_clicked(self) -> None:
-        """The Start button: refused beside the seed while its text is not a seed (the form is left as it is)."""
-        if self.seed.problem is not None:
-            self.start_message.value = messages_html([gettext("not started: {problem}").format(problem=self.seed.problem)])
-            return
-        self.start_from(self.start_choice.value, self.seed.value)
+    def _load_start(self, position: Position) -> None:
+        self.load_position(position)
+        self._set_refused("")
 
     def cycle_castle(self, index: int) -> None:
         """Give castle ``index`` to the next controller: neutral, english, french, neutral..."""

@@ -24,7 +24,7 @@ from .guard import guarded
 from .language import LanguageSwitch, relabel
 from .moves_panel import MovesPanel
 from .skill_panel import SkillPanel
-from .starts import opening
+from .starts import before_deal
 from .table import Table
 from .variant_lab import VariantLab
 
@@ -33,11 +33,11 @@ STYLE = pathlib.Path(__file__).parent / "static" / "explorer.css"
 
 
 class Explorer(w.HBox):
-    """Every panel together; ``Explorer()`` opens on the dealt opening under the advanced rules, in ``lang``
+    """Every panel together; ``Explorer()`` opens on the game before the deal under the advanced rules, in ``lang``
     (``en``/``fr``; default: the current language, see :mod:`guyenne_explore.i18n`)."""
 
     def __init__(self, position: Position | None = None, lang: str | None = None, **kwargs: Any) -> None:
-        start = position if position is not None else opening("advanced", 1)
+        start = position if position is not None else before_deal("advanced")
         self.table = Table(start)
         self.moves = MovesPanel(start)
         self.analysis = AnalysisPanel(start)
@@ -99,9 +99,10 @@ class Explorer(w.HBox):
             problems="; ".join(map(str, self.builder.problems[:2]))) if p is None else ""
         self.table.set_position(p, reason)
         self.moves.set_position(p)
-        self.analysis.set_position(p)
-        self.lab.set_position(p)
-        self.skill.set_position(p)
+        start = self.builder.starts.start  # the panels name a dealt opening by its seed while it is shown
+        self.analysis.set_position(p, start)
+        self.lab.set_position(p, start)
+        self.skill.set_position(p, start)
 
     def _problems(self, _change: Any) -> None:
         """One invalid state after another: the position stays None, so only the note under the table changes."""

@@ -33,6 +33,7 @@ from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
 from .language import name_options
 from .plot_view import FigureBox
+from .starts import Start, Subject
 
 #: the metrics a run keeps (all shown on demand); the first is shown first
 METRICS = ("Advantage (english)", "Advantage (french)", "Drawishness", "Duration (rounds)", "Balance",
@@ -59,21 +60,26 @@ class SkillPanel(w.VBox):
         self.changes = w.HTML()
         self.details = w.HTML()
         self.table: SkillTable | None = None
+        self.subject = Subject(self.figure_box, self.changes, self.details)  # the position; the figures' while stale
+        self._analysing: tuple[Position, Start | None] | None = None
         self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))
         self.metric.observe(guarded(self.controls.status)(lambda _: self._show()), names="value")
         levels = w.VBox([w.HTML("<b>Skill levels</b> (both sides at each level)"),
                          self.uniform, self.heuristic, self.search, self.search_budget])
         settings = w.VBox([self.games, self.search_games, self.seed, self.metric])
         align_labels(self.search_budget, self.games, self.search_games, self.seed, self.metric)
-        super().__init__([w.HBox([self.rule_sets, levels, settings], layout=w.Layout(flex_flow="row wrap")),
-                          self.controls.box(self.run_button), self.controls.status,
+        super().__init__([self.subject.line,
+                          w.HBox([self.rule_sets, levels, settings], layout=w.Layout(flex_flow="row wrap")),
+                          self.controls.box(self.run_button), self.controls.status, self.subject.stale_note,
                           self.figure_box, self.changes, self.details], **kwargs)
         self.position: Position | None = None
         self.set_position(position)
 
-    def set_position(self, position: Position | None) -> None:
-        """Called by the explorer whenever the built position changes (None when invalid)."""
+    def set_position(self, position: Position | None, start: Start | None = None) -> None:
+        """Called by the explorer whenever the built position changes (None when invalid); ``start``: the start
+        the builder last loaded (a dealt opening is named with its seed while it is shown)."""
         self.position = position
+        self.subject.set_position(position, start)
         if position is None:
             self.run_button.disabled = True
             self.controls.status.value = gettext("The built position is not valid: fix its problems to analyse it.")
@@ -109,6 +115,7 @@ class SkillPanel(w.VBox):
         p, seed = self.position, self.seed.value
         # the search's games, played by the engine, go to the local cores (compiled ones stay here)
         executor = local_pool() if local_cores() > 1 else None
+        self._analysing = (p, self.subject.start)
         self.run_button.disabled = True
         self.controls.start(gettext("Sampling {rule_sets} at {levels}...").format(
             rule_sets=ngettext("{count} rule set", "{count} rule sets", len(chosen)).format(count=len(chosen)),
@@ -140,12 +147,15 @@ class SkillPanel(w.VBox):
             self.controls.status.value = escape(message)
             return
         self.table = table
+        if self._analysing is not None:
+            self.subject.ran(*self._analysing)
         self.controls.status.value = gettext("Drawing the figures...")
         self._show(then=lambda: setattr(self.controls.status, "value", escape(gettext("Done"))))
 
     def refresh(self) -> None:
         """After a language switch: the last run's figure, sentences and table, and the status, in the new language
         (drawn again from the kept table: nothing is played again)."""
+        self.subject.draw()
         if self.controls.running:
             return
         if self.position is None:

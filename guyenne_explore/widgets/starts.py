@@ -1,19 +1,50 @@
-"""Starting positions for the builder: the opening, a rulebook example, a random mid-game position.
+"""Starting positions for the builder, the chooser that loads them, and the words naming what a panel analyses.
 
-Each is made by the engine from a seed (the deal and the moves are the
-engine's own), so the same choice always gives the same position.
+The engine's start of a game is a chance point: the deal (after the expert setup discards),
+before any card is drawn (``Position.start``).  Analysing it weighs every deal by its
+probability: that is "the game", and the chooser starts there by default.  A dealt opening
+is one deal of that chance point, played from a seed: a named choice, with "Deal again"
+dealing the next seed.  Every start is made by the engine from a seed (the deal and the
+moves are the engine's own), so the same choice always gives the same position.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
+from typing import Any
 
+import ipywidgets as w
+
+from ..i18n import N_, gettext, point_name
 from ..position import Position
 from ..record import uniform_choice
 from ..rules import Rules
+from .forms import NumberField, messages_html
+from .guard import guarded
+from .language import name_options
 
-#: the names shown in the builder's "start from" choice
-STARTS = ("opening", "rulebook example", "random mid-game")
+BEFORE_DEAL = "before the deal"
+DEALT = "a dealt opening"
+#: the names shown in the builder's "start from" choice, the default first
+STARTS = (BEFORE_DEAL, DEALT, "rulebook example", "random mid-game")
+#: each start's name in words (the names above are the choice's values: tests and pages set them)
+START_NAMES = {BEFORE_DEAL: N_("before the deal"), DEALT: N_("a dealt opening"),
+               "rulebook example": N_("rulebook example"), "random mid-game": N_("random mid-game")}
+#: the starts a seed chooses (the others are one position each)
+SEEDED = (DEALT, "random mid-game")
+
+
+def before_deal(rules: Rules | str = "advanced") -> Position:
+    """The game before the deal: the engine's start, a chance point (after the expert setup discards)."""
+    return Position.start(rules)
+
+
+def is_before_deal(p: Position) -> bool:
+    """True for the engine's start of a game under ``p``'s rules: nothing dealt, nothing discarded."""
+    return p == Position.start(p.rules)
 
 
 def opening(rules: Rules | str = "advanced", seed: int = 1) -> Position:
@@ -57,10 +88,147 @@ def midgame(rules: Rules | str = "advanced", seed: int = 1, rounds: int = 4) -> 
 
 def start_position(name: str, rules: Rules | str = "advanced", seed: int = 1) -> Position:
     """The start called ``name`` (one of :data:`STARTS`)."""
-    if name == "opening":
+    if name == BEFORE_DEAL:
+        return before_deal(rules)
+    if name == DEALT:
         return opening(rules, seed)
     if name == "rulebook example":
         return rulebook_example()
     if name == "random mid-game":
         return midgame(rules, seed)
     raise ValueError(f"unknown start {name!r}: one of {', '.join(STARTS)}")
+
+
+@dataclass(frozen=True)
+class Start:
+    """A start the chooser loaded: its name, its seed and the position it gave (to name it while it is shown)."""
+
+    name: str
+    seed: int
+    position: Position
+
+
+def subject(p: Position, start: Start | None = None, lang: str | None = None) -> str:
+    """What a panel analyses from ``p``, in words: the game before the deal, a dealt opening (with its seed,
+    when ``start`` dealt ``p``), or the position on the table (its round and decision point)."""
+    if is_before_deal(p):
+        return gettext("the game before the deal: every deal counts by its probability", lang)
+    if start is not None and start.name == DEALT and start.position == p:
+        return gettext("a dealt opening (seed {seed}): this one deal only, not the game before the deal",
+                       lang).format(seed=start.seed)
+    if p.is_over:
+        return gettext("the position on the table: the game is over", lang)
+    text = gettext("the position on the table: round {round}, {point}", lang).format(
+        round=p.round, point=point_name(p.to_play, lang))
+    if p.to_play == "deal":  # a deal point with cards already in hand: the engine only fills the hands up
+        text += " " + gettext("(the hands are already dealt: this deal only fills them up to {size} cards; "
+                              "choose 'before the deal' under 'start from' for a new deal)", lang).format(
+            size=p.rules.hand_size)
+    return text
+
+
+def subject_html(p: Position | None, start: Start | None = None, lang: str | None = None) -> str:
+    """The line at the top of an analysing panel: "Position analysed: ..." (nothing while no position is valid)."""
+    if p is None:
+        return ""
+    return ("<div class='guyenne-subject'><b>" + escape(gettext("Position analysed:", lang)) + "</b> "
+            + escape(subject(p, start, lang)) + "</div>")
+
+
+def _start_name(name: str, lang: str) -> str:
+    return gettext(START_NAMES.get(name, name), lang)
+
+
+class StartChooser(w.VBox):
+    """The builder's "start from" row: a start, its seed where it has one, Start, and "Deal again" for a dealt
+    opening (the next seed: a new deal each time).  ``start`` is the last start loaded."""
+
+    def __init__(self, rules: Callable[[], Rules | str], load: Callable[[Position], Any], **kwargs: Any) -> None:
+        self._rules = rules
+        self._load = load
+        self.choice = name_options(w.Dropdown(options=STARTS, value=BEFORE_DEAL, description="start from",
+                                              layout=w.Layout(width="auto")), _start_name)
+        self.seed = NumberField("seed", 1, 0, 999_999_999, width="150px")
+        self.button = w.Button(description="Start", button_style="primary")
+        self.deal_again = w.Button(description=N_("Deal again"), icon="refresh", layout=w.Layout(width="auto"),
+                                   tooltip=N_("deal a new opening: the next seed"))
+        self.message = w.HTML()
+        self.start: Start | None = None
+        self.button.on_click(guarded(self.message)(lambda _b: self.clicked()))
+        self.deal_again.on_click(guarded(self.message)(lambda _b: self.deal_next()))
+        self.choice.observe(guarded(self.message)(lambda _ch: self._show_fields()), names="value")
+        super().__init__([w.HBox([self.choice, self.seed, self.button, self.deal_again],
+                                 layout=w.Layout(flex_flow="row wrap")), self.message], **kwargs)
+        self.add_class("guyenne-start")
+        self._show_fields()
+
+    def _show_fields(self) -> None:
+        """The seed only for a start it chooses; "Deal again" only for a dealt opening."""
+        self.seed.layout.display = None if self.choice.value in SEEDED else "none"
+        self.deal_again.layout.display = None if self.choice.value == DEALT else "none"
+
+    def start_from(self, name: str, seed: int = 1) -> Start:
+        """Load the start ``name`` under the form's rules (see :func:`start_position`)."""
+        start = Start(name, seed, start_position(name, self._rules(), seed))
+        self.start = start
+        self._load(start.position)
+        self.message.value = ""
+        return start
+
+    def clicked(self) -> None:
+        """The Start button: refused beside the seed while a seeded start's seed is not a seed."""
+        name = self.choice.value
+        if name in SEEDED and self.seed.problem is not None:
+            self.message.value = messages_html([gettext("not started: {problem}").format(problem=self.seed.problem)])
+            return
+        self.start_from(name, self.seed.value if name in SEEDED else 1)
+
+    def deal_next(self) -> None:
+        """Deal again: a dealt opening of the next seed (seed 1 when the box holds no seed)."""
+        seed = self.seed.value + 1 if self.seed.problem is None and self.seed.value < self.seed.high else 1
+        self.seed.value = seed
+        self.choice.value = DEALT
+        self.start_from(DEALT, seed)
+
+
+class Subject:
+    """What a panel analyses, named at its top, and whether the figures it shows are still for it.
+
+    ``line`` goes at the top of the panel, ``stale_note`` over its figures; while the figures
+    are for another position than the one now built (``ran`` records theirs), the note says so
+    and ``dimmed`` (the figures, the metrics) take the ``guyenne-stale`` class (static/plot_view.css).
+    """
+
+    def __init__(self, *dimmed: w.Widget) -> None:
+        self.line = w.HTML()
+        self.stale_note = w.HTML()
+        self.dimmed = dimmed
+        self.position: Position | None = None
+        self.start: Start | None = None
+        self.analysed: tuple[Position, Start | None] | None = None
+
+    def set_position(self, position: Position | None, start: Start | None = None) -> None:
+        self.position, self.start = position, start
+        self.draw()
+
+    def ran(self, position: Position, start: Start | None) -> None:
+        """The figures now shown are for ``position``."""
+        self.analysed = (position, start)
+        self.draw()
+
+    @property
+    def stale(self) -> bool:
+        return self.analysed is not None and self.analysed[0] != self.position
+
+    def draw(self) -> None:
+        """Both lines in the current language (a language switch calls this again)."""
+        self.line.value = subject_html(self.position, self.start)
+        if self.stale:
+            assert self.analysed is not None
+            note = gettext("These figures are for the previous position ({subject}); Run to update them.").format(
+                subject=subject(*self.analysed))
+            self.stale_note.value = f"<div class='guyenne-stale-note'>{escape(note)}</div>"
+        else:
+            self.stale_note.value = ""
+        for x in self.dimmed:
+            (x.add_class if self.stale else x.remove_class)("guyenne-stale")

@@ -19,14 +19,18 @@ from ..analysis.exact import Cancelled
 from ..analysis.results import AnalysisResult
 from ..analysis.variants import (
     PARAMETER_LABELS,
+    REFUSED,
     SWEEP_METRICS,
     SWEEPABLE,
     Run,
     SweepPoint,
     analyse_rule_sets,
+    changes,
     choice_label,
     parameter_label,
     sweep,
+    sweep_label,
+    swept_change,
 )
 from ..analysis.workers import executor_for
 from ..i18n import gettext
@@ -53,6 +57,7 @@ from .guard import guarded as show_errors_in
 from .guard import log
 from .language import name_options
 from .plot_view import FigureBox
+from .starts import Start, Subject, is_before_deal
 
 CARD_VALUES = ("2", "3", "4", "5")
 #: most values one sweep runs (each value is a whole analysis)
@@ -141,6 +146,9 @@ class VariantLab(w.VBox):
         self.exports = ExportBar(self, name="guyenne-variants")
         self.results: dict[str, AnalysisResult] = {}
         self.figures: dict[str, go.Figure] = {}
+        self.subject = Subject(self.figure_box, self.metrics)  # the position analysed; the figures' while stale
+        self.application = w.HTML()  # how each rule set applies to that position (analysis/variants.py says)
+        self.application.add_class("guyenne-application")
         self.runs: list[Run] = []
         self.points: list[SweepPoint] = []
         self._swept = ("", "")  # the parameter and metric of the last sweep (its figure is drawn again on a switch)
@@ -154,6 +162,7 @@ class VariantLab(w.VBox):
         for editor in self.editors.values():
             editor.observe(in_rules(lambda _: self._refresh()), names="value")
         self.sweep_parameter.observe(in_sweep(lambda _: self._sweep_range()), names="value")
+        self.sweep_parameter.observe(in_sweep(lambda _: self._show_application()), names="value")
         self.compare_button.on_click(show_errors_in(self.controls.status)(lambda _: self.run_compare(block=False)))
         self.sweep_button.on_click(in_sweep(lambda _: self.run_sweep(block=False)))
 
@@ -165,10 +174,10 @@ class VariantLab(w.VBox):
         sweep_row = w.HBox([self.sweep_parameter, self.sweep_from, self.sweep_to, self.sweep_metric],
                            layout=w.Layout(flex_flow="row wrap"))
         super().__init__([
-            w.HTML("<b>Variant</b>: a preset and any parameter changed"), self.preset, grid,
-            self.variant_label, self.rules_problems, settings,
+            self.subject.line, w.HTML("<b>Variant</b>: a preset and any parameter changed"), self.preset, grid,
+            self.variant_label, self.rules_problems, self.application, settings,
             sweep_row, self.sweep_message, self.controls.box(self.compare_button, self.sweep_button),
-            self.controls.status, self.problems, self.figure_box, self.metrics, self.exports,
+            self.controls.status, self.problems, self.subject.stale_note, self.figure_box, self.metrics, self.exports,
         ], **kwargs)
         self.position: Position | None = None
         self.variant: Rules | None = None
@@ -223,18 +232,45 @@ class VariantLab(w.VBox):
             code = f"<code>{escape(str(self.variant))}</code>"
             self.variant_label.value = (gettext("Variant: {rules} (the preset itself)") if self.variant == self.preset_rules
                                         else gettext("Variant: {rules}")).format(rules=code)
+        self._show_application()
         self._enable(self.controls.running)
+
+    def _show_application(self) -> None:
+        """How the preset and the variant apply to the position: when each changed parameter takes effect, or why
+        it cannot (the rule is analysis/variants.py's); and when the swept parameter does."""
+        p = self.position
+        if p is None:
+            self.application.value = ""
+            return
+        title = (gettext("How the rule sets apply to the game before the deal:") if is_before_deal(p)
+                 else gettext("How the rule sets apply to this position (dealt under {rules}):").format(rules=p.rules))
+        items = []
+        compared = [(gettext("preset {rules}").format(rules=self.preset_rules), self.preset_rules)]
+        if self.variant is not None and self.variant != self.preset_rules:
+            compared.append((gettext("variant {rules}").format(rules=self.variant), self.variant))
+        for label, rules in compared:
+            found = changes(p, rules)
+            words = [_change_html(c.words(), c.when == REFUSED) for c in found] or [
+                escape(gettext("the position's own rules: nothing changes"))]
+            items.append(f"<li><b>{escape(label)}</b>: " + "; ".join(words) + "</li>")
+        swept = swept_change(p, self.sweep_parameter.value)
+        items.append("<li>" + _change_html(gettext("sweep of {parameter}: {when}").format(
+            parameter=parameter_label(self.sweep_parameter.value), when=swept.when_words()), swept.when == REFUSED)
+            + "</li>")
+        self.application.value = f"<div>{escape(title)}</div><ul style='margin:2px 0'>" + "".join(items) + "</ul>"
 
     def refresh(self) -> None:
         """After a language switch: the variant's line, its problems, the last run's figures, metrics and notes in
         the new language (drawn again from the kept results: nothing is played again)."""
         self._refresh()
+        self.subject.draw()
         if self.controls.running:
             return
         if self.position is None:
             self.controls.status.value = gettext("The built position is not valid: fix its problems to try variants on it.")
         if not self.runs:
             return
+        self._relabel_runs()
         self.problems.value = problems_html(self.runs)
         self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
         if self.points:
@@ -244,6 +280,16 @@ class VariantLab(w.VBox):
             self.figures = result_figures(self.results) if self.results else {}
         if self.figures:
             self.figure_box.show(self.figures)
+
+    def _relabel_runs(self) -> None:
+        """The runs' labels in the current language ("preset base", "hand size = 7"): they name the figures' panels,
+        legends and axes and the metrics' columns."""
+        if self.points:
+            for pt in self.points:
+                pt.run.label = sweep_label(self._swept[0], pt.value)
+        elif len(self.runs) == 2 and self.runs[0].rules is not None and self.runs[1].rules is not None:
+            self.runs[0].label, self.runs[1].label = _compare_labels(self.runs[0].rules, self.runs[1].rules)
+        self.results = {r.label: r.result for r in self.runs if r.result is not None}
 
     def _sweep_range(self) -> None:
         """A numeric sweep runs the variant's value and the two above it; a choice sweeps every option.
@@ -281,9 +327,12 @@ class VariantLab(w.VBox):
         off = busy or self.position is None or self.variant is None
         self.compare_button.disabled = self.sweep_button.disabled = off
 
-    def set_position(self, position: Position | None) -> None:
-        """Called by the explorer whenever the built position changes (None when invalid)."""
+    def set_position(self, position: Position | None, start: Start | None = None) -> None:
+        """Called by the explorer whenever the built position changes (None when invalid); ``start``: the start
+        the builder last loaded (a dealt opening is named with its seed while it is shown)."""
         self.position = position
+        self.subject.set_position(position, start)
+        self._show_application()
         self._enable(self.controls.running)
         if position is None:
             self.controls.status.value = gettext("The built position is not valid: fix its problems to try variants on it.")
@@ -327,11 +376,13 @@ class VariantLab(w.VBox):
         p, preset, variant, settings = self.position, self.preset_rules, self.variant, self._settings()
         if settings is None:
             return
-        labels = [gettext("preset {rules}").format(rules=preset), gettext("variant {rules}").format(rules=variant)]
+        analysing = (p, self.subject.start)
+        labels = _compare_labels(preset, variant)
 
         def work() -> None:
             runs = analyse_rule_sets(p, [preset, variant], labels=labels, **settings)
             self.runs, self.points = runs, []
+            self.subject.ran(*analysing)
             self.results = {r.label: r.result for r in runs if r.result is not None}
             self.figures = result_figures(self.results) if self.results else {}
             self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
@@ -362,13 +413,15 @@ class VariantLab(w.VBox):
         if settings is None:
             return
         parameter, metric = self.sweep_parameter.value, self.sweep_metric.value
+        analysing = (p, self.subject.start)
 
         def work() -> None:
             points = sweep(p, variant, parameter, values, metric, **settings)
             self.points, self.runs = points, [pt.run for pt in points]
+            self._swept = (parameter, metric)
+            self.subject.ran(*analysing)
             self.results = {pt.run.label: pt.run.result for pt in points if pt.run.result is not None}
             self.figures = {f"sweep-{parameter}": sweep_figure(points, parameter, metric)}
-            self._swept = (parameter, metric)
             self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
             self._done(True, gettext("Swept {parameter} over {values}").format(
                 parameter=parameter_label(parameter), values=", ".join(choice_label(v) for v in values)))
@@ -385,3 +438,13 @@ class VariantLab(w.VBox):
         self.problems.value = problems_html(self.runs)
         self.controls.status.value = gettext("Drawing the figures...")
         self.figure_box.show(self.figures, then=lambda: setattr(self.controls.status, "value", escape(message)))
+
+
+def _change_html(words: str, refused: bool) -> str:
+    """A change in words; one that cannot apply in the problems' red."""
+    return f"<span style='color:#b22222'>{escape(words)}</span>" if refused else escape(words)
+
+
+def _compare_labels(preset: Rules, variant: Rules) -> list[str]:
+    """The labels of a comparison, in the current language."""
+    return [gettext("preset {rules}").format(rules=preset), gettext("variant {rules}").format(rules=variant)]
