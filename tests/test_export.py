@@ -308,3 +308,42 @@ def test_export_row_draws_the_seating_of_a_team_game():
     root = ET.fromstring(sent[-1][1].decode())
     seats = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "seat"]
     assert len(seats) == 4
+
+
+def test_a_caption_of_thousands_of_characters_is_measured_once_each():
+    """A caption pasted by mistake (6,000 characters, no space) is cut into lines measuring each character once:
+    the cutting was quadratic and kept the kernel busy for minutes."""
+    from guyenne_explore.render import svg
+
+    calls = []
+    real = svg.text_width
+
+    def counted(text: str, size: float) -> float:
+        calls.append(len(text))
+        return real(text, size)
+
+    text = "W" * 6000
+    try:
+        svg.text_width = counted
+        lines = svg.wrap_lines(text, 16, svg.VIEW_W - 24)
+    finally:
+        svg.text_width = real
+    assert "".join(lines) == text and all(real(line, 16) <= svg.VIEW_W - 24 for line in lines)
+    assert sum(calls) <= 2 * len(text) + 10
+
+
+def test_export_row_bounds_the_caption_and_the_scale_beside_their_fields():
+    """A caption too long to draw, or a PNG scale of 1e308 or nan, is refused with the words beside its box;
+    nothing is drawn, and a fixed field draws again."""
+    table, row, sent = _export_row()
+    row.caption.value = "x" * 6000
+    assert "6,000 characters: at most 240" in row.caption_message.value
+    assert not row.download() and sent == [] and "at most 240" in row.message.value
+    row.caption.value = "x" * 240
+    assert row.caption_message.value == ""
+    for typed in ("1e308", "nan", "inf", "-2", "9"):
+        row.scale.box.value = typed
+        assert row.scale.problem is not None and row.scale.message.value, typed
+        assert not row.download() and sent == [], typed
+    row.scale.box.value = "0.5"
+    assert row.download() and _png_size(sent[-1][1])[0] == 360

@@ -521,7 +521,7 @@ def test_a_previewed_placement_is_drawn_at_its_castle_in_both_battles(preset):
                 for viewer, face_up in ((None, True), (1 - p.side_to_play, False)):
                     root = parse(position_svg(p, highlight_move=move, show_hands=viewer is None, viewer=viewer))
                     [preview] = groups(root, "preview")
-                    assert (preview.get("data-side"), preview.get("data-battle"), preview.get("data-castle")) == (
+                    assert (preview.get("data-side"), preview.get("data-battle"), preview.get("data-placed-at")) == (
                         side, "XY"[battle], str(castle))
                     assert int(preview.get("data-count")) == move.cards.size
                     assert faces(preview) == (sorted(move.cards.symbols()) if face_up else [])

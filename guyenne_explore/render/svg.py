@@ -346,7 +346,7 @@ def _preview_stack(preview: Preview, cx: float, y: float, w: float, h: float, sp
     xs = _fan(cx, y, n, w, span)
     x0, x1 = xs[0] - 3, xs[-1] + w + 3
     return (f'<g class="preview" {_zone_attrs(preview.side, "placed-" + "XY"[preview.battle])} '
-            f'data-battle="{"XY"[preview.battle]}" data-castle="{preview.castle}" data-count="{n}">'
+            f'data-battle="{"XY"[preview.battle]}" data-placed-at="{preview.castle}" data-count="{n}">'
             f'<rect x="{_f(x0)}" y="{_f(y - 3)}" width="{_f(x1 - x0)}" height="{_f(h + 6)}" rx="4" fill="none" '
             f'stroke="{GOLD}" stroke-width="1.5" stroke-dasharray="4 3"/>'
             + _cards_row(cx, y, preview.cards.symbols() if face_up else None, n, preview.side, w=w, h=h, span=span,

@@ -27,6 +27,16 @@ from .guard import guarded
 from .table import Table
 
 FORMATS = ("PNG", "SVG", "PDF")
+#: the longest caption the row draws: three lines above the table (a longer text is refused beside the box)
+MAX_CAPTION = 240
+
+
+def caption_problem(text: str) -> str | None:
+    """Why ``text`` cannot be the caption above the table, or None."""
+    if len(text) > MAX_CAPTION:
+        return gettext("the caption holds {count} characters: at most {high} fit above the table").format(
+            count=f"{len(text):,}", high=MAX_CAPTION)
+    return None
 
 
 class DiagramExport(w.Accordion):
@@ -38,6 +48,9 @@ class DiagramExport(w.Accordion):
                                       layout=w.Layout(width="auto"))
         self.caption = w.Text(placeholder="caption written above the table (optional)",
                               layout=w.Layout(flex="1 1 240px", min_width="160px"))
+        self.caption_message = w.HTML()  # beside the box: a caption too long to draw
+        self.caption_message.add_class("guyenne-field-message")
+        self.caption.observe(lambda _c: self._check_caption(), names="value")
         self.with_move = w.Checkbox(value=True, description="outline the previewed move", indent=False,
                                     layout=w.Layout(width="auto"))
         self.winners = w.Checkbox(value=False, description="mark battle winners", indent=False,
@@ -56,12 +69,18 @@ class DiagramExport(w.Accordion):
         self.button.on_click(guarded(self.message)(lambda _b: self.download()))
         def row(*children: w.Widget) -> w.HBox:
             return w.HBox(list(children), layout=w.Layout(flex_flow="row wrap", align_items="center"))
-        body = w.VBox([row(self.caption), row(self.with_move, self.winners, self.face_up, self.seating),
+        body = w.VBox([row(self.caption, self.caption_message), row(self.with_move, self.winners, self.face_up, self.seating),
                        row(self.format, self.scale, self.button, self.file), self.message])
         super().__init__(children=[body], **kwargs)
         self.set_title(0, "Export the diagram (SVG, PNG, PDF)")
         self.selected_index = None
         self.add_class("guyenne-diagram-export")
+
+    def _check_caption(self) -> str | None:
+        """The caption's problem, also written beside its box (nothing when it fits)."""
+        problem = caption_problem(self.caption.value)
+        self.caption_message.value = messages_html([problem] if problem else [])
+        return problem
 
     def picture(self) -> Diagram | None:
         """The diagram with the chosen options, or None (and a message) when the table shows no valid position."""
@@ -69,6 +88,10 @@ class DiagramExport(w.Accordion):
         if p is None or self.table.status:
             words = gettext("No valid position to draw: fix the problems shown in the builder first.")
             self.message.value = f'<span style="color:#9b1c1c">{words}</span>'
+            return None
+        problem = self._check_caption()
+        if problem is not None:  # the words also stand beside the box
+            self.message.value = messages_html([gettext("not drawn: {problem}").format(problem=problem)])
             return None
         if self.seating.value:
             return seating_svg(p, show_hands=self.face_up.value, caption=self.caption.value.strip() or None)
