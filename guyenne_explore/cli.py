@@ -223,6 +223,11 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     except NotExact as exc:
         raise Refused(str(exc)) from None
     data = result.to_json()
+    if args.report:
+        from .render.report import analysis_report
+
+        _write(args.report, analysis_report(p, {str(p.rules): result}, seed=None if result.exact else args.seed)
+               .encode("utf-8"))
     if args.json:
         print(json.dumps(data, indent=1))
     else:
@@ -416,6 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
                            help=_("processes for sampled games (default: the local cores for skilled play)"))
             s.add_argument("--scheduler", metavar="ADDRESS",
                            help=_("a Dask scheduler (tcp://host:8786): spread sampled games over its workers"))
+            s.add_argument("--report", metavar="FILE.html",
+                           help=_("also write a one-file HTML report: position, rules, figures, metrics"))
     d = sub.add_parser("diagram", help=_("draw a position as SVG, PNG or PDF (no system library needed)"))
     d.add_argument("position")
     d.add_argument("-o", "--output", required=True)

@@ -1,4 +1,5 @@
-"""Exports of the analysis panels as browser downloads: figures (HTML, SVG, PNG) and results (JSON, CSV).
+"""Exports of the analysis panels as browser downloads: figures (HTML, SVG, PNG), results (JSON, CSV) and
+a one-file HTML report (drawn by :mod:`guyenne_explore.render.report`; the panel hands its text).
 
 The render layer writes files into a folder (what the command line and the
 notebooks use); here each export is written into a private temporary folder,
@@ -19,7 +20,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..i18n import gettext
+from ..i18n import N_, gettext
 from ..render.plots import FORMATS, export_figures, export_results
 from .files import Download, inside_workspace, size_text, zip_bytes
 from .forms import messages_html
@@ -32,10 +33,11 @@ class ExportBar(w.VBox):
     """One button per format; each downloads the owner's current figures or results.
 
     ``owner`` has ``figures`` (name -> plotly figure) and ``results`` (label ->
-    AnalysisResult); ``name`` starts the file names of a download.
+    AnalysisResult); ``name`` starts the file names of a download.  With ``report``
+    (a function returning the report's HTML) a "Report" button downloads it.
     """
 
-    def __init__(self, owner: Any, name: str = "guyenne-analysis") -> None:
+    def __init__(self, owner: Any, name: str = "guyenne-analysis", report: Callable[[], str] | None = None) -> None:
         self.owner = owner
         self.name = name
         self.buttons = {fmt: w.Button(description=fmt.upper(), disabled=True, layout=w.Layout(width="70px"),
@@ -45,6 +47,12 @@ class ExportBar(w.VBox):
         self.status = w.HTML()
         for fmt, b in self.buttons.items():
             b.on_click(guarded(self.status)(lambda _b, fmt=fmt: self.export(fmt)))
+        self.report = report
+        if report is not None:  # one HTML file: position, rules, figures, metrics (to send to a co-designer)
+            self.buttons["report"] = w.Button(description=N_("Report (HTML)"), icon="file-text-o", disabled=True,
+                                              layout=w.Layout(width="auto"),
+                                              tooltip=N_("one HTML file: the position, the rules, the figures and the metrics"))
+            self.buttons["report"].on_click(guarded(self.status)(lambda _b: self.export_report()))
         super().__init__([w.HBox([w.Label("Download:"), *self.buttons.values(), self.download],
                                  layout=w.Layout(flex_flow="row wrap", align_items="center")), self.status])
 
@@ -80,6 +88,21 @@ class ExportBar(w.VBox):
         self.status.value = (gettext("Downloading {name} ({size}, {count} files)") if len(files) > 1
                              else gettext("Downloading {name} ({size})")).format(
             name=escape(file_name), size=size_text(len(data)), count=len(files))
+        return True
+
+    def export_report(self) -> bool:
+        """Download the one-file HTML report; a problem is shown beside the buttons, not raised."""
+        if self.report is None or not self.owner.results:
+            self.status.value = messages_html([gettext("nothing to export yet: run an analysis first")])
+            return False
+        try:
+            data = self.report().encode("utf-8")
+        except ValueError as exc:
+            self.status.value = messages_html([gettext("{format} export failed: {error}").format(format="HTML", error=exc)])
+            return False
+        file_name = f"{self.name}-report.html"
+        self.download.offer(file_name, data)
+        self.status.value = gettext("Downloading {name} ({size})").format(name=escape(file_name), size=size_text(len(data)))
         return True
 
     def save(self, fmt: str, folder: str | os.PathLike[str]) -> list[pathlib.Path]:
