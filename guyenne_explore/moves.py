@@ -153,10 +153,15 @@ class Choice:
                 return _("at team_order the move names the member who places first, like 'first:0'")
             if move.first_member not in self.members:
                 return _("a team has members 0 and 1; there is no member {member}").format(member=move.first_member)
+            if _more_than(move, "first_member"):
+                return _("at team_order the move only names the member who places first, like 'first:0':"
+                         " no castle, cards or concession")
             return None
         if self.point == CONCEDE_CHOICE:
             if move.concede is None:
                 return _("at concede_choice the defender either reveals its cards ('reveal') or concedes ('concede')")
+            if _more_than(move, "concede"):
+                return _("at concede_choice the move is only 'reveal' or 'concede': no castle, cards or member")
             return None
         if move.concede is not None or move.first_member is not None:
             return (_("at {point} the move is a set of cards, with a castle, like '3:H52'") if self.castles
@@ -224,6 +229,14 @@ class Choice:
                      " {cards} make {total}").format(card=SYMBOLS[strongest], cards=" ".join(cards.symbols()),  # type: ignore[index]
                                                      total=cards.total)
         return None
+
+
+def _more_than(move: Move, kept: str) -> bool:
+    """Whether ``move`` says more than its one field ``kept``: a move is exactly one of the listed ones,
+    so a castle or cards given with a member (or with a concession) make a move no point lists."""
+    given = {"cards": move.cards.size > 0, "castle": move.castle is not None,
+             "first_member": move.first_member is not None, "concede": move.concede is not None}
+    return any(v for k, v in given.items() if k != kept)
 
 
 #: "does not hold" by the zone a choice takes its cards from (``Choice.source_name``).
@@ -329,11 +342,18 @@ def parse_move(position: "Position", text: str) -> Move:
         raise IllegalMove(_("'{move}' is a move only at a battle whose loser may reveal or concede; here the move "
                             "is cards").format(move=t))
     castle = None
-    m = re.fullmatch(r"(?:c(?:astle)?\s*)?(\d+)\s*:\s*(.*)", t)
+    m = re.fullmatch(r"(?:c(?:astle)?\s*)?([0-9]+)\s*:\s*(.*)", t, flags=re.ASCII | re.DOTALL)
     if m:
         if len(m.group(1)) > 6:
             raise IllegalMove(_("there is no castle {value}: castles are numbered from 0").format(value=shown(m.group(1))))
         castle, t = int(m.group(1)), m.group(2)
+    # exactly a move: card symbols (spaces between them allowed), or '-' for none; anything else, even a
+    # separator the card reader of files skips, is named rather than dropped, so a move is played as typed
+    junk = re.search(r"[^h0-9\s]", t, flags=re.ASCII) if t.strip() != "-" else None
+    if junk is not None:
+        raise IllegalMove(_("cannot read {value}: {char} is not part of a move; a move is its cards, like H52, "
+                            "after its castle and a colon where a castle is chosen, like 3:H52").format(
+            value=shown(text), char=shown(junk.group())))
     try:
         return Move(cards=Cards.parse(t), castle=castle)
     except CardError as exc:

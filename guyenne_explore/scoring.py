@@ -127,6 +127,31 @@ def result(p: "Position") -> Result:
     return Result(r.english, r.french, r.winner, ending(p))
 
 
+#: The tie-breaks of RULES.md 6 on equal scores: the longer longest run (2021 scoring only), then more
+#: unspent cards (hand + deck).
+LONGEST_RUN = "longest_run"
+UNSPENT = "unspent"
+
+
+def tie_break(p: "Position") -> str | None:
+    """Which tie-break decided the winner of ``p``'s table (:data:`LONGEST_RUN` or :data:`UNSPENT`):
+    None when the scores differ or nothing decided (a draw).  Read in the order :func:`table_result`
+    compares, so a page can say why equal scores still have a winner."""
+    r = result(p)
+    if r.english != r.french or r.winner == "draw":
+        return None
+    if p.rules.scoring == "2021":
+        longest = longest_runs(p)
+        if longest[ENGLISH] != longest[FRENCH]:
+            return LONGEST_RUN
+    return UNSPENT
+
+
+def longest_runs(p: "Position") -> tuple[int, int]:
+    """Each side's longest run of adjacent castles (the 2021 tie-break; a lone castle is a run of 1)."""
+    return _castle_points(tuple(p.castles), p.rules.scoring, p.rules.adjacency == "ring")[2]
+
+
 def table_result(castles: tuple[int, ...], unspent_english: int, unspent_french: int, rules: "Rules") -> Result:
     """Scores and winner of a final table: only the castles and each side's unspent cards count
     (the endgame solvers score many tables without building positions)."""

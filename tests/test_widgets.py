@@ -77,13 +77,13 @@ def test_builder_opens_on_the_game_before_the_deal():
 
 def test_castle_clicks_cycle_the_controller():
     b = Builder(opening("advanced", 1))
+    b.cycle_castle(4)  # the notation's index 4: the fifth castle, as the rulebook numbers them
+    assert b.position.control(4) == "english" and b.castle_row.children[4].description == "5: English"
     b.cycle_castle(4)
-    assert b.position.control(4) == "english" and b.castle_row.children[4].description == "4: English"
-    b.cycle_castle(4)
-    assert b.position.control(4) == "french" and b.castle_row.children[4].description == "4: French"
+    assert b.position.control(4) == "french" and b.castle_row.children[4].description == "5: French"
     b.cycle_castle(4)
     assert b.position.control(4) == "neutral"
-    assert b.castle_row.children[4].description == "4: neutral"
+    assert b.castle_row.children[4].description == "5: neutral"
 
 
 def test_all_castles_to_one_side_is_explained_beside_the_game_fields(start):
@@ -230,7 +230,7 @@ def test_move_list_is_the_engines_grouped_by_castle(start):
     panel = MovesPanel(start)
     assert f'data-count="{len(start.legal_moves)}"' in panel.count.value
     groups = panel.list.groups
-    assert [g["label"] for g in groups] == [f"castle {c}" for c in range(6)]
+    assert [g["label"] for g in groups] == [f"castle {c + 1} (typed {c}:)" for c in range(6)]
     listed = [m for g in groups for m, _ in g["moves"]]
     assert listed == [m.text() for m in start.legal_moves]
 
@@ -294,9 +294,9 @@ def test_play_out_and_chance_points(start):
     r = panel.position.result()
     assert panel.position.is_over and panel.buttons["Apply selected"].disabled and panel.explain.value == ""
     assert panel.buttons["Play out (heuristic)"].disabled  # nothing left to play
-    said = (f"Game over: a draw, English {r.english} – French {r.french}." if r.winner == "draw" else
-            f"Game over: the {r.winner.title()} win, English {r.english} – French {r.french}.")
-    assert said in panel.count.value
+    said = (f"Game over: a draw, English {r.english} – French {r.french}" if r.winner == "draw" else
+            f"Game over: the {r.winner.title()} win")
+    assert said in panel.count.value and f"English {r.english} – French {r.french}" in panel.count.value
     chance = next(i for i, p in enumerate(panel.history) if p.is_chance)
     panel.step(chance - panel.index)
     assert panel.position.is_chance and panel.list.groups == []

@@ -20,6 +20,7 @@ import json
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as w
@@ -39,6 +40,7 @@ from .forms import (
     SECTIONS,
     CountsRow,
     RulesParameters,
+    TotalsRow,
     kinds_shown,
     messages_html,
     number_box,
@@ -59,6 +61,13 @@ FOCUS_ZONES = {"hand": N_("hand"), "deck": N_("deck"), "discard": N_("discard"),
                "placed-X": N_("placed at X"), "placed-Y": N_("placed at Y")}
 #: problems of a refused load listed beside its control (the rest are counted)
 LISTED = 12
+#: problems of the form repeated in the header, at the top of the builder (all stay beside their fields)
+HEADER_LISTED = 4
+#: form states the builder's Undo goes back through
+UNDO_DEPTH = 200
+#: the builder's fixed texts of undo and the totals, for extraction (relabelled like every fixed label)
+UNDO_LABELS = (N_("↶ Undo"), N_("Redo ↷"), N_("undo the last change of the form (valid or not)"),
+               N_("redo the change undone"))
 
 
 #: The form section of each field path's first part (``sides.<side>...`` goes to that side's section).
@@ -105,11 +114,22 @@ class Builder(w.VBox):
         self._rows: dict[tuple[int, str], CountsRow] = {}
         self._layout_key: tuple[Any, ...] | None = None
         self.errors = {name: w.HTML() for name in SECTIONS}
-        self.summary = w.HTML()
+        self.summary = w.HTML(layout=w.Layout(flex="1 1 auto", min_width="0"))
         self.summary.add_class("guyenne-builder-summary")
         self.refused = ""
         self._refused_json: dict[str, Any] | None = None
         self.fill_notes = w.HTML()  # what a loaded file held that no field can show
+        self._totals: list[TotalsRow | None] = [None, None]  # each side's cards per value against the rules
+        # every state the form has been in, valid or not, to go back and forth through (Undo, Redo)
+        self._history: list[FormState] = []
+        self._at = -1
+        self._restoring = False
+        self.undo_button = w.Button(description="↶ Undo", tooltip="undo the last change of the form (valid or not)",
+                                    layout=w.Layout(width="auto"), disabled=True)
+        self.redo_button = w.Button(description="Redo ↷", tooltip="redo the change undone",
+                                    layout=w.Layout(width="auto"), disabled=True)
+        self.undo_button.on_click(lambda _b: guarded(self.errors["general"])(self.undo)())
+        self.redo_button.on_click(lambda _b: guarded(self.errors["general"])(self.redo)())
 
         # rules
         self.preset = w.Dropdown(options=list(PRESETS), value="advanced", description="rules preset")
@@ -176,7 +196,8 @@ class Builder(w.VBox):
         self.start_button, self.start_message = self.starts.button, self.starts.message
 
         self.children = [
-            self.summary, w.HBox([self.edit_refused]), self.fill_notes, self.errors["general"],
+            w.HBox([self.undo_button, self.redo_button, self.summary], layout=w.Layout(align_items="baseline")),
+            w.HBox([self.edit_refused]), self.fill_notes, self.errors["general"],
             self.starts,
             w.HTML("<h4>Load and save</h4>"), self.upload,
             w.HBox([self.notation_text, self.io_buttons["Load notation"]]), self.notation_message,
@@ -193,7 +214,7 @@ class Builder(w.VBox):
             w.HTML("<h4>Game</h4>"), w.HBox([self.round, self.first, self.to_play]), self.errors["game"],
             *[w.VBox([w.HTML(f"<h4>{name.capitalize()}</h4>"),
                       w.HBox([self.exhaustions[i], self.drawer[i], self.order[i]]),
-                      self.grids[i], self.errors[name]]) for i, name in enumerate(SIDES)],
+                      self.errors[name], self.grids[i]]) for i, name in enumerate(SIDES)],
             self.focus_note,
             w.HTML("<h4>Placed this round</h4>"), w.HBox([self.x, self.y, self.pending]), self.errors["placed"],
             self.scroll,
@@ -295,6 +316,81 @@ class Builder(w.VBox):
     def form_json(self) -> dict[str, Any]:
         """The position the form describes, as RULES.md section 10 JSON (valid or not)."""
         return self._assemble()[0]
+
+    # ------------------------------------------------------------------ undo
+    def undo(self) -> None:
+        """Put the form back as it was before its last change (the texts typed, valid or not)."""
+        if self._at > 0:
+            self._at -= 1
+            self._restore(self._history[self._at])
+
+    def redo(self) -> None:
+        """Make again the change the last Undo took back."""
+        if self._at < len(self._history) - 1:
+            self._at += 1
+            self._restore(self._history[self._at])
+
+    def _fields(self) -> dict[str, w.ValueWidget]:
+        """Every field of the form but the castles and the card counts, by a stable name, in the order
+        a restore sets them (the preset before the parameters it resets, the castles' count before X and Y)."""
+        fields: dict[str, w.ValueWidget] = {"preset": self.preset}
+        fields.update({f"rules.{key}": box for key, box in self.parameters.widgets.items()})
+        fields.update({"round": self.round, "first": self.first, "to_play": self.to_play, "x": self.x, "y": self.y,
+                       "pending": self.pending})
+        for i, name in enumerate(SIDES):
+            fields.update({f"{name}.exhaustions": self.exhaustions[i], f"{name}.drawer": self.drawer[i],
+                           f"{name}.order": self.order[i]})
+        return fields
+
+    def _state(self) -> FormState:
+        """The form as it stands: every field's value or text, the castles, the counts and their typed texts."""
+        return FormState(
+            fields=tuple((name, box.value) for name, box in self._fields().items()),
+            castles=tuple(self._castles),
+            cards=tuple(sorted(self._cards.items())),
+            texts=tuple(sorted((key, tuple(b.value for b in row.boxes)) for key, row in self._rows.items())))
+
+    def _remember(self) -> None:
+        """Keep the form's new state for Undo (a change undone and not redone is forgotten)."""
+        if self._restoring:
+            return
+        state = self._state()
+        if self._history and self._history[self._at] == state:
+            self._show_undo()
+            return
+        self._history = self._history[:self._at + 1][-(UNDO_DEPTH - 1):] + [state]
+        self._at = len(self._history) - 1
+        self._show_undo()
+
+    def _restore(self, state: FormState) -> None:
+        """Set every field from ``state`` and check the form once (the restored state is not remembered again)."""
+        self._restoring = True
+        try:
+            with self._batch():
+                fields = self._fields()
+                values = dict(state.fields)
+                self.preset.value = values["preset"]
+                for name, box in fields.items():
+                    if name.startswith("rules."):
+                        box.value = values[name]
+                self._castles = list(state.castles)
+                self._cards = dict(state.cards)
+                self._rows, self._layout_key = {}, None  # rebuilt from the restored counts
+                self._sync_layout()
+                for name, box in fields.items():
+                    if name != "preset" and not name.startswith("rules."):
+                        box.value = values[name]
+                for key, texts in state.texts:
+                    row = self._rows.get(key)
+                    for box, text in zip(row.boxes if row is not None else (), texts):
+                        box.value = text
+        finally:
+            self._restoring = False
+        self._show_undo()
+
+    def _show_undo(self) -> None:
+        self.undo_button.disabled = self._at <= 0
+        self.redo_button.disabled = self._at >= len(self._history) - 1
 
     # ------------------------------------------------------------------ filling
     @contextmanager
@@ -403,9 +499,11 @@ class Builder(w.VBox):
             by_section[section_of(problem)].append(problem)
         for name, widget in self.errors.items():
             widget.value = messages_html(by_section[name], warnings if name == "general" else [])
+        self._show_totals()
         self.problems, self.warnings = [*problems, *blocked], warnings
         self.position = position
         self._show_summary()
+        self._remember()
 
     def _show_summary(self) -> None:
         """The header: the form's state, and first of all a refused load while it stands."""
@@ -417,6 +515,9 @@ class Builder(w.VBox):
             text = ngettext("not a valid position: {count} problem, shown beside the fields",
                             "not a valid position: {count} problems, shown beside the fields", n).format(count=n)
             lines.append(f'<b style="color:#9b1c1c">✗ {text}</b>')
+            # the first ones here too, in view without scrolling down the form
+            more = [gettext("... and {count} more").format(count=n - HEADER_LISTED)] if n > HEADER_LISTED else []
+            lines.append(messages_html([*self.problems[:HEADER_LISTED], *more]))
         elif self.refused:
             lines.append(_("the form holds {notation}").format(notation=f"<code>{self.position.notation()}</code>"))
         else:
@@ -486,7 +587,7 @@ class Builder(w.VBox):
         self._quiet += 1
         try:
             self._draw_castles()
-            choices = [("—", None)] + [(str(c), c) for c in range(n)]
+            choices = [("—", None)] + [(str(c + 1), c) for c in range(n)]  # castles in words count from 1
             for box in (self.x, self.y):
                 keep = box.value
                 box.options = choices
@@ -501,7 +602,8 @@ class Builder(w.VBox):
                     self._cards[(i, "hand1")] = EMPTY
                 rows = [(f"hand{m}", f"member {m} hand" if team else "hand") for m in range(2 if team else 1)]
                 rows += [(z, ZONE_LABELS[z]) for z in ZONE_ROWS]
-                lines = [w.HBox(header)]
+                totals = self._totals[i] = TotalsRow(kinds)
+                lines = [w.HBox(header), w.HBox(totals.widgets())]
                 for zone, label in rows:
                     row = CountsRow(label, kinds, self._cards[(i, zone)], self._changed)
                     self._rows[(i, zone)] = row
@@ -511,12 +613,22 @@ class Builder(w.VBox):
         finally:
             self._quiet -= 1
 
+    def _show_totals(self) -> None:
+        """Each side's cards per value over its zones against the rules' count (when the rules can be read)."""
+        r = self._rules()
+        for i, totals in enumerate(self._totals):
+            if totals is None:
+                continue
+            counted = sum((self._cards[(i, z)] for z in ("hand0", "hand1", *ZONE_ROWS)), EMPTY)
+            totals.show(counted, r.card_set if r is not None else None)
+
     def _draw_castles(self) -> None:
         buttons = []
         for i, control in enumerate(self._castles):
             # the table's colours (render.colors): one red and one blue everywhere
-            # written in English ("2: English"); the language switch translates it like any fixed label
-            b = w.Button(description=f"{i}: {side_title(control, 'en')}", layout=w.Layout(width="105px"),
+            # written in English ("3: English", castles counted from 1 as in the rulebook; the notation's
+            # index is i); the language switch translates it like any fixed label
+            b = w.Button(description=f"{i + 1}: {side_title(control, 'en')}", layout=w.Layout(width="105px"),
                          style={"button_color": CONTROL_COLOR[control],
                                 "text_color": "#222222" if control == "neutral" else "#ffffff"})
             b.on_click(lambda _b, i=i: guarded(self.errors["castles"])(self.cycle_castle)(i))
@@ -579,6 +691,17 @@ class Builder(w.VBox):
             self.save_message.value = messages_html([gettext("the position is invalid: fix the problems before saving")])
             return True
         return False
+
+
+@dataclass(frozen=True)
+class FormState:
+    """One state of the builder's form, valid or not, exactly as a person left it: each field's value
+    (the text of a number box as typed), the castles, each zone's counts and the text of each count box."""
+
+    fields: tuple[tuple[str, Any], ...]
+    castles: tuple[str, ...]
+    cards: tuple[tuple[tuple[int, str], Cards], ...]
+    texts: tuple[tuple[tuple[int, str], tuple[str, ...]], ...]
 
 
 def _choice(value: Any, choices: tuple[Any, ...]) -> bool:

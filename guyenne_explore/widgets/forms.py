@@ -16,7 +16,7 @@ import ipywidgets as w
 
 from ..analysis.variants import PARAMETER_LABELS, choice_label
 from ..cards import HERO, KINDS, SYMBOLS, Cards
-from ..i18n import gettext
+from ..i18n import gettext, ngettext
 from ..rules import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES
 from .guard import guarded
 from .language import name_options
@@ -180,6 +180,43 @@ class CountsRow:
                 self._counts[k] = n
         self.total.value = f"= {self.cards.size}"
         self.message.value = messages_html(self.problems)
+
+
+class TotalsRow:
+    """A side's cards of each value over all its zones (hands, deck, discard, removed, placed) against
+    the rules' count of that value: RULES.md 1 partitions a side's cards among its zones, so a
+    miscount shows at the value it is about (red), beside the rows that make it up.
+    """
+
+    def __init__(self, kinds: tuple[int, ...]) -> None:
+        self.kinds = kinds
+        self.label = w.HTML(layout=w.Layout(width="120px"))
+        self.label.add_class("guyenne-totals-label")
+        self.cells = [w.HTML(layout=w.Layout(width="52px")) for _ in kinds]
+        self.total = w.HTML(layout=w.Layout(width="70px"))
+        self.mismatched: list[str] = []  # the symbols whose count differs from the rules'
+
+    def widgets(self) -> list[w.Widget]:
+        return [self.label, *self.cells, self.total]
+
+    def show(self, counted: Cards, expected: Cards | None) -> None:
+        """Write ``counted`` per value against ``expected`` (the rules' card set; None while the rules are invalid)."""
+        self.label.value = f"<b>{html.escape(gettext('total / rules'))}</b>"
+        self.mismatched = []
+        for k, cell in zip(self.kinds, self.cells):
+            n, want = counted[k], (expected[k] if expected is not None else None)
+            ok = want is None or n == want
+            if not ok:
+                self.mismatched.append(SYMBOLS[k])
+            tip = (ngettext("{count} card of {symbol} in all zones; the rules give each side {rules}",
+                            "{count} cards of {symbol} in all zones; the rules give each side {rules}", n).format(
+                count=n, symbol=SYMBOLS[k], rules=want) if want is not None else "")
+            shown = f"{n}/{want}" if want is not None else str(n)
+            look = "color:#1d6b2f" if ok else "color:#9b1c1c;background:#fde2e2;outline:1px solid #9b1c1c"
+            cell.value = (f'<span class="guyenne-total" data-kind="{SYMBOLS[k]}" data-ok="{str(ok).lower()}" '
+                          f'title="{html.escape(tip)}" style="{look};font-weight:bold;padding:0 2px">{shown}</span>')
+        size = f"{counted.size}/{expected.size}" if expected is not None else str(counted.size)
+        self.total.value = f"= {size}"
 
 
 def parse_card_counts(text: str) -> dict[str, int]:

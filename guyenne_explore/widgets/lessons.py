@@ -79,22 +79,23 @@ def noticed(before: Position, after: Position) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def battle_line(before: Position, after: Position, battle: int) -> str | None:
-    """A plain line saying what battle X (0) or Y (1) of a resolved round did, in the current language."""
-    c = before.placed.castle(battle)
-    if c is None or not (before.placed.at(0, battle).size and before.placed.at(1, battle).size):
+def battle_line(revealed: Position, after: Position, battle: int) -> str | None:
+    """A plain line saying what battle X (0) or Y (1) of a resolved round did, in the current language.
+
+    ``revealed`` is the table with every card of the round put down (the cards each side
+    showed, before any removal), ``after`` the table once the battle is resolved.  Castles
+    are named 1 to n, as the rulebook numbers them (the notation's indexes count from 0).
+    """
+    c = revealed.placed.castle(battle)
+    if c is None:
         return None
     if after.castles[c] == NEUTRAL:
         held = _("nobody (neutral)")
     else:
         held = side_noun(SIDES[after.castles[c]])  # "the English" / "les Anglais"
     return _("Castle {battle} ({castle}): English {english} against French {french}: now held by {side}.").format(
-        battle="XY"[battle], castle=c, english=before.placed.at(0, battle), french=before.placed.at(1, battle), side=held)
-
-
-def battle_report(before: Position, after: Position) -> list[str]:
-    """Plain lines saying what each battle of a resolved round did (cards shown, who holds the castle)."""
-    return [line for b in (0, 1) if (line := battle_line(before, after, b)) is not None]
+        battle="XY"[battle], castle=c + 1, english=revealed.placed.at(0, battle), french=revealed.placed.at(1, battle),
+        side=held)
 
 
 def lesson(key: str) -> tuple[str, str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import pathlib
 import random
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -21,9 +22,10 @@ from ..analysis.heuristic import Heuristic
 from ..i18n import ngettext, point_name, side_noun
 from ..i18n import gettext as _
 from ..moves import Move
-from ..position import Position
+from ..position import ENGLISH, FRENCH, Position
 from ..record import GameRecord, play_game
 from ..rules import SIDES
+from ..scoring import LONGEST_RUN, longest_runs, tie_break
 from .diagram_export import StoryboardExport
 from .guard import guarded
 
@@ -47,12 +49,47 @@ def group_moves(position: Position, limit: int = MAX_LISTED) -> list[dict[str, A
     """The first ``limit`` legal moves as ``[{"label", "moves": [[text, short], ...]}]``, by castle."""
     groups: dict[str, list[list[str]]] = {}
     for move, _n in zip(position.legal_moves, range(limit)):
-        if move.castle is not None:
-            label, short = _("castle {castle}").format(castle=move.castle), str(move.cards)
+        if move.castle is not None:  # in words castles count from 1 (the rulebook); typed moves keep the notation's index
+            label, short = _("castle {number} (typed {index}:)").format(number=move.castle + 1, index=move.castle), \
+                str(move.cards)
         else:
             label, short = point_name(position.to_play), move.text()
         groups.setdefault(label, []).append([move.text(), short])
     return [{"label": label, "moves": moves} for label, moves in groups.items()]
+
+
+def on_enter(box: w.Text, submit: Callable[[], None]) -> None:
+    """Call ``submit`` when Enter is pressed in ``box`` (and only then: leaving the box submits nothing).
+
+    ipywidgets 8 marks ``on_submit`` deprecated in favour of ``continuous_update=False``, but that
+    also syncs when the box loses focus, so a click on the box's own button would submit twice;
+    the Enter event is still sent by the page, and only ``on_submit`` hears it.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        box.on_submit(lambda _box: submit())
+
+
+def game_over_words(p: Position) -> str:
+    """Who won a finished game and the score; on equal scores, which tie-break of RULES.md 6 decided
+    (the engine's :func:`~guyenne_explore.scoring.tie_break`) and by how much."""
+    r = p.result()
+    score = _("English {english} – French {french}").format(english=r.english, french=r.french)
+    if r.winner == "draw":
+        return (_("a draw, {score}: equal scores, and no tie-break separates the sides") if r.english == r.french
+                else _("a draw, {score}")).format(score=score)
+    winner = side_noun(r.winner)
+    decided = tie_break(p)
+    if decided is None:
+        return _("{winner} win, {score}").format(winner=winner, score=score)
+    won, lost = (ENGLISH, FRENCH) if r.winner == "english" else (FRENCH, ENGLISH)
+    if decided == LONGEST_RUN:
+        runs = longest_runs(p)
+        return _("{winner} win on the tie-break, {score}: equal scores, so the longer longest run of castles "
+                 "wins, {won} against {lost}").format(winner=winner, score=score, won=runs[won], lost=runs[lost])
+    return _("{winner} win on the tie-break, {score}: equal scores, so more unspent cards (hand and deck) win, "
+             "{won} against {lost}").format(winner=winner, score=score, won=p.sides[won].unspent,
+                                            lost=p.sides[lost].unspent)
 
 
 def heuristic_choice(position: Position, rng: random.Random) -> Move:
@@ -87,6 +124,7 @@ class MovesPanel(w.VBox):
                                                                    not ch["new"])), names="selected")
         self.list.on_msg(guarded(self.explain)(self._on_list_msg))
         self.typed = w.Text(placeholder="a move, e.g. 3:H52 or 22 or reveal", layout=w.Layout(width="260px"))
+        on_enter(self.typed, guarded(self.explain)(lambda: self.try_move(self.typed.value)))
         self.buttons = {name: w.Button(description=name) for name in
                         ("◀ Back", "Forward ▶", "Apply selected", "Try typed move", "Sample chance",
                          "Play out (heuristic)")}
@@ -205,10 +243,7 @@ class MovesPanel(w.VBox):
             text = _("no valid position: see the builder")
             return f'<span class="guyenne-move-count" data-count="0">{text}</span>'
         if p.is_over:
-            r = p.result()
-            text = (_("Game over: a draw, English {english} – French {french}.") if r.winner == "draw" else
-                    _("Game over: {winner} win, English {english} – French {french}.")).format(
-                english=r.english, french=r.french, winner=side_noun(r.winner))
+            text = _("Game over: {result}.").format(result=game_over_words(p))
         elif p.is_chance:
             text = _("a chance point ({point}): sample an outcome to go on").format(point=point_name(p.to_play))
         else:

@@ -15,7 +15,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..i18n import gettext
+from ..i18n import gettext, side_title
 from ..moves import IllegalMove, Move
 from ..position import Position
 from ..render.svg import position_svg
@@ -44,6 +44,8 @@ class Table(anywidget.AnyWidget):
     svg = traitlets.Unicode("").tag(sync=True)
     highlight = traitlets.Unicode("").tag(sync=True)
     status = traitlets.Unicode("").tag(sync=True)
+    #: each castle's tooltip, in words: castles numbered 1 to n as in the rulebook (``data-castle`` keeps the index)
+    castle_titles = traitlets.List(traitlets.Unicode()).tag(sync=True)
 
     def __init__(self, position: Position | None = None, *, show_hands: bool = True, viewer: int | None = None,
                  **kwargs: Any) -> None:
@@ -73,8 +75,9 @@ class Table(anywidget.AnyWidget):
             self._draw()
 
     def on_castle_click(self, handler: CastleHandler) -> None:
-        """Call ``handler(castle_index)`` when a castle is clicked."""
+        """Call ``handler(castle_index)`` when a castle is clicked (the castles' tooltips say so from now on)."""
         self._castle_handlers.append(handler)
+        self._redraw()
 
     def on_stack_click(self, handler: StackHandler) -> None:
         """Call ``handler(side, zone, member)`` when a card stack is clicked.
@@ -114,3 +117,11 @@ class Table(anywidget.AnyWidget):
         assert p is not None
         self.svg = position_svg(p, show_hands=self.show_hands, viewer=self.viewer,
                                 highlight_move=self.highlighted_move())
+        self.castle_titles = [self._castle_title(i, p.control(i)) for i in range(len(p.castles))]
+
+    def _castle_title(self, index: int, control: str) -> str:
+        """A castle's tooltip: its number as the rulebook counts (from 1), who holds it, what a click does."""
+        title = gettext("castle {number}: {control}").format(number=index + 1, control=side_title(control))
+        if self._castle_handlers:
+            title += " · " + gettext("click to cycle neutral → English → French")
+        return title

@@ -21,11 +21,13 @@ import ipywidgets as w
 
 from ..i18n import current_language, ngettext, point_name, set_language, side_noun, side_title
 from ..i18n import gettext as _
-from ..position import Position
+from ..moves import Move
+from ..position import CONCEDE_CHOICE, REMOVE_CHOICE, RESPOND_SECOND, Position
+from ..render.storyboard import all_placed
 from ..rules import SIDES, Rules
 from .language import LanguageSwitch, relabel
 from .lessons import LESSONS, battle_line, lesson, noticed
-from .moves_panel import MoveList, group_moves, heuristic_choice
+from .moves_panel import MoveList, game_over_words, group_moves, heuristic_choice, on_enter
 from .diagram_export import StoryboardExport
 from .guard import guarded
 from .table import Table
@@ -58,6 +60,7 @@ class TeachingGame(w.VBox):
         self.moves.on_msg(shown(lambda _w, content, _b: self.play(str(content.get("move", ""))
                                                                    if isinstance(content, dict) else "")))
         self.play_button.on_click(shown(lambda _b: self.play(self.typed.value or self.moves.selected)))
+        on_enter(self.typed, shown(lambda: self.play(self.typed.value)))  # Enter plays what is typed, even nothing
         self.restart.on_click(shown(lambda _b: self.new_game(self.seed + 1)))
         self.lessons = w.HTML()
         self.history_view = w.HTML()
@@ -91,6 +94,7 @@ class TeachingGame(w.VBox):
         self.rng = random.Random(seed)
         self.seen: list[str] = []
         self.events: list[Callable[[], str]] = []  # each written in the language shown when displayed
+        self._revealed: Position | None = None  # the round's cards turned over, while its battles resolve
         self.explain.value = ""
         self.position = Position.start(self.rules)
         self.positions = [self.position]
@@ -110,7 +114,8 @@ class TeachingGame(w.VBox):
             return False
         self.explain.value = ""
         self.typed.value = ""
-        self._step(p.apply(text), partial(_you_played, p.parse_move(text).text()))
+        move = p.parse_move(text)
+        self._step(p.apply(move), partial(_you_played, move), move)
         self._advance()
         return True
 
@@ -128,7 +133,7 @@ class TeachingGame(w.VBox):
                 self._step(p.apply_outcome(p.sample_outcome(self.rng)), None)
             else:
                 move = heuristic_choice(p, self.rng)
-                self._step(p.apply(move), partial(_other_played, p, move))
+                self._step(p.apply(move), partial(_other_played, p, move), move)
                 if p.to_play in ("open_first", "respond_first", "open_second", "respond_second"):
                     self._learn(["opponent_hidden"])
             p = self.position
@@ -136,13 +141,25 @@ class TeachingGame(w.VBox):
             self._learn([p.to_play])
         self._show()
 
-    def _step(self, after: Position, line: Callable[[], str] | None) -> None:
+    def _step(self, after: Position, line: Callable[[], str] | None, move: Move | None = None) -> None:
+        """Record the step to ``after`` (``move``: the decision that made it, None for chance).
+
+        The last placement of a round resolves both battles inside the engine's step, so the
+        cards turned over are the position before with that placement put down
+        (:func:`~guyenne_explore.render.storyboard.all_placed`); both battles are told once the
+        resolution is over (after any removal or concede decision it called for).
+        """
         before = self.position
         if line:
             self.events.append(line)
-        if after.placed.empty and not before.placed.empty:
-            self.events.extend(partial(battle_line, before, after, b) for b in (0, 1)  # type: ignore[misc]
-                               if battle_line(before, after, b) is not None)
+        if move is not None and before.to_play == RESPOND_SECOND:
+            self._revealed = all_placed(before, move)
+            before = self._revealed
+        if self._revealed is not None and after.to_play not in (REMOVE_CHOICE, CONCEDE_CHOICE):
+            revealed = self._revealed
+            self.events.extend(partial(battle_line, revealed, after, b) for b in (0, 1)  # type: ignore[misc]
+                               if revealed.placed.castle(b) is not None)
+            self._revealed = None
         self._learn(noticed(before, after))
         self.position = after
         self.positions.append(after)
@@ -157,11 +174,8 @@ class TeachingGame(w.VBox):
         p = self.position
         self.table.set_position(p)
         if p.is_over:
-            r = p.result()
-            verdict = {"draw": _("a draw"), "english": _("English win"), "french": _("French win")}[r.winner]
-            self.prompt.value = _("<b>Game over</b>: English {english}, French {french}: {verdict}. "
-                                  "Press <i>New game</i> to play again.").format(english=r.english, french=r.french,
-                                                                                  verdict=verdict)
+            self.prompt.value = _("<b>Game over</b>: {result}. Press <i>New game</i> to play again.").format(
+                result=html.escape(game_over_words(p)))
             self.moves.groups = []
         else:
             hand = " ".join(p.sides[self.me].hands[p.member_to_play].symbols())
@@ -186,8 +200,11 @@ class TeachingGame(w.VBox):
         self.table.set_position(self.position)
 
 
-def _you_played(move: str) -> str:
-    return _("You played {move}.").format(move=move)
+def _you_played(move: Move) -> str:
+    """The learner's move in words: an opening names its castle as the rulebook numbers it (1 to n)."""
+    if move.castle is not None:
+        return _("You opened castle {castle} with {cards}.").format(castle=move.castle + 1, cards=move.cards)
+    return _("You played {move}.").format(move=move.text())
 
 
 def _other_played(before: Position, move: Any) -> str:
@@ -200,6 +217,6 @@ def _other_played(before: Position, move: Any) -> str:
     if move.castle is not None:
         return ngettext("{side} opened castle {castle} with {count} face-down card.",
                         "{side} opened castle {castle} with {count} face-down cards.", n).format(
-            side=who, castle=move.castle, count=n)
+            side=who, castle=move.castle + 1, count=n)  # castles in words count from 1 (the rulebook's)
     return ngettext("{side} placed {count} face-down card.", "{side} placed {count} face-down cards.", n).format(
         side=who, count=n)

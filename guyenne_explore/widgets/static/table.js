@@ -27,6 +27,15 @@ function render({ model, el }) {
     // parse off-document, then replace the old picture in one step: no flicker
     const tpl = document.createElement("template");
     tpl.innerHTML = model.get("svg");
+    const titles = model.get("castle_titles") || [];
+    for (const castle of tpl.content.querySelectorAll("g.castle[data-castle]")) {
+      const text = titles[Number(castle.dataset.castle)];
+      if (!text) continue;
+      const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+      title.setAttribute("class", "guyenne-castle-title");
+      title.textContent = text;  // castles in words count from 1 (the rulebook); data-castle keeps the index
+      castle.prepend(title);
+    }
     board.replaceChildren(tpl.content);
     board.dataset.notation = model.get("notation");
   };
@@ -48,12 +57,14 @@ function render({ model, el }) {
 
   model.on("change:svg", draw);
   model.on("change:notation", draw);
+  model.on("change:castle_titles", draw);
   model.on("change:status", status);
   draw();
   status();
   return () => {
     model.off("change:svg", draw);
     model.off("change:notation", draw);
+    model.off("change:castle_titles", draw);
     model.off("change:status", status);
   };
 }
