@@ -198,8 +198,11 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     method = "exact" if args.exact else ("sample" if args.samples else "auto")
     if args.workers is not None and args.workers < 1:
         raise Refused(_("--workers must be at least 1, not {value}").format(value=args.workers))
-    skilled = policies != ("uniform", "uniform")  # slow games: spread them over the cores by default
-    workers = args.workers or ((os.cpu_count() or 1) if skilled else 1)
+    from .analysis.workers import engine_played
+
+    # games the engine plays (a search) are slow: spread over the cores by default; compiled games (uniform,
+    # the heuristic) play thousands a second here, sooner than worker processes start and load them
+    workers = args.workers or ((os.cpu_count() or 1) if engine_played(p, policies) else 1)
     try:
         if args.scheduler:  # a Dask cluster: the same games as here, spread over its workers
             from dask.distributed import Client
@@ -418,7 +421,7 @@ def build_parser() -> argparse.ArgumentParser:
                            help=_("one policy, english,french, or english=search:200,french=heuristic "
                                 "(uniform, heuristic, search[:ROLLOUTS | :MSms])"))
             s.add_argument("--workers", type=int, metavar="N",
-                           help=_("processes for sampled games (default: the local cores for skilled play)"))
+                           help=_("processes for sampled games (default: the local cores for the search)"))
             s.add_argument("--scheduler", metavar="ADDRESS",
                            help=_("a Dask scheduler (tcp://host:8786): spread sampled games over its workers"))
             s.add_argument("--report", metavar="FILE.html",

@@ -126,10 +126,10 @@ class _Set:
         return Metric(name, value, low, high, games=int(self.total))
 
     def mean(self, name: str, x: Callable[[Outcome], float], unit: str) -> Metric:
-        if self.counted:
-            xs = [float(x(o)) for o, w in self.rows for _ in range(int(w))]
-            value, low, high = mean_interval(xs)
-            return Metric(name, value, low, high, unit, len(xs))
+        if self.counted:  # each distinct outcome once, with its count of games
+            counts = [int(w) for _, w in self.rows]
+            value, low, high = mean_interval([float(x(o)) for o, _ in self.rows], counts=counts)
+            return Metric(name, value, low, high, unit, sum(counts))
         value = float(sum(w * x(o) for o, w in self.rows) / self.total)
         return Metric(name, value, value, value, unit)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 from typing import Any
 
@@ -46,8 +47,14 @@ class AnalysisResult:
         """The outcomes with their weights: each sampled game counted once, or each exact outcome
         with its probability (what :func:`.metrics.weighted_metrics` reads)."""
         if not self.exact:
-            return [(g, 1) for g in self.samples]  # type: ignore[misc]
+            return list(self.sample_counts.items())  # type: ignore[arg-type]
         return [(Outcome(e, f, w, n, end), q) for (e, f, w, end, n), q in sorted(self.joint.items())]
+
+    @cached_property
+    def sample_counts(self) -> Counter[Game]:
+        """Each distinct sampled game with how many games it stands for: what the metrics and intervals
+        read (a few thousand rows for a million games, counted once per result)."""
+        return Counter(self.samples)
 
     def metrics(self) -> list[Metric]:
         """The designer metrics of this result, by the same computation for exact and sampled results."""
@@ -72,7 +79,9 @@ class AnalysisResult:
         """Wilson intervals on win/draw probabilities (degenerate for exact results)."""
         if self.exact:
             return {w: (float(p), float(p)) for w, p in self.win.items()}
-        counts = Counter(s[2] for s in self.samples)
+        counts: Counter[str] = Counter()
+        for g, n in self.sample_counts.items():
+            counts[g[2]] += n
         return {w: wilson(counts[w], self.games, 1 - alpha) for w in WINNERS}
 
     def mean_scores(self) -> dict[str, float]:
@@ -82,12 +91,13 @@ class AnalysisResult:
 
     def mean_score_interval(self, alpha: float = 0.05) -> dict[str, tuple[float, float]]:
         out = {}
+        counts = self.sample_counts
         for i, name in enumerate(("english", "french")):
             if self.exact or self.games < 2:
                 m = self.mean_scores()[name]
                 out[name] = (m, m)
                 continue
-            _, low, high = mean_interval([s[i] for s in self.samples], 1 - alpha)
+            _, low, high = mean_interval([s[i] for s in counts], 1 - alpha, counts=list(counts.values()))
             out[name] = (low, high)
         return out
 
@@ -155,7 +165,12 @@ def exact_result(p: Position, policies: tuple[str, str], dist: Distribution, sta
 
 def sampled_result(p: Position, policies: tuple[str, str], samples: list[Game]) -> AnalysisResult:
     n = len(samples)
-    outcomes = Counter((g.english, g.french, g.winner) for g in samples)
-    rounds = Counter(g.rounds for g in samples)
-    return AnalysisResult(p, policies, False, {k: v / n for k, v in outcomes.items()},
-                          {k: v / n for k, v in rounds.items()}, games=n, samples=samples, warnings=p.warnings())
+    outcomes: Counter[tuple[int, int, str]] = Counter()
+    rounds: Counter[int] = Counter()
+    result = AnalysisResult(p, policies, False, {}, {}, games=n, samples=samples, warnings=p.warnings())
+    for g, count in result.sample_counts.items():  # the distinct games, not every game
+        outcomes[(g.english, g.french, g.winner)] += count
+        rounds[g.rounds] += count
+    result.outcomes = {k: v / n for k, v in outcomes.items()}
+    result.rounds = {k: v / n for k, v in rounds.items()}
+    return result

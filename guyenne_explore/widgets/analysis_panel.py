@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 
 from ..analysis.api import POLICIES
 from ..analysis.exact import Cancelled
-from ..analysis.fast.warm import needs_compiling
+from ..analysis.fast.warm import Step, needs_compiling, prepare, preparing_message
 from ..analysis.results import AnalysisResult
 from ..analysis.variants import Run, analyse_rule_sets
 from ..analysis.workers import executor_for
@@ -89,6 +89,7 @@ class RunControls:
         self.status = w.HTML()
         self.cancelled = False
         self._message = ""  # the run's status, once the fast path is prepared
+        self._prepare = False  # whether the run compiles the fast path first (see start)
         self._drawn = 0.0  # when the bar was last moved: slow games report each one, fast ones are not redrawn each time
         self.thread: threading.Thread | None = None
         self.cancel_button.on_click(guarded(self.status)(lambda _: self.cancel()))
@@ -122,10 +123,29 @@ class RunControls:
         self.progress.bar_style = "info"
         self.cancel_button.disabled = False
         self._message = ""
-        if needs_compiling():
+        self._prepare = needs_compiling()
+        if self._prepare:
             self._message = message
             message = gettext("Preparing the fast path (first run only: about a minute)... {message}").format(message=message)
         self.status.value = escape(message)
+
+    def _compiling(self, step: Step, done: int, total: int) -> None:
+        """Says which part of the fast path compiles now, and moves the bar by parts."""
+        self.status.value = escape(preparing_message(step, done, total))
+        self.progress.max, self.progress.value, self.progress.description = total, done - 1, f"{done - 1}/{total}"
+
+    def _prepared(self, work: Any) -> Any:
+        """``work`` preceded, when the fast path still has to compile, by compiling it part by part
+        (one minute or so each, said in the status line), so no run stalls unexplained."""
+        def run() -> None:
+            if self._prepare:
+                prepare(self._compiling)
+                self._prepare = False
+                self.progress.value, self.progress.description = 0, IDLE
+                if self._message:
+                    self.status.value = escape(self._message)
+            work()
+        return run
 
     def finish(self, ok: bool) -> None:
         self.cancel_button.disabled = True
@@ -133,6 +153,7 @@ class RunControls:
 
     def launch(self, work: Any, block: bool) -> None:
         """Run ``work()`` here (block) or in a daemon thread (the page stays live)."""
+        work = self._prepared(work)
         if block:
             work()
         else:

@@ -77,10 +77,15 @@ def rules_array(r: Rules, hero_kind: int) -> np.ndarray:
 
 @lru_cache(maxsize=16)
 def points_array(castles: int, scoring: str, ring: bool) -> np.ndarray:
-    """The engine's castle points table as the kernel reads it (no rows past ``MAX_TABLED_CASTLES``)."""
+    """The engine's castle points table as the kernel reads it (no rows past ``MAX_TABLED_CASTLES``).
+
+    Read-only with or without rows: numba types a read-only array apart from a writable one, so
+    an empty writable table made every rule set of more than ``MAX_TABLED_CASTLES`` castles a
+    signature of its own, compiled again (a minute) instead of read from the cache."""
     if castles > kn.MAX_TABLED_CASTLES:
-        return np.zeros((0, 5), np.int64)
-    table = np.array(points_rows(castles, scoring, ring), np.int64)
+        table = np.zeros((0, 5), np.int64)
+    else:
+        table = np.array(points_rows(castles, scoring, ring), np.int64)
     table.setflags(write=False)
     return table
 

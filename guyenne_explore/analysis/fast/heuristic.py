@@ -184,7 +184,7 @@ def _row_table_of(e: Encoded, worth: np.ndarray) -> tuple[np.ndarray, np.ndarray
     if key not in _rows or _rows[key][0] is not e.options.cards or _rows[key][1] is not worth:
         hero = np.int64(e.rules[kn.HERO_KIND])
         rowt = _row_table(e.options.cards, e.values, e.options.weights, worth, hero)
-        rowi = rowt[:, [R_TOTAL, R_CODE]].astype(np.int64)
+        rowi = np.ascontiguousarray(rowt[:, [R_TOTAL, R_CODE]].astype(np.int64))  # C order for any number of rows: one type
         _rows[key] = (e.options.cards, worth, (rowt, rowi, _bluff_rows(tuple(e.options), hero)))
     return _rows[key][2]
 
@@ -761,15 +761,24 @@ def _setup(p: Position, policies: tuple[str, str], heuristic: hz.Heuristic | Non
     return e, loss, _row_table_of(e, worth), hp, pols
 
 
+def batch_args(p: Position, policies: tuple[str, str], games: int, seed: int, start_index: int = 0,
+               heuristic: hz.Heuristic | None = None) -> tuple:
+    """The arguments of :func:`play_batch` for games ``start_index..`` of batch ``seed`` (the last is the
+    summary rows it fills).  Their numba types are the same under every rule set and pair of
+    policies, so one compiled version serves all (:mod:`.warm` compiles it ahead)."""
+    e, loss, rows, hp, pols = _setup(p, policies, heuristic)
+    out = np.zeros((games, kn.N_OUT), np.int64)
+    return (e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points, loss, rows, hp,
+            pols, seed_u64(seed), np.uint64(start_index), games, e.max_rounds, e.ways_width, out)
+
+
 def play_summaries(p: Position, policies: tuple[str, str], games: int, seed: int, start_index: int = 0,
                    heuristic: hz.Heuristic | None = None) -> np.ndarray:
     """Summary rows (columns ``kernel.OUT_*``) of games ``start_index..`` of batch ``seed``."""
-    e, loss, rows, hp, pols = _setup(p, policies, heuristic)
-    out = np.zeros((games, kn.N_OUT), np.int64)
+    args = batch_args(p, policies, games, seed, start_index, heuristic)
+    out: np.ndarray = args[-1]
     if games:
-        play_batch(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points,
-                   loss, rows, hp, pols, seed_u64(seed), np.uint64(start_index), games, e.max_rounds,
-                   e.ways_width, out)
+        play_batch(*args)
     if out[:, kn.OUT_ERROR].any():
         raise RuntimeError("the compiled heuristic met a decision without legal moves or a game too long")
     return out
@@ -803,4 +812,4 @@ def fast_games(p: Position, policies: tuple[str, str], games: int, seed: int, st
     return out
 
 
-__all__ = ["fast_games", "play_summaries", "traced", "unsupported", "tables", "params"]
+__all__ = ["batch_args", "fast_games", "play_summaries", "traced", "unsupported", "tables", "params"]

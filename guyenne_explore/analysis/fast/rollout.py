@@ -30,21 +30,53 @@ def _check(out: np.ndarray) -> None:
                            else "the fast path met a game longer than the rules allow")
 
 
+#: the summary columns a :class:`Game` is made of (the others, decisions and errors, are the kernel's)
+GAME_COLUMNS = [kn.OUT_ENGLISH, kn.OUT_FRENCH, kn.OUT_WINNER, kn.OUT_ROUNDS, kn.OUT_DECIDED, kn.OUT_HERO_E,
+                kn.OUT_HERO_F, kn.OUT_ENDING]
+
+
+def _game(r: list[int]) -> Game:
+    """The summary of one row of :data:`GAME_COLUMNS`."""
+    english, french, winner, rounds, decided, hero_e, hero_f, ended = r
+    return Game(english, french, ("english", "french", "draw")[winner], rounds, decided, (bool(hero_e), bool(hero_f)),
+                ENDINGS[ended])
+
+
 def _games(out: np.ndarray) -> list[Game]:
-    winners = ("english", "french", "draw")
-    return [Game(int(r[kn.OUT_ENGLISH]), int(r[kn.OUT_FRENCH]), winners[r[kn.OUT_WINNER]], int(r[kn.OUT_ROUNDS]),
-                 int(r[kn.OUT_DECIDED]), (bool(r[kn.OUT_HERO_E]), bool(r[kn.OUT_HERO_F])),
-                 ENDINGS[r[kn.OUT_ENDING]])
-            for r in out.tolist()]
+    """The games of summary rows, in order.  Games share a few hundred distinct summaries, so each
+    distinct one is built once and the list repeats it: a million Python tuples built from numpy
+    rows took longer than playing the games."""
+    if not len(out):
+        return []
+    cols = out[:, GAME_COLUMNS]
+    radix = [int(cols[:, c].max()) + 1 for c in range(cols.shape[1])]
+    if int(np.prod(radix, dtype=object)) < 2 ** 62:  # each row as one number (mixed radix), sorted far sooner
+        key = np.zeros(len(out), np.int64)
+        for c, r in enumerate(radix):
+            key = key * r + cols[:, c]
+        _, first, index = np.unique(key, return_index=True, return_inverse=True)
+    else:
+        _, first, index = np.unique(cols, axis=0, return_index=True, return_inverse=True)
+    built = [_game(r) for r in cols[first].tolist()]
+    return [built[i] for i in index.reshape(-1).tolist()]
+
+
+def batch_args(p: Position, games: int, seed: int, start_index: int = 0) -> tuple:
+    """The arguments of ``kernel.play_batch`` for games ``start_index..`` of batch ``seed`` (the last is
+    the summary rows it fills).  Their numba types are the same under every rule set, so one compiled
+    version serves all (:mod:`.warm` compiles it ahead)."""
+    e = encode(p)
+    out = np.zeros((games, kn.N_OUT), np.int64)
+    return (e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points, seed_u64(seed),
+            np.uint64(start_index), games, e.max_rounds, e.ways_width, out)
 
 
 def play_summaries(p: Position, games: int, seed: int, start_index: int = 0) -> np.ndarray:
     """The raw summary rows (columns ``kernel.OUT_*``) of games ``start_index..`` of batch ``seed``."""
-    e = encode(p)
-    out = np.zeros((games, kn.N_OUT), np.int64)
+    args = batch_args(p, games, seed, start_index)
+    out: np.ndarray = args[-1]
     if games:
-        kn.play_batch(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points, seed_u64(seed),
-                      np.uint64(start_index), games, e.max_rounds, e.ways_width, out)
+        kn.play_batch(*args)
     _check(out)
     return out
 

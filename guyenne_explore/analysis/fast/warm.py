@@ -1,52 +1,181 @@
 """Compile the fast path once, into numba's on-disk cache, so that no analysis waits for it.
 
-Every kernel is ``@njit(cache=True)``: compiled the first time it runs (about 40
-CPU-seconds for the whole kernel) and cached beside its module until the source
-changes.  ``scripts/setup.sh`` runs ``python -m guyenne_explore.analysis.fast.warm``
-once after installing, which plays a few sampled games under every preset (the
-kernels' argument types are the same for all rule sets, so this reaches every
-signature the analysis uses); the panels ask :func:`needs_compiling` to say
-"Preparing the fast path" when a run will still have to compile.
+Every kernel is ``@njit(cache=True)``: compiled the first time it runs (about a minute
+of CPU for the uniform games, as much for the heuristic's) and cached beside its module
+until the source changes.  An analysis enters the compiled code through a few entry
+points (:data:`STEPS`: the uniform games, the heuristic's tables and the heuristic's
+games, which the search's rollouts play too), each with one signature under every rule
+set: the arguments are built by ``rollout.batch_args`` and ``heuristic.batch_args`` with
+the same types whatever the castles, cards or policies (a writable empty points table
+past ten castles once made a second signature, compiled again in the middle of a run).
+
+``scripts/setup.sh`` runs ``python -m guyenne_explore.analysis.fast.warm`` once after
+installing.  Where the cache still lacks a step, :func:`pending` names it and
+:func:`prepare` compiles the steps one by one, reporting each (the panels say what they
+prepare, with a count, before their run starts).
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from typing import Callable, NamedTuple
 
+from numba import typeof
 from numba.core.registry import CPUDispatcher
 
-from . import kernel
+from ...i18n import N_, gettext
 
 
-def kernels() -> list[CPUDispatcher]:
-    """The compiled functions of the fast path."""
-    return [f for f in vars(kernel).values() if isinstance(f, CPUDispatcher)]
+class Step(NamedTuple):
+    """One entry point of the compiled code: what it is (a message, translated when shown), its
+    functions, and a call that runs it on a small example (compiling it or loading it from the cache)."""
+
+    what: str
+    functions: Callable[[], list[CPUDispatcher]]
+    run: Callable[[], object]
+    #: the example's arguments of the first function (its exact signature is looked up), or None:
+    #: any compiled version will do
+    args: Callable[[], tuple] | None = None
 
 
-def _cached_on_disk(f: CPUDispatcher) -> bool:
-    """Whether numba's cache holds a compiled version of ``f`` for its current source."""
+def _example():  # type: ignore[no-untyped-def]
+    from ...engine_api import Position, Rules
+
+    return Position.start(Rules.preset("advanced"))
+
+
+def _uniform() -> list[CPUDispatcher]:
+    from . import kernel
+
+    return [kernel.play_batch]
+
+
+def _tables() -> list[CPUDispatcher]:
+    from . import heuristic
+
+    return [heuristic._row_table, heuristic._bluff_rows]
+
+
+def _heuristic() -> list[CPUDispatcher]:
+    from . import heuristic
+
+    return [heuristic.play_batch]
+
+
+def _uniform_args() -> tuple:
+    from .rollout import batch_args
+
+    return batch_args(_example(), 2, 0)
+
+
+def _heuristic_args() -> tuple:
+    from .heuristic import batch_args
+
+    return batch_args(_example(), ("heuristic", "heuristic"), 2, 0)
+
+
+def _run_uniform() -> object:
+    from .rollout import play_summaries
+
+    return play_summaries(_example(), 2, 0)
+
+
+def _run_tables() -> object:
+    from .heuristic import row_table
+
+    return row_table(_example())
+
+
+def _run_heuristic() -> object:
+    from .heuristic import play_summaries
+
+    return play_summaries(_example(), ("heuristic", "heuristic"), 2, 0)
+
+
+#: what an analysis compiles, in the order it meets it
+STEPS = (
+    Step(N_("the uniform games"), _uniform, _run_uniform, _uniform_args),
+    Step(N_("the heuristic's tables"), _tables, _run_tables),
+    Step(N_("the heuristic's games"), _heuristic, _run_heuristic, _heuristic_args),
+)
+
+
+def signature(args: tuple) -> tuple:
+    """The numba types of a call's arguments: the signature the dispatcher compiles or loads for it."""
+    return tuple(typeof(a) for a in args)
+
+
+def _cached(f: CPUDispatcher, sig: tuple | None) -> bool:
+    """Whether ``f`` is compiled in this process, or numba's cache holds it for its current source
+    (for the signature ``sig`` when given)."""
+    if any(sig is None or tuple(s) == sig for s in f.signatures):
+        return True
     cache = getattr(f, "_cache", None)
     index = getattr(getattr(cache, "_cache_file", None), "_load_index", None)
-    return bool(index is not None and index())
+    if index is None:
+        return False
+    keys = index()  # (signature, target, code hash) -> file; empty when the source changed
+    return any(sig is None or tuple(key[0]) == sig for key in keys)
+
+
+def step_ready(step: Step, exact: bool = True) -> bool:
+    """Whether running ``step`` would only load compiled code.  ``exact``: look its example's
+    signature up (building the example runs the earlier steps' code, so only once those are ready)."""
+    functions = step.functions()
+    if not all(_cached(f, None) for f in functions):
+        return False
+    return not exact or step.args is None or _cached(functions[0], signature(step.args()))
+
+
+def pending() -> list[Step]:
+    """The steps an analysis would still compile (checking them never compiles anything)."""
+    out: list[Step] = []
+    for step in STEPS:
+        if not step_ready(step, exact=not out):
+            out.append(step)
+    return out
 
 
 def needs_compiling() -> bool:
-    """True when some kernel is neither compiled in this process nor cached for its source."""
-    return any(not f.signatures and not _cached_on_disk(f) for f in kernels())
+    """True when some step of the fast path is neither compiled in this process nor cached."""
+    return bool(pending())
+
+
+def preparing_message(step: Step, done: int, total: int) -> str:
+    """What the panels show while ``step`` compiles: the step, and which of how many."""
+    return gettext("Preparing the fast path: compiling {what} ({done} of {total}, first run only, "
+                   "about a minute each)...").format(what=gettext(step.what), done=done, total=total)
+
+
+def prepare(progress: Callable[[Step, int, int], object] | None = None) -> float:
+    """Compile every pending step, calling ``progress(step, i, n)`` before the i-th of n; returns the seconds."""
+    start = time.perf_counter()
+    steps = pending()
+    for i, step in enumerate(steps, 1):
+        if progress is not None:
+            progress(step, i, len(steps))
+        step.run()
+    return time.perf_counter() - start
 
 
 def warm(games: int = 8) -> float:
-    """Run the fast path once under every preset it serves; returns the seconds it took."""
+    """Compile what is pending, then run the fast path once under every preset it serves (the
+    uniform and the heuristic games); returns the seconds it took."""
     from ...engine_api import PRESETS, Position
+    from . import heuristic
     from .encode import unsupported
     from .rollout import fast_games
 
     start = time.perf_counter()
+    prepare(lambda step, i, n: print(f"  {i}/{n} compiling {step.what}...", flush=True) if __name__ == "__main__"
+            else None)
     for name in PRESETS:
         p = Position.start(name)
         if unsupported(p, ("uniform", "uniform")) is None:
             fast_games(p, games, seed=0)
+        if heuristic.unsupported(p, ("heuristic", "heuristic")) is None:
+            heuristic.fast_games(p, ("heuristic", "heuristic"), games, seed=0)
     return time.perf_counter() - start
 
 

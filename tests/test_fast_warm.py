@@ -1,0 +1,74 @@
+"""Setup compiles what every analysis runs: one signature per entry point, whatever the rule set,
+and a run that still has to compile says which part and which of how many."""
+
+import pytest
+
+from guyenne_explore import Position
+from guyenne_explore.analysis.fast import heuristic as fh
+from guyenne_explore.analysis.fast import warm
+from guyenne_explore.analysis.fast.rollout import GAME_COLUMNS, _game, _games, batch_args
+from guyenne_explore.rules import Rules
+from guyenne_explore.widgets import analysis_panel
+from guyenne_explore.widgets.analysis_panel import AnalysisPanel
+
+#: rule sets an analysis may meet: presets, the smallest and the longest tables (past the ten castles
+#: of the engine's points table), both scorings, a ring, other hands
+RULE_SETS = [Rules.preset(name) for name in ("base", "advanced", "classic2021")] + [
+    Rules.preset("advanced", castles=20), Rules.preset("base", castles=11), Rules.preset("classic2021", castles=19),
+    Rules.preset("advanced", castles=2), Rules.preset("base", adjacency="ring", castles=12),
+    Rules.preset("advanced", hand_size=8)]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=str)
+def test_every_rule_set_calls_the_one_signature_setup_compiles(rules):
+    # a second signature compiles again (a minute) in the middle of a run: past ten castles the empty
+    # points table was writable where the engine's is read-only, and numba types the two apart
+    p = Position.start(rules)
+    assert warm.signature(batch_args(p, 3, 1)) == warm.signature(warm._uniform_args())
+    for policies in (("heuristic", "heuristic"), ("heuristic", "uniform"), ("uniform", "heuristic")):
+        assert fh.unsupported(p, policies) is None
+        assert warm.signature(fh.batch_args(p, policies, 3, 1)) == warm.signature(warm._heuristic_args())
+
+
+def test_prepare_compiles_the_pending_parts_in_order_and_says_each(monkeypatch):
+    ran, said = [], []
+    steps = tuple(s._replace(run=lambda s=s: ran.append(s.what)) for s in warm.STEPS)
+    monkeypatch.setattr(warm, "STEPS", steps)
+    monkeypatch.setattr(warm, "step_ready", lambda step, exact=True: step is steps[0])
+    assert warm.pending() == list(steps[1:]) and ran == []  # asking runs nothing
+    warm.prepare(lambda step, i, n: said.append((step.what, i, n)))
+    assert ran == [s.what for s in steps[1:]]
+    assert said == [(steps[1].what, 1, 2), (steps[2].what, 2, 2)]
+
+
+def test_a_run_that_has_to_compile_names_each_part_with_a_count(monkeypatch):
+    steps = list(warm.STEPS[1:])
+
+    def prepare(progress):
+        for i, step in enumerate(steps, 1):
+            progress(step, i, len(steps))
+        return 0.0
+
+    monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: True)
+    monkeypatch.setattr(analysis_panel, "prepare", prepare)
+    panel = AnalysisPanel(Position.start("base"))
+    panel.method.value = "sample"
+    panel.games.value = 20
+    seen = []
+    panel.controls.status.observe(lambda ch: seen.append(ch["new"]), names="value")
+    panel.run()
+    compiling = [s for s in seen if s.startswith("Preparing the fast path: compiling")]
+    assert compiling == [
+        "Preparing the fast path: compiling the heuristic&#x27;s tables (1 of 2, first run only, about a minute each)...",
+        "Preparing the fast path: compiling the heuristic&#x27;s games (2 of 2, first run only, about a minute each)..."]
+    assert seen[-1].startswith("Done")
+
+
+def test_games_are_built_once_per_distinct_summary_and_keep_their_order():
+    p = Position.start("advanced")
+    from guyenne_explore.analysis.fast.rollout import play_summaries
+
+    out = play_summaries(p, 3000, 4)
+    games = _games(out)
+    assert games == [_game(r) for r in out[:, GAME_COLUMNS].tolist()]
+    assert len({id(g) for g in games}) == len(set(games)) < len(games)
