@@ -31,6 +31,7 @@ from ..render.plots import (
     result_figures,
     rows_html,
 )
+from ..render.report import analysis_report
 from ..rules import PRESETS, Rules
 from .exports import ExportBar
 from .forms import NumberField, messages_html, unreadable
@@ -188,7 +189,8 @@ class AnalysisPanel(w.VBox):
         self.problems = w.HTML()
         self.figure_box = FigureBox()
         self.metrics = w.HTML()
-        self.exports = ExportBar(self)
+        self.exports = ExportBar(self, report=self.report_html)
+        self._reported: tuple[Position, int | None] | None = None  # the last results' position and seed (the report's)
         self.optimal = OptimalPanel()
         self.subject = Subject(self.figure_box, self.metrics)  # the position analysed; the figures' while stale
         self._analysing: tuple[Position, Start | None] | None = None
@@ -251,6 +253,12 @@ class AnalysisPanel(w.VBox):
         if self.controls.status.value == self._summary_shown:
             self.controls.status.value = self._summary_shown = escape(_summary(self.results, self.runs))
 
+    def report_html(self) -> str:
+        """The one-file HTML report of the last results (see :mod:`guyenne_explore.render.report`)."""
+        if self._reported is None or not self.results:
+            raise ValueError(gettext("nothing to export yet: run an analysis first"))
+        return analysis_report(self._reported[0], self.results, seed=self._reported[1])
+
     def _show_method_fields(self) -> None:
         """Force exact shows only for exact; games and seed only where games are sampled."""
         exact = self.method.value == "exact"
@@ -281,6 +289,7 @@ class AnalysisPanel(w.VBox):
         p, policies, method, games, seed = self.position, self.policies, self.method.value, self.games.value, self.seed.value
         force = method == "exact" and self.force_exact.value
         self._analysing = (p, self.subject.start)
+        self._run_seed = None if method == "exact" else seed
         self.run_button.disabled = True
         self.exports.enable(False)
         # the last run's refusals and skipped rule sets would read as this run's (and push the controls about)
@@ -313,6 +322,7 @@ class AnalysisPanel(w.VBox):
             self.runs = runs
             if self._analysing is not None:
                 self.subject.ran(*self._analysing)
+                self._reported = (self._analysing[0], self._run_seed)
             self.results = {r.label: r.result for r in runs if r.result is not None}
             self.problems.value = problems_html([r for r in runs if not r.out_of_reach])  # those: beside "force"
             self.force_note.value = force_exact_html(runs)

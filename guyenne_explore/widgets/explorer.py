@@ -23,6 +23,7 @@ from .diagram_export import DiagramExport
 from .guard import guarded
 from .language import LanguageSwitch, relabel
 from .moves_panel import MovesPanel
+from .session import SessionControls
 from .skill_panel import SkillPanel
 from .starts import before_deal
 from .table import Table
@@ -56,8 +57,10 @@ class Explorer(w.HBox):
         self.diagram_export = DiagramExport(self.table)
         # English / Français: every panel's texts, the table and the downloads follow (see .language)
         self.language = LanguageSwitch(self.set_language, lang)
-        left = w.VBox([self.language, self.table, self.diagram_export, w.HTML("<h4>Legal moves</h4>"), self.moves],
-                      layout=w.Layout(flex="0 1 560px", min_width="320px"))
+        # Save session / Open session: the whole session as one JSON file, by browser download and upload
+        self.session = SessionControls(self)
+        left = w.VBox([self.language, self.session, self.table, self.diagram_export, w.HTML("<h4>Legal moves</h4>"),
+                       self.moves], layout=w.Layout(flex="0 1 560px", min_width="320px"))
         style = w.HTML(f"<style>{STYLE.read_text()}</style>", layout=w.Layout(display="none"))
         super().__init__([style, left, self.tabs],
                          layout=w.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"), **kwargs)
