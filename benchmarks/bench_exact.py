@@ -36,9 +36,9 @@ from guyenne_explore.analysis.exact_reference import Reference  # noqa: E402
 from guyenne_explore.analysis.fast.endgame import Endgame, applies  # noqa: E402
 from guyenne_explore.analysis.policies import Uniform  # noqa: E402
 from guyenne_explore.engine_api import OPEN_FIRST, TEAM_SPLIT, Position, Rules, apply_legal  # noqa: E402
+from tests.conftest import position_files  # noqa: E402  (the check positions: ../shared, else tests/positions)
 from tests.test_exact_fast import six_against_six  # noqa: E402  (the test's position)
 
-SHARED = pathlib.Path("/work/shared/positions")
 POLICIES = (Uniform(), Uniform())
 UNIFORM = ("uniform", "uniform")
 
@@ -112,9 +112,8 @@ def positions(big: bool) -> list[tuple[str, Position]]:
             ("team3 split (10)", late(Rules.preset("team3"), 3, 10, TEAM_SPLIT)),
             ("base stacked decks (14)", stacked(late(Rules.preset("base"), 4, 14, OPEN_FIRST, 2), 4)),
         ]
-    for path in sorted(SHARED.glob("*.json")):
-        if not path.name.endswith((".moves.json", ".expected.json")):
-            out.append((path.stem, Position.from_json(path.read_text())))
+    for path in position_files():
+        out.append((path.stem, Position.from_json(path.read_text())))
     out.append(("6v6 endgame, decks spent", six_against_six()))
     return out
 

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import stat
 import sys
 from typing import Any, Sequence
 
@@ -51,6 +53,7 @@ class Refused(Exception):
 
 
 def _rules_arg(text: str) -> Rules:
+    """The one reader of a rules argument: a preset name or rules JSON (``{"preset": "advanced", ...}``)."""
     text = text.strip()
     if text.startswith("{"):
         try:
@@ -60,11 +63,49 @@ def _rules_arg(text: str) -> Rules:
     return Rules.from_json(text)
 
 
+def _rules_list(text: str) -> list[Rules]:
+    """Rule sets separated by commas, each read by :func:`_rules_arg` (commas inside rules JSON do not
+    separate); at least one."""
+    items, depth, quoted, escaped, start = [], 0, False, False, 0
+    for i, ch in enumerate(text):
+        if escaped:
+            escaped = False
+        elif quoted:
+            escaped, quoted = ch == "\\", ch != '"'
+        elif ch == '"':
+            quoted = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+        elif ch == "," and depth <= 0:
+            items.append(text[start:i])
+            start = i + 1
+    items.append(text[start:])
+    rule_sets = [_rules_arg(item) for item in items if item.strip()]
+    if not rule_sets:
+        raise Refused(_("--rules names no rule set: give presets or rules JSON, separated by commas"))
+    return rule_sets
+
+
+def _regular_file(path: str) -> None:
+    """Refuse a path that names a named pipe, a device or a folder: reading one could wait forever.
+    A path that does not exist passes, for the reader to say so."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return
+    if not stat.S_ISREG(mode):
+        raise Refused(_("{path} is not a regular file (a named pipe, a device or a folder): give a file, "
+                        "or - for standard input").format(path=path))
+
+
 def read_position(arg: str) -> Position:
     """A position from a file of JSON or of the one-line notation, or from standard input with ``-``."""
     if arg == "-":
         text = sys.stdin.read(MAX_TEXT + 1)
     else:
+        _regular_file(arg)
         try:
             return load_position(arg)
         except PositionError:
@@ -165,10 +206,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _policy_pair(text: str) -> tuple[str, str]:
-    """``--policies``: one policy for both sides, ``english,french``, or ``english=P,french=Q``."""
+def _policy(name: str) -> None:
+    """Refuse a policy name the registry does not know (or a search budget it cannot read), naming it."""
     from .analysis.api import policy_named
 
+    try:
+        policy_named(name)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+
+
+def _policy_pair(text: str) -> tuple[str, str]:
+    """``--policies``: one policy for both sides, ``english,french``, or ``english=P,french=Q``."""
     parts = [x.strip() for x in text.split(",") if x.strip()]
     if parts and all("=" in x for x in parts):
         named = dict(x.split("=", 1) for x in parts)
@@ -182,11 +231,18 @@ def _policy_pair(text: str) -> tuple[str, str]:
         raise Refused("--policies names one policy, two separated by a comma (english,french), "
                       "or english=P,french=Q")
     for name in parts:
-        try:
-            policy_named(name)
-        except ValueError as exc:
-            raise Refused(str(exc)) from None
+        _policy(name)
     return parts[0], parts[1]
+
+
+def _scheduler(address: str) -> Any:
+    """A Dask client of the scheduler at ``address``, or a refusal naming the address and why not."""
+    from dask.distributed import Client
+
+    try:
+        return Client(address)
+    except (OSError, ValueError, TypeError) as exc:  # a malformed address, or no scheduler answers there
+        raise Refused(_("cannot reach the scheduler {address}: {error}").format(address=address, error=exc)) from None
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
@@ -205,9 +261,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     workers = args.workers or ((os.cpu_count() or 1) if engine_played(p, policies) else 1)
     try:
         if args.scheduler:  # a Dask cluster: the same games as here, spread over its workers
-            from dask.distributed import Client
-
-            with Client(args.scheduler) as client:
+            with _scheduler(args.scheduler) as client:
                 result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,
                                  force=args.force, arithmetic="float" if args.float else None,
                                  executor=client.get_executor())
@@ -273,10 +327,10 @@ def cmd_storyboard(args: argparse.Namespace) -> int:
     from .record import GameRecord
     from .render.storyboard import storyboard, write_storyboard
 
+    _regular_file(args.record)
     try:
         with open(args.record, encoding="utf-8") as fh:
-            data = json.loads(fh.read(MAX_TEXT * 64))
-        record = GameRecord.from_json(data)
+            record = GameRecord.from_json(fh.read(MAX_TEXT * 64))
     except OSError as exc:
         raise Refused(_("cannot read {path}: {error}").format(path=args.record, error=exc.strerror or exc)) from None
     except (ValueError, KeyError, TypeError, IllegalMove) as exc:
@@ -296,19 +350,19 @@ def cmd_storyboard(args: argparse.Namespace) -> int:
 
 def cmd_skill(args: argparse.Namespace) -> int:
     """Rule sets by skill level from the opening: metrics with intervals, and the conclusions that change."""
-    from .analysis.api import policy_named
     from .analysis.metrics import Metric
     from .analysis.skill import level_name, skill_levels
 
-    presets = [x.strip() for x in args.rules.split(",") if x.strip()]
-    rule_sets = [Rules.from_json(name) for name in presets]
+    rule_sets = _rules_list(args.rules)
+    presets = [str(r) for r in rule_sets]
     levels = [x.strip() for x in args.levels.split(",") if x.strip()]
+    if not levels:
+        raise Refused(_("--levels names no level: give policies separated by commas, like uniform,heuristic,search:100"))
     for name in levels:
-        try:
-            policy_named(name)
-        except ValueError as exc:
-            raise Refused(str(exc)) from None
+        _policy(name)
     games = {lv: (max(1, args.games // 10) if lv.startswith("search") else args.games) for lv in levels}
+    if args.workers is not None and args.workers < 1:
+        raise Refused(_("--workers must be at least 1, not {value}").format(value=args.workers))
     workers = args.workers or os.cpu_count() or 1
     if workers > 1:
         from .analysis.workers import process_pool  # started safely after compiled games (see there)
@@ -337,12 +391,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from .analysis.optimal import OptimalSolver, exploitability, solve_position, why_not_solvable
 
     p = read_position(args.position)
+    names = [n.strip() for n in args.policies.split(",") if n.strip() and n.strip() != "none"]
+    for name in names:
+        _policy(name)
     reason = why_not_solvable(p)
     if reason:
         raise Refused(reason)
     solver = OptimalSolver(p.rules, args.objective)
     result = solve_position(p, args.objective, solver)
-    names = [n for n in args.policies.split(",") if n and n != "none"]
     if names and p.to_play == "open_first":
         result.exploitability = exploitability(p, {n: policy_named(n) for n in names}, solver,
                                                budget_seconds=args.budget)
@@ -451,7 +507,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help=_("win: P(win) with a draw counting half; score: expected score difference"))
     so.add_argument("--policies", default="uniform,heuristic",
                     help=_("policies whose best response is measured (comma-separated, or none)"))
-    so.add_argument("--budget", type=float, default=60.0, help=_("seconds allowed for each best response"))
+    so.add_argument("--budget", type=_seconds, default=60.0, help=_("seconds allowed for each best response"))
     so.set_defaults(func=cmd_solve)
     sk = sub.add_parser("skill", help=_("rule sets by skill level (uniform, heuristic, search) from the opening"))
     sk.add_argument("--rules", default="base,advanced", help=_("presets or rules JSON, comma-separated; the first is "
@@ -476,6 +532,17 @@ def _bounded(low: int, high: int, what: str) -> Any:
                 what=_(what), low=f"{low:,}", high=f"{high:,}"))
         return value
     return read
+
+
+def _seconds(text: str) -> float:
+    """A time allowed, in seconds: a finite number above 0."""
+    try:
+        value = float(text) if len(text) <= 40 else math.nan
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(_("seconds are a number above 0, not {value}").format(value=text[:40]))
+    return value
 
 
 _games = _bounded(1, 10_000_000, N_("the number of games"))

@@ -10,7 +10,8 @@ Positions and rules
     ``apply_outcome``, ``sample_outcome``, ``result``, ``view``), :class:`Side`, :class:`Draw`,
     :class:`Rules` (and the choices of its parameters), :data:`PRESETS`, :data:`SIDES`, the cards (:class:`Cards`, :data:`EMPTY`,
     :data:`HERO`, :data:`KINDS`, :func:`value_of`), moves (:class:`Move`, :class:`Choice`,
-    :class:`LegalMoves`), the decision and chance points and the controls.
+    :class:`LegalMoves`), the decision and chance points and the controls, :class:`Problem` (what a
+    position's warnings are: code, field and message).
 Applying a known-legal move
     :func:`apply_legal`: the hot path's apply, for a move taken from ``legal_moves`` or a view's.
 Tables for fast paths
@@ -36,6 +37,7 @@ from .game_loop import GameTooLong, Hooks, play
 from .moves import Choice, IllegalMove, LegalMoves, Move
 from .policy import UNIFORM, Policy, Uniform, concede_move
 from .position import Position
+from .problems import Problem
 from .record import Event, GameRecord
 from .rules import ADJACENCIES, PRESETS, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Rules, RulesError
 from .scoring import (ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, Result, ending, points_rows,
@@ -49,7 +51,7 @@ __all__ = [
     # positions, rules, cards, moves
     "Position", "Side", "Placed", "Draw", "Rules", "RulesError", "PRESETS", "SIDES", "REMOVALS", "SCORINGS",
     "RESHUFFLES", "ADJACENCIES", "Cards", "EMPTY", "HERO", "KINDS", "value_of",
-    "Move", "Choice", "LegalMoves", "IllegalMove",
+    "Move", "Choice", "LegalMoves", "IllegalMove", "Problem",
     # points of a game and controls
     "SETUP_DISCARD", "TEAM_SPLIT", "TEAM_ORDER", "OPEN_FIRST", "RESPOND_FIRST", "OPEN_SECOND", "RESPOND_SECOND",
     "CONCEDE_CHOICE", "REMOVE_CHOICE", "DECISIONS", "PLACEMENTS", "DEAL", "DRAW", "END", "ENGLISH", "FRENCH", "NEUTRAL",

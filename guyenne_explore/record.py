@@ -11,12 +11,18 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Cards
+from .cards import CardError, Cards
 from .game_loop import Hooks, play
-from .moves import Move
+from .i18n import gettext as _
+from .moves import IllegalMove, Move
 from .policy import UNIFORM, Policy
 from .position import Draw, Position
+from .problems import shown
 from .rules import SIDES
+
+
+class RecordError(ValueError):
+    """A game record that cannot be read; the message names the field first (``moves[3].side: ...``)."""
 
 
 @dataclass(frozen=True)
@@ -37,10 +43,34 @@ class Event:
                 **self.move.to_json()}
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Event":
+    def from_json(cls, d: Any, field: str = "event") -> "Event":
+        """An event from its JSON; a RecordError names ``field`` and what is wrong with it, whatever
+        the input holds (a record is a file anyone can edit)."""
+        if not isinstance(d, dict):
+            raise RecordError(_("{field}: an event is an object with to_play and a move or a draw, not {value}").format(
+                field=field, value=shown(d)))
+        if not isinstance(d.get("to_play"), str):
+            raise RecordError(_("{field}.to_play: the point of the game as text (open_first, draw, ...), not {value}")
+                              .format(field=field, value=shown(d.get("to_play"))))
         if d.get("chance"):
-            return cls(d["to_play"], None, draw=Draw(Cards.of(d["english"]), Cards.of(d["french"])))
-        return cls(d["to_play"], SIDES.index(d["side"]), move=Move.from_json(d))
+            return cls(d["to_play"], None, draw=Draw(*(_drawn(d.get(name), f"{field}.{name}") for name in SIDES)))
+        if d.get("side") not in SIDES:
+            raise RecordError(_("{field}.side: english or french, not {value}").format(field=field, value=shown(d.get("side"))))
+        try:
+            return cls(d["to_play"], SIDES.index(d["side"]), move=Move.from_json(d))
+        except IllegalMove as exc:
+            raise RecordError(f"{field}: {exc}") from None
+
+
+def _drawn(value: Any, field: str) -> Cards:
+    """The cards a side drew at a chance event, or a RecordError naming the field."""
+    if not isinstance(value, list):
+        raise RecordError(_("{field}: the cards drawn as a list like [\"5\", \"2\"], not {value}").format(
+            field=field, value=shown(value)))
+    try:
+        return Cards.of(value)
+    except CardError as exc:
+        raise RecordError(f"{field}: {exc}") from None
 
 
 @dataclass
@@ -73,9 +103,22 @@ class GameRecord:
         return out
 
     @classmethod
-    def from_json(cls, data: dict[str, Any] | str) -> "GameRecord":
-        parsed: dict[str, Any] = json.loads(data) if isinstance(data, str) else data
-        record = cls(Position.from_json(parsed["start"]), [Event.from_json(e) for e in parsed["moves"]])
+    def from_json(cls, data: Any) -> "GameRecord":
+        """A record from its JSON (text or values): a RecordError names what is not a record's, a
+        PositionError the start's problems, and the replay any event that does not fit its position."""
+        try:
+            parsed = json.loads(data) if isinstance(data, str) else data
+        except RecursionError:
+            raise RecordError(_("the JSON is nested too deeply")) from None
+        if not isinstance(parsed, dict):
+            raise RecordError(_("a game record is an object with start and moves, not {value}").format(value=shown(parsed)))
+        for name in ("start", "moves"):
+            if name not in parsed:
+                raise RecordError(_("missing field {field}").format(field=repr(name)))
+        if not isinstance(parsed["moves"], list):
+            raise RecordError(_("moves: a list of events, not {value}").format(value=shown(parsed["moves"])))
+        record = cls(Position.from_json(parsed["start"]),
+                     [Event.from_json(e, f"moves[{i}]") for i, e in enumerate(parsed["moves"])])
         record.positions()  # replay: an inconsistent record fails here, naming the event
         return record
 

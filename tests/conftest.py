@@ -8,10 +8,24 @@ SHARED = ROOT.parent / "shared" / "positions"
 LOCAL = ROOT / "tests" / "positions"
 
 
+def positions_folder() -> pathlib.Path:
+    """Where the check positions are: the shared ones when present beside the project, else the copies
+    in tests/ (never an absolute folder, so the tests run wherever the project is)."""
+    return SHARED if any(SHARED.glob("*.json")) else LOCAL
+
+
+def position_path(name: str) -> pathlib.Path:
+    """A check position's file by name (``base-endgame-3v3.json``), from :func:`positions_folder`."""
+    return positions_folder() / name
+
+
 def position_files():
-    """The check positions: the shared ones when present beside the project, else the copies in tests/."""
-    folder = SHARED if SHARED.is_dir() else LOCAL
-    return sorted(f for f in folder.glob("*.json") if not f.name.endswith((".moves.json", ".expected.json")))
+    """The check positions (not their moves or expected answers); never none, so a test parametrised
+    over them can not pass by collecting nothing."""
+    files = sorted(f for f in positions_folder().glob("*.json") if not f.name.endswith((".moves.json", ".expected.json")))
+    if not files:
+        raise FileNotFoundError(f"no check positions in {positions_folder()}")
+    return files
 
 
 @pytest.fixture
@@ -19,8 +33,7 @@ def load():
     from guyenne_explore import Position
 
     def _load(name: str):
-        folder = SHARED if SHARED.is_dir() else LOCAL
-        return Position.from_json((folder / name).read_text())
+        return Position.from_json(position_path(name).read_text())
     return _load
 
 

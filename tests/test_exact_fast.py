@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import pathlib
 import random
 from fractions import Fraction
 
@@ -27,8 +26,9 @@ from guyenne_explore.analysis.fast.forward import ForwardEndgame
 from guyenne_explore.analysis.policies import Uniform
 from guyenne_explore.engine_api import OPEN_FIRST, TEAM_SPLIT, Position, Rules, apply_legal
 
+from .conftest import position_files
+
 UNIFORM = ("uniform", "uniform")
-SHARED = pathlib.Path("/work/shared/positions")
 VARIANTS = [Rules.preset(name) for name in ("base", "advanced", "expert", "classic2021")] + [
     Rules.preset("base", adjacency="ring"), Rules.preset("advanced", castles=5),
     Rules.preset("base", reshuffle="immediate"), Rules.preset("classic2021", hand_size=5)]
@@ -103,9 +103,7 @@ def test_orbit_moves_are_the_castle_maps_summed_over_each_orbit(castles, start):
 
 
 def _shared_endgames():
-    for path in sorted(SHARED.glob("*.json")):
-        if path.name.endswith((".moves.json", ".expected.json")):
-            continue
+    for path in position_files():
         p = Position.from_json(path.read_text())
         if applies(p, UNIFORM):
             yield path

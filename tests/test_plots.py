@@ -14,10 +14,9 @@ from guyenne_explore.render.svg import ENGLISH_COLOR, FRENCH_COLOR
 @pytest.fixture(scope="module")
 def results():
     """Two sampled rule sets and one exact endgame, labelled as the panels label them."""
-    from tests.conftest import LOCAL, SHARED
+    from tests.conftest import position_path
 
-    folder = SHARED if SHARED.is_dir() else LOCAL
-    endgame = Position.from_json((folder / "base-endgame-3v3.json").read_text())
+    endgame = Position.from_json(position_path("base-endgame-3v3.json").read_text())
     return {"base": analyse(Position.start("base"), method="sample", games=60, seed=1),
             "advanced": analyse(Position.start("advanced"), method="sample", games=60, seed=1),
             "endgame": analyse(endgame, method="exact")}

@@ -13,6 +13,8 @@ from guyenne_explore.analysis.sample import Game
 from guyenne_explore.analysis.search import determinise
 from guyenne_explore.record import play_game
 
+from .conftest import position_path
+
 
 def test_heuristic_beats_uniform():
     r = analyse(Position.start("advanced"), ("heuristic", "uniform"), "sample", games=300, seed=3)
@@ -34,7 +36,7 @@ def test_heuristic_never_wastes_good_cards_on_a_lost_cause():
 
 
 def test_heuristic_is_exact_capable():
-    p = Position.from_json(open("tests/positions/base-endgame-3v3.json").read())
+    p = Position.from_json(position_path("base-endgame-3v3.json").read_text())
     r = analyse(p, ("heuristic", "heuristic"), "exact")
     assert sum(r.win.values()) == 1
 

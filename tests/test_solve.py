@@ -20,7 +20,9 @@ from guyenne_explore.position import END, ENGLISH, FRENCH, REMOVE_CHOICE, Positi
 from guyenne_explore.positions_io import load_position
 from guyenne_explore.rules import Rules
 
-SHARED = "/work/shared/positions"
+from .conftest import positions_folder
+
+SHARED = str(positions_folder())
 
 # (rules, castles at the round start, first player, english hand, french hand)
 TINY = [

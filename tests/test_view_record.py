@@ -15,6 +15,8 @@ from guyenne_explore.record import play_game
 from guyenne_explore.validation import position_problems
 from guyenne_explore.view import DECK, DISCARD, HAND, PublicRecord, SideView, fold_record
 
+from .conftest import position_path
+
 
 def _history(preset: str, seed: int, **overrides):
     rules = preset if not overrides else {"preset": preset, **overrides}
@@ -236,8 +238,7 @@ def test_a_record_that_does_not_fit_the_position_falls_back():
         assert position_problems(d) == []
         assert tuple(s.deck.size for s in d.sides) == tuple(s.deck.size for s in q.sides)
     for name in ("expert-third-cycle", "base-live-decks", "advanced-remove-choice"):
-        with open(f"tests/positions/{name}.json", encoding="utf-8") as fh:
-            p = Position.from_json(fh.read())
+        p = Position.from_json(position_path(f"{name}.json").read_text(encoding="utf-8"))
         for side in (0, 1):
             d = determinise(p.view(side), rng)
             assert position_problems(d) == []

@@ -12,7 +12,7 @@ from functools import cached_property
 from fractions import Fraction
 from typing import Any
 
-from ..engine_api import Position
+from ..engine_api import Position, Problem
 from .exact import Distribution
 from .intervals import mean_interval, wilson
 from .metrics import Metric, Outcome, Weight, weighted_metrics
@@ -36,7 +36,8 @@ class AnalysisResult:
     states: int = 0
     #: per sampled game
     samples: list[Game] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    #: why the position could not arise in real play (the engine's warnings; JSON as `check --json` writes them)
+    warnings: list[Problem] = field(default_factory=list)
     #: how an exact result was summed: "fraction" (exact, with ``p_exact``) or "float" (float64, to rounding)
     arithmetic: str = "fraction"
     #: exact: (english score, french score, winner, how the game ended, rounds played) -> probability: the
@@ -136,7 +137,7 @@ class AnalysisResult:
             if self.arithmetic == "fraction":
                 out["rounds_exact"] = {str(k): str(v) for k, v in sorted(self.rounds.items())}
             out["states"] = self.states
-        out["warnings"] = list(self.warnings)
+        out["warnings"] = [w.to_json() for w in self.warnings]
         return out
 
     def table(self) -> list[dict[str, Any]]:
