@@ -25,6 +25,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import Side
 
 
+class NotDrawable(ValueError):
+    """A multiset of cards that a side cannot draw at this point (no listed outcome gives it)."""
+
+
 @dataclass(frozen=True)
 class _DrawPlan:
     """A side's draw: cards drawn for sure, then ``random_count`` cards from ``random_source``."""
@@ -70,7 +74,7 @@ def _run(side: "Side", rules: Rules, chosen: Cards | None) -> tuple["Side", _Dra
                 break
             part = chosen - got if got.issubset(chosen) else EMPTY
             if part.size != take or not part.issubset(deck):
-                raise ValueError(f"{chosen} cannot be drawn here")
+                raise NotDrawable(f"{chosen} cannot be drawn here")
         got += part
         deck -= part
         need -= take
@@ -80,7 +84,7 @@ def _run(side: "Side", rules: Rules, chosen: Cards | None) -> tuple["Side", _Dra
             if immediate and exh < limit and discard.size > 0:
                 deck, discard, order = discard, EMPTY, None
     if chosen is not None and got != chosen:
-        raise ValueError(f"{chosen} cannot be drawn here (the draw takes {got})")
+        raise NotDrawable(f"{chosen} cannot be drawn here (the draw takes {got})")
     member = side.drawer if side.is_team else 0
     new = evolve(side.with_hand(member, side.hands[member] + got), deck=deck, discard=discard,
                   exhaustions=exh, deck_order=order, order=None)
@@ -92,7 +96,7 @@ def _draw_plan(side: "Side", rules: Rules) -> _DrawPlan:
 
 
 def draw_side(side: "Side", drawn: Cards, rules: Rules) -> "Side":
-    """The side after drawing exactly ``drawn`` (one of its possible draws)."""
+    """The side after drawing exactly ``drawn``; :class:`NotDrawable` when it is none of its possible draws."""
     return _run(side, rules, drawn)[0]
 
 

@@ -8,11 +8,15 @@ placements are made, pausing only at the decisions the rules leave to a side
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 from .cards import EMPTY, HERO, Cards
-from .drawing import draw_side
+from .drawing import NotDrawable, draw_side, sample_outcome
+from .i18n import gettext as _
+from .i18n import point_name, side_noun
 from .moves import IllegalMove, Move, parse_move, why_illegal
+from .problems import shown
 from .rules import SIDES, Rules
 from .scoring import cannot_play_on, sweeper
 from .state import (CONCEDE_CHOICE, DEAL, DRAW, END, ENGLISH, FRENCH, NEUTRAL, NOTHING_PLACED, OPEN_FIRST, OPEN_SECOND,
@@ -23,8 +27,8 @@ from .turn import acting_member, acting_side, battle_of
 if TYPE_CHECKING:  # pragma: no cover
     from .position import Position
 
-__all__ = ["acting_member", "acting_side", "battle_of", "apply_move", "apply_draw", "battle_winner", "defence_holds",
-           "defender_at", "resolve_battle", "start_position"]
+__all__ = ["acting_member", "acting_side", "battle_of", "apply_move", "apply_draw", "sample_draw", "battle_winner",
+           "defence_holds", "defender_at", "resolve_battle", "start_position"]
 
 _NEXT_PLACEMENT = {OPEN_FIRST: RESPOND_FIRST, RESPOND_FIRST: OPEN_SECOND, OPEN_SECOND: RESPOND_SECOND}
 
@@ -177,16 +181,38 @@ def _end_of_round(p: Position) -> Position:
 
 
 # ---------------------------------------------------------------------- chance
-def apply_draw(p: Position, outcome: Draw) -> Position:
-    """Steps 3-5 of the end of a round (or the deal): draw, the end check, the next round."""
+def _require_chance(p: Position) -> None:
+    """Refuse a chance outcome where none happens, as an illegal move is refused: with the reason."""
     if not p.is_chance:
-        raise IllegalMove(f"no draw happens at {p.to_play}: chance outcomes apply at the deal and between rounds")
+        raise IllegalMove(_("no draw happens at {point}: chance outcomes apply at the deal and between rounds").format(
+            point=point_name(p.to_play)))
+
+
+def sample_draw(p: Position, rng: random.Random) -> Draw:
+    """A chance outcome drawn with its probability from ``rng``; IllegalMove where no draw happens."""
+    _require_chance(p)
+    return sample_outcome(p, rng)
+
+
+def apply_draw(p: Position, outcome: Draw) -> Position:
+    """Steps 3-5 of the end of a round (or the deal): draw, the end check, the next round.
+
+    ``outcome`` must be one of the listed chance outcomes: anything else is an IllegalMove
+    that says why, never a half-drawn position."""
+    _require_chance(p)
+    if not (isinstance(outcome, Draw) and isinstance(outcome.english, Cards) and isinstance(outcome.french, Cards)):
+        raise IllegalMove(_("a chance outcome is a Draw of the cards each side draws, one of chance_outcomes(),"
+                            " not {value}").format(value=shown(outcome)))
     new_round = p.to_play == DRAW
     sides = []
     for i, s in enumerate(p.sides):
         if s.is_team and new_round:
             s = evolve(s, drawer=1 - s.drawer)
-        sides.append(draw_side(s, outcome[i], p.rules))
+        try:
+            sides.append(draw_side(s, outcome[i], p.rules))
+        except NotDrawable:
+            raise IllegalMove(_("{side} cannot draw {cards} here: it is not one of the chance outcomes of this"
+                                " point").format(side=side_noun(SIDES[i]), cards=outcome[i] or "-")) from None
     p = evolve(p, sides=(sides[0], sides[1]))
     if cannot_play_on((sides[0].hand.size, sides[1].hand.size)):
         return evolve(p, to_play=END)

@@ -14,6 +14,10 @@ Fields, separated by single spaces::
 - PLACED, during a round: ``X:C:ENGLISH:FRENCH`` then ``Y:C:ENGLISH:FRENCH`` (C a castle index).
 
 Example: ``advanced .EF.E. 10 E respond_second 53/-/2222/-/2 2/-/5422/-/2 X:2:H:2 Y:0:-:4``
+
+A position is read only in this one form (single spaces, upper-case letters, no leading zeros,
+cards strongest first, the rules JSON as written here), so a notation that loads saves as the same
+text; another spelling is refused with the form to write instead.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from .cards import SYMBOLS, CardError, Cards, kind_of
 from .positions_io import PositionError, parse_json, text_of
-from .problems import problem, shown
+from .problems import Problem, problem, shown
 from .rules import Rules, RulesError
 from .state import BATTLES, NEUTRAL, POINTS, Placed, Side, new_position
 from .validation import position_problems, position_warnings
@@ -91,11 +95,53 @@ def _read_side(text: str, where: str) -> Side:
 
 
 def parse_notation(text: str | bytes) -> Position:
-    """Read a position; a PositionError names what is wrong (and nothing else is ever raised)."""
-    text = text_of(text)
-    parts = text.strip().split()
+    """Read a position; a PositionError names what is wrong (and nothing else is ever raised).
+
+    The notation is read only in the one form :func:`write_notation` writes (a line end after it,
+    as in a file, aside), so a position that loads saves as the text it was read from."""
+    line = _without_line_end(text_of(text))
+    parts = line.split()
     if len(parts) < 7:
         raise PositionError([problem("notation.fields", "", count=len(parts))])
+    if line != " ".join(parts):
+        raise PositionError([problem("notation.spacing", "")])
+    p = _read(parts)
+    problems = position_problems(p)
+    if problems:
+        raise PositionError(problems, position_warnings(p))
+    problems = _unwritten_forms(parts, write_notation(p).split(" "))
+    if problems:
+        raise PositionError(problems)
+    return p
+
+
+def _without_line_end(text: str) -> str:
+    """The text without the one line break that ends a line of a file (``\n`` or ``\r\n``)."""
+    for end in ("\r\n", "\n"):
+        if text.endswith(end):
+            return text[:-len(end)]
+    return text
+
+
+def _unwritten_forms(read: list[str], written: list[str]) -> list[Problem]:
+    """A problem for each field read in another form than the one it is written in (lower-case
+    letters, ``01`` for a round, cards out of order...), with the form to write instead."""
+    out = []
+    for i, (mine, theirs) in enumerate(zip(read, written)):
+        if mine != theirs:
+            field = _FIELD_NAMES[i] if i < len(_FIELD_NAMES) else "placed." + theirs.split(":", 1)[0]
+            out.append(problem("notation.form", field, value=mine, form=theirs))
+    if not out and len(read) != len(written):
+        out.append(problem("notation.form", "placed", value=" ".join(read[7:]), form=" ".join(written[7:])))
+    return out
+
+
+#: The field of each position of the notation, as its problems name them.
+_FIELD_NAMES = ("rules", "castles", "round", "first", "to_play", "sides.english", "sides.french")
+
+
+def _read(parts: list[str]) -> Position:
+    """The position the fields say, unchecked; a PositionError names a field that cannot be read."""
     rules_text = parts[0]
     try:
         rules = Rules.from_json(parse_json(rules_text, "rules") if rules_text.startswith("{") else rules_text)
@@ -138,12 +184,8 @@ def parse_notation(text: str | bytes) -> Position:
             xy[b] = _number(pieces[1], f"castle {pieces[0]}")
             cards[0][b], cards[1][b] = Cards.parse(pieces[2]), Cards.parse(pieces[3])
         placed = Placed(xy[0], xy[1], ((cards[0][0], cards[0][1]), (cards[1][0], cards[1][1])))
-        p = new_position(rules, castles, round_, first, point, (english, french), placed, battle)
+        return new_position(rules, castles, round_, first, point, (english, french), placed, battle)
     except (ValueError, CardError) as exc:
         if isinstance(exc, PositionError):
             raise
         raise PositionError([problem("notation.unreadable", field, detail=str(exc))]) from None
-    problems = position_problems(p)
-    if problems:
-        raise PositionError(problems, position_warnings(p))
-    return p

@@ -94,12 +94,14 @@ class Position(State):
         return drawing.chance_outcomes(self)
 
     def apply_outcome(self, outcome: Draw) -> "Position":
-        """The position after a chance outcome (one of :meth:`chance_outcomes`)."""
+        """The position after a chance outcome (one of :meth:`chance_outcomes`); any other raises IllegalMove
+        saying why."""
         return flow.apply_draw(self, outcome)
 
     def sample_outcome(self, rng: random.Random) -> Draw:
-        """A chance outcome drawn with its probability, from a seeded generator."""
-        return drawing.sample_outcome(self, rng)
+        """A chance outcome drawn with its probability, from a seeded generator; IllegalMove where no draw
+        happens."""
+        return flow.sample_draw(self, rng)
 
     # ------------------------------------------------------------------ results
     def result(self) -> scoring.Result:

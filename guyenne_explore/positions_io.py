@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .position import Position
 
 _CONTROL = {"neutral": NEUTRAL, "english": ENGLISH, "french": FRENCH}
+_SYMBOL_KIND = {symbol: kind for kind, symbol in enumerate(SYMBOLS)}
 #: The most characters a position text (JSON or notation) may hold: a position is about
 #: 1 kB, so this refuses a wrong or hostile file at once instead of reading it all.
 MAX_TEXT = 100_000
@@ -89,10 +90,10 @@ class _Reader:
             return EMPTY
         counts = [0] * 10
         for item in value:
-            try:
-                counts[kind_of(item)] += 1
-            except CardError:
-                self.add("cards.unknown", where, value=item)
+            if isinstance(item, str) and item in _SYMBOL_KIND:
+                counts[_SYMBOL_KIND[item]] += 1
+            else:  # "h", " 5" or 5 would load but save as "H" and "5": one spelling, so it saves as read
+                self.add("cards.symbol", where, value=item)
         return Cards(counts)
 
     def integer(self, value: Any, where: str, default: int = 0) -> int:
@@ -147,6 +148,8 @@ def position_from_json(data: str | bytes | dict[str, Any]) -> Position:
             if not isinstance(c, str) or c not in _CONTROL:
                 rd.add("position.castle_control", f"castles[{i}]", index=i, value=c)
             castles.append(_CONTROL.get(c, NEUTRAL) if isinstance(c, str) else NEUTRAL)
+    if "round" not in data:  # no default: a position in the middle of a game would silently become round 1
+        rd.add("json.missing", "round", key="round", hint="the number of the round, 1 for the first")
     round_ = rd.integer(data.get("round"), "round", 1)
     first = rd.side_name(data.get("first", rules.first_side if rules else "english"), "first")
     to_play = data.get("to_play")
@@ -223,6 +226,9 @@ def _read_side(rd: _Reader, d: Any, name: str, members: int) -> Side:
             hands = tuple(rd.cards(m.get("hand"), f"{where}.members[{i}].hand") for i, m in enumerate(listed))
             if "hand" in d and rd.cards(d["hand"], f"{where}.hand") != sum(hands, EMPTY):
                 rd.add("position.team_hand", f"{where}.hand", name=name)
+        if members == 1:  # a single player's hand is written "hand": read as that, but refused in this form
+            rd.add("position.solo_member_field", f"{where}.members", side=name, key="members")
+            hands = (sum(hands, EMPTY),)
     else:
         hands = (rd.cards(d.get("hand"), f"{where}.hand"),)
     deck_list = d.get("deck")

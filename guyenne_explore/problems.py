@@ -35,6 +35,10 @@ MESSAGES: dict[str, str] = {
     "notation.fields": N_("a position notation has at least 7 fields separated by spaces, not {count}:"
                        " RULES CASTLES ROUND FIRST TO_PLAY ENGLISH FRENCH [PLACED]"),
     "notation.unreadable": N_("cannot read the notation: {detail}"),
+    "notation.spacing": N_("the fields of a notation are separated by single spaces, with no other space, tab or"
+                           " line break"),
+    "notation.form": N_("{value} is written {form} in the notation: a position is read only as it is written, so that"
+                        " it saves as it was read"),
     # values of fields
     "value.not_whole": N_("{label} must be a whole number, not {value}"),
     "value.too_small": N_("{label} must be at least {low}{why}, not {value}"),
@@ -44,6 +48,7 @@ MESSAGES: dict[str, str] = {
     "value.not_object": N_("{label} must be an object like {example}, not {value}"),
     "value.not_list": N_("{label} must be a list like {example}, not {value}"),
     "cards.unknown": N_("unknown card {value}: a card is H (the hero) or a value 1-9"),
+    "cards.symbol": N_("a card is written \"H\" (the hero) or \"1\" to \"9\", not {value}"),
     # rules
     "rules.unknown_preset": N_("unknown rules preset {value}: choose one of {choices}"),
     "rules.unknown_parameter": N_("unknown rules parameter {key}"),
@@ -61,6 +66,8 @@ MESSAGES: dict[str, str] = {
     "position.castle_control": N_("castle {index} is {value}: it must be neutral, english or french"),
     "position.round": N_("the round must be 1 or more, not {value}"),
     "position.round_too_large": N_("the round must be at most {high}: no game lasts that long, not {value}"),
+    "position.round_draw_too_large": N_("a draw at round {value} would start round {next}, past the last round a"
+                                        " position may have ({high})"),
     "position.unknown_point": N_("to_play is {value}: it must be one of {choices}"),
     "position.members": N_("{side} are {want} under these rules, but the position gives them hands: {count}"),
     "position.team_hand": N_("sides.{name}.hand must be the members' hands together"),
@@ -188,7 +195,8 @@ PHRASES = (N_("should have"), N_("cannot have"), N_("first"), N_("second"), N_("
            N_("the hand size"), N_("the exhaustion limit L"), N_("a side of members"),
            N_(" (two are fought over each round)"), N_(" (a side places at two castles)"),
            N_(" (the moves of a hand grow as 2 to its size)"), N_(" (each exhaustion adds a cycle through the deck)"),
-           N_('a list like ["neutral", "english", ...], one per castle'), N_('an object {"english": {...}, "french": {...}}'))
+           N_('a list like ["neutral", "english", ...], one per castle'),
+           N_("the number of the round, 1 for the first"), N_('an object {"english": {...}, "french": {...}}'))
 _PATTERNS = (
     (re.compile(r"(?P<side>english|french)'s member (?P<member>\d+)"), N_("member {member} of {side}")),
     (re.compile(r" of which (?P<count>\d+) go to the discard at setup"), N_(" of which {count} go to the discard at setup")),

@@ -191,8 +191,9 @@ class Rules:
         return {k + 1: n for k, n in enumerate(self.valued) if n and k != HERO}
 
     def replace(self, **overrides: Any) -> "Rules":
-        """A variant of these rules (keys as in :meth:`from_json` or as field names)."""
-        return replace(self, **_normalise(overrides))
+        """A variant of these rules (keys as in :meth:`from_json` or as field names); a ``card_counts``
+        mapping changes the values it names and keeps these rules' count of every other value."""
+        return replace(self, **_normalise(overrides, self))
 
     # presets -----------------------------------------------------------
     @classmethod
@@ -219,7 +220,7 @@ class Rules:
         except RulesError as exc:
             problems = exc.problems
             try:
-                _normalise(data)
+                _normalise(data, PRESETS["base"])
             except RulesError as more:
                 problems += more.problems
             raise RulesError(problems) from None
@@ -236,15 +237,16 @@ class Rules:
                 continue
             mine, theirs = getattr(self, f.name), getattr(base, f.name)
             if mine != theirs:
-                out[_JSON_NAME.get(f.name, f.name)] = _to_json_value(f.name, mine)
+                out[_JSON_NAME.get(f.name, f.name)] = _to_json_value(f.name, mine, base)
         return out
 
     def describe(self) -> dict[str, Any]:
         """Every parameter, for result files and tables."""
         out: dict[str, Any] = {"preset": self.preset_name}
+        base = PRESETS[self.preset_name]
         for f in fields(self):
             if f.name != "preset_name":
-                out[_JSON_NAME.get(f.name, f.name)] = _to_json_value(f.name, getattr(self, f.name))
+                out[_JSON_NAME.get(f.name, f.name)] = _to_json_value(f.name, getattr(self, f.name), base)
         return out
 
     def __str__(self) -> str:
@@ -260,16 +262,18 @@ _ALIASES = {"L": "exhaustion_limit", "card_counts": "valued"}
 _FIXED = {"preset", "preset_name"}
 
 
-def _to_json_value(name: str, value: Any) -> Any:
+def _to_json_value(name: str, value: Any, base: Rules) -> Any:
+    """A field's JSON value; ``card_counts`` names every value these rules or ``base`` (their preset)
+    have, a 0 included, since a value it leaves out keeps the preset's count when read back."""
     if name == "valued":
-        return {str(k + 1): n for k, n in enumerate(value) if n and k != HERO}
+        return {str(k + 1): n for k, n in enumerate(value) if (n or base.valued[k]) and k != HERO}
     if name == "members":
         return {"english": value[0], "french": value[1]}
     return value
 
 
-def _normalise(overrides: Mapping[str, Any]) -> dict[str, Any]:
-    """Turn JSON-style override keys and values into field values, naming every bad one."""
+def _normalise(overrides: Mapping[str, Any], base: Rules) -> dict[str, Any]:
+    """Turn JSON-style override keys and values into field values of a variant of ``base``, naming every bad one."""
     known = {f.name for f in fields(Rules)} - _FIXED
     out: dict[str, Any] = {}
     problems: list[Problem] = []
@@ -281,8 +285,7 @@ def _normalise(overrides: Mapping[str, Any]) -> dict[str, Any]:
         if name not in known:
             problems.append(problem("rules.unknown_parameter", f"rules.{shown(key)}", key=key))
             continue
-        found = _coerce(name, value, out)
-        problems += found
+        problems += _coerce(name, value, out, base)
     if problems:
         raise RulesError(problems)
     return out
@@ -291,10 +294,12 @@ def _normalise(overrides: Mapping[str, Any]) -> dict[str, Any]:
 _BOOL_FIELDS = {"hero", "concede_as_decision"}
 
 
-def _coerce(name: str, value: Any, out: dict[str, Any]) -> list[Problem]:
+def _coerce(name: str, value: Any, out: dict[str, Any], base: Rules) -> list[Problem]:
     """Store the field value of a JSON value in ``out``, or return why it cannot be read.
 
-    Nothing is converted silently: ``"22"`` or ``2.5`` where a count is asked is refused."""
+    Nothing is converted silently: ``"22"`` or ``2.5`` where a count is asked is refused.  A
+    ``card_counts`` mapping names the counts it changes: a value it does not name keeps ``base``'s
+    count (RULES.md section 10: ``{"5": 3}`` is three 5s and the rest as usual)."""
     field = _field(name)
     if name == "valued":
         if isinstance(value, Cards):
@@ -303,7 +308,7 @@ def _coerce(name: str, value: Any, out: dict[str, Any]) -> list[Problem]:
         if not isinstance(value, Mapping):
             return [problem("value.not_object", field, label="card_counts", example='{"2": 12, "3": 4}',
                             value=value)]
-        counts = [0] * 10
+        counts = list(base.valued)
         found: list[Problem] = []
         for v, n in value.items():
             try:

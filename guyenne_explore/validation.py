@@ -68,6 +68,9 @@ def position_problems(p: Position) -> list[Problem]:
         out.append(problem("position.round", "round", value=p.round))
     elif p.round > MAX_ROUND:
         out.append(problem("position.round_too_large", "round", high=MAX_ROUND, value=p.round))
+    elif p.round == MAX_ROUND and p.to_play == DRAW:  # the draw starts the next round, past the bound
+        out.append(problem("position.round_draw_too_large", "round", high=MAX_ROUND, next=MAX_ROUND + 1,
+                           value=p.round))
     for side, name in enumerate(SIDES):
         s = p.sides[side]
         if len(s.hands) != r.members[side]:
@@ -147,12 +150,13 @@ def _point_problems(p: Position) -> list[Problem]:
             out.append(problem("point.team_only", "to_play", point=point))
         elif not any(p.sides[side].is_team and p.sides[side].order is None for side in (0, 1)):
             out.append(problem("point.no_team_to_decide", "to_play", point=point))
+    if point in START_OF_ROUND or point == DRAW:  # RULES.md 5.1: a sweep ends the game before the draw
+        if p.castles and p.castles[0] != NEUTRAL and all(c == p.castles[0] for c in p.castles):
+            out.append(problem("point.game_over_sweep", "to_play", side=SIDES[p.castles[0]]))
     if point in START_OF_ROUND:
         for side, name in enumerate(SIDES):
             if p.sides[side].hand.size <= 1:
                 out.append(problem("point.game_over_hand", "to_play", side=name))
-        if p.castles and p.castles[0] != NEUTRAL and all(c == p.castles[0] for c in p.castles):
-            out.append(problem("point.game_over_sweep", "to_play", side=SIDES[p.castles[0]]))
         for side, name in enumerate(SIDES):
             s = p.sides[side]
             if s.is_team and point == OPEN_FIRST and s.order is None:

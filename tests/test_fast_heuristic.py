@@ -51,7 +51,7 @@ def replay(start: Position, policies, seed: int, index: int) -> int:
 
 @pytest.mark.parametrize("rules", ["base", "advanced", "classic2021",
                                    {"preset": "advanced", "adjacency": "ring"},
-                                   {"preset": "base", "card_counts": {"1": 6, "3": 6, "6": 3}, "hand_size": 7},
+                                   {"preset": "base", "card_counts": {"1": 6, "2": 0, "3": 6, "4": 0, "5": 0, "6": 3}, "hand_size": 7},
                                    {"preset": "advanced", "hero": False, "castles": 7},
                                    {"preset": "advanced", "reshuffle": "immediate", "removal": "classic2021"},
                                    {"preset": "advanced", "castles": 12, "adjacency": "ring"}])

@@ -40,7 +40,7 @@ VARIANTS = [Rules.preset(n) for n in PRESETS] + [
     Rules.preset("base", concede_as_decision=True),
     Rules.preset("team3", members={"english": 1, "french": 2}, removal="advanced"),
     Rules.preset("expert", hand_size=7, max_at_castle=4, adjacency="ring"),
-    Rules.preset("base", card_counts={"1": 4, "2": 10, "6": 2}, hero=False, castles=4),
+    Rules.preset("base", card_counts={"1": 4, "2": 10, "3": 0, "4": 0, "5": 0, "6": 2}, hero=False, castles=4),
 ]
 SLOW = 20  # how many times more examples under -m slow
 

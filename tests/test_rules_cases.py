@@ -226,7 +226,7 @@ def test_rules_variants_and_errors():
     r = Rules.preset("advanced", hand_size=7, card_counts={"2": 10, "3": 5, "4": 3, "5": 3})
     assert r.card_set.size == 22 and r.hand_size == 7
     with pytest.raises(RulesError, match="cannot be dealt"):
-        Rules.preset("base", hand_size=12, card_counts={"2": 6, "3": 4})
+        Rules.preset("base", hand_size=12, card_counts={"2": 6, "3": 4, "4": 0, "5": 0})
     with pytest.raises(RulesError, match="hand size must be at most 12"):
         Rules.preset("base", hand_size=40)
     with pytest.raises(RulesError, match="unknown rules parameter"):
