@@ -30,6 +30,7 @@ import math
 import random
 from fractions import Fraction
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..engine_api import (CONCEDE_CHOICE, EMPTY, ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
                           REMOVE_CHOICE, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Cards, Move,
@@ -56,6 +57,7 @@ HERO_USE = 0.3
 
 
 # ---------------------------------------------------------------------- what the rules give
+@lru_cache(maxsize=1 << 10)
 def card_worth(rules: Rules, kind: int) -> float:
     """A card's worth in value points: its face value; the hero, which beats any sum but is one
     card, :data:`HERO_WORTH` of the strongest valued card."""
@@ -65,6 +67,7 @@ def card_worth(rules: Rules, kind: int) -> float:
     return float(value_of(kind))
 
 
+@lru_cache(maxsize=1 << 16)
 def worth(rules: Rules, cards: Cards) -> float:
     return sum(card_worth(rules, k) for k in cards.kinds())
 
@@ -118,16 +121,37 @@ def _pool_stats(view: SideView) -> tuple[float, float, bool]:
     return mean, max(1.0, math.sqrt(var)), bool(hidden[HERO])
 
 
-def win_chance(view: SideView, mine: Cards, battle: int, control: int) -> float:
-    """A guess of the chance that ``mine`` wins the battle (a tie counts as a win for a defender)."""
+class Facts(NamedTuple):
+    """What every move's score reads of a view, worked out once per view rather than once per move
+    (an opening at 20 castles has over a thousand moves): the opponent's unseen cards
+    (:func:`_pool_stats`), the unspent cards of english and french, the opponent's placed cards."""
+
+    pool: tuple[float, float, bool]
+    unspent: tuple[int, int]
+    opponent_placed: tuple[Cards | None, Cards | None]
+    opponent_placed_sizes: tuple[int, int]
+
+
+def facts(view: SideView) -> Facts:
+    opp = view.opponent
+    unspent = (view.hand.size + view.deck_size, sum(opp.hand_sizes) + opp.deck_size)
+    if view.side == FRENCH:
+        unspent = (unspent[1], unspent[0])
+    return Facts(_pool_stats(view), unspent, view.opponent_placed, view.opponent_placed_sizes)
+
+
+def win_chance(view: SideView, mine: Cards, battle: int, control: int, known: Facts | None = None) -> float:
+    """A guess of the chance that ``mine`` wins the battle (a tie counts as a win for a defender).
+    ``known``: the view's :func:`facts`, when the caller has them."""
+    known = known or facts(view)
     me = view.side
-    shown = view.opponent_placed[battle]
+    shown = known.opponent_placed[battle]
     if shown is not None and shown.size:
         pair = (mine, shown) if me == ENGLISH else (shown, mine)
         w = battle_winner(control, *pair)
         return 1.0 if w == me or (w is None and control == me) else 0.0
-    mean, spread, hero = _pool_stats(view)
-    count = view.opponent_placed_sizes[battle]
+    mean, spread, hero = known.pool
+    count = known.opponent_placed_sizes[battle]
     hero_here = HERO_USE if hero else 0.0
     if count:  # placed face down: one of them may be the hero
         hero_here = min(1.0, hero_here * count) if hero else 0.0
@@ -139,8 +163,8 @@ def win_chance(view: SideView, mine: Cards, battle: int, control: int) -> float:
     return (1.0 - hero_here) / (1.0 + math.exp(-edge / (spread * math.sqrt(count))))
 
 
-def score(view: SideView, move: Move) -> float:
-    """How good a move looks to this side (higher is better)."""
+def score(view: SideView, move: Move, known: Facts | None = None) -> float:
+    """How good a move looks to this side (higher is better).  ``known``: the view's :func:`facts`."""
     rules, point = view.rules, view.to_play
     if point == REMOVE_CHOICE:  # lose as little as the rule allows
         return -(worth(rules, move.cards) + 0.1 * move.cards.size)
@@ -155,12 +179,9 @@ def score(view: SideView, move: Move) -> float:
     castle = move.castle if move.castle is not None else (view.x, view.y)[battle]
     assert castle is not None
     me, control = view.side, view.castles[castle]
-    opp = view.opponent
-    unspent = [view.hand.size + view.deck_size, sum(opp.hand_sizes) + opp.deck_size]
-    if me == FRENCH:
-        unspent.reverse()
-    stake = castle_stake(view.castles, castle, me, rules, (unspent[0], unspent[1]))
-    p = win_chance(view, move.cards, battle, control)
+    known = known or facts(view)
+    stake = castle_stake(view.castles, castle, me, rules, known.unspent)
+    p = win_chance(view, move.cards, battle, control, known)
     rel = NEUTRAL if control == NEUTRAL else ENGLISH if control == me else FRENCH
     loss = p * removal_loss(rules, rel, move.cards, True) + (1 - p) * removal_loss(rules, rel, move.cards, False)
     return stake * p - SPEND * worth(rules, move.cards) - REMOVAL * loss
@@ -195,7 +216,8 @@ class Heuristic:
     def weights(self, view: SideView) -> list[tuple[Move, int]]:
         """Each legal move with its whole-number weight (the move's probability is its share)."""
         moves = list(view.legal_moves)
-        scores = [score(view, m) for m in moves]
+        known = facts(view)  # once, not once a move
+        scores = [score(view, m, known) for m in moves]
         top = max(scores)
         soft = [math.floor(RESOLUTION * math.exp((s - top) / self.temperature) + 0.5) for s in scores]
         if view.to_play in (OPEN_FIRST, OPEN_SECOND) and self.bluff_rate:
