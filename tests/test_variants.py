@@ -189,7 +189,7 @@ def test_a_variant_on_a_round_5_position_says_when_each_parameter_takes_effect()
     assert when == {"hand_size": NEXT_DRAW, "removal": NOW, "first_side": PAST, "castles": REFUSED}
     words = {c.parameter: c.words() for c in changes(p, variant)}
     assert words["hand_size"] == ("hand size 6 → 7: takes effect only at the next draw, at the end of the round: "
-                                  "the cards in hand stay as dealt")
+                                  "the cards now in hand stay as they are")
     # before the deal every parameter holds for the whole game
     assert {c.when for c in changes(Position.start("advanced"), variant)} == {WHOLE_GAME}
 
@@ -221,7 +221,8 @@ def test_the_lab_says_how_its_variant_applies_to_the_position_and_why_one_is_ref
 
     lab.editors["hand_size"].value = "7"
     assert "How the rule sets apply to this position (dealt under advanced)" in said()
-    assert "variant advanced(hand_size=7): hand size 6 → 7: takes effect only at the next draw" in said()
+    assert "<li><b>variant advanced(hand_size=7)</b>:<ul><li>hand size 6 → 7: takes effect only at the next draw" in (
+        html.unescape(lab.application.value))
     assert "sweep of hand size: takes effect only at the next draw" in said()
     lab.editors["castles"].value = "7"
     assert "castles 6 → 7: cannot apply to a game under way, set up with 6" in said()
@@ -229,6 +230,15 @@ def test_the_lab_says_how_its_variant_applies_to_the_position_and_why_one_is_ref
     lab.method.value, lab.games.value = "sample", 10
     lab.run_compare(block=True)
     assert "variant advanced(hand_size=7, castles=7)</b> was skipped: castles 6 → 7: cannot apply" in lab.problems.value
+    from guyenne_explore.i18n import set_language
+
+    previous = set_language("fr")  # the reasons are said again in French, like every text of the lab
+    try:
+        lab.refresh()
+        assert "châteaux 6 → 7 : ne peut pas s'appliquer à une partie en cours" in html.unescape(lab.problems.value)
+    finally:
+        set_language(previous)
+    lab.refresh()
     lab.set_position(Position.start("advanced"))
     assert "How the rule sets apply to the game before the deal" in said() and "holds for the whole game" in said()
 

@@ -90,6 +90,13 @@ class Run:
     problems: list[str] = field(default_factory=list)
     #: an exact request refused for its estimated size (``force=True`` would run it anyway)
     out_of_reach: bool = False
+    #: the changes of rules that cannot apply to the position (their words are ``problems``)
+    refused: list[Change] = field(default_factory=list)
+
+    def reword(self) -> None:
+        """The refused changes' words in the current language (after a language switch)."""
+        if self.refused:
+            self.problems = [c.words() for c in self.refused]
 
     @property
     def ok(self) -> bool:
@@ -122,7 +129,7 @@ TAKES_EFFECT: dict[str, str] = {
 }
 WHEN_WORDS: dict[str, str] = {
     NOW: N_("takes effect now (the next placement or battle)"),
-    NEXT_DRAW: N_("takes effect only at the next draw, at the end of the round: the cards in hand stay as dealt"),
+    NEXT_DRAW: N_("takes effect only at the next draw, at the end of the round: the cards now in hand stay as they are"),
     AT_SCORING: N_("takes effect when the game is scored"),
     PAST: N_("no effect here: it acts at the setup, which this position is past"),
     REFUSED: N_("cannot apply to a game under way, set up with {own}: choose 'before the deal' under 'start from' "
@@ -152,15 +159,18 @@ class Change:
     def words(self, lang: str | None = None) -> str:
         """``hand size 6 → 7: takes effect only at the next draw...``."""
         own, new = self._values(lang)
-        return f"{parameter_label(self.parameter, lang)} {own} → {new}: {self.when_words(lang)}"
+        return gettext("{parameter} {own} → {new}: {when}", lang).format(
+            parameter=parameter_label(self.parameter, lang), own=own, new=new, when=self.when_words(lang))
 
 
 class VariantRefused(ValueError):
-    """A rule set that cannot apply to a position already dealt; ``problems`` says why, parameter by parameter."""
+    """A rule set that cannot apply to a position already dealt; ``problems`` says why, parameter by parameter
+    (``changes``: the refused changes, to say it again in another language)."""
 
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems))
-        self.problems = problems
+    def __init__(self, changes: list[Change]) -> None:
+        self.changes = changes
+        self.problems = [c.words() for c in changes]
+        super().__init__("; ".join(self.problems))
 
 
 def value_words(value: Any, lang: str | None = None) -> str:
@@ -204,7 +214,7 @@ def position_under(p: Position, rules: Rules) -> Position:
         return p
     if p == Position.start(p.rules):
         return Position.start(rules)
-    refused = [c.words() for c in changes(p, rules) if c.when == REFUSED]
+    refused = [c for c in changes(p, rules) if c.when == REFUSED]
     if refused:
         raise VariantRefused(refused)
     return Position.from_json({**p.to_json(), "rules": rules.to_json()})
@@ -256,7 +266,8 @@ def analyse_rule_sets(p: Position, rule_sets: Sequence[Rules], *, labels: Sequen
             runs.append(Run(label, rules, analyse(q, policies, method, games, seed, step, executor, force=force)))
         except ValueError as exc:  # PositionError, ExactOutOfReach, exact asked of a sampling-only policy
             runs.append(Run(label, rules, problems=[str(x) for x in getattr(exc, "problems", [exc])],
-                            out_of_reach=isinstance(exc, ExactOutOfReach) and exc.forceable))
+                            out_of_reach=isinstance(exc, ExactOutOfReach) and exc.forceable,
+                            refused=exc.changes if isinstance(exc, VariantRefused) else []))
         if progress is not None and progress(offset + games, total) is False:
             raise Cancelled()
     return runs

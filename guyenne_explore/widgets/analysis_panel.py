@@ -243,6 +243,8 @@ class AnalysisPanel(w.VBox):
             self.controls.status.value = gettext("The built position is not valid: fix its problems to analyse it.")
         if not self.runs:
             return
+        for run in self.runs:  # a rule set refused for the position: its reasons in the new language
+            run.reword()
         self.problems.value = problems_html([r for r in self.runs if not r.out_of_reach])
         self.force_note.value = force_exact_html(self.runs)
         self.figures = result_figures(self.results) if self.results else {}

@@ -146,8 +146,9 @@ class StartChooser(w.VBox):
     def __init__(self, rules: Callable[[], Rules | str], load: Callable[[Position], Any], **kwargs: Any) -> None:
         self._rules = rules
         self._load = load
+        # wide enough for the longest start's name (French: "milieu de partie au hasard") beside its label
         self.choice = name_options(w.Dropdown(options=STARTS, value=BEFORE_DEAL, description="start from",
-                                              layout=w.Layout(width="auto")), _start_name)
+                                              layout=w.Layout(width="340px")), _start_name)
         self.seed = NumberField("seed", 1, 0, 999_999_999, width="150px")
         self.button = w.Button(description="Start", button_style="primary")
         self.deal_again = w.Button(description=N_("Deal again"), icon="refresh", layout=w.Layout(width="auto"),

@@ -248,11 +248,12 @@ class VariantLab(w.VBox):
         compared = [(gettext("preset {rules}").format(rules=self.preset_rules), self.preset_rules)]
         if self.variant is not None and self.variant != self.preset_rules:
             compared.append((gettext("variant {rules}").format(rules=self.variant), self.variant))
-        for label, rules in compared:
+        for label, rules in compared:  # one line a change, under its rule set
             found = changes(p, rules)
             words = [_change_html(c.words(), c.when == REFUSED) for c in found] or [
                 escape(gettext("the position's own rules: nothing changes"))]
-            items.append(f"<li><b>{escape(label)}</b>: " + "; ".join(words) + "</li>")
+            items.append("<li>" + gettext("{rules}:").format(rules=f"<b>{escape(label)}</b>") + "<ul>"
+                         + "".join(f"<li>{x}</li>" for x in words) + "</ul></li>")
         swept = swept_change(p, self.sweep_parameter.value)
         items.append("<li>" + _change_html(gettext("sweep of {parameter}: {when}").format(
             parameter=parameter_label(self.sweep_parameter.value), when=swept.when_words()), swept.when == REFUSED)
@@ -283,12 +284,14 @@ class VariantLab(w.VBox):
 
     def _relabel_runs(self) -> None:
         """The runs' labels in the current language ("preset base", "hand size = 7"): they name the figures' panels,
-        legends and axes and the metrics' columns."""
+        legends and axes and the metrics' columns; and the reasons of a rule set refused."""
         if self.points:
             for pt in self.points:
                 pt.run.label = sweep_label(self._swept[0], pt.value)
         elif len(self.runs) == 2 and self.runs[0].rules is not None and self.runs[1].rules is not None:
             self.runs[0].label, self.runs[1].label = _compare_labels(self.runs[0].rules, self.runs[1].rules)
+        for run in self.runs:  # a refusal's reasons too
+            run.reword()
         self.results = {r.label: r.result for r in self.runs if r.result is not None}
 
     def _sweep_range(self) -> None:
