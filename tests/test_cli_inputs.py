@@ -3,6 +3,7 @@ with a one-line message naming the problem (exit 2 for an option value argparse 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -221,3 +222,33 @@ def test_storyboard_of_any_json_draws_it_or_names_the_problem(tmp_path, capsys, 
         _one_line_refusal(capsys)
     else:
         assert code == EXIT_OK
+
+
+_FLAGS = ["--rules", "--seed", "--policies", "--budget", "--objective", "--scale", "--caption", "--player", "-o",
+          "--record", "--json", "--hide-hands", "--winners", "--seating"]
+_VALUES = ["base", '{"preset": "team"}', '{"preset": "base", "castles": 0}', "nope", "", "-1", "7", "1" * 30, "none",
+           "search:0", "uniform,heuristic", "english=nope", "nan", "0.5", "score", "inf", "french", "x" * 500,
+           "out.svg", "out.xyz", "out/"]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(command=st.sampled_from(["check", "moves", "play", "diagram", "storyboard", "solve"]),
+       position=st.sampled_from(["endgame", "folder", "missing", "record", "-"]),
+       options=st.lists(st.tuples(st.sampled_from(_FLAGS), st.sampled_from(_VALUES)), max_size=3))
+def test_any_command_line_of_these_words_ends_without_an_internal_error(tmp_path, capsys, monkeypatch, command,
+                                                                         position, options):
+    """Commands with positions, files and option values of every kind: done, refused or a usage error
+    (exit 0, 1 or 2), never an internal error (3)."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("base"))
+    record = tmp_path / "record.json"
+    if not record.exists():
+        record.write_text(json.dumps(_good_record()))
+    where = {"endgame": str(position_path("base-endgame-3v3.json")), "folder": str(tmp_path),
+             "missing": str(tmp_path / "missing.json"), "record": str(record), "-": "-"}[position]
+    argv = [command, where]
+    for flag, value in options:
+        argv += [flag] if flag in ("--json", "--hide-hands", "--winners", "--seating") else \
+            [flag, str(tmp_path / value) if value.startswith("out") else value]
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code in (0, 1, 2) and "internal error" not in err and "Traceback" not in err, (argv, code, err)
