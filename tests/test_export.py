@@ -347,3 +347,18 @@ def test_export_row_bounds_the_caption_and_the_scale_beside_their_fields():
         assert not row.download() and sent == [], typed
     row.scale.box.value = "0.5"
     assert row.download() and _png_size(sent[-1][1])[0] == 360
+
+
+def test_the_export_rows_refusals_follow_the_language_switch():
+    from guyenne_explore.widgets.explorer import Explorer
+
+    e = Explorer(lang="en")
+    row = e.diagram_export
+    row.caption.value = "x" * 300
+    row.scale.box.value = "nan"
+    assert "at most 240" in row.caption_message.value and "PNG scale" in row.scale.message.value
+    try:
+        e.set_language("fr")
+        assert "au plus 240" in row.caption_message.value and "Échelle PNG" in row.scale.message.value
+    finally:
+        e.set_language("en")

@@ -76,6 +76,12 @@ class DiagramExport(w.Accordion):
         self.selected_index = None
         self.add_class("guyenne-diagram-export")
 
+    def refresh(self) -> None:
+        """After a language switch: the words beside the caption and the scale, and the last refusal, written again."""
+        self.message.value = ""
+        self._check_caption()
+        self.scale._read()
+
     def _check_caption(self) -> str | None:
         """The caption's problem, also written beside its box (nothing when it fits)."""
         problem = caption_problem(self.caption.value)

@@ -93,6 +93,7 @@ class Explorer(w.HBox):
         if self.builder.position is None:
             self._problems(None)
         self.moves.refresh()
+        self.diagram_export.refresh()  # the words beside its caption and scale
         for panel in (self.analysis, self.lab, self.skill):  # the last results, drawn again from what they keep
             panel.refresh()
 

@@ -201,7 +201,7 @@ class SessionControls(w.VBox):
         self.message = w.HTML()
         self.message.add_class("guyenne-session-message")
         self.save_button.on_click(guarded(self.message)(lambda _b: self.save()))
-        super().__init__([w.HBox([self.save_button, self.file, self.upload],
+        super().__init__([w.HBox([self.save_button, self.upload, self.file],
                                  layout=w.Layout(flex_flow="row wrap", align_items="center")), self.message], **kwargs)
         self.add_class("guyenne-session")
 

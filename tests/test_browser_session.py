@@ -1,0 +1,149 @@
+"""Sessions and the export row's fields in a real browser (the Voilà app in headless Chromium).
+
+Save session downloads one JSON file that Open session (an upload) brings back to the same table in a
+fresh page; a bad file is refused beside the button.  A 6,000-character caption or a PNG scale of
+1e308 or nan is refused beside its box at once, and the row then draws as usual (the kernel was never
+kept busy).  Screenshots of the session controls and the export row in English and French at 1280x800
+go to artifacts/.  Skipped with the reason when Playwright, Voilà or chromium are missing
+(GUYENNE_REQUIRE_BROWSER=1 turns that into a failure).
+"""
+import json
+import os
+import pathlib
+import socket
+
+import pytest
+
+from tests import browser_app as app
+
+
+def _free_port() -> int:
+    """A loopback port no other test server holds (the other browser tests use 8871 to 8899)."""
+    for port in range(8900, 8910):
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) != 0:
+                return port
+    pytest.skip("no free loopback port in 8900-8909")
+
+
+@pytest.fixture(scope="module")
+def browser_app(tmp_path_factory):
+    reason = app.missing()
+    if reason:
+        if os.environ.get("GUYENNE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"the browser test must run here but {reason}")
+        pytest.skip(reason)
+    log = tmp_path_factory.mktemp("voila") / "voila.log"
+    with app.voila_app(_free_port(), log) as url, app.chromium() as browser:
+        yield url, browser
+
+
+def _page(browser, url):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    page.goto(url)
+    page.wait_for_selector('.guyenne-table svg g.castle[data-castle="5"]')
+    page.wait_for_selector(".guyenne-session .guyenne-upload-button")
+    return page
+
+
+def _notation(page) -> str:
+    return page.get_attribute(".guyenne-table-board", "data-notation")
+
+
+def _switch(page, label: str, tab: str) -> None:
+    """Switch the language and wait until the tabs and the table's diagram show it."""
+    page.click(f'.guyenne-language button:has-text("{label}")')
+    page.wait_for_selector(f'.guyenne-explorer .lm-TabBar-tab:has-text("{tab}")')
+    side = "Français" if label == "Français" else "French"
+    page.wait_for_selector(f'.guyenne-table svg g.side[data-side="french"] text:text-is("{side}")', state="attached")
+    page.wait_for_timeout(500)
+
+
+def _shot(page, locator, name: str) -> None:
+    """The window at 1280x800 with ``locator`` in view, and the locator alone."""
+    locator.scroll_into_view_if_needed()
+    page.screenshot(path=str(app.ARTIFACTS / f"1280x800-{name}.png"))
+    locator.screenshot(path=str(app.ARTIFACTS / f"1280x800-{name}-alone.png"))
+
+
+def test_a_session_saved_in_the_page_reopens_in_a_fresh_page(browser_app, tmp_path):
+    url, browser = browser_app
+    app.ARTIFACTS.mkdir(exist_ok=True)
+    page = _page(browser, url)
+    try:
+        page.click('button:has-text("Sample chance")')  # the deal, then the first listed move
+        page.wait_for_selector(".guyenne-move", state="attached")
+        move = page.get_attribute(".guyenne-move >> nth=0", "data-move")
+        box = page.locator(".guyenne-explorer input[placeholder^='a move, e.g.']")
+        box.fill(move)
+        box.press("Enter")
+        page.wait_for_selector(".guyenne-explorer :text('played')")
+        played = _notation(page)
+        with page.expect_download() as info:
+            page.click('.guyenne-session button:has-text("Save session")')
+        saved = tmp_path / info.value.suggested_filename
+        info.value.save_as(saved)
+        data = json.loads(saved.read_text(encoding="utf-8"))
+        assert data["kind"] == "guyenne-explore session" and len(data["history"]["moves"]) == 2
+        _shot(page, page.locator(".guyenne-session"), "en-session")
+        _switch(page, "Français", "Variantes")
+        _shot(page, page.locator(".guyenne-session"), "fr-session")
+    finally:
+        page.context.close()
+
+    page = _page(browser, url)
+    try:
+        assert _notation(page) != played
+        bad = tmp_path / "bad.json"
+        bad.write_text("{not json", encoding="utf-8")
+        chooser = page.locator(".guyenne-session input[type=file]")
+        chooser.set_input_files(str(bad))
+        message = page.locator(".guyenne-session .guyenne-upload-message")
+        page.locator(".guyenne-session .guyenne-upload-message:has-text('bad.json was not opened')").wait_for()
+        assert "not JSON" in message.inner_text() and _notation(page) != played
+        chooser.set_input_files(str(saved))
+        page.locator(f".guyenne-session .guyenne-upload-message:has-text('opened {saved.name}')").wait_for()
+        page.wait_for_function(f"() => document.querySelector('.guyenne-table-board').dataset.notation === {played!r}")
+        assert page.locator(".guyenne-explorer :text('step 3 / 3')").count() == 1
+        _shot(page, page.locator(".guyenne-session"), "en-session-opened")
+    finally:
+        page.context.close()
+
+
+def test_hostile_caption_and_scale_are_refused_beside_their_boxes(browser_app, tmp_path):
+    url, browser = browser_app
+    page = _page(browser, url)
+    try:
+        page.click("text=Export the diagram (SVG, PNG, PDF)")
+        row = page.locator(".guyenne-diagram-export")
+        caption = row.locator('input[placeholder^="caption written"]')
+        caption.fill("x" * 6000)
+        caption.press("Tab")
+        row.locator(":text('at most 240 fit above the table')").wait_for()
+        scale = row.locator(".guyenne-field-message").last
+        box = row.locator("input[type=text]").last
+        for typed in ("1e308", "nan"):
+            box.fill(typed)
+            box.press("Enter")
+            row.locator(f":text(\"not '{typed}'\")").wait_for()
+        _shot(page, row, "en-export-row-refusals")
+        _switch(page, "Français", "Variantes")
+        _shot(page, row, "fr-export-row-refusals")
+        _switch(page, "English", "Variant lab")
+        caption.fill("A caption from the page")
+        caption.press("Tab")
+        page.wait_for_selector(".guyenne-diagram-export :text('at most 240')", state="detached")
+        box.fill("1")
+        box.press("Enter")
+        page.wait_for_function("(el) => !el.innerText.trim()", arg=scale.element_handle())
+        with page.expect_download() as info:  # the kernel answers at once: the row draws as usual
+            page.click('button:has-text("Download diagram")')
+        png = pathlib.Path(info.value.path()).read_bytes()
+        assert png[:4] == b"\x89PNG"
+        _shot(page, row, "en-export-row")
+        _switch(page, "Français", "Variantes")
+        _shot(page, row, "fr-export-row")
+    finally:
+        page.context.close()
