@@ -79,9 +79,7 @@ import math
 import random
 import time
 from fractions import Fraction
-from typing import Callable, Hashable
-
-import numpy as np
+from typing import Hashable
 
 from ..engine_api import (CONCEDE_CHOICE, Move, Position, SideView, apply_legal, concede_move, determinise,
                           play)
@@ -116,20 +114,16 @@ def _rollouts(q: Position, side: int, count: int, seed: int, start: int, policy:
     from .fast.encode import unsupported
     from .fast.rollout import play_summaries
 
-    compiled: Callable[[], np.ndarray] | None = None
-    if policy == "heuristic" and fh.unsupported(q, (policy, policy)) is None:
-        def compiled() -> np.ndarray:
-            return fh.play_summaries(q, (policy, policy), count, seed, start)
-    elif unsupported(q, ("uniform", "uniform")) is None:
-        def compiled() -> np.ndarray:
-            return play_summaries(q, count, seed, start)
-    if compiled is not None:
-        threads = numba.get_num_threads()
-        numba.set_num_threads(1)  # a few games a call: starting threads would cost more than they bring
-        try:
-            winners = compiled()[:, kn.OUT_WINNER]
-        finally:
-            numba.set_num_threads(threads)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)  # a few games a call: starting threads would cost more than they bring
+    try:
+        out = fh.summaries_if_played(q, (policy, policy), count, seed, start) if policy == "heuristic" else None
+        if out is None and unsupported(q, ("uniform", "uniform")) is None:
+            out = play_summaries(q, count, seed, start)
+    finally:
+        numba.set_num_threads(threads)
+    if out is not None:
+        winners = out[:, kn.OUT_WINNER]
         return float((winners == side).sum()) + 0.5 * float((winners == kn.DRAW_WINNER).sum())
     total = 0.0
     for i in range(count):

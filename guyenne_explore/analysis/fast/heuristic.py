@@ -751,8 +751,9 @@ def play_traced(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, pols, seed
 
 
 # ---------------------------------------------------------------------- Python side
-def _setup(p: Position, policies: tuple[str, str], heuristic: hz.Heuristic | None):
-    reason, e = _unsupported(p, policies)
+def _setup(p: Position, policies: tuple[str, str], heuristic: hz.Heuristic | None,
+           checked: tuple[str | None, Encoded | None] | None = None):
+    reason, e = checked or _unsupported(p, policies)
     if reason or e is None:
         raise ValueError(reason)
     worth, loss = _tables_of(p.rules, e)
@@ -762,20 +763,31 @@ def _setup(p: Position, policies: tuple[str, str], heuristic: hz.Heuristic | Non
 
 
 def batch_args(p: Position, policies: tuple[str, str], games: int, seed: int, start_index: int = 0,
-               heuristic: hz.Heuristic | None = None) -> tuple:
+               heuristic: hz.Heuristic | None = None, checked: tuple[str | None, Encoded | None] | None = None
+               ) -> tuple:
     """The arguments of :func:`play_batch` for games ``start_index..`` of batch ``seed`` (the last is the
     summary rows it fills).  Their numba types are the same under every rule set and pair of
-    policies, so one compiled version serves all (:mod:`.warm` compiles it ahead)."""
-    e, loss, rows, hp, pols = _setup(p, policies, heuristic)
+    policies, so one compiled version serves all (:mod:`.warm` compiles it ahead).  ``checked``:
+    :func:`_unsupported`'s answer, when the caller has it."""
+    e, loss, rows, hp, pols = _setup(p, policies, heuristic, checked)
     out = np.zeros((games, kn.N_OUT), np.int64)
     return (e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points, loss, rows, hp,
             pols, seed_u64(seed), np.uint64(start_index), games, e.max_rounds, e.ways_width, out)
 
 
+def summaries_if_played(p: Position, policies: tuple[str, str], games: int, seed: int, start_index: int = 0
+                        ) -> np.ndarray | None:
+    """:func:`play_summaries`, or None where the compiled heuristic does not play these games: one check
+    and one encoding of the position (a search asks this at every leaf)."""
+    checked = _unsupported(p, policies)
+    return None if checked[0] is not None else play_summaries(p, policies, games, seed, start_index, checked=checked)
+
+
 def play_summaries(p: Position, policies: tuple[str, str], games: int, seed: int, start_index: int = 0,
-                   heuristic: hz.Heuristic | None = None) -> np.ndarray:
+                   heuristic: hz.Heuristic | None = None,
+                   checked: tuple[str | None, Encoded | None] | None = None) -> np.ndarray:
     """Summary rows (columns ``kernel.OUT_*``) of games ``start_index..`` of batch ``seed``."""
-    args = batch_args(p, policies, games, seed, start_index, heuristic)
+    args = batch_args(p, policies, games, seed, start_index, heuristic, checked)
     out: np.ndarray = args[-1]
     if games:
         play_batch(*args)
@@ -812,4 +824,4 @@ def fast_games(p: Position, policies: tuple[str, str], games: int, seed: int, st
     return out
 
 
-__all__ = ["batch_args", "fast_games", "play_summaries", "traced", "unsupported", "tables", "params"]
+__all__ = ["batch_args", "fast_games", "play_summaries", "summaries_if_played", "traced", "unsupported", "tables", "params"]
