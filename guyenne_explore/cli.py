@@ -254,7 +254,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     method = "exact" if args.exact else ("sample" if args.samples else "auto")
     if args.workers is not None and args.workers < 1:
         raise Refused(_("--workers must be at least 1, not {value}").format(value=args.workers))
-    from .analysis.workers import engine_played
+    from .analysis.sample import engine_played
 
     # games the engine plays (a search) are slow: spread over the cores by default; compiled games (uniform,
     # the heuristic) play thousands a second here, sooner than worker processes start and load them

@@ -312,7 +312,8 @@ def test_the_local_pool_starts_safely_after_compiled_games_and_plays_the_same_ga
     skilled games are asked for; a worker forked from it would die.  The pool of the panels and the
     command line starts its workers from a clean process, and gives the games of one process."""
     from guyenne_explore.analysis.fast.rollout import play_summaries
-    from guyenne_explore.analysis.workers import engine_played, executor_for, process_pool
+    from guyenne_explore.analysis.sample import engine_played, executor_for
+    from guyenne_explore.analysis.workers import process_pool
 
     p = Position.start("advanced")
     play_summaries(p, 2000, 1)  # the parallel uniform kernel, in this process

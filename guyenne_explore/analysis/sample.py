@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 #: seconds between two looks at a run spread over workers (its progress, and whether to stop)
 POLL = 0.2
 
-__all__ = ["Game", "fast_reason", "game_rng", "play_games", "play_out", "sample_games", "sample_games_on", "summarise"]
+__all__ = ["Game", "engine_played", "executor_for", "fast_reason",
+           "game_rng", "play_games", "play_out", "sample_games", "sample_games_on", "summarise"]
 
 
 class _Summary(Hooks):
@@ -170,3 +171,24 @@ def sample_games_on(executor: Executor, p: Position, policy_names: tuple[str, st
     finally:
         run.close()
     return [g for start in sorted(shares) for g in shares[start]]
+
+
+def engine_played(p: Position, policy_names: tuple[str, str]) -> bool:
+    """Whether these games are played by the engine in Python (a search, or rules the kernels do not
+    play): slow games, worth spreading over processes.  Compiled games run thousands a second in
+    one process, faster than a worker takes to start."""
+    from .fast import heuristic as compiled
+
+    if fast_reason(p, policy_names) is None:
+        return False
+    return "heuristic" not in policy_names or compiled.unsupported(p, policy_names) is not None
+
+
+def executor_for(p: Position, policy_names: tuple[str, str]) -> Executor | None:
+    """What the panels sample on by default: the local pool for engine-played games when this
+    machine has more than one core, else None (this process)."""
+    from .workers import local_cores, local_pool
+
+    if local_cores() > 1 and engine_played(p, policy_names):
+        return local_pool()
+    return None

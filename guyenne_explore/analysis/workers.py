@@ -38,7 +38,6 @@ import uuid
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, wait
 from typing import Any, Iterable, Protocol
 
-from ..engine_api import Position
 from .cancel import Throttled
 
 #: seconds the workers of a cancelled run get to notice the flag before they are killed
@@ -262,23 +261,3 @@ def forget(pool: Executor) -> None:
     with _lock:
         if _pool is pool:
             _pool = None
-
-
-def engine_played(p: Position, policy_names: tuple[str, str]) -> bool:
-    """Whether these games are played by the engine in Python (a search, or rules the kernels do not
-    play): slow games, worth spreading over processes.  Compiled games run thousands a second in
-    one process, faster than a worker takes to start."""
-    from .fast import heuristic as compiled
-    from .sample import fast_reason
-
-    if fast_reason(p, policy_names) is None:
-        return False
-    return "heuristic" not in policy_names or compiled.unsupported(p, policy_names) is not None
-
-
-def executor_for(p: Position, policy_names: tuple[str, str]) -> Executor | None:
-    """What the panels sample on by default: the local pool for engine-played games when this
-    machine has more than one core, else None (this process)."""
-    if local_cores() > 1 and engine_played(p, policy_names):
-        return local_pool()
-    return None

@@ -18,11 +18,11 @@ import ipywidgets as w
 import plotly.graph_objects as go
 
 from ..analysis.api import POLICIES
-from ..analysis.exact import Cancelled
+from ..analysis.exact import Cancelled, plain_duration
 from ..analysis.fast.warm import Step, needs_compiling, prepare, preparing_message
 from ..analysis.results import AnalysisResult
 from ..analysis.variants import Run, analyse_rule_sets
-from ..analysis.workers import executor_for
+from ..analysis.sample import executor_for
 from ..i18n import gettext, ngettext
 from ..position import Position
 from ..render.plots import (
@@ -88,7 +88,9 @@ class RunControls:
                                       layout=w.Layout(width="300px"))
         self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True)
         self.status = w.HTML()
+        self.left = w.Label()  # the time left, from the pace of the games so far
         self.cancelled = False
+        self._began = 0.0  # when the run's counted work started (after any compiling)
         self._message = ""  # the run's status, once the fast path is prepared
         self._prepare = False  # whether the run compiles the fast path first (see start)
         self._drawn = 0.0  # when the bar was last moved: slow games report each one, fast ones are not redrawn each time
@@ -111,13 +113,22 @@ class RunControls:
             self.progress.max = max(total, 1)
             self.progress.value = min(done, self.progress.max)
             self.progress.description = f"{done}/{total}" if total else IDLE
+            self.left.value = self._time_left(now, done, total)
         if done and self._message and not self.cancelled:
             self.status.value, self._message = escape(self._message), ""
         return False if self.cancelled else None
 
+    def _time_left(self, now: float, done: int, total: int) -> str:
+        """"about 2 minutes left" at the pace so far; nothing until a game (or state) is done."""
+        if not done or done >= total:
+            return ""
+        return gettext("{duration} left").format(duration=plain_duration((now - self._began) * (total - done) / done))
+
     def start(self, message: str) -> None:
         """Open a run; says so first when the fast path still has to compile (no numba cache yet)."""
         self.cancelled = False
+        self._began = time.monotonic()
+        self.left.value = ""
         self.progress.value = 0
         self.progress.description = IDLE
         self._drawn = 0.0
@@ -141,6 +152,7 @@ class RunControls:
         def run() -> None:
             if self._prepare:
                 prepare(self._compiling)
+                self._began = time.monotonic()
                 self._prepare = False
                 self.progress.value, self.progress.description = 0, IDLE
                 if self._message:
@@ -150,6 +162,7 @@ class RunControls:
 
     def finish(self, ok: bool) -> None:
         self.cancel_button.disabled = True
+        self.left.value = ""
         self.progress.bar_style = "success" if ok else "warning"
 
     def launch(self, work: Any, block: bool) -> None:
@@ -162,7 +175,7 @@ class RunControls:
             self.thread.start()
 
     def box(self, *extra: w.Widget) -> w.HBox:
-        return w.HBox([*extra, self.cancel_button, self.progress], layout=w.Layout(flex_flow="row wrap"))
+        return w.HBox([*extra, self.cancel_button, self.progress, self.left], layout=w.Layout(flex_flow="row wrap"))
 
 
 class AnalysisPanel(w.VBox):

@@ -32,7 +32,7 @@ from ..analysis.variants import (
     sweep_label,
     swept_change,
 )
-from ..analysis.workers import executor_for
+from ..analysis.sample import executor_for
 from ..i18n import gettext
 from ..position import Position
 from ..render.plots import metrics_rows, result_figures, rows_html, sweep_figure
