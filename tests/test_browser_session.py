@@ -147,3 +147,34 @@ def test_hostile_caption_and_scale_are_refused_beside_their_boxes(browser_app, t
         _shot(page, row, "fr-export-row")
     finally:
         page.context.close()
+
+
+def test_the_analysis_export_row_downloads_the_one_file_report(browser_app):
+    url, browser = browser_app
+    page = _page(browser, url)
+    try:
+        page.click('.lm-TabBar-tab:has-text("Analysis")')
+        panel = page.locator(".guyenne-analysis")
+        games = panel.get_by_label("Games").first
+        games.fill("20")
+        games.press("Enter")
+        seed = panel.get_by_label("Seed").first
+        seed.fill("4")
+        seed.press("Enter")
+        panel.locator(".widget-dropdown select", has=page.locator("option", has_text="sample")).first \
+            .select_option(label="sample")
+        panel.locator("button", has_text="Run analysis").click()
+        panel.locator(".js-plotly-plot").first.wait_for()
+        report = panel.get_by_role("button", name="Report (HTML)")
+        page.wait_for_function("(b) => !b.disabled", arg=report.element_handle())
+        with page.expect_download() as info:
+            report.click()
+        assert info.value.suggested_filename == "guyenne-analysis-report.html"
+        html = pathlib.Path(info.value.path()).read_text(encoding="utf-8")
+        assert "20 sampled games, seed 4" in html and html.count("Plotly.newPlot") == 4 and "<svg" in html
+        row = panel.locator(".widget-hbox:has(button:has-text('Report'))").last
+        _shot(page, row, "en-analysis-export-row")
+        _switch(page, "Français", "Variantes")
+        _shot(page, panel.locator(".widget-hbox:has(button:has-text('Rapport'))").last, "fr-analysis-export-row")
+    finally:
+        page.context.close()
