@@ -192,7 +192,8 @@ class Rules:
 
     def replace(self, **overrides: Any) -> "Rules":
         """A variant of these rules (keys as in :meth:`from_json` or as field names); a ``card_counts``
-        mapping changes the values it names and keeps these rules' count of every other value."""
+        mapping changes the values it names and keeps these rules' count of every other value, and a
+        ``members`` mapping the sides it names."""
         return replace(self, **_normalise(overrides, self))
 
     # presets -----------------------------------------------------------
@@ -249,6 +250,20 @@ class Rules:
                 out[_JSON_NAME.get(f.name, f.name)] = _to_json_value(f.name, getattr(self, f.name), base)
         return out
 
+    def describe_variant(self, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        """:meth:`describe` with ``overrides`` laid over it as :meth:`replace` lays them, but unchecked:
+        a form shows a refused rules object value by value, each problem beside its field, and a
+        partial ``card_counts`` or ``members`` in full, as the reader would fill it in (RULES.md 10)."""
+        out = self.describe()
+        for key, value in overrides.items():
+            name = _ALIASES.get(key, key) if isinstance(key, str) else key
+            if name in _FIXED:
+                continue
+            if name in _PARTIAL and isinstance(value, Mapping):
+                value = {str(k): n for k, n in _laid_over(name, value, self).items()}
+            out[_JSON_NAME.get(name, name) if isinstance(name, str) else key] = value
+        return out
+
     def __str__(self) -> str:
         spec = self.to_json()
         if isinstance(spec, str):
@@ -270,6 +285,27 @@ def _to_json_value(name: str, value: Any, base: Rules) -> Any:
     if name == "members":
         return {"english": value[0], "french": value[1]}
     return value
+
+
+#: The fields whose JSON mapping may be partial: what it does not name keeps the preset's (RULES.md 10).
+_PARTIAL = ("valued", "members")
+
+
+def _laid_over(name: str, given: Mapping[Any, Any], base: Rules) -> dict[Any, Any]:
+    """A ``card_counts`` or ``members`` mapping with what it does not name taken from ``base``: RULES.md 10
+    reads ``{"5": 3}`` as three 5s and the rest as usual, and ``{"english": 2}`` as two English members
+    and the French as the preset has them.  Card values are spelled ``"5"``; a key that names no value
+    stays as written, for the reader to refuse."""
+    if name == "members":
+        return {"english": base.members[0], "french": base.members[1], **given}
+    counts: dict[Any, Any] = {str(k + 1): n for k, n in enumerate(base.valued) if n and k != HERO}
+    for key, n in given.items():
+        try:
+            kind = kind_of(key)
+        except CardError:
+            kind = HERO
+        counts[str(kind + 1) if kind != HERO else key] = n
+    return counts
 
 
 def _normalise(overrides: Mapping[str, Any], base: Rules) -> dict[str, Any]:
@@ -299,7 +335,8 @@ def _coerce(name: str, value: Any, out: dict[str, Any], base: Rules) -> list[Pro
 
     Nothing is converted silently: ``"22"`` or ``2.5`` where a count is asked is refused.  A
     ``card_counts`` mapping names the counts it changes: a value it does not name keeps ``base``'s
-    count (RULES.md section 10: ``{"5": 3}`` is three 5s and the rest as usual)."""
+    count (RULES.md section 10: ``{"5": 3}`` is three 5s and the rest as usual), and a ``members``
+    mapping that names one side keeps ``base``'s members of the other."""
     field = _field(name)
     if name == "valued":
         if isinstance(value, Cards):
@@ -308,7 +345,6 @@ def _coerce(name: str, value: Any, out: dict[str, Any], base: Rules) -> list[Pro
         if not isinstance(value, Mapping):
             return [problem("value.not_object", field, label="card_counts", example='{"2": 12, "3": 4}',
                             value=value)]
-        counts = list(base.valued)
         found: list[Problem] = []
         for v, n in value.items():
             try:
@@ -322,10 +358,8 @@ def _coerce(name: str, value: Any, out: dict[str, Any], base: Rules) -> list[Pro
             bad = whole_number_problem(n, f"{field}.{k + 1}", f"the count of {k + 1}s", 0, MAX_PER_VALUE)
             if bad:
                 found.append(bad)
-                continue
-            counts[k] = n
         if not found:
-            out[name] = Cards(counts)
+            out[name] = Cards.from_values({int(v): n for v, n in _laid_over(name, value, base).items()})
         return found
     if name == "members":
         if isinstance(value, Mapping):
@@ -333,7 +367,8 @@ def _coerce(name: str, value: Any, out: dict[str, Any], base: Rules) -> list[Pro
             if bad_keys:
                 return [problem("value.choice", f"{field}.{shown(k)}", label="a side of members",
                                 choices=", ".join(SIDES), value=k) for k in bad_keys]
-            pair = (value.get("english", 1), value.get("french", 1))
+            full = _laid_over(name, value, base)
+            pair = (full["english"], full["french"])
         elif isinstance(value, (list, tuple)) and len(value) == 2:
             pair = tuple(value)
         else:

@@ -399,3 +399,34 @@ def test_the_forms_show_every_count_of_a_partial_card_counts():
     values = rules_values(Rules.from_json(rules))
     assert [values[f"count:{v}"] for v in range(2, 6)] == [12, 4, 3, 3]
     assert rules_from_values("advanced", values) == Rules.from_json(rules)
+
+
+# ---------------------------------------------------------------------- 6. a partial members
+def test_a_partial_members_keeps_the_preset_members_of_the_side_it_does_not_name():
+    # RULES.md 10: team3 is 2 for english and 1 for french "unless overridden"
+    assert Rules.from_json({"preset": "team3", "members": {"french": 2}}).members == (2, 2)
+    assert Rules.from_json({"preset": "team", "members": {"english": 1}}).members == (1, 2)
+    assert Rules.from_json({"preset": "base", "members": {"english": 2}}).members == (2, 1)
+    variant = Rules.preset("base", members={"english": 2, "french": 2})
+    assert variant.replace(members={"french": 1}).members == (2, 1)  # a variant's own members
+
+
+partial_rules = st.fixed_dictionaries({"preset": st.sampled_from(PRESETS)}, optional={
+    "members": st.dictionaries(st.sampled_from(SIDES), st.integers(1, 2), max_size=2),
+    "card_counts": st.dictionaries(st.sampled_from([str(v) for v in range(1, 10)]), st.integers(0, 5), max_size=3),
+    "hand_size": st.integers(2, 8),
+})
+
+
+@settings(max_examples=100, deadline=None, database=None)
+@given(partial_rules)
+def test_partial_rules_json_reads_as_its_preset_with_what_it_names_and_round_trips(data):
+    try:
+        r = Rules.from_json(data)
+    except RulesError:
+        return
+    base = Rules.preset(data["preset"])
+    named = data.get("members", {})
+    assert r.members == tuple(named.get(side, base.members[i]) for i, side in enumerate(SIDES))
+    assert Rules.from_json(r.to_json()) == r
+    assert Rules.from_json(json.loads(json.dumps(r.describe()))) == r
