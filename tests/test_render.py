@@ -535,3 +535,21 @@ def test_a_previewed_placement_is_drawn_at_its_castle_in_both_battles(preset):
                 seen.add(p.to_play)
     assert seen == set(PLACEMENTS)
     assert not groups(parse(position_svg(after_deal(preset))), "preview")  # no move previewed, nothing drawn
+
+
+def test_the_last_placement_previewed_shows_both_battles_outcomes_in_the_designers_view(load):
+    """The last placement of a round previewed with the winners marked: battle X and battle Y both carry the outcome
+    the engine gives when the cards are revealed (the second battle of a rulebook example was missing)."""
+    from guyenne_explore.flow import battle_winner
+    from guyenne_explore.render.storyboard import all_placed
+
+    p = load("advanced-respond-second.json")
+    for move in p.legal_moves:
+        revealed = all_placed(p, move)
+        marks = winner_marks(p, highlight_move=move)
+        assert set(marks) == {str(revealed.placed.x), str(revealed.placed.y)}
+        for b in (0, 1):
+            c = revealed.placed.castle(b)
+            winner = battle_winner(revealed.castles[c], revealed.placed.at(0, b), revealed.placed.at(1, b))
+            expected = {None: "tie", 0: "english", 1: "french"}[winner]
+            assert marks[str(c)].get("data-winner") == expected and marks[str(c)].get("data-pending") == "true"

@@ -482,7 +482,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
         badges[table.placed.x] = "X"
     if table.placed.y is not None:
         badges[table.placed.y] = "Y"
-    marks = {m.castle: m for m in battle_marks(p, show_hands=show_hands)} if show_winners else {}
+    marks = {m.castle: m for m in battle_marks(table, show_hands=show_hands)} if show_winners else {}
     for i, owner in enumerate(p.castles):
         cx = LEFT + slot * (i + 0.5)
         body.append(_castle(cx, castle_row + CASTLE_H / 2 - 8, owner, i, badge=badges.get(i),
