@@ -148,7 +148,7 @@ def sample_games_on(executor: Executor, p: Position, policy_names: tuple[str, st
 
     if chunk is None:
         # engine-played games are slow (a search takes seconds a game): chunks small enough to share out
-        chunk = 10_000 if fast and fast_reason(p, policy_names) is None else max(1, min(200, -(-games // 32)))
+        chunk = 10_000 if fast and not engine_played(p, policy_names) else max(1, min(200, -(-games // 32)))
     run = open_run(executor)
     futures: dict[Future[list[Game]], int] = {}
     shares: dict[int, list[Game]] = {}
