@@ -481,6 +481,18 @@ def test_a_refused_json_with_unusable_fields_opens_in_the_form_with_notes(start)
     assert b.position is None
 
 
+def test_a_refused_json_with_partial_counts_and_members_opens_with_the_full_set_the_engine_reads(start):
+    b = Builder(start)
+    data = start.to_json()
+    data["rules"] = {"preset": "team3", "hand_size": "abc", "card_counts": {"5": 3}, "members": {"french": 2}}
+    assert not b.load_json(json.dumps(data))
+    b.edit_refused.click()
+    # RULES.md 10: the values and the side a partial mapping does not name keep the preset's
+    assert b.parameters.widgets["card_counts"].value == "2:12 3:4 4:3 5:3"
+    assert b.parameters.widgets["members"].value == "2 v 2"
+    assert "hand size must be a whole number" in b.errors["rules"].value
+
+
 def test_an_unexpected_error_in_a_handler_is_shown_beside_its_control_and_logged(start, monkeypatch, caplog):
     b = Builder(start)
 

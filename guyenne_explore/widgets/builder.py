@@ -414,9 +414,8 @@ class Builder(w.VBox):
                     preset=repr(str(preset)[:40]), kept=self.preset.value))
                 preset = self.preset.value
             self.preset.value = preset
-            described = Rules.preset(preset).describe()
-            if isinstance(rules, dict):
-                described.update({k: v for k, v in rules.items() if k != "preset"})
+            # the engine lays the file's overrides over the preset: a partial card_counts shows in full
+            described = Rules.preset(preset).describe_variant(rules if isinstance(rules, dict) else {})
             notes += self.parameters.set(described)
             castles = data.get("castles")
             if isinstance(castles, list):
