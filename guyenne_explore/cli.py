@@ -30,7 +30,7 @@ from .i18n import N_, ngettext
 from .moves import IllegalMove
 from .position import Position
 from .positions_io import MAX_TEXT, PositionError, load_position, parse_json, position_from_json
-from .problems import ProblemsError
+from .problems import ProblemsError, shown
 from .record import play_game
 from .rules import SIDES, Rules, RulesError
 
@@ -245,6 +245,24 @@ def _scheduler(address: str) -> Any:
         raise Refused(_("cannot reach the scheduler {address}: {error}").format(address=address, error=exc)) from None
 
 
+#: Worker processes a command may start, to each local core: more only wait their turn, each holding
+#: the engine and its compiled games in memory, so a mistyped huge --workers is refused, not started.
+WORKERS_PER_CORE = 4
+
+
+def _check_workers(workers: int | None) -> None:
+    """Refuse a --workers below 1 or above :data:`WORKERS_PER_CORE` times the local cores (exit 1)."""
+    if workers is None:
+        return
+    if workers < 1:
+        raise Refused(_("--workers must be at least 1, not {value}").format(value=shown(workers)))
+    cores = os.cpu_count() or 1
+    if workers > WORKERS_PER_CORE * cores:
+        raise Refused(_("--workers must be at most {high} ({per} processes to each of the {cores} local cores), "
+                        "not {value}").format(high=WORKERS_PER_CORE * cores, per=WORKERS_PER_CORE, cores=cores,
+                                              value=shown(workers)))
+
+
 def cmd_analyse(args: argparse.Namespace) -> int:
     from .analysis.api import ExactOutOfReach, analyse
     from .analysis.exact import NotExact
@@ -252,8 +270,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     p = _start(args)
     policies = _policy_pair(args.policies)
     method = "exact" if args.exact else ("sample" if args.samples else "auto")
-    if args.workers is not None and args.workers < 1:
-        raise Refused(_("--workers must be at least 1, not {value}").format(value=args.workers))
+    _check_workers(args.workers)
     from .analysis.sample import engine_played
 
     # games the engine plays (a search) are slow: spread over the cores by default; compiled games (uniform,
@@ -361,8 +378,7 @@ def cmd_skill(args: argparse.Namespace) -> int:
     for name in levels:
         _policy(name)
     games = {lv: (max(1, args.games // 10) if lv.startswith("search") else args.games) for lv in levels}
-    if args.workers is not None and args.workers < 1:
-        raise Refused(_("--workers must be at least 1, not {value}").format(value=args.workers))
+    _check_workers(args.workers)
     workers = args.workers or os.cpu_count() or 1
     if workers > 1:
         from .analysis.workers import process_pool  # started safely after compiled games (see there)
@@ -477,7 +493,8 @@ def build_parser() -> argparse.ArgumentParser:
                            help=_("one policy, english,french, or english=search:200,french=heuristic "
                                 "(uniform, heuristic, search[:ROLLOUTS | :MSms])"))
             s.add_argument("--workers", type=int, metavar="N",
-                           help=_("processes for sampled games (default: the local cores for the search)"))
+                           help=_("processes for sampled games (default: the local cores for the search; "
+                                  "at most {per} to a local core)").format(per=WORKERS_PER_CORE))
             s.add_argument("--scheduler", metavar="ADDRESS",
                            help=_("a Dask scheduler (tcp://host:8786): spread sampled games over its workers"))
             s.add_argument("--report", metavar="FILE.html",
@@ -515,7 +532,9 @@ def build_parser() -> argparse.ArgumentParser:
     sk.add_argument("--levels", default="uniform,heuristic,search:100")
     sk.add_argument("--games", type=_games, default=400, help=_("games a rule set and level (a tenth for search)"))
     sk.add_argument("--seed", type=_seed, default=0)
-    sk.add_argument("--workers", type=int, metavar="N", help=_("processes (default: the local cores)"))
+    sk.add_argument("--workers", type=int, metavar="N",
+                    help=_("processes (default: the local cores; at most {per} to a local core)").format(
+                        per=WORKERS_PER_CORE))
     sk.add_argument("--json", action="store_true")
     sk.set_defaults(func=cmd_skill)
     return ap

@@ -177,6 +177,24 @@ def test_skill_names_an_empty_or_bad_list(capsys, args, words):
     assert words in _one_line_refusal(capsys)
 
 
+@pytest.mark.parametrize("command", [["analyse", "--rules", "base", "--samples", "10"],
+                                     ["skill", "--games", "10", "--levels", "uniform"]])
+@pytest.mark.parametrize("above", [1, 10**30])
+def test_a_workers_count_above_four_to_a_local_core_is_refused_before_any_process_starts(
+        capsys, monkeypatch, command, above):
+    from guyenne_explore.analysis import workers
+
+    def no_pool(*_args, **_kwargs):
+        raise AssertionError("a refused --workers must start no process")
+
+    monkeypatch.setattr(workers, "process_pool", no_pool)
+    high = 4 * (os.cpu_count() or 1)
+    assert main([*command, "--workers", str(high + above)]) == EXIT_INVALID
+    err = _one_line_refusal(capsys)
+    assert f"--workers must be at most {high} (4 processes to each of the" in err
+    assert len(err) < 200  # a huge count is named by its size, not written out
+
+
 def test_skill_names_bad_rules_json(capsys):
     assert main(["skill", "--games", "10", "--rules", 'base,{"preset": "advanced", "hand_size": 0}']) == EXIT_INVALID
     err = capsys.readouterr().err
