@@ -31,6 +31,8 @@ from tests.browser_app import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, missing
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PORT = 8871
 URL = f"http://127.0.0.1:{PORT}/"
+#: The builder's position upload, found by its button's words: "Open session" is another upload beside it.
+POSITION_UPLOAD = '.guyenne-upload:has(.guyenne-upload-button:text-is("Upload position (JSON or notation)")) input[type=file]'
 
 
 def _skip_or_fail(reason: str) -> None:
@@ -155,7 +157,7 @@ def test_explorer_app_in_chromium(tmp_path):
 
                 # a position comes in by upload from the visitor's machine; a file over the limit never leaves it
                 saved["castles"][5] = "neutral"
-                picker = page.locator(".guyenne-upload input[type=file]")
+                picker = page.locator(POSITION_UPLOAD)
                 picker.set_input_files(files=[{"name": "p.json", "mimeType": "application/json",
                                                "buffer": json.dumps(saved).encode()}])
                 page.wait_for_selector('.guyenne-table g.castle[data-castle="5"][data-control="neutral"]',
@@ -320,7 +322,7 @@ def test_upload_and_download_in_jupyterlab(tmp_path):
             app.open_in_lab(page, url)
             app.run_all(page)  # once the status bar says the kernel is idle
             opening = page.get_attribute(".guyenne-table-board", "data-notation")
-            upload = page.locator(".guyenne-upload input[type=file]")
+            upload = page.locator(POSITION_UPLOAD)
             upload.set_input_files(files=[{"name": "mine.json", "mimeType": "application/json",
                                            "buffer": json.dumps(data).encode()}])
             page.wait_for_selector('.guyenne-upload-message:has-text("loaded mine.json")')
