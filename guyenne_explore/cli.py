@@ -24,7 +24,7 @@ import stat
 import sys
 from typing import Any, Sequence
 
-from .i18n import LANGUAGES, current_language, set_language, side_noun
+from .i18n import LANGUAGES, castle_number, current_language, set_language, side_noun
 from .i18n import gettext as _
 from .i18n import N_, ngettext
 from .moves import IllegalMove
@@ -433,7 +433,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         mix = ", ".join(f"{r['move']} {r['p']:.0%}" for r in row["strategy"])
         print("  " + ngettext("answer to {count} card at castle {castle}: {mix}",
                               "answer to {count} cards at castle {castle}: {mix}", row["cards"]).format(
-            count=row["cards"], castle=row["castle"], mix=mix))
+            count=row["cards"], castle=castle_number(row["castle"]), mix=mix))
     for e in result.exploitability:
         got = "-" if e.responder_value is None else f"{e.responder_value:.4f}"
         shown = None if e.gap is None else (e.gap if abs(e.gap) >= 5e-5 else 0.0)

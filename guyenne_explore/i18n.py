@@ -122,6 +122,13 @@ def side_title(name: str, lang: str | None = None) -> str:
     return gettext(_SIDE_TITLES[key], lang) if key in _SIDE_TITLES else str(name)
 
 
+def castle_number(index: int) -> int:
+    """Castle ``index`` as a reader counts it: the rulebook numbers castles 1 to n, while RULES.md's file
+    format, the notation and ``data-castle`` attributes keep the 0-based index. Every label and sentence a
+    person reads says a castle through this, so the two counts never meet in one text by accident."""
+    return index + 1
+
+
 def pgettext(context: str, message: str, lang: str | None = None) -> str:
     """``message`` in ``lang`` where the same English word means different things (``context`` tells which)."""
     return translator(lang).pgettext(context, message)

@@ -553,3 +553,15 @@ def test_the_last_placement_previewed_shows_both_battles_outcomes_in_the_designe
             winner = battle_winner(revealed.castles[c], revealed.placed.at(0, b), revealed.placed.at(1, b))
             expected = {None: "tie", 0: "english", 1: "french"}[winner]
             assert marks[str(c)].get("data-winner") == expected and marks[str(c)].get("data-pending") == "true"
+
+
+def test_castles_read_as_the_rulebook_numbers_them_while_data_castle_keeps_the_index():
+    """A reader sees castles 1 to n (the rulebook's count) under each castle of the table and of the
+    seating; ``data-castle``, which the page's clicks read, stays the 0-based index of the file format."""
+    from guyenne_explore.render.seating import seating_svg
+
+    for root in (parse(position_svg(after_deal("advanced"))), parse(str(seating_svg(after_deal("team"))))):
+        castles = groups(root, "castle")
+        assert [g.get("data-castle") for g in castles] == [str(i) for i in range(6)]
+        labels = [[t.text for t in g.iter(NS + "text") if t.get("class") is None] for g in castles]
+        assert labels == [[str(i + 1)] for i in range(6)]

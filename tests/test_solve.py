@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -286,3 +287,25 @@ def test_a_later_decision_is_valued_by_its_subgame():
     # french opens here (SMALL[1]): a worse opening for french is worth at least as much to english
     assert other >= whole.value - 1e-7
     assert sum(w for _, w in after.moves) == pytest.approx(1.0)
+
+
+def test_the_equilibrium_mix_names_castles_as_the_rulebook_numbers_them():
+    """The mix on the castle line labels castles 1 to n, and the move table's castle column says the
+    opened castle the same way (the move's notation, beside it, keeps its 0-based index)."""
+    from guyenne_explore.render.optimal_svg import mix_svg
+    from guyenne_explore.widgets.optimal_panel import result_html
+
+    p = load_position(f"{SHARED}/base-endgame-3v3.json")
+    result = solve_position(p)
+    assert re.findall(r">castle (\d+)<", mix_svg(p, result)) == [str(c) for c in range(1, p.rules.castles + 1)]
+    cells = re.findall(r"<tr><td>([^<]*)</td><td>(\d*)</td>", result_html(p, result))
+    opened = [(text, castle) for text, castle in cells if castle]
+    assert opened and all(castle == str(int(text.split(":")[0]) + 1) for text, castle in opened)
+
+
+def test_cli_solve_names_the_answered_castle_as_the_rulebook_numbers_it(capsys):
+    """The answer line says the opened castle 1 to n, while the mix above it keeps the notation's index."""
+    assert main(["solve", f"{SHARED}/base-endgame-3v3.json"]) == 0
+    out = capsys.readouterr().out
+    [opened] = re.findall(r"^\s+100\.00%\s+(\d+):", out, re.M)
+    assert re.findall(r"answer to \d+ cards? at castle (\d+):", out) == [str(int(opened) + 1)]

@@ -78,7 +78,7 @@ def test_battle_captions_agree_with_the_engine():
                 frame = next(battles)
                 c = ps[i].placed.castle(b)
                 was, now = ps[i].castles[c], ps[j].castles[c]
-                assert f"castle {c}:" in frame.caption and frame.highlight_castle == c
+                assert f"castle {c + 1}:" in frame.caption and frame.highlight_castle == c  # the rulebook counts from 1
                 if now != was:
                     assert f"{'English' if now == 0 else 'French'} takes it" in frame.caption
                 elif was == NEUTRAL:
@@ -389,3 +389,18 @@ def test_every_panel_of_every_storyboard_page_lies_on_its_page(lang):
             assert PAGE_MARGIN <= left and right <= page_w - PAGE_MARGIN
             assert PAGE_MARGIN <= top and bottom <= page_h - PAGE_MARGIN, (bottom, page_h)
         assert abs(h - float(root.get("height")) * PT_PER_PX) < 1e-6
+
+
+@pytest.mark.parametrize("preset", ["base", "advanced", "team", "classic2021"])
+def test_captions_number_castles_as_the_rulebook_does(preset):
+    """Each caption that names a castle (placements, battles, removals, concessions) says the castle it
+    highlights as the rulebook counts, 1 to n: castle 1 is index 0, and no caption says castle 0."""
+    named = 0
+    for seed in range(4):
+        for frame in frames_of(play_game(Position.start(preset), seed)):
+            said = re.findall(r"castle (\d+)", frame.caption)
+            if said:
+                assert frame.highlight_castle is not None
+                assert said == [str(frame.highlight_castle + 1)], frame.caption
+                named += 1
+    assert named > 20

@@ -7,7 +7,7 @@ from collections import defaultdict
 from html import escape
 from typing import TYPE_CHECKING
 
-from ..i18n import current_language, point_name, side_noun, translator
+from ..i18n import castle_number, current_language, point_name, side_noun, translator
 from .colors import CONTROL_COLOR
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -42,7 +42,7 @@ def mix_svg(position: "Position", result: "OptimalResult", lang: str | None = No
         opacity = 0.35 + 0.65 * min(total, 1)
         out.append(f'<rect x="{x}" y="{TOP}" width="{BOX}" height="36" rx="4" fill="{colour}" '
                    f'fill-opacity="{opacity:.2f}" stroke="#444"/>')
-        name = escape(_("castle {castle}").format(castle=c))
+        name = escape(_("castle {castle}").format(castle=castle_number(c)))
         # white reads only on a box filled enough; a pale box (a castle little played) takes dark text
         ink = "#fff" if opacity >= 0.6 else "#222"
         out.append(f'<text x="{x + BOX / 2}" y="{TOP + 23}" text-anchor="middle" fill="{ink}" '

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import HERO, Cards
-from ..i18n import N_, capitalised, current_language, gettext, ngettext, point_name, side_noun, side_title, translator
+from ..i18n import N_, capitalised, castle_number, current_language, gettext, ngettext, point_name, side_noun, side_title, translator
 from ..moves import Move
 from ..position import (CONCEDE_CHOICE, DEAL, DRAW, ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
                         RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Position, evolve,
@@ -212,7 +212,7 @@ def _battle_caption(revealed: Position, resolved: Position, battle: int, concede
     else:
         outcome = _("{side} holds it").format(side=_side(was, lang))
     return _("Battle {battle} at castle {castle}: English {english}, French {french}: {why}; {outcome}").format(
-        battle="XY"[battle], castle=c, english=_cards(e, lang), french=_cards(f, lang), why=why, outcome=outcome)
+        battle="XY"[battle], castle=castle_number(c), english=_cards(e, lang), french=_cards(f, lang), why=why, outcome=outcome)
 
 
 def _draw_caption(before: Position, after: Position, event: Event, viewer: int | None, lang: str) -> str:
@@ -260,6 +260,7 @@ def frames_of(record: GameRecord, viewer: int | None = None, lang: str | None = 
         move, who = e.move, _who(before, e.side, before.member_to_play, lang)
         if point in (OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND):
             c = after.placed.castle(0 if point != OPEN_SECOND else 1)
+            assert c is not None  # a placement has chosen its castle
             n = move.cards.size
             frames.append(Frame(after, _placing(point, who, c, n, lang), rule_key(point, after), point,
                                 highlight_castle=c))
@@ -291,7 +292,7 @@ def frames_of(record: GameRecord, viewer: int | None = None, lang: str | None = 
     return frames
 
 
-def _placing(point: str, who: str, castle: int | None, count: int, lang: str) -> str:
+def _placing(point: str, who: str, castle: int, count: int, lang: str) -> str:
     """What a placement does, by decision point; singular or plural by the number of cards."""
     if point == OPEN_FIRST:
         text = ngettext("{who} opens castle {castle} (X) with {count} card face down",
@@ -305,7 +306,7 @@ def _placing(point: str, who: str, castle: int | None, count: int, lang: str) ->
     else:
         text = ngettext("{who} answers at castle {castle} (Y) with {count} card face down",
                         "{who} answers at castle {castle} (Y) with {count} cards face down", count, lang)
-    return capitalised(text.format(who=who, castle=castle, count=count))
+    return capitalised(text.format(who=who, castle=castle_number(castle), count=count))
 
 
 def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], i: int, who: str, lang: str) -> int:
@@ -315,6 +316,7 @@ def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], 
     assert e.move is not None
     revealed = all_placed(before, e.move)
     y = revealed.placed.castle(1)
+    assert y is not None  # the last placement answers at castle Y, chosen
     n = e.move.cards.size
     frames.append(Frame(revealed, _placing(RESPOND_SECOND, who, y, n, lang), rule_key(RESPOND_SECOND, revealed), RESPOND_SECOND,
                         highlight_castle=y))
@@ -336,13 +338,14 @@ def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], 
             ev = events[k]
             assert ev.move is not None and ev.side is not None
             c = ps[k].placed.castle(b)
+            assert c is not None  # a decision inside a battle is at its castle
             if ev.to_play == REMOVE_CHOICE:
                 chosen[ev.side] = chosen[ev.side] + ev.move.cards
                 text = _("{who} lost neutral castle {castle} and removes {cards} for good").format(
-                    who=_who(ps[k], ev.side, 0, lang), castle=c, cards=_cards(ev.move.cards, lang))
+                    who=_who(ps[k], ev.side, 0, lang), castle=castle_number(c), cards=_cards(ev.move.cards, lang))
             else:
                 text = (_("{who} concedes at castle {castle}") if ev.move.concede else _("{who} reveals at castle {castle}")
-                        ).format(who=_who(ps[k], ev.side, 0, lang), castle=c)
+                        ).format(who=_who(ps[k], ev.side, 0, lang), castle=castle_number(c))
             # drawn as the decision is made: the battle's cards still there, the chosen ones outlined
             frames.append(Frame(ps[k], capitalised(text), rule_key(ev.to_play, ps[k]), ev.to_play, placed_face_up=True,
                                 highlight_castle=c, highlight_move=ev.move))

@@ -23,7 +23,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..cards import Cards, kind_of
 from ..flow import battle_of, defender_at
-from ..i18n import gettext, point_name, side_title, translator
+from ..i18n import castle_number, gettext, point_name, side_title, translator
 from ..position import ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE, evolve
 from ..view import revealed
 from .battles import BattleMark, battle_marks
@@ -291,7 +291,7 @@ def _castle(cx: float, cy: float, owner: int, index: int, *, badge: str | None, 
         out.append(f'<path d="M{_f(cx)},{_f(y0)} L{_f(cx)},{_f(y1)} M{_f(cx)},{_f(y1)} l-6,{_f(-d * 6)} '
                    f'M{_f(cx)},{_f(y1)} l6,{_f(-d * 6)}" stroke="{arrow}" stroke-width="2.4" fill="none" '
                    f'stroke-linecap="round"/>')
-    out.append(_text(cx, bottom + 16, str(index), size=11, fill=INK))
+    out.append(_text(cx, bottom + 16, str(castle_number(index)), size=11, fill=INK))
     if mark is not None:  # under the X/Y badge, which stays readable on top of the ring
         out.append(_battle_mark(cx, cy, mark, lang))
     if badge:

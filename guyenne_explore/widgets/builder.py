@@ -29,7 +29,7 @@ import traitlets
 from ..cards import EMPTY, CardError, Cards
 from ..i18n import gettext
 from ..i18n import gettext as _
-from ..i18n import N_, ngettext, point_name, side_title
+from ..i18n import N_, castle_number, ngettext, point_name, side_title
 from ..position import BATTLES, POINTS, Position
 from ..problems import Problem, as_problem
 from ..render.colors import CONTROL_COLOR
@@ -586,7 +586,7 @@ class Builder(w.VBox):
         self._quiet += 1
         try:
             self._draw_castles()
-            choices = [("—", None)] + [(str(c + 1), c) for c in range(n)]  # castles in words count from 1
+            choices = [("—", None)] + [(str(castle_number(c)), c) for c in range(n)]
             for box in (self.x, self.y):
                 keep = box.value
                 box.options = choices

@@ -8,7 +8,7 @@ was removed, a deck was exhausted), never deciding anything the engine decides.
 from __future__ import annotations
 
 from ..cards import HERO
-from ..i18n import N_, side_noun
+from ..i18n import N_, castle_number, side_noun
 from ..i18n import gettext as _
 from ..position import NEUTRAL, Position
 from ..rules import SIDES
@@ -94,7 +94,7 @@ def battle_line(revealed: Position, after: Position, battle: int) -> str | None:
     else:
         held = side_noun(SIDES[after.castles[c]])  # "the English" / "les Anglais"
     return _("Castle {battle} ({castle}): English {english} against French {french}: now held by {side}.").format(
-        battle="XY"[battle], castle=c + 1, english=revealed.placed.at(0, battle), french=revealed.placed.at(1, battle),
+        battle="XY"[battle], castle=castle_number(c), english=revealed.placed.at(0, battle), french=revealed.placed.at(1, battle),
         side=held)
 
 

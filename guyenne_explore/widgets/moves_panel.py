@@ -19,7 +19,7 @@ import ipywidgets as w
 import traitlets
 
 from ..analysis.heuristic import Heuristic
-from ..i18n import ngettext, point_name, side_noun
+from ..i18n import castle_number, ngettext, point_name, side_noun
 from ..i18n import gettext as _
 from ..moves import Move
 from ..position import ENGLISH, FRENCH, Position
@@ -50,7 +50,7 @@ def group_moves(position: Position, limit: int = MAX_LISTED) -> list[dict[str, A
     groups: dict[str, list[list[str]]] = {}
     for move, _n in zip(position.legal_moves, range(limit)):
         if move.castle is not None:  # in words castles count from 1 (the rulebook); typed moves keep the notation's index
-            label, short = _("castle {number} (typed {index}:)").format(number=move.castle + 1, index=move.castle), \
+            label, short = _("castle {number} (typed {index}:)").format(number=castle_number(move.castle), index=move.castle), \
                 str(move.cards)
         else:
             label, short = point_name(position.to_play), move.text()

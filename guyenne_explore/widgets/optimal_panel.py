@@ -17,7 +17,7 @@ import ipywidgets as w
 from ..analysis.api import POLICIES, policy_named
 from ..analysis.optimal import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,
                                 why_not_solvable)
-from ..i18n import gettext, ngettext, side_title
+from ..i18n import castle_number, gettext, ngettext, side_title
 from ..position import OPEN_FIRST, Position
 from ..render.optimal_svg import mix_svg
 from .forms import NumberField, messages_html
@@ -129,7 +129,7 @@ def result_html(p: Position, result: OptimalResult) -> str:
         v = 0.0 if abs(v) < 0.0005 else v  # no "-0.0%" for a gap that rounds to nothing
         return f"{v:.1%}" if pct else f"{v:+.3f}"
 
-    rows = "".join(f"<tr><td>{escape(mv.text())}</td><td>{'' if mv.castle is None else mv.castle}</td>"
+    rows = "".join(f"<tr><td>{escape(mv.text())}</td><td>{'' if mv.castle is None else castle_number(mv.castle)}</td>"
                    f"<td>{escape(str(mv.cards))}</td><td style='text-align:right'>{w_:.1%}</td></tr>"
                    for mv, w_ in result.moves)
     head = "".join(f"<th>{escape(h)}</th>" for h in (gettext("move"), gettext("castle"), gettext("cards"),
@@ -140,7 +140,7 @@ def result_html(p: Position, result: OptimalResult) -> str:
              f"<table><tr>{head}</tr>{rows}</table>"]
     if result.answers:
         ans = "".join("<tr><td>" + ngettext("{count} card at castle {castle}", "{count} cards at castle {castle}",
-                                            a["cards"]).format(count=a["cards"], castle=a["castle"])
+                                            a["cards"]).format(count=a["cards"], castle=castle_number(a["castle"]))
                       + "</td><td>" + escape(", ".join(f"{r['move']} {r['p']:.0%}" for r in a["strategy"])) + "</td></tr>"
                       for a in result.answers)
         parts.append("<p>" + gettext("The other side's equilibrium answer:") + f"</p><table>{ans}</table>")

@@ -15,7 +15,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..i18n import gettext, side_title
+from ..i18n import castle_number, gettext, side_title
 from ..moves import IllegalMove, Move
 from ..position import Position
 from ..render.svg import position_svg
@@ -121,7 +121,7 @@ class Table(anywidget.AnyWidget):
 
     def _castle_title(self, index: int, control: str) -> str:
         """A castle's tooltip: its number as the rulebook counts (from 1), who holds it, what a click does."""
-        title = gettext("castle {number}: {control}").format(number=index + 1, control=side_title(control))
+        title = gettext("castle {number}: {control}").format(number=castle_number(index), control=side_title(control))
         if self._castle_handlers:
             title += " · " + gettext("click to cycle neutral → English → French")
         return title

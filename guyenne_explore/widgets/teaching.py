@@ -19,7 +19,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..i18n import current_language, ngettext, point_name, set_language, side_noun, side_title
+from ..i18n import castle_number, current_language, ngettext, point_name, set_language, side_noun, side_title
 from ..i18n import gettext as _
 from ..moves import Move
 from ..position import CONCEDE_CHOICE, REMOVE_CHOICE, RESPOND_SECOND, Position
@@ -203,7 +203,7 @@ class TeachingGame(w.VBox):
 def _you_played(move: Move) -> str:
     """The learner's move in words: an opening names its castle as the rulebook numbers it (1 to n)."""
     if move.castle is not None:
-        return _("You opened castle {castle} with {cards}.").format(castle=move.castle + 1, cards=move.cards)
+        return _("You opened castle {castle} with {cards}.").format(castle=castle_number(move.castle), cards=move.cards)
     return _("You played {move}.").format(move=move.text())
 
 
@@ -217,6 +217,6 @@ def _other_played(before: Position, move: Any) -> str:
     if move.castle is not None:
         return ngettext("{side} opened castle {castle} with {count} face-down card.",
                         "{side} opened castle {castle} with {count} face-down cards.", n).format(
-            side=who, castle=move.castle + 1, count=n)  # castles in words count from 1 (the rulebook's)
+            side=who, castle=castle_number(move.castle), count=n)
     return ngettext("{side} placed {count} face-down card.", "{side} placed {count} face-down cards.", n).format(
         side=who, count=n)
