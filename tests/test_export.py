@@ -333,8 +333,8 @@ def test_a_caption_of_thousands_of_characters_is_measured_once_each():
 
 
 def test_export_row_bounds_the_caption_and_the_scale_beside_their_fields():
-    """A caption too long to draw, or a PNG scale of 1e308 or nan, is refused with the words beside its box;
-    nothing is drawn, and a fixed field draws again."""
+    """A caption too long to draw, or a PNG scale of 1e308 or nan, is refused with the words beside its box
+    (for a scale, its bounds); nothing is drawn, and a fixed field draws again."""
     table, row, sent = _export_row()
     row.caption.value = "x" * 6000
     assert "6,000 characters: at most 240" in row.caption_message.value
@@ -344,7 +344,11 @@ def test_export_row_bounds_the_caption_and_the_scale_beside_their_fields():
     for typed in ("1e308", "nan", "inf", "-2", "9"):
         row.scale.box.value = typed
         assert row.scale.problem is not None and row.scale.message.value, typed
+        # a number, but outside the bounds or not finite: the words say the bounds, not how to write one
+        assert "PNG scale must be between 0.25 and 8, not " in row.scale.message.value, typed
         assert not row.download() and sent == [], typed
+    row.scale.box.value = "1e0"  # in range, but not written as the box reads numbers
+    assert "PNG scale must be a number like 0.25 or 4.125, not &#x27;1e0&#x27;" in row.scale.message.value
     row.scale.box.value = "0.5"
     assert row.download() and _png_size(sent[-1][1])[0] == 360
 

@@ -835,7 +835,8 @@ def test_diagram_scale_and_optimal_budget_are_read_from_their_text(start, monkey
     panel.budget.box.value = "1.5"
     assert panel.budget.value == 1.5 and panel.budget.message.value == ""
     panel.budget.box.value = "nan"
-    assert "Budget (s) must be a number" in panel.budget.message.value and panel.budget.value == 1.5
+    assert "Budget (s) must be between 1 and 600, not &#x27;nan&#x27;" in panel.budget.message.value
+    assert panel.budget.value == 1.5
 
 
 def boom(*_a, **_k):

@@ -8,6 +8,7 @@ only routes each problem message to the part of the form it is about).
 from __future__ import annotations
 
 import html
+import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -61,6 +62,16 @@ def read_whole(text: str, label: str, low: int = 0, high: int | None = None) -> 
     return n, None
 
 
+def _beyond(typed: str, low: float, high: float) -> bool:
+    """Whether ``typed`` is a number Python reads (an exponent, ``nan``, ``inf``, many digits) that is not
+    finite or lies outside ``low`` to ``high``: its problem is the range, not the way it is written."""
+    try:
+        x = float(typed)
+    except ValueError:
+        return False
+    return not (math.isfinite(x) and low <= x <= high)
+
+
 def read_decimal(text: str, label: str, low: float, high: float) -> tuple[float | None, str | None]:
     """The decimal number typed in a box (``2``, ``1.5``, ``.25``), or None and the words saying why not.
 
@@ -74,6 +85,9 @@ def read_decimal(text: str, label: str, low: float, high: float) -> tuple[float 
     if not typed:
         return None, gettext("{label} is empty: type a number").format(label=label)
     if not re.fullmatch(r"-?(\d{1,9}(\.\d{0,6})?|\.\d{1,6})", typed):
+        if _beyond(typed, low, high):  # 1e308, nan, inf: a number, but none the box allows; say which are
+            return None, gettext("{label} must be between {low} and {high}, not {value}").format(
+                label=label, low=f"{low:g}", high=f"{high:g}", value=quoted)
         return None, gettext("{label} must be a number like {low} or {middle}, not {value}").format(
             label=label, low=f"{low:g}", middle=f"{(low + high) / 2:g}", value=quoted)
     x = float(typed)
