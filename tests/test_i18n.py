@@ -553,3 +553,23 @@ def test_exact_refusals_say_their_estimate_in_french():
         assert plain_duration(4e8) == "plus d'un an" and plain_duration(59.6) == "environ 1 minute"
     finally:
         set_language(None)
+
+
+def test_the_download_line_under_the_analysis_exports_follows_the_language_switch(english):
+    """The "Downloading …" line under the export buttons is written again in the new language, each way."""
+    pytest.importorskip("ipywidgets")
+    from guyenne_explore.widgets.explorer import Explorer
+
+    ex = Explorer()
+    ex.analysis.method.value = "sample"
+    ex.analysis.games.value = 20
+    ex.analysis.run(block=True)
+    bar = ex.analysis.exports
+    assert bar.export("json") and re.fullmatch(r"Downloading advanced\.json \([\d.]+ kB\)", bar.status.value)
+    ex.language.value = "fr"
+    try:
+        assert re.fullmatch(r"Téléchargement de advanced\.json \([\d.]+ kB\)", bar.status.value)
+        assert bar.export("csv") and bar.status.value.startswith("Téléchargement de ")
+    finally:
+        ex.language.value = "en"
+    assert bar.status.value.startswith("Downloading advanced.csv (")

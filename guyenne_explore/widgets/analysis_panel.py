@@ -249,6 +249,7 @@ class AnalysisPanel(w.VBox):
         """After a language switch: the last run's figures, metrics, notes and summary line, and the optimal-play
         section, in the new language (drawn again from the kept results: nothing is played again)."""
         self.optimal.refresh()
+        self.exports.refresh()  # the line under the download buttons
         self.subject.draw()
         if self.controls.running:
             return

@@ -45,6 +45,8 @@ class ExportBar(w.VBox):
                         for fmt in EXPORTS}
         self.download = Download()
         self.status = w.HTML()
+        #: the words last written in ``status``, as a function of the language, and the text they gave
+        self._said: tuple[Callable[[], str], str] | None = None
         for fmt, b in self.buttons.items():
             b.on_click(guarded(self.status)(lambda _b, fmt=fmt: self.export(fmt)))
         self.report = report
@@ -60,7 +62,18 @@ class ExportBar(w.VBox):
         """Buttons on or off for a new run's results; the words about an earlier export go."""
         for b in self.buttons.values():
             b.disabled = not on
-        self.status.value = ""
+        self.status.value, self._said = "", None
+
+    def refresh(self) -> None:
+        """After a language switch: the line under the buttons (a download, a refusal) written again in the new
+        language, unless something else (an unexpected error) has replaced it since."""
+        if self._said is not None and self.status.value == self._said[1]:
+            self._say(self._said[0])
+
+    def _say(self, words: Callable[[], str]) -> None:
+        """Write ``words()`` under the buttons, kept so that a language switch can write them again."""
+        text = words()
+        self.status.value, self._said = text, (words, text)
 
     def files(self, fmt: str) -> dict[str, bytes]:
         """The export in one format as file name -> bytes (written in a temporary folder, then read)."""
@@ -75,34 +88,39 @@ class ExportBar(w.VBox):
         try:
             files = self.files(fmt)
         except (RuntimeError, OSError, ValueError) as exc:
-            self.status.value = messages_html([gettext("{format} export failed: {error}").format(format=fmt.upper(), error=exc)])
+            error = str(exc)  # the exception itself is gone once the handler ends
+            self._say(lambda: messages_html([gettext("{format} export failed: {error}").format(format=fmt.upper(),
+                                                                                              error=error)]))
             return False
         if not files:
-            self.status.value = messages_html([gettext("nothing to export yet: run an analysis first")])
+            self._say(lambda: messages_html([gettext("nothing to export yet: run an analysis first")]))
             return False
         if len(files) == 1:
             (file_name, data), = files.items()
         else:
             file_name, data = f"{self.name}-{fmt}.zip", zip_bytes(files)
         self.download.offer(file_name, data)
-        self.status.value = (gettext("Downloading {name} ({size}, {count} files)") if len(files) > 1
-                             else gettext("Downloading {name} ({size})")).format(
-            name=escape(file_name), size=size_text(len(data)), count=len(files))
+        count, size = len(files), len(data)
+        self._say(lambda: (gettext("Downloading {name} ({size}, {count} files)") if count > 1
+                           else gettext("Downloading {name} ({size})")).format(
+            name=escape(file_name), size=size_text(size), count=count))
         return True
 
     def export_report(self) -> bool:
         """Download the one-file HTML report; a problem is shown beside the buttons, not raised."""
         if self.report is None or not self.owner.results:
-            self.status.value = messages_html([gettext("nothing to export yet: run an analysis first")])
+            self._say(lambda: messages_html([gettext("nothing to export yet: run an analysis first")]))
             return False
         try:
             data = self.report().encode("utf-8")
         except ValueError as exc:
-            self.status.value = messages_html([gettext("{format} export failed: {error}").format(format="HTML", error=exc)])
+            error = str(exc)  # the exception itself is gone once the handler ends
+            self._say(lambda: messages_html([gettext("{format} export failed: {error}").format(format="HTML", error=error)]))
             return False
         file_name = f"{self.name}-report.html"
         self.download.offer(file_name, data)
-        self.status.value = gettext("Downloading {name} ({size})").format(name=escape(file_name), size=size_text(len(data)))
+        size = len(data)
+        self._say(lambda: gettext("Downloading {name} ({size})").format(name=escape(file_name), size=size_text(size)))
         return True
 
     def save(self, fmt: str, folder: str | os.PathLike[str]) -> list[pathlib.Path]:
