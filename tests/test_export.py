@@ -170,15 +170,32 @@ def test_export_row_refuses_while_the_table_is_stale():
 
 
 def test_export_row_in_the_explorer_follows_the_builder():
+    """The explorer opens on the game before the deal: that table is exported as shown (each hand its
+    hero, the rest in the decks); after the deal, a castle cycled in the builder is drawn in the next export."""
+    import xml.etree.ElementTree as ET
+
     from guyenne_explore.widgets.explorer import Explorer
 
     explorer = Explorer()
     sent = []
-    explorer.diagram_export.file.send = lambda content, buffers=None: sent.append(content)
-    explorer.builder.cycle_castle(2)
+    explorer.diagram_export.file.send = lambda content, buffers=None: sent.append(bytes(buffers[0]))
     explorer.diagram_export.format.value = "SVG"
-    assert explorer.diagram_export.download()
+
+    def exported() -> ET.Element:
+        assert explorer.diagram_export.download()
+        return ET.fromstring(sent[-1].decode("utf-8"))
+
+    ns = "{http://www.w3.org/2000/svg}"
+    assert explorer.table.position.to_play == "deal" and explorer.table.status == ""
+    hands = [g.get("data-count") for g in exported().iter(ns + "g") if "hand" in (g.get("class") or "").split()]
+    assert hands == ["1", "1"]  # before the deal: only each side's hero in hand, the rest in the decks
+    explorer.moves.sample_chance()  # the deal, as a user plays it from the moves panel
+    assert explorer.builder.position is not None and not explorer.builder.position.is_chance
+    explorer.builder.cycle_castle(2)
     assert explorer.table.position.castles[2] != -1
+    controls = {g.get("data-castle"): g.get("data-control") for g in exported().iter(ns + "g")
+                if g.get("class") == "castle"}
+    assert controls["2"] != "neutral" and controls["0"] == "neutral"
     # one invalid state after another: the note under the dimmed table names the latest problem
     explorer.builder.round.value = "x"
     first = explorer.table.status
