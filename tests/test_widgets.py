@@ -960,3 +960,22 @@ def test_a_deal_point_with_hands_already_dealt_is_named_so():
     e.builder.start_choice.value = "before the deal"
     e.builder.start_button.click()
     assert e.position == Position.start("advanced") and "the game before the deal" in _said(e.analysis)
+
+
+def test_the_builder_rows_and_castles_redrawn_after_a_switch_to_french_stay_in_french():
+    """The rows and castle buttons the builder redraws (another start's card kinds, a castle's click) were
+    drawn in English under a French page: "hand", "placed at X" and "3: English" beside French labels."""
+    e = Explorer()
+    e.language.value = "fr"
+    try:
+        e.builder.start_choice.value = "rulebook example"  # base rules: other card kinds, the grids redrawn
+        e.builder.start_button.click()
+        labels = [row.label.value for row in e.builder._rows.values()]
+        assert "<b>main</b>" in labels and "<b>posées en X</b>" in labels, labels
+        assert not {"<b>hand</b>", "<b>deck</b>", "<b>placed at X</b>"} & set(labels), labels
+        e.builder.cycle_castle(0)
+        castles = [b.description for b in e.builder.castle_row.children]
+        assert castles[0].startswith("1 : ") and "neutral" not in " ".join(castles), castles
+    finally:
+        e.language.value = "en"
+    assert e.builder.castle_row.children[1].description == "2: neutral"

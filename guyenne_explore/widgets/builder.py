@@ -29,7 +29,7 @@ import traitlets
 from ..cards import EMPTY, CardError, Cards
 from ..i18n import gettext
 from ..i18n import gettext as _
-from ..i18n import N_, castle_number, ngettext, point_name, side_title
+from ..i18n import N_, castle_number, current_language, ngettext, point_name, side_title
 from ..position import BATTLES, POINTS, Position
 from ..problems import Problem, as_problem
 from ..render.colors import CONTROL_COLOR
@@ -48,7 +48,7 @@ from .forms import (
     symbols,
 )
 from .guard import guarded
-from .language import name_options
+from .language import name_options, relabel
 from .scroll import ScrollTo
 from .starts import BEFORE_DEAL, StartChooser
 
@@ -608,6 +608,7 @@ class Builder(w.VBox):
                     self._rows[(i, zone)] = row
                     lines.append(w.HBox(row.widgets()))
                 self.grids[i].children = lines
+                relabel(self.grids[i], current_language())  # built in English, shown in the page's language
                 self.drawer[i].layout.display = self.order[i].layout.display = None if team else "none"
         finally:
             self._quiet -= 1
@@ -633,6 +634,7 @@ class Builder(w.VBox):
             b.on_click(lambda _b, i=i: guarded(self.errors["castles"])(self.cycle_castle)(i))
             buttons.append(b)
         self.castle_row.children = buttons
+        relabel(self.castle_row, current_language())  # "3: English" shown in the page's language
 
     # ------------------------------------------------------------------ load / save
     def _load_json_text(self) -> None:
