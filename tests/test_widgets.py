@@ -979,3 +979,13 @@ def test_the_builder_rows_and_castles_redrawn_after_a_switch_to_french_stay_in_f
     finally:
         e.language.value = "en"
     assert e.builder.castle_row.children[1].description == "2: neutral"
+
+
+def test_a_typed_move_cannot_be_tried_while_the_builder_holds_no_valid_position(start):
+    """Without a position "Try typed move" did nothing at all, not even a word: it is off until there is one."""
+    panel = MovesPanel(start)
+    assert not panel.buttons["Try typed move"].disabled and not panel.typed.disabled
+    panel.set_position(None)
+    assert panel.buttons["Try typed move"].disabled and panel.typed.disabled
+    panel.set_position(start)
+    assert not panel.buttons["Try typed move"].disabled and not panel.typed.disabled

@@ -235,6 +235,8 @@ class MovesPanel(w.VBox):
         self.buttons["Apply selected"].disabled = True  # the selection was just cleared
         self.buttons["◀ Back"].disabled = self.index == 0
         self.buttons["Forward ▶"].disabled = self.index >= len(self.history) - 1
+        # no position (the builder's is invalid): a typed move has nothing to be played on
+        self.buttons["Try typed move"].disabled = self.typed.disabled = p is None
         self.position = p
 
     @staticmethod
