@@ -51,7 +51,10 @@ def test_enter_plays_the_typed_move_junk_is_refused_and_play_out_ends_on_the_tab
     page, _ = app.open_explorer(browser, url, 1280, 800)
     try:
         if page.locator('button:has-text("Sample chance"):not([disabled])').count():
+            dealt = _notation(page)
             page.click('button:has-text("Sample chance")')  # the explorer opens before the deal
+            page.wait_for_function("(b) => document.querySelector('.guyenne-table-board').dataset.notation !== b",
+                                   arg=dealt)
         page.wait_for_selector(".guyenne-move", state="attached")
         move = page.get_attribute(".guyenne-move >> nth=0", "data-move")
         before = _notation(page)

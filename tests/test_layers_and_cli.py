@@ -63,7 +63,7 @@ def test_check_valid_and_invalid(tmp_path):
     r = run("check", str(bad))
     assert r.returncode == 1
     assert "hand holds at most" in r.stderr or "hold 7 cards" in r.stderr
-    assert "unknown card 'Q'" in r.stderr
+    assert "sides.french.hand" in r.stderr and "not 'Q'" in r.stderr  # the field and what is wrong in it
     assert "Traceback" not in r.stderr
     broken = tmp_path / "broken.json"
     broken.write_text("{")
