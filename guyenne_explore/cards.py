@@ -46,11 +46,6 @@ def value_of(kind: int) -> int:
     return kind + 1
 
 
-def rank_of(kind: int) -> int:
-    """Strength order used for "the strongest card": the hero above every value."""
-    return 100 if kind == HERO else kind + 1
-
-
 class Cards(tuple):
     """An immutable multiset of cards, stored as counts per kind.
 

@@ -17,7 +17,7 @@ from the engine's legal moves at positions on a real path of the round, the
 battle winners from :func:`~guyenne_explore.flow.battle_winner`, the score from
 :func:`~guyenne_explore.scoring.table_result`.  What the engine does between
 battles (the control a winner takes, the all-castles end, the end on a short
-hand) is mirrored in :func:`next_castles` and :func:`ends_after`; that copy is
+hand) is mirrored in :func:`next_castles` and :func:`ends_after_array`; that copy is
 pinned leaf by leaf against ``Position.apply`` in ``tests/test_solve.py``.
 """
 
@@ -48,12 +48,6 @@ def next_castles(castles: tuple[int, ...], x: int, y: int, wx: int, wy: int) -> 
         if w != TIE:
             new[c] = w
     return tuple(new)
-
-
-def ends_after(castles: tuple[int, ...], size_e: int, size_f: int) -> bool:
-    """Whether the game ends after a round of an endgame with empty decks, from the castles and the
-    hand sizes after it (RULES.md 5 steps 1 and 4)."""
-    return size_e <= 1 or size_f <= 1 or _swept(castles)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -235,7 +229,8 @@ def build_round(rules: Rules, key: StateKey) -> RoundModel:
 
 
 def ends_after_array(swept: np.ndarray, size_f: np.ndarray, size_s: np.ndarray) -> np.ndarray:
-    """:func:`ends_after` for arrays of places (sweeps already known)."""
+    """Whether the game ends after a round of an endgame with empty decks, for arrays of places: a
+    sweep (known per table), or a side left with at most one card (RULES.md 5 steps 1 and 4)."""
     return swept | (size_f <= 1) | (size_s <= 1)
 
 

@@ -23,7 +23,7 @@ from ..i18n import castle_number, ngettext, point_name, side_noun
 from ..i18n import gettext as _
 from ..moves import Move
 from ..position import ENGLISH, FRENCH, Position
-from ..record import GameRecord, play_game
+from ..record import play_game
 from ..rules import SIDES
 from ..scoring import LONGEST_RUN, longest_runs, tie_break
 from .diagram_export import StoryboardExport
@@ -154,11 +154,6 @@ class MovesPanel(w.VBox):
         if position is not None and self.history and position == self.history[self.index]:
             return
         self.history, self.index = ([position], 0) if position is not None else ([], 0)
-        self._show()
-
-    def load_record(self, record: GameRecord) -> None:
-        """Step through a game record: the history becomes its positions, from the start."""
-        self.history, self.index = record.positions(), 0
         self._show()
 
     def try_move(self, text: str) -> bool:

@@ -96,11 +96,6 @@ def fast_games(p: Position, games: int, seed: int, start_index: int = 0,
     return out
 
 
-def decisions_per_game(p: Position, games: int, seed: int) -> float:
-    """Mean number of decisions per game (for the benchmarks' decisions per second)."""
-    return float(play_summaries(p, games, seed)[:, kn.OUT_DECISIONS].mean())
-
-
 class RoundState(NamedTuple):
     """The compiled game's state at an end of a round (after the battles, before the draws) or at
     its end: what a replay through the engine must show at the same point."""
