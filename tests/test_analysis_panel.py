@@ -259,3 +259,22 @@ def test_figures_of_a_previous_position_are_dimmed_under_a_note_until_run_again(
     panel.set_position(opening("base", 1))
     panel.run(block=True)
     assert panel.subject.stale_note.value == "" and "guyenne-stale" not in panel.metrics._dom_classes
+
+
+def test_a_first_run_cancelled_says_there_are_no_figures_not_that_they_are_below():
+    """Cancel before any run finished said "the figures below are from the previous run" over an empty panel."""
+    panel = small(AnalysisPanel(Position.start("base")))
+    panel.method.value = "sample"
+    panel.games.value = 100_000
+    panel.run(block=False)
+    panel.controls.cancel()
+    panel.controls.thread.join(timeout=60)
+    assert not panel.figures
+    assert panel.controls.status.value == "Cancelled: no run has finished yet, so there are no figures."
+    panel.games.value = 40
+    panel.run()
+    panel.games.value = 100_000
+    panel.run(block=False)
+    panel.controls.cancel()
+    panel.controls.thread.join(timeout=60)
+    assert panel.controls.status.value == "Cancelled: the figures below are from the previous run."

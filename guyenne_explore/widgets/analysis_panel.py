@@ -75,6 +75,13 @@ def force_exact_html(runs: list[Run]) -> str:
             force="<b>" + gettext("force exact") + "</b>") + "</div>")
 
 
+def cancelled_words(previous: bool) -> str:
+    """The status after Cancel: the figures shown are the previous run's, or, before any run finished, there are
+    none (saying "the figures below" over an empty panel sent people looking for them)."""
+    return (gettext("Cancelled: the figures below are from the previous run.") if previous
+            else gettext("Cancelled: no run has finished yet, so there are no figures."))
+
+
 class RunControls:
     """Progress bar, Cancel button and status line shared by the panels that run analyses.
 
@@ -322,7 +329,7 @@ class AnalysisPanel(w.VBox):
                                          method=method, games=games, seed=seed, progress=self.controls.callback,
                                          force=force, executor=executor_for(p, policies))
             except Cancelled:
-                self._finish(None, gettext("Cancelled: the figures below are from the previous run."))
+                self._finish(None, cancelled_words(bool(self.figures)))
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
                 log.exception("analysis run failed")
                 self._finish(None, gettext("The analysis failed: {error}").format(error=exc))

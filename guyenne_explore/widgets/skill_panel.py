@@ -28,7 +28,7 @@ from ..i18n import LANGUAGES, gettext, ngettext
 from ..position import Position
 from ..render.plots import rows_html
 from ..render.skill import skill_figure, skill_rows
-from .analysis_panel import RunControls, align_labels, rule_set_options
+from .analysis_panel import RunControls, align_labels, cancelled_words, rule_set_options
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
 from .language import name_options
@@ -129,7 +129,7 @@ class SkillPanel(w.VBox):
                 table = skill_levels(p, chosen, [labels[r] for r in chosen], levels, METRICS, games=games,
                                      seed=seed, executor=executor, progress=progress, on_games=self.controls.callback)
             except Cancelled:
-                self._finish(None, gettext("Cancelled: the figures below are from the previous run."))
+                self._finish(None, cancelled_words(self.table is not None))
             except ValueError as exc:  # a rule set the position cannot be read under, in the engine's words
                 self._finish(None, gettext("Not run: {problems}").format(problems=exc))
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell

@@ -50,6 +50,7 @@ from .analysis_panel import (
     METHODS,
     ExportBar,
     RunControls,
+    cancelled_words,
     problems_html,
 )
 from .forms import NumberField, messages_html, number_box, read_whole, unreadable
@@ -365,7 +366,7 @@ class VariantLab(w.VBox):
             try:
                 work()
             except Cancelled:
-                self._done(False, gettext("Cancelled: the figures below are from the previous run."))
+                self._done(False, cancelled_words(bool(self.figures)))
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
                 log.exception("variant lab run failed")
                 self._done(False, gettext("The analysis failed: {error}").format(error=exc))
