@@ -207,7 +207,7 @@ class Builder(w.VBox):
             self.save_message,
             w.HTML("<h4>Rules</h4>"), self.preset,
             w.GridBox(list(self.parameters.widgets.values()),
-                      layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(255px, 1fr))")),
+                      layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(300px, 1fr))")),
             self.errors["rules"],
             w.HTML("<h4>Castles</h4> <small>click to cycle neutral → English → French</small>"),
             self.castle_row, self.errors["castles"],
