@@ -62,6 +62,19 @@ def test_a_saved_session_reopens_to_the_same_state(session):
     assert {k: v for k, v in again.items() if k != "results"} == {k: v for k, v in data.items() if k != "results"}
 
 
+def test_a_file_that_is_not_json_is_refused_in_the_pages_language_with_where():
+    from guyenne_explore.i18n import set_language
+    from guyenne_explore.widgets.session import SessionError, read_session
+
+    previous = set_language("fr")
+    try:
+        with pytest.raises(SessionError) as refused:
+            read_session("{nope", Explorer())
+    finally:
+        set_language(previous)
+    assert str(refused.value) == "le fichier n'est pas du JSON (ligne 1, colonne 2)"  # no English words of Python's
+
+
 BAD = [
     ("not json {", "not JSON"),
     (json.dumps([1, 2]), "not a saved session"),

@@ -119,8 +119,12 @@ def read_session(text: str, explorer: Explorer) -> Session:
         raise SessionError(gettext("the file is too large for a session"))
     try:
         data = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise SessionError(gettext("the file is not JSON: {error}").format(error=str(exc)[:120])) from None
+    except json.JSONDecodeError as exc:  # where, in the page's language (Python's own words are English)
+        raise SessionError(gettext("the file is not JSON (line {line}, column {column})").format(
+            line=exc.lineno, column=exc.colno)) from None
+    except (ValueError, RecursionError):
+        raise SessionError(gettext("the file is not JSON a session can hold (nested too deep, or a number too "
+                                   "long)")) from None
     if not isinstance(data, dict) or data.get("kind") != KIND:
         raise SessionError(gettext("the file is not a saved session (its kind is not {kind})").format(kind=repr(KIND)))
     if data.get("version") != VERSION:
