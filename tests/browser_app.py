@@ -13,6 +13,7 @@ import pathlib
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -20,6 +21,8 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
+
+import pytest
 
 from guyenne_explore.widgets.starts import STARTS
 
@@ -253,3 +256,30 @@ def wait_for_marks(page: Any, limit_ms: float = 300_000) -> dict[str, float]:
     page.wait_for_function("window.__e1 && window.__e1.figures !== undefined && window.__e1.done !== undefined",
                            timeout=limit_ms)
     return page.evaluate("window.__e1")
+
+
+def require() -> None:
+    """Skip with the reason when Playwright, Voilà or chromium is missing; fail instead where the browser tests
+    must run (CI sets GUYENNE_REQUIRE_BROWSER=1)."""
+    reason = missing()
+    if reason:
+        if os.environ.get("GUYENNE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"the browser test must run here but {reason}")
+        pytest.skip(reason)
+
+
+def free_port(low: int, high: int) -> int:
+    """A loopback port of ``low..high`` that no other test server holds."""
+    for port in range(low, high + 1):
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) != 0:
+                return port
+    pytest.skip(f"no free loopback port in {low}-{high}")
+
+
+@contextlib.contextmanager
+def served(port: int, log: pathlib.Path) -> Iterator[tuple[str, Any]]:
+    """The app on ``port`` and a browser, for a module's tests (:func:`require` first): ``(url, browser)``."""
+    require()
+    with voila_app(port, log) as url, chromium() as browser:
+        yield url, browser

@@ -6,11 +6,9 @@ Its own module and port (the other browser modules hold theirs until they end). 
 when Playwright, Voilà or chromium are missing (a failure under GUYENNE_REQUIRE_BROWSER=1).
 """
 
-import os
 import time
 
 import psutil
-import pytest
 
 from tests import browser_app as app
 
@@ -34,11 +32,7 @@ def busy_seconds(seconds: float = 1.0) -> float:
 
 
 def test_cancel_in_the_variant_lab_stops_search_play_and_frees_the_next_run(tmp_path):
-    reason = app.missing()
-    if reason:
-        if os.environ.get("GUYENNE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"the browser test must run here but {reason}")
-        pytest.skip(reason)
+    app.require()
     app.ARTIFACTS.mkdir(exist_ok=True)
     with app.voila_app(PORT, tmp_path / "voila.log") as url, app.chromium() as browser:
         page, _ = app.open_explorer(browser, url, 1280, 800)

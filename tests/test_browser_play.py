@@ -7,8 +7,6 @@ builder and the moves panel in English and French at 1280x800 and 1920x1080 go t
 Skipped with the reason when Playwright, Voilà or chromium are missing (GUYENNE_REQUIRE_BROWSER=1
 turns that into a failure).
 """
-import os
-import socket
 
 import pytest
 
@@ -17,25 +15,10 @@ from tests import browser_app as app
 SIZES = ((1280, 800), (1920, 1080))
 
 
-def _free_port() -> int:
-    """A loopback port no other test server holds (the other browser tests use 8871 to 8879)."""
-    for port in range(8890, 8900):
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) != 0:
-                return port
-    pytest.skip("no free loopback port in 8890-8899")
-
-
 @pytest.fixture(scope="module")
 def browser_app(tmp_path_factory):
-    reason = app.missing()
-    if reason:
-        if os.environ.get("GUYENNE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"the browser test must run here but {reason}")
-        pytest.skip(reason)
-    log = tmp_path_factory.mktemp("voila") / "voila.log"
-    with app.voila_app(_free_port(), log) as url, app.chromium() as browser:
-        yield url, browser
+    with app.served(app.free_port(8890, 8899), tmp_path_factory.mktemp("voila") / "voila.log") as served:
+        yield served
 
 
 def _notation(page) -> str:

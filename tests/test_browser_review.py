@@ -3,7 +3,6 @@ and in French: no choice of a drop-down is cut short (at 1920x1080 the builder's
 "on an empty dec").  Skipped with the reason when Playwright, Voilà or chromium are missing
 (GUYENNE_REQUIRE_BROWSER=1 turns that into a failure).
 """
-import os
 
 import pytest
 
@@ -28,14 +27,8 @@ CUT_CHOICES = """() => {
 
 @pytest.fixture(scope="module")
 def browser_app(tmp_path_factory):
-    reason = app.missing()
-    if reason:
-        if os.environ.get("GUYENNE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"the browser test must run here but {reason}")
-        pytest.skip(reason)
-    log = tmp_path_factory.mktemp("voila") / "voila.log"
-    with app.voila_app(PORT, log) as url, app.chromium() as browser:
-        yield url, browser
+    with app.served(PORT, tmp_path_factory.mktemp("voila") / "voila.log") as served:
+        yield served
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])

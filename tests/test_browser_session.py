@@ -8,34 +8,17 @@ go to artifacts/.  Skipped with the reason when Playwright, Voilà or chromium a
 (GUYENNE_REQUIRE_BROWSER=1 turns that into a failure).
 """
 import json
-import os
 import pathlib
-import socket
 
 import pytest
 
 from tests import browser_app as app
 
 
-def _free_port() -> int:
-    """A loopback port no other test server holds (the other browser tests use 8871 to 8899)."""
-    for port in range(8900, 8910):
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) != 0:
-                return port
-    pytest.skip("no free loopback port in 8900-8909")
-
-
 @pytest.fixture(scope="module")
 def browser_app(tmp_path_factory):
-    reason = app.missing()
-    if reason:
-        if os.environ.get("GUYENNE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"the browser test must run here but {reason}")
-        pytest.skip(reason)
-    log = tmp_path_factory.mktemp("voila") / "voila.log"
-    with app.voila_app(_free_port(), log) as url, app.chromium() as browser:
-        yield url, browser
+    with app.served(app.free_port(8900, 8909), tmp_path_factory.mktemp("voila") / "voila.log") as served:
+        yield served
 
 
 def _page(browser, url):

@@ -9,7 +9,6 @@ plotly.js evaluated once for the page, and the status says Done once the
 figures are there.  Skipped with the reason when Playwright, Voilà or chromium
 are missing (GUYENNE_REQUIRE_BROWSER=1 turns that into a failure).
 """
-import os
 
 import pytest
 
@@ -44,14 +43,8 @@ OUTSIDE = """() => {
 
 @pytest.fixture(scope="module")
 def browser_app(tmp_path_factory):
-    reason = app.missing()
-    if reason:
-        if os.environ.get("GUYENNE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"the browser test must run here but {reason}")
-        pytest.skip(reason)
-    log = tmp_path_factory.mktemp("voila") / "voila.log"
-    with app.voila_app(PORT, log) as url, app.chromium() as browser:
-        yield url, browser
+    with app.served(PORT, tmp_path_factory.mktemp("voila") / "voila.log") as served:
+        yield served
 
 
 def shot(page, locator, name):

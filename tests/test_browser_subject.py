@@ -7,7 +7,6 @@ position are dimmed under a note; every column of the metrics table shows at
 Skipped with the reason when Playwright, Voilà or chromium are missing
 (GUYENNE_REQUIRE_BROWSER=1 turns that into a failure).
 """
-import os
 
 import pytest
 
@@ -32,14 +31,8 @@ FIGURE_TEXTS = """(sel) => [...document.querySelectorAll(sel + ' .guyenne-plot')
 
 @pytest.fixture(scope="module")
 def browser_app(tmp_path_factory):
-    reason = app.missing()
-    if reason:
-        if os.environ.get("GUYENNE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"the browser test must run here but {reason}")
-        pytest.skip(reason)
-    log = tmp_path_factory.mktemp("voila") / "voila.log"
-    with app.voila_app(PORT, log) as url, app.chromium() as browser:
-        yield url, browser
+    with app.served(PORT, tmp_path_factory.mktemp("voila") / "voila.log") as served:
+        yield served
 
 
 def said(page, panel):
