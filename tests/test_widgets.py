@@ -989,3 +989,16 @@ def test_a_typed_move_cannot_be_tried_while_the_builder_holds_no_valid_position(
     assert panel.buttons["Try typed move"].disabled and panel.typed.disabled
     panel.set_position(start)
     assert not panel.buttons["Try typed move"].disabled and not panel.typed.disabled
+
+
+def test_the_explorers_intro_follows_the_language_switch():
+    """The how-to text above the panels is the explorer's, not the notebook's, so a French page reads it in French."""
+    from guyenne_explore.widgets.explorer import Explorer
+
+    e = Explorer(lang="fr")
+    try:
+        assert "La table à gauche est vivante" in e.intro.value and "The table" not in e.intro.value
+        e.set_language("en")
+        assert e.intro.value.startswith("<p>The table on the left is live")
+    finally:
+        e.set_language("en")

@@ -33,6 +33,20 @@ TABS = ("Builder", "Analysis", "Variant lab", "Skill levels")
 STYLE = pathlib.Path(__file__).parent / "static" / "explorer.css"
 
 
+def intro_html() -> str:
+    """How to use the explorer, in the current language (the notebook's own text cannot follow a switch)."""
+    return "".join(f"<p>{paragraph}</p>" for paragraph in (
+        _("The table on the left is live: click a castle to cycle its controller (neutral → English → French), click a "
+          "hand, deck, discard or removed pile to edit its counts in the builder. Hover a legal move to preview it on "
+          "the table, click to select it, double-click (or <i>Apply selected</i>) to play it; <i>Back</i> and "
+          "<i>Forward</i> step through the game. The builder names every problem of the position beside its field; an "
+          "invalid position never reaches the analysis. The tabs hold the builder, the analysis, the variant lab and "
+          "the skill levels (how the rule sets compare under uniform, heuristic and search play)."),
+        _("It opens on the game before the deal under the advanced rules: the analysis weighs every deal by its "
+          "probability. Under <i>start from</i> in the builder, <i>a dealt opening</i> loads one deal by its seed "
+          "(<i>Deal again</i> deals the next).")))
+
+
 class Explorer(w.HBox):
     """Every panel together; ``Explorer()`` opens on the game before the deal under the advanced rules, in ``lang``
     (``en``/``fr``; default: the current language, see :mod:`guyenne_explore.i18n`)."""
@@ -62,7 +76,9 @@ class Explorer(w.HBox):
         left = w.VBox([self.language, self.session, self.table, self.diagram_export, w.HTML("<h4>Legal moves</h4>"),
                        self.moves], layout=w.Layout(flex="0 1 560px", min_width="320px"))
         style = w.HTML(f"<style>{STYLE.read_text()}</style>", layout=w.Layout(display="none"))
-        super().__init__([style, left, self.tabs],
+        self.intro = w.HTML(intro_html(), layout=w.Layout(width="100%"))  # a row of its own above the columns
+        self.intro.add_class("guyenne-intro")
+        super().__init__([style, self.intro, left, self.tabs],
                          layout=w.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"), **kwargs)
         self.add_class("guyenne-explorer")
         # a change passed between panels: an unexpected error shows beside the control that made it, never raised
@@ -88,6 +104,7 @@ class Explorer(w.HBox):
             return
         set_language(lang)
         relabel(self, lang)
+        self.intro.value = intro_html()
         self.builder._changed()  # the problems beside the fields and the header, written again
         self.table._redraw()
         if self.builder.position is None:
