@@ -35,6 +35,8 @@ from guyenne_explore.analysis.fast import warm  # noqa: E402
 from guyenne_explore.analysis.fast.rollout import CHUNK, _games, play_summaries  # noqa: E402
 from guyenne_explore.analysis.results import sampled_result  # noqa: E402
 
+from bench_speed import goofspiel  # noqa: E402  the same yardstick as the fast path's benchmark
+
 #: what a new process runs: the analysis' own entry (play_games), timed from the first line
 CHILD = r"""
 import json, sys, time
@@ -100,21 +102,6 @@ def kernel_games(p: Position, games: int, threads: int) -> tuple[Clock, list]:
     return c, outs
 
 
-def goofspiel(seconds: float = 3.0) -> float | None:
-    """OpenSpiel's C++ uniform-random goofspiel(13), games/s on one thread (``pyspiel.evaluate_bots``)."""
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game = pyspiel.load_game("goofspiel(num_cards=13,players=2)")
-    bots = [pyspiel.make_uniform_random_bot(i, 1000 + i) for i in range(2)]
-    n, t = 0, time.perf_counter()
-    while time.perf_counter() - t < seconds:
-        pyspiel.evaluate_bots(game.new_initial_state(), bots, n)
-        n += 1
-    return n / (time.perf_counter() - t)
-
-
 def breakdown(preset: str, games: int) -> None:
     p = Position.start(preset)
     policies = ("uniform", "uniform")
@@ -141,7 +128,7 @@ def breakdown(preset: str, games: int) -> None:
         print(f"  analyse + JSON, {threads} thread{'s' if threads > 1 else ' '}: {c}  {games / c.wall:9.0f} games/s")
     spiel = goofspiel()
     print("  OpenSpiel not installed (pip install -e '.[bench]'): no yardstick" if spiel is None else
-          f"  OpenSpiel goofspiel(13), C++, 1 thread: {spiel:9.0f} games/s")
+          f"  OpenSpiel goofspiel(13), C++, 1 thread: {spiel[0]:9.0f} games/s")
 
 
 def main() -> None:
