@@ -39,3 +39,11 @@ def load():
 
 def read_json(path: pathlib.Path):
     return json.loads(path.read_text())
+
+
+def uniform_step(p, rng):
+    """One seeded uniform step from ``p``: a chance outcome drawn by its probability, or a legal move at random."""
+    if p.is_chance:
+        return p.apply_outcome(p.sample_outcome(rng))
+    moves = list(p.legal_moves)
+    return p.apply(moves[rng.randrange(len(moves))])

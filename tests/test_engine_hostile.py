@@ -20,6 +20,7 @@ from guyenne_explore import Draw, IllegalMove, Move, Position, PositionError, Ru
 from guyenne_explore.cards import HERO, KINDS, SYMBOLS, Cards
 from guyenne_explore.rules import SIDES
 from guyenne_explore.validation import MAX_ROUND, position_problems
+from tests.conftest import uniform_step
 
 from .test_input_fuzz import PRESETS, assert_round_trips, hand_built, mutated_json, mutated_notation, play, positions
 from .test_input_fuzz import twice
@@ -51,11 +52,7 @@ def until_chance(rules: Rules, seed: int, rounds: int) -> Position:
     rng = random.Random(seed)
     p = Position.start(rules)
     while not p.is_over and not (p.is_chance and p.round >= rounds):
-        if p.is_chance:
-            p = p.apply_outcome(p.sample_outcome(rng))
-        else:
-            moves = list(p.legal_moves)
-            p = p.apply(moves[rng.randrange(len(moves))])
+        p = uniform_step(p, rng)
     return p
 
 

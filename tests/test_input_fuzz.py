@@ -33,6 +33,7 @@ from guyenne_explore.position import POINTS
 from guyenne_explore.positions_io import MAX_TEXT, load_position
 from guyenne_explore.problems import Problem
 from guyenne_explore.rules import BOUNDS, MAX_DRAWS_PER_SIDE, MAX_PER_VALUE
+from tests.conftest import uniform_step
 
 PRESETS = ["base", "advanced", "expert", "classic2021", "team", "team3"]
 VARIANTS = [Rules.preset(n) for n in PRESETS] + [
@@ -52,11 +53,7 @@ def play(rules: Rules, seed: int, steps: int) -> Position:
     for _ in range(steps):
         if p.is_over:
             break
-        if p.is_chance:
-            p = p.apply_outcome(p.sample_outcome(rng))
-        else:
-            moves = list(p.legal_moves)
-            p = p.apply(moves[rng.randrange(len(moves))])
+        p = uniform_step(p, rng)
     return p
 
 
