@@ -10,7 +10,7 @@ import sys
 from collections import Counter
 
 from guyenne_explore import Position, Rules
-from guyenne_explore.analysis.fast.rollout import fast_games
+from guyenne_explore.analysis.compiled.rollout import fast_games
 from guyenne_explore.analysis.metrics import designer_metrics
 from guyenne_explore.scoring import ENDINGS
 

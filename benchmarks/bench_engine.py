@@ -10,9 +10,9 @@ import sys
 import time
 
 from guyenne_explore import Position
-from guyenne_explore.analysis.exact import exact_distribution
+from guyenne_explore.analysis.exact.distribution import exact_distribution
 from guyenne_explore.analysis.policies import Uniform
-from guyenne_explore.analysis.sample import play_out
+from guyenne_explore.analysis.sampling.sample import play_out
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SLOW = {"advanced-endgame-4v4", "base-live-decks", "expert-third-cycle"}

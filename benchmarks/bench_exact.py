@@ -4,10 +4,10 @@ Run: python benchmarks/bench_exact.py [--big]
 
 For each position: seconds of
 - ``old``: the engine's enumeration as it was before the merging recursion: a round at a time,
-  memoised at round starts, endgame round starts by :class:`.fast.endgame.Endgame`;
-- ``reference``: the plain memoised recursion of :mod:`.analysis.exact_reference` (merging, no
+  memoised at round starts, endgame round starts by :class:`.exact.endgame.Endgame`;
+- ``reference``: the plain memoised recursion of :mod:`.analysis.exact.reference` (merging, no
   endgame solver);
-- ``new``: :func:`.analysis.exact.exact_distribution` in fractions, and in float64 (``floats``);
+- ``new``: :func:`.analysis.exact.distribution.exact_distribution` in fractions, and in float64 (``floats``);
 
 in CPU seconds of this process (the machine may be shared), the states each solved, Knuth's
 tree-size estimate of the whole game tree, the cost estimate an exact request's refusal reads
@@ -29,11 +29,11 @@ from collections.abc import Callable
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from guyenne_explore.analysis import exact as ex  # noqa: E402
+from guyenne_explore.analysis.exact import distribution as ex  # noqa: E402
 from guyenne_explore.analysis.api import (SECONDS_PER_ENDGAME_STATE, SECONDS_PER_NODE, estimate_exact_cost,  # noqa: E402
                                           estimate_tree_size, exact_cost_parts, in_endgame)
-from guyenne_explore.analysis.exact_reference import Reference  # noqa: E402
-from guyenne_explore.analysis.fast.endgame import Endgame, applies  # noqa: E402
+from guyenne_explore.analysis.exact.reference import Reference  # noqa: E402
+from guyenne_explore.analysis.exact.endgame import Endgame, applies  # noqa: E402
 from guyenne_explore.analysis.policies import Uniform  # noqa: E402
 from guyenne_explore.engine_api import OPEN_FIRST, TEAM_SPLIT, Position, Rules, apply_legal  # noqa: E402
 from tests.conftest import position_files  # noqa: E402  (the check positions: ../shared, else tests/positions)

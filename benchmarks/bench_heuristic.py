@@ -22,12 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numba  # noqa: E402
 
 from guyenne_explore import Position  # noqa: E402
-from guyenne_explore.analysis.fast import kernel as kn  # noqa: E402
-from guyenne_explore.analysis.fast import heuristic as fh  # noqa: E402
-from guyenne_explore.analysis.fast.rollout import play_summaries  # noqa: E402
-from guyenne_explore.analysis.heuristic import Heuristic  # noqa: E402
+from guyenne_explore.analysis.compiled import kernel as kn  # noqa: E402
+from guyenne_explore.analysis.compiled import heuristic as fh  # noqa: E402
+from guyenne_explore.analysis.compiled.rollout import play_summaries  # noqa: E402
+from guyenne_explore.analysis.policies.heuristic import Heuristic  # noqa: E402
 from guyenne_explore.analysis.policies import Uniform  # noqa: E402
-from guyenne_explore.analysis.sample import sample_games  # noqa: E402
+from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
 from guyenne_explore.rules import Rules  # noqa: E402
 
 

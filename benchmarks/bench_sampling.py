@@ -4,7 +4,7 @@
 
 1. Time to the first game, cold (a new process) with numba's cache warm, for uniform and heuristic
    play: the imports, the first game, then 10,000 games; and ``guyenne-explore analyse --samples 1``
-   from the shell, start to end.  (Cold cache: ``python -m guyenne_explore.analysis.fast.warm``
+   from the shell, start to end.  (Cold cache: ``python -m guyenne_explore.analysis.compiled.warm``
    compiles it; this benchmark does so first when something is pending, and says so.)
 2. Uniform sampling as ``analyse --samples N`` runs it, step by step: the compiled games on one and
    two threads (games/s), building the games' summaries, the result (counts, designer metrics and
@@ -31,8 +31,8 @@ import numba  # noqa: E402
 
 from guyenne_explore import Position  # noqa: E402
 from guyenne_explore.analysis.api import analyse  # noqa: E402
-from guyenne_explore.analysis.fast import warm  # noqa: E402
-from guyenne_explore.analysis.fast.rollout import CHUNK, _games, play_summaries  # noqa: E402
+from guyenne_explore.analysis.compiled import warm  # noqa: E402
+from guyenne_explore.analysis.compiled.rollout import CHUNK, _games, play_summaries  # noqa: E402
 from guyenne_explore.analysis.results import sampled_result  # noqa: E402
 
 from bench_speed import goofspiel  # noqa: E402  the same yardstick as the fast path's benchmark
@@ -42,7 +42,7 @@ CHILD = r"""
 import json, sys, time
 t0, c0 = time.perf_counter(), time.process_time()
 from guyenne_explore import Position
-from guyenne_explore.analysis.sample import play_games
+from guyenne_explore.analysis.sampling.sample import play_games
 t1, c1 = time.perf_counter(), time.process_time()
 p = Position.start(sys.argv[1])
 policies = tuple(sys.argv[2].split(","))

@@ -63,8 +63,8 @@ def run_case(key, out, exploit: bool, counts) -> None:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     except (AttributeError, OSError):
         pass
-    from guyenne_explore.analysis.optimal import OptimalSolver, exploitability
-    from guyenne_explore.analysis.optimal_round import round_start
+    from guyenne_explore.analysis.optimal.solver import OptimalSolver, exploitability
+    from guyenne_explore.analysis.optimal.round import round_start
 
     rules = Rules.preset(RULES)
     solver = OptimalSolver(rules)
@@ -77,7 +77,7 @@ def run_case(key, out, exploit: bool, counts) -> None:
     value = solver.value_of(key)
     row = {"value": value + 0.0, "seconds": time.perf_counter() - t, **solver.stats.to_json()}
     if exploit:
-        from guyenne_explore.analysis.heuristic import Heuristic
+        from guyenne_explore.analysis.policies.heuristic import Heuristic
         from guyenne_explore.analysis.policies import Uniform
         rows = exploitability(round_start(rules, key), {"uniform": Uniform(), "heuristic": Heuristic()}, solver,
                               budget_seconds=60)
@@ -91,9 +91,9 @@ def openspiel_check() -> None:
     from open_spiel.python.algorithms import cfr, expected_game_score
     from open_spiel.python.algorithms import exploitability as expl
 
-    from guyenne_explore.analysis.optimal import OptimalSolver
-    from guyenne_explore.analysis.optimal_round import round_start
-    from guyenne_explore.analysis.optimal_tree import build_tree, solve_tree, to_efg
+    from guyenne_explore.analysis.optimal.solver import OptimalSolver
+    from guyenne_explore.analysis.optimal.round import round_start
+    from guyenne_explore.analysis.optimal.tree import build_tree, solve_tree, to_efg
 
     rules = Rules.preset("advanced", castles=3)
     key = ((-1, -1, 1), 1, Cards.parse("H32"), Cards.parse("532"))

@@ -24,11 +24,11 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from guyenne_explore import Position, Rules  # noqa: E402
-from guyenne_explore.analysis.fast.forward import ForwardEndgame  # noqa: E402
+from guyenne_explore.analysis.exact.forward import ForwardEndgame  # noqa: E402
 from guyenne_explore.cards import Cards  # noqa: E402
 from guyenne_explore.analysis.api import analyse  # noqa: E402
-from guyenne_explore.analysis.fast import kernel as kn  # noqa: E402
-from guyenne_explore.analysis.fast.rollout import play_summaries  # noqa: E402
+from guyenne_explore.analysis.compiled import kernel as kn  # noqa: E402
+from guyenne_explore.analysis.compiled.rollout import play_summaries  # noqa: E402
 from guyenne_explore.render.svg import position_svg  # noqa: E402
 
 SECONDS = float(sys.argv[sys.argv.index("--seconds") + 1]) if "--seconds" in sys.argv else 3.0

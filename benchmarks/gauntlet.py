@@ -27,9 +27,9 @@ import random  # noqa: E402
 from guyenne_explore import Position  # noqa: E402
 from guyenne_explore.engine_api import HERO, OPEN_FIRST, OPEN_SECOND, Hooks, play  # noqa: E402
 from guyenne_explore.analysis.api import policy_named  # noqa: E402
-from guyenne_explore.analysis.counters import COUNTERS  # noqa: E402
+from guyenne_explore.analysis.policies.counters import COUNTERS  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
-from guyenne_explore.analysis.sample import sample_games  # noqa: E402
+from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
 from guyenne_explore.rules import Rules  # noqa: E402
 
 REAL = ("uniform", "heuristic", "search:400")

@@ -208,7 +208,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _policy(name: str) -> None:
     """Refuse a policy name the registry does not know (or a search budget it cannot read), naming it."""
-    from .analysis.api import policy_named
+    from .analysis import policy_named
 
     try:
         policy_named(name)
@@ -264,14 +264,14 @@ def _check_workers(workers: int | None) -> None:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from .analysis.api import ExactOutOfReach, analyse
-    from .analysis.exact import NotExact
+    from .analysis import ExactOutOfReach, analyse
+    from .analysis import NotExact
 
     p = _start(args)
     policies = _policy_pair(args.policies)
     method = "exact" if args.exact else ("sample" if args.samples else "auto")
     _check_workers(args.workers)
-    from .analysis.sample import engine_played
+    from .analysis import engine_played
 
     # games the engine plays (a search) are slow: spread over the cores by default; compiled games (uniform,
     # the heuristic) play thousands a second here, sooner than worker processes start and load them
@@ -283,7 +283,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                                  force=args.force, arithmetic="float" if args.float else None,
                                  executor=client.get_executor())
         elif workers > 1 and method != "exact":
-            from .analysis.workers import process_pool  # started safely after compiled games (see there)
+            from .analysis import process_pool  # started safely after compiled games (see there)
 
             with process_pool(workers) as pool:
                 result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,
@@ -367,8 +367,8 @@ def cmd_storyboard(args: argparse.Namespace) -> int:
 
 def cmd_skill(args: argparse.Namespace) -> int:
     """Rule sets by skill level from the opening: metrics with intervals, and the conclusions that change."""
-    from .analysis.metrics import Metric
-    from .analysis.skill import level_name, skill_levels
+    from .analysis import Metric
+    from .analysis import level_name, skill_levels
 
     rule_sets = _rules_list(args.rules)
     presets = [str(r) for r in rule_sets]
@@ -381,7 +381,7 @@ def cmd_skill(args: argparse.Namespace) -> int:
     _check_workers(args.workers)
     workers = args.workers or os.cpu_count() or 1
     if workers > 1:
-        from .analysis.workers import process_pool  # started safely after compiled games (see there)
+        from .analysis import process_pool  # started safely after compiled games (see there)
 
         with process_pool(workers) as pool:
             table = skill_levels(Position.start(rule_sets[0]), rule_sets, presets, levels, games=games,
@@ -403,8 +403,8 @@ def cmd_skill(args: argparse.Namespace) -> int:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     """Equilibrium of an open-hand endgame: value, first-decision mix, policies' exploitability, size."""
-    from .analysis.api import policy_named
-    from .analysis.optimal import OptimalSolver, exploitability, solve_position, why_not_solvable
+    from .analysis import policy_named
+    from .analysis import OptimalSolver, exploitability, solve_position, why_not_solvable
 
     p = read_position(args.position)
     names = [n.strip() for n in args.policies.split(",") if n.strip() and n.strip() != "none"]

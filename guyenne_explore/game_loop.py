@@ -11,7 +11,7 @@ each end of a round, a tree-size estimate, a search's rollout statistics) is a
 Every sampled game of the package goes through :func:`play`: records
 (:func:`.record.play_game`), sampled analysis (``analysis.sample.play_out``),
 rollouts and the tree-size estimate.  The compiled kernel of
-``analysis.fast`` is its twin for uniform play, proven equal by the tests that
+``analysis.compiled`` is its twin for uniform play, proven equal by the tests that
 replay its games here.
 """
 

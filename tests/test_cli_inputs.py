@@ -182,7 +182,7 @@ def test_skill_names_an_empty_or_bad_list(capsys, args, words):
 @pytest.mark.parametrize("above", [1, 10**30])
 def test_a_workers_count_above_four_to_a_local_core_is_refused_before_any_process_starts(
         capsys, monkeypatch, command, above):
-    from guyenne_explore.analysis import workers
+    from guyenne_explore.analysis.sampling import workers
 
     def no_pool(*_args, **_kwargs):
         raise AssertionError("a refused --workers must start no process")

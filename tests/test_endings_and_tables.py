@@ -26,18 +26,18 @@ from guyenne_explore import Cards, Position, Rules
 from guyenne_explore.cards import HERO, KINDS, value_of
 from guyenne_explore.flow import battle_winner
 from guyenne_explore.moves import Choice
-from guyenne_explore.analysis.fast import kernel as kn
-from guyenne_explore.analysis.fast.encode import points_array
-from guyenne_explore.analysis.fast.rollout import fast_games, traced_rounds
+from guyenne_explore.analysis.compiled import kernel as kn
+from guyenne_explore.analysis.compiled.encode import points_array
+from guyenne_explore.analysis.compiled.rollout import fast_games, traced_rounds
 from guyenne_explore.analysis.metrics import designer_metrics
 from guyenne_explore.position import DRAW, ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE
 from guyenne_explore.record import play_game
 from guyenne_explore.analysis.api import analyse
-from guyenne_explore.analysis.exact import exact_distribution
-from guyenne_explore.analysis.exact_reference import Reference
-from guyenne_explore.analysis.fast.endgame import Endgame, applies
-from guyenne_explore.analysis.fast.forward import ForwardEndgame
-from guyenne_explore.analysis.fast.forward_exact import ExactForwardEndgame
+from guyenne_explore.analysis.exact.distribution import exact_distribution
+from guyenne_explore.analysis.exact.reference import Reference
+from guyenne_explore.analysis.exact.endgame import Endgame, applies
+from guyenne_explore.analysis.exact.forward import ForwardEndgame
+from guyenne_explore.analysis.exact.forward_exact import ExactForwardEndgame
 from guyenne_explore.analysis.policies import Uniform
 from guyenne_explore.policy import UNIFORM
 from guyenne_explore.scoring import (ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, points_rows,

@@ -1,6 +1,6 @@
 """Exact analysis by the fast paths equals the plain enumerations, fraction for fraction.
 
-- The exact forward pass (:mod:`.fast.forward_exact`, residues modulo primes) gives the
+- The exact forward pass (:mod:`.exact.forward_exact`, residues modulo primes) gives the
   endgame solver's fractions on random endgames of every 2-player preset and of variants,
   on the check positions, and when its first guess of the primes is too small.
 - The merging recursion (:mod:`.exact_reference`) gives the same answers with and without
@@ -18,11 +18,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from guyenne_explore.analysis.exact import exact_distribution
-from guyenne_explore.analysis.exact_reference import Reference, merge_key
-from guyenne_explore.analysis.fast import forward_exact as fx
-from guyenne_explore.analysis.fast.endgame import Endgame, applies
-from guyenne_explore.analysis.fast.forward import ForwardEndgame
+from guyenne_explore.analysis.exact.distribution import exact_distribution
+from guyenne_explore.analysis.exact.reference import Reference, merge_key
+from guyenne_explore.analysis.exact import forward_exact as fx
+from guyenne_explore.analysis.exact.endgame import Endgame, applies
+from guyenne_explore.analysis.exact.forward import ForwardEndgame
 from guyenne_explore.analysis.policies import Uniform
 from guyenne_explore.engine_api import OPEN_FIRST, TEAM_SPLIT, Position, Rules, apply_legal
 

@@ -16,14 +16,14 @@ import pytest
 from scipy import stats
 
 from guyenne_explore import Position, Rules
-from guyenne_explore.analysis.exact import exact_distribution
-from guyenne_explore.analysis.fast import encode as encode_module
-from guyenne_explore.analysis.fast.encode import unsupported
-from guyenne_explore.analysis.fast.options import no_tables
-from guyenne_explore.analysis.fast.endgame import applies
-from guyenne_explore.analysis.fast.rollout import fast_games, traced_game
+from guyenne_explore.analysis.exact.distribution import exact_distribution
+from guyenne_explore.analysis.compiled import encode as encode_module
+from guyenne_explore.analysis.compiled.encode import unsupported
+from guyenne_explore.analysis.compiled.options import no_tables
+from guyenne_explore.analysis.exact.endgame import applies
+from guyenne_explore.analysis.compiled.rollout import fast_games, traced_game
 from guyenne_explore.analysis.policies import Uniform
-from guyenne_explore.analysis.sample import play_games
+from guyenne_explore.analysis.sampling.sample import play_games
 from guyenne_explore.flow import apply_move
 from guyenne_explore.position import DRAW, OPEN_FIRST
 from guyenne_explore.record import uniform_choice
@@ -210,8 +210,8 @@ def test_float_forward_pass_equals_the_fractions(rules):
 @pytest.mark.slow
 def test_float_forward_pass_on_hands_of_six_with_decks():
     """Larger endgames than the fractions test: both hands of six, a card left in each deck."""
-    from guyenne_explore.analysis.fast.endgame import Endgame
-    from guyenne_explore.analysis.fast.forward import ForwardEndgame
+    from guyenne_explore.analysis.exact.endgame import Endgame
+    from guyenne_explore.analysis.exact.forward import ForwardEndgame
 
     p = Position.from_json({
         "rules": "advanced", "castles": ["neutral", "english", "french", "neutral", "english", "french"],

@@ -3,9 +3,9 @@
 import pytest
 
 from guyenne_explore import Position
-from guyenne_explore.analysis.fast import heuristic as fh
-from guyenne_explore.analysis.fast import kernel as kn
-from guyenne_explore.analysis.heuristic import Heuristic, pick
+from guyenne_explore.analysis.compiled import heuristic as fh
+from guyenne_explore.analysis.compiled import kernel as kn
+from guyenne_explore.analysis.policies.heuristic import Heuristic, pick
 from guyenne_explore.cards import KINDS, Cards
 from guyenne_explore.moves import Move
 from guyenne_explore.position import Draw

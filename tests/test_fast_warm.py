@@ -4,9 +4,9 @@ and a run that still has to compile says which part and which of how many."""
 import pytest
 
 from guyenne_explore import Position
-from guyenne_explore.analysis.fast import heuristic as fh
-from guyenne_explore.analysis.fast import warm
-from guyenne_explore.analysis.fast.rollout import GAME_COLUMNS, _game, _games, batch_args
+from guyenne_explore.analysis.compiled import heuristic as fh
+from guyenne_explore.analysis.compiled import warm
+from guyenne_explore.analysis.compiled.rollout import GAME_COLUMNS, _game, _games, batch_args
 from guyenne_explore.rules import Rules
 from guyenne_explore.widgets import analysis_panel
 from guyenne_explore.widgets.analysis_panel import AnalysisPanel
@@ -66,7 +66,7 @@ def test_a_run_that_has_to_compile_names_each_part_with_a_count(monkeypatch):
 
 def test_games_are_built_once_per_distinct_summary_and_keep_their_order():
     p = Position.start("advanced")
-    from guyenne_explore.analysis.fast.rollout import play_summaries
+    from guyenne_explore.analysis.compiled.rollout import play_summaries
 
     out = play_summaries(p, 3000, 4)
     games = _games(out)

@@ -443,8 +443,8 @@ def test_the_skill_levels_tab_follows_the_language_switch(english):
 
 
 def test_optimal_play_is_described_in_french():
-    from guyenne_explore.analysis.optimal import OptimalSolver, describe, exploitability, solve_position
-    from guyenne_explore.analysis.optimal_round import round_start
+    from guyenne_explore.analysis.optimal.solver import OptimalSolver, describe, exploitability, solve_position
+    from guyenne_explore.analysis.optimal.round import round_start
     from guyenne_explore.analysis.policies import Uniform
     from tests.test_solve import SMALL, key_of
 
@@ -542,7 +542,7 @@ def test_the_optimal_play_section_is_written_again_in_french(english):
 
 
 def test_exact_refusals_say_their_estimate_in_french():
-    from guyenne_explore.analysis.exact import out_of_reach, plain_duration
+    from guyenne_explore.analysis.exact.distribution import out_of_reach, plain_duration
     try:
         set_language("en")
         assert "it would take about 3 hours (an estimated 3 billion positions to visit)" in out_of_reach(3e9, 10800)

@@ -102,3 +102,22 @@ def test_analyse_sampled_from_the_start():
     data = json.loads(r.stdout)
     assert data["games"] == 40 and abs(sum(data["win"].values()) - 1) < 1e-9
     assert all(lo <= data["win"][w] <= hi for w, (lo, hi) in data["win_ci95"].items())
+
+
+def test_the_door_contract_names_every_module_of_the_analysis():
+    """The one-door contract forbids the layers above each module of the analysis by name, so a module
+    added later must be added to it; and every name the door lists resolves."""
+    import pkgutil
+    import tomllib
+
+    import guyenne_explore.analysis as analysis
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    door = next(c for c in contracts if c["name"].startswith("The analysis' one door"))
+    children = {f"guyenne_explore.analysis.{m.name}" for m in pkgutil.iter_modules(analysis.__path__)}
+    assert set(door["forbidden_modules"]) == children
+    assert sorted(analysis.__all__) == sorted(analysis._DOOR)
+    for name in analysis.__all__:
+        assert getattr(analysis, name) is not None
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        analysis.nothing  # noqa: B018

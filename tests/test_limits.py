@@ -15,7 +15,7 @@ import pytest
 from guyenne_explore import Position, Rules
 from guyenne_explore.analysis import api
 from guyenne_explore.analysis.api import ExactOutOfReach, analyse, estimate_exact_cost, estimate_tree_size, in_endgame
-from guyenne_explore.analysis.fast.endgame import frozen
+from guyenne_explore.analysis.exact.endgame import frozen
 from guyenne_explore.analysis.limits import check_memory, plain_bytes
 from guyenne_explore.cli import main
 from guyenne_explore.engine_api import OPEN_FIRST, apply_legal

@@ -7,10 +7,10 @@ import pytest
 
 from guyenne_explore import Position
 from guyenne_explore.analysis.api import analyse
-from guyenne_explore.analysis.heuristic import Heuristic
+from guyenne_explore.analysis.policies.heuristic import Heuristic
 from guyenne_explore.analysis.metrics import designer_metrics
-from guyenne_explore.analysis.sample import Game
-from guyenne_explore.analysis.search import determinise
+from guyenne_explore.analysis.sampling.sample import Game
+from guyenne_explore.analysis.policies.search import determinise
 from guyenne_explore.record import play_game
 
 from .conftest import position_path
@@ -87,7 +87,7 @@ def test_sampling_on_an_executor_is_identical():
 
 
 def test_sampling_can_be_cancelled():
-    from guyenne_explore.analysis.exact import Cancelled
+    from guyenne_explore.analysis.exact.distribution import Cancelled
 
     seen = []
 
@@ -106,7 +106,7 @@ def test_sampling_can_be_cancelled():
 
 # ---------------------------------------------------------------- skilled play reads the rules
 def test_castle_stakes_come_from_the_engine_scoring():
-    from guyenne_explore.analysis.heuristic import castle_stake
+    from guyenne_explore.analysis.policies.heuristic import castle_stake
     from guyenne_explore.rules import Rules
 
     line, ring = Rules.preset("advanced"), Rules.preset("advanced", adjacency="ring")
@@ -124,7 +124,7 @@ def test_castle_stakes_come_from_the_engine_scoring():
     ("advanced", -1, False, "522", 5), ("advanced", -1, True, "522", 0), ("classic2021", 1, True, "52", 5),
     ("classic2021", 1, False, "52", 0), ("classic2021", -1, False, "52", 0)])
 def test_removal_losses_are_what_the_engine_removes(preset, control, won, cards, lost):
-    from guyenne_explore.analysis.heuristic import card_worth, removal_loss
+    from guyenne_explore.analysis.policies.heuristic import card_worth, removal_loss
     from guyenne_explore.cards import HERO, Cards
     from guyenne_explore.rules import Rules
 
@@ -150,7 +150,7 @@ def test_the_heuristic_distribution_is_what_it_plays():
 
 
 def test_the_heuristic_mixes_and_bluffs_at_its_rate():
-    from guyenne_explore.analysis.heuristic import BLUFF_RATE
+    from guyenne_explore.analysis.policies.heuristic import BLUFF_RATE
     from guyenne_explore.cards import HERO
 
     p = play_game(Position.start("advanced"), 4).positions()[1]
@@ -171,9 +171,9 @@ def test_the_heuristic_mixes_and_bluffs_at_its_rate():
                                    {"preset": "advanced", "hero": False, "castles": 7},
                                    {"preset": "team", "removal": "advanced"}])
 def test_skilled_policies_play_every_preset_and_variant(rules):
-    from guyenne_explore.analysis.counters import COUNTERS
-    from guyenne_explore.analysis.sample import sample_games
-    from guyenne_explore.analysis.search import ISMCTS
+    from guyenne_explore.analysis.policies.counters import COUNTERS
+    from guyenne_explore.analysis.sampling.sample import sample_games
+    from guyenne_explore.analysis.policies.search import ISMCTS
     from guyenne_explore.rules import Rules
 
     p = Position.start(Rules.from_json(rules))
@@ -184,7 +184,7 @@ def test_skilled_policies_play_every_preset_and_variant(rules):
 
 def test_search_sees_only_its_view():
     # two positions that english cannot tell apart: the same decision for the same seed
-    from guyenne_explore.analysis.search import ISMCTS
+    from guyenne_explore.analysis.policies.search import ISMCTS
 
     p = play_game(Position.start("advanced"), 6).positions()[1]
     side = p.side_to_play
@@ -195,7 +195,7 @@ def test_search_sees_only_its_view():
 
 
 def test_search_budget_in_milliseconds_and_legal_moves():
-    from guyenne_explore.analysis.search import ISMCTS
+    from guyenne_explore.analysis.policies.search import ISMCTS
 
     p = play_game(Position.start("advanced"), 6).positions()[1]
     view = p.view(p.side_to_play)
@@ -208,7 +208,7 @@ def test_search_budget_in_milliseconds_and_legal_moves():
 def test_search_is_a_tree_over_information_sets():
     # french answers at X, then opens Y itself: that later decision of its own is a node of the
     # tree, visited again and again (so chosen by UCB, not by a rollout), and shared by the worlds
-    from guyenne_explore.analysis.search import ISMCTS, info_key
+    from guyenne_explore.analysis.policies.search import ISMCTS, info_key
     from guyenne_explore.engine_api import OPEN_SECOND, RESPOND_FIRST
 
     p = play_game(Position.start("advanced"), 6).positions()[1]
@@ -311,9 +311,9 @@ def test_the_local_pool_starts_safely_after_compiled_games_and_plays_the_same_ga
     """A panel's process has usually run the uniform kernel (numba's thread pool started) before
     skilled games are asked for; a worker forked from it would die.  The pool of the panels and the
     command line starts its workers from a clean process, and gives the games of one process."""
-    from guyenne_explore.analysis.fast.rollout import play_summaries
-    from guyenne_explore.analysis.sample import engine_played, executor_for
-    from guyenne_explore.analysis.workers import process_pool
+    from guyenne_explore.analysis.compiled.rollout import play_summaries
+    from guyenne_explore.analysis.sampling.sample import engine_played, executor_for
+    from guyenne_explore.analysis.sampling.workers import process_pool
 
     p = Position.start("advanced")
     play_summaries(p, 2000, 1)  # the parallel uniform kernel, in this process

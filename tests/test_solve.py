@@ -8,11 +8,11 @@ import re
 import numpy as np
 import pytest
 
-from guyenne_explore.analysis.heuristic import Heuristic
-from guyenne_explore.analysis.optimal import (BestResponse, OptimalSolver, exploitability, round_key,
+from guyenne_explore.analysis.policies.heuristic import Heuristic
+from guyenne_explore.analysis.optimal.solver import (BestResponse, OptimalSolver, exploitability, round_key,
                                               solve_position, why_not_solvable)
-from guyenne_explore.analysis.optimal_round import build_round, canonical, reflect, round_start
-from guyenne_explore.analysis.optimal_tree import (build_tree, leaves, normal_form, solve_matrix, solve_tree,
+from guyenne_explore.analysis.optimal.round import build_round, canonical, reflect, round_start
+from guyenne_explore.analysis.optimal.tree import (build_tree, leaves, normal_form, solve_matrix, solve_tree,
                                                    to_efg)
 from guyenne_explore.analysis.policies import Uniform
 from guyenne_explore.cards import Cards
@@ -243,7 +243,7 @@ def test_openspiel_cfr_plus_agrees(case):
 
 
 def test_describe_reads_like_a_teacher():
-    from guyenne_explore.analysis.optimal import describe
+    from guyenne_explore.analysis.optimal.solver import describe
 
     rules, key = key_of(SMALL[0])
     p = round_start(rules, key)

@@ -3,7 +3,7 @@ import pytest
 
 from guyenne_explore import Position, Rules
 from guyenne_explore.analysis.api import analyse
-from guyenne_explore.analysis.exact import Cancelled
+from guyenne_explore.analysis.exact.distribution import Cancelled
 from guyenne_explore.analysis.variants import (
     analyse_rule_sets,
     metric_named,

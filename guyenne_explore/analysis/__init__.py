@@ -1,1 +1,83 @@
-"""Analysis on the engine's public API: exact and sampled outcome distributions, policies, metrics."""
+"""Analysis on the engine's public API: exact and sampled outcome distributions, policies, metrics.
+
+This module is the analysis' one door for the layers above it (render, widgets, the command line):
+they import the names below from ``guyenne_explore.analysis`` and never reach into its sub-packages,
+which an import-linter contract keeps.  The sub-packages are by job:
+
+- :mod:`.exact`: exact distributions (enumeration and the endgame solvers);
+- :mod:`.sampling`: seeded games on the local cores or Dask, stopped when cancelled;
+- :mod:`.policies`: the heuristic, the search, the counter-policies, policies by name;
+- :mod:`.optimal`: endgames under optimal play and exploitability;
+- :mod:`.compiled`: the numba game loop and its batches;
+
+with the entry points (:mod:`.api`, :mod:`.variants`, :mod:`.skill`) and the results and metrics they
+return at the top.  Names load on first use, so that ``import guyenne_explore.analysis`` stays as light
+as the engine (numba and scipy come with the first analysis, not with the import).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+#: each public name -> the module (relative to this package) that defines it
+_DOOR: dict[str, str] = {
+    **dict.fromkeys(("analyse", "policy_named", "POLICIES", "ExactOutOfReach"), ".api"),
+    **dict.fromkeys(("Cancelled",), ".cancel"),
+    **dict.fromkeys(("NotExact", "plain_duration"), ".exact.distribution"),
+    **dict.fromkeys(("Step", "needs_compiling", "prepare", "preparing_message", "warm"), ".compiled.warm"),
+    **dict.fromkeys(("AnalysisResult",), ".results"),
+    **dict.fromkeys(("Metric",), ".metrics"),
+    **dict.fromkeys(("mean_interval", "wilson"), ".intervals"),
+    **dict.fromkeys(("Heuristic",), ".policies.heuristic"),
+    **dict.fromkeys(("OptimalResult", "OptimalSolver", "describe", "exploitability", "solve_position",
+                     "why_not_solvable"), ".optimal.solver"),
+    **dict.fromkeys(("executor_for", "engine_played"), ".sampling.sample"),
+    **dict.fromkeys(("local_cores", "local_pool", "process_pool"), ".sampling.workers"),
+    **dict.fromkeys(("SkillTable", "level_name", "skill_levels"), ".skill"),
+    **dict.fromkeys(("PARAMETER_LABELS", "REFUSED", "SWEEP_METRICS", "SWEEPABLE", "Run", "SweepPoint",
+                     "analyse_rule_sets", "changes", "choice_label", "parameter_label", "result_metrics", "sweep",
+                     "sweep_label", "swept_change"), ".variants"),
+}
+
+__all__ = [
+    "AnalysisResult", "Cancelled", "ExactOutOfReach", "Heuristic", "Metric", "NotExact", "OptimalResult",
+    "OptimalSolver", "PARAMETER_LABELS", "POLICIES", "REFUSED", "Run", "SWEEPABLE", "SWEEP_METRICS",
+    "SkillTable", "Step", "SweepPoint", "analyse", "analyse_rule_sets", "changes", "choice_label", "describe",
+    "engine_played", "executor_for", "exploitability", "level_name", "local_cores", "local_pool",
+    "mean_interval", "needs_compiling", "parameter_label", "plain_duration", "policy_named", "prepare",
+    "preparing_message", "process_pool", "result_metrics", "skill_levels", "solve_position", "sweep",
+    "sweep_label", "swept_change", "warm", "why_not_solvable", "wilson",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from the module that defines it, on first use (PEP 562)."""
+    module = _DOOR.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_DOOR))
+
+
+if TYPE_CHECKING:  # the same names for type checkers, which do not run __getattr__
+    from .api import POLICIES, ExactOutOfReach, analyse, policy_named
+    from .cancel import Cancelled
+    from .compiled.warm import Step, needs_compiling, prepare, preparing_message, warm
+    from .exact.distribution import NotExact, plain_duration
+    from .intervals import mean_interval, wilson
+    from .metrics import Metric
+    from .optimal.solver import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,
+                                 why_not_solvable)
+    from .policies.heuristic import Heuristic
+    from .results import AnalysisResult
+    from .sampling.sample import engine_played, executor_for
+    from .sampling.workers import local_cores, local_pool, process_pool
+    from .skill import SkillTable, level_name, skill_levels
+    from .variants import (PARAMETER_LABELS, REFUSED, SWEEP_METRICS, SWEEPABLE, Run, SweepPoint, analyse_rule_sets,
+                           changes, choice_label, parameter_label, result_metrics, sweep, sweep_label, swept_change)

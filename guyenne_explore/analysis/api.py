@@ -8,14 +8,14 @@ from concurrent.futures import Executor
 from typing import Callable
 
 from ..engine_api import Cards, Draw, Hooks, Move, Position, play
-from .exact import exact_distribution, out_of_reach, require_exact
+from .exact.distribution import exact_distribution, out_of_reach, require_exact
 from .limits import ExactOutOfReach
-from .fast.encode import unsupported
-from .fast.endgame import applies, frozen
-from .fast.forward import ForwardEndgame
-from .registry import POLICIES, policy_named
+from .compiled.encode import unsupported
+from .exact.endgame import applies, frozen
+from .exact.forward import ForwardEndgame
+from .policies.registry import POLICIES, policy_named
 from .results import AnalysisResult, exact_result, sampled_result
-from .sample import play_games, sample_games_on
+from .sampling.sample import play_games, sample_games_on
 
 __all__ = ["POLICIES", "policy_named", "analyse", "estimate_tree_size", "estimate_exact_cost", "in_endgame",
            "ExactOutOfReach"]
@@ -65,7 +65,7 @@ class _Probe(Hooks):
 #: the merging recursion solves fewer states, but what each costs varies more than their count)
 SECONDS_PER_NODE = 2.5e-5
 #: Seconds per round start of an endgame below them (castle table, both hands and decks), which
-#: :class:`.fast.endgame.Endgame` solves in closed form round by round
+#: :class:`.exact.endgame.Endgame` solves in closed form round by round
 SECONDS_PER_ENDGAME_STATE = 5e-5
 #: Estimated seconds above which an explicit exact request is refused unless forced: about a minute
 #: (a request just under a limit of minutes ran for minutes unannounced)
@@ -77,7 +77,7 @@ def estimate_exact_cost(p: Position, policies: tuple[str, str] = ("uniform", "un
     """What an exact analysis of ``p`` will do: ``(positions, seconds)``.
 
     Knuth's estimator as in :func:`estimate_tree_size`, but each probe stops at the first endgame
-    round start that the exact analysis hands to an endgame solver (:func:`.fast.endgame.applies`,
+    round start that the exact analysis hands to an endgame solver (:func:`.exact.endgame.applies`,
     uniform play without reshuffles): the tree below it is never enumerated.  Such a start costs
     the round starts its endgame can reach (:func:`_endgame_states`), far fewer than its subtree's
     nodes.  Both counts turn into seconds by constants that ``benchmarks/bench_exact.py`` calibrates
@@ -138,7 +138,7 @@ def _endgame_states(p: Position, forward: ForwardEndgame, sides: dict[tuple, lis
 
 def _side_states(hand: Cards, deck: Cards, forward: ForwardEndgame, cache: dict[tuple, list[int]]) -> list[int]:
     """How many ``(hand, deck)`` one side can hold at each coming round start of an endgame, the game
-    going on (:meth:`.fast.forward.ForwardEndgame.next_states`), up to the first round past
+    going on (:meth:`.exact.forward.ForwardEndgame.next_states`), up to the first round past
     :data:`ENDGAME_SIDE_STATES` (cached: probes meet the same sides again and again)."""
     key = (hand, deck)
     hit = cache.get(key)
@@ -195,7 +195,7 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
     Sampling runs in this process, or on ``executor`` with identical results.
     Unless ``fast`` is False, sampling uses the compiled games and exact
     enumeration the endgame solver where they apply (uniform policies, 2-player
-    sides; see :mod:`.fast`): the same answers, much sooner.  An explicit exact
+    sides; see :mod:`.compiled`): the same answers, much sooner.  An explicit exact
     request on an endgame is never refused: it reports progress and can be cancelled.
 
     ``arithmetic`` says how an exact distribution is summed: "fraction" (exact fractions,

@@ -1,7 +1,7 @@
 """What an analysis may cost before it is refused: the error it raises and the memory it may take.
 
 A leaf of the analysis layer, so that the entry points (:mod:`.api`) and the solvers deep below them
-(:mod:`.fast.forward_exact`) refuse with the same error, which the command line and the panels show
+(:mod:`.exact.forward_exact`) refuse with the same error, which the command line and the panels show
 as a plain sentence (never a ``MemoryError`` from inside numpy, never a machine out of memory).
 """
 

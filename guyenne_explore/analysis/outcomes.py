@@ -1,6 +1,6 @@
 """Game outcomes as the analysis reports them: a sampled game's summary, and the row the metrics read.
 
-Kept apart from the samplers so that the compiled path (:mod:`.fast.rollout`),
+Kept apart from the samplers so that the compiled path (:mod:`.compiled.rollout`),
 the engine's sampler (:mod:`.sample`) and the metrics (:mod:`.metrics`) share one
 definition without importing one another.
 """

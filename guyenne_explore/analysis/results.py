@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..engine_api import Position, Problem
-from .exact import Distribution
+from .exact.distribution import Distribution
 from .intervals import mean_interval, wilson
 from .metrics import Metric, Outcome, Weight, weighted_metrics
 from .outcomes import Game

@@ -22,7 +22,7 @@ from ..i18n import N_, gettext, translator
 from .api import analyse
 from .metrics import Metric
 from .variants import position_under
-from .sample import engine_played
+from .sampling.sample import engine_played
 
 #: the skill levels, weakest first (the search with its budget in rollouts a decision)
 LEVELS = ("uniform", "heuristic", "search:200")

@@ -17,7 +17,7 @@ from typing import Any
 from ..engine_api import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Position, Rules, RulesError
 from ..i18n import N_, gettext, side_title
 from .api import ExactOutOfReach, analyse
-from .exact import Cancelled
+from .exact.distribution import Cancelled
 from .metrics import Metric
 from .results import AnalysisResult
 

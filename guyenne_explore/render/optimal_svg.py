@@ -1,5 +1,5 @@
 """The equilibrium's opening mix on the castle line: each castle with the moves played there and
-their probabilities (drawn from an :class:`~guyenne_explore.analysis.optimal.OptimalResult`)."""
+their probabilities (drawn from an :class:`~guyenne_explore.analysis.optimal.solver.OptimalResult`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ..i18n import castle_number, current_language, point_name, side_noun, trans
 from .colors import CONTROL_COLOR
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..analysis.optimal import OptimalResult
+    from ..analysis import OptimalResult
     from ..position import Position
 
 BOX, GAP, TOP = 96, 12, 30

@@ -24,9 +24,9 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.subplots import make_subplots
 
-from ..analysis.results import AnalysisResult
-from ..analysis.skill import level_name
-from ..analysis.variants import SweepPoint, choice_label, parameter_label, result_metrics
+from ..analysis import AnalysisResult
+from ..analysis import level_name
+from ..analysis import SweepPoint, choice_label, parameter_label, result_metrics
 from ..i18n import gettext, side_title, translator
 from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR
 
@@ -180,7 +180,7 @@ def warm_up() -> None:
     (the intervals) while the user waits: about 1 + 3 s on a loaded two-core machine,
     against 0.2 s for later ones.  The panels call this in the background once a page shows.
     """
-    from ..analysis.intervals import mean_interval, wilson
+    from ..analysis import mean_interval, wilson
 
     wilson(1, 2)
     mean_interval([0.0, 1.0])

@@ -14,14 +14,14 @@ from collections.abc import Mapping
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from ..analysis.variants import choice_label, parameter_label
+from ..analysis import choice_label, parameter_label
 from ..i18n import current_language, point_name, set_language, translator
 from ..rules import PRESETS, Rules
 from .plots import metrics_rows, policies_text, result_figures, rows_html
 from .svg import position_svg
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..analysis.results import AnalysisResult
+    from ..analysis import AnalysisResult
     from ..position import Position
 
 STYLE = """body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em;color:#222}

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from ..analysis.metrics import Metric
-from ..analysis.skill import SkillTable, level_name
+from ..analysis import Metric
+from ..analysis import SkillTable, level_name
 from ..i18n import translator
 from .plots import _layout, label_color
 

@@ -17,12 +17,12 @@ from typing import Any
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from ..analysis.api import POLICIES
-from ..analysis.exact import Cancelled, plain_duration
-from ..analysis.fast.warm import Step, needs_compiling, prepare, preparing_message
-from ..analysis.results import AnalysisResult
-from ..analysis.variants import Run, analyse_rule_sets
-from ..analysis.sample import executor_for
+from ..analysis import POLICIES
+from ..analysis import Cancelled, plain_duration
+from ..analysis import Step, needs_compiling, prepare, preparing_message
+from ..analysis import AnalysisResult
+from ..analysis import Run, analyse_rule_sets
+from ..analysis import executor_for
 from ..i18n import gettext, ngettext
 from ..position import Position
 from ..render.plots import (

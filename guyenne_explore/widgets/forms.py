@@ -15,7 +15,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis.variants import PARAMETER_LABELS, choice_label
+from ..analysis import PARAMETER_LABELS, choice_label
 from ..cards import HERO, KINDS, SYMBOLS, Cards
 from ..i18n import gettext, ngettext
 from ..rules import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES

@@ -18,7 +18,7 @@ import anywidget
 import ipywidgets as w
 import traitlets
 
-from ..analysis.heuristic import Heuristic
+from ..analysis import Heuristic
 from ..i18n import castle_number, ngettext, point_name, side_noun
 from ..i18n import gettext as _
 from ..moves import Move

@@ -14,8 +14,8 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis.api import POLICIES, policy_named
-from ..analysis.optimal import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,
+from ..analysis import POLICIES, policy_named
+from ..analysis import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,
                                 why_not_solvable)
 from ..i18n import castle_number, gettext, ngettext, side_title
 from ..position import OPEN_FIRST, Position

@@ -59,7 +59,7 @@ def start_warm_up() -> None:
     _warm_up_started.set()
 
     def work() -> None:
-        from ..analysis.fast.warm import needs_compiling, warm
+        from ..analysis import needs_compiling, warm
         from ..render.plots import warm_up
 
         warm_up()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
-from ..analysis.api import POLICIES
+from ..analysis import POLICIES
 from ..i18n import N_, gettext, ngettext
 from ..moves import IllegalMove
 from ..position import Position

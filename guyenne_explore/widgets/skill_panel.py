@@ -9,7 +9,7 @@ verdict under skilled play differs from the one under the weakest level chosen
 so choosing another metric redraws at once without playing again.
 
 A search samples far fewer games a second than the compiled policies: it has its
-own number of games, and its games go to the local cores (:mod:`..analysis.workers`),
+own number of games, and its games go to the local cores (:mod:`..analysis.sampling.workers`),
 with the same games as one process for the same seed.
 """
 
@@ -20,10 +20,10 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis.cancel import Cancelled
-from ..analysis.skill import SkillTable, level_name, skill_levels
-from ..analysis.workers import local_cores, local_pool
-from ..analysis.metrics import Metric
+from ..analysis import Cancelled
+from ..analysis import SkillTable, level_name, skill_levels
+from ..analysis import local_cores, local_pool
+from ..analysis import Metric
 from ..i18n import LANGUAGES, gettext, ngettext
 from ..position import Position
 from ..render.plots import rows_html

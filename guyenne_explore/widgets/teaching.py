@@ -5,7 +5,7 @@ move that breaks a rule is refused with the engine's own reason.  The table
 shows the learner's side as its player sees it: hand, placed cards and what
 its deck and discard hold face up; the other side's hidden cards are backs
 unless "show the other side's cards" is ticked.  The other
-side plays with :class:`~guyenne_explore.analysis.heuristic.Heuristic` from its
+side plays with :class:`~guyenne_explore.analysis.policies.heuristic.Heuristic` from its
 own view only, and chance is seeded, so a game can be replayed.
 """
 

@@ -14,10 +14,10 @@ from typing import Any
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from ..analysis.api import POLICIES
-from ..analysis.exact import Cancelled
-from ..analysis.results import AnalysisResult
-from ..analysis.variants import (
+from ..analysis import POLICIES
+from ..analysis import Cancelled
+from ..analysis import AnalysisResult
+from ..analysis import (
     PARAMETER_LABELS,
     REFUSED,
     SWEEP_METRICS,
@@ -32,7 +32,7 @@ from ..analysis.variants import (
     sweep_label,
     swept_change,
 )
-from ..analysis.sample import executor_for
+from ..analysis import executor_for
 from ..i18n import gettext
 from ..position import Position
 from ..render.plots import metrics_rows, result_figures, rows_html, sweep_figure

@@ -30,7 +30,7 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog
 
-from .optimal_round import RoundModel
+from .round import RoundModel
 
 
 #: the LP structure of each round signature seen (its rows, columns and constant entries)

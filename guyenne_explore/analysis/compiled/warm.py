@@ -9,7 +9,7 @@ set: the arguments are built by ``rollout.batch_args`` and ``heuristic.batch_arg
 the same types whatever the castles, cards or policies (a writable empty points table
 past ten castles once made a second signature, compiled again in the middle of a run).
 
-``scripts/setup.sh`` runs ``python -m guyenne_explore.analysis.fast.warm`` once after
+``scripts/setup.sh`` runs ``python -m guyenne_explore.analysis.compiled.warm`` once after
 installing.  Where the cache still lacks a step, :func:`pending` names it and
 :func:`prepare` compiles the steps one by one, reporting each (the panels say what they
 prepare, with a count, before their run starts).

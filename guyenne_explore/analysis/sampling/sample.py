@@ -11,11 +11,11 @@ import random
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import TYPE_CHECKING, Callable
 
-from ..engine_api import DRAW, Draw, Hooks, Position, play
-from .cancel import Cancelled, StopSignal, Stoppable, Throttled
-from .outcomes import Game
-from .policies import Policy
-from .registry import policy_named
+from ...engine_api import DRAW, Draw, Hooks, Position, play
+from ..cancel import Cancelled, StopSignal, Stoppable, Throttled
+from ..outcomes import Game
+from ..policies import Policy
+from ..policies.registry import policy_named
 
 if TYPE_CHECKING:
     from .workers import TaskSignal
@@ -86,7 +86,7 @@ def sample_games(p: Position, policies: tuple[Policy, Policy], games: int, seed:
 
 def fast_reason(p: Position, policy_names: tuple[str, str]) -> str | None:
     """Why the compiled fast path cannot sample these games (None: it can, and will)."""
-    from .fast.encode import unsupported
+    from ..compiled.encode import unsupported
 
     return unsupported(p, policy_names)
 
@@ -101,11 +101,11 @@ def play_games(p: Position, policy_names: tuple[str, str], games: int, seed: int
     games on both.  ``fast=False`` always uses the engine.
     """
     if fast and fast_reason(p, policy_names) is None:
-        from .fast.rollout import fast_games
+        from ..compiled.rollout import fast_games
 
         return fast_games(p, games, seed, start_index, progress)
     if fast and "heuristic" in policy_names:  # the compiled heuristic (against itself or uniform)
-        from .fast import heuristic as compiled
+        from ..compiled import heuristic as compiled
 
         if compiled.unsupported(p, policy_names) is None:
             return compiled.fast_games(p, policy_names, games, seed, start_index, progress)
@@ -177,7 +177,7 @@ def engine_played(p: Position, policy_names: tuple[str, str]) -> bool:
     """Whether these games are played by the engine in Python (a search, or rules the kernels do not
     play): slow games, worth spreading over processes.  Compiled games run thousands a second in
     one process, faster than a worker takes to start."""
-    from .fast import heuristic as compiled
+    from ..compiled import heuristic as compiled
 
     if fast_reason(p, policy_names) is None:
         return False

@@ -10,7 +10,7 @@ positions where it ends (a draw between rounds or the end of the game); only the
 round, are memoised.  Many placements lead to the same table, so this keeps
 the number of solved states small (the ``states`` of a result).  Round starts
 from which no side can reshuffle again go to the forward pass of
-:mod:`.fast.forward_exact`, which gives the same values far faster (``fast=False`` keeps the plain
+:mod:`.exact.forward_exact`, which gives the same values far faster (``fast=False`` keeps the plain
 enumeration, the reference the tests compare it with).
 """
 
@@ -24,17 +24,17 @@ from fractions import Fraction
 from math import lcm
 from typing import Callable
 
-from ..engine_api import OPEN_FIRST, Position, apply_legal
-from ..i18n import gettext, ngettext
-from .cancel import Cancelled
-from .exact_reference import Reference, Value
-from .fast.endgame import Endgame, applies
-from .fast.forward import ForwardEndgame
-from .fast.forward_exact import ExactForwardEndgame
-from .policies import Policy
+from ...engine_api import OPEN_FIRST, Position, apply_legal
+from ...i18n import gettext, ngettext
+from ..cancel import Cancelled
+from .reference import Reference, Value
+from .endgame import Endgame, applies
+from .forward import ForwardEndgame
+from .forward_exact import ExactForwardEndgame
+from ..policies import Policy
 
 Outcome = tuple[int, int, str, str, int]
-Distribution = dict[Outcome, Fraction]  # the same shape as :data:`.fast.endgame.Distribution`
+Distribution = dict[Outcome, Fraction]  # the same shape as :data:`.exact.endgame.Distribution`
 
 
 class NotExact(ValueError):
@@ -122,7 +122,7 @@ class Solver:
         self.names = (policies[0].name, policies[1].name)
         self.fast = fast
         #: endgame round starts go to the forward pass over the rounds: in exact integers
-        #: (:mod:`.fast.forward_exact`), or with ``floats`` in float64 (:mod:`.fast.forward`)
+        #: (:mod:`.exact.forward_exact`), or with ``floats`` in float64 (:mod:`.exact.forward`)
         self.floats = floats
         self.endgame: ForwardEndgame | Endgame | None = None
         #: uniform play in fractions: a memoised recursion that merges positions sharing a future
@@ -138,9 +138,9 @@ class Solver:
 
     def endgame_value(self, p: Position, top: bool) -> Distribution:
         """An endgame round start's distribution: a position that is an endgame itself goes to the forward
-        pass (:mod:`.fast.forward_exact`, or float64 with ``floats``); the many round starts met inside a
+        pass (:mod:`.exact.forward_exact`, or float64 with ``floats``); the many round starts met inside a
         larger tree, and endgames of at most :data:`SMALL_ENDGAME` cards (the forward pass's setup costs
-        more than they do), go to :class:`.fast.endgame.Endgame`, whose memo they share."""
+        more than they do), go to :class:`.exact.endgame.Endgame`, whose memo they share."""
         if self.endgame is None:
             if self.floats:
                 self.endgame = ForwardEndgame(p.rules, self._report)
@@ -219,7 +219,7 @@ def exact_distribution(p: Position, policies: tuple[Policy, Policy],
                        fast: bool = True, floats: bool = False) -> tuple[Distribution, int]:
     """The distribution from ``p`` and the number of round-start states solved.
 
-    With ``floats`` the endgames are summed in float64 (:mod:`.fast.forward`): the same
+    With ``floats`` the endgames are summed in float64 (:mod:`.exact.forward`): the same
     distribution to rounding, far sooner, but no fractions."""
     solver = Solver(policies, progress, fast, floats)
     with _no_cycle_collection():

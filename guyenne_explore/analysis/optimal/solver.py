@@ -39,13 +39,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..engine_api import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, SIDES, Move,
+from ...engine_api import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, SIDES, Move,
                           Position, Rules, Side, table_result)
-from ..i18n import N_, capitalised, current_language, gettext, ngettext, point_name, side_noun, translator
-from .fast.endgame import frozen
-from .optimal_lp import Layout, RoundSolution, solve_batch
-from .optimal_round import RoundModel, StateKey, build_round, canonical, round_start, subgame
-from .policies import Policy
+from ...i18n import N_, capitalised, current_language, gettext, ngettext, point_name, side_noun, translator
+from ..exact.endgame import frozen
+from .lp import Layout, RoundSolution, solve_batch
+from .round import RoundModel, StateKey, build_round, canonical, round_start, subgame
+from ..policies import Policy
 
 OBJECTIVES = ("win", "score")
 #: what a value is the value of (kept in English in the data, translated where it is shown)

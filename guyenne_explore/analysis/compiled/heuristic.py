@@ -1,11 +1,11 @@
 """The heuristic policy compiled: games of heuristic against heuristic or uniform at kernel speed.
 
-This is the Python :class:`~guyenne_explore.analysis.heuristic.Heuristic`, move for
+This is the Python :class:`~guyenne_explore.analysis.policies.heuristic.Heuristic`, move for
 move: the same scores (castle stakes from the engine's castle points table, what a
 battle removes from a table that Python computes by asking the engine, the
 opponent's unseen cards), the same softmax in whole-number weights, the same
 bluffs, and the same rule to turn one random number into a move
-(:func:`~guyenne_explore.analysis.heuristic.pick`).  ``tests/test_fast_heuristic.py``
+(:func:`~guyenne_explore.analysis.policies.heuristic.pick`).  ``tests/test_fast_heuristic.py``
 replays compiled games through the engine and checks at every heuristic decision
 that the Python policy, given the kernel's random number, makes the same move with
 the same total weight.
@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from ...engine_api import Cards, Position, Rules
-from .. import heuristic as hz
+from ..policies import heuristic as hz
 from ..cancel import Cancelled
 from ..outcomes import Game
 from . import kernel as kn
@@ -143,7 +143,7 @@ def _row_table(cards, vals, weights, worth, hero):
 @njit(cache=True, error_model="numpy")
 def _bluff_rows(opt, hero):
     """``bluffs[table, hand code]``: the option rows of the two bluffing openings of that hand (as
-    :func:`~guyenne_explore.analysis.heuristic._bluffs` finds them: one weakest valued card, and
+    :func:`~guyenne_explore.analysis.policies.heuristic._bluffs` finds them: one weakest valued card, and
     the hero with one weakest card), -1 where the hand has none."""
     weights, offsets, cards = opt
     nk = weights.shape[0]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..i18n import gettext
+from ...i18n import gettext
 from .heuristic import Heuristic
-from .policies import Policy, Uniform
+from . import Policy, Uniform
 from .search import ISMCTS
 
 POLICIES: dict[str, Callable[[], Policy]] = {"uniform": Uniform, "heuristic": Heuristic, "search": ISMCTS}

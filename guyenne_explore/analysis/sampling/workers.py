@@ -38,7 +38,7 @@ import uuid
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, wait
 from typing import Any, Iterable, Protocol
 
-from .cancel import Throttled
+from ..cancel import Throttled
 
 #: seconds the workers of a cancelled run get to notice the flag before they are killed
 GRACE = 1.5

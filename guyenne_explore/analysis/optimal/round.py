@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..engine_api import ENGLISH, NEUTRAL, OPEN_FIRST, Cards, Move, Position, Rules, Side, battle_winner
+from ...engine_api import ENGLISH, NEUTRAL, OPEN_FIRST, Cards, Move, Position, Rules, Side, battle_winner
 
 #: A round start: (castles, first player, english hand, french hand).  Decks are empty.
 StateKey = tuple[tuple[int, ...], int, Cards, Cards]

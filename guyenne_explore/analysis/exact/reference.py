@@ -19,10 +19,10 @@ from collections.abc import Callable
 from fractions import Fraction
 from math import gcd, lcm
 
-from ..engine_api import (CONCEDE_CHOICE, OPEN_SECOND, PLACEMENTS, REMOVE_CHOICE, RESPOND_SECOND, UNIFORM,
+from ...engine_api import (CONCEDE_CHOICE, OPEN_SECOND, PLACEMENTS, REMOVE_CHOICE, RESPOND_SECOND, UNIFORM,
                           Position, Side, apply_legal, battle_winner)
-from .cancel import Cancelled
-from .fast.endgame import frozen
+from ..cancel import Cancelled
+from .endgame import frozen
 
 Outcome = tuple[int, int, str, str, int]
 Value = tuple[int, dict[Outcome, int]]
@@ -31,7 +31,7 @@ Value = tuple[int, dict[Outcome, int]]
 def _side_key(s: Side, settled: bool, to_play: str) -> tuple:
     """What of a side can still change the game.
 
-    - A side that can never reshuffle again (:func:`.fast.endgame.frozen`) never sees its discard
+    - A side that can never reshuffle again (:func:`.exact.endgame.frozen`) never sees its discard
       or its removed cards again, and neither counts in a score (unspent cards are hand and deck):
       both are dropped (``settled``).
     - The two members of a team are labels: the engine chooses who acts from the drawer and the

@@ -34,7 +34,7 @@ import numpy as np
 
 from ...engine_api import (EXHAUSTED, NEUTRAL, OPEN_FIRST, SWEEP, Cards, Position, Rules, Side, battle_winner,
                            side_outcomes, sweeper, table_result)
-from .encode import unsupported
+from ..compiled.encode import unsupported
 
 #: (english score, french score, winner, ending, rounds after this one) -> probability, as in :mod:`..exact`
 Distribution = dict[tuple[int, int, str, str, int], Fraction]

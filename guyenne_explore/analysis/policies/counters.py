@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from ..engine_api import (HERO, OPEN_FIRST, OPEN_SECOND, RESPOND_FIRST, RESPOND_SECOND, Cards, Move, SideView,
+from ...engine_api import (HERO, OPEN_FIRST, OPEN_SECOND, RESPOND_FIRST, RESPOND_SECOND, Cards, Move, SideView,
                           battle_of, value_of)
 from .heuristic import Heuristic, castle_stake
 

@@ -32,7 +32,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
-from ..engine_api import (CONCEDE_CHOICE, EMPTY, ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
+from ...engine_api import (CONCEDE_CHOICE, EMPTY, ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
                           REMOVE_CHOICE, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Cards, Move,
                           Placed, Position, Rules, Side, SideView, battle_of, battle_winner, concede_move,
                           table_result, value_of)
@@ -254,7 +254,7 @@ class Heuristic:
 
 def pick(weighted: list[tuple[Move, int]], index: int) -> Move:
     """The move whose share of the weights holds ``index`` (0 <= index < total), in move order: how
-    both this policy and its compiled twin (:mod:`.fast.heuristic`) turn one random number into a move."""
+    both this policy and its compiled twin (:mod:`.compiled.heuristic`) turn one random number into a move."""
     for m, w in weighted:
         if index < w:
             return m

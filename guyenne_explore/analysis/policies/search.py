@@ -29,7 +29,7 @@ IS-MCTS (2012).  One *iteration* of the search:
    node; until then the iteration stops right after it, so the first visits of
    a move are evaluated as well as the heuristic plays, not by the few, noisy
    visits of a new subtree.
-4. **Leaf value.**  A few compiled games (:mod:`.fast.heuristic`), both sides
+4. **Leaf value.**  A few compiled games (:mod:`.compiled.heuristic`), both sides
    playing the heuristic, from the leaf; their mean win probability is backed up
    along the path.  Where the compiled heuristic does not play (team sides,
    conceding as a decision, the expert setup discard) the games are uniform
@@ -81,9 +81,9 @@ import time
 from fractions import Fraction
 from typing import Hashable
 
-from ..engine_api import (CONCEDE_CHOICE, Move, Position, SideView, apply_legal, concede_move, determinise,
+from ...engine_api import (CONCEDE_CHOICE, Move, Position, SideView, apply_legal, concede_move, determinise,
                           play)
-from .cancel import Cancelled, StopSignal
+from ..cancel import Cancelled, StopSignal
 from .heuristic import Heuristic, pick
 
 __all__ = ["ISMCTS", "determinise"]
@@ -100,7 +100,7 @@ EXPAND_AFTER = 2
 
 def _rollouts(q: Position, side: int, count: int, seed: int, start: int, policy: str = "heuristic") -> float:
     """Total value for ``side`` (win 1, draw 1/2) of ``count`` games from ``q``, both sides playing
-    ``policy``, compiled: the heuristic (:mod:`.fast.heuristic`) or uniform play (:mod:`.fast.rollout`).
+    ``policy``, compiled: the heuristic (:mod:`.compiled.heuristic`) or uniform play (:mod:`.compiled.rollout`).
     Where the compiled heuristic does not play (team sides, conceding as a decision, the expert setup
     discard) the games are uniform, compiled where the fast path plays them, else in the engine's loop:
     the Python heuristic plays a few dozen games a second, too slow for a rollout."""
@@ -109,10 +109,10 @@ def _rollouts(q: Position, side: int, count: int, seed: int, start: int, policy:
         return count * (0.5 if r.winner == "draw" else float(r.winner == ("english", "french")[side]))
     import numba
 
-    from .fast import heuristic as fh
-    from .fast import kernel as kn
-    from .fast.encode import unsupported
-    from .fast.rollout import play_summaries
+    from ..compiled import heuristic as fh
+    from ..compiled import kernel as kn
+    from ..compiled.encode import unsupported
+    from ..compiled.rollout import play_summaries
 
     threads = numba.get_num_threads()
     numba.set_num_threads(1)  # a few games a call: starting threads would cost more than they bring

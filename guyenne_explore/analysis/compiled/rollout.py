@@ -1,6 +1,6 @@
 """Compiled uniform-random games, summarised as the engine's sampler summarises them.
 
-:func:`fast_games` returns the same :class:`~guyenne_explore.analysis.sample.Game`
+:func:`fast_games` returns the same :class:`~guyenne_explore.analysis.sampling.sample.Game`
 summaries as the engine's sampler, from its own seeded streams; :func:`traced_game`
 gives one of those games as an engine :class:`~guyenne_explore.record.GameRecord`,
 which is how the tests prove the fast path plays by the engine's rules.

@@ -8,6 +8,6 @@ protocol, and :mod:`.registry` names them all.
 
 from __future__ import annotations
 
-from ..engine_api import UNIFORM, Policy, Uniform, concede_move
+from ...engine_api import UNIFORM, Policy, Uniform, concede_move
 
 __all__ = ["Policy", "UNIFORM", "Uniform", "concede_move"]
