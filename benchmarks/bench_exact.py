@@ -11,7 +11,7 @@ For each position: seconds of
 
 in CPU seconds of this process (the machine may be shared), the states each solved, Knuth's
 tree-size estimate of the whole game tree, the cost estimate an exact request's refusal reads
-(:func:`.analysis.api.estimate_exact_cost`: positions and seconds), and whether the answers agree;
+(:func:`.analysis.planning.estimate_exact_cost`: positions and seconds), and whether the answers agree;
 then the seconds a tree node took on each position that is not an endgame itself, which
 calibrate the estimate's constants.  Positions: team, team3 and stacked-deck positions built from
 the presets by seeded uniform games, the check positions, and the 6-against-6 endgame with both
@@ -30,8 +30,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from guyenne_explore.analysis.exact import distribution as ex  # noqa: E402
-from guyenne_explore.analysis.api import (SECONDS_PER_ENDGAME_STATE, SECONDS_PER_NODE, estimate_exact_cost,  # noqa: E402
-                                          estimate_tree_size, exact_cost_parts, in_endgame)
+from guyenne_explore.analysis.planning import (SECONDS_PER_ENDGAME_STATE, SECONDS_PER_NODE, estimate_exact_cost,  # noqa: E402
+                                           estimate_tree_size, exact_cost_parts, in_endgame)
 from guyenne_explore.analysis.exact.reference import Reference  # noqa: E402
 from guyenne_explore.analysis.exact.endgame import Endgame, applies  # noqa: E402
 from guyenne_explore.analysis.policies import Uniform  # noqa: E402
@@ -143,7 +143,7 @@ def main() -> None:
               f"{s_old:7d}/{s_ref:6d}/{s_new:7d} {estimate:14.3g} {cost:9.3g} ~{seconds:7.2f}s  {same}", flush=True)
     print("\ncost estimate (what a refusal reads): Knuth's probes down to the first endgame round start (tree nodes)")
     print("and the round starts of the endgames there; seconds = nodes * SECONDS_PER_NODE + endgame states *")
-    print(f"SECONDS_PER_ENDGAME_STATE ({SECONDS_PER_NODE:.2g} and {SECONDS_PER_ENDGAME_STATE:.2g} in analysis/api.py).")
+    print(f"SECONDS_PER_ENDGAME_STATE ({SECONDS_PER_NODE:.2g} and {SECONDS_PER_ENDGAME_STATE:.2g} in analysis/planning.py).")
     print("Measured on the positions that are not endgames themselves:")
     for name, nodes, endgame, t in calibration:
         per_node = (t - endgame * SECONDS_PER_ENDGAME_STATE) / max(nodes, 1)

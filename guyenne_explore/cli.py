@@ -264,33 +264,28 @@ def _check_workers(workers: int | None) -> None:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from .analysis import ExactOutOfReach, analyse
-    from .analysis import NotExact
+    from .analysis import ExactOutOfReach, NotExact, execute, plan
 
     p = _start(args)
     policies = _policy_pair(args.policies)
     method = "exact" if args.exact else ("sample" if args.samples else "auto")
     _check_workers(args.workers)
-    from .analysis import engine_played
-
-    # games the engine plays (a search) are slow: spread over the cores by default; compiled games (uniform,
-    # the heuristic) play thousands a second here, sooner than worker processes start and load them
-    workers = args.workers or ((os.cpu_count() or 1) if engine_played(p, policies) else 1)
     try:
+        chosen = plan(p, policies, method, games=args.samples or 2000, force=args.force,
+                      arithmetic="float" if args.float else None)
+        # games the engine plays (a search) are slow: spread over the cores by default; compiled games (uniform,
+        # the heuristic) play thousands a second here, sooner than worker processes start and load them
+        workers = args.workers or ((os.cpu_count() or 1) if chosen.spread else 1)
         if args.scheduler:  # a Dask cluster: the same games as here, spread over its workers
             with _scheduler(args.scheduler) as client:
-                result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,
-                                 force=args.force, arithmetic="float" if args.float else None,
-                                 executor=client.get_executor())
-        elif workers > 1 and method != "exact":
+                result = execute(p, chosen, args.seed, executor=client.get_executor())
+        elif workers > 1 and chosen.method == "sample":
             from .analysis import process_pool  # started safely after compiled games (see there)
 
             with process_pool(workers) as pool:
-                result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,
-                                 force=args.force, arithmetic="float" if args.float else None, executor=pool)
+                result = execute(p, chosen, args.seed, executor=pool)
         else:
-            result = analyse(p, policies, method, games=args.samples or 2000, seed=args.seed,
-                             force=args.force, arithmetic="float" if args.float else None)
+            result = execute(p, chosen, args.seed)
     except ExactOutOfReach as exc:
         raise Refused(_("{error} with --force (Ctrl-C stops it)").format(error=exc) if exc.forceable else str(exc)) \
             from None
@@ -309,6 +304,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                 else ngettext("{count} sampled game", "{count} sampled games", result.games).format(count=result.games))
         print(_("{rules} from {point}, round {round} ({kind})").format(rules=p.rules, point=p.to_play, round=p.round,
                                                                        kind=kind))
+        if result.plan is not None:
+            print("  " + result.plan.reason)
         for w, v in data["win"].items():
             print(f"  {w:8s} {v:.4f}")
         print("  " + _("rounds: {rounds}").format(rounds=", ".join(f"{k}: {v:.4f}" for k, v in data["rounds"].items())))

@@ -147,7 +147,8 @@ def test_done_is_said_when_the_browser_has_drawn_every_figure():
     views[-1]._on_msg(views[-1], {"type": "drawn", "revision": 0}, [])  # an older figure: not this run's
     assert panel.controls.status.value == "Drawing the figures..."
     views[-1]._on_msg(views[-1], {"type": "drawn", "revision": views[-1].revision}, [])
-    assert panel.controls.status.value.startswith("Done: base (40 games)")
+    assert panel.controls.status.value.startswith("Done: base (40 games, compiled)")
+    assert "What answered" in panel.metrics.value and "played by the compiled game loop" in panel.metrics.value
 
 
 def test_a_page_that_never_reports_still_ends_in_done():

@@ -14,7 +14,9 @@ import pytest
 
 from guyenne_explore import Position, Rules
 from guyenne_explore.analysis import api
-from guyenne_explore.analysis.api import ExactOutOfReach, analyse, estimate_exact_cost, estimate_tree_size, in_endgame
+from guyenne_explore.analysis import NotExact, planning
+from guyenne_explore.analysis.api import ExactOutOfReach, analyse
+from guyenne_explore.analysis.planning import Sampler, Solver, estimate_exact_cost, estimate_tree_size, in_endgame, plan
 from guyenne_explore.analysis.exact.endgame import frozen
 from guyenne_explore.analysis.limits import check_memory, plain_bytes
 from guyenne_explore.cli import main
@@ -73,6 +75,19 @@ def _late(rules: Rules, seed: int, unspent: int, min_deck: int) -> Position:
             p = p.apply_outcome(p.sample_outcome(rng)) if p.is_chance else apply_legal(p, rng.choice(list(p.legal_moves)))
 
 
+def _endgame() -> Position:
+    """The first round start of a seeded uniform base game from which no side can reshuffle, with at
+    most four cards in the decks (an endgame "auto" solves exactly)."""
+    rng = random.Random(3)
+    while True:
+        p = Position.start("base")
+        while not p.is_over:
+            if p.to_play == OPEN_FIRST and in_endgame(p, ("uniform", "uniform")) \
+                    and sum(s.deck.size for s in p.sides) <= planning.ENDGAME_DECKS_AUTO:
+                return p
+            p = p.apply_outcome(p.sample_outcome(rng)) if p.is_chance else apply_legal(p, rng.choice(list(p.legal_moves)))
+
+
 def _stacked_decks() -> Position:
     """A base position with both decks stacked, whose whole game tree reads as minutes of enumeration
     but whose endgames (every round start after the stacked draws) the endgame solver takes at once."""
@@ -89,7 +104,7 @@ def test_a_position_near_its_endgames_is_no_longer_refused(monkeypatch) -> None:
     p = _stacked_decks()
     assert estimate_tree_size(p) > 60 * 300_000  # the whole tree: over the old limit of a minute at 300,000 nodes a second
     nodes, seconds = estimate_exact_cost(p)
-    assert nodes < estimate_tree_size(p) / 10 and seconds < api.EXACT_SECONDS
+    assert nodes < estimate_tree_size(p) / 10 and seconds < planning.EXACT_SECONDS
     solved = []
     monkeypatch.setattr(api, "exact_distribution", lambda q, *a, **k: solved.append(q) or ({}, 0))
     monkeypatch.setattr(api, "exact_result", lambda *a, **k: None)
@@ -108,7 +123,8 @@ def test_endgames_with_many_cards_below_a_position_are_charged_their_cost() -> N
 
 
 def test_auto_solves_exactly_what_the_cost_estimate_puts_within_a_second(monkeypatch) -> None:
-    """"auto" reads the same cost estimate as the refusal: exact at up to AUTO_SECONDS, sampled above."""
+    """"auto" reads the same cost estimate as the refusal: exact at up to AUTO_SECONDS, sampled above;
+    the plan says which and why, and analyse runs what the plan says."""
     p = _stacked_decks()
     assert not in_endgame(p, ("uniform", "uniform"))
     chosen: list[str] = []
@@ -116,8 +132,56 @@ def test_auto_solves_exactly_what_the_cost_estimate_puts_within_a_second(monkeyp
     monkeypatch.setattr(api, "exact_result", lambda *a, **k: None)
     monkeypatch.setattr(api, "play_games", lambda *a, **k: chosen.append("sample") or [])
     monkeypatch.setattr(api, "sampled_result", lambda *a, **k: None)
-    for seconds, exact in ((api.AUTO_SECONDS / 2, True), (api.AUTO_SECONDS * 2, False)):
-        monkeypatch.setattr(api, "estimate_exact_cost", lambda *a, seconds=seconds, **k: (1.0, seconds))
+    for seconds, exact in ((planning.AUTO_SECONDS / 2, True), (planning.AUTO_SECONDS * 2, False)):
+        monkeypatch.setattr(planning, "estimate_exact_cost", lambda *a, seconds=seconds, **k: (1.0, seconds))
         chosen.clear()
         analyse(p)
         assert chosen == ["exact" if exact else "sample"]
+        decided = plan(p)
+        assert decided.method == ("exact" if exact else "sample")
+        # stacked decks: the compiled loop does not play them, so the engine does, spread over processes
+        assert (decided.solver, decided.sampler) == ((Solver.ENUMERATION, None) if exact else (None, Sampler.ENGINE))
+        assert decided.spread is not exact
+        assert ("enumerated" if exact else "exact enumeration would take") in decided.reason
+        assert exact or "stacked decks are played by the engine" in decided.reason
+
+
+@pytest.mark.parametrize("case", ["endgame", "search", "team", "heuristic", "plain", "asked"])
+def test_the_plan_names_the_machinery_that_answers_and_why(case: str) -> None:
+    """One function decides: the endgame solver for an endgame, the engine for a search or team sides
+    (spread over processes), the compiled loop for the heuristic; the reason says why in words."""
+    start = Position.start("advanced")
+    if case == "endgame":
+        decided = plan(_endgame())
+        assert (decided.method, decided.solver, decided.spread) == ("exact", Solver.ENDGAME, False)
+        assert "no side can reshuffle" in decided.reason
+    elif case == "search":
+        decided = plan(start, ("search:10", "uniform"))
+        assert (decided.method, decided.sampler, decided.spread) == ("sample", Sampler.ENGINE, True)
+        assert "search:10 has no exact move distribution" in decided.reason
+    elif case == "team":
+        decided = plan(Position.start("team"), method="sample", games=10)
+        assert (decided.sampler, decided.spread) == (Sampler.ENGINE, True)
+        assert "team sides are played by the engine" in decided.reason and "10 games" in decided.reason
+    elif case == "heuristic":
+        decided = plan(start, ("heuristic", "uniform"), method="sample")
+        assert (decided.sampler, decided.spread) == (Sampler.COMPILED, False)
+        assert "sampled as asked" in decided.reason and "played by the compiled game loop" in decided.reason
+    elif case == "plain":
+        decided = plan(_endgame(), method="exact", fast=False)
+        assert decided.solver is Solver.PLAIN
+        assert plan(start, method="sample", fast=False).sampler is Sampler.ENGINE
+    else:
+        with pytest.raises(ValueError, match="method must be auto, exact or sample"):
+            plan(start, method="guess")
+        with pytest.raises(NotExact, match="no exact move"):
+            plan(start, ("search:10", "uniform"), method="exact")
+
+
+def test_analyse_runs_the_plan_and_keeps_it_on_the_result() -> None:
+    """The result carries the plan that produced it, so panels and reports say what answered."""
+    p = _endgame()
+    result = analyse(p)
+    assert result.plan == plan(p) and result.plan.solver is Solver.ENDGAME
+    sampled = analyse(Position.start("advanced"), method="sample", games=30, seed=2)
+    assert sampled.plan is not None and sampled.plan.sampler is Sampler.COMPILED and sampled.games == 30

@@ -312,7 +312,8 @@ def test_the_local_pool_starts_safely_after_compiled_games_and_plays_the_same_ga
     skilled games are asked for; a worker forked from it would die.  The pool of the panels and the
     command line starts its workers from a clean process, and gives the games of one process."""
     from guyenne_explore.analysis.compiled.rollout import play_summaries
-    from guyenne_explore.analysis.sampling.sample import engine_played, executor_for
+    from guyenne_explore.analysis import plan
+    from guyenne_explore.analysis.sampling.sample import executor_for
     from guyenne_explore.analysis.sampling.workers import process_pool
 
     p = Position.start("advanced")
@@ -320,7 +321,7 @@ def test_the_local_pool_starts_safely_after_compiled_games_and_plays_the_same_ga
     assert executor_for(p, ("uniform", "uniform")) is None  # compiled: faster here than a worker starts
     assert executor_for(p, ("heuristic", "uniform")) is None
     names = ("search:6", "uniform")
-    assert engine_played(p, names)
+    assert plan(p, names).spread
     alone = analyse(p, names, "sample", games=4, seed=3)
     with process_pool(2) as pool:
         spread = analyse(p, names, "sample", games=4, seed=3, executor=pool)

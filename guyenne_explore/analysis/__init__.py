@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 #: each public name -> the module (relative to this package) that defines it
 _DOOR: dict[str, str] = {
-    **dict.fromkeys(("analyse", "policy_named", "POLICIES", "ExactOutOfReach"), ".api"),
+    **dict.fromkeys(("analyse", "execute", "policy_named", "POLICIES", "ExactOutOfReach"), ".api"),
+    **dict.fromkeys(("Plan", "Sampler", "Solver", "plan"), ".planning"),
     **dict.fromkeys(("Cancelled",), ".cancel"),
     **dict.fromkeys(("NotExact", "plain_duration"), ".exact.distribution"),
     **dict.fromkeys(("Step", "needs_compiling", "prepare", "preparing_message", "warm"), ".compiled.warm"),
@@ -32,7 +33,7 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("Heuristic",), ".policies.heuristic"),
     **dict.fromkeys(("OptimalResult", "OptimalSolver", "describe", "exploitability", "solve_position",
                      "why_not_solvable"), ".optimal.solver"),
-    **dict.fromkeys(("executor_for", "engine_played"), ".sampling.sample"),
+    **dict.fromkeys(("executor_for",), ".sampling.sample"),
     **dict.fromkeys(("local_cores", "local_pool", "process_pool"), ".sampling.workers"),
     **dict.fromkeys(("SkillTable", "level_name", "skill_levels"), ".skill"),
     **dict.fromkeys(("PARAMETER_LABELS", "REFUSED", "SWEEP_METRICS", "SWEEPABLE", "Run", "SweepPoint",
@@ -42,10 +43,10 @@ _DOOR: dict[str, str] = {
 
 __all__ = [
     "AnalysisResult", "Cancelled", "ExactOutOfReach", "Heuristic", "Metric", "NotExact", "OptimalResult",
-    "OptimalSolver", "PARAMETER_LABELS", "POLICIES", "REFUSED", "Run", "SWEEPABLE", "SWEEP_METRICS",
+    "OptimalSolver", "Plan", "Sampler", "Solver", "PARAMETER_LABELS", "POLICIES", "REFUSED", "Run", "SWEEPABLE", "SWEEP_METRICS",
     "SkillTable", "Step", "SweepPoint", "analyse", "analyse_rule_sets", "changes", "choice_label", "describe",
-    "engine_played", "executor_for", "exploitability", "level_name", "local_cores", "local_pool",
-    "mean_interval", "needs_compiling", "parameter_label", "plain_duration", "policy_named", "prepare",
+    "execute", "executor_for", "exploitability", "level_name", "local_cores", "local_pool",
+    "mean_interval", "needs_compiling", "parameter_label", "plan", "plain_duration", "policy_named", "prepare",
     "preparing_message", "process_pool", "result_metrics", "skill_levels", "solve_position", "sweep",
     "sweep_label", "swept_change", "warm", "why_not_solvable", "wilson",
 ]
@@ -66,7 +67,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # the same names for type checkers, which do not run __getattr__
-    from .api import POLICIES, ExactOutOfReach, analyse, policy_named
+    from .api import POLICIES, ExactOutOfReach, analyse, execute, policy_named
     from .cancel import Cancelled
     from .compiled.warm import Step, needs_compiling, prepare, preparing_message, warm
     from .exact.distribution import NotExact, plain_duration
@@ -76,7 +77,8 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
                                  why_not_solvable)
     from .policies.heuristic import Heuristic
     from .results import AnalysisResult
-    from .sampling.sample import engine_played, executor_for
+    from .planning import Plan, Sampler, Solver, plan
+    from .sampling.sample import executor_for
     from .sampling.workers import local_cores, local_pool, process_pool
     from .skill import SkillTable, level_name, skill_levels
     from .variants import (PARAMETER_LABELS, REFUSED, SWEEP_METRICS, SWEEPABLE, Run, SweepPoint, analyse_rule_sets,

@@ -10,13 +10,16 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine_api import Position, Problem
 from .exact.distribution import Distribution
 from .intervals import mean_interval, wilson
 from .metrics import Metric, Outcome, Weight, weighted_metrics
 from .outcomes import Game
+
+if TYPE_CHECKING:
+    from .planning import Plan
 
 WINNERS = ("english", "french", "draw")
 
@@ -43,6 +46,8 @@ class AnalysisResult:
     #: exact: (english score, french score, winner, how the game ended, rounds played) -> probability: the
     #: joint of the two above with the engine's ending (one of ``scoring.ENDINGS``)
     joint: dict[tuple[int, int, str, str, int], Any] = field(default_factory=dict)
+    #: what answered and why (:func:`.planning.plan`); None for a result built by hand
+    plan: Plan | None = None
 
     def weighted(self) -> list[tuple[Outcome, Weight]]:
         """The outcomes with their weights: each sampled game counted once, or each exact outcome
@@ -152,7 +157,7 @@ class AnalysisResult:
 
 
 def exact_result(p: Position, policies: tuple[str, str], dist: Distribution, states: int,
-                 arithmetic: str = "fraction") -> AnalysisResult:
+                 arithmetic: str = "fraction", plan: Plan | None = None) -> AnalysisResult:
     outcomes: dict[tuple[int, int, str], Fraction] = defaultdict(Fraction)
     rounds: dict[int, Fraction] = defaultdict(Fraction)
     joint: dict[tuple[int, int, str, str, int], Fraction] = defaultdict(Fraction)
@@ -161,14 +166,14 @@ def exact_result(p: Position, policies: tuple[str, str], dist: Distribution, sta
         rounds[n + 1] += q
         joint[(e, f, w, end, n + 1)] += q
     return AnalysisResult(p, policies, True, dict(outcomes), dict(rounds), states=states, warnings=p.warnings(),
-                          arithmetic=arithmetic, joint=dict(joint))
+                          arithmetic=arithmetic, joint=dict(joint), plan=plan)
 
 
-def sampled_result(p: Position, policies: tuple[str, str], samples: list[Game]) -> AnalysisResult:
+def sampled_result(p: Position, policies: tuple[str, str], samples: list[Game], plan: Plan | None = None) -> AnalysisResult:
     n = len(samples)
     outcomes: Counter[tuple[int, int, str]] = Counter()
     rounds: Counter[int] = Counter()
-    result = AnalysisResult(p, policies, False, {}, {}, games=n, samples=samples, warnings=p.warnings())
+    result = AnalysisResult(p, policies, False, {}, {}, games=n, samples=samples, warnings=p.warnings(), plan=plan)
     for g, count in result.sample_counts.items():  # the distinct games, not every game
         outcomes[(g.english, g.french, g.winner)] += count
         rounds[g.rounds] += count

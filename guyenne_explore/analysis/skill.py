@@ -19,10 +19,10 @@ from typing import Callable, Sequence
 
 from ..engine_api import Position, Rules
 from ..i18n import N_, gettext, translator
-from .api import analyse
+from .api import execute
 from .metrics import Metric
 from .variants import position_under
-from .sampling.sample import engine_played
+from .planning import plan
 
 #: the skill levels, weakest first (the search with its budget in rollouts a decision)
 LEVELS = ("uniform", "heuristic", "search:200")
@@ -168,12 +168,13 @@ def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[s
                 progress(gettext("{label} under {level}: {count} games").format(
                     label=label, level=level_name(level), count=n))
             q = position_under(start, rules)
-            spread = executor if executor is not None and engine_played(q, (level, level)) else None
+            chosen = plan(q, (level, level), "sample", games=n)
+            spread = executor if chosen.spread else None
             step = None
             if on_games is not None:
                 def step(done: int, of: int, offset: int = offset) -> bool | None:
                     return on_games(offset + done, total)
-            r = analyse(q, (level, level), "sample", games=n, seed=seed, executor=spread, progress=step)
+            r = execute(q, chosen, seed, step, spread)
             offset += n
             found[label] = {m.name: m for m in r.metrics() if m.name in metrics}
         for label in labels:

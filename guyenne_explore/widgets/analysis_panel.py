@@ -351,7 +351,8 @@ class AnalysisPanel(w.VBox):
             self.force_note.value = force_exact_html(runs)
             self.figures = result_figures(self.results) if self.results else {}
             self.metrics.value = ("<h4>" + gettext("Designer metrics (95% interval when sampled)") + "</h4>"
-                                  + rows_html(metrics_rows(self.results))) if self.results else ""
+                                  + rows_html(metrics_rows(self.results)) + _reasons_html(self.results)
+                                  ) if self.results else ""
             message = message or _summary(self.results, runs)
         self.exports.enable(bool(self.results))
         if runs is None:
@@ -384,7 +385,20 @@ def _summary(results: dict[str, AnalysisResult], runs: list[Run]) -> str:
     return gettext("Done: {runs}").format(runs=done) + " — " + played
 
 
+def _reasons_html(results: dict[str, AnalysisResult]) -> str:
+    """Which machinery answered each rule set and why, as the plan says it."""
+    lines = [f"<li><b>{escape(label)}</b>: {escape(r.plan.reason)}</li>" for label, r in results.items()
+             if r.plan is not None]
+    if not lines:
+        return ""
+    return ("<div class='guyenne-how'><h4>" + gettext("What answered") + "</h4><ul>" + "".join(lines)
+            + "</ul></div>")
+
+
 def _how(r: AnalysisResult) -> str:
+    """What answered, in a few words (the plan's, when the result has one)."""
+    if r.plan is not None:
+        return r.plan.short
     if r.exact:
         return gettext("exact")
     return ngettext("{count} game", "{count} games", r.games).format(count=r.games)

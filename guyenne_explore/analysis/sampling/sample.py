@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable
 from ...engine_api import DRAW, Draw, Hooks, Position, play
 from ..cancel import Cancelled, StopSignal, Stoppable, Throttled
 from ..outcomes import Game
+from ..planning import Sampler, sampler_for
 from ..policies import Policy
 from ..policies.registry import policy_named
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 #: seconds between two looks at a run spread over workers (its progress, and whether to stop)
 POLL = 0.2
 
-__all__ = ["Game", "engine_played", "executor_for", "fast_reason",
+__all__ = ["Game", "executor_for",
            "game_rng", "play_games", "play_out", "sample_games", "sample_games_on", "summarise"]
 
 
@@ -84,13 +85,6 @@ def sample_games(p: Position, policies: tuple[Policy, Policy], games: int, seed:
     return out
 
 
-def fast_reason(p: Position, policy_names: tuple[str, str]) -> str | None:
-    """Why the compiled fast path cannot sample these games (None: it can, and will)."""
-    from ..compiled.encode import unsupported
-
-    return unsupported(p, policy_names)
-
-
 def play_games(p: Position, policy_names: tuple[str, str], games: int, seed: int, start_index: int = 0,
                progress: Callable[[int, int], bool | None] | None = None, fast: bool = True,
                stop: StopSignal | None = None) -> list[Game]:
@@ -100,15 +94,14 @@ def play_games(p: Position, policy_names: tuple[str, str], games: int, seed: int
     seeded streams, so a seed gives reproducible games on each path, not the same
     games on both.  ``fast=False`` always uses the engine.
     """
-    if fast and fast_reason(p, policy_names) is None:
-        from ..compiled.rollout import fast_games
+    if sampler_for(p, policy_names, fast)[0] is Sampler.COMPILED:
+        if "heuristic" not in policy_names:
+            from ..compiled.rollout import fast_games
 
-        return fast_games(p, games, seed, start_index, progress)
-    if fast and "heuristic" in policy_names:  # the compiled heuristic (against itself or uniform)
+            return fast_games(p, games, seed, start_index, progress)
         from ..compiled import heuristic as compiled
 
-        if compiled.unsupported(p, policy_names) is None:
-            return compiled.fast_games(p, policy_names, games, seed, start_index, progress)
+        return compiled.fast_games(p, policy_names, games, seed, start_index, progress)
     pols = (policy_named(policy_names[0]), policy_named(policy_names[1]))
     return sample_games(p, pols, games, seed, progress, start_index, stop)
 
@@ -148,7 +141,8 @@ def sample_games_on(executor: Executor, p: Position, policy_names: tuple[str, st
 
     if chunk is None:
         # engine-played games are slow (a search takes seconds a game): chunks small enough to share out
-        chunk = 10_000 if fast and not engine_played(p, policy_names) else max(1, min(200, -(-games // 32)))
+        compiled = sampler_for(p, policy_names, fast)[0] is Sampler.COMPILED
+        chunk = 10_000 if compiled else max(1, min(200, -(-games // 32)))
     run = open_run(executor)
     futures: dict[Future[list[Game]], int] = {}
     shares: dict[int, list[Game]] = {}
@@ -173,22 +167,11 @@ def sample_games_on(executor: Executor, p: Position, policy_names: tuple[str, st
     return [g for start in sorted(shares) for g in shares[start]]
 
 
-def engine_played(p: Position, policy_names: tuple[str, str]) -> bool:
-    """Whether these games are played by the engine in Python (a search, or rules the kernels do not
-    play): slow games, worth spreading over processes.  Compiled games run thousands a second in
-    one process, faster than a worker takes to start."""
-    from ..compiled import heuristic as compiled
-
-    if fast_reason(p, policy_names) is None:
-        return False
-    return "heuristic" not in policy_names or compiled.unsupported(p, policy_names) is not None
-
-
 def executor_for(p: Position, policy_names: tuple[str, str]) -> Executor | None:
     """What the panels sample on by default: the local pool for engine-played games when this
     machine has more than one core, else None (this process)."""
     from .workers import local_cores, local_pool
 
-    if local_cores() > 1 and engine_played(p, policy_names):
+    if local_cores() > 1 and sampler_for(p, policy_names)[0] is Sampler.ENGINE:
         return local_pool()
     return None
