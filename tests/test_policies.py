@@ -312,14 +312,16 @@ def test_the_local_pool_starts_safely_after_compiled_games_and_plays_the_same_ga
     skilled games are asked for; a worker forked from it would die.  The pool of the panels and the
     command line starts its workers from a clean process, and gives the games of one process."""
     from guyenne_explore.analysis.compiled.rollout import play_summaries
-    from guyenne_explore.analysis import plan
-    from guyenne_explore.analysis.sampling.sample import executor_for
+    from guyenne_explore.analysis import Where, plan
     from guyenne_explore.analysis.sampling.workers import process_pool
 
     p = Position.start("advanced")
     play_summaries(p, 2000, 1)  # the parallel uniform kernel, in this process
-    assert executor_for(p, ("uniform", "uniform")) is None  # compiled: faster here than a worker starts
-    assert executor_for(p, ("heuristic", "uniform")) is None
+    for compiled in (("uniform", "uniform"), ("heuristic", "uniform")):  # faster here than a worker starts
+        assert plan(p, compiled, "sample", cores=2).where is Where.THIS_PROCESS
+    assert plan(p, ("search:6", "uniform"), cores=2).where is Where.LOCAL_CORES
+    assert plan(p, ("search:6", "uniform"), cores=1).where is Where.THIS_PROCESS
+    assert "on 2 local cores" in plan(p, ("search:6", "uniform"), cores=2).reason
     names = ("search:6", "uniform")
     assert plan(p, names).spread
     alone = analyse(p, names, "sample", games=4, seed=3)

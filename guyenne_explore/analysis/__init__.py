@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 #: each public name -> the module (relative to this package) that defines it
 _DOOR: dict[str, str] = {
     **dict.fromkeys(("analyse", "execute", "policy_named", "POLICIES", "ExactOutOfReach"), ".api"),
-    **dict.fromkeys(("Plan", "Sampler", "Solver", "plan"), ".planning"),
+    **dict.fromkeys(("Plan", "Sampler", "Solver", "Where", "Where", "plan"), ".planning"),
     **dict.fromkeys(("Cancelled",), ".cancel"),
     **dict.fromkeys(("NotExact", "plain_duration"), ".exact.distribution"),
     **dict.fromkeys(("Step", "needs_compiling", "prepare", "preparing_message", "warm"), ".compiled.warm"),
@@ -33,7 +33,6 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("Heuristic",), ".policies.heuristic"),
     **dict.fromkeys(("OptimalResult", "OptimalSolver", "describe", "exploitability", "solve_position",
                      "why_not_solvable"), ".optimal.solver"),
-    **dict.fromkeys(("executor_for",), ".sampling.sample"),
     **dict.fromkeys(("local_cores", "local_pool", "process_pool"), ".sampling.workers"),
     **dict.fromkeys(("SkillTable", "level_name", "skill_levels"), ".skill"),
     **dict.fromkeys(("PARAMETER_LABELS", "REFUSED", "SWEEP_METRICS", "SWEEPABLE", "Run", "SweepPoint",
@@ -43,10 +42,10 @@ _DOOR: dict[str, str] = {
 
 __all__ = [
     "AnalysisResult", "Cancelled", "ExactOutOfReach", "Heuristic", "Metric", "NotExact", "OptimalResult",
-    "OptimalSolver", "Plan", "Sampler", "Solver", "PARAMETER_LABELS", "POLICIES", "REFUSED", "Run", "SWEEPABLE", "SWEEP_METRICS",
-    "SkillTable", "Step", "SweepPoint", "analyse", "analyse_rule_sets", "changes", "choice_label", "describe",
-    "execute", "executor_for", "exploitability", "level_name", "local_cores", "local_pool",
-    "mean_interval", "needs_compiling", "parameter_label", "plan", "plain_duration", "policy_named", "prepare",
+    "OptimalSolver", "PARAMETER_LABELS", "POLICIES", "Plan", "REFUSED", "Run", "SWEEPABLE", "SWEEP_METRICS",
+    "Sampler", "SkillTable", "Solver", "Step", "SweepPoint", "Where", "analyse", "analyse_rule_sets", "changes",
+    "choice_label", "describe", "execute", "exploitability", "level_name", "local_cores", "local_pool",
+    "mean_interval", "needs_compiling", "parameter_label", "plain_duration", "plan", "policy_named", "prepare",
     "preparing_message", "process_pool", "result_metrics", "skill_levels", "solve_position", "sweep",
     "sweep_label", "swept_change", "warm", "why_not_solvable", "wilson",
 ]
@@ -77,8 +76,7 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
                                  why_not_solvable)
     from .policies.heuristic import Heuristic
     from .results import AnalysisResult
-    from .planning import Plan, Sampler, Solver, plan
-    from .sampling.sample import executor_for
+    from .planning import Plan, Sampler, Solver, Where, plan
     from .sampling.workers import local_cores, local_pool, process_pool
     from .skill import SkillTable, level_name, skill_levels
     from .variants import (PARAMETER_LABELS, REFUSED, SWEEP_METRICS, SWEEPABLE, Run, SweepPoint, analyse_rule_sets,

@@ -13,7 +13,7 @@ from typing import Callable
 from ..engine_api import Position
 from .exact.distribution import exact_distribution
 from .limits import ExactOutOfReach
-from .planning import Plan, Sampler, Solver, plan
+from .planning import Plan, Sampler, Solver, Where, plan
 from .policies.registry import POLICIES, policy_named
 from .results import AnalysisResult, exact_result, sampled_result
 from .sampling.sample import play_games, sample_games_on
@@ -25,13 +25,14 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
             games: int = 2000, seed: int = 0,
             progress: Callable[[int, int], bool | None] | None = None,
             executor: Executor | None = None, force: bool = False, fast: bool = True,
-            arithmetic: str | None = None) -> AnalysisResult:
+            arithmetic: str | None = None, cores: int = 1) -> AnalysisResult:
     """Outcome distribution from ``p``.
 
     ``method`` is "exact", "sample" or "auto" (exact when the estimated tree is
     within :data:`.planning.AUTO_SECONDS` and both policies are exact, else sampled: :func:`.planning.plan`
     decides, and refuses what it must).
-    Sampling runs in this process, or on ``executor`` with identical results.
+    Sampling runs in this process, or on ``executor`` with identical results; with ``cores`` above one,
+    games the engine plays go to the shared local pool when no executor is given.
     Unless ``fast`` is False, sampling uses the compiled games and exact
     enumeration the endgame solver where they apply (uniform policies, 2-player
     sides; see :mod:`.compiled`): the same answers, much sooner.  An explicit exact
@@ -41,13 +42,19 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
     ``p_exact``) or "float" (float64: the same to rounding, endgames many times sooner).
     By default an explicit "exact" uses fractions and "auto" floats.
     """
-    chosen = plan(p, policies, method, games, force, fast, arithmetic)
+    chosen = plan(p, policies, method, games, force, fast, arithmetic, cores, cluster=_is_cluster(executor))
     return execute(p, chosen, seed, progress, executor)
+
+
+def _is_cluster(executor: Executor | None) -> bool:
+    """Whether an executor hands work to a Dask cluster (its client's ``get_executor()``)."""
+    return executor is not None and type(executor).__module__.split(".")[0] == "distributed"
 
 
 def execute(p: Position, chosen: Plan, seed: int = 0, progress: Callable[[int, int], bool | None] | None = None,
             executor: Executor | None = None) -> AnalysisResult:
-    """Run a plan from ``p``: its exact solver, or its games on ``executor`` (None: this process)."""
+    """Run a plan from ``p``: its exact solver, or its games on ``executor`` (None: where the plan says, the
+    shared local pool for :attr:`.planning.Where.LOCAL_CORES`, else this process)."""
     policies = chosen.policies
     if chosen.method == "exact":
         pols = (policy_named(policies[0]), policy_named(policies[1]))
@@ -57,6 +64,10 @@ def execute(p: Position, chosen: Plan, seed: int = 0, progress: Callable[[int, i
         summed = "float" if any(isinstance(q, float) for q in dist.values()) else "fraction"
         return exact_result(p, policies, dist, states, summed, chosen)
     fast = chosen.sampler is Sampler.COMPILED
+    if executor is None and chosen.where is Where.LOCAL_CORES:
+        from .sampling.workers import local_pool
+
+        executor = local_pool()
     if executor is not None:
         samples = sample_games_on(executor, p, policies, chosen.games, seed, progress=progress, fast=fast)
     else:

@@ -32,7 +32,7 @@ from .policies.registry import policy_named
 if TYPE_CHECKING:
     from .exact.forward import ForwardEndgame
 
-__all__ = ["Plan", "Solver", "Sampler", "plan", "sampler_for", "in_endgame", "estimate_tree_size",
+__all__ = ["Plan", "Solver", "Sampler", "Where", "plan", "sampler_for", "in_endgame", "estimate_tree_size",
            "estimate_exact_cost", "exact_cost_parts", "AUTO_SECONDS", "EXACT_SECONDS", "ENDGAME_DECKS_AUTO",
            "ARITHMETICS", "METHODS"]
 
@@ -62,6 +62,15 @@ class Solver(str, Enum):
     PLAIN = "plain"
 
 
+class Where(str, Enum):
+    """Where sampled games are played: in this process, on the local cores (a pool of worker
+    processes), or on a Dask cluster."""
+
+    THIS_PROCESS = "this process"
+    LOCAL_CORES = "local cores"
+    CLUSTER = "cluster"
+
+
 class Sampler(str, Enum):
     """The sampling machinery: the compiled game loop (thousands of games a second) or the engine
     playing the policies in Python (a search, or rules the compiled loop does not play)."""
@@ -83,6 +92,8 @@ class Plan:
     sampler: Sampler | None
     #: games to sample (0 when exact)
     games: int
+    #: where the games are played (this process when exact)
+    where: Where
     #: how an exact distribution is summed: "fraction" or "float" (None when sampled)
     arithmetic: str | None
     #: estimated seconds of an exact enumeration where it was estimated, else None
@@ -133,8 +144,13 @@ def in_endgame(p: Position, policies: tuple[str, str]) -> bool:
 
 
 def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto", games: int = 2000,
-         force: bool = False, fast: bool = True, arithmetic: str | None = None) -> Plan:
+         force: bool = False, fast: bool = True, arithmetic: str | None = None, cores: int = 1,
+         cluster: bool = False) -> Plan:
     """Decide what answers an analysis of ``p`` (see :func:`.api.analyse` for the arguments).
+
+    ``cores`` is how many local cores the caller lets the games use and ``cluster`` whether it offers a
+    Dask cluster: games the engine plays go to the cluster, else to the local cores when there are
+    more than one; compiled games stay in this process, where they run sooner than workers start.
 
     "auto" is exact when the position is a small endgame (at most :data:`ENDGAME_DECKS_AUTO` cards in
     decks) or when both policies are exact and the estimated enumeration takes at most
@@ -170,7 +186,8 @@ def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method
     if method == "exact":
         require_exact(pols)
         if endgame:
-            return Plan(tuple(policies), "exact", Solver.ENDGAME, None, 0, arithmetic, None,  # type: ignore[arg-type]
+            return Plan(tuple(policies), "exact", Solver.ENDGAME, None, 0, Where.THIS_PROCESS,  # type: ignore[arg-type]
+                        arithmetic, None,
                         gettext("Exact: from here on no side can reshuffle, so the endgame solver sums every "
                                 "round in closed form."))
         if not force:
@@ -184,12 +201,19 @@ def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method
             duration=plain_duration(seconds)) if seconds is not None else
             gettext("Exact: every move and deal enumerated, as forced."))
         return Plan(tuple(policies), "exact", Solver.ENUMERATION if fast else Solver.PLAIN, None, 0,  # type: ignore[arg-type]
-                    arithmetic, seconds, reason)
+                    Where.THIS_PROCESS, arithmetic, seconds, reason)
     sampler, played = sampler_for(p, policies, fast)
+    where = Where.THIS_PROCESS
+    if sampler is Sampler.ENGINE and cluster:
+        where, played = Where.CLUSTER, gettext("{played}, on the cluster").format(played=played)
+    elif sampler is Sampler.ENGINE and cores > 1:
+        where = Where.LOCAL_CORES
+        played = ngettext("{played}, on {count} local core", "{played}, on {count} local cores", cores).format(
+            played=played, count=cores)
     reason = gettext("Sampled: {games} ({why}); {played}.").format(
         games=ngettext("{count} game", "{count} games", games).format(count=f"{games:,}"), why=why_sampled,
         played=played)
-    return Plan(tuple(policies), "sample", None, sampler, games, None, seconds, reason)  # type: ignore[arg-type]
+    return Plan(tuple(policies), "sample", None, sampler, games, where, None, seconds, reason)  # type: ignore[arg-type]
 
 
 def estimate_tree_size(p: Position, probes: int = 30, seed: int = 0) -> float:

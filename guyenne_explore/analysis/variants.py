@@ -243,14 +243,15 @@ def metric_named(result: AnalysisResult, name: str) -> Metric | None:
 def analyse_rule_sets(p: Position, rule_sets: Sequence[Rules], *, labels: Sequence[str] | None = None,
                       policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto",
                       games: int = 500, seed: int = 0, progress: Progress | None = None,
-                      executor: Executor | None = None, force: bool = False) -> list[Run]:
+                      executor: Executor | None = None, force: bool = False, cores: int = 1) -> list[Run]:
     """Analyse ``p`` under each rule set with the same policies and seed.
 
     ``progress(done, total)`` counts games over the whole run (an exact run counts
     as its share once done) and cancels it by returning False (exact.Cancelled is
     raised). A rule set the position cannot be read under, or an exact request out
     of reach, becomes a Run with its problems instead of an error; ``force`` runs an
-    exact request whatever its estimated size (it can still be cancelled).
+    exact request whatever its estimated size (it can still be cancelled). ``cores``: the local cores games
+    the engine plays may use (see :func:`.planning.plan`).
     """
     labels = list(labels) if labels is not None else _labels(rule_sets)
     total = games * len(rule_sets)
@@ -263,7 +264,8 @@ def analyse_rule_sets(p: Position, rule_sets: Sequence[Rules], *, labels: Sequen
                 return progress(offset + (done * games // of if of else 0), total)
         try:
             q = position_under(p, rules)
-            runs.append(Run(label, rules, analyse(q, policies, method, games, seed, step, executor, force=force)))
+            runs.append(Run(label, rules, analyse(q, policies, method, games, seed, step, executor, force=force,
+                                                  cores=cores)))
         except ValueError as exc:  # PositionError, ExactOutOfReach, exact asked of a sampling-only policy
             runs.append(Run(label, rules, problems=[str(x) for x in getattr(exc, "problems", [exc])],
                             out_of_reach=isinstance(exc, ExactOutOfReach) and exc.forceable,
@@ -275,7 +277,8 @@ def analyse_rule_sets(p: Position, rule_sets: Sequence[Rules], *, labels: Sequen
 
 def sweep(p: Position, rules: Rules, parameter: str, values: Sequence[Any], metric: str, *,
           policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto", games: int = 500,
-          seed: int = 0, progress: Progress | None = None, executor: Executor | None = None) -> list[SweepPoint]:
+          seed: int = 0, progress: Progress | None = None, executor: Executor | None = None,
+          cores: int = 1) -> list[SweepPoint]:
     """``metric`` of ``p`` as one parameter of ``rules`` takes each of ``values`` (same seed for each).
 
     A value the rules refuse (RulesError) or the position cannot be read under
@@ -290,7 +293,7 @@ def sweep(p: Position, rules: Rules, parameter: str, values: Sequence[Any], metr
             points.append(SweepPoint(v, Run(sweep_label(parameter, v), None, problems=[str(x) for x in exc.problems])))
     runs = analyse_rule_sets(p, [r for _, r in valid], labels=[sweep_label(parameter, v) for v, _ in valid],
                              policies=policies, method=method, games=games, seed=seed,
-                             progress=progress, executor=executor)
+                             progress=progress, executor=executor, cores=cores)
     for (v, _), run in zip(valid, runs):
         points.append(SweepPoint(v, run, metric_named(run.result, metric) if run.result else None))
     order = {v: i for i, v in enumerate(values)}

@@ -22,7 +22,7 @@ from ..analysis import Cancelled, plain_duration
 from ..analysis import Step, needs_compiling, prepare, preparing_message
 from ..analysis import AnalysisResult
 from ..analysis import Run, analyse_rule_sets
-from ..analysis import executor_for
+from ..analysis import local_cores
 from ..i18n import gettext, ngettext
 from ..position import Position
 from ..render.plots import (
@@ -327,7 +327,7 @@ class AnalysisPanel(w.VBox):
             try:
                 runs = analyse_rule_sets(p, chosen, labels=[labels[r] for r in chosen], policies=policies,
                                          method=method, games=games, seed=seed, progress=self.controls.callback,
-                                         force=force, executor=executor_for(p, policies))
+                                         force=force, cores=local_cores())
             except Cancelled:
                 self._finish(None, cancelled_words(bool(self.figures)))
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell

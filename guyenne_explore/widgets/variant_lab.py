@@ -32,7 +32,7 @@ from ..analysis import (
     sweep_label,
     swept_change,
 )
-from ..analysis import executor_for
+from ..analysis import local_cores
 from ..i18n import gettext
 from ..position import Position
 from ..render.plots import metrics_rows, result_figures, rows_html, sweep_figure
@@ -352,9 +352,8 @@ class VariantLab(w.VBox):
             return None
         policies = tuple(f"search:{int(self.search_budget.value)}" if v == "search" else v
                          for v in (self.english_policy.value, self.french_policy.value))
-        # skilled games played by the engine go to the local cores (the same games as one process)
-        executor = executor_for(self.position, policies) if self.position is not None else None
-        return {"policies": policies, "method": self.method.value, "executor": executor,
+        # skilled games played by the engine go to the local cores, as the plan says (the same games as one process)
+        return {"policies": policies, "method": self.method.value, "cores": local_cores(),
                 "games": self.games.value, "seed": self.seed.value, "progress": self.controls.callback}
 
     def _launch(self, message: str, work: Any, block: bool) -> None:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 #: seconds between two looks at a run spread over workers (its progress, and whether to stop)
 POLL = 0.2
 
-__all__ = ["Game", "executor_for",
+__all__ = ["Game",
            "game_rng", "play_games", "play_out", "sample_games", "sample_games_on", "summarise"]
 
 
@@ -165,13 +165,3 @@ def sample_games_on(executor: Executor, p: Position, policy_names: tuple[str, st
     finally:
         run.close()
     return [g for start in sorted(shares) for g in shares[start]]
-
-
-def executor_for(p: Position, policy_names: tuple[str, str]) -> Executor | None:
-    """What the panels sample on by default: the local pool for engine-played games when this
-    machine has more than one core, else None (this process)."""
-    from .workers import local_cores, local_pool
-
-    if local_cores() > 1 and sampler_for(p, policy_names)[0] is Sampler.ENGINE:
-        return local_pool()
-    return None
