@@ -424,8 +424,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print("  " + _("English {english}   French {french}").format(english=f"{result.side_value(0):.4f}",
                                                                   french=f"{result.side_value(1):.4f}"))
     print(_("equilibrium mix of {side} at {point}:").format(side=_side(result.side_to_play), point=p.to_play))
-    for mv, w in result.moves:
-        print(f"  {w:7.2%}  {mv.text()}")
+    for mv, w in result.moves:  # castles as a reader counts them, with the move's notation beside
+        said = mv.text() if mv.castle is None else _("{cards} at castle {castle}").format(
+            cards=mv.cards, castle=castle_number(mv.castle))
+        print(f"  {w:7.2%}  {said}   [{mv.text()}]")
     for row in result.answers:
         mix = ", ".join(f"{r['move']} {r['p']:.0%}" for r in row["strategy"])
         print("  " + ngettext("answer to {count} card at castle {castle}: {mix}",
