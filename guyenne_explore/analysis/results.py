@@ -98,12 +98,13 @@ class AnalysisResult:
     def mean_score_interval(self, alpha: float = 0.05) -> dict[str, tuple[float, float]]:
         out = {}
         counts = self.sample_counts
-        for i, name in enumerate(("english", "french")):
+        scores = {"english": [g.english for g in counts], "french": [g.french for g in counts]}
+        for name, xs in scores.items():
             if self.exact or self.games < 2:
                 m = self.mean_scores()[name]
                 out[name] = (m, m)
                 continue
-            _, low, high = mean_interval([s[i] for s in counts], 1 - alpha, counts=list(counts.values()))
+            _, low, high = mean_interval(xs, 1 - alpha, counts=list(counts.values()))
             out[name] = (low, high)
         return out
 

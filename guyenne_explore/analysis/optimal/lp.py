@@ -25,6 +25,7 @@ replaces thousands of small ones.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 from scipy import sparse
@@ -32,6 +33,9 @@ from scipy.optimize import linprog
 
 from .round import RoundModel
 
+
+#: a sequence's index: one (reading a solution) or a whole grid of them at once (building the LP)
+Index = TypeVar("Index", int, np.ndarray)
 
 #: the LP structure of each round signature seen (its rows, columns and constant entries)
 _STRUCTURES: dict[tuple, tuple] = {}
@@ -94,17 +98,17 @@ class Layout:
     def nonzeros(self) -> int:
         return self.nblocks * self.nFP * self.nSP
 
-    def f_open_seq(self, x: int, a: int) -> int:
+    def f_open_seq(self, x: Index, a: Index) -> Index:
         """F's sequence opening at castle index ``x`` (in ``xs``) with set ``a``."""
         return self.f_open + x * self.nA + a
 
-    def f_term_seq(self, block: int, fp, lm):
+    def f_term_seq(self, block: Index, fp: Index, lm: Index) -> Index:
         return self.f_term + (block * self.nFP + fp) * self.nLM + lm
 
-    def s_answer_seq(self, x: int, kk, b):
+    def s_answer_seq(self, x: Index, kk: Index, b: Index) -> Index:
         return self.s_answer + (x * self.K + kk) * self.nB + b
 
-    def s_term_seq(self, block: int, kk, sp):
+    def s_term_seq(self, block: Index, kk: Index, sp: Index) -> Index:
         return self.s_term + (block * self.K + kk) * self.nSP + sp
 
     def assemble(self, payoff: np.ndarray) -> tuple[tuple, tuple, np.ndarray]:
@@ -204,7 +208,9 @@ def solve_batch(items: list[tuple[Layout, np.ndarray]]) -> list[RoundSolution]:
         c[v + layout.nX] = -1.0
         lower[v + layout.nX: v + layout.variables] = -np.inf
     bounds = np.column_stack([lower, np.full(v0, np.inf)])
-    res = linprog(c, A_ub=a_ub, b_ub=np.zeros(r0), A_eq=a_eq, b_eq=np.concatenate(beq), bounds=bounds,
+    # scipy-stubs types A_ub and A_eq as dense arrays and bounds as pairs; HiGHS takes sparse matrices as
+    # they are and an (n, 2) array of bounds
+    res = linprog(c, A_ub=a_ub, b_ub=np.zeros(r0), A_eq=a_eq, b_eq=np.concatenate(beq), bounds=bounds,  # type: ignore[call-overload]
                   method="highs")
     if res.status != 0:
         raise SolverFailure(f"HiGHS: {res.message}")

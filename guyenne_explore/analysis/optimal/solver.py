@@ -226,7 +226,7 @@ class OptimalSolver:
         guaranteed = np.maximum.reduceat(worst, a_starts, axis=2).min(axis=(1, 3))   # [X, a]
         open_size = np.array([a.size for a in m.opens])
         sizes = open_size[m.f_a]
-        out = []
+        out: list[Subgame] = []
         for size in sorted(set(sizes.tolist())):
             low = guaranteed[:, open_size[m.f_a[a_starts]] == size].max(axis=1)
             high = by_x[:, :, sizes == size, :].max(axis=2).min(axis=(1, 2))
@@ -322,7 +322,9 @@ class OptimalSolver:
         x = len(key[0]) - 1 - x if mirrored else x
         sg = next(g for g in self.subs[canon] if g.x == x and g.size == size)
         self._solved(canon, sg)
-        return sg.value if key[1] == ENGLISH else -sg.value  # type: ignore[operator]
+        value = sg.value
+        assert value is not None  # _solved gave it one
+        return value if key[1] == ENGLISH else -value
 
     # ------------------------------------------------------------------ strategies
     def strategy(self, p: Position) -> tuple[list[tuple[Move, float]], bool]:
@@ -365,13 +367,13 @@ class OptimalSolver:
                                 for b, cards in enumerate(m.answers)], 1.0)
         b = m.answers.index(pl.at(s, 0))
         if p.to_play == OPEN_SECOND:
-            out = [(Move(m.s_c[sp], castle=flip(y)), float(sol.y[lay.s_term_seq(block, 0, sp)]))
+            out = [(Move(m.s_c[sp], castle=flip(y)), float(sol.y[lay.s_term_seq(block, 0, int(sp))]))
                    for block, (_, y) in enumerate(m.blocks) for sp in np.nonzero(m.s_b == b)[0]]
             return _normalised(out, float(sol.y[lay.s_answer_seq(0, 0, b)]))
         a = m.opens.index(a_cards)
         block = m.blocks.index((x, flip(pl.y)))
         lm = lay.lm_pairs.index((pl.at(s, 0).size, pl.at(s, 1).size))
-        out = [(Move(m.f_d[fp]), float(sol.x[lay.f_term_seq(block, fp, lm)])) for fp in np.nonzero(m.f_a == a)[0]]
+        out = [(Move(m.f_d[fp]), float(sol.x[lay.f_term_seq(block, int(fp), lm)])) for fp in np.nonzero(m.f_a == a)[0]]
         return _normalised(out, float(sol.x[lay.f_open_seq(0, a)]))
 
 
@@ -514,7 +516,8 @@ class BestResponse:
                 for mv, w in self._distribution(q):
                     b = m.answers.index(mv.cards)
                     for mv2, w2 in self._distribution(q.apply(mv)):
-                        sp = next(i for i in np.nonzero(m.s_b == b)[0] if m.s_c[i] == mv2.cards)
+                        sp = int(next(i for i in np.nonzero(m.s_b == b)[0] if m.s_c[i] == mv2.cards))
+                        assert mv2.castle is not None  # S's opening names its castle
                         plan[block_of[(x, mv2.castle)], kk, sp] += w * w2
         splan = plan[:, lay.kk_of_fp, :]                   # [block, fp, sp]
         payoff = self._payoffs(m, splan > 0)

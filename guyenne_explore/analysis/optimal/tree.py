@@ -101,31 +101,47 @@ def solve_tree(root: Node) -> float:
     ni_f = len(infos[1])
     # variables: x (english sequences), q (french information sets + root)
     fi = {info: i + 1 for i, info in enumerate(infos[1])}
-    rows, cols, vals = [], [], []
+    rows: list[int] = []
+    cols: list[int] = []
+    vals: list[float] = []
+
+    def put(r: int, c: int, v: float) -> None:
+        rows.append(r)
+        cols.append(c)
+        vals.append(v)
+
     # french sequence constraints: q_(info of seq) - sum q_(infos after seq) - (A^T x)_seq >= ... (min player)
     # english maximises v = q_root with q_root - sum ... <= A^T x for each french sequence
     for info, (parent, moves) in infos[1].items():
         for mv in moves:
             r = seqs[1][(info, mv)]
-            rows.append(r), cols.append(nx + fi[info]), vals.append(1.0)
-        rows.append(seqs[1][parent]), cols.append(nx + fi[info]), vals.append(-1.0)
-    rows.append(0), cols.append(nx), vals.append(1.0)
+            put(r, nx + fi[info], 1.0)
+        put(seqs[1][parent], nx + fi[info], -1.0)
+    put(0, nx, 1.0)
     for (sx, sy), v in payoff.items():
-        rows.append(sy), cols.append(sx), vals.append(-v)
+        put(sy, sx, -v)
     a_ub = sparse.csr_matrix((vals, (rows, cols)), shape=(ny, nx + ni_f + 1))
     er, ec, ev = [0], [0], [1.0]
+
+    def put_eq(r: int, c: int, v: float) -> None:
+        er.append(r)
+        ec.append(c)
+        ev.append(v)
+
     for i, (info, (parent, moves)) in enumerate(infos[0].items()):
-        er.append(i + 1), ec.append(seqs[0][parent]), ev.append(-1.0)
+        put_eq(i + 1, seqs[0][parent], -1.0)
         for mv in moves:
-            er.append(i + 1), ec.append(seqs[0][(info, mv)]), ev.append(1.0)
+            put_eq(i + 1, seqs[0][(info, mv)], 1.0)
     a_eq = sparse.csr_matrix((ev, (er, ec)), shape=(len(infos[0]) + 1, nx + ni_f + 1))
     b_eq = np.zeros(len(infos[0]) + 1)
     b_eq[0] = 1.0
     c = np.zeros(nx + ni_f + 1)
     c[nx] = -1.0
     bounds = [(0, None)] * nx + [(None, None)] * (ni_f + 1)
-    res = linprog(c, A_ub=a_ub, b_ub=np.zeros(ny), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
-    assert res.status == 0, res.message
+    # scipy-stubs types A_ub and A_eq as dense arrays; HiGHS takes sparse matrices as they are
+    res = linprog(c, A_ub=a_ub, b_ub=np.zeros(ny), A_eq=a_eq, b_eq=b_eq, bounds=bounds,  # type: ignore[call-overload]
+                  method="highs")
+    assert res.status == 0 and res.fun is not None, res.message
     return float(-res.fun)
 
 
@@ -172,7 +188,7 @@ def solve_matrix(a: np.ndarray) -> float:
     a_eq = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
     res = linprog(c, A_ub=a_ub, b_ub=np.zeros(n), A_eq=a_eq, b_eq=[1.0],
                   bounds=[(0, None)] * m + [(None, None)], method="highs")
-    assert res.status == 0, res.message
+    assert res.status == 0 and res.fun is not None, res.message
     return float(-res.fun)
 
 
