@@ -11,7 +11,7 @@ from guyenne_explore import Position  # noqa: E402
 from guyenne_explore.cards import SYMBOLS  # noqa: E402
 from guyenne_explore.widgets import Builder, Explorer, MovesPanel, Table  # noqa: E402
 from guyenne_explore.problems import problem  # noqa: E402
-from guyenne_explore.widgets.builder import section_of  # noqa: E402
+from guyenne_explore.widgets.position_form import section_of  # noqa: E402
 from guyenne_explore.widgets.starts import STARTS, opening, start_position  # noqa: E402
 
 from .conftest import position_files  # noqa: E402

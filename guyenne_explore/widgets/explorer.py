@@ -1,10 +1,11 @@
 """The explorer: the live table beside the builder, the legal moves, the analysis and the variant lab.
 
-Changes flow one way through the panels: the builder makes the position,
-the table draws it, the moves panel lists its moves, the analysis panel and
-the variant lab receive it (None when the builder's position is invalid, so
-nothing is ever analysed from an invalid position).  A move applied in the
-moves panel goes back to the builder, which then tells everyone.
+Every panel observes one explorer state (:mod:`.state`): the position, the problems of
+the builder's form, the game played and the move previewed.  The builder writes it on its
+own edits (None when its position is invalid, so nothing is ever analysed from an invalid
+position); the moves panel writes it when a move is applied or the game is stepped, and the
+builder then shows that position in its form without reading it back.  The table draws the
+position, the moves panel lists its moves, the analysing panels receive it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .moves_panel import MovesPanel
 from .session import SessionControls
 from .skill_panel import SkillPanel
 from .starts import before_deal
+from .state import ExplorerState
 from .table import Table
 from .variant_lab import VariantLab
 
@@ -53,15 +55,16 @@ class Explorer(w.HBox):
 
     def __init__(self, position: Position | None = None, lang: str | None = None, **kwargs: Any) -> None:
         start = position if position is not None else before_deal("advanced")
+        self.state = ExplorerState(start)  # what every panel shows (see the module's words)
         self.table = Table(start)
-        self.moves = MovesPanel(start)
+        self.moves = MovesPanel(state=self.state)
         self.analysis = AnalysisPanel(start)
         self.analysis.add_class("guyenne-analysis")  # for pages and tests to find the panel
         self.lab = VariantLab(start)
         self.lab.add_class("guyenne-variant-lab")
         self.skill = SkillPanel(start)  # the same rule sets under uniform, heuristic and search play
         self.skill.add_class("guyenne-skill-levels")
-        self.builder = Builder(start)
+        self.builder = Builder(state=self.state)
         self.builder.add_class("guyenne-builder")  # scrolls on its own beside the table (static/explorer.css)
         # side by side down to about 1150 px (a 1280x800 window, JupyterLab without its side bar),
         # one above the other below that; the table's diagram scales with its column
@@ -81,11 +84,11 @@ class Explorer(w.HBox):
         super().__init__([style, self.intro, left, self.tabs],
                          layout=w.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"), **kwargs)
         self.add_class("guyenne-explorer")
-        # a change passed between panels: an unexpected error shows beside the control that made it, never raised
-        self.builder.observe(guarded(self.builder.errors["general"])(self._built), names="position")
-        self.builder.observe(guarded(self.builder.errors["general"])(self._problems), names="problems")
-        self.moves.observe(guarded(self.moves.explain)(self._moved), names="position")
-        w.dlink((self.moves, "highlight"), (self.table, "highlight"))
+        # the panels follow the state; an unexpected error in one goes back to the control that changed the state
+        # (the builder's field, the moves panel's button), which shows it beside itself, never raised
+        self.state.observe(self._shown, names=["position", "start"])
+        self.state.observe(self._problems, names="problems")
+        w.dlink((self.state, "highlight"), (self.table, "highlight"))
         # clicks on the table: an unexpected error shows in the builder's section it concerns, never raised
         self.table.on_castle_click(guarded(self.builder.errors["castles"])(self.builder.cycle_castle))
         self.table.on_stack_click(guarded(self.builder.errors["general"])(self._edit_stack))
@@ -95,7 +98,7 @@ class Explorer(w.HBox):
     @property
     def position(self) -> Position | None:
         """The valid position the explorer shows, or None while the builder's is invalid."""
-        return self.builder.position
+        return self.state.position
 
     def set_language(self, lang: str) -> None:
         """Show every panel in ``lang`` (``en``/``fr``): fixed labels, the table, the move list's texts."""
@@ -105,36 +108,32 @@ class Explorer(w.HBox):
         set_language(lang)
         relabel(self, lang)
         self.intro.value = intro_html()
-        self.builder._changed()  # the problems beside the fields and the header, written again
+        self.builder.refresh()  # the problems beside the fields and the header, written again
         self.table._redraw()
-        if self.builder.position is None:
+        if self.state.position is None:
             self._problems(None)
         self.moves.refresh()
         self.diagram_export.refresh()  # the words beside its caption and scale
         for panel in (self.analysis, self.lab, self.skill):  # the last results, drawn again from what they keep
             panel.refresh()
 
-    def _built(self, _change: Any) -> None:
-        p = self.builder.position
-        reason = _("not a valid position: {problems}").format(
-            problems="; ".join(map(str, self.builder.problems[:2]))) if p is None else ""
-        self.table.set_position(p, reason)
-        self.moves.set_position(p)
-        start = self.builder.starts.start  # the panels name a dealt opening by its seed while it is shown
+    def _shown(self, _change: Any) -> None:
+        """The state's position to the table and the analysing panels (the builder and the moves panel
+        observe the state themselves)."""
+        p, start = self.state.position, self.state.start  # a dealt opening is named by its seed while shown
+        if p is not None:
+            self.table.set_position(p)
+        else:
+            self._problems(None)
         self.analysis.set_position(p, start)
         self.lab.set_position(p, start)
         self.skill.set_position(p, start)
 
     def _problems(self, _change: Any) -> None:
-        """One invalid state after another: the position stays None, so only the note under the table changes."""
-        if self.builder.position is None and self.builder.problems:
+        """While no position is valid, the table keeps its last diagram, dimmed, with the form's first problems."""
+        if self.state.position is None:
             self.table.set_position(None, _("not a valid position: {problems}").format(
-                problems="; ".join(map(str, self.builder.problems[:2]))))
-
-    def _moved(self, _change: Any) -> None:
-        p = self.moves.position
-        if p is not None and p != self.builder.position:
-            self.builder.load_position(p)
+                problems="; ".join(map(str, self.state.problems[:2]))))
 
     def _edit_stack(self, side: str, zone: str, member: int) -> None:
         self.tabs.selected_index = TABS.index("Builder")

@@ -184,6 +184,13 @@ class CountsRow:
     def widgets(self) -> list[w.Widget]:
         return [self.label, *self.boxes, self.total, self.message]
 
+    def set(self, cards: Cards) -> None:
+        """Show ``cards`` in the row's boxes (only the boxes whose count changes are written)."""
+        self._counts = list(cards)
+        for k, box in zip(self.kinds, self.boxes):
+            box.value = str(cards[k])
+        self._read()
+
     def _read(self) -> None:
         self.problems = []
         for k, box in zip(self.kinds, self.boxes):

@@ -1,8 +1,9 @@
 """Legal moves: the moves at the decision point, grouped by castle, and a game record to step through.
 
 The list, the count and every explanation come from the engine
-(``legal_moves``, ``why_illegal``, ``apply``); the panel keeps a history of
-positions so a game can be stepped forward and back.
+(``legal_moves``, ``why_illegal``, ``apply``); the game played is the explorer's
+state (:mod:`.state`): a move sets it, Back and Forward step through it, and the
+panel shows whatever position the state holds.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ..rules import SIDES
 from ..scoring import LONGEST_RUN, longest_runs, tie_break
 from .diagram_export import StoryboardExport
 from .guard import guarded
+from .state import ExplorerState
 
 STATIC = pathlib.Path(__file__).parent / "static"
 #: more moves than this are counted but not all listed (a variant can have thousands)
@@ -102,18 +104,16 @@ def heuristic_choice(position: Position, rng: random.Random) -> Move:
 class MovesPanel(w.VBox):
     """The legal moves of a position, a move typed by hand, and a history to step through.
 
-    ``position`` (observe it) is the position shown: it changes when a move or
-    chance outcome is applied or the history is stepped.  ``highlight`` is the
-    move to preview on the table (the hovered one, else the selected one).
+    ``state`` (an :class:`~.state.ExplorerState`, the explorer's, else one of the panel's own) holds the
+    position shown and the game played: a move or chance outcome applied, Back and Forward set it, and
+    the panel shows each change of it.  The move to preview on the table (the hovered one, else the
+    selected one) goes to the state's ``highlight``.
     """
 
-    position = traitlets.Any(None, allow_none=True)
-    highlight = traitlets.Unicode("")
-
-    def __init__(self, position: Position | None = None, seed: int = 0, **kwargs: Any) -> None:
+    def __init__(self, position: Position | None = None, seed: int = 0, state: ExplorerState | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.history: list[Position] = []
-        self.index = 0
+        self.state = state if state is not None else ExplorerState(position)
         self.seed = seed
         self.count = w.HTML()
         self.list = MoveList()
@@ -138,6 +138,7 @@ class MovesPanel(w.VBox):
         self.step_label = w.HTML(layout=w.Layout(width="90px"))
         # the history stepped through, as a storyboard download (the whole history, not only up to the step shown)
         self.storyboard = StoryboardExport(lambda: self.history)
+        self.state.observe(guarded(self.explain)(lambda _change: self._show()), names="history")
         self.children = [
             self.count,
             w.HBox([self.buttons["◀ Back"], self.step_label, self.buttons["Forward ▶"],
@@ -146,15 +147,32 @@ class MovesPanel(w.VBox):
             w.HBox([self.typed, self.buttons["Try typed move"]]), self.explain, self.list,
             self.storyboard,
         ]
-        self.set_position(position)
+        self._show()
 
     # ------------------------------------------------------------------ public
+    @property
+    def position(self) -> Position | None:
+        """The position shown: the state's, at the step of the game shown."""
+        return self.state.position
+
+    @property
+    def history(self) -> list[Position]:
+        """The positions of the game played, first to last (the state's)."""
+        return list(self.state.history.positions)
+
+    @property
+    def index(self) -> int:
+        """The step of :attr:`history` shown."""
+        return self.state.history.index
+
+    @property
+    def highlight(self) -> str:
+        """The move previewed on the table (the state's ``highlight``)."""
+        return self.state.highlight
+
     def set_position(self, position: Position | None) -> None:
-        """Show ``position``; a new one starts a new history (the current one is kept)."""
-        if position is not None and self.history and position == self.history[self.index]:
-            return
-        self.history, self.index = ([position], 0) if position is not None else ([], 0)
-        self._show()
+        """Show ``position``, a new game from it (the game played is kept when it is the position shown)."""
+        self.state.build(position)
 
     def try_move(self, text: str) -> bool:
         """Apply a move typed or picked by hand, or show the engine's reason it is illegal."""
@@ -168,7 +186,7 @@ class MovesPanel(w.VBox):
             self.explain.value = (f'<span class="guyenne-illegal" style="color:#9b1c1c">✗ '
                                   f'{html.escape(said)}</span>')
             return False
-        self._push(p.apply(text))
+        self.state.play(p.apply(text))
         self.explain.value = f'<span style="color:#1d6b2f">✓ {html.escape(_("played {move}").format(move=text.strip()))}</span>'
         return True
 
@@ -179,15 +197,14 @@ class MovesPanel(w.VBox):
 
     def step(self, delta: int) -> None:
         """Move ``delta`` steps along the history (back is negative)."""
-        self.index = max(0, min(len(self.history) - 1, self.index + delta))
         self._forget_typed()
-        self._show()
+        self.state.step(delta)
 
     def sample_chance(self) -> None:
         """At a chance point, draw an outcome (seeded by the panel's seed and the step)."""
         p = self.position
         if p is not None and p.is_chance:
-            self._push(p.apply_outcome(p.sample_outcome(random.Random(self.seed * 100003 + self.index))))
+            self.state.play(p.apply_outcome(p.sample_outcome(random.Random(self.seed * 100003 + self.index))))
 
     def play_out(self) -> None:
         """Play the rest of the game with the heuristic policy; step back through it afterwards."""
@@ -195,32 +212,27 @@ class MovesPanel(w.VBox):
         if p is None or p.is_over:
             return
         record = play_game(p, self.seed + self.index, Heuristic())
-        self.history = self.history[:self.index] + record.positions()
-        self.index = len(self.history) - 1
+        positions = self.history[:self.index] + record.positions()
         self._forget_typed()
-        self._show()
+        self.state.follow(positions, len(positions) - 1)
 
     # ------------------------------------------------------------------ internals
     def _forget_typed(self) -> None:
         """The last "✓ played …" and the typed move belong to the position left behind: clear them."""
         self.explain.value = self.typed.value = ""
 
-    def _push(self, position: Position) -> None:
-        self.history = self.history[:self.index + 1] + [position]
-        self.index += 1
-        self._show()
-
     def _on_pick(self, _change: Any) -> None:
-        self.highlight = self.list.hovered or self.list.selected
+        self.state.highlight = self.list.hovered or self.list.selected
 
     def _on_list_msg(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
         if content.get("type") == "apply" and isinstance(content.get("move"), str):
             self.try_move(content["move"])
 
     def _show(self) -> None:
-        p = self.history[self.index] if self.history else None
-        self.step_label.value = _("step {index} / {count}").format(index=self.index + 1, count=len(self.history)) \
-            if self.history else ""
+        """The state's position and where the game stands: the list, the count, which buttons are live."""
+        history = self.state.history
+        p, index, count = history.current, history.index, len(history.positions)
+        self.step_label.value = _("step {index} / {count}").format(index=index + 1, count=count) if count else ""
         with self.list.hold_sync():
             self.list.selected = self.list.hovered = ""
             self.list.groups = group_moves(p) if p is not None and not p.is_chance and not p.is_over else []
@@ -228,11 +240,10 @@ class MovesPanel(w.VBox):
         self.buttons["Sample chance"].disabled = p is None or not p.is_chance
         self.buttons["Play out (heuristic)"].disabled = p is None or p.is_over
         self.buttons["Apply selected"].disabled = True  # the selection was just cleared
-        self.buttons["◀ Back"].disabled = self.index == 0
-        self.buttons["Forward ▶"].disabled = self.index >= len(self.history) - 1
+        self.buttons["◀ Back"].disabled = index == 0
+        self.buttons["Forward ▶"].disabled = index >= count - 1
         # no position (the builder's is invalid): a typed move has nothing to be played on
         self.buttons["Try typed move"].disabled = self.typed.disabled = p is None
-        self.position = p
 
     @staticmethod
     def _count_html(p: Position | None) -> str:

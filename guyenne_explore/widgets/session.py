@@ -1,6 +1,6 @@
 """Save and open a whole explorer session as one JSON file, through browser downloads and uploads.
 
-A session file holds the builder's position, the moves panel's history (as a
+A session file holds the explorer's position, the game played (as a
 game record from its first position, so the engine replays and checks every
 step on the way back in), the step shown, the analysis settings and a summary
 of the last results (each result as RULES.md section 10 writes it).  Opening a
@@ -57,12 +57,11 @@ class Session:
 # ---------------------------------------------------------------------- to a file
 def session_data(explorer: Explorer) -> dict[str, Any]:
     """The explorer's session as JSON data (refused while the builder's position is not valid)."""
-    p = explorer.builder.position
+    p, played = explorer.state.position, explorer.state.history
     if p is None:
         raise SessionError(gettext("the built position is not valid: fix its problems before saving the session"))
-    moves, panel = explorer.moves, explorer.analysis
-    history = moves.history if moves.history and moves.history[moves.index] == p else [p]
-    index = moves.index if history is moves.history else 0
+    panel = explorer.analysis
+    history, index = played.positions, played.index
     settings = {"rule_sets": [r.to_json() for r in panel.rule_sets.value],
                 "english_policy": panel.english_policy.value, "french_policy": panel.french_policy.value,
                 "search_budget": panel.search_budget.value, "method": panel.method.value,
@@ -154,10 +153,7 @@ def read_session(text: str, explorer: Explorer) -> Session:
 def open_session(explorer: Explorer, session: Session) -> list[str]:
     """Show ``session`` in the explorer: the position, the history and its step, the analysis settings.
     Returns notes on what could not be restored (a rule set the panel does not offer for this position)."""
-    explorer.builder.load_position(session.position)
-    moves = explorer.moves
-    moves.history, moves.index = list(session.history), session.index
-    moves.refresh()
+    explorer.state.follow(session.history, session.index)  # its position is the session's (read_session checks)
     panel, s = explorer.analysis, session.settings
     offered = [rules for _label, rules in panel.rule_sets.options]
     chosen = [r for r in s["rule_sets"] if r in offered]
@@ -216,7 +212,7 @@ class SessionControls(w.VBox):
         except SessionError as exc:
             self.message.value = messages_html([str(exc)])
             return False
-        p = self.explorer.builder.position
+        p = self.explorer.state.position
         assert p is not None
         self.file.offer(f"guyenne-session-{p.rules.preset_name}-round{p.round}.json", json.dumps(data, indent=1))
         self.message.value = ""

@@ -1,0 +1,94 @@
+"""The explorer's state: one observable value every panel watches, instead of panels calling one another.
+
+``ExplorerState`` holds the position the panels show (None while the builder's form is
+invalid), the problems of that form, the game stepped through (``history``), the move
+hovered or selected in the move list (``highlight``) and the start the builder last loaded
+(to name a dealt opening by its seed).  Two kinds of change write it:
+
+- an edit of the builder that makes a valid position, or an invalid one (:meth:`ExplorerState.build`):
+  a new game starts there, or no position at all;
+- a move, a chance outcome or a step of the game (:meth:`play`, :meth:`step`, :meth:`follow`):
+  the position is exactly the engine's ``position.apply(move)`` (a stacked deck keeps its order)
+  and the game played so far stays, so Back and Forward go through it.
+
+The builder shows a position it did not build without reading it back from its form, so a move
+never goes position -> JSON -> form -> JSON -> position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import traitlets
+
+from ..position import Position
+from ..problems import Problem
+from .starts import Start
+
+
+@dataclass(frozen=True)
+class History:
+    """The positions of the game stepped through, first to last, and the step shown (``index``)."""
+
+    positions: tuple[Position, ...] = ()
+    index: int = 0
+
+    @property
+    def current(self) -> Position | None:
+        """The position at the step shown; None for a history with no position."""
+        return self.positions[self.index] if self.positions else None
+
+    def played(self, position: Position) -> History:
+        """``position`` played after the step shown: the steps after it (a line stepped back from) are dropped."""
+        return History((*self.positions[:self.index + 1], position), self.index + 1) if self.positions \
+            else History((position,), 0)
+
+    def stepped(self, delta: int) -> History:
+        """``delta`` steps along (back is negative), kept within the game."""
+        return History(self.positions, max(0, min(len(self.positions) - 1, self.index + delta)))
+
+
+class ExplorerState(traitlets.HasTraits):
+    """What the explorer shows, as observable traits (see the module's words): observe ``position``,
+    ``problems``, ``history``, ``highlight`` or ``start``.  ``position`` is always ``history.current``."""
+
+    position = traitlets.Instance(Position, allow_none=True)
+    problems = traitlets.List(traitlets.Instance(Problem))
+    history = traitlets.Instance(History)
+    highlight = traitlets.Unicode("")
+    start = traitlets.Instance(Start, allow_none=True)
+
+    def __init__(self, position: Position | None = None) -> None:
+        super().__init__(position=position, history=History((position,), 0) if position is not None else History())
+
+    def build(self, position: Position | None, problems: Iterable[Problem] = (), start: Start | None = None) -> None:
+        """The builder's edit: a valid ``position`` starts a new game there (unless it is the one shown, whose
+        game stays); None, with the form's ``problems``, leaves the panels no position.  ``start``: the start
+        the builder last loaded."""
+        with self.hold_trait_notifications():
+            self.start = start
+            self.problems = list(problems)
+            if position is None or position != self.position:
+                self._go(History((position,), 0) if position is not None else History())
+
+    def play(self, position: Position) -> None:
+        """A move or chance outcome applied at the step shown: ``position`` is the engine's result."""
+        self._go(self.history.played(position))
+
+    def step(self, delta: int) -> None:
+        """Back (negative) or Forward along the game played."""
+        self._go(self.history.stepped(delta))
+
+    def follow(self, positions: Sequence[Position], index: int) -> None:
+        """A whole game to step through, shown at ``index`` (a game played out, a session opened)."""
+        if not 0 <= index < len(positions):
+            raise ValueError(f"step {index} is outside a game of {len(positions)} positions")
+        with self.hold_trait_notifications():
+            self.problems = []
+            self._go(History(tuple(positions), index))
+
+    def _go(self, history: History) -> None:
+        with self.hold_trait_notifications():
+            self.history = history
+            self.position = history.current
