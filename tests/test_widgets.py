@@ -334,7 +334,7 @@ def test_explorer_moves_go_back_to_the_builder(start):
     after = start.apply("5:H2")
     assert e.builder.position == after and e.table.notation == after.notation()
     assert e.analysis.position == after
-    assert len(e.moves.history) == 2  # the builder's echo keeps the history
+    assert len(e.moves.history) == 2  # the game played stays for Back
     e.moves.step(-1)
     assert e.builder.position == start
 
