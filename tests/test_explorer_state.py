@@ -145,3 +145,15 @@ def test_a_builder_alone_keeps_its_own_state():
     assert b.state.position == b.position and b.position.control(0) == "english"
     state = ExplorerState(opening("advanced", 2))
     assert Builder(state=state).position == state.position  # shown from the state it is given
+
+
+@pytest.mark.parametrize("how", ["json", "notation"])
+def test_a_loaded_stacked_position_keeps_its_deck_order_in_every_panel(stacked, how):
+    """Loading a position (JSON or notation) gives the panels exactly the position read, a stacked deck's
+    order included; a move after it is the engine's move from that order."""
+    e = Explorer()
+    loaded = e.builder.load_json(stacked.to_json()) if how == "json" else e.builder.load_notation(stacked.notation())
+    assert loaded
+    assert e.state.position == stacked and e.state.position.sides[0].deck_order == stacked.sides[0].deck_order
+    assert e.analysis.position == stacked and e.lab.position == stacked
+    assert e.moves.position == stacked and len(e.state.history.positions) == 1

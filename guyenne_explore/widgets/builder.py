@@ -310,9 +310,15 @@ class Builder(PositionForm):
             return False
         self._refused_json = None
         self._set_refused("")
-        self.load_position(position)
+        self._take(position)
         setattr(where, attribute, "")
         return True
+
+    def _take(self, position: Position) -> None:
+        """A loaded position, exactly as read (a stacked deck's order included): shown in the form without
+        reading it back, and a new game in the explorer's state."""
+        self.show(position)
+        guarded(self.errors["general"])(self.state.build)(position, [], self.starts.start)
 
     def _set_refused(self, words: str) -> None:
         self.refused = words
