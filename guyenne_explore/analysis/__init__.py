@@ -10,8 +10,8 @@ which an import-linter contract keeps.  The sub-packages are by job:
 - :mod:`.optimal`: endgames under optimal play and exploitability;
 - :mod:`.compiled`: the numba game loop and its batches;
 
-with the entry points (:mod:`.api`, :mod:`.variants`, :mod:`.skill`) and the results and metrics they
-return at the top.  Names load on first use, so that ``import guyenne_explore.analysis`` stays as light
+with the entry points (:mod:`.api`, :mod:`.variants`, :mod:`.skill`, the balance lab :mod:`.balance`) and
+the results and metrics they return at the top.  Names load on first use, so that ``import guyenne_explore.analysis`` stays as light
 as the engine (numba and scipy come with the first analysis, not with the import).
 """
 
@@ -35,12 +35,20 @@ _DOOR: dict[str, str] = {
                      "why_not_solvable"), ".optimal.solver"),
     **dict.fromkeys(("local_cores", "local_pool", "process_pool"), ".sampling.workers"),
     **dict.fromkeys(("SkillTable", "level_name", "skill_levels"), ".skill"),
+    **dict.fromkeys(("Candidate", "SearchResult", "SearchProgress", "balance", "estimate_search", "search"),
+                    ".balance.search"),
+    **dict.fromkeys(("Space", "SpaceError"), ".balance.space"),
+    **dict.fromkeys(("TARGET_METRICS", "TARGET_WORDS", "Target", "TargetError", "parse_targets"), ".balance.targets"),
+    **dict.fromkeys(("BEATS", "Depth", "default_ladder", "ladder_cost", "skill_depth"), ".balance.depth"),
     **dict.fromkeys(("PARAMETER_LABELS", "REFUSED", "SWEEP_METRICS", "SWEEPABLE", "Run", "SweepPoint",
                      "analyse_rule_sets", "changes", "choice_label", "parameter_label", "result_metrics", "sweep",
                      "sweep_label", "swept_change"), ".variants"),
 }
 
 __all__ = [
+    "BEATS", "Candidate", "Depth", "SearchProgress", "SearchResult", "Space", "SpaceError", "TARGET_METRICS",
+    "TARGET_WORDS", "Target", "TargetError", "balance", "default_ladder", "estimate_search", "ladder_cost",
+    "parse_targets", "search", "skill_depth",
     "AnalysisResult", "Cancelled", "ExactOutOfReach", "Heuristic", "Metric", "NotExact", "OptimalResult",
     "OptimalSolver", "PARAMETER_LABELS", "POLICIES", "Plan", "REFUSED", "Run", "SWEEPABLE", "SWEEP_METRICS",
     "Sampler", "SkillTable", "Solver", "Step", "SweepPoint", "Where", "analyse", "analyse_rule_sets", "changes",
@@ -67,6 +75,10 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # the same names for type checkers, which do not run __getattr__
     from .api import POLICIES, ExactOutOfReach, analyse, execute, policy_named
+    from .balance.depth import BEATS, Depth, default_ladder, ladder_cost, skill_depth
+    from .balance.search import Candidate, SearchProgress, SearchResult, balance, estimate_search, search
+    from .balance.space import Space, SpaceError
+    from .balance.targets import TARGET_METRICS, TARGET_WORDS, Target, TargetError, parse_targets
     from .cancel import Cancelled
     from .compiled.warm import Step, needs_compiling, prepare, preparing_message, warm
     from .exact.distribution import NotExact, plain_duration

@@ -1,0 +1,213 @@
+"""Skill depth and luck of a rule set: a ladder of head-to-head matches between skill levels.
+
+Each pair of neighbouring levels on the ladder (weakest first) plays the same seeded deals twice, the
+stronger level English in the first game and French in the second, so neither the seat nor the deal
+favours either level.  From the pairs of games:
+
+- the stronger level's *score* (a win 1, a draw ½), with its 95% interval over the pairs; a level
+  *beats* the one below when its score is at least :data:`BEATS` (0.55);
+- the *skill chain*: the longest run of neighbouring levels each beating the one below, counted in
+  levels that beat their neighbour (uniform against uniform: 0); its interval counts the links whose
+  interval's low end, and high end, reaches :data:`BEATS`;
+- how often the *weaker level wins* a game;
+- the *luck share*: how much of the outcome the deal decides rather than the decisions, read on the
+  same deal with the levels swapped: 1 when the swap leaves the outcome as it was (for the English
+  side), ½ when it turns a win into a draw, 0 when it turns a win into a loss; averaged over the pairs.
+  A rule set where decisions cannot matter has a luck share of 1.
+
+The same seed gives the same opening deal in both games of a pair; later draws come from the same
+stream after the levels' own random choices (the engine's game loop draws chance and the policies'
+choices from one generator), so they are the same deals as far as the two levels play alike.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from ...engine_api import Position, Rules
+from ..api import execute
+from ..intervals import mean_interval, wilson
+from ..metrics import Metric
+from ..outcomes import Game
+from ..planning import plan
+from ..policies.registry import POLICIES, policy_named
+from .targets import DEPTH
+
+#: the score at which a level beats the one below it
+BEATS = 0.55
+#: the levels of the default ladder, weakest first, as far as the policy registry names them
+LADDER_WISH = ("uniform", "heuristic", "strong", "search:100")
+#: a match with a search level plays this share of the games (a search game takes seconds)
+SEARCH_SHARE = 10
+#: rough seconds a game of each policy takes on one core, for the cost said up front (a search: per rollout
+#: of its budget a decision; benchmarks/ print the measured speeds)
+SECONDS_A_GAME = {"uniform": 0.0005, "heuristic": 0.003, "strong": 0.05, "search": 0.02}
+
+OnGames = Callable[[int, int], "bool | None"]
+
+
+def default_ladder() -> tuple[str, ...]:
+    """The levels of :data:`LADDER_WISH` that the policy registry knows (``strong`` joins when it is added)."""
+    return tuple(level for level in LADDER_WISH if level.partition(":")[0] in POLICIES)
+
+
+def check_ladder(levels: Sequence[str]) -> tuple[str, ...]:
+    """The levels, each a policy the registry can build (its ValueError names the one it cannot); at least two."""
+    for level in levels:
+        policy_named(level)
+    if len(levels) < 2:
+        raise ValueError("a ladder needs at least two levels, weakest first (uniform,heuristic)")
+    return tuple(levels)
+
+
+def seconds_a_game(level: str) -> float:
+    """The rough cost of one game of ``level`` on one core (a search: by its budget)."""
+    name, _colon, budget = level.partition(":")
+    per = SECONDS_A_GAME.get(name, SECONDS_A_GAME["strong"])
+    if name == "search":
+        amount = budget[:-2] if budget.endswith("ms") else budget or "200"
+        return per * int(amount) if not budget.endswith("ms") else int(amount) / 1000 * 40
+    return per
+
+
+def match_games(weaker: str, stronger: str, games: int) -> int:
+    """Deals a match plays: ``games``, a :data:`SEARCH_SHARE`-th where a search level plays."""
+    slow = any(level.startswith("search") for level in (weaker, stronger))
+    return max(1, games // SEARCH_SHARE) if slow else games
+
+
+def ladder_cost(levels: Sequence[str], games: int) -> list[tuple[str, str, int, float]]:
+    """Each match's weaker and stronger level, its games (both seats) and its rough seconds on one core."""
+    out = []
+    for weaker, stronger in zip(levels, levels[1:]):
+        n = 2 * match_games(weaker, stronger, games)
+        out.append((weaker, stronger, n, n * max(seconds_a_game(weaker), seconds_a_game(stronger))))
+    return out
+
+
+def _score(game: Game, side: str) -> float:
+    return 1.0 if game.winner == side else 0.5 if game.winner == "draw" else 0.0
+
+
+def _mean(name: str, values: Sequence[float], unit: str = "probability") -> Metric:
+    value, low, high = mean_interval(values)
+    return Metric(name, value, max(0.0, low), min(1.0, high), unit, len(values))
+
+
+@dataclass(frozen=True)
+class Match:
+    """Two neighbouring levels over the same deals, each level in each seat."""
+
+    weaker: str
+    stronger: str
+    #: the stronger level's score over the pairs of games (a win 1, a draw ½)
+    score: Metric
+    #: the share of games the weaker level won
+    weaker_wins: Metric
+    #: the outcome's agreement over the two seats of each deal (1: the deal alone decided it)
+    luck: Metric
+
+    @property
+    def beats(self) -> bool:
+        return self.score.value >= BEATS
+
+    @classmethod
+    def from_games(cls, weaker: str, stronger: str, first: Sequence[Game], second: Sequence[Game]) -> "Match":
+        """``first``: the stronger level English; ``second``: the same deals with the levels swapped."""
+        pairs = list(zip(first, second))
+        scores = [(_score(a, "english") + _score(b, "french")) / 2 for a, b in pairs]
+        agreement = [1 - abs(_score(a, "english") - _score(b, "english")) for a, b in pairs]
+        lost = sum(a.winner == "french" for a, _ in pairs) + sum(b.winner == "english" for _, b in pairs)
+        low, high = wilson(lost, 2 * len(pairs))
+        return cls(weaker, stronger, _mean("Score of the stronger level", scores),
+                   Metric("Weaker level wins", lost / (2 * len(pairs)), low, high, games=2 * len(pairs)),
+                   _mean("Luck share", agreement))
+
+    def to_json(self) -> dict[str, object]:
+        return {"weaker": self.weaker, "stronger": self.stronger, "beats": self.beats,
+                "score": self.score.to_json(), "weaker_wins": self.weaker_wins.to_json(), "luck": self.luck.to_json()}
+
+
+def _chain(links: Sequence[bool]) -> int:
+    """The longest run of consecutive links that hold."""
+    best = run = 0
+    for holds in links:
+        run = run + 1 if holds else 0
+        best = max(best, run)
+    return best
+
+
+@dataclass(frozen=True)
+class Depth:
+    """A rule set's ladder: its matches, the skill chain with its interval, the weaker level's wins, the luck."""
+
+    rules: str
+    levels: tuple[str, ...]
+    matches: tuple[Match, ...]
+    #: the chain counted on the scores, on their intervals' low ends, and on their high ends
+    chain: int
+    chain_low: int
+    chain_high: int
+    weaker_wins: Metric
+    luck: Metric
+
+    @classmethod
+    def from_matches(cls, rules: str, levels: Sequence[str], matches: Sequence[Match],
+                     pairs: Sequence[tuple[Sequence[Game], Sequence[Game]]]) -> "Depth":
+        first = [g for a, _ in pairs for g in a]
+        second = [g for _, b in pairs for g in b]
+        pooled = Match.from_games("", "", first, second)  # every match's games together
+        return cls(rules, tuple(levels), tuple(matches), _chain([m.score.value >= BEATS for m in matches]),
+                   _chain([(m.score.low or 0.0) >= BEATS for m in matches]),
+                   _chain([(m.score.high or 0.0) >= BEATS for m in matches]), pooled.weaker_wins, pooled.luck)
+
+    def metric(self) -> Metric:
+        """The chain as a metric (a target of the balance search): its length with its interval, in levels."""
+        return Metric(DEPTH, float(self.chain), float(self.chain_low), float(self.chain_high), "levels",
+                      min((m.score.games or 0) for m in self.matches))
+
+    def to_json(self) -> dict[str, object]:
+        return {"rules": self.rules, "levels": list(self.levels), "beats_at": BEATS,
+                "chain": self.chain, "chain_ci95": [self.chain_low, self.chain_high],
+                "weaker_wins": self.weaker_wins.to_json(), "luck_share": self.luck.to_json(),
+                "matches": [m.to_json() for m in self.matches]}
+
+
+def play_seats(rules: Rules, weaker: str, stronger: str, games: int, seed: int,
+               executor: Executor | None = None, on_games: Callable[[int], "bool | None"] | None = None,
+               ) -> tuple[list[Game], list[Game]]:
+    """The same ``games`` seeded deals twice: the stronger level English, then French.  ``on_games(done)``
+    counts the two halves' games together and stops the match by returning False."""
+    start = Position.start(rules)
+    halves: list[list[Game]] = []
+    for policies in ((stronger, weaker), (weaker, stronger)):
+        chosen = plan(start, policies, "sample", games=games)
+        step = None
+        if on_games is not None:
+            def step(done: int, of: int, before: int = len(halves) * games) -> bool | None:
+                return on_games(before + done)
+        halves.append(execute(start, chosen, seed, step, executor if chosen.spread else None).samples)
+    return halves[0], halves[1]
+
+
+def skill_depth(rules: Rules, levels: Sequence[str] | None = None, games: int = 200, seed: int = 0,
+                executor: Executor | None = None, on_games: OnGames | None = None) -> Depth:
+    """The ladder of ``levels`` (default: :func:`default_ladder`) from the deal under ``rules``: ``games`` deals a
+    match (a tenth where a search plays), each in both seats.  ``on_games(done, total)`` counts the whole run's
+    games and cancels it by returning False (:class:`..cancel.Cancelled`)."""
+    levels = check_ladder(default_ladder() if levels is None else levels)
+    total = sum(n for _w, _s, n, _t in ladder_cost(levels, games))
+    matches, pairs, before = [], [], 0
+    for weaker, stronger in zip(levels, levels[1:]):
+        n = match_games(weaker, stronger, games)
+        tick = None
+        if on_games is not None:
+            def tick(done: int, before: int = before) -> bool | None:
+                return on_games(before + done, total)
+        first, second = play_seats(rules, weaker, stronger, n, seed, executor, tick)
+        before += 2 * n
+        matches.append(Match.from_games(weaker, stronger, first, second))
+        pairs.append((first, second))
+    return Depth.from_matches(str(rules), levels, matches, pairs)

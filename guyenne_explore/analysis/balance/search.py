@@ -1,0 +1,359 @@
+"""The balance search: optuna proposes candidates, racing plays them, the study keeps every trial.
+
+Optuna's TPE sampler proposes each candidate from the trials so far (seeded again before each proposal
+from the search's seed and the number of trials finished, so a search resumed from its store proposes
+what an uninterrupted one would have); a space no larger than the trials asked is tried whole, each
+candidate once.  A candidate plays its games in rungs (:mod:`.racing`) and is dropped (optuna's
+*pruned*) once an interval misses a target.  The trials, their metrics with intervals and the search's
+definition live in an optuna study: in memory, or in a journal file (``store``) that a later run with
+the same definition continues (a different definition gets its own study in the same file).  A
+candidate stopped by a cancel is queued again, so the resumed search plays it first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import time
+import warnings
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
+
+from ...engine_api import RulesError
+from ..cancel import Cancelled
+from ..metrics import Metric
+from .depth import ladder_cost, seconds_a_game
+from .measure import PlayedMeasure, Tick
+from .racing import missed, rungs
+from .space import Assignment, Space
+from .targets import DEPTH, Target, objective
+
+if TYPE_CHECKING:
+    import optuna
+
+#: candidates a search tries unless told otherwise
+TRIALS = 30
+
+
+class Measure(Protocol):
+    """Reads a candidate's metrics after each rung of games (:class:`.measure.PlayedMeasure`; tests plant others)."""
+
+    def cost(self, games: int) -> int: ...
+
+    def __call__(self, assignment: Assignment, rung: int, games: int,
+                 tick: Tick | None = None) -> Mapping[str, Metric]: ...
+
+
+@dataclass(frozen=True)
+class SearchProgress:
+    """Where a search stands: the candidate being played and the games of this run, played and at most to play."""
+
+    candidate: int
+    candidates: int
+    label: str
+    played: int
+    planned: int
+    elapsed: float
+
+    @property
+    def seconds_left(self) -> float | None:
+        """At the pace so far; an upper bound, as racing drops candidates before their last games."""
+        return None if not self.played else self.elapsed / self.played * max(0, self.planned - self.played)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate's rules and figures, as its trial keeps them."""
+
+    number: int
+    assignment: dict[str, Any]
+    metrics: dict[str, Metric]
+    games: int
+    #: the sum of the targets' distances (None: its rules were refused)
+    objective: float | None
+    #: dropped by racing before its last rung
+    dropped: bool
+    #: the targets its intervals missed when dropped
+    missed: tuple[str, ...]
+    #: the varied parameters whose value differs from the preset's
+    changes: tuple[str, ...]
+    #: the engine's problems with its rules (values that do not fit together)
+    problems: tuple[str, ...]
+
+    def meets(self, targets: Sequence[Target]) -> bool:
+        """Played to its last rung, with every target's value in range."""
+        return (not self.dropped and not self.problems
+                and all(t.metric in self.metrics and t.met(self.metrics[t.metric].value) for t in targets))
+
+    def surely(self, targets: Sequence[Target]) -> bool:
+        """Every target's whole 95% interval in range."""
+        return self.meets(targets) and all(t.surely(self.metrics[t.metric]) for t in targets)
+
+    def to_json(self, targets: Sequence[Target]) -> dict[str, object]:
+        return {"number": self.number, "settings": self.assignment, "changes": list(self.changes),
+                "games": self.games, "objective": self.objective, "dropped": self.dropped,
+                "missed": list(self.missed), "problems": list(self.problems), "meets": self.meets(targets),
+                "surely": self.surely(targets), "metrics": {k: m.to_json() for k, m in self.metrics.items()}}
+
+
+@dataclass
+class SearchResult:
+    """Every candidate tried (this run and before it, from the store), and how to read them."""
+
+    space: Space
+    targets: list[Target]
+    games: int
+    seed: int
+    candidates: list[Candidate]
+    #: candidates finished before this run (a resumed search), and games played by this run
+    resumed: int
+    played: int
+    seconds: float
+
+    def ranked(self) -> list[Candidate]:
+        """The candidates that meet every target, the fewest changes from the preset first, then the closest."""
+        meeting = [c for c in self.candidates if c.meets(self.targets)]
+        return sorted(meeting, key=lambda c: (len(c.changes), c.objective or 0.0, c.number))
+
+    def best(self) -> Candidate | None:
+        """The first of :meth:`ranked`; when none meets the targets, the closest candidate played."""
+        ranked = self.ranked()
+        if ranked:
+            return ranked[0]
+        scored = [c for c in self.candidates if c.objective is not None]
+        return min(scored, key=lambda c: (c.objective, c.dropped, c.number), default=None)
+
+    def to_json(self, alternatives: int = 5) -> dict[str, object]:
+        best = self.best()
+        ranked = self.ranked()
+        return {"preset": str(self.space.preset), "vary": [str(v) for v in self.space.varied],
+                "targets": [t.to_json() for t in self.targets], "games": self.games, "seed": self.seed,
+                "candidates": len(self.candidates), "resumed": self.resumed, "played": self.played,
+                "seconds": round(self.seconds, 3), "met": bool(ranked),
+                "best": best.to_json(self.targets) if best else None,
+                "alternatives": [c.to_json(self.targets) for c in ranked[1:1 + alternatives]],
+                "tried": [c.to_json(self.targets) for c in self.candidates]}
+
+    def rows(self) -> list[dict[str, object]]:
+        """One row per candidate: its settings, games, verdicts and each metric with its interval (a CSV)."""
+        names = sorted({k for c in self.candidates for k in c.metrics})
+        out = []
+        for c in self.candidates:
+            row: dict[str, object] = {v.parameter: c.assignment.get(v.parameter) for v in self.space.varied}
+            row.update(number=c.number, changes=len(c.changes), games=c.games, objective=c.objective,
+                       dropped=c.dropped, meets=c.meets(self.targets), problems="; ".join(c.problems))
+            for name in names:
+                m = c.metrics.get(name)
+                row[name], row[f"{name} low"], row[f"{name} high"] = (m.value, m.low, m.high) if m else (None,) * 3
+            out.append(row)
+        return out
+
+
+# ------------------------------------------------------------------------------------------------ the study
+def _storage(store: str | None) -> Any:
+    import optuna
+    from optuna.storages.journal import JournalFileBackend
+
+    if store is None:
+        return optuna.storages.InMemoryStorage()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        return optuna.storages.JournalStorage(JournalFileBackend(store))
+
+
+def _distributions(space: Space) -> dict[str, Any]:
+    from optuna.distributions import CategoricalDistribution, IntDistribution
+
+    return {v.parameter: IntDistribution(v.values[0], v.values[-1]) if v.ordered else CategoricalDistribution(v.values)
+            for v in space.varied}
+
+
+def _sampler(space: Space, trials: int, seed: int, finished: int) -> Any:
+    """TPE seeded from the search's seed and the trials finished (a resumed search proposes as an
+    uninterrupted one would)."""
+    import optuna
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        return optuna.samplers.TPESampler(seed=(seed * 7919 + finished) % 2**32, multivariate=True,
+                                          n_startup_trials=max(2, min(10, trials // 3)))
+
+
+def _to_attrs(metrics: Mapping[str, Metric]) -> dict[str, list[Any]]:
+    return {k: [m.value, m.low, m.high, m.unit, m.games] for k, m in metrics.items()}
+
+
+def _from_attrs(data: Mapping[str, Sequence[Any]]) -> dict[str, Metric]:
+    return {k: Metric(k, v[0], v[1], v[2], v[3], v[4]) for k, v in data.items()}
+
+
+def _candidate(space: Space, trial: "optuna.trial.FrozenTrial") -> Candidate:
+    from optuna.trial import TrialState
+
+    a = dict(trial.params)
+    attrs = trial.user_attrs
+    return Candidate(trial.number, a, _from_attrs(attrs.get("metrics", {})), attrs.get("games", 0),
+                     attrs.get("objective"), trial.state is TrialState.PRUNED and not attrs.get("problems"),
+                     tuple(attrs.get("missed", ())), tuple(space.changes(a)), tuple(attrs.get("problems", ())))
+
+
+def _key(assignment: Assignment) -> str:
+    return json.dumps(sorted(assignment.items()))
+
+
+def study_name(space: Space, targets: Sequence[Target], games: int, seed: int, what: str) -> str:
+    """The study of one search definition (preset, varied parameters, targets, games, seed, play): a store holds
+    one study a definition, so a rerun with the same definition continues it."""
+    spec = json.dumps([str(space.preset), [str(v) for v in space.varied], [str(t) for t in targets], games, seed,
+                       what])
+    return "balance-" + hashlib.sha256(spec.encode()).hexdigest()[:16]
+
+
+def search(space: Space, targets: Sequence[Target], measure: Measure, *, games: int, trials: int = TRIALS,
+           seed: int = 0, store: str | None = None, what: str = "",
+           progress: Callable[[SearchProgress], "bool | None"] | None = None) -> SearchResult:
+    """Try up to ``trials`` candidates of ``space`` (all of them when there are no more), each on up to ``games``
+    games in rungs, against ``targets``.  ``what`` names the play (policies, ladder) in the study's name.
+    ``progress`` is told of every rung and game counted; returning False cancels (:class:`..cancel.Cancelled`,
+    as Ctrl-C does): the candidate under way is queued again and the finished ones stay in ``store``."""
+    import optuna
+    from optuna.trial import TrialState
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(study_name=study_name(space, targets, games, seed, what), storage=_storage(store),
+                                direction="minimize", load_if_exists=True)
+    distributions = _distributions(space)
+    done_states = (TrialState.COMPLETE, TrialState.PRUNED)
+    for stale in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):  # a run killed mid-candidate
+        study.tell(stale.number, state=TrialState.FAIL)
+        study.enqueue_trial(stale.params)
+    planned = min(trials, space.size)
+    finished = study.get_trials(deepcopy=False, states=done_states)
+    resumed = len(finished)
+    if space.size <= trials:  # small enough to try whole: each candidate once, in order
+        queued = {_key(t.params) for t in study.get_trials(deepcopy=False, states=(TrialState.WAITING,))}
+        tried = {_key(t.params) for t in finished} | queued
+        for values in itertools.product(*(v.values for v in space.varied)):
+            a = dict(zip((v.parameter for v in space.varied), values))
+            if _key(a) not in tried:
+                study.enqueue_trial(a)
+    ends = rungs(games)
+    each = measure.cost(games)
+    state = {"played": 0, "planned": max(0, planned - resumed) * each}
+    started = time.monotonic()
+
+    def report(number: int, label: str, played: int) -> None:
+        if progress is not None and progress(SearchProgress(number, planned, label, played, state["planned"],
+                                                      time.monotonic() - started)) is False:
+            raise Cancelled()
+
+    while len(finished) < planned:
+        study.sampler = _sampler(space, trials, seed, len(finished))
+        trial = study.ask(distributions)
+        a = {v.parameter: trial.params[v.parameter] for v in space.varied}
+        earlier = next((t for t in finished if _key(t.params) == _key(a)), None)
+        if earlier is not None:  # proposed again: the same games give the same figures (common random numbers)
+            for k, v in earlier.user_attrs.items():
+                trial.set_user_attr(k, v)
+            for step, value in earlier.intermediate_values.items():
+                trial.report(value, step)
+            study.tell(trial, earlier.value, state=earlier.state)
+        else:
+            number, label = len(finished) + 1, space.label(a)
+
+            def told(played: int, number: int = number, label: str = label) -> None:
+                report(number, label, played)
+
+            try:
+                _evaluate(space, targets, measure, trial, a, ends, state, told)
+            except BaseException:  # Cancelled, Ctrl-C: the candidate is queued again for a resumed search
+                study.tell(trial, state=TrialState.FAIL)
+                study.enqueue_trial(a)
+                raise
+        finished = study.get_trials(deepcopy=False, states=done_states)
+    seen: set[str] = set()
+    candidates = []
+    for t in finished:
+        if _key(t.params) not in seen:
+            seen.add(_key(t.params))
+            candidates.append(_candidate(space, t))
+    return SearchResult(space, list(targets), games, seed, candidates, resumed, state["played"],
+                        time.monotonic() - started)
+
+
+def _evaluate(space: Space, targets: Sequence[Target], measure: Measure, trial: "optuna.trial.Trial",
+              a: Assignment, ends: Sequence[int], state: dict[str, int], report: Callable[[int], None]) -> None:
+    """Play one candidate rung by rung, dropping it once an interval misses a target; its figures go to the trial."""
+    from optuna.trial import TrialState
+
+    study = trial.study
+    try:
+        space.rules(a)
+    except RulesError as exc:
+        trial.set_user_attr("problems", [str(p) for p in exc.problems])
+        state["planned"] -= measure.cost(ends[-1])
+        study.tell(trial, state=TrialState.PRUNED)
+        return
+    before = state["played"]
+    report(before)
+    value = 0.0
+    for rung, end in enumerate(ends):
+        def tick(done: int, base: int = state["played"]) -> None:
+            report(base + done)
+
+        metrics = measure(a, rung, end, tick)
+        state["played"] = before + measure.cost(end)
+        value = objective(targets, metrics)
+        trial.report(value, end)
+        out = missed(targets, metrics)
+        trial.set_user_attr("metrics", _to_attrs(metrics))
+        trial.set_user_attr("games", end)
+        trial.set_user_attr("objective", value)
+        report(state["played"])
+        if out and end < ends[-1]:
+            trial.set_user_attr("missed", [t.name for t in out])
+            state["planned"] -= measure.cost(ends[-1]) - measure.cost(end)
+            study.tell(trial, state=TrialState.PRUNED)
+            return
+    study.tell(trial, value)
+
+
+# -------------------------------------------------------------------------------------------- the balance lab
+@dataclass(frozen=True)
+class Estimate:
+    """What a search will cost at most: candidates, games each (their ladder's included), games, seconds."""
+
+    candidates: int
+    games_each: int
+    games: int
+    seconds: float
+
+
+def estimate_search(space: Space, targets: Sequence[Target], policies: tuple[str, str], games: int, trials: int = TRIALS,
+             ladder: Sequence[str] = ()) -> Estimate:
+    """The most a search may cost (racing usually stops poor candidates after a quarter of their games), its
+    seconds from rough per-game figures (:data:`.depth.SECONDS_A_GAME`) on one core."""
+    candidates = min(trials, space.size)
+    ladder = tuple(ladder) if any(t.metric == DEPTH for t in targets) else ()
+    measure = PlayedMeasure(space, policies, ladder=ladder)
+    seconds = games * max(seconds_a_game(p) for p in policies)
+    seconds += sum(s for _w, _s, _n, s in ladder_cost(ladder, games)) if ladder else 0.0
+    return Estimate(candidates, measure.cost(games), candidates * measure.cost(games), candidates * seconds)
+
+
+def balance(space: Space, targets: Sequence[Target], policies: tuple[str, str] = ("uniform", "uniform"),
+            games: int = 400, trials: int = TRIALS, seed: int = 0, store: str | None = None,
+            executor: Executor | None = None, ladder: Sequence[str] = (),
+            progress: Callable[[SearchProgress], "bool | None"] | None = None) -> SearchResult:
+    """Search ``space`` for rules meeting ``targets`` with ``policies`` on both sides, ``games`` seeded games a
+    candidate (the same for every candidate), its depth on ``ladder`` when a target asks for it.  Games the
+    engine plays go to ``executor`` (the local pool or a Dask cluster: the same results as here)."""
+    ladder = tuple(ladder) if any(t.metric == DEPTH for t in targets) else ()
+    if any(t.metric == DEPTH for t in targets) and len(ladder) < 2:
+        raise ValueError("a depth target needs a ladder of at least two levels")
+    measure = PlayedMeasure(space, policies, seed, executor, ladder)
+    what = json.dumps([list(policies), list(ladder)])
+    return search(space, targets, measure, games=games, trials=trials, seed=seed, store=store, what=what,
+                  progress=progress)
