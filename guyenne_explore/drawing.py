@@ -21,7 +21,7 @@ from .state import DRAW, Draw, evolve
 from .rules import Rules
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .position import Position
+    from .state import State
     from .state import Side
 
 
@@ -121,7 +121,7 @@ def side_outcomes(side: "Side", rules: Rules) -> list[tuple[Cards, Fraction]]:
     return out
 
 
-def chance_outcomes(p: "Position") -> list[tuple["Draw", Fraction]]:
+def chance_outcomes(p: "State") -> list[tuple["Draw", Fraction]]:
     if not p.is_chance:
         return []
     sides = _drawing_sides(p)
@@ -129,7 +129,7 @@ def chance_outcomes(p: "Position") -> list[tuple["Draw", Fraction]]:
     return [(Draw(a, b), pa * pb) for a, pa in eng for b, pb in fr]
 
 
-def sample_outcome(p: "Position", rng: random.Random) -> "Draw":
+def sample_outcome(p: "State", rng: random.Random) -> "Draw":
     if not p.is_chance:
         raise ValueError(f"no chance outcome at {p.to_play}")
     drawn = []
@@ -146,6 +146,6 @@ def sample_outcome(p: "Position", rng: random.Random) -> "Draw":
     return Draw(drawn[0], drawn[1])
 
 
-def _drawing_sides(p: "Position") -> list["Side"]:
+def _drawing_sides(p: "State") -> list["Side"]:
     """The sides as they draw: at the end of a round a team's other member becomes the drawer."""
     return [evolve(s, drawer=1 - s.drawer) if s.is_team and p.to_play == DRAW else s for s in p.sides]

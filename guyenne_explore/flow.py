@@ -21,11 +21,11 @@ from .rules import SIDES, Rules
 from .scoring import cannot_play_on, sweeper
 from .state import (CONCEDE_CHOICE, DEAL, DRAW, END, ENGLISH, FRENCH, NEUTRAL, NOTHING_PLACED, OPEN_FIRST, OPEN_SECOND,
                     REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Draw, Side,
-                    evolve, new_position, replace_side)
+                    PositionT, evolve, new_position, replace_side)
 from .turn import acting_member, acting_side, battle_of
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .position import Position
+    from .state import State
 
 __all__ = ["acting_member", "acting_side", "battle_of", "apply_move", "apply_draw", "sample_draw", "battle_winner",
            "defence_holds", "defender_at", "resolve_battle", "start_position"]
@@ -34,7 +34,7 @@ _NEXT_PLACEMENT = {OPEN_FIRST: RESPOND_FIRST, RESPOND_FIRST: OPEN_SECOND, OPEN_S
 
 
 # ---------------------------------------------------------------------- start
-def start_position(rules: Rules) -> Position:
+def start_position(rules: Rules) -> State:
     """A new game: heroes in hand (member 1 for a team), decks of the valued cards, before the deal."""
     hero = Cards().add_kind(HERO, 1) if rules.hero else EMPTY
     sides = tuple(
@@ -45,7 +45,7 @@ def start_position(rules: Rules) -> Position:
     return new_position(rules, (NEUTRAL,) * rules.castles, 1, first, to_play, sides)  # type: ignore[arg-type]
 
 
-def _start_of_round_point(p: Position) -> str:
+def _start_of_round_point(p: State) -> str:
     """The first decision of a round: the team decisions (first player's team first), then open_first."""
     for side in (p.first, 1 - p.first):
         s = p.sides[side]
@@ -55,7 +55,7 @@ def _start_of_round_point(p: Position) -> str:
 
 
 # ---------------------------------------------------------------------- moves
-def apply_move(p: Position, move: Move | str, checked: bool = True) -> Position:
+def apply_move(p: PositionT, move: Move | str, checked: bool = True) -> PositionT:
     """The position after ``move``; ``checked=False`` skips the legality check for moves
     taken from ``legal_moves`` (the analysis' hot path)."""
     if isinstance(move, str):
@@ -124,7 +124,7 @@ def battle_winner(control: int, english: Cards, french: Cards) -> int | None:
     return ENGLISH if se > sf else FRENCH
 
 
-def resolve_battle(p: Position, battle: int) -> Position:
+def resolve_battle(p: PositionT, battle: int) -> PositionT:
     """Resolve battle X (0) or Y (1), pausing for the defender when conceding is a decision."""
     castle = p.placed.castle(battle)
     assert castle is not None
@@ -133,7 +133,7 @@ def resolve_battle(p: Position, battle: int) -> Position:
     return _finish_battle(p, battle, conceded=False)
 
 
-def _finish_battle(p: Position, battle: int, conceded: bool) -> Position:
+def _finish_battle(p: PositionT, battle: int, conceded: bool) -> PositionT:
     castle = p.placed.castle(battle)
     assert castle is not None
     control = p.castles[castle]
@@ -166,11 +166,11 @@ def _finish_battle(p: Position, battle: int, conceded: bool) -> Position:
     return _after_battle(p, battle)
 
 
-def _after_battle(p: Position, battle: int) -> Position:
+def _after_battle(p: PositionT, battle: int) -> PositionT:
     return resolve_battle(p, 1) if battle == 0 else _end_of_round(p)
 
 
-def _end_of_round(p: Position) -> Position:
+def _end_of_round(p: PositionT) -> PositionT:
     """RULES.md section 5 steps 1-2: the all-six end, else placed cards to the discards and the draw."""
     if sweeper(p.castles) is not None:
         return evolve(p, to_play=END, battle=None)
@@ -181,20 +181,20 @@ def _end_of_round(p: Position) -> Position:
 
 
 # ---------------------------------------------------------------------- chance
-def _require_chance(p: Position) -> None:
+def _require_chance(p: State) -> None:
     """Refuse a chance outcome where none happens, as an illegal move is refused: with the reason."""
     if not p.is_chance:
         raise IllegalMove(_("no draw happens at {point}: chance outcomes apply at the deal and between rounds").format(
             point=point_name(p.to_play)))
 
 
-def sample_draw(p: Position, rng: random.Random) -> Draw:
+def sample_draw(p: State, rng: random.Random) -> Draw:
     """A chance outcome drawn with its probability from ``rng``; IllegalMove where no draw happens."""
     _require_chance(p)
     return sample_outcome(p, rng)
 
 
-def apply_draw(p: Position, outcome: Draw) -> Position:
+def apply_draw(p: PositionT, outcome: Draw) -> PositionT:
     """Steps 3-5 of the end of a round (or the deal): draw, the end check, the next round.
 
     ``outcome`` must be one of the listed chance outcomes: anything else is an IllegalMove
@@ -226,7 +226,7 @@ def defence_holds(defender: int, english: Cards, french: Cards) -> bool:
     return battle_winner(defender, english, french) in (None, defender)
 
 
-def defender_at(p: Position, battle: int) -> int | None:
+def defender_at(p: State, battle: int) -> int | None:
     """The side defending the castle of a battle this round (None when both attack a neutral castle).
 
     Roles follow control at the start of the round.  A battle pending a

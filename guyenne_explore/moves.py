@@ -25,7 +25,7 @@ from .state import (BATTLES, CONCEDE_CHOICE, OPEN_FIRST, OPEN_SECOND, REMOVE_CHO
 from .turn import acting_member, acting_side, battle_of
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .position import Position
+    from .state import State
 
 
 class IllegalMove(ValueError):
@@ -276,7 +276,7 @@ class LegalMoves:
 
 
 # ---------------------------------------------------------------------- glue
-def choice_for(position: "Position") -> Choice | None:
+def choice_for(position: "State") -> Choice | None:
     """The Choice of the side that decides now (None at chance points and the end)."""
 
     side = acting_side(position)
@@ -317,11 +317,11 @@ def choice_for(position: "Position") -> Choice | None:
                   battle=battle_of(point), n_castles=n)
 
 
-def legal_moves(position: "Position") -> LegalMoves:
+def legal_moves(position: "State") -> LegalMoves:
     return LegalMoves(choice_for(position))
 
 
-def parse_move(position: "Position", text: str) -> Move:
+def parse_move(position: "State", text: str) -> Move:
     """Read a move typed for this position's decision point; a clear IllegalMove if unreadable."""
     if not isinstance(text, str) or len(text) > 200:
         raise IllegalMove(_("a move is a short text like '3:H52', not {value}").format(value=shown(text)))
@@ -360,14 +360,14 @@ def parse_move(position: "Position", text: str) -> Move:
         raise IllegalMove(_("cannot read {value}: {reason}").format(value=shown(text), reason=exc)) from None
 
 
-def _no_move_reason(position: "Position") -> str:
+def _no_move_reason(position: "State") -> str:
     if position.is_over:
         return _("the game is over: no move can be made")
     return _("this is a chance point ({point}): apply a chance outcome, not a move").format(
         point=point_name(position.to_play))
 
 
-def why_illegal(position: "Position", move: Move | str) -> str | None:
+def why_illegal(position: "State", move: Move | str) -> str | None:
     if position.is_chance or position.is_over:
         return _no_move_reason(position)
     if isinstance(move, str):

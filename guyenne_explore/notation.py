@@ -33,7 +33,7 @@ from .state import BATTLES, NEUTRAL, POINTS, Placed, Side, new_position
 from .validation import position_problems, position_warnings
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .position import Position
+    from .state import State
 
 _LETTER = {NEUTRAL: ".", 0: "E", 1: "F"}
 _CONTROL = {v: k for k, v in _LETTER.items()}
@@ -48,7 +48,7 @@ def _side(s: Side) -> str:
     return text
 
 
-def write_notation(p: Position) -> str:
+def write_notation(p: State) -> str:
     spec = p.rules.to_json()
     rules = spec if isinstance(spec, str) else json.dumps(spec, separators=(",", ":"))
     point = p.to_play + (f"@{BATTLES[p.battle]}" if p.battle is not None else "")
@@ -94,7 +94,7 @@ def _read_side(text: str, where: str) -> Side:
                 drawer=drawer, order=member_order)
 
 
-def parse_notation(text: str | bytes) -> Position:
+def parse_notation(text: str | bytes) -> State:
     """Read a position; a PositionError names what is wrong (and nothing else is ever raised).
 
     The notation is read only in the one form :func:`write_notation` writes (a line end after it,
@@ -140,7 +140,7 @@ def _unwritten_forms(read: list[str], written: list[str]) -> list[Problem]:
 _FIELD_NAMES = ("rules", "castles", "round", "first", "to_play", "sides.english", "sides.french")
 
 
-def _read(parts: list[str]) -> Position:
+def _read(parts: list[str]) -> State:
     """The position the fields say, unchecked; a PositionError names a field that cannot be read."""
     rules_text = parts[0]
     try:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from . import drawing, flow, moves, positions_io, scoring, turn, validation
 from . import notation as _notation
@@ -57,7 +57,8 @@ class Position(State):
         """A new game before the deal (or before the expert setup discards)."""
         if isinstance(rules, str):
             rules = Rules.preset(rules)
-        return flow.start_position(rules)
+        # the rule modules type what they build as State; new_position builds this class
+        return cast("Position", flow.start_position(rules))
 
     # ------------------------------------------------------------------ who plays
     @property
@@ -116,7 +117,7 @@ class Position(State):
     @classmethod
     def from_json(cls, data: str | dict[str, Any]) -> "Position":
         """Load RULES.md section 10 JSON (text or parsed); raises PositionError naming every problem."""
-        return positions_io.position_from_json(data)
+        return cast("Position", positions_io.position_from_json(data))
 
     def to_json(self) -> dict[str, Any]:
         return positions_io.position_to_json(self)
@@ -124,7 +125,7 @@ class Position(State):
     @classmethod
     def from_notation(cls, text: str) -> "Position":
         """Read the one-line notation written by :meth:`notation`."""
-        return _notation.parse_notation(text)
+        return cast("Position", _notation.parse_notation(text))
 
     def notation(self) -> str:
         """A one-line text that round-trips (see :mod:`.notation`)."""

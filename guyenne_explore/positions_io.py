@@ -19,7 +19,7 @@ from .state import (BATTLES, CONCEDE_CHOICE, CONTROL_NAMES, ENGLISH, FRENCH, NEU
 from .validation import position_problems, position_warnings
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .position import Position
+    from .state import State
 
 _CONTROL = {"neutral": NEUTRAL, "english": ENGLISH, "french": FRENCH}
 _SYMBOL_KIND = {symbol: kind for kind, symbol in enumerate(SYMBOLS)}
@@ -118,7 +118,7 @@ class _Reader:
             self.add("json.unknown_field", f"{where}{key}" if isinstance(key, str) else where, key=key)
 
 
-def position_from_json(data: str | bytes | dict[str, Any]) -> Position:
+def position_from_json(data: str | bytes | dict[str, Any]) -> State:
     """Read a position from JSON text, UTF-8 bytes or parsed values; a PositionError names every problem.
 
     Nothing else is ever raised: each field is read defensively, and the position is
@@ -188,7 +188,7 @@ def position_from_json(data: str | bytes | dict[str, Any]) -> Position:
     return p
 
 
-def _remove_side_problem(rd: _Reader, p: Position, spec: Any) -> None:
+def _remove_side_problem(rd: _Reader, p: State, spec: Any) -> None:
     """A remove_choice that names a side must name the loser of that battle."""
     if p.to_play != REMOVE_CHOICE or not isinstance(spec, dict) or p.battle not in (0, 1):
         return
@@ -292,7 +292,7 @@ def _read_placed(rd: _Reader, data: dict[str, Any], to_play: Any) -> tuple[Place
     return Placed(xy[0], xy[1], (rows[0], rows[1])), battle
 
 
-def position_to_json(p: Position) -> dict[str, Any]:
+def position_to_json(p: State) -> dict[str, Any]:
     out: dict[str, Any] = {
         "rules": p.rules.to_json(),
         "castles": [CONTROL_NAMES[c] for c in p.castles],
@@ -333,7 +333,7 @@ def position_to_json(p: Position) -> dict[str, Any]:
     return out
 
 
-def load_position(path: str) -> Position:
+def load_position(path: str) -> State:
     """Read a position file; a PositionError names every problem (unreadable or oversized file included).
 
     At most :data:`MAX_TEXT` characters are read, so a device or a huge file is refused at once."""
@@ -348,7 +348,7 @@ def load_position(path: str) -> Position:
     return position_from_json(raw)
 
 
-def save_position(p: Position, path: str) -> None:
+def save_position(p: State, path: str) -> None:
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(position_to_json(p), fh, indent=1)
         fh.write("\n")

@@ -16,7 +16,7 @@ from .state import ENGLISH, FRENCH, NEUTRAL
 from .rules import SIDES
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .position import Position
+    from .state import State
     from .rules import Rules
 
 
@@ -106,7 +106,7 @@ def cannot_play_on(hands: tuple[int, int]) -> tuple[int, ...]:
     return tuple(s for s in (ENGLISH, FRENCH) if hands[s] <= 1)
 
 
-def ending(p: "Position") -> Ending | None:
+def ending(p: "State") -> Ending | None:
     """How the finished game ``p`` ended, None while it goes on."""
     if not p.is_over:
         return None
@@ -120,7 +120,7 @@ def ending(p: "Position") -> Ending | None:
     return Ending(EXHAUSTED if spent else OUT_OF_CARDS, out)
 
 
-def result(p: "Position") -> Result:
+def result(p: "State") -> Result:
     """Scores and winner of the position's table (as if the game ended here when it goes on),
     with how it ended when it is over."""
     r = table_result(p.castles, p.sides[ENGLISH].unspent, p.sides[FRENCH].unspent, p.rules)
@@ -133,7 +133,7 @@ LONGEST_RUN = "longest_run"
 UNSPENT = "unspent"
 
 
-def tie_break(p: "Position") -> str | None:
+def tie_break(p: "State") -> str | None:
     """Which tie-break decided the winner of ``p``'s table (:data:`LONGEST_RUN` or :data:`UNSPENT`):
     None when the scores differ or nothing decided (a draw).  Read in the order :func:`table_result`
     compares, so a page can say why equal scores still have a winner."""
@@ -147,7 +147,7 @@ def tie_break(p: "Position") -> str | None:
     return UNSPENT
 
 
-def longest_runs(p: "Position") -> tuple[int, int]:
+def longest_runs(p: "State") -> tuple[int, int]:
     """Each side's longest run of adjacent castles (the 2021 tie-break; a lone castle is a run of 1)."""
     return _castle_points(tuple(p.castles), p.rules.scoring, p.rules.adjacency == "ring")[2]
 

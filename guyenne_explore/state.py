@@ -13,7 +13,7 @@ nothing, with :func:`new_position` (the class :mod:`.position` registers).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .cards import EMPTY, Cards
 from .rules import SIDES, Rules
@@ -41,6 +41,12 @@ DRAW = "draw"
 END = "end"
 POINTS = DECISIONS + (DEAL, DRAW, END)
 BATTLES = ("X", "Y")
+
+
+#: A position of whatever class it is (:class:`State`, or the :class:`~guyenne_explore.position.Position`
+#: built on it): the rule modules type a move as ``PositionT -> PositionT`` because :func:`evolve`
+#: keeps the class, so they need not name the class above them.
+PositionT = TypeVar("PositionT", bound="State")
 
 
 def side_index(name: str | int) -> int:

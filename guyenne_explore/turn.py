@@ -12,7 +12,7 @@ from .state import (CONCEDE_CHOICE, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE, RESP
                     SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .position import Position
+    from .state import State
 
 
 def battle_of(point: str) -> int | None:
@@ -24,7 +24,7 @@ def battle_of(point: str) -> int | None:
     return None
 
 
-def acting_side(p: Position) -> int | None:
+def acting_side(p: State) -> int | None:
     """The side that decides now, None at a chance point or the end."""
     point = p.to_play
     if point in (OPEN_FIRST, RESPOND_SECOND):
@@ -44,7 +44,7 @@ def acting_side(p: Position) -> int | None:
     return None
 
 
-def acting_member(p: Position) -> int:
+def acting_member(p: State) -> int:
     """For a team side, the member (0 or 1) who decides now; 0 for a solo side."""
     side = acting_side(p)
     if side is None or not p.sides[side].is_team:

@@ -18,9 +18,10 @@ from .state import (BATTLES, CONCEDE_CHOICE, DEAL, DRAW, END, NEUTRAL, OPEN_FIRS
 from .problems import Problem, problem
 from .rules import SIDES
 from .scoring import cannot_play_on, sweeper
+from .turn import acting_side
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .position import Position
+    from .state import State
 
 START_OF_ROUND = (TEAM_SPLIT, TEAM_ORDER, OPEN_FIRST)
 #: The highest round a position may claim: no game under the rules' bounds lasts that long,
@@ -37,7 +38,7 @@ def _describe(cards: Cards) -> str:
     return ", ".join(parts)
 
 
-def conservation_problems(p: Position) -> list[Problem]:
+def conservation_problems(p: State) -> list[Problem]:
     """Each side's cards, over every zone, must be exactly the rules' card set."""
     out = []
     expected = p.rules.card_set
@@ -53,7 +54,7 @@ def conservation_problems(p: Position) -> list[Problem]:
     return out
 
 
-def position_problems(p: Position) -> list[Problem]:
+def position_problems(p: State) -> list[Problem]:
     """Every reason this position is not a valid game state, each naming its field.
 
     Total over any position the loaders can build: it never raises, whatever the
@@ -112,13 +113,13 @@ def position_problems(p: Position) -> list[Problem]:
     return out
 
 
-def _castle_of(p: Position, battle: int) -> int | None:
+def _castle_of(p: State, battle: int) -> int | None:
     """The castle index of a battle when it names an existing castle, else None."""
     c = p.placed.castle(battle)
     return c if c is not None and 0 <= c < len(p.castles) else None
 
 
-def _point_problems(p: Position) -> list[Problem]:
+def _point_problems(p: State) -> list[Problem]:
     out: list[Problem] = []
     point, pl, r = p.to_play, p.placed, p.rules
     F, S = p.first, 1 - p.first
@@ -198,7 +199,7 @@ def _point_problems(p: Position) -> list[Problem]:
     return out
 
 
-def _supply_problems(p: Position) -> list[Problem]:
+def _supply_problems(p: State) -> list[Problem]:
     """Each placement still to come this round needs a card to place (RULES.md 3 and 8): a side,
     or for a team the member who places at that castle (its first member at X, the other at Y),
     must hold one for each castle it has not placed at yet, else the round could not go on."""
@@ -213,7 +214,7 @@ def _supply_problems(p: Position) -> list[Problem]:
                                    need=len(needed)))
             continue
         if s.order not in (0, 1):
-            if p.to_play == TEAM_ORDER and side == p.side_to_play:  # split done: both members place
+            if p.to_play == TEAM_ORDER and side == acting_side(p):  # split done: both members place
                 for m in (0, 1):
                     if s.hands[m].size == 0:
                         out.append(problem("position.cannot_place", f"sides.{name}.members[{m}].hand",
@@ -227,7 +228,7 @@ def _supply_problems(p: Position) -> list[Problem]:
     return out
 
 
-def _remove_choice_problems(p: Position) -> list[Problem]:
+def _remove_choice_problems(p: State) -> list[Problem]:
     b, pl = p.battle, p.placed
     if b is None:
         return [problem("point.battle_missing", "remove_choice", point=REMOVE_CHOICE)]
@@ -253,7 +254,7 @@ def _remove_choice_problems(p: Position) -> list[Problem]:
     return out
 
 
-def position_warnings(p: Position) -> list[Problem]:
+def position_warnings(p: State) -> list[Problem]:
     """Why a playable position could not arise in real play (RULES.md 10)."""
     out = []
     L = p.rules.exhaustion_limit

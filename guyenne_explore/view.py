@@ -31,9 +31,10 @@ from typing import TYPE_CHECKING
 from .cards import EMPTY, Cards
 from .moves import LegalMoves, Move, choice_for
 from .state import CONCEDE_CHOICE, DRAW, END, PLACEMENTS, REMOVE_CHOICE
+from .turn import acting_member, acting_side
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .position import Position
+    from .state import State
     from .rules import Rules
     from .state import Side
 
@@ -51,7 +52,7 @@ class OpponentView:
     unseen: Cards
 
 
-def revealed(p: "Position", battle: int, viewer: int) -> bool:
+def revealed(p: "State", battle: int, viewer: int) -> bool:
     """Whether the opponent's cards at a battle are face up for ``viewer``.
 
     They are once the battle is resolved, and the attacker's are at the
@@ -135,7 +136,7 @@ class PublicRecord:
     reshuffles: tuple[Reshuffle | None, Reshuffle | None] = (None, None)
 
     @classmethod
-    def assumed(cls, p: "Position") -> "PublicRecord":
+    def assumed(cls, p: "State") -> "PublicRecord":
         """What a position alone tells, for a view built without its history: in round 1 the
         heroes are still in hand or on the table (RULES.md 2; no castle is controlled yet, so no
         card can have been conceded), later nothing is remembered."""
@@ -143,7 +144,7 @@ class PublicRecord:
             return cls()
         return cls(hero_zones=(_ANYWHERE, _ANYWHERE))
 
-    def after(self, before: "Position", after: "Position", move: Move | None = None) -> "PublicRecord":
+    def after(self, before: "State", after: "State", move: Move | None = None) -> "PublicRecord":
         """The record once ``move`` (None: a chance outcome) has taken ``before`` to ``after``.
 
         Only what the table shows is read: the cards placed this round once their battles are
@@ -170,7 +171,7 @@ class PublicRecord:
                 if DECK in zones[s] and a.hand.size > b.hand.size:
                     zones[s] = zones[s] | {HAND}
             return PublicRecord((shown[0], shown[1]), (zones[0], zones[1]), (reshuffles[0], reshuffles[1]))
-        acting = before.side_to_play
+        acting = acting_side(before)
         assert acting is not None
         fact = reshuffles[acting]
         if fact is not None:  # a placement or a team's split: cards left a hand or changed hands
@@ -193,7 +194,7 @@ class PublicRecord:
         return zone in self.hero_zones[side]
 
 
-def fold_record(positions: "list[Position]", moves: "list[Move | None]") -> PublicRecord:
+def fold_record(positions: "list[State]", moves: "list[Move | None]") -> PublicRecord:
     """The record at the end of a history: ``positions[i + 1]`` follows ``positions[i]`` by
     ``moves[i]`` (None for a chance outcome)."""
     record = PublicRecord.assumed(positions[0])
@@ -205,15 +206,15 @@ def fold_record(positions: "list[Position]", moves: "list[Move | None]") -> Publ
 class SideView:
     """One side's knowledge (and, for a team, one member's) of a position."""
 
-    def __init__(self, position: "Position", side: int, member: int | None = None,
+    def __init__(self, position: "State", side: int, member: int | None = None,
                  record: PublicRecord | None = None):
         self._p = position
         self._record = record
         self.side = side
-        acting = position.side_to_play == side
+        acting = acting_side(position) == side
         s = position.sides[side]
         if member is None:
-            member = position.member_to_play if acting else (s.drawer if s.is_team else 0)
+            member = acting_member(position) if acting else (s.drawer if s.is_team else 0)
         self.member = member
         self.to_act = acting
 
@@ -346,6 +347,6 @@ class SideView:
         return LegalMoves(choice_for(self._p) if self.to_act else None)
 
 
-def side_view(p: "Position", side: int, member: int | None = None,
+def side_view(p: "State", side: int, member: int | None = None,
               record: PublicRecord | None = None) -> SideView:
     return SideView(p, side, member, record)

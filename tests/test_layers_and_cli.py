@@ -121,3 +121,20 @@ def test_the_door_contract_names_every_module_of_the_analysis():
         assert getattr(analysis, name) is not None
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         analysis.nothing  # noqa: B018
+
+
+def test_the_engine_has_no_import_cycle_even_for_type_checking():
+    """The rule modules below ``position`` are typed against ``state.State``, not the ``Position``
+    class above them, so not even an import under ``TYPE_CHECKING`` closes a cycle in the engine."""
+    import grimp
+
+    graph = grimp.build_graph("guyenne_explore", exclude_type_checking_imports=False)
+    engine = [f"guyenne_explore.{name}" for name in (
+        "problems", "cards", "rules", "state", "scoring", "turn", "drawing", "moves", "flow", "view",
+        "validation", "positions_io", "notation", "position", "policy", "game_loop", "record",
+        "determinise", "engine_api")]
+    assert set(engine) <= graph.modules
+    for importer in engine:
+        for imported in graph.find_modules_directly_imported_by(importer):
+            back = graph.find_shortest_chain(importer=imported, imported=importer)
+            assert back is None, f"{importer} -> {imported} -> ... -> {importer}: {back}"
