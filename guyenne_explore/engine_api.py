@@ -10,7 +10,8 @@ Positions and rules
     ``apply_outcome``, ``sample_outcome``, ``result``, ``view``), :class:`Side`, :class:`Draw`,
     :class:`Rules` (and the choices of its parameters), :data:`PRESETS`, :data:`SIDES`, the cards (:class:`Cards`, :data:`EMPTY`,
     :data:`HERO`, :data:`KINDS`, :func:`value_of`), moves (:class:`Move`, :class:`Choice`,
-    :class:`LegalMoves`), the decision and chance points and the controls, :class:`Problem` (what a
+    :class:`LegalMoves`), the decision and chance points and the controls (the enums :class:`Point`,
+    :class:`Control`, :class:`SideIndex` and their members by name), :class:`Problem` (what a
     position's warnings are: code, field and message).
 Applying a known-legal move
     :func:`apply_legal`: the hot path's apply, for a move taken from ``legal_moves`` or a view's.
@@ -44,7 +45,7 @@ from .scoring import (ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, Result, e
                       sweeper, table_result)
 from .state import (CONCEDE_CHOICE, DEAL, DECISIONS, DRAW, END, ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
                     PLACEMENTS, REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT,
-                    Draw, Placed, Side)
+                    Control, Draw, Placed, Point, Side, SideIndex)
 from .view import PublicRecord, SideView
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     # points of a game and controls
     "SETUP_DISCARD", "TEAM_SPLIT", "TEAM_ORDER", "OPEN_FIRST", "RESPOND_FIRST", "OPEN_SECOND", "RESPOND_SECOND",
     "CONCEDE_CHOICE", "REMOVE_CHOICE", "DECISIONS", "PLACEMENTS", "DEAL", "DRAW", "END", "ENGLISH", "FRENCH", "NEUTRAL",
+    "Point", "Control", "SideIndex",
     # applying
     "apply_legal",
     # tables for fast paths

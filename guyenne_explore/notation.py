@@ -29,7 +29,7 @@ from .cards import SYMBOLS, CardError, Cards, kind_of
 from .positions_io import PositionError, parse_json, text_of
 from .problems import Problem, problem, shown
 from .rules import Rules, RulesError
-from .state import BATTLES, NEUTRAL, POINTS, Placed, Side, new_position
+from .state import BATTLES, NEUTRAL, POINTS, Placed, Point, Side, SideIndex, new_position
 from .validation import position_problems, position_warnings
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -158,11 +158,12 @@ def _read(parts: list[str]) -> State:
         field = "first"
         if parts[3].upper() not in ("E", "F"):
             raise ValueError(f"first player {shown(parts[3])}: E or F")
-        first = "EF".index(parts[3].upper())
+        first = SideIndex("EF".index(parts[3].upper()))
         field = "to_play"
         point, at, battle_text = parts[4].partition("@")
         if point not in POINTS:
             raise ValueError(f"decision point {shown(point)}: one of {', '.join(POINTS)}")
+        point = Point(point)
         if at and battle_text not in BATTLES:
             raise ValueError(f"{shown(parts[4])}: the battle after @ is X or Y")
         battle = BATTLES.index(battle_text) if at else None

@@ -15,7 +15,7 @@ from .cards import EMPTY, SYMBOLS, CardError, Cards, kind_of
 from .problems import Problem, ProblemsError, problem
 from .rules import SIDES, Rules, RulesError
 from .state import (BATTLES, CONCEDE_CHOICE, CONTROL_NAMES, ENGLISH, FRENCH, NEUTRAL, POINTS,
-                    REMOVE_CHOICE, Placed, Side, new_position)
+                    REMOVE_CHOICE, Placed, Point, Side, SideIndex, new_position)
 from .validation import position_problems, position_warnings
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -109,7 +109,7 @@ class _Reader:
 
     def side_name(self, value: Any, where: str) -> int:
         if isinstance(value, str) and value in SIDES:
-            return SIDES.index(value)
+            return SideIndex(SIDES.index(value))
         self.add("value.choice", where, label=where, choices="english, french", value=value)
         return ENGLISH
 
@@ -157,8 +157,7 @@ def position_from_json(data: str | bytes | dict[str, Any]) -> State:
         rd.add("json.missing", "to_play", key="to_play", hint="the decision point: one of " + ", ".join(POINTS))
     elif not isinstance(to_play, str) or to_play not in POINTS:
         rd.add("position.unknown_point", "to_play", value=to_play, choices=", ".join(POINTS))
-    if to_play not in POINTS:
-        to_play = None
+    to_play = Point(to_play) if to_play in POINTS else None
 
     sides_in = data.get("sides")
     sides_given = isinstance(sides_in, dict)

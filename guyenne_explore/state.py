@@ -12,34 +12,84 @@ nothing, with :func:`new_position` (the class :mod:`.position` registers).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
+from enum import Enum, IntEnum
 from typing import Any, TypeVar
 
 from .cards import EMPTY, Cards
 from .rules import SIDES, Rules
 
-ENGLISH, FRENCH = 0, 1
-NEUTRAL = -1
-CONTROL_NAMES = {NEUTRAL: "neutral", ENGLISH: "english", FRENCH: "french"}
+if sys.version_info >= (3, 11):
+    from enum import StrEnum
+else:  # pragma: no cover
+    class StrEnum(str, Enum):
+        """Python 3.11's ``enum.StrEnum``: each member is its own string."""
 
-#: Decision points in the order they can occur (RULES.md sections 2-4, 8).
-SETUP_DISCARD = "setup_discard"
-TEAM_SPLIT = "team_split"
-TEAM_ORDER = "team_order"
-OPEN_FIRST = "open_first"
-RESPOND_FIRST = "respond_first"
-OPEN_SECOND = "open_second"
-RESPOND_SECOND = "respond_second"
-CONCEDE_CHOICE = "concede_choice"
-REMOVE_CHOICE = "remove_choice"
+        def __str__(self) -> str:
+            return str.__str__(self)
+
+
+class SideIndex(IntEnum):
+    """A side as the engine indexes it (``sides[i]``), in the order of the rules' ``SIDES`` names.
+
+    An ``IntEnum``, so a side is still the int JSON, arrays and ``1 - side`` arithmetic use."""
+
+    ENGLISH = 0
+    FRENCH = 1
+
+
+class Control(IntEnum):
+    """Who controls a castle: a side's index (:class:`SideIndex`), or -1 for none."""
+
+    NEUTRAL = -1
+    ENGLISH = 0
+    FRENCH = 1
+
+
+class Point(StrEnum):
+    """The decision points in the order they can occur (RULES.md sections 2-4, 8), the chance
+    points (the deal at the start of a game, the draws at the end of a round) and the end.
+
+    A ``StrEnum``: each point equals (and hashes as) the string JSON and notation write."""
+
+    SETUP_DISCARD = "setup_discard"
+    TEAM_SPLIT = "team_split"
+    TEAM_ORDER = "team_order"
+    OPEN_FIRST = "open_first"
+    RESPOND_FIRST = "respond_first"
+    OPEN_SECOND = "open_second"
+    RESPOND_SECOND = "respond_second"
+    CONCEDE_CHOICE = "concede_choice"
+    REMOVE_CHOICE = "remove_choice"
+    DEAL = "deal"
+    DRAW = "draw"
+    END = "end"
+
+
+# The members under their old names, typed as the int and str they are, so that tables keyed by them
+# (``{ENGLISH: ..., FRENCH: ...}``) still take any side index, ``1 - side`` included.
+ENGLISH: int = SideIndex.ENGLISH
+FRENCH: int = SideIndex.FRENCH
+NEUTRAL: int = Control.NEUTRAL
+CONTROL_NAMES: dict[int, str] = {c: c.name.lower() for c in Control}
+
+SETUP_DISCARD: str = Point.SETUP_DISCARD
+TEAM_SPLIT: str = Point.TEAM_SPLIT
+TEAM_ORDER: str = Point.TEAM_ORDER
+OPEN_FIRST: str = Point.OPEN_FIRST
+RESPOND_FIRST: str = Point.RESPOND_FIRST
+OPEN_SECOND: str = Point.OPEN_SECOND
+RESPOND_SECOND: str = Point.RESPOND_SECOND
+CONCEDE_CHOICE: str = Point.CONCEDE_CHOICE
+REMOVE_CHOICE: str = Point.REMOVE_CHOICE
+DEAL: str = Point.DEAL
+DRAW: str = Point.DRAW
+END: str = Point.END
 DECISIONS = (SETUP_DISCARD, TEAM_SPLIT, TEAM_ORDER, OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND,
              RESPOND_SECOND, CONCEDE_CHOICE, REMOVE_CHOICE)
 PLACEMENTS = (OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND)
-#: Chance points: the deal at the start of a game, the draws at the end of a round.
-DEAL = "deal"
-DRAW = "draw"
-END = "end"
-POINTS = DECISIONS + (DEAL, DRAW, END)
+POINTS: tuple[str, ...] = tuple(Point)
 BATTLES = ("X", "Y")
 
 
@@ -49,12 +99,12 @@ BATTLES = ("X", "Y")
 PositionT = TypeVar("PositionT", bound="State")
 
 
-def side_index(name: str | int) -> int:
-    """0 for english, 1 for french, from a name or an index."""
+def side_index(name: str | int) -> SideIndex:
+    """:attr:`SideIndex.ENGLISH` (0) or :attr:`SideIndex.FRENCH` (1), from a name or an index."""
     if name in (ENGLISH, FRENCH):
-        return int(name)
+        return SideIndex(name)
     try:
-        return SIDES.index(str(name))
+        return SideIndex(SIDES.index(str(name)))
     except ValueError:
         raise ValueError(f"unknown side {name!r}: english or french") from None
 

@@ -14,16 +14,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...engine_api import (CONCEDE_CHOICE, DEAL, DRAW, END, ENDINGS, HERO, KINDS, OPEN_FIRST, OPEN_SECOND,
-                           REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, Position, Rules, ending,
-                           points_rows, value_of)
+from ...engine_api import CONCEDE_CHOICE, ENDINGS, HERO, KINDS, Position, Rules, ending, points_rows, value_of
 from . import layout as kn
 from .options import OptionTables, option_tables
 
-_PHASE = {SETUP_DISCARD: kn.SETUP, DEAL: kn.DEAL, OPEN_FIRST: kn.OPEN_FIRST, RESPOND_FIRST: kn.RESPOND_FIRST,
-          OPEN_SECOND: kn.OPEN_SECOND, RESPOND_SECOND: kn.RESPOND_SECOND, REMOVE_CHOICE: kn.REMOVE,
-          DRAW: kn.DRAW, END: kn.END}
-POINT_NAMES = {v: k for k, v in _PHASE.items()}
+_PHASE = {point: code for code, point in enumerate(kn.POINTS)}
+POINT_NAMES = dict(enumerate(kn.POINTS))
 _REMOVAL = {"none": kn.REMOVAL_NONE, "advanced": kn.REMOVAL_ADVANCED, "classic2021": kn.REMOVAL_CLASSIC}
 
 

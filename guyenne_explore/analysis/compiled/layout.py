@@ -6,20 +6,24 @@ summary need no compiler: importing the analysis stays light until a game is pla
 
 from __future__ import annotations
 
+from ...engine_api import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Control, Point
+
 K = 10  #: card kinds of the engine: values 1..9 at 0..8, the hero at 9 (:mod:`guyenne_explore.cards`)
 # The kernel works on the kinds present in the game only (usually 2, 3, 4, 5 and the hero), in the
 # engine's order, so the strongest kind is still the last one present; ``vals`` gives their values
 # (0 for the hero, which overrides sums) and ``rp[HERO_KIND]`` the hero's index (-1 when absent).
-NEUTRAL = -1
+NEUTRAL = int(Control.NEUTRAL)  #: a castle's control is the engine's :class:`Control` as an int
 # zones of a side
 HAND, DECK, DISCARD, REMOVED = 0, 1, 2, 3
-# points of the game (the engine's decision and chance points this path handles)
-SETUP, DEAL, OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND, REMOVE, DRAW, END = range(9)
+#: the engine's decision and chance points this path handles; a point's code here is its index
+POINTS = (Point.SETUP_DISCARD, Point.DEAL, Point.OPEN_FIRST, Point.RESPOND_FIRST, Point.OPEN_SECOND,
+          Point.RESPOND_SECOND, Point.REMOVE_CHOICE, Point.DRAW, Point.END)
+SETUP, DEAL, OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND, REMOVE, DRAW, END = range(len(POINTS))
 # scalars of a state
 PHASE, FIRST, ROUND, CASTLE_X, CASTLE_Y, BATTLE, EXH = range(7)  # EXH + side
 ENDING = 8  #: how the game ended: an index in the engine's ``scoring.ENDINGS`` (-1 while it goes on)
 N_SCALARS = 9
-END_SWEEP, END_EXHAUSTED, END_OUT_OF_CARDS = range(3)  # the order of scoring.ENDINGS
+END_SWEEP, END_EXHAUSTED, END_OUT_OF_CARDS = (ENDINGS.index(e) for e in (SWEEP, EXHAUSTED, OUT_OF_CARDS))
 # rule parameters
 HAND_SIZE, N_CASTLES, MAX_AT, LIMIT, IMMEDIATE, REMOVAL, SCORING, RING, PRE_DISCARD, HERO_KIND = range(10)
 N_RULES = 10
