@@ -398,6 +398,192 @@ def cmd_skill(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _executor_for(args: argparse.Namespace, engine_played: bool) -> Any:
+    """Where a balance search or a ladder spreads the games the engine plays: a Dask cluster (``--scheduler``),
+    the local cores (``--workers``, by default all of them when the engine plays), else this process (None).
+    A context manager in every case."""
+    import contextlib
+
+    _check_workers(args.workers)
+    if args.scheduler:
+        return _ClientExecutor(_scheduler(args.scheduler))
+    workers = args.workers or ((os.cpu_count() or 1) if engine_played else 1)
+    if workers > 1:
+        from .analysis import process_pool  # started safely after compiled games (see there)
+
+        return process_pool(workers)
+    return contextlib.nullcontext(None)
+
+
+class _ClientExecutor:
+    """A Dask client as a context manager that yields its executor and closes the client after."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def __enter__(self) -> Any:
+        return self.client.get_executor()
+
+    def __exit__(self, *exc: object) -> None:
+        self.client.close()
+
+
+class _Bar:
+    """Progress on standard error with the time left, at most every :attr:`every` seconds."""
+
+    def __init__(self, every: float = 2.0) -> None:
+        import time
+
+        self.clock, self.every, self.last = time.monotonic, every, -every
+
+    def __call__(self, line: str) -> None:
+        now = self.clock()
+        if now - self.last >= self.every:
+            self.last = now
+            print(line, file=sys.stderr, flush=True)
+
+
+def _ladder(text: str) -> list[str]:
+    levels = [x.strip() for x in text.split(",") if x.strip()]
+    for name in levels:
+        _policy(name)
+    if len(levels) < 2:
+        raise Refused(_("--levels needs at least two levels, weakest first: uniform,heuristic"))
+    return levels
+
+
+def _shown_metric(m: Any) -> str:
+    """``0.510 [0.461, 0.559]``."""
+    if m is None:
+        return "-"
+    if m.low is None or m.high is None:
+        return f"{m.value:.3f}"
+    return f"{m.value:.3f} [{m.low:.3f}, {m.high:.3f}]"
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    """Search rules parameters for settings that meet targets; the best and the alternatives, fewest changes first."""
+    from .analysis import (Space, SpaceError, TargetError, balance_search, default_ladder, estimate_search,
+                           parse_targets, plain_duration)
+
+    preset = _rules_arg(args.rules)
+    try:
+        space = Space.parse(preset, args.vary or [])
+        targets = parse_targets(args.target or [])
+    except (SpaceError, TargetError) as exc:
+        raise Refused(str(exc)) from None
+    policies = _policy_pair(args.policies)
+    ladder = _ladder(args.levels) if args.levels else list(default_ladder())
+    depth = any(t.name == "depth" for t in targets)
+    cost = estimate_search(space, targets, policies, args.games, args.trials, ladder if depth else ())
+    print(_("at most {candidates} candidates of {size} x {each} games = {games} games, {duration} on one core "
+            "(racing stops most poor candidates after a quarter of their games)").format(
+        candidates=cost.candidates, size=space.size, each=f"{cost.games_each:,}", games=f"{cost.games:,}",
+        duration=plain_duration(cost.seconds)), file=sys.stderr)
+    bar = _Bar()
+
+    def progress(p: Any) -> None:
+        left = p.seconds_left
+        bar(_("candidate {number} of {count} ({label}): {played} of at most {planned} games, {left} left").format(
+            number=p.candidate, count=p.candidates, label=p.label, played=f"{p.played:,}", planned=f"{p.planned:,}",
+            left=plain_duration(left) if left is not None else "?"))
+
+    engine_played = any(name.partition(":")[0] not in ("uniform", "heuristic") for name in policies) or depth
+    try:
+        with _executor_for(args, engine_played) as executor:
+            result = balance_search(space, targets, policies, args.games, args.trials, args.seed, args.store, executor,
+                             ladder if depth else (), progress)
+    except OSError as exc:
+        raise Refused(_("cannot use the store {path}: {error}").format(path=args.store, error=exc.strerror or exc)) \
+            from None
+    except KeyboardInterrupt:
+        if args.store:
+            print(_("the finished candidates are kept in {path}: the same command continues the search").format(
+                path=args.store), file=sys.stderr)
+        raise
+    if args.csv:
+        _write_csv(args.csv, result.rows())
+    if args.json:
+        print(json.dumps(result.to_json(args.show), indent=1))
+        return EXIT_OK
+    print(_("{rules}, {vary}; targets {targets}; {policies}, {games} games a candidate, seed {seed}").format(
+        rules=preset, vary=", ".join(str(v) for v in space.varied), targets=", ".join(str(t) for t in targets),
+        policies=" / ".join(policies), games=args.games, seed=args.seed))
+    print(_("{count} candidates tried ({resumed} from the store), {played} games in {seconds} s").format(
+        count=len(result.candidates), resumed=result.resumed, played=f"{result.played:,}",
+        seconds=f"{result.seconds:.1f}"))
+    ranked = result.ranked()
+    best = result.best()
+    if best is None:
+        print(_("no candidate could be played: the rules refused every one"))
+        return EXIT_OK
+    print(_("best:") if ranked else _("no candidate meets every target; the closest:"))
+    _print_candidate(best, targets, space)
+    if len(ranked) > 1:
+        print(_("alternatives that meet the targets, fewest changes first:"))
+        for c in ranked[1:1 + args.show]:
+            _print_candidate(c, targets, space)
+    return EXIT_OK
+
+
+def _print_candidate(c: Any, targets: Any, space: Any) -> None:
+    print("  " + ngettext("{label} ({count} change, {games} games)", "{label} ({count} changes, {games} games)",
+                          len(c.changes)).format(label=space.label(c.assignment), count=len(c.changes),
+                                                 games=c.games))
+    for t in targets:
+        m = c.metrics.get(t.metric)
+        mark = _("met") if m is not None and t.met(m.value) else _("missed")
+        print(f"    {t.name:12s} {_shown_metric(m):28s} {t}  {mark}")
+
+
+def _write_csv(path: str, rows: list[dict[str, Any]]) -> None:
+    import csv
+    import io
+
+    out = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    _write(path, out.getvalue().encode("utf-8"))
+
+
+def cmd_depth(args: argparse.Namespace) -> int:
+    """A rule set's skill ladder: each level against the one below in both seats, the chain, weaker wins, luck."""
+    from .analysis import Cancelled, default_ladder, ladder_cost, plain_duration, skill_depth
+
+    rules = _rules_arg(args.rules)
+    ladder = _ladder(args.levels) if args.levels else list(default_ladder())
+    for weaker, stronger, games, seconds in ladder_cost(ladder, args.games):
+        print(_("{weaker} against {stronger}: {games} games (both seats), {duration} on one core").format(
+            weaker=weaker, stronger=stronger, games=f"{games:,}", duration=plain_duration(seconds)), file=sys.stderr)
+    bar = _Bar()
+
+    def progress(done: int, total: int) -> None:
+        bar(_("{done} of {total} games").format(done=f"{done:,}", total=f"{total:,}"))
+
+    engine_played = any(name.partition(":")[0] not in ("uniform", "heuristic") for name in ladder)
+    try:
+        with _executor_for(args, engine_played) as executor:
+            depth = skill_depth(rules, ladder, args.games, args.seed, executor, progress)
+    except Cancelled:
+        raise KeyboardInterrupt from None
+    if args.json:
+        print(json.dumps(depth.to_json(), indent=1))
+        return EXIT_OK
+    print(_("{rules}: ladder {levels}, a level beats the one below at a score of {beats} or more").format(
+        rules=rules, levels=" < ".join(ladder), beats=0.55))
+    for m in depth.matches:
+        print("  " + _("{stronger} against {weaker}: score {score}, the weaker wins {wins}, luck share {luck}").format(
+            stronger=m.stronger, weaker=m.weaker, score=_shown_metric(m.score),
+            wins=_shown_metric(m.weaker_wins), luck=_shown_metric(m.luck)))
+    print(_("skill chain: {chain} levels (95% interval {low} to {high})").format(
+        chain=depth.chain, low=depth.chain_low, high=depth.chain_high))
+    print(_("the weaker level wins {wins} of the games; luck share {luck}").format(
+        wins=_shown_metric(depth.weaker_wins), luck=_shown_metric(depth.luck)))
+    return EXIT_OK
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     """Equilibrium of an open-hand endgame: value, first-decision mix, policies' exploitability, size."""
     from .analysis import policy_named
@@ -536,6 +722,50 @@ def build_parser() -> argparse.ArgumentParser:
                         per=WORKERS_PER_CORE))
     sk.add_argument("--json", action="store_true")
     sk.set_defaults(func=cmd_skill)
+    ba = sub.add_parser("balance", help=_("search rules parameters for settings that meet targets (optuna, racing, "
+                                          "common random numbers)"))
+    ba.add_argument("--rules", default="base", help=_("the preset or rules JSON the search starts from"))
+    ba.add_argument("--vary", action="append", metavar="PARAM=LOW:HIGH",
+                    help=_("a parameter to vary: hand_size=5:7, removal=none,advanced, or removal for every choice "
+                           "(repeat for several)"))
+    ba.add_argument("--target", action="append", metavar="NAME=LOW:HIGH",
+                    help=_("a wanted range: advantage=0.48:0.52, draws=:0.05, rounds=6:10, sweeps=:0.1, depth=2: "
+                           "(repeat for several)"))
+    ba.add_argument("--policies", default="uniform", help=_("the level of play: uniform, heuristic, search:N, or "
+                                                             "english,french"))
+    ba.add_argument("--levels", help=_("the ladder a depth target is read on, weakest first (default: {ladder})")
+                    .format(ladder="uniform,heuristic,search:100"))
+    ba.add_argument("--games", type=_games, default=400, help=_("games a candidate at most (the same deals for all)"))
+    ba.add_argument("--trials", type=_bounded(1, 10_000, N_("the number of trials")), default=30,
+                    help=_("candidates to try (every one when the space is no larger)"))
+    ba.add_argument("--seed", type=_seed, default=0)
+    ba.add_argument("--store", metavar="FILE", help=_("keep the trials in this file; the same command continues "
+                                                    "the search"))
+    ba.add_argument("--show", type=_bounded(0, 1000, N_("the number of alternatives")), default=5,
+                    help=_("alternatives shown"))
+    ba.add_argument("--csv", metavar="FILE", help=_("also write every candidate tried as CSV"))
+    ba.add_argument("--workers", type=int, metavar="N",
+                    help=_("processes for games the engine plays (default: the local cores when the engine plays; "
+                           "at most {per} to a local core)").format(per=WORKERS_PER_CORE))
+    ba.add_argument("--scheduler", metavar="ADDRESS",
+                    help=_("a Dask scheduler (tcp://host:8786): spread sampled games over its workers"))
+    ba.add_argument("--json", action="store_true")
+    ba.set_defaults(func=cmd_balance)
+    de = sub.add_parser("depth", help=_("skill depth and luck: a ladder of skill levels, each against the one below "
+                                        "in both seats"))
+    de.add_argument("--rules", default="base", help=_("preset name or rules JSON"))
+    de.add_argument("--levels", help=_("the ladder, weakest first (default: {ladder}; a search is slow, about 1 to "
+                                       "3 s a game)").format(ladder="uniform,heuristic,search:100"))
+    de.add_argument("--games", type=_games, default=200, help=_("deals a match, each played in both seats (a tenth "
+                                                               "where a search plays)"))
+    de.add_argument("--seed", type=_seed, default=0)
+    de.add_argument("--workers", type=int, metavar="N",
+                    help=_("processes for games the engine plays (default: the local cores when the engine plays; "
+                           "at most {per} to a local core)").format(per=WORKERS_PER_CORE))
+    de.add_argument("--scheduler", metavar="ADDRESS",
+                    help=_("a Dask scheduler (tcp://host:8786): spread sampled games over its workers"))
+    de.add_argument("--json", action="store_true")
+    de.set_defaults(func=cmd_depth)
     return ap
 
 

@@ -35,7 +35,7 @@ _DOOR: dict[str, str] = {
                      "why_not_solvable"), ".optimal.solver"),
     **dict.fromkeys(("local_cores", "local_pool", "process_pool"), ".sampling.workers"),
     **dict.fromkeys(("SkillTable", "level_name", "skill_levels"), ".skill"),
-    **dict.fromkeys(("Candidate", "SearchResult", "SearchProgress", "balance", "estimate_search", "search"),
+    **dict.fromkeys(("Candidate", "SearchResult", "SearchProgress", "balance_search", "estimate_search", "search"),
                     ".balance.search"),
     **dict.fromkeys(("Space", "SpaceError"), ".balance.space"),
     **dict.fromkeys(("TARGET_METRICS", "TARGET_WORDS", "Target", "TargetError", "parse_targets"), ".balance.targets"),
@@ -47,7 +47,7 @@ _DOOR: dict[str, str] = {
 
 __all__ = [
     "BEATS", "Candidate", "Depth", "SearchProgress", "SearchResult", "Space", "SpaceError", "TARGET_METRICS",
-    "TARGET_WORDS", "Target", "TargetError", "balance", "default_ladder", "estimate_search", "ladder_cost",
+    "TARGET_WORDS", "Target", "TargetError", "balance_search", "default_ladder", "estimate_search", "ladder_cost",
     "parse_targets", "search", "skill_depth",
     "AnalysisResult", "Cancelled", "ExactOutOfReach", "Heuristic", "Metric", "NotExact", "OptimalResult",
     "OptimalSolver", "PARAMETER_LABELS", "POLICIES", "Plan", "REFUSED", "Run", "SWEEPABLE", "SWEEP_METRICS",
@@ -76,7 +76,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # the same names for type checkers, which do not run __getattr__
     from .api import POLICIES, ExactOutOfReach, analyse, execute, policy_named
     from .balance.depth import BEATS, Depth, default_ladder, ladder_cost, skill_depth
-    from .balance.search import Candidate, SearchProgress, SearchResult, balance, estimate_search, search
+    from .balance.search import Candidate, SearchProgress, SearchResult, balance_search, estimate_search, search
     from .balance.space import Space, SpaceError
     from .balance.targets import TARGET_METRICS, TARGET_WORDS, Target, TargetError, parse_targets
     from .cancel import Cancelled

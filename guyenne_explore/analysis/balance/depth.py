@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ...engine_api import Position, Rules
+from ...i18n import gettext
 from ..api import execute
 from ..intervals import mean_interval, wilson
 from ..metrics import Metric
@@ -58,7 +59,7 @@ def check_ladder(levels: Sequence[str]) -> tuple[str, ...]:
     for level in levels:
         policy_named(level)
     if len(levels) < 2:
-        raise ValueError("a ladder needs at least two levels, weakest first (uniform,heuristic)")
+        raise ValueError(gettext("a ladder needs at least two levels, weakest first (uniform,heuristic)"))
     return tuple(levels)
 
 

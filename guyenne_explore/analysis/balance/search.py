@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from ...engine_api import RulesError
+from ...i18n import gettext
 from ..cancel import Cancelled
 from ..metrics import Metric
 from .depth import ladder_cost, seconds_a_game
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
 
 #: candidates a search tries unless told otherwise
 TRIALS = 30
+#: trials a search may take (proposals of candidates already tried included) for each candidate asked
+DUPLICATES = 4
 
 
 class Measure(Protocol):
@@ -231,7 +234,7 @@ def search(space: Space, targets: Sequence[Target], measure: Measure, *, games: 
         study.enqueue_trial(stale.params)
     planned = min(trials, space.size)
     finished = study.get_trials(deepcopy=False, states=done_states)
-    resumed = len(finished)
+    resumed = len({_key(t.params) for t in finished})
     if space.size <= trials:  # small enough to try whole: each candidate once, in order
         queued = {_key(t.params) for t in study.get_trials(deepcopy=False, states=(TrialState.WAITING,))}
         tried = {_key(t.params) for t in finished} | queued
@@ -249,7 +252,9 @@ def search(space: Space, targets: Sequence[Target], measure: Measure, *, games: 
                                                       time.monotonic() - started)) is False:
             raise Cancelled()
 
-    while len(finished) < planned:
+    # a proposal of a candidate already tried counts as a trial of the study but not as a candidate; past
+    # DUPLICATES times the candidates asked, the sampler is taken to have nothing new to propose
+    while len({_key(t.params) for t in finished}) < planned and len(finished) < DUPLICATES * planned:
         study.sampler = _sampler(space, trials, seed, len(finished))
         trial = study.ask(distributions)
         a = {v.parameter: trial.params[v.parameter] for v in space.varied}
@@ -259,9 +264,12 @@ def search(space: Space, targets: Sequence[Target], measure: Measure, *, games: 
                 trial.set_user_attr(k, v)
             for step, value in earlier.intermediate_values.items():
                 trial.report(value, step)
-            study.tell(trial, earlier.value, state=earlier.state)
+            if earlier.state is TrialState.COMPLETE:
+                study.tell(trial, earlier.value)
+            else:
+                study.tell(trial, state=earlier.state)
         else:
-            number, label = len(finished) + 1, space.label(a)
+            number, label = len({_key(t.params) for t in finished}) + 1, space.label(a)
 
             def told(played: int, number: int = number, label: str = label) -> None:
                 report(number, label, played)
@@ -343,7 +351,7 @@ def estimate_search(space: Space, targets: Sequence[Target], policies: tuple[str
     return Estimate(candidates, measure.cost(games), candidates * measure.cost(games), candidates * seconds)
 
 
-def balance(space: Space, targets: Sequence[Target], policies: tuple[str, str] = ("uniform", "uniform"),
+def balance_search(space: Space, targets: Sequence[Target], policies: tuple[str, str] = ("uniform", "uniform"),
             games: int = 400, trials: int = TRIALS, seed: int = 0, store: str | None = None,
             executor: Executor | None = None, ladder: Sequence[str] = (),
             progress: Callable[[SearchProgress], "bool | None"] | None = None) -> SearchResult:
@@ -352,7 +360,7 @@ def balance(space: Space, targets: Sequence[Target], policies: tuple[str, str] =
     engine plays go to ``executor`` (the local pool or a Dask cluster: the same results as here)."""
     ladder = tuple(ladder) if any(t.metric == DEPTH for t in targets) else ()
     if any(t.metric == DEPTH for t in targets) and len(ladder) < 2:
-        raise ValueError("a depth target needs a ladder of at least two levels")
+        raise ValueError(gettext("a depth target needs a ladder of at least two levels"))
     measure = PlayedMeasure(space, policies, seed, executor, ladder)
     what = json.dumps([list(policies), list(ladder)])
     return search(space, targets, measure, games=games, trials=trials, seed=seed, store=store, what=what,

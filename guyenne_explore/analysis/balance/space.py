@@ -132,7 +132,6 @@ class Space:
         return [v.parameter for v in self.varied if assignment[v.parameter] != self.own(v.parameter)]
 
     def label(self, assignment: Assignment, lang: str | None = None) -> str:
-        """``hand size 7, castles 5`` (the preset's values marked ``=``)."""
+        """``hand size 7, castles 5``."""
         return ", ".join(f"{parameter_label(v.parameter, lang)} {choice_label(assignment[v.parameter], lang)}"
-                         + ("" if assignment[v.parameter] != self.own(v.parameter) else " (=)")
                          for v in self.varied)

@@ -1,0 +1,171 @@
+"""The balance search: targets and varied parameters read with clear errors, the optimiser finds a planted
+optimum, racing never drops the true best, a resumed search continues where it stopped, and games spread over
+Dask give the same result as here.  Synthetic measures keep the optimiser's tests fast (no games); the games
+that are played are compiled uniform games, or a few engine games of the team preset."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from guyenne_explore.analysis import (Cancelled, Space, SpaceError, TargetError, balance_search, parse_targets,
+                                      search)
+from guyenne_explore.analysis.metrics import Metric
+from guyenne_explore.analysis.intervals import wilson
+from guyenne_explore.cli import main
+from guyenne_explore.engine_api import Rules
+
+FIRST = "Advantage (first side)"
+BASE = Rules.preset("base")
+
+
+class Planted:
+    """A synthetic objective: the advantage is 0.5 at the planted optimum and rises with the distance from it."""
+
+    def __init__(self, optimum: dict[str, int]) -> None:
+        self.optimum, self.played = optimum, []
+
+    def cost(self, games: int) -> int:
+        return games
+
+    def __call__(self, a, rung, games, tick=None):
+        self.played.append((dict(a), rung))
+        value = 0.5 + 0.02 * sum(abs(a[k] - v) for k, v in self.optimum.items())
+        return {FIRST: Metric(FIRST, value, value - 0.001, value + 0.001, games=games)}
+
+
+class Coins:
+    """A seeded toy of racing: candidate h wins a game with probability p(h), on common random numbers (every
+    candidate reads the same uniform draws of a rung)."""
+
+    def __init__(self, seed: int, best: int = 7) -> None:
+        self.seed, self.best, self.games = seed, best, {}
+
+    def p(self, h: int) -> float:
+        return 0.5 + 0.04 * abs(h - self.best)
+
+    def cost(self, games: int) -> int:
+        return games
+
+    def __call__(self, a, rung, games, tick=None):
+        h = a["hand_size"]
+        won = self.games.setdefault(h, [])
+        draws = random.Random(f"{self.seed}:{rung}")
+        won += [draws.random() < self.p(h) for _ in range(games - len(won))]
+        low, high = wilson(sum(won), len(won))
+        return {FIRST: Metric(FIRST, sum(won) / len(won), low, high, games=len(won))}
+
+
+@pytest.mark.parametrize("text, words", [
+    ("advantage", "name=low:high"), ("luck=0:1", "unknown target"), ("draws=0.05", "colon"),
+    ("rounds=10:6", "above"), ("draws=a:b", "not a number"), ("draws=:", "at least one end"),
+])
+def test_a_bad_target_is_named(text, words):
+    with pytest.raises(TargetError) as err:
+        parse_targets([text])
+    assert repr(text) in str(err.value) and words in str(err.value)
+
+
+def test_targets_read_metric_names_and_open_ends():
+    draws, depth = parse_targets(["Drawishness=:0.05", "depth=2:"])
+    assert (draws.metric, draws.low, draws.high) == ("Drawishness", None, 0.05)
+    assert depth.met(3) and not depth.met(1) and depth.distance(1) == 0.5
+
+
+@pytest.mark.parametrize("text, words", [
+    ("hand_size=5:99", "at most 12"), ("size=1:2", "unknown parameter"), ("hand_size", "low:high"),
+    ("removal=none:advanced", "choices"), ("hand_size=7:5", "above"), ("removal=sometimes", "not one of"),
+])
+def test_a_bad_vary_is_named(text, words):
+    with pytest.raises(SpaceError) as err:
+        Space.parse(BASE, [text])
+    assert repr(text) in str(err.value) and words in str(err.value)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--vary", "hand_size=5:99", "--target", "advantage=0.48:0.52"], "hand_size"),
+    (["--vary", "hand_size=5:7", "--target", "advantage=0.6:0.5"], "advantage"),
+    (["--vary", "hand_size=5:7"], "--target"),
+    (["--vary", "hand_size=5:7", "--target", "draws=:0.1", "--policies", "wizard"], "wizard"),
+])
+def test_the_command_refuses_bad_input_in_one_line(capsys, args, words):
+    assert main(["balance", *args]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0] and "Traceback" not in err[0]
+
+
+def test_the_optimiser_finds_a_planted_optimum():
+    space = Space.parse(BASE, ["hand_size=2:12", "castles=2:20"])  # 209 candidates, 40 tried
+    measure = Planted({"hand_size": 9, "castles": 14})
+    result = search(space, parse_targets(["advantage=0.49:0.51"]), measure, games=100, trials=40, seed=3)
+    assert len(result.candidates) == 40
+    assert result.best().assignment == {"hand_size": 9, "castles": 14}
+    assert [c.assignment for c in result.ranked()] == [{"hand_size": 9, "castles": 14}]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_racing_never_drops_the_true_best(seed):
+    space = Space.parse(BASE, ["hand_size=2:12"])
+    toy = Coins(seed)
+    result = search(space, parse_targets(["advantage=0.46:0.54"]), toy, games=400, trials=20, seed=seed)
+    by = {c.assignment["hand_size"]: c for c in result.candidates}
+    assert len(by) == 11
+    assert not by[7].dropped and by[7].games == 400 and by[7].meets(result.targets)
+    assert by[2].dropped and by[2].games < 400  # 0.7 against 0.46:0.54: dropped before its last rung
+    assert {"hand_size": 7} in [c.assignment for c in result.ranked()]
+
+
+def test_a_resumed_search_continues_where_it_stopped(tmp_path):
+    space = Space.parse(BASE, ["hand_size=2:12", "castles=2:20"])
+    targets = parse_targets(["advantage=0.49:0.51"])
+    store = str(tmp_path / "search.journal")
+    whole = search(space, targets, Planted({"hand_size": 4, "castles": 5}), games=40, trials=12, seed=5)
+
+    stopped = Planted({"hand_size": 4, "castles": 5})
+    with pytest.raises(Cancelled):
+        search(space, targets, stopped, games=40, trials=12, seed=5, store=store,
+               progress=lambda p: False if p.candidate == 6 and p.played > 0 else None)
+    resumed = Planted({"hand_size": 4, "castles": 5})
+    again = search(space, targets, resumed, games=40, trials=12, seed=5, store=store)
+    assert again.resumed == 5
+    finished = {json.dumps(sorted(a.items())) for a, _ in stopped.played[:-1]}
+    assert not any(json.dumps(sorted(a.items())) in finished for a, _ in resumed.played)  # none played twice
+    shown = lambda r: [(c.assignment, c.objective, c.games) for c in r.candidates]  # noqa: E731
+    assert shown(again) == shown(whole)
+
+
+def test_a_search_plays_the_same_deals_for_every_candidate_and_the_same_result_twice():
+    space = Space.parse(Rules.preset("advanced"), ["castles=5:6"])
+    targets = parse_targets(["advantage=0.4:0.6", "draws=:0.2"])
+    one = balance_search(space, targets, ("uniform", "uniform"), games=60, seed=2)
+    two = balance_search(space, targets, ("uniform", "uniform"), games=60, seed=2)
+    assert [c.to_json(targets) for c in one.candidates] == [c.to_json(targets) for c in two.candidates]
+    assert all(c.games == 60 for c in one.candidates)
+
+
+def test_dask_and_local_runs_are_equal():
+    distributed = pytest.importorskip("distributed")
+    space = Space.parse(Rules.preset("team"), ["hand_size=5:6"])  # team games: the engine plays them
+    targets = parse_targets(["advantage=0.3:0.7"])
+    here = balance_search(space, targets, ("uniform", "uniform"), games=8, seed=4)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        there = balance_search(space, targets, ("uniform", "uniform"), games=8, seed=4,
+                               executor=client.get_executor())
+    assert [c.to_json(targets) for c in here.candidates] == [c.to_json(targets) for c in there.candidates]
+
+
+def test_the_command_prints_the_best_with_intervals_and_writes_csv(tmp_path, capsys):
+    csv_path = tmp_path / "tried.csv"
+    code = main(["balance", "--rules", "advanced", "--vary", "castles=5:6", "--target", "advantage=0.3:0.7",
+                 "--games", "40", "--seed", "1", "--json", "--csv", str(csv_path)])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    data = json.loads(out.out)
+    best = data["best"]
+    assert best["meets"] and best["metrics"][FIRST]["ci95"][0] < best["metrics"][FIRST]["value"]
+    assert best["changes"] == [] and best["settings"] == {"castles": 6}  # the preset's own value: no change
+    assert "candidates" in out.err  # the cost said before the search starts
+    assert csv_path.read_text().splitlines()[0].startswith("castles,")

@@ -1,0 +1,54 @@
+"""Skill depth and luck: a ladder of levels, each against the one below in both seats, on compiled games."""
+
+from __future__ import annotations
+
+import json
+
+from guyenne_explore.analysis import skill_depth
+from guyenne_explore.cli import main
+from guyenne_explore.engine_api import Rules
+
+ADVANCED = Rules.preset("advanced")
+#: every card a 2, no hero, two castles, one card a castle: every battle is a tie and every placement alike
+NO_DECISIONS = Rules.preset("base").replace(card_counts={"2": 8, "3": 0, "4": 0, "5": 0}, hero=False, hand_size=2,
+                                            castles=2, max_at_castle=1)
+
+
+def test_uniform_against_uniform_has_no_skill_depth():
+    depth = skill_depth(ADVANCED, ("uniform", "uniform"), games=100, seed=1)
+    (match,) = depth.matches
+    assert match.score.value == 0.5 and (match.score.low, match.score.high) == (0.5, 0.5)
+    assert (depth.chain, depth.chain_low, depth.chain_high) == (0, 0, 0)
+    assert depth.metric().value == 0.0
+
+
+def test_the_heuristic_beats_uniform_play_and_the_chain_counts_it():
+    depth = skill_depth(ADVANCED, ("uniform", "uniform", "heuristic"), games=300, seed=1)
+    assert [m.beats for m in depth.matches] == [False, True]
+    assert depth.chain == 1 and depth.chain_high == 1
+    weaker = depth.matches[1].weaker_wins
+    assert weaker.value < 0.5 and weaker.games == 600
+    assert depth.matches[1].luck.value < 0.9  # decisions matter here
+
+
+def test_a_rule_set_where_decisions_cannot_matter_has_a_luck_share_of_one():
+    depth = skill_depth(NO_DECISIONS, ("uniform", "heuristic"), games=40, seed=2)
+    assert (depth.luck.value, depth.luck.low, depth.luck.high) == (1.0, 1.0, 1.0)
+    assert depth.chain == 0 and depth.weaker_wins.value == 0.0
+
+
+def test_the_depth_command_prints_the_ladder_as_json(capsys):
+    code = main(["depth", "--rules", "advanced", "--levels", "uniform,heuristic", "--games", "60", "--json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    data = json.loads(out.out)
+    assert data["levels"] == ["uniform", "heuristic"] and data["chain"] in (0, 1)
+    assert set(data["luck_share"]) >= {"value", "ci95"} and len(data["matches"]) == 1
+    assert "uniform against heuristic: 120 games" in out.err  # the cost, said before it starts
+
+
+def test_the_depth_command_refuses_a_ladder_of_one_or_an_unknown_level(capsys):
+    assert main(["depth", "--levels", "uniform"]) == 1
+    assert "two levels" in capsys.readouterr().err
+    assert main(["depth", "--levels", "uniform,wizard"]) == 1
+    assert "wizard" in capsys.readouterr().err
