@@ -17,6 +17,7 @@ from math import comb
 from typing import TYPE_CHECKING
 
 from .cards import EMPTY, KINDS, SYMBOLS, Cards
+from .scoring import EXHAUSTED, SWEEP, sweeper
 from .state import DRAW, Draw, evolve
 from .rules import Rules
 
@@ -40,6 +41,31 @@ class _DrawPlan:
 
 def _cards_needed(side: "Side", rules: Rules) -> int:
     return max(0, rules.hand_size - side.hand.size)
+
+
+def cannot_reshuffle_again(side: "Side", rules: Rules) -> bool:
+    """Whether the side can never reshuffle again (RULES.md 5 step 3): it has exhausted its deck L
+    times, or L-1 times with cards left in the deck (drawing that deck dry is its L-th exhaustion,
+    after which it draws nothing more).  Its discard and removed cards are then out of the game for
+    good, which is what lets the endgame solvers drop them."""
+    limit = rules.exhaustion_limit
+    return side.exhaustions >= limit or (side.exhaustions == limit - 1 and side.deck.size > 0)
+
+
+def hand_size_after_draw(side: "Side", rules: Rules) -> int:
+    """How many cards the side holds after its draw at the end of a round (RULES.md 5 step 3),
+    whichever cards come: the draw's size is known before its cards.  Read from the engine's own
+    walk of the draw (:func:`_run`), reshuffles and exhaustions included."""
+    plan = _draw_plan(side, rules)
+    return side.hand.size + plan.fixed.size + plan.random_count
+
+
+def ending_without_reshuffle(castles: tuple[int, ...]) -> str:
+    """How a game in which no side can reshuffle again (:func:`cannot_reshuffle_again`) ends when it
+    stops on the final table ``castles``, as :func:`.scoring.ending` says it: a sweep when one side
+    controls every castle (RULES.md 5 step 1), else a side holds at most one card after drawing
+    (step 4), which such a side reaches only by drawing its deck dry for the last time: exhausted."""
+    return SWEEP if sweeper(castles) is not None else EXHAUSTED
 
 
 def _run(side: "Side", rules: Rules, chosen: Cards | None) -> tuple["Side", _DrawPlan]:

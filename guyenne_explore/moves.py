@@ -19,7 +19,7 @@ from .i18n import N_
 from .i18n import gettext as _
 from .i18n import current_language, point_name, side_noun, side_title
 from .problems import shown
-from .rules import SIDES
+from .rules import SIDES, Rules
 from .state import (BATTLES, CONCEDE_CHOICE, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
                     RESPOND_FIRST, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT)
 from .turn import acting_member, acting_side, battle_of
@@ -123,8 +123,7 @@ class Choice:
                 if self._remove_problem(cards) is None:
                     yield Move(cards=cards)
             return
-        top = min(self.max_cards, self.source.size - self.reserve)
-        sets = list(self.source.sub_multisets(self.min_cards, top))
+        sets = self.card_sets()
         if self.castles:
             for c in self.castles:
                 for cards in sets:
@@ -133,12 +132,20 @@ class Choice:
             for cards in sets:
                 yield Move(cards=cards)
 
+    def _most_cards(self) -> int:
+        """The most cards a move may take: ``max_cards``, less the ``reserve`` kept back for later."""
+        return min(self.max_cards, self.source.size - self.reserve)
+
+    def card_sets(self) -> list[Cards]:
+        """The distinct multisets of cards a placement, discard or split allows (RULES.md 2, 3 and 8:
+        ``min_cards`` to ``max_cards`` from the source, ``reserve`` kept back), castles aside."""
+        return list(self.source.sub_multisets(self.min_cards, self._most_cards()))
+
     def count(self) -> int:
         """Number of legal moves, counted without listing them when possible."""
         if self.point in (TEAM_ORDER, CONCEDE_CHOICE, REMOVE_CHOICE):
             return sum(1 for _ in self.moves())
-        top = min(self.max_cards, self.source.size - self.reserve)
-        n = count_sub_multisets(self.source, self.min_cards, top)
+        n = count_sub_multisets(self.source, self.min_cards, self._most_cards())
         return n * len(self.castles) if self.castles else n
 
     # --------------------------------------------------------------- why not
@@ -303,18 +310,24 @@ def choice_for(position: "State") -> Choice | None:
         battle = position.battle or 0
         return Choice(point, side, member, position.placed.at(side, battle), battle=battle,
                       n_castles=n, source_name="placed cards")
-    hand = s.hands[member]
-    team = s.is_team
+    first_castle = position.placed.x if point == OPEN_SECOND else None
+    return placement_choice(point, side, s.hands[member], rules, member=member, team=s.is_team,
+                            first_castle=first_castle)
+
+
+def placement_choice(point: str, side: int, hand: Cards, rules: "Rules", *, member: int = 0, team: bool = False,
+                     first_castle: int | None = None) -> Choice:
+    """The Choice of a placement (RULES.md 3 and 8): 1 to ``max_at_castle`` cards from ``hand``, a
+    lone side keeping one card back at X for Y, a castle to choose when opening (Y differs from
+    ``first_castle``, X's castle).  The endgame solvers take their placement limits from it."""
     reserve = 1 if point in (OPEN_FIRST, RESPOND_FIRST) and not team else 0
     castles: tuple[int, ...] = ()
-    first_castle = None
     if point == OPEN_FIRST:
         castles = tuple(range(rules.castles))
     elif point == OPEN_SECOND:
-        first_castle = position.placed.x
         castles = tuple(c for c in range(rules.castles) if c != first_castle)
     return Choice(point, side, member, hand, 1, rules.max_at_castle, reserve, castles, first_castle,
-                  battle=battle_of(point), n_castles=n)
+                  battle=battle_of(point), n_castles=rules.castles)
 
 
 def legal_moves(position: "State") -> LegalMoves:

@@ -101,9 +101,16 @@ def sweeper(castles: tuple[int, ...]) -> int | None:
     return None
 
 
+def holds_too_few(hand_size: int) -> bool:
+    """Whether a side holding ``hand_size`` cards after drawing cannot play on (RULES.md 5 step 4: at
+    most one card ends the game, since a round places at two castles).  The one-card end check:
+    :func:`cannot_play_on` asks it of both sides, and the solvers that know hand sizes only ask it too."""
+    return hand_size <= 1
+
+
 def cannot_play_on(hands: tuple[int, int]) -> tuple[int, ...]:
     """The sides whose hand, after drawing, holds at most one card (RULES.md 5.4: the game ends)."""
-    return tuple(s for s in (ENGLISH, FRENCH) if hands[s] <= 1)
+    return tuple(s for s in (ENGLISH, FRENCH) if holds_too_few(hands[s]))
 
 
 def ending(p: "State") -> Ending | None:

@@ -152,12 +152,12 @@ def _point_problems(p: State) -> list[Problem]:
         elif not any(p.sides[side].is_team and p.sides[side].order is None for side in (0, 1)):
             out.append(problem("point.no_team_to_decide", "to_play", point=point))
     if point in START_OF_ROUND or point == DRAW:  # RULES.md 5.1: a sweep ends the game before the draw
-        if p.castles and p.castles[0] != NEUTRAL and all(c == p.castles[0] for c in p.castles):
-            out.append(problem("point.game_over_sweep", "to_play", side=SIDES[p.castles[0]]))
-    if point in START_OF_ROUND:
-        for side, name in enumerate(SIDES):
-            if p.sides[side].hand.size <= 1:
-                out.append(problem("point.game_over_hand", "to_play", side=name))
+        swept = sweeper(p.castles) if p.castles else None
+        if swept is not None:
+            out.append(problem("point.game_over_sweep", "to_play", side=SIDES[swept]))
+    if point in START_OF_ROUND:  # RULES.md 5.4: a side left with at most one card after drawing ends the game
+        for side in cannot_play_on((p.sides[0].hand.size, p.sides[1].hand.size)):
+            out.append(problem("point.game_over_hand", "to_play", side=SIDES[side]))
         for side, name in enumerate(SIDES):
             s = p.sides[side]
             if s.is_team and point == OPEN_FIRST and s.order is None:

@@ -17,17 +17,16 @@ from guyenne_explore.analysis import api
 from guyenne_explore.analysis import NotExact, planning
 from guyenne_explore.analysis.api import ExactOutOfReach, analyse
 from guyenne_explore.analysis.planning import Sampler, Solver, estimate_exact_cost, estimate_tree_size, in_endgame, plan
-from guyenne_explore.analysis.exact.endgame import frozen
 from guyenne_explore.analysis.limits import check_memory, plain_bytes
 from guyenne_explore.cli import main
-from guyenne_explore.engine_api import OPEN_FIRST, apply_legal
+from guyenne_explore.engine_api import OPEN_FIRST, apply_legal, cannot_reshuffle_again
 from guyenne_explore.record import play_game
 
 
 def _endgame_with_full_decks() -> Position:
     rules = Rules.preset("base")
     for q in play_game(Position.start(rules), 0).positions():
-        if q.to_play == "open_first" and all(frozen(s, rules) for s in q.sides) \
+        if q.to_play == "open_first" and all(cannot_reshuffle_again(s, rules) for s in q.sides) \
                 and sum(s.deck.size for s in q.sides) >= 12:
             return q
     raise AssertionError("seed 0 no longer reaches such an endgame: pick another seed")

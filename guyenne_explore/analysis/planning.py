@@ -21,11 +21,11 @@ from enum import Enum
 from math import comb
 from typing import TYPE_CHECKING
 
-from ..engine_api import Cards, Draw, Hooks, Move, Position, play
+from ..engine_api import Cards, Draw, Hooks, Move, Position, cannot_reshuffle_again, play
 from ..i18n import N_, gettext, ngettext
 from .compiled.encode import unsupported as compiled_uniform_unsupported
 from .exact.distribution import out_of_reach, plain_duration, require_exact
-from .exact.endgame import applies, frozen
+from .exact.endgame import applies
 from .limits import ExactOutOfReach
 from .policies.registry import policy_named
 
@@ -140,7 +140,7 @@ def _compiled_reason(p: Position, policies: tuple[str, str]) -> str | None:
 
 def in_endgame(p: Position, policies: tuple[str, str]) -> bool:
     """Whether every round start from ``p`` on is solved by the endgame solver (no side can reshuffle)."""
-    return compiled_uniform_unsupported(p, policies) is None and all(frozen(s, p.rules) for s in p.sides)
+    return compiled_uniform_unsupported(p, policies) is None and all(cannot_reshuffle_again(s, p.rules) for s in p.sides)
 
 
 def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto", games: int = 2000,

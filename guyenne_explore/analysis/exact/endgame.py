@@ -16,8 +16,10 @@ the uniform policy then factorises:
 So a round is one small tensor contraction (exact, in integers) instead of an
 enumeration of every path, and the draws come from the engine's own chance
 outcomes.  Battles are decided by the engine's ``battle_winner``, the
-final score by the engine's ``table_result`` and how the game ended by
-:func:`ending_of`; the tests compare every distribution, endings included,
+final score by the engine's ``table_result``, how the game ended by its
+``ending_without_reshuffle``, the placement limits by its ``placement_choice``
+and the end checks by its ``sweeper``, ``hand_size_after_draw`` and
+``holds_too_few``; the tests compare every distribution, endings included,
 with the engine's enumeration.
 """
 
@@ -32,8 +34,9 @@ from typing import Callable
 
 import numpy as np
 
-from ...engine_api import (EXHAUSTED, NEUTRAL, OPEN_FIRST, SWEEP, Cards, Position, Rules, Side, battle_winner,
-                           side_outcomes, sweeper, table_result)
+from ...engine_api import (NEUTRAL, OPEN_FIRST, RESPOND_FIRST, RESPOND_SECOND, Cards, Position, Rules, Side,
+                           battle_winner, cannot_reshuffle_again, ending_without_reshuffle, hand_size_after_draw,
+                           holds_too_few, placement_choice, side_outcomes, sweeper, table_result)
 from ..compiled.encode import unsupported
 
 #: (english score, french score, winner, ending, rounds after this one) -> probability, as in :mod:`..exact`
@@ -44,25 +47,10 @@ HERO_CLASS = -1
 F_WINS, S_WINS, TIE = 0, 1, 2
 
 
-def frozen(side: Side, rules: Rules) -> bool:
-    """True when the side can never reshuffle again (its discard is out of the game for good)."""
-    limit = rules.exhaustion_limit
-    return side.exhaustions >= limit or (side.exhaustions == limit - 1 and side.deck.size > 0)
-
-
-def ending_of(castles: tuple[int, ...]) -> str:
-    """How an endgame that stops on the final table ``castles`` ended, as the engine's ``ending``
-    says it: a sweep when the engine's ``sweeper`` names a side; else a side holds at most one card
-    after drawing, and a side that can never reshuffle (:func:`frozen`) gets there only by drawing
-    its deck dry for the last time, so every side the engine's ending names has exhausted its deck.
-    The tests compare these endings with the engine's on every endgame they solve."""
-    return SWEEP if sweeper(castles) is not None else EXHAUSTED
-
-
 def applies(p: Position, policies: tuple[str, str]) -> bool:
     """Whether :class:`Endgame` solves ``p``: a round start of an endgame under uniform play."""
     return (p.to_play == OPEN_FIRST and unsupported(p, policies) is None
-            and all(frozen(s, p.rules) for s in p.sides))
+            and all(cannot_reshuffle_again(s, p.rules) for s in p.sides))
 
 
 def _class(cards: Cards) -> int:
@@ -77,9 +65,10 @@ class _Placements:
     group is ``weights[g] / denominator``.
     """
 
-    def __init__(self, hand: Cards, max_at: int):
-        firsts = list(hand.sub_multisets(1, min(max_at, hand.size - 1)))
-        seconds = [list((hand - a).sub_multisets(1, min(max_at, hand.size - a.size))) for a in firsts]
+    def __init__(self, hand: Cards, rules: Rules):
+        # the engine's placement limits: at X (opening or answering alike) a card is kept back for Y
+        firsts = placement_choice(RESPOND_FIRST, 0, hand, rules).card_sets()
+        seconds = [placement_choice(RESPOND_SECOND, 0, hand - a, rules).card_sets() for a in firsts]
         scale = lcm(*(len(s) for s in seconds))
         self.denominator = len(firsts) * scale
         groups: dict[tuple[Cards, int, int], int] = defaultdict(int)
@@ -104,19 +93,27 @@ class _Placements:
 
 
 @lru_cache(maxsize=4096)
-def _placements(hand: Cards, max_at: int) -> _Placements:
-    return _Placements(hand, max_at)
+def _placements(hand: Cards, rules: Rules) -> _Placements:
+    return _Placements(hand, rules)
 
 
 @lru_cache(maxsize=16384)
-def _round_table(hand_f: Cards, hand_s: Cards, first: int, max_at: int,
+def _cannot_play_on_after_draw(kept: Cards, deck: Cards, rules: Rules) -> bool:
+    """Whether a side that can never reshuffle again, keeping ``kept`` with ``deck`` left, holds too
+    few cards after its draw to play on (the engine's one-card end check)."""
+    side = Side(hands=(kept,), deck=deck, exhaustions=rules.exhaustion_limit)
+    return holds_too_few(hand_size_after_draw(side, rules))
+
+
+@lru_cache(maxsize=16384)
+def _round_table(hand_f: Cards, hand_s: Cards, first: int, rules: Rules,
                  pairs: int) -> tuple[_Placements, _Placements, np.ndarray]:
     """F's and S's placements and ``table[i, j, ox, oy]``: the integer weight of F keeping remainder
     i and S keeping j with outcome ox at X and oy at Y, over ``fp.denominator * sp.denominator``.
 
     Integers are int64 when no sum can overflow (``pairs`` (X, Y) pairs are added later), else
     Python integers: exact either way."""
-    fp, sp = _placements(hand_f, max_at), _placements(hand_s, max_at)
+    fp, sp = _placements(hand_f, rules), _placements(hand_s, rules)
     duel = _duel(fp, sp, first)
     dtype = np.int64 if fp.denominator * sp.denominator * pairs < 2 ** 62 else object
     step = np.einsum("iad,abx->idbx", fp.table.astype(dtype), duel.astype(dtype))
@@ -157,7 +154,7 @@ def _configs(castles: tuple[int, ...], first: int) -> tuple[list[tuple[int, ...]
     for t, o in entries:
         counts[t, o] += 1
     tables = list(index)
-    all_six = np.array([t[0] != NEUTRAL and all(c == t[0] for c in t) for t in tables])
+    all_six = np.array([sweeper(t) is not None for t in tables])
     return tables, counts, all_six
 
 
@@ -183,7 +180,7 @@ class Endgame:
         """The engine's score of a finished table (only castles and unspent card counts matter) and
         how the game ended there."""
         r = table_result(castles, unspent_e, unspent_f, self.rules)
-        return r.english, r.french, r.winner, ending_of(castles)
+        return r.english, r.french, r.winner, ending_without_reshuffle(castles)
 
     def _outcome_ids(self, castles: tuple[int, ...], first: int, classes: tuple[tuple[int, int], ...]) -> np.ndarray:
         """ids[t, c]: the final outcome (index in ``self.outcomes``) of castles ending as table t
@@ -229,14 +226,15 @@ class Endgame:
         """
         rules = self.rules
         n = len(castles)
-        fp, sp, table = _round_table(hands[first], hands[1 - first], first, rules.max_at_castle, n * (n - 1))
+        fp, sp, table = _round_table(hands[first], hands[1 - first], first, rules, n * (n - 1))
         dtype = table.dtype
         sizes = [fp.sizes, sp.sizes] if first == 0 else [sp.sizes, fp.sizes]
         grid = [sizes[0][:, None] if first == 0 else sizes[0][None, :],
                 sizes[1][None, :] if first == 0 else sizes[1][:, None]]  # side e/f sizes on the (i, j) grid
         # the hand after the draw has a known size: the end does not depend on which cards come
-        after = [g + np.minimum(np.maximum(0, rules.hand_size - g), d.size) for g, d in zip(grid, decks)]
-        ends = np.broadcast_to((after[0] <= 1) | (after[1] <= 1), table.shape[:2])
+        short_f = np.array([_cannot_play_on_after_draw(r, decks[first], rules) for r in fp.remainders])
+        short_s = np.array([_cannot_play_on_after_draw(r, decks[1 - first], rules) for r in sp.remainders])
+        ends = short_f[:, None] | short_s[None, :]
         unspent_e = np.broadcast_to(grid[0] + decks[0].size, table.shape[:2])
         unspent_f = np.broadcast_to(grid[1] + decks[1].size, table.shape[:2])
         unspent = list(zip(unspent_e.ravel().tolist(), unspent_f.ravel().tolist()))

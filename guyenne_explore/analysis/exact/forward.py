@@ -30,8 +30,9 @@ ends the game takes its share of its orbit's mass.
 The answers are the exact distribution up to rounding (the tests compare them
 with the fractions of :class:`.endgame.Endgame` to 1e-12); battles and draws
 come from the engine (``battle_winner``, ``side_outcomes``), the final scores
-from the engine's ``table_result`` and how the game ended from
-:func:`.endgame.ending_of`.
+from the engine's ``table_result``, how the game ended from the engine's
+``ending_without_reshuffle``, and the end checks from its ``sweeper``,
+``hand_size_after_draw`` and ``holds_too_few``.
 """
 
 from __future__ import annotations
@@ -46,8 +47,9 @@ from typing import NamedTuple
 import numpy as np
 from scipy import sparse
 
-from ...engine_api import NEUTRAL, Cards, Position, Rules, Side, battle_winner, side_outcomes, table_result
-from .endgame import HERO_CLASS, _placements, ending_of
+from ...engine_api import (NEUTRAL, Cards, Position, Rules, Side, battle_winner, ending_without_reshuffle,
+                           hand_size_after_draw, holds_too_few, side_outcomes, sweeper, table_result)
+from .endgame import HERO_CLASS, _placements
 from ..limits import check_memory
 
 #: (english score, french score, winner, ending, rounds after this one) -> probability
@@ -65,7 +67,7 @@ class _SideStep:
     before the draw), so a whole step pairs with the other side's in one operation."""
 
     def __init__(self, hand: Cards, deck: Cards, rules: Rules, classes: dict[int, int], post_id: Callable):
-        pl = _placements(hand, rules.max_at_castle)
+        pl = _placements(hand, rules)
         i, a, b = np.nonzero(pl.table)
         self.remainder = i
         self.at_x = np.array([classes[c] for c in pl.classes])[a]
@@ -117,7 +119,7 @@ class ForwardEndgame:
         #: ordered pairs (X, Y) of distinct castles, each as likely
         self.pairs_xy = n * (n - 1)
         self._orbits: dict[int, Orbits] = {}
-        self.all_six = (digits == digits[:, :1]).all(axis=1) & (digits[:, 0] != 0)
+        self.all_six = np.array([sweeper(tuple(_CONTROL[d] for d in row)) is not None for row in digits.tolist()])
         self.powers = powers
         self._steps: dict[tuple[Cards, Cards], _SideStep] = {}
         # side states (hand, deck) at a round start and after placing, by id
@@ -148,7 +150,7 @@ class ForwardEndgame:
             side = Side(hands=(kept,), deck=deck, exhaustions=rules.exhaustion_limit)
             draws = side_outcomes(side, rules)
             self._posts.append(_Post(
-                kept.size + deck.size, kept.size + min(max(0, rules.hand_size - kept.size), deck.size) <= 1,
+                side.unspent, holds_too_few(hand_size_after_draw(side, rules)),
                 np.array([self._state_id(kept + d, deck - d) for d, _ in draws], np.int64),
                 np.array([float(q) for _, q in draws]), tuple(q for _, q in draws)))
             hit = self._post_ids[key] = len(self._posts) - 1
@@ -185,7 +187,8 @@ class ForwardEndgame:
         hit = self._ids.get(key)
         if hit is None:
             if not self._tables:
-                self._tables = [(t, ending_of(t)) for t in (tuple(_CONTROL[d] for d in row) for row in self.digits.tolist())]
+                tables = (tuple(_CONTROL[d] for d in row) for row in self.digits.tolist())
+                self._tables = [(t, ending_without_reshuffle(t)) for t in tables]
             hit = np.empty(len(self._tables), np.int64)
             for t, (table, end) in enumerate(self._tables):
                 r = table_result(table, unspent_e, unspent_f, self.rules)

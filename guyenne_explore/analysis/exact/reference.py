@@ -20,9 +20,8 @@ from fractions import Fraction
 from math import gcd, lcm
 
 from ...engine_api import (CONCEDE_CHOICE, OPEN_SECOND, PLACEMENTS, REMOVE_CHOICE, RESPOND_SECOND, UNIFORM,
-                          Position, Side, apply_legal, battle_winner)
+                          Position, Side, apply_legal, battle_winner, cannot_reshuffle_again)
 from ..cancel import Cancelled
-from .endgame import frozen
 
 Outcome = tuple[int, int, str, str, int]
 Value = tuple[int, dict[Outcome, int]]
@@ -31,7 +30,7 @@ Value = tuple[int, dict[Outcome, int]]
 def _side_key(s: Side, settled: bool, to_play: str) -> tuple:
     """What of a side can still change the game.
 
-    - A side that can never reshuffle again (:func:`.exact.endgame.frozen`) never sees its discard
+    - A side that can never reshuffle again (the engine's ``cannot_reshuffle_again``) never sees its discard
       or its removed cards again, and neither counts in a score (unspent cards are hand and deck):
       both are dropped (``settled``).
     - The two members of a team are labels: the engine chooses who acts from the drawer and the
@@ -63,8 +62,8 @@ def merge_key(p: Position) -> tuple:
       adjacent castles, the same from either end (a line or a ring).  The key takes the smaller.
     """
     rules = p.rules
-    settled = all(frozen(s, rules) for s in p.sides)
-    sides = tuple(_side_key(s, frozen(s, rules), p.to_play) for s in p.sides)
+    settled = all(cannot_reshuffle_again(s, rules) for s in p.sides)
+    sides = tuple(_side_key(s, cannot_reshuffle_again(s, rules), p.to_play) for s in p.sides)
     placed = p.placed
     cards = placed.cards
     if settled and p.to_play in (OPEN_SECOND, RESPOND_SECOND):

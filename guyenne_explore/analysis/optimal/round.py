@@ -16,9 +16,11 @@ Everything a round needs is asked from the engine: the legal multisets come
 from the engine's legal moves at positions on a real path of the round, the
 battle winners from :func:`~guyenne_explore.flow.battle_winner`, the score from
 :func:`~guyenne_explore.scoring.table_result`.  What the engine does between
-battles (the control a winner takes, the all-castles end, the end on a short
-hand) is mirrored in :func:`next_castles` and :func:`ends_after_array`; that copy is
-pinned leaf by leaf against ``Position.apply`` in ``tests/test_solve.py``.
+battles (the control a winner takes) is mirrored in :func:`next_castles`; the end
+checks are the engine's ``sweeper`` and ``holds_too_few``, asked per table and per
+hand size in :func:`ends_after_array`.  The copy is pinned against the engine in
+``tests/test_rule_copies.py`` and leaf by leaf against ``Position.apply`` in
+``tests/test_solve.py``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...engine_api import ENGLISH, NEUTRAL, OPEN_FIRST, Cards, Move, Position, Rules, Side, battle_winner
+from ...engine_api import (ENGLISH, NEUTRAL, OPEN_FIRST, Cards, Move, Position, Rules, Side, battle_winner,
+                           holds_too_few, sweeper)
 
 #: A round start: (castles, first player, english hand, french hand).  Decks are empty.
 StateKey = tuple[tuple[int, ...], int, Cards, Cards]
@@ -48,11 +51,6 @@ def next_castles(castles: tuple[int, ...], x: int, y: int, wx: int, wy: int) -> 
         if w != TIE:
             new[c] = w
     return tuple(new)
-
-
-@lru_cache(maxsize=1 << 16)
-def _swept(castles: tuple[int, ...]) -> bool:
-    return castles[0] != NEUTRAL and all(c == castles[0] for c in castles)
 
 
 def reflect(key: StateKey) -> StateKey:
@@ -198,7 +196,7 @@ def _tables(castles: tuple[int, ...]) -> tuple[np.ndarray, list[tuple[int, ...]]
         for ww in range(9):
             ids[k, ww] = index.setdefault(next_castles(castles, x, y, *divmod(ww, 3)), len(index))
     tables = list(index)
-    return ids, tables, np.array([_swept(t) for t in tables])
+    return ids, tables, np.array([sweeper(t) is not None for t in tables])
 
 
 def build_round(rules: Rules, key: StateKey) -> RoundModel:
@@ -230,8 +228,13 @@ def build_round(rules: Rules, key: StateKey) -> RoundModel:
 
 def ends_after_array(swept: np.ndarray, size_f: np.ndarray, size_s: np.ndarray) -> np.ndarray:
     """Whether the game ends after a round of an endgame with empty decks, for arrays of places: a
-    sweep (known per table), or a side left with at most one card (RULES.md 5 steps 1 and 4)."""
-    return swept | (size_f <= 1) | (size_s <= 1)
+    sweep (known per table), or a side left with at most one card (RULES.md 5 steps 1 and 4: the
+    engine's ``holds_too_few``; with empty decks the hand after the draw is the hand kept)."""
+    return swept | _holds_too_few(size_f) | _holds_too_few(size_s)
+
+
+#: the engine's one-card end check on an array of hand sizes
+_holds_too_few = np.vectorize(holds_too_few, otypes=[bool])
 
 
 def _unique(code: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:

@@ -40,9 +40,8 @@ from typing import Any, Callable
 import numpy as np
 
 from ...engine_api import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, SIDES, Move,
-                          Position, Rules, Side, table_result)
+                          Position, Rules, Side, cannot_reshuffle_again, table_result)
 from ...i18n import N_, capitalised, current_language, gettext, ngettext, point_name, side_noun, translator
-from ..exact.endgame import frozen
 from .lp import Layout, RoundSolution, solve_batch
 from .round import RoundModel, StateKey, build_round, canonical, round_start, subgame
 from ..policies import Policy
@@ -67,7 +66,7 @@ def why_not_solvable(p: Position) -> str | None:
         return gettext("the optimal-play solver plays battles with the built-in reveal/concede rule; "
                        "turn the concede_as_decision option off to solve this position")
     for i, s in enumerate(p.sides):
-        if s.deck.size or not frozen(s, rules):
+        if s.deck.size or not cannot_reshuffle_again(s, rules):
             return gettext("{side} can still draw (cards in the deck: {deck}; exhaustions: {exhaustions} of {limit}): "
                            "after a draw the hands are not known to both sides; the solver starts once no side can "
                            "draw again").format(side=side_noun(SIDES[i]),
