@@ -5,32 +5,23 @@
   under classic2021, and with seven castles or more).  Every exact solver carries the engine's
   ending in its outcomes: each equals the engine's own enumeration of every game, ending included,
   where a score of 12 is no proof, and sampled games end as the exact result says.
-- The kernel's castle points, scores and sweep check equal the engine's on every table of 2 to 10
-  castles, both scorings, both adjacencies; its battles and removal checks equal the engine's on
-  every placement of up to five cards; its games' states at each end of a round equal the
-  engine's replay of the same game, round by round.
+- The compiled games' states at each end of a round equal the engine's replay of the same game,
+  round by round.  The kernel's own copies of the rules (castle points, scores, the sweep check,
+  battles, removal checks) are pinned over their whole domain in ``tests/test_rule_copies.py``.
 """
 
 import random
 from collections import Counter, defaultdict
 from dataclasses import replace
 from fractions import Fraction
-from itertools import product
 
-import numpy as np
 import pytest
-from numba import njit
 from scipy import stats
 
 from guyenne_explore import Cards, Position, Rules
-from guyenne_explore.cards import HERO, KINDS, value_of
-from guyenne_explore.flow import battle_winner
-from guyenne_explore.moves import Choice
-from guyenne_explore.analysis.compiled import kernel as kn
-from guyenne_explore.analysis.compiled.encode import points_array
 from guyenne_explore.analysis.compiled.rollout import fast_games, traced_rounds
 from guyenne_explore.analysis.metrics import designer_metrics
-from guyenne_explore.position import DRAW, ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE
+from guyenne_explore.position import DRAW, ENGLISH, FRENCH
 from guyenne_explore.record import play_game
 from guyenne_explore.analysis.api import analyse
 from guyenne_explore.analysis.exact.distribution import exact_distribution
@@ -40,57 +31,7 @@ from guyenne_explore.analysis.exact.forward import ForwardEndgame
 from guyenne_explore.analysis.exact.forward_exact import ExactForwardEndgame
 from guyenne_explore.analysis.policies import Uniform
 from guyenne_explore.policy import UNIFORM
-from guyenne_explore.scoring import (ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, points_rows,
-                                     sweeper, table_result)
-
-DOMAIN = list(product(range(2, kn.MAX_TABLED_CASTLES + 1), ("2022", "2021"), (False, True)))
-
-
-@njit(cache=True)
-def _kernel_rows(n, scoring, ring):
-    """The kernel's own castle points (used past ten castles) of every table, in the engine's row order."""
-    out = np.zeros((3 ** n, 6), np.int64)
-    cs = np.zeros(n, np.int64)
-    walked = np.zeros((0, 5), np.int64)
-    for code in range(3 ** n):
-        r = code
-        for i in range(n - 1, -1, -1):
-            cs[i] = r % 3 - 1
-            r //= 3
-        out[code, 0], out[code, 1], out[code, 2], out[code, 3], out[code, 4] = kn.castle_points(cs, scoring, ring)
-        out[code, 5] = kn._sweeper(cs, walked)  # the kernel's own end check past ten castles
-    return out
-
-
-@pytest.mark.parametrize("n,scoring,ring", DOMAIN)
-def test_kernel_castle_points_equal_the_engine_table(n, scoring, ring):
-    engine = np.array(points_rows(n, scoring, ring), np.int64)
-    assert engine.shape == (3 ** n, 5)
-    kernel = _kernel_rows(n, 0 if scoring == "2022" else 1, ring)
-    assert (kernel[:, :5] == engine).all()
-    assert (kernel[:, 5] == engine[:, 0]).all()
-    assert [sweeper(t) for t in _tables(n)] == [None if s < 0 else s for s in engine[:, 0]]
-
-
-def _tables(n):
-    return product((NEUTRAL, ENGLISH, FRENCH), repeat=n)
-
-
-@pytest.mark.parametrize("n,scoring,ring", [d for d in DOMAIN if d[0] <= 6] + [(7, "2021", False), (7, "2022", True)])
-def test_kernel_scores_equal_the_engine_on_every_table(n, scoring, ring):
-    rules = Rules.preset("classic2021" if scoring == "2021" else "base", castles=n,
-                         adjacency="ring" if ring else "line")
-    code = 0 if scoring == "2022" else 1
-    with_table, walked = points_array(n, scoring, ring), np.zeros((0, 5), np.int64)
-    out = np.zeros(3, np.int64)
-    winners = ("english", "french", "draw")
-    for table in _tables(n):
-        cs = np.array(table, np.int64)
-        for ue, uf in product(range(3), range(3)):
-            want = table_result(table, ue, uf, rules)
-            for points in (with_table, walked):
-                kn.score(cs, ue, uf, code, ring, points, out)
-                assert (int(out[0]), int(out[1]), winners[out[2]]) == (want.english, want.french, want.winner), table
+from guyenne_explore.scoring import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, sweeper
 
 
 # ---------------------------------------------------------------------- endings
@@ -100,7 +41,7 @@ def test_the_engine_says_how_each_game_ended(rules):
         final = play_game(Position.start(rules), seed).final
         ending = final.result().ending
         assert ending is not None and ending.reason in ENDINGS
-        swept = len(set(final.castles)) == 1 and final.castles[0] != NEUTRAL
+        swept = sweeper(final.castles) is not None
         assert (ending.reason == SWEEP) == swept
         if swept:
             assert ending == Ending(SWEEP, (final.castles[0],))
@@ -273,49 +214,3 @@ def test_sampled_games_end_as_the_exact_result_says(rules, castles):
     want = {m.name: m for m in exact.metrics()}["Sweep"].value
     got = {m.name: m for m in sampled.metrics()}["Sweep"].value
     assert abs(got - want) < 4.5 * (want * (1 - want) / n) ** 0.5
-
-
-# ---------------------------------------------------------------------- battles and removals
-KINDS_PRESENT = [1, 2, 3, 4, 8, HERO]  # values 2, 3, 4, 5, 9 and the hero: weakest first, as the kernel orders them
-
-
-def _placements(most):
-    """Every multiset of 1..``most`` cards of the kinds above (at most 2 heroes: one per side, two for a team)."""
-    out = []
-    for counts in product(range(most + 1), repeat=len(KINDS_PRESENT)):
-        if 1 <= sum(counts) <= most and counts[-1] <= 1:
-            out.append(counts)
-    return out
-
-
-def _cards(counts):
-    full = [0] * KINDS
-    for k, c in zip(KINDS_PRESENT, counts):
-        full[k] = c
-    return Cards(full)
-
-
-def test_kernel_battles_equal_the_engine_on_every_pair_of_placements():
-    """RULES.md 4: sums, the hero's override, ties; every pair of placements of up to 5 cards (max_at_castle)."""
-    vals = np.array([0 if k == HERO else value_of(k) for k in KINDS_PRESENT], np.int64)
-    hero = KINDS_PRESENT.index(HERO)
-    places = _placements(5)
-    arrays = [np.array(c, np.int64) for c in places]
-    cards = [_cards(c) for c in places]
-    for a, ca in zip(arrays, cards):
-        for b, cb in zip(arrays, cards):
-            want = battle_winner(NEUTRAL, ca, cb)
-            assert kn.battle_winner(a, b, vals, hero) == (-1 if want is None else want), (ca, cb)
-
-
-def test_kernel_removals_equal_the_engine_legal_moves():
-    """RULES.md 4: a neutral battle's loser removes the strongest card alone or cards adding up to
-    its value; the kernel's check (used past the option tables) against the engine's legal moves."""
-    vals = np.array([0 if k == HERO else value_of(k) for k in KINDS_PRESENT], np.int64)
-    hero = KINDS_PRESENT.index(HERO)
-    for placed in _placements(5):
-        src = _cards(placed)
-        legal = {m.cards for m in Choice(REMOVE_CHOICE, 0, source=src, battle=0).moves()}
-        for sub in product(*(range(c + 1) for c in placed)):
-            ok = kn.removal_ok(np.array(placed, np.int64), np.array(sub, np.int64), vals, hero)
-            assert ok == (_cards(sub) in legal), (src, _cards(sub))
