@@ -25,7 +25,7 @@ from .moves import Move
 from .policy import UNIFORM, Policy
 from .position import Position
 from .state import Draw
-from .view import PublicRecord, SideView
+from .view import PublicRecord, side_view
 
 
 class Hooks:
@@ -68,7 +68,7 @@ def play(start: Position, rng: random.Random, policies: tuple[Policy, Policy] = 
         else:
             side = p.side_to_play
             assert side is not None
-            move = policies[side].choose(SideView(p, side, record=record), rng)
+            move = policies[side].choose(side_view(p, side, record=record), rng)
             for h in hooks:
                 h.decision(p, side, move)
             q = apply_move(p, move, checked=check_moves)

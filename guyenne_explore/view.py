@@ -3,8 +3,9 @@
 Policies decide from a :class:`SideView` only, so a policy cannot use the
 opponent's hand, deck order or face-down cards; teaching panels show the same
 view to a learner.  A team member sees its own hand and only the size of its
-partner's.  The view is lazy: each fact is worked out when first asked for,
-because exact analysis builds a view at every decision.
+partner's.  The view is a frozen value holding only those facts, copied out of
+the position when it is built: it keeps no reference to the position, so a
+policy cannot reach through it to what the side does not see.
 
 A position is a snapshot; what a player *remembers* is not in it.  The
 :class:`PublicRecord` is that memory: the cards each side showed in battles and
@@ -29,14 +30,13 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from .cards import EMPTY, Cards
-from .moves import LegalMoves, Move, choice_for
+from .moves import Choice, LegalMoves, Move, choice_for
 from .state import CONCEDE_CHOICE, DRAW, END, PLACEMENTS, REMOVE_CHOICE
 from .turn import acting_member, acting_side
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .state import State
     from .rules import Rules
-    from .state import Side
+    from .state import Side, State
 
 
 @dataclass(frozen=True)
@@ -140,9 +140,7 @@ class PublicRecord:
         """What a position alone tells, for a view built without its history: in round 1 the
         heroes are still in hand or on the table (RULES.md 2; no castle is controlled yet, so no
         card can have been conceded), later nothing is remembered."""
-        if p.round == 1:
-            return cls()
-        return cls(hero_zones=(_ANYWHERE, _ANYWHERE))
+        return _ASSUMED_ROUND_1 if p.round == 1 else _ASSUMED_LATER
 
     def after(self, before: "State", after: "State", move: Move | None = None) -> "PublicRecord":
         """The record once ``move`` (None: a chance outcome) has taken ``before`` to ``after``.
@@ -194,6 +192,10 @@ class PublicRecord:
         return zone in self.hero_zones[side]
 
 
+_ASSUMED_ROUND_1 = PublicRecord()
+_ASSUMED_LATER = PublicRecord(hero_zones=(_ANYWHERE, _ANYWHERE))
+
+
 def fold_record(positions: "list[State]", moves: "list[Move | None]") -> PublicRecord:
     """The record at the end of a history: ``positions[i + 1]`` follows ``positions[i]`` by
     ``moves[i]`` (None for a chance outcome)."""
@@ -203,121 +205,54 @@ def fold_record(positions: "list[State]", moves: "list[Move | None]") -> PublicR
     return record
 
 
+@dataclass(frozen=True)
 class SideView:
-    """One side's knowledge (and, for a team, one member's) of a position."""
+    """One side's knowledge (and, for a team, one member's) of a position, as a value.
 
-    def __init__(self, position: "State", side: int, member: int | None = None,
-                 record: PublicRecord | None = None):
-        self._p = position
-        self._record = record
-        self.side = side
-        acting = acting_side(position) == side
-        s = position.sides[side]
-        if member is None:
-            member = acting_member(position) if acting else (s.drawer if s.is_team else 0)
-        self.member = member
-        self.to_act = acting
+    It holds only what the side may see, copied out of the position when the view is built
+    (:func:`side_view`): no reference to the position, so a policy cannot reach through it to the
+    opponent's hand, deck order or face-down cards, and two positions this side cannot tell apart
+    give equal views (equal hashes too: a search may key its tree by them).
+    """
 
+    side: int
+    member: int
+    #: whether this side decides now
+    to_act: bool
     # the table, public to both sides
-    @property
-    def rules(self) -> "Rules":
-        return self._p.rules
-
-    @property
-    def castles(self) -> tuple[int, ...]:
-        return self._p.castles
-
-    @property
-    def round(self) -> int:
-        return self._p.round
-
-    @property
-    def first(self) -> int:
-        return self._p.first
-
-    @property
-    def to_play(self) -> str:
-        return self._p.to_play
-
-    @property
-    def x(self) -> int | None:
-        return self._p.placed.x
-
-    @property
-    def y(self) -> int | None:
-        return self._p.placed.y
-
-    @property
-    def battle(self) -> int | None:
-        return self._p.battle
+    rules: Rules
+    castles: tuple[int, ...]
+    round: int
+    first: int
+    to_play: str
+    x: int | None
+    y: int | None
+    battle: int | None
+    #: each side's team drawer and decided order (public: both are said aloud at the table)
+    sides_roles: tuple[tuple[int, int | None], tuple[int, int | None]]
+    #: the public record: the one given with the history, else what the position implies
+    record: PublicRecord
+    # own side
+    hand: Cards
+    partner_hand_size: int | None
+    #: own cards this member cannot see: the deck (as a multiset) and a team partner's hand
+    own_unseen: Cards
+    deck_size: int
+    discard: Cards
+    removed: Cards
+    exhaustions: int
+    own_placed: tuple[Cards, Cards]
+    # the other side
+    #: the opponent's cards at X and Y where face up, else None (backs only)
+    opponent_placed: tuple[Cards | None, Cards | None]
+    opponent_placed_sizes: tuple[int, int]
+    opponent: OpponentView
+    #: what this side may do now, built from what it knows (None when it is not its turn)
+    choice: Choice | None
 
     def roles(self, side: int) -> tuple[int, int | None]:
-        """A side's team drawer and decided order (public: both are said aloud at the table)."""
-        s = self._p.sides[side]
-        return (s.drawer, s.order)
-
-    @cached_property
-    def record(self) -> PublicRecord:
-        """The public record: the one given with the history, else what the position implies."""
-        return self._record if self._record is not None else PublicRecord.assumed(self._p)
-
-    # own side
-    @property
-    def hand(self) -> Cards:
-        return self._p.sides[self.side].hands[self.member]
-
-    @property
-    def partner_hand_size(self) -> int | None:
-        s = self._p.sides[self.side]
-        return s.hands[1 - self.member].size if s.is_team else None
-
-    @property
-    def own_unseen(self) -> Cards:
-        """Own cards this member cannot see: the deck (as a multiset) and a team partner's hand."""
-        s = self._p.sides[self.side]
-        return s.deck + (s.hands[1 - self.member] if s.is_team else EMPTY)
-
-    @property
-    def deck_size(self) -> int:
-        return self._p.sides[self.side].deck.size
-
-    @property
-    def discard(self) -> Cards:
-        return self._p.sides[self.side].discard
-
-    @property
-    def removed(self) -> Cards:
-        return self._p.sides[self.side].removed
-
-    @property
-    def exhaustions(self) -> int:
-        return self._p.sides[self.side].exhaustions
-
-    @property
-    def own_placed(self) -> tuple[Cards, Cards]:
-        pl = self._p.placed
-        return (pl.at(self.side, 0), pl.at(self.side, 1))
-
-    # the other side
-    @property
-    def opponent_placed(self) -> tuple[Cards | None, Cards | None]:
-        """The opponent's cards at X and Y where face up, else None (backs only)."""
-        pl, o = self._p.placed, 1 - self.side
-        return tuple(pl.at(o, b) if revealed(self._p, b, self.side) else None for b in (0, 1))  # type: ignore[return-value]
-
-    @property
-    def opponent_placed_sizes(self) -> tuple[int, int]:
-        pl, o = self._p.placed, 1 - self.side
-        return (pl.at(o, 0).size, pl.at(o, 1).size)
-
-    @cached_property
-    def opponent(self) -> OpponentView:
-        o = self._p.sides[1 - self.side]
-        pl = self._p.placed
-        face_down = sum((pl.at(1 - self.side, b) for b in (0, 1) if not revealed(self._p, b, self.side)), EMPTY)
-        return OpponentView(hand_sizes=tuple(h.size for h in o.hands), deck_size=o.deck.size,
-                            discard_size=o.discard.size, removed=o.removed, exhaustions=o.exhaustions,
-                            unseen=o.hand + o.deck + o.discard + face_down)
+        """A side's team drawer and decided order."""
+        return self.sides_roles[side]
 
     @cached_property
     def opponent_shown_discard(self) -> Cards:
@@ -344,9 +279,41 @@ class SideView:
     @cached_property
     def legal_moves(self) -> LegalMoves:
         """The moves this side may make now (none when it is not its turn)."""
-        return LegalMoves(choice_for(self._p) if self.to_act else None)
+        return LegalMoves(self.choice)
 
 
 def side_view(p: "State", side: int, member: int | None = None,
               record: PublicRecord | None = None) -> SideView:
-    return SideView(p, side, member, record)
+    """What ``side`` (``member`` of a team; by default the member deciding now, else the drawer)
+    sees of ``p``, with the public record of its history (None: what the position implies).
+
+    Built at every decision of an exact analysis, so its fields are filled in directly, as
+    :func:`~guyenne_explore.state.evolve` does, rather than through the frozen ``__init__``."""
+    acting = acting_side(p) == side
+    own, other = p.sides[side], p.sides[1 - side]
+    team = len(own.hands) == 2
+    if member is None:
+        member = acting_member(p) if acting else (own.drawer if team else 0)
+    pl, o = p.placed, 1 - side
+    at_x, at_y = pl.cards[o]
+    shown_x, shown_y = revealed(p, 0, side), revealed(p, 1, side)
+    unseen = other.hand + other.deck + other.discard
+    if not shown_x:
+        unseen = unseen + at_x
+    if not shown_y:
+        unseen = unseen + at_y
+    opponent = OpponentView(tuple([h.size for h in other.hands]), other.deck.size, other.discard.size,
+                            other.removed, other.exhaustions, unseen)
+    view = object.__new__(SideView)
+    view.__dict__.update(
+        side=side, member=member, to_act=acting, rules=p.rules, castles=p.castles, round=p.round, first=p.first,
+        to_play=p.to_play, x=pl.x, y=pl.y, battle=p.battle,
+        sides_roles=((p.sides[0].drawer, p.sides[0].order), (p.sides[1].drawer, p.sides[1].order)),
+        record=record if record is not None else PublicRecord.assumed(p),
+        hand=own.hands[member], partner_hand_size=own.hands[1 - member].size if team else None,
+        own_unseen=own.deck + own.hands[1 - member] if team else own.deck, deck_size=own.deck.size,
+        discard=own.discard, removed=own.removed, exhaustions=own.exhaustions, own_placed=pl.cards[side],
+        opponent_placed=(at_x if shown_x else None, at_y if shown_y else None),
+        opponent_placed_sizes=(at_x.size, at_y.size), opponent=opponent,
+        choice=choice_for(p) if acting else None)
+    return view

@@ -125,20 +125,15 @@ def test_some_endgames_need_a_mixed_strategy():
     assert sum(w for _, w in moves) == pytest.approx(1.0)
 
 
-class EquilibriumPolicy:
-    """The solver's own strategy as a policy (a test device: it reads the round start from the
-    position behind the view, which both sides know by counting cards in an open-hand endgame)."""
+class EquilibriumResponse(BestResponse):
+    """The best response to the solver's own strategy (a test device: the strategy reads the
+    position itself, which both sides know by counting cards in an open-hand endgame, where a
+    policy is shown only its side's view)."""
 
-    name = "equilibrium"
-    exact = True
-
-    def __init__(self, solver: OptimalSolver):
-        self.solver = solver
-
-    def distribution(self, view):
-        moves, reached = self.solver.strategy(view._p)
+    def _distribution(self, p):
+        moves, reached = self.solver.strategy(p)
         if not reached:  # unreached: any legal move, it has probability 0 anyway
-            return [(next(iter(view.legal_moves)), 1.0)]
+            return [(next(iter(p.legal_moves)), 1.0)]
         return moves
 
 
@@ -149,7 +144,7 @@ def test_the_equilibrium_cannot_be_exploited_and_uniform_can(case, objective):
     solver = OptimalSolver(rules, objective)
     value = solver.value_of(key)
     for side in (ENGLISH, FRENCH):
-        br = BestResponse(solver, EquilibriumPolicy(solver), side).value_of(key)
+        br = EquilibriumResponse(solver, Uniform(), side).value_of(key)
         assert br == pytest.approx(value, abs=1e-6)
         vs_uniform = BestResponse(solver, Uniform(), side).value_of(key)
         # the responder (the other side) does at least as well as the equilibrium gives it

@@ -13,7 +13,7 @@ from guyenne_explore.moves import Move
 from guyenne_explore.position import DRAW, Draw
 from guyenne_explore.record import play_game
 from guyenne_explore.validation import position_problems
-from guyenne_explore.view import DECK, DISCARD, HAND, PublicRecord, SideView, fold_record
+from guyenne_explore.view import DECK, DISCARD, HAND, PublicRecord, SideView, fold_record, side_view
 
 from .conftest import position_path
 
@@ -71,7 +71,7 @@ def test_a_hero_shown_in_battle_is_remembered_in_the_discard():
     assert record.shown_discard == (Cards.parse("22"), Cards.parse("H2"))
     q = history[-1].apply_outcome(Draw(Cards.parse("22"), Cards.parse("22")))
     record = record.after(history[-1], q)
-    view = SideView(q, 0, record=record)
+    view = side_view(q, 0, record=record)
     assert view.opponent_hidden[HERO] == 0  # english knows where the french hero is: not in hand
     assert view.opponent_face_down_discard == 0 and view.opponent.discard_size == 2
     rng = random.Random(3)
@@ -126,13 +126,13 @@ def test_determinisations_keep_every_public_fact(preset):
     for i, q in enumerate(positions[:-1]):
         if not q.is_chance and not q.is_over:
             side = q.side_to_play
-            view = SideView(q, side, record=record)
+            view = side_view(q, side, record=record)
             d = determinise(view, rng)
             assert d.cards_of(0) == q.cards_of(0) and d.cards_of(1) == q.cards_of(1)
             assert d.sides[side].hands[view.member] == q.sides[side].hands[view.member]
             assert record.shown_discard[1 - side].issubset(d.sides[1 - side].discard)
             assert len(d.legal_moves) == len(q.legal_moves)
-            seen = SideView(d, side, view.member, record)  # the deal looks the same from this side
+            seen = side_view(d, side, view.member, record)  # the deal looks the same from this side
             assert (seen.opponent, seen.opponent_placed, seen.hand, seen.castles) == \
                 (view.opponent, view.opponent_placed, view.hand, view.castles)
         record = record.after(q, positions[i + 1], moves[i])
@@ -192,7 +192,7 @@ def test_known_reshuffled_cards_stay_in_the_deck_or_among_the_cards_drawn_since(
     fact = record.reshuffles[1]
     assert fact is not None and fact.known.size == 17 and fact.drawn == 1 and fact.fresh == (1,)
     assert _reshuffle_facts_hold(q, 1, record)
-    view = SideView(q, 0, record=record)
+    view = side_view(q, 0, record=record)
     rng = random.Random(5)
     old = view.opponent_hidden - fact.known  # the cards it held before the reshuffle
     assert old.size == 5
@@ -220,7 +220,7 @@ def test_a_team_keeps_its_reshuffle_facts_over_both_hands():
             for side in (0, 1):
                 assert _reshuffle_facts_hold(after, side, record)
                 for member in (0, 1):
-                    view = SideView(after, side, member, record)
+                    view = side_view(after, side, member, record)
                     for _ in range(5):
                         d = determinise(view, rng)
                         assert _reshuffle_facts_hold(d, 0, record) and _reshuffle_facts_hold(d, 1, record)
@@ -234,7 +234,7 @@ def test_a_record_that_does_not_fit_the_position_falls_back():
     q, _ = _first_after_reshuffle("advanced", 3, 0)
     rng = random.Random(2)
     for side in (0, 1):
-        d = determinise(SideView(q, side, record=record), rng)
+        d = determinise(side_view(q, side, record=record), rng)
         assert position_problems(d) == []
         assert tuple(s.deck.size for s in d.sides) == tuple(s.deck.size for s in q.sides)
     for name in ("expert-third-cycle", "base-live-decks", "advanced-remove-choice"):
@@ -242,7 +242,7 @@ def test_a_record_that_does_not_fit_the_position_falls_back():
         for side in (0, 1):
             d = determinise(p.view(side), rng)
             assert position_problems(d) == []
-            assert _public_facts(SideView(d, side, p.view(side).member)) == _public_facts(p.view(side))
+            assert _public_facts(side_view(d, side, p.view(side).member)) == _public_facts(p.view(side))
 
 
 _PRESETS = ["base", "advanced", "expert", "team", "team3", "classic2021", {"preset": "advanced", "reshuffle": "immediate"},
@@ -262,10 +262,10 @@ def test_every_determinisation_along_a_game_is_a_valid_position_that_looks_the_s
         if not q.is_chance and not q.is_over:
             for side in (0, 1):
                 assert _reshuffle_facts_hold(q, side, record)  # the true game keeps the facts
-                view = SideView(q, side, record=record)
+                view = side_view(q, side, record=record)
                 d = determinise(view, rng)
                 assert position_problems(d) == []
-                assert _public_facts(SideView(d, side, view.member, record)) == _public_facts(view)
+                assert _public_facts(side_view(d, side, view.member, record)) == _public_facts(view)
                 assert _reshuffle_facts_hold(d, 0, record) and _reshuffle_facts_hold(d, 1, record)
                 for s in (0, 1):  # a team member's own hero too: its partner's hand or the deck
                     zone = _hero_zone(d, s, record)
@@ -299,6 +299,6 @@ def test_the_reshuffle_facts_of_a_real_game_always_fit_its_positions(preset, mon
             if not q.is_chance:
                 for side in (0, 1):
                     for member in (0, 1) if q.sides[side].is_team else (None,):
-                        determinise(SideView(q, side, member, record), rng)
+                        determinise(side_view(q, side, member, record), rng)
             record = record.after(q, positions[i + 1], moves[i])
     assert kept and all(kept)
