@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from .i18n import LANGUAGES, castle_number, current_language, set_language, side_noun
 from .i18n import gettext as _
-from .i18n import N_, ngettext
+from .i18n import N_, ngettext, plain_duration
 from .moves import IllegalMove
 from .position import Position
 from .positions_io import MAX_TEXT, PositionError, load_position, parse_json, position_from_json
@@ -464,7 +464,7 @@ def _shown_metric(m: Any) -> str:
 def cmd_balance(args: argparse.Namespace) -> int:
     """Search rules parameters for settings that meet targets; the best and the alternatives, fewest changes first."""
     from .analysis import (Space, SpaceError, TargetError, balance_search, default_ladder, estimate_search,
-                           parse_targets, plain_duration)
+                           parse_targets)
 
     preset = _rules_arg(args.rules)
     try:
@@ -550,7 +550,7 @@ def _write_csv(path: str, rows: list[dict[str, Any]]) -> None:
 
 def cmd_depth(args: argparse.Namespace) -> int:
     """A rule set's skill ladder: each level against the one below in both seats, the chain, weaker wins, luck."""
-    from .analysis import Cancelled, default_ladder, ladder_cost, plain_duration, skill_depth
+    from .analysis import Cancelled, default_ladder, ladder_cost, skill_depth
 
     rules = _rules_arg(args.rules)
     ladder = _ladder(args.levels) if args.levels else list(default_ladder())

@@ -10,8 +10,8 @@ parameters, ``_("{side} holds {count} cards").format(side=..., count=...)``,
 so a translation may reorder them; no sentence is assembled from fragments.
 
 The compiled ``.mo`` is committed beside its ``.po``: the package then works
-from a fresh clone, an editable install or a wheel with no build step and
-without Babel at run time; ``tests/test_i18n.py`` fails when the ``.mo`` is
+from a fresh clone, an editable install or a wheel with no build step (Babel at
+run time only words durations, counts and sizes); ``tests/test_i18n.py`` fails when the ``.mo`` is
 not the compilation of the ``.po`` or the ``.po`` is not in step with the code.
 
 The language is ``en`` or ``fr``.  A call names it (``lang="fr"``) or takes the
@@ -19,7 +19,8 @@ process's current language: :func:`set_language` (the command line's
 ``--lang``, the explorer's switch), else the locale (``LC_ALL``,
 ``LC_MESSAGES``, ``LANG`` starting with ``fr``), else English.
 
-This module is a leaf of the engine: it imports only the standard library.
+This module is a leaf of the engine: it imports only the standard library (and Babel, on the first
+plain duration, count or size it words).
 """
 
 from __future__ import annotations
@@ -176,5 +177,52 @@ def capitalised(text: str) -> str:
 
 __all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "LanguageError", "NP_", "N_", "capitalised",
            "check_language", "current_language", "gettext", "locale_language", "ngettext", "pgettext", "point_name",
-           "set_language",
+           "plain_count", "plain_duration", "plain_size", "set_language",
            "side_noun", "side_title", "translator"]
+
+
+# Plain durations, counts and sizes, worded by Babel (CLDR) in the language asked for.  Babel is
+# imported on first use, so that importing the engine stays light.
+
+#: A year in seconds: an estimate beyond it reads "more than a year", not a number of years.
+_YEAR = 365 * 86400
+
+
+def plain_duration(seconds: float, lang: str | None = None) -> str:
+    """A duration as a person says it: "about 40 seconds", "about 2 minutes", "more than a year".
+
+    One unit, rounded by Babel (59.6 s reads "about 1 minute"), so an estimate never reads more
+    precise than it is."""
+    from datetime import timedelta
+
+    from babel.dates import format_timedelta
+
+    if not seconds == seconds or seconds >= _YEAR:  # NaN or beyond a year
+        return gettext("more than a year", lang)
+    if seconds < 1:
+        return gettext("under a second", lang)
+    lang = lang or current_language()
+    return gettext("about {duration}", lang).format(duration=format_timedelta(timedelta(seconds=seconds), locale=lang))
+
+
+def plain_count(n: float, lang: str | None = None) -> str:
+    """A count in full with the language's digit grouping: "1,234,567", "1 234 567"."""
+    from babel.numbers import format_decimal
+
+    return format_decimal(n, locale=lang or current_language())
+
+
+#: Babel's (CLDR's) units of digital size, largest first, with their size in bytes.
+_SIZES = ((10**12, "digital-terabyte"), (10**9, "digital-gigabyte"), (10**6, "digital-megabyte"),
+          (10**3, "digital-kilobyte"))
+
+
+def plain_size(n_bytes: float, lang: str | None = None) -> str:
+    """A size in the language's short units, one decimal at most: "812 byte", "7.4 GB", "7,4 Go"."""
+    from babel.units import format_unit
+
+    lang = lang or current_language()
+    for size, unit in _SIZES:
+        if n_bytes >= size:
+            return format_unit(n_bytes / size, unit, length="short", format="#,##0.#", locale=lang)
+    return format_unit(n_bytes, "digital-byte", length="short", format="#,##0", locale=lang)

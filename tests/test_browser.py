@@ -165,7 +165,7 @@ def test_explorer_app_in_chromium(tmp_path):
                 page.wait_for_selector('.guyenne-upload-message:has-text("loaded p.json")')
                 picker.set_input_files(files=[{"name": "big.json", "mimeType": "application/json",
                                                "buffer": b" " * 1_000_001}])
-                page.wait_for_selector('.guyenne-upload-message:has-text("at most 1,000,000 bytes (1.0 MB) are accepted")')
+                page.wait_for_selector('.guyenne-upload-message:has-text("at most 1,000,000 bytes (1 MB) are accepted")')
 
                 # a bad JSON load is refused beside its box; the header says so and the form keeps its position
                 box = page.locator("textarea[placeholder^='position JSON']")

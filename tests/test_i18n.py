@@ -542,13 +542,14 @@ def test_the_optimal_play_section_is_written_again_in_french(english):
 
 
 def test_exact_refusals_say_their_estimate_in_french():
-    from guyenne_explore.analysis.exact.distribution import out_of_reach, plain_duration
+    from guyenne_explore.analysis.exact.distribution import out_of_reach
+    from guyenne_explore.i18n import plain_duration
     try:
         set_language("en")
         assert "it would take about 3 hours (an estimated 3 billion positions to visit)" in out_of_reach(3e9, 10800)
         set_language("fr")
         text = out_of_reach(3e9, 10800)
-        assert text.startswith("l'énumération exacte est hors de portée ici : elle prendrait environ 3 heures")
+        assert text.startswith("l'énumération exacte est hors de portée ici : elle prendrait environ 3\xa0heures")
         assert "(selon l'estimation, 3 milliards de positions à parcourir)" in text
         assert plain_duration(4e8) == "plus d'un an" and plain_duration(59.6) == "environ 1 minute"
     finally:
@@ -568,8 +569,27 @@ def test_the_download_line_under_the_analysis_exports_follows_the_language_switc
     assert bar.export("json") and re.fullmatch(r"Downloading advanced\.json \([\d.]+ kB\)", bar.status.value)
     ex.language.value = "fr"
     try:
-        assert re.fullmatch(r"Téléchargement de advanced\.json \([\d.]+ kB\)", bar.status.value)
+        assert re.fullmatch(r"Téléchargement de advanced\.json \([\d,]+\u202fko\)", bar.status.value)
         assert bar.export("csv") and bar.status.value.startswith("Téléchargement de ")
     finally:
         ex.language.value = "en"
     assert bar.status.value.startswith("Downloading advanced.csv (")
+
+
+def test_durations_counts_and_sizes_are_worded_by_babel_in_both_languages():
+    """One helper each (``i18n.plain_duration``, ``plain_count``, ``plain_size``), on
+    Babel's CLDR data, for the command line, the panels and the refusals alike."""
+    from guyenne_explore.i18n import plain_count, plain_duration, plain_size
+
+    assert plain_duration(90, "en") == "about 2 minutes" and plain_duration(59.6, "en") == "about 1 minute"
+    assert plain_duration(90, "fr") == "environ 2 minutes" and plain_duration(59.6, "fr") == "environ 1 minute"
+    assert plain_duration(20, "fr") == "environ 20\xa0secondes"
+    assert plain_duration(0.3, "en") == "under a second" and plain_duration(float("nan"), "fr") == "plus d'un an"
+    assert plain_count(1234567, "en") == "1,234,567" and plain_count(1234567, "fr") == "1\u202f234\u202f567"
+    assert plain_size(3400, "en") == "3.4 kB" and plain_size(3400, "fr") == "3,4\u202fko"
+    assert plain_size(8e9, "en") == "8 GB" and plain_size(812, "fr") == "812\u202fo"
+    try:
+        set_language("fr")  # no language named: the current one
+        assert plain_duration(10800) == "environ 3\xa0heures"
+    finally:
+        set_language(None)

@@ -17,7 +17,8 @@ from guyenne_explore.analysis import api
 from guyenne_explore.analysis import NotExact, planning
 from guyenne_explore.analysis.api import ExactOutOfReach, analyse
 from guyenne_explore.analysis.planning import Sampler, Solver, estimate_exact_cost, estimate_tree_size, in_endgame, plan
-from guyenne_explore.analysis.limits import check_memory, plain_bytes
+from guyenne_explore.analysis.limits import check_memory
+from guyenne_explore.i18n import plain_size
 from guyenne_explore.cli import main
 from guyenne_explore.engine_api import OPEN_FIRST, apply_legal, cannot_reshuffle_again
 from guyenne_explore.record import play_game
@@ -56,9 +57,9 @@ def test_the_command_line_refuses_it_in_one_line(tmp_path, capsys) -> None:
 
 def test_check_memory_names_the_size() -> None:
     check_memory((1000, 1000))  # 8 MB: fine
-    with pytest.raises(ExactOutOfReach, match="about 7.5 GiB"):
+    with pytest.raises(ExactOutOfReach, match="about 8 GB"):
         check_memory((1000, 1000, 1000))
-    assert plain_bytes(3 * 2**20) == "about 3.0 MiB"
+    assert plain_size(3 * 10**6, "en") == "3 MB"
 
 
 def _late(rules: Rules, seed: int, unspent: int, min_deck: int) -> Position:

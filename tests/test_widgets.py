@@ -526,7 +526,7 @@ def test_positions_come_in_by_upload_and_no_file_path_is_read(start, monkeypatch
     upload_file(b.upload, "zero.bin", b"\xff\xfe\x00" * 10)
     assert "not a text file" in b.upload.message
     upload_file(b.upload, "big.json", b" " * (b.upload.max_bytes + 1))  # a page that ignores the limit
-    assert "holds 1,000,001 bytes: at most 1,000,000 bytes (1.0 MB)" in b.upload.message
+    assert "holds 1,000,001 bytes: at most 1,000,000 bytes (1 MB)" in b.upload.message
     b.upload._handle_custom_msg({"type": "refused", "name": "huge.json", "size": 5_000_000}, [])
     assert "huge.json holds 5,000,000 bytes" in b.upload.message and b.position == start
 

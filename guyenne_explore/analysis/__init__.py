@@ -25,7 +25,7 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("analyse", "execute", "policy_named", "POLICIES", "ExactOutOfReach"), ".api"),
     **dict.fromkeys(("Plan", "Sampler", "Solver", "Where", "Where", "plan"), ".planning"),
     **dict.fromkeys(("Cancelled",), ".cancel"),
-    **dict.fromkeys(("NotExact", "plain_duration"), ".exact.distribution"),
+    **dict.fromkeys(("NotExact",), ".exact.distribution"),
     **dict.fromkeys(("Step", "needs_compiling", "prepare", "preparing_message", "warm"), ".compiled.warm"),
     **dict.fromkeys(("AnalysisResult",), ".results"),
     **dict.fromkeys(("Metric",), ".metrics"),
@@ -53,7 +53,7 @@ __all__ = [
     "OptimalSolver", "PARAMETER_LABELS", "POLICIES", "Plan", "REFUSED", "Run", "SWEEPABLE", "SWEEP_METRICS",
     "Sampler", "SkillTable", "Solver", "Step", "SweepPoint", "Where", "analyse", "analyse_rule_sets", "changes",
     "choice_label", "describe", "execute", "exploitability", "level_name", "local_cores", "local_pool",
-    "mean_interval", "needs_compiling", "parameter_label", "plain_duration", "plan", "policy_named", "prepare",
+    "mean_interval", "needs_compiling", "parameter_label", "plan", "policy_named", "prepare",
     "preparing_message", "process_pool", "result_metrics", "skill_levels", "solve_position", "sweep",
     "sweep_label", "swept_change", "warm", "why_not_solvable", "wilson",
 ]
@@ -81,7 +81,7 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
     from .balance.targets import TARGET_METRICS, TARGET_WORDS, Target, TargetError, parse_targets
     from .cancel import Cancelled
     from .compiled.warm import Step, needs_compiling, prepare, preparing_message, warm
-    from .exact.distribution import NotExact, plain_duration
+    from .exact.distribution import NotExact
     from .intervals import mean_interval, wilson
     from .metrics import Metric
     from .optimal.solver import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,

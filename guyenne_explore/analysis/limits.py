@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from math import prod
 
+from ..i18n import plain_size
+
 #: Bytes one array of an exact analysis may take (the machines this runs on have a few GiB to spare).
 MEMORY_BUDGET = 2 * 2**30
 
@@ -24,14 +26,6 @@ class ExactOutOfReach(ValueError):
         self.forceable = forceable
 
 
-def plain_bytes(n: float) -> str:
-    """A size as a person says it: "about 7.4 GiB", "about 300 MiB"."""
-    for size, name in ((2**40, "TiB"), (2**30, "GiB"), (2**20, "MiB")):
-        if n >= size:
-            return f"about {n / size:.1f} {name}"
-    return f"about {n / 1024:.0f} KiB"
-
-
 def check_memory(shape: tuple[int, ...], itemsize: int = 8, budget: int = MEMORY_BUDGET) -> None:
     """Refuse, before allocating it, an array that would take more than ``budget`` bytes.
 
@@ -40,5 +34,5 @@ def check_memory(shape: tuple[int, ...], itemsize: int = 8, budget: int = MEMORY
     need = prod(shape) * itemsize
     if need > budget:
         raise ExactOutOfReach(
-            f"exact enumeration is out of reach here: one step would need {plain_bytes(need)} of memory "
-            f"(the limit is {plain_bytes(budget)}); sample instead", forceable=False)
+            f"exact enumeration is out of reach here: one step would need about {plain_size(need)} of memory "
+            f"(the limit is {plain_size(budget)}); sample instead", forceable=False)

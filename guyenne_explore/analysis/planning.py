@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 from ..engine_api import Cards, Draw, Hooks, Move, Position, cannot_reshuffle_again, play
 from ..i18n import N_, gettext, ngettext
 from .compiled.encode import unsupported as compiled_uniform_unsupported
-from .exact.distribution import out_of_reach, plain_duration, require_exact
+from ..i18n import plain_duration
+from .exact.distribution import out_of_reach, require_exact
 from .exact.endgame import applies
 from .limits import ExactOutOfReach
 from .policies.registry import policy_named

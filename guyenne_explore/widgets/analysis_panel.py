@@ -18,12 +18,12 @@ import ipywidgets as w
 import plotly.graph_objects as go
 
 from ..analysis import POLICIES
-from ..analysis import Cancelled, plain_duration
+from ..analysis import Cancelled
 from ..analysis import Step, needs_compiling, prepare, preparing_message
 from ..analysis import AnalysisResult
 from ..analysis import Run, analyse_rule_sets
 from ..analysis import local_cores
-from ..i18n import gettext, ngettext
+from ..i18n import gettext, ngettext, plain_duration
 from ..position import Position
 from ..render.plots import (
     metrics_rows,

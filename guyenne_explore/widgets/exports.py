@@ -20,9 +20,9 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..i18n import N_, gettext
+from ..i18n import N_, gettext, plain_size
 from ..render.plots import FORMATS, export_figures, export_results
-from .files import Download, inside_workspace, size_text, zip_bytes
+from .files import Download, inside_workspace, zip_bytes
 from .forms import messages_html
 from .guard import guarded
 
@@ -103,7 +103,7 @@ class ExportBar(w.VBox):
         count, size = len(files), len(data)
         self._say(lambda: (gettext("Downloading {name} ({size}, {count} files)") if count > 1
                            else gettext("Downloading {name} ({size})")).format(
-            name=escape(file_name), size=size_text(size), count=count))
+            name=escape(file_name), size=plain_size(size), count=count))
         return True
 
     def export_report(self) -> bool:
@@ -120,7 +120,7 @@ class ExportBar(w.VBox):
         file_name = f"{self.name}-report.html"
         self.download.offer(file_name, data)
         size = len(data)
-        self._say(lambda: gettext("Downloading {name} ({size})").format(name=escape(file_name), size=size_text(size)))
+        self._say(lambda: gettext("Downloading {name} ({size})").format(name=escape(file_name), size=plain_size(size)))
         return True
 
     def save(self, fmt: str, folder: str | os.PathLike[str]) -> list[pathlib.Path]:

@@ -24,7 +24,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..i18n import gettext
+from ..i18n import gettext, plain_size
 from .forms import messages_html
 from .guard import guarded
 
@@ -36,15 +36,6 @@ WORKSPACE_ENV = "GUYENNE_WORKSPACE"
 
 MIME = {"json": "application/json", "csv": "text/csv", "html": "text/html", "svg": "image/svg+xml",
         "png": "image/png", "pdf": "application/pdf", "zip": "application/zip", "txt": "text/plain"}
-
-
-def size_text(n: int) -> str:
-    """A byte count as a person reads it: 812 bytes, 3.4 kB, 1.2 MB."""
-    if n < 1000:
-        return f"{n} bytes"
-    if n < 1_000_000:
-        return f"{n / 1000:.1f} kB"
-    return f"{n / 1_000_000:.1f} MB"
 
 
 # ---------------------------------------------------------------------- upload
@@ -101,7 +92,7 @@ class Upload(anywidget.AnyWidget):
             handler(name, text)
 
     def _too_large(self, name: str, size: int | None) -> str:
-        limit = dict(high=f"{self.max_bytes:,}", size=size_text(self.max_bytes))
+        limit = dict(high=f"{self.max_bytes:,}", size=plain_size(self.max_bytes))
         if size is None:
             return gettext("{name} is too large: at most {high} bytes ({size}) are accepted").format(name=name, **limit)
         return gettext("{name} holds {count} bytes: at most {high} bytes ({size}) are accepted").format(
@@ -128,7 +119,7 @@ class Download(anywidget.AnyWidget):
         name = safe_name(name)
         mime = mime or MIME.get(name.rsplit(".", 1)[-1].lower(), "application/octet-stream")
         self.send({"type": "download", "name": name, "mime": mime}, buffers=[raw])
-        self.last = f"{name} ({size_text(len(raw))})"
+        self.last = f"{name} ({plain_size(len(raw))})"
 
 
 def safe_name(name: str) -> str:
@@ -177,7 +168,7 @@ def read_workspace_text(path: str | os.PathLike[str], limit: int = MAX_UPLOAD_BY
         data = fh.read(limit + 1)
     if len(data) > limit:
         raise WorkspaceError(gettext("{path} is larger than {size}: not a position file").format(
-            path=os.fspath(path), size=size_text(limit)))
+            path=os.fspath(path), size=plain_size(limit)))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

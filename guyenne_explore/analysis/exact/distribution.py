@@ -25,7 +25,7 @@ from math import lcm
 from typing import Callable
 
 from ...engine_api import OPEN_FIRST, Position, apply_legal
-from ...i18n import gettext, ngettext
+from ...i18n import gettext, ngettext, plain_duration
 from ..cancel import Cancelled
 from .reference import Reference, Value
 from .endgame import Endgame, applies
@@ -49,41 +49,6 @@ def require_exact(policies: tuple[Policy, Policy]) -> None:
                 name=repr(pol.name)))
 
 
-#: Plain units for a duration, largest first: (seconds in one, singular name).
-_UNITS = ((365 * 86400, "year"), (30 * 86400, "month"), (7 * 86400, "week"), (86400, "day"),
-          (3600, "hour"), (60, "minute"), (1, "second"))
-
-
-def plain_duration(seconds: float) -> str:
-    """A duration as a person says it: "about 40 seconds", "about 3 hours", "more than a year".
-
-    One significant unit, rounded, so an estimate never reads more precise than it is
-    (and never as a 33-digit number of minutes)."""
-    if not seconds == seconds or seconds >= 365 * 86400:  # NaN or beyond a year
-        return gettext("more than a year")
-    if seconds < 1:
-        return gettext("under a second")
-    for i, (size, name) in enumerate(_UNITS):
-        if seconds >= size:
-            if i and round(seconds / size) * size >= _UNITS[i - 1][0]:  # 59.6 s reads "about 1 minute"
-                size, name = _UNITS[i - 1]
-            n = round(seconds / size)
-            return _about(n, name)
-    return gettext("under a second")
-
-
-def _about(n: int, unit: str) -> str:
-    """``about {n} {unit}(s)`` as a whole message (a language says each unit its own way)."""
-    said = {"year": ngettext("about {count} year", "about {count} years", n),
-            "month": ngettext("about {count} month", "about {count} months", n),
-            "week": ngettext("about {count} week", "about {count} weeks", n),
-            "day": ngettext("about {count} day", "about {count} days", n),
-            "hour": ngettext("about {count} hour", "about {count} hours", n),
-            "minute": ngettext("about {count} minute", "about {count} minutes", n),
-            "second": ngettext("about {count} second", "about {count} seconds", n)}
-    return said[unit].format(count=n)
-
-
 def out_of_reach(nodes: float, seconds: float) -> str:
     """Why an exact request is refused, in plain units (the caller may force it)."""
     return gettext("exact enumeration is out of reach here: it would take {duration} (an estimated {count} positions "
@@ -92,6 +57,8 @@ def out_of_reach(nodes: float, seconds: float) -> str:
 
 
 def _plain_count(n: float) -> str:
+    """A count of positions in words, the noun's grammar in each translation (French says "3 milliards
+    de positions" but "2 mille positions", which Babel's compact numbers do not carry)."""
     if not n < 1e15:
         return gettext("more than a million billion")
     for size, name in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"), (1e3, "thousand")):
