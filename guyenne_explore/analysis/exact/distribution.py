@@ -114,7 +114,8 @@ class Solver:
             else:
                 forward = top and sum(s.hand.size + s.deck.size for s in p.sides) > SMALL_ENDGAME
                 self.endgame = (ExactForwardEndgame if forward else Endgame)(p.rules, self._report)
-        return self.endgame.value(p)
+        # with ``floats`` the forward pass's float64 values stand in for the fractions: the sums below take either
+        return self.endgame.value(p)  # type: ignore[return-value]
 
     def round_ends(self, p: Position) -> dict[Position, Fraction]:
         """The positions where the current round's decisions stop (chance or end), with probabilities."""
@@ -127,7 +128,8 @@ class Solver:
                     ends[q] += pq
                     continue
                 side = q.side_to_play
-                for move, pm in self.policies[side].distribution(q.view(side)):  # type: ignore[index]
+                assert side is not None  # neither chance nor the end: a side decides
+                for move, pm in self.policies[side].distribution(q.view(side)):
                     nxt[apply_legal(q, move)] += pq * pm
             level = nxt
         return ends
@@ -149,8 +151,8 @@ class Solver:
             for draw, pd in p.chance_outcomes():
                 child = p.apply_outcome(draw)
                 shift = child.round - p.round
-                for (e, f, w, end, n), q in self.solve(child, False).items():
-                    out[(e, f, w, end, n + shift)] += pd * q
+                for (e, f, w, ending, n), q in self.solve(child, False).items():
+                    out[(e, f, w, ending, n + shift)] += pd * q
         else:
             for end, pe in self.round_ends(p).items():
                 for key, q in self.solve(end, False).items():

@@ -293,7 +293,7 @@ class Endgame:
         denominator, ended, going = self._round(castles, first, (hand_e, hand_f), decks)
         nums: dict[tuple[int, int, str, str, int], int] = defaultdict(int)
         for outcome, w in ended.items():
-            nums[(*outcome, 0)] += w
+            nums[outcome + (0,)] += w
         # the games going on: the next round's distribution, reached with probability w / denominator
         terms = [(w, self._drawn(config, 1 - first, rem_e, rem_f, deck_e, deck_f))
                  for (config, rem_e, rem_f), w in going.items()]

@@ -121,7 +121,7 @@ class ForwardEndgame:
         self._orbits: dict[int, Orbits] = {}
         self.all_six = np.array([sweeper(tuple(_CONTROL[d] for d in row)) is not None for row in digits.tolist()])
         self.powers = powers
-        self._steps: dict[tuple[Cards, Cards], _SideStep] = {}
+        self._steps: dict[int, _SideStep] = {}
         # side states (hand, deck) at a round start and after placing, by id
         self._state_ids: dict[tuple[Cards, Cards], int] = {}
         self._state_list: list[tuple[Cards, Cards]] = []
@@ -214,7 +214,7 @@ class ForwardEndgame:
             if self.progress:
                 self.progress(self.states)
             for o, q in ended.items():
-                out[(*self.outcomes[o], rounds)] += q
+                out[self.outcomes[o] + (rounds,)] += q
             rounds += 1
         return {k: v for k, v in out.items() if v > 0}
 
@@ -229,8 +229,8 @@ class ForwardEndgame:
         done = over[key_u] | over[key_v]
         width = int(unspent.max()) + 1
         codes, group = np.unique(unspent[key_u[done]] * width + unspent[key_v[done]], return_inverse=True)
-        gather = sparse.csr_matrix((np.ones(len(group), dtype), (group, np.arange(len(group)))),
-                                   shape=(len(codes), len(group)))
+        gather: sparse.csr_matrix = sparse.csr_matrix((np.ones(len(group), dtype), (group, np.arange(len(group)))),
+                                                      shape=(len(codes), len(group)))
         return done, codes, width, gather
 
     def _round(self, pairs: np.ndarray, mass: np.ndarray,
@@ -250,12 +250,12 @@ class ForwardEndgame:
             code = group + 3 * self.duel[e.at_x[:, None], f.at_x[None, :]] + self.duel[e.at_y[:, None], f.at_y[None, :]]
             sums = np.bincount(code.ravel(), weights=np.outer(e.weight, f.weight).ravel(), minlength=ne * nf * 9)
             flat = np.nonzero(sums)[0]
-            pair, o = np.divmod(flat, 9)
+            pair, duels = np.divmod(flat, 9)
             i, j = np.divmod(pair, nf)
             cols.append(np.full(len(flat), s))
             us.append(e.post[i])
             vs.append(f.post[j])
-            outs.append(o)
+            outs.append(duels)
             data.append(sums[flat])
         col, u, v, out_pair, weight = (np.concatenate(x) for x in (cols, us, vs, outs, data))
         # the pairs of post states (keys) and the castles after the battles

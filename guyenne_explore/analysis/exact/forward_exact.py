@@ -124,7 +124,7 @@ class ExactForwardEndgame(ForwardEndgame):
             if ids:
                 for o, num in zip(ids, crt(np.stack([ended[o] for o in ids], axis=1), primes)):
                     if num:
-                        out[(*self.outcomes[o], r)] = Fraction(num, ended_den)
+                        out[self.outcomes[o] + (r,)] = Fraction(num, ended_den)
         return out
 
     def _primes_needed(self, p: Position) -> int:
@@ -196,12 +196,12 @@ class ExactForwardEndgame(ForwardEndgame):
                 sums = np.zeros(ne * nf * 9, dtype=object)
                 np.add.at(sums, code.ravel(), np.outer(e.shares.astype(object), f.shares.astype(object)).ravel())
             flat = np.nonzero(sums)[0]
-            pair, o = np.divmod(flat, 9)
+            pair, duels = np.divmod(flat, 9)
             i, j = np.divmod(pair, nf)
             cols.append(np.full(len(flat), s))
             us.append(e.post[i])
             vs.append(f.post[j])
-            outs.append(o)
+            outs.append(duels)
             data.append(sums[flat])
         col, u, v, out_pair = (np.concatenate(x) for x in (cols, us, vs, outs))
         # exact weights over ``placing``: a pair's sums times its factor ``placing // (its denominators)``

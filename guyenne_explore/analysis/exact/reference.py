@@ -65,7 +65,8 @@ def merge_key(p: Position) -> tuple:
     settled = all(cannot_reshuffle_again(s, rules) for s in p.sides)
     sides = tuple(_side_key(s, cannot_reshuffle_again(s, rules), p.to_play) for s in p.sides)
     placed = p.placed
-    cards = placed.cards
+    #: the cards placed; once settled, the first battle's winner in place of its two placements
+    cards: tuple = placed.cards
     if settled and p.to_play in (OPEN_SECOND, RESPOND_SECOND):
         x = placed.x
         assert x is not None
