@@ -509,12 +509,15 @@ def test_an_unexpected_error_in_a_handler_is_shown_beside_its_control_and_logged
 
 
 def test_positions_come_in_by_upload_and_no_file_path_is_read(start, monkeypatch):
+    from guyenne_explore.i18n import plain_size
+
     b = Builder(start)
     q = start.apply("0:H")
 
     def no_path(*_args, **_kwargs):
         raise AssertionError("an upload must not open a path")
 
+    plain_size(1)  # Babel reads its own locale data once, on first use; no file of the visitor's
     monkeypatch.setattr("builtins.open", no_path)
     upload_file(b.upload, "p.json", json.dumps(q.to_json()).encode())
     assert b.position == q and "loaded p.json" in b.upload.message
