@@ -157,3 +157,15 @@ def test_bad_rules_are_refused_naming_the_problem():
         og.read_rules('{"preset": ')
     with pytest.raises(ValueError, match="hand size"):
         og.read_rules('{"preset": "advanced", "hand_size": 99}')
+
+
+def test_a_clone_moves_on_alone():
+    """OpenSpiel clones a state by deep-copying its attributes; the clone shares the immutable position
+    but an action on it leaves the original where it was."""
+    game = og.load("advanced")
+    state = game.new_initial_state()
+    clone = state.clone()
+    assert clone.position is state.position
+    clone.apply_action(clone.chance_outcomes()[0][0])
+    assert state.is_chance_node() and not clone.is_chance_node()
+    assert state.position == Position.start(game.rules)
