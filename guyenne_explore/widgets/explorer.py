@@ -19,6 +19,7 @@ from ..i18n import gettext as _
 from ..i18n import set_language
 from ..position import Position
 from .analysis_panel import AnalysisPanel
+from .balance_panel import BalancePanel
 from .builder import Builder
 from .diagram_export import DiagramExport
 from .guard import guarded
@@ -31,7 +32,7 @@ from .state import ExplorerState
 from .table import Table
 from .variant_lab import VariantLab
 
-TABS = ("Builder", "Analysis", "Variant lab", "Skill levels")
+TABS = ("Builder", "Analysis", "Variant lab", "Skill levels", "Balance")
 STYLE = pathlib.Path(__file__).parent / "static" / "explorer.css"
 
 
@@ -64,11 +65,13 @@ class Explorer(w.HBox):
         self.lab.add_class("guyenne-variant-lab")
         self.skill = SkillPanel(start)  # the same rule sets under uniform, heuristic and search play
         self.skill.add_class("guyenne-skill-levels")
+        # settings that meet a designer's targets, from the deal, and the skill depth (the lab's variant may start it)
+        self.balance = BalancePanel(start, variant=lambda: self.lab.variant)
         self.builder = Builder(state=self.state)
         self.builder.add_class("guyenne-builder")  # scrolls on its own beside the table (static/explorer.css)
         # side by side down to about 1150 px (a 1280x800 window, JupyterLab without its side bar),
         # one above the other below that; the table's diagram scales with its column
-        self.tabs = w.Tab(children=[self.builder, self.analysis, self.lab, self.skill],
+        self.tabs = w.Tab(children=[self.builder, self.analysis, self.lab, self.skill, self.balance],
                           layout=w.Layout(flex="1 1 560px", min_width="0"))
         self.tabs.titles = TABS
         self.diagram_export = DiagramExport(self.table)
@@ -114,7 +117,7 @@ class Explorer(w.HBox):
             self._problems(None)
         self.moves.refresh()
         self.diagram_export.refresh()  # the words beside its caption and scale
-        for panel in (self.analysis, self.lab, self.skill):  # the last results, drawn again from what they keep
+        for panel in (self.analysis, self.lab, self.skill, self.balance):  # the last results, drawn again from what they keep
             panel.refresh()
 
     def _shown(self, _change: Any) -> None:
@@ -128,6 +131,7 @@ class Explorer(w.HBox):
         self.analysis.set_position(p, start)
         self.lab.set_position(p, start)
         self.skill.set_position(p, start)
+        self.balance.set_position(p, start)
 
     def _problems(self, _change: Any) -> None:
         """While no position is valid, the table keeps its last diagram, dimmed, with the form's first problems."""

@@ -1,0 +1,149 @@
+"""Figures and tables of the balance lab (:func:`..analysis.balance_search`, :func:`..analysis.skill_depth`).
+
+A search answers "which settings meet my targets, and what do they cost elsewhere?": the table ranks the
+candidates that meet every target, the fewest changes from the preset first, each target's metric with its
+95% interval; the trade-off figure sets two targets' metrics against each other, one marker a candidate
+with both intervals, the targets' bounds drawn, so that a designer sees what one target costs in the other.
+Pure functions of the kept result: the panel, the notebook and a language switch draw the same pictures.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+
+from ..analysis import TARGET_METRICS, Candidate, Depth, Metric, SearchResult, level_name
+from ..i18n import N_, translator
+from .plots import _cell, _layout
+
+#: the two metrics the designer metrics do not name (the first side's advantage, the skill chain), in words
+OWN_NAMES = {TARGET_METRICS["advantage"]: N_("Advantage (first side)"), TARGET_METRICS["depth"]: N_("Skill depth")}
+#: how each group of candidates is drawn: its name in the legend, its colour and marker
+GROUPS = (
+    ("meets", N_("meets every target"), "#2e8b57", "circle"),
+    ("misses", N_("misses a target"), "#888888", "circle-open"),
+    ("dropped", N_("dropped by racing"), "#bbbbbb", "x"),
+)
+
+
+def target_label(name: str, lang: str | None = None) -> str:
+    """A target (``advantage``, ``rounds``) or a metric's own name as its metric is shown in ``lang``."""
+    metric = TARGET_METRICS.get(name, name)
+    if metric in OWN_NAMES:
+        return translator(lang).gettext(OWN_NAMES[metric])
+    return Metric.label_of(metric, lang)
+
+
+def _group(c: Candidate, result: SearchResult) -> str:
+    if c.dropped:
+        return "dropped"
+    return "meets" if c.meets(result.targets) else "misses"
+
+
+def _error(values: Sequence[float], metrics: Sequence[Metric]) -> dict[str, object] | None:
+    """A 95% interval as error bars (None when a metric has none)."""
+    if any(m.low is None or m.high is None for m in metrics):
+        return None
+    return {"type": "data", "symmetric": False, "visible": True, "thickness": 1,
+            "array": [m.high - v for m, v in zip(metrics, values)],  # type: ignore[operator]
+            "arrayminus": [v - m.low for m, v in zip(metrics, values)]}  # type: ignore[operator]
+
+
+def tradeoff_figure(result: SearchResult, x: str, y: str, lang: str | None = None) -> go.Figure:
+    """Target ``y``'s metric against target ``x``'s, one marker a candidate played (its 95% intervals as bars),
+    grouped by whether it meets every target, missed one at its last rung or was dropped by racing; the best
+    setting starred, the targets' bounds drawn as dotted lines.  Words in ``lang``."""
+    _ = translator(lang).gettext
+    mx, my = TARGET_METRICS.get(x, x), TARGET_METRICS.get(y, y)
+    best = result.best()
+    fig = go.Figure()
+    played = [c for c in result.candidates if mx in c.metrics and my in c.metrics]
+    for key, name, color, symbol in GROUPS:
+        group = [c for c in played if _group(c, result) == key]
+        if not group:
+            continue
+        xs, ys = [c.metrics[mx].value for c in group], [c.metrics[my].value for c in group]
+        fig.add_trace(go.Scatter(
+            x=xs, y=ys, mode="markers", name=_(name),
+            error_x=_error(xs, [c.metrics[mx] for c in group]), error_y=_error(ys, [c.metrics[my] for c in group]),
+            marker={"color": color, "symbol": symbol, "size": 10, "line": {"color": color, "width": 2}},
+            text=[_candidate_words(c, result, lang) for c in group],
+            hovertemplate="%{text}<br>%{x:.3f}, %{y:.3f}<extra></extra>"))
+    if best is not None and best in played:
+        fig.add_trace(go.Scatter(
+            x=[best.metrics[mx].value], y=[best.metrics[my].value], mode="markers",
+            name=_("best") if best.meets(result.targets) else _("closest"),
+            marker={"color": "#c8960c", "symbol": "star", "size": 18, "line": {"color": "#7f6000", "width": 1}},
+            text=[_candidate_words(best, result, lang)], hovertemplate="%{text}<extra></extra>"))
+    for t in result.targets:
+        for bound in (t.low, t.high):
+            if bound is None:
+                continue
+            if t.metric == mx:
+                fig.add_vline(x=bound, line_dash="dot", line_color="#2e8b57")
+            if t.metric == my:
+                fig.add_hline(y=bound, line_dash="dot", line_color="#2e8b57")
+    title = _("{y} against {x}, {count} candidates (95% intervals; dotted: the targets)").format(
+        y=target_label(y, lang), x=target_label(x, lang), count=len(played))
+    _layout(fig, title, target_label(x, lang), target_label(y, lang), lang=lang)
+    fig.update_layout(height=420, legend={"orientation": "h", "y": -0.2})
+    return fig
+
+
+def _candidate_words(c: Candidate, result: SearchResult, lang: str | None) -> str:
+    """``hand size 6, castles 5 (1 change, 200 games)``."""
+    tr = translator(lang)
+    return tr.ngettext("{label} ({count} change, {games} games)", "{label} ({count} changes, {games} games)",
+                       len(c.changes)).format(label=result.space.label(c.assignment, lang), count=len(c.changes),
+                                              games=c.games)
+
+
+def candidate_rows(result: SearchResult, alternatives: int = 8, lang: str | None = None) -> list[dict[str, str]]:
+    """The best setting and up to ``alternatives`` others meeting every target, the fewest changes from the preset
+    first; when none meets them, the closest candidate.  One column a target: its value [95% interval]."""
+    _ = translator(lang).gettext
+    ranked = result.ranked()
+    shown = ranked[:1 + alternatives] if ranked else [c for c in (result.best(),) if c is not None]
+    rows = []
+    for i, c in enumerate(shown):
+        rank = (_("best") if i == 0 else str(i + 1)) if ranked else _("closest")
+        row = {_("setting"): result.space.label(c.assignment, lang), _("rank"): rank,
+               _("changes from the preset"): str(len(c.changes)), _("games"): str(c.games)}
+        for t in result.targets:
+            m = c.metrics.get(t.metric)
+            wanted = str(t).partition("=")[2]  # the range asked, "0.45:0.55", ":0.05"
+            row[f"{target_label(t.name, lang)} ({wanted})"] = "-" if m is None else _cell(m.value, m.low, m.high)
+        rows.append(row)
+    return rows
+
+
+def candidates_csv(result: SearchResult) -> str:
+    """Every candidate tried as CSV (:meth:`..analysis.SearchResult.rows`: settings, verdicts, each metric with its
+    interval), for a spreadsheet."""
+    rows = result.rows()
+    out = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return out.getvalue()
+
+
+def depth_rows(depth: Depth, lang: str | None = None) -> list[dict[str, str]]:
+    """One row a pair of neighbouring levels: the stronger level's score, the weaker level's wins and the luck share,
+    each with its 95% interval, and whether the stronger level beats the one below."""
+    _ = translator(lang).gettext
+    rows = []
+    for m in depth.matches:
+        rows.append({
+            _("levels"): _("{stronger} against {weaker}").format(stronger=level_name(m.stronger, lang),
+                                                                 weaker=level_name(m.weaker, lang)),
+            _("score of the stronger level"): _cell(m.score.value, m.score.low, m.score.high),
+            _("the weaker level wins"): _cell(m.weaker_wins.value, m.weaker_wins.low, m.weaker_wins.high),
+            _("luck share"): _cell(m.luck.value, m.luck.low, m.luck.high),
+            _("beats the level below"): _("yes") if m.beats else _("no"),
+        })
+    return rows

@@ -1,0 +1,560 @@
+"""Balance: search the rules parameters for settings that meet a designer's targets, and measure skill depth.
+
+The designer picks a rule set to start from (the explorer's own rules, a preset, or the variant lab's
+variant), the parameters to vary with their ranges, the targets with their bounds, the level of play, the
+games a candidate, the trials and the seed.  Every field is read as the command line's ``balance`` reads it
+(:class:`..analysis.Space`, :func:`..analysis.parse_targets`: the engine checks each value against the rule
+set), a problem shown beside its field, and nothing runs while one stands.  The cost is said before the run;
+the run shows its progress with the time left and stops on Cancel.
+
+Every search of the session is kept in one optuna journal in a temporary folder of this process (one study a
+search definition): running the same search again continues it, the finished candidates read back, the one
+under way when cancelled played first.  The page never names that folder (see :mod:`.files`).
+
+The depth section runs :func:`..analysis.skill_depth` on the chosen rule set: a ladder of levels, each against
+the one below in both seats, the skill chain with its interval, each pair's score, the weaker level's wins and
+the luck share.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import tempfile
+from collections.abc import Callable
+from html import escape
+from typing import Any
+
+import ipywidgets as w
+import plotly.graph_objects as go
+
+from ..analysis import (
+    POLICIES,
+    SWEEPABLE,
+    TARGET_METRICS,
+    Cancelled,
+    Depth,
+    SearchProgress,
+    SearchResult,
+    Space,
+    SpaceError,
+    Target,
+    TargetError,
+    balance_search,
+    default_ladder,
+    estimate_search,
+    ladder_cost,
+    level_name,
+    local_cores,
+    local_pool,
+    parameter_label,
+    parse_targets,
+    policy_named,
+    skill_depth,
+)
+from ..i18n import N_, gettext, ngettext, plain_duration, plain_size
+from ..position import Position
+from ..render.balance import candidate_rows, candidates_csv, depth_rows, target_label, tradeoff_figure
+from ..render.plots import FORMATS, export_figures, rows_html
+from ..rules import PRESETS, Rules
+from .analysis_panel import RunControls, align_labels
+from .files import Download, zip_bytes
+from .forms import NumberField, messages_html, unreadable
+from .guard import guarded, log
+from .language import name_options
+from .plot_view import FigureBox
+from .starts import Start
+
+#: the fixed texts of the panel, for extraction (the language switch looks each up in the catalogue)
+LABELS = (
+    N_("Balance"), N_("start from"), N_("vary"), N_("values"), N_("target"), N_("low"), N_("high"),
+    N_("Level of play"), N_("Games a candidate"), N_("Trials"), N_("x axis"), N_("y axis"), N_("Run search"),
+    N_("Measure depth"), N_("Ladder"), N_("Games a match"), N_("Download:"), N_("CSV (candidates)"),
+    N_("<b>Balance search</b>: the settings that meet your targets, from the deal"),
+    N_("<h4>Skill depth</h4>"),
+    N_("5:7 (every whole number), 5,7 (those), empty: every choice"), N_("empty: open"),
+    N_("levels weakest first, separated by commas: uniform,heuristic,search:100"),
+    N_("download every candidate tried as CSV"), N_("download the figure as html"), N_("download the figure as svg"),
+    N_("download the figure as png"),
+)
+#: what a row without a parameter or a target holds
+NONE = ""
+#: the option that stands for the variant lab's variant (read when a search starts)
+VARIANT = "variant"
+#: the rows of parameters and targets the panel offers, and their first settings
+VARIED = (("hand_size", "5:7"), ("castles", "5:7"), (NONE, ""))
+TARGETS = (("advantage", "0.45", "0.55"), ("draws", "", "0.05"), (NONE, "", ""))
+AXES = ("advantage", "rounds")
+
+
+def _none_or(name: Callable[[Any, str], str]) -> Callable[[Any, str], str]:
+    """A menu's namer that shows the empty choice as "(none)"."""
+    return lambda value, lang: gettext("(none)", lang) if value == NONE else name(value, lang)
+
+
+def _target_name(name: str, lang: str) -> str:
+    return target_label(name, lang)
+
+
+class VaryRow(w.HBox):
+    """One varied parameter: its name, its values (``5:7``, ``5,7``, or empty for every choice) and its problem."""
+
+    def __init__(self, parameter: str, values: str) -> None:
+        self.parameter = name_options(w.Dropdown(options=[NONE, *SWEEPABLE], value=parameter, description="vary",
+                                                 layout=w.Layout(width="230px")), _none_or(parameter_label))
+        self.values = w.Text(value=values, description="values", placeholder="5:7", continuous_update=False,
+                             tooltip="5:7 (every whole number), 5,7 (those), empty: every choice",
+                             layout=w.Layout(width="180px"))
+        self.parameter.style.description_width = self.values.style.description_width = "56px"
+        self.message = w.HTML()
+        self.message.add_class("guyenne-field-message")
+        super().__init__([self.parameter, self.values, self.message],
+                         layout=w.Layout(flex_flow="row wrap", align_items="center"))
+
+    @property
+    def text(self) -> str | None:
+        """``hand_size=5:7`` (``removal`` alone: every choice), or None for an empty row."""
+        if self.parameter.value == NONE:
+            return None
+        values = self.values.value.strip()
+        return f"{self.parameter.value}={values}" if values else self.parameter.value
+
+
+class TargetRow(w.HBox):
+    """One target: its metric, its low and high ends (either may stay empty: open) and its problem."""
+
+    def __init__(self, name: str, low: str, high: str) -> None:
+        self.name = name_options(w.Dropdown(options=[NONE, *TARGET_METRICS], value=name, description="target",
+                                            layout=w.Layout(width="290px")), _none_or(_target_name))
+        self.low = w.Text(value=low, description="low", placeholder="", continuous_update=False,
+                          tooltip="empty: open", layout=w.Layout(width="120px"))
+        self.high = w.Text(value=high, description="high", placeholder="", continuous_update=False,
+                           tooltip="empty: open", layout=w.Layout(width="120px"))
+        self.name.style.description_width = "56px"
+        self.low.style.description_width = self.high.style.description_width = "40px"
+        self.message = w.HTML()
+        self.message.add_class("guyenne-field-message")
+        super().__init__([self.name, self.low, self.high, self.message],
+                         layout=w.Layout(flex_flow="row wrap", align_items="center"))
+
+    @property
+    def text(self) -> str | None:
+        """``advantage=0.45:0.55``, or None for an empty row."""
+        if self.name.value == NONE:
+            return None
+        return f"{self.name.value}={self.low.value.strip()}:{self.high.value.strip()}"
+
+
+def _rule_set_name(value: Any, lang: str) -> str:
+    """A rule set offered to start from: its name (a preset's, or the explorer's variant as JSON), or the variant lab's."""
+    return gettext("the variant lab's variant", lang) if isinstance(value, str) and value == VARIANT else str(value)
+
+
+def _field_words(exc: Exception) -> str:
+    """The analysis' words for a field, without the command line's option name in front."""
+    return str(exc).removeprefix("--vary ").removeprefix("--target ")
+
+
+class BalancePanel(w.VBox):
+    """The balance search and the skill depth of a rule set, from the deal."""
+
+    def __init__(self, position: Position | None = None, variant: Callable[[], Rules | None] | None = None,
+                 **kwargs: Any) -> None:
+        self.variant_source = variant
+        self.position = position
+        self.rule_set = w.Dropdown(description="start from", layout=w.Layout(width="320px"))
+        self.rule_set_message = w.HTML()
+        self.rows = [VaryRow(*row) for row in VARIED]
+        self.targets = [TargetRow(*row) for row in TARGETS]
+        self.space_message = w.HTML()  # a parameter or a target given twice: beside the rows
+        self.level = name_options(w.Dropdown(options=list(POLICIES), value="uniform", description="Level of play"),
+                                  level_name)
+        self.search_budget = NumberField("Search rollouts", 50, 1, 100_000)
+        self.games = NumberField("Games a candidate", 200, 4, 1_000_000)
+        self.trials = NumberField("Trials", 9, 1, 1000)
+        self.seed = NumberField("Seed", 0, 0, 999_999_999)
+        align_labels(self.level, self.search_budget, self.games, self.trials, self.seed, width="130px")
+        self.cost = w.HTML()
+        self.cost.add_class("guyenne-balance-cost")
+        self.store_note = w.HTML()
+        self.run_button = w.Button(description="Run search", button_style="primary", icon="search")
+        self.controls = RunControls()
+        self.x_axis = name_options(w.Dropdown(options=list(TARGET_METRICS), value=AXES[0], description="x axis"),
+                                   _target_name)
+        self.y_axis = name_options(w.Dropdown(options=list(TARGET_METRICS), value=AXES[1], description="y axis"),
+                                   _target_name)
+        self.table = w.HTML()
+        self.table.add_class("guyenne-balance-table")
+        self.figure_box = FigureBox(views=1)
+        self.download = Download()
+        self.export_buttons = {fmt: w.Button(description=label, disabled=True, tooltip=tip,
+                                             layout=w.Layout(width="auto"))
+                               for fmt, label, tip in (("csv", "CSV (candidates)", "download every candidate tried as CSV"),
+                                                       *((f, f.upper(), f"download the figure as {f}") for f in FORMATS))}
+        self.export_status = w.HTML()
+        self.result: SearchResult | None = None
+        self.figures: dict[str, go.Figure] = {}
+        self._store: pathlib.Path | None = None
+        self._said: Callable[[], str] | None = None  # the status after the last run, as a function of the language
+        # the depth section
+        self.ladder = w.Text(value=",".join(level for level in default_ladder() if not level.startswith("search")),
+                             description="Ladder", continuous_update=False, layout=w.Layout(width="320px"),
+                             tooltip="levels weakest first, separated by commas: uniform,heuristic,search:100")
+        self.ladder_message = w.HTML()
+        self.depth_games = NumberField("Games a match", 200, 2, 1_000_000)
+        align_labels(self.ladder, self.depth_games, width="130px")
+        self.depth_cost = w.HTML()
+        self.depth_button = w.Button(description="Measure depth", button_style="primary", icon="signal")
+        self.depth_controls = RunControls()
+        self.depth_result = w.HTML()
+        self.depth: Depth | None = None
+        self._depth_said: Callable[[], str] | None = None
+
+        in_status = guarded(self.controls.status)
+        self.run_button.on_click(in_status(lambda _: self.run(block=False)))
+        self.depth_button.on_click(guarded(self.depth_controls.status)(lambda _: self.run_depth(block=False)))
+        for axis in (self.x_axis, self.y_axis):
+            axis.observe(in_status(lambda _: self._draw()), names="value")
+        for fmt, button in self.export_buttons.items():
+            button.on_click(guarded(self.export_status)(lambda _b, fmt=fmt: self.export(fmt)))
+        fields = [self.rule_set, self.level, self.ladder, *(r.parameter for r in self.rows), *(r.values for r in self.rows),
+                  *(t.name for t in self.targets), *(t.low for t in self.targets), *(t.high for t in self.targets)]
+        for field in fields:
+            field.observe(in_status(lambda _: self.check()), names="value")
+        for number in (self.search_budget, self.games, self.trials, self.seed):
+            number.box.observe(in_status(lambda _: self.check()), names="value")
+        for depth_field in (self.ladder, self.depth_games.box, self.rule_set):
+            depth_field.observe(guarded(self.depth_controls.status)(lambda _: self.check_depth()), names="value")
+
+        settings = w.VBox([self.level, self.search_budget, self.games, self.trials, self.seed])
+        exports = w.HBox([w.Label("Download:"), *self.export_buttons.values(), self.download],
+                         layout=w.Layout(flex_flow="row wrap", align_items="center"))
+        super().__init__([
+            w.HTML("<b>Balance search</b>: the settings that meet your targets, from the deal"),
+            w.HBox([self.rule_set, self.rule_set_message], layout=w.Layout(flex_flow="row wrap")),
+            *self.rows, *self.targets, self.space_message, settings, self.cost, self.store_note,
+            self.controls.box(self.run_button), self.controls.status,
+            w.HBox([self.x_axis, self.y_axis], layout=w.Layout(flex_flow="row wrap")),
+            self.table, self.figure_box, exports, self.export_status,
+            w.HTML("<h4>Skill depth</h4>"), self.ladder, self.ladder_message, self.depth_games, self.depth_cost,
+            self.depth_controls.box(self.depth_button), self.depth_controls.status, self.depth_result,
+        ], **kwargs)
+        self.add_class("guyenne-balance")
+        self.set_position(position)
+
+    # ------------------------------------------------------------------ the rule set
+    def set_position(self, position: Position | None, start: Start | None = None) -> None:
+        """The explorer's rules lead the rule sets offered (a search starts from the deal, whatever the position)."""
+        self.position = position
+        chosen = self.rule_set.value
+        own = [(str(position.rules), position.rules)] if position is not None else []
+        options: list[tuple[str, Any]] = own + [(n, r) for n, r in PRESETS.items() if not own or r != own[0][1]]
+        if self.variant_source is not None:
+            options.append((VARIANT, VARIANT))
+        values = [v for _, v in options]
+        self.rule_set.options = options
+        name_options(self.rule_set, _rule_set_name)
+        self.rule_set.value = chosen if chosen in values else values[0]
+        self.check()
+        self.check_depth()
+
+    def preset(self) -> Rules | None:
+        """The rule set chosen to start from (the variant lab's when chosen and playable); its problem beside it."""
+        value = self.rule_set.value
+        if value == VARIANT:
+            variant = self.variant_source() if self.variant_source is not None else None
+            if variant is None:
+                self.rule_set_message.value = messages_html([gettext(
+                    "the variant lab's variant is not playable: fix it there, or start from a preset")])
+                return None
+            value = variant
+        self.rule_set_message.value = ""
+        return value if isinstance(value, Rules) else None
+
+    # ------------------------------------------------------------------ reading the fields
+    @property
+    def policies(self) -> tuple[str, str]:
+        """Both sides at the chosen level (the search with its budget)."""
+        level = f"search:{int(self.search_budget.value)}" if self.level.value == "search" else self.level.value
+        return level, level
+
+    def read(self) -> tuple[Space, list[Target]] | None:
+        """The space and the targets the fields describe, or None with each problem beside its field."""
+        preset = self.preset()
+        ok = preset is not None
+        texts: list[str] = []
+        for row in self.rows:
+            row.message.value = ""
+            if row.text is None or preset is None:
+                continue
+            try:
+                Space.parse(preset, [row.text])
+                texts.append(row.text)
+            except SpaceError as exc:
+                row.message.value, ok = messages_html([_field_words(exc)]), False
+        goals: list[str] = []
+        for target in self.targets:
+            target.message.value = ""
+            if target.text is None:
+                continue
+            try:
+                parse_targets([target.text])
+                goals.append(target.text)
+            except TargetError as exc:
+                target.message.value, ok = messages_html([_field_words(exc)]), False
+        self.space_message.value = ""
+        if not ok or preset is None:
+            return None
+        try:
+            space = Space.parse(preset, texts)
+            targets = parse_targets(goals)
+        except (SpaceError, TargetError) as exc:  # none at all, or one given twice
+            self.space_message.value = messages_html([_field_words(exc)])
+            return None
+        if any(t.name == "depth" for t in targets) and self.levels() is None:
+            self.space_message.value = messages_html([gettext(
+                "a depth target is read on the ladder of the skill depth section below: fix the ladder there")])
+            return None
+        return space, targets
+
+    def ladder_for(self, targets: list[Target]) -> list[str]:
+        """The ladder a depth target is read on (every candidate plays its matches); none without one."""
+        return (self.levels() or []) if any(t.name == "depth" for t in targets) else []
+
+    def check(self) -> bool:
+        """Read every field, show each problem beside it and the cost of the search; whether it can run."""
+        read = self.read()
+        numbers = unreadable(self.search_budget, self.games, self.trials, self.seed)
+        self.run_button.disabled = read is None or bool(numbers) or self.controls.running
+        if read is None or numbers:
+            self.cost.value = ""
+            return False
+        space, targets = read
+        cost = estimate_search(space, targets, self.policies, self.games.value, self.trials.value,
+                               self.ladder_for(targets))
+        self.cost.value = escape(gettext(
+            "at most {candidates} candidates of {size} x {each} games = {games} games, {duration} on one core "
+            "(racing stops most poor candidates after a quarter of their games)").format(
+            candidates=cost.candidates, size=space.size, each=f"{cost.games_each:,}", games=f"{cost.games:,}",
+            duration=plain_duration(cost.seconds)))
+        self.store_note.value = "<small>" + escape(gettext(
+            "The finished candidates of every search are kept for this session (a temporary file on the server): "
+            "running the same search again continues it.")) + "</small>"
+        return True
+
+    @property
+    def store(self) -> str:
+        """The journal file every search of this panel is kept in (a temporary folder of this process)."""
+        if self._store is None:
+            self._store = pathlib.Path(tempfile.mkdtemp(prefix="guyenne-balance-")) / "searches.journal"
+        return str(self._store)
+
+    @store.setter
+    def store(self, path: str) -> None:
+        self._store = pathlib.Path(path)
+
+    # ------------------------------------------------------------------ the search
+    def run(self, block: bool = True) -> None:
+        """Search with the fields' settings; block=False runs in a background thread (the page stays live)."""
+        if self.controls.running or not self.check():
+            if not self.controls.running:
+                self.controls.status.value = messages_html([gettext("Not run: fix the problems shown beside the fields")])
+            return
+        read = self.read()
+        assert read is not None  # check() has just read the same fields
+        space, targets = read
+        policies, games, trials, seed, store = (self.policies, self.games.value, self.trials.value, self.seed.value,
+                                                self.store)
+        ladder = self.ladder_for(targets)
+        played_by_the_engine = any(level.startswith("search") for level in (*policies, *ladder))
+        executor = local_pool() if played_by_the_engine and local_cores() > 1 else None
+        self.run_button.disabled = True
+        self._enable_exports(False)
+        self.controls.start(gettext("Searching {size} candidates...").format(size=space.size))
+        shown = {"candidate": 0}
+
+        def progress(p: SearchProgress) -> bool | None:
+            if p.candidate != shown["candidate"]:  # the status names the candidate, the bar counts the games
+                shown["candidate"] = p.candidate
+                self.controls.status.value = escape(gettext("candidate {number} of {count}: {label}").format(
+                    number=p.candidate, count=p.candidates, label=p.label))
+            return self.controls.callback(p.played, max(p.planned, 1))
+
+        def work() -> None:
+            try:
+                result = balance_search(space, targets, policies, games, trials, seed, store, executor, ladder,
+                                        progress)
+            except Cancelled:
+                self._finish(None, lambda: gettext(
+                    "Cancelled: the finished candidates are kept; Run search again continues the search."))
+            except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
+                log.exception("balance search failed")
+                error = str(exc)
+                self._finish(None, lambda: gettext("The analysis failed: {error}").format(error=error))
+            else:
+                self._finish(result, lambda: _summary(result))
+
+        self.controls.launch(work, block)
+
+    def _finish(self, result: SearchResult | None, said: Callable[[], str]) -> None:
+        self.controls.finish(result is not None)
+        self.run_button.disabled = False
+        self.check()
+        self._said = said
+        if result is not None:
+            self.result = result
+            self._draw()
+        self._enable_exports(self.result is not None)
+        self.controls.status.value = escape(said())
+
+    @property
+    def cancelled(self) -> bool:
+        """Whether the last search ended on Cancel."""
+        return self.controls.cancelled and not self.controls.running
+
+    def _draw(self) -> None:
+        """The kept result's table and figure, in the current language."""
+        if self.result is None:
+            return
+        rows = candidate_rows(self.result)
+        met = bool(self.result.ranked())
+        head = (gettext("The best setting and the alternatives that meet every target, fewest changes first (95% "
+                        "intervals)") if met else
+                gettext("No candidate meets every target yet; the closest (95% intervals)"))
+        self.table.value = f"<h4>{escape(head)}</h4>" + rows_html(rows) if rows else messages_html(
+            [gettext("no candidate could be played: the rules refused every one")])
+        self.figures = {"balance-tradeoff": tradeoff_figure(self.result, self.x_axis.value, self.y_axis.value)}
+        self.figure_box.show(self.figures)
+
+    def refresh(self) -> None:
+        """After a language switch: the cost, the last result's table and figure, the statuses, in the new language
+        (drawn again from the kept results: nothing is played again)."""
+        self.check()
+        self.check_depth()
+        self._draw()
+        self._show_depth()
+        if not self.controls.running and self._said is not None:
+            self.controls.status.value = escape(self._said())
+        if not self.depth_controls.running and self._depth_said is not None:
+            self.depth_controls.status.value = escape(self._depth_said())
+
+    # ------------------------------------------------------------------ exports
+    def _enable_exports(self, on: bool) -> None:
+        for button in self.export_buttons.values():
+            button.disabled = not on
+
+    def export_files(self, fmt: str) -> dict[str, bytes]:
+        """The candidates as CSV, or the figure in ``fmt`` (html, svg, png), as file name -> bytes."""
+        if self.result is None:
+            raise ValueError(gettext("nothing to export yet: run an analysis first"))
+        if fmt == "csv":
+            return {"guyenne-balance-candidates.csv": candidates_csv(self.result).encode("utf-8")}
+        with tempfile.TemporaryDirectory(prefix="guyenne-export-") as folder:
+            return {p.name: p.read_bytes() for p in export_figures(self.figures, folder, [fmt])}
+
+    def export(self, fmt: str) -> bool:
+        """Download the candidates (csv) or the figure; a failure is shown beside the buttons, not raised."""
+        try:
+            files = self.export_files(fmt)
+        except (RuntimeError, OSError, ValueError) as exc:
+            self.export_status.value = messages_html([gettext("{format} export failed: {error}").format(
+                format=fmt.upper(), error=exc)])
+            return False
+        if len(files) == 1:
+            (name, data), = files.items()
+        else:
+            name, data = f"guyenne-balance-{fmt}.zip", zip_bytes(files)
+        self.download.offer(name, data)
+        self.export_status.value = escape(gettext("Downloading {name} ({size})").format(name=name, size=plain_size(len(data))))
+        return True
+
+    # ------------------------------------------------------------------ the skill depth
+    def levels(self) -> list[str] | None:
+        """The ladder's levels, weakest first, or None with the problem beside the field."""
+        levels = [x.strip() for x in self.ladder.value.split(",") if x.strip()]
+        try:
+            for level in levels:
+                policy_named(level)
+            if len(levels) < 2:
+                raise ValueError(gettext("a ladder needs at least two levels, weakest first (uniform,heuristic)"))
+        except ValueError as exc:
+            self.ladder_message.value = messages_html([str(exc)])
+            return None
+        self.ladder_message.value = ""
+        return levels
+
+    def check_depth(self) -> bool:
+        """Read the ladder and the games, say the cost of each match; whether the depth can be measured."""
+        levels = self.levels()
+        ok = levels is not None and not unreadable(self.depth_games) and self.preset() is not None
+        self.depth_button.disabled = not ok or self.depth_controls.running
+        if not ok or levels is None:
+            self.depth_cost.value = ""
+            return False
+        lines = [gettext("{weaker} against {stronger}: {games} games (both seats), {duration} on one core").format(
+            weaker=level_name(weaker), stronger=level_name(stronger), games=f"{games:,}",
+            duration=plain_duration(seconds)) for weaker, stronger, games, seconds in ladder_cost(levels,
+                                                                                                 self.depth_games.value)]
+        self.depth_cost.value = "".join(f"<div>{escape(line)}</div>" for line in lines)
+        return True
+
+    def run_depth(self, block: bool = True) -> None:
+        """Measure the chosen rule set's skill depth; block=False runs in a background thread."""
+        if self.depth_controls.running or not self.check_depth():
+            if not self.depth_controls.running:
+                self.depth_controls.status.value = messages_html(
+                    [gettext("Not run: fix the problems shown beside the fields")])
+            return
+        rules, levels, games, seed = self.preset(), self.levels(), self.depth_games.value, self.seed.value
+        assert rules is not None and levels is not None  # check_depth() has just read them
+        executor = local_pool() if any(lv.startswith("search") for lv in levels) and local_cores() > 1 else None
+        self.depth_button.disabled = True
+        self.depth_controls.start(gettext("Measuring the skill depth of {rules}...").format(rules=rules))
+
+        def work() -> None:
+            try:
+                depth = skill_depth(rules, levels, games, seed, executor, self.depth_controls.callback)
+            except Cancelled:
+                self._depth_finish(None, lambda: gettext("Cancelled: no depth was measured."))
+            except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
+                log.exception("skill depth failed")
+                error = str(exc)
+                self._depth_finish(None, lambda: gettext("The analysis failed: {error}").format(error=error))
+            else:
+                self._depth_finish(depth, lambda: gettext("Done"))
+
+        self.depth_controls.launch(work, block)
+
+    def _depth_finish(self, depth: Depth | None, said: Callable[[], str]) -> None:
+        self.depth_controls.finish(depth is not None)
+        self.check_depth()
+        self._depth_said = said
+        if depth is not None:
+            self.depth = depth
+            self._show_depth()
+        self.depth_controls.status.value = escape(said())
+
+    def _show_depth(self) -> None:
+        d = self.depth
+        if d is None:
+            return
+        chain = gettext("skill chain: {chain} levels (95% interval {low} to {high})").format(
+            chain=d.chain, low=d.chain_low, high=d.chain_high)
+        pooled = gettext("the weaker level wins {wins} of the games; luck share {luck}").format(
+            wins=_shown(d.weaker_wins), luck=_shown(d.luck))
+        self.depth_result.value = (f"<div><b>{escape(d.rules)}</b>: {escape(chain)}</div><div>{escape(pooled)}</div>"
+                                   + rows_html(depth_rows(d)))
+
+
+def _shown(m: Any) -> str:
+    return f"{m.value:.3f}" if m.low is None or m.high is None else f"{m.value:.3f} [{m.low:.3f}, {m.high:.3f}]"
+
+
+def _summary(result: SearchResult) -> str:
+    """The status after a search, in the current language."""
+    tried = gettext("{count} candidates tried ({resumed} from the store), {played} games in {seconds} s").format(
+        count=len(result.candidates), resumed=result.resumed, played=f"{result.played:,}",
+        seconds=f"{result.seconds:.1f}")
+    met = len(result.ranked())
+    return tried + ". " + (ngettext("{count} meets every target.", "{count} meet every target.", met).format(count=met)
+                           if met else gettext("None meets every target."))
+

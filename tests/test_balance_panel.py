@@ -1,0 +1,179 @@
+"""The Balance tab, headless: a search from its fields, problems beside them, Cancel, the figure, French.
+
+Uniform play throughout (the compiled uniform games are the quickest and do not depend on the heuristic).
+"""
+
+import html
+
+import pytest
+
+from guyenne_explore.analysis import Candidate, Metric, SearchResult, Space, parse_targets
+from guyenne_explore.i18n import set_language
+from guyenne_explore.render.balance import candidate_rows, candidates_csv, tradeoff_figure
+from guyenne_explore.rules import Rules
+from guyenne_explore.widgets.balance_panel import VARIANT, BalancePanel
+from guyenne_explore.widgets.explorer import TABS, Explorer
+from guyenne_explore.widgets.starts import before_deal
+
+
+@pytest.fixture
+def english():
+    set_language("en")
+    yield
+    set_language(None)
+
+
+def small(panel: BalancePanel, store) -> BalancePanel:
+    """Four candidates (hand size and castles 5 or 6) on 40 uniform games each, kept in ``store``."""
+    panel.rows[0].values.value, panel.rows[1].values.value = "5:6", "5:6"
+    panel.games.value, panel.trials.value, panel.seed.value = 40, 4, 3
+    panel.store = str(store)
+    return panel
+
+
+def test_the_tab_builds_a_search_from_its_fields_shows_the_ranked_table_and_continues_it(tmp_path, english):
+    panel = small(BalancePanel(before_deal("advanced")), tmp_path / "s.journal")
+    assert "at most 4 candidates of 4 x 40 games = 160 games" in panel.cost.value
+    panel.run(block=True)
+    result = panel.result
+    assert result is not None and not panel.cancelled
+    assert [str(v) for v in result.space.varied] == ["hand_size=5:6", "castles=5:6"]
+    assert [str(t) for t in result.targets] == ["advantage=0.45:0.55", "draws=:0.05"]
+    assert str(result.space.preset) == "advanced" and len(result.candidates) == 4
+    ranked = result.ranked()
+    table = html.unescape(panel.table.value)
+    if ranked:  # the best first, then the others meeting the targets, fewest changes first
+        assert table.count("<tr>") == 1 + len(ranked) and "best" in table
+        assert [len(c.changes) for c in ranked] == sorted(len(c.changes) for c in ranked)
+    else:
+        assert "closest" in table
+    assert "Advantage (first side) (0.45:0.55)" in table and "Drawishness (:0.05)" in table
+    assert "[" in table  # each metric with its 95% interval
+    assert "4 candidates tried (0 from the store)" in panel.controls.status.value
+    (view,) = panel.figure_box.shown
+    assert view.figure["layout"]["xaxis"]["title"]["text"] == "Advantage (first side)"
+    assert not panel.export_buttons["csv"].disabled
+    csv = panel.export_files("csv")["guyenne-balance-candidates.csv"].decode()
+    assert csv.splitlines()[0].startswith("hand_size,castles,number") and len(csv.splitlines()) == 5
+    # the same search again reads every candidate back from the store: no game played
+    panel.run(block=True)
+    assert panel.result.resumed == 4 and panel.result.played == 0
+    assert "4 candidates tried (4 from the store)" in panel.controls.status.value
+
+
+def test_a_bad_field_shows_its_problem_beside_it_and_nothing_runs(tmp_path, english):
+    panel = small(BalancePanel(before_deal("advanced")), tmp_path / "s.journal")
+    panel.rows[0].values.value = "5:99"  # beyond the engine's bounds for a hand
+    assert "hand size must be at most" in html.unescape(panel.rows[0].message.value)
+    assert panel.run_button.disabled and panel.cost.value == ""
+    panel.run(block=True)
+    assert panel.result is None and "Not run" in panel.controls.status.value
+    panel.rows[0].values.value = "5:6"
+    assert panel.rows[0].message.value == "" and not panel.run_button.disabled
+    panel.targets[0].low.value = "abc"
+    assert "'abc' is not a number" in html.unescape(panel.targets[0].message.value)
+    panel.targets[0].low.value = "0.6"  # above its high end
+    assert "the low end 0.6 is above the high end 0.55" in html.unescape(panel.targets[0].message.value)
+    panel.targets[0].low.value = "0.45"
+    panel.rows[2].parameter.value, panel.rows[2].values.value = "castles", "6:7"  # castles twice
+    assert "castles is given twice" in html.unescape(panel.space_message.value)
+    panel.rows[2].parameter.value = ""
+    panel.games.box.value = "many"
+    assert "Games a candidate must be a whole number" in panel.games.message.value and panel.run_button.disabled
+    panel.run(block=True)
+    assert panel.result is None
+
+
+def test_cancel_stops_a_search_and_the_panel_says_so(tmp_path, english):
+    panel = small(BalancePanel(before_deal("advanced")), tmp_path / "s.journal")
+    counted = panel.controls.callback
+
+    def press_cancel_then_count(done, total):  # Cancel pressed as the first games are counted
+        panel.controls.cancel()
+        return counted(done, total)
+
+    panel.controls.callback = press_cancel_then_count
+    panel.run(block=True)
+    assert panel.cancelled and panel.result is None
+    assert "Cancelled: the finished candidates are kept" in panel.controls.status.value
+    assert not panel.run_button.disabled and panel.controls.cancel_button.disabled
+
+
+def _planted() -> SearchResult:
+    """Three candidates of hand sizes 5 to 7: one meets both targets, one misses at its end, one was dropped."""
+    space = Space.parse(Rules.preset("advanced"), ["hand_size=5:7"])
+    targets = parse_targets(["advantage=0.45:0.55", "rounds=:9"])
+
+    def candidate(n, hand, advantage, rounds, dropped=False):
+        metrics = {"Advantage (first side)": Metric("Advantage (first side)", advantage, advantage - 0.04,
+                                                    advantage + 0.04, games=200),
+                   "Duration (rounds)": Metric("Duration (rounds)", rounds, rounds - 0.2, rounds + 0.2, "rounds", 200)}
+        a = {"hand_size": hand}
+        return Candidate(n, a, metrics, 50 if dropped else 200, 0.0, dropped, ("advantage",) if dropped else (),
+                         tuple(space.changes(a)), ())
+
+    return SearchResult(space, targets, 200, 0, [candidate(0, 5, 0.50, 8.5), candidate(1, 6, 0.53, 9.6),
+                                                 candidate(2, 7, 0.30, 7.0, dropped=True)], 0, 450, 1.0)
+
+
+def test_the_tradeoff_figure_marks_the_candidates_meeting_every_target(english):
+    result = _planted()
+    fig = tradeoff_figure(result, "advantage", "rounds")
+    assert [t.name for t in fig.data] == ["meets every target", "misses a target", "dropped by racing", "best"]
+    assert list(fig.data[0].x) == [0.50] and list(fig.data[0].y) == [8.5]
+    assert fig.data[0].error_x.array[0] == pytest.approx(0.04) and fig.data[0].error_y.arrayminus[0] == pytest.approx(0.2)
+    assert fig.data[3].marker.symbol == "star" and list(fig.data[3].x) == [0.50]
+    # the targets' bounds: two on advantage (x), one on rounds (y)
+    lines = sorted((s.type, s.x0 if s.x0 == s.x1 else s.y0) for s in fig.layout.shapes)
+    assert lines == [("line", 0.45), ("line", 0.55), ("line", 9)]
+    assert fig.layout.xaxis.title.text == "Advantage (first side)" and fig.layout.yaxis.title.text == "Duration (rounds)"
+    rows = candidate_rows(result)
+    assert [r["setting"] for r in rows] == ["hand size 5"] and rows[0]["rank"] == "best"
+    assert rows[0]["Advantage (first side) (0.45:0.55)"] == "0.500 [0.460, 0.540]"
+    assert len(candidates_csv(result).splitlines()) == 4
+    french = tradeoff_figure(result, "advantage", "rounds", lang="fr")
+    assert [t.name for t in french.data][0] == "atteint toutes les cibles"
+    assert french.layout.xaxis.title.text == "Avantage (premier camp)"
+
+
+def test_the_tab_and_its_result_in_french_after_a_switch(english):
+    ex = Explorer()
+    assert ex.tabs.titles[TABS.index("Balance")] == "Balance" and ex.tabs.children[TABS.index("Balance")] is ex.balance
+    ex.balance.result = _planted()
+    ex.balance._draw()
+    ex.language.value = "fr"
+    assert ex.tabs.titles[TABS.index("Balance")] == "Équilibre"
+    assert ex.balance.run_button.description == "Lancer la recherche"
+    assert ex.balance.games.box.description == "Parties par candidat"
+    assert ex.balance.rows[0].parameter._options_labels[1] == "taille de la main"
+    assert "réglage" in ex.balance.table.value and "meilleur" in ex.balance.table.value
+    assert "au plus" in ex.balance.cost.value and "candidats" in ex.balance.cost.value
+    (view,) = ex.balance.figure_box.shown
+    assert view.figure["layout"]["xaxis"]["title"]["text"] == "Avantage (premier camp)"
+    ex.language.value = "en"
+    assert ex.balance.run_button.description == "Run search" and "setting" in ex.balance.table.value
+
+
+def test_the_variant_labs_variant_can_start_a_search(english):
+    ex = Explorer()
+    ex.lab.editors["hand_size"].value = "7"
+    ex.balance.rule_set.value = VARIANT
+    assert ex.balance.preset().hand_size == 7
+    ex.lab.editors["hand_size"].value = "x"  # not playable: said beside the choice, nothing runs
+    ex.balance.check()
+    assert "not playable" in html.unescape(ex.balance.rule_set_message.value) and ex.balance.run_button.disabled
+
+
+def test_the_depth_section_shows_the_chain_each_pair_and_the_luck_share(english):
+    panel = BalancePanel(before_deal("base"))
+    panel.ladder.value = "uniform,uniform"  # the view, not the policies, is tested here
+    panel.depth_games.value = 10
+    assert "uniform against uniform: 20 games (both seats)" in panel.depth_cost.value
+    panel.run_depth(block=True)
+    d = panel.depth
+    assert d is not None and len(d.matches) == 1
+    shown = html.unescape(panel.depth_result.value)
+    assert "skill chain:" in shown and "luck share" in shown and "the weaker level wins" in shown
+    assert shown.count("<tr>") == 2 and "[" in shown  # the head and the one pair, values with intervals
+    panel.ladder.value = "uniform,nobody"
+    assert "unknown policy 'nobody'" in html.unescape(panel.ladder_message.value) and panel.depth_button.disabled
