@@ -23,9 +23,8 @@ import numba  # noqa: E402
 
 from guyenne_explore import Position  # noqa: E402
 from guyenne_explore.analysis.compiled import kernel as kn  # noqa: E402
-from guyenne_explore.analysis.compiled import heuristic as fh  # noqa: E402
 from guyenne_explore.analysis.compiled.rollout import play_summaries  # noqa: E402
-from guyenne_explore.analysis.policies.heuristic import Heuristic  # noqa: E402
+from guyenne_explore.analysis.policies.heuristic import Heuristic, compiled_sides  # noqa: E402
 from guyenne_explore.analysis.policies import Uniform  # noqa: E402
 from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
 from guyenne_explore.rules import Rules  # noqa: E402
@@ -55,7 +54,7 @@ def main() -> None:
     p = Position.start(Rules.from_json(args.preset))
     runs = {("uniform", "uniform"): (lambda n: play_summaries(p, n, 1), args.games)}
     for pols in (("heuristic", "uniform"), ("heuristic", "heuristic")):
-        runs[pols] = (lambda n, pols=pols: fh.play_summaries(p, pols, n, 1), args.games // 4)
+        runs[pols] = (lambda n, pols=pols: play_summaries(p, n, 1, sides=compiled_sides(pols)), args.games // 4)
     clock = time.process_time if args.threads == 1 else time.perf_counter
     best = rates(runs, clock=clock)
     uniform = best[("uniform", "uniform")]

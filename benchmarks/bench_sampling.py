@@ -4,7 +4,7 @@
 
 1. Time to the first game, cold (a new process) with numba's cache warm, for uniform and heuristic
    play: the imports, the first game, then 10,000 games; and ``guyenne-explore analyse --samples 1``
-   from the shell, start to end.  (Cold cache: ``python -m guyenne_explore.analysis.compiled.warm``
+   from the shell, start to end.  (Cold cache: ``python -m guyenne_explore.analysis.sampling.warm``
    compiles it; this benchmark does so first when something is pending, and says so.)
 2. Uniform sampling as ``analyse --samples N`` runs it, step by step: the compiled games on one and
    two threads (games/s), building the games' summaries, the result (counts, designer metrics and
@@ -31,7 +31,7 @@ import numba  # noqa: E402
 
 from guyenne_explore import Position  # noqa: E402
 from guyenne_explore.analysis.api import analyse  # noqa: E402
-from guyenne_explore.analysis.compiled import warm  # noqa: E402
+from guyenne_explore.analysis.sampling import warm  # noqa: E402
 from guyenne_explore.analysis.compiled.rollout import CHUNK, _games, play_summaries  # noqa: E402
 from guyenne_explore.analysis.results import sampled_result  # noqa: E402
 

@@ -5,7 +5,8 @@ import pytest
 from guyenne_explore import Position
 from guyenne_explore.analysis.compiled import heuristic as fh
 from guyenne_explore.analysis.compiled import kernel as kn
-from guyenne_explore.analysis.policies.heuristic import Heuristic, pick
+from guyenne_explore.analysis.compiled.rollout import play_summaries, traced
+from guyenne_explore.analysis.policies.heuristic import Heuristic, compiled_sides, pick
 from guyenne_explore.cards import KINDS, Cards
 from guyenne_explore.moves import Move
 from guyenne_explore.position import Draw
@@ -18,7 +19,7 @@ NAMES = {kn.SETUP: "setup_discard", kn.DEAL: "deal", kn.OPEN_FIRST: "open_first"
 
 def replay(start: Position, policies, seed: int, index: int) -> int:
     """Replay a compiled game through the engine, checking every heuristic decision; returns how many."""
-    rows, kinds, out = fh.traced(start, policies, seed, index)
+    rows, kinds, out = traced(start, seed, index, compiled_sides(policies))
     h = Heuristic()
 
     def cards(counts):
@@ -32,7 +33,7 @@ def replay(start: Position, policies, seed: int, index: int) -> int:
         point, side, castle, index_, total, *counts = rows[i]
         assert p.to_play == NAMES[point], (i, p.to_play, NAMES[point])
         if point in (kn.DEAL, kn.DRAW):
-            p = p.apply_outcome(Draw(cards(counts), cards(rows[i + 1][fh.TRACE_HEAD:])))
+            p = p.apply_outcome(Draw(cards(counts), cards(rows[i + 1][kn.TRACE_HEAD:])))
             i += 2
             continue
         move = Move(cards=cards(counts), castle=castle if castle >= 0 else None)
@@ -67,9 +68,9 @@ def test_a_batch_plays_each_game_as_alone():
     its index gives alone (the traced game, checked move by move above)."""
     start = Position.start(Rules.from_json("advanced"))
     for policies in (("heuristic", "heuristic"), ("heuristic", "uniform")):
-        batch = fh.play_summaries(start, policies, 12, 5)
+        batch = play_summaries(start, 12, 5, sides=compiled_sides(policies))
         for index in range(12):
-            assert (fh.traced(start, policies, 5, index)[2] == batch[index]).all()
+            assert (traced(start, 5, index, compiled_sides(policies))[2] == batch[index]).all()
 
 
 def test_compiled_heuristic_from_a_position_inside_a_round():

@@ -5,8 +5,9 @@ import pytest
 
 from guyenne_explore import Position
 from guyenne_explore.analysis.compiled import heuristic as fh
-from guyenne_explore.analysis.compiled import warm
 from guyenne_explore.analysis.compiled.rollout import GAME_COLUMNS, _game, _games, batch_args
+from guyenne_explore.analysis.policies.heuristic import compiled_sides
+from guyenne_explore.analysis.sampling import warm
 from guyenne_explore.rules import Rules
 from guyenne_explore.widgets import analysis_panel
 from guyenne_explore.widgets.analysis_panel import AnalysisPanel
@@ -27,7 +28,7 @@ def test_every_rule_set_calls_the_one_signature_setup_compiles(rules):
     assert warm.signature(batch_args(p, 3, 1)) == warm.signature(warm._uniform_args())
     for policies in (("heuristic", "heuristic"), ("heuristic", "uniform"), ("uniform", "heuristic")):
         assert fh.unsupported(p, policies) is None
-        assert warm.signature(fh.batch_args(p, policies, 3, 1)) == warm.signature(warm._heuristic_args())
+        assert warm.signature(batch_args(p, 3, 1, sides=compiled_sides(policies))) == warm.signature(warm._heuristic_args())
 
 
 def test_prepare_compiles_the_pending_parts_in_order_and_says_each(monkeypatch):
@@ -72,3 +73,9 @@ def test_games_are_built_once_per_distinct_summary_and_keep_their_order():
     games = _games(out)
     assert games == [_game(r) for r in out[:, GAME_COLUMNS].tolist()]
     assert len({id(g) for g in games}) == len(set(games)) < len(games)
+
+
+def test_uniform_and_heuristic_games_call_the_one_compiled_loop_with_one_signature():
+    # one game loop for every policy: the uniform batches and those with a heuristic side pass the same
+    # argument types, so setup compiles the loop once for both
+    assert warm.signature(warm._uniform_args()) == warm.signature(warm._heuristic_args())

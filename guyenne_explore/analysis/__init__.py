@@ -26,7 +26,7 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("Plan", "Sampler", "Solver", "Where", "Where", "plan"), ".planning"),
     **dict.fromkeys(("Cancelled",), ".cancel"),
     **dict.fromkeys(("NotExact",), ".exact.distribution"),
-    **dict.fromkeys(("Step", "needs_compiling", "prepare", "preparing_message", "warm"), ".compiled.warm"),
+    **dict.fromkeys(("Step", "needs_compiling", "prepare", "preparing_message", "warm"), ".sampling.warm"),
     **dict.fromkeys(("AnalysisResult",), ".results"),
     **dict.fromkeys(("Metric",), ".metrics"),
     **dict.fromkeys(("mean_interval", "wilson"), ".intervals"),
@@ -80,7 +80,7 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
     from .balance.space import Space, SpaceError
     from .balance.targets import TARGET_METRICS, TARGET_WORDS, Target, TargetError, parse_targets
     from .cancel import Cancelled
-    from .compiled.warm import Step, needs_compiling, prepare, preparing_message, warm
+    from .sampling.warm import Step, needs_compiling, prepare, preparing_message, warm
     from .exact.distribution import NotExact
     from .intervals import mean_interval, wilson
     from .metrics import Metric

@@ -1,25 +1,20 @@
-"""The heuristic policy compiled: games of heuristic against heuristic or uniform at kernel speed.
+"""The heuristic policy compiled: its decisions and the card tables they read, for the one game loop.
 
-This is the Python :class:`~guyenne_explore.analysis.policies.heuristic.Heuristic`, move for
-move: the same scores (castle stakes from the engine's castle points table, what a
-battle removes from a table that Python computes by asking the engine, the
-opponent's unseen cards), the same softmax in whole-number weights, the same
-bluffs, and the same rule to turn one random number into a move
-(:func:`~guyenne_explore.analysis.policies.heuristic.pick`).  ``tests/test_fast_heuristic.py``
-replays compiled games through the engine and checks at every heuristic decision
-that the Python policy, given the kernel's random number, makes the same move with
+These are the Python :class:`~guyenne_explore.analysis.policies.heuristic.Heuristic`'s decisions,
+move for move: the same scores (castle stakes from the engine's castle points table, what a battle
+removes from a table that the policy computes by asking the engine, the opponent's unseen cards),
+the same softmax in whole-number weights, the same bluffs, and the same rule to turn one random
+number into a move (:func:`~guyenne_explore.analysis.policies.heuristic.pick`).  Its numbers
+(temperature, spending and removal shares, ...) and its worth of a card and of a removal come from
+the Python policy (:class:`.sides.SidePolicy`, built by ``Heuristic.compiled``): one source for both.
+``tests/test_fast_heuristic.py`` replays compiled games through the engine and checks at every
+heuristic decision that the Python policy, given the loop's random number, makes the same move with
 the same total weight.
 
-The game flow is the uniform kernel's (:mod:`.kernel`: draws, battles, removals,
-the end of a round); only the choice of a move differs.  Rules the kernel does not
-play (team sides, conceding as a decision, stacked decks) and the expert setup
-discard are left to the engine (:func:`unsupported`).
-
-The game and the policy are compiled without numba's reference counts
-(``_nrt=False``): they allocate nothing (their scratch comes from :func:`_scratch`)
-and keep no array, and counting the references to a decision's two dozen arrays
-took more time than scoring its moves.  ``benchmarks/bench_heuristic.py`` prints
-their speed beside the uniform kernel's.
+The game itself is the one loop of :mod:`.loop`; rules the loop does not play (team sides,
+conceding as a decision, stacked decks) and the expert setup discard are left to the engine
+(:func:`unsupported`).  The decisions are compiled without numba's reference counts
+(``_nrt=False``): they allocate nothing (their scratch comes from ``loop.scratch``) and keep no array.
 """
 
 from __future__ import annotations
@@ -32,41 +27,40 @@ import numpy as np
 from numba import njit
 
 from ...engine_api import Cards, Position, Rules
-from ..policies import heuristic as hz
-from ..cancel import Cancelled
-from ..outcomes import Game
 from . import kernel as kn
-from .encode import Encoded, encode, seed_u64
+from .encode import Encoded, encode
 from .encode import unsupported as uniform_unsupported
-from .rollout import CHUNK
-from .rollout import _games as summaries_to_games
+from .sides import (P_BLUFF_DEN, P_BLUFF_NUM, P_HERO_USE, P_REMOVAL, P_RESOLUTION, P_SPEND, P_TEMPERATURE,
+                    P_WIN_WEIGHT, SidePolicy)
 
-UNIFORM, HEURISTIC = 0, 1
 #: the chances to win by sum are kept across decisions and games in 2 ** MEMO_BITS slots
 MEMO_BITS = 10
-POLICY_CODES = {"uniform": UNIFORM, "heuristic": HEURISTIC}
+#: the policies by name that the compiled loop plays
+COMPILED_NAMES = ("uniform", "heuristic")
 #: most moves one decision can offer (castles times card sets), and most card sets
 MAX_MOVES = 8192
 MAX_OPTIONS = 1024
-#: a trace row: point, side, castle, random index, total weight, then the counts of the cards moved
-TRACE_HEAD = 5
-#: the policy's constants, as the kernel reads them
-(P_TEMPERATURE, P_RESOLUTION, P_SPEND, P_REMOVAL, P_WIN_WEIGHT, P_HERO_USE, P_BLUFF_NUM, P_BLUFF_DEN,
- P_MAX_SUM, P_POOL_BITS) = range(10)
+#: the sizes a batch's scratch and the pools' keys take from the position (``sizes`` of the tables):
+#: the largest sum of cards at a castle, the bits of a count of one kind among a side's cards
+T_MAX_SUM, T_POOL_BITS = range(2)
 
 
 def unsupported(p: Position, policies: tuple[str, str]) -> str | None:
-    """Why the compiled heuristic cannot play these games (None: it can)."""
-    return _unsupported(p, policies)[0]
+    """Why the compiled loop cannot play these games (None: it can), the policies by name."""
+    if any(name not in COMPILED_NAMES for name in policies):
+        return "the compiled path plays the uniform and heuristic policies only"
+    return checked(p, scores=True)[0]
 
 
-def _unsupported(p: Position, policies: tuple[str, str]) -> tuple[str | None, Encoded | None]:
-    """:func:`unsupported`, with the position's arrays when it got that far (encoded once per batch)."""
-    if any(name not in POLICY_CODES for name in policies):
-        return "the compiled path plays the uniform and heuristic policies only", None
+def checked(p: Position, scores: bool) -> tuple[str | None, Encoded | None]:
+    """Why the compiled loop cannot play from ``p`` (None: it can), with the position's arrays when it
+    got that far (encoded once per batch); ``scores``: some side scores its moves (the heuristic's
+    tables must fit)."""
     reason = uniform_unsupported(p, ("uniform", "uniform"))
     if reason:
         return reason, None
+    if not scores:
+        return None, encode(p)
     if p.rules.pre_discard and p.to_play == "setup_discard":
         return "the expert setup discard is chosen by the engine", None
     e = encode(p)
@@ -85,20 +79,47 @@ def _pool_bits(e: Encoded) -> int:
     return max(1, int((e.zones.sum(axis=1) + e.placed.sum(axis=1)).max()).bit_length())
 
 
+# ---------------------------------------------------------------------- the tables
+#: a row of the row table: the cards' total value (-1 when the hero is among them), their code,
+#: their worth (summed as :func:`_worth` sums it), their number
+R_TOTAL, R_CODE, R_WORTH, R_SIZE = range(4)
+#: the total and the code again, as the integers :func:`choose_placement` indexes with
+I_SUM, I_CODE = range(2)
+_rows: dict[int, tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
 
-def params(h: hz.Heuristic, rules: Rules, pool_bits: int) -> np.ndarray:
-    top = max(k + 1 for k in range(9) if rules.valued[k])
-    return np.array([h.temperature, hz.RESOLUTION, hz.SPEND, hz.REMOVAL, hz.WIN_WEIGHT, hz.HERO_USE,
-                     h.bluff_rate.numerator, h.bluff_rate.denominator, rules.max_at_castle * top, pool_bits],
-                    np.float64)
+
+def tables(p: Position, e: Encoded, side: SidePolicy) -> tuple:
+    """The tables a scoring policy's decisions read, for the loop (one type under every rule set):
+    ``loss[control + 1, code, won]`` (the worth the engine removes from the card set of that code
+    placed at a castle of that control), the row tables of the option tables' card sets
+    (:func:`_row_table`, integers apart), each hand's bluffing rows (:func:`_bluff_rows`) and the
+    position's ``sizes`` (:data:`T_MAX_SUM`, ...).  The worths are ``side``'s own."""
+    assert side.card_worth is not None and side.removal_loss is not None
+    caps = []
+    for i in range(len(e.kinds)):  # the code's radix of each kind, as the option tables count it
+        nxt = e.options.weights[i + 1] if i + 1 < len(e.kinds) else e.options.offsets.shape[1] - 1
+        caps.append(int(nxt // e.options.weights[i]) - 1)
+    worth, loss = _worth_tables(p.rules, tuple(e.kinds), tuple(int(w) for w in e.options.weights), tuple(caps),
+                                side.card_worth, side.removal_loss)
+    rowt, rowi, bluffs = _row_table_of(e, worth)
+    top = max(k + 1 for k in range(9) if p.rules.valued[k])
+    sizes = np.array([p.rules.max_at_castle * top, _pool_bits(e)], np.int64)
+    return loss, rowt, rowi, bluffs, sizes
+
+
+def no_tables() -> tuple:
+    """:func:`tables`' types without rows: the tables of games where no side scores its moves."""
+    return (np.zeros((3, 0, 2), np.float64), np.zeros((0, 4), np.float64), np.zeros((0, 2), np.int64),
+            np.zeros((2, 0, 2), np.int64), np.zeros(2, np.int64))
 
 
 @lru_cache(maxsize=32)
-def _tables(rules: Rules, kinds: tuple[int, ...], weights: tuple[int, ...], caps: tuple[int, ...]
-            ) -> tuple[np.ndarray, np.ndarray]:
-    """Each kind's worth, and ``loss[control + 1, code, won]``: the worth the engine removes from the
-    multiset of that code placed at a castle of that control (the heuristic's ``removal_loss``)."""
-    worth = np.array([hz.card_worth(rules, k) for k in kinds], np.float64)
+def _worth_tables(rules: Rules, kinds: tuple[int, ...], weights: tuple[int, ...], caps: tuple[int, ...],
+                  card_worth: Callable[[Rules, int], float], removal_loss: Callable[[Rules, int, Cards, bool], float]
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Each kind's worth, and ``loss[control + 1, code, won]`` (see :func:`tables`), from the policy's own
+    worth of a card and of a removal."""
+    worth = np.array([card_worth(rules, k) for k in kinds], np.float64)
     n_codes = int(np.prod([c + 1 for c in caps]))
     loss = np.zeros((3, n_codes, 2), np.float64)
     for counts in product(*(range(c + 1) for c in caps)):
@@ -111,16 +132,8 @@ def _tables(rules: Rules, kinds: tuple[int, ...], weights: tuple[int, ...], caps
         cards, code = Cards(full), sum(n * w for n, w in zip(counts, weights))
         for control in (-1, 0, 1):
             for won in (0, 1):
-                loss[control + 1, code, won] = hz.removal_loss(rules, control, cards, bool(won))
+                loss[control + 1, code, won] = removal_loss(rules, control, cards, bool(won))
     return worth, loss
-
-
-#: a row of :func:`row_table`: the cards' total value (-1 when the hero is among them), their code,
-#: their worth (summed as :func:`_worth` sums it), their number
-R_TOTAL, R_CODE, R_WORTH, R_SIZE = range(4)
-#: the total and the code again, as the integers :func:`choose_placement` indexes with
-I_SUM, I_CODE = range(2)
-_rows: dict[int, tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
 
 
 @njit(cache=True, error_model="numpy")
@@ -171,15 +184,11 @@ def _bluff_rows(opt, hero):
     return out
 
 
-def row_table(p: Position) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """What the policy reads of each card set of the option tables, and each hand's bluffing rows
-    (:func:`_bluff_rows`), worked out once per table rather than at every decision (the option
-    tables are cached per rules and kinds, so keyed by identity)."""
-    e = encode(p)
-    return _row_table_of(e, _tables_of(p.rules, e)[0])
-
 
 def _row_table_of(e: Encoded, worth: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the policy reads of each card set of the option tables, and each hand's bluffing rows,
+    worked out once per table rather than at every decision (the option tables are cached per rules
+    and kinds, so keyed by identity)."""
     key = id(e.options.cards)
     if key not in _rows or _rows[key][0] is not e.options.cards or _rows[key][1] is not worth:
         hero = np.int64(e.rules[kn.HERO_KIND])
@@ -187,18 +196,6 @@ def _row_table_of(e: Encoded, worth: np.ndarray) -> tuple[np.ndarray, np.ndarray
         rowi = np.ascontiguousarray(rowt[:, [R_TOTAL, R_CODE]].astype(np.int64))  # C order for any number of rows: one type
         _rows[key] = (e.options.cards, worth, (rowt, rowi, _bluff_rows(tuple(e.options), hero)))
     return _rows[key][2]
-
-
-def tables(p: Position) -> tuple[np.ndarray, np.ndarray]:
-    return _tables_of(p.rules, encode(p))
-
-
-def _tables_of(rules: Rules, e: Encoded) -> tuple[np.ndarray, np.ndarray]:
-    caps = []
-    for i in range(len(e.kinds)):  # the code's radix of each kind, as the option tables count it
-        nxt = e.options.weights[i + 1] if i + 1 < len(e.kinds) else e.options.offsets.shape[1] - 1
-        caps.append(int(nxt // e.options.weights[i]) - 1)
-    return _tables(rules, tuple(e.kinds), tuple(int(w) for w in e.options.weights), tuple(caps))
 
 
 # ---------------------------------------------------------------------- the policy
@@ -280,10 +277,10 @@ def _held(z, side, zone):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _pool(z, pl, vals, hp, hero, o, pool, pool_key):
+def _pool(z, pl, vals, pool_bits, hero, o, pool, pool_key):
     """The mean and spread of the valued cards ``o`` has not lost for good, and whether its hero is
     among them (the Python policy's ``_pool_stats``: nothing is shown before the battles) into
-    ``pool[o]``, and those cards' counts (``hp[P_POOL_BITS]`` bits each: the key of the chances in
+    ``pool[o]``, and those cards' counts (``pool_bits`` bits each: the key of the chances in
     :func:`choose_placement`'s memo) into ``pool_key[o]``; worked out again only when ``o`` has lost cards, which is what
     changes them."""
     key = 0
@@ -295,7 +292,7 @@ def _pool(z, pl, vals, hp, hero, o, pool, pool_key):
     n_vals, sum_vals, hero_avail, bits = 0, 0, False, 0
     for k in range(nk):
         c = z[o, kn.HAND, k] + z[o, kn.DECK, k] + z[o, kn.DISCARD, k] + pl[o, 0, k] + pl[o, 1, k]
-        bits |= c << (np.int64(hp[P_POOL_BITS]) * k)
+        bits |= c << (pool_bits * k)
         if k == hero:
             hero_avail = c > 0
         else:
@@ -323,17 +320,18 @@ def _class(control, side):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def choose_placement(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, side, phase, rng, work):
+def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, phase, rng, work):
     """The heuristic's placement: scores every legal (castle, cards), softmax, bluffs, one pick.
     Returns the castle (-1 when the castle is set) and writes the cards into ``work``'s first card
-    set.  ``rows`` are :func:`row_table`'s, ``work`` is :func:`_scratch`'s.  It is inlined into
-    :func:`play` (a call passed some 250 words of array descriptors at every decision).
+    set.  ``tables`` are :func:`tables`' (or :func:`no_tables`'), ``hp`` the side's numbers (the
+    layout of :mod:`.sides`), ``work`` is ``loop.scratch``'s.  It is inlined into the loop's ``play``
+    (a call passed some 250 words of array descriptors at every decision).
 
     The moves are castle after castle, each with the hand's ``n_opt`` card sets in option order, so
     move ``i`` is the set ``i % n_opt`` at the ``i // n_opt``-th castle (``mcastle``); only the
     moves of nonzero weight are listed (``mrow``: their indexes, ``wts``: their softmax weights)."""
     weights, offsets, cards = opt
-    rowt, rowi, bluffs = rows
+    loss, rowt, rowi, bluffs, sizes = tables
     scores, wts, mcastle, mrow, bluff, part, cand, pool, pool_key, memo, tags, chosen, _, res, out_pick = work
     nk = vals.shape[0]
     hero = rp[kn.HERO_KIND]
@@ -345,7 +343,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, side,
     first_row = offsets[b, code]
     n_opt = offsets[b, code + 1] - first_row
     o = 1 - side
-    _pool(z, pl, vals, hp, hero, o, pool, pool_key)
+    _pool(z, pl, vals, sizes[T_POOL_BITS], hero, o, pool, pool_key)
     mean, spread, hero_avail = pool[o, 1], pool[o, 2], pool[o, 3] > 0
     count = 0
     for k in range(nk):
@@ -567,261 +565,3 @@ def choose_removal(pl, side, b, opt, rowt, hp, rng, scores, wts, chosen, out_pic
     for k in range(src.shape[0]):
         chosen[k] = cards[first_row + i, k]
 
-
-# ---------------------------------------------------------------------- the game
-#: the kernel's battles, end of a round and scores, compiled again into :func:`play` (inlined, so
-#: without reference counts: the kernel's own versions count them at every round)
-_resolve = njit(error_model="numpy", _nrt=False, inline="always")(kn._resolve.py_func)
-_end_of_round = njit(error_model="numpy", _nrt=False, inline="always")(kn._end_of_round.py_func)
-_score = njit(error_model="numpy", _nrt=False, inline="always")(kn.score.py_func)
-
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def _record(trace, tpos, point, side, castle, pick, total, cards):
-    i = tpos[0]
-    if i < trace.shape[0]:
-        trace[i, 0], trace[i, 1], trace[i, 2], trace[i, 3], trace[i, 4] = point, side, castle, pick, total
-        for k in range(cards.shape[0]):
-            trace[i, TRACE_HEAD + k] = cards[k]
-    tpos[0] = i + 1
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def play(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, pols, rng, out, leaders, ways, trace, tpos, work):
-    """Play the position in place to its end, side s choosing by policy ``pols[s]``; ``rows`` is
-    :func:`row_table`'s, ``work`` the scratch of :func:`_scratch` (allocated once per batch)."""
-    nk = vals.shape[0]
-    hero = rp[kn.HERO_KIND]
-    scores, wts, _, _, _, _, _, pool, _, _, _, m, m2, res, out_pick = work
-    pool[:, 0] = -1.0  # no pool worked out yet in this game
-    start_round = sc[kn.ROUND]
-    n_leaders = 0
-    decisions = 0
-    out[kn.OUT_ERROR] = 0
-    n = rp[kn.N_CASTLES]
-    while sc[kn.PHASE] != kn.END:
-        phase = sc[kn.PHASE]
-        first = sc[kn.FIRST]
-        out_pick[0], out_pick[1] = -1, -1
-        if phase == kn.SETUP:  # uniform only (the heuristic's expert setup is left to the engine)
-            side = first if kn._size(z[first, kn.DISCARD]) < rp[kn.PRE_DISCARD] else 1 - first
-            for k in range(nk):
-                m2[k] = z[side, kn.DECK, k]
-            if hero >= 0:
-                m2[hero] = 0
-            if not kn.pick_multiset(m2, rp[kn.PRE_DISCARD], rp[kn.PRE_DISCARD], rng, m, ways):
-                out[kn.OUT_ERROR] = kn.ERR_NO_MOVE
-                return
-            for k in range(nk):
-                z[side, kn.DECK, k] -= m[k]
-                z[side, kn.DISCARD, k] += m[k]
-            _record(trace, tpos, phase, side, -1, -1, -1, m)
-            decisions += 1
-            if not (side == first and kn._size(z[1 - side, kn.DISCARD]) < rp[kn.PRE_DISCARD]):
-                sc[kn.PHASE] = kn.DEAL
-        elif phase == kn.DEAL or phase == kn.DRAW:
-            if phase == kn.DRAW:
-                if n_leaders >= leaders.shape[0]:
-                    out[kn.OUT_ERROR] = kn.ERR_TOO_LONG
-                    return
-                _score(cs, _held(z, 0, kn.HAND) + _held(z, 0, kn.DECK), _held(z, 1, kn.HAND) + _held(z, 1, kn.DECK),
-                       rp[kn.SCORING], rp[kn.RING], points, res)
-                leaders[n_leaders] = res[2]
-                n_leaders += 1
-            for side in range(2):
-                kn._draw_side(z, sc, rp, side, rng, m)
-                _record(trace, tpos, phase, side, -1, -1, -1, m)
-            if kn._size(z[0, kn.HAND]) <= 1 or kn._size(z[1, kn.HAND]) <= 1:
-                sc[kn.PHASE] = kn.END
-                sc[kn.ENDING] = kn.END_EXHAUSTED
-                for side in range(2):
-                    if kn._size(z[side, kn.HAND]) <= 1 and sc[kn.EXH + side] < rp[kn.LIMIT]:
-                        sc[kn.ENDING] = kn.END_OUT_OF_CARDS
-            else:
-                if phase == kn.DRAW:
-                    sc[kn.ROUND] += 1
-                    sc[kn.FIRST] = 1 - first
-                sc[kn.PHASE] = kn.OPEN_FIRST
-        elif phase == kn.REMOVE:
-            b = sc[kn.BATTLE]
-            loser = 1 - cs[sc[kn.CASTLE_X + b]]
-            if pols[loser] == HEURISTIC:
-                choose_removal(pl, loser, b, opt, rows[0], hp, rng, scores, wts, m, out_pick)
-            elif not kn.pick_option(opt, 2, pl[loser, b], rng, m):
-                out[kn.OUT_ERROR] = kn.ERR_NO_MOVE
-                return
-            for k in range(nk):
-                pl[loser, b, k] -= m[k]
-                z[loser, kn.REMOVED, k] += m[k]
-            _record(trace, tpos, phase, loser, -1, out_pick[0], out_pick[1], m)
-            decisions += 1
-            if b == 0:
-                _resolve(z, pl, cs, sc, rp, vals, points, 1)
-            else:
-                _end_of_round(z, pl, cs, sc, points)
-        else:  # the four placements (RULES.md 3)
-            side = first if phase == kn.OPEN_FIRST or phase == kn.RESPOND_SECOND else 1 - first
-            b = 0 if phase <= kn.RESPOND_FIRST else 1
-            hand = z[side, kn.HAND]
-            castle = -1
-            if pols[side] == HEURISTIC:
-                castle = choose_placement(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, side, phase, rng, work)
-            else:
-                if not kn.pick_option(opt, b, hand, rng, m):
-                    out[kn.OUT_ERROR] = kn.ERR_NO_MOVE
-                    return
-                if phase == kn.OPEN_FIRST:
-                    castle = kn._below(rng, n)
-                elif phase == kn.OPEN_SECOND:
-                    castle = kn._below(rng, n - 1)
-                    if castle >= sc[kn.CASTLE_X]:
-                        castle += 1
-            if phase == kn.OPEN_FIRST:
-                sc[kn.CASTLE_X] = castle
-            elif phase == kn.OPEN_SECOND:
-                sc[kn.CASTLE_Y] = castle
-            for k in range(nk):
-                hand[k] -= m[k]
-                pl[side, b, k] = m[k]
-            _record(trace, tpos, phase, side, castle, out_pick[0], out_pick[1], m)
-            decisions += 1
-            if phase == kn.RESPOND_SECOND:
-                _resolve(z, pl, cs, sc, rp, vals, points, 0)
-            else:
-                sc[kn.PHASE] = phase + 1
-    kn.score(cs, kn._unspent(z, 0), kn._unspent(z, 1), rp[kn.SCORING], rp[kn.RING], points, res)
-    rounds = sc[kn.ROUND] - start_round + 1
-    decided = rounds
-    while decided > 1 and (decided - 2 >= n_leaders or leaders[decided - 2] == res[2]):
-        decided -= 1
-    out[kn.OUT_ENGLISH], out[kn.OUT_FRENCH], out[kn.OUT_WINNER] = res[0], res[1], res[2]
-    out[kn.OUT_ROUNDS] = rounds
-    out[kn.OUT_DECIDED] = decided
-    out[kn.OUT_HERO_E] = 1 if hero < 0 or z[0, kn.REMOVED, hero] == 0 else 0
-    out[kn.OUT_HERO_F] = 1 if hero < 0 or z[1, kn.REMOVED, hero] == 0 else 0
-    out[kn.OUT_DECISIONS] = decisions
-    out[kn.OUT_ENDING] = sc[kn.ENDING]
-
-
-@njit(cache=True, error_model="numpy")
-def _scratch(n_kinds, max_sum):
-    """The games' scratch: the scores (then the castles' stakes), listed weights and moves, castles and
-    chosen bluffs of :func:`choose_placement` (:data:`MAX_MOVES` entries), its per set and class table
-    and candidate sets, the pools of both sides and their keys, the memo of chances by sum and its
-    keys, two card sets, a table's scores and the pick."""
-    return (np.empty(MAX_MOVES, np.float64), np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.int64),
-            np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.int64), np.empty((4, 4, MAX_OPTIONS), np.float64),
-            np.empty((5, MAX_OPTIONS + 1), np.int64), np.empty((2, 4), np.float64), np.empty(2, np.int64),
-            np.empty((1 << MEMO_BITS, max_sum + 1), np.float64),
-            np.full(1 << MEMO_BITS, -1, np.int64), np.zeros(n_kinds, np.int64), np.zeros(n_kinds, np.int64),
-            np.zeros(3, np.int64), np.zeros(2, np.int64))
-
-
-@njit(cache=True, error_model="numpy")
-def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, points, loss, rows, hp, pols, seed, start, count, max_rounds,
-               ways_width, out):
-    """Games ``start .. start+count-1`` of the batch ``seed``; game g's stream depends only on ``(seed, start + g)``.
-    One thread and one scratch for the batch (the memo of chances carries over from game to game).
-    Processes spread batches (an executor), so no thread pool is started here, and a process that
-    forks afterwards stays safe."""
-    z, pl, cs, sc = z0.copy(), pl0.copy(), cs0.copy(), sc0.copy()
-    rng = np.zeros(1, np.uint64)
-    leaders = np.zeros(max_rounds, np.int64)
-    ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
-    trace = np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64)
-    tpos = np.zeros(1, np.int64)
-    work = _scratch(vals.shape[0], np.int64(hp[P_MAX_SUM]))
-    for g in range(count):
-        z[:] = z0
-        pl[:] = pl0
-        cs[:] = cs0
-        sc[:] = sc0
-        kn.seed_stream(rng, seed, np.uint64(start + g))
-        play(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, pols, rng, out[g], leaders, ways, trace, tpos, work)
-
-
-@njit(cache=True, error_model="numpy")
-def play_traced(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, pols, seed, index, max_rounds, ways_width,
-                trace, tpos, out):
-    rng = np.zeros(1, np.uint64)
-    kn.seed_stream(rng, seed, index)
-    leaders = np.zeros(max_rounds, np.int64)
-    ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
-    work = _scratch(vals.shape[0], np.int64(hp[P_MAX_SUM]))
-    play(z, pl, cs, sc, rp, vals, opt, points, loss, rows, hp, pols, rng, out, leaders, ways, trace, tpos, work)
-
-
-# ---------------------------------------------------------------------- Python side
-def _setup(p: Position, policies: tuple[str, str], heuristic: hz.Heuristic | None,
-           checked: tuple[str | None, Encoded | None] | None = None):
-    reason, e = checked or _unsupported(p, policies)
-    if reason or e is None:
-        raise ValueError(reason)
-    worth, loss = _tables_of(p.rules, e)
-    hp = params(heuristic or hz.Heuristic(), p.rules, _pool_bits(e))
-    pols = np.array([POLICY_CODES[n] for n in policies], np.int64)
-    return e, loss, _row_table_of(e, worth), hp, pols
-
-
-def batch_args(p: Position, policies: tuple[str, str], games: int, seed: int, start_index: int = 0,
-               heuristic: hz.Heuristic | None = None, checked: tuple[str | None, Encoded | None] | None = None
-               ) -> tuple:
-    """The arguments of :func:`play_batch` for games ``start_index..`` of batch ``seed`` (the last is the
-    summary rows it fills).  Their numba types are the same under every rule set and pair of
-    policies, so one compiled version serves all (:mod:`.warm` compiles it ahead).  ``checked``:
-    :func:`_unsupported`'s answer, when the caller has it."""
-    e, loss, rows, hp, pols = _setup(p, policies, heuristic, checked)
-    out = np.zeros((games, kn.N_OUT), np.int64)
-    return (e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points, loss, rows, hp,
-            pols, seed_u64(seed), np.uint64(start_index), games, e.max_rounds, e.ways_width, out)
-
-
-def summaries_if_played(p: Position, policies: tuple[str, str], games: int, seed: int, start_index: int = 0
-                        ) -> np.ndarray | None:
-    """:func:`play_summaries`, or None where the compiled heuristic does not play these games: one check
-    and one encoding of the position (a search asks this at every leaf)."""
-    checked = _unsupported(p, policies)
-    return None if checked[0] is not None else play_summaries(p, policies, games, seed, start_index, checked=checked)
-
-
-def play_summaries(p: Position, policies: tuple[str, str], games: int, seed: int, start_index: int = 0,
-                   heuristic: hz.Heuristic | None = None,
-                   checked: tuple[str | None, Encoded | None] | None = None) -> np.ndarray:
-    """Summary rows (columns ``kernel.OUT_*``) of games ``start_index..`` of batch ``seed``."""
-    args = batch_args(p, policies, games, seed, start_index, heuristic, checked)
-    out: np.ndarray = args[-1]
-    if games:
-        play_batch(*args)
-    if out[:, kn.OUT_ERROR].any():
-        raise RuntimeError("the compiled heuristic met a decision without legal moves or a game too long")
-    return out
-
-
-def traced(p: Position, policies: tuple[str, str], seed: int, index: int,
-           heuristic: hz.Heuristic | None = None) -> tuple[list[list[int]], list[int], np.ndarray]:
-    """Game ``index`` of batch ``seed``: its trace rows (see :data:`TRACE_HEAD`), the kinds, its summary."""
-    e, loss, rows, hp, pols = _setup(p, policies, heuristic)
-    trace = np.zeros((4 * e.max_rounds * 4 + 64, TRACE_HEAD + len(e.kinds)), np.int64)
-    tpos = np.zeros(1, np.int64)
-    out = np.zeros(kn.N_OUT, np.int64)
-    play_traced(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points,
-                loss, rows, hp, pols, seed_u64(seed), np.uint64(index), e.max_rounds, e.ways_width, trace, tpos, out)
-    if out[kn.OUT_ERROR]:
-        raise RuntimeError("the compiled heuristic met a decision without legal moves or a game too long")
-    return trace[: tpos[0]].tolist(), list(e.kinds), out
-
-
-
-
-def fast_games(p: Position, policies: tuple[str, str], games: int, seed: int, start_index: int = 0,
-               progress: Callable[[int, int], bool | None] | None = None) -> list[Game]:
-    """Games ``start_index..`` of batch ``seed`` with the heuristic on either or both sides, compiled."""
-    out: list[Game] = []
-    for lo in range(0, games, CHUNK):
-        rows = play_summaries(p, policies, min(CHUNK, games - lo), seed, start_index + lo)
-        out.extend(summaries_to_games(rows))
-        if progress and progress(len(out), games) is False:
-            raise Cancelled()
-    return out
-
-
-__all__ = ["batch_args", "fast_games", "play_summaries", "summaries_if_played", "traced", "unsupported", "tables", "params"]

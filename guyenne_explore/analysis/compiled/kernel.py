@@ -1,21 +1,17 @@
-"""Compiled uniform-random games over count vectors (the fast path of sampled analysis).
+"""The compiled game's rules over count vectors: random streams, card picks, draws, battles, removals, scores.
 
-This is a second implementation of the 2-player game flow, restricted to what
-the uniform policy needs, written for speed: a position is a handful of small
-integer arrays (:mod:`.encode` builds them from an engine position), each
-decision draws one uniformly random legal move, each draw takes one card at a
-time.  It is not a second source of truth: ``tests/test_fast.py`` replays its
-games move by move through the engine (which checks every move) and compares
-its distributions with the engine's exact ones, so any disagreement fails.
-
-Every game has its own random stream derived from ``(seed, game index)``, so a
-batch gives the same games on one thread, many threads or many machines.
+These are the primitives of the one game loop (:mod:`.loop`), written for speed: a position is a
+handful of small integer arrays (:mod:`.encode` builds them from an engine position), a uniform
+choice is one random index into the engine's option lists, each draw takes one card at a time.
+They are not a second source of truth: what they restate of the rules is pinned equal to the
+engine over its whole domain (``tests/test_endings_and_tables.py``), and the loop's games are
+replayed move by move through the engine (``tests/test_fast.py``).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .layout import (  # noqa: F401 (the kernel's interface includes its layout)
     BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, DRAW_WINNER, END, ENDING, END_EXHAUSTED,
@@ -305,44 +301,6 @@ def score_row(sweep, pts0, pts1, long0, long1, unspent_e, unspent_f, scoring, ou
 
 
 @njit(cache=True, error_model="numpy")
-def _unspent(z, side):
-    return _size(z[side, HAND]) + _size(z[side, DECK])
-
-
-@njit(cache=True, error_model="numpy")
-def _record(trace, tpos, point, side, castle, cards):
-    i = tpos[0]
-    if i < trace.shape[0]:
-        trace[i, 0] = point
-        trace[i, 1] = side
-        trace[i, 2] = castle
-        for k in range(cards.shape[0]):
-            trace[i, TRACE_HEAD + k] = cards[k]
-    tpos[0] = i + 1
-
-
-@njit(cache=True, error_model="numpy")
-def _record_round(log, lpos, z, cs, sc):
-    """A round row of the state (see :data:`ROUND_HEAD`) when ``log`` has rows."""
-    i = lpos[0]
-    if i < log.shape[0]:
-        log[i, 0] = sc[ROUND]
-        log[i, 1] = sc[FIRST]
-        log[i, 2] = sc[EXH]
-        log[i, 3] = sc[EXH + 1]
-        n = cs.shape[0]
-        for c in range(n):
-            log[i, ROUND_HEAD + c] = cs[c]
-        j = ROUND_HEAD + n
-        for side in range(2):
-            for zone in range(4):
-                for k in range(z.shape[2]):
-                    log[i, j] = z[side, zone, k]
-                    j += 1
-    lpos[0] = i + 1
-
-
-@njit(cache=True, error_model="numpy")
 def _draw_side(z, sc, rp, side, rng, drawn):
     """RULES.md 5.3 one card at a time: reshuffles on an empty deck (or at once), exhaustions counted."""
     nk = drawn.shape[0]
@@ -441,177 +399,3 @@ def _end_of_round(z, pl, cs, sc, points):
     sc[CASTLE_X] = -1
     sc[CASTLE_Y] = -1
     sc[PHASE] = DRAW
-
-
-@njit(cache=True, error_model="numpy")
-def play(z, pl, cs, sc, rp, vals, opt, points, rng, out, leaders, ways, work, trace, tpos, log, lpos):
-    """Play the position in place to its end under the uniform policy; the summary goes to ``out``.
-
-    ``opt`` holds the option tables of :mod:`.options` (weights, offsets, cards); with empty
-    tables the choices are sampled by rejection from the hand (large custom card sets).
-
-    ``work`` is scratch of :func:`work_size` integers (no allocation per game: threads share
-    the allocator).  ``trace`` (rows of :data:`TRACE_HEAD` + kinds) receives every decision and draw
-    when it has rows, and ``log`` (rows of :func:`round_width`) the state at each end of a round.
-    """
-    nk = vals.shape[0]
-    hero = rp[HERO_KIND]
-    m = work[0:nk]
-    m2 = work[nk:2 * nk]
-    res = work[2 * nk:2 * nk + 3]
-    tabled = opt[1].shape[1] > 0
-    start_round = sc[ROUND]
-    n_leaders = 0
-    decisions = 0
-    out[OUT_ERROR] = 0
-    n = rp[N_CASTLES]
-    while sc[PHASE] != END:
-        phase = sc[PHASE]
-        first = sc[FIRST]
-        if phase == SETUP:
-            side = first if _size(z[first, DISCARD]) < rp[PRE_DISCARD] else 1 - first
-            for k in range(nk):
-                m[k] = z[side, DECK, k]
-            if hero >= 0:
-                m[hero] = 0
-            m2[:] = m
-            if not pick_multiset(m2, rp[PRE_DISCARD], rp[PRE_DISCARD], rng, m, ways):
-                out[OUT_ERROR] = ERR_NO_MOVE
-                return
-            for k in range(nk):
-                z[side, DECK, k] -= m[k]
-                z[side, DISCARD, k] += m[k]
-            _record(trace, tpos, phase, side, -1, m)
-            decisions += 1
-            if not (side == first and _size(z[1 - side, DISCARD]) < rp[PRE_DISCARD]):
-                sc[PHASE] = DEAL
-        elif phase == DEAL or phase == DRAW:
-            if phase == DRAW:
-                if n_leaders >= leaders.shape[0]:
-                    out[OUT_ERROR] = ERR_TOO_LONG
-                    return
-                score(cs, _unspent(z, 0), _unspent(z, 1), rp[SCORING], rp[RING], points, res)
-                leaders[n_leaders] = res[2]
-                n_leaders += 1
-                _record_round(log, lpos, z, cs, sc)
-            for side in range(2):
-                _draw_side(z, sc, rp, side, rng, m)
-                _record(trace, tpos, phase, side, -1, m)
-            if _size(z[0, HAND]) <= 1 or _size(z[1, HAND]) <= 1:
-                sc[PHASE] = END
-                sc[ENDING] = END_EXHAUSTED
-                for side in range(2):
-                    if _size(z[side, HAND]) <= 1 and sc[EXH + side] < rp[LIMIT]:
-                        sc[ENDING] = END_OUT_OF_CARDS
-            else:
-                if phase == DRAW:
-                    sc[ROUND] += 1
-                    sc[FIRST] = 1 - first
-                sc[PHASE] = OPEN_FIRST
-        elif phase == REMOVE:
-            b = sc[BATTLE]
-            loser = 1 - cs[sc[CASTLE_X + b]]
-            if tabled:
-                if not pick_option(opt, 2, pl[loser, b], rng, m):
-                    out[OUT_ERROR] = ERR_NO_MOVE
-                    return
-            else:
-                pick_removal(pl[loser, b], rng, m, vals, hero)
-            for k in range(nk):
-                pl[loser, b, k] -= m[k]
-                z[loser, REMOVED, k] += m[k]
-            _record(trace, tpos, phase, loser, -1, m)
-            decisions += 1
-            if b == 0:
-                _resolve(z, pl, cs, sc, rp, vals, points, 1)
-            else:
-                _end_of_round(z, pl, cs, sc, points)
-        else:  # the four placements (RULES.md 3)
-            side = first if phase == OPEN_FIRST or phase == RESPOND_SECOND else 1 - first
-            b = 0 if phase <= RESPOND_FIRST else 1
-            reserve = 1 if b == 0 else 0
-            hand = z[side, HAND]
-            if tabled:
-                found = pick_option(opt, b, hand, rng, m)
-            else:
-                found = pick_multiset(hand, 1, min(rp[MAX_AT], _size(hand) - reserve), rng, m, ways)
-            if not found:
-                out[OUT_ERROR] = ERR_NO_MOVE
-                return
-            castle = -1
-            if phase == OPEN_FIRST:
-                castle = _below(rng, n)
-                sc[CASTLE_X] = castle
-            elif phase == OPEN_SECOND:
-                castle = _below(rng, n - 1)
-                if castle >= sc[CASTLE_X]:
-                    castle += 1
-                sc[CASTLE_Y] = castle
-            for k in range(nk):
-                hand[k] -= m[k]
-                pl[side, b, k] = m[k]
-            _record(trace, tpos, phase, side, castle, m)
-            decisions += 1
-            if phase == RESPOND_SECOND:
-                _resolve(z, pl, cs, sc, rp, vals, points, 0)
-            else:
-                sc[PHASE] = phase + 1
-    _record_round(log, lpos, z, cs, sc)
-    score(cs, _unspent(z, 0), _unspent(z, 1), rp[SCORING], rp[RING], points, res)
-    rounds = sc[ROUND] - start_round + 1
-    decided = rounds
-    while decided > 1 and (decided - 2 >= n_leaders or leaders[decided - 2] == res[2]):
-        decided -= 1
-    out[OUT_ENGLISH], out[OUT_FRENCH], out[OUT_WINNER] = res[0], res[1], res[2]
-    out[OUT_ROUNDS] = rounds
-    out[OUT_DECIDED] = decided
-    out[OUT_HERO_E] = 1 if hero < 0 or z[0, REMOVED, hero] == 0 else 0
-    out[OUT_HERO_F] = 1 if hero < 0 or z[1, REMOVED, hero] == 0 else 0
-    out[OUT_DECISIONS] = decisions
-    out[OUT_ENDING] = sc[ENDING]
-
-
-@njit(cache=True, error_model="numpy")
-def work_size(n_kinds):
-    return 2 * n_kinds + 3
-
-
-@njit(cache=True, parallel=True, error_model="numpy")
-def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, points, seed, start, count, max_rounds, ways_width, out):
-    """Games ``start .. start+count-1`` of the batch ``seed`` from one position, on all threads.
-
-    ``points`` is the engine's castle points table (:func:`..encode.points_rows`; empty: runs are
-    walked).  The games are cut into one slice per block of 256 so that each slice allocates its
-    scratch once; game g's stream depends only on ``(seed, start + g)``.
-    """
-    block = 256
-    for s in prange((count + block - 1) // block):
-        z, pl, cs, sc = z0.copy(), pl0.copy(), cs0.copy(), sc0.copy()
-        rng = np.zeros(1, np.uint64)
-        leaders = np.zeros(max_rounds, np.int64)
-        ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
-        work = np.zeros(work_size(vals.shape[0]), np.int64)
-        trace = np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64)
-        tpos = np.zeros(1, np.int64)
-        log = np.zeros((0, 1), np.int64)
-        lpos = np.zeros(1, np.int64)
-        for g in range(s * block, min(count, (s + 1) * block)):
-            z[:] = z0
-            pl[:] = pl0
-            cs[:] = cs0
-            sc[:] = sc0
-            seed_stream(rng, seed, np.uint64(start + g))
-            play(z, pl, cs, sc, rp, vals, opt, points, rng, out[g], leaders, ways, work, trace, tpos, log, lpos)
-
-
-@njit(cache=True, error_model="numpy")
-def play_traced(z, pl, cs, sc, rp, vals, opt, points, seed, index, max_rounds, ways_width, trace, tpos, log, lpos,
-                out):
-    """One game of a batch, with its trace and round rows (the same game :func:`play_batch` plays
-    for that index)."""
-    rng = np.zeros(1, np.uint64)
-    seed_stream(rng, seed, index)
-    leaders = np.zeros(max_rounds, np.int64)
-    ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
-    work = np.zeros(work_size(vals.shape[0]), np.int64)
-    play(z, pl, cs, sc, rp, vals, opt, points, rng, out, leaders, ways, work, trace, tpos, log, lpos)

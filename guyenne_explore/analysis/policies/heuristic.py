@@ -36,6 +36,8 @@ from ...engine_api import (CONCEDE_CHOICE, EMPTY, ENGLISH, FRENCH, HERO, NEUTRAL
                           REMOVE_CHOICE, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Cards, Move,
                           Placed, Position, Rules, Side, SideView, battle_of, battle_winner, concede_move,
                           table_result, value_of)
+from ..compiled.sides import (HEURISTIC, N_HEURISTIC, P_BLUFF_DEN, P_BLUFF_NUM, P_HERO_USE, P_REMOVAL,
+                              P_RESOLUTION, P_SPEND, P_TEMPERATURE, P_WIN_WEIGHT, UNIFORM_SIDE, SidePolicy)
 
 #: how much a castle's swing in the final outcome (win 1, draw 1/2) weighs against its swing in points
 WIN_WEIGHT = 3.0
@@ -251,10 +253,31 @@ class Heuristic:
         weighted = self.weights(view)
         return pick(weighted, rng.randrange(sum(w for _, w in weighted)))
 
+    def compiled(self) -> SidePolicy:
+        """This policy as the compiled game loop plays it: its numbers in the loop's layout
+        (:mod:`..compiled.sides`) and its worth of a card and of a removal, so that the Python policy
+        and the compiled one keep one source of them."""
+        numbers = [0.0] * N_HEURISTIC
+        for i, value in ((P_TEMPERATURE, self.temperature), (P_RESOLUTION, RESOLUTION), (P_SPEND, SPEND),
+                         (P_REMOVAL, REMOVAL), (P_WIN_WEIGHT, WIN_WEIGHT), (P_HERO_USE, HERO_USE),
+                         (P_BLUFF_NUM, self.bluff_rate.numerator), (P_BLUFF_DEN, self.bluff_rate.denominator)):
+            numbers[i] = float(value)
+        return SidePolicy(HEURISTIC, tuple(numbers), card_worth, removal_loss)
+
+
+def compiled_sides(names: tuple[str, str]) -> tuple[SidePolicy, SidePolicy]:
+    """The sides of the compiled game loop for policies by name: uniform, or this heuristic with its
+    default numbers (the names the loop plays: ``compiled.heuristic.COMPILED_NAMES``)."""
+    sides = tuple(UNIFORM_SIDE if name == "uniform" else Heuristic().compiled() if name == "heuristic" else None
+                  for name in names)
+    if None in sides:
+        raise ValueError("the compiled path plays the uniform and heuristic policies only")
+    return sides[0], sides[1]  # type: ignore[return-value]
+
 
 def pick(weighted: list[tuple[Move, int]], index: int) -> Move:
     """The move whose share of the weights holds ``index`` (0 <= index < total), in move order: how
-    both this policy and its compiled twin (:mod:`.compiled.heuristic`) turn one random number into a move."""
+    both this policy and its compiled twin (:mod:`..compiled.heuristic`) turn one random number into a move."""
     for m, w in weighted:
         if index < w:
             return m

@@ -29,7 +29,7 @@ IS-MCTS (2012).  One *iteration* of the search:
    node; until then the iteration stops right after it, so the first visits of
    a move are evaluated as well as the heuristic plays, not by the few, noisy
    visits of a new subtree.
-4. **Leaf value.**  A few compiled games (:mod:`.compiled.heuristic`), both sides
+4. **Leaf value.**  A few compiled games (:mod:`..compiled.loop`), both sides
    playing the heuristic, from the leaf; their mean win probability is backed up
    along the path.  Where the compiled heuristic does not play (team sides,
    conceding as a decision, the expert setup discard) the games are uniform
@@ -100,7 +100,7 @@ EXPAND_AFTER = 2
 
 def _rollouts(q: Position, side: int, count: int, seed: int, start: int, policy: str = "heuristic") -> float:
     """Total value for ``side`` (win 1, draw 1/2) of ``count`` games from ``q``, both sides playing
-    ``policy``, compiled: the heuristic (:mod:`.compiled.heuristic`) or uniform play (:mod:`.compiled.rollout`).
+    ``policy``, compiled (:mod:`..compiled.rollout`): the heuristic (:meth:`.Heuristic.compiled`) or uniform play.
     Where the compiled heuristic does not play (team sides, conceding as a decision, the expert setup
     discard) the games are uniform, compiled where the fast path plays them, else in the engine's loop:
     the Python heuristic plays a few dozen games a second, too slow for a rollout."""
@@ -109,15 +109,16 @@ def _rollouts(q: Position, side: int, count: int, seed: int, start: int, policy:
         return count * (0.5 if r.winner == "draw" else float(r.winner == ("english", "french")[side]))
     import numba
 
-    from ..compiled import heuristic as fh
-    from ..compiled import kernel as kn
+    from ..compiled import layout as kn
     from ..compiled.encode import unsupported
-    from ..compiled.rollout import play_summaries
+    from ..compiled.rollout import play_summaries, summaries_if_played
+    from .heuristic import compiled_sides
 
     threads = numba.get_num_threads()
     numba.set_num_threads(1)  # a few games a call: starting threads would cost more than they bring
     try:
-        out = fh.summaries_if_played(q, (policy, policy), count, seed, start) if policy == "heuristic" else None
+        out = summaries_if_played(q, count, seed, start, compiled_sides((policy, policy))) if policy == "heuristic" \
+            else None
         if out is None and unsupported(q, ("uniform", "uniform")) is None:
             out = play_summaries(q, count, seed, start)
     finally:

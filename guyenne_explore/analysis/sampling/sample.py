@@ -95,13 +95,10 @@ def play_games(p: Position, policy_names: tuple[str, str], games: int, seed: int
     games on both.  ``fast=False`` always uses the engine.
     """
     if sampler_for(p, policy_names, fast)[0] is Sampler.COMPILED:
-        if "heuristic" not in policy_names:
-            from ..compiled.rollout import fast_games
+        from ..compiled.rollout import fast_games
+        from ..policies.heuristic import compiled_sides
 
-            return fast_games(p, games, seed, start_index, progress)
-        from ..compiled import heuristic as compiled
-
-        return compiled.fast_games(p, policy_names, games, seed, start_index, progress)
+        return fast_games(p, games, seed, start_index, progress, compiled_sides(policy_names))
     pols = (policy_named(policy_names[0]), policy_named(policy_names[1]))
     return sample_games(p, pols, games, seed, progress, start_index, stop)
 

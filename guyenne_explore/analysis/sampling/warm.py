@@ -3,13 +3,15 @@
 Every kernel is ``@njit(cache=True)``: compiled the first time it runs (about a minute
 of CPU for the uniform games, as much for the heuristic's) and cached beside its module
 until the source changes.  An analysis enters the compiled code through a few entry
-points (:data:`STEPS`: the uniform games, the heuristic's tables and the heuristic's
-games, which the search's rollouts play too), each with one signature under every rule
-set: the arguments are built by ``rollout.batch_args`` and ``heuristic.batch_args`` with
-the same types whatever the castles, cards or policies (a writable empty points table
-past ten castles once made a second signature, compiled again in the middle of a run).
+points (:data:`STEPS`: the one game loop's uniform batches, the heuristic's tables and the
+loop's batches with a heuristic side, which the search's rollouts play too), each with one
+signature under every rule set: the arguments are built by ``compiled.rollout.batch_args``
+with the same types whatever the castles, cards or policies (a writable empty points table
+past ten castles once made a second signature, compiled again in the middle of a run).  It
+sits beside the samplers, over the policies, because its examples take the heuristic's numbers
+from the Python policy (``Heuristic.compiled``).
 
-``scripts/setup.sh`` runs ``python -m guyenne_explore.analysis.compiled.warm`` once after
+``scripts/setup.sh`` runs ``python -m guyenne_explore.analysis.sampling.warm`` once after
 installing.  Where the cache still lacks a step, :func:`pending` names it and
 :func:`prepare` compiles the steps one by one, reporting each (the panels say what they
 prepare, with a count, before their run starts).
@@ -45,52 +47,61 @@ def _example():  # type: ignore[no-untyped-def]
     return Position.start(Rules.preset("advanced"))
 
 
-def _uniform() -> list[CPUDispatcher]:
-    from . import kernel
+def _heuristic_sides() -> tuple:
+    from ..policies.heuristic import Heuristic
 
-    return [kernel.play_batch]
+    side = Heuristic().compiled()
+    return side, side
+
+
+def _uniform() -> list[CPUDispatcher]:
+    from ..compiled import loop
+
+    return [loop.play_batch]
 
 
 def _tables() -> list[CPUDispatcher]:
-    from . import heuristic
+    from ..compiled import heuristic
 
     return [heuristic._row_table, heuristic._bluff_rows]
 
 
 def _heuristic() -> list[CPUDispatcher]:
-    from . import heuristic
+    from ..compiled import loop
 
-    return [heuristic.play_batch]
+    return [loop.play_serial]
 
 
 def _uniform_args() -> tuple:
-    from .rollout import batch_args
+    from ..compiled.rollout import batch_args
 
     return batch_args(_example(), 2, 0)
 
 
 def _heuristic_args() -> tuple:
-    from .heuristic import batch_args
+    from ..compiled.rollout import batch_args
 
-    return batch_args(_example(), ("heuristic", "heuristic"), 2, 0)
+    return batch_args(_example(), 2, 0, sides=_heuristic_sides())
 
 
 def _run_uniform() -> object:
-    from .rollout import play_summaries
+    from ..compiled.rollout import play_summaries
 
     return play_summaries(_example(), 2, 0)
 
 
 def _run_tables() -> object:
-    from .heuristic import row_table
+    from ..compiled import heuristic
+    from ..compiled.encode import encode
 
-    return row_table(_example())
+    p = _example()
+    return heuristic.tables(p, encode(p), _heuristic_sides()[0])
 
 
 def _run_heuristic() -> object:
-    from .heuristic import play_summaries
+    from ..compiled.rollout import play_summaries
 
-    return play_summaries(_example(), ("heuristic", "heuristic"), 2, 0)
+    return play_summaries(_example(), 2, 0, sides=_heuristic_sides())
 
 
 #: what an analysis compiles, in the order it meets it
@@ -163,9 +174,9 @@ def warm(games: int = 8) -> float:
     """Compile what is pending, then run the fast path once under every preset it serves (the
     uniform and the heuristic games); returns the seconds it took."""
     from ...engine_api import PRESETS, Position
-    from . import heuristic
-    from .encode import unsupported
-    from .rollout import fast_games
+    from ..compiled import heuristic
+    from ..compiled.encode import unsupported
+    from ..compiled.rollout import fast_games
 
     start = time.perf_counter()
     prepare(lambda step, i, n: print(f"  {i}/{n} compiling {step.what}...", flush=True) if __name__ == "__main__"
@@ -175,7 +186,7 @@ def warm(games: int = 8) -> float:
         if unsupported(p, ("uniform", "uniform")) is None:
             fast_games(p, games, seed=0)
         if heuristic.unsupported(p, ("heuristic", "heuristic")) is None:
-            heuristic.fast_games(p, ("heuristic", "heuristic"), games, seed=0)
+            fast_games(p, games, seed=0, sides=_heuristic_sides())
     return time.perf_counter() - start
 
 

@@ -1,0 +1,324 @@
+"""The one compiled game loop: a game over count vectors, each side deciding by its policy code.
+
+The game flow (draws, battles, removals, the end of a round and of the game) is played here once
+for every policy, from the rules primitives of :mod:`.kernel`; only a decision differs by the code
+of the side to decide (:mod:`.sides`): :func:`_place` and :func:`_remove` send it to that policy's
+decision function (uniform: one random legal move of the engine's option lists; the heuristic:
+:mod:`.heuristic`).  A new policy is a code, a decision function per decision point, and one branch
+in each of them; its numbers reach it as its side's row of ``params``.
+
+Every game has its own random stream derived from ``(seed, game index)``, so a batch gives the same
+games on one thread, many threads or many machines.  It is not a second source of truth:
+``tests/test_fast.py`` and ``tests/test_fast_heuristic.py`` replay its games move by move through
+the engine (which checks every move).
+
+The loop is compiled without numba's reference counts (``_nrt=False``): it allocates nothing (its
+scratch comes from :func:`scratch`, once per batch or block of games) and keeps no array; the
+rules primitives it calls at every round are compiled again into it (inlined) for the same reason.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from . import kernel as kn
+from .heuristic import MAX_MOVES, MAX_OPTIONS, MEMO_BITS, T_MAX_SUM, choose_placement, choose_removal
+from .layout import (BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, END, ENDING, END_EXHAUSTED,
+                     END_OUT_OF_CARDS, ERR_NO_MOVE, ERR_TOO_LONG, EXH, FIRST, HAND, HERO_KIND, LIMIT, MAX_AT,
+                     N_CASTLES, OPEN_FIRST, OPEN_SECOND, OUT_DECIDED, OUT_DECISIONS, OUT_ENDING, OUT_ENGLISH,
+                     OUT_ERROR, OUT_FRENCH, OUT_HERO_E, OUT_HERO_F, OUT_ROUNDS, OUT_WINNER, PHASE, PRE_DISCARD,
+                     REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD, SCORING, SETUP,
+                     TRACE_HEAD)
+from .sides import HEURISTIC
+
+#: the kernel's battles, end of a round, scores and draws, compiled again into :func:`play` (inlined,
+#: so without reference counts: the kernel's own versions count them at every round)
+_resolve = njit(error_model="numpy", _nrt=False, inline="always")(kn._resolve.py_func)
+_end_of_round = njit(error_model="numpy", _nrt=False, inline="always")(kn._end_of_round.py_func)
+_score = njit(error_model="numpy", _nrt=False, inline="always")(kn.score.py_func)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def _record(trace, tpos, point, side, castle, pick, total, cards):
+    """A trace row (see :data:`~.layout.TRACE_HEAD`) when ``trace`` has rows."""
+    i = tpos[0]
+    if i < trace.shape[0]:
+        trace[i, 0], trace[i, 1], trace[i, 2], trace[i, 3], trace[i, 4] = point, side, castle, pick, total
+        for k in range(cards.shape[0]):
+            trace[i, TRACE_HEAD + k] = cards[k]
+    tpos[0] = i + 1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def _record_round(log, lpos, z, cs, sc):
+    """A round row of the state (see :data:`~.layout.ROUND_HEAD`) when ``log`` has rows."""
+    i = lpos[0]
+    if i < log.shape[0]:
+        log[i, 0] = sc[ROUND]
+        log[i, 1] = sc[FIRST]
+        log[i, 2] = sc[EXH]
+        log[i, 3] = sc[EXH + 1]
+        n = cs.shape[0]
+        for c in range(n):
+            log[i, ROUND_HEAD + c] = cs[c]
+        j = ROUND_HEAD + n
+        for side in range(2):
+            for zone in range(4):
+                for k in range(z.shape[2]):
+                    log[i, j] = z[side, zone, k]
+                    j += 1
+    lpos[0] = i + 1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def _unspent(z, side):
+    n = 0
+    for zone in (HAND, DECK):
+        for k in range(z.shape[2]):
+            n += z[side, zone, k]
+    return n
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def _place(code, z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, phase, rng, ways, work):
+    """Side ``side``'s placement at ``phase`` by its policy ``code``: the cards into ``work``'s first
+    card set; returns the castle (-1 where the castle is set), or -2 when there is no legal move."""
+    if code == HEURISTIC:
+        return choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, phase, rng, work)
+    m = work[11]
+    hand = z[side, HAND]
+    b = 0 if phase <= RESPOND_FIRST else 1
+    if opt[1].shape[1] > 0:
+        found = kn.pick_option(opt, b, hand, rng, m)
+    else:  # no option tables (large custom card sets): sampled by rejection
+        found = kn.pick_multiset(hand, 1, min(rp[MAX_AT], kn._size(hand) - (1 if b == 0 else 0)), rng, m, ways)
+    if not found:
+        return -2
+    n = rp[N_CASTLES]
+    if phase == OPEN_FIRST:
+        return kn._below(rng, n)
+    if phase == OPEN_SECOND:
+        castle = kn._below(rng, n - 1)
+        return castle + 1 if castle >= sc[CASTLE_X] else castle
+    return -1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def _remove(code, pl, rp, vals, opt, tables, hp, loser, b, rng, work):
+    """The removal of side ``loser`` (a neutral battle's loser) at battle ``b`` by its policy ``code``,
+    into ``work``'s first card set; False when there is no legal move."""
+    scores, wts, m, out_pick = work[0], work[1], work[11], work[14]
+    if code == HEURISTIC:
+        choose_removal(pl, loser, b, opt, tables[1], hp, rng, scores, wts, m, out_pick)
+        return True
+    if opt[1].shape[1] > 0:
+        return kn.pick_option(opt, 2, pl[loser, b], rng, m)
+    kn.pick_removal(pl[loser, b], rng, m, vals, rp[HERO_KIND])
+    return True
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, leaders, ways, trace, tpos, log,
+         lpos, work):
+    """Play the position in place to its end, side s deciding by policy ``codes[s]`` with its numbers
+    ``params[s]``; the summary goes to ``out``.
+
+    ``opt`` holds the option tables of :mod:`.options` (weights, offsets, cards; with empty tables
+    uniform choices are sampled by rejection from the hand), ``points`` the engine's castle points
+    table, ``tables`` the scoring policies' card tables (:func:`.heuristic.tables`).  ``work`` is
+    :func:`scratch`'s.  ``trace`` (rows of :data:`~.layout.TRACE_HEAD` + kinds) receives every decision
+    and draw when it has rows, and ``log`` (rows of ``layout.round_width``) the state at each end of a
+    round."""
+    nk = vals.shape[0]
+    hero = rp[HERO_KIND]
+    pool, m, m2, res, out_pick = work[7], work[11], work[12], work[13], work[14]
+    pool[:, 0] = -1.0  # no pool worked out yet in this game
+    start_round = sc[ROUND]
+    n_leaders = 0
+    decisions = 0
+    out[OUT_ERROR] = 0
+    while sc[PHASE] != END:
+        phase = sc[PHASE]
+        first = sc[FIRST]
+        out_pick[0], out_pick[1] = -1, -1
+        if phase == SETUP:  # uniform under every policy (the heuristic's expert setup is left to the engine)
+            side = first if kn._size(z[first, DISCARD]) < rp[PRE_DISCARD] else 1 - first
+            for k in range(nk):
+                m2[k] = z[side, DECK, k]
+            if hero >= 0:
+                m2[hero] = 0
+            if not kn.pick_multiset(m2, rp[PRE_DISCARD], rp[PRE_DISCARD], rng, m, ways):
+                out[OUT_ERROR] = ERR_NO_MOVE
+                return
+            for k in range(nk):
+                z[side, DECK, k] -= m[k]
+                z[side, DISCARD, k] += m[k]
+            _record(trace, tpos, phase, side, -1, -1, -1, m)
+            decisions += 1
+            if not (side == first and kn._size(z[1 - side, DISCARD]) < rp[PRE_DISCARD]):
+                sc[PHASE] = DEAL
+        elif phase == DEAL or phase == DRAW:
+            if phase == DRAW:
+                if n_leaders >= leaders.shape[0]:
+                    out[OUT_ERROR] = ERR_TOO_LONG
+                    return
+                _score(cs, _unspent(z, 0), _unspent(z, 1), rp[SCORING], rp[RING], points, res)
+                leaders[n_leaders] = res[2]
+                n_leaders += 1
+                _record_round(log, lpos, z, cs, sc)
+            for side in range(2):
+                kn._draw_side(z, sc, rp, side, rng, m)
+                _record(trace, tpos, phase, side, -1, -1, -1, m)
+            if kn._size(z[0, HAND]) <= 1 or kn._size(z[1, HAND]) <= 1:
+                sc[PHASE] = END
+                sc[ENDING] = END_EXHAUSTED
+                for side in range(2):
+                    if kn._size(z[side, HAND]) <= 1 and sc[EXH + side] < rp[LIMIT]:
+                        sc[ENDING] = END_OUT_OF_CARDS
+            else:
+                if phase == DRAW:
+                    sc[ROUND] += 1
+                    sc[FIRST] = 1 - first
+                sc[PHASE] = OPEN_FIRST
+        elif phase == REMOVE:
+            b = sc[BATTLE]
+            loser = 1 - cs[sc[CASTLE_X + b]]
+            if not _remove(codes[loser], pl, rp, vals, opt, tables, params[loser], loser, b, rng, work):
+                out[OUT_ERROR] = ERR_NO_MOVE
+                return
+            for k in range(nk):
+                pl[loser, b, k] -= m[k]
+                z[loser, REMOVED, k] += m[k]
+            _record(trace, tpos, phase, loser, -1, out_pick[0], out_pick[1], m)
+            decisions += 1
+            if b == 0:
+                _resolve(z, pl, cs, sc, rp, vals, points, 1)
+            else:
+                _end_of_round(z, pl, cs, sc, points)
+        else:  # the four placements (RULES.md 3)
+            side = first if phase == OPEN_FIRST or phase == RESPOND_SECOND else 1 - first
+            b = 0 if phase <= RESPOND_FIRST else 1
+            castle = _place(codes[side], z, pl, cs, sc, rp, vals, opt, points, tables, params[side], side, phase,
+                            rng, ways, work)
+            if castle == -2:
+                out[OUT_ERROR] = ERR_NO_MOVE
+                return
+            if phase == OPEN_FIRST:
+                sc[CASTLE_X] = castle
+            elif phase == OPEN_SECOND:
+                sc[CASTLE_Y] = castle
+            for k in range(nk):
+                z[side, HAND, k] -= m[k]
+                pl[side, b, k] = m[k]
+            _record(trace, tpos, phase, side, castle, out_pick[0], out_pick[1], m)
+            decisions += 1
+            if phase == RESPOND_SECOND:
+                _resolve(z, pl, cs, sc, rp, vals, points, 0)
+            else:
+                sc[PHASE] = phase + 1
+    _record_round(log, lpos, z, cs, sc)
+    _score(cs, _unspent(z, 0), _unspent(z, 1), rp[SCORING], rp[RING], points, res)
+    rounds = sc[ROUND] - start_round + 1
+    decided = rounds
+    while decided > 1 and (decided - 2 >= n_leaders or leaders[decided - 2] == res[2]):
+        decided -= 1
+    out[OUT_ENGLISH], out[OUT_FRENCH], out[OUT_WINNER] = res[0], res[1], res[2]
+    out[OUT_ROUNDS] = rounds
+    out[OUT_DECIDED] = decided
+    out[OUT_HERO_E] = 1 if hero < 0 or z[0, REMOVED, hero] == 0 else 0
+    out[OUT_HERO_F] = 1 if hero < 0 or z[1, REMOVED, hero] == 0 else 0
+    out[OUT_DECISIONS] = decisions
+    out[OUT_ENDING] = sc[ENDING]
+
+
+@njit(cache=True, error_model="numpy")
+def scratch(n_kinds, max_sum, scoring):
+    """The games' scratch: the scores (then the castles' stakes), listed weights and moves, castles and
+    chosen bluffs of the heuristic's placement (:data:`~.heuristic.MAX_MOVES` entries), its per set and
+    class table and candidate sets, the pools of both sides and their keys, the memo of chances by
+    sum and its keys, two card sets, a table's scores and the pick.  Without a side that ``scoring``
+    its moves, the policy's parts have no room (uniform games allocate next to nothing)."""
+    moves = MAX_MOVES if scoring else 0
+    options = MAX_OPTIONS if scoring else 0
+    memo = 1 << MEMO_BITS if scoring else 0
+    return (np.empty(moves, np.float64), np.empty(moves, np.int64), np.empty(moves, np.int64),
+            np.empty(moves, np.int64), np.empty(moves, np.int64), np.empty((4, 4, options), np.float64),
+            np.empty((5, options + 1), np.int64), np.empty((2, 4), np.float64), np.empty(2, np.int64),
+            np.empty((memo, max_sum + 1), np.float64),
+            np.full(memo, -1, np.int64), np.zeros(n_kinds, np.int64), np.zeros(n_kinds, np.int64),
+            np.zeros(3, np.int64), np.zeros(2, np.int64))
+
+
+@njit(cache=True, error_model="numpy")
+def _scratch_of(vals, codes, tables):
+    scoring = codes[0] != 0 or codes[1] != 0
+    return scratch(vals.shape[0], tables[4][T_MAX_SUM] if scoring else 0, scoring)
+
+
+@njit(cache=True, parallel=True, error_model="numpy")
+def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, points, codes, params, tables, seed, start, count, max_rounds,
+               ways_width, out):
+    """Games ``start .. start+count-1`` of the batch ``seed`` from one position, on all threads.
+
+    The games are cut into one slice per block of 256 so that each slice allocates its scratch once;
+    game g's stream depends only on ``(seed, start + g)``.
+    """
+    block = 256
+    for s in prange((count + block - 1) // block):
+        z, pl, cs, sc = z0.copy(), pl0.copy(), cs0.copy(), sc0.copy()
+        rng = np.zeros(1, np.uint64)
+        leaders = np.zeros(max_rounds, np.int64)
+        ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
+        trace = np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64)
+        tpos = np.zeros(1, np.int64)
+        log = np.zeros((0, 1), np.int64)
+        lpos = np.zeros(1, np.int64)
+        work = _scratch_of(vals, codes, tables)
+        for g in range(s * block, min(count, (s + 1) * block)):
+            z[:] = z0
+            pl[:] = pl0
+            cs[:] = cs0
+            sc[:] = sc0
+            kn.seed_stream(rng, seed, np.uint64(start + g))
+            play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out[g], leaders, ways, trace, tpos,
+                 log, lpos, work)
+
+
+@njit(cache=True, error_model="numpy")
+def play_serial(z0, pl0, cs0, sc0, rp, vals, opt, points, codes, params, tables, seed, start, count, max_rounds,
+                ways_width, out):
+    """:func:`play_batch` on this thread, with one scratch for the batch (the heuristic's memo of
+    chances carries over from game to game).  Processes spread such batches (an executor), so no
+    thread pool is started here, and a process that forks afterwards stays safe."""
+    z, pl, cs, sc = z0.copy(), pl0.copy(), cs0.copy(), sc0.copy()
+    rng = np.zeros(1, np.uint64)
+    leaders = np.zeros(max_rounds, np.int64)
+    ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
+    trace = np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64)
+    tpos = np.zeros(1, np.int64)
+    log = np.zeros((0, 1), np.int64)
+    lpos = np.zeros(1, np.int64)
+    work = _scratch_of(vals, codes, tables)
+    for g in range(count):
+        z[:] = z0
+        pl[:] = pl0
+        cs[:] = cs0
+        sc[:] = sc0
+        kn.seed_stream(rng, seed, np.uint64(start + g))
+        play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out[g], leaders, ways, trace, tpos,
+             log, lpos, work)
+
+
+@njit(cache=True, error_model="numpy")
+def play_traced(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, seed, index, max_rounds, ways_width,
+                trace, tpos, log, lpos, out):
+    """One game of a batch, with its trace and round rows (the same game :func:`play_batch` plays for
+    that index)."""
+    rng = np.zeros(1, np.uint64)
+    kn.seed_stream(rng, seed, index)
+    leaders = np.zeros(max_rounds, np.int64)
+    ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
+    work = _scratch_of(vals, codes, tables)
+    play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, leaders, ways, trace, tpos, log,
+         lpos, work)

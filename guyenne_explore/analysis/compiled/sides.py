@@ -1,0 +1,65 @@
+"""What the compiled game loop needs of each side's policy: a policy code and that policy's numbers.
+
+The loop (:mod:`.loop`) decides for side ``s`` by the code ``codes[s]``; a code's decision functions
+read the side's row of the per-side parameters (``params[s]``, laid out per code below) and, for a
+policy that scores moves, the card tables of :mod:`.heuristic` built from that policy's own worth of
+a card and of a removal.  The numbers come from the policy's side
+(:meth:`~guyenne_explore.analysis.policies.heuristic.Heuristic.compiled`), so the Python policy and
+the compiled one keep one source of them; this module imports no numba, so building them is light.
+
+Adding a policy: a code here (with the layout of its numbers), a decision function per decision
+point in :mod:`.heuristic` or a module beside it, and one branch for the code in :func:`.loop._place`
+and :func:`.loop._remove`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, NamedTuple
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from ...engine_api import Cards, Rules
+
+#: the policy codes: uniformly random legal moves; the heuristic's scored softmax with bluffs
+UNIFORM, HEURISTIC = 0, 1
+#: the heuristic's numbers, as its row of the per-side parameters
+(P_TEMPERATURE, P_RESOLUTION, P_SPEND, P_REMOVAL, P_WIN_WEIGHT, P_HERO_USE, P_BLUFF_NUM,
+ P_BLUFF_DEN) = range(8)
+N_HEURISTIC = 8
+
+
+class SidePolicy(NamedTuple):
+    """One side's policy as the compiled loop plays it."""
+
+    code: int
+    #: the policy's numbers in its code's layout (the side's row of the loop's parameters)
+    params: tuple[float, ...] = ()
+    #: for a policy that scores moves: a card kind's worth under the rules, and the worth the rules
+    #: remove from cards english placed at a castle of a control when english wins or loses the battle
+    card_worth: Callable[[Rules, int], float] | None = None
+    removal_loss: Callable[[Rules, int, Cards, bool], float] | None = None
+
+    @property
+    def scores(self) -> bool:
+        """Whether the policy scores moves (and so needs the card tables of :mod:`.heuristic`)."""
+        return self.code != UNIFORM
+
+
+UNIFORM_SIDE = SidePolicy(UNIFORM)
+UNIFORM_SIDES = (UNIFORM_SIDE, UNIFORM_SIDE)
+
+
+def codes(sides: tuple[SidePolicy, SidePolicy]) -> np.ndarray:
+    """The loop's policy codes of both sides."""
+    return np.array([s.code for s in sides], np.int64)
+
+
+def params(sides: tuple[SidePolicy, SidePolicy]) -> np.ndarray:
+    """The loop's per-side parameters: row ``s`` holds side ``s``'s numbers (zeros after them), one
+    width for both so that every pair of policies calls the one compiled version."""
+    width = max(1, *(len(s.params) for s in sides))
+    out = np.zeros((2, width), np.float64)
+    for i, s in enumerate(sides):
+        out[i, :len(s.params)] = s.params
+    return out
