@@ -34,4 +34,4 @@ def test_notebook_runs(path, monkeypatch):
 
 def test_there_are_notebooks():
     names = {p.name for p in NOTEBOOKS}
-    assert {"explorer.ipynb", "teaching.ipynb", "rule_examples.ipynb"} <= names, names
+    assert {"explorer.ipynb", "teaching.ipynb", "rule_examples.ipynb", "balance.ipynb"} <= names, names
