@@ -26,9 +26,17 @@ Each copy, where it lives, the engine's rule it restates, and its domain here:
   empty), ``analysis/optimal/round.py``: ``scoring.sweeper``, ``drawing.hand_size_after_draw`` and
   ``scoring.cannot_play_on`` (5); both sweep flags, every pair of kept hands of 0-12 cards.
 
-Copies pinned elsewhere, by replay rather than by domain: the compiled loop's one-card end check and its
-draws (``analysis/compiled/kernel.py``, ``_draw_side`` and ``play``) replay move by move and round by round
-through the engine (``tests/test_fast.py``, ``tests/test_endings_and_tables.py``); the unspent-card sums of
+- ``_draw_side`` (a side's draw, one card at a time, reshuffles and exhaustions), ``analysis/compiled/kernel.py``:
+  ``drawing.side_outcomes`` and ``drawing.draw_side`` (5 step 3); every side of a hand of 0-3 cards, a deck and a
+  discard of 0-3 cards of two kinds, each count of exhaustions, limits 1 and 2, both reshuffles.
+- ``_ending_after_draw`` (the one-card end check and how the game ended), ``analysis/compiled/loop.py``:
+  ``scoring.cannot_play_on`` and ``scoring.ending`` (5 step 4); every pair of hands of 0-3 cards and of
+  exhaustions 0..L, limits 1-3.
+
+Copies pinned elsewhere, by replay rather than by domain: the compiled loop's battles and their removals
+(``analysis/compiled/kernel.py``, ``_resolve``) and its decisions (``analysis/compiled/loop.py``) replay move
+by move and round by round through the engine (``tests/test_fast.py``, ``tests/test_fast_heuristic.py``,
+``tests/test_endings_and_tables.py``); the unspent-card sums of
 the closed-form endgame solvers (``analysis/exact/endgame.py``, ``forward.py``) equal the engine's
 enumeration outcome for outcome (``tests/test_exact_fast.py``, ``tests/test_endings_and_tables.py``).
 """
@@ -241,3 +249,75 @@ def test_kernel_removals_equal_the_engine_legal_moves():
         for sub in product(*(range(c + 1) for c in placed)):
             ok = kn.removal_ok(np.array(placed, np.int64), np.array(sub, np.int64), vals, hero)
             assert ok == (_cards(sub) in legal), (src, _cards(sub))
+
+
+# ---------------------------------------------------------------------- draws and the end after them (compiled loop)
+DRAW_KINDS = [1, 4]  # values 2 and 5: two kinds, so which cards come is the draw's chance
+
+
+def _zone(counts):
+    full = [0] * KINDS
+    for k, c in zip(DRAW_KINDS, counts):
+        full[k] = c
+    return Cards(full)
+
+
+def _piles(most):
+    return [c for c in product(range(most + 1), repeat=2) if sum(c) <= most]
+
+
+@pytest.mark.parametrize("reshuffle", ["on_draw", "immediate"])
+@pytest.mark.parametrize("limit", [1, 2])
+def test_kernel_draws_equal_the_engine_draws(reshuffle, limit):
+    """``kernel._draw_side`` (RULES.md 5 step 3: one card at a time, reshuffles and exhaustions): from
+    every side of a hand of 0-3 cards, a deck and a discard of 0-3 cards of two kinds and each count of
+    exhaustions, each draw it makes (a few seeds) is one the engine can make from that side, and
+    leaves the side the engine leaves after drawing exactly those cards."""
+    from guyenne_explore.drawing import draw_side
+    from guyenne_explore.engine_api import side_outcomes
+
+    rules = Rules.preset("base", hand_size=4, exhaustion_limit=limit, reshuffle=reshuffle)
+    rp = np.zeros(kn.N_RULES, np.int64)
+    rp[kn.HAND_SIZE], rp[kn.LIMIT], rp[kn.IMMEDIATE] = rules.hand_size, limit, reshuffle == "immediate"
+    rng, drawn = np.zeros(1, np.uint64), np.zeros(2, np.int64)
+    for hand, deck, discard in product(range(4), _piles(3), _piles(3)):
+        for exhaustions in range(limit + 1):
+            side = Side(hands=(_zone((hand, 0)),), deck=_zone(deck), discard=_zone(discard), exhaustions=exhaustions)
+            support = {cards for cards, _ in side_outcomes(side, rules)}
+            for seed in range(3):
+                z = np.zeros((2, 4, 2), np.int64)
+                z[0, kn.HAND], z[0, kn.DECK], z[0, kn.DISCARD] = (hand, 0), deck, discard
+                sc = np.zeros(kn.N_SCALARS, np.int64)
+                sc[kn.EXH] = exhaustions
+                kn.seed_stream(rng, np.uint64(seed), np.uint64(0))
+                kn._draw_side(z, sc, rp, 0, rng, drawn)
+                got, after = _zone(drawn), draw_side(side, _zone(drawn), rules)
+                assert got in support, (side, got)
+                assert (_zone(z[0, kn.HAND]), _zone(z[0, kn.DECK]), _zone(z[0, kn.DISCARD]), int(sc[kn.EXH])) == (
+                    after.hand, after.deck, after.discard, after.exhaustions), (side, got)
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3])
+def test_loop_end_after_the_draw_equals_the_engine(limit):
+    """``loop._ending_after_draw`` (RULES.md 5 step 4): every pair of hands of 0-3 cards after the draw
+    and of exhaustions 0..L, against the engine's ``ending`` of the finished game on a table no side
+    sweeps (play goes on, -1, exactly where the engine's ``cannot_play_on`` names no side)."""
+    from guyenne_explore.analysis.compiled.loop import _ending_after_draw
+    from guyenne_explore.engine_api import ENDINGS, ending
+
+    rules = Rules.preset("base", exhaustion_limit=limit)
+    rp = np.zeros(kn.N_RULES, np.int64)
+    rp[kn.LIMIT] = limit
+    for sizes in product(range(4), repeat=2):
+        for spent in product(range(limit + 1), repeat=2):
+            z = np.zeros((2, 4, 1), np.int64)
+            z[0, kn.HAND, 0], z[1, kn.HAND, 0] = sizes
+            sc = np.zeros(kn.N_SCALARS, np.int64)
+            sc[kn.EXH], sc[kn.EXH + 1] = spent
+            got = _ending_after_draw(z, sc, rp)
+            if not cannot_play_on(sizes):
+                assert got == -1, (sizes, spent)
+                continue
+            sides = tuple(Side(hands=(Cards.from_values({2: n}),), exhaustions=e) for n, e in zip(sizes, spent))
+            p = Position(rules, (NEUTRAL,) * rules.castles, 3, ENGLISH, "end", sides)
+            assert got == ENDINGS.index(ending(p).reason), (sizes, spent)

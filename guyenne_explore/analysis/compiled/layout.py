@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from ...engine_api import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Control, Point
 
-K = 10  #: card kinds of the engine: values 1..9 at 0..8, the hero at 9 (:mod:`guyenne_explore.cards`)
 # The kernel works on the kinds present in the game only (usually 2, 3, 4, 5 and the hero), in the
-# engine's order, so the strongest kind is still the last one present; ``vals`` gives their values
-# (0 for the hero, which overrides sums) and ``rp[HERO_KIND]`` the hero's index (-1 when absent).
+# engine's order (values 1..9 at 0..8, the hero at 9), so the strongest kind is still the last one
+# present; ``vals`` gives their values (0 for the hero, which overrides sums) and ``rp[HERO_KIND]``
+# the hero's index (-1 when absent).
 NEUTRAL = int(Control.NEUTRAL)  #: a castle's control is the engine's :class:`Control` as an int
 # zones of a side
 HAND, DECK, DISCARD, REMOVED = 0, 1, 2, 3

@@ -81,6 +81,20 @@ def _unspent(z, side):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def _ending_after_draw(z, sc, rp):
+    """RULES.md 5 step 4, after both sides drew: -1 while both hands hold two cards or more, else how
+    the game ended (the engine's ``scoring.ending``): exhausted when every side left with at most one
+    card has made its last exhaustion, else out of cards."""
+    if kn._size(z[0, HAND]) > 1 and kn._size(z[1, HAND]) > 1:
+        return -1
+    ended = END_EXHAUSTED
+    for side in range(2):
+        if kn._size(z[side, HAND]) <= 1 and sc[EXH + side] < rp[LIMIT]:
+            ended = END_OUT_OF_CARDS
+    return ended
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def _place(code, z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, phase, rng, ways, work):
     """Side ``side``'s placement at ``phase`` by its policy ``code``: the cards into ``work``'s first
     card set; returns the castle (-1 where the castle is set), or -2 when there is no legal move."""
@@ -170,12 +184,10 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
             for side in range(2):
                 kn._draw_side(z, sc, rp, side, rng, m)
                 _record(trace, tpos, phase, side, -1, -1, -1, m)
-            if kn._size(z[0, HAND]) <= 1 or kn._size(z[1, HAND]) <= 1:
+            ended = _ending_after_draw(z, sc, rp)
+            if ended >= 0:
                 sc[PHASE] = END
-                sc[ENDING] = END_EXHAUSTED
-                for side in range(2):
-                    if kn._size(z[side, HAND]) <= 1 and sc[EXH + side] < rp[LIMIT]:
-                        sc[ENDING] = END_OUT_OF_CARDS
+                sc[ENDING] = ended
             else:
                 if phase == DRAW:
                     sc[ROUND] += 1
