@@ -54,6 +54,7 @@ def play_share(rules: str, opponent: str, simulations: int, rollouts: int, seat:
     """Games ``start..start+count`` with the bot as side ``seat``: the bot's points, its seconds and
     decisions, the opponent's seconds and decisions."""
     game = load(rules)
+    warm(game, opponent)
     points, totals = 0.0, [0.0, 0, 0.0, 0]
     for i in range(start, start + count):
         bot, other = Timed(OpenSpielBot(game, simulations, rollouts)), Timed(make(opponent))
@@ -64,6 +65,18 @@ def play_share(rules: str, opponent: str, simulations: int, rollouts: int, seat:
             totals[2 * k] += t.seconds
             totals[2 * k + 1] += t.decisions
     return points, float(totals[0]), int(totals[1]), float(totals[2]), int(totals[3])
+
+
+def warm(game: Any, opponent: str) -> None:
+    """Ask the opponent one untimed decision, so that loading its compiled rollouts (the search's
+    numba functions) is not counted in its time per decision."""
+    p = Position.start(game.rules)
+    rng = random.Random(0)
+    while p.is_chance:
+        p = p.apply_outcome(p.sample_outcome(rng))
+    side = p.side_to_play
+    assert side is not None
+    make(opponent).choose(p.view(side), rng)
 
 
 def mean_ms(seconds: float, decisions: int) -> float:
