@@ -18,7 +18,8 @@ from ...engine_api import CONCEDE_CHOICE, ENDINGS, HERO, KINDS, Position, Rules,
 from . import layout as kn
 from .options import OptionTables, option_tables
 
-_PHASE = {point: code for code, point in enumerate(kn.POINTS)}
+#: keyed by the point as a position holds it (a ``Point`` equals and hashes as its string)
+_PHASE: dict[str, int] = {point: code for code, point in enumerate(kn.POINTS)}
 POINT_NAMES = dict(enumerate(kn.POINTS))
 _REMOVAL = {"none": kn.REMOVAL_NONE, "advanced": kn.REMOVAL_ADVANCED, "classic2021": kn.REMOVAL_CLASSIC}
 
@@ -109,9 +110,9 @@ def encode(p: Position) -> Encoded:
     if ended is not None:
         scalars[kn.ENDING] = ENDINGS.index(ended.reason)
     r = p.rules
-    cards = sum(p.cards_of(0)) + sum(p.cards_of(1))
+    in_play = sum(p.cards_of(0)) + sum(p.cards_of(1))
     # every round spends at least two cards of a side's hand; a deck cycles at most L + 1 times
-    max_rounds = (r.exhaustion_limit + 2) * max(cards, 1) + 8
+    max_rounds = (r.exhaustion_limit + 2) * max(in_play, 1) + 8
     width = max(r.hand_size, r.max_at_castle, r.pre_discard, *(s.hand.size for s in p.sides)) + 2
     hero = kinds.index(HERO) if HERO in kinds else -1
     largest = max(r.hand_size, *(s.hand.size for s in p.sides))

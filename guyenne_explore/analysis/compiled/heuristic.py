@@ -237,7 +237,9 @@ def _code(c, weights):
     return code
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+# numba's type stubs list only its public options: each decorator passing the private ``_nrt=False``
+# ignores the call-overload error that gives (mypy)
+@njit(cache=True, error_model="numpy", _nrt=False)  # type: ignore[call-overload]
 def _softmax(scores, n, temperature, resolution, wts):
     top = scores[0]
     for i in range(1, n):
@@ -253,7 +255,7 @@ def _softmax(scores, n, temperature, resolution, wts):
             wts[i] = np.int64(np.floor(resolution * np.exp((scores[i] - top) / temperature) + 0.5))
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)  # type: ignore[call-overload]
 def _pick(wts, n, rng, out_pick):
     total = 0
     for i in range(n):
@@ -267,7 +269,7 @@ def _pick(wts, n, rng, out_pick):
     return n - 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)  # type: ignore[call-overload]
 def _held(z, side, zone):
     """How many cards ``side`` holds in ``zone``."""
     n = 0
@@ -276,7 +278,7 @@ def _held(z, side, zone):
     return n
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)  # type: ignore[call-overload]
 def _pool(z, pl, vals, pool_bits, hero, o, pool, pool_key):
     """The mean and spread of the valued cards ``o`` has not lost for good, and whether its hero is
     among them (the Python policy's ``_pool_stats``: nothing is shown before the battles) into
@@ -319,7 +321,7 @@ def _class(control, side):
     return 0 if control == kn.NEUTRAL else (1 if control == side else 2)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
 def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, phase, rng, work):
     """The heuristic's placement: scores every legal (castle, cards), softmax, bluffs, one pick.
     Returns the castle (-1 when the castle is set) and writes the cards into ``work``'s first card
@@ -550,7 +552,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     return mcastle[j] if opening else -1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)  # type: ignore[call-overload]
 def choose_removal(pl, side, b, opt, rowt, hp, rng, scores, wts, chosen, out_pick):
     """The heuristic's removal after a lost neutral battle: the softmax of minus what is lost."""
     weights, offsets, cards = opt

@@ -32,14 +32,17 @@ from .layout import (BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, END,
                      TRACE_HEAD)
 from .sides import HEURISTIC
 
+# numba's type stubs list only its public options: each decorator passing the private ``_nrt=False``
+# ignores the call-overload error that gives (mypy)
+
 #: the kernel's battles, end of a round, scores and draws, compiled again into :func:`play` (inlined,
 #: so without reference counts: the kernel's own versions count them at every round)
-_resolve = njit(error_model="numpy", _nrt=False, inline="always")(kn._resolve.py_func)
-_end_of_round = njit(error_model="numpy", _nrt=False, inline="always")(kn._end_of_round.py_func)
-_score = njit(error_model="numpy", _nrt=False, inline="always")(kn.score.py_func)
+_resolve = njit(error_model="numpy", _nrt=False, inline="always")(kn._resolve.py_func)  # type: ignore[call-overload]
+_end_of_round = njit(error_model="numpy", _nrt=False, inline="always")(kn._end_of_round.py_func)  # type: ignore[call-overload]
+_score = njit(error_model="numpy", _nrt=False, inline="always")(kn.score.py_func)  # type: ignore[call-overload]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
 def _record(trace, tpos, point, side, castle, pick, total, cards):
     """A trace row (see :data:`~.layout.TRACE_HEAD`) when ``trace`` has rows."""
     i = tpos[0]
@@ -50,7 +53,7 @@ def _record(trace, tpos, point, side, castle, pick, total, cards):
     tpos[0] = i + 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
 def _record_round(log, lpos, z, cs, sc):
     """A round row of the state (see :data:`~.layout.ROUND_HEAD`) when ``log`` has rows."""
     i = lpos[0]
@@ -71,7 +74,7 @@ def _record_round(log, lpos, z, cs, sc):
     lpos[0] = i + 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
 def _unspent(z, side):
     n = 0
     for zone in (HAND, DECK):
@@ -80,7 +83,7 @@ def _unspent(z, side):
     return n
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
 def _ending_after_draw(z, sc, rp):
     """RULES.md 5 step 4, after both sides drew: -1 while both hands hold two cards or more, else how
     the game ended (the engine's ``scoring.ending``): exhausted when every side left with at most one
@@ -94,7 +97,7 @@ def _ending_after_draw(z, sc, rp):
     return ended
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
 def _place(code, z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, phase, rng, ways, work):
     """Side ``side``'s placement at ``phase`` by its policy ``code``: the cards into ``work``'s first
     card set; returns the castle (-1 where the castle is set), or -2 when there is no legal move."""
@@ -118,7 +121,7 @@ def _place(code, z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, phase, 
     return -1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
 def _remove(code, pl, rp, vals, opt, tables, hp, loser, b, rng, work):
     """The removal of side ``loser`` (a neutral battle's loser) at battle ``b`` by its policy ``code``,
     into ``work``'s first card set; False when there is no legal move."""
@@ -132,7 +135,7 @@ def _remove(code, pl, rp, vals, opt, tables, hp, loser, b, rng, work):
     return True
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)  # type: ignore[call-overload]
 def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, leaders, ways, trace, tpos, log,
          lpos, work):
     """Play the position in place to its end, side s deciding by policy ``codes[s]`` with its numbers

@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from numba import typeof
-from numba.core.registry import CPUDispatcher
+from numba.core.dispatcher import Dispatcher
 
 from ...i18n import N_, gettext
+
+if TYPE_CHECKING:
+    from ...engine_api import Position
 
 
 class Step(NamedTuple):
@@ -34,14 +37,14 @@ class Step(NamedTuple):
     functions, and a call that runs it on a small example (compiling it or loading it from the cache)."""
 
     what: str
-    functions: Callable[[], list[CPUDispatcher]]
+    functions: Callable[[], list[Dispatcher[Any]]]
     run: Callable[[], object]
     #: the example's arguments of the first function (its exact signature is looked up), or None:
     #: any compiled version will do
     args: Callable[[], tuple] | None = None
 
 
-def _example():  # type: ignore[no-untyped-def]
+def _example() -> Position:
     from ...engine_api import Position, Rules
 
     return Position.start(Rules.preset("advanced"))
@@ -54,19 +57,19 @@ def _heuristic_sides() -> tuple:
     return side, side
 
 
-def _uniform() -> list[CPUDispatcher]:
+def _uniform() -> list[Dispatcher[Any]]:
     from ..compiled import loop
 
     return [loop.play_batch]
 
 
-def _tables() -> list[CPUDispatcher]:
+def _tables() -> list[Dispatcher[Any]]:
     from ..compiled import heuristic
 
     return [heuristic._row_table, heuristic._bluff_rows]
 
 
-def _heuristic() -> list[CPUDispatcher]:
+def _heuristic() -> list[Dispatcher[Any]]:
     from ..compiled import loop
 
     return [loop.play_serial]
@@ -117,7 +120,7 @@ def signature(args: tuple) -> tuple:
     return tuple(typeof(a) for a in args)
 
 
-def _cached(f: CPUDispatcher, sig: tuple | None) -> bool:
+def _cached(f: Dispatcher[Any], sig: tuple | None) -> bool:
     """Whether ``f`` is compiled in this process, or numba's cache holds it for its current source
     (for the signature ``sig`` when given)."""
     if any(sig is None or tuple(s) == sig for s in f.signatures):
