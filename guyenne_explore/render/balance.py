@@ -86,10 +86,10 @@ def tradeoff_figure(result: SearchResult, x: str, y: str, lang: str | None = Non
                 fig.add_vline(x=bound, line_dash="dot", line_color="#2e8b57")
             if t.metric == my:
                 fig.add_hline(y=bound, line_dash="dot", line_color="#2e8b57")
-    title = _("{y} against {x}, {count} candidates (95% intervals; dotted: the targets)").format(
-        y=target_label(y, lang), x=target_label(x, lang), count=len(played))
+    title = _("{y} against {x}").format(y=target_label(y, lang), x=target_label(x, lang)) + "<br><sup>" + _(
+        "{count} candidates, 95% intervals; dotted lines: the targets").format(count=len(played)) + "</sup>"
     _layout(fig, title, target_label(x, lang), target_label(y, lang), lang=lang)
-    fig.update_layout(height=420, legend={"orientation": "h", "y": -0.2})
+    fig.update_layout(height=440, margin={"t": 90}, legend={"orientation": "h", "y": -0.2})
     return fig
 
 

@@ -239,6 +239,8 @@ class BalancePanel(w.VBox):
             self.depth_controls.box(self.depth_button), self.depth_controls.status, self.depth_result,
         ], **kwargs)
         self.add_class("guyenne-balance")
+        self.level.observe(in_status(lambda _: self._show_fixed()), names="value")
+        self._show_fixed()
         self.set_position(position)
 
     # ------------------------------------------------------------------ the rule set
@@ -336,10 +338,14 @@ class BalancePanel(w.VBox):
             "(racing stops most poor candidates after a quarter of their games)").format(
             candidates=cost.candidates, size=space.size, each=f"{cost.games_each:,}", games=f"{cost.games:,}",
             duration=plain_duration(cost.seconds)))
+        return True
+
+    def _show_fixed(self) -> None:
+        """Where the searches are kept, and the search's budget only for a search level."""
         self.store_note.value = "<small>" + escape(gettext(
             "The finished candidates of every search are kept for this session (a temporary file on the server): "
             "running the same search again continues it.")) + "</small>"
-        return True
+        self.search_budget.layout.display = None if self.level.value == "search" else "none"
 
     @property
     def store(self) -> str:
@@ -428,6 +434,7 @@ class BalancePanel(w.VBox):
     def refresh(self) -> None:
         """After a language switch: the cost, the last result's table and figure, the statuses, in the new language
         (drawn again from the kept results: nothing is played again)."""
+        self._show_fixed()
         self.check()
         self.check_depth()
         self._draw()
@@ -504,6 +511,7 @@ class BalancePanel(w.VBox):
                 self.depth_controls.status.value = messages_html(
                     [gettext("Not run: fix the problems shown beside the fields")])
             return
+        # the seed field above serves both runs
         rules, levels, games, seed = self.preset(), self.levels(), self.depth_games.value, self.seed.value
         assert rules is not None and levels is not None  # check_depth() has just read them
         executor = local_pool() if any(lv.startswith("search") for lv in levels) and local_cores() > 1 else None
