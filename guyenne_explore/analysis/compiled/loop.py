@@ -2,10 +2,11 @@
 
 The game flow (draws, battles, removals, the end of a round and of the game) is played here once
 for every policy, from the rules primitives of :mod:`.kernel`; only a decision differs by the code
-of the side to decide (:mod:`.sides`): :func:`_place` and :func:`_remove` send it to that policy's
-decision function (uniform: one random legal move of the engine's option lists; the heuristic:
-:mod:`.heuristic`).  A new policy is a code, a decision function per decision point, and one branch
-in each of them; its numbers reach it as its side's row of ``params``.
+of the side to decide (:mod:`.sides`): at a placement and at a removal, :func:`play` branches on
+that code to the policy's decision function (uniform: :func:`_place_uniform`, :func:`_remove_uniform`,
+one random legal move of the engine's option lists; the heuristic: :mod:`.heuristic`), inlined.  A
+new policy is a code, a decision function per decision point, and one branch at each; its numbers
+reach it as its side's row of ``params`` (and the tables of :func:`.heuristic.tables`).
 
 Every game has its own random stream derived from ``(seed, game index)``, so a batch gives the same
 games on one thread, many threads or many machines.  It is not a second source of truth:
@@ -98,11 +99,11 @@ def _ending_after_draw(z, sc, rp):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
-def _place(code, z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, phase, rng, ways, work):
-    """Side ``side``'s placement at ``phase`` by its policy ``code``: the cards into ``work``'s first
-    card set; returns the castle (-1 where the castle is set), or -2 when there is no legal move."""
-    if code == HEURISTIC:
-        return choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, phase, rng, work)
+def _place_uniform(z, sc, rp, opt, side, phase, rng, ways, work):
+    """The uniform policy's placement: one random legal card set (the engine's option lists, or by
+    rejection from the hand where there are none) into ``work``'s first card set, then one random
+    castle at an opening; returns the castle (-1 where the castle is set), or -2 when there is no
+    legal move."""
     m = work[11]
     hand = z[side, HAND]
     b = 0 if phase <= RESPOND_FIRST else 1
@@ -122,13 +123,9 @@ def _place(code, z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, phase, 
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
-def _remove(code, pl, rp, vals, opt, tables, hp, loser, b, rng, work):
-    """The removal of side ``loser`` (a neutral battle's loser) at battle ``b`` by its policy ``code``,
-    into ``work``'s first card set; False when there is no legal move."""
-    scores, wts, m, out_pick = work[0], work[1], work[11], work[14]
-    if code == HEURISTIC:
-        choose_removal(pl, loser, b, opt, tables[1], hp, rng, scores, wts, m, out_pick)
-        return True
+def _remove_uniform(pl, rp, vals, opt, loser, b, rng, m):
+    """The uniform policy's removal by side ``loser`` (a neutral battle's loser) at battle ``b``: one
+    random legal removal into ``m``; False when there is none."""
     if opt[1].shape[1] > 0:
         return kn.pick_option(opt, 2, pl[loser, b], rng, m)
     kn.pick_removal(pl[loser, b], rng, m, vals, rp[HERO_KIND])
@@ -199,7 +196,9 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
         elif phase == REMOVE:
             b = sc[BATTLE]
             loser = 1 - cs[sc[CASTLE_X + b]]
-            if not _remove(codes[loser], pl, rp, vals, opt, tables, params[loser], loser, b, rng, work):
+            if codes[loser] == HEURISTIC:  # the side's policy decides, as at a placement
+                choose_removal(pl, loser, b, opt, tables[1], params[loser], rng, work[0], work[1], m, out_pick)
+            elif not _remove_uniform(pl, rp, vals, opt, loser, b, rng, m):
                 out[OUT_ERROR] = ERR_NO_MOVE
                 return
             for k in range(nk):
@@ -214,8 +213,13 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
         else:  # the four placements (RULES.md 3)
             side = first if phase == OPEN_FIRST or phase == RESPOND_SECOND else 1 - first
             b = 0 if phase <= RESPOND_FIRST else 1
-            castle = _place(codes[side], z, pl, cs, sc, rp, vals, opt, points, tables, params[side], side, phase,
-                            rng, ways, work)
+            # the side's policy decides (a policy code is a branch here, its decision inlined: a call
+            # nested one level deeper cost the heuristic a tenth of its speed)
+            if codes[side] == HEURISTIC:
+                castle = choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, params[side], side, phase, rng,
+                                          work)
+            else:
+                castle = _place_uniform(z, sc, rp, opt, side, phase, rng, ways, work)
             if castle == -2:
                 out[OUT_ERROR] = ERR_NO_MOVE
                 return

@@ -8,8 +8,8 @@ a card and of a removal.  The numbers come from the policy's side
 the compiled one keep one source of them; this module imports no numba, so building them is light.
 
 Adding a policy: a code here (with the layout of its numbers), a decision function per decision
-point in :mod:`.heuristic` or a module beside it, and one branch for the code in :func:`.loop._place`
-and :func:`.loop._remove`.
+point (placement, removal) in :mod:`.heuristic` or a module beside it, and one branch for the code at
+each decision point of :func:`.loop.play`.
 """
 
 from __future__ import annotations
