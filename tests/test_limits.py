@@ -185,3 +185,18 @@ def test_analyse_runs_the_plan_and_keeps_it_on_the_result() -> None:
     assert result.plan == plan(p) and result.plan.solver is Solver.ENDGAME
     sampled = analyse(Position.start("advanced"), method="sample", games=30, seed=2)
     assert sampled.plan is not None and sampled.plan.sampler is Sampler.COMPILED and sampled.games == 30
+
+
+def test_the_plans_reason_is_said_in_french_with_french_digit_grouping() -> None:
+    """What the panel shows of a plan follows the language, numbers included."""
+    from guyenne_explore.i18n import current_language, set_language
+
+    before = current_language()
+    set_language("fr")
+    try:
+        decided = plan(Position.start("team"), method="sample")
+        assert decided.reason == ("Échantillonné : 2\u202f000 parties (échantillonné comme demandé) ; "
+                                  "les camps en équipe sont joués par le moteur.")
+        assert plan(Position.start("advanced"), method="sample", games=30).short == "30 parties, compilé"
+    finally:
+        set_language(before)

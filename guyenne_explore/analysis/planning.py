@@ -22,7 +22,7 @@ from math import comb
 from typing import TYPE_CHECKING
 
 from ..engine_api import Cards, Draw, Hooks, Move, Position, cannot_reshuffle_again, play
-from ..i18n import N_, gettext, ngettext
+from ..i18n import N_, gettext, ngettext, plain_count
 from .compiled.encode import unsupported as compiled_uniform_unsupported
 from ..i18n import plain_duration
 from .exact.distribution import out_of_reach, require_exact
@@ -113,7 +113,7 @@ class Plan:
         """A few words for a status line: "exact, endgame solver", "2,000 games, compiled"."""
         if self.method == "exact":
             return gettext("exact, endgame solver") if self.solver is Solver.ENDGAME else gettext("exact, enumeration")
-        count = ngettext("{count} game", "{count} games", self.games).format(count=f"{self.games:,}")
+        count = ngettext("{count} game", "{count} games", self.games).format(count=plain_count(self.games))
         return count + ", " + (gettext("compiled") if self.sampler is Sampler.COMPILED else gettext("engine"))
 
 
@@ -212,7 +212,7 @@ def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method
         played = ngettext("{played}, on {count} local core", "{played}, on {count} local cores", cores).format(
             played=played, count=cores)
     reason = gettext("Sampled: {games} ({why}); {played}.").format(
-        games=ngettext("{count} game", "{count} games", games).format(count=f"{games:,}"), why=why_sampled,
+        games=ngettext("{count} game", "{count} games", games).format(count=plain_count(games)), why=why_sampled,
         played=played)
     return Plan(tuple(policies), "sample", None, sampler, games, where, None, seconds, reason)  # type: ignore[arg-type]
 

@@ -110,8 +110,8 @@ def candidate_rows(result: SearchResult, alternatives: int = 8, lang: str | None
     rows = []
     for i, c in enumerate(shown):
         rank = (_("best") if i == 0 else str(i + 1)) if ranked else _("closest")
-        row = {_("setting"): result.space.label(c.assignment, lang), _("rank"): rank,
-               _("changes from the preset"): str(len(c.changes)), _("games"): str(c.games)}
+        row = dict([(_("setting"), result.space.label(c.assignment, lang)), (_("rank"), rank),
+                    (_("changes from the preset"), str(len(c.changes))), (_("games"), str(c.games))])
         for t in result.targets:
             m = c.metrics.get(t.metric)
             wanted = str(t).partition("=")[2]  # the range asked, "0.45:0.55", ":0.05"

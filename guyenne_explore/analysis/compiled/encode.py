@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ...i18n import N_
 from ...engine_api import CONCEDE_CHOICE, ENDINGS, HERO, KINDS, Position, Rules, ending, points_rows, value_of
 from . import layout as kn
 from .options import OptionTables, option_tables
@@ -47,13 +48,13 @@ class Encoded(NamedTuple):
 def unsupported(p: Position, policies: tuple[str, str]) -> str | None:
     """Why the fast path cannot play from ``p`` with these policies, or None when it can."""
     if tuple(policies) != ("uniform", "uniform"):
-        return "the fast path plays the uniform policy only"
+        return N_("the fast path plays the uniform policy only")
     if p.rules.members != (1, 1) or any(s.is_team for s in p.sides):
-        return "team sides are played by the engine"
+        return N_("team sides are played by the engine")
     if p.rules.concede_as_decision or p.to_play == CONCEDE_CHOICE:
-        return "conceding as a decision is played by the engine"
+        return N_("conceding as a decision is played by the engine")
     if any(s.deck_order is not None for s in p.sides):
-        return "stacked decks are played by the engine"
+        return N_("stacked decks are played by the engine")
     return None
 
 

@@ -26,6 +26,7 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
+from ...i18n import N_
 from ...engine_api import Cards, Position, Rules
 from . import kernel as kn
 from .encode import Encoded, encode
@@ -48,7 +49,7 @@ T_MAX_SUM, T_POOL_BITS = range(2)
 def unsupported(p: Position, policies: tuple[str, str]) -> str | None:
     """Why the compiled loop cannot play these games (None: it can), the policies by name."""
     if any(name not in COMPILED_NAMES for name in policies):
-        return "the compiled path plays the uniform and heuristic policies only"
+        return N_("the compiled path plays the uniform and heuristic policies only")
     return checked(p, scores=True)[0]
 
 
@@ -62,15 +63,15 @@ def checked(p: Position, scores: bool) -> tuple[str | None, Encoded | None]:
     if not scores:
         return None, encode(p)
     if p.rules.pre_discard and p.to_play == "setup_discard":
-        return "the expert setup discard is chosen by the engine", None
+        return N_("the expert setup discard is chosen by the engine"), None
     e = encode(p)
     if e.options.offsets.shape[1] == 0:
-        return "card sets too large for the option tables are played by the engine", e
+        return N_("card sets too large for the option tables are played by the engine"), e
     most = int(np.diff(e.options.offsets, axis=1).max())
     if most > MAX_OPTIONS or most * p.rules.castles > MAX_MOVES or p.rules.max_at_castle * 9 >= MAX_OPTIONS:
-        return "decisions with this many legal moves are played by the engine", e
+        return N_("decisions with this many legal moves are played by the engine"), e
     if len(e.kinds) * _pool_bits(e) + (3 * (p.rules.max_at_castle + 1)).bit_length() > 62:
-        return "card sets too large for the policy's memo are played by the engine", e
+        return N_("card sets too large for the policy's memo are played by the engine"), e
     return None, e
 
 

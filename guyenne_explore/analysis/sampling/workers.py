@@ -2,7 +2,7 @@
 and whose runs stop mid-game when cancelled.
 
 Why not ``ProcessPoolExecutor()`` as it comes: on Linux its workers are *forked*
-from the current process.  The compiled uniform games (``kernel.play_batch``)
+from the current process.  The compiled uniform games (``compiled.loop.play_batch``)
 run on numba's thread pool (``parallel=True``); once that pool has started in a
 process, a child forked from it inherits a threading layer whose threads do not
 exist in the child, and the child dies or hangs the first time it runs
