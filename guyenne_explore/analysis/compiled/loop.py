@@ -4,7 +4,7 @@ The game flow (draws, battles, removals, the end of a round and of the game) is 
 for every policy, from the rules primitives of :mod:`.kernel`; only a decision differs by the code
 of the side to decide (:mod:`.sides`): :func:`_place` and :func:`_remove` send it to that policy's
 decision function (uniform: one random legal move of the engine's option lists; the heuristic:
-:mod:`.heuristic`).  A new policy is a code, a decision function per decision point, and one branch
+:mod:`.heuristic`; the learned policy: :mod:`.strong`).  A new policy is a code, a decision function per decision point, and one branch
 in each of them; its numbers reach it as its side's row of ``params``.
 
 Every game has its own random stream derived from ``(seed, game index)``, so a batch gives the same
@@ -30,7 +30,8 @@ from .layout import (BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, END,
                      OUT_ERROR, OUT_FRENCH, OUT_HERO_E, OUT_HERO_F, OUT_ROUNDS, OUT_WINNER, PHASE, PRE_DISCARD,
                      REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD, SCORING, SETUP,
                      TRACE_HEAD)
-from .sides import HEURISTIC
+from .sides import HEURISTIC, STRONG
+from .strong import choose_placement as choose_strong_placement
 
 #: the kernel's battles, end of a round, scores and draws, compiled again into :func:`play` (inlined,
 #: so without reference counts: the kernel's own versions count them at every round)
@@ -100,6 +101,8 @@ def _place(code, z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, phase, 
     card set; returns the castle (-1 where the castle is set), or -2 when there is no legal move."""
     if code == HEURISTIC:
         return choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, phase, rng, work)
+    if code == STRONG:
+        return choose_strong_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, phase, rng, work)
     m = work[11]
     hand = z[side, HAND]
     b = 0 if phase <= RESPOND_FIRST else 1
@@ -123,7 +126,7 @@ def _remove(code, pl, rp, vals, opt, tables, hp, loser, b, rng, work):
     """The removal of side ``loser`` (a neutral battle's loser) at battle ``b`` by its policy ``code``,
     into ``work``'s first card set; False when there is no legal move."""
     scores, wts, m, out_pick = work[0], work[1], work[11], work[14]
-    if code == HEURISTIC:
+    if code == HEURISTIC or code == STRONG:  # the learned policy removes as the heuristic does
         choose_removal(pl, loser, b, opt, tables[1], hp, rng, scores, wts, m, out_pick)
         return True
     if opt[1].shape[1] > 0:
