@@ -84,5 +84,5 @@ def test_compiled_heuristic_from_a_position_inside_a_round():
 def test_what_the_compiled_heuristic_leaves_to_the_engine():
     assert "team" in fh.unsupported(Position.start("team"), ("heuristic", "heuristic"))
     assert "expert" in fh.unsupported(Position.start("expert"), ("heuristic", "uniform"))
-    assert "uniform and heuristic" in fh.unsupported(Position.start("base"), ("search", "uniform"))
+    assert "uniform, heuristic and strong" in fh.unsupported(Position.start("base"), ("search", "uniform"))
     assert fh.unsupported(Position.start("advanced"), ("heuristic", "uniform")) is None

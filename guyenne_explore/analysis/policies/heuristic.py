@@ -266,12 +266,15 @@ class Heuristic:
 
 
 def compiled_sides(names: tuple[str, str]) -> tuple[SidePolicy, SidePolicy]:
-    """The sides of the compiled game loop for policies by name: uniform, or this heuristic with its
-    default numbers (the names the loop plays: ``compiled.heuristic.COMPILED_NAMES``)."""
-    sides = tuple(UNIFORM_SIDE if name == "uniform" else Heuristic().compiled() if name == "heuristic" else None
-                  for name in names)
+    """The sides of the compiled game loop for policies by name: uniform, this heuristic with its
+    default numbers, or the learned policy with its shipped weights (the names the loop plays:
+    ``compiled.heuristic.COMPILED_NAMES``)."""
+    from .strong import Strong  # (it builds on this module)
+
+    sides = tuple(UNIFORM_SIDE if name == "uniform" else Heuristic().compiled() if name == "heuristic"
+                  else Strong().compiled() if name == "strong" else None for name in names)
     if None in sides:
-        raise ValueError("the compiled path plays the uniform and heuristic policies only")
+        raise ValueError("the compiled path plays the uniform, heuristic and strong policies only")
     return sides[0], sides[1]  # type: ignore[return-value]
 
 
