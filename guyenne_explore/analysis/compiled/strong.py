@@ -9,6 +9,10 @@ order, its weight the heuristic's whole-number softmax, and one random number pi
 Python twin's order (:class:`~guyenne_explore.analysis.policies.strong.Strong`); removals are the
 heuristic's.  ``tests/test_strong.py`` replays compiled games and checks every decision of this
 policy against the Python one.
+
+Its decision is compiled into the loop (inlined), and numba's cache of :mod:`.loop` is keyed by
+``loop.py`` alone: after editing this module, remove ``__pycache__/loop.*`` (touching ``loop.py`` was not
+enough here), or the cached loop keeps the old decision.
 """
 
 from __future__ import annotations
@@ -19,8 +23,9 @@ from numba import njit
 from . import kernel as kn
 from .heuristic import T_POOL_BITS, I_CODE, I_SUM, R_SIZE, R_WORTH, _class, _held, _pick, _pool, _softmax
 from .heuristic import _utility, _utility_coded
-from .sides import (F_ANSWER, F_CHANCE, F_GAIN, F_HERO, F_HERO_SAFE, F_HIDDEN, F_LONE, F_REMOVAL, F_SHARE, F_SIZE,
-                    F_SPENT, F_STAKE, FEATURES, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT)
+from .sides import (F_ANSWER, F_CHANCE, F_EDGE, F_GAIN, F_HERO, F_HERO_SAFE, F_HIDDEN, F_LATE, F_LONE, F_OWN,
+                    F_REMOVAL, F_SHARE, F_SIZE, F_SPENT, F_STAKE, F_THEIRS, FEATURES, N_HEURISTIC, P_HERO_USE,
+                    P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT)
 
 N_FEATURES = len(FEATURES)
 
@@ -59,6 +64,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     ue = _held(z, 0, kn.HAND) + _held(z, 0, kn.DECK)
     uf = _held(z, 1, kn.HAND) + _held(z, 1, kn.DECK)
     in_hand = _held(z, side, kn.HAND)
+    mine = ue if side == 0 else uf
     scale = spread * np.sqrt(count)
     n_c = 0
     if opening:
@@ -102,11 +108,13 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
             row = first_row + r
             t = rowi[row, I_SUM]
             with_hero = t < 0
+            z_edge = 0.0
             if with_hero:
                 p = 1.0 - (0.0 if c1 == 1 else hero_here)
             else:
                 edge = t - count * mean + adj
-                p = (1.0 - hero_here) / (1.0 + np.exp(-edge / scale))
+                z_edge = edge / scale
+                p = (1.0 - hero_here) / (1.0 + np.exp(-z_edge))
             mc = rowi[row, I_CODE]
             size = rowt[row, R_SIZE]
             s = 0.0
@@ -122,6 +130,10 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
             s = s + w[F_HIDDEN] * (1.0 if row == hidden else 0.0)
             s = s + w[F_ANSWER] * (0.0 if opening else size - placed)
             s = s + w[F_HERO_SAFE] * (1.0 if with_hero and not hero_avail else 0.0)
+            s = s + w[F_OWN] * (1.0 if c1 == 1 else 0.0)
+            s = s + w[F_THEIRS] * (1.0 if c1 == 2 else 0.0)
+            s = s + w[F_EDGE] * z_edge
+            s = s + w[F_LATE] * (size / mine)
             scores[n] = s
             n += 1
     _softmax(scores, n, hp[P_TEMPERATURE], hp[P_RESOLUTION], wts)

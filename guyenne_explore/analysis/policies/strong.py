@@ -4,7 +4,8 @@ Each legal placement gets the features of :data:`FEATURES` (the heuristic's ingr
 the side's view and the engine's tables: the castle's stake by the engine's scoring, the guessed
 chance to win the battle against the opponent's unseen cards, the worth of the cards spent and of
 what the battle would remove, the move's size, the hero, the bluffing openings, the cards the
-opponent placed where it answers) and the score ``w . phi``; the move is drawn by the heuristic's
+opponent placed where it answers, the castle's control, the cards' edge over the expected answer,
+the share of the side's unspent cards spent) and the score ``w . phi``; the move is drawn by the heuristic's
 whole-number softmax, so the distribution is exact and the compiled twin
 (:mod:`..compiled.strong`) picks the same move from one random number.  Removals, the setup
 discard and team decisions are the heuristic's.
@@ -24,8 +25,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
-from ...engine_api import (CONCEDE_CHOICE, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND, ENGLISH, FRENCH, Move, SideView,
-                          battle_of, concede_move)
+from ...engine_api import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND, Cards, Move,
+                          SideView, battle_of, concede_move)
 from ..compiled.sides import FEATURES, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT, STRONG
 from ..compiled.sides import SidePolicy
 from .heuristic import (HERO_USE, RESOLUTION, TEMPERATURE, WIN_WEIGHT, Facts, Heuristic, card_worth, castle_stake,
@@ -80,7 +81,19 @@ def features(view: SideView, move: Move, known: Facts) -> tuple[float, ...]:
     hidden = opening and weakest is not None and cards.size == 2 and hero and cards[weakest] == 1
     answer = 0.0 if opening else size - known.opponent_placed_sizes[battle]
     return (stake * p, stake, p, worth(rules, cards), loss, size, 1.0 if hero else 0.0, size / view.hand.size,
-            1.0 if lone else 0.0, 1.0 if hidden else 0.0, answer, 1.0 if hero and not known.pool[2] else 0.0)
+            1.0 if lone else 0.0, 1.0 if hidden else 0.0, answer, 1.0 if hero and not known.pool[2] else 0.0,
+            1.0 if rel == ENGLISH else 0.0, 1.0 if rel == FRENCH else 0.0, 0.0 if hero else edge(cards, battle, rel, known),
+            size / known.unspent[me])
+
+
+def edge(cards: Cards, battle: int, rel: int, known: Facts) -> float:
+    """How far the cards' total stands above the opponent's expected answer, in spreads (what
+    :func:`.heuristic.win_chance` turns into a chance); ``rel``: the castle's control, ENGLISH for
+    the side's own."""
+    mean, spread, _hero = known.pool
+    count = known.opponent_placed_sizes[battle] or 2
+    adj = 0.5 if rel == ENGLISH else -0.5 if rel == FRENCH else 0.0
+    return (cards.total - count * mean + adj) / (spread * math.sqrt(count))
 
 
 def linear(w: Sequence[float], phi: Sequence[float]) -> float:

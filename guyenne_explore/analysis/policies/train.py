@@ -55,9 +55,11 @@ def score(start: Position, weights: Sequence[float], opponent: SidePolicy, games
 
 
 def train(rules: Rules, seed: int, seconds: float, games: int = 100, popsize: int = 12, sigma: float = 0.3,
-          generations: int | None = None, report: Callable[[str], None] | None = None) -> Trained:
+          generations: int | None = None, report: Callable[[str], None] | None = None,
+          start_from: dict[str, float] | None = None) -> Trained:
     """CMA-ES over the weights for ``seconds`` (or ``generations``), ``games`` games a seat for each
-    candidate and opponent; Ctrl-C stops it and keeps the best so far.  A ValueError names bad input."""
+    candidate and opponent, from :data:`START` or the weights ``start_from`` (by feature; a feature
+    it lacks starts at 0); Ctrl-C stops it and keeps the best so far.  A ValueError names bad input."""
     import warnings
 
     with warnings.catch_warnings():  # cma says at import that it plots nothing without matplotlib
@@ -74,7 +76,7 @@ def train(rules: Rules, seed: int, seconds: float, games: int = 100, popsize: in
         raise ValueError(f"--sigma: the initial step must be positive, not {sigma}")
     start = Position.start(rules)
     heuristic = Heuristic().compiled()
-    x0 = [START.get(name, 0.0) for name in FEATURES]
+    x0 = [(START if start_from is None else start_from).get(name, 0.0) for name in FEATURES]
     es = cma.CMAEvolutionStrategy(x0, sigma, {"seed": seed, "popsize": popsize, "verbose": -9})
     best = Trained(checked_weights(None, x0), score(start, x0, heuristic, 2 * games, seed + VALIDATION), 0)
     say = report or (lambda line: None)
@@ -102,11 +104,26 @@ def train(rules: Rules, seed: int, seconds: float, games: int = 100, popsize: in
     return Trained(best.weights, best.score, gen)
 
 
-def write(path: Path, result: Trained, rules: str, seed: int, games: int) -> None:
+def weights_by_feature(path: Path) -> dict[str, float]:
+    """A weights file's weights by feature name, for a run that starts from them (a model trained
+    before features were added keeps what it learned); a ValueError names what is wrong."""
+    try:
+        data = json.loads(Path(path).read_text())
+        pairs = dict(zip(data["features"], data["weights"], strict=True))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"--start: {path} is no weights file ({exc})") from None
+    unknown = sorted(set(pairs) - set(FEATURES))
+    if unknown:
+        raise ValueError(f"--start: {path} has features this policy does not compute: {', '.join(unknown)}")
+    return dict(zip(FEATURES, checked_weights(None, [pairs.get(n, 0.0) for n in FEATURES], f"--start {path}")))
+
+
+def write(path: Path, result: Trained, rules: str, seed: int, games: int, start: Path | None = None) -> None:
     """The weights file the policy loads (:func:`.strong.load_weights`)."""
     data = {"features": list(FEATURES), "weights": list(result.weights),
             "trained": {"rules": rules, "seed": seed, "games_a_seat": games, "generations": result.generations,
-                        "validation_score_vs_heuristic": round(result.score, 4)}}
+                        "validation_score_vs_heuristic": round(result.score, 4),
+                        "started_from": None if start is None else start.name}}
     path.write_text(json.dumps(data, indent=1) + "\n")
 
 
@@ -119,16 +136,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=200, help="games a seat for each candidate and opponent")
     ap.add_argument("--popsize", type=int, default=12)
     ap.add_argument("--out", type=Path, default=WEIGHTS_FILE, help="the weights file to write")
+    ap.add_argument("--start", type=Path, default=None, help="a weights file to start from (default: the heuristic's scores)")
     args = ap.parse_args(argv)
     try:
         spec = json.loads(args.rules) if args.rules.lstrip().startswith("{") else args.rules
         rules = Rules.from_json(spec)
+        start_from = weights_by_feature(args.start) if args.start else None
         result = train(rules, args.seed, args.minutes * 60, args.games, args.popsize, generations=args.generations,
-                       report=lambda line: print(line, file=sys.stderr, flush=True))
+                       report=lambda line: print(line, file=sys.stderr, flush=True), start_from=start_from)
     except (ValueError, RulesError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    write(args.out, result, args.rules, args.seed, args.games)
+    write(args.out, result, args.rules, args.seed, args.games, args.start)
     print(f"wrote {args.out}: validation score {result.score:.3f} against the heuristic", file=sys.stderr)
     return 0
 
