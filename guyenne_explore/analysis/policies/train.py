@@ -8,7 +8,11 @@ generation plays the same seeded games (common random numbers), so their differe
 of the deal.  After each generation the distribution's mean plays a fixed set of games against the
 heuristic (the same every generation): the mean that scores best there is the best so far, kept when
 the time runs out or Ctrl-C stops the run, and written as the weights file.  The same seed gives the
-same weights (CMA-ES draws from its own seeded stream; the games from theirs).  Progress goes to stderr.
+same weights for the same number of generations (CMA-ES draws from its own seeded stream; the games
+from theirs): a run stopped by ``--minutes`` runs as many as the machine allows, the file records
+them, and ``--generations N`` (with the same ``--start``) replays that run.  The validation games
+are the seed's, so the best score a run reports is biased upward by its choice among many means:
+``benchmarks/bench_strong.py`` measures on other seeds.  Progress goes to stderr.
 """
 
 from __future__ import annotations
