@@ -488,7 +488,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
             number=p.candidate, count=p.candidates, label=p.label, played=f"{p.played:,}", planned=f"{p.planned:,}",
             left=plain_duration(left) if left is not None else "?"))
 
-    engine_played = any(name.partition(":")[0] not in ("uniform", "heuristic") for name in policies) or depth
+    engine_played = any(name.partition(":")[0] not in ("uniform", "heuristic", "strong") for name in policies) or depth
     try:
         with _executor_for(args, engine_played) as executor:
             result = balance_search(space, targets, policies, args.games, args.trials, args.seed, args.store, executor,
@@ -562,7 +562,7 @@ def cmd_depth(args: argparse.Namespace) -> int:
     def progress(done: int, total: int) -> None:
         bar(_("{done} of {total} games").format(done=f"{done:,}", total=f"{total:,}"))
 
-    engine_played = any(name.partition(":")[0] not in ("uniform", "heuristic") for name in ladder)
+    engine_played = any(name.partition(":")[0] not in ("uniform", "heuristic", "strong") for name in ladder)
     try:
         with _executor_for(args, engine_played) as executor:
             depth = skill_depth(rules, ladder, args.games, args.seed, executor, progress)
@@ -623,7 +623,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         got = "-" if e.responder_value is None else f"{e.responder_value:.4f}"
         shown = None if e.gap is None else (e.gap if abs(e.gap) >= 5e-5 else 0.0)
         line = _("best response to {policy} playing {side}: {value}").format(
-            policy=_(e.policy) if e.policy in ("uniform", "heuristic", "search") else e.policy,
+            policy=_(e.policy) if e.policy in ("uniform", "heuristic", "strong", "search") else e.policy,
             side=_side(e.policy_side), value=got)
         if shown is not None:
             line += " " + _("({gap} over the equilibrium {equilibrium})").format(

@@ -6,7 +6,8 @@ from guyenne_explore import Position
 from guyenne_explore.analysis.compiled import heuristic as fh
 from guyenne_explore.analysis.compiled import kernel as kn
 from guyenne_explore.analysis.compiled.rollout import play_summaries, traced
-from guyenne_explore.analysis.policies.heuristic import Heuristic, compiled_sides, pick
+from guyenne_explore.analysis.policies.heuristic import Heuristic, pick
+from guyenne_explore.analysis.policies.sides import compiled_sides
 from guyenne_explore.cards import KINDS, Cards
 from guyenne_explore.moves import Move
 from guyenne_explore.position import Draw
@@ -84,5 +85,5 @@ def test_compiled_heuristic_from_a_position_inside_a_round():
 def test_what_the_compiled_heuristic_leaves_to_the_engine():
     assert "team" in fh.unsupported(Position.start("team"), ("heuristic", "heuristic"))
     assert "expert" in fh.unsupported(Position.start("expert"), ("heuristic", "uniform"))
-    assert "uniform and heuristic" in fh.unsupported(Position.start("base"), ("search", "uniform"))
+    assert "uniform, heuristic and strong" in fh.unsupported(Position.start("base"), ("search", "uniform"))
     assert fh.unsupported(Position.start("advanced"), ("heuristic", "uniform")) is None

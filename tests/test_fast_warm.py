@@ -6,7 +6,7 @@ import pytest
 from guyenne_explore import Position
 from guyenne_explore.analysis.compiled import heuristic as fh
 from guyenne_explore.analysis.compiled.rollout import GAME_COLUMNS, _game, _games, batch_args
-from guyenne_explore.analysis.policies.heuristic import compiled_sides
+from guyenne_explore.analysis.policies.sides import compiled_sides
 from guyenne_explore.analysis.sampling import warm
 from guyenne_explore.rules import Rules
 from guyenne_explore.widgets import analysis_panel

@@ -40,7 +40,7 @@ __all__ = ["Plan", "Solver", "Sampler", "Where", "plan", "sampler_for", "in_endg
 METHODS = ("auto", "exact", "sample")
 ARITHMETICS = ("fraction", "float")
 #: The policies the compiled game loop plays (any other is played by the engine)
-COMPILED_POLICIES = ("uniform", "heuristic")
+COMPILED_POLICIES = ("uniform", "heuristic", "strong")
 #: Estimated seconds of exact analysis (:func:`estimate_exact_cost`) above which "auto" samples instead.
 AUTO_SECONDS = 1.0
 #: Cards still in decks (both sides together) up to which "auto" solves an endgame by full
@@ -131,10 +131,10 @@ def sampler_for(p: Position, policies: tuple[str, str], fast: bool = True) -> tu
 def _compiled_reason(p: Position, policies: tuple[str, str]) -> str | None:
     """Why the compiled loop cannot play these games (None: it can), in words to translate."""
     if any(name not in COMPILED_POLICIES for name in policies):
-        return N_("the engine plays them: the compiled game loop plays the uniform and heuristic policies only")
-    if "heuristic" not in policies:
+        return N_("the engine plays them: the compiled game loop plays the uniform, heuristic and strong policies only")
+    if all(name == "uniform" for name in policies):
         return compiled_uniform_unsupported(p, policies)
-    from .compiled import heuristic  # the heuristic's tables: loaded only when a heuristic plays
+    from .compiled import heuristic  # the scoring policies' tables: loaded only when one plays
 
     return heuristic.unsupported(p, policies)
 

@@ -54,7 +54,7 @@ def level_name(level: str, lang: str | None = None) -> str:
     name, _colon, budget = level.partition(":")
     if name == "search" and budget:
         return tr.gettext(N_("search:{rollouts}")).format(rollouts=budget)
-    return tr.gettext(name) if name in ("uniform", "heuristic", "search") and not budget else level
+    return tr.gettext(name) if name in ("uniform", "heuristic", "strong", "search") and not budget else level
 
 
 @dataclass(frozen=True)

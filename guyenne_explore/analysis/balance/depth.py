@@ -44,7 +44,7 @@ LADDER_WISH = ("uniform", "heuristic", "strong", "search:100")
 SEARCH_SHARE = 10
 #: rough seconds a game of each policy takes on one core, for the cost said up front (a search: per rollout
 #: of its budget a decision; benchmarks/ print the measured speeds)
-SECONDS_A_GAME = {"uniform": 0.0005, "heuristic": 0.003, "strong": 0.05, "search": 0.02}
+SECONDS_A_GAME = {"uniform": 0.0005, "heuristic": 0.003, "strong": 0.003, "search": 0.02}
 
 OnGames = Callable[[int, int], "bool | None"]
 

@@ -37,7 +37,7 @@ from .sides import (P_BLUFF_DEN, P_BLUFF_NUM, P_HERO_USE, P_REMOVAL, P_RESOLUTIO
 #: the chances to win by sum are kept across decisions and games in 2 ** MEMO_BITS slots
 MEMO_BITS = 10
 #: the policies by name that the compiled loop plays
-COMPILED_NAMES = ("uniform", "heuristic")
+COMPILED_NAMES = ("uniform", "heuristic", "strong")
 #: most moves one decision can offer (castles times card sets), and most card sets
 MAX_MOVES = 8192
 MAX_OPTIONS = 1024
@@ -49,7 +49,7 @@ T_MAX_SUM, T_POOL_BITS = range(2)
 def unsupported(p: Position, policies: tuple[str, str]) -> str | None:
     """Why the compiled loop cannot play these games (None: it can), the policies by name."""
     if any(name not in COMPILED_NAMES for name in policies):
-        return N_("the compiled path plays the uniform and heuristic policies only")
+        return N_("the compiled path plays the uniform, heuristic and strong policies only")
     return checked(p, scores=True)[0]
 
 

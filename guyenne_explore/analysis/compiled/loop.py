@@ -4,7 +4,8 @@ The game flow (draws, battles, removals, the end of a round and of the game) is 
 for every policy, from the rules primitives of :mod:`.kernel`; only a decision differs by the code
 of the side to decide (:mod:`.sides`): at a placement and at a removal, :func:`play` branches on
 that code to the policy's decision function (uniform: :func:`_place_uniform`, :func:`_remove_uniform`,
-one random legal move of the engine's option lists; the heuristic: :mod:`.heuristic`), inlined.  A
+one random legal move of the engine's option lists; the heuristic: :mod:`.heuristic`; the learned policy:
+:mod:`.strong`, which removes as the heuristic does), inlined.  A
 new policy is a code, a decision function per decision point, and one branch at each; its numbers
 reach it as its side's row of ``params`` (and the tables of :func:`.heuristic.tables`).
 
@@ -31,7 +32,8 @@ from .layout import (BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, END,
                      OUT_ERROR, OUT_FRENCH, OUT_HERO_E, OUT_HERO_F, OUT_ROUNDS, OUT_WINNER, PHASE, PRE_DISCARD,
                      REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD, SCORING, SETUP,
                      TRACE_HEAD)
-from .sides import HEURISTIC
+from .sides import HEURISTIC, STRONG
+from .strong import choose_placement as choose_strong_placement
 
 # numba's type stubs list only its public options: each decorator passing the private ``_nrt=False``
 # ignores the call-overload error that gives (mypy)
@@ -196,7 +198,8 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
         elif phase == REMOVE:
             b = sc[BATTLE]
             loser = 1 - cs[sc[CASTLE_X + b]]
-            if codes[loser] == HEURISTIC:  # the side's policy decides, as at a placement
+            if codes[loser] == HEURISTIC or codes[loser] == STRONG:  # the side's policy decides (strong removes
+                # as the heuristic does), as at a placement
                 choose_removal(pl, loser, b, opt, tables[1], params[loser], rng, work[0], work[1], m, out_pick)
             elif not _remove_uniform(pl, rp, vals, opt, loser, b, rng, m):
                 out[OUT_ERROR] = ERR_NO_MOVE
@@ -218,6 +221,9 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
             if codes[side] == HEURISTIC:
                 castle = choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, params[side], side, phase, rng,
                                           work)
+            elif codes[side] == STRONG:
+                castle = choose_strong_placement(z, pl, cs, sc, rp, vals, opt, points, tables, params[side], side,
+                                                 phase, rng, work)
             else:
                 castle = _place_uniform(z, sc, rp, opt, side, phase, rng, ways, work)
             if castle == -2:

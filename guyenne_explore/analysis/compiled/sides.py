@@ -21,12 +21,21 @@ import numpy as np
 if TYPE_CHECKING:
     from ...engine_api import Cards, Rules
 
-#: the policy codes: uniformly random legal moves; the heuristic's scored softmax with bluffs
-UNIFORM, HEURISTIC = 0, 1
+#: the policy codes: uniformly random legal moves; the heuristic's scored softmax with bluffs; the
+#: learned policy's softmax over a linear score of each move's features (:mod:`.strong`)
+UNIFORM, HEURISTIC, STRONG = 0, 1, 2
 #: the heuristic's numbers, as its row of the per-side parameters
 (P_TEMPERATURE, P_RESOLUTION, P_SPEND, P_REMOVAL, P_WIN_WEIGHT, P_HERO_USE, P_BLUFF_NUM,
  P_BLUFF_DEN) = range(8)
 N_HEURISTIC = 8
+#: the learned policy's features of a placement (its row: the heuristic's numbers, of which it reads
+#: the temperature, resolution, win weight and hero use, then one weight per feature in this order).
+#: Adding one: a name here, its value in ``compiled.strong.choose_placement`` and in
+#: ``policies.strong.features`` (the tests hold them equal), then a new weights file.
+FEATURES = ("gain", "stake", "chance", "spent", "removal", "size", "hero", "share", "lone", "hidden", "answer",
+            "hero_safe", "own", "theirs", "edge", "late")
+(F_GAIN, F_STAKE, F_CHANCE, F_SPENT, F_REMOVAL, F_SIZE, F_HERO, F_SHARE, F_LONE, F_HIDDEN, F_ANSWER,
+ F_HERO_SAFE, F_OWN, F_THEIRS, F_EDGE, F_LATE) = range(len(FEATURES))
 
 
 class SidePolicy(NamedTuple):

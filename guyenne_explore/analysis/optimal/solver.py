@@ -669,7 +669,7 @@ def describe(result: OptimalResult, lang: str | None = None) -> str:
         return side_noun(name, lang)
 
     def policy(name: str) -> str:
-        return _(name) if name in ("uniform", "heuristic", "search") else name
+        return _(name) if name in ("uniform", "heuristic", "strong", "search") else name
 
     scale = 100.0 if result.objective == "win" else 1.0
     mix = [f"{mv.text()} {_times(w, lang)}" for mv, w in result.moves[:4]]

@@ -37,7 +37,7 @@ from ...engine_api import (CONCEDE_CHOICE, EMPTY, ENGLISH, FRENCH, HERO, NEUTRAL
                           Placed, Position, Rules, Side, SideView, battle_of, battle_winner, concede_move,
                           table_result, value_of)
 from ..compiled.sides import (HEURISTIC, N_HEURISTIC, P_BLUFF_DEN, P_BLUFF_NUM, P_HERO_USE, P_REMOVAL,
-                              P_RESOLUTION, P_SPEND, P_TEMPERATURE, P_WIN_WEIGHT, UNIFORM_SIDE, SidePolicy)
+                              P_RESOLUTION, P_SPEND, P_TEMPERATURE, P_WIN_WEIGHT, SidePolicy)
 
 #: how much a castle's swing in the final outcome (win 1, draw 1/2) weighs against its swing in points
 WIN_WEIGHT = 3.0
@@ -263,16 +263,6 @@ class Heuristic:
                          (P_BLUFF_NUM, self.bluff_rate.numerator), (P_BLUFF_DEN, self.bluff_rate.denominator)):
             numbers[i] = float(value)
         return SidePolicy(HEURISTIC, tuple(numbers), card_worth, removal_loss)
-
-
-def compiled_sides(names: tuple[str, str]) -> tuple[SidePolicy, SidePolicy]:
-    """The sides of the compiled game loop for policies by name: uniform, or this heuristic with its
-    default numbers (the names the loop plays: ``compiled.heuristic.COMPILED_NAMES``)."""
-    sides = tuple(UNIFORM_SIDE if name == "uniform" else Heuristic().compiled() if name == "heuristic" else None
-                  for name in names)
-    if None in sides:
-        raise ValueError("the compiled path plays the uniform and heuristic policies only")
-    return sides[0], sides[1]  # type: ignore[return-value]
 
 
 def pick(weighted: list[tuple[Move, int]], index: int) -> Move:

@@ -8,8 +8,10 @@ from ...i18n import gettext
 from .heuristic import Heuristic
 from . import Policy, Uniform
 from .search import ISMCTS
+from .strong import Strong
 
-POLICIES: dict[str, Callable[[], Policy]] = {"uniform": Uniform, "heuristic": Heuristic, "search": ISMCTS}
+POLICIES: dict[str, Callable[[], Policy]] = {"uniform": Uniform, "heuristic": Heuristic, "strong": Strong,
+                                             "search": ISMCTS}
 
 
 def policy_named(name: str) -> Policy:

@@ -112,7 +112,7 @@ def _rollouts(q: Position, side: int, count: int, seed: int, start: int, policy:
     from ..compiled import layout as kn
     from ..compiled.encode import unsupported
     from ..compiled.rollout import play_summaries, summaries_if_played
-    from .heuristic import compiled_sides
+    from .sides import compiled_sides
 
     threads = numba.get_num_threads()
     numba.set_num_threads(1)  # a few games a call: starting threads would cost more than they bring

@@ -96,7 +96,7 @@ def play_games(p: Position, policy_names: tuple[str, str], games: int, seed: int
     """
     if sampler_for(p, policy_names, fast)[0] is Sampler.COMPILED:
         from ..compiled.rollout import fast_games
-        from ..policies.heuristic import compiled_sides
+        from ..policies.sides import compiled_sides
 
         return fast_games(p, games, seed, start_index, progress, compiled_sides(policy_names))
     pols = (policy_named(policy_names[0]), policy_named(policy_names[1]))

@@ -1,0 +1,145 @@
+"""The learned policy compiled: a softmax over a linear score of each legal placement's features.
+
+The features (:data:`.sides.FEATURES`) are the heuristic's ingredients, read from what the side may
+see and the engine's tables exactly as :mod:`.heuristic` reads them (the castle's stake from the
+engine's castle points table, the guessed chance to win the battle against the opponent's cards not
+lost for good, the worth of the cards spent, the worth a battle removes, the bluffing openings of
+the hand), so that one model serves every rule set.  A move's score is ``w . phi`` in the feature
+order, its weight the heuristic's whole-number softmax, and one random number picks it, in the
+Python twin's order (:class:`~guyenne_explore.analysis.policies.strong.Strong`); removals are the
+heuristic's.  ``tests/test_strong.py`` replays compiled games and checks every decision of this
+policy against the Python one.
+
+Its decision is compiled into the loop (inlined), and numba's cache of :mod:`.loop` is keyed by
+``loop.py`` alone: after editing this module, remove ``__pycache__/loop.*`` (touching ``loop.py`` was not
+enough here), or the cached loop keeps the old decision.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import kernel as kn
+from .heuristic import T_POOL_BITS, I_CODE, I_SUM, R_SIZE, R_WORTH, _class, _held, _pick, _pool, _softmax
+from .heuristic import _utility, _utility_coded
+from .sides import (F_ANSWER, F_CHANCE, F_EDGE, F_GAIN, F_HERO, F_HERO_SAFE, F_HIDDEN, F_LATE, F_LONE, F_OWN,
+                    F_REMOVAL, F_SHARE, F_SIZE, F_SPENT, F_STAKE, F_THEIRS, FEATURES, N_HEURISTIC, P_HERO_USE,
+                    P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT)
+
+N_FEATURES = len(FEATURES)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, phase, rng, work):
+    """The learned policy's placement: every legal (castle, cards) scored ``w . phi``, the softmax in
+    whole-number weights, one pick.  Returns the castle (-1 when the castle is set) and writes the
+    cards into ``work``'s first card set; the arguments are :func:`.heuristic.choose_placement`'s,
+    ``hp`` the side's row (:data:`.sides.N_HEURISTIC` numbers, then the weights)."""
+    weights, offsets, cards = opt
+    loss, rowt, rowi, bluffs, sizes = tables
+    scores, wts, mcastle = work[0], work[1], work[2]
+    pool, pool_key, chosen, res, out_pick = work[7], work[8], work[11], work[13], work[14]
+    nk = vals.shape[0]
+    hero = rp[kn.HERO_KIND]
+    b = 0 if phase <= kn.RESPOND_FIRST else 1
+    opening = phase == kn.OPEN_FIRST or phase == kn.OPEN_SECOND
+    code = 0
+    for k in range(nk):
+        code += z[side, kn.HAND, k] * weights[k]
+    first_row = offsets[b, code]
+    n_opt = offsets[b, code + 1] - first_row
+    o = 1 - side
+    _pool(z, pl, vals, sizes[T_POOL_BITS], hero, o, pool, pool_key)
+    mean, spread, hero_avail = pool[o, 1], pool[o, 2], pool[o, 3] > 0
+    count = 0
+    for k in range(nk):
+        count += pl[o, b, k]
+    placed = count
+    hero_here = hp[P_HERO_USE] if hero_avail else 0.0
+    if count:
+        hero_here = min(1.0, hero_here * count) if hero_avail else 0.0
+    else:
+        count = 2
+    ue = _held(z, 0, kn.HAND) + _held(z, 0, kn.DECK)
+    uf = _held(z, 1, kn.HAND) + _held(z, 1, kn.DECK)
+    in_hand = _held(z, side, kn.HAND)
+    mine = ue if side == 0 else uf
+    scale = spread * np.sqrt(count)
+    n_c = 0
+    if opening:
+        for c in range(rp[kn.N_CASTLES]):
+            if phase == kn.OPEN_FIRST or c != sc[kn.CASTLE_X]:
+                mcastle[n_c] = c
+                n_c += 1
+    else:
+        mcastle[0] = sc[kn.CASTLE_X + b]
+        n_c = 1
+    lone = bluffs[b, code, 0] if opening else -1
+    hidden = bluffs[b, code, 1] if opening else -1
+    tabled = points.shape[0] > 0
+    code0 = 0
+    if tabled:
+        for i in range(cs.shape[0]):
+            code0 = 3 * code0 + cs[i] + 1
+    w = hp[N_HEURISTIC:]
+    n = 0
+    for j in range(n_c):
+        castle = mcastle[j]
+        control = cs[castle]
+        if tabled:
+            digit = 1
+            for _ in range(cs.shape[0] - 1 - castle):
+                digit *= 3
+            won = _utility_coded(code0 + (side - control) * digit, side, ue, uf, rp[kn.SCORING], points, res,
+                                 hp[P_WIN_WEIGHT])
+            lost = _utility_coded(code0 + (1 - side - control) * digit, side, ue, uf, rp[kn.SCORING], points, res,
+                                  hp[P_WIN_WEIGHT])
+        else:
+            cs[castle] = side
+            won = _utility(cs, side, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
+            cs[castle] = 1 - side
+            lost = _utility(cs, side, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
+            cs[castle] = control
+        stake = won - lost
+        c1 = _class(control, side)
+        adj = 0.5 if c1 == 1 else (-0.5 if c1 == 2 else 0.0)
+        for r in range(n_opt):
+            row = first_row + r
+            t = rowi[row, I_SUM]
+            with_hero = t < 0
+            z_edge = 0.0
+            if with_hero:
+                p = 1.0 - (0.0 if c1 == 1 else hero_here)
+            else:
+                edge = t - count * mean + adj
+                z_edge = edge / scale
+                p = (1.0 - hero_here) / (1.0 + np.exp(-z_edge))
+            mc = rowi[row, I_CODE]
+            size = rowt[row, R_SIZE]
+            s = 0.0
+            s = s + w[F_GAIN] * (stake * p)
+            s = s + w[F_STAKE] * stake
+            s = s + w[F_CHANCE] * p
+            s = s + w[F_SPENT] * rowt[row, R_WORTH]
+            s = s + w[F_REMOVAL] * (p * loss[c1, mc, 1] + (1 - p) * loss[c1, mc, 0])
+            s = s + w[F_SIZE] * size
+            s = s + w[F_HERO] * (1.0 if with_hero else 0.0)
+            s = s + w[F_SHARE] * (size / in_hand)
+            s = s + w[F_LONE] * (1.0 if row == lone else 0.0)
+            s = s + w[F_HIDDEN] * (1.0 if row == hidden else 0.0)
+            s = s + w[F_ANSWER] * (0.0 if opening else size - placed)
+            s = s + w[F_HERO_SAFE] * (1.0 if with_hero and not hero_avail else 0.0)
+            s = s + w[F_OWN] * (1.0 if c1 == 1 else 0.0)
+            s = s + w[F_THEIRS] * (1.0 if c1 == 2 else 0.0)
+            s = s + w[F_EDGE] * z_edge
+            s = s + w[F_LATE] * (size / mine)
+            scores[n] = s
+            n += 1
+    _softmax(scores, n, hp[P_TEMPERATURE], hp[P_RESOLUTION], wts)
+    move = _pick(wts, n, rng, out_pick)
+    j = move // n_opt
+    row = first_row + move - j * n_opt
+    for k in range(nk):
+        chosen[k] = cards[row, k]
+    return mcastle[j] if opening else -1

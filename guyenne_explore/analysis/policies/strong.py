@@ -1,0 +1,154 @@
+"""The learned policy: a softmax over a linear score of each legal placement's features, from its own view.
+
+Each legal placement gets the features of :data:`FEATURES` (the heuristic's ingredients, read from
+the side's view and the engine's tables: the castle's stake by the engine's scoring, the guessed
+chance to win the battle against the opponent's unseen cards, the worth of the cards spent and of
+what the battle would remove, the move's size, the hero, the bluffing openings, the cards the
+opponent placed where it answers, the castle's control, the cards' edge over the expected answer,
+the share of the side's unspent cards spent) and the score ``w . phi``; the move is drawn by the heuristic's
+whole-number softmax, so the distribution is exact and the compiled twin
+(:mod:`..compiled.strong`) picks the same move from one random number.  Removals, the setup
+discard and team decisions are the heuristic's.
+
+The weights are data, learned by :mod:`.train` and shipped beside this module
+(:data:`WEIGHTS_FILE`): one model for every preset and variant, since every feature is asked of the
+rules in force.  Adding a feature: its name in ``compiled.sides.FEATURES``, its value here
+(:func:`features`) and in ``compiled.strong.choose_placement``, then train a new weights file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from fractions import Fraction
+from pathlib import Path
+from typing import Sequence
+
+from ...engine_api import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND, Cards, Move,
+                          SideView, battle_of, concede_move)
+from ..compiled.sides import FEATURES, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT, STRONG
+from ..compiled.sides import SidePolicy
+from .heuristic import (HERO_USE, RESOLUTION, TEMPERATURE, WIN_WEIGHT, Facts, Heuristic, card_worth, castle_stake,
+                        facts, pick, removal_loss, win_chance, worth)
+
+#: the shipped model: its features by name (in :data:`FEATURES`' order), their weights, and how it was trained
+WEIGHTS_FILE = Path(__file__).with_name("strong_weights.json")
+
+
+def load_weights(path: Path = WEIGHTS_FILE) -> tuple[float, ...]:
+    """The weights of a model file, checked against this policy's features (a ValueError names the problem)."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"the strong policy's weights file {path}: {exc}") from None
+    return checked_weights(data.get("features") if isinstance(data, dict) else None,
+                           data.get("weights") if isinstance(data, dict) else None, str(path))
+
+
+def checked_weights(names: object, weights: object, where: str = "weights") -> tuple[float, ...]:
+    """``weights`` as a tuple of finite floats, one per feature of :data:`FEATURES`, in its order."""
+    if names is not None and list(names) != list(FEATURES):  # type: ignore[call-overload]
+        raise ValueError(f"{where}: features {names!r} are not this policy's {list(FEATURES)!r} (retrain the model)")
+    if not isinstance(weights, (list, tuple)) or len(weights) != len(FEATURES):
+        raise ValueError(f"{where}: weights must be a list of {len(FEATURES)} numbers, one per feature")
+    out = []
+    for name, w in zip(FEATURES, weights):
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w):
+            raise ValueError(f"{where}: the weight of {name} must be a finite number, not {w!r}")
+        out.append(float(w))
+    return tuple(out)
+
+
+def features(view: SideView, move: Move, known: Facts) -> tuple[float, ...]:
+    """The features of a placement, in :data:`FEATURES`' order (as ``compiled.strong`` computes them)."""
+    rules, point, me = view.rules, view.to_play, view.side
+    battle = battle_of(point)
+    assert battle is not None
+    castle = move.castle if move.castle is not None else (view.x, view.y)[battle]
+    assert castle is not None
+    control = view.castles[castle]
+    stake = castle_stake(view.castles, castle, me, rules, known.unspent)
+    cards = move.cards
+    p = win_chance(view, cards, battle, control, known)
+    rel = NEUTRAL if control == NEUTRAL else ENGLISH if control == me else FRENCH
+    loss = p * removal_loss(rules, rel, cards, True) + (1 - p) * removal_loss(rules, rel, cards, False)
+    size = float(cards.size)
+    hero = cards[HERO] > 0
+    opening = point in (OPEN_FIRST, OPEN_SECOND)
+    weakest = next((k for k in range(HERO) if view.hand[k]), None)
+    lone = opening and weakest is not None and cards.size == 1 and cards[weakest] == 1
+    hidden = opening and weakest is not None and cards.size == 2 and hero and cards[weakest] == 1
+    answer = 0.0 if opening else size - known.opponent_placed_sizes[battle]
+    return (stake * p, stake, p, worth(rules, cards), loss, size, 1.0 if hero else 0.0, size / view.hand.size,
+            1.0 if lone else 0.0, 1.0 if hidden else 0.0, answer, 1.0 if hero and not known.pool[2] else 0.0,
+            1.0 if rel == ENGLISH else 0.0, 1.0 if rel == FRENCH else 0.0, 0.0 if hero else edge(cards, battle, rel, known),
+            size / known.unspent[me])
+
+
+def edge(cards: Cards, battle: int, rel: int, known: Facts) -> float:
+    """How far the cards' total stands above the opponent's expected answer, in spreads (what
+    :func:`.heuristic.win_chance` turns into a chance); ``rel``: the castle's control, ENGLISH for
+    the side's own."""
+    mean, spread, _hero = known.pool
+    count = known.opponent_placed_sizes[battle] or 2
+    adj = 0.5 if rel == ENGLISH else -0.5 if rel == FRENCH else 0.0
+    return (cards.total - count * mean + adj) / (spread * math.sqrt(count))
+
+
+def linear(w: Sequence[float], phi: Sequence[float]) -> float:
+    """``w . phi`` summed in feature order from 0.0, as the compiled twin sums it (floats are not associative)."""
+    s = 0.0
+    for wi, fi in zip(w, phi):
+        s = s + wi * fi
+    return s
+
+
+class Strong:
+    """The learned policy: the softmax of ``w . phi`` over placements, the heuristic elsewhere.
+
+    The distribution is exact (fractions of whole-number weights) and :meth:`choose` draws from
+    exactly that distribution with one ``randrange`` of its total.
+    """
+
+    name = "strong"
+    exact = True
+
+    def __init__(self, weights: Sequence[float] | None = None, temperature: float = TEMPERATURE):
+        self.model = load_weights() if weights is None else checked_weights(None, list(weights))
+        self.temperature = temperature
+        self._rest = Heuristic(temperature=temperature)
+
+    def weights(self, view: SideView) -> list[tuple[Move, int]]:
+        """Each legal move with its whole-number weight (the move's probability is its share)."""
+        if battle_of(view.to_play) is None:  # removals, the setup discard, team decisions: the heuristic's
+            return self._rest.weights(view)
+        moves = list(view.legal_moves)
+        known = facts(view)
+        scores = [linear(self.model, features(view, m, known)) for m in moves]
+        top = max(scores)
+        soft = [math.floor(RESOLUTION * math.exp((s - top) / self.temperature) + 0.5) for s in scores]
+        return [(m, w) for m, w in zip(moves, soft) if w > 0]
+
+    def distribution(self, view: SideView) -> list[tuple[Move, Fraction]]:
+        if view.to_play == CONCEDE_CHOICE:
+            return [(concede_move(view), Fraction(1))]
+        weighted = self.weights(view)
+        total = sum(w for _, w in weighted)
+        return [(m, Fraction(w, total)) for m, w in weighted]
+
+    def choose(self, view: SideView, rng: random.Random) -> Move:
+        if view.to_play == CONCEDE_CHOICE:
+            return concede_move(view)
+        weighted = self.weights(view)
+        return pick(weighted, rng.randrange(sum(w for _, w in weighted)))
+
+    def compiled(self) -> SidePolicy:
+        """This policy as the compiled game loop plays it: the heuristic's numbers it reads (temperature,
+        resolution, win weight, hero use) in their places, then its weights; the heuristic's worth of
+        a card and of a removal (the same tables as the heuristic's, so the two can meet in one batch)."""
+        numbers = [0.0] * N_HEURISTIC
+        for i, value in ((P_TEMPERATURE, self.temperature), (P_RESOLUTION, RESOLUTION), (P_WIN_WEIGHT, WIN_WEIGHT),
+                         (P_HERO_USE, HERO_USE)):
+            numbers[i] = float(value)
+        return SidePolicy(STRONG, tuple(numbers) + self.model, card_worth, removal_loss)

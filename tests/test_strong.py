@@ -1,0 +1,144 @@
+"""The learned policy: the compiled and Python versions are one policy, move for move, from the view only."""
+
+import random
+
+import pytest
+
+from guyenne_explore import Position
+from guyenne_explore.analysis.compiled import kernel as kn
+from guyenne_explore.analysis.compiled.rollout import traced
+from guyenne_explore.analysis.policies.heuristic import Heuristic, pick
+from guyenne_explore.analysis.policies.strong import Strong, checked_weights, load_weights
+from guyenne_explore.cards import KINDS, Cards
+from guyenne_explore.determinise import determinise
+from guyenne_explore.moves import Move
+from guyenne_explore.position import Draw
+from guyenne_explore.record import play_game
+from guyenne_explore.rules import Rules
+
+NAMES = {kn.SETUP: "setup_discard", kn.DEAL: "deal", kn.OPEN_FIRST: "open_first", kn.RESPOND_FIRST: "respond_first",
+         kn.OPEN_SECOND: "open_second", kn.RESPOND_SECOND: "respond_second", kn.REMOVE: "remove_choice",
+         kn.DRAW: "draw"}
+#: weights that use every feature (the shipped ones may leave some at zero)
+EVERY = (1.1, 0.05, 0.4, -0.2, -0.35, -0.03, 0.2, -0.1, 0.15, 0.1, 0.07, 0.3, 0.12, -0.08, 0.06, -0.25)
+
+
+def policy(name: str):
+    return Strong(EVERY) if name == "strong" else Heuristic() if name == "heuristic" else None
+
+
+def sides(names):
+    from guyenne_explore.analysis.compiled.sides import UNIFORM_SIDE
+    return tuple(UNIFORM_SIDE if n == "uniform" else policy(n).compiled() for n in names)
+
+
+def replay(start: Position, names, seed: int, index: int) -> int:
+    """Replay a compiled game through the engine, checking every decision of a scoring policy; returns
+    how many decisions of the learned policy were checked."""
+    rows, kinds, out = traced(start, seed, index, sides(names))
+
+    def cards(counts):
+        full = [0] * KINDS
+        for k, c in zip(kinds, counts):
+            full[k] = c
+        return Cards(full)
+
+    p, i, checked = start, 0, 0
+    while i < len(rows):
+        point, side, castle, index_, total, *counts = rows[i]
+        assert p.to_play == NAMES[point], (i, p.to_play, NAMES[point])
+        if point in (kn.DEAL, kn.DRAW):
+            p = p.apply_outcome(Draw(cards(counts), cards(rows[i + 1][kn.TRACE_HEAD:])))
+            i += 2
+            continue
+        move = Move(cards=cards(counts), castle=castle if castle >= 0 else None)
+        pol = policy(names[side])
+        if pol is not None:
+            weighted = pol.weights(p.view(side))
+            assert sum(w for _, w in weighted) == total, (i, p.to_play)
+            assert pick(weighted, index_) == move, (i, p.to_play)
+            checked += names[side] == "strong"
+        p = p.apply(move)  # the engine checks the move's legality
+        i += 1
+    assert p.is_over
+    r = p.result()
+    assert (r.english, r.french) == (out[kn.OUT_ENGLISH], out[kn.OUT_FRENCH])
+    return checked
+
+
+@pytest.mark.parametrize("rules", ["base", "advanced", "classic2021",
+                                   {"preset": "advanced", "adjacency": "ring"},
+                                   {"preset": "advanced", "hero": False, "castles": 7},
+                                   {"preset": "advanced", "reshuffle": "immediate", "removal": "classic2021"}])
+@pytest.mark.parametrize("names", [("strong", "strong"), ("heuristic", "strong"), ("strong", "uniform")])
+def test_compiled_strong_is_the_python_strong(rules, names):
+    start = Position.start(Rules.from_json(rules))
+    assert sum(replay(start, names, 11, index) for index in range(2)) > 10
+
+
+def test_the_shipped_model_is_the_python_and_compiled_policy():
+    start = Position.start(Rules.from_json("advanced"))
+    global EVERY
+    saved, EVERY = EVERY, load_weights()
+    try:
+        assert replay(start, ("strong", "heuristic"), 3, 0) > 5
+    finally:
+        EVERY = saved
+
+
+def test_the_decision_is_the_same_whatever_the_hidden_cards():
+    """Positions dealt differently behind one view: the compiled policy draws the same move with the
+    same weights from the same random stream (its trace's first decision row is the same)."""
+    start = Position.start(Rules.from_json("advanced"))
+    checked = 0
+    for game in range(4):
+        for q in play_game(start, game).positions():
+            if q.is_chance or q.is_over or q.to_play not in ("open_first", "respond_first", "open_second", "respond_second"):
+                continue
+            view = q.view(q.side_to_play)
+            rows = set()
+            for r in range(3):
+                deal = determinise(view, random.Random(r))
+                assert deal.view(q.side_to_play) == view
+                names = ("strong", "uniform") if q.side_to_play == 0 else ("uniform", "strong")
+                rows.add(tuple(traced(deal, 5, 0, sides(names))[0][0]))
+            assert len(rows) == 1, (game, q.to_play)
+            checked += 1
+    assert checked > 10
+
+
+def test_bad_weights_are_refused_with_the_field():
+    with pytest.raises(ValueError, match="16 numbers"):
+        checked_weights(None, [1.0, 2.0])
+    with pytest.raises(ValueError, match="weight of stake must be a finite number"):
+        checked_weights(None, [1.0, float("nan")] + [0.0] * 14)
+    with pytest.raises(ValueError, match="retrain"):
+        checked_weights(["gain"], [1.0] * 16)
+
+
+def test_a_tiny_training_run_is_reproducible(tmp_path):
+    from guyenne_explore.analysis.policies import train
+
+    rules = Rules.from_json("advanced")
+    runs = [train.train(rules, 3, 600, games=4, popsize=4, generations=2) for _ in range(2)]
+    assert runs[0] == runs[1] and runs[0].generations == 2
+    out = tmp_path / "w.json"
+    train.write(out, runs[0], "advanced", 3, 4)
+    assert load_weights(out) == runs[0].weights
+    assert train.train(rules, 4, 600, games=4, popsize=4, generations=2).weights != runs[0].weights
+
+
+def test_training_refuses_bad_input(capsys, tmp_path):
+    from guyenne_explore.analysis.policies import train
+
+    assert train.main(["--minutes", "0", "--out", str(tmp_path / "w.json")]) == 1
+    assert "--minutes" in capsys.readouterr().err
+    assert train.main(["--rules", "nonsense", "--out", str(tmp_path / "w.json")]) == 1
+    assert "nonsense" in capsys.readouterr().err
+    assert train.main(["--games", "0", "--out", str(tmp_path / "w.json")]) == 1
+    assert "--games" in capsys.readouterr().err
+    assert not (tmp_path / "w.json").exists()
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"features": ["gain"], "weights": [1]}')
+    with pytest.raises(ValueError, match="retrain"):
+        load_weights(bad)
