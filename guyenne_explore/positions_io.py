@@ -148,7 +148,7 @@ def position_from_json(data: str | bytes | dict[str, Any]) -> State:
             if not isinstance(c, str) or c not in _CONTROL:
                 rd.add("position.castle_control", f"castles[{i}]", index=i, value=c)
             castles.append(_CONTROL.get(c, NEUTRAL) if isinstance(c, str) else NEUTRAL)
-    if "round" not in data:  # no default: a position in the middle of a game would silently become round 1
+    if data.get("round") is None:  # no default (nor null): a position in mid-game would silently become round 1
         rd.add("json.missing", "round", key="round", hint="the number of the round, 1 for the first")
     round_ = rd.integer(data.get("round"), "round", 1)
     first = rd.side_name(data.get("first", rules.first_side if rules else "english"), "first")

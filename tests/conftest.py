@@ -56,6 +56,7 @@ HEAVY_MODULES = ("test_browser", "test_notebooks", "test_cancel", "test_export",
                  "test_policies", "test_balance")
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups from the marks
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.module.__name__.rpartition(".")[2].startswith(HEAVY_MODULES):
