@@ -47,17 +47,3 @@ def uniform_step(p, rng):
         return p.apply_outcome(p.sample_outcome(rng))
     moves = list(p.legal_moves)
     return p.apply(moves[rng.randrange(len(moves))])
-
-
-#: test modules that start browsers, notebook kernels, servers or pools of processes: under pytest-xdist they
-#: run one after another on one worker (the other worker takes the rest), so two of them never compete for
-#: the two cores of CI; without xdist the mark does nothing
-HEAVY_MODULES = ("test_browser", "test_notebooks", "test_cancel", "test_export", "test_scale", "test_cli_inputs",
-                 "test_policies", "test_balance")
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups from the marks
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if item.module.__name__.rpartition(".")[2].startswith(HEAVY_MODULES):
-            item.add_marker(pytest.mark.xdist_group("heavy"))

@@ -8,7 +8,7 @@ import pytest
 
 from tests import browser_app as app
 
-PORT = 8905
+PORT = 8915  # outside test_browser_session's free range (8900-8909)
 
 #: JS: every shown drop-down whose chosen option's words are wider than the box showing them (the arrow counted)
 CUT_CHOICES = """() => {
