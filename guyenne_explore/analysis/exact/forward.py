@@ -91,6 +91,48 @@ class _Post(NamedTuple):
     fractions: tuple[Fraction, ...]
 
 
+class _Entries:
+    """The nonzero weights of one round's pairs of side steps, gathered pair by pair: for each entry
+    the pair's index, both sides' post states and the outcome pair of the two battles (``3 * at X +
+    at Y``).  The float pass (:meth:`ForwardEndgame._round`) and the exact one
+    (:mod:`.forward_exact`) sum the weights their own way and share the rest."""
+
+    def __init__(self) -> None:
+        self._cols: list[np.ndarray] = []
+        self._us: list[np.ndarray] = []
+        self._vs: list[np.ndarray] = []
+        self._outs: list[np.ndarray] = []
+        self._data: list[np.ndarray] = []
+        self._size = 0
+
+    def codes(self, e: _SideStep, f: _SideStep, duel: np.ndarray) -> tuple[np.ndarray, int]:
+        """Each (english entry, french entry)'s code ``(english remainder * french remainders + french
+        remainder) * 9 + outcome pair``, the bin its weight is summed into, and the number of bins;
+        refuses a round that would outgrow the machine's memory before its arrays are made."""
+        nf = len(f.post)
+        bins = len(e.post) * nf * 9
+        self._size += bins
+        check_memory((self._size, 5))  # the five weight arrays, before they outgrow the machine
+        group = (e.remainder[:, None] * nf + f.remainder[None, :]) * 9
+        return group + 3 * duel[e.at_x[:, None], f.at_x[None, :]] + duel[e.at_y[:, None], f.at_y[None, :]], bins
+
+    def add(self, s: int, e: _SideStep, f: _SideStep, sums: np.ndarray) -> None:
+        """Keep the nonzero bins of pair ``s`` (``sums``, indexed by :meth:`codes`)."""
+        flat = np.nonzero(sums)[0]
+        pair, duels = np.divmod(flat, 9)
+        i, j = np.divmod(pair, len(f.post))
+        self._cols.append(np.full(len(flat), s))
+        self._us.append(e.post[i])
+        self._vs.append(f.post[j])
+        self._outs.append(duels)
+        self._data.append(sums[flat])
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The pair indices, english and french post states, outcome pairs and weights of all entries."""
+        return (np.concatenate(self._cols), np.concatenate(self._us), np.concatenate(self._vs),
+                np.concatenate(self._outs), np.concatenate(self._data))
+
+
 class ForwardEndgame:
     """Endgame distributions under uniform play, in float64, by a forward pass (see the module)."""
 
@@ -239,25 +281,13 @@ class ForwardEndgame:
         ``mass[s]``: its vector over the orbits of castle tables); returns the mass ended per outcome
         and the next round's pairs and masses."""
         # the weight of each (pair, english post state, french post state, outcome pair)
-        cols, us, vs, outs, data = [], [], [], [], []
-        entries = 0
+        entries = _Entries()
         for s, (se, sf) in enumerate(pairs.tolist()):
             e, f = self._step(se), self._step(sf)
-            ne, nf = len(e.post), len(f.post)
-            entries += ne * nf * 9
-            check_memory((entries, 5))  # the five weight arrays below, before they outgrow the machine
-            group = (e.remainder[:, None] * nf + f.remainder[None, :]) * 9
-            code = group + 3 * self.duel[e.at_x[:, None], f.at_x[None, :]] + self.duel[e.at_y[:, None], f.at_y[None, :]]
-            sums = np.bincount(code.ravel(), weights=np.outer(e.weight, f.weight).ravel(), minlength=ne * nf * 9)
-            flat = np.nonzero(sums)[0]
-            pair, duels = np.divmod(flat, 9)
-            i, j = np.divmod(pair, nf)
-            cols.append(np.full(len(flat), s))
-            us.append(e.post[i])
-            vs.append(f.post[j])
-            outs.append(duels)
-            data.append(sums[flat])
-        col, u, v, out_pair, weight = (np.concatenate(x) for x in (cols, us, vs, outs, data))
+            code, bins = entries.codes(e, f, self.duel)
+            entries.add(s, e, f, np.bincount(code.ravel(), weights=np.outer(e.weight, f.weight).ravel(),
+                                             minlength=bins))
+        col, u, v, out_pair, weight = entries.arrays()
         # the pairs of post states (keys) and the castles after the battles
         keys, key_of = np.unique(u * len(self._posts) + v, return_inverse=True)
         key_u, key_v = np.divmod(keys, len(self._posts))

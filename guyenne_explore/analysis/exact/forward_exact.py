@@ -41,7 +41,7 @@ import numpy as np
 from scipy import sparse
 
 from ...engine_api import Position, Rules
-from .forward import ForwardEndgame, Orbits, _Post
+from .forward import ForwardEndgame, Orbits, _Entries, _Post
 from ..limits import check_memory
 
 #: (english score, french score, winner, ending, rounds after this one) -> probability
@@ -179,33 +179,20 @@ class ExactForwardEndgame(ForwardEndgame):
         k_count, n_pairs, n_orbits = mass.shape
         steps = [(self._step(se), self._step(sf)) for se, sf in pairs.tolist()]
         placing = lcm(*(e.denominator * f.denominator for e, f in steps))
-        cols, us, vs, outs, data = [], [], [], [], []
-        entries = 0
+        entries = _Entries()
         for s, (e, f) in enumerate(steps):
-            ne, nf = len(e.post), len(f.post)
-            entries += ne * nf * 9
-            check_memory((entries, 5))  # the five weight arrays below, before they outgrow the machine
-            group = (e.remainder[:, None] * nf + f.remainder[None, :]) * 9
-            code = group + 3 * self.duel[e.at_x[:, None], f.at_x[None, :]] + self.duel[e.at_y[:, None], f.at_y[None, :]]
+            code, bins = entries.codes(e, f, self.duel)
             # the shares' products sum to the two denominators' product: summed exactly in float64
             # while that stays below 2**53, else as Python integers
             if e.denominator * f.denominator < 2 ** 53:
                 sums = np.rint(np.bincount(code.ravel(), weights=np.outer(e.shares, f.shares).ravel().astype(float),
-                                           minlength=ne * nf * 9)).astype(np.int64)
+                                           minlength=bins)).astype(np.int64)
             else:
-                sums = np.zeros(ne * nf * 9, dtype=object)
+                sums = np.zeros(bins, dtype=object)
                 np.add.at(sums, code.ravel(), np.outer(e.shares.astype(object), f.shares.astype(object)).ravel())
-            flat = np.nonzero(sums)[0]
-            pair, duels = np.divmod(flat, 9)
-            i, j = np.divmod(pair, nf)
-            cols.append(np.full(len(flat), s))
-            us.append(e.post[i])
-            vs.append(f.post[j])
-            outs.append(duels)
-            data.append(sums[flat])
-        col, u, v, out_pair = (np.concatenate(x) for x in (cols, us, vs, outs))
+            entries.add(s, e, f, sums)
         # exact weights over ``placing``: a pair's sums times its factor ``placing // (its denominators)``
-        weight = np.concatenate(data)
+        col, u, v, out_pair, weight = entries.arrays()
         factors = [placing // (e.denominator * f.denominator) for e, f in steps]
         keys, key_of = np.unique(u * len(self._posts) + v, return_inverse=True)
         key_u, key_v = np.divmod(keys, len(self._posts))
