@@ -200,3 +200,23 @@ def test_undo_and_redo_go_through_valid_and_invalid_forms_exactly(english):
     b.load_position(p.apply(next(iter(p.legal_moves))))
     b.undo()
     assert b.preset.value == "advanced" and b._rows[(0, "deck")].boxes[0].value == "zz"
+
+
+def test_undo_of_moves_played_steps_back_in_the_game_and_redo_forward():
+    """Undo after moves played goes back one move in the same game (the earlier moves kept), not a new
+    game started at the position before the last move."""
+    p = opening("advanced", 1)
+    b = Builder(p)
+    for _ in range(2):
+        here = b.state.position
+        b.state.play(here.apply(next(iter(here.legal_moves))))
+    game = b.state.history
+    assert len(game.positions) == 3 and b.position == game.positions[2]
+    b.undo()
+    assert b.state.history.positions == game.positions[:2] and b.state.history.index == 1
+    assert b.position == game.positions[1]
+    b.undo()
+    assert b.state.history.positions == (p,) and b.position == p
+    b.redo()
+    b.redo()
+    assert b.state.history == game and b.redo_button.disabled

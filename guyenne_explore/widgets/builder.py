@@ -33,7 +33,7 @@ from .forms import messages_html
 from .guard import guarded
 from .position_form import FormState, PositionForm
 from .starts import BEFORE_DEAL, StartChooser
-from .state import ExplorerState
+from .state import ExplorerState, History
 
 #: problems of a refused load listed beside its control (the rest are counted)
 LISTED = 12
@@ -66,7 +66,8 @@ class Builder(PositionForm):
         self.refused = ""
         self._refused_json: dict[str, Any] | None = None
         # every state the form has been in, valid or not, to go back and forth through (Undo, Redo)
-        self._history: list[FormState] = []
+        # each with the game it was in (a move played keeps its game: Undo steps back through it)
+        self._history: list[tuple[FormState, History]] = []
         self._at = -1
         self._restoring = False
         self.undo_button = w.Button(description="↶ Undo", tooltip="undo the last change of the form (valid or not)",
@@ -228,18 +229,23 @@ class Builder(PositionForm):
         if self._restoring:
             return
         state = self._form_state()
-        if self._history and self._history[self._at] == state:
+        if self._history and self._history[self._at][0] == state:
             self._show_undo()
             return
-        self._history = self._history[:self._at + 1][-(UNDO_DEPTH - 1):] + [state]
+        self._history = self._history[:self._at + 1][-(UNDO_DEPTH - 1):] + [(state, self.state.history)]
         self._at = len(self._history) - 1
         self._show_undo()
 
-    def _restore(self, state: FormState) -> None:
-        """Set every field from ``state`` and check the form once (the restored state is not remembered again)."""
+    def _restore(self, entry: tuple[FormState, History]) -> None:
+        """Set every field from the entry's form state and check the form once (the restored state is not
+        remembered again); where the form then holds the position of the entry's game, that game is the
+        explorer's again, so undoing a move steps back in the game rather than starting a new one there."""
+        state, game = entry
         self._restoring = True
         try:
             self._restore_form(state)
+            if game.current is not None and game.current == self.position:
+                self.state.resume(game)
         finally:
             self._restoring = False
         self._show_undo()

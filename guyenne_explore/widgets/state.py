@@ -88,6 +88,12 @@ class ExplorerState(traitlets.HasTraits):
             self.problems = []
             self._go(History(tuple(positions), index))
 
+    def resume(self, history: History) -> None:
+        """Go back to a game as it was (the builder's Undo of a move): its positions and step shown."""
+        with self.hold_trait_notifications():
+            self.problems = []
+            self._go(history)
+
     def _go(self, history: History) -> None:
         with self.hold_trait_notifications():
             self.history = history
