@@ -31,10 +31,15 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("Metric",), ".metrics"),
     **dict.fromkeys(("mean_interval", "wilson"), ".intervals"),
     **dict.fromkeys(("Heuristic",), ".policies.heuristic"),
+    **dict.fromkeys(("TRAIN_DEFAULTS", "Trained", "TrainingProgress", "check_training", "estimate_training", "read_state", "train",
+                     "weights_by_feature", "write_weights"), ".policies.train"),
+    **dict.fromkeys(("cache_file", "read_model"), ".policies.weights"),
     **dict.fromkeys(("OptimalResult", "OptimalSolver", "describe", "exploitability", "solve_position",
                      "why_not_solvable"), ".optimal.solver"),
     **dict.fromkeys(("local_cores", "local_pool", "process_pool"), ".sampling.workers"),
     **dict.fromkeys(("SkillTable", "level_name", "skill_levels"), ".skill"),
+    **dict.fromkeys(("LATE_ROUNDS", "LevelStyle", "PlayStyle", "STYLE_LEVELS", "play_style", "play_styles",
+                     "style_cost"), ".style"),
     **dict.fromkeys(("Candidate", "SearchResult", "SearchProgress", "balance_search", "estimate_search", "search"),
                     ".balance.search"),
     **dict.fromkeys(("Space", "SpaceError"), ".balance.space"),
@@ -46,6 +51,7 @@ _DOOR: dict[str, str] = {
 }
 
 __all__ = [
+    "LATE_ROUNDS", "LevelStyle", "PlayStyle", "STYLE_LEVELS", "play_style", "play_styles", "style_cost",
     "BEATS", "Candidate", "Depth", "SearchProgress", "SearchResult", "Space", "SpaceError", "TARGET_METRICS",
     "TARGET_WORDS", "Target", "TargetError", "balance_search", "default_ladder", "estimate_search", "ladder_cost",
     "parse_targets", "search", "skill_depth",
@@ -56,6 +62,8 @@ __all__ = [
     "mean_interval", "needs_compiling", "parameter_label", "plan", "policy_named", "prepare",
     "preparing_message", "process_pool", "result_metrics", "skill_levels", "solve_position", "sweep",
     "sweep_label", "swept_change", "warm", "why_not_solvable", "wilson",
+    "TRAIN_DEFAULTS", "Trained", "TrainingProgress", "cache_file", "check_training", "estimate_training", "read_model", "read_state",
+    "train", "weights_by_feature", "write_weights",
 ]
 
 
@@ -87,9 +95,13 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
     from .optimal.solver import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,
                                  why_not_solvable)
     from .policies.heuristic import Heuristic
+    from .policies.train import (TRAIN_DEFAULTS, Trained, TrainingProgress, check_training, estimate_training, read_state, train,
+                                 weights_by_feature, write_weights)
+    from .policies.weights import cache_file, read_model
     from .results import AnalysisResult
     from .planning import Plan, Sampler, Solver, Where, plan
     from .sampling.workers import local_cores, local_pool, process_pool
     from .skill import SkillTable, level_name, skill_levels
+    from .style import LATE_ROUNDS, STYLE_LEVELS, LevelStyle, PlayStyle, play_style, play_styles, style_cost
     from .variants import (PARAMETER_LABELS, REFUSED, SWEEP_METRICS, SWEEPABLE, Run, SweepPoint, analyse_rule_sets,
                            changes, choice_label, parameter_label, result_metrics, sweep, sweep_label, swept_change)

@@ -1,0 +1,163 @@
+"""Figures and tables of how each skill level plays (:func:`..analysis.play_style`).
+
+One column a rule set when several are compared side by side, one colour a level (weakest first, the
+same colour in every figure): when the hero is first played, how many cards an opening puts down, the
+castles chosen (by castle and by rank of stake), and the bluff rate with its 95% interval.  Shares are of
+the level's sides (hero), openings or defences, so levels that played different numbers of openings
+compare.  Pure functions of the kept results: the panel, the command line and a language switch draw the
+same pictures.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Sequence
+
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ..analysis import LevelStyle, PlayStyle, level_name
+from ..i18n import translator
+from .plots import _layout, label_color
+
+
+def _columns(styles: Sequence[PlayStyle]) -> go.Figure:
+    """One column a rule set (its name above it), one y axis for all."""
+    return make_subplots(rows=1, cols=max(1, len(styles)), shared_yaxes=True,
+                         subplot_titles=[s.rules for s in styles] if len(styles) > 1 else None)
+
+
+def _bars(styles: Sequence[PlayStyle], title: str, x_title: str, y_title: str,
+          bars: Callable[[LevelStyle], tuple[list[str], list[float], list[str]]], lang: str | None) -> go.Figure:
+    """A grouped bar chart: in each rule set's column, one bar a key and level (``bars``: keys, shares, hover)."""
+    fig = _columns(styles)
+    for col, style in enumerate(styles, start=1):
+        for i, level in enumerate(style.levels):
+            xs, ys, hover = bars(level)
+            name = level_name(level.level, lang)
+            fig.add_trace(go.Bar(x=xs, y=ys, name=name, legendgroup=name, showlegend=col == 1,
+                                 marker_color=label_color(i), customdata=hover,
+                                 hovertemplate=f"{name}<br>%{{x}}: %{{y:.1%}} (%{{customdata}})<extra></extra>"),
+                          row=1, col=col)
+    fig.update_layout(barmode="group")
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(tickformat=".0%")
+    return _layout(fig, title, x_title, y_title, lang=lang)
+
+
+def _shares(counts: Sequence[tuple[int, int]], of: int) -> tuple[list[float], list[str]]:
+    return [n / of if of else 0.0 for _k, n in counts], [f"{n} / {of}" for _k, n in counts]
+
+
+def hero_figure(styles: Sequence[PlayStyle], lang: str | None = None) -> go.Figure:
+    """The round in which each level first plays its hero (its last bar: kept to the end), as shares of sides."""
+    _ = translator(lang).gettext
+
+    def bars(level: LevelStyle) -> tuple[list[str], list[float], list[str]]:
+        counts = [*((k, n) for k, n in level.hero_rounds if k), *((k, n) for k, n in level.hero_rounds if not k)]
+        ys, hover = _shares(counts, level.hero_kept.trials)
+        return [str(k) if k else _("kept") for k, _n in counts], ys, hover
+
+    return _bars(styles, _("When the hero is first played, by level"), _("round"), _("share of sides"),
+                 bars, lang)
+
+
+def opening_figure(styles: Sequence[PlayStyle], lang: str | None = None) -> go.Figure:
+    """How many cards each level puts down at an opening, as shares of its openings."""
+    _ = translator(lang).gettext
+
+    def bars(level: LevelStyle) -> tuple[list[str], list[float], list[str]]:
+        ys, hover = _shares(level.opening_sizes, level.openings)
+        return [str(k) for k, _n in level.opening_sizes], ys, hover
+
+    return _bars(styles, _("Cards put down at an opening, by level"), _("cards at the castle"),
+                 _("share of openings"), bars, lang)
+
+
+def castle_figure(styles: Sequence[PlayStyle], lang: str | None = None) -> go.Figure:
+    """Which castle each level opens at (castles numbered from 1, left to right), as shares of its openings."""
+    _ = translator(lang).gettext
+
+    def bars(level: LevelStyle) -> tuple[list[str], list[float], list[str]]:
+        ys, hover = _shares(level.castles, level.openings)
+        return [str(k + 1) for k, _n in level.castles], ys, hover
+
+    return _bars(styles, _("Castles chosen at an opening, by level"), _("castle"), _("share of openings"), bars,
+                 lang)
+
+
+def stake_figure(styles: Sequence[PlayStyle], lang: str | None = None) -> go.Figure:
+    """The rank of the stake of the castle each level opens at (1: the most at stake), where the stakes differ."""
+    _ = translator(lang).gettext
+
+    def bars(level: LevelStyle) -> tuple[list[str], list[float], list[str]]:
+        ys, hover = _shares(level.stake_ranks, level.top_stake.trials)
+        return [str(k) for k, _n in level.stake_ranks], ys, hover
+
+    return _bars(styles, _("Rank of the stake of the castle chosen (1: the most at stake), by level"),
+                 _("rank of the castle's stake"), _("share of openings"), bars, lang)
+
+
+def bluff_figure(styles: Sequence[PlayStyle], lang: str | None = None) -> go.Figure:
+    """Each level's bluff rate at its openings with its 95% interval, one line a rule set."""
+    _ = translator(lang).gettext
+    fig = go.Figure()
+    for i, style in enumerate(styles):
+        shown = [s for s in style.levels if s.bluffs.value is not None]
+        ys = [s.bluffs.value or 0.0 for s in shown]
+        cis = [s.bluffs.interval or (y, y) for s, y in zip(shown, ys)]
+        fig.add_trace(go.Scatter(
+            x=[level_name(s.level, lang) for s in shown], y=ys, mode="lines+markers", name=style.rules,
+            marker={"color": label_color(i), "size": 9}, line={"color": label_color(i)},
+            error_y={"type": "data", "symmetric": False, "visible": True, "array": [hi - y for (_lo, hi), y in zip(cis, ys)],
+                     "arrayminus": [y - lo for (lo, _hi), y in zip(cis, ys)]},
+            customdata=[f"{s.bluffs.hits} / {s.bluffs.trials}" for s in shown],
+            hovertemplate=f"{style.rules}<br>%{{x}}: %{{y:.1%}} (%{{customdata}})<extra></extra>"))
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(tickformat=".0%", rangemode="tozero")
+    return _layout(fig, _("Bluffs at an opening, by level (95% interval)"), _("skill level"),
+                   _("share of openings"), lang=lang)
+
+
+def style_figures(styles: Sequence[PlayStyle], lang: str | None = None) -> dict[str, go.Figure]:
+    """Every figure of a style run, by the name its download takes."""
+    return {"style-hero": hero_figure(styles, lang), "style-openings": opening_figure(styles, lang),
+            "style-bluffs": bluff_figure(styles, lang), "style-castles": castle_figure(styles, lang),
+            "style-stakes": stake_figure(styles, lang)}
+
+
+def _shown(value: float | None, ci: tuple[float, float] | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3f}" if ci is None else f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def style_rows(styles: Sequence[PlayStyle], lang: str | None = None) -> list[dict[str, str]]:
+    """One row a rule set and level: each measure's value [95% interval] (for :func:`.plots.rows_html`)."""
+    _ = translator(lang).gettext
+    rows = []
+    for style in styles:
+        for s in style.levels:
+            m = s.opening_mean
+            rows.append({
+                _("rule set"): style.rules, _("skill level"): level_name(s.level, lang),
+                _("bluffs"): _shown(s.bluffs.value, s.bluffs.interval),
+                _("cards at an opening"): _shown(m.value, None if m.low is None or m.high is None else (m.low, m.high)),
+                _("hero in round 1"): _shown(s.hero_first_round.value, s.hero_first_round.interval),
+                _("hero in the last rounds"): _shown(s.hero_late.value, s.hero_late.interval),
+                _("hero kept to the end"): _shown(s.hero_kept.value, s.hero_kept.interval),
+                _("defences conceded"): _shown(s.conceded.value, s.conceded.interval),
+                _("castle with the most at stake"): _shown(s.top_stake.value, s.top_stake.interval)})
+    return rows
+
+
+def style_csv(styles: Sequence[PlayStyle]) -> str:
+    """Every measure of every rule set and level as CSV: one row a measure (and key), its value, interval and counts."""
+    out = io.StringIO()
+    fields = ["rules", "level", "measure", "key", "value", "low", "high", "count", "of"]
+    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    for style in styles:
+        writer.writerows(style.rows())
+    return out.getvalue()
