@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from .i18n import LANGUAGES, castle_number, current_language, set_language, side_noun
 from .i18n import gettext as _
-from .i18n import N_, ngettext, plain_duration
+from .i18n import N_, ngettext, plain_count, plain_duration
 from .moves import IllegalMove
 from .position import Position
 from .positions_io import MAX_TEXT, PositionError, load_position, parse_json, position_from_json
@@ -488,7 +488,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
             number=p.candidate, count=p.candidates, label=p.label, played=f"{p.played:,}", planned=f"{p.planned:,}",
             left=plain_duration(left) if left is not None else "?"))
 
-    engine_played = any(name.partition(":")[0] not in ("uniform", "heuristic", "strong") for name in policies) or depth
+    engine_played = any(name.partition(":")[0].partition("@")[0] not in ("uniform", "heuristic", "strong")
+                        for name in policies) or depth
     try:
         with _executor_for(args, engine_played) as executor:
             result = balance_search(space, targets, policies, args.games, args.trials, args.seed, args.store, executor,
@@ -503,6 +504,10 @@ def cmd_balance(args: argparse.Namespace) -> int:
         raise
     if args.csv:
         _write_csv(args.csv, result.rows())
+    if args.report:
+        from .render.balance_report import balance_report
+
+        _write(args.report, balance_report(result, alternatives=args.show).encode("utf-8"))
     if args.json:
         print(json.dumps(result.to_json(args.show), indent=1))
         return EXIT_OK
@@ -522,6 +527,11 @@ def cmd_balance(args: argparse.Namespace) -> int:
     if len(ranked) > 1:
         print(_("alternatives that meet the targets, fewest changes first:"))
         for c in ranked[1:1 + args.show]:
+            _print_candidate(c, targets, space)
+    front = [c for c in result.front() if c is not best] if len(targets) > 1 and not ranked else []
+    if front:
+        print(_("the trade-off front (no other candidate is closer to every target at once):"))
+        for c in sorted(front, key=lambda c: (len(c.changes), c.objective or 0.0, c.number))[:args.show]:
             _print_candidate(c, targets, space)
     return EXIT_OK
 
@@ -556,13 +566,13 @@ def cmd_depth(args: argparse.Namespace) -> int:
     ladder = _ladder(args.levels) if args.levels else list(default_ladder())
     for weaker, stronger, games, seconds in ladder_cost(ladder, args.games):
         print(_("{weaker} against {stronger}: {games} games (both seats), {duration} on one core").format(
-            weaker=weaker, stronger=stronger, games=f"{games:,}", duration=plain_duration(seconds)), file=sys.stderr)
+            weaker=weaker, stronger=stronger, games=plain_count(games), duration=plain_duration(seconds)), file=sys.stderr)
     bar = _Bar()
 
     def progress(done: int, total: int) -> None:
-        bar(_("{done} of {total} games").format(done=f"{done:,}", total=f"{total:,}"))
+        bar(_("{done} of {total} games").format(done=plain_count(done), total=plain_count(total)))
 
-    engine_played = any(name.partition(":")[0] not in ("uniform", "heuristic", "strong") for name in ladder)
+    engine_played = any(name.partition(":")[0].partition("@")[0] not in ("uniform", "heuristic", "strong") for name in ladder)
     try:
         with _executor_for(args, engine_played) as executor:
             depth = skill_depth(rules, ladder, args.games, args.seed, executor, progress)
@@ -581,6 +591,99 @@ def cmd_depth(args: argparse.Namespace) -> int:
         chain=depth.chain, low=depth.chain_low, high=depth.chain_high))
     print(_("the weaker level wins {wins} of the games; luck share {luck}").format(
         wins=_shown_metric(depth.weaker_wins), luck=_shown_metric(depth.luck)))
+    return EXIT_OK
+
+
+def _trained_rules(args: argparse.Namespace, resumed: Any) -> Rules:
+    """The rules ``train`` trains for: ``--rules`` (else the resumed run's) with each ``--vary name=value``."""
+    from .analysis import Space, SpaceError
+
+    if args.rules:
+        rules = _rules_arg(args.rules)
+    elif resumed is not None:
+        return Rules.from_json(resumed.settings.rules)
+    else:
+        raise Refused(_("--rules: name the preset or rules JSON to train for (--rules advanced)"))
+    if not args.vary:
+        return rules
+    try:
+        space = Space.parse(rules, args.vary)
+    except SpaceError as exc:
+        raise Refused(str(exc)) from None
+    several = next((v for v in space.varied if len(v.values) != 1), None)
+    if several is not None:
+        raise Refused(_("--vary {name}: give the one value to train for, {name}=VALUE").format(name=several.parameter))
+    try:
+        return space.rules({v.parameter: v.values[0] for v in space.varied})
+    except RulesError as exc:
+        raise Refused(_("--vary: {problem}").format(problem="; ".join(str(x) for x in exc.problems))) from None
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    """Train the learned policy's weights for a rule set: the cost first, progress with the time left, a state saved
+    after every generation (``--resume`` continues it), the weights file last."""
+    from pathlib import Path
+
+    from .analysis import (TRAIN_DEFAULTS, cache_file, check_training, estimate_training, read_state, train,
+                           weights_by_feature, write_weights)
+
+    try:
+        resumed = read_state(Path(args.resume)) if args.resume else None
+        rules = _trained_rules(args, resumed)
+        start_from = weights_by_feature(Path(args.start)) if args.start else None
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    saved = resumed.settings if resumed is not None else None
+    seed = args.seed if args.seed is not None else saved.seed if saved else int(TRAIN_DEFAULTS["seed"])
+    games = args.games or (saved.games if saved else int(TRAIN_DEFAULTS["games"]))
+    popsize = args.popsize or (saved.popsize if saved else int(TRAIN_DEFAULTS["popsize"]))
+    minutes = args.minutes if args.minutes is not None or args.generations else TRAIN_DEFAULTS["minutes"]
+    seconds = None if minutes is None else minutes * 60
+    _check_workers(args.workers)
+    out = Path(args.out) if args.out else cache_file(rules)
+    state = Path(args.resume) if args.resume else out.with_name(out.name + ".state")
+    shown_rules = rules.to_json() if isinstance(rules.to_json(), str) else json.dumps(rules.to_json(), separators=(",", ":"))
+    try:
+        check_training(rules, seed, seconds, args.generations, games, popsize, start_from=start_from, resume=resumed)
+        cost = estimate_training(rules, games, popsize, seconds, args.generations, args.workers or 1)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    print(ngettext("training strong for {rules}: {generations} generation of {games} games (measured here: {rate} "
+                   "games a second), {duration} at that pace",
+                   "training strong for {rules}: {generations} generations of {games} games (measured here: {rate} "
+                   "games a second), {duration} at that pace", cost.generations).format(
+        rules=shown_rules, generations=f"{cost.generations:,}", games=f"{cost.games_a_generation:,}",
+        rate=f"{cost.games_per_second:,.0f}", duration=plain_duration(cost.seconds)), file=sys.stderr)
+    bar = _Bar()
+
+    def progress(p: Any) -> None:
+        bar(_("generation {number} of {planned} (candidate {candidate} of {popsize}): best {best:.3f} against the "
+              "heuristic, {left} left").format(
+            number=p.generation + 1, planned=p.generations if p.generations is not None else "?",
+            candidate=p.candidate, popsize=p.popsize, best=p.best,
+            left=plain_duration(p.seconds_left) if p.seconds_left is not None else "?"))
+
+    try:
+        with _executor_for(args, args.workers is not None and args.workers > 1) as executor:
+            result = train(rules, seed, seconds, games, popsize, generations=args.generations, start_from=start_from,
+                           executor=executor, progress=progress, state=state, resume=resumed)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    except KeyboardInterrupt:
+        print(_("the run is saved after each generation in {state}: --resume {state} continues it").format(state=state)
+              if state.exists() else _("stopped before its first generation: nothing to resume"), file=sys.stderr)
+        raise
+    write_weights(out, result, shown_rules, seed, games, Path(args.start) if args.start else None, popsize)
+    policy = f"strong@{out}"
+    if args.json:
+        print(json.dumps({"weights_file": str(out), "state": str(state), "policy": policy, "rules": rules.to_json(),
+                          "seed": seed, "generations": result.generations,
+                          "validation_score_vs_heuristic": result.score,
+                          "weights": json.loads(out.read_text(encoding="utf-8"))["weights"]}, indent=1))
+    else:
+        print(_("wrote {path}: {generations} generations, validation score {score:.3f} against the heuristic; play it "
+                "with --policies {policy}").format(path=out, generations=result.generations, score=result.score,
+                                                    policy=policy))
     return EXIT_OK
 
 
@@ -744,6 +847,9 @@ def build_parser() -> argparse.ArgumentParser:
     ba.add_argument("--show", type=_bounded(0, 1000, N_("the number of alternatives")), default=5,
                     help=_("alternatives shown"))
     ba.add_argument("--csv", metavar="FILE", help=_("also write every candidate tried as CSV"))
+    ba.add_argument("--report", metavar="FILE", help=_("also write a one-page HTML report: the question, the best "
+                                                     "settings with their intervals, the trade-off figure, the "
+                                                     "command that reproduces it"))
     ba.add_argument("--workers", type=int, metavar="N",
                     help=_("processes for games the engine plays (default: the local cores when the engine plays; "
                            "at most {per} to a local core)").format(per=WORKERS_PER_CORE))
@@ -766,6 +872,31 @@ def build_parser() -> argparse.ArgumentParser:
                     help=_("a Dask scheduler (tcp://host:8786): spread sampled games over its workers"))
     de.add_argument("--json", action="store_true")
     de.set_defaults(func=cmd_depth)
+    tr = sub.add_parser("train", help=_("train the learned policy strong for a rule set (CMA-ES; cancellable, resumable)"))
+    tr.add_argument("--rules", help=_("the preset or rules JSON to train for (default with --resume: the run's)"))
+    tr.add_argument("--vary", action="append", metavar="NAME=VALUE",
+                    help=_("a parameter changed from those rules: hand_size=7 (repeat for several)"))
+    tr.add_argument("--seed", type=_seed, help=_("the seed: the same seed and generations give the same weights "
+                                               "(default 1)"))
+    budget = tr.add_mutually_exclusive_group()
+    budget.add_argument("--minutes", type=float, help=_("train this long (default 10)"))
+    budget.add_argument("--generations", type=_bounded(1, 1_000_000, N_("the number of generations")),
+                        help=_("train this many generations (counted from the run's start)"))
+    tr.add_argument("--games", type=_games, help=_("games a seat for each candidate and opponent (default 200)"))
+    tr.add_argument("--popsize", type=_bounded(2, 1000, N_("the number of candidates")),
+                    help=_("candidates a generation (default 12)"))
+    tr.add_argument("--start", metavar="FILE", help=_("a weights file to start from (default: the heuristic's scores)"))
+    tr.add_argument("--out", metavar="FILE", help=_("the weights file to write (default: the user's cache, under the "
+                                                  "rules' fingerprint, where the panels find it)"))
+    tr.add_argument("--resume", metavar="STATE", help=_("continue the run saved in STATE (written beside the weights "
+                                                      "file after each generation)"))
+    tr.add_argument("--workers", type=int, metavar="N",
+                    help=_("processes that score a generation's candidates (default: this one; at most {per} to a "
+                           "local core)").format(per=WORKERS_PER_CORE))
+    tr.add_argument("--scheduler", metavar="ADDRESS",
+                    help=_("a Dask scheduler (tcp://host:8786): score the candidates on its workers"))
+    tr.add_argument("--json", action="store_true")
+    tr.set_defaults(func=cmd_train)
     return ap
 
 
@@ -777,7 +908,7 @@ def _bounded(low: int, high: int, what: str) -> Any:
             value = None
         if value is None or not low <= value <= high:
             raise argparse.ArgumentTypeError(_("{what} must be a whole number from {low} to {high}").format(
-                what=_(what), low=f"{low:,}", high=f"{high:,}"))
+                what=_(what), low=plain_count(low), high=plain_count(high)))
         return value
     return read
 

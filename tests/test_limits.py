@@ -200,3 +200,16 @@ def test_the_plans_reason_is_said_in_french_with_french_digit_grouping() -> None
         assert plan(Position.start("advanced"), method="sample", games=30).short == "30 parties, compilé"
     finally:
         set_language(before)
+
+
+def test_the_memory_refusal_speaks_the_language_chosen():
+    from guyenne_explore.analysis.limits import ExactOutOfReach, check_memory
+    from guyenne_explore.i18n import set_language
+
+    previous = set_language("fr")
+    try:
+        with pytest.raises(ExactOutOfReach, match="hors de portée.*Go") as refused:
+            check_memory((2**20, 2**10), budget=2**30)
+    finally:
+        set_language(previous)
+    assert not refused.value.forceable

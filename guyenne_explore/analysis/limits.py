@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from math import prod
 
-from ..i18n import plain_size
+from ..i18n import gettext, plain_size
 
 #: Bytes one array of an exact analysis may take (the machines this runs on have a few GiB to spare).
 MEMORY_BUDGET = 2 * 2**30
@@ -34,5 +34,6 @@ def check_memory(shape: tuple[int, ...], itemsize: int = 8, budget: int = MEMORY
     need = prod(shape) * itemsize
     if need > budget:
         raise ExactOutOfReach(
-            f"exact enumeration is out of reach here: one step would need about {plain_size(need)} of memory "
-            f"(the limit is {plain_size(budget)}); sample instead", forceable=False)
+            gettext("exact enumeration is out of reach here: one step would need about {need} of memory (the limit "
+                    "is {limit}); sample instead").format(need=plain_size(need), limit=plain_size(budget)),
+            forceable=False)

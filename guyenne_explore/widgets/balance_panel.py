@@ -51,9 +51,10 @@ from ..analysis import (
     policy_named,
     skill_depth,
 )
-from ..i18n import N_, gettext, ngettext, plain_duration, plain_size
+from ..i18n import N_, gettext, ngettext, plain_count, plain_duration, plain_size
 from ..position import Position
 from ..render.balance import candidate_rows, candidates_csv, depth_rows, target_label, tradeoff_figure
+from ..render.balance_report import balance_report
 from ..render.plots import FORMATS, export_figures, rows_html
 from ..rules import PRESETS, Rules
 from .analysis_panel import RunControls, align_labels
@@ -74,7 +75,7 @@ LABELS = (
     N_("5:7 (every whole number), 5,7 (those), empty: every choice"), N_("empty: open"),
     N_("levels weakest first, separated by commas: uniform,heuristic,search:100"),
     N_("download every candidate tried as CSV"), N_("download the figure as html"), N_("download the figure as svg"),
-    N_("download the figure as png"),
+    N_("download the figure as png"), N_("Report"), N_("download a one-page HTML report of the search"),
 )
 #: what a row without a parameter or a target holds
 NONE = ""
@@ -189,7 +190,8 @@ class BalancePanel(w.VBox):
         self.export_buttons = {fmt: w.Button(description=label, disabled=True, tooltip=tip,
                                              layout=w.Layout(width="auto"))
                                for fmt, label, tip in (("csv", "CSV (candidates)", "download every candidate tried as CSV"),
-                                                       *((f, f.upper(), f"download the figure as {f}") for f in FORMATS))}
+                                                       *((f, f.upper(), f"download the figure as {f}") for f in FORMATS),
+                                                       ("report", "Report", "download a one-page HTML report of the search"))}
         self.export_status = w.HTML()
         self.result: SearchResult | None = None
         self.figures: dict[str, go.Figure] = {}
@@ -450,11 +452,15 @@ class BalancePanel(w.VBox):
             button.disabled = not on
 
     def export_files(self, fmt: str) -> dict[str, bytes]:
-        """The candidates as CSV, or the figure in ``fmt`` (html, svg, png), as file name -> bytes."""
+        """The candidates as CSV, the one-page report (with the skill depth when measured), or the figure in ``fmt``
+        (html, svg, png), as file name -> bytes, in the current language."""
         if self.result is None:
             raise ValueError(gettext("nothing to export yet: run an analysis first"))
         if fmt == "csv":
             return {"guyenne-balance-candidates.csv": candidates_csv(self.result).encode("utf-8")}
+        if fmt == "report":
+            page = balance_report(self.result, depth=self.depth, x=self.x_axis.value, y=self.y_axis.value)
+            return {"guyenne-balance-report.html": page.encode("utf-8")}
         with tempfile.TemporaryDirectory(prefix="guyenne-export-") as folder:
             return {p.name: p.read_bytes() for p in export_figures(self.figures, folder, [fmt])}
 
@@ -498,7 +504,7 @@ class BalancePanel(w.VBox):
             self.depth_cost.value = ""
             return False
         lines = [gettext("{weaker} against {stronger}: {games} games (both seats), {duration} on one core").format(
-            weaker=level_name(weaker), stronger=level_name(stronger), games=f"{games:,}",
+            weaker=level_name(weaker), stronger=level_name(stronger), games=plain_count(games),
             duration=plain_duration(seconds)) for weaker, stronger, games, seconds in ladder_cost(levels,
                                                                                                  self.depth_games.value)]
         self.depth_cost.value = "".join(f"<div>{escape(line)}</div>" for line in lines)
