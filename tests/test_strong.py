@@ -114,31 +114,3 @@ def test_bad_weights_are_refused_with_the_field():
         checked_weights(None, [1.0, float("nan")] + [0.0] * 14)
     with pytest.raises(ValueError, match="retrain"):
         checked_weights(["gain"], [1.0] * 16)
-
-
-def test_a_tiny_training_run_is_reproducible(tmp_path):
-    from guyenne_explore.analysis.policies import train
-
-    rules = Rules.from_json("advanced")
-    runs = [train.train(rules, 3, 600, games=4, popsize=4, generations=2) for _ in range(2)]
-    assert runs[0] == runs[1] and runs[0].generations == 2
-    out = tmp_path / "w.json"
-    train.write(out, runs[0], "advanced", 3, 4)
-    assert load_weights(out) == runs[0].weights
-    assert train.train(rules, 4, 600, games=4, popsize=4, generations=2).weights != runs[0].weights
-
-
-def test_training_refuses_bad_input(capsys, tmp_path):
-    from guyenne_explore.analysis.policies import train
-
-    assert train.main(["--minutes", "0", "--out", str(tmp_path / "w.json")]) == 1
-    assert "--minutes" in capsys.readouterr().err
-    assert train.main(["--rules", "nonsense", "--out", str(tmp_path / "w.json")]) == 1
-    assert "nonsense" in capsys.readouterr().err
-    assert train.main(["--games", "0", "--out", str(tmp_path / "w.json")]) == 1
-    assert "--games" in capsys.readouterr().err
-    assert not (tmp_path / "w.json").exists()
-    bad = tmp_path / "bad.json"
-    bad.write_text('{"features": ["gain"], "weights": [1]}')
-    with pytest.raises(ValueError, match="retrain"):
-        load_weights(bad)

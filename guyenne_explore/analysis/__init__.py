@@ -31,6 +31,9 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("Metric",), ".metrics"),
     **dict.fromkeys(("mean_interval", "wilson"), ".intervals"),
     **dict.fromkeys(("Heuristic",), ".policies.heuristic"),
+    **dict.fromkeys(("TRAIN_DEFAULTS", "Trained", "TrainingProgress", "check_training", "estimate_training",
+                     "read_state", "train", "weights_by_feature", "write_weights"), ".policies.train"),
+    **dict.fromkeys(("cache_file", "read_model"), ".policies.weights"),
     **dict.fromkeys(("OptimalResult", "OptimalSolver", "describe", "exploitability", "solve_position",
                      "why_not_solvable"), ".optimal.solver"),
     **dict.fromkeys(("local_cores", "local_pool", "process_pool"), ".sampling.workers"),
@@ -59,6 +62,8 @@ __all__ = [
     "mean_interval", "needs_compiling", "parameter_label", "plan", "policy_named", "prepare",
     "preparing_message", "process_pool", "result_metrics", "skill_levels", "solve_position", "sweep",
     "sweep_label", "swept_change", "warm", "why_not_solvable", "wilson",
+    "TRAIN_DEFAULTS", "Trained", "TrainingProgress", "cache_file", "check_training", "estimate_training",
+    "read_model", "read_state", "train", "weights_by_feature", "write_weights",
 ]
 
 
@@ -90,6 +95,9 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
     from .optimal.solver import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,
                                  why_not_solvable)
     from .policies.heuristic import Heuristic
+    from .policies.train import (TRAIN_DEFAULTS, Trained, TrainingProgress, check_training, estimate_training,
+                                 read_state, train, weights_by_feature, write_weights)
+    from .policies.weights import cache_file, read_model
     from .results import AnalysisResult
     from .planning import Plan, Sampler, Solver, Where, plan
     from .sampling.workers import local_cores, local_pool, process_pool

@@ -130,7 +130,7 @@ def sampler_for(p: Position, policies: tuple[str, str], fast: bool = True) -> tu
 
 def _compiled_reason(p: Position, policies: tuple[str, str]) -> str | None:
     """Why the compiled loop cannot play these games (None: it can), in words to translate."""
-    if any(name not in COMPILED_POLICIES for name in policies):
+    if any(name.partition("@")[0] not in COMPILED_POLICIES for name in policies):  # strong@FILE: strong's weights
         return N_("the engine plays them: the compiled game loop plays the uniform, heuristic and strong policies only")
     if all(name == "uniform" for name in policies):
         return compiled_uniform_unsupported(p, policies)

@@ -48,7 +48,7 @@ T_MAX_SUM, T_POOL_BITS = range(2)
 
 def unsupported(p: Position, policies: tuple[str, str]) -> str | None:
     """Why the compiled loop cannot play these games (None: it can), the policies by name."""
-    if any(name not in COMPILED_NAMES for name in policies):
+    if any(name.partition("@")[0] not in COMPILED_NAMES for name in policies):  # strong@FILE: strong's weights
         return N_("the compiled path plays the uniform, heuristic and strong policies only")
     return checked(p, scores=True)[0]
 

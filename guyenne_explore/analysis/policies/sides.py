@@ -6,17 +6,28 @@ neither imports the other to name the sides of a batch.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from ...engine_api import Rules
 from ..compiled.sides import UNIFORM_SIDE, SidePolicy
 from .heuristic import Heuristic
 from .strong import Strong
 
 
-def compiled_sides(names: tuple[str, str]) -> tuple[SidePolicy, SidePolicy]:
+def compiled_sides(names: tuple[str, str], rules: Rules | None = None) -> tuple[SidePolicy, SidePolicy]:
     """The sides of the compiled game loop for policies by name: uniform, this heuristic with its
-    default numbers, or the learned policy with its shipped weights (the names the loop plays:
-    ``compiled.heuristic.COMPILED_NAMES``)."""
-    sides = tuple(UNIFORM_SIDE if name == "uniform" else Heuristic().compiled() if name == "heuristic"
-                  else Strong().compiled() if name == "strong" else None for name in names)
-    if None in sides:
-        raise ValueError("the compiled path plays the uniform, heuristic and strong policies only")
-    return sides[0], sides[1]  # type: ignore[return-value]
+    default numbers, or the learned policy with the package's weights for ``rules`` (``strong``) or a
+    file's (``strong@FILE``): the names the loop plays, ``compiled.heuristic.COMPILED_NAMES``."""
+    sides = tuple(_side(name, rules) for name in names)
+    return sides[0], sides[1]
+
+
+def _side(name: str, rules: Rules | None) -> SidePolicy:
+    base, _at, file = name.partition("@")
+    if name == "uniform":
+        return UNIFORM_SIDE
+    if name == "heuristic":
+        return Heuristic().compiled()
+    if base == "strong":
+        return Strong(file=Path(file) if file else None).compiled(rules)
+    raise ValueError("the compiled path plays the uniform, heuristic and strong policies only")

@@ -10,15 +10,16 @@ whole-number softmax, so the distribution is exact and the compiled twin
 (:mod:`..compiled.strong`) picks the same move from one random number.  Removals, the setup
 discard and team decisions are the heuristic's.
 
-The weights are data, learned by :mod:`.train` and shipped beside this module
-(:data:`WEIGHTS_FILE`): one model for every preset and variant, since every feature is asked of the
-rules in force.  Adding a feature: its name in ``compiled.sides.FEATURES``, its value here
-(:func:`features`) and in ``compiled.strong.choose_placement``, then train a new weights file.
+The weights are data, learned by :mod:`.train` and shipped beside this module, one file a preset
+(:mod:`.weights`): under rules equal to a preset the policy plays that preset's weights, under a
+variant advanced's (every feature is asked of the rules in force, so one model serves every variant),
+or the weights of a file trained for the variant (``strong@FILE``).  Adding a feature: its name in
+``compiled.sides.FEATURES``, its value here (:func:`features`) and in ``compiled.strong.choose_placement``,
+then train new weights files (a file names each weight by its feature, so an old one is refused).
 """
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from fractions import Fraction
@@ -26,24 +27,20 @@ from pathlib import Path
 from typing import Sequence
 
 from ...engine_api import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND, Cards, Move,
-                          SideView, battle_of, concede_move)
+                          Rules, SideView, battle_of, concede_move)
 from ..compiled.sides import FEATURES, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT, STRONG
 from ..compiled.sides import SidePolicy
+from . import weights as files
 from .heuristic import (HERO_USE, RESOLUTION, TEMPERATURE, WIN_WEIGHT, Facts, Heuristic, card_worth, castle_stake,
                         facts, pick, removal_loss, win_chance, worth)
 
-#: the shipped model: its features by name (in :data:`FEATURES`' order), their weights, and how it was trained
-WEIGHTS_FILE = Path(__file__).with_name("strong_weights.json")
+#: the shipped model of rules that are no preset: its weights by feature name, and how it was trained
+WEIGHTS_FILE = files.preset_file(None)
 
 
 def load_weights(path: Path = WEIGHTS_FILE) -> tuple[float, ...]:
-    """The weights of a model file, checked against this policy's features (a ValueError names the problem)."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"the strong policy's weights file {path}: {exc}") from None
-    return checked_weights(data.get("features") if isinstance(data, dict) else None,
-                           data.get("weights") if isinstance(data, dict) else None, str(path))
+    """The weights of a model file, by feature name (a ValueError names the file and the problem)."""
+    return files.read_model(path).weights
 
 
 def checked_weights(names: object, weights: object, where: str = "weights") -> tuple[float, ...]:
@@ -114,10 +111,18 @@ class Strong:
     name = "strong"
     exact = True
 
-    def __init__(self, weights: Sequence[float] | None = None, temperature: float = TEMPERATURE):
-        self.model = load_weights() if weights is None else checked_weights(None, list(weights))
+    def __init__(self, weights: Sequence[float] | None = None, temperature: float = TEMPERATURE,
+                 file: Path | None = None):
+        """``weights`` in :data:`FEATURES`' order, else those of ``file``, else the package's for the rules
+        of each position asked (:func:`.weights.preset_file`)."""
+        self.model = (checked_weights(None, list(weights)) if weights is not None
+                      else load_weights(file) if file is not None else None)
         self.temperature = temperature
         self._rest = Heuristic(temperature=temperature)
+
+    def model_for(self, rules: Rules | None) -> tuple[float, ...]:
+        """The weights played under ``rules``: this policy's own, else the package's for those rules."""
+        return self.model if self.model is not None else files.shipped(files.preset_file(rules))
 
     def weights(self, view: SideView) -> list[tuple[Move, int]]:
         """Each legal move with its whole-number weight (the move's probability is its share)."""
@@ -125,7 +130,8 @@ class Strong:
             return self._rest.weights(view)
         moves = list(view.legal_moves)
         known = facts(view)
-        scores = [linear(self.model, features(view, m, known)) for m in moves]
+        model = self.model_for(view.rules)
+        scores = [linear(model, features(view, m, known)) for m in moves]
         top = max(scores)
         soft = [math.floor(RESOLUTION * math.exp((s - top) / self.temperature) + 0.5) for s in scores]
         return [(m, w) for m, w in zip(moves, soft) if w > 0]
@@ -143,12 +149,13 @@ class Strong:
         weighted = self.weights(view)
         return pick(weighted, rng.randrange(sum(w for _, w in weighted)))
 
-    def compiled(self) -> SidePolicy:
-        """This policy as the compiled game loop plays it: the heuristic's numbers it reads (temperature,
-        resolution, win weight, hero use) in their places, then its weights; the heuristic's worth of
-        a card and of a removal (the same tables as the heuristic's, so the two can meet in one batch)."""
+    def compiled(self, rules: Rules | None = None) -> SidePolicy:
+        """This policy as the compiled game loop plays it under ``rules`` (None: rules that are no preset):
+        the heuristic's numbers it reads (temperature, resolution, win weight, hero use) in their places,
+        then its weights; the heuristic's worth of a card and of a removal (the same tables as the
+        heuristic's, so the two can meet in one batch)."""
         numbers = [0.0] * N_HEURISTIC
         for i, value in ((P_TEMPERATURE, self.temperature), (P_RESOLUTION, RESOLUTION), (P_WIN_WEIGHT, WIN_WEIGHT),
                          (P_HERO_USE, HERO_USE)):
             numbers[i] = float(value)
-        return SidePolicy(STRONG, tuple(numbers) + self.model, card_worth, removal_loss)
+        return SidePolicy(STRONG, tuple(numbers) + self.model_for(rules), card_worth, removal_loss)

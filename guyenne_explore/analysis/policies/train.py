@@ -1,50 +1,108 @@
 """Training the learned policy's weights: CMA-ES over seeded compiled games against a pool.
 
-    python -m guyenne_explore.analysis.policies.train --rules advanced --seed 1 --minutes 5
+    guyenne-explore train --rules advanced --seed 1 --minutes 10
 
 A candidate's fitness is its score (a win 1, a draw 1/2) in compiled games against each policy of
-the pool (the heuristic, uniform, and the best weights so far), in both seats; every candidate of a
-generation plays the same seeded games (common random numbers), so their differences are not luck
-of the deal.  After each generation the distribution's mean plays a fixed set of games against the
-heuristic (the same every generation): the mean that scores best there is the best so far, kept when
-the time runs out or Ctrl-C stops the run, and written as the weights file.  The same seed gives the
-same weights for the same number of generations (CMA-ES draws from its own seeded stream; the games
-from theirs): a run stopped by ``--minutes`` runs as many as the machine allows, the file records
-them, and ``--generations N`` (with the same ``--start``) replays that run.  The validation games
-are the seed's, so the best score a run reports is biased upward by its choice among many means:
-``benchmarks/bench_strong.py`` measures on other seeds.  Progress goes to stderr.
+the pool (:func:`pool_sides`: the heuristic, uniform, and the best weights so far), in both seats;
+every candidate of a generation plays the same seeded games (common random numbers), so their
+differences are not luck of the deal.  After each generation the distribution's mean plays a fixed
+set of games against the heuristic (the same every generation): the mean that scores best there is
+the best so far, kept when the time runs out or the run is cancelled, and written as the weights file.
+The validation games are the seed's, so the best score a run reports is biased upward by its choice
+among many means: ``benchmarks/bench_strong.py`` measures on other seeds.
+
+Reproducible: CMA-ES draws from its own seeded stream (a ``numpy.random.RandomState`` handed to cma
+as its ``randn``, never numpy's global one) and the games from theirs, so the same seed gives the same
+weights for the same number of generations, whether a generation's candidates are scored here, on a
+local process pool or on a Dask cluster (each candidate is one task of :func:`fitness`, the results
+taken in the candidates' order).  A run stopped by its time records its generations; ``--generations
+N`` replays it.
+
+Resumable: after every generation the whole run (cma's own strategy object, pickled with its random
+stream, the best so far and the generation count) is written to a state file (:func:`save_state`);
+a run resumed from it continues exactly where it stopped, so a run stopped and resumed ends with the
+weights of a run never stopped.  A state file is a pickle: resume only files your own runs wrote.
+
+Cancellable: ``progress`` is asked after every candidate and returning False stops the run at once
+(within one candidate's games, well under a second), keeping the best so far.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
+import math
+import os
+import pickle
 import time
+import warnings
 from pathlib import Path
-from typing import Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from ...engine_api import Position, Rules, RulesError
+from ...engine_api import Position, Rules
+from ...i18n import gettext
+from ..cancel import Cancelled
 from ..compiled import layout as kn
 from ..compiled.rollout import play_summaries
 from ..compiled.sides import FEATURES, UNIFORM_SIDE, SidePolicy
 from .heuristic import Heuristic
-from .strong import WEIGHTS_FILE, Strong, checked_weights
+from .strong import Strong, checked_weights
+from .weights import by_feature, write_model
 
 #: where CMA-ES starts: the heuristic's scores (its gain, spending and removal shares)
 START = {"gain": 1.0, "spent": -0.25, "removal": -0.3}
 #: the seeds' offset of the validation games (apart from every generation's)
 VALIDATION = 1_000_003
+#: the state file's layout (a state of another layout is refused, not misread)
+STATE_FORMAT = 1
+#: what the command trains by default: its time, games a seat, candidates a generation, initial step
+MINUTES, GAMES, POPSIZE, SIGMA = 10.0, 200, 12, 0.3
+TRAIN_DEFAULTS = {"minutes": MINUTES, "games": GAMES, "popsize": POPSIZE, "seed": 1}
 
 
 class Trained(NamedTuple):
-    """A run's result: the best weights, their validation score against the heuristic, generations run."""
+    """A run's result: the best weights, their validation score against the heuristic, generations run,
+    and whether the run was cancelled before its end."""
 
     weights: tuple[float, ...]
     score: float
     generations: int
+    cancelled: bool = False
+
+
+class Settings(NamedTuple):
+    """What a run is: the same settings and generations give the same weights."""
+
+    rules: Any  # the rules' JSON
+    seed: int
+    games: int
+    popsize: int
+    sigma: float
+    x0: tuple[float, ...]
+
+
+class TrainingProgress(NamedTuple):
+    """Where a run stands: generations done (of ``generations`` when it has a number), candidates of the
+    one under way, seconds spent and left (None until a generation has been timed), the best score."""
+
+    generation: int
+    generations: int | None
+    candidate: int
+    popsize: int
+    seconds: float
+    seconds_left: float | None
+    best: float
+
+
+class Cost(NamedTuple):
+    """A run's cost before it starts: its games a generation, the measured games a second, the
+    generations it will run and the seconds it will take."""
+
+    games_a_generation: int
+    games_per_second: float
+    generations: int
+    seconds: float
 
 
 def score(start: Position, weights: Sequence[float], opponent: SidePolicy, games: int, seed: int) -> float:
@@ -58,103 +116,263 @@ def score(start: Position, weights: Sequence[float], opponent: SidePolicy, games
     return points / (2 * games)
 
 
-def train(rules: Rules, seed: int, seconds: float, games: int = 100, popsize: int = 12, sigma: float = 0.3,
-          generations: int | None = None, report: Callable[[str], None] | None = None,
-          start_from: dict[str, float] | None = None) -> Trained:
-    """CMA-ES over the weights for ``seconds`` (or ``generations``), ``games`` games a seat for each
-    candidate and opponent, from :data:`START` or the weights ``start_from`` (by feature; a feature
-    it lacks starts at 0); Ctrl-C stops it and keeps the best so far.  A ValueError names bad input."""
-    import warnings
+def pool_sides(best: Sequence[float]) -> tuple[SidePolicy, ...]:
+    """The opponents every candidate meets: the heuristic, uniform, and the best weights so far."""
+    return (Heuristic().compiled(), UNIFORM_SIDE, Strong(best).compiled())
 
-    with warnings.catch_warnings():  # cma says at import that it plots nothing without matplotlib
+
+def fitness(rules: Any, x: Sequence[float], best: Sequence[float], games: int, base: int) -> float:
+    """CMA-ES's fitness of a candidate (lower is better): minus its mean score against the pool; one task
+    of a generation, module level so that process pools and Dask clusters can run it."""
+    start = Position.start(Rules.from_json(rules))
+    pool = pool_sides(best)
+    return -sum(score(start, x, o, games, base + 2 * i) for i, o in enumerate(pool)) / len(pool)
+
+
+def games_a_generation(games: int, popsize: int) -> int:
+    """Games one generation plays: each candidate against the pool in both seats, then the mean's validation."""
+    return popsize * len(pool_sides([0.0] * len(FEATURES))) * 2 * games + 2 * 2 * games
+
+
+def estimate_training(rules: Rules, games: int = GAMES, popsize: int = POPSIZE, seconds: float | None = MINUTES * 60,
+             generations: int | None = None, workers: int = 1, sample: int = 400) -> Cost:
+    """The cost of a run before it starts, from ``sample`` games of the learned policy against the heuristic
+    timed here (after the compiled loop is ready): a run by time takes its time, one by generations
+    its generations at that pace over ``workers`` cores."""
+    check_training(rules, 0, seconds, generations, games, popsize)
+    start = Position.start(rules)
+    x0 = [START.get(name, 0.0) for name in FEATURES]
+    heuristic = Heuristic().compiled()
+    score(start, x0, heuristic, 2, 0)  # compiled (or loaded from numba's cache) before the clock starts
+    t0 = time.perf_counter()
+    score(start, x0, heuristic, max(1, sample // 2), 0)
+    rate = 2 * max(1, sample // 2) / max(time.perf_counter() - t0, 1e-9)
+    each = games_a_generation(games, popsize)
+    per_generation = each / (rate * max(1, workers))
+    if generations is None:
+        assert seconds is not None
+        return Cost(each, rate, max(1, int(seconds / per_generation)), seconds)
+    return Cost(each, rate, generations, generations * per_generation)
+
+
+def check_training(rules: Rules, seed: int, seconds: float | None, generations: int | None, games: int = GAMES,
+                   popsize: int = POPSIZE, sigma: float = SIGMA, start_from: dict[str, float] | None = None,
+                   resume: Run | None = None) -> Settings:
+    """The run's settings; a ValueError names the option that is wrong (a resumed run's settings must be these)."""
+    if seconds is None and generations is None:
+        raise ValueError(gettext("--minutes: give the training time in minutes or --generations"))
+    if seconds is not None and not (0 < seconds < math.inf):
+        raise ValueError(gettext("--minutes: the training time must be a positive number of minutes, not {value}").format(
+            value=seconds / 60))
+    if generations is not None and generations < 1:
+        raise ValueError(gettext("--generations: at least 1 generation, not {value}").format(value=generations))
+    if games < 1:
+        raise ValueError(gettext("--games: at least 1 game a seat, not {value}").format(value=games))
+    if popsize < 2:
+        raise ValueError(gettext("--popsize: at least 2 candidates a generation, not {value}").format(value=popsize))
+    if not (0 < sigma < math.inf):
+        raise ValueError(gettext("--sigma: the initial step must be positive, not {value}").format(value=sigma))
+    x0 = tuple(float((START if start_from is None else start_from).get(name, 0.0)) for name in FEATURES)
+    settings = Settings(rules.to_json(), seed, games, popsize, sigma, x0)
+    if resume is not None:
+        _same_run(resume.settings, settings, start_from is None)
+    return settings
+
+
+class Run:
+    """One training run's whole state: its settings, cma's strategy (with its own random stream), the best
+    so far and the generations done; pickled as it stands to resume it (:func:`save_state`)."""
+
+    def __init__(self, settings: Settings) -> None:
+        cma = _cma()
+        self.settings = settings
+        self.features = tuple(FEATURES)
+        stream = np.random.RandomState(settings.seed)
+        self.es = cma.CMAEvolutionStrategy(list(settings.x0), settings.sigma,
+                                           {"popsize": settings.popsize, "verbose": -9, "randn": stream.randn})
+        x0 = checked_weights(None, list(settings.x0))
+        self.best = Trained(x0, score(self.start, x0, Heuristic().compiled(), 2 * settings.games,
+                                      settings.seed + VALIDATION), 0)
+        self.generation = 0
+
+    @property
+    def start(self) -> Position:
+        return Position.start(Rules.from_json(self.settings.rules))
+
+    def generation_of(self, evaluate: Callable[[list[list[float]], tuple[float, ...], int], list[float]]) -> float:
+        """Run one generation, its candidates scored by ``evaluate(candidates, best, base)``; returns the
+        mean's validation score.  The state changes only once the generation is whole (a cancel inside
+        leaves it as before)."""
+        s = self.settings
+        candidates = self.es.ask()
+        values = evaluate([list(map(float, x)) for x in candidates], self.best.weights,
+                          s.seed * 1_000 + self.generation * 10)
+        self.es.tell(candidates, values)
+        self.generation += 1
+        mean = checked_weights(None, [float(v) for v in self.es.mean])
+        valid = score(self.start, mean, Heuristic().compiled(), 2 * s.games, s.seed + VALIDATION)
+        if valid > self.best.score:
+            self.best = Trained(mean, valid, self.generation)
+        return valid
+
+
+def _cma() -> Any:
+    """The cma package (imported quietly: it says at import that it plots nothing without matplotlib)."""
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         import cma
+    return cma
 
-    if not (seconds > 0) or seconds == float("inf"):
-        raise ValueError(f"--minutes: the training time must be a positive number of minutes, not {seconds / 60!r}")
-    if games < 1:
-        raise ValueError(f"--games: at least 1 game a seat, not {games}")
-    if popsize < 2:
-        raise ValueError(f"--popsize: at least 2 candidates a generation, not {popsize}")
-    if not (sigma > 0):
-        raise ValueError(f"--sigma: the initial step must be positive, not {sigma}")
-    start = Position.start(rules)
-    heuristic = Heuristic().compiled()
-    x0 = [(START if start_from is None else start_from).get(name, 0.0) for name in FEATURES]
-    es = cma.CMAEvolutionStrategy(x0, sigma, {"seed": seed, "popsize": popsize, "verbose": -9})
-    best = Trained(checked_weights(None, x0), score(start, x0, heuristic, 2 * games, seed + VALIDATION), 0)
-    say = report or (lambda line: None)
-    say(f"start: {best.score:.3f} against the heuristic (validation)")
-    t0 = time.monotonic()
-    gen = 0
+
+def save_state(path: Path, run: Run) -> None:
+    """Write the run's state (replaced whole: a stop while writing leaves the previous generation's)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(pickle.dumps({"format": STATE_FORMAT, "run": run}))
+    os.replace(tmp, path)
+
+
+def read_state(path: Path) -> Run:
+    """A run written by :func:`save_state`; a ValueError names the file and why it cannot be resumed."""
+    _cma()
     try:
-        while (generations is None or gen < generations) and time.monotonic() - t0 < seconds:
-            pool = (heuristic, UNIFORM_SIDE, Strong(best.weights).compiled())
-            candidates = es.ask()
-            base = seed * 1_000 + gen * 10
-            fitness = [-sum(score(start, x, o, games, base + 2 * i) for i, o in enumerate(pool)) / len(pool)
-                       for x in candidates]
-            es.tell(candidates, fitness)
-            gen += 1
-            mean = checked_weights(None, [float(v) for v in es.mean])
-            valid = score(start, mean, heuristic, 2 * games, seed + VALIDATION)
-            if valid > best.score:
-                best = Trained(mean, valid, gen)
-            say(f"generation {gen}: pool score best {-min(fitness):.3f} mean {-float(np.mean(fitness)):.3f}; the mean "
-                f"scores {valid:.3f} against the heuristic, the best so far {best.score:.3f} "
-                f"({time.monotonic() - t0:.0f} s)")
-    except KeyboardInterrupt:
-        say("stopped: keeping the best so far")
-    return Trained(best.weights, best.score, gen)
+        data = pickle.loads(Path(path).read_bytes())
+    except OSError as exc:
+        raise ValueError(gettext("--resume: {path}: {error}").format(path=path, error=exc.strerror or exc)) from None
+    except Exception:  # noqa: BLE001 - whatever a file that is no pickle raises, one sentence
+        raise ValueError(gettext("--resume: {path} is not the state of a training run").format(path=path)) from None
+    if not isinstance(data, dict) or data.get("format") != STATE_FORMAT or not isinstance(data.get("run"), Run):
+        raise ValueError(gettext("--resume: {path} is not the state of a training run of this version").format(path=path))
+    run: Run = data["run"]
+    if run.features != tuple(FEATURES):
+        raise ValueError(gettext("--resume: {path} trains the features {saved}, not this policy's {features}: start a "
+                                 "new run").format(path=path, saved=", ".join(run.features), features=", ".join(FEATURES)))
+    return run
+
+
+def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: int = GAMES, popsize: int = POPSIZE,
+          sigma: float = SIGMA, generations: int | None = None, report: Callable[[str], None] | None = None,
+          start_from: dict[str, float] | None = None, executor: Any = None,
+          progress: Callable[[TrainingProgress], bool | None] | None = None, state: Path | None = None,
+          resume: Run | None = None) -> Trained:
+    """CMA-ES over the weights until ``seconds`` have passed or ``generations`` (counted from the run's
+    start, a resumed run's earlier ones included) are done, ``games`` games a seat for each candidate and
+    opponent, from :data:`START` or the weights ``start_from`` (by feature; a feature it lacks starts at 0),
+    or from the run ``resume`` (whose settings must be these).
+
+    A generation's candidates are scored here, or as tasks of ``executor`` (a process pool or a Dask
+    client's executor): the same weights either way.  ``progress`` is asked after every candidate; False
+    cancels (the result's ``cancelled``; the best so far is kept).  ``state``: the file the run is
+    saved to after every generation.  A ValueError names bad input."""
+    settings = check_training(rules, seed, seconds, generations, games, popsize, sigma, start_from, resume)
+    run = resume if resume is not None else Run(settings)
+    say = report or (lambda line: None)
+    say(f"start: {run.best.score:.3f} against the heuristic (validation), generation {run.generation}")
+    t0 = time.monotonic()
+    done_here = 0
+
+    def ask(candidate: int) -> None:
+        spent = time.monotonic() - t0
+        pace = spent / done_here if done_here else None
+        left = None if pace is None else (
+            max(0.0, seconds - spent) if generations is None else
+            (generations - run.generation) * pace if seconds is None else
+            min(max(0.0, seconds - spent), (generations - run.generation) * pace))
+        planned = generations if generations is not None else (
+            None if pace is None else run.generation + max(0, int(left / pace)) if left is not None else None)
+        if progress is not None and progress(TrainingProgress(run.generation, planned, candidate, popsize, spent, left,
+                                                      run.best.score)) is False:
+            raise Cancelled()
+
+    try:
+        while (generations is None or run.generation < generations) and (
+                seconds is None or time.monotonic() - t0 < seconds):
+            ask(0)
+            valid = run.generation_of(_evaluator(settings.rules, games, executor, ask))
+            done_here += 1
+            if state is not None:
+                save_state(state, run)
+            say(f"generation {run.generation}: the mean scores {valid:.3f} against the heuristic, the best so far "
+                f"{run.best.score:.3f} ({time.monotonic() - t0:.0f} s)")
+    except Cancelled:
+        say("cancelled: keeping the best so far")
+        return Trained(run.best.weights, run.best.score, run.generation, True)
+    return Trained(run.best.weights, run.best.score, run.generation)
+
+
+def _same_run(saved: Settings, asked: Settings, default_start: bool) -> None:
+    """Refuse to resume a run under other settings, naming the first that differs."""
+    for option, field in (("--rules", "rules"), ("--seed", "seed"), ("--games", "games"), ("--popsize", "popsize"),
+                          ("--sigma", "sigma")):
+        if getattr(saved, field) != getattr(asked, field):
+            raise ValueError(gettext("{option}: the run resumed has {saved}, not {asked} (leave it out to continue the "
+                                     "run)").format(option=option, saved=repr(getattr(saved, field)),
+                                                    asked=repr(getattr(asked, field))))
+    if not default_start and saved.x0 != asked.x0:
+        raise ValueError(gettext("--start: the run resumed started from other weights"))
+
+
+def _evaluator(rules: Any, games: int, executor: Any,
+               ask: Callable[[int], None]) -> Callable[[list[list[float]], tuple[float, ...], int], list[float]]:
+    """A generation's scoring: each candidate's :func:`fitness` here or as a task of ``executor``, ``ask``
+    (which raises :class:`.Cancelled` when the run is cancelled) after each."""
+    def evaluate(candidates: list[list[float]], best: tuple[float, ...], base: int) -> list[float]:
+        if executor is None:
+            values = []
+            for i, x in enumerate(candidates):
+                values.append(fitness(rules, x, best, games, base))
+                ask(i + 1)
+            return values
+        futures = [executor.submit(fitness, rules, x, best, games, base) for x in candidates]
+        try:
+            return _gathered(futures, ask)
+        finally:
+            for f in futures:
+                f.cancel()
+    return evaluate
+
+
+def _gathered(futures: list[Any], ask: Callable[[int], None]) -> list[float]:
+    """The futures' results in their order, ``ask`` called as they finish (every 0.2 s at most apart)."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    pending = set(futures)
+    while pending:
+        finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+        ask(len(futures) - len(pending))
+    return [float(f.result()) for f in futures]
 
 
 def weights_by_feature(path: Path) -> dict[str, float]:
-    """A weights file's weights by feature name, for a run that starts from them (a model trained
-    before features were added keeps what it learned); a ValueError names what is wrong."""
+    """A weights file's weights by feature name, for a run that starts from them; a ValueError names what
+    is wrong."""
     try:
         data = json.loads(Path(path).read_text())
-        pairs = dict(zip(data["features"], data["weights"], strict=True))
+        named = data["weights"]
+        if not isinstance(named, dict):
+            raise TypeError("'weights' is not an object of feature names and numbers")
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ValueError(f"--start: {path} is no weights file ({exc})") from None
-    unknown = sorted(set(pairs) - set(FEATURES))
+        raise ValueError(gettext("--start: {path} is no weights file ({error})").format(path=path, error=exc)) from None
+    unknown = sorted(set(named) - set(FEATURES))
     if unknown:
-        raise ValueError(f"--start: {path} has features this policy does not compute: {', '.join(unknown)}")
-    return dict(zip(FEATURES, checked_weights(None, [pairs.get(n, 0.0) for n in FEATURES], f"--start {path}")))
+        raise ValueError(gettext("--start: {path} has features this policy does not compute: {features}").format(
+            path=path, features=", ".join(unknown)))
+    return dict(zip(FEATURES, by_feature({n: named.get(n, 0.0) for n in FEATURES}, f"--start {path}")))
 
 
-def write(path: Path, result: Trained, rules: str, seed: int, games: int, start: Path | None = None) -> None:
-    """The weights file the policy loads (:func:`.strong.load_weights`)."""
-    data = {"features": list(FEATURES), "weights": list(result.weights),
-            "trained": {"rules": rules, "seed": seed, "games_a_seat": games, "generations": result.generations,
-                        "validation_score_vs_heuristic": round(result.score, 4),
-                        "started_from": None if start is None else start.name}}
-    path.write_text(json.dumps(data, indent=1) + "\n")
+def command(rules: str, result: Trained, seed: int, games: int, popsize: int, start: Path | None = None) -> str:
+    """The command that trains these weights again (the generations the run did, whatever stopped it)."""
+    words = ["guyenne-explore", "train", "--rules", rules if rules.isidentifier() else f"'{rules}'", "--seed", str(seed),
+             "--generations", str(result.generations), "--games", str(games), "--popsize", str(popsize)]
+    return " ".join(words + (["--start", start.name] if start is not None else []))
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rules", default="advanced", help="a preset name or a rules JSON object")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--minutes", type=float, default=5.0)
-    ap.add_argument("--generations", type=int, default=None, help="stop after this many generations")
-    ap.add_argument("--games", type=int, default=200, help="games a seat for each candidate and opponent")
-    ap.add_argument("--popsize", type=int, default=12)
-    ap.add_argument("--out", type=Path, default=WEIGHTS_FILE, help="the weights file to write")
-    ap.add_argument("--start", type=Path, default=None, help="a weights file to start from (default: the heuristic's scores)")
-    args = ap.parse_args(argv)
-    try:
-        spec = json.loads(args.rules) if args.rules.lstrip().startswith("{") else args.rules
-        rules = Rules.from_json(spec)
-        start_from = weights_by_feature(args.start) if args.start else None
-        result = train(rules, args.seed, args.minutes * 60, args.games, args.popsize, generations=args.generations,
-                       report=lambda line: print(line, file=sys.stderr, flush=True), start_from=start_from)
-    except (ValueError, RulesError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    write(args.out, result, args.rules, args.seed, args.games, args.start)
-    print(f"wrote {args.out}: validation score {result.score:.3f} against the heuristic", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def write_weights(path: Path, result: Trained, rules: str, seed: int, games: int, start: Path | None = None,
+          popsize: int = POPSIZE, trained_for: str | None = None) -> None:
+    """The weights file the policy loads (:func:`.weights.read_model`)."""
+    trained = {"rules": rules, "seed": seed, "games_a_seat": games, "popsize": popsize,
+               "generations": result.generations, "validation_score_vs_heuristic": round(result.score, 4),
+               "started_from": None if start is None else start.name, "cancelled": result.cancelled,
+               "command": command(rules, result, seed, games, popsize, start)}
+    write_model(path, result.weights, trained, trained_for or rules)

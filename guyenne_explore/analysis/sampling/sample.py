@@ -98,7 +98,7 @@ def play_games(p: Position, policy_names: tuple[str, str], games: int, seed: int
         from ..compiled.rollout import fast_games
         from ..policies.sides import compiled_sides
 
-        return fast_games(p, games, seed, start_index, progress, compiled_sides(policy_names))
+        return fast_games(p, games, seed, start_index, progress, compiled_sides(policy_names, p.rules))
     pols = (policy_named(policy_names[0]), policy_named(policy_names[1]))
     return sample_games(p, pols, games, seed, progress, start_index, stop)
 

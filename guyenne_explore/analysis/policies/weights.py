@@ -1,0 +1,122 @@
+"""The learned policy's weights files: one per preset in the package, others trained for a variant.
+
+A file names each weight by its feature (``{"weights": {"gain": 6.7, ...}}``), so a model trained for
+other features is refused with the names that differ, never read in the wrong order.  It also says how
+it was made (``trained``: rules, seed, generations, the command that reproduces it) and which rule set
+its weights were trained for (``trained_for``: a preset's file may hold another preset's weights until
+that preset is trained).
+
+The policy ``strong`` plays, under rules equal to a preset, that preset's file
+(``weights/<preset>.json``); under any other rules, :data:`FALLBACK`'s.  Weights trained for a variant
+are kept in the user's cache under the rules' fingerprint (:func:`cache_file`), and played by naming
+their file: ``strong@FILE``.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from ...engine_api import PRESETS, Rules
+from ...i18n import gettext
+from ..compiled.sides import FEATURES
+
+#: the package's weights, one file a preset
+WEIGHTS_DIR = Path(__file__).with_name("weights")
+#: the preset whose weights play rules that are no preset
+FALLBACK = "advanced"
+
+
+class Model(NamedTuple):
+    """A weights file's content: the weights in :data:`FEATURES`' order and how they were trained."""
+
+    weights: tuple[float, ...]
+    trained: dict[str, Any]
+    trained_for: str
+
+
+def read_model(path: Path) -> Model:
+    """The model of a weights file; a ValueError names the file and what is wrong (not JSON, a feature
+    missing or unknown to this policy, a weight that is no finite number)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(gettext("the weights file {path}: {error}").format(
+            path=path, error=getattr(exc, "strerror", None) or exc)) from None
+    named = data.get("weights") if isinstance(data, dict) else None
+    if not isinstance(named, dict):
+        raise ValueError(gettext("the weights file {path}: 'weights' must be an object of feature names and numbers").format(
+            path=path))
+    return Model(by_feature(named, str(path)), dict(data.get("trained") or {}), str(data.get("trained_for", "")))
+
+
+def by_feature(named: dict[str, Any], where: str) -> tuple[float, ...]:
+    """Weights by feature name as a tuple in :data:`FEATURES`' order; a ValueError names the features that
+    differ (the model was trained for other features: retrain it) or the weight that is no finite number."""
+    missing = [n for n in FEATURES if n not in named]
+    unknown = sorted(set(named) - set(FEATURES))
+    if missing or unknown:
+        words = "; ".join(part for part in (
+            gettext("missing {features}").format(features=", ".join(missing)) if missing else "",
+            gettext("unknown {features}").format(features=", ".join(unknown)) if unknown else "") if part)
+        raise ValueError(gettext("{where}: its features are not this policy's ({words}): retrain the model").format(
+            where=where, words=words))
+    out = []
+    for name in FEATURES:
+        w = named[name]
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w):
+            raise ValueError(gettext("{where}: the weight of {name} must be a finite number, not {value}").format(
+                where=where, name=name, value=repr(w)))
+        out.append(float(w))
+    return tuple(out)
+
+
+def write_model(path: Path, weights: tuple[float, ...], trained: dict[str, Any], trained_for: str) -> None:
+    """Write a weights file that :func:`read_model` reads (the folder made if needed; replaced whole, so a
+    reader never sees half a file)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"weights": dict(zip(FEATURES, weights)), "trained_for": trained_for, "trained": trained}
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def preset_of(rules: Rules) -> str | None:
+    """The preset equal to ``rules`` (None for a variant)."""
+    return next((name for name in PRESETS if Rules.preset(name) == rules), None)
+
+
+def preset_file(rules: Rules | None) -> Path:
+    """The package's weights file for ``rules``: its preset's, else :data:`FALLBACK`'s."""
+    name = (preset_of(rules) if rules is not None else None) or FALLBACK
+    return WEIGHTS_DIR / f"{name}.json"
+
+
+@functools.lru_cache(maxsize=None)
+def shipped(path: Path) -> tuple[float, ...]:
+    """A package file's weights, read once per process."""
+    return read_model(path).weights
+
+
+def fingerprint(rules: Rules) -> str:
+    """A short stable name of a rule set: the hash of its JSON with sorted keys."""
+    text = json.dumps(rules.to_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def cache_dir() -> Path:
+    """Where weights trained for variants are kept: ``$GUYENNE_CACHE``, else the user's cache folder."""
+    base = os.environ.get("GUYENNE_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "guyenne_explore")
+    return Path(base) / "strong"
+
+
+def cache_file(rules: Rules) -> Path:
+    """The weights file trained for ``rules`` in the user's cache (it may not exist yet)."""
+    return cache_dir() / f"{fingerprint(rules)}.json"

@@ -1,0 +1,173 @@
+"""Training the learned policy: reproducible by seed, resumable, cancellable, the same on a cluster; weights
+files by feature name, one a preset, and strong@FILE for weights trained for a variant."""
+
+import json
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from guyenne_explore.analysis.compiled.sides import FEATURES
+from guyenne_explore.analysis.policies import train
+from guyenne_explore.analysis.policies import weights as files
+from guyenne_explore.analysis.policies.registry import policy_named
+from guyenne_explore.analysis.policies.strong import Strong, load_weights
+from guyenne_explore.cli import main
+from guyenne_explore.rules import PRESETS, Rules
+
+#: a tiny variant: five cards a hand, short games
+TINY = Rules.from_json({"preset": "advanced", "hand_size": 5})
+TINY_ARGS = ["--rules", "advanced", "--vary", "hand_size=5"]
+SMALL = {"games": 4, "popsize": 4}
+
+
+def test_a_tiny_training_run_is_reproducible(tmp_path):
+    runs = [train.train(TINY, 3, None, generations=2, state=tmp_path / f"s{i}", **SMALL) for i in range(2)]
+    assert runs[0] == runs[1] and runs[0].generations == 2 and not runs[0].cancelled
+    means = [list(train.read_state(tmp_path / f"s{i}").es.mean) for i in range(2)]
+    assert means[0] == means[1]
+    train.train(TINY, 4, None, generations=2, state=tmp_path / "other", **SMALL)
+    assert list(train.read_state(tmp_path / "other").es.mean) != means[0]  # another seed, another search
+    out = tmp_path / "w.json"
+    train.write_weights(out, runs[0], "advanced", 3, 4, popsize=4)
+    assert load_weights(out) == runs[0].weights
+    data = json.loads(out.read_text())
+    assert list(data["weights"]) == list(FEATURES)  # each weight named by its feature
+    assert data["trained"]["seed"] == 3 and data["trained"]["generations"] == 2
+    assert "--generations 2" in data["trained"]["command"]
+
+
+def test_the_command_trains_the_same_weights_for_the_same_seed(tmp_path, capsys):
+    outs = []
+    for name in ("a.json", "b.json"):
+        code = main(["train", *TINY_ARGS, "--seed", "2", "--generations", "2", "--games", "4", "--popsize", "4",
+                     "--out", str(tmp_path / name), "--json"])
+        captured = capsys.readouterr()
+        assert code == 0, captured.err
+        assert "training strong for" in captured.err  # the cost, before it starts
+        outs.append(json.loads(captured.out))
+    assert outs[0]["weights"] == outs[1]["weights"] and outs[0]["generations"] == 2
+    assert outs[0]["policy"] == f"strong@{tmp_path / 'a.json'}"
+    assert files.read_model(tmp_path / "a.json").trained_for == json.dumps(TINY.to_json(), separators=(",", ":"))
+
+
+@pytest.mark.parametrize("args, field", [
+    (["--rules", "nonsense"], "nonsense"),
+    (["--rules", "advanced", "--vary", "hand_size=many"], "--vary"),
+    (["--rules", "advanced", "--vary", "hand_size=5:7"], "--vary hand_size"),
+    (["--rules", "advanced", "--vary", "colour=red"], "colour"),
+    (["--rules", "advanced", "--minutes", "0"], "--minutes"),
+    (["--rules", "advanced", "--minutes", "-3"], "--minutes"),
+    (["--rules", "advanced", "--minutes", "nan"], "--minutes"),
+    (["--vary", "hand_size=5"], "--rules"),
+])
+def test_the_command_refuses_bad_input_naming_the_field(tmp_path, capsys, args, field):
+    code = main(["train", *args, "--out", str(tmp_path / "w.json")])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert field in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "w.json").exists()
+
+
+def test_a_weights_file_of_other_features_is_refused_by_name(tmp_path, capsys):
+    other = tmp_path / "other.json"
+    named = dict(zip(FEATURES, [0.5] * len(FEATURES)))
+    named["bluff"] = named.pop("gain")  # a model trained when a feature had another name
+    other.write_text(json.dumps({"weights": named}))
+    with pytest.raises(ValueError, match="missing gain; unknown bluff.*retrain"):
+        files.read_model(other)
+    with pytest.raises(ValueError, match="retrain"):
+        policy_named(f"strong@{other}")
+    assert main(["train", "--rules", "advanced", "--start", str(other), "--out", str(tmp_path / "w.json")]) == 1
+    assert "bluff" in capsys.readouterr().err
+    assert main(["analyse", "--rules", "advanced", "--policies", f"strong@{other}", "--samples", "10"]) == 1
+    assert "retrain" in capsys.readouterr().err
+    listed = tmp_path / "listed.json"  # the weights as a bare list: no names, refused
+    listed.write_text(json.dumps({"features": list(FEATURES), "weights": [0.0] * len(FEATURES)}))
+    with pytest.raises(ValueError, match="feature names"):
+        files.read_model(listed)
+    assert main(["train", "--resume", str(listed)]) == 1
+    assert "--resume" in capsys.readouterr().err
+
+
+def test_cancel_stops_training_at_once_keeping_the_best(tmp_path):
+    stop, began = threading.Event(), threading.Event()
+    asked: list[train.TrainingProgress] = []
+
+    def progress(p):
+        asked.append(p)
+        began.set()
+        return False if stop.is_set() else None
+
+    result: list[train.Trained] = []
+    worker = threading.Thread(target=lambda: result.append(
+        train.train(TINY, 1, None, games=20, popsize=6, generations=100_000, progress=progress)))
+    worker.start()
+    assert began.wait(120)
+    stop.set()
+    set_at = time.monotonic()
+    worker.join(60)
+    assert not worker.is_alive()
+    assert time.monotonic() - set_at < 2  # one candidate's 120 games at most
+    (trained,) = result
+    assert trained.cancelled and trained.generations < 100_000
+    assert len(trained.weights) == len(FEATURES) and 0 <= trained.score <= 1
+    assert asked[0].popsize == 6 and asked[0].generations == 100_000
+
+
+def test_a_run_stopped_and_resumed_ends_as_one_never_stopped(tmp_path):
+    whole = train.train(TINY, 5, None, generations=4, **SMALL)
+    state = tmp_path / "run.state"
+    stopped = train.train(TINY, 5, None, generations=4, state=state,
+                          progress=lambda p: False if p.generation >= 2 else None, **SMALL)
+    assert stopped.cancelled and stopped.generations == 2
+    resumed = train.train(TINY, 5, None, generations=4, resume=train.read_state(state), **SMALL)
+    assert resumed == whole
+    with pytest.raises(ValueError, match="--seed"):
+        train.train(TINY, 6, None, generations=4, resume=train.read_state(state), **SMALL)
+
+
+def test_the_command_resumes_a_run_to_the_weights_of_an_unstopped_one(tmp_path, capsys):
+    common = [*TINY_ARGS, "--seed", "4", "--games", "4", "--popsize", "4", "--json"]
+    assert main(["train", *common, "--generations", "3", "--out", str(tmp_path / "whole.json")]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    assert main(["train", *common, "--generations", "1", "--out", str(tmp_path / "part.json")]) == 0
+    capsys.readouterr()
+    assert main(["train", "--resume", str(tmp_path / "part.json.state"), "--generations", "3", "--json",
+                 "--out", str(tmp_path / "part.json")]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert resumed["weights"] == whole["weights"] and resumed["generations"] == 3
+
+
+def test_a_pool_and_a_dask_cluster_train_the_same_weights_as_this_process():
+    here = train.train(TINY, 7, None, generations=2, **SMALL)
+    with ThreadPoolExecutor(2) as pool:
+        assert train.train(TINY, 7, None, generations=2, executor=pool, **SMALL) == here
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        assert train.train(TINY, 7, None, generations=2, executor=client.get_executor(), **SMALL) == here
+
+
+def test_each_preset_plays_its_own_file_and_a_variant_advanced_s():
+    for name in PRESETS:
+        model = files.read_model(files.WEIGHTS_DIR / f"{name}.json")
+        assert Strong().model_for(Rules.preset(name)) == model.weights
+        assert model.trained["command"] and model.trained_for  # how to make it again, and for which rules
+    assert files.preset_file(TINY) == files.WEIGHTS_DIR / "advanced.json"
+    assert Strong().model_for(TINY) == load_weights(files.WEIGHTS_DIR / "advanced.json")
+
+
+def test_strong_at_a_file_plays_its_weights_on_the_compiled_path(tmp_path):
+    from guyenne_explore.analysis import plan
+
+    out = tmp_path / "w.json"
+    weights = tuple(float(i) / 10 for i in range(len(FEATURES)))
+    files.write_model(out, weights, {"seed": 0}, "advanced")
+    assert policy_named(f"strong@{out}").model == weights
+    chosen = plan(train.Position.start(TINY), (f"strong@{out}", "heuristic"), "sample", games=10)
+    assert chosen.sampler is not None and chosen.sampler.name == "COMPILED"
+    with pytest.raises(ValueError, match="strong@FILE"):
+        policy_named("strong@")
+    assert files.cache_file(TINY) != files.cache_file(Rules.preset("advanced"))
