@@ -169,3 +169,66 @@ def test_the_command_prints_the_best_with_intervals_and_writes_csv(tmp_path, cap
     assert best["changes"] == [] and best["settings"] == {"castles": 6}  # the preset's own value: no change
     assert "candidates" in out.err  # the cost said before the search starts
     assert csv_path.read_text().splitlines()[0].startswith("castles,")
+
+
+ROUNDS = "Duration (rounds)"
+
+
+class TwoWays:
+    """Two synthetic metrics that pull apart: the advantage is fair at hand size 6, a game is short at hand size 8,
+    and both suffer away from 5 castles.  No candidate meets advantage=0.49:0.51 and rounds=:8 together; the
+    candidates no other beats on both targets at once (the planted front) are hand sizes 6, 7 and 8 with 5 castles."""
+
+    FRONT = [{"hand_size": h, "castles": 5} for h in (6, 7, 8)]
+
+    def cost(self, games: int) -> int:
+        return games
+
+    def __call__(self, a, rung, games, tick=None):
+        h, c = a["hand_size"], a["castles"]
+        advantage = 0.5 + 0.02 * abs(h - 6) + 0.05 * abs(c - 5)
+        rounds = 8 + abs(h - 8) + abs(c - 5)
+        return {FIRST: Metric(FIRST, advantage, advantage - 0.001, advantage + 0.001, games=games),
+                ROUNDS: Metric(ROUNDS, rounds, rounds - 0.01, rounds + 0.01, "rounds", games)}
+
+
+def _front(result):
+    return sorted((c.assignment for c in result.front()), key=lambda a: (a["hand_size"], a["castles"]))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_several_targets_keep_the_planted_trade_off_front(seed):
+    space = Space.parse(BASE, ["hand_size=2:12", "castles=2:20"])  # 209 candidates, 100 tried
+    targets = parse_targets(["advantage=0.49:0.51", "rounds=:8"])
+    result = search(space, targets, TwoWays(), games=100, trials=100, seed=seed)
+    assert result.sampler == "NSGA-II" and len(result.candidates) == 100
+    assert not result.ranked()  # the targets conflict: none meets both
+    assert _front(result) == TwoWays.FRONT
+    rows = {(r["hand_size"], r["castles"]): r["front"] for r in result.rows()}
+    assert [k for k, on in rows.items() if on] == sorted([(6, 5), (7, 5), (8, 5)], key=list(rows).index)
+    data = result.to_json()
+    assert sorted((c["settings"]["hand_size"], c["front"]) for c in data["front"]) == [(6, True), (7, True), (8, True)]
+    again = search(space, targets, TwoWays(), games=100, trials=100, seed=seed)  # the same seed: the same search
+    assert [(c.assignment, c.games) for c in again.candidates] == [(c.assignment, c.games) for c in result.candidates]
+
+
+def test_one_target_keeps_tpe_and_its_front_is_the_closest():
+    space = Space.parse(BASE, ["hand_size=2:12", "castles=2:20"])
+    result = search(space, parse_targets(["advantage=0.49:0.51"]), Planted({"hand_size": 9, "castles": 14}),
+                    games=100, trials=40, seed=3)
+    assert result.sampler == "TPE"
+    assert [c.assignment for c in result.front()] == [{"hand_size": 9, "castles": 14}]
+
+
+def test_a_resumed_search_of_several_targets_continues_where_it_stopped(tmp_path):
+    space = Space.parse(BASE, ["hand_size=2:12", "castles=2:20"])
+    targets = parse_targets(["advantage=0.49:0.51", "rounds=:8"])
+    store = str(tmp_path / "search.journal")
+    whole = search(space, targets, TwoWays(), games=40, trials=24, seed=5)
+    with pytest.raises(Cancelled):
+        search(space, targets, TwoWays(), games=40, trials=24, seed=5, store=store,
+               progress=lambda p: False if p.candidate == 15 and p.played > 0 else None)
+    again = search(space, targets, TwoWays(), games=40, trials=24, seed=5, store=store)
+    assert again.resumed == 14
+    shown = lambda r: [(c.assignment, c.objective, c.games, c.dropped) for c in r.candidates]  # noqa: E731
+    assert shown(again) == shown(whole) and _front(again) == _front(whole)

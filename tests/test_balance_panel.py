@@ -119,7 +119,9 @@ def _planted() -> SearchResult:
 def test_the_tradeoff_figure_marks_the_candidates_meeting_every_target(english):
     result = _planted()
     fig = tradeoff_figure(result, "advantage", "rounds")
-    assert [t.name for t in fig.data] == ["meets every target", "misses a target", "dropped by racing", "best"]
+    assert [t.name for t in fig.data] == ["meets every target", "misses a target", "dropped by racing", "best",
+                                          "trade-off front"]
+    assert list(fig.data[4].x) == [0.50] and fig.data[4].marker.symbol == "circle-open"  # the one on the front
     assert list(fig.data[0].x) == [0.50] and list(fig.data[0].y) == [8.5]
     assert fig.data[0].error_x.array[0] == pytest.approx(0.04) and fig.data[0].error_y.arrayminus[0] == pytest.approx(0.2)
     assert fig.data[3].marker.symbol == "star" and list(fig.data[3].x) == [0.50]

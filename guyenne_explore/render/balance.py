@@ -3,7 +3,8 @@
 A search answers "which settings meet my targets, and what do they cost elsewhere?": the table ranks the
 candidates that meet every target, the fewest changes from the preset first, each target's metric with its
 95% interval; the trade-off figure sets two targets' metrics against each other, one marker a candidate
-with both intervals, the targets' bounds drawn, so that a designer sees what one target costs in the other.
+with both intervals, the targets' bounds drawn, so that a designer sees what one target costs in the other;
+with several targets, the candidates on the trade-off front (none beats them on every target at once) are ringed.
 Pure functions of the kept result: the panel, the notebook and a language switch draw the same pictures.
 """
 
@@ -27,6 +28,8 @@ GROUPS = (
     ("misses", N_("misses a target"), "#888888", "circle-open"),
     ("dropped", N_("dropped by racing"), "#bbbbbb", "x"),
 )
+#: how the trade-off front is drawn: a ring around each of its candidates
+FRONT = (N_("trade-off front"), "#1f4e9c", "circle-open")
 
 
 def target_label(name: str, lang: str | None = None) -> str:
@@ -78,6 +81,13 @@ def tradeoff_figure(result: SearchResult, x: str, y: str, lang: str | None = Non
             name=_("best") if best.meets(result.targets) else _("closest"),
             marker={"color": "#c8960c", "symbol": "star", "size": 18, "line": {"color": "#7f6000", "width": 1}},
             text=[_candidate_words(best, result, lang)], hovertemplate="%{text}<extra></extra>"))
+    front = _front(result, played)
+    if front:
+        name, color, symbol = FRONT
+        fig.add_trace(go.Scatter(
+            x=[c.metrics[mx].value for c in front], y=[c.metrics[my].value for c in front], mode="markers",
+            name=_(name), marker={"color": color, "symbol": symbol, "size": 20, "line": {"color": color, "width": 2}},
+            text=[_candidate_words(c, result, lang) for c in front], hovertemplate="%{text}<extra></extra>"))
     for t in result.targets:
         for bound in (t.low, t.high):
             if bound is None:
@@ -93,6 +103,15 @@ def tradeoff_figure(result: SearchResult, x: str, y: str, lang: str | None = Non
     return fig
 
 
+def _front(result: SearchResult, among: Sequence[Candidate]) -> list[Candidate]:
+    """The candidates of ``among`` on the trade-off front, when there are several targets to trade (with one, the
+    front is only the closest candidates, already in the table)."""
+    if len(result.targets) < 2:
+        return []
+    numbers = {c.number for c in result.front()}
+    return [c for c in among if c.number in numbers]
+
+
 def _candidate_words(c: Candidate, result: SearchResult, lang: str | None) -> str:
     """``hand size 6, castles 5 (1 change, 200 games)``."""
     tr = translator(lang)
@@ -103,15 +122,25 @@ def _candidate_words(c: Candidate, result: SearchResult, lang: str | None) -> st
 
 def candidate_rows(result: SearchResult, alternatives: int = 8, lang: str | None = None) -> list[dict[str, str]]:
     """The best setting and up to ``alternatives`` others meeting every target, the fewest changes from the preset
-    first; when none meets them, the closest candidate.  One column a target: its value [95% interval]."""
+    first; when none meets them, the closest candidate and, with several targets, the others on the trade-off
+    front (the fewest changes first).  One column a target: its value [95% interval]; with several targets, a
+    column says which candidates are on the front."""
     _ = translator(lang).gettext
     ranked = result.ranked()
-    shown = ranked[:1 + alternatives] if ranked else [c for c in (result.best(),) if c is not None]
+    on_front = {c.number for c in _front(result, result.candidates)}
+    if ranked:
+        shown = ranked[:1 + alternatives]
+    else:
+        closest = [c for c in (result.best(),) if c is not None]
+        others = [c for c in _front(result, result.candidates) if c not in closest]
+        shown = closest + sorted(others, key=lambda c: (len(c.changes), c.objective or 0.0, c.number))[:alternatives]
     rows = []
     for i, c in enumerate(shown):
-        rank = (_("best") if i == 0 else str(i + 1)) if ranked else _("closest")
+        rank = (_("best") if i == 0 else str(i + 1)) if ranked else _("closest") if i == 0 else _("trade-off")
         row = dict([(_("setting"), result.space.label(c.assignment, lang)), (_("rank"), rank),
                     (_("changes from the preset"), str(len(c.changes))), (_("games"), str(c.games))])
+        if len(result.targets) > 1:
+            row[_("on the trade-off front")] = _("yes") if c.number in on_front else _("no")
         for t in result.targets:
             m = c.metrics.get(t.metric)
             wanted = str(t).partition("=")[2]  # the range asked, "0.45:0.55", ":0.05"
@@ -121,8 +150,8 @@ def candidate_rows(result: SearchResult, alternatives: int = 8, lang: str | None
 
 
 def candidates_csv(result: SearchResult) -> str:
-    """Every candidate tried as CSV (:meth:`..analysis.SearchResult.rows`: settings, verdicts, each metric with its
-    interval), for a spreadsheet."""
+    """Every candidate tried as CSV (:meth:`..analysis.SearchResult.rows`: settings, verdicts with the trade-off
+    front, each metric with its 95% interval's bounds), for a spreadsheet."""
     rows = result.rows()
     out = io.StringIO()
     if rows:

@@ -1,10 +1,15 @@
 """The balance search: optuna proposes candidates, racing plays them, the study keeps every trial.
 
-Optuna's TPE sampler proposes each candidate from the trials so far (seeded again before each proposal
+Optuna's sampler proposes each candidate from the trials so far (seeded again before each proposal
 from the search's seed and the number of trials finished, so a search resumed from its store proposes
 what an uninterrupted one would have); a space no larger than the trials asked is tried whole, each
-candidate once.  A candidate plays its games in rungs (:mod:`.racing`) and is dropped (optuna's
-*pruned*) once an interval misses a target.  The trials, their metrics with intervals and the search's
+candidate once.  One target: TPE minimises its distance.  Several targets: NSGA-II minimises each
+target's distance as its own objective, so the search keeps the trade-off between targets that cannot
+all be met (the *front*: the candidates no other beats on every target at once) instead of folding them
+into one sum that hides it.  A candidate plays its games in rungs (:mod:`.racing`) and is dropped once an
+interval misses a target: optuna's *pruned* for TPE; for NSGA-II, which reads only finished trials,
+a finished trial with its distances at the rung it stopped, marked dropped (where no candidate can meet
+every target each one is dropped, and the front is still found).  The trials, their metrics with intervals and the search's
 definition live in an optuna study: in memory, or in a journal file (``store``) that a later run with
 the same definition continues (a different definition gets its own study in the same file).  A
 candidate stopped by a cancel is queued again, so the resumed search plays it first.
@@ -18,7 +23,7 @@ import json
 import time
 import warnings
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from ...engine_api import RulesError
@@ -29,7 +34,7 @@ from .depth import ladder_cost, seconds_a_game
 from .measure import PlayedMeasure, Tick
 from .racing import missed, rungs
 from .space import Assignment, Space
-from .targets import DEPTH, Target, objective
+from .targets import DEPTH, Target, distances, dominates, objective
 
 if TYPE_CHECKING:
     import optuna
@@ -38,6 +43,8 @@ if TYPE_CHECKING:
 TRIALS = 30
 #: trials a search may take (proposals of candidates already tried included) for each candidate asked
 DUPLICATES = 4
+#: NSGA-II's generation: a third of the trials, between these bounds (its first generation is drawn at random)
+POPULATION = (4, 10)
 
 
 class Measure(Protocol):
@@ -94,11 +101,18 @@ class Candidate:
         """Every target's whole 95% interval in range."""
         return self.meets(targets) and all(t.surely(self.metrics[t.metric]) for t in targets)
 
-    def to_json(self, targets: Sequence[Target]) -> dict[str, object]:
+    def distances(self, targets: Sequence[Target]) -> list[float] | None:
+        """Each target's distance (None: its rules were refused or a target's metric was not read)."""
+        if self.problems or any(t.metric not in self.metrics for t in targets):
+            return None
+        return distances(targets, self.metrics)
+
+    def to_json(self, targets: Sequence[Target], front: bool = False) -> dict[str, object]:
         return {"number": self.number, "settings": self.assignment, "changes": list(self.changes),
                 "games": self.games, "objective": self.objective, "dropped": self.dropped,
                 "missed": list(self.missed), "problems": list(self.problems), "meets": self.meets(targets),
-                "surely": self.surely(targets), "metrics": {k: m.to_json() for k, m in self.metrics.items()}}
+                "surely": self.surely(targets), "front": front,
+                "metrics": {k: m.to_json() for k, m in self.metrics.items()}}
 
 
 @dataclass
@@ -114,6 +128,22 @@ class SearchResult:
     resumed: int
     played: int
     seconds: float
+    #: the candidates asked, the sides' levels of play and the ladder a depth target was read on (for a report)
+    trials: int | None = None
+    policies: tuple[str, str] | None = None
+    ladder: tuple[str, ...] = ()
+
+    @property
+    def sampler(self) -> str:
+        """The optuna sampler that proposed the candidates: NSGA-II for several targets, TPE for one."""
+        return "NSGA-II" if len(self.targets) > 1 else "TPE"
+
+    def front(self) -> list[Candidate]:
+        """The trade-off front: the candidates played whose targets' distances no other candidate beats on every
+        target at once (every candidate meeting all the targets when some do; the closest, for one target).
+        A dropped candidate counts with the figures of the games it played."""
+        scored = [(c, d) for c in self.candidates if (d := c.distances(self.targets)) is not None]
+        return [c for c, d in scored if not any(dominates(e, d) for _o, e in scored)]
 
     def ranked(self) -> list[Candidate]:
         """The candidates that meet every target, the fewest changes from the preset first, then the closest."""
@@ -131,22 +161,31 @@ class SearchResult:
     def to_json(self, alternatives: int = 5) -> dict[str, object]:
         best = self.best()
         ranked = self.ranked()
+        front = {c.number for c in self.front()}
+
+        def shown(c: Candidate) -> dict[str, object]:
+            return c.to_json(self.targets, c.number in front)
+
         return {"preset": str(self.space.preset), "vary": [str(v) for v in self.space.varied],
                 "targets": [t.to_json() for t in self.targets], "games": self.games, "seed": self.seed,
-                "candidates": len(self.candidates), "resumed": self.resumed, "played": self.played,
-                "seconds": round(self.seconds, 3), "met": bool(ranked),
-                "best": best.to_json(self.targets) if best else None,
-                "alternatives": [c.to_json(self.targets) for c in ranked[1:1 + alternatives]],
-                "tried": [c.to_json(self.targets) for c in self.candidates]}
+                "sampler": self.sampler, "candidates": len(self.candidates), "resumed": self.resumed,
+                "played": self.played, "seconds": round(self.seconds, 3), "met": bool(ranked),
+                "best": shown(best) if best else None,
+                "alternatives": [shown(c) for c in ranked[1:1 + alternatives]],
+                "front": [shown(c) for c in self.front()],
+                "tried": [shown(c) for c in self.candidates]}
 
     def rows(self) -> list[dict[str, object]]:
-        """One row per candidate: its settings, games, verdicts and each metric with its interval (a CSV)."""
+        """One row per candidate: its settings, games, verdicts (the front among them) and each metric with its
+        95% interval (a CSV)."""
         names = sorted({k for c in self.candidates for k in c.metrics})
+        front = {c.number for c in self.front()}
         out = []
         for c in self.candidates:
             row: dict[str, object] = {v.parameter: c.assignment.get(v.parameter) for v in self.space.varied}
             row.update(number=c.number, changes=len(c.changes), games=c.games, objective=c.objective,
-                       dropped=c.dropped, meets=c.meets(self.targets), problems="; ".join(c.problems))
+                       dropped=c.dropped, meets=c.meets(self.targets), front=c.number in front,
+                       problems="; ".join(c.problems))
             for name in names:
                 m = c.metrics.get(name)
                 row[name], row[f"{name} low"], row[f"{name} high"] = (m.value, m.low, m.high) if m else (None,) * 3
@@ -173,15 +212,18 @@ def _distributions(space: Space) -> dict[str, Any]:
             for v in space.varied}
 
 
-def _sampler(space: Space, trials: int, seed: int, finished: int) -> Any:
-    """TPE seeded from the search's seed and the trials finished (a resumed search proposes as an
-    uninterrupted one would)."""
+def _sampler(trials: int, seed: int, finished: int, objectives: int) -> Any:
+    """TPE for one objective, NSGA-II for several, seeded from the search's seed and the trials finished (a
+    resumed search proposes as an uninterrupted one would: NSGA-II keeps its generations in the study)."""
     import optuna
 
+    seeded = (seed * 7919 + finished) % 2**32
+    if objectives > 1:
+        low, high = POPULATION
+        return optuna.samplers.NSGAIISampler(seed=seeded, population_size=max(low, min(high, trials // 3)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        return optuna.samplers.TPESampler(seed=(seed * 7919 + finished) % 2**32, multivariate=True,
-                                          n_startup_trials=max(2, min(10, trials // 3)))
+        return optuna.samplers.TPESampler(seed=seeded, multivariate=True, n_startup_trials=max(2, min(10, trials // 3)))
 
 
 def _to_attrs(metrics: Mapping[str, Metric]) -> dict[str, list[Any]]:
@@ -197,8 +239,9 @@ def _candidate(space: Space, trial: "optuna.trial.FrozenTrial") -> Candidate:
 
     a = dict(trial.params)
     attrs = trial.user_attrs
+    dropped = attrs.get("dropped", False) or (trial.state is TrialState.PRUNED and not attrs.get("problems"))
     return Candidate(trial.number, a, _from_attrs(attrs.get("metrics", {})), attrs.get("games", 0),
-                     attrs.get("objective"), trial.state is TrialState.PRUNED and not attrs.get("problems"),
+                     attrs.get("objective"), dropped,
                      tuple(attrs.get("missed", ())), tuple(space.changes(a)), tuple(attrs.get("problems", ())))
 
 
@@ -208,9 +251,12 @@ def _key(assignment: Assignment) -> str:
 
 def study_name(space: Space, targets: Sequence[Target], games: int, seed: int, what: str) -> str:
     """The study of one search definition (preset, varied parameters, targets, games, seed, play): a store holds
-    one study a definition, so a rerun with the same definition continues it."""
-    spec = json.dumps([str(space.preset), [str(v) for v in space.varied], [str(t) for t in targets], games, seed,
-                       what])
+    one study a definition, so a rerun with the same definition continues it.  A search of several targets is
+    named apart (its study has one objective a target, which a study of one summed objective kept before
+    cannot load)."""
+    parts: list[object] = [str(space.preset), [str(v) for v in space.varied], [str(t) for t in targets], games, seed,
+                           what]
+    spec = json.dumps(parts + (["NSGA-II"] if len(targets) > 1 else []))
     return "balance-" + hashlib.sha256(spec.encode()).hexdigest()[:16]
 
 
@@ -226,7 +272,7 @@ def search(space: Space, targets: Sequence[Target], measure: Measure, *, games: 
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(study_name=study_name(space, targets, games, seed, what), storage=_storage(store),
-                                direction="minimize", load_if_exists=True)
+                                directions=["minimize"] * len(targets), load_if_exists=True)
     distributions = _distributions(space)
     done_states = (TrialState.COMPLETE, TrialState.PRUNED)
     for stale in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):  # a run killed mid-candidate
@@ -255,17 +301,19 @@ def search(space: Space, targets: Sequence[Target], measure: Measure, *, games: 
     # a proposal of a candidate already tried counts as a trial of the study but not as a candidate; past
     # DUPLICATES times the candidates asked, the sampler is taken to have nothing new to propose
     while len({_key(t.params) for t in finished}) < planned and len(finished) < DUPLICATES * planned:
-        study.sampler = _sampler(space, trials, seed, len(finished))
+        study.sampler = _sampler(trials, seed, len(finished), len(targets))
         trial = study.ask(distributions)
+        if len(targets) > 1:  # a queued candidate skips NSGA-II's proposal: give it its generation as a proposal has
+            study.sampler.get_trial_generation(study, study.get_trials(deepcopy=False)[trial.number])
         a = {v.parameter: trial.params[v.parameter] for v in space.varied}
         earlier = next((t for t in finished if _key(t.params) == _key(a)), None)
         if earlier is not None:  # proposed again: the same games give the same figures (common random numbers)
             for k, v in earlier.user_attrs.items():
                 trial.set_user_attr(k, v)
-            for step, value in earlier.intermediate_values.items():
+            for step, value in earlier.intermediate_values.items():  # one objective's rungs (TPE reads them)
                 trial.report(value, step)
             if earlier.state is TrialState.COMPLETE:
-                study.tell(trial, earlier.value)
+                study.tell(trial, earlier.values)
             else:
                 study.tell(trial, state=earlier.state)
         else:
@@ -288,15 +336,17 @@ def search(space: Space, targets: Sequence[Target], measure: Measure, *, games: 
             seen.add(_key(t.params))
             candidates.append(_candidate(space, t))
     return SearchResult(space, list(targets), games, seed, candidates, resumed, state["played"],
-                        time.monotonic() - started)
+                        time.monotonic() - started, trials)
 
 
 def _evaluate(space: Space, targets: Sequence[Target], measure: Measure, trial: "optuna.trial.Trial",
               a: Assignment, ends: Sequence[int], state: dict[str, int], report: Callable[[int], None]) -> None:
-    """Play one candidate rung by rung, dropping it once an interval misses a target; its figures go to the trial."""
+    """Play one candidate rung by rung, dropping it once an interval misses a target; its figures go to the trial
+    (one objective: the sum of the distances, reported each rung; several: each target's distance)."""
     from optuna.trial import TrialState
 
     study = trial.study
+    several = len(targets) > 1
     try:
         space.rules(a)
     except RulesError as exc:
@@ -306,7 +356,7 @@ def _evaluate(space: Space, targets: Sequence[Target], measure: Measure, trial: 
         return
     before = state["played"]
     report(before)
-    value = 0.0
+    values: list[float] = []
     for rung, end in enumerate(ends):
         def tick(done: int, base: int = state["played"]) -> None:
             report(base + done)
@@ -314,7 +364,9 @@ def _evaluate(space: Space, targets: Sequence[Target], measure: Measure, trial: 
         metrics = measure(a, rung, end, tick)
         state["played"] = before + measure.cost(end)
         value = objective(targets, metrics)
-        trial.report(value, end)
+        values = distances(targets, metrics) if several else [value]
+        if not several:
+            trial.report(value, end)
         out = missed(targets, metrics)
         trial.set_user_attr("metrics", _to_attrs(metrics))
         trial.set_user_attr("games", end)
@@ -323,9 +375,13 @@ def _evaluate(space: Space, targets: Sequence[Target], measure: Measure, trial: 
         if out and end < ends[-1]:
             trial.set_user_attr("missed", [t.name for t in out])
             state["planned"] -= measure.cost(ends[-1]) - measure.cost(end)
-            study.tell(trial, state=TrialState.PRUNED)
+            if several:  # NSGA-II reads only finished trials: a dropped one keeps its distances so far
+                trial.set_user_attr("dropped", True)
+                study.tell(trial, values)
+            else:
+                study.tell(trial, state=TrialState.PRUNED)
             return
-    study.tell(trial, value)
+    study.tell(trial, values)
 
 
 # -------------------------------------------------------------------------------------------- the balance lab
@@ -363,5 +419,6 @@ def balance_search(space: Space, targets: Sequence[Target], policies: tuple[str,
         raise ValueError(gettext("a depth target needs a ladder of at least two levels"))
     measure = PlayedMeasure(space, policies, seed, executor, ladder)
     what = json.dumps([list(policies), list(ladder)])
-    return search(space, targets, measure, games=games, trials=trials, seed=seed, store=store, what=what,
-                  progress=progress)
+    result = search(space, targets, measure, games=games, trials=trials, seed=seed, store=store, what=what,
+                    progress=progress)
+    return replace(result, policies=policies, ladder=ladder)

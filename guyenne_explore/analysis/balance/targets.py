@@ -150,6 +150,17 @@ def parse_targets(texts: Sequence[str]) -> list[Target]:
     return targets
 
 
+def distances(targets: Sequence[Target], metrics: Mapping[str, Metric]) -> list[float]:
+    """Each target's distance, in order: what a search of several targets minimises, one objective a target."""
+    return [t.distance(metrics[t.metric].value) for t in targets]
+
+
 def objective(targets: Sequence[Target], metrics: Mapping[str, Metric]) -> float:
-    """The one number the search minimises: the sum of the targets' distances (0: every target met)."""
-    return sum(t.distance(metrics[t.metric].value) for t in targets)
+    """The one number that says how close a candidate is: the sum of the targets' distances (0: every target
+    met); the search of one target minimises it, and the closest candidate is the one with the least."""
+    return sum(distances(targets, metrics))
+
+
+def dominates(a: Sequence[float], b: Sequence[float]) -> bool:
+    """Whether distances ``a`` are nowhere worse than ``b`` and better somewhere (``b`` is no trade-off then)."""
+    return all(x <= y for x, y in zip(a, b)) and any(x < y for x, y in zip(a, b))
