@@ -687,6 +687,46 @@ def cmd_train(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_style(args: argparse.Namespace) -> int:
+    """How each skill level plays a rule set: bluffs, cards at an opening, hero timing, conceding, castles chosen."""
+    from .analysis import Cancelled, play_styles, style_cost
+    from .render.style import style_csv, style_rows
+
+    rule_sets = _rules_list(args.rules)
+    levels = [x.strip() for x in args.levels.split(",") if x.strip()]
+    if not levels:
+        raise Refused(_("--levels names no level: give policies separated by commas, like uniform,heuristic,search:100"))
+    for name in levels:
+        _policy(name)
+    for level, games, seconds in style_cost(levels, args.games):
+        print(_("{level}: {games} games against itself, {duration} on one core").format(
+            level=level, games=f"{games * len(rule_sets):,}", duration=plain_duration(seconds * len(rule_sets))),
+            file=sys.stderr)
+    bar = _Bar()
+
+    def progress(done: int, total: int) -> None:
+        bar(_("{done} of {total} games").format(done=f"{done:,}", total=f"{total:,}"))
+
+    try:
+        styles = play_styles(rule_sets, levels, args.games, args.seed, progress)
+    except Cancelled:
+        raise KeyboardInterrupt from None
+    if args.csv:
+        _write(args.csv, style_csv(styles).encode("utf-8"))
+    if args.json:
+        print(json.dumps([s.to_json() for s in styles], indent=1))
+        return EXIT_OK
+    for style in styles:
+        for row in style_rows([style]):
+            (_rules, rules), (_level, level), *measures = row.items()
+            print(f"{rules}, {level}:")
+            for name, value in measures:
+                print(f"  {name:32s} {value}")
+        for sentence in style.sentences():
+            print("- " + sentence)
+    return EXIT_OK
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     """Equilibrium of an open-hand endgame: value, first-decision mix, policies' exploitability, size."""
     from .analysis import policy_named
@@ -872,6 +912,16 @@ def build_parser() -> argparse.ArgumentParser:
                     help=_("a Dask scheduler (tcp://host:8786): spread sampled games over its workers"))
     de.add_argument("--json", action="store_true")
     de.set_defaults(func=cmd_depth)
+    st = sub.add_parser("style", help=_("how each skill level plays: bluffs, cards at an opening, hero timing, "
+                                        "conceding, castles chosen"))
+    st.add_argument("--rules", default="advanced", help=_("preset names or rules JSON, separated by commas"))
+    st.add_argument("--levels", default="uniform,heuristic,strong",
+                    help=_("skill levels, weakest first (a search is slow, about 1 to 3 s a game)"))
+    st.add_argument("--games", type=_games, default=400, help=_("games a level, each level against itself"))
+    st.add_argument("--seed", type=_seed, default=0)
+    st.add_argument("--csv", metavar="FILE", help=_("also write every measure as CSV"))
+    st.add_argument("--json", action="store_true")
+    st.set_defaults(func=cmd_style)
     tr = sub.add_parser("train", help=_("train the learned policy strong for a rule set (CMA-ES; cancellable, resumable)"))
     tr.add_argument("--rules", help=_("the preset or rules JSON to train for (default with --resume: the run's)"))
     tr.add_argument("--vary", action="append", metavar="NAME=VALUE",

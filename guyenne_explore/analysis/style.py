@@ -312,10 +312,12 @@ class LevelStyle:
 # ---------------------------------------------------------------------- the sentences
 def _percent(value: float | None, lang: str | None) -> str:
     """A share as the language writes it ("70%", "70 %"): whole percents, one decimal under 10%."""
+    from babel import Locale
     from babel.numbers import format_percent
 
-    share = value or 0.0
-    return format_percent(share, "#,##0.#%" if share < 0.1 else "#,##0%", locale=lang or current_language())
+    share, locale = value or 0.0, lang or current_language()
+    pattern = Locale.parse(locale).percent_formats[None].pattern  # "#,##0%", "#,##0\u00a0%"
+    return format_percent(share, pattern.replace("#,##0", "#,##0.#") if share < 0.1 else pattern, locale=locale)
 
 
 def _decimal(value: float, lang: str | None) -> str:
@@ -389,7 +391,7 @@ def _hero_sentence(weak: LevelStyle, strong: LevelStyle, lang: str | None) -> st
               (weak.hero_kept, strong.hero_kept, tr.gettext("kept to the end"), 0))
     told = next(((a, b, when, key) for a, b, when, key in claims if _compared(a, b)), None)
     if told is None:
-        parts = [tr.gettext("The {weak} and {strong} levels time the hero alike: their 95% intervals overlap "
+        parts = [tr.gettext("The {weak} and {strong} levels time the hero alike: their intervals (95%) overlap "
                             "(round 1, {late}, kept to the end).").format(late=late, **names)]
     else:
         a, b, when, said = told
@@ -430,8 +432,8 @@ def _bluff_sentence(weak: LevelStyle, strong: LevelStyle, lang: str | None) -> s
         return tr.gettext("At the {strong} level about {share} of openings are bluffs (one low card that may pass "
                           "for the hero); at the {weak} level about {other}.").format(
             share=_percent(strong.bluffs.value, lang), other=_percent(weak.bluffs.value, lang), **names)
-    return tr.gettext("The {weak} and {strong} levels bluff about as often (about {share} of openings): their 95% "
-                      "intervals overlap.").format(share=_percent(strong.bluffs.value, lang), **names)
+    return tr.gettext("The {weak} and {strong} levels bluff about as often (about {share} of openings): their intervals "
+                      "(95%) overlap.").format(share=_percent(strong.bluffs.value, lang), **names)
 
 
 def _size_sentence(weak: LevelStyle, strong: LevelStyle, lang: str | None) -> str | None:
@@ -458,7 +460,7 @@ def _stake_sentence(weak: LevelStyle, strong: LevelStyle, lang: str | None) -> s
                           "at the {weak} level about {other}.").format(
             share=_percent(strong.top_stake.value, lang), other=_percent(weak.top_stake.value, lang), **names)
     return tr.gettext("The {weak} and {strong} levels open at the castle with the most at stake about as often: "
-                      "their 95% intervals overlap.").format(**names)
+                      "their intervals (95%) overlap.").format(**names)
 
 
 def _concede_sentence(weak: LevelStyle, strong: LevelStyle, lang: str | None) -> str | None:
@@ -470,7 +472,7 @@ def _concede_sentence(weak: LevelStyle, strong: LevelStyle, lang: str | None) ->
         return tr.gettext("At the {strong} level defenders concede about {share} of their defences; at the {weak} "
                           "level about {other}.").format(
             share=_percent(strong.conceded.value, lang), other=_percent(weak.conceded.value, lang), **names)
-    return tr.gettext("The {weak} and {strong} levels concede about as many defences: their 95% intervals "
+    return tr.gettext("The {weak} and {strong} levels concede about as many defences: their intervals (95%) "
                       "overlap.").format(**names)
 
 

@@ -116,7 +116,7 @@ def bluff_figure(styles: Sequence[PlayStyle], lang: str | None = None) -> go.Fig
             hovertemplate=f"{style.rules}<br>%{{x}}: %{{y:.1%}} (%{{customdata}})<extra></extra>"))
     fig.update_xaxes(type="category")
     fig.update_yaxes(tickformat=".0%", rangemode="tozero")
-    return _layout(fig, _("Bluffs at an opening, by level (95% interval)"), _("skill level"),
+    return _layout(fig, _("Bluffs at an opening, by level, with their intervals (95%)"), _("skill level"),
                    _("share of openings"), lang=lang)
 
 

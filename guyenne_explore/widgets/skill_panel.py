@@ -26,6 +26,7 @@ from ..analysis import local_cores, local_pool
 from ..analysis import Metric
 from ..i18n import LANGUAGES, gettext, ngettext
 from ..position import Position
+from ..rules import Rules
 from ..render.plots import rows_html
 from ..render.skill import skill_figure, skill_rows
 from .analysis_panel import RunControls, align_labels, cancelled_words, rule_set_options
@@ -34,6 +35,7 @@ from .guard import guarded, log
 from .language import name_options
 from .plot_view import FigureBox
 from .starts import Start, Subject
+from .style_view import StyleSection
 
 #: the metrics a run keeps (all shown on demand); the first is shown first
 METRICS = ("Advantage (english)", "Advantage (french)", "Drawishness", "Duration (rounds)", "Balance",
@@ -62,6 +64,10 @@ class SkillPanel(w.VBox):
         self.table: SkillTable | None = None
         self.subject = Subject(self.figure_box, self.changes, self.details)  # the position; the figures' while stale
         self._analysing: tuple[Position, Start | None] | None = None
+        # how each level plays, under the rule sets chosen here, from the deal
+        self.how_they_play = StyleSection(self.chosen_rule_sets, self.seed)
+        self.rule_sets.observe(guarded(self.how_they_play.controls.status)(lambda _: self.how_they_play.check()),
+                               names="value")
         self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))
         self.metric.observe(guarded(self.controls.status)(lambda _: self._show()), names="value")
         levels = w.VBox([w.HTML("<b>Skill levels</b> (both sides at each level)"),
@@ -71,7 +77,7 @@ class SkillPanel(w.VBox):
         super().__init__([self.subject.line,
                           w.HBox([self.rule_sets, levels, settings], layout=w.Layout(flex_flow="row wrap")),
                           self.controls.box(self.run_button), self.controls.status, self.subject.stale_note,
-                          self.figure_box, self.changes, self.details], **kwargs)
+                          self.figure_box, self.changes, self.details, self.how_they_play], **kwargs)
         self.position: Position | None = None
         self.set_position(position)
 
@@ -90,6 +96,11 @@ class SkillPanel(w.VBox):
         self.rule_sets.value = (position.rules, *(r for r in chosen if r in values[1:]))
         self.run_button.disabled = self.controls.running
         self.controls.status.value = ""
+
+    def chosen_rule_sets(self) -> list[tuple[str, Rules]]:
+        """The rule sets chosen, in their order, with the labels they are shown by."""
+        labels = {rules: label for label, rules in self.rule_sets.options}
+        return [(labels[rules], rules) for rules in self.rule_sets.value if rules in labels]
 
     @property
     def levels(self) -> list[str]:
@@ -156,6 +167,7 @@ class SkillPanel(w.VBox):
         """After a language switch: the last run's figure, sentences and table, and the status, in the new language
         (drawn again from the kept table: nothing is played again)."""
         self.subject.draw()
+        self.how_they_play.refresh()
         if self.controls.running:
             return
         if self.position is None:

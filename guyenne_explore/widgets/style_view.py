@@ -1,0 +1,198 @@
+"""How they play: the skill levels tab's section on what each level does differently (:func:`..analysis.play_styles`).
+
+Each chosen level plays the rule sets chosen above against itself, from the deal; the section says the
+cost before the run, shows its progress with the time left and stops on Cancel (the tab's
+:class:`.analysis_panel.RunControls`), then writes the sentences a designer reads (only what the 95%
+intervals support), the figures by level and rule set, the table of every measure with its interval, and
+offers them as CSV or JSON downloads.  A language switch redraws the kept results: nothing is played again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import replace
+from html import escape
+from typing import Any
+
+import ipywidgets as w
+
+from ..analysis import STYLE_LEVELS, Cancelled, PlayStyle, level_name, play_styles, policy_named, style_cost
+from ..i18n import N_, gettext, plain_duration, plain_size
+from ..render.plots import rows_html
+from ..render.style import style_csv, style_figures, style_rows
+from ..rules import Rules
+from .analysis_panel import RunControls, align_labels
+from .files import Download
+from .forms import NumberField, messages_html, unreadable
+from .guard import guarded, log
+from .plot_view import FigureBox
+
+#: the section's fixed texts, for extraction (the language switch looks each up in the catalogue)
+LABELS = (
+    N_("<h4>How they play</h4>"), N_("Levels"), N_("Games a level"), N_("Compare how they play"),
+    N_("levels weakest first, separated by commas: uniform,heuristic,strong"), N_("CSV (every measure)"),
+    N_("JSON"), N_("download every measure of every level as CSV"), N_("download the results as JSON"),
+    N_("<small>each level against itself, from the deal, under the rule sets chosen above</small>"),
+)
+
+
+class StyleSection(w.VBox):
+    """Plays each level against itself under the chosen rule sets and shows how they play differently.
+
+    ``rule_sets()`` gives the rule sets chosen in the tab with their labels; ``seed`` is the tab's seed field."""
+
+    def __init__(self, rule_sets: Callable[[], list[tuple[str, Rules]]], seed: NumberField, **kwargs: Any) -> None:
+        self.rule_sets, self.seed = rule_sets, seed
+        self.levels_text = w.Text(value=",".join(STYLE_LEVELS), description="Levels", continuous_update=False,
+                                  tooltip="levels weakest first, separated by commas: uniform,heuristic,strong",
+                                  layout=w.Layout(width="320px"))
+        self.levels_message = w.HTML()
+        self.levels_message.add_class("guyenne-field-message")
+        self.games = NumberField("Games a level", 400, 1, 1_000_000)
+        align_labels(self.levels_text, self.games, width="112px")
+        self.cost = w.HTML()
+        self.run_button = w.Button(description="Compare how they play", button_style="primary", icon="play")
+        self.controls = RunControls()
+        self.sentences = w.HTML()
+        self.figure_box = FigureBox(views=5)
+        self.table = w.HTML()
+        self.download = Download()
+        self.export_buttons = {fmt: w.Button(description=label, disabled=True, tooltip=tip, layout=w.Layout(width="auto"))
+                               for fmt, label, tip in (("csv", "CSV (every measure)",
+                                                        "download every measure of every level as CSV"),
+                                                       ("json", "JSON", "download the results as JSON"))}
+        self.export_status = w.HTML()
+        self.styles: list[PlayStyle] | None = None
+        self._said: Callable[[], str] | None = None  # the status after the last run, as a function of the language
+
+        self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))
+        for fmt, button in self.export_buttons.items():
+            button.on_click(guarded(self.export_status)(lambda _b, fmt=fmt: self.export(fmt)))
+        for field in (self.levels_text, self.games.box, self.seed.box):
+            field.observe(guarded(self.controls.status)(lambda _: self.check()), names="value")
+        super().__init__([
+            w.HTML("<h4>How they play</h4>"),
+            w.HTML("<small>each level against itself, from the deal, under the rule sets chosen above</small>"),
+            w.HBox([self.levels_text, self.levels_message], layout=w.Layout(flex_flow="row wrap", align_items="center")),
+            self.games, self.cost, self.controls.box(self.run_button), self.controls.status,
+            self.sentences, self.figure_box, self.table,
+            w.HBox([w.Label("Download:"), *self.export_buttons.values(), self.download],
+                   layout=w.Layout(flex_flow="row wrap", align_items="center")), self.export_status,
+        ], **kwargs)
+        self.add_class("guyenne-style")
+        self.check()
+
+    # ------------------------------------------------------------------ the fields
+    def levels(self) -> list[str] | None:
+        """The levels, weakest first, or None with the problem beside the field."""
+        levels = [x.strip() for x in self.levels_text.value.split(",") if x.strip()]
+        try:
+            for level in levels:
+                policy_named(level)
+            if not levels:
+                raise ValueError(gettext("name at least one level: uniform,heuristic,strong"))
+        except ValueError as exc:
+            self.levels_message.value = messages_html([str(exc)])
+            return None
+        self.levels_message.value = ""
+        return levels
+
+    def check(self) -> bool:
+        """Read the fields, say the cost of each level's games; whether the comparison can run."""
+        levels = self.levels()
+        chosen = self.rule_sets()
+        ok = levels is not None and not unreadable(self.games, self.seed) and bool(chosen)
+        self.run_button.disabled = not ok or self.controls.running
+        if not ok or levels is None:
+            self.cost.value = ""
+            return False
+        self.cost.value = "".join("<div>" + escape(gettext(
+            "{level}: {games} games against itself, {duration} on one core").format(
+            level=level_name(level), games=f"{games * len(chosen):,}", duration=plain_duration(seconds * len(chosen))))
+            + "</div>" for level, games, seconds in style_cost(levels, self.games.value))
+        return True
+
+    # ------------------------------------------------------------------ the run
+    def run(self, block: bool = True) -> None:
+        """Play each level under each chosen rule set; block=False runs in a background thread."""
+        if self.controls.running or not self.check():
+            if not self.controls.running:
+                self.controls.status.value = messages_html([gettext("Not run: fix the problems shown beside the fields")])
+            return
+        levels, chosen = self.levels(), self.rule_sets()
+        assert levels is not None  # check() has just read them
+        games, seed = self.games.value, self.seed.value
+        self.run_button.disabled = True
+        self._enable_exports(False)
+        self.controls.start(gettext("Playing {games} games a level...").format(games=f"{games:,}"))
+
+        def work() -> None:
+            try:
+                styles = play_styles([rules for _label, rules in chosen], levels, games, seed, self.controls.callback)
+            except Cancelled:
+                had = self.styles is not None
+                self._finish(None, lambda: gettext("Cancelled: the figures below are from the previous run.") if had
+                             else gettext("Cancelled: no run has finished yet, so there are no figures."))
+            except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
+                log.exception("style run failed")
+                error = str(exc)
+                self._finish(None, lambda: gettext("The analysis failed: {error}").format(error=error))
+            else:
+                named = [replace(style, rules=label) for style, (label, _rules) in zip(styles, chosen)]
+                self._finish(named, lambda: gettext("Done"))
+
+        self.controls.launch(work, block)
+
+    def _finish(self, styles: list[PlayStyle] | None, said: Callable[[], str]) -> None:
+        self.controls.finish(styles is not None)
+        self._said = said
+        if styles is not None:
+            self.styles = styles
+            self._show()
+        self._enable_exports(self.styles is not None)
+        self.check()
+        self.controls.status.value = escape(said())
+
+    def _show(self) -> None:
+        """The kept results' sentences, figures and table, in the current language."""
+        if self.styles is None:
+            return
+        self.sentences.value = "".join("<ul>" + "".join(f"<li>{escape(x)}</li>" for x in s.sentences()) + "</ul>"
+                                       for s in self.styles)
+        self.figure_box.show(style_figures(self.styles))
+        self.table.value = rows_html(style_rows(self.styles))
+
+    def refresh(self) -> None:
+        """After a language switch: the cost, the sentences, figures and table, and the status, in the new language."""
+        self.check()
+        self._show()
+        if not self.controls.running and self._said is not None:
+            self.controls.status.value = escape(self._said())
+
+    # ------------------------------------------------------------------ exports
+    def _enable_exports(self, on: bool) -> None:
+        for button in self.export_buttons.values():
+            button.disabled = not on
+
+    def export_files(self, fmt: str) -> dict[str, bytes]:
+        """Every measure as CSV, or the results as JSON, as file name -> bytes."""
+        if self.styles is None:
+            raise ValueError(gettext("nothing to export yet: run an analysis first"))
+        if fmt == "csv":
+            return {"guyenne-style.csv": style_csv(self.styles).encode("utf-8")}
+        return {"guyenne-style.json": json.dumps([s.to_json() for s in self.styles], indent=1).encode("utf-8")}
+
+    def export(self, fmt: str) -> bool:
+        """Download the measures; a failure is shown beside the buttons, not raised."""
+        try:
+            files = self.export_files(fmt)
+        except ValueError as exc:
+            self.export_status.value = messages_html([gettext("{format} export failed: {error}").format(
+                format=fmt.upper(), error=exc)])
+            return False
+        (name, data), = files.items()
+        self.download.offer(name, data)
+        self.export_status.value = escape(gettext("Downloading {name} ({size})").format(name=name,
+                                                                                        size=plain_size(len(data))))
+        return True
