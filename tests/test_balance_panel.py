@@ -3,7 +3,10 @@
 Uniform play throughout (the compiled uniform games are the quickest and do not depend on the heuristic).
 """
 
+import csv
 import html
+import io
+import re
 
 import pytest
 
@@ -179,3 +182,26 @@ def test_the_depth_section_shows_the_chain_each_pair_and_the_luck_share(english)
     assert shown.count("<tr>") == 2 and "[" in shown  # the head and the one pair, values with intervals
     panel.ladder.value = "uniform,nobody"
     assert "unknown policy 'nobody'" in html.unescape(panel.ladder_message.value) and panel.depth_button.disabled
+
+
+def test_the_report_button_downloads_one_page_in_the_tabs_language_and_the_csv_has_the_front(english):
+    ex = Explorer()
+    panel = ex.balance
+    assert panel.export_buttons["report"].disabled  # nothing to report before a search
+    panel.result = _planted()
+    panel._draw()
+    panel._enable_exports(True)
+    assert not panel.export_buttons["report"].disabled and panel.export("report")
+    assert "guyenne-balance-report.html" in panel.export_status.value
+    (name, data), = panel.export_files("report").items()
+    page = data.decode("utf-8")
+    assert name == "guyenne-balance-report.html" and "<h1>Guyenne balance report</h1>" in page
+    assert "hand size 5" in page and "0.500 [0.460, 0.540]" in re.sub("<[^>]+>", "", page)  # a value and its interval
+    ex.language.value = "fr"
+    assert panel.export_buttons["report"].description == "Rapport"
+    page = panel.export_files("report")["guyenne-balance-report.html"].decode("utf-8")
+    assert "<h1>Rapport d&#x27;équilibre de Guyenne</h1>" in page and "taille de la main 5" in page
+    ex.language.value = "en"
+    rows = list(csv.DictReader(io.StringIO(candidates_csv(_planted()))))
+    assert [(r["hand_size"], r["front"]) for r in rows] == [("5", "True"), ("6", "False"), ("7", "False")]
+    assert (rows[0]["Advantage (first side) low"], rows[0]["Advantage (first side) high"]) == ("0.46", "0.54")
