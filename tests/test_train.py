@@ -97,7 +97,8 @@ def test_cancel_stops_training_at_once_keeping_the_best(tmp_path):
 
     def progress(p):
         asked.append(p)
-        began.set()
+        if p.generation >= 1 and p.candidate >= 2:  # inside the second generation
+            began.set()
         return False if stop.is_set() else None
 
     result: list[train.Trained] = []
@@ -171,3 +172,82 @@ def test_strong_at_a_file_plays_its_weights_on_the_compiled_path(tmp_path):
     with pytest.raises(ValueError, match="strong@FILE"):
         policy_named("strong@")
     assert files.cache_file(TINY) != files.cache_file(Rules.preset("advanced"))
+
+
+def test_ctrl_c_exits_130_with_a_state_that_resumes(tmp_path, capsys, monkeypatch):
+    common = [*TINY_ARGS, "--seed", "8", "--games", "4", "--popsize", "4", "--generations", "3", "--json"]
+    assert main(["train", *common, "--out", str(tmp_path / "whole.json")]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    scored, real = [], train.fitness
+
+    def interrupted(*args):
+        scored.append(1)
+        if len(scored) == 6:  # in the second generation, as Ctrl-C would
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(train, "fitness", interrupted)
+    assert main(["train", *common, "--out", str(tmp_path / "part.json")]) == 130
+    err = capsys.readouterr().err
+    assert "--resume" in err and not (tmp_path / "part.json").exists()
+    monkeypatch.setattr(train, "fitness", real)
+    assert main(["train", "--resume", str(tmp_path / "part.json.state"), "--generations", "3", "--json",
+                 "--out", str(tmp_path / "part.json")]) == 0
+    assert json.loads(capsys.readouterr().out)["weights"] == whole["weights"]
+
+
+def tiny_training(training):
+    """A panel's training made tiny (four games a seat, four candidates, a few generations)."""
+    training.games, training.popsize, training.seconds = 4, 4, 0.05
+
+
+def test_the_variant_lab_shows_the_cost_before_training_then_plays_the_trained_weights(tmp_path, monkeypatch):
+    from guyenne_explore.position import Position
+    from guyenne_explore.widgets.training import TRAINED
+    from guyenne_explore.widgets.variant_lab import VariantLab
+
+    monkeypatch.setenv("GUYENNE_CACHE", str(tmp_path))
+    lab = VariantLab(Position.start(Rules.preset("advanced")))
+    lab.editors["hand_size"].value = "5"
+    assert lab.variant == TINY
+    assert lab.training.box.layout.display == "none"  # hidden until the trained option is chosen
+    tiny_training(lab.training)
+    lab.english_policy.value = TRAINED
+    assert lab.training.box.layout.display != "none"
+    words = lab.training.cost.value
+    assert "takes about" in words and "games a second measured here" in words  # the cost, before it starts
+    assert lab.training.controls.progress.value == 0 and not lab.training.controls.running
+    assert not files.cache_file(TINY).exists()
+    assert lab._settings() is None and "not trained" in lab.controls.status.value  # refused, not run untrained
+    lab.training.train(block=True)
+    assert files.cache_file(TINY).exists() and "Trained" in lab.training.controls.status.value
+    assert "is trained for this variant" in lab.training.cost.value
+    settings = lab._settings()
+    assert settings is not None and settings["policies"] == (f"strong@{files.cache_file(TINY)}", "uniform")
+
+
+def test_the_skill_tab_offers_strong_and_strong_trained_and_cancel_stops_its_training(tmp_path, monkeypatch):
+    from guyenne_explore.widgets.skill_panel import SkillPanel
+    from guyenne_explore.widgets.starts import opening
+
+    monkeypatch.setenv("GUYENNE_CACHE", str(tmp_path))
+    panel = SkillPanel(opening("advanced", 1))
+    panel.uniform.value = panel.heuristic.value = panel.search.value = False
+    panel.strong.value = True
+    assert panel.levels == ["strong"]
+    training = panel.training
+    training.games, training.popsize, training.seconds = 20, 6, 3600.0  # long: cancelled below
+    panel.strong_trained.value = True
+    assert "takes about" in training.cost.value and training.controls.progress.value == 0
+    panel.run(block=True)
+    assert "not trained" in panel.controls.status.value
+    training.train(block=False)
+    deadline = time.monotonic() + 120
+    while training.controls.progress.value < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert training.controls.progress.value >= 3 and training.controls.left.value  # moving, with the time left
+    training.controls.cancel()
+    training.controls.thread.join(60)
+    assert not training.controls.running
+    assert "cancelled" in training.controls.status.value.lower()
+    assert not files.cache_file(Rules.preset("advanced")).exists()  # no weights from a cancelled run

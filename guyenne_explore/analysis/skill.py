@@ -51,6 +51,8 @@ def level_name(level: str, lang: str | None = None) -> str:
     """A skill level as a reader sees it in ``lang``: the policy's name (``uniform`` / ``uniforme``), a search
     with its budget (``search:200`` / ``recherche:200``); a name it does not know is returned as given."""
     tr = translator(lang)
+    if level.startswith("strong@"):  # weights trained for a variant, in the user's cache: not its file's name
+        return tr.gettext(N_("strong, trained for this variant"))
     name, _colon, budget = level.partition(":")
     if name == "search" and budget:
         return tr.gettext(N_("search:{rollouts}")).format(rollouts=budget)

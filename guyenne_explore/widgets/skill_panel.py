@@ -35,6 +35,7 @@ from .guard import guarded, log
 from .language import name_options
 from .plot_view import FigureBox
 from .starts import Start, Subject
+from .training import TRAINED, StrongTraining
 from .style_view import StyleSection
 
 #: the metrics a run keeps (all shown on demand); the first is shown first
@@ -49,6 +50,9 @@ class SkillPanel(w.VBox):
         self.rule_sets = w.SelectMultiple(description="Rule sets", rows=6, layout=w.Layout(width="320px"))
         self.uniform = w.Checkbox(value=True, description="uniform (random legal moves)", indent=False)
         self.heuristic = w.Checkbox(value=True, description="heuristic", indent=False)
+        self.strong = w.Checkbox(value=False, description="strong", indent=False)  # its preset's weights
+        self.strong_trained = w.Checkbox(value=False, description=TRAINED, indent=False)  # the position's rules'
+        self.training = StrongTraining()  # its cost, then Train with progress and Cancel, when strong_trained is ticked
         self.search = w.Checkbox(value=True, description="search (IS-MCTS)", indent=False)
         self.search_budget = NumberField("Search rollouts", 100, 1, 100_000)
         self.games = NumberField("Games", 1000, 1, 10_000_000)
@@ -70,13 +74,17 @@ class SkillPanel(w.VBox):
                                names="value")
         self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))
         self.metric.observe(guarded(self.controls.status)(lambda _: self._show()), names="value")
+        self.strong_trained.observe(guarded(self.training.controls.status)(lambda _: self._show_training()),
+                                    names="value")
         levels = w.VBox([w.HTML("<b>Skill levels</b> (both sides at each level)"),
-                         self.uniform, self.heuristic, self.search, self.search_budget])
+                         self.uniform, self.heuristic, self.strong, self.strong_trained, self.search,
+                         self.search_budget])
         settings = w.VBox([self.games, self.search_games, self.seed, self.metric])
         align_labels(self.search_budget, self.games, self.search_games, self.seed, self.metric)
         super().__init__([self.subject.line,
                           w.HBox([self.rule_sets, levels, settings], layout=w.Layout(flex_flow="row wrap")),
-                          self.controls.box(self.run_button), self.controls.status, self.subject.stale_note,
+                          self.training.box, self.controls.box(self.run_button), self.controls.status,
+                          self.subject.stale_note,
                           self.figure_box, self.changes, self.details, self.how_they_play], **kwargs)
         self.position: Position | None = None
         self.set_position(position)
@@ -96,6 +104,11 @@ class SkillPanel(w.VBox):
         self.rule_sets.value = (position.rules, *(r for r in chosen if r in values[1:]))
         self.run_button.disabled = self.controls.running
         self.controls.status.value = ""
+        self._show_training()
+
+    def _show_training(self) -> None:
+        """The training of strong for the position's rules, shown while its level is ticked."""
+        self.training.show(self.position.rules if self.position is not None else None, self.strong_trained.value)
 
     def chosen_rule_sets(self) -> list[tuple[str, Rules]]:
         """The rule sets chosen, in their order, with the labels they are shown by."""
@@ -104,9 +117,11 @@ class SkillPanel(w.VBox):
 
     @property
     def levels(self) -> list[str]:
-        """The chosen levels by policy name, weakest first (the search with its budget)."""
-        return [name for box, name in ((self.uniform, "uniform"), (self.heuristic, "heuristic"),
-                                       (self.search, f"search:{int(self.search_budget.value)}")) if box.value]
+        """The chosen levels by policy name, weakest first (the search with its budget; strong trained for the
+        position's rules as ``strong@FILE``, left out while untrained)."""
+        return [name for box, name in ((self.uniform, "uniform"), (self.heuristic, "heuristic"), (self.strong, "strong"),
+                                       (self.strong_trained, self.training.policy()),
+                                       (self.search, f"search:{int(self.search_budget.value)}")) if box.value and name]
 
     def run(self, block: bool = True) -> None:
         """Sample every chosen rule set at every chosen level; block=False runs in a background thread."""
@@ -114,7 +129,10 @@ class SkillPanel(w.VBox):
             return
         problems = unreadable(self.games, self.search_games, self.seed, self.search_budget)
         levels = self.levels
-        if not levels:
+        if self.strong_trained.value and self.training.policy() is None:
+            problems.append(gettext("strong is not trained for this variant yet: Train it first (its cost is shown "
+                                    "above)"))
+        elif not levels:
             problems.append(gettext("choose at least one skill level"))
         if problems:  # a number's problem also stands beside its box
             self.controls.status.value = messages_html(

@@ -59,6 +59,7 @@ from .guard import log
 from .language import name_options
 from .plot_view import FigureBox
 from .starts import Start, Subject, is_before_deal
+from .training import TRAINED, StrongTraining
 
 CARD_VALUES = ("2", "3", "4", "5")
 #: most values one sweep runs (each value is a whole analysis)
@@ -125,8 +126,10 @@ class VariantLab(w.VBox):
         self.editors = _editors()
         self.rules_problems = w.HTML()
         self.variant_label = w.HTML()
-        self.english_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="English")
-        self.french_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="French")
+        # strong plays its preset's weights (advanced's under a variant); TRAINED, weights trained for the variant
+        self.english_policy = w.Dropdown(options=[*POLICIES, TRAINED], value="uniform", description="English")
+        self.french_policy = w.Dropdown(options=[*POLICIES, TRAINED], value="uniform", description="French")
+        self.training = StrongTraining()  # its cost, then Train with progress and Cancel, when TRAINED is chosen
         self.search_budget = NumberField("Search rollouts", 400, 1, 100_000)  # for a side that searches
         self.method = w.Dropdown(options=METHODS, value="auto", description="Method")
         self.games = NumberField("Games", 500, 1, 10_000_000)
@@ -163,6 +166,8 @@ class VariantLab(w.VBox):
         for editor in self.editors.values():
             editor.observe(in_rules(lambda _: self._refresh()), names="value")
         self.sweep_parameter.observe(in_sweep(lambda _: self._sweep_range()), names="value")
+        for choice in (self.english_policy, self.french_policy):
+            choice.observe(show_errors_in(self.training.controls.status)(lambda _: self._show_training()), names="value")
         self.sweep_parameter.observe(in_sweep(lambda _: self._show_application()), names="value")
         self.compare_button.on_click(show_errors_in(self.controls.status)(lambda _: self.run_compare(block=False)))
         self.sweep_button.on_click(in_sweep(lambda _: self.run_sweep(block=False)))
@@ -176,7 +181,7 @@ class VariantLab(w.VBox):
                            layout=w.Layout(flex_flow="row wrap"))
         super().__init__([
             self.subject.line, w.HTML("<b>Variant</b>: a preset and any parameter changed"), self.preset, grid,
-            self.variant_label, self.rules_problems, self.application, settings,
+            self.variant_label, self.rules_problems, self.application, settings, self.training.box,
             sweep_row, self.sweep_message, self.controls.box(self.compare_button, self.sweep_button),
             self.controls.status, self.problems, self.subject.stale_note, self.figure_box, self.metrics, self.exports,
         ], **kwargs)
@@ -234,7 +239,12 @@ class VariantLab(w.VBox):
             self.variant_label.value = (gettext("Variant: {rules} (the preset itself)") if self.variant == self.preset_rules
                                         else gettext("Variant: {rules}")).format(rules=code)
         self._show_application()
+        self._show_training()
         self._enable(self.controls.running)
+
+    def _show_training(self) -> None:
+        """The training of strong for the variant, shown while a side plays "strong, trained for this variant"."""
+        self.training.show(self.variant, TRAINED in (self.english_policy.value, self.french_policy.value))
 
     def _show_application(self) -> None:
         """How the preset and the variant apply to the position: when each changed parameter takes effect, or why
@@ -350,8 +360,14 @@ class VariantLab(w.VBox):
         if problems:  # each also stands beside its box
             self.controls.status.value = messages_html([gettext("Not run: {problems}").format(problems="; ".join(problems))])
             return None
-        policies = tuple(f"search:{int(self.search_budget.value)}" if v == "search" else v
-                         for v in (self.english_policy.value, self.french_policy.value))
+        chosen = (self.english_policy.value, self.french_policy.value)
+        trained = self.training.policy()
+        if TRAINED in chosen and trained is None:
+            self.controls.status.value = messages_html([gettext(
+                "Not run: strong is not trained for this variant yet: Train it first (its cost is shown above).")])
+            return None
+        policies = tuple(f"search:{int(self.search_budget.value)}" if v == "search" else trained if v == TRAINED else v
+                         for v in chosen)
         # skilled games played by the engine go to the local cores, as the plan says (the same games as one process)
         return {"policies": policies, "method": self.method.value, "cores": local_cores(),
                 "games": self.games.value, "seed": self.seed.value, "progress": self.controls.callback}

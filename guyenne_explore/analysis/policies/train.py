@@ -199,10 +199,10 @@ class Run:
     def start(self) -> Position:
         return Position.start(Rules.from_json(self.settings.rules))
 
-    def generation_of(self, evaluate: Callable[[list[list[float]], tuple[float, ...], int], list[float]]) -> float:
-        """Run one generation, its candidates scored by ``evaluate(candidates, best, base)``; returns the
-        mean's validation score.  The state changes only once the generation is whole (a cancel inside
-        leaves it as before)."""
+    def generation_of(self, evaluate: Callable[[list[list[float]], tuple[float, ...], int], list[float]]) -> None:
+        """Run one generation, its candidates scored by ``evaluate(candidates, best, base)``, then the mean's
+        validation (the best so far is the mean that scored best there).  A cancel inside leaves cma's stream
+        drawn: a run resumes from the state saved after its last whole generation (:func:`read_state`)."""
         s = self.settings
         candidates = self.es.ask()
         values = evaluate([list(map(float, x)) for x in candidates], self.best.weights,
@@ -213,7 +213,6 @@ class Run:
         valid = score(self.start, mean, Heuristic().compiled(), 2 * s.games, s.seed + VALIDATION)
         if valid > self.best.score:
             self.best = Trained(mean, valid, self.generation)
-        return valid
 
 
 def _cma() -> Any:
@@ -252,8 +251,7 @@ def read_state(path: Path) -> Run:
 
 
 def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: int = GAMES, popsize: int = POPSIZE,
-          sigma: float = SIGMA, generations: int | None = None, report: Callable[[str], None] | None = None,
-          start_from: dict[str, float] | None = None, executor: Any = None,
+          sigma: float = SIGMA, generations: int | None = None, start_from: dict[str, float] | None = None, executor: Any = None,
           progress: Callable[[TrainingProgress], bool | None] | None = None, state: Path | None = None,
           resume: Run | None = None) -> Trained:
     """CMA-ES over the weights until ``seconds`` have passed or ``generations`` (counted from the run's
@@ -267,36 +265,30 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
     saved to after every generation.  A ValueError names bad input."""
     settings = check_training(rules, seed, seconds, generations, games, popsize, sigma, start_from, resume)
     run = resume if resume is not None else Run(settings)
-    say = report or (lambda line: None)
-    say(f"start: {run.best.score:.3f} against the heuristic (validation), generation {run.generation}")
     t0 = time.monotonic()
     done_here = 0
 
     def ask(candidate: int) -> None:
         spent = time.monotonic() - t0
         pace = spent / done_here if done_here else None
-        left = None if pace is None else (
-            max(0.0, seconds - spent) if generations is None else
-            (generations - run.generation) * pace if seconds is None else
-            min(max(0.0, seconds - spent), (generations - run.generation) * pace))
+        by_time = None if seconds is None else max(0.0, seconds - spent)
+        by_count = None if generations is None or pace is None else (generations - run.generation) * pace
+        left = None if pace is None else min(x for x in (by_time, by_count) if x is not None)
         planned = generations if generations is not None else (
-            None if pace is None else run.generation + max(0, int(left / pace)) if left is not None else None)
+            None if pace is None or left is None else run.generation + int(left / pace))
         if progress is not None and progress(TrainingProgress(run.generation, planned, candidate, popsize, spent, left,
-                                                      run.best.score)) is False:
+                                                              run.best.score)) is False:
             raise Cancelled()
 
     try:
         while (generations is None or run.generation < generations) and (
                 seconds is None or time.monotonic() - t0 < seconds):
             ask(0)
-            valid = run.generation_of(_evaluator(settings.rules, games, executor, ask))
+            run.generation_of(_evaluator(settings.rules, games, executor, ask))
             done_here += 1
             if state is not None:
                 save_state(state, run)
-            say(f"generation {run.generation}: the mean scores {valid:.3f} against the heuristic, the best so far "
-                f"{run.best.score:.3f} ({time.monotonic() - t0:.0f} s)")
     except Cancelled:
-        say("cancelled: keeping the best so far")
         return Trained(run.best.weights, run.best.score, run.generation, True)
     return Trained(run.best.weights, run.best.score, run.generation)
 

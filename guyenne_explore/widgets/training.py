@@ -1,0 +1,136 @@
+"""Strong, trained for this variant: the training's cost before it starts, then its progress, time left and Cancel.
+
+The variant lab and the skill levels tab offer the learned policy ``strong`` (the package's weights:
+its preset's, or advanced's under a variant) and "strong, trained for this variant".  Choosing the
+latter shows what training for the variant costs, measured here (the games a generation and the
+games a second of this machine) before anything starts; Train then runs
+:func:`..analysis.train` in the panel's background thread with the shared :class:`.RunControls`
+(bar, time left, Cancel: the run stops within one candidate's games).  The weights are kept in the
+user's cache under the rules' fingerprint (:func:`..analysis.cache_file`), so the variant is trained
+once; a cancelled run keeps its state beside them and Train continues it.  The panels then play
+``strong@FILE``.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from pathlib import Path
+from typing import Any, Callable
+
+import ipywidgets as w
+
+from ..analysis import (TRAIN_DEFAULTS, cache_file, estimate_training, local_cores, local_pool, read_model, read_state,
+                        train, write_weights)
+from ..i18n import N_, gettext, ngettext, plain_duration
+from ..rules import Rules
+from .analysis_panel import RunControls
+from .guard import guarded, log
+
+#: the option of the panels' policy choices that plays strong with weights trained for the variant
+TRAINED = N_("strong, trained for this variant")
+
+
+class StrongTraining:
+    """The training of strong for one rule set, as a panel shows it: the cost, Train, progress and Cancel."""
+
+    def __init__(self) -> None:
+        self.controls = RunControls()
+        self.train_button = w.Button(description="Train strong for this variant", icon="graduation-cap",
+                                     layout=w.Layout(width="auto"))
+        self.cost = w.HTML()
+        self.rules: Rules | None = None
+        #: the training's length, games a seat and candidates a generation (the command's defaults)
+        self.seconds = float(TRAIN_DEFAULTS["minutes"]) * 60
+        self.games, self.popsize = int(TRAIN_DEFAULTS["games"]), int(TRAIN_DEFAULTS["popsize"])
+        self.on_trained: Callable[[], None] = lambda: None
+        self.box = w.VBox([self.cost, self.controls.box(self.train_button), self.controls.status])
+        self.box.layout.display = "none"
+        self.train_button.on_click(guarded(self.controls.status)(lambda _: self.train(block=False)))
+
+    @property
+    def file(self) -> Path | None:
+        """Where the weights trained for the rules are kept (None without rules)."""
+        return None if self.rules is None else cache_file(self.rules)
+
+    def policy(self) -> str | None:
+        """The policy that plays the weights trained for the rules, ``strong@FILE``; None while untrained."""
+        return f"strong@{self.file}" if self.file is not None and self.file.exists() else None
+
+    def show(self, rules: Rules | None, wanted: bool) -> None:
+        """Show the training for ``rules`` when ``wanted`` (the trained option is chosen), with its cost or its
+        weights when trained; hidden otherwise."""
+        if self.controls.running:
+            return
+        self.rules = rules
+        self.box.layout.display = "" if wanted and rules is not None else "none"
+        if wanted and rules is not None:
+            self.describe()
+
+    def describe(self) -> None:
+        """The trained weights' record, or the cost of training them (measured here, before anything starts)."""
+        assert self.rules is not None and self.file is not None
+        self.train_button.disabled = self.controls.running
+        if self.file.exists():
+            trained = read_model(self.file).trained
+            self.cost.value = escape(gettext(
+                "Strong is trained for this variant ({generations} generations, seed {seed}, score {score} against the "
+                "heuristic on its validation games): its weights play.").format(
+                generations=trained.get("generations"), seed=trained.get("seed"),
+                score=trained.get("validation_score_vs_heuristic")))
+            self.train_button.description = gettext("Train again")
+            return
+        cost = self.estimate()
+        self.cost.value = escape(gettext(
+            "Training strong for this variant takes about {duration} on {cores} cores: {generations} generations of "
+            "{games} games, at {rate} games a second measured here. Its weights are then kept for this variant.").format(
+            duration=plain_duration(cost.seconds), cores=local_cores(), generations=f"{cost.generations:,}",
+            games=f"{cost.games_a_generation:,}", rate=f"{cost.games_per_second:,.0f}"))
+        self.train_button.description = gettext("Train strong for this variant")
+
+    def estimate(self) -> Any:
+        return estimate_training(self.rules, self.games, self.popsize, self.seconds, None, local_cores())  # type: ignore[arg-type]
+
+    def train(self, block: bool = True) -> None:
+        """Train for the rules (continuing a cancelled run of theirs), the generations the cost promised."""
+        if self.rules is None or self.file is None or self.controls.running:
+            return
+        rules, out = self.rules, self.file
+        state = out.with_name(out.name + ".state")
+        resumed = read_state(state) if state.exists() else None
+        cost = self.estimate()
+        generations = resumed.generation + cost.generations if resumed is not None else cost.generations
+        seed = resumed.settings.seed if resumed is not None else int(TRAIN_DEFAULTS["seed"])
+        executor = local_pool() if local_cores() > 1 else None
+        self.train_button.disabled = True
+        self.controls.start(gettext("Training strong for this variant..."))
+
+        def progress(p: Any) -> bool | None:
+            return self.controls.callback(p.generation * p.popsize + p.candidate, generations * p.popsize)
+
+        def work() -> None:
+            try:
+                result = train(rules, seed, None, self.games, self.popsize, generations=generations, executor=executor,
+                               progress=progress, state=state, resume=resumed)
+            except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
+                log.exception("training failed")
+                self._done(False, gettext("The training failed: {error}").format(error=exc))
+                return
+            if result.cancelled:
+                self._done(False, ngettext("Training cancelled after {count} generation: Train continues it.",
+                                           "Training cancelled after {count} generations: Train continues it.",
+                                           result.generations).format(count=result.generations))
+                return
+            shown = rules.to_json()
+            write_weights(out, result, shown if isinstance(shown, str) else json.dumps(shown, separators=(",", ":")),
+                          seed, self.games, popsize=self.popsize)
+            self._done(True, gettext("Trained: strong plays its weights for this variant."))
+            self.on_trained()
+
+        self.controls.launch(work, block)
+
+    def _done(self, ok: bool, message: str) -> None:
+        self.controls.finish(ok)
+        self.train_button.disabled = False
+        self.describe()
+        self.controls.status.value = escape(message)
