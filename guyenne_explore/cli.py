@@ -819,7 +819,7 @@ def build_parser() -> argparse.ArgumentParser:
             s.add_argument("--samples", type=_games, help=_("sample this many games (1 to 10,000,000)"))
             s.add_argument("--policies", default="uniform,uniform",
                            help=_("one policy, english,french, or english=search:200,french=heuristic "
-                                "(uniform, heuristic, search[:ROLLOUTS | :MSms])"))
+                                "(uniform, heuristic, strong, strong@FILE, search[:ROLLOUTS | :MSms])"))
             s.add_argument("--workers", type=int, metavar="N",
                            help=_("processes for sampled games (default: the local cores for the search; "
                                   "at most {per} to a local core)").format(per=WORKERS_PER_CORE))

@@ -141,14 +141,18 @@ def test_the_command_resumes_a_run_to_the_weights_of_an_unstopped_one(tmp_path, 
     assert resumed["weights"] == whole["weights"] and resumed["generations"] == 3
 
 
-def test_a_pool_and_a_dask_cluster_train_the_same_weights_as_this_process():
-    here = train.train(TINY, 7, None, generations=2, **SMALL)
+def test_a_pool_and_a_dask_cluster_train_the_same_weights_as_this_process(tmp_path):
+    def trained(name, executor=None):
+        result = train.train(TINY, 7, None, generations=2, executor=executor, state=tmp_path / name, **SMALL)
+        return result, list(train.read_state(tmp_path / name).es.mean)  # the search itself, not only the best
+
+    here = trained("here")
     with ThreadPoolExecutor(2) as pool:
-        assert train.train(TINY, 7, None, generations=2, executor=pool, **SMALL) == here
+        assert trained("pool", pool) == here
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
-        assert train.train(TINY, 7, None, generations=2, executor=client.get_executor(), **SMALL) == here
+        assert trained("dask", client.get_executor()) == here
 
 
 def test_each_preset_plays_its_own_file_and_a_variant_advanced_s():
