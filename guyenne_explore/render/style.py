@@ -142,7 +142,7 @@ def style_rows(styles: Sequence[PlayStyle], lang: str | None = None) -> list[dic
             m = s.opening_mean
             rows.append({
                 _("rule set"): style.rules, _("skill level"): level_name(s.level, lang),
-                _("bluffs"): _shown(s.bluffs.value, s.bluffs.interval),
+                _("bluffs at an opening"): _shown(s.bluffs.value, s.bluffs.interval),
                 _("cards at an opening"): _shown(m.value, None if m.low is None or m.high is None else (m.low, m.high)),
                 _("hero in round 1"): _shown(s.hero_first_round.value, s.hero_first_round.interval),
                 _("hero in the last rounds"): _shown(s.hero_late.value, s.hero_late.interval),
