@@ -185,6 +185,7 @@ class SkillPanel(w.VBox):
         """After a language switch: the last run's figure, sentences and table, and the status, in the new language
         (drawn again from the kept table: nothing is played again)."""
         self.subject.draw()
+        self._show_training()  # the training's cost or its record, in the new language
         self.how_they_play.refresh()
         if self.controls.running:
             return

@@ -87,8 +87,9 @@ def write_model(path: Path, weights: tuple[float, ...], trained: dict[str, Any],
     os.replace(tmp, path)
 
 
+@functools.lru_cache(maxsize=256)
 def preset_of(rules: Rules) -> str | None:
-    """The preset equal to ``rules`` (None for a variant)."""
+    """The preset equal to ``rules`` (None for a variant); remembered, as the policy asks it at each decision."""
     return next((name for name in PRESETS if Rules.preset(name) == rules), None)
 
 
