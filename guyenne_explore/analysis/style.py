@@ -47,7 +47,7 @@ from ..engine_api import (CONCEDE_CHOICE, ENGLISH, HERO, KINDS, NEUTRAL, OPEN_FI
 from ..i18n import current_language, translator
 from .balance.depth import seconds_a_game
 from .cancel import Cancelled, Stoppable, Throttled
-from .compiled.heuristic import checked
+from .compiled.heuristic import checked, unsupported
 from .compiled.rollout import traced_game
 from .intervals import mean_interval, wilson
 from .policies.heuristic import castle_stake, facts
@@ -58,8 +58,6 @@ from .skill import level_name
 
 #: the levels a style run plays by default, weakest first
 STYLE_LEVELS = ("uniform", "heuristic", "strong")
-#: the levels the compiled game loop plays (the others, a search, the engine plays)
-COMPILED_LEVELS = ("uniform", "heuristic", "strong")
 #: a hero first played in the last this many rounds of its game is "kept for the end"
 LATE_ROUNDS = 3
 #: rough seconds of reading one game's decisions (replay, views, stakes), on top of playing it
@@ -491,8 +489,11 @@ class _Recorder(Hooks):
 
 
 def compiled_plays(start: Position, level: str) -> bool:
-    """Whether the compiled game loop plays ``level`` against itself from ``start`` (else the engine does)."""
-    return level in COMPILED_LEVELS and checked(start, scores=level != "uniform")[0] is None
+    """Whether the compiled game loop plays ``level`` against itself from ``start`` (else the engine does: a
+    search, rules or positions the loop does not play)."""
+    if level == "uniform":
+        return checked(start, scores=False)[0] is None
+    return unsupported(start, (level, level)) is None
 
 
 def style_cost(levels: Sequence[str], games: int) -> list[tuple[str, int, float]]:
@@ -505,7 +506,7 @@ def level_records(start: Position, level: str, games: int, seed: int,
     """The level's ``games`` games against itself as engine records, in order: game ``i`` of batch ``seed``.
     ``on_game(done)`` after each (and, for the engine's games, within a game) cancels by returning False."""
     if compiled_plays(start, level):
-        sides = compiled_sides((level, level))
+        sides = compiled_sides((level, level), start.rules)  # strong: the weights for these rules
         for i in range(games):
             if on_game is not None and on_game(i) is False:
                 raise Cancelled()
