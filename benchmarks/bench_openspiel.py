@@ -15,6 +15,7 @@ decision (``--time-per-decision match``, the default) or a given number of milli
 (``--time-per-decision 120``), at least two (OpenSpiel's first simulation only creates the root).
 
     .venv/bin/python benchmarks/bench_openspiel.py --games 10 --opponents heuristic,search:100
+    .venv/bin/python benchmarks/bench_openspiel.py --games 200 --workers 16 --simulations 100 --rollouts 4
     .venv/bin/python benchmarks/bench_openspiel.py --games 200 --workers 2 --time-per-decision 120
 """
 
@@ -130,7 +131,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="games in each seat against each opponent")
     ap.add_argument("--rules", default="advanced", help="a preset name or a rules JSON object")
-    ap.add_argument("--opponents", default="uniform,heuristic,search:400", help="the policies, comma-separated")
+    ap.add_argument("--opponents", default="strong,search:400", help="the policies, comma-separated")
     ap.add_argument("--simulations", type=int, default=None, help="the bot's simulations (default: equal time)")
     ap.add_argument("--rollouts", type=int, default=4, help="random rollouts at each leaf of the bot")
     ap.add_argument("--time-per-decision", default="match",

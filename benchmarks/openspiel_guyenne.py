@@ -10,8 +10,12 @@ Nothing of the rules is restated here.
   ``card_set[k] + 1``), times the castle slot (none, or castle 0..n-1), then four actions for
   ``reveal``, ``concede``, ``first:0`` and ``first:1``.  The same action is the same move in
   every determinisation, which IS-MCTS needs (its tree is keyed by information state and
-  action).  Chance actions encode a :class:`~guyenne_explore.engine_api.Draw` the same way
-  (english multiset, french multiset).
+  action).
+- **Chance.**  A draw is two chance nodes, english's draw then french's (the engine's
+  :func:`~guyenne_explore.engine_api.side_draws`: the sides draw from their own decks, independently,
+  so the pair's probability is the product): a chance action is the drawn multiset's index, and the
+  position moves on once both are drawn.  Listing every pair at each draw (hundreds at the deal, each
+  a ``Fraction``) was most of the bot's time.
 - **Information.**  ``information_state_string(player)`` is the side's
   :class:`~guyenne_explore.engine_api.SideView` (for a team, the member to play, else its drawer)
   and the public record, written out field by field; ``resample_from_infostate`` deals the
@@ -46,7 +50,10 @@ import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from guyenne_explore.engine_api import (KINDS, Cards, Draw, Move, Position, PublicRecord, Rules,  # noqa: E402
-                                        SideView, determinise)
+                                        SideView, determinise, side_draws)
+from guyenne_explore.analysis.compiled import layout as kn  # noqa: E402
+from guyenne_explore.analysis.compiled.rollout import summaries_if_played  # noqa: E402
+from guyenne_explore.analysis.compiled.sides import UNIFORM_SIDES  # noqa: E402
 from guyenne_explore.view import side_view  # noqa: E402
 
 SHORT_NAME = "python_guyenne"
@@ -82,7 +89,7 @@ class ActionCodec:
         self.castles = rules.castles
         self._specials = (self.castles + 1) * self.multisets
         self.num_actions = self._specials + 4
-        self.num_chance = self.multisets * self.multisets
+        self.num_chance = self.multisets
         #: the index of each multiset met so far (chance points list hundreds of draws)
         self._indices: dict[Cards, int] = {}
         if self.num_actions > _INT_MAX or self.num_chance > _INT_MAX:
@@ -131,12 +138,11 @@ class ActionCodec:
         slot, index = divmod(action, self.multisets)
         return Move(cards=self.cards_of(index), castle=None if slot == 0 else slot - 1)
 
-    def encode_draw(self, draw: Draw) -> int:
-        return self.cards_index(draw.english) * self.multisets + self.cards_index(draw.french)
-
-    def decode_draw(self, action: int) -> Draw:
-        english, french = divmod(action, self.multisets)
-        return Draw(self.cards_of(english), self.cards_of(french))
+    def decode_drawn(self, action: int) -> Cards:
+        """The multiset one side draws at a chance node."""
+        if not 0 <= action < self.multisets:
+            raise ValueError(f"chance action {action} is not one of this rule set's {self.multisets} draws")
+        return self.cards_of(action)
 
 
 def view_text(view: SideView) -> str:
@@ -182,9 +188,9 @@ def _game_type() -> Any:
 
 def _max_game_length(rules: Rules) -> int:
     """A bound on the actions of one game: each round places at least two cards of each side, and a
-    side's cards go through its deck at most ``exhaustion_limit + 1`` times."""
+    side's cards go through its deck at most ``exhaustion_limit + 1`` times; two chance nodes a draw."""
     rounds = rules.card_set.size * (rules.exhaustion_limit + 1) // 2 + 1
-    return rounds * (_DECISIONS_PER_ROUND + 1) + 2 * rules.pre_discard + 2
+    return rounds * (_DECISIONS_PER_ROUND + 2) + 2 * rules.pre_discard + 2
 
 
 class GuyenneGame(pyspiel.Game):
@@ -215,11 +221,13 @@ class GuyenneGame(pyspiel.Game):
 
 @dataclass(frozen=True)
 class _Now:
-    """A state's position and record.  OpenSpiel clones a Python state by deep-copying its
-    attributes; both are immutable, so a clone shares them (a copy cost about 6 ms a clone)."""
+    """A state's position and record, and english's draw while french's is still to come.  OpenSpiel
+    clones a Python state by deep-copying its attributes; all are immutable, so a clone shares them (a
+    copy cost about 6 ms a clone)."""
 
     position: Position
     record: PublicRecord
+    english_draw: Cards | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "_Now":
         return self
@@ -257,13 +265,23 @@ class GuyenneState(pyspiel.State):
             return []
         return sorted(self.codec.encode(m) for m in self.position.legal_moves)
 
+    @property
+    def english_draw(self) -> Cards | None:
+        """English's draw at this chance point once drawn (french's is the next chance node), else None."""
+        return self._now.english_draw
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(self.codec.encode_draw(d), float(pr)) for d, pr in self.position.chance_outcomes()]
+        """The draws of the side drawing now (english first, then french), with their probabilities."""
+        draws = side_draws(self.position)[0 if self.english_draw is None else 1]
+        return [(self.codec.cards_index(cards), float(pr)) for cards, pr in draws]
 
     def _apply_action(self, action: int) -> None:
         p = self.position
+        if p.is_chance and self.english_draw is None:
+            self._now = _Now(p, self.record, self.codec.decode_drawn(action))
+            return
         if p.is_chance:
-            move, q = None, p.apply_outcome(self.codec.decode_draw(action))
+            move, q = None, p.apply_outcome(Draw(self.english_draw, self.codec.decode_drawn(action)))
         else:
             move = self.codec.decode(action)
             q = p.apply(move)
@@ -271,7 +289,7 @@ class GuyenneState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return str(self.codec.decode_draw(action))
+            return str(self.codec.decode_drawn(action))
         return self.codec.decode(action).text()
 
     def is_terminal(self) -> bool:
@@ -323,19 +341,51 @@ def load(rules: str = "advanced") -> GuyenneGame:
     return pyspiel.load_game(SHORT_NAME, {"rules": rules})
 
 
+class CompiledRollouts(mcts.Evaluator):
+    """OpenSpiel's random rollouts (``mcts.RandomRolloutEvaluator``: uniform moves, chance by its
+    probabilities, to the end of the game) played by the project's compiled game loop, which plays the
+    same uniform games thousands of times faster than the wrapper's Python states: the value of a leaf
+    is the mean return of ``n_rollouts`` games, seeded from the bot's ``random_state``.  Where the
+    compiled loop does not play (team sides, conceding as a decision, a draw half made), OpenSpiel's
+    own evaluator plays the rollouts; :attr:`fallbacks` counts those leaves."""
+
+    def __init__(self, n_rollouts: int, random_state: np.random.RandomState):
+        self.n_rollouts = n_rollouts
+        self.random_state = random_state
+        self.python = mcts.RandomRolloutEvaluator(n_rollouts, random_state)
+        self.fallbacks = 0
+
+    def evaluate(self, state: "GuyenneState") -> np.ndarray:
+        rows = None
+        if state.english_draw is None:
+            seed = int(self.random_state.randint(2**31))
+            rows = summaries_if_played(state.position, self.n_rollouts, seed, 0, UNIFORM_SIDES)
+        if rows is None:
+            self.fallbacks += 1
+            return self.python.evaluate(state)
+        won = rows[:, kn.OUT_WINNER]
+        english = (np.sum(won == 0) - np.sum(won == 1)) / self.n_rollouts
+        return np.array([english, -english])
+
+    def prior(self, state: "GuyenneState") -> list[tuple[int, float]]:
+        return self.python.prior(state)
+
+
 class OpenSpielBot:
     """OpenSpiel's generic IS-MCTS bot (uniform random rollouts at the leaves) as a project policy.
 
     It is asked with a :class:`SideView` like every policy; it gives the bot a state dealt from that
     view (:func:`determinise`, with the view's record), whose information state is the view's, and the
     bot's search resamples its worlds from it as from any state.  ``simulations`` (at least
-    :data:`MIN_SIMULATIONS`) each end in ``rollouts`` uniform random games; every decision is seeded
-    from the game's generator.
+    :data:`MIN_SIMULATIONS`) each end in ``rollouts`` uniform random games, played by the compiled loop
+    (:class:`CompiledRollouts`) unless ``compiled`` is False; every decision is seeded from the game's
+    generator.
     """
 
     exact = False
 
-    def __init__(self, game: GuyenneGame, simulations: int = 100, rollouts: int = 4, uct_c: float = 2.0):
+    def __init__(self, game: GuyenneGame, simulations: int = 100, rollouts: int = 4, uct_c: float = 2.0,
+                 compiled: bool = True):
         if simulations < MIN_SIMULATIONS or rollouts < 1:
             raise ValueError(f"the bot needs at least {MIN_SIMULATIONS} simulations and one rollout, not "
                              f"{simulations} x {rollouts}")
@@ -343,6 +393,7 @@ class OpenSpielBot:
         self.simulations = simulations
         self.rollouts = rollouts
         self.uct_c = uct_c
+        self.compiled = compiled
         self.name = f"openspiel-ismcts:{simulations}x{rollouts}"
 
     def distribution(self, view: SideView) -> list[tuple[Move, Any]]:
@@ -355,8 +406,9 @@ class OpenSpielBot:
         if len(moves) == 1:
             return self.game.codec.decode(moves[0])
         random_state = np.random.RandomState(seed)
-        bot = ismcts.ISMCTSBot(self.game, mcts.RandomRolloutEvaluator(self.rollouts, random_state), self.uct_c,
-                               self.simulations, random_state=random_state)
+        evaluator = (CompiledRollouts(self.rollouts, random_state) if self.compiled
+                     else mcts.RandomRolloutEvaluator(self.rollouts, random_state))
+        bot = ismcts.ISMCTSBot(self.game, evaluator, self.uct_c, self.simulations, random_state=random_state)
         worlds = random.Random(seed + 1)
         bot.set_resampler(lambda s, player: s.resample_from_infostate(player, worlds.random))
         return self.game.codec.decode(int(bot.step(state)))

@@ -147,11 +147,18 @@ def side_outcomes(side: "Side", rules: Rules) -> list[tuple[Cards, Fraction]]:
     return out
 
 
-def chance_outcomes(p: "State") -> list[tuple["Draw", Fraction]]:
+def side_draws(p: "State") -> tuple[list[tuple[Cards, Fraction]], list[tuple[Cards, Fraction]]]:
+    """Each side's draws at this chance point with their probabilities (none where there is no draw).
+    The two sides draw from their own decks, independently: a chance outcome is one draw of each, so a
+    sampler can take them one side at a time instead of listing every pair (hundreds at the deal)."""
     if not p.is_chance:
-        return []
+        return [], []
     sides = _drawing_sides(p)
-    eng, fr = side_outcomes(sides[0], p.rules), side_outcomes(sides[1], p.rules)
+    return side_outcomes(sides[0], p.rules), side_outcomes(sides[1], p.rules)
+
+
+def chance_outcomes(p: "State") -> list[tuple["Draw", Fraction]]:
+    eng, fr = side_draws(p)
     return [(Draw(a, b), pa * pb) for a, pa in eng for b, pb in fr]
 
 

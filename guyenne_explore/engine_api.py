@@ -18,7 +18,8 @@ Applying a known-legal move
     :func:`apply_legal`: the hot path's apply, for a move taken from ``legal_moves`` or a view's.
 Tables for fast paths
     :func:`battle_winner`, :func:`battle_of`, :func:`defence_holds` (RULES.md 4),
-    :func:`side_outcomes` (a side's draws with their probabilities, RULES.md 5),
+    :func:`side_outcomes` (a side's draws with their probabilities, RULES.md 5), :func:`side_draws`
+    (both sides' at a chance point, one side at a time),
     :func:`table_result` and :func:`points_rows` (scores of a final table, RULES.md 6),
     :data:`ENDINGS`, :func:`ending` (how a game ended), :func:`sweeper` (the side holding every castle
     of a table, the sweep end check, RULES.md 5 step 1), :func:`holds_too_few` and
@@ -37,7 +38,8 @@ from __future__ import annotations
 
 from .cards import EMPTY, HERO, KINDS, Cards, value_of
 from .determinise import determinise
-from .drawing import cannot_reshuffle_again, ending_without_reshuffle, hand_size_after_draw, side_outcomes
+from .drawing import (cannot_reshuffle_again, ending_without_reshuffle, hand_size_after_draw, side_draws,
+                      side_outcomes)
 from .flow import apply_move, battle_of, battle_winner, defence_holds
 from .game_loop import GameTooLong, Hooks, play
 from .moves import Choice, IllegalMove, LegalMoves, Move, placement_choice
@@ -65,7 +67,7 @@ __all__ = [
     # applying
     "apply_legal",
     # tables for fast paths
-    "battle_winner", "battle_of", "defence_holds", "side_outcomes", "table_result", "points_rows",
+    "battle_winner", "battle_of", "defence_holds", "side_draws", "side_outcomes", "table_result", "points_rows",
     "Result", "Ending", "ENDINGS", "SWEEP", "EXHAUSTED", "OUT_OF_CARDS", "ending", "sweeper",
     "holds_too_few", "cannot_play_on", "cannot_reshuffle_again", "hand_size_after_draw", "ending_without_reshuffle",
     # playing

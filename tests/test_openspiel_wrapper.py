@@ -17,7 +17,7 @@ import numpy as np  # noqa: E402
 import openspiel_guyenne as og  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-from guyenne_explore.engine_api import Position, play  # noqa: E402
+from guyenne_explore.engine_api import Draw, Position, play  # noqa: E402
 from guyenne_explore.analysis.api import policy_named  # noqa: E402
 
 from tests.conftest import uniform_step  # noqa: E402
@@ -58,20 +58,50 @@ def test_registered_game_plays_to_the_engines_result(rules):
         assert sum(end.returns()) == 0
 
 
-def test_chance_outcomes_are_the_engines_and_sum_to_one():
-    game = og.load("advanced")
+@pytest.mark.parametrize("rules", ["advanced", "team"])
+def test_a_draw_is_two_chance_nodes_whose_product_is_the_engines_draw(rules):
+    """English's draw then french's, each a chance node with a few outcomes summing to 1; every pair's
+    probability is the engine's probability of that Draw, and the pair leads to the engine's position."""
+    game = og.load(rules)
     rng = random.Random(3)
     p, seen = Position.start(game.rules), 0
     while not p.is_over and seen < 3:
         if p.is_chance:
-            outcomes = game.state_at(p).chance_outcomes()
-            assert math.isclose(sum(pr for _, pr in outcomes), 1.0)
-            assert len({a for a, _ in outcomes}) == len(outcomes) == len(p.chance_outcomes())
-            for (action, pr), (draw, exact) in zip(outcomes, p.chance_outcomes()):
-                assert game.codec.decode_draw(action) == draw and pr == float(exact)
+            state = game.state_at(p)
+            english = state.chance_outcomes()
+            assert math.isclose(sum(pr for _, pr in english), 1.0)
+            assert len({a for a, _ in english}) == len(english)
+            joint = {}
+            for action, pr in english:
+                after = state.clone()
+                after.apply_action(action)
+                assert after.is_chance_node() and after.position is p  # nothing drawn until both sides have
+                french = after.chance_outcomes()
+                assert math.isclose(sum(q for _, q in french), 1.0)
+                for other, q in french:
+                    drawn = game.codec.decode_drawn(action), game.codec.decode_drawn(other)
+                    joint[drawn] = pr * q
+                    if len(joint) <= 3:
+                        end = after.clone()
+                        end.apply_action(other)
+                        assert end.position == p.apply_outcome(Draw(*drawn))
+            exact = {(d.english, d.french): float(w) for d, w in p.chance_outcomes()}
+            assert joint.keys() == exact.keys()
+            assert all(math.isclose(joint[k], exact[k]) for k in exact)
             seen += 1
         p = uniform_step(p, rng)
     assert seen >= 2
+
+
+def test_compiled_rollouts_score_uniform_games_like_openspiels():
+    """The bot's leaves, played by the compiled loop, have the value of OpenSpiel's own random rollouts:
+    english's mean return from the start over many games agrees within sampling error."""
+    game = og.load("advanced")
+    rs = np.random.RandomState(2)
+    compiled = og.CompiledRollouts(400, rs).evaluate(game.new_initial_state())
+    python = mcts.RandomRolloutEvaluator(60, rs).evaluate(game.new_initial_state())
+    assert compiled[0] == -compiled[1] and abs(compiled[0]) <= 1
+    assert abs(compiled[0] - python[0]) < 0.45
 
 
 @pytest.mark.parametrize("rules", ["advanced", "expert", "team3",
@@ -132,7 +162,8 @@ def test_information_state_never_shows_the_opponents_hand():
 def test_one_ismcts_decision_is_a_legal_action():
     game = og.load("advanced")
     state = game.new_initial_state()
-    state.apply_action(state.chance_outcomes()[5][0])
+    state.apply_action(state.chance_outcomes()[5][0])  # english's hand
+    state.apply_action(state.chance_outcomes()[0][0])  # french's
     rs = np.random.RandomState(1)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 3, random_state=rs)
     worlds = random.Random(1)
@@ -167,5 +198,6 @@ def test_a_clone_moves_on_alone():
     clone = state.clone()
     assert clone.position is state.position
     clone.apply_action(clone.chance_outcomes()[0][0])
-    assert state.is_chance_node() and not clone.is_chance_node()
+    clone.apply_action(clone.chance_outcomes()[0][0])
+    assert state.is_chance_node() and not clone.is_chance_node() and state.english_draw is None
     assert state.position == Position.start(game.rules)
