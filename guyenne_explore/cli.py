@@ -656,12 +656,12 @@ def cmd_train(args: argparse.Namespace) -> int:
         rate=f"{cost.games_per_second:,.0f}", duration=plain_duration(cost.seconds)), file=sys.stderr)
     bar = _Bar()
 
-    def progress(p: Any) -> None:
+    def progress(p: Any) -> None:  # until a generation is timed, the pace measured before the start
+        left = p.seconds_left if p.seconds_left is not None else max(0.0, cost.seconds - p.seconds)
         bar(_("generation {number} of {planned} (candidate {candidate} of {popsize}): best {best:.3f} against the "
               "heuristic, {left} left").format(
-            number=p.generation + 1, planned=p.generations if p.generations is not None else "?",
-            candidate=p.candidate, popsize=p.popsize, best=p.best,
-            left=plain_duration(p.seconds_left) if p.seconds_left is not None else "?"))
+            number=p.generation + 1, planned=p.generations if p.generations is not None else cost.generations,
+            candidate=p.candidate, popsize=p.popsize, best=p.best, left=plain_duration(left)))
 
     try:
         with _executor_for(args, args.workers is not None and args.workers > 1) as executor:

@@ -274,8 +274,8 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
         by_time = None if seconds is None else max(0.0, seconds - spent)
         by_count = None if generations is None or pace is None else (generations - run.generation) * pace
         left = None if pace is None else min(x for x in (by_time, by_count) if x is not None)
-        planned = generations if generations is not None else (
-            None if pace is None or left is None else run.generation + int(left / pace))
+        planned = generations if generations is not None else (  # by time: the one under way and those that fit
+            None if pace is None or left is None else run.generation + max(1, math.ceil(left / pace)))
         if progress is not None and progress(TrainingProgress(run.generation, planned, candidate, popsize, spent, left,
                                                               run.best.score)) is False:
             raise Cancelled()
