@@ -157,3 +157,13 @@ def test_the_command_writes_the_report_which_names_no_file_and_whose_command_rep
     assert again["tried"] == first["tried"] and again["front"] == first["front"]
     best = first["best"]
     assert f"{best['metrics'][FIRST]['value']:.3f}" in " ".join(page.cells)
+
+
+def test_when_no_candidate_meets_every_target_the_report_lists_the_closest_then_the_trade_off_front():
+    result, _depth = _planted()
+    result.targets = parse_targets(["advantage=0.49:0.51", "rounds=:8"])  # fair is hand size 5, short is 7
+    page = Page(balance_report(result, lang="en"))
+    assert "the closest, then the trade-off front" in page.headings["answer"]
+    settings = [c for c in page.cells if c.startswith("hand size ")]
+    assert settings == ["hand size 5", "hand size 7"]  # hand size 6 is fairer than 7 but no shorter: dominated
+    assert ["closest", "trade-off"] == [c for c in page.cells if c in ("closest", "trade-off")]

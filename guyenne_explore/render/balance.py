@@ -120,6 +120,17 @@ def _candidate_words(c: Candidate, result: SearchResult, lang: str | None) -> st
                                               games=c.games)
 
 
+def table_heading(result: SearchResult, lang: str | None = None) -> str:
+    """What :func:`candidate_rows` lists, as the table's heading."""
+    _ = translator(lang).gettext
+    if result.ranked():
+        return _("The best setting and the alternatives that meet every target, fewest changes first (95% intervals)")
+    if _front(result, result.candidates):
+        return _("No candidate meets every target yet; the closest, then the trade-off front, fewest changes first "
+                 "(95% intervals)")
+    return _("No candidate meets every target yet; the closest (95% intervals)")
+
+
 def candidate_rows(result: SearchResult, alternatives: int = 8, lang: str | None = None) -> list[dict[str, str]]:
     """The best setting and up to ``alternatives`` others meeting every target, the fewest changes from the preset
     first; when none meets them, the closest candidate and, with several targets, the others on the trade-off

@@ -17,7 +17,7 @@ from html import escape
 
 from ..analysis import TARGET_METRICS, TARGET_WORDS, Depth, SearchResult, Target, level_name, parameter_label
 from ..i18n import current_language, translator
-from .balance import candidate_rows, depth_rows, target_label, tradeoff_figure
+from .balance import candidate_rows, depth_rows, table_heading, target_label, tradeoff_figure
 from .plots import _cell, rows_html
 from .report import STYLE
 
@@ -125,8 +125,7 @@ def balance_report(result: SearchResult, *, depth: Depth | None = None, x: str |
     default_x, default_y = axes(result)
     figure = tradeoff_figure(result, x or default_x, y or default_y, lang)
     rows = candidate_rows(result, alternatives, lang)
-    head = (_("The best setting and the alternatives that meet every target, fewest changes first (95% intervals)")
-            if result.ranked() else _("No candidate meets every target yet; the closest (95% intervals)"))
+    head = table_heading(result, lang)
     title = _("Guyenne balance report")
     parts = [f"<h1>{escape(title)}</h1>",
              f"<h2 id='question'>{escape(_('The question'))}</h2>", _question_html(result, lang),

@@ -53,7 +53,7 @@ from ..analysis import (
 )
 from ..i18n import N_, gettext, ngettext, plain_count, plain_duration, plain_size
 from ..position import Position
-from ..render.balance import candidate_rows, candidates_csv, depth_rows, target_label, tradeoff_figure
+from ..render.balance import candidate_rows, candidates_csv, depth_rows, table_heading, target_label, tradeoff_figure
 from ..render.balance_report import balance_report
 from ..render.plots import FORMATS, export_figures, rows_html
 from ..rules import PRESETS, Rules
@@ -424,10 +424,7 @@ class BalancePanel(w.VBox):
         if self.result is None:
             return
         rows = candidate_rows(self.result)
-        met = bool(self.result.ranked())
-        head = (gettext("The best setting and the alternatives that meet every target, fewest changes first (95% "
-                        "intervals)") if met else
-                gettext("No candidate meets every target yet; the closest (95% intervals)"))
+        head = table_heading(self.result)
         self.table.value = f"<h4>{escape(head)}</h4>" + rows_html(rows) if rows else messages_html(
             [gettext("no candidate could be played: the rules refused every one")])
         self.figures = {"balance-tradeoff": tradeoff_figure(self.result, self.x_axis.value, self.y_axis.value)}
