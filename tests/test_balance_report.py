@@ -167,3 +167,10 @@ def test_when_no_candidate_meets_every_target_the_report_lists_the_closest_then_
     settings = [c for c in page.cells if c.startswith("hand size ")]
     assert settings == ["hand size 5", "hand size 7"]  # hand size 6 is fairer than 7 but no shorter: dominated
     assert ["closest", "trade-off"] == [c for c in page.cells if c in ("closest", "trade-off")]
+
+
+def test_a_target_written_by_its_metrics_own_name_is_shown_by_the_metrics_label():
+    result, _depth = _planted()
+    result.targets = parse_targets(["Advantage (first side)=0.45:0.55", "Duration (rounds)=:9"])
+    cells = Page(balance_report(result, lang="fr")).cells
+    assert "Avantage (premier camp) (0.45:0.55)" in cells and "Durée (tours) (:9)" in cells

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
-from ..analysis import TARGET_METRICS, Candidate, Depth, Metric, SearchResult, level_name
+from ..analysis import TARGET_METRICS, Candidate, Depth, Metric, SearchResult, Target, level_name
 from ..i18n import N_, translator
 from .plots import _cell, _layout
 
@@ -30,6 +30,11 @@ GROUPS = (
 )
 #: how the trade-off front is drawn: a ring around each of its candidates
 FRONT = (N_("trade-off front"), "#1f4e9c", "circle-open")
+
+
+def short_name(target: Target) -> str:
+    """The short name of a target's metric (``draws`` for a target written ``Drawishness=:0.05``)."""
+    return next(name for name, metric in TARGET_METRICS.items() if metric == target.metric)
 
 
 def target_label(name: str, lang: str | None = None) -> str:
@@ -155,7 +160,7 @@ def candidate_rows(result: SearchResult, alternatives: int = 8, lang: str | None
         for t in result.targets:
             m = c.metrics.get(t.metric)
             wanted = str(t).partition("=")[2]  # the range asked, "0.45:0.55", ":0.05"
-            row[f"{target_label(t.name, lang)} ({wanted})"] = "-" if m is None else _cell(m.value, m.low, m.high)
+            row[f"{target_label(short_name(t), lang)} ({wanted})"] = "-" if m is None else _cell(m.value, m.low, m.high)
         rows.append(row)
     return rows
 

@@ -17,7 +17,7 @@ from html import escape
 
 from ..analysis import TARGET_METRICS, TARGET_WORDS, Depth, SearchResult, Target, level_name, parameter_label
 from ..i18n import current_language, translator
-from .balance import candidate_rows, depth_rows, table_heading, target_label, tradeoff_figure
+from .balance import candidate_rows, depth_rows, short_name, table_heading, target_label, tradeoff_figure
 from .plots import _cell, rows_html
 from .report import STYLE
 
@@ -44,11 +44,6 @@ def reproduce_command(result: SearchResult) -> str:
         args += ["--trials", str(result.trials)]
     args += ["--seed", str(result.seed)]
     return " ".join(shlex.quote(a) for a in args)
-
-
-def short_name(target: Target) -> str:
-    """The short name of a target's metric (``draws`` for a target written ``Drawishness=:0.05``)."""
-    return next(name for name, metric in TARGET_METRICS.items() if metric == target.metric)
 
 
 def axes(result: SearchResult) -> tuple[str, str]:
