@@ -1,0 +1,30 @@
+"""``benchmarks/bench_strong.py``: a pairing's games are seeded by their index, so any split of them over
+workers gives the same points; bad flags are refused in one line."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pyspiel")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+import bench_strong as bs  # noqa: E402
+
+
+@pytest.mark.parametrize("other,compiled", [("heuristic", True), ("folder", False)])
+def test_the_points_do_not_depend_on_how_the_games_are_split(other, compiled):
+    whole = bs.seat_share("advanced", other, 1, 5, 0, 4, compiled, (2, 1))[0]
+    parts = sum(bs.seat_share("advanced", other, 1, 5, start, 2, compiled, (2, 1))[0] for start in (0, 2))
+    assert whole == parts
+
+
+@pytest.mark.parametrize("flags,message", [(["--only", "nobody"], "unknown pairing nobody"),
+                                           (["--bot", "1x4"], "--bot"),
+                                           (["--rules", "advanced,nowhere"], "nowhere")])
+def test_bad_flags_are_refused_in_one_line(flags, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        bs.parse(flags)
+    assert message in str(stop.value) and "\n" not in str(stop.value)
