@@ -587,8 +587,7 @@ def cmd_depth(args: argparse.Namespace) -> int:
         print("  " + _("{stronger} against {weaker}: score {score}, the weaker wins {wins}, luck share {luck}").format(
             stronger=m.stronger, weaker=m.weaker, score=_shown_metric(m.score),
             wins=_shown_metric(m.weaker_wins), luck=_shown_metric(m.luck)))
-    print(_("skill chain: {chain} levels (95% interval {low} to {high})").format(
-        chain=depth.chain, low=depth.chain_low, high=depth.chain_high))
+    print(depth.chain_text())
     print(_("the weaker level wins {wins} of the games; luck share {luck}").format(
         wins=_shown_metric(depth.weaker_wins), luck=_shown_metric(depth.luck)))
     return EXIT_OK

@@ -98,8 +98,7 @@ def _wanted(target: Target, lang: str) -> str:
 def _depth_html(depth: Depth, lang: str) -> str:
     """The ladder's chain with its interval, the weaker level's wins and the luck share, and each pair."""
     _ = translator(lang).gettext
-    chain = _("skill chain: {chain} levels (95% interval {low} to {high})").format(
-        chain=depth.chain, low=depth.chain_low, high=depth.chain_high)
+    chain = depth.chain_text(lang)
     pooled = _("the weaker level wins {wins} of the games; luck share {luck}").format(
         wins=_cell(depth.weaker_wins.value, depth.weaker_wins.low, depth.weaker_wins.high),
         luck=_cell(depth.luck.value, depth.luck.low, depth.luck.high))

@@ -548,8 +548,7 @@ class BalancePanel(w.VBox):
         d = self.depth
         if d is None:
             return
-        chain = gettext("skill chain: {chain} levels (95% interval {low} to {high})").format(
-            chain=d.chain, low=d.chain_low, high=d.chain_high)
+        chain = d.chain_text()
         pooled = gettext("the weaker level wins {wins} of the games; luck share {luck}").format(
             wins=_shown(d.weaker_wins), luck=_shown(d.luck))
         self.depth_result.value = (f"<div><b>{escape(d.rules)}</b>: {escape(chain)}</div><div>{escape(pooled)}</div>"

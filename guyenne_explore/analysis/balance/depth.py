@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ...engine_api import Position, Rules
-from ...i18n import gettext
+from ...i18n import gettext, translator
 from ..api import execute
 from ..intervals import mean_interval, wilson
 from ..metrics import Metric
@@ -163,6 +163,14 @@ class Depth:
         return cls(rules, tuple(levels), tuple(matches), _chain([m.score.value >= BEATS for m in matches]),
                    _chain([(m.score.low or 0.0) >= BEATS for m in matches]),
                    _chain([(m.score.high or 0.0) >= BEATS for m in matches]), pooled.weaker_wins, pooled.luck)
+
+    def chain_text(self, lang: str | None = None) -> str:
+        """The skill chain with its interval as a sentence (the command line, the Balance tab and the report
+        say it alike)."""
+        return translator(lang).ngettext(
+            "skill chain: {chain} level (95% interval {low} to {high})",
+            "skill chain: {chain} levels (95% interval {low} to {high})", self.chain).format(
+            chain=self.chain, low=self.chain_low, high=self.chain_high)
 
     def metric(self) -> Metric:
         """The chain as a metric (a target of the balance search): its length with its interval, in levels."""
