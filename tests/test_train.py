@@ -214,12 +214,12 @@ def test_the_variant_lab_shows_the_cost_before_training_then_plays_the_trained_w
     lab = VariantLab(Position.start(Rules.preset("advanced")))
     lab.editors["hand_size"].value = "5"
     assert lab.variant == TINY
-    assert lab.training.box.layout.display == "none"  # hidden until the trained option is chosen
+    assert not lab.training.box.children  # no Train nor second Cancel on the page until the option is chosen
     tiny_training(lab.training)
     lab.english_policy.value = TRAINED
-    assert lab.training.box.layout.display != "none"
+    assert lab.training.box.children == lab.training.parts
     words = lab.training.cost.value
-    assert "takes about" in words and "games a second measured here" in words  # the cost, before it starts
+    assert "Training strong for this variant takes" in words and "games a second measured here" in words  # the cost, before it starts
     assert lab.training.controls.progress.value == 0 and not lab.training.controls.running
     assert not files.cache_file(TINY).exists()
     assert lab._settings() is None and "not trained" in lab.controls.status.value  # refused, not run untrained
@@ -242,7 +242,7 @@ def test_the_skill_tab_offers_strong_and_strong_trained_and_cancel_stops_its_tra
     training = panel.training
     training.games, training.popsize, training.seconds = 20, 6, 3600.0  # long: cancelled below
     panel.strong_trained.value = True
-    assert "takes about" in training.cost.value and training.controls.progress.value == 0
+    assert "Training strong for this variant takes" in training.cost.value and training.controls.progress.value == 0
     panel.run(block=True)
     assert "not trained" in panel.controls.status.value
     training.train(block=False)

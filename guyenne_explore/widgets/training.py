@@ -44,8 +44,10 @@ class StrongTraining:
         self.seconds = float(TRAIN_DEFAULTS["minutes"]) * 60
         self.games, self.popsize = int(TRAIN_DEFAULTS["games"]), int(TRAIN_DEFAULTS["popsize"])
         self.on_trained: Callable[[], None] = lambda: None
-        self.box = w.VBox([self.cost, self.controls.box(self.train_button), self.controls.status])
-        self.box.layout.display = "none"
+        # its parts join the page only while shown: a hidden Cancel or Train would be one more button of that name
+        self.parts = (self.cost, self.controls.box(self.train_button), self.controls.status)
+        self.box = w.VBox([])
+        self.box.add_class("guyenne-training")
         self.train_button.on_click(guarded(self.controls.status)(lambda _: self.train(block=False)))
 
     @property
@@ -63,7 +65,7 @@ class StrongTraining:
         if self.controls.running:
             return
         self.rules = rules
-        self.box.layout.display = "" if wanted and rules is not None else "none"
+        self.box.children = self.parts if wanted and rules is not None else ()
         if wanted and rules is not None:
             self.describe()
 
@@ -82,7 +84,7 @@ class StrongTraining:
             return
         cost = self.estimate()
         self.cost.value = escape(gettext(
-            "Training strong for this variant takes about {duration} on {cores} cores: {generations} generations of "
+            "Training strong for this variant takes {duration} on {cores} cores: {generations} generations of "
             "{games} games, at {rate} games a second measured here. Its weights are then kept for this variant.").format(
             duration=plain_duration(cost.seconds), cores=local_cores(), generations=f"{cost.generations:,}",
             games=f"{cost.games_a_generation:,}", rate=f"{cost.games_per_second:,.0f}"))
@@ -106,7 +108,12 @@ class StrongTraining:
         self.controls.start(gettext("Training strong for this variant..."))
 
         def progress(p: Any) -> bool | None:
-            return self.controls.callback(p.generation * p.popsize + p.candidate, generations * p.popsize)
+            answer = self.controls.callback(p.generation * p.popsize + p.candidate, generations * p.popsize)
+            # the time left at the last generation's pace (the bar's own counts the workers' start in the first),
+            # before that at the pace measured for the cost
+            left = p.seconds_left if p.seconds_left is not None else max(0.0, cost.seconds - p.seconds)
+            self.controls.left.value = gettext("{duration} left").format(duration=plain_duration(left))
+            return answer
 
         def work() -> None:
             try:

@@ -266,11 +266,10 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
     settings = check_training(rules, seed, seconds, generations, games, popsize, sigma, start_from, resume)
     run = resume if resume is not None else Run(settings)
     t0 = time.monotonic()
-    done_here = 0
+    pace: float | None = None  # the last whole generation's seconds (the first also starts the workers)
 
     def ask(candidate: int) -> None:
         spent = time.monotonic() - t0
-        pace = spent / done_here if done_here else None
         by_time = None if seconds is None else max(0.0, seconds - spent)
         by_count = None if generations is None or pace is None else (generations - run.generation) * pace
         left = None if pace is None else min(x for x in (by_time, by_count) if x is not None)
@@ -284,8 +283,9 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
         while (generations is None or run.generation < generations) and (
                 seconds is None or time.monotonic() - t0 < seconds):
             ask(0)
+            began = time.monotonic()
             run.generation_of(_evaluator(settings.rules, games, executor, ask))
-            done_here += 1
+            pace = time.monotonic() - began
             if state is not None:
                 save_state(state, run)
     except Cancelled:
