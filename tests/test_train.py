@@ -46,6 +46,7 @@ def test_the_command_trains_the_same_weights_for_the_same_seed(tmp_path, capsys)
         captured = capsys.readouterr()
         assert code == 0, captured.err
         assert "training strong for" in captured.err  # the cost, before it starts
+        assert captured.err.index("training strong for") < captured.err.index(" left")  # then progress, time left
         outs.append(json.loads(captured.out))
     assert outs[0]["weights"] == outs[1]["weights"] and outs[0]["generations"] == 2
     assert outs[0]["policy"] == f"strong@{tmp_path / 'a.json'}"
