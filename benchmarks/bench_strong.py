@@ -43,6 +43,7 @@ from guyenne_explore import Position  # noqa: E402
 from guyenne_explore.analysis.api import policy_named  # noqa: E402
 from guyenne_explore.analysis.compiled import heuristic as compiled_heuristic  # noqa: E402
 from guyenne_explore.analysis.compiled import layout as kn  # noqa: E402
+from guyenne_explore.analysis.compiled.encode import unsupported as uniform_unsupported  # noqa: E402
 from guyenne_explore.analysis.compiled.rollout import play_summaries  # noqa: E402
 from guyenne_explore.analysis.compiled.sides import UNIFORM_SIDES, SidePolicy  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
@@ -237,9 +238,12 @@ def main(argv: list[str] | None = None) -> None:
             if shown != spec:
                 shown = spec
                 reason = compiled_reason(rules)
+                leaves = uniform_unsupported(Position.start(rules), ("uniform", "uniform"))
                 print(f"\n{rules}: from the start before the deal, {args.games} games a seat; compiled loop: "
                       f"{'plays strong and the heuristic' if reason is None else 'not used (' + reason + ')'}; "
-                      "elsewhere the engine's loop plays the Python policies", flush=True)
+                      "elsewhere the engine's loop plays the Python policies; the IS-MCTS bot's rollouts: "
+                      f"{'compiled' if leaves is None else 'OpenSpiel' + chr(39) + 's own (' + leaves + ')'}",
+                      flush=True)
                 if spec in speeds:
                     print(show(speeds[spec]), flush=True)
                     results.append({"rules": spec, **speeds[spec]})
