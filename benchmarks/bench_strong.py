@@ -17,8 +17,11 @@ Where the compiled game loop plays both sides (asked of the loop itself: ``compi
 games are compiled, else the engine's game loop plays the Python policies (the same policies, proven move
 for move in the tests); each rule set's header says which and why.  Game ``i`` of a seat is seeded by its
 index alone, so the results are the same for any ``--workers`` (a process pool over chunks of games).
+Under the team presets the compiled loop plays no side yet, so the bot's rollouts are OpenSpiel's own
+Python ones (seconds a decision): the second command leaves the bot out there.
 
-    .venv/bin/python benchmarks/bench_strong.py --games 200 --workers 16 --json strong.json
+    .venv/bin/python benchmarks/bench_strong.py --rules advanced,expert,classic2021 --games 200 --workers 16
+    .venv/bin/python benchmarks/bench_strong.py --rules team,team3 --skip ismcts --games 200 --workers 16
     .venv/bin/python benchmarks/bench_strong.py --rules advanced --only heuristic,speed --games 1000
 """
 
@@ -139,10 +142,11 @@ def speed(rules: Rules) -> dict[str, Any]:
             "verdict": "meets" if share >= TARGETS["speed"] else "MISSES"}
 
 
-def pairings(only: list[str] | None, search: str) -> list[tuple[str, str]]:
+def pairings(only: list[str] | None, skip: list[str], search: str) -> list[tuple[str, str]]:
     """(label, opponent) of every pairing asked: ``search``, ``heuristic``, each counter, ``ismcts``."""
     every = [("search", search), ("heuristic", "heuristic")] + [(c, c) for c in COUNTERS] + [("ismcts", "ismcts")]
-    return [(label, other) for label, other in every if only is None or label in only or other in only]
+    return [(label, other) for label, other in every
+            if (only is None or label in only or other in only) and label not in skip and other not in skip]
 
 
 def submit(pool: ProcessPoolExecutor, rules: str, other: str, games: int, chunk: int, seed: int, compiled: bool,
@@ -192,6 +196,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--rules", default=",".join(RULE_SETS), help="presets, comma-separated")
     ap.add_argument("--games", type=int, default=200, help="games a seat of each pairing (both seats: twice that)")
     ap.add_argument("--only", help="pairings, comma-separated: search, heuristic, a counter's name, ismcts, speed")
+    ap.add_argument("--skip", default="", help="pairings to leave out, comma-separated (the names of --only)")
     ap.add_argument("--search", default="search:400", help="the search's name and budget")
     ap.add_argument("--bot", default="100x4", help="OpenSpiel's IS-MCTS budget: SIMULATIONSxROLLOUTS")
     ap.add_argument("--workers", type=int, default=1)
@@ -202,15 +207,16 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         args.specs = [r for r in args.rules.split(",") if r]
         args.rule_sets = [Rules.from_json(r) for r in args.specs]
         args.only_list = None if args.only is None else [x for x in args.only.split(",") if x]
+        args.skip_list = [x for x in args.skip.split(",") if x]
         sims, _, rolls = args.bot.partition("x")
         if not (sims.isdigit() and rolls.isdigit()) or int(sims) < 2 or int(rolls) < 1:
             raise ValueError(f"--bot: SIMULATIONSxROLLOUTS, at least 2x1, not {args.bot!r}")
         args.bot_budget = (int(sims), int(rolls))
         policy_named(args.search)
         known = {"search", "heuristic", "ismcts", "speed", args.search, *COUNTERS}
-        unknown = sorted(set(args.only_list or ()) - known)
+        unknown = sorted((set(args.only_list or ()) | set(args.skip_list)) - known)
         if unknown:
-            raise ValueError(f"--only: unknown pairing {', '.join(unknown)} (choose from {', '.join(sorted(known))})")
+            raise ValueError(f"--only, --skip: unknown pairing {', '.join(unknown)} (choose from {', '.join(sorted(known))})")
         if args.games < 1 or args.workers < 1:
             raise ValueError("--games and --workers must be at least 1")
     except (RulesError, ValueError) as exc:
@@ -221,9 +227,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     args = parse(argv)
     chunk = max(1, min(50, -(-args.games // args.workers)))
-    asked = pairings(args.only_list, args.search)
+    asked = pairings(args.only_list, args.skip_list, args.search)
     t0, results = time.perf_counter(), []
-    timed = args.only_list is None or "speed" in args.only_list
+    timed = (args.only_list is None or "speed" in args.only_list) and "speed" not in args.skip_list
     speeds = {spec: speed(rules) for spec, rules in zip(args.specs, args.rule_sets)} if timed else {}
     with ProcessPoolExecutor(args.workers) as pool:
         planned = []
