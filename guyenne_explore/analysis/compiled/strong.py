@@ -21,8 +21,8 @@ import numpy as np
 from numba import njit
 
 from . import kernel as kn
-from .heuristic import T_POOL_BITS, I_CODE, I_SUM, R_SIZE, R_WORTH, _class, _held, _pick, _pool, _softmax
-from .heuristic import _utility, _utility_coded
+from .heuristic import (T_POOL_BITS, I_CODE, I_SUM, R_SIZE, R_WORTH, _class, _held, _pick, _pool, _softmax,
+                        castle_stake, table_code)
 from .sides import (F_ANSWER, F_CHANCE, F_EDGE, F_GAIN, F_HERO, F_HERO_SAFE, F_HIDDEN, F_LATE, F_LONE, F_OWN,
                     F_REMOVAL, F_SHARE, F_SIZE, F_SPENT, F_STAKE, F_THEIRS, FEATURES, N_HEURISTIC, P_HERO_USE,
                     P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT)
@@ -77,32 +77,13 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
         n_c = 1
     lone = bluffs[b, code, 0] if opening else -1
     hidden = bluffs[b, code, 1] if opening else -1
-    tabled = points.shape[0] > 0
-    code0 = 0
-    if tabled:
-        for i in range(cs.shape[0]):
-            code0 = 3 * code0 + cs[i] + 1
+    code0 = table_code(cs, points)
     w = hp[N_HEURISTIC:]
     n = 0
     for j in range(n_c):
         castle = mcastle[j]
-        control = cs[castle]
-        if tabled:
-            digit = 1
-            for _ in range(cs.shape[0] - 1 - castle):
-                digit *= 3
-            won = _utility_coded(code0 + (side - control) * digit, side, ue, uf, rp[kn.SCORING], points, res,
-                                 hp[P_WIN_WEIGHT])
-            lost = _utility_coded(code0 + (1 - side - control) * digit, side, ue, uf, rp[kn.SCORING], points, res,
-                                  hp[P_WIN_WEIGHT])
-        else:
-            cs[castle] = side
-            won = _utility(cs, side, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
-            cs[castle] = 1 - side
-            lost = _utility(cs, side, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
-            cs[castle] = control
-        stake = won - lost
-        c1 = _class(control, side)
+        stake = castle_stake(cs, castle, side, code0, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
+        c1 = _class(cs[castle], side)
         adj = 0.5 if c1 == 1 else (-0.5 if c1 == 2 else 0.0)
         for r in range(n_opt):
             row = first_row + r

@@ -25,12 +25,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
-from ...engine_api import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND, Cards, Move,
-                          SideView, battle_of, concede_move)
+from ...engine_api import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, OPEN_FIRST, OPEN_SECOND, Cards, Move, SideView,
+                          battle_of, concede_move)
 from ..compiled.sides import FEATURES, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT, STRONG
 from ..compiled.sides import SidePolicy
-from .heuristic import (HERO_USE, RESOLUTION, TEMPERATURE, WIN_WEIGHT, Facts, Heuristic, card_worth, castle_stake,
-                        facts, pick, removal_loss, win_chance, worth)
+from .heuristic import (HERO_USE, RESOLUTION, TEMPERATURE, WIN_WEIGHT, Facts, Heuristic, battle_terms, card_worth,
+                        facts, pick, removal_loss, worth)
 
 #: the shipped model: its features by name (in :data:`FEATURES`' order), their weights, and how it was trained
 WEIGHTS_FILE = Path(__file__).with_name("strong_weights.json")
@@ -63,16 +63,8 @@ def checked_weights(names: object, weights: object, where: str = "weights") -> t
 def features(view: SideView, move: Move, known: Facts) -> tuple[float, ...]:
     """The features of a placement, in :data:`FEATURES`' order (as ``compiled.strong`` computes them)."""
     rules, point, me = view.rules, view.to_play, view.side
-    battle = battle_of(point)
-    assert battle is not None
-    castle = move.castle if move.castle is not None else (view.x, view.y)[battle]
-    assert castle is not None
-    control = view.castles[castle]
-    stake = castle_stake(view.castles, castle, me, rules, known.unspent)
+    battle, stake, p, rel, loss = battle_terms(view, move, known)
     cards = move.cards
-    p = win_chance(view, cards, battle, control, known)
-    rel = NEUTRAL if control == NEUTRAL else ENGLISH if control == me else FRENCH
-    loss = p * removal_loss(rules, rel, cards, True) + (1 - p) * removal_loss(rules, rel, cards, False)
     size = float(cards.size)
     hero = cards[HERO] > 0
     opening = point in (OPEN_FIRST, OPEN_SECOND)
