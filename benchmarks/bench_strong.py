@@ -5,7 +5,7 @@ The heuristic and uniform pairings are compiled games (fresh seeds, none of the 
 counter-policies and the search play the Python twin in the engine's loop (the same policy, proven
 move for move in tests/test_strong.py).
 
-    .venv/bin/python benchmarks/bench_strong.py --games 1000 --engine-games 100 --search-games 0
+    .venv/bin/python benchmarks/bench_strong.py --games 1000 --engine-games 400 --lookahead-games 60 --search-games 0
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from guyenne_explore.analysis.compiled import layout as kn  # noqa: E402
 from guyenne_explore.analysis.compiled.rollout import play_summaries  # noqa: E402
 from guyenne_explore.analysis.compiled.sides import UNIFORM_SIDE, UNIFORM_SIDES  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
-from guyenne_explore.analysis.policies.counters import COUNTERS  # noqa: E402
+from guyenne_explore.analysis.policies.counters import COUNTERS, SEARCHING  # noqa: E402
 from guyenne_explore.analysis.policies.heuristic import Heuristic  # noqa: E402
 from guyenne_explore.analysis.policies.strong import Strong  # noqa: E402
 from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
@@ -76,6 +76,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--preset", default="advanced", help="a preset name")
     ap.add_argument("--games", type=int, default=1000, help="compiled games a seat (heuristic, uniform)")
     ap.add_argument("--engine-games", type=int, default=100, help="engine games a seat against each counter-policy")
+    ap.add_argument("--lookahead-games", type=int, default=None,
+                    help="engine games a seat against the searching counters (lookahead, exploiter; default a quarter "
+                         "of --engine-games)")
     ap.add_argument("--search-games", type=int, default=0, help="engine games a seat against search:100")
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args(argv)
@@ -83,8 +86,11 @@ def main(argv: list[str] | None = None) -> None:
     compiled(p, "heuristic", args.games, args.seed)
     compiled(p, "uniform", args.games, args.seed)
     speed(p, args.games)
+    slow = max(1, args.engine_games // 4) if args.lookahead_games is None else args.lookahead_games
     for name in COUNTERS if args.engine_games else ():
-        engine(p, name, args.engine_games, args.seed)
+        n = slow if name in SEARCHING else args.engine_games
+        if n:
+            engine(p, name, n, args.seed)
     if args.search_games:
         engine(p, "search:100", args.search_games, args.seed)
 
