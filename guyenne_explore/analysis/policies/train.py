@@ -3,7 +3,7 @@
     python -m guyenne_explore.analysis.policies.train --rules advanced --seed 1 --minutes 5
 
 A candidate's fitness is its score (a win 1, a draw 1/2) in compiled games against each policy of
-the pool (the heuristic, uniform, and the best weights so far), in both seats; every candidate of a
+the pool (the heuristic, the starting weights, and the best weights so far), in both seats; every candidate of a
 generation plays the same seeded games (common random numbers), so their differences are not luck
 of the deal.  After each generation the distribution's mean plays a fixed set of games against the
 heuristic (the same every generation): the mean that scores best there is the best so far, kept when
@@ -29,7 +29,7 @@ import numpy as np
 from ...engine_api import Position, Rules, RulesError
 from ..compiled import layout as kn
 from ..compiled.rollout import play_summaries
-from ..compiled.sides import FEATURES, UNIFORM_SIDE, SidePolicy
+from ..compiled.sides import FEATURES, SidePolicy
 from .heuristic import Heuristic
 from .strong import WEIGHTS_FILE, Strong, checked_weights
 
@@ -83,13 +83,14 @@ def train(rules: Rules, seed: int, seconds: float, games: int = 100, popsize: in
     x0 = [(START if start_from is None else start_from).get(name, 0.0) for name in FEATURES]
     es = cma.CMAEvolutionStrategy(x0, sigma, {"seed": seed, "popsize": popsize, "verbose": -9})
     best = Trained(checked_weights(None, x0), score(start, x0, heuristic, 2 * games, seed + VALIDATION), 0)
+    past = Strong(best.weights).compiled()  # the start, a past self: the pool keeps what it beat
     say = report or (lambda line: None)
     say(f"start: {best.score:.3f} against the heuristic (validation)")
     t0 = time.monotonic()
     gen = 0
     try:
         while (generations is None or gen < generations) and time.monotonic() - t0 < seconds:
-            pool = (heuristic, UNIFORM_SIDE, Strong(best.weights).compiled())
+            pool = (heuristic, past, Strong(best.weights).compiled())
             candidates = es.ask()
             base = seed * 1_000 + gen * 10
             fitness = [-sum(score(start, x, o, games, base + 2 * i) for i, o in enumerate(pool)) / len(pool)
