@@ -170,7 +170,7 @@ def _before(q: Position, side: int, point: str) -> Position:
     placed = replace(q.placed, y=None if point in (OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND) else q.placed.y,
                      x=None if point == OPEN_FIRST else q.placed.x,
                      cards=((cards[0][0], cards[0][1]), (cards[1][0], cards[1][1])))
-    return replace(q, to_play=point, sides=(sides[0], sides[1]), placed=placed)  # type: ignore[return-value]
+    return replace(q, to_play=point, sides=(sides[0], sides[1]), placed=placed)
 
 
 class Lookahead(_Counter):
