@@ -155,6 +155,10 @@ class CallerBully(_Counter):
         return min(calling, key=lambda m: (m.cards.total, m.cards.size)) if calling else None
 
 
+#: the share of a deal's weight that does not depend on the opponent's placements (see :meth:`Lookahead._likelihood`)
+SMOOTHING = 0.02
+
+
 def _before(q: Position, side: int, point: str) -> Position:
     """The position of deal ``q`` when ``side`` made its placement ``point`` of this round: the cards
     placed since (``side``'s at that point and everything later) back in their hands."""
@@ -194,6 +198,10 @@ class Lookahead(_Counter):
         """The opponent's model: its move weights from a view, and its compiled side for the rollouts."""
         return self._fallback.weights, self._fallback.compiled()
 
+    def _own(self) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
+        """This side's own play: its candidates' weights from a view, and its compiled side for the rollouts."""
+        return self._fallback.weights, self._fallback.compiled()
+
     def _likelihood(self, q: Position, side: int) -> float:
         """How likely ``side``'s placements of this round in deal ``q`` were under the opponent's model."""
         weights, _ = self._model()
@@ -211,7 +219,9 @@ class Lookahead(_Counter):
                 total = sum(w for _, w in weighted)
                 same = sum(w for m, w in weighted
                            if m.cards.size == placed.size and (m.castle is None or m.castle == castle))
-                self._likely[key] = same / total
+                # mixed with a little of every size: a deal the model rules out (a near-deterministic
+                # model does so for most) still counts a little, so no decision is left without deals
+                self._likely[key] = SMOOTHING + (1 - SMOOTHING) * same / total
             out *= self._likely[key]
         return out
 
@@ -225,21 +235,22 @@ class Lookahead(_Counter):
         if view.rules.is_team:
             return None
         rng = random.Random(self._seed)
-        ranked = sorted(self._fallback.weights(view), key=lambda mw: -mw[1])[:self.candidates]
+        own, mine = self._own()
+        ranked: list[Move] = []  # its own likeliest moves first, then the heuristic's (a near-deterministic model offers one)
+        for weights in (own, self._fallback.weights):
+            for m, _ in sorted(weights(view), key=lambda mw: -mw[1]):
+                if len(ranked) < self.candidates and m not in ranked:
+                    ranked.append(m)
         if len(ranked) < 2:
-            return None
+            return ranked[0] if ranked else None
         _, theirs = self._model()
-        mine = self._fallback.compiled()
         sides = (mine, theirs) if view.side == 0 else (theirs, mine)
         value = [0.0] * len(ranked)
-        mass = 0.0
         for _ in range(self.deals):
             q = determinise(view, rng)
             w = self._likelihood(q, 1 - view.side)
-            if w <= 0:
-                continue
             seed = rng.randrange(1 << 30)
-            for i, (m, _) in enumerate(ranked):
+            for i, m in enumerate(ranked):
                 after = q.apply(m)
                 if after.is_over:
                     r = after.result().winner
@@ -251,17 +262,16 @@ class Lookahead(_Counter):
                     won = out[:, kn.OUT_WINNER]
                     v = (float((won == view.side).sum()) + 0.5 * float((won == kn.DRAW_WINNER).sum())) / self.rollouts
                 value[i] += w * v
-            mass += w
-        if mass <= 0:
-            return None
-        return ranked[max(range(len(ranked)), key=lambda i: value[i])][0]
+        return ranked[max(range(len(ranked)), key=lambda i: value[i])]
 
 
 class ModelExploiter(Lookahead):
     """Written to exploit the learned policy: :class:`Lookahead` with the learned policy's own model
     (its features and shipped weights) as the opponent's, so that it reads the learned policy's bets
     by that policy's exact move distribution from what that policy saw, and best-responds to its
-    next move (the rollouts play the learned policy itself)."""
+    next move: its candidates are the learned policy's likeliest moves in its own seat, and the
+    rollouts play the learned policy on both sides, so it is that policy plus one ply of search
+    against it."""
 
     name = "exploiter"
 
@@ -271,6 +281,9 @@ class ModelExploiter(Lookahead):
 
     def _model(self) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
         return self._strong.weights, self._strong.compiled()
+
+    def _own(self) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
+        return self._model()  # its candidates and later moves are the learned policy's own: a best response on top
 
 
 COUNTERS = {"reader": BetReader, "bluffer": Bluffer, "folder": Folder, "caller": CallerBully,
