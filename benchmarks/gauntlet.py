@@ -32,7 +32,7 @@ from guyenne_explore.analysis.intervals import wilson  # noqa: E402
 from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
 from guyenne_explore.rules import Rules  # noqa: E402
 
-REAL = ("uniform", "heuristic", "search:400")
+REAL = ("uniform", "heuristic", "strong", "search:400")
 
 
 def make(name: str):

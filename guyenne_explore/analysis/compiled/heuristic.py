@@ -316,6 +316,41 @@ def _pool(z, pl, vals, pool_bits, hero, o, pool, pool_key):
     pool_key[o] = bits
 
 
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def table_code(cs, points):
+    """The table's row in the engine's castle points table (as ``kn.score`` codes it; 0 without the
+    table): a castle's stake then changes one digit of it, so each placement policy codes it once a decision."""
+    code0 = 0
+    if points.shape[0] > 0:
+        for i in range(cs.shape[0]):
+            code0 = 3 * code0 + cs[i] + 1
+    return code0
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def castle_stake(cs, castle, side, code0, ue, uf, rp, points, res, win_weight):
+    """What winning ``castle`` is worth to ``side`` against losing it, by the engine's scoring of both
+    tables (the Python policies' :func:`~guyenne_explore.analysis.policies.heuristic.castle_stake`):
+    read from the points table at the row ``code0`` (:func:`table_code`) with the castle's digit
+    changed, or scored on ``cs`` (changed and put back) where there is no table.  Inlined into every
+    policy that scores castles, so that they weigh a castle by one rule."""
+    control = cs[castle]
+    if points.shape[0] > 0:
+        digit = 1
+        for _ in range(cs.shape[0] - 1 - castle):
+            digit *= 3
+        won = _utility_coded(code0 + (side - control) * digit, side, ue, uf, rp[kn.SCORING], points, res, win_weight)
+        lost = _utility_coded(code0 + (1 - side - control) * digit, side, ue, uf, rp[kn.SCORING], points, res,
+                              win_weight)
+    else:
+        cs[castle] = side
+        won = _utility(cs, side, ue, uf, rp, points, res, win_weight)
+        cs[castle] = 1 - side
+        lost = _utility(cs, side, ue, uf, rp, points, res, win_weight)
+        cs[castle] = control
+    return won - lost
+
+
 @njit(cache=True, error_model="numpy")
 def _class(control, side):
     """A castle's class for ``side``: 0 neutral, 1 its own, 2 the other side's."""
@@ -369,34 +404,14 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     else:
         mcastle[0] = sc[kn.CASTLE_X + b]
         n_c = 1
-    # the table coded once (as kn.score codes it); a castle's stake changes one digit of the code
-    tabled = points.shape[0] > 0
-    code0 = 0
-    if tabled:
-        for i in range(cs.shape[0]):
-            code0 = 3 * code0 + cs[i] + 1
+    code0 = table_code(cs, points)
     # each castle's stake (scores[j]); what a card set's score takes from its castle is then only the
     # castle's control, neutral, own or the other's (its class c), and the stake
     present = 0  # a bit per class among the castles
     for j in range(n_c):
         castle = mcastle[j]
-        control = cs[castle]
-        if tabled:
-            digit = 1
-            for _ in range(cs.shape[0] - 1 - castle):
-                digit *= 3
-            won = _utility_coded(code0 + (side - control) * digit, side, ue, uf, rp[kn.SCORING], points, res,
-                                 hp[P_WIN_WEIGHT])
-            lost = _utility_coded(code0 + (1 - side - control) * digit, side, ue, uf, rp[kn.SCORING], points, res,
-                                  hp[P_WIN_WEIGHT])
-        else:
-            cs[castle] = side
-            won = _utility(cs, side, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
-            cs[castle] = 1 - side
-            lost = _utility(cs, side, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
-            cs[castle] = control
-        scores[j] = won - lost
-        c1 = _class(control, side)
+        scores[j] = castle_stake(cs, castle, side, code0, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
+        c1 = _class(cs[castle], side)
         if not present & (1 << c1) or scores[j] > part[3, 1, c1]:
             part[3, 1, c1] = scores[j]  # the class's largest stake
         present |= 1 << c1

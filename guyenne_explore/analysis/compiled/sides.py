@@ -33,9 +33,9 @@ N_HEURISTIC = 8
 #: Adding one: a name here, its value in ``compiled.strong.choose_placement`` and in
 #: ``policies.strong.features`` (the tests hold them equal), then a new weights file.
 FEATURES = ("gain", "stake", "chance", "spent", "removal", "size", "hero", "share", "lone", "hidden", "answer",
-            "hero_safe", "own", "theirs", "edge", "late")
+            "hero_safe", "own", "theirs", "edge", "late", "keep", "keep_hero", "big", "risk", "gap")
 (F_GAIN, F_STAKE, F_CHANCE, F_SPENT, F_REMOVAL, F_SIZE, F_HERO, F_SHARE, F_LONE, F_HIDDEN, F_ANSWER,
- F_HERO_SAFE, F_OWN, F_THEIRS, F_EDGE, F_LATE) = range(len(FEATURES))
+ F_HERO_SAFE, F_OWN, F_THEIRS, F_EDGE, F_LATE, F_KEEP, F_KEEP_HERO, F_BIG, F_RISK, F_GAP) = range(len(FEATURES))
 
 
 class SidePolicy(NamedTuple):

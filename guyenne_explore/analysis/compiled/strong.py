@@ -21,11 +21,11 @@ import numpy as np
 from numba import njit
 
 from . import kernel as kn
-from .heuristic import T_POOL_BITS, I_CODE, I_SUM, R_SIZE, R_WORTH, _class, _held, _pick, _pool, _softmax
-from .heuristic import _utility, _utility_coded
-from .sides import (F_ANSWER, F_CHANCE, F_EDGE, F_GAIN, F_HERO, F_HERO_SAFE, F_HIDDEN, F_LATE, F_LONE, F_OWN,
-                    F_REMOVAL, F_SHARE, F_SIZE, F_SPENT, F_STAKE, F_THEIRS, FEATURES, N_HEURISTIC, P_HERO_USE,
-                    P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT)
+from .heuristic import (T_POOL_BITS, I_CODE, I_SUM, R_SIZE, R_WORTH, _class, _held, _pick, _pool, _softmax,
+                        castle_stake, table_code)
+from .sides import (F_ANSWER, F_BIG, F_CHANCE, F_EDGE, F_GAIN, F_GAP, F_HERO, F_HERO_SAFE, F_HIDDEN, F_KEEP,
+                    F_KEEP_HERO, F_LATE, F_LONE, F_OWN, F_REMOVAL, F_RISK, F_SHARE, F_SIZE, F_SPENT,
+                    F_STAKE, F_THEIRS, FEATURES, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT)
 
 N_FEATURES = len(FEATURES)
 
@@ -65,6 +65,13 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     uf = _held(z, 1, kn.HAND) + _held(z, 1, kn.DECK)
     in_hand = _held(z, side, kn.HAND)
     mine = ue if side == 0 else uf
+    theirs = uf if side == 0 else ue
+    # what a first battle's move keeps for the second (the hand's valued total and hero)
+    hand_total = 0
+    for k in range(nk):
+        if k != hero:
+            hand_total += z[side, kn.HAND, k] * vals[k]
+    hero_in_hand = hero >= 0 and z[side, kn.HAND, hero] > 0
     scale = spread * np.sqrt(count)
     n_c = 0
     if opening:
@@ -77,32 +84,13 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
         n_c = 1
     lone = bluffs[b, code, 0] if opening else -1
     hidden = bluffs[b, code, 1] if opening else -1
-    tabled = points.shape[0] > 0
-    code0 = 0
-    if tabled:
-        for i in range(cs.shape[0]):
-            code0 = 3 * code0 + cs[i] + 1
+    code0 = table_code(cs, points)
     w = hp[N_HEURISTIC:]
     n = 0
     for j in range(n_c):
         castle = mcastle[j]
-        control = cs[castle]
-        if tabled:
-            digit = 1
-            for _ in range(cs.shape[0] - 1 - castle):
-                digit *= 3
-            won = _utility_coded(code0 + (side - control) * digit, side, ue, uf, rp[kn.SCORING], points, res,
-                                 hp[P_WIN_WEIGHT])
-            lost = _utility_coded(code0 + (1 - side - control) * digit, side, ue, uf, rp[kn.SCORING], points, res,
-                                  hp[P_WIN_WEIGHT])
-        else:
-            cs[castle] = side
-            won = _utility(cs, side, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
-            cs[castle] = 1 - side
-            lost = _utility(cs, side, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
-            cs[castle] = control
-        stake = won - lost
-        c1 = _class(control, side)
+        stake = castle_stake(cs, castle, side, code0, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
+        c1 = _class(cs[castle], side)
         adj = 0.5 if c1 == 1 else (-0.5 if c1 == 2 else 0.0)
         for r in range(n_opt):
             row = first_row + r
@@ -134,6 +122,15 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
             s = s + w[F_THEIRS] * (1.0 if c1 == 2 else 0.0)
             s = s + w[F_EDGE] * z_edge
             s = s + w[F_LATE] * (size / mine)
+            spent_total = 0
+            for k in range(nk):
+                if k != hero:
+                    spent_total += cards[row, k] * vals[k]
+            s = s + w[F_KEEP] * ((hand_total - spent_total) / 10.0 if b == 0 else 0.0)
+            s = s + w[F_KEEP_HERO] * (1.0 if b == 0 and hero_in_hand and not with_hero else 0.0)
+            s = s + w[F_BIG] * (size if not opening and placed >= 3 else 0.0)
+            s = s + w[F_RISK] * (stake * p * (1 - p))
+            s = s + w[F_GAP] * (size * (mine - theirs) / 10.0)
             scores[n] = s
             n += 1
     _softmax(scores, n, hp[P_TEMPERATURE], hp[P_RESOLUTION], wts)

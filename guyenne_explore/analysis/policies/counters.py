@@ -5,17 +5,27 @@ it measures is that idea alone.  The benchmarks' gauntlet plays every real
 policy against them: a policy that gives its hand away by its bet sizes loses
 to :class:`BetReader`; one that folds to a lone face-down card loses to
 :class:`Bluffer`; one that spends too much to win castles loses to :class:`Folder`
-on the unspent-cards tie-break.
+on the unspent-cards tie-break; one that folds small openings and gives way to big ones loses to
+:class:`CallerBully`.  Two search: :class:`Lookahead` weighs its deals by how likely the opponent's
+placements of the round were under each (modelled as the heuristic), and :class:`ModelExploiter`
+does the same with the learned policy's own model (its features and weights), so that it reads the
+learned policy's bets as that policy makes them and best-responds to its next move.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
+from typing import Callable
 
-from ...engine_api import (HERO, OPEN_FIRST, OPEN_SECOND, RESPOND_FIRST, RESPOND_SECOND, Cards, Move, SideView,
-                          battle_of, value_of)
+from ...engine_api import (EMPTY, HERO, OPEN_FIRST, OPEN_SECOND, RESPOND_FIRST, RESPOND_SECOND, Cards, Move,
+                          Position, SideView, battle_of, value_of)
+from ...determinise import determinise
+from ..compiled import layout as kn
+from ..compiled.sides import SidePolicy
 from .heuristic import Heuristic, castle_stake
+from .strong import Strong
 
 
 def _weakest(hand: Cards) -> int | None:
@@ -113,4 +123,170 @@ class Folder(_Counter):
         return _weakest_cards(view, moves, 1, castle) or min(moves, key=lambda m: (m.cards.size, m.cards.total))
 
 
-COUNTERS = {"reader": BetReader, "bluffer": Bluffer, "folder": Folder}
+class CallerBully(_Counter):
+    """Calls small openings and bullies with many cards: it answers an opening of one or two face-down
+    cards with the cheapest set (no hero) that beats that many of the opponent's strongest unseen
+    valued cards, and opens with its three or four strongest valued cards (four when it keeps a card
+    for the second castle all the same) at the castle worth most to it."""
+
+    name = "caller"
+
+    def _idea(self, view: SideView, moves: list[Move]) -> Move | None:
+        point = view.to_play
+        if point in (OPEN_FIRST, OPEN_SECOND):
+            castle = _best_castle(view, moves)
+            valued = sorted((k for k in view.hand.kinds() if k != HERO), reverse=True)
+            reserve = 1 if point == OPEN_FIRST else 0
+            n = 4 if len(valued) >= 4 and view.hand.size - 4 >= reserve else 3
+            if len(valued) < n:
+                return None
+            bully = Cards()
+            for k in valued[:n]:
+                bully = bully.add_kind(k)
+            return next((m for m in moves if m.cards == bully and m.castle == castle), None)
+        battle = battle_of(point)
+        assert battle is not None
+        count = view.opponent_placed_sizes[battle]
+        unseen = [k for k in view.opponent.unseen.kinds() if k != HERO]
+        if not 0 < count <= 2 or not unseen:
+            return None
+        need = value_of(max(unseen)) * count
+        calling = [m for m in moves if not m.cards[HERO] and m.cards.total > need]
+        return min(calling, key=lambda m: (m.cards.total, m.cards.size)) if calling else None
+
+
+#: the share of a deal's weight that does not depend on the opponent's placements (see :meth:`Lookahead._likelihood`)
+SMOOTHING = 0.02
+
+
+def _before(q: Position, side: int, point: str) -> Position:
+    """The position of deal ``q`` when ``side`` made its placement ``point`` of this round: the cards
+    placed since (``side``'s at that point and everything later) back in their hands."""
+    order = (OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND)
+    first = q.first
+    cards = [[q.placed.at(s, b) for b in range(2)] for s in range(2)]
+    sides = list(q.sides)
+    for later in order[order.index(point):order.index(q.to_play)]:
+        who = first if later in (OPEN_FIRST, RESPOND_SECOND) else 1 - first
+        b = 0 if later in (OPEN_FIRST, RESPOND_FIRST) else 1
+        sides[who] = replace(sides[who], hands=(sides[who].hands[0] + cards[who][b],))
+        cards[who][b] = EMPTY
+    placed = replace(q.placed, y=None if point in (OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND) else q.placed.y,
+                     x=None if point == OPEN_FIRST else q.placed.x,
+                     cards=((cards[0][0], cards[0][1]), (cards[1][0], cards[1][1])))
+    return replace(q, to_play=point, sides=(sides[0], sides[1]), placed=placed)
+
+
+class Lookahead(_Counter):
+    """A one-ply lookahead whose deals are weighted by how likely the opponent's placements of the
+    round were under each: ``deals`` deals of the hidden cards (:func:`~guyenne_explore.determinise.determinise`),
+    each weighed by the probability that the opponent's model (:meth:`_model`), holding that deal's
+    cards, placed as many cards as it did (where it did, for an opening); each of the heuristic's
+    ``candidates`` likeliest moves is then scored by ``rollouts`` compiled games from the deal after it
+    (the opponent playing its model, this side the heuristic), and the best weighted mean is played.
+    Rules the compiled loop does not play, and team sides, fall back to the heuristic."""
+
+    name = "lookahead"
+
+    def __init__(self, deals: int = 4, candidates: int = 4, rollouts: int = 8) -> None:
+        super().__init__()
+        self.deals, self.candidates, self.rollouts = deals, candidates, rollouts
+        self._likely: dict[tuple[Position, int], float] = {}
+        self._seed = 0
+
+    def _model(self) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
+        """The opponent's model: its move weights from a view, and its compiled side for the rollouts."""
+        return self._fallback.weights, self._fallback.compiled()
+
+    def _own(self) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
+        """This side's own play: its candidates' weights from a view, and its compiled side for the rollouts."""
+        return self._fallback.weights, self._fallback.compiled()
+
+    def _likelihood(self, q: Position, side: int) -> float:
+        """How likely ``side``'s placements of this round in deal ``q`` were under the opponent's model."""
+        weights, _ = self._model()
+        order = (OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND)
+        out = 1.0
+        for point in order[:order.index(q.to_play)]:
+            if (q.first if point in (OPEN_FIRST, RESPOND_SECOND) else 1 - q.first) != side:
+                continue
+            b = 0 if point in (OPEN_FIRST, RESPOND_FIRST) else 1
+            pre = _before(q, side, point)
+            key = (pre, b)
+            if key not in self._likely:
+                placed, castle = q.placed.at(side, b), q.placed.castle(b)
+                weighted = weights(pre.view(side))
+                total = sum(w for _, w in weighted)
+                same = sum(w for m, w in weighted
+                           if m.cards.size == placed.size and (m.castle is None or m.castle == castle))
+                # mixed with a little of every size: a deal the model rules out (a near-deterministic
+                # model does so for most) still counts a little, so no decision is left without deals
+                self._likely[key] = SMOOTHING + (1 - SMOOTHING) * same / total
+            out *= self._likely[key]
+        return out
+
+    def choose(self, view: SideView, rng: random.Random) -> Move:
+        self._seed = rng.randrange(1 << 30)  # the deals' and rollouts' stream, from the game's
+        return super().choose(view, rng)
+
+    def _idea(self, view: SideView, moves: list[Move]) -> Move | None:
+        from ..compiled.rollout import summaries_if_played
+
+        if view.rules.is_team:
+            return None
+        rng = random.Random(self._seed)
+        own, mine = self._own()
+        ranked: list[Move] = []  # its own likeliest moves first, then the heuristic's (a near-deterministic model offers one)
+        for weights in (own, self._fallback.weights):
+            for m, _ in sorted(weights(view), key=lambda mw: -mw[1]):
+                if len(ranked) < self.candidates and m not in ranked:
+                    ranked.append(m)
+        if len(ranked) < 2:
+            return ranked[0] if ranked else None
+        _, theirs = self._model()
+        sides = (mine, theirs) if view.side == 0 else (theirs, mine)
+        value = [0.0] * len(ranked)
+        for _ in range(self.deals):
+            q = determinise(view, rng)
+            w = self._likelihood(q, 1 - view.side)
+            seed = rng.randrange(1 << 30)
+            for i, m in enumerate(ranked):
+                after = q.apply(m)
+                if after.is_over:
+                    r = after.result().winner
+                    v = 0.5 if r == "draw" else float(r == ("english", "french")[view.side])
+                else:
+                    out = summaries_if_played(after, self.rollouts, seed, 0, sides)
+                    if out is None:
+                        return None
+                    won = out[:, kn.OUT_WINNER]
+                    v = (float((won == view.side).sum()) + 0.5 * float((won == kn.DRAW_WINNER).sum())) / self.rollouts
+                value[i] += w * v
+        return ranked[max(range(len(ranked)), key=lambda i: value[i])]
+
+
+class ModelExploiter(Lookahead):
+    """Written to exploit the learned policy: :class:`Lookahead` with the learned policy's own model
+    (its features and shipped weights) as the opponent's, so that it reads the learned policy's bets
+    by that policy's exact move distribution from what that policy saw, and best-responds to its
+    next move: its candidates are the learned policy's likeliest moves in its own seat, and the
+    rollouts play the learned policy on both sides, so it is that policy plus one ply of search
+    against it."""
+
+    name = "exploiter"
+
+    def __init__(self, deals: int = 4, candidates: int = 4, rollouts: int = 8) -> None:
+        super().__init__(deals, candidates, rollouts)
+        self._strong = Strong()
+
+    def _model(self) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
+        return self._strong.weights, self._strong.compiled()
+
+    def _own(self) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
+        return self._model()  # its candidates and later moves are the learned policy's own: a best response on top
+
+
+COUNTERS = {"reader": BetReader, "bluffer": Bluffer, "folder": Folder, "caller": CallerBully,
+            "lookahead": Lookahead, "exploiter": ModelExploiter}
+#: the counters that search (a second or more a game): benchmarks play fewer games against them
+SEARCHING = ("lookahead", "exploiter")

@@ -176,17 +176,35 @@ def score(view: SideView, move: Move, known: Facts | None = None) -> float:
         return -abs((view.hand.size - move.cards.size) - move.cards.size) - 0.01 * worth(rules, move.cards)
     if point == TEAM_ORDER:  # the partner opens; the drawer, who knows its own hand, answers later
         return 0.0 if move.first_member == view.member else 0.1
-    battle = battle_of(point)
+    t = battle_terms(view, move, known or facts(view))
+    return t.stake * t.chance - SPEND * worth(rules, move.cards) - REMOVAL * t.loss
+
+
+class Terms(NamedTuple):
+    """What a placement's score reads of its battle: the castle's stake, the guessed chance to win
+    it, the castle's control for the side (ENGLISH its own, FRENCH the other's, or NEUTRAL) and the
+    worth the battle is expected to remove."""
+
+    battle: int
+    stake: float
+    chance: float
+    rel: int
+    loss: float
+
+
+def battle_terms(view: SideView, move: Move, known: Facts) -> Terms:
+    """:class:`Terms` of a placement: the one reading of a battle that every scoring policy shares
+    (the heuristic's score and the learned policy's features)."""
+    battle = battle_of(view.to_play)
     assert battle is not None
     castle = move.castle if move.castle is not None else (view.x, view.y)[battle]
     assert castle is not None
-    me, control = view.side, view.castles[castle]
-    known = known or facts(view)
+    me, control, rules = view.side, view.castles[castle], view.rules
     stake = castle_stake(view.castles, castle, me, rules, known.unspent)
     p = win_chance(view, move.cards, battle, control, known)
     rel = NEUTRAL if control == NEUTRAL else ENGLISH if control == me else FRENCH
     loss = p * removal_loss(rules, rel, move.cards, True) + (1 - p) * removal_loss(rules, rel, move.cards, False)
-    return stake * p - SPEND * worth(rules, move.cards) - REMOVAL * loss
+    return Terms(battle, stake, p, rel, loss)
 
 
 def _bluffs(view: SideView, moves: list[Move]) -> list[list[int]]:

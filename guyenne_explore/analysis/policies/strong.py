@@ -5,7 +5,10 @@ the side's view and the engine's tables: the castle's stake by the engine's scor
 chance to win the battle against the opponent's unseen cards, the worth of the cards spent and of
 what the battle would remove, the move's size, the hero, the bluffing openings, the cards the
 opponent placed where it answers, the castle's control, the cards' edge over the expected answer,
-the share of the side's unspent cards spent) and the score ``w . phi``; the move is drawn by the heuristic's
+the share of the side's unspent cards spent; at a first battle, what the move keeps for the second,
+its valued total and the hero; the size of an answer to a big bet of three or more cards; the stake
+times the battle's uncertainty ``p (1 - p)``, a small nonlinearity; the move's size times the lead
+in unspent cards, the tie-break) and the score ``w . phi``; the move is drawn by the heuristic's
 whole-number softmax, so the distribution is exact and the compiled twin
 (:mod:`..compiled.strong`) picks the same move from one random number.  Removals, the setup
 discard and team decisions are the heuristic's.
@@ -26,13 +29,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
-from ...engine_api import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND, Cards, Move,
-                          Rules, SideView, battle_of, concede_move)
+from ...engine_api import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, OPEN_FIRST, OPEN_SECOND, Cards, Move, Rules,
+                          SideView, battle_of, concede_move)
 from ..compiled.sides import FEATURES, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT, STRONG
 from ..compiled.sides import SidePolicy
 from . import weights as files
-from .heuristic import (HERO_USE, RESOLUTION, TEMPERATURE, WIN_WEIGHT, Facts, Heuristic, card_worth, castle_stake,
-                        facts, pick, removal_loss, win_chance, worth)
+from .heuristic import (HERO_USE, RESOLUTION, TEMPERATURE, WIN_WEIGHT, Facts, Heuristic, battle_terms, card_worth,
+                        facts, pick, removal_loss, worth)
 
 #: the shipped model of rules that are no preset: its weights by feature name, and how it was trained
 WEIGHTS_FILE = files.preset_file(None)
@@ -60,16 +63,8 @@ def checked_weights(names: object, weights: object, where: str = "weights") -> t
 def features(view: SideView, move: Move, known: Facts) -> tuple[float, ...]:
     """The features of a placement, in :data:`FEATURES`' order (as ``compiled.strong`` computes them)."""
     rules, point, me = view.rules, view.to_play, view.side
-    battle = battle_of(point)
-    assert battle is not None
-    castle = move.castle if move.castle is not None else (view.x, view.y)[battle]
-    assert castle is not None
-    control = view.castles[castle]
-    stake = castle_stake(view.castles, castle, me, rules, known.unspent)
+    battle, stake, p, rel, loss = battle_terms(view, move, known)
     cards = move.cards
-    p = win_chance(view, cards, battle, control, known)
-    rel = NEUTRAL if control == NEUTRAL else ENGLISH if control == me else FRENCH
-    loss = p * removal_loss(rules, rel, cards, True) + (1 - p) * removal_loss(rules, rel, cards, False)
     size = float(cards.size)
     hero = cards[HERO] > 0
     opening = point in (OPEN_FIRST, OPEN_SECOND)
@@ -80,7 +75,10 @@ def features(view: SideView, move: Move, known: Facts) -> tuple[float, ...]:
     return (stake * p, stake, p, worth(rules, cards), loss, size, 1.0 if hero else 0.0, size / view.hand.size,
             1.0 if lone else 0.0, 1.0 if hidden else 0.0, answer, 1.0 if hero and not known.pool[2] else 0.0,
             1.0 if rel == ENGLISH else 0.0, 1.0 if rel == FRENCH else 0.0, 0.0 if hero else edge(cards, battle, rel, known),
-            size / known.unspent[me])
+            size / known.unspent[me], (view.hand.total - cards.total) / 10.0 if battle == 0 else 0.0,
+            1.0 if battle == 0 and view.hand[HERO] and not hero else 0.0,
+            size if not opening and known.opponent_placed_sizes[battle] >= 3 else 0.0, stake * p * (1 - p),
+            size * (known.unspent[me] - known.unspent[1 - me]) / 10.0)
 
 
 def edge(cards: Cards, battle: int, rel: int, known: Facts) -> float:

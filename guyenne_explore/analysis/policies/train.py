@@ -3,7 +3,7 @@
     guyenne-explore train --rules advanced --seed 1 --minutes 10
 
 A candidate's fitness is its score (a win 1, a draw 1/2) in compiled games against each policy of
-the pool (:func:`pool_sides`: the heuristic, uniform, and the best weights so far), in both seats;
+the pool (:func:`pool_sides`: the heuristic, the starting weights and the best weights so far), in both seats;
 every candidate of a generation plays the same seeded games (common random numbers), so their
 differences are not luck of the deal.  After each generation the distribution's mean plays a fixed
 set of games against the heuristic (the same every generation): the mean that scores best there is
@@ -45,7 +45,7 @@ from ...i18n import gettext
 from ..cancel import Cancelled
 from ..compiled import layout as kn
 from ..compiled.rollout import play_summaries
-from ..compiled.sides import FEATURES, UNIFORM_SIDE, SidePolicy
+from ..compiled.sides import FEATURES, SidePolicy
 from .heuristic import Heuristic
 from .strong import Strong, checked_weights
 from .weights import by_feature, write_model
@@ -116,22 +116,25 @@ def score(start: Position, weights: Sequence[float], opponent: SidePolicy, games
     return points / (2 * games)
 
 
-def pool_sides(best: Sequence[float]) -> tuple[SidePolicy, ...]:
-    """The opponents every candidate meets: the heuristic, uniform, and the best weights so far."""
-    return (Heuristic().compiled(), UNIFORM_SIDE, Strong(best).compiled())
+def pool_sides(best: Sequence[float], past: Sequence[float]) -> tuple[SidePolicy, ...]:
+    """The opponents every candidate meets: the heuristic, the weights the run started from (a past self,
+    so that the pool keeps what the run has already beaten) and the best weights so far."""
+    return (Heuristic().compiled(), Strong(past).compiled(), Strong(best).compiled())
 
 
-def fitness(rules: Any, x: Sequence[float], best: Sequence[float], games: int, base: int) -> float:
+def fitness(rules: Any, x: Sequence[float], best: Sequence[float], past: Sequence[float], games: int,
+            base: int) -> float:
     """CMA-ES's fitness of a candidate (lower is better): minus its mean score against the pool; one task
     of a generation, module level so that process pools and Dask clusters can run it."""
     start = Position.start(Rules.from_json(rules))
-    pool = pool_sides(best)
+    pool = pool_sides(best, past)
     return -sum(score(start, x, o, games, base + 2 * i) for i, o in enumerate(pool)) / len(pool)
 
 
 def games_a_generation(games: int, popsize: int) -> int:
     """Games one generation plays: each candidate against the pool in both seats, then the mean's validation."""
-    return popsize * len(pool_sides([0.0] * len(FEATURES))) * 2 * games + 2 * 2 * games
+    zeros = [0.0] * len(FEATURES)
+    return popsize * len(pool_sides(zeros, zeros)) * 2 * games + 2 * 2 * games
 
 
 def estimate_training(rules: Rules, games: int = GAMES, popsize: int = POPSIZE, seconds: float | None = MINUTES * 60,
@@ -284,7 +287,7 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
                 seconds is None or time.monotonic() - t0 < seconds):
             ask(0)
             began = time.monotonic()
-            run.generation_of(_evaluator(settings.rules, games, executor, ask))
+            run.generation_of(_evaluator(settings.rules, settings.x0, games, executor, ask))
             pace = time.monotonic() - began
             if state is not None:
                 save_state(state, run)
@@ -305,7 +308,7 @@ def _same_run(saved: Settings, asked: Settings, default_start: bool) -> None:
         raise ValueError(gettext("--start: the run resumed started from other weights"))
 
 
-def _evaluator(rules: Any, games: int, executor: Any,
+def _evaluator(rules: Any, past: Sequence[float], games: int, executor: Any,
                ask: Callable[[int], None]) -> Callable[[list[list[float]], tuple[float, ...], int], list[float]]:
     """A generation's scoring: each candidate's :func:`fitness` here or as a task of ``executor``, ``ask``
     (which raises :class:`.Cancelled` when the run is cancelled) after each."""
@@ -313,10 +316,10 @@ def _evaluator(rules: Any, games: int, executor: Any,
         if executor is None:
             values = []
             for i, x in enumerate(candidates):
-                values.append(fitness(rules, x, best, games, base))
+                values.append(fitness(rules, x, best, past, games, base))
                 ask(i + 1)
             return values
-        futures = [executor.submit(fitness, rules, x, best, games, base) for x in candidates]
+        futures = [executor.submit(fitness, rules, x, best, past, games, base) for x in candidates]
         try:
             return _gathered(futures, ask)
         finally:

@@ -1,0 +1,97 @@
+"""The counter-policies of the gauntlet: each plays its idea legally and sees only its own view."""
+
+import random
+
+import pytest
+
+from guyenne_explore import Position
+from guyenne_explore.analysis.policies.counters import COUNTERS, CallerBully, Lookahead, ModelExploiter
+from guyenne_explore.analysis.policies.heuristic import Heuristic
+from guyenne_explore.cards import HERO, value_of
+from guyenne_explore.determinise import determinise
+from guyenne_explore.game_loop import play
+from guyenne_explore.record import play_game
+from guyenne_explore.rules import Rules
+
+PLACEMENTS = ("open_first", "respond_first", "open_second", "respond_second")
+
+
+def small(name):
+    """A counter-policy; the searching ones with a tiny budget (the idea, not the strength, is tested)."""
+    if name in ("lookahead", "exploiter"):
+        return COUNTERS[name](deals=2, candidates=2, rollouts=2)
+    return COUNTERS[name]()
+
+
+@pytest.mark.parametrize("name", ["caller", "lookahead", "exploiter"])
+@pytest.mark.parametrize("rules", ["advanced", "classic2021", "team3"])
+def test_new_counters_play_legal_games(name, rules):
+    start = Position.start(Rules.from_json(rules))
+    for seat in range(2):
+        pols = (small(name), Heuristic()) if seat == 0 else (Heuristic(), small(name))
+        end = play(start, random.Random(seat), pols, check_moves=True)
+        assert end.is_over
+
+
+def views_with_other_hidden_cards(games=3):
+    """Placement positions of seeded games, each with another deal behind the same view."""
+    start = Position.start(Rules.from_json("advanced"))
+    for game in range(games):
+        for q in play_game(start, game).positions():
+            if q.is_chance or q.is_over or q.to_play not in PLACEMENTS:
+                continue
+            side = q.side_to_play
+            other = determinise(q.view(side), random.Random(7))
+            assert other.view(side) == q.view(side)
+            yield q, other, side
+
+
+@pytest.mark.parametrize("name", ["caller", "lookahead", "exploiter"])
+def test_new_counters_see_only_their_view(name):
+    pol = small(name)
+    differ = 0
+    for q, other, side in views_with_other_hidden_cards():
+        differ += other.sides[1 - side] != q.sides[1 - side]
+        assert pol.choose(q.view(side), random.Random(5)) == pol.choose(other.view(side), random.Random(5))
+    assert differ > 5
+
+
+def test_caller_bully_opens_big_and_calls_small_openings():
+    start = Position.start(Rules.from_json("advanced"))
+    caller = CallerBully()
+    opened = called = 0
+    for game in range(6):
+        for q in play_game(start, game).positions():
+            if q.is_chance or q.is_over or q.to_play not in PLACEMENTS:
+                continue
+            view = q.view(q.side_to_play)
+            move = caller._idea(view, list(view.legal_moves))
+            if q.to_play in ("open_first", "open_second") and move is not None:
+                valued = sorted((k for k in view.hand.kinds() if k != HERO), reverse=True)
+                assert move.cards.size in (3, 4) and list(move.cards.kinds())[::-1] == valued[:move.cards.size]
+                opened += 1
+            battle = 0 if q.to_play == "respond_first" else 1
+            if q.to_play in ("respond_first", "respond_second") and 0 < view.opponent_placed_sizes[battle] <= 2:
+                unseen = max(k for k in view.opponent.unseen.kinds() if k != HERO)
+                if move is not None:
+                    assert not move.cards[HERO] and move.cards.total > value_of(unseen) * view.opponent_placed_sizes[battle]
+                    called += 1
+    assert opened > 5 and called > 2
+
+
+def test_the_lookahead_weighs_deals_by_the_opponents_placements():
+    """A deal where the opponent's opening was unlikely under its model weighs less than one where
+    it was likely: the exploiter reads the learned policy's opening by that policy's own distribution."""
+    start = Position.start(Rules.from_json("advanced"))
+    for game in range(10):
+        q = next((q for q in play_game(start, game).positions() if q.to_play == "respond_first"), None)
+        if q is None:
+            continue
+        side = q.side_to_play
+        for pol in (Lookahead(), ModelExploiter()):
+            weights = {pol._likelihood(determinise(q.view(side), random.Random(r)), 1 - side) for r in range(12)}
+            assert all(0 <= w <= 1 for w in weights)
+            if len(weights) > 1:
+                return
+    pytest.fail("every deal weighed the same")
+
