@@ -305,7 +305,8 @@ class _CompiledSearch:
     def __init__(self, search: ISMCTS, view: SideView, seed: int):
         self.search, self.view, self.seed = search, view, seed
         self.rng = random.Random(seed)
-        self.worlds = [determinise(view, self.rng) for _ in range(search.worlds)]
+        #: the first world, then (once the root has more than one candidate) the rest
+        self.worlds = [determinise(view, self.rng)]
 
     def best(self) -> Move | None:
         """The move to play, or None where the compiled loop does not play from these worlds."""
@@ -321,9 +322,6 @@ class _CompiledSearch:
         self.kinds = e.kinds
         self.args = (e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points, sides.codes(sp),
                      sides.params(sp), heuristic.tables(self.worlds[0], e, sp[0]))
-        self.zs = np.array([[[s.hand, s.deck, s.discard, s.removed] for s in w.sides] for w in self.worlds],
-                           np.int64)[:, :, :, self.kinds]
-        self.pls = np.array([w.placed.cards for w in self.worlds], np.int64)[:, :, :, self.kinds]
         self.max_rounds, self.ways_width = e.max_rounds, e.ways_width
         if view.to_play == REMOVE_CHOICE:
             moves = self._removals()
@@ -335,6 +333,13 @@ class _CompiledSearch:
             moves = [(int(castles[i]), cards[rows[i]].copy()) for i in order]
         if len(moves) == 1:
             return self._move(*moves[0])
+        self.worlds += [determinise(view, self.rng) for _ in range(search.worlds - 1)]
+        # the worlds' zones and placed cards, flattened first (numpy reads a flat list of numbers far
+        # sooner than nested tuples)
+        zones = [c for w in self.worlds for s in w.sides for z in (s.hand, s.deck, s.discard, s.removed) for c in z]
+        placed = [c for w in self.worlds for side in w.placed.cards for b in side for c in b]
+        self.zs = np.array(zones, np.int64).reshape(len(self.worlds), 2, 4, KINDS)[:, :, :, self.kinds].copy()
+        self.pls = np.array(placed, np.int64).reshape(len(self.worlds), 2, 2, KINDS)[:, :, :, self.kinds].copy()
         hidden = np.array([view.opponent_placed[b] is None for b in (0, 1)])
         weights = np.ones(len(self.worlds))
         likelihoods(self.zs, self.pls, *self.args, 1 - view.side, hidden, MIX, weights)
