@@ -2,7 +2,8 @@
 
 Prints the search's score (a win 1, a draw 1/2) over both seats with its 95% Wilson
 interval, the seconds taken, and the milliseconds of a search decision (mean, median and
-90th percentile).  The opponent is any policy name (``strong``, ``heuristic``, a
+90th percentile; then the median and 90th percentile of the process's CPU time, which is
+what the wall time would be on an idle core of a busy machine).  The opponent is any policy name (``strong``, ``heuristic``, a
 counter-policy) or ``tree:N``: the tree search (``ISMCTS(compiled=False)``, what team
 sides and conceding as a decision get) with a budget of N rollouts.  Each seat plays
 games ``0..games/2`` of the same seed, so the deals of round 1 are the same from both
@@ -39,10 +40,13 @@ class Timed:
         self.policy, self.name, self.exact = policy, policy.name, False
         self.decisions, self.seconds = 0, 0.0
         self.times: list[float] = []
+        #: the process's CPU time a decision: what the wall time would be on an idle core
+        self.cpu: list[float] = []
 
     def choose(self, view: SideView, rng: random.Random) -> Move:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         move = self.policy.choose(view, rng)
+        self.cpu.append(time.process_time() - c)
         self.times.append(time.perf_counter() - t)
         self.seconds += self.times[-1]
         self.decisions += 1
@@ -77,7 +81,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{args.preset}: {args.search} vs {args.against}: {points / games:.3f} [{low:.3f}, {high:.3f}] over {games} "
           f"games in {time.perf_counter() - t:.0f} s; {1000 * search.seconds / max(1, search.decisions):.0f} ms "
           f"a search decision ({search.decisions} decisions), median {1000 * _quantile(search.times, 0.5):.0f} ms, "
-          f"90th percentile {1000 * _quantile(search.times, 0.9):.0f} ms")
+          f"90th percentile {1000 * _quantile(search.times, 0.9):.0f} ms; CPU time a decision: median "
+          f"{1000 * _quantile(search.cpu, 0.5):.0f} ms, 90th percentile {1000 * _quantile(search.cpu, 0.9):.0f} ms")
 
 
 def _quantile(times: list[float], q: float) -> float:
