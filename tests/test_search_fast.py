@@ -9,9 +9,9 @@ from guyenne_explore import Position
 from guyenne_explore.analysis.compiled import heuristic, sides
 from guyenne_explore.analysis.compiled.heuristic import MAX_MOVES
 from guyenne_explore.analysis.compiled.search import _split_chance, move_weights
-from guyenne_explore.analysis.policies.search import MIX, ISMCTS, _CompiledSearch
+from guyenne_explore.analysis.policies.search import MIX, ISMCTS, _CompiledSearch, member_view, partner_battle
 from guyenne_explore.analysis.policies.strong import Strong
-from guyenne_explore.engine_api import OPEN_FIRST, PLACEMENTS, Placed, determinise
+from guyenne_explore.engine_api import OPEN_FIRST, PLACEMENTS, Cards, Placed, determinise
 from guyenne_explore.record import play_game
 from guyenne_explore.state import evolve
 
@@ -125,3 +125,44 @@ def test_every_decision_point_is_answered():
     for preset in ("expert", "team3"):
         record = play_game(Position.start(preset), 3, policies=(ISMCTS(8), ISMCTS(8)))
         assert record.positions()[-1].is_over
+
+
+def _partner_swapped(p: Position, side: int, b: int) -> Position | None:
+    """``p`` with one of the partner's face-down cards at battle ``b`` swapped for another kind from its hand."""
+    view = p.view(side)
+    partner = 1 - view.member
+    own = p.sides[side]
+    down, hand = p.placed.at(side, b), own.hands[partner]
+    pair = next(((k, j) for k in range(len(down)) if down[k] for j in range(len(hand)) if hand[j] and j != k), None)
+    if pair is None:
+        return None
+    k, j = pair
+    gone, back = (Cards([1 if i == kind else 0 for i in range(len(down))]) for kind in (k, j))
+    hands = tuple(hand - back + gone if m == partner else h for m, h in enumerate(own.hands))
+    sides = tuple(dataclasses.replace(own, hands=hands) if i == side else p.sides[i] for i in (0, 1))
+    row = tuple(down - gone + back if battle == b else c for battle, c in enumerate(p.placed.cards[side]))
+    cards = tuple(row if i == side else p.placed.cards[i] for i in (0, 1))
+    return evolve(p, sides=sides, placed=Placed(p.placed.x, p.placed.y, cards))
+
+
+def test_a_team_members_search_does_not_see_its_partners_face_down_cards():
+    # the partner's cards went down face down: two positions that differ only there give the member the
+    # same decision (the engine's view shows them; the search deals them again; a search that deals
+    # from the view as it is decides otherwise in 4 of these 9 pairs)
+    rng, p, strong, pairs = random.Random(3), Position.start("team"), Strong(), 0
+    while pairs < 3 and not p.is_over:
+        if p.is_chance:
+            p = p.apply_outcome(p.sample_outcome(rng))
+            continue
+        side = p.side_to_play
+        view = p.view(side)
+        b = partner_battle(view)
+        other = _partner_swapped(p, side, b) if b is not None else None
+        if other is not None:
+            seen = other.view(side)
+            assert seen.own_placed != view.own_placed and member_view(seen) == member_view(view)
+            for seed in range(3):
+                assert ISMCTS(30).choose(view, random.Random(seed)) == ISMCTS(30).choose(seen, random.Random(seed))
+            pairs += 1
+        p = p.apply(strong.choose(view, rng))
+    assert pairs == 3
