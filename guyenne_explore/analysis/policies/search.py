@@ -79,8 +79,8 @@ EXPAND_AFTER = 2
 #: the compiled search: worlds dealt a decision, root moves searched, and the share of a uniform
 #: choice mixed into the model's probability of each opponent placement when worlds are weighed
 WORLDS, CANDIDATES, MIX = 48, 8, 0.05
-#: games a candidate plays to measure the machine's pace, with a budget in milliseconds
-PROBE = 4
+#: games a candidate plays at a time, with a budget in milliseconds
+CHUNK = 4
 
 
 def _rollouts(q: Position, side: int, count: int, seed: int, start: int, policy: str = "strong") -> float:
@@ -357,6 +357,8 @@ class _CompiledSearch:
 
     def __init__(self, search: ISMCTS, view: SideView, seed: int):
         self.search, self.view, self.seed = search, view, seed
+        #: when a budget in milliseconds runs out
+        self.deadline = time.perf_counter() + (search.milliseconds or 0) / 1000
         self.rng = random.Random(seed)
         #: the first world, then (once the root has more than one candidate) the rest
         self.worlds = [determinise(view, self.rng)]
@@ -380,7 +382,7 @@ class _CompiledSearch:
             moves = self._removals()
         else:
             castles, rows, wts = (np.zeros(MAX_MOVES, np.int64) for _ in range(3))
-            n = move_weights(e.zones, e.placed, *self.args, view.side, castles, rows, wts)
+            n = move_weights(e.zones, e.placed, *self.args, int(view.side), castles, rows, wts)
             order = sorted((i for i in range(n) if wts[i] > 0), key=lambda i: -wts[i])[: search.candidates]
             cards = e.options.cards
             moves = [(int(castles[i]), cards[rows[i]].copy()) for i in order]
@@ -395,7 +397,7 @@ class _CompiledSearch:
         self.pls = np.array(placed, np.int64).reshape(len(self.worlds), 2, 2, KINDS)[:, :, :, self.kinds].copy()
         hidden = np.array([view.opponent_placed[b] is None for b in (0, 1)])
         weights = np.ones(len(self.worlds))
-        likelihoods(self.zs, self.pls, *self.args, 1 - view.side, hidden, MIX, weights)
+        likelihoods(self.zs, self.pls, *self.args, 1 - int(view.side), hidden, MIX, weights)
         search.likelihoods = weights
         self.resampled = _resample(weights, self.rng)
         return self._move(*moves[self._halving(moves)])
@@ -435,22 +437,23 @@ class _CompiledSearch:
 
     def _halving(self, moves: list[tuple[int, np.ndarray]]) -> int:
         """Sequential halving over the candidates: the index of the one left.  With a budget in
-        milliseconds, a first round of :data:`PROBE` games a candidate measures the machine's pace and
-        the rest of the time is shared as a budget of games is."""
+        milliseconds, each round takes an equal share of the time left, played in chunks of
+        :data:`CHUNK` games a candidate until its share is spent."""
         search = self.search
         alive = list(range(len(moves)))
         rounds = max(1, math.ceil(math.log2(len(alive))))
         totals = np.zeros(len(moves))
         played = 0
-        jobs = search.simulations // rounds  # games a round, over the candidates left
-        if search.milliseconds is not None:
-            start = time.perf_counter()
-            played = self._add(moves, alive, played, PROBE, totals)
-            spent = time.perf_counter() - start
-            left = search.milliseconds / 1000 - spent
-            jobs = int(PROBE * len(alive) / max(spent, 1e-6) * max(0.0, left)) // rounds
-        for _ in range(rounds):
-            played = self._add(moves, alive, played, max(1, jobs // len(alive)), totals)
+        for r in range(rounds):
+            if search.milliseconds is None:
+                played = self._add(moves, alive, played, max(1, search.simulations // rounds // len(alive)), totals)
+            else:
+                now = time.perf_counter()
+                end = now + (self.deadline - now) / (rounds - r)
+                while True:
+                    played = self._add(moves, alive, played, CHUNK, totals)
+                    if time.perf_counter() >= end:
+                        break
             alive = sorted(alive, key=lambda c: (-totals[c], c))[: max(1, math.ceil(len(alive) / 2))]
         return alive[0]
 
