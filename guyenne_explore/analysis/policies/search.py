@@ -42,7 +42,8 @@ set of the searcher (:func:`info_key`, from its own view: a team member's node h
 never its partner's; its partner's cards placed face down this round are dealt again with the
 partner's hand, :func:`member_deal`, though the engine's view shows them), the opponent's moves are
 drawn from ``strong``'s distribution on its own view in that world, progressive widening below the
-root, leaves valued by a few games.  It is slow (seconds a game) and its worlds are not weighed.
+root, leaves valued by a few games.  It is slow (in ``team``, 3 to 5 s of CPU a placement at
+``search:400``: its leaves are the engine's uniform games) and its worlds are not weighed.
 
 Every other decision point (the expert setup discard, a concede decision, a team's split and order)
 is ``strong``'s own decision: the search does not branch there.
@@ -367,7 +368,7 @@ class _CompiledSearch:
         self.deadline = time.perf_counter() + (search.milliseconds or 0) / 1000
         self.rng = random.Random(seed)
         #: the first world, then (once the root has more than one candidate) the rest
-        self.worlds = [determinise(view, self.rng)]
+        self.worlds = [member_deal(view, self.rng)]
 
     def best(self) -> Move | None:
         """The move to play, or None where the compiled loop does not play from these worlds."""
@@ -394,7 +395,7 @@ class _CompiledSearch:
             moves = [(int(castles[i]), cards[rows[i]].copy()) for i in order]
         if len(moves) == 1:
             return self._move(*moves[0])
-        self.worlds += [determinise(view, self.rng) for _ in range(search.worlds - 1)]
+        self.worlds += [member_deal(view, self.rng) for _ in range(search.worlds - 1)]
         # the worlds' zones and placed cards, flattened first (numpy reads a flat list of numbers far
         # sooner than nested tuples)
         zones = [c for w in self.worlds for s in w.sides for z in (s.hand, s.deck, s.discard, s.removed) for c in z]
