@@ -42,11 +42,15 @@ class Timed:
         self.times: list[float] = []
         #: the process's CPU time a decision: what the wall time would be on an idle core
         self.cpu: list[float] = []
+        #: the CPU time of the decisions with more than one legal move
+        self.choices: list[float] = []
 
     def choose(self, view: SideView, rng: random.Random) -> Move:
         t, c = time.perf_counter(), time.process_time()
         move = self.policy.choose(view, rng)
         self.cpu.append(time.process_time() - c)
+        if len(view.legal_moves) > 1:
+            self.choices.append(self.cpu[-1])
         self.times.append(time.perf_counter() - t)
         self.seconds += self.times[-1]
         self.decisions += 1
@@ -82,7 +86,9 @@ def main(argv: list[str] | None = None) -> None:
           f"games in {time.perf_counter() - t:.0f} s; {1000 * search.seconds / max(1, search.decisions):.0f} ms "
           f"a search decision ({search.decisions} decisions), median {1000 * _quantile(search.times, 0.5):.0f} ms, "
           f"90th percentile {1000 * _quantile(search.times, 0.9):.0f} ms; CPU time a decision: median "
-          f"{1000 * _quantile(search.cpu, 0.5):.0f} ms, 90th percentile {1000 * _quantile(search.cpu, 0.9):.0f} ms")
+          f"{1000 * _quantile(search.cpu, 0.5):.0f} ms, 90th percentile {1000 * _quantile(search.cpu, 0.9):.0f} ms "
+          f"(with more than one legal move, {len(search.choices)} decisions: median "
+          f"{1000 * _quantile(search.choices, 0.5):.0f} ms, 90th percentile {1000 * _quantile(search.choices, 0.9):.0f} ms)")
 
 
 def _quantile(times: list[float], q: float) -> float:
