@@ -20,6 +20,10 @@ Reading the model's weights reaches into the scratch the decision fills (its sec
 weights of the moves in its order); ``tests/test_search_fast.py`` holds them equal to the Python
 policy's :meth:`~guyenne_explore.analysis.policies.strong.Strong.weights` move for move, so a change
 of that layout fails there, not silently here.
+
+Numba's cache of this module is keyed by this file alone, as the loop's is by ``loop.py``: after
+editing :mod:`.loop`, :mod:`.strong` or :mod:`.heuristic`, remove ``__pycache__/search.*`` too, or
+the cached functions here keep the old game loop and decisions.
 """
 
 from __future__ import annotations
