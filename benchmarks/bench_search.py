@@ -1,16 +1,16 @@
 """The search's strength and cost: a search against an opponent, both seats on the same deals.
 
 Prints the search's score (a win 1, a draw 1/2) over both seats with its 95% Wilson
-interval, the seconds taken, and the mean milliseconds of a search decision.  The
-opponent is any policy name (``heuristic``, a counter-policy) or ``flat:N``: the same
-search with no tree below the root (``expand_after`` very large) and a budget of N
-rollouts, to weigh what the tree brings at equal time (the tree costs about 2.4 times
-the flat search's time at equal budget, so ``flat:960`` is the flat search in
-``search:400``'s time).  Each seat plays games ``0..games/2`` of the same seed, so the
-deals of round 1 are the same from both sides.  One process: run it alone on a busy machine.
+interval, the seconds taken, and the milliseconds of a search decision (mean, median and
+90th percentile; then the median and 90th percentile of the process's CPU time, which is
+what the wall time would be on an idle core of a busy machine).  The opponent is any policy name (``strong``, ``heuristic``, a
+counter-policy) or ``tree:N``: the tree search (``ISMCTS(compiled=False)``, what team
+sides and conceding as a decision get) with a budget of N rollouts.  Each seat plays
+games ``0..games/2`` of the same seed, so the deals of round 1 are the same from both
+sides.  One process: run it alone on a busy machine.
 
-    .venv/bin/python benchmarks/bench_search.py --games 100 --search search:400 --against heuristic
-    .venv/bin/python benchmarks/bench_search.py --games 60 --search search:400 --against flat:960
+    .venv/bin/python benchmarks/bench_search.py --games 200 --search search:400 --against strong
+    .venv/bin/python benchmarks/bench_search.py --games 60 --search search:400 --against tree:400
 """
 
 from __future__ import annotations
@@ -39,18 +39,27 @@ class Timed:
     def __init__(self, policy):
         self.policy, self.name, self.exact = policy, policy.name, False
         self.decisions, self.seconds = 0, 0.0
+        self.times: list[float] = []
+        #: the process's CPU time a decision: what the wall time would be on an idle core
+        self.cpu: list[float] = []
+        #: the CPU time of the decisions with more than one legal move
+        self.choices: list[float] = []
 
     def choose(self, view: SideView, rng: random.Random) -> Move:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         move = self.policy.choose(view, rng)
-        self.seconds += time.perf_counter() - t
+        self.cpu.append(time.process_time() - c)
+        if len(view.legal_moves) > 1:
+            self.choices.append(self.cpu[-1])
+        self.times.append(time.perf_counter() - t)
+        self.seconds += self.times[-1]
         self.decisions += 1
         return move
 
 
 def make(name: str):
-    if name.startswith("flat:"):
-        return ISMCTS(int(name[5:]), expand_after=10**9)
+    if name.startswith("tree:"):
+        return ISMCTS(int(name[5:]), compiled=False)
     return COUNTERS[name]() if name in COUNTERS else policy_named(name)
 
 
@@ -59,7 +68,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=60, help="games over both seats")
     ap.add_argument("--preset", default="advanced", help="a preset name or a rules JSON object")
     ap.add_argument("--search", default="search:400", help="the search, as the command line names it")
-    ap.add_argument("--against", default="heuristic", help="a policy name or flat:N")
+    ap.add_argument("--against", default="strong", help="a policy name or tree:N")
     ap.add_argument("--seed", type=int, default=3)
     args = ap.parse_args(argv)
     p = Position.start(Rules.from_json(args.preset))
@@ -75,7 +84,16 @@ def main(argv: list[str] | None = None) -> None:
     low, high = wilson(int(points), games)
     print(f"{args.preset}: {args.search} vs {args.against}: {points / games:.3f} [{low:.3f}, {high:.3f}] over {games} "
           f"games in {time.perf_counter() - t:.0f} s; {1000 * search.seconds / max(1, search.decisions):.0f} ms "
-          f"a search decision ({search.decisions} decisions)")
+          f"a search decision ({search.decisions} decisions), median {1000 * _quantile(search.times, 0.5):.0f} ms, "
+          f"90th percentile {1000 * _quantile(search.times, 0.9):.0f} ms; CPU time a decision: median "
+          f"{1000 * _quantile(search.cpu, 0.5):.0f} ms, 90th percentile {1000 * _quantile(search.cpu, 0.9):.0f} ms "
+          f"(with more than one legal move, {len(search.choices)} decisions: median "
+          f"{1000 * _quantile(search.choices, 0.5):.0f} ms, 90th percentile {1000 * _quantile(search.choices, 0.9):.0f} ms)")
+
+
+def _quantile(times: list[float], q: float) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
 if __name__ == "__main__":

@@ -60,10 +60,11 @@ def cancel_after(games: int, seconds: float = 0.0):
 
 
 def test_a_game_in_this_process_stops_at_its_next_decision():
-    """One search game takes seconds: Cancel is seen between two decisions, not at the game's end."""
+    """One search game of 4000 rollouts a decision takes seconds: Cancel is seen between two decisions,
+    not at the game's end."""
     progress, seen = cancel_after(0, seconds=0.3)
     with pytest.raises(Cancelled):
-        play_games(START, ("search:400", "heuristic"), 3, 1, progress=progress)
+        play_games(START, ("search:4000", "heuristic"), 3, 1, progress=progress)
     assert max(seen) == 0  # stopped inside the first game
 
 

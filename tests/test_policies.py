@@ -206,8 +206,9 @@ def test_search_budget_in_milliseconds_and_legal_moves():
 
 
 def test_search_is_a_tree_over_information_sets():
-    # french answers at X, then opens Y itself: that later decision of its own is a node of the
-    # tree, visited again and again (so chosen by UCB, not by a rollout), and shared by the worlds
+    # the tree search (where the compiled loop does not play, or asked): french answers at X, then
+    # opens Y itself: that later decision of its own is a node of the tree, visited again and again
+    # (so chosen by UCB, not by a rollout), and shared by the worlds
     from guyenne_explore.analysis.policies.search import ISMCTS, info_key
     from guyenne_explore.engine_api import OPEN_SECOND, RESPOND_FIRST
 
@@ -215,7 +216,7 @@ def test_search_is_a_tree_over_information_sets():
     p = p.apply(next(m for m in p.legal_moves if m.cards.size == 2))
     assert p.to_play == RESPOND_FIRST
     side = p.side_to_play
-    search = ISMCTS(400, rollouts_per_leaf=2)
+    search = ISMCTS(400, rollouts_per_leaf=2, compiled=False)
     move = search.choose(p.view(side), random.Random(5))
     assert move in p.legal_moves
     q = p.apply(move)
@@ -229,7 +230,7 @@ def test_search_is_a_tree_over_information_sets():
     # deeper still: its decisions of the next round, after the opponent's answer and the draws
     assert any(key[3] == p.round + 1 and node.visits >= 1 for key, node in search.nodes.items())
     assert all(key[0] == side for key in search.nodes)  # the opponent's moves come from its own model
-    flat = ISMCTS(400, rollouts_per_leaf=2, expand_after=10**9)
+    flat = ISMCTS(400, rollouts_per_leaf=2, expand_after=10**9, compiled=False)
     flat.choose(p.view(side), random.Random(5))
     assert not flat.nodes
 

@@ -134,6 +134,48 @@ def _remove_uniform(pl, rp, vals, opt, loser, b, rng, m):
     return True
 
 
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def placer(phase, first):
+    """The side that places at a placement point of a round ``first`` opens (RULES.md 3)."""
+    return first if phase == OPEN_FIRST or phase == RESPOND_SECOND else 1 - first
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def apply_placement(z, pl, cs, sc, rp, vals, points, castle, m):
+    """The placement of cards ``m`` by the side to place (at ``castle`` at an opening), then the
+    next point: the next placement, or the battles after the fourth (RULES.md 3-4).  The loop's
+    decisions and the search's root moves (:mod:`.search`) are applied here alike."""
+    phase = sc[PHASE]
+    side = placer(phase, sc[FIRST])
+    b = 0 if phase <= RESPOND_FIRST else 1
+    if phase == OPEN_FIRST:
+        sc[CASTLE_X] = castle
+    elif phase == OPEN_SECOND:
+        sc[CASTLE_Y] = castle
+    for k in range(m.shape[0]):
+        z[side, HAND, k] -= m[k]
+        pl[side, b, k] = m[k]
+    if phase == RESPOND_SECOND:
+        _resolve(z, pl, cs, sc, rp, vals, points, 0)
+    else:
+        sc[PHASE] = phase + 1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def apply_removal(z, pl, cs, sc, rp, vals, points, m):
+    """The removal of cards ``m`` by the loser of a neutral castle's battle (RULES.md 4), then the
+    next battle or the end of the round."""
+    b = sc[BATTLE]
+    loser = 1 - cs[sc[CASTLE_X + b]]
+    for k in range(m.shape[0]):
+        pl[loser, b, k] -= m[k]
+        z[loser, REMOVED, k] += m[k]
+    if b == 0:
+        _resolve(z, pl, cs, sc, rp, vals, points, 1)
+    else:
+        _end_of_round(z, pl, cs, sc, points)
+
+
 @njit(cache=True, error_model="numpy", _nrt=False)  # type: ignore[call-overload]
 def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, leaders, ways, trace, tpos, log,
          lpos, work):
@@ -204,17 +246,11 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
             elif not _remove_uniform(pl, rp, vals, opt, loser, b, rng, m):
                 out[OUT_ERROR] = ERR_NO_MOVE
                 return
-            for k in range(nk):
-                pl[loser, b, k] -= m[k]
-                z[loser, REMOVED, k] += m[k]
             _record(trace, tpos, phase, loser, -1, out_pick[0], out_pick[1], m)
             decisions += 1
-            if b == 0:
-                _resolve(z, pl, cs, sc, rp, vals, points, 1)
-            else:
-                _end_of_round(z, pl, cs, sc, points)
+            apply_removal(z, pl, cs, sc, rp, vals, points, m)
         else:  # the four placements (RULES.md 3)
-            side = first if phase == OPEN_FIRST or phase == RESPOND_SECOND else 1 - first
+            side = placer(phase, first)
             b = 0 if phase <= RESPOND_FIRST else 1
             # the side's policy decides (a policy code is a branch here, its decision inlined: a call
             # nested one level deeper cost the heuristic a tenth of its speed)
@@ -229,19 +265,9 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
             if castle == -2:
                 out[OUT_ERROR] = ERR_NO_MOVE
                 return
-            if phase == OPEN_FIRST:
-                sc[CASTLE_X] = castle
-            elif phase == OPEN_SECOND:
-                sc[CASTLE_Y] = castle
-            for k in range(nk):
-                z[side, HAND, k] -= m[k]
-                pl[side, b, k] = m[k]
             _record(trace, tpos, phase, side, castle, out_pick[0], out_pick[1], m)
             decisions += 1
-            if phase == RESPOND_SECOND:
-                _resolve(z, pl, cs, sc, rp, vals, points, 0)
-            else:
-                sc[PHASE] = phase + 1
+            apply_placement(z, pl, cs, sc, rp, vals, points, castle, m)
     _record_round(log, lpos, z, cs, sc)
     _score(cs, _unspent(z, 0), _unspent(z, 1), rp[SCORING], rp[RING], points, res)
     rounds = sc[ROUND] - start_round + 1

@@ -1,79 +1,63 @@
-"""A stronger policy: information-set Monte Carlo tree search (IS-MCTS) over the cards it cannot see.
+"""A stronger policy: a search over the cards it cannot see, on top of the learned policy ``strong``.
 
-Modelled on OpenSpiel's ``ISMCTSBot`` and on Cowling, Powley and Whitehouse's
-IS-MCTS (2012).  One *iteration* of the search:
+Two searches share this class (:class:`ISMCTS`); which one answers depends on whether the one
+compiled game loop plays the game from here:
 
-1. **A world.**  A full position drawn from the side's view and its public
-   record (:func:`~guyenne_explore.determinise.determinise`: the opponent's hero
-   only where the record allows it, shown cards where they went).  Worlds are
-   dealt from one seeded stream and reused: the k-th visit of every root move
-   meets world k, with the same stream for the draws at the ends of rounds and
-   the same rollout seeds (common random numbers: two moves are compared on the
-   same deals).
-2. **Down the tree.**  From the root, moves legal *in that world* are applied
-   as the engine applies them (:func:`~guyenne_explore.engine_api.apply_legal`;
-   chance points sampled from the world's stream as
-   :func:`~guyenne_explore.engine_api.play` samples them).  A node is an
-   information set of the searching side, not a position: a table maps what the
-   side sees (:func:`info_key`, read from its
-   :class:`~guyenne_explore.engine_api.SideView`: the table, its own cards, the
-   opponent's counts and face-up cards) to the node, so the worlds it cannot
-   tell apart share one node, and its later decisions (its answer at Y after its
-   opening at X, its opening at Y right after its answer at X, the next rounds)
-   are nodes of the tree.  A node chooses by UCB1 on the side's probability of
-   winning (a draw counts half) among the moves legal in the world, with
-   availability counts as in Cowling et al.
-3. **Expansion.**  The first of the side's information sets met that is not in
-   the table becomes a node and the iteration stops there.  A move leads into
-   the tree only once it has been played :data:`EXPAND_AFTER` times from its
-   node; until then the iteration stops right after it, so the first visits of
-   a move are evaluated as well as the heuristic plays, not by the few, noisy
-   visits of a new subtree.
-4. **Leaf value.**  A few compiled games (:mod:`..compiled.loop`), both sides
-   playing the heuristic, from the leaf; their mean win probability is backed up
-   along the path.  Where the compiled heuristic does not play (team sides,
-   conceding as a decision, the expert setup discard) the games are uniform
-   (compiled, or the engine's loop).
+*The compiled search* (placements and removals of two-player games, the loop's rules: most of every
+game).  One decision:
 
-*Branching.*  An opening offers a castle and a card set, often more than a
-hundred moves.  The root searches the heuristic's likeliest moves
-(:meth:`ISMCTS.candidates_for`).  Below it, *progressive widening* lets a node
-visited n times consider its first ``WIDEN_BASE + WIDEN_C * n ** WIDEN_ALPHA``
-moves legal in the world, in the heuristic's order of its view (worked out once
-per node, when it is first passed through: one heuristic scoring per node that
-matters, not per leaf).
+1. **Worlds.**  :data:`WORLDS` full positions drawn from the side's view and its public record
+   (:func:`~guyenne_explore.determinise.determinise`: the opponent's hero only where the record
+   allows it, shown cards where they went), from one seeded stream.
+2. **Weighed by the opponent's moves.**  Each world is weighed by how likely it made the
+   opponent's placements of this round under ``strong``, the model of the opponent
+   (:func:`..compiled.search.likelihoods`: the model's probability of each placement from the
+   opponent's hand before it, mixed with :data:`MIX` of a uniform choice so that an opponent
+   playing otherwise leaves no world at zero, over the deal's own chance of those face-down cards:
+   importance weights), and the worlds are resampled by those weights (systematic resampling).  A
+   world where a placement was impossible weighs 0.  Placements of earlier rounds are not weighed.
+3. **Candidates.**  The root's moves are ``strong``'s likeliest :data:`CANDIDATES` (its compiled
+   weights, :func:`..compiled.search.move_weights`; at a removal, every removal in its order).
+4. **Rollouts, batched.**  Sequential halving (Karnin, Koren and Somekh 2013) over the candidates:
+   in each of ``log2(candidates)`` rounds every candidate left plays an equal share of the round's
+   budget of games, all in *one* compiled call (:func:`..compiled.search.play_jobs`: the move
+   applied to the resampled world, then ``strong`` against ``strong`` in the game loop), and the
+   better half goes on.  Game ``g`` of every candidate meets the same world and the same draws
+   (common random numbers), so candidates are compared on the same deals.  The move played is the
+   last one left (the best mean, its win probability with a draw counting half).
 
-*The opponent* has no nodes: its moves in the tree are drawn from the heuristic
-policy's distribution on *its own* view in that world (its hand, the table,
-the searcher's counts; computed once per information set of the opponent), as
-in the rollouts.  Nodes keyed by the opponent's own information set (OpenSpiel)
-are met once or twice in a few hundred iterations, since its hand differs in
-every world, so they never learn more than a uniform choice.  Nodes keyed by
-what the searcher sees (Cowling et al.'s single observer) gather every world's
-visits but let the opponent answer the searcher's face-down cards, which it
-cannot see (a bluffing game punishes that), or, keyed by the public table
-alone, make it answer without its own hand.  Measured in ``advanced`` from the
-opening, head to head against this search with no tree below the root
-(``expand_after`` very large; 60 games, both seats on the same deals), the tree
-with the heuristic as the opponent's model scored 0.52, with opponent nodes on
-the public table 0.39; at equal time (the flat search given 960 rollouts, as
-the tree costs about 2.4 times as much a rollout) it scored 0.60 over 120
-games (``benchmarks/bench_search.py``).  Against the heuristic this search scores 0.955 over 100
-games, 0.90 over 60 through the command line; with uniform rollouts the tree
-scored 0.66 to 0.72 there and the flat search of before 0.72 to 0.81: the
-model of play in the rollouts matters more than the tree.
+Measured by ``benchmarks/bench_search.py`` (both seats on the same deals, seed 3, a busy 2-core
+machine): ``search:400`` against ``strong`` scores 0.693 [0.646, 0.736] over 400 games in
+``advanced``, 0.78 [0.69, 0.85] in ``expert`` and 0.75 [0.66, 0.83] in ``classic2021`` (100 games
+each); a searched decision takes about 16 ms of CPU at the median and 26 ms at the 90th percentile
+(a decision with one candidate, a few milliseconds).
 
-The budget is a number of rollout games (``search:400``, spent as
-``400 / rollouts_per_leaf`` iterations: the same decisions for the same seed on
-any machine, with any number of workers) or a time in milliseconds
-(``search:250ms``: as many iterations as the machine plays in that time, so a
-seed no longer fixes the games).  The move played is the root's most visited.
-It reads nothing but its view: two positions that look the same to it give the
-same decision for the same seed.
+*The tree search* (team sides, conceding as a decision, and rule sets whose decisions the loop does
+not play): information-set MCTS (Cowling, Powley and Whitehouse 2012; OpenSpiel's ``ISMCTSBot``)
+as before, ``strong`` (the Python policy) now its order of moves, its model of the opponent and,
+where the compiled loop plays from a leaf, its rollouts; elsewhere the rollouts are uniform
+(compiled where the fast path plays them, else the engine's loop: the Python policy plays a few
+dozen games a second, too slow for a rollout).  A world is a determinisation, a node an information
+set of the searcher (:func:`info_key`, from its own view: a team member's node holds its own hand,
+never its partner's; its partner's cards placed face down this round are dealt again with the
+partner's hand, :func:`member_deal`, though the engine's view shows them), the opponent's moves are
+drawn from ``strong``'s distribution on its own view in that world, progressive widening below the
+root, leaves valued by a few games.  It is slow (in ``team``, 3 to 5 s of CPU a placement at
+``search:400``: its leaves are the engine's uniform games) and its worlds are not weighed.
+
+Every other decision point (the expert setup discard, a concede decision, a team's split and order)
+is ``strong``'s own decision: the search does not branch there.
+
+The budget is a number of rollout games (``search:400``: the same decisions for the same seed on any
+machine, with any number of workers) or a time in milliseconds (``search:250ms``: as many games as
+the machine plays in that time, so a seed no longer fixes the games).  It reads nothing but its
+view: two positions that look the same to it (a team member: the same own hand and public record,
+whatever its partner holds) give the same decision for the same seed.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import math
 import random
@@ -81,10 +65,13 @@ import time
 from fractions import Fraction
 from typing import Hashable
 
-from ...engine_api import (CONCEDE_CHOICE, Move, Position, SideView, apply_legal, concede_move, determinise,
-                          play)
+import numpy as np
+
+from ...engine_api import (CONCEDE_CHOICE, EMPTY, KINDS, PLACEMENTS, REMOVE_CHOICE, Cards, Move, Placed, Position,
+                          SideView, apply_legal, concede_move, determinise, play)
 from ..cancel import Cancelled, StopSignal
-from .heuristic import Heuristic, pick
+from .heuristic import pick
+from .strong import Strong
 
 __all__ = ["ISMCTS", "determinise"]
 
@@ -96,14 +83,19 @@ WIDEN_BASE, WIDEN_C, WIDEN_ALPHA = 2.0, 1.0, 0.5
 #: a move's position becomes a node (and the iteration goes on below it) once the move has been
 #: played this often from its node; before that the iteration rolls out right after the move
 EXPAND_AFTER = 2
+#: the compiled search: worlds dealt a decision, root moves searched, and the share of a uniform
+#: choice mixed into the model's probability of each opponent placement when worlds are weighed
+WORLDS, CANDIDATES, MIX = 48, 8, 0.05
+#: games a candidate plays at a time, with a budget in milliseconds
+CHUNK = 4
 
 
-def _rollouts(q: Position, side: int, count: int, seed: int, start: int, policy: str = "heuristic") -> float:
+def _rollouts(q: Position, side: int, count: int, seed: int, start: int, policy: str = "strong") -> float:
     """Total value for ``side`` (win 1, draw 1/2) of ``count`` games from ``q``, both sides playing
-    ``policy``, compiled (:mod:`..compiled.rollout`): the heuristic (:meth:`.Heuristic.compiled`) or uniform play.
-    Where the compiled heuristic does not play (team sides, conceding as a decision, the expert setup
+    ``policy``, compiled (:mod:`..compiled.rollout`): ``strong``, the heuristic or uniform play.
+    Where the compiled loop does not play them (team sides, conceding as a decision, the expert setup
     discard) the games are uniform, compiled where the fast path plays them, else in the engine's loop:
-    the Python heuristic plays a few dozen games a second, too slow for a rollout."""
+    the Python policies play a few dozen games a second, too slow for a rollout."""
     if q.is_over:
         r = q.result()
         return count * (0.5 if r.winner == "draw" else float(r.winner == ("english", "french")[side]))
@@ -117,8 +109,8 @@ def _rollouts(q: Position, side: int, count: int, seed: int, start: int, policy:
     threads = numba.get_num_threads()
     numba.set_num_threads(1)  # a few games a call: starting threads would cost more than they bring
     try:
-        out = summaries_if_played(q, count, seed, start, compiled_sides((policy, policy))) if policy == "heuristic" \
-            else None
+        out = summaries_if_played(q, count, seed, start, compiled_sides((policy, policy))) \
+            if policy != "uniform" else None
         if out is None and unsupported(q, ("uniform", "uniform")) is None:
             out = play_summaries(q, count, seed, start)
     finally:
@@ -143,6 +135,57 @@ def info_key(p: Position, side: int) -> Hashable:
             v.opponent_placed_sizes, o.hand_sizes, o.deck_size, o.discard_size, o.removed, o.exhaustions)
 
 
+def partner_battle(view: SideView) -> int | None:
+    """The battle where a team member's partner placed face down this round, not yet revealed; None
+    for a side alone, before the partner placed, or once the battles are shown.  The side's first
+    member (the team's ``order``) takes its first placement, at X, the other at Y (RULES.md 8)."""
+    order = view.roles(view.side)[1]
+    if view.partner_hand_size is None or order is None or view.to_play not in PLACEMENTS:
+        return None
+    b = 0 if 1 - view.member == order else 1
+    return b if view.own_placed[b].size else None
+
+
+def member_view(view: SideView) -> SideView:
+    """What the side, or a team member, itself saw: the view, less its partner's face-down cards.
+
+    The engine's view shows a member the cards its whole side placed, but its partner put its cards
+    down face down (the French text: "faces cachées"; RULES.md 8: members may not tell each other
+    their cards), so until the battles show them they are counted back among the partner's unseen
+    hand (:func:`member_deal` puts as many down again)."""
+    b = partner_battle(view)
+    if b is None:
+        return view
+    down = view.own_placed[b]
+    kept = (EMPTY, view.own_placed[1]) if b == 0 else (view.own_placed[0], EMPTY)
+    return dataclasses.replace(view, own_placed=kept, own_unseen=view.own_unseen + down,
+                               partner_hand_size=(view.partner_hand_size or 0) + down.size)
+
+
+def member_deal(view: SideView, rng: random.Random) -> Position:
+    """A world dealt from what the side, or a team member, itself saw (:func:`member_view`): the
+    partner's face-down cards are dealt with its hand, then as many of its dealt cards, drawn at
+    random, go down at its battle (a uniform draw, as a deal's own)."""
+    b = partner_battle(view)
+    if b is None:
+        return determinise(view, rng)
+    down = view.own_placed[b].size
+    w = determinise(member_view(view), rng)
+    me, partner = view.side, 1 - view.member
+    before = w.sides[me].hands[partner]
+    chosen = [0] * KINDS
+    for kind in rng.sample([k for k in range(KINDS) for _ in range(before[k])], down):
+        chosen[kind] += 1
+    placed = Cards(chosen)
+    own = w.sides[me]
+    own = dataclasses.replace(own, hands=tuple(before - placed if i == partner else h for i, h in enumerate(own.hands)))
+    sides = (own, w.sides[1]) if me == 0 else (w.sides[0], own)
+    mine = (placed, w.placed.at(me, 1)) if b == 0 else (w.placed.at(me, 0), placed)
+    cards = (mine, w.placed.cards[1]) if me == 0 else (w.placed.cards[0], mine)
+    return Position(w.rules, w.castles, w.round, w.first, w.to_play, sides, Placed(w.placed.x, w.placed.y, cards),
+                    w.battle)
+
+
 class _Node:
     """One information set's statistics: its visits, and per move ``[visits, value, availability]``
     (value summed from the acting side's point of view); ``rank`` orders the moves for widening."""
@@ -156,20 +199,21 @@ class _Node:
 
 
 class ISMCTS:
-    """Information-set MCTS with a budget of ``simulations`` rollouts (or ``milliseconds``).
+    """The search with a budget of ``simulations`` rollout games (or ``milliseconds``).
 
-    ``candidates``: the heuristic's moves searched at the root; ``rollouts_per_leaf``: games
-    played from each leaf; ``worlds``: the most determinisations dealt (reused beyond);
-    ``expand_after``: visits of a move before its position becomes a node (a very large value
-    makes the search flat: root moves and rollouts only); ``rollout_policy``: ``heuristic`` or
-    ``uniform``.  :attr:`nodes` keeps the last search's tree.
+    ``candidates``: ``strong``'s moves searched at the root; ``worlds``: the determinisations dealt
+    a decision (the tree search reuses them beyond); ``compiled``: False searches with the tree even
+    where the compiled loop plays (to compare the two).  The tree search's own: ``rollouts_per_leaf``,
+    games played from each leaf; ``expand_after``, visits of a move before its position becomes a
+    node (a very large value makes it flat: root moves and rollouts only); ``rollout_policy``,
+    ``strong``, ``heuristic`` or ``uniform``.  :attr:`nodes` keeps the tree search's last tree.
     """
 
     exact = False
 
-    def __init__(self, simulations: int = 400, milliseconds: float | None = None, candidates: int = 8,
-                 rollouts_per_leaf: int = 4, uct_c: float = UCT_C, worlds: int = 64, expand_after: int = EXPAND_AFTER,
-                 rollout_policy: str = "heuristic"):
+    def __init__(self, simulations: int = 400, milliseconds: float | None = None, candidates: int = CANDIDATES,
+                 rollouts_per_leaf: int = 4, uct_c: float = UCT_C, worlds: int = WORLDS,
+                 expand_after: int = EXPAND_AFTER, rollout_policy: str = "strong", compiled: bool = True):
         if simulations < 1:
             raise ValueError(f"the search budget must be at least 1 simulation, not {simulations}")
         self.simulations = simulations
@@ -180,10 +224,14 @@ class ISMCTS:
         self.worlds = worlds
         self.expand_after = expand_after
         self.rollout_policy = rollout_policy
+        self.compiled = compiled
         self.name = "search" if milliseconds is None else f"search:{milliseconds:g}ms"
-        self._prior = Heuristic()
+        self._prior = Strong()
+        self._sides = (self._prior.compiled(),) * 2
         #: the last search's table of nodes (for tests and inspection)
         self.nodes: dict[Hashable, _Node] = {}
+        #: the compiled search's last weights of its worlds (for tests and inspection)
+        self.likelihoods: np.ndarray | None = None
         #: asked between two simulations: a cancelled run stops inside a decision (:class:`.cancel.Thinking`)
         self.stop: StopSignal | None = None
 
@@ -191,14 +239,26 @@ class ISMCTS:
         raise NotImplementedError("the search policy samples; it has no exact move distribution")
 
     def candidates_for(self, view: SideView) -> list[Move]:
-        """The moves searched at the root: the heuristic's likeliest, ties in its move order."""
+        """The moves the tree searches at the root: ``strong``'s likeliest, ties in its move order."""
         weighted = self._prior.weights(view)
         ranked = sorted(range(len(weighted)), key=lambda i: -weighted[i][1])
         return [weighted[i][0] for i in ranked[: self.candidates]]
 
+    def choose(self, view: SideView, rng: random.Random) -> Move:
+        if view.to_play == CONCEDE_CHOICE:
+            return concede_move(view)
+        if view.to_play not in PLACEMENTS and view.to_play != REMOVE_CHOICE:
+            return self._prior.choose(view, rng)  # the search does not branch here: the model decides
+        seed = rng.getrandbits(62)
+        if self.compiled:
+            move = _CompiledSearch(self, view, seed).best()
+            if move is not None:
+                return move
+        return self._tree(view, seed)
+
     # ------------------------------------------------------------------ one node's choice
     def _rank(self, node: _Node, p: Position, side: int) -> dict[Move, float]:
-        """The node's order of moves for widening: the heuristic's weights from the side's view
+        """The node's order of moves for widening: strong's weights from the side's view
         (the same in every world that reaches the node), worked out on the first pass through it."""
         if node.rank is None:
             node.rank = {m: -float(w) for m, w in self._prior.weights(p.view(side))}
@@ -221,15 +281,13 @@ class ISMCTS:
                 best, best_u = m, u
         return best
 
-    # ------------------------------------------------------------------ the search
-    def choose(self, view: SideView, rng: random.Random) -> Move:
-        if view.to_play == CONCEDE_CHOICE:
-            return concede_move(view)
-        root_moves = self.candidates_for(view)
+    # ------------------------------------------------------------------ the tree search
+    def _tree(self, view: SideView, seed: int) -> Move:
+        """The tree search's move (where the compiled loop does not play, or when asked)."""
+        root_moves = self.candidates_for(member_view(view))
         if len(root_moves) == 1:
             return root_moves[0]
         me = view.side
-        seed = rng.getrandbits(62)
         world_rng = random.Random(seed)
         worlds: list[Position] = []
         root = _Node()
@@ -245,7 +303,7 @@ class ISMCTS:
             j = pulls[move]  # the j-th visit of every root move meets world j
             pulls[move] += 1
             while len(worlds) <= min(j, self.worlds - 1):
-                worlds.append(determinise(view, world_rng))
+                worlds.append(member_deal(view, world_rng))
             chance = random.Random(seed + ((j + 2) << 62))
             path: list[tuple[_Node, Move]] = [(root, move)]
             p = apply_legal(worlds[j % self.worlds], move)
@@ -263,7 +321,7 @@ class ISMCTS:
                 if len(legal) == 1:  # nothing to choose: no node
                     p = apply_legal(p, legal[0])
                     continue
-                if side != me:  # the heuristic's move, from the opponent's view in this world
+                if side != me:  # strong's move, from the opponent's view in this world
                     okey = info_key(p, side)
                     weighted = model.get(okey)
                     if weighted is None:
@@ -277,7 +335,7 @@ class ISMCTS:
                     break
                 rank = self._rank(node, p, side)
                 width = int(WIDEN_BASE + WIDEN_C * node.visits ** WIDEN_ALPHA)
-                # the heuristic's likeliest first, in move order on ties; moves it never plays last
+                # strong's likeliest first, in move order on ties; moves it never plays last
                 allowed = heapq.nsmallest(width, legal, key=lambda m: rank.get(m, 0.0))
                 m = self._select(node, allowed)
                 path.append((node, m))
@@ -298,3 +356,138 @@ class ISMCTS:
             elif done >= iterations:
                 break
         return max(root_moves, key=lambda m: (root.edges[m][0], root.edges[m][1]))
+
+
+class _CompiledSearch:
+    """One decision of the compiled search (see the module's text): its worlds as the loop's arrays,
+    weighed and resampled, the candidates, and the sequential halving over them."""
+
+    def __init__(self, search: ISMCTS, view: SideView, seed: int):
+        self.search, self.view, self.seed = search, view, seed
+        #: when a budget in milliseconds runs out
+        self.deadline = time.perf_counter() + (search.milliseconds or 0) / 1000
+        self.rng = random.Random(seed)
+        #: the first world, then (once the root has more than one candidate) the rest
+        self.worlds = [member_deal(view, self.rng)]
+
+    def best(self) -> Move | None:
+        """The move to play, or None where the compiled loop does not play from these worlds."""
+        from ..compiled import heuristic, sides
+        from ..compiled.heuristic import MAX_MOVES
+        from ..compiled.search import likelihoods, move_weights
+
+        reason, e = heuristic.checked(self.worlds[0], scores=True)
+        if reason is not None or e is None:
+            return None
+        search, view = self.search, self.view
+        sp = search._sides
+        self.kinds = e.kinds
+        self.args = (e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points, sides.codes(sp),
+                     sides.params(sp), heuristic.tables(self.worlds[0], e, sp[0]))
+        self.max_rounds, self.ways_width = e.max_rounds, e.ways_width
+        if view.to_play == REMOVE_CHOICE:
+            moves = self._removals()
+        else:
+            castles, rows, wts = (np.zeros(MAX_MOVES, np.int64) for _ in range(3))
+            n = move_weights(e.zones, e.placed, *self.args, int(view.side), castles, rows, wts)
+            order = sorted((i for i in range(n) if wts[i] > 0), key=lambda i: -wts[i])[: search.candidates]
+            cards = e.options.cards
+            moves = [(int(castles[i]), cards[rows[i]].copy()) for i in order]
+        if len(moves) == 1:
+            return self._move(*moves[0])
+        self.worlds += [member_deal(view, self.rng) for _ in range(search.worlds - 1)]
+        # the worlds' zones and placed cards, flattened first (numpy reads a flat list of numbers far
+        # sooner than nested tuples)
+        zones = [c for w in self.worlds for s in w.sides for z in (s.hand, s.deck, s.discard, s.removed) for c in z]
+        placed = [c for w in self.worlds for side in w.placed.cards for b in side for c in b]
+        self.zs = np.array(zones, np.int64).reshape(len(self.worlds), 2, 4, KINDS)[:, :, :, self.kinds].copy()
+        self.pls = np.array(placed, np.int64).reshape(len(self.worlds), 2, 2, KINDS)[:, :, :, self.kinds].copy()
+        hidden = np.array([view.opponent_placed[b] is None for b in (0, 1)])
+        weights = np.ones(len(self.worlds))
+        likelihoods(self.zs, self.pls, *self.args, 1 - int(view.side), hidden, MIX, weights)
+        search.likelihoods = weights
+        self.resampled = _resample(weights, self.rng)
+        return self._move(*moves[self._halving(moves)])
+
+    def _move(self, castle: int, counts: np.ndarray) -> Move:
+        full = [0] * KINDS
+        for k, c in zip(self.kinds, counts.tolist()):
+            full[k] = c
+        return Move(cards=Cards(full), castle=castle if castle >= 0 else None)
+
+    def _removals(self) -> list[tuple[int, np.ndarray]]:
+        """Every removal, ``strong``'s likeliest first (a removal offers a handful)."""
+        weighted = self.search._prior.weights(self.view)
+        ranked = sorted(weighted, key=lambda mw: -mw[1])
+        return [(-1, np.array([m.cards[k] for k in self.kinds], np.int64)) for m, _ in ranked]
+
+    def _play(self, moves: list[tuple[int, np.ndarray]], which: list[int], games: range) -> np.ndarray:
+        """Each candidate of ``which`` played over ``games`` (one compiled call): its values (win 1,
+        draw 1/2) as rows of ``len(games)``."""
+        from ..compiled import layout
+        from ..compiled.search import play_jobs
+
+        castles = np.array([c for c, _ in moves], np.int64)
+        cards = np.stack([m for _, m in moves])
+        n = len(games)
+        job_move = np.repeat(np.array(which, np.int64), n)
+        job_game = np.tile(np.array(games, np.int64), len(which))
+        job_world = self.resampled[job_game % len(self.resampled)]
+        winners = np.zeros(len(job_move), np.int64)
+        play_jobs(self.zs, self.pls, *self.args, _seed(self.seed), castles, cards, job_move,
+                  job_world, job_game, self.max_rounds, self.ways_width, winners)
+        if (winners < 0).any():
+            raise RuntimeError("the compiled search met a game the loop could not play")
+        me = self.view.side
+        values = (winners == me) + 0.5 * (winners == layout.DRAW_WINNER)
+        return values.reshape(len(which), n)
+
+    def _halving(self, moves: list[tuple[int, np.ndarray]]) -> int:
+        """Sequential halving over the candidates: the index of the one left.  With a budget in
+        milliseconds, each round takes an equal share of the time left, played in chunks of
+        :data:`CHUNK` games a candidate until its share is spent."""
+        search = self.search
+        alive = list(range(len(moves)))
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        totals = np.zeros(len(moves))
+        played = 0
+        for r in range(rounds):
+            if search.milliseconds is None:
+                played = self._add(moves, alive, played, max(1, search.simulations // rounds // len(alive)), totals)
+            else:
+                now = time.perf_counter()
+                end = now + (self.deadline - now) / (rounds - r)
+                while True:
+                    played = self._add(moves, alive, played, CHUNK, totals)
+                    if time.perf_counter() >= end:
+                        break
+            alive = sorted(alive, key=lambda c: (-totals[c], c))[: max(1, math.ceil(len(alive) / 2))]
+        return alive[0]
+
+    def _add(self, moves: list[tuple[int, np.ndarray]], alive: list[int], played: int, share: int,
+             totals: np.ndarray) -> int:
+        """Games ``played .. played + share`` of each candidate left, added to its total; the games played after."""
+        values = self._play(moves, alive, range(played, played + share))
+        for i, c in enumerate(alive):
+            totals[c] += values[i].sum()
+        if self.search.stop is not None and self.search.stop.is_set():
+            raise Cancelled()
+        return played + share
+
+
+def _resample(weights: np.ndarray, rng: random.Random) -> np.ndarray:
+    """Systematic resampling: as many world indices as worlds, each world about its share of the
+    total weight of times (all alike when no world has any weight)."""
+    n = len(weights)
+    total = float(weights.sum())
+    if not total > 0:
+        return np.arange(n, dtype=np.int64)
+    edges = np.cumsum(weights / total)
+    points = (rng.random() + np.arange(n)) / n
+    return np.minimum(np.searchsorted(edges, points, side="right"), n - 1).astype(np.int64)
+
+
+def _seed(seed: int) -> np.uint64:
+    from ..compiled.encode import seed_u64
+
+    return seed_u64(seed)

@@ -1,0 +1,168 @@
+"""The compiled search on top of ``strong``: the model's weights it reads, how it weighs its deals,
+what it sees (its own view; a team member's own hand, never its partner's)."""
+
+import dataclasses
+import random
+from fractions import Fraction
+
+from guyenne_explore import Position
+from guyenne_explore.analysis.compiled import heuristic, sides
+from guyenne_explore.analysis.compiled.heuristic import MAX_MOVES
+from guyenne_explore.analysis.compiled.search import _split_chance, move_weights
+from guyenne_explore.analysis.policies.search import MIX, ISMCTS, _CompiledSearch, member_view, partner_battle
+from guyenne_explore.analysis.policies.strong import Strong
+from guyenne_explore.engine_api import OPEN_FIRST, PLACEMENTS, Cards, Placed, determinise
+from guyenne_explore.record import play_game
+from guyenne_explore.state import evolve
+
+import numpy as np
+
+
+def _placements(preset: str, seed: int, count: int) -> list[Position]:
+    """Positions at placements of a game ``strong`` plays against itself."""
+    rng, p, out, strong = random.Random(seed), Position.start(preset), [], Strong()
+    while not p.is_over and len(out) < count:
+        if p.is_chance:
+            p = p.apply_outcome(p.sample_outcome(rng))
+            continue
+        view = p.view(p.side_to_play)
+        if view.to_play in PLACEMENTS:
+            out.append(p)
+        p = p.apply(strong.choose(view, rng))
+    return out
+
+
+def test_compiled_move_weights_are_strongs_own():
+    # the search reads the compiled decision's weights: move for move the Python policy's
+    strong = Strong()
+    sp = (strong.compiled(),) * 2
+    for p in _placements("advanced", 4, 12):
+        reason, e = heuristic.checked(p, scores=True)
+        assert reason is None and e is not None
+        castles, rows, wts = (np.zeros(MAX_MOVES, np.int64) for _ in range(3))
+        n = move_weights(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points,
+                         sides.codes(sp), sides.params(sp), heuristic.tables(p, e, sp[0]), p.side_to_play, castles,
+                         rows, wts)
+        search = _CompiledSearch(ISMCTS(), p.view(p.side_to_play), 1)
+        search.kinds = e.kinds
+        compiled = {search._move(int(castles[i]), e.options.cards[rows[i]]): int(wts[i]) for i in range(n)
+                    if wts[i] > 0}
+        assert compiled == dict(strong.weights(p.view(p.side_to_play)))
+
+
+def _undone(w: Position, opponent: int) -> Position:
+    """World ``w`` (the opponent opened castle X this round, nothing else placed) before that opening."""
+    s = w.sides[opponent]
+    hand = s.hands[0] + w.placed.at(opponent, 0)
+    back = dataclasses.replace(s, hands=(hand,))
+    return evolve(w, sides=tuple(back if i == opponent else w.sides[i] for i in (0, 1)), placed=Placed(),
+                  to_play=OPEN_FIRST)
+
+
+def test_deals_are_weighed_by_the_models_chance_of_the_opponents_opening():
+    # the opponent opened X face down: each deal weighs strong's chance of that opening from the hand
+    # the deal gives it (mixed with MIX of a uniform choice), over the deal's chance of those cards there
+    p = next(q for q in _placements("advanced", 2, 40) if q.to_play == "respond_first")
+    me, opponent = p.side_to_play, 1 - p.side_to_play
+    view = p.view(me)
+    assert view.opponent_placed[0] is None  # face down
+    search = ISMCTS(40)
+    run = _CompiledSearch(search, view, 9)
+    assert run.best() is not None
+    weights = search.likelihoods
+    assert weights is not None and len(set(weights.round(12))) > 1  # not uniform within the public facts
+    strong = Strong()
+    for w, got in list(zip(run.worlds, weights))[:12]:
+        before = _undone(w, opponent)
+        dist = dict(strong.distribution(before.view(opponent)))
+        opening = next(m for m in before.legal_moves if m.castle == p.placed.x and m.cards == w.placed.at(opponent, 0))
+        chance = float(dist.get(opening, Fraction(0)))
+        hand = np.array(list(before.sides[opponent].hand), np.int64)
+        split = _split_chance(hand, np.array(list(w.placed.at(opponent, 0)), np.int64))
+        expected = ((1 - MIX) * chance + MIX / len(before.legal_moves)) / split
+        assert abs(got - expected) <= 1e-9 * expected
+    # a deal where strong would not have opened that way weighs far less than one where it would
+    chances = [float(dict(strong.distribution(_undone(w, opponent).view(opponent))).get(
+        next(m for m in _undone(w, opponent).legal_moves if m.castle == p.placed.x
+             and m.cards == w.placed.at(opponent, 0)), 0)) for w in run.worlds]
+    unlikely, likely = int(np.argmin(chances)), int(np.argmax(chances))
+    assert chances[likely] > 0.1 and weights[unlikely] < weights[likely]
+
+
+def test_search_on_strong_sees_only_its_view():
+    # two positions that the side cannot tell apart: the same decision for the same seed, at every
+    # placement of a game
+    for p in _placements("advanced", 6, 8):
+        side = p.side_to_play
+        other = determinise(p.view(side), random.Random(11))
+        assert other.view(side) == p.view(side)
+        assert ISMCTS(120).choose(p.view(side), random.Random(3)) == ISMCTS(120).choose(other.view(side),
+                                                                                        random.Random(3))
+
+
+def test_a_team_members_search_does_not_see_its_partners_hand():
+    # the partner's hand and the team's deck dealt again from the member's view: the same view, the
+    # same decision, at placements and at the team's split and order
+    rng, p, strong, pairs = random.Random(1), Position.start("team"), Strong(), 0
+    while pairs < 5 and not p.is_over:
+        if p.is_chance:
+            p = p.apply_outcome(p.sample_outcome(rng))
+            continue
+        side = p.side_to_play
+        view = p.view(side)
+        deal = determinise(view, random.Random(100 + pairs))
+        other = evolve(p, sides=tuple(deal.sides[i] if i == side else p.sides[i] for i in (0, 1)))
+        if other.sides[side] != p.sides[side]:
+            assert other.view(side) == view
+            assert ISMCTS(30).choose(view, random.Random(7)) == ISMCTS(30).choose(other.view(side), random.Random(7))
+            pairs += 1
+        p = p.apply(strong.choose(view, rng))
+    assert pairs == 5
+
+
+def test_every_decision_point_is_answered():
+    # expert (setup discard) and team games (split, order, placements by the tree): legal moves throughout
+    for preset in ("expert", "team3"):
+        record = play_game(Position.start(preset), 3, policies=(ISMCTS(8), ISMCTS(8)))
+        assert record.positions()[-1].is_over
+
+
+def _partner_swapped(p: Position, side: int, b: int) -> Position | None:
+    """``p`` with one of the partner's face-down cards at battle ``b`` swapped for another kind from its hand."""
+    view = p.view(side)
+    partner = 1 - view.member
+    own = p.sides[side]
+    down, hand = p.placed.at(side, b), own.hands[partner]
+    pair = next(((k, j) for k in range(len(down)) if down[k] for j in range(len(hand)) if hand[j] and j != k), None)
+    if pair is None:
+        return None
+    k, j = pair
+    gone, back = (Cards([1 if i == kind else 0 for i in range(len(down))]) for kind in (k, j))
+    hands = tuple(hand - back + gone if m == partner else h for m, h in enumerate(own.hands))
+    sides = tuple(dataclasses.replace(own, hands=hands) if i == side else p.sides[i] for i in (0, 1))
+    row = tuple(down - gone + back if battle == b else c for battle, c in enumerate(p.placed.cards[side]))
+    cards = tuple(row if i == side else p.placed.cards[i] for i in (0, 1))
+    return evolve(p, sides=sides, placed=Placed(p.placed.x, p.placed.y, cards))
+
+
+def test_a_team_members_search_does_not_see_its_partners_face_down_cards():
+    # the partner's cards went down face down: two positions that differ only there give the member the
+    # same decision (the engine's view shows them; the search deals them again; a search that deals
+    # from the view as it is decides otherwise in 4 of these 9 pairs)
+    rng, p, strong, pairs = random.Random(3), Position.start("team"), Strong(), 0
+    while pairs < 3 and not p.is_over:
+        if p.is_chance:
+            p = p.apply_outcome(p.sample_outcome(rng))
+            continue
+        side = p.side_to_play
+        view = p.view(side)
+        b = partner_battle(view)
+        other = _partner_swapped(p, side, b) if b is not None else None
+        if other is not None:
+            seen = other.view(side)
+            assert seen.own_placed != view.own_placed and member_view(seen) == member_view(view)
+            for seed in range(3):
+                assert ISMCTS(30).choose(view, random.Random(seed)) == ISMCTS(30).choose(seen, random.Random(seed))
+            pairs += 1
+        p = p.apply(strong.choose(view, rng))
+    assert pairs == 3
