@@ -1,5 +1,6 @@
 """The compiled heuristic is the Python heuristic, move for move, on replayed games."""
 
+import numpy as np
 import pytest
 
 from guyenne_explore import Position
@@ -8,7 +9,7 @@ from guyenne_explore.analysis.compiled import kernel as kn
 from guyenne_explore.analysis.compiled.rollout import play_summaries, traced
 from guyenne_explore.analysis.policies.heuristic import Heuristic, pick
 from guyenne_explore.analysis.policies.sides import compiled_sides
-from guyenne_explore.cards import KINDS, Cards
+from guyenne_explore.cards import HERO, KINDS, Cards
 from guyenne_explore.moves import Move
 from guyenne_explore.position import Draw
 from guyenne_explore.rules import Rules
@@ -51,7 +52,7 @@ def replay(start: Position, policies, seed: int, index: int) -> int:
     return checked
 
 
-@pytest.mark.parametrize("rules", ["base", "advanced", "classic2021",
+@pytest.mark.parametrize("rules", ["base", "advanced", "classic2021", "expert",
                                    {"preset": "advanced", "adjacency": "ring"},
                                    {"preset": "base", "card_counts": {"1": 6, "2": 0, "3": 6, "4": 0, "5": 0, "6": 3}, "hand_size": 7},
                                    {"preset": "advanced", "hero": False, "castles": 7},
@@ -84,6 +85,40 @@ def test_compiled_heuristic_from_a_position_inside_a_round():
 
 def test_what_the_compiled_heuristic_leaves_to_the_engine():
     assert "team" in fh.unsupported(Position.start("team"), ("heuristic", "heuristic"))
-    assert "expert" in fh.unsupported(Position.start("expert"), ("heuristic", "uniform"))
+    assert fh.unsupported(Position.start("expert"), ("heuristic", "strong")) is None  # the setup discard too
     assert "uniform, heuristic and strong" in fh.unsupported(Position.start("base"), ("search", "uniform"))
     assert fh.unsupported(Position.start("advanced"), ("heuristic", "uniform")) is None
+
+
+def test_the_setup_discards_are_listed_in_the_engines_order():
+    """The compiled setup discard walks the card sets in the order of the engine's legal moves (a
+    pick's index means the same move in both)."""
+    for rules in ("expert", {"preset": "expert", "card_counts": {"1": 3, "2": 0, "3": 2, "5": 4, "9": 1}}):
+        p = Position.start(Rules.from_json(rules))
+        deck = p.sides[p.side_to_play].deck
+        kinds = [k for k in range(KINDS) if deck[k]]
+        src = np.array([0 if k == HERO else deck[k] for k in kinds], np.int64)
+        m, listed = np.zeros(len(kinds), np.int64), []
+        while fh._next_discard(m, src, p.rules.pre_discard):
+            listed.append(Move(cards=Cards([dict(zip(kinds, m.tolist())).get(k, 0) for k in range(KINDS)])))
+        assert listed == list(p.legal_moves)
+
+
+def test_a_warm_heuristic_discards_as_the_python_one():
+    """At a temperature where many discards weigh, each side's setup discard is the Python policy's pick
+    from the loop's random number, with the same total weight."""
+    h = Heuristic(temperature=2.0)
+    start = Position.start(Rules.from_json("expert"))
+    spread = set()
+    for index in range(12):
+        rows, kinds, _ = traced(start, 3, index, (h.compiled(), h.compiled()))
+        p = start
+        for point, side, _castle, index_, total, *counts in rows[:2]:
+            assert point == kn.SETUP
+            move = Move(cards=Cards([dict(zip(kinds, counts)).get(k, 0) for k in range(KINDS)]))
+            weighted = h.weights(p.view(side))
+            assert sum(w for _, w in weighted) == total
+            assert pick(weighted, index_) == move
+            spread.add(move)
+            p = p.apply(move)
+    assert len(spread) > 3  # several discards were drawn, not only the weakest

@@ -40,14 +40,18 @@ def test_compiled_move_weights_are_strongs_own():
         reason, e = heuristic.checked(p, scores=True)
         assert reason is None and e is not None
         castles, rows, wts = (np.zeros(MAX_MOVES, np.int64) for _ in range(3))
+        scores = np.zeros(MAX_MOVES, np.float64)
         n = move_weights(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points,
                          sides.codes(sp), sides.params(sp), heuristic.tables(p, e, sp[0]), p.side_to_play, castles,
-                         rows, wts)
+                         rows, wts, scores)
         search = _CompiledSearch(ISMCTS(), p.view(p.side_to_play), 1)
         search.kinds = e.kinds
         compiled = {search._move(int(castles[i]), e.options.cards[rows[i]]): int(wts[i]) for i in range(n)
                     if wts[i] > 0}
         assert compiled == dict(strong.weights(p.view(p.side_to_play)))
+        python = dict(strong.scored(p.view(p.side_to_play)))
+        assert all(abs(python[search._move(int(castles[i]), e.options.cards[rows[i]])] - scores[i]) <= 1e-9 * (
+            1 + abs(scores[i])) for i in range(n))
 
 
 def _undone(w: Position, opponent: int) -> Position:

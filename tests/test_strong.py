@@ -67,7 +67,7 @@ def replay(start: Position, names, seed: int, index: int) -> int:
     return checked
 
 
-@pytest.mark.parametrize("rules", ["base", "advanced", "classic2021",
+@pytest.mark.parametrize("rules", ["base", "advanced", "classic2021", "expert",
                                    {"preset": "advanced", "adjacency": "ring"},
                                    {"preset": "advanced", "hero": False, "castles": 7},
                                    {"preset": "advanced", "reshuffle": "immediate", "removal": "classic2021"}])
@@ -116,3 +116,19 @@ def test_bad_weights_are_refused_with_the_field():
         checked_weights(None, [1.0, float("nan")] + [0.0] * (n - 2))
     with pytest.raises(ValueError, match="retrain"):
         checked_weights(["gain"], [1.0] * n)
+
+
+def test_fast_games_play_the_scoring_policies_under_expert_from_the_start():
+    """Heuristic and learned policy games from the expert setup discard are played by the compiled
+    loop (no longer left to the engine), each the game its index gives alone."""
+    from guyenne_explore.analysis.compiled.rollout import fast_games, traced_game
+    from guyenne_explore.analysis.policies.sides import compiled_sides
+
+    start = Position.start(Rules.from_json("expert"))
+    for names in (("heuristic", "strong"), ("strong", "strong")):
+        games = fast_games(start, 6, 4, sides=compiled_sides(names, start.rules))
+        assert len(games) == 6
+        for index, game in enumerate(games):
+            record, alone = traced_game(start, 4, index, compiled_sides(names, start.rules))
+            assert alone == game
+            assert record.events[0].to_play == "setup_discard"

@@ -12,9 +12,10 @@ heuristic decision that the Python policy, given the loop's random number, makes
 the same total weight.
 
 The game itself is the one loop of :mod:`.loop`; rules the loop does not play (team sides,
-conceding as a decision, stacked decks) and the expert setup discard are left to the engine
-(:func:`unsupported`).  The decisions are compiled without numba's reference counts
-(``_nrt=False``): they allocate nothing (their scratch comes from ``loop.scratch``) and keep no array.
+conceding as a decision, stacked decks) are left to the engine (:func:`unsupported`); it plays the
+expert setup discard too (:func:`choose_discard`).  The decisions are compiled without numba's
+reference counts (``_nrt=False``): they allocate nothing (their scratch comes from ``loop.scratch``)
+and keep no array.
 """
 
 from __future__ import annotations
@@ -62,8 +63,6 @@ def checked(p: Position, scores: bool) -> tuple[str | None, Encoded | None]:
         return reason, None
     if not scores:
         return None, encode(p)
-    if p.rules.pre_discard and p.to_play == "setup_discard":
-        return N_("the expert setup discard is chosen by the engine"), None
     e = encode(p)
     if e.options.offsets.shape[1] == 0:
         return N_("card sets too large for the option tables are played by the engine"), e
@@ -93,8 +92,9 @@ def tables(p: Position, e: Encoded, side: SidePolicy) -> tuple:
     """The tables a scoring policy's decisions read, for the loop (one type under every rule set):
     ``loss[control + 1, code, won]`` (the worth the engine removes from the card set of that code
     placed at a castle of that control), the row tables of the option tables' card sets
-    (:func:`_row_table`, integers apart), each hand's bluffing rows (:func:`_bluff_rows`) and the
-    position's ``sizes`` (:data:`T_MAX_SUM`, ...).  The worths are ``side``'s own."""
+    (:func:`_row_table`, integers apart), each hand's bluffing rows (:func:`_bluff_rows`), the
+    position's ``sizes`` (:data:`T_MAX_SUM`, ...) and each kind's worth (the setup discard's,
+    :func:`choose_discard`).  The worths are ``side``'s own."""
     assert side.card_worth is not None and side.removal_loss is not None
     caps = []
     for i in range(len(e.kinds)):  # the code's radix of each kind, as the option tables count it
@@ -105,13 +105,13 @@ def tables(p: Position, e: Encoded, side: SidePolicy) -> tuple:
     rowt, rowi, bluffs = _row_table_of(e, worth)
     top = max(k + 1 for k in range(9) if p.rules.valued[k])
     sizes = np.array([p.rules.max_at_castle * top, _pool_bits(e)], np.int64)
-    return loss, rowt, rowi, bluffs, sizes
+    return loss, rowt, rowi, bluffs, sizes, worth
 
 
 def no_tables() -> tuple:
     """:func:`tables`' types without rows: the tables of games where no side scores its moves."""
     return (np.zeros((3, 0, 2), np.float64), np.zeros((0, 4), np.float64), np.zeros((0, 2), np.int64),
-            np.zeros((2, 0, 2), np.int64), np.zeros(2, np.int64))
+            np.zeros((2, 0, 2), np.int64), np.zeros(2, np.int64), np.zeros(0, np.float64))
 
 
 @lru_cache(maxsize=32)
@@ -369,7 +369,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     move ``i`` is the set ``i % n_opt`` at the ``i // n_opt``-th castle (``mcastle``); only the
     moves of nonzero weight are listed (``mrow``: their indexes, ``wts``: their softmax weights)."""
     weights, offsets, cards = opt
-    loss, rowt, rowi, bluffs, sizes = tables
+    loss, rowt, rowi, bluffs, sizes, _ = tables
     scores, wts, mcastle, mrow, bluff, part, cand, pool, pool_key, memo, tags, chosen, _, res, out_pick = work
     nk = vals.shape[0]
     hero = rp[kn.HERO_KIND]
@@ -583,3 +583,60 @@ def choose_removal(pl, side, b, opt, rowt, hp, rng, scores, wts, chosen, out_pic
     for k in range(src.shape[0]):
         chosen[k] = cards[first_row + i, k]
 
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def _next_discard(m, src, size):
+    """The card set after ``m`` (of ``size`` cards from ``src``) in the engine's order of the setup
+    discard's moves (``Cards.sub_multisets``: the counts in lexicographic order, the strongest kind
+    counting fastest); False after the last.  From ``m`` all zeros, the first one."""
+    nk = m.shape[0]
+    rest = 0
+    start = nk - 1
+    if kn._size(m) == size:  # raise the last kind that can take one more card from a later kind
+        start = -1
+        for i in range(nk - 2, -1, -1):
+            rest += m[i + 1]
+            if m[i] < src[i] and rest > 0:
+                m[i] += 1
+                rest -= 1
+                start = i
+                break
+        if start < 0:
+            return False
+    else:
+        rest = size
+        start = -1
+    for k in range(nk - 1, start, -1):  # the rest as late as it goes: the least set after the raised kind
+        m[k] = min(src[k], rest)
+        rest -= m[k]
+    return rest == 0
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def choose_discard(src, size, worth, hp, rng, m, out_pick):
+    """The heuristic's setup discard (the learned policy's too): the softmax of minus the worth of
+    ``size`` cards from ``src`` (the deck's valued cards), over the engine's order of the moves, into
+    ``m``; one random number as :func:`_pick` draws it.  The moves are walked three times (the top
+    score, the total weight, the pick) rather than listed: a large deck has more of them than the
+    scratch holds.  False when there is none."""
+    temperature, resolution = hp[P_TEMPERATURE], hp[P_RESOLUTION]
+    m[:] = 0
+    top = -np.inf
+    while _next_discard(m, src, size):
+        top = max(top, -_worth(m, worth))
+    if top == -np.inf:
+        return False
+    total = 0
+    m[:] = 0
+    while _next_discard(m, src, size):
+        total += np.int64(np.floor(resolution * np.exp((-_worth(m, worth) - top) / temperature) + 0.5))
+    index = kn._below(rng, total)
+    out_pick[0], out_pick[1] = index, total
+    m[:] = 0
+    while _next_discard(m, src, size):
+        w = np.int64(np.floor(resolution * np.exp((-_worth(m, worth) - top) / temperature) + 0.5))
+        if index < w:
+            break
+        index -= w
+    return True

@@ -2,10 +2,10 @@
 
 The game flow (draws, battles, removals, the end of a round and of the game) is played here once
 for every policy, from the rules primitives of :mod:`.kernel`; only a decision differs by the code
-of the side to decide (:mod:`.sides`): at a placement and at a removal, :func:`play` branches on
+of the side to decide (:mod:`.sides`): at the setup discard, a placement and a removal, :func:`play` branches on
 that code to the policy's decision function (uniform: :func:`_place_uniform`, :func:`_remove_uniform`,
 one random legal move of the engine's option lists; the heuristic: :mod:`.heuristic`; the learned policy:
-:mod:`.strong`, which removes as the heuristic does), inlined.  A
+:mod:`.strong`, which removes and discards as the heuristic does), inlined.  A
 new policy is a code, a decision function per decision point, and one branch at each; its numbers
 reach it as its side's row of ``params`` (and the tables of :func:`.heuristic.tables`).
 
@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import kernel as kn
-from .heuristic import MAX_MOVES, MAX_OPTIONS, MEMO_BITS, T_MAX_SUM, choose_placement, choose_removal
+from .heuristic import MAX_MOVES, MAX_OPTIONS, MEMO_BITS, T_MAX_SUM, choose_discard, choose_placement, choose_removal
 from .layout import (BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, END, ENDING, END_EXHAUSTED,
                      END_OUT_OF_CARDS, ERR_NO_MOVE, ERR_TOO_LONG, EXH, FIRST, HAND, HERO_KIND, LIMIT, MAX_AT,
                      N_CASTLES, OPEN_FIRST, OPEN_SECOND, OUT_DECIDED, OUT_DECISIONS, OUT_ENDING, OUT_ENGLISH,
@@ -200,19 +200,23 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
         phase = sc[PHASE]
         first = sc[FIRST]
         out_pick[0], out_pick[1] = -1, -1
-        if phase == SETUP:  # uniform under every policy (the heuristic's expert setup is left to the engine)
+        if phase == SETUP:  # the expert setup discard (rules.pre_discard), the side's policy deciding
             side = first if kn._size(z[first, DISCARD]) < rp[PRE_DISCARD] else 1 - first
             for k in range(nk):
                 m2[k] = z[side, DECK, k]
             if hero >= 0:
                 m2[hero] = 0
-            if not kn.pick_multiset(m2, rp[PRE_DISCARD], rp[PRE_DISCARD], rng, m, ways):
+            if codes[side] == HEURISTIC or codes[side] == STRONG:  # strong discards as the heuristic does
+                found = choose_discard(m2, rp[PRE_DISCARD], tables[5], params[side], rng, m, out_pick)
+            else:
+                found = kn.pick_multiset(m2, rp[PRE_DISCARD], rp[PRE_DISCARD], rng, m, ways)
+            if not found:
                 out[OUT_ERROR] = ERR_NO_MOVE
                 return
             for k in range(nk):
                 z[side, DECK, k] -= m[k]
                 z[side, DISCARD, k] += m[k]
-            _record(trace, tpos, phase, side, -1, -1, -1, m)
+            _record(trace, tpos, phase, side, -1, out_pick[0], out_pick[1], m)
             decisions += 1
             if not (side == first and kn._size(z[1 - side, DISCARD]) < rp[PRE_DISCARD]):
                 sc[PHASE] = DEAL

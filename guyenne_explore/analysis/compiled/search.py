@@ -38,7 +38,7 @@ from .loop import _scratch_of, apply_placement, apply_removal, placer, play
 from .strong import choose_placement as strong_placement
 
 #: the scratch's array of the moves' whole-number weights, in the decision's order
-_WEIGHTS = 1
+_SCORES, _WEIGHTS = 0, 1
 
 
 @njit(cache=True, error_model="numpy")
@@ -63,9 +63,10 @@ def _weights_into(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, rng, w
 
 
 @njit(cache=True, error_model="numpy")
-def move_weights(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, side, castles, rows, wts):
+def move_weights(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, side, castles, rows, wts, scores):
     """The learned policy's weight of each legal placement of ``side`` now: ``castles[i]`` (-1 at an
-    answer), ``rows[i]`` (the option table's row of its cards) and ``wts[i]``; returns their number."""
+    answer), ``rows[i]`` (the option table's row of its cards), ``wts[i]`` and the score it came from
+    ``scores[i]`` (which still ranks the moves a near-certain choice gives no weight); returns their number."""
     weights, offsets, _cards = opt
     phase = sc[PHASE]
     b = 0 if phase <= RESPOND_FIRST else 1
@@ -87,6 +88,7 @@ def move_weights(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, si
             castles[i] = where[j] if opening else -1
             rows[i] = first_row + r
             wts[i] = work[_WEIGHTS][i]
+            scores[i] = work[_SCORES][i]
     return n_c * n_opt
 
 

@@ -37,7 +37,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     cards into ``work``'s first card set; the arguments are :func:`.heuristic.choose_placement`'s,
     ``hp`` the side's row (:data:`.sides.N_HEURISTIC` numbers, then the weights)."""
     weights, offsets, cards = opt
-    loss, rowt, rowi, bluffs, sizes = tables
+    loss, rowt, rowi, bluffs, sizes, _ = tables
     scores, wts, mcastle = work[0], work[1], work[2]
     pool, pool_key, chosen, res, out_pick = work[7], work[8], work[11], work[13], work[14]
     nk = vals.shape[0]

@@ -239,10 +239,8 @@ class ISMCTS:
         raise NotImplementedError("the search policy samples; it has no exact move distribution")
 
     def candidates_for(self, view: SideView) -> list[Move]:
-        """The moves the tree searches at the root: ``strong``'s likeliest, ties in its move order."""
-        weighted = self._prior.weights(view)
-        ranked = sorted(range(len(weighted)), key=lambda i: -weighted[i][1])
-        return [weighted[i][0] for i in ranked[: self.candidates]]
+        """The moves the tree searches at the root: ``strong``'s best scored, ties in its move order."""
+        return self._prior.ranked(view)[: self.candidates]
 
     def choose(self, view: SideView, rng: random.Random) -> Move:
         if view.to_play == CONCEDE_CHOICE:
@@ -389,8 +387,9 @@ class _CompiledSearch:
             moves = self._removals()
         else:
             castles, rows, wts = (np.zeros(MAX_MOVES, np.int64) for _ in range(3))
-            n = move_weights(e.zones, e.placed, *self.args, int(view.side), castles, rows, wts)
-            order = sorted((i for i in range(n) if wts[i] > 0), key=lambda i: -wts[i])[: search.candidates]
+            scores = np.zeros(MAX_MOVES, np.float64)
+            n = move_weights(e.zones, e.placed, *self.args, int(view.side), castles, rows, wts, scores)
+            order = sorted(range(n), key=lambda i: -scores[i])[: search.candidates]
             cards = e.options.cards
             moves = [(int(castles[i]), cards[rows[i]].copy()) for i in order]
         if len(moves) == 1:

@@ -122,14 +122,27 @@ class Strong:
         """The weights played under ``rules``: this policy's own, else the package's for those rules."""
         return self.model if self.model is not None else files.shipped(files.preset_file(rules))
 
+    def scored(self, view: SideView) -> list[tuple[Move, float]]:
+        """Each legal placement with its score ``w . phi`` (at a placement only)."""
+        moves = list(view.legal_moves)
+        known = facts(view)
+        model = self.model_for(view.rules)
+        return [(m, linear(model, features(view, m, known))) for m in moves]
+
+    def ranked(self, view: SideView) -> list[Move]:
+        """The legal moves best first: by score at a placement (so that the moves a near-certain choice
+        gives no weight are still in order), by weight elsewhere; ties in the engine's move order."""
+        if battle_of(view.to_play) is None:
+            weighted = self._rest.weights(view)
+            return [m for m, _ in sorted(weighted, key=lambda mw: -mw[1])]
+        return [m for m, _ in sorted(self.scored(view), key=lambda ms: -ms[1])]
+
     def weights(self, view: SideView) -> list[tuple[Move, int]]:
         """Each legal move with its whole-number weight (the move's probability is its share)."""
         if battle_of(view.to_play) is None:  # removals, the setup discard, team decisions: the heuristic's
             return self._rest.weights(view)
-        moves = list(view.legal_moves)
-        known = facts(view)
-        model = self.model_for(view.rules)
-        scores = [linear(model, features(view, m, known)) for m in moves]
+        scored = self.scored(view)
+        moves, scores = [m for m, _ in scored], [s for _, s in scored]
         top = max(scores)
         soft = [math.floor(RESOLUTION * math.exp((s - top) / self.temperature) + 0.5) for s in scores]
         return [(m, w) for m, w in zip(moves, soft) if w > 0]
