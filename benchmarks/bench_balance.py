@@ -11,8 +11,8 @@
    pair (each in both seats; a tenth where the search plays); target: within 5 minutes.
 
 Each runs the command line (``guyenne-explore balance``, ``guyenne-explore depth``) in a new process, as a
-designer would, and prints its wall-clock time and the CPU seconds of its processes (a shared machine
-stretches the first, not the second) beside the target, with the figures the command answered.  With
+designer would, and prints its wall-clock time beside the target (a shared machine stretches it), with the
+figures the command answered.  With
 fewer ``--depth-games`` than 400, the ladder's time at 400 is extrapolated per match, and said so.
 """
 
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import time
@@ -30,19 +29,14 @@ ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "guyenne_explore.cli"]
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def run(args: list[str]) -> tuple[dict, float, float]:
-    """The command's JSON answer, its wall-clock seconds and its processes' CPU seconds."""
-    cpu, start = _children_cpu(), time.monotonic()
+def run(args: list[str]) -> tuple[dict, float]:
+    """The command's JSON answer and its wall-clock seconds."""
+    start = time.monotonic()
     done = subprocess.run(CLI + args + ["--json"], cwd=ROOT, capture_output=True, text=True)
-    wall, cpu = time.monotonic() - start, _children_cpu() - cpu
+    wall = time.monotonic() - start
     if done.returncode:
         sys.exit(f"{' '.join(args)} failed ({done.returncode}): {done.stderr[-2000:]}")
-    return json.loads(done.stdout), wall, cpu
+    return json.loads(done.stdout), wall
 
 
 def verdict(seconds: float, target: float) -> str:
@@ -53,12 +47,12 @@ def search(workers: int, games: int) -> None:
     args = ["balance", "--rules", "advanced", "--vary", "hand_size=5:7", "--vary", "castles=5:7",
             "--target", "advantage=0.48:0.52", "--policies", "strong", "--games", str(games), "--trials", "9",
             "--precision", "0.02", "--workers", str(workers)]
-    data, wall, cpu = run(args)
+    data, wall = run(args)
     best = data["best"]
     first = best["metrics"]["Advantage (first side)"]
     low, high = first["ci95"]
     print("1. balance search: guyenne-explore " + " ".join(args))
-    print(f"   {data['candidates']} candidates, {data['played']:,} games, wall {wall:.1f} s, CPU {cpu:.1f} s: "
+    print(f"   {data['candidates']} candidates, {data['played']:,} games, wall {wall:.1f} s: "
           f"{verdict(wall, 15 * 60)} (target 15 minutes)")
     print(f"   best {best['settings']} ({best['games']:,} games): first-player advantage {first['value']:.4f} "
           f"[{low:.4f}, {high:.4f}], half-width {max(high - first['value'], first['value'] - low):.4f} "
@@ -69,21 +63,19 @@ def depth(workers: int, games: int) -> None:
     levels = "uniform,heuristic,strong,search:100"
     args = ["depth", "--rules", "advanced", "--levels", levels, "--games", str(games), "--workers", str(workers)]
     per_match = []
-    total_wall = total_cpu = 0.0
-    data: dict = {}
+    total_wall = 0.0
     names = levels.split(",")
     for weaker, stronger in zip(names, names[1:]):  # one match a run: the time of each, for the extrapolation
-        data, wall, cpu = run(args[:4] + [f"{weaker},{stronger}"] + args[5:])
-        per_match.append((weaker, stronger, wall, cpu, data))
+        data, wall = run(args[:4] + [f"{weaker},{stronger}"] + args[5:])
+        per_match.append((weaker, stronger, wall, data))
         total_wall += wall
-        total_cpu += cpu
     print("2. skill chain: guyenne-explore " + " ".join(args) + "  (each match in its own run)")
-    for weaker, stronger, wall, cpu, match in per_match:
+    for weaker, stronger, wall, match in per_match:
         m = match["matches"][0]
         print(f"   {weaker:9s} vs {stronger:10s}: score of the stronger {m['score']['value']:.3f} "
               f"[{m['score']['ci95'][0]:.3f}, {m['score']['ci95'][1]:.3f}], luck share {m['luck']['value']:.3f}, "
-              f"wall {wall:.1f} s, CPU {cpu:.1f} s")
-    print(f"   the ladder at {games} games a pair: wall {total_wall:.1f} s, CPU {total_cpu:.1f} s: "
+              f"{m['score']['games']} deals, wall {wall:.1f} s")
+    print(f"   the ladder at {games} games a pair: wall {total_wall:.1f} s (each run's start-up included): "
           f"{verdict(total_wall, 5 * 60)} (target 5 minutes)")
     if games < 400:
         scale = 400 / games
