@@ -473,6 +473,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     except (SpaceError, TargetError) as exc:
         raise Refused(str(exc)) from None
     policies = _policy_pair(args.policies)
+    precision = _precision(args.precision)
     ladder = _ladder(args.levels) if args.levels else list(default_ladder())
     depth = any(t.name == "depth" for t in targets)
     cost = estimate_search(space, targets, policies, args.games, args.trials, ladder if depth else ())
@@ -493,7 +494,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     try:
         with _executor_for(args, engine_played) as executor:
             result = balance_search(space, targets, policies, args.games, args.trials, args.seed, args.store, executor,
-                             ladder if depth else (), progress)
+                             ladder if depth else (), progress, precision)
     except OSError as exc:
         raise Refused(_("cannot use the store {path}: {error}").format(path=args.store, error=exc.strerror or exc)) \
             from None
@@ -524,6 +525,10 @@ def cmd_balance(args: argparse.Namespace) -> int:
         return EXIT_OK
     print(_("best:") if ranked else _("no candidate meets every target; the closest:"))
     _print_candidate(best, targets, space)
+    if result.precision is not None:
+        print("  " + (_("known to +-{precision} (its 95-percent intervals) after {games} games") if best.precise else
+                      _("not known to +-{precision} after {games} games: the most a refinement plays")).format(
+            precision=f"{result.precision:g}", games=f"{best.games:,}"))
     if len(ranked) > 1:
         print(_("alternatives that meet the targets, fewest changes first:"))
         for c in ranked[1:1 + args.show]:
@@ -894,6 +899,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "at most {per} to a local core)").format(per=WORKERS_PER_CORE))
     ba.add_argument("--scheduler", metavar="ADDRESS",
                     help=_("a Dask scheduler (tcp://host:8786): spread sampled games over its workers"))
+    ba.add_argument("--precision", metavar="HALF_WIDTH",
+                    help=_("after the search, play the best candidate on (the same deals for all) until each "
+                           "target's 95-percent interval is this narrow either side, e.g. 0.02"))
     ba.add_argument("--json", action="store_true")
     ba.set_defaults(func=cmd_balance)
     de = sub.add_parser("depth", help=_("skill depth and luck: a ladder of skill levels, each against the one below "
@@ -947,6 +955,21 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--json", action="store_true")
     tr.set_defaults(func=cmd_train)
     return ap
+
+
+def _precision(text: str | None) -> float | None:
+    """``--precision``: the 95% interval's half-width wanted of the best candidate, above 0 and at most 0.5
+    (a Refused names the value otherwise)."""
+    if text is None:
+        return None
+    try:
+        value = float(text) if len(text) <= 20 else math.nan
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= 0.5:
+        raise Refused(_("--precision must be a number above 0 and at most 0.5 (0.02: the interval's "
+                        "half-width), not {value}").format(value=shown(text)))
+    return value
 
 
 def _bounded(low: int, high: int, what: str) -> Any:

@@ -5,6 +5,12 @@ Drawing k cards from a shuffled deck gives a uniformly random sub-multiset
 and goes on in the reshuffled discard, so each side's draw has at most one
 random segment, always the last: its total drawn multiset determines the next
 state.  The same plan serves exact enumeration and seeded sampling.
+
+A sampled game draws from :class:`Piles`: each side's deck in an order fixed when the deck is
+formed (shuffled when the game starts, and again at each reshuffle) and drawn from the top, from a
+chance stream of its own.  The order is hidden from every decision, so each draw is still the
+uniformly random sub-multiset above; and the same stream gives the same cards in the same order
+whatever the sides decide, until a reshuffle shuffles a discard that their decisions made different.
 """
 
 from __future__ import annotations
@@ -37,6 +43,8 @@ class _DrawPlan:
     fixed: Cards
     random_source: Cards
     random_count: int
+    #: whether the random segment comes from a deck this draw formed by reshuffling the discard
+    reshuffled: bool = False
 
 
 def _cards_needed(side: "Side", rules: Rules) -> int:
@@ -80,10 +88,11 @@ def _run(side: "Side", rules: Rules, chosen: Cards | None) -> tuple["Side", _Dra
     fixed = EMPTY
     got = EMPTY
     plan: _DrawPlan | None = None
+    reshuffled = False
     while need > 0:
         if deck.size == 0:
             if exh < limit and discard.size > 0:
-                deck, discard, order = discard, EMPTY, None
+                deck, discard, order, reshuffled = discard, EMPTY, None, True
             else:
                 break
         take = min(need, deck.size)
@@ -95,7 +104,7 @@ def _run(side: "Side", rules: Rules, chosen: Cards | None) -> tuple["Side", _Dra
             part = deck
             fixed += part
         else:  # the random segment: always the last one
-            plan = _DrawPlan(fixed, deck, take)
+            plan = _DrawPlan(fixed, deck, take, reshuffled)
             if chosen is None:
                 break
             part = chosen - got if got.issubset(chosen) else EMPTY
@@ -108,7 +117,7 @@ def _run(side: "Side", rules: Rules, chosen: Cards | None) -> tuple["Side", _Dra
             if exh < limit:
                 exh += 1
             if immediate and exh < limit and discard.size > 0:
-                deck, discard, order = discard, EMPTY, None
+                deck, discard, order, reshuffled = discard, EMPTY, None, True
     if chosen is not None and got != chosen:
         raise NotDrawable(f"{chosen} cannot be drawn here (the draw takes {got})")
     member = side.drawer if side.is_team else 0
@@ -177,6 +186,93 @@ def sample_outcome(p: "State", rng: random.Random) -> "Draw":
             cards = Cards(counts)
         drawn.append(cards)
     return Draw(drawn[0], drawn[1])
+
+
+def _counted(pile: tuple[int, ...]) -> Cards:
+    """The multiset of cards of a pile (each card its kind and its copy's label, :meth:`Piles._shuffled`)."""
+    counts = [0] * KINDS
+    for card in pile:
+        counts[card % KINDS] += 1
+    return Cards(counts)
+
+
+def _without(pile: tuple[int, ...], gone: Cards) -> tuple[int, ...]:
+    """The pile less ``gone``, the copies of each kind with the highest labels: which copies go is fixed
+    by labels the pile's order does not know (never by their places in it), so the cards left lie in a
+    uniformly random order still, the order they had."""
+    out = list(pile)
+    for k in range(KINDS):
+        for _ in range(gone[k]):
+            out.remove(max(card for card in out if card % KINDS == k))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Piles:
+    """Both sides' draw piles of a sampled game, each in order, top card first: its chance, apart from
+    the decisions.
+
+    A side's pile is formed (its deck's cards, each copy of a kind labelled, shuffled from the stream
+    ``(key, side, n)`` of its n-th forming) when the game starts (:meth:`formed`), and again whenever a
+    draw reshuffles the discard into a new deck or finds the deck holding cards the pile does not; a draw
+    takes the top cards.  Cards a decision takes from the deck (the expert setup's discards, RULES.md 2)
+    leave the pile by their labels (:func:`_without`).  So two games with one key draw the same cards in
+    the same order, whatever their decisions, as long as each side's n-th pile is formed from the same
+    cards; the setup's different discards leave the other cards in the order they had.  A stacked deck
+    (``deck_order``) keeps its known order; the pile orders only its shuffled cards.
+    """
+
+    key: int
+    orders: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    formed: tuple[int, int] = (0, 0)
+
+    @classmethod
+    def seeded(cls, chance: random.Random) -> "Piles":
+        """Piles not yet formed, their orders to come from ``chance``."""
+        return cls(chance.getrandbits(64))
+
+    def dealt(self, p: "State") -> "Piles":
+        """The piles of each side's deck at ``p`` (a game's start)."""
+        piles = self
+        for index, side in enumerate(p.sides):
+            if side.deck.size:
+                piles = piles._new(index, side.deck)
+        return piles
+
+    def _new(self, index: int, cards: Cards) -> "Piles":
+        """Side ``index``'s pile formed anew from ``cards``."""
+        labelled = [copy * KINDS + k for k in range(KINDS) for copy in range(cards[k])]
+        random.Random(f"{self.key}:{index}:{self.formed[index]}").shuffle(labelled)
+        formed = (self.formed[0] + 1, self.formed[1]) if index == 0 else (self.formed[0], self.formed[1] + 1)
+        return evolve(self._with(index, tuple(labelled)), formed=formed)
+
+    def _draw_side(self, index: int, side: "Side", rules: Rules) -> tuple[Cards, "Piles"]:
+        """The cards side ``index`` draws (the engine's walk of the draw, :func:`_run`) and the piles after."""
+        plan = _draw_plan(side, rules)
+        if plan.random_count == 0:  # nothing drawn, or whole decks and stacked cards: known cards
+            return plan.fixed, self if plan.fixed.size == 0 else self._with(index, ())
+        piles, held = self, _counted(self.orders[index])
+        if plan.reshuffled or not plan.random_source.issubset(held):
+            piles = self._new(index, plan.random_source)
+        elif held != plan.random_source:  # cards a decision took from the deck
+            piles = self._with(index, _without(self.orders[index], held - plan.random_source))
+        pile = piles.orders[index]
+        return (plan.fixed + _counted(pile[:plan.random_count]),
+                piles._with(index, pile[plan.random_count:]))
+
+    def _with(self, index: int, pile: tuple[int, ...]) -> "Piles":
+        orders = (pile, self.orders[1]) if index == 0 else (self.orders[0], pile)
+        return evolve(self, orders=orders)
+
+    def draw(self, p: "State") -> tuple["Draw", "Piles"]:
+        """The chance outcome at ``p`` drawn from the piles, and the piles after it."""
+        if not p.is_chance:
+            raise ValueError(f"no chance outcome at {p.to_play}")
+        piles, drawn = self, []
+        for index, side in enumerate(_drawing_sides(p)):
+            cards, piles = piles._draw_side(index, side, p.rules)
+            drawn.append(cards)
+        return Draw(drawn[0], drawn[1]), piles
 
 
 def _drawing_sides(p: "State") -> list["Side"]:

@@ -1,7 +1,7 @@
 """The one game loop: play a position to its end, chance sampled, decisions asked of policies.
 
 As in OpenSpiel's ``evaluate_bots``: at a chance point the loop samples the
-engine's chance outcome from a seeded generator, at a decision point it asks the
+engine's chance outcome, at a decision point it asks the
 acting side's policy, which sees only that side's view (with the public record
 both sides remember, :class:`~guyenne_explore.view.PublicRecord`).  Whatever a
 caller needs besides the final position (a game record, the table's leader at
@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
+from .drawing import Piles
 from .flow import apply_move
 from .moves import Move
 from .policy import UNIFORM, Policy
@@ -46,13 +47,18 @@ class GameTooLong(RuntimeError):
 
 
 def play(start: Position, rng: random.Random, policies: tuple[Policy, Policy] = (UNIFORM, UNIFORM),
-         hooks: Sequence[Hooks] = (), max_events: int = 100_000, check_moves: bool = True) -> Position:
+         hooks: Sequence[Hooks] = (), max_events: int = 100_000, check_moves: bool = True,
+         chance: random.Random | None = None) -> Position:
     """Play ``start`` to its end and return the final position.
 
-    One generator ``rng`` serves chance and the policies, so a seed gives one game.
-    ``check_moves=False`` trusts the policies' moves (they choose among their view's legal
-    moves): the analysis' hot path.
+    Chance and decisions have streams of their own: the draws come from each side's pile in an
+    order drawn from ``chance`` (:class:`~.drawing.Piles`; by default ``chance`` is ``rng``'s first
+    number, taken before the game begins), the policies' choices from ``rng``.  So a seed gives one
+    game, and the same seed deals the same cards in the same order whatever the policies decide
+    (the skill ladder's games in swapped seats share their deals).  ``check_moves=False`` trusts the
+    policies' moves (they choose among their view's legal moves): the analysis' hot path.
     """
+    piles = Piles.seeded(rng if chance is None else chance).dealt(start)
     p = start
     record = PublicRecord.assumed(p)
     events = 0
@@ -61,7 +67,7 @@ def play(start: Position, rng: random.Random, policies: tuple[Policy, Policy] = 
         if events > max_events:
             raise GameTooLong(f"game did not end within {max_events} events")
         if p.is_chance:
-            draw = p.sample_outcome(rng)
+            draw, piles = piles.draw(p)
             for h in hooks:
                 h.chance(p, draw)
             q, move = p.apply_outcome(draw), None

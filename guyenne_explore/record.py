@@ -145,8 +145,9 @@ class _Recorder(Hooks):
 
 def play_game(start: Position, seed: int, policies: Policy | tuple[Policy, Policy] = UNIFORM,
               max_events: int = 100000) -> GameRecord:
-    """Play from ``start`` to the end with a seeded generator (chance and moves share it), each
-    side by its policy (one for both, or a pair), through the engine's one game loop."""
+    """Play from ``start`` to the end from ``seed`` (its draws from a chance stream apart from the
+    moves', so the same seed draws the same cards whatever the policies decide), each side by its
+    policy (one for both, or a pair), through the engine's one game loop."""
     pair = policies if isinstance(policies, tuple) else (policies, policies)
     record = GameRecord(start)
     play(start, random.Random(seed), pair, (_Recorder(record),), max_events)

@@ -232,3 +232,37 @@ def test_a_resumed_search_of_several_targets_continues_where_it_stopped(tmp_path
     assert again.resumed == 14
     shown = lambda r: [(c.assignment, c.objective, c.games, c.dropped) for c in r.candidates]  # noqa: E731
     assert shown(again) == shown(whole) and _front(again) == _front(whole)
+
+
+def test_the_best_candidate_is_played_on_until_its_interval_is_that_narrow():
+    """After the search (400 games a candidate: an interval of about +-0.05), ``refine`` plays the best on, on
+    the same draws as the search's rungs and then new ones, until its advantage is known to +-0.02."""
+    from guyenne_explore.analysis.balance.search import half_widths, refine
+
+    space = Space.parse(BASE, ["hand_size=2:12"])
+    targets = parse_targets(["advantage=0.46:0.54"])
+    toy = Coins(1)
+    found = search(space, targets, toy, games=400, trials=20, seed=1)
+    assert max(half_widths(targets, found.best().metrics).values()) > 0.04
+    refined = refine(found, toy, 0.02)
+    best = refined.best()
+    assert best.assignment == {"hand_size": 7} and best.precise is True
+    assert max(half_widths(targets, best.metrics).values()) <= 0.02
+    assert best.games >= 2401 and refined.played > found.played  # 1.96 * sqrt(0.25 / n) <= 0.02
+    assert refined.precision == 0.02 and all(c.precise is None for c in refined.candidates if c is not best)
+
+
+def test_the_balance_command_plays_the_best_to_a_precision(capsys):
+    code = main(["balance", "--rules", "advanced", "--vary", "castles=5:6", "--target", "advantage=0.3:0.7",
+                 "--games", "40", "--seed", "1", "--precision", "0.06", "--json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    data = json.loads(out.out)
+    best = data["best"]
+    low, high = best["metrics"][FIRST]["ci95"]
+    assert best["precise"] and best["games"] > 40 and max(high - best["metrics"][FIRST]["value"],
+                                                          best["metrics"][FIRST]["value"] - low) <= 0.06
+    assert data["precision"] == 0.06
+    assert main(["balance", "--rules", "advanced", "--vary", "castles=5:6", "--target", "advantage=0.3:0.7",
+                 "--precision", "0"]) == 1  # a precision of 0 would never end
+    assert "precision" in capsys.readouterr().err

@@ -279,7 +279,7 @@ def test_kernel_draws_equal_the_engine_draws(reshuffle, limit):
     rules = Rules.preset("base", hand_size=4, exhaustion_limit=limit, reshuffle=reshuffle)
     rp = np.zeros(kn.N_RULES, np.int64)
     rp[kn.HAND_SIZE], rp[kn.LIMIT], rp[kn.IMMEDIATE] = rules.hand_size, limit, reshuffle == "immediate"
-    rng, drawn = np.zeros(1, np.uint64), np.zeros(2, np.int64)
+    rng, drawn, piles = np.zeros(kn.RNG_SIZE, np.uint64), np.zeros(2, np.int64), np.zeros((2, 14), np.int64)
     for hand, deck, discard in product(range(4), _piles(3), _piles(3)):
         for exhaustions in range(limit + 1):
             side = Side(hands=(_zone((hand, 0)),), deck=_zone(deck), discard=_zone(discard), exhaustions=exhaustions)
@@ -290,7 +290,8 @@ def test_kernel_draws_equal_the_engine_draws(reshuffle, limit):
                 sc = np.zeros(kn.N_SCALARS, np.int64)
                 sc[kn.EXH] = exhaustions
                 kn.seed_stream(rng, np.uint64(seed), np.uint64(0))
-                kn._draw_side(z, sc, rp, 0, rng, drawn)
+                kn.new_piles(piles)
+                kn._draw_side(z, sc, rp, 0, rng, drawn, piles)
                 got, after = _zone(drawn), draw_side(side, _zone(drawn), rules)
                 assert got in support, (side, got)
                 assert (_zone(z[0, kn.HAND]), _zone(z[0, kn.DECK]), _zone(z[0, kn.DISCARD]), int(sc[kn.EXH])) == (

@@ -15,9 +15,15 @@ favours either level.  From the pairs of games:
   side), ½ when it turns a win into a draw, 0 when it turns a win into a loss; averaged over the pairs.
   A rule set where decisions cannot matter has a luck share of 1.
 
-The same seed gives the same opening deal in both games of a pair; later draws come from the same
-stream after the levels' own random choices (the engine's game loop draws chance and the policies'
-choices from one generator), so they are the same deals as far as the two levels play alike.
+Both games of a pair are the same deals, whatever the levels decide: the engine's game loop and the
+compiled one draw chance from a stream of its own, derived from ``(seed, game index)`` like the
+decisions' stream but apart from it, and each side draws from the top of a pile ordered when it is
+formed (``drawing.Piles``, ``compiled.kernel._draw_side``).  So both games deal the same opening and
+each side then draws the same cards in the same order (a level that spends more cards draws more of
+them sooner); only a reshuffle can part them, where the levels' choices left different cards in a
+discard, and the new pile orders the cards of each discard by the same random permutation when the
+discards hold the same cards.  What is left to chance is the deal's, so the luck share measures the
+deal against the decisions, not the stream's drift.
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ class PlayedMeasure:
         return games + sum(2 * match_games(w, s, games) for w, s in zip(self.ladder, self.ladder[1:]))
 
     def __call__(self, assignment: Assignment, rung: int, games: int, tick: Tick | None = None) -> dict[str, Metric]:
-        if dict(assignment) != self._current:
+        if dict(assignment) != self._current or rung == 0:  # a candidate's first rung starts its games again
             self._current, self._games = dict(assignment), []
             self._pairs = [([], []) for _ in self.ladder[1:]]
         rules = self.space.rules(assignment)  # RulesError: values that do not fit together

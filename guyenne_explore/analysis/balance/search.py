@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import time
 import warnings
 from concurrent.futures import Executor
@@ -45,6 +46,8 @@ TRIALS = 30
 DUPLICATES = 4
 #: NSGA-II's generation: a third of the trials, between these bounds (its first generation is drawn at random)
 POPULATION = (4, 10)
+#: the most games refining a candidate to a precision plays, in the search's games a candidate
+REFINE_LIMIT = 64
 
 
 class Measure(Protocol):
@@ -91,6 +94,9 @@ class Candidate:
     changes: tuple[str, ...]
     #: the engine's problems with its rules (values that do not fit together)
     problems: tuple[str, ...]
+    #: after more games to a precision (:func:`refine`): whether each target's interval is that narrow;
+    #: None: not refined
+    precise: bool | None = None
 
     def meets(self, targets: Sequence[Target]) -> bool:
         """Played to its last rung, with every target's value in range."""
@@ -111,7 +117,7 @@ class Candidate:
         return {"number": self.number, "settings": self.assignment, "changes": list(self.changes),
                 "games": self.games, "objective": self.objective, "dropped": self.dropped,
                 "missed": list(self.missed), "problems": list(self.problems), "meets": self.meets(targets),
-                "surely": self.surely(targets), "front": front,
+                "surely": self.surely(targets), "front": front, "precise": self.precise,
                 "metrics": {k: m.to_json() for k, m in self.metrics.items()}}
 
 
@@ -144,6 +150,8 @@ class SearchResult:
         A dropped candidate counts with the figures of the games it played."""
         scored = [(c, d) for c in self.candidates if (d := c.distances(self.targets)) is not None]
         return [c for c, d in scored if not any(dominates(e, d) for _o, e in scored)]
+    #: the 95% intervals' half-width the best candidate was played to (:func:`refine`); None: not asked
+    precision: float | None = None
 
     def ranked(self) -> list[Candidate]:
         """The candidates that meet every target, the fewest changes from the preset first, then the closest."""
@@ -169,7 +177,7 @@ class SearchResult:
         return {"preset": str(self.space.preset), "vary": [str(v) for v in self.space.varied],
                 "targets": [t.to_json() for t in self.targets], "games": self.games, "seed": self.seed,
                 "sampler": self.sampler, "candidates": len(self.candidates), "resumed": self.resumed,
-                "played": self.played, "seconds": round(self.seconds, 3), "met": bool(ranked),
+                "played": self.played, "seconds": round(self.seconds, 3), "met": bool(ranked), "precision": self.precision,
                 "best": shown(best) if best else None,
                 "alternatives": [shown(c) for c in ranked[1:1 + alternatives]],
                 "front": [shown(c) for c in self.front()],
@@ -384,6 +392,75 @@ def _evaluate(space: Space, targets: Sequence[Target], measure: Measure, trial: 
     study.tell(trial, values)
 
 
+# ------------------------------------------------------------------------------------------------ precision
+def half_widths(targets: Sequence[Target], metrics: Mapping[str, Metric]) -> dict[str, float]:
+    """Each target's 95% interval half-width (the widest side of its value), but the depth's: a chain of
+    levels is counted in whole levels, not read to a precision."""
+    out = {}
+    for t in targets:
+        m = metrics.get(t.metric)
+        if t.metric == DEPTH or m is None:
+            continue
+        low = m.value if m.low is None else m.low
+        high = m.value if m.high is None else m.high
+        out[t.metric] = max(m.value - low, high - m.value)
+    return out
+
+
+def _precise(targets: Sequence[Target], metrics: Mapping[str, Metric], precision: float) -> bool:
+    return all(w <= precision for w in half_widths(targets, metrics).values())
+
+
+def _refined(c: Candidate, result: SearchResult, measure: Measure, precision: float, limit: int,
+             report: Callable[[int, str, int], None]) -> tuple[Candidate, int]:
+    """The candidate played again on the search's rungs (the same games: common random numbers), then on
+    new rungs until each target's interval is ``precision`` wide either side (or ``limit`` times the
+    search's games), each rung's games read from the widest interval (its width falls as one over the
+    square root of the games); with the games played."""
+    label, ends = result.space.label(c.assignment), list(rungs(result.games))
+    most = limit * result.games
+    metrics: Mapping[str, Metric] = {}
+    played = end = rung = 0
+    while rung < len(ends) or (not _precise(result.targets, metrics, precision) and end < most):
+        if rung >= len(ends):
+            widest = max(half_widths(result.targets, metrics).values())
+            ends.append(min(most, max(end + 1, math.ceil(1.05 * end * (widest / precision) ** 2))))
+        end = ends[rung]
+
+        def tick(done: int, base: int = played) -> None:
+            report(c.number, label, base + done)
+
+        metrics = measure(c.assignment, rung, end, tick)
+        played = measure.cost(end)
+        rung += 1
+    return replace(c, metrics=dict(metrics), games=end, objective=objective(result.targets, metrics), dropped=False,
+                   missed=(), precise=_precise(result.targets, metrics, precision)), played
+
+
+def refine(result: SearchResult, measure: Measure, precision: float, limit: int = REFINE_LIMIT,
+           progress: Callable[[SearchProgress], "bool | None"] | None = None) -> SearchResult:
+    """The search's best candidate played on until each target's 95% interval (the depth's aside) is at most
+    ``precision`` either side of its value; ranked again with its new figures, and again while the best is
+    one not refined (so the best returned is known to ``precision``, unless ``limit`` times the search's
+    games were not enough: its ``precise`` says).  The candidates refined play the same games (common random
+    numbers).  Refined figures are not stored in the study: a resumed search refines again, to the same
+    figures."""
+    started = time.monotonic()
+    played = 0
+
+    def report(number: int, label: str, done: int) -> None:
+        if progress is not None and progress(SearchProgress(number, len(result.candidates), label, played + done,
+                                                            played + done, time.monotonic() - started)) is False:
+            raise Cancelled()
+
+    while (best := result.best()) is not None and best.precise is None and not best.problems:
+        refined, games = _refined(best, result, measure, precision, limit, report)
+        played += games
+        result = replace(result, candidates=[refined if c.number == best.number else c for c in result.candidates])
+    return replace(result, precision=precision, played=result.played + played,
+                   seconds=result.seconds + time.monotonic() - started)
+
+
 # -------------------------------------------------------------------------------------------- the balance lab
 @dataclass(frozen=True)
 class Estimate:
@@ -410,10 +487,13 @@ def estimate_search(space: Space, targets: Sequence[Target], policies: tuple[str
 def balance_search(space: Space, targets: Sequence[Target], policies: tuple[str, str] = ("uniform", "uniform"),
             games: int = 400, trials: int = TRIALS, seed: int = 0, store: str | None = None,
             executor: Executor | None = None, ladder: Sequence[str] = (),
-            progress: Callable[[SearchProgress], "bool | None"] | None = None) -> SearchResult:
+            progress: Callable[[SearchProgress], "bool | None"] | None = None,
+            precision: float | None = None) -> SearchResult:
     """Search ``space`` for rules meeting ``targets`` with ``policies`` on both sides, ``games`` seeded games a
-    candidate (the same for every candidate), its depth on ``ladder`` when a target asks for it.  Games the
-    engine plays go to ``executor`` (the local pool or a Dask cluster: the same results as here)."""
+    candidate (the same for every candidate), its depth on ``ladder`` when a target asks for it; with a
+    ``precision``, the best candidate is then played on until its targets' intervals are that narrow
+    (:func:`refine`).  Games the engine plays go to ``executor`` (the local pool or a Dask cluster: the same
+    results as here)."""
     ladder = tuple(ladder) if any(t.metric == DEPTH for t in targets) else ()
     if any(t.metric == DEPTH for t in targets) and len(ladder) < 2:
         raise ValueError(gettext("a depth target needs a ladder of at least two levels"))
@@ -421,4 +501,5 @@ def balance_search(space: Space, targets: Sequence[Target], policies: tuple[str,
     what = json.dumps([list(policies), list(ladder)])
     result = search(space, targets, measure, games=games, trials=trials, seed=seed, store=store, what=what,
                     progress=progress)
-    return replace(result, policies=policies, ladder=ladder)
+    result = replace(result, policies=policies, ladder=ladder)
+    return result if precision is None else refine(result, measure, precision, progress=progress)

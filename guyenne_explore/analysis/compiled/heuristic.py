@@ -370,7 +370,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     moves of nonzero weight are listed (``mrow``: their indexes, ``wts``: their softmax weights)."""
     weights, offsets, cards = opt
     loss, rowt, rowi, bluffs, sizes, _ = tables
-    scores, wts, mcastle, mrow, bluff, part, cand, pool, pool_key, memo, tags, chosen, _, res, out_pick = work
+    scores, wts, mcastle, mrow, bluff, part, cand, pool, pool_key, memo, tags, chosen, _, res, out_pick, _piles = work
     nk = vals.shape[0]
     hero = rp[kn.HERO_KIND]
     b = 0 if phase <= kn.RESPOND_FIRST else 1

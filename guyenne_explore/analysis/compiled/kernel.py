@@ -25,13 +25,18 @@ from .layout import (  # noqa: F401 (the kernel's interface includes its layout)
 
 
 @njit(cache=True, error_model="numpy")
-def _next(rng):
-    """SplitMix64: small state, good statistics, one multiply chain per number."""
-    rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = rng[0]
+def _mix(z):
+    """SplitMix64's output function: a well-mixed 64-bit number of the state ``z``."""
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, error_model="numpy")
+def _next(rng):
+    """SplitMix64 on ``rng[0]``: small state, good statistics, one multiply chain per number."""
+    rng[0] += np.uint64(0x9E3779B97F4A7C15)
+    return _mix(rng[0])
 
 
 @njit(cache=True, error_model="numpy")
@@ -40,12 +45,49 @@ def _below(rng, n):
     return int(np.float64(_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * n)
 
 
+#: the length of a game's ``rng``: its decision stream's state, then its chance key
+RNG_SIZE = 2
+
+
 @njit(cache=True, error_model="numpy")
 def seed_stream(rng, seed, index):
-    """The stream of game ``index`` of a batch seeded with ``seed`` (both as uint64)."""
+    """The streams of game ``index`` of a batch seeded with ``seed`` (both as uint64): ``rng[0]`` the
+    decisions' stream, ``rng[1]`` the key of its draw piles' orders (:func:`_form_pile`), so the draws
+    do not depend on the decisions."""
     rng[0] = seed * np.uint64(0xD1B54A32D192ED03) + index
     _next(rng)
     rng[0] ^= _next(rng)
+    rng[1] = _mix(rng[0] ^ np.uint64(0x6A09E667F3BCC909))
+
+
+@njit(cache=True, error_model="numpy")
+def new_piles(piles):
+    """No pile formed yet (a game's start): ``piles[side] = (cards in the pile, piles formed so far,
+    the pile's kinds with its top card last...)``."""
+    for side in range(piles.shape[0]):
+        piles[side, 0] = -1
+        piles[side, 1] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def _form_pile(deck, piles, side, key):
+    """Side ``side``'s pile: its deck's cards, each copy of a kind labelled (``copy * kinds + kind``), in an
+    order shuffled (Fisher-Yates) by the stream of its n-th forming, ``(key, side, n)``, which no decision
+    touches; drawn from the top (the last).  The engine's ``drawing.Piles`` the same way."""
+    nk = deck.shape[0]
+    n = 0
+    for k in range(nk):
+        for copy in range(deck[k]):
+            piles[side, 2 + n] = copy * nk + k
+            n += 1
+    state = _mix(key ^ (np.uint64(side + 1) * np.uint64(0x9E3779B97F4A7C15))
+                 ^ (np.uint64(piles[side, 1] + 1) * np.uint64(0xC2B2AE3D27D4EB4F)))
+    for i in range(n - 1, 0, -1):
+        state += np.uint64(0x9E3779B97F4A7C15)
+        j = int(np.float64(_mix(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * (i + 1))
+        piles[side, 2 + i], piles[side, 2 + j] = piles[side, 2 + j], piles[side, 2 + i]
+    piles[side, 0] = n
+    piles[side, 1] += 1
 
 
 @njit(cache=True, error_model="numpy")
@@ -301,8 +343,39 @@ def score_row(sweep, pts0, pts1, long0, long1, unspent_e, unspent_f, scoring, ou
 
 
 @njit(cache=True, error_model="numpy")
-def _draw_side(z, sc, rp, side, rng, drawn):
-    """RULES.md 5.3 one card at a time: reshuffles on an empty deck (or at once), exhaustions counted."""
+def deal_piles(z, piles, rng):
+    """Each side's pile formed from its deck as a game starts (:func:`new_piles` first)."""
+    for side in range(2):
+        if _size(z[side, DECK]) > 0:
+            _form_pile(z[side, DECK], piles, side, rng[1])
+
+
+@njit(cache=True, error_model="numpy")
+def drop_from_pile(piles, side, gone):
+    """The cards ``gone`` a decision took from the side's deck (the expert setup's discards) out of its
+    pile: of each kind the copies with the highest labels, a choice its order does not know, so the cards
+    left keep their order and it stays uniformly random (the engine's ``drawing._without``)."""
+    nk = gone.shape[0]
+    for k in range(nk):
+        for _ in range(gone[k]):
+            at, label = -1, -1
+            for i in range(piles[side, 0]):
+                card = piles[side, 2 + i]
+                if card % nk == k and card > label:
+                    at, label = i, card
+            if at >= 0:  # (a pile that does not hold them is formed again at the draw)
+                for i in range(at, piles[side, 0] - 1):
+                    piles[side, 2 + i] = piles[side, 3 + i]
+                piles[side, 0] -= 1
+
+
+@njit(cache=True, error_model="numpy")
+def _draw_side(z, sc, rp, side, rng, drawn, piles):
+    """RULES.md 5.3 one card at a time: reshuffles on an empty deck (or at once), exhaustions counted.
+
+    Each card is the top of the side's pile (``piles``: :func:`new_piles`, :func:`deal_piles`), formed
+    again at each reshuffle or where it no longer holds the deck's cards (:func:`_form_pile`, from the
+    chance key ``rng[1]``)."""
     nk = drawn.shape[0]
     for k in range(nk):
         drawn[k] = 0
@@ -310,6 +383,8 @@ def _draw_side(z, sc, rp, side, rng, drawn):
     need = rp[HAND_SIZE] - _size(hand)
     deck_n, disc_n = _size(deck), _size(discard)
     limit = rp[LIMIT]
+    if need > 0 and deck_n > 0 and piles[side, 0] != deck_n:  # the deck as first drawn (the pile follows it from then on)
+        _form_pile(deck, piles, side, rng[1])
     while need > 0:
         if deck_n == 0:
             if sc[EXH + side] < limit and disc_n > 0:
@@ -317,13 +392,11 @@ def _draw_side(z, sc, rp, side, rng, drawn):
                     deck[k] += discard[k]
                     discard[k] = 0
                 deck_n, disc_n = disc_n, 0
+                _form_pile(deck, piles, side, rng[1])
             else:
                 break
-        r = _below(rng, deck_n)
-        k = 0
-        while r >= deck[k]:
-            r -= deck[k]
-            k += 1
+        piles[side, 0] -= 1
+        k = piles[side, 2 + piles[side, 0]] % nk
         deck[k] -= 1
         hand[k] += 1
         drawn[k] += 1
@@ -337,6 +410,7 @@ def _draw_side(z, sc, rp, side, rng, drawn):
                     deck[k2] += discard[k2]
                     discard[k2] = 0
                 deck_n, disc_n = disc_n, 0
+                _form_pile(deck, piles, side, rng[1])
 
 
 @njit(cache=True, error_model="numpy")

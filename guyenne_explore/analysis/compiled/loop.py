@@ -9,8 +9,10 @@ one random legal move of the engine's option lists; the heuristic: :mod:`.heuris
 new policy is a code, a decision function per decision point, and one branch at each; its numbers
 reach it as its side's row of ``params`` (and the tables of :func:`.heuristic.tables`).
 
-Every game has its own random stream derived from ``(seed, game index)``, so a batch gives the same
-games on one thread, many threads or many machines.  It is not a second source of truth:
+Every game has its own random streams derived from ``(seed, game index)``, one for the decisions and
+one for chance (each side's draw pile is ordered from it, :func:`.kernel._draw_side`), so a batch
+gives the same games on one thread, many threads or many machines, and the same seed deals the same
+cards in the same order whatever the policies decide.  It is not a second source of truth:
 ``tests/test_fast.py`` and ``tests/test_fast_heuristic.py`` replay its games move by move through
 the engine (which checks every move).
 
@@ -192,6 +194,9 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
     hero = rp[HERO_KIND]
     pool, m, m2, res, out_pick = work[7], work[11], work[12], work[13], work[14]
     pool[:, 0] = -1.0  # no pool worked out yet in this game
+    piles = work[15]
+    kn.new_piles(piles)
+    kn.deal_piles(z, piles, rng)
     start_round = sc[ROUND]
     n_leaders = 0
     decisions = 0
@@ -216,6 +221,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
             for k in range(nk):
                 z[side, DECK, k] -= m[k]
                 z[side, DISCARD, k] += m[k]
+            kn.drop_from_pile(piles, side, m)
             _record(trace, tpos, phase, side, -1, out_pick[0], out_pick[1], m)
             decisions += 1
             if not (side == first and kn._size(z[1 - side, DISCARD]) < rp[PRE_DISCARD]):
@@ -230,7 +236,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
                 n_leaders += 1
                 _record_round(log, lpos, z, cs, sc)
             for side in range(2):
-                kn._draw_side(z, sc, rp, side, rng, m)
+                kn._draw_side(z, sc, rp, side, rng, m, piles)
                 _record(trace, tpos, phase, side, -1, -1, -1, m)
             ended = _ending_after_draw(z, sc, rp)
             if ended >= 0:
@@ -288,11 +294,12 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
 
 
 @njit(cache=True, error_model="numpy")
-def scratch(n_kinds, max_sum, scoring):
+def scratch(n_kinds, max_sum, scoring, pile_cards):
     """The games' scratch: the scores (then the castles' stakes), listed weights and moves, castles and
     chosen bluffs of the heuristic's placement (:data:`~.heuristic.MAX_MOVES` entries), its per set and
     class table and candidate sets, the pools of both sides and their keys, the memo of chances by
-    sum and its keys, two card sets, a table's scores and the pick.  Without a side that ``scoring``
+    sum and its keys, two card sets, a table's scores and the pick, then both sides' draw piles (of up
+    to ``pile_cards`` cards, :func:`.kernel.new_piles`).  Without a side that ``scoring``
     its moves, the policy's parts have no room (uniform games allocate next to nothing)."""
     moves = MAX_MOVES if scoring else 0
     options = MAX_OPTIONS if scoring else 0
@@ -302,13 +309,16 @@ def scratch(n_kinds, max_sum, scoring):
             np.empty((5, options + 1), np.int64), np.empty((2, 4), np.float64), np.empty(2, np.int64),
             np.empty((memo, max_sum + 1), np.float64),
             np.full(memo, -1, np.int64), np.zeros(n_kinds, np.int64), np.zeros(n_kinds, np.int64),
-            np.zeros(3, np.int64), np.zeros(2, np.int64))
+            np.zeros(3, np.int64), np.zeros(2, np.int64), np.zeros((2, pile_cards + 2), np.int64))
 
 
 @njit(cache=True, error_model="numpy")
-def _scratch_of(vals, codes, tables):
+def _scratch_of(z0, pl0, vals, codes, tables):
     scoring = codes[0] != 0 or codes[1] != 0
-    return scratch(vals.shape[0], tables[4][T_MAX_SUM] if scoring else 0, scoring)
+    cards = 0  # the most cards a side owns (a pile holds at most these)
+    for side in range(2):
+        cards = max(cards, z0[side].sum() + pl0[side].sum())
+    return scratch(vals.shape[0], tables[4][T_MAX_SUM] if scoring else 0, scoring, cards)
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
@@ -322,14 +332,14 @@ def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, points, codes, params, tables, 
     block = 256
     for s in prange((count + block - 1) // block):
         z, pl, cs, sc = z0.copy(), pl0.copy(), cs0.copy(), sc0.copy()
-        rng = np.zeros(1, np.uint64)
+        rng = np.zeros(kn.RNG_SIZE, np.uint64)
         leaders = np.zeros(max_rounds, np.int64)
         ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
         trace = np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64)
         tpos = np.zeros(1, np.int64)
         log = np.zeros((0, 1), np.int64)
         lpos = np.zeros(1, np.int64)
-        work = _scratch_of(vals, codes, tables)
+        work = _scratch_of(z0, pl0, vals, codes, tables)
         for g in range(s * block, min(count, (s + 1) * block)):
             z[:] = z0
             pl[:] = pl0
@@ -347,14 +357,14 @@ def play_serial(z0, pl0, cs0, sc0, rp, vals, opt, points, codes, params, tables,
     chances carries over from game to game).  Processes spread such batches (an executor), so no
     thread pool is started here, and a process that forks afterwards stays safe."""
     z, pl, cs, sc = z0.copy(), pl0.copy(), cs0.copy(), sc0.copy()
-    rng = np.zeros(1, np.uint64)
+    rng = np.zeros(kn.RNG_SIZE, np.uint64)
     leaders = np.zeros(max_rounds, np.int64)
     ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
     trace = np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64)
     tpos = np.zeros(1, np.int64)
     log = np.zeros((0, 1), np.int64)
     lpos = np.zeros(1, np.int64)
-    work = _scratch_of(vals, codes, tables)
+    work = _scratch_of(z0, pl0, vals, codes, tables)
     for g in range(count):
         z[:] = z0
         pl[:] = pl0
@@ -370,10 +380,10 @@ def play_traced(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, see
                 trace, tpos, log, lpos, out):
     """One game of a batch, with its trace and round rows (the same game :func:`play_batch` plays for
     that index)."""
-    rng = np.zeros(1, np.uint64)
+    rng = np.zeros(kn.RNG_SIZE, np.uint64)
     kn.seed_stream(rng, seed, index)
     leaders = np.zeros(max_rounds, np.int64)
     ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
-    work = _scratch_of(vals, codes, tables)
+    work = _scratch_of(z, pl, vals, codes, tables)
     play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, leaders, ways, trace, tpos, log,
          lpos, work)

@@ -77,8 +77,8 @@ def move_weights(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, si
     n_opt = offsets[b, code + 1] - first_row
     where = np.zeros(rp[N_CASTLES], np.int64)
     n_c = _castles(sc, rp, phase, b, where)
-    work = _scratch_of(vals, codes, tables)
-    rng = np.zeros(1, np.uint64)
+    work = _scratch_of(z, pl, vals, codes, tables)
+    rng = np.zeros(kn.RNG_SIZE, np.uint64)
     _weights_into(z.copy(), pl.copy(), cs.copy(), sc.copy(), rp, vals, opt, points, tables, params[side], side, rng,
                   work)
     opening = phase == OPEN_FIRST or phase == OPEN_SECOND
@@ -157,8 +157,8 @@ def likelihoods(zs, pls, cs, sc, rp, vals, opt, points, codes, params, tables, o
     world where the opponent has not placed yet this round, or at a removal (the battles shown)."""
     cur = sc[PHASE]
     first = sc[FIRST]
-    work = _scratch_of(vals, codes, tables)
-    rng = np.zeros(1, np.uint64)
+    work = _scratch_of(zs[0], pls[0], vals, codes, tables)  # every world owns the same cards
+    rng = np.zeros(kn.RNG_SIZE, np.uint64)
     where = np.zeros(rp[N_CASTLES], np.int64)
     nk = vals.shape[0]
     for w in range(zs.shape[0]):
@@ -210,7 +210,7 @@ def play_jobs(zs, pls, cs0, sc0, rp, vals, opt, points, codes, params, tables, s
     ``job_game[j]`` of batch ``seed``; ``winners[j]`` gets the winner (``layout.OUT_WINNER``'s code).
     Jobs of one game index share the stream: two root moves meet the same draws."""
     z, pl, cs, sc = zs[0].copy(), pls[0].copy(), cs0.copy(), sc0.copy()
-    rng = np.zeros(1, np.uint64)
+    rng = np.zeros(kn.RNG_SIZE, np.uint64)
     leaders = np.zeros(max_rounds, np.int64)
     ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
     trace = np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64)
@@ -218,7 +218,7 @@ def play_jobs(zs, pls, cs0, sc0, rp, vals, opt, points, codes, params, tables, s
     log = np.zeros((0, 1), np.int64)
     lpos = np.zeros(1, np.int64)
     out = np.zeros(N_OUT, np.int64)
-    work = _scratch_of(vals, codes, tables)
+    work = _scratch_of(zs[0], pls[0], vals, codes, tables)
     for j in range(job_move.shape[0]):
         w, i = job_world[j], job_move[j]
         z[:] = zs[w]
