@@ -824,11 +824,8 @@ def build_parser() -> argparse.ArgumentParser:
             s.add_argument("--policies", default="uniform,uniform",
                            help=_("one policy, english,french, or english=search:200,french=heuristic "
                                 "(uniform, heuristic, strong, strong@FILE, search[:ROLLOUTS | :MSms])"))
-            s.add_argument("--workers", type=int, metavar="N",
-                           help=_("processes for sampled games (default: the local cores for the search; "
-                                  "at most {per} to a local core)").format(per=WORKERS_PER_CORE))
-            s.add_argument("--scheduler", metavar="ADDRESS",
-                           help=_("a Dask scheduler (tcp://host:8786): spread sampled games over its workers"))
+            _parallel_options(s, _("processes for sampled games (default: the local cores for the search; "
+                                   "at most {per} to a local core)"))
             s.add_argument("--report", metavar="FILE.html",
                            help=_("also write a one-file HTML report: position, rules, figures, metrics"))
     d = sub.add_parser("diagram", help=_("draw a position as SVG, PNG or PDF (no system library needed)"))
@@ -894,11 +891,8 @@ def build_parser() -> argparse.ArgumentParser:
     ba.add_argument("--report", metavar="FILE", help=_("also write a one-page HTML report: the question, the best "
                                                      "settings with their intervals, the trade-off figure, the "
                                                      "command that reproduces it"))
-    ba.add_argument("--workers", type=int, metavar="N",
-                    help=_("processes for games the engine plays (default: the local cores when the engine plays; "
-                           "at most {per} to a local core)").format(per=WORKERS_PER_CORE))
-    ba.add_argument("--scheduler", metavar="ADDRESS",
-                    help=_("a Dask scheduler (tcp://host:8786): spread sampled games over its workers"))
+    _parallel_options(ba, _("processes for games the engine plays (default: the local cores when the engine plays; "
+                                "at most {per} to a local core)"))
     ba.add_argument("--precision", metavar="HALF_WIDTH",
                     help=_("after the search, play the best candidate on (the same deals for all) until each "
                            "target's 95-percent interval is this narrow either side, e.g. 0.02"))
@@ -912,11 +906,8 @@ def build_parser() -> argparse.ArgumentParser:
     de.add_argument("--games", type=_games, default=200, help=_("deals a match, each played in both seats (a tenth "
                                                                "where a search plays)"))
     de.add_argument("--seed", type=_seed, default=0)
-    de.add_argument("--workers", type=int, metavar="N",
-                    help=_("processes for games the engine plays (default: the local cores when the engine plays; "
-                           "at most {per} to a local core)").format(per=WORKERS_PER_CORE))
-    de.add_argument("--scheduler", metavar="ADDRESS",
-                    help=_("a Dask scheduler (tcp://host:8786): spread sampled games over its workers"))
+    _parallel_options(de, _("processes for games the engine plays (default: the local cores when the engine plays; "
+                                "at most {per} to a local core)"))
     de.add_argument("--json", action="store_true")
     de.set_defaults(func=cmd_depth)
     st = sub.add_parser("style", help=_("how each skill level plays: bluffs, cards at an opening, hero timing, "
@@ -947,14 +938,19 @@ def build_parser() -> argparse.ArgumentParser:
                                                   "rules' fingerprint, where the panels find it)"))
     tr.add_argument("--resume", metavar="STATE", help=_("continue the run saved in STATE (written beside the weights "
                                                       "file after each generation)"))
-    tr.add_argument("--workers", type=int, metavar="N",
-                    help=_("processes that score a generation's candidates (default: this one; at most {per} to a "
-                           "local core)").format(per=WORKERS_PER_CORE))
-    tr.add_argument("--scheduler", metavar="ADDRESS",
-                    help=_("a Dask scheduler (tcp://host:8786): score the candidates on its workers"))
+    _parallel_options(tr, _("processes that score a generation's candidates (default: this one; at most {per} to a "
+                            "local core)"), _("a Dask scheduler (tcp://host:8786): score the candidates on its workers"))
     tr.add_argument("--json", action="store_true")
     tr.set_defaults(func=cmd_train)
     return ap
+
+
+def _parallel_options(command: argparse.ArgumentParser, workers: str,
+                      scheduler: str = N_("a Dask scheduler (tcp://host:8786): spread sampled games over its workers")) -> None:
+    """``--workers N`` and ``--scheduler ADDRESS``, said the same way by every command that spreads its work
+    (``workers``: what the processes do, with ``{per}`` for the most a local core takes)."""
+    command.add_argument("--workers", type=int, metavar="N", help=workers.format(per=WORKERS_PER_CORE))
+    command.add_argument("--scheduler", metavar="ADDRESS", help=_(scheduler))
 
 
 def _precision(text: str | None) -> float | None:
