@@ -36,7 +36,7 @@ def small(panel: BalancePanel, store) -> BalancePanel:
 
 def test_the_tab_builds_a_search_from_its_fields_shows_the_ranked_table_and_continues_it(tmp_path, english):
     panel = small(BalancePanel(before_deal("advanced")), tmp_path / "s.journal")
-    assert "at most 4 candidates of 4 x 40 games = 160 games" in panel.cost.value
+    assert "at most 4 candidates of the 4 settings, 40 games each = 160 games" in panel.cost.value
     panel.run(block=True)
     result = panel.result
     assert result is not None and not panel.cancelled

@@ -336,9 +336,10 @@ class BalancePanel(w.VBox):
         cost = estimate_search(space, targets, self.policies, self.games.value, self.trials.value,
                                self.ladder_for(targets))
         self.cost.value = escape(gettext(
-            "at most {candidates} candidates of {size} x {each} games = {games} games, {duration} on one core "
-            "(racing stops most poor candidates after a quarter of their games)").format(
-            candidates=cost.candidates, size=space.size, each=f"{cost.games_each:,}", games=f"{cost.games:,}",
+            "at most {candidates} candidates of the {size} settings, {each} games each = {games} games, {duration} on "
+            "one core (racing stops most poor candidates after a quarter of their games)").format(
+            candidates=cost.candidates, size=plain_count(space.size), each=plain_count(cost.games_each),
+            games=plain_count(cost.games),
             duration=plain_duration(cost.seconds)))
         return True
 

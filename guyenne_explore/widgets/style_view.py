@@ -18,7 +18,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..analysis import STYLE_LEVELS, Cancelled, PlayStyle, level_name, play_styles, policy_named, style_cost
-from ..i18n import N_, gettext, plain_duration, plain_size
+from ..i18n import N_, gettext, plain_count, plain_duration, plain_size
 from ..render.plots import rows_html
 from ..render.style import style_csv, style_figures, style_rows
 from ..rules import Rules
@@ -109,7 +109,7 @@ class StyleSection(w.VBox):
             return False
         self.cost.value = "".join("<div>" + escape(gettext(
             "{level}: {games} games against itself, {duration} on one core").format(
-            level=level_name(level), games=f"{games * len(chosen):,}", duration=plain_duration(seconds * len(chosen))))
+            level=level_name(level), games=plain_count(games * len(chosen)), duration=plain_duration(seconds * len(chosen))))
             + "</div>" for level, games, seconds in style_cost(levels, self.games.value))
         return True
 
@@ -125,7 +125,7 @@ class StyleSection(w.VBox):
         games, seed = self.games.value, self.seed.value
         self.run_button.disabled = True
         self._enable_exports(False)
-        self.controls.start(gettext("Playing {games} games a level...").format(games=f"{games:,}"))
+        self.controls.start(gettext("Playing {games} games a level...").format(games=plain_count(games)))
 
         def work() -> None:
             try:

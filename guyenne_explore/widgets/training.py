@@ -22,10 +22,11 @@ import ipywidgets as w
 
 from ..analysis import (TRAIN_DEFAULTS, cache_file, estimate_training, local_cores, local_pool, read_model, read_state,
                         train, write_weights)
-from ..i18n import N_, gettext, ngettext, plain_duration
+from ..i18n import N_, current_language, gettext, ngettext, plain_count, plain_duration
 from ..rules import Rules
 from .analysis_panel import RunControls
 from .guard import guarded, log
+from .language import relabel
 
 #: the option of the panels' policy choices that plays strong with weights trained for the variant
 TRAINED = N_("strong, trained for this variant")
@@ -44,6 +45,8 @@ class StrongTraining:
         self.seconds = float(TRAIN_DEFAULTS["minutes"]) * 60
         self.games, self.popsize = int(TRAIN_DEFAULTS["games"]), int(TRAIN_DEFAULTS["popsize"])
         self.on_trained: Callable[[], None] = lambda: None
+        self.promised: Any = None  # the cost shown before Train: what Train then runs (a second measure may differ)
+        self._said: Callable[[], str] | None = None  # the last run's outcome, as a function of the language
         # its parts join the page only while shown: a hidden Cancel or Train would be one more button of that name
         self.parts = (self.cost, self.controls.box(self.train_button), self.controls.status)
         self.box = w.VBox([])
@@ -64,10 +67,16 @@ class StrongTraining:
         weights when trained; hidden otherwise."""
         if self.controls.running:
             return
+        if rules != self.rules:  # another variant: the last run's outcome was not about it
+            self._said, self.controls.status.value = None, ""
         self.rules = rules
         self.box.children = self.parts if wanted and rules is not None else ()
         if wanted and rules is not None:
+            for part in self.parts:  # hidden during a language switch, they missed its relabelling
+                relabel(part, current_language())
             self.describe()
+            if self._said is not None:
+                self.controls.status.value = escape(self._said())
 
     def describe(self) -> None:
         """The trained weights' record, or the cost of training them (measured here, before anything starts)."""
@@ -81,13 +90,14 @@ class StrongTraining:
                 generations=trained.get("generations"), seed=trained.get("seed"),
                 score=trained.get("validation_score_vs_heuristic")))
             self.train_button.description = gettext("Train again")
+            self.promised = None  # Train again measures its cost when pressed
             return
-        cost = self.estimate()
+        cost = self.promised = self.estimate()
         self.cost.value = escape(gettext(
             "Training strong for this variant takes {duration} on {cores} cores: {generations} generations of "
             "{games} games, at {rate} games a second measured here. Its weights are then kept for this variant.").format(
-            duration=plain_duration(cost.seconds), cores=local_cores(), generations=f"{cost.generations:,}",
-            games=f"{cost.games_a_generation:,}", rate=f"{cost.games_per_second:,.0f}"))
+            duration=plain_duration(cost.seconds), cores=local_cores(), generations=plain_count(cost.generations),
+            games=plain_count(cost.games_a_generation), rate=plain_count(round(cost.games_per_second))))
         self.train_button.description = gettext("Train strong for this variant")
 
     def estimate(self) -> Any:
@@ -100,7 +110,7 @@ class StrongTraining:
         rules, out = self.rules, self.file
         state = out.with_name(out.name + ".state")
         resumed = read_state(state) if state.exists() else None
-        cost = self.estimate()
+        cost = self.promised if self.promised is not None else self.estimate()
         generations = resumed.generation + cost.generations if resumed is not None else cost.generations
         seed = resumed.settings.seed if resumed is not None else int(TRAIN_DEFAULTS["seed"])
         executor = local_pool() if local_cores() > 1 else None
@@ -121,23 +131,27 @@ class StrongTraining:
                                progress=progress, state=state, resume=resumed)
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
                 log.exception("training failed")
-                self._done(False, gettext("The training failed: {error}").format(error=exc))
+                error = str(exc)
+                self._done(False, lambda: gettext("The training failed: {error}").format(error=error))
                 return
             if result.cancelled:
-                self._done(False, ngettext("Training cancelled after {count} generation: Train continues it.",
-                                           "Training cancelled after {count} generations: Train continues it.",
-                                           result.generations).format(count=result.generations))
+                count = result.generations
+                self._done(False, lambda: ngettext("Training cancelled after {count} generation: Train continues it.",
+                                                   "Training cancelled after {count} generations: Train continues it.",
+                                                   count).format(count=count))
                 return
             shown = rules.to_json()
             write_weights(out, result, shown if isinstance(shown, str) else json.dumps(shown, separators=(",", ":")),
                           seed, self.games, popsize=self.popsize)
-            self._done(True, gettext("Trained: strong plays its weights for this variant."))
+            self._done(True, lambda: gettext("Trained: strong plays its weights for this variant."))
             self.on_trained()
 
         self.controls.launch(work, block)
 
-    def _done(self, ok: bool, message: str) -> None:
+    def _done(self, ok: bool, said: Callable[[], str]) -> None:
+        """The run's end: its outcome is kept as words of the language, so a language switch says it again."""
         self.controls.finish(ok)
         self.train_button.disabled = False
+        self._said = said
         self.describe()
-        self.controls.status.value = escape(message)
+        self.controls.status.value = escape(said())

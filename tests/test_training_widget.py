@@ -1,0 +1,57 @@
+"""A panel's training of strong for a variant: Train runs the generations its cost promised, and what it shows
+follows a language switch made while it was hidden.  The training itself is replaced by a stand-in here
+(tests/test_train.py trains for real)."""
+
+from types import SimpleNamespace
+
+import pytest
+
+from guyenne_explore.analysis.policies.train import Cost
+from guyenne_explore.i18n import set_language
+from guyenne_explore.rules import Rules
+from guyenne_explore.widgets import training as module
+from guyenne_explore.widgets.training import StrongTraining
+
+TINY = Rules.from_json({"preset": "advanced", "hand_size": 5})
+
+
+@pytest.fixture
+def stand_in(monkeypatch, tmp_path):
+    """Each measure of the cost finds a different pace (7 generations, then 99...); ``asked`` records the
+    generations each training was asked for, and every training is cancelled after 3."""
+    monkeypatch.setenv("GUYENNE_CACHE", str(tmp_path))
+    paces = iter([7, 99, 99, 99])
+    monkeypatch.setattr(module, "estimate_training", lambda *a, **k: Cost(1_200, 3_456.0, next(paces), 600.0))
+    monkeypatch.setattr(module, "local_cores", lambda: 1)
+    asked: list[int] = []
+
+    def train(*args, generations, **kwargs):
+        asked.append(generations)
+        return SimpleNamespace(cancelled=True, generations=3)
+
+    monkeypatch.setattr(module, "train", train)
+    return asked
+
+
+def test_train_runs_the_generations_its_cost_showed(stand_in):
+    training = StrongTraining()
+    training.show(TINY, True)
+    assert "7 generations of 1,200 games, at 3,456 games a second" in training.cost.value
+    training.train(block=True)
+    assert stand_in == [7]  # not a second measure's 99
+    assert "cancelled after 3 generations" in training.controls.status.value
+
+
+def test_a_language_switch_while_hidden_reaches_the_training_once_shown(stand_in):
+    training = StrongTraining()
+    training.show(TINY, True)
+    training.train(block=True)
+    training.show(TINY, False)  # hidden: the switch's relabelling of the page does not reach it
+    previous = set_language("fr")
+    try:
+        training.show(TINY, True)
+        assert training.controls.cancel_button.description == "Annuler"
+        assert training.controls.status.value.startswith("Entraînement annulé après 3 générations")
+        assert "1\u202f200 parties" in training.cost.value or "1\u00a0200 parties" in training.cost.value
+    finally:
+        set_language(previous)
