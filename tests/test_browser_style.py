@@ -31,6 +31,7 @@ def test_how_they_play_shows_its_sentences_and_figures(tmp_path):
             assert len(sentences) >= 2 and all("uniform" in s and "heuristic" in s for s in sentences[1:]), sentences
             assert section.locator(".guyenne-plot .main-svg").count() >= 1
             assert section.locator("button", has_text="CSV").is_enabled()
+            assert section.locator("button", has_text="Compare how they play").is_enabled()  # ready for another run
             assert page.evaluate(OUTSIDE) == []
             shot(page, section, "1280x800-style")
         except Exception:

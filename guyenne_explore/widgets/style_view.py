@@ -50,7 +50,7 @@ class StyleSection(w.VBox):
         self.levels_message = w.HTML()
         self.levels_message.add_class("guyenne-field-message")
         self.games = NumberField("Games a level", 400, 1, 1_000_000)
-        align_labels(self.levels_text, self.games, width="112px")
+        align_labels(self.levels_text, self.games, width="136px")  # room for French's "Parties par niveau"
         self.cost = w.HTML()
         self.run_button = w.Button(description="Compare how they play", button_style="primary", icon="play")
         self.controls = RunControls()
@@ -151,7 +151,8 @@ class StyleSection(w.VBox):
             self.styles = styles
             self._show()
         self._enable_exports(self.styles is not None)
-        self.check()
+        # called from the run's own thread, still alive: check() alone would keep the button disabled
+        self.run_button.disabled = not self.check()
         self.controls.status.value = escape(said())
 
     def _show(self) -> None:
