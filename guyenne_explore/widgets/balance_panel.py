@@ -406,8 +406,8 @@ class BalancePanel(w.VBox):
 
     def _finish(self, result: SearchResult | None, said: Callable[[], str]) -> None:
         self.controls.finish(result is not None)
-        self.run_button.disabled = False
-        self.check()
+        # called from the run's own thread, still alive: check() alone would keep the button disabled
+        self.run_button.disabled = not self.check()
         self._said = said
         if result is not None:
             self.result = result
@@ -538,7 +538,7 @@ class BalancePanel(w.VBox):
 
     def _depth_finish(self, depth: Depth | None, said: Callable[[], str]) -> None:
         self.depth_controls.finish(depth is not None)
-        self.check_depth()
+        self.depth_button.disabled = not self.check_depth()  # as in _finish: this thread still counts as running
         self._depth_said = said
         if depth is not None:
             self.depth = depth
