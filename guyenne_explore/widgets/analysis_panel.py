@@ -387,7 +387,7 @@ def _summary(results: dict[str, AnalysisResult], runs: list[Run]) -> str:
 
 def _reasons_html(results: dict[str, AnalysisResult]) -> str:
     """Which machinery answered each rule set and why, as the plan says it."""
-    lines = [f"<li><b>{escape(label)}</b>: {escape(r.plan.reason)}</li>" for label, r in results.items()
+    lines = [f"<li><b>{escape(label)}</b> — {escape(r.plan.reason)}</li>" for label, r in results.items()
              if r.plan is not None]
     if not lines:
         return ""
