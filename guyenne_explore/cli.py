@@ -663,7 +663,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     def progress(p: Any) -> None:  # until a generation is timed, the pace measured before the start
         left = p.seconds_left if p.seconds_left is not None else max(0.0, cost.seconds - p.seconds)
         bar(_("generation {number} of {planned} (candidate {candidate} of {popsize}): best {best:.3f} against the "
-              "heuristic, {left} left").format(
+              "heuristic and the starting weights, {left} left").format(
             number=p.generation + 1, planned=p.generations if p.generations is not None else cost.generations,
             candidate=p.candidate, popsize=p.popsize, best=p.best, left=plain_duration(left)))
 
@@ -682,12 +682,12 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"weights_file": str(out), "state": str(state), "policy": policy, "rules": rules.to_json(),
                           "seed": seed, "generations": result.generations,
-                          "validation_score_vs_heuristic": result.score,
+                          "validation_score": result.score,
                           "weights": json.loads(out.read_text(encoding="utf-8"))["weights"]}, indent=1))
     else:
-        print(_("wrote {path}: {generations} generations, validation score {score:.3f} against the heuristic; play it "
-                "with --policies {policy}").format(path=out, generations=result.generations, score=result.score,
-                                                    policy=policy))
+        print(_("wrote {path}: {generations} generations, validation score {score:.3f} against the heuristic and the "
+                "starting weights; play it with --policies {policy}").format(
+            path=out, generations=result.generations, score=result.score, policy=policy))
     return EXIT_OK
 
 

@@ -256,3 +256,19 @@ def test_the_skill_tab_offers_strong_and_strong_trained_and_cancel_stops_its_tra
     assert not training.controls.running
     assert "cancelled" in training.controls.status.value.lower()
     assert not files.cache_file(Rules.preset("advanced")).exists()  # no weights from a cancelled run
+
+
+def test_the_validation_measures_a_mean_against_the_heuristic_and_the_start():
+    """A start that already beats the heuristic nearly always still has room to show a better mean: the
+    validation averages the heuristic's games with games against the start (where the start itself scores
+    about one half, far from the ceiling)."""
+    from guyenne_explore import Position
+    from guyenne_explore.analysis.policies.heuristic import Heuristic
+
+    start = Position.start(TINY)
+    shipped = files.shipped(files.preset_file(Rules.from_json("advanced")))
+    settings = train.check_training(TINY, 3, None, 1, games=20, popsize=4, start_from=dict(zip(FEATURES, shipped)))
+    against_heuristic = train.score(start, settings.x0, Heuristic().compiled(), 40, 3 + train.VALIDATION)
+    against_start = train.score(start, settings.x0, Strong(settings.x0).compiled(), 40, 3 + train.VALIDATION)
+    assert against_heuristic > 0.9 and 0.3 < against_start < 0.7
+    assert train.validation(start, settings.x0, settings) == pytest.approx((against_heuristic + against_start) / 2)

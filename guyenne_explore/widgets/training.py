@@ -86,9 +86,9 @@ class StrongTraining:
             trained = read_model(self.file).trained
             self.cost.value = escape(gettext(
                 "Strong is trained for this variant ({generations} generations, seed {seed}, score {score} against the "
-                "heuristic on its validation games): its weights play.").format(
+                "heuristic and its starting weights on its validation games): its weights play.").format(
                 generations=trained.get("generations"), seed=trained.get("seed"),
-                score=trained.get("validation_score_vs_heuristic")))
+                score=trained.get("validation_score")))
             self.train_button.description = gettext("Train again")
             self.promised = None  # Train again measures its cost when pressed
             return
