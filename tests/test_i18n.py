@@ -31,7 +31,7 @@ KEYWORDS = {"_": None, "N_": None, "NP_": ((1, "c"), 2), "gettext": None, "ngett
 #: French words spelled as in English (a msgstr equal to its msgid is allowed only for these).
 SAME_IN_FRENCH = {"{detail}", "Guyenne", "X", "Y", "{count} × {card}", "Notation", "Position", "Total", "Option",
                   "Expert", "Variante", "{side} {score}", "JSON", "{name}: {value}", "SVG", "PNG", "PDF", "ZIP",
-                  "Score", "{title} · {subtitle}", "{first} · {second}", "§{number}", "{number}. {caption}"}
+                  "Score", "{title} · {subtitle}", "{first} · {second}", "§{number}", "{number}. {caption}", "Figures"}
 
 
 def _catalogue():
@@ -63,7 +63,8 @@ def test_no_message_hides_inside_an_f_string():
     """Babel does not read calls inside an f-string's braces: such a message would never be translated."""
     hidden = [f"{path.relative_to(ROOT)}:{n}" for path in sorted((ROOT / "guyenne_explore").rglob("*.py"))
               for n, line in enumerate(path.read_text().splitlines(), 1)
-              if re.search(r"\{(_|N_|gettext|ngettext)\(", line)]
+              if re.search(r"\{(_|N_|gettext|ngettext)\(", line)
+              or re.search(r"""\bf["'][^"']*\{[^{}]*\b(_|N_|gettext|ngettext|pgettext)\(\s*["']""", line)]
     assert not hidden, f"compute the message before the f-string: {hidden}"
 
 

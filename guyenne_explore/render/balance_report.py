@@ -120,18 +120,23 @@ def balance_report(result: SearchResult, *, depth: Depth | None = None, x: str |
     figure = tradeoff_figure(result, x or default_x, y or default_y, lang)
     rows = candidate_rows(result, alternatives, lang)
     head = table_heading(result, lang)
+    # each text translated outside the f-strings, where the catalogue's extraction finds it
     title = _("Guyenne balance report")
+    question, tradeoff = _("The question"), _("The trade-off between the targets")
+    none_played = _("no candidate could be played: the rules refused every one")
     parts = [f"<h1>{escape(title)}</h1>",
-             f"<h2 id='question'>{escape(_('The question'))}</h2>", _question_html(result, lang),
+             f"<h2 id='question'>{escape(question)}</h2>", _question_html(result, lang),
              f"<h2 id='answer'>{escape(head)}</h2>",
-             rows_html(rows) if rows else f"<p>{escape(_('no candidate could be played: the rules refused every one'))}</p>",
-             f"<h2 id='tradeoff'>{escape(_('The trade-off between the targets'))}</h2>",
+             rows_html(rows) if rows else f"<p>{escape(none_played)}</p>",
+             f"<h2 id='tradeoff'>{escape(tradeoff)}</h2>",
              pio.to_html(figure, full_html=False, include_plotlyjs=False, config={"displaylogo": False})]
     if depth is not None:
-        parts += [f"<h2 id='depth'>{escape(_('Skill depth'))}</h2>", _depth_html(depth, lang)]
+        skill = _("Skill depth")
+        parts += [f"<h2 id='depth'>{escape(skill)}</h2>", _depth_html(depth, lang)]
     again = _("The same command gives the same candidates and figures; add --store FILE to keep the trials and "
               "continue the search later.")
-    parts += [f"<h2 id='reproduce'>{escape(_('The command that reproduces it'))}</h2>",
+    reproduce = _("The command that reproduces it")
+    parts += [f"<h2 id='reproduce'>{escape(reproduce)}</h2>",
               f"<pre><code>{escape(reproduce_command(result))}</code></pre>", f"<p>{escape(again)}</p>"]
     return (f"<!DOCTYPE html><html lang='{lang}'><head><meta charset='utf-8'><title>{escape(title)}</title>"
             f"<style>{STYLE}\n.question th{{font-weight:normal;color:#555}}pre{{white-space:pre-wrap}}</style>"

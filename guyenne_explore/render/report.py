@@ -66,7 +66,8 @@ def _rules_html(label: str, rules: Rules, lang: str) -> str:
             name=n, value=v, preset=b) for n, v, b in changed))
     body = "".join(f"<tr><td>{escape(n)}</td><td>{'<b>' if b else ''}{escape(v)}{'</b>' if b else ''}</td>"
                    f"<td>{escape(b)}</td></tr>" for n, v, b in rows)
-    head = f"<tr><th>{escape(_('parameter'))}</th><th>{escape(_('value'))}</th><th>{escape(_('preset value'))}</th></tr>"
+    titles = (_("parameter"), _("value"), _("preset value"))  # translated outside the f-string, where they are extracted
+    head = "<tr>" + "".join(f"<th>{escape(t)}</th>" for t in titles) + "</tr>"
     return (f"<h3>{escape(label)}</h3><p>{escape(summary)}</p>"
             f"<table class='rules'><thead>{head}</thead><tbody>{body}</tbody></table>")
 
@@ -111,16 +112,20 @@ def analysis_report(position: Position, results: Mapping[str, AnalysisResult], *
         raise ValueError(_("a report needs the results of an analysis: run one first"))
     p = position
     where = _("{rules}, round {round}, {point}").format(rules=p.rules, round=p.round, point=point_name(p.to_play, lang))
-    parts = [f"<h1>{escape(_('Guyenne analysis report'))}</h1>",
-             f"<h2>{escape(_('Position analysed'))}</h2>",
-             f"<p>{escape(where)}</p><p>{escape(_('Notation:'))} <code>{escape(p.notation())}</code></p>",
+    # each text translated outside the f-strings, where the catalogue's extraction finds it
+    heading, analysed, notation = _("Guyenne analysis report"), _("Position analysed"), _("Notation:")
+    how, rules_title, metrics, figures = (_("How it was analysed"), _("Rules"), _("Designer metrics (95% interval when sampled)"),
+                                    _("Figures"))
+    parts = [f"<h1>{escape(heading)}</h1>",
+             f"<h2>{escape(analysed)}</h2>",
+             f"<p>{escape(where)}</p><p>{escape(notation)} <code>{escape(p.notation())}</code></p>",
              f"<div class='diagram'>{position_svg(p, lang=lang)}</div>",
-             f"<h2>{escape(_('How it was analysed'))}</h2>", _how_html(results, seed, lang),
-             f"<h2>{escape(_('Rules'))}</h2>",
+             f"<h2>{escape(how)}</h2>", _how_html(results, seed, lang),
+             f"<h2>{escape(rules_title)}</h2>",
              *(_rules_html(label, r.position.rules, lang) for label, r in results.items()),
-             f"<h2>{escape(_('Designer metrics (95% interval when sampled)'))}</h2>",
+             f"<h2>{escape(metrics)}</h2>",
              _metrics_html(results, lang),
-             f"<h2>{escape(_('Figures'))}</h2>"]
+             f"<h2>{escape(figures)}</h2>"]
     for fig in result_figures(results, lang).values():
         parts.append(pio.to_html(fig, full_html=False, include_plotlyjs=False))
     title = escape(_("Guyenne analysis report"))

@@ -222,7 +222,7 @@ class TotalsRow:
 
     def show(self, counted: Cards, expected: Cards | None) -> None:
         """Write ``counted`` per value against ``expected`` (the rules' card set; None while the rules are invalid)."""
-        self.label.value = f"<b>{html.escape(gettext('total / rules'))}</b>"
+        self.label.value = "<b>" + html.escape(gettext("total / rules")) + "</b>"
         self.mismatched = []
         for k, cell in zip(self.kinds, self.cells):
             n, want = counted[k], (expected[k] if expected is not None else None)
