@@ -148,7 +148,7 @@ def _row_table(cards, vals, weights, worth, hero):
             total += m[k] * vals[k]
             size += m[k]
         out[row, R_TOTAL] = total if not (hero >= 0 and m[hero] > 0) else -1.0
-        out[row, R_CODE] = _code(m, weights)
+        out[row, R_CODE] = kn.multiset_code(m, weights)
         out[row, R_WORTH] = _worth(m, worth)
         out[row, R_SIZE] = size
     return out
@@ -228,14 +228,6 @@ def _worth(c, worth):
         for _ in range(c[k]):
             s = s + worth[k]
     return s
-
-
-@njit(cache=True, error_model="numpy")
-def _code(c, weights):
-    code = 0
-    for k in range(c.shape[0]):
-        code += c[k] * weights[k]
-    return code
 
 
 # numba's type stubs list only its public options: each decorator passing the private ``_nrt=False``
@@ -368,18 +360,14 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     The moves are castle after castle, each with the hand's ``n_opt`` card sets in option order, so
     move ``i`` is the set ``i % n_opt`` at the ``i // n_opt``-th castle (``mcastle``); only the
     moves of nonzero weight are listed (``mrow``: their indexes, ``wts``: their softmax weights)."""
-    weights, offsets, cards = opt
+    cards = opt[2]
     loss, rowt, rowi, bluffs, sizes, _ = tables
     scores, wts, mcastle, mrow, bluff, part, cand, pool, pool_key, memo, tags, chosen, _, res, out_pick, _piles = work
     nk = vals.shape[0]
     hero = rp[kn.HERO_KIND]
     b = 0 if phase <= kn.RESPOND_FIRST else 1
     opening = phase == kn.OPEN_FIRST or phase == kn.OPEN_SECOND
-    code = 0
-    for k in range(nk):
-        code += z[side, kn.HAND, k] * weights[k]
-    first_row = offsets[b, code]
-    n_opt = offsets[b, code + 1] - first_row
+    code, first_row, n_opt = kn.option_rows(opt, b, z[side, kn.HAND])
     o = 1 - side
     _pool(z, pl, vals, sizes[T_POOL_BITS], hero, o, pool, pool_key)
     mean, spread, hero_avail = pool[o, 1], pool[o, 2], pool[o, 3] > 0
@@ -571,16 +559,13 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
 @njit(cache=True, error_model="numpy", _nrt=False)  # type: ignore[call-overload]
 def choose_removal(pl, side, b, opt, rowt, hp, rng, scores, wts, chosen, out_pick):
     """The heuristic's removal after a lost neutral battle: the softmax of minus what is lost."""
-    weights, offsets, cards = opt
-    src = pl[side, b]
-    code = _code(src, weights)
-    first_row = offsets[2, code]
-    n = offsets[2, code + 1] - first_row
+    cards = opt[2]
+    _code, first_row, n = kn.option_rows(opt, 2, pl[side, b])
     for r in range(n):
         scores[r] = -(rowt[first_row + r, R_WORTH] + 0.1 * rowt[first_row + r, R_SIZE])
     _softmax(scores, n, hp[P_TEMPERATURE], hp[P_RESOLUTION], wts)
     i = _pick(wts, n, rng, out_pick)
-    for k in range(src.shape[0]):
+    for k in range(cards.shape[1]):
         chosen[k] = cards[first_row + i, k]
 
 

@@ -202,15 +202,31 @@ def pick_multiset(src, lo, hi, rng, out, ways):
 
 
 @njit(cache=True, error_model="numpy")
+def multiset_code(c, weights):
+    """The option tables' code of multiset ``c`` (mixed radix, ``weights`` from :mod:`.options`)."""
+    code = 0
+    for k in range(c.shape[0]):
+        code += c[k] * weights[k]
+    return code
+
+
+@njit(cache=True, error_model="numpy")
+def option_rows(opt, table, src):
+    """The rows of option table ``table`` that list the legal card sets of the multiset ``src`` (a hand, or
+    the cards at a battle): its code, the first row and their number (:mod:`.options`: the engine's legal
+    moves, listed per multiset code)."""
+    weights, offsets, _cards = opt
+    code = multiset_code(src, weights)
+    first = offsets[table, code]
+    return code, first, offsets[table, code + 1] - first
+
+
+@njit(cache=True, error_model="numpy")
 def pick_option(opt, table, src, rng, out):
     """A uniformly random row of option table ``table`` for the multiset ``src`` into ``out``
     (:mod:`.options`: the engine's legal moves, listed per multiset code).  False when there is none."""
-    weights, offsets, cards = opt
-    code = 0
-    for k in range(src.shape[0]):
-        code += src[k] * weights[k]
-    first = offsets[table, code]
-    n = offsets[table, code + 1] - first
+    cards = opt[2]
+    _code, first, n = option_rows(opt, table, src)
     if n <= 0:
         return False
     row = first + _below(rng, n)

@@ -67,14 +67,9 @@ def move_weights(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, si
     """The learned policy's weight of each legal placement of ``side`` now: ``castles[i]`` (-1 at an
     answer), ``rows[i]`` (the option table's row of its cards), ``wts[i]`` and the score it came from
     ``scores[i]`` (which still ranks the moves a near-certain choice gives no weight); returns their number."""
-    weights, offsets, _cards = opt
     phase = sc[PHASE]
     b = 0 if phase <= RESPOND_FIRST else 1
-    code = 0
-    for k in range(vals.shape[0]):
-        code += z[side, HAND, k] * weights[k]
-    first_row = offsets[b, code]
-    n_opt = offsets[b, code + 1] - first_row
+    _code, first_row, n_opt = kn.option_rows(opt, b, z[side, HAND])
     where = np.zeros(rp[N_CASTLES], np.int64)
     n_c = _castles(sc, rp, phase, b, where)
     work = _scratch_of(z, pl, vals, codes, tables)
@@ -113,16 +108,12 @@ def _split_chance(hand, placed):
 def _placement_chance(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, castle, m, rng, work, where):
     """The model's probability that ``side`` places ``m`` (at ``castle``) at the point ``sc[PHASE]``; 0
     when its hand cannot."""
-    weights, offsets, cards = opt
+    cards = opt[2]
     phase = sc[PHASE]
     b = 0 if phase <= RESPOND_FIRST else 1
-    code = 0
-    for k in range(vals.shape[0]):
-        code += z[side, HAND, k] * weights[k]
-        if m[k] > z[side, HAND, k]:
-            return 0.0
-    first_row = offsets[b, code]
-    n_opt = offsets[b, code + 1] - first_row
+    if not _holds(z[side, HAND], m):
+        return 0.0
+    _code, first_row, n_opt = kn.option_rows(opt, b, z[side, HAND])
     n_c = _castles(sc, rp, phase, b, where)
     row = -1
     for r in range(n_opt):
@@ -183,11 +174,7 @@ def likelihoods(zs, pls, cs, sc, rp, vals, opt, points, codes, params, tables, o
             m = pls[w][opponent, b]
             chance = _placement_chance(z, pl, cs, s, rp, vals, opt, points, tables, params[opponent], opponent,
                                        sc[CASTLE_X + b], m, rng, work, where)
-            weights, offsets, _cards = opt
-            code = 0
-            for k in range(nk):
-                code += z[opponent, HAND, k] * weights[k]
-            legal = (offsets[b, code + 1] - offsets[b, code]) * _castles(s, rp, p, b, where)
+            legal = kn.option_rows(opt, b, z[opponent, HAND])[2] * _castles(s, rp, p, b, where)
             like = (1.0 - mix) * chance + mix / legal if legal > 0 and _holds(z[opponent, HAND], m) else 0.0
             if hidden[b]:
                 like /= _split_chance(z[opponent, HAND], m)

@@ -36,7 +36,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     whole-number weights, one pick.  Returns the castle (-1 when the castle is set) and writes the
     cards into ``work``'s first card set; the arguments are :func:`.heuristic.choose_placement`'s,
     ``hp`` the side's row (:data:`.sides.N_HEURISTIC` numbers, then the weights)."""
-    weights, offsets, cards = opt
+    cards = opt[2]
     loss, rowt, rowi, bluffs, sizes, _ = tables
     scores, wts, mcastle = work[0], work[1], work[2]
     pool, pool_key, chosen, res, out_pick = work[7], work[8], work[11], work[13], work[14]
@@ -44,11 +44,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     hero = rp[kn.HERO_KIND]
     b = 0 if phase <= kn.RESPOND_FIRST else 1
     opening = phase == kn.OPEN_FIRST or phase == kn.OPEN_SECOND
-    code = 0
-    for k in range(nk):
-        code += z[side, kn.HAND, k] * weights[k]
-    first_row = offsets[b, code]
-    n_opt = offsets[b, code + 1] - first_row
+    code, first_row, n_opt = kn.option_rows(opt, b, z[side, kn.HAND])
     o = 1 - side
     _pool(z, pl, vals, sizes[T_POOL_BITS], hero, o, pool, pool_key)
     mean, spread, hero_avail = pool[o, 1], pool[o, 2], pool[o, 3] > 0
