@@ -448,30 +448,35 @@ def _size_sentence(weak: LevelStyle, strong: LevelStyle, lang: str | None) -> st
         **shown, **names)
 
 
+def _share_sentence(weak: Share, strong: Share, names: dict[str, str], differ: str, alike: str,
+                    lang: str | None) -> str | None:
+    """``differ`` (with each level's share) where the two levels' intervals are apart, else ``alike``; None
+    where either level met no such decision."""
+    if not weak.trials or not strong.trials:
+        return None
+    if _compared(weak, strong):
+        return differ.format(share=_percent(strong.value, lang), other=_percent(weak.value, lang), **names)
+    return alike.format(**names)
+
+
 def _stake_sentence(weak: LevelStyle, strong: LevelStyle, lang: str | None) -> str | None:
     tr = translator(lang)
-    if not weak.top_stake.trials or not strong.top_stake.trials:
-        return None
-    names = _names(weak, strong, lang)
-    if _compared(weak.top_stake, strong.top_stake):
-        return tr.gettext("At the {strong} level about {share} of openings go to the castle with the most at stake; "
-                          "at the {weak} level about {other}.").format(
-            share=_percent(strong.top_stake.value, lang), other=_percent(weak.top_stake.value, lang), **names)
-    return tr.gettext("The {weak} and {strong} levels open at the castle with the most at stake about as often: "
-                      "their intervals (95%) overlap.").format(**names)
+    return _share_sentence(
+        weak.top_stake, strong.top_stake, _names(weak, strong, lang),
+        tr.gettext("At the {strong} level about {share} of openings go to the castle with the most at stake; at the "
+                   "{weak} level about {other}."),
+        tr.gettext("The {weak} and {strong} levels open at the castle with the most at stake about as often: their "
+                   "intervals (95%) overlap."), lang)
 
 
 def _concede_sentence(weak: LevelStyle, strong: LevelStyle, lang: str | None) -> str | None:
     tr = translator(lang)
-    if not weak.conceded.trials or not strong.conceded.trials:
-        return None
-    names = _names(weak, strong, lang)
-    if _compared(weak.conceded, strong.conceded):
-        return tr.gettext("At the {strong} level defenders concede about {share} of their defences; at the {weak} "
-                          "level about {other}.").format(
-            share=_percent(strong.conceded.value, lang), other=_percent(weak.conceded.value, lang), **names)
-    return tr.gettext("The {weak} and {strong} levels concede about as many defences: their intervals (95%) "
-                      "overlap.").format(**names)
+    return _share_sentence(
+        weak.conceded, strong.conceded, _names(weak, strong, lang),
+        tr.gettext("At the {strong} level defenders concede about {share} of their defences; at the {weak} level "
+                   "about {other}."),
+        tr.gettext("The {weak} and {strong} levels concede about as many defences: their intervals (95%) overlap."),
+        lang)
 
 
 # ---------------------------------------------------------------------- playing the games
