@@ -321,6 +321,15 @@ def _scratch_of(z0, pl0, vals, codes, tables):
     return scratch(vals.shape[0], tables[4][T_MAX_SUM] if scoring else 0, scoring, cards)
 
 
+@njit(cache=True, error_model="numpy")
+def untraced_buffers(vals, max_rounds, ways_width):
+    """A game's buffers where no trace is kept: its random streams, the rounds' leaders, the counting table of
+    the uniform picks, and an empty trace and log with their positions (one set serves a run of games)."""
+    return (np.zeros(kn.RNG_SIZE, np.uint64), np.zeros(max_rounds, np.int64),
+            np.zeros((vals.shape[0] + 1, ways_width), np.int64), np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64),
+            np.zeros(1, np.int64), np.zeros((0, 1), np.int64), np.zeros(1, np.int64))
+
+
 @njit(cache=True, parallel=True, error_model="numpy")
 def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, points, codes, params, tables, seed, start, count, max_rounds,
                ways_width, out):
@@ -332,13 +341,7 @@ def play_batch(z0, pl0, cs0, sc0, rp, vals, opt, points, codes, params, tables, 
     block = 256
     for s in prange((count + block - 1) // block):
         z, pl, cs, sc = z0.copy(), pl0.copy(), cs0.copy(), sc0.copy()
-        rng = np.zeros(kn.RNG_SIZE, np.uint64)
-        leaders = np.zeros(max_rounds, np.int64)
-        ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
-        trace = np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64)
-        tpos = np.zeros(1, np.int64)
-        log = np.zeros((0, 1), np.int64)
-        lpos = np.zeros(1, np.int64)
+        rng, leaders, ways, trace, tpos, log, lpos = untraced_buffers(vals, max_rounds, ways_width)
         work = _scratch_of(z0, pl0, vals, codes, tables)
         for g in range(s * block, min(count, (s + 1) * block)):
             z[:] = z0
@@ -357,13 +360,7 @@ def play_serial(z0, pl0, cs0, sc0, rp, vals, opt, points, codes, params, tables,
     chances carries over from game to game).  Processes spread such batches (an executor), so no
     thread pool is started here, and a process that forks afterwards stays safe."""
     z, pl, cs, sc = z0.copy(), pl0.copy(), cs0.copy(), sc0.copy()
-    rng = np.zeros(kn.RNG_SIZE, np.uint64)
-    leaders = np.zeros(max_rounds, np.int64)
-    ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
-    trace = np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64)
-    tpos = np.zeros(1, np.int64)
-    log = np.zeros((0, 1), np.int64)
-    lpos = np.zeros(1, np.int64)
+    rng, leaders, ways, trace, tpos, log, lpos = untraced_buffers(vals, max_rounds, ways_width)
     work = _scratch_of(z0, pl0, vals, codes, tables)
     for g in range(count):
         z[:] = z0

@@ -33,8 +33,8 @@ from numba import njit
 
 from . import kernel as kn
 from .layout import (CASTLE_X, CASTLE_Y, FIRST, HAND, N_CASTLES, N_OUT, OPEN_FIRST, OPEN_SECOND, OUT_ERROR,
-                     OUT_WINNER, PHASE, REMOVE, RESPOND_FIRST, TRACE_HEAD)
-from .loop import _scratch_of, apply_placement, apply_removal, placer, play
+                     OUT_WINNER, PHASE, REMOVE, RESPOND_FIRST)
+from .loop import _scratch_of, apply_placement, apply_removal, placer, play, untraced_buffers
 from .strong import choose_placement as strong_placement
 
 #: the scratch's array of the moves' whole-number weights, in the decision's order
@@ -197,13 +197,7 @@ def play_jobs(zs, pls, cs0, sc0, rp, vals, opt, points, codes, params, tables, s
     ``job_game[j]`` of batch ``seed``; ``winners[j]`` gets the winner (``layout.OUT_WINNER``'s code).
     Jobs of one game index share the stream: two root moves meet the same draws."""
     z, pl, cs, sc = zs[0].copy(), pls[0].copy(), cs0.copy(), sc0.copy()
-    rng = np.zeros(kn.RNG_SIZE, np.uint64)
-    leaders = np.zeros(max_rounds, np.int64)
-    ways = np.zeros((vals.shape[0] + 1, ways_width), np.int64)
-    trace = np.zeros((0, TRACE_HEAD + vals.shape[0]), np.int64)
-    tpos = np.zeros(1, np.int64)
-    log = np.zeros((0, 1), np.int64)
-    lpos = np.zeros(1, np.int64)
+    rng, leaders, ways, trace, tpos, log, lpos = untraced_buffers(vals, max_rounds, ways_width)
     out = np.zeros(N_OUT, np.int64)
     work = _scratch_of(zs[0], pls[0], vals, codes, tables)
     for j in range(job_move.shape[0]):
