@@ -43,8 +43,9 @@ def intro_html() -> str:
           "hand, deck, discard or removed pile to edit its counts in the builder. Hover a legal move to preview it on "
           "the table, click to select it, double-click (or <i>Apply selected</i>) to play it; <i>Back</i> and "
           "<i>Forward</i> step through the game. The builder names every problem of the position beside its field; an "
-          "invalid position never reaches the analysis. The tabs hold the builder, the analysis, the variant lab and "
-          "the skill levels (how the rule sets compare under uniform, heuristic and search play)."),
+          "invalid position never reaches the analysis. The tabs hold the builder, the analysis, the variant lab, "
+          "the skill levels (how the rule sets compare under uniform, heuristic, strong and search play, and how each "
+          "level plays) and the balance lab (the settings that meet your targets, skill depth and luck)."),
         _("It opens on the game before the deal under the advanced rules: the analysis weighs every deal by its "
           "probability. Under <i>start from</i> in the builder, <i>a dealt opening</i> loads one deal by its seed "
           "(<i>Deal again</i> deals the next).")))
@@ -63,7 +64,7 @@ class Explorer(w.HBox):
         self.analysis.add_class("guyenne-analysis")  # for pages and tests to find the panel
         self.lab = VariantLab(start)
         self.lab.add_class("guyenne-variant-lab")
-        self.skill = SkillPanel(start)  # the same rule sets under uniform, heuristic and search play
+        self.skill = SkillPanel(start)  # the same rule sets under each level of play
         self.skill.add_class("guyenne-skill-levels")
         # settings that meet a designer's targets, from the deal, and the skill depth (the lab's variant may start it)
         self.balance = BalancePanel(start, variant=lambda: self.lab.variant)
