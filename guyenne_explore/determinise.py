@@ -1,7 +1,8 @@
 """Determinisations: full positions drawn from what one side knows (OpenSpiel's resample).
 
 A searching side cannot see the other side's hand, deck order and face-down
-cards, nor its own deck order or a team partner's hand.  A determinisation
+cards, nor its own deck order, a team partner's hand or the cards that partner placed
+face down this round.  A determinisation
 deals those hidden cards at random into their zones, consistently with every
 public fact of the view and its :class:`~guyenne_explore.view.PublicRecord`:
 every zone keeps its size, the cards a side showed and that lie in its discard
@@ -211,6 +212,7 @@ def determinise(view: SideView, rng: random.Random) -> Position:
     opp_side = Side(tuple(parts[:nh]), parts[nh], parts[nh + 1] + shown, opp.removed, opp.exhaustions,
                     None, drawer, order)
     my_drawer, my_order = view.roles(me)
+    own_placed = view.own_placed
     if view.partner_hand_size is None:
         hands: tuple[Cards, ...] = (view.hand,)
         deck = view.own_unseen
@@ -224,12 +226,21 @@ def determinise(view: SideView, rng: random.Random) -> Position:
             (_minus(view.removed, own.removed) if own is not None else EMPTY)
         # its own discard is in its sight: its hero, if hidden, is in its partner's hand or the deck
         own_hero = [z for z, zone in enumerate((HAND, DECK)) if record.hero_may_be(me, zone)]
-        partner_hand, deck = _deal(view.own_unseen, [view.partner_hand_size, view.deck_size], 1,
-                                   [own.fresh[partner], 0] if own is not None else [], own_hero, own, mine, rng)
+        # the partner's face-down cards of the round came from its hand: dealt with it (any of them may
+        # have been drawn since a reshuffle, as the hand's own), then as many of them, drawn uniformly,
+        # go down where it placed
+        down = sum(view.partner_face_down)
+        partner_hand, deck = _deal(view.own_unseen, [view.partner_hand_size + down, view.deck_size], 1,
+                                   [own.fresh[partner] + down, 0] if own is not None else [], own_hero, own, mine,
+                                   rng)
+        if down:
+            put = _counts(rng.sample(list(partner_hand.kinds()), down))
+            partner_hand = partner_hand - put
+            b = 0 if view.partner_face_down[0] else 1
+            own_placed = (put, own_placed[1]) if b == 0 else (own_placed[0], put)
         hands = (view.hand, partner_hand) if view.member == 0 else (partner_hand, view.hand)
     my_side = Side(hands, deck, view.discard, view.removed, view.exhaustions, None, my_drawer, my_order)
     sides = (my_side, opp_side) if me == 0 else (opp_side, my_side)
-    own_placed = view.own_placed
     theirs = (opp_placed[0] or EMPTY, opp_placed[1] or EMPTY)
     cards = ((own_placed[0], own_placed[1]), theirs) if me == 0 else (theirs, (own_placed[0], own_placed[1]))
     placed = Placed(view.x, view.y, cards) if (view.x is not None or any(c.size for r in cards for c in r)) \

@@ -3,7 +3,8 @@
 Policies decide from a :class:`SideView` only, so a policy cannot use the
 opponent's hand, deck order or face-down cards; teaching panels show the same
 view to a learner.  A team member sees its own hand and only the size of its
-partner's.  The view is a frozen value holding only those facts, copied out of
+partner's, and its partner's face-down cards of the round only once the battle shows them (RULES.md 8:
+members may not tell each other their cards).  The view is a frozen value holding only those facts, copied out of
 the position when it is built: it keeps no reference to the position, so a
 policy cannot reach through it to what the side does not see.
 
@@ -235,19 +236,26 @@ class SideView:
     # own side
     hand: Cards
     partner_hand_size: int | None
-    #: own cards this member cannot see: the deck (as a multiset) and a team partner's hand
+    #: own cards this member cannot see: the deck (as a multiset), a team partner's hand and the
+    #: cards its partner placed face down this round
     own_unseen: Cards
     deck_size: int
     discard: Cards
     removed: Cards
     exhaustions: int
+    #: the side's cards at X and Y that this member sees: a team partner's stay out until the battle
+    #: shows them (they are counted in :attr:`partner_face_down`)
     own_placed: tuple[Cards, Cards]
+    #: how many cards a team partner placed face down at X and at Y, unseen by this member (their
+    #: backs are on the table); (0, 0) for a side alone
+    partner_face_down: tuple[int, int]
     # the other side
     #: the opponent's cards at X and Y where face up, else None (backs only)
     opponent_placed: tuple[Cards | None, Cards | None]
     opponent_placed_sizes: tuple[int, int]
     opponent: OpponentView
-    #: what this side may do now, built from what it knows (None when it is not its turn)
+    #: what this side may do now, built from what it knows (None when it is not its turn, or not this
+    #: member's: a team member does not see the choice, and so the hand, of its partner)
     choice: Choice | None
 
     def roles(self, side: int) -> tuple[int, int | None]:
@@ -282,6 +290,15 @@ class SideView:
         return LegalMoves(self.choice)
 
 
+def _partner_battle(p: "State", side: int, member: int) -> int | None:
+    """The battle (0: X, 1: Y) where ``member``'s partner places this round, once the team's order is
+    decided: the side's first member (its ``order``) takes the first placement, at X (RULES.md 8)."""
+    order = p.sides[side].order
+    if order is None:
+        return None
+    return 0 if 1 - member == order else 1
+
+
 def side_view(p: "State", side: int, member: int | None = None,
               record: PublicRecord | None = None) -> SideView:
     """What ``side`` (``member`` of a team; by default the member deciding now, else the drawer)
@@ -296,6 +313,15 @@ def side_view(p: "State", side: int, member: int | None = None,
         member = acting_member(p) if acting else (own.drawer if team else 0)
     pl, o = p.placed, 1 - side
     at_x, at_y = pl.cards[o]
+    placed, down, unseen_own = pl.cards[side], (0, 0), own.deck
+    if team:
+        unseen_own = own.deck + own.hands[1 - member]
+        b = _partner_battle(p, side, member)
+        # the partner's cards are face up once they would be for the opponent (revealed() of the other side)
+        if b is not None and placed[b].size and not revealed(p, b, o):
+            down = (placed[b].size, 0) if b == 0 else (0, placed[b].size)
+            unseen_own = unseen_own + placed[b]
+            placed = (EMPTY, placed[1]) if b == 0 else (placed[0], EMPTY)
     shown_x, shown_y = revealed(p, 0, side), revealed(p, 1, side)
     unseen = other.hand + other.deck + other.discard
     if not shown_x:
@@ -311,9 +337,10 @@ def side_view(p: "State", side: int, member: int | None = None,
         sides_roles=((p.sides[0].drawer, p.sides[0].order), (p.sides[1].drawer, p.sides[1].order)),
         record=record if record is not None else PublicRecord.assumed(p),
         hand=own.hands[member], partner_hand_size=own.hands[1 - member].size if team else None,
-        own_unseen=own.deck + own.hands[1 - member] if team else own.deck, deck_size=own.deck.size,
-        discard=own.discard, removed=own.removed, exhaustions=own.exhaustions, own_placed=pl.cards[side],
+        own_unseen=unseen_own, deck_size=own.deck.size,
+        discard=own.discard, removed=own.removed, exhaustions=own.exhaustions, own_placed=placed,
+        partner_face_down=down,
         opponent_placed=(at_x if shown_x else None, at_y if shown_y else None),
         opponent_placed_sizes=(at_x.size, at_y.size), opponent=opponent,
-        choice=choice_for(p) if acting else None)
+        choice=choice_for(p) if acting and member == acting_member(p) else None)
     return view

@@ -9,7 +9,7 @@ from guyenne_explore import Position
 from guyenne_explore.analysis.compiled import heuristic, sides
 from guyenne_explore.analysis.compiled.heuristic import MAX_MOVES
 from guyenne_explore.analysis.compiled.search import _split_chance, move_weights
-from guyenne_explore.analysis.policies.search import MIX, ISMCTS, _CompiledSearch, member_view, partner_battle
+from guyenne_explore.analysis.policies.search import MIX, ISMCTS, _CompiledSearch
 from guyenne_explore.analysis.policies.strong import Strong
 from guyenne_explore.engine_api import OPEN_FIRST, PLACEMENTS, Cards, Placed, determinise
 from guyenne_explore.record import play_game
@@ -105,7 +105,7 @@ def test_search_on_strong_sees_only_its_view():
 
 
 def test_a_team_members_search_does_not_see_its_partners_hand():
-    # the partner's hand and the team's deck dealt again from the member's view: the same view, the
+    # the partner's hand, its face-down cards and the team's deck dealt again from the member's view: the same view, the
     # same decision, at placements and at the team's split and order
     rng, p, strong, pairs = random.Random(1), Position.start("team"), Strong(), 0
     while pairs < 5 and not p.is_over:
@@ -115,7 +115,10 @@ def test_a_team_members_search_does_not_see_its_partners_hand():
         side = p.side_to_play
         view = p.view(side)
         deal = determinise(view, random.Random(100 + pairs))
-        other = evolve(p, sides=tuple(deal.sides[i] if i == side else p.sides[i] for i in (0, 1)))
+        # its own side as dealt: hands, deck and its partner's face-down cards; the opponent's as they are
+        cards = tuple(deal.placed.cards[i] if i == side else p.placed.cards[i] for i in (0, 1))
+        other = evolve(p, sides=tuple(deal.sides[i] if i == side else p.sides[i] for i in (0, 1)),
+                       placed=Placed(p.placed.x, p.placed.y, cards))
         if other.sides[side] != p.sides[side]:
             assert other.view(side) == view
             assert ISMCTS(30).choose(view, random.Random(7)) == ISMCTS(30).choose(other.view(side), random.Random(7))
@@ -150,9 +153,9 @@ def _partner_swapped(p: Position, side: int, b: int) -> Position | None:
 
 
 def test_a_team_members_search_does_not_see_its_partners_face_down_cards():
-    # the partner's cards went down face down: two positions that differ only there give the member the
-    # same decision (the engine's view shows them; the search deals them again; a search that deals
-    # from the view as it is decides otherwise in 4 of these 9 pairs)
+    # the partner's cards went down face down: two positions that differ only there look the same to the
+    # member and give it the same decision (before the view hid them, a search dealing from the view as it
+    # was decided otherwise in 4 of these 9 pairs)
     rng, p, strong, pairs = random.Random(3), Position.start("team"), Strong(), 0
     while pairs < 3 and not p.is_over:
         if p.is_chance:
@@ -160,11 +163,11 @@ def test_a_team_members_search_does_not_see_its_partners_face_down_cards():
             continue
         side = p.side_to_play
         view = p.view(side)
-        b = partner_battle(view)
+        b = next((b for b in (0, 1) if view.partner_face_down[b]), None)
         other = _partner_swapped(p, side, b) if b is not None else None
         if other is not None:
             seen = other.view(side)
-            assert seen.own_placed != view.own_placed and member_view(seen) == member_view(view)
+            assert other.placed.at(side, b) != p.placed.at(side, b) and seen == view
             for seed in range(3):
                 assert ISMCTS(30).choose(view, random.Random(seed)) == ISMCTS(30).choose(seen, random.Random(seed))
             pairs += 1

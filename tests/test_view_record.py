@@ -169,7 +169,7 @@ def _public_facts(view: SideView) -> tuple:
     return (view.castles, view.round, view.first, view.to_play, view.x, view.y, view.battle, view.member,
             view.hand, view.partner_hand_size, view.own_unseen, view.deck_size, view.discard, view.removed,
             view.exhaustions, view.own_placed, view.opponent, view.opponent_placed, view.opponent_placed_sizes,
-            view.roles(0), view.roles(1), view.opponent_hidden, tuple(view.legal_moves))
+            view.roles(0), view.roles(1), view.opponent_hidden, view.partner_face_down, tuple(view.legal_moves))
 
 
 def _first_after_reshuffle(preset: str, seed: int, side: int) -> tuple[Position, PublicRecord]:

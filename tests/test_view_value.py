@@ -117,6 +117,40 @@ def test_the_opponents_hidden_cards_do_not_change_a_sides_view(rules, seed, step
         assert list(seen_p.legal_moves) == list(seen_q.legal_moves)
 
 
+def partner_hidden_zones(p: State, side: int, member: int) -> list[tuple[str, int]]:
+    """A team member's own side's zones it sees only the size of: its partner's hand, the shuffled
+    deck, and the battle where its partner placed face down while that battle is not shown."""
+    s = p.sides[side]
+    zones = [("hand", 1 - member)] + ([("deck", 0)] if s.deck_order is None else [])
+    if s.order is not None:
+        b = 0 if 1 - member == s.order else 1
+        if not revealed(p, b, 1 - side):
+            zones.append(("placed", b))
+    return zones
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["team", "team3"]), st.integers(0, 2**32 - 1), st.integers(0, 60), st.data())
+def test_a_partners_hidden_cards_do_not_change_a_members_view(preset, seed, steps, data):
+    # RULES.md 8: members may not tell each other their cards, placed face down ("faces cachées")
+    p = play(Rules.preset(preset), seed, steps)
+    teams = [s for s in (0, 1) if p.sides[s].is_team]
+    side, member = data.draw(st.sampled_from(teams)), data.draw(st.sampled_from([0, 1]))
+    zones = partner_hidden_zones(p, side, member)
+    pairs = [(a, b, ka, kb) for a in zones for b in zones if a < b
+             for ka in sorted(set(cards_at(p, side, a).kinds())) for kb in sorted(set(cards_at(p, side, b).kinds()))
+             if ka != kb]
+    assume(pairs)
+    a, b, ka, kb = data.draw(st.sampled_from(pairs))
+    q = with_cards(p, side, a, cards_at(p, side, a) - one_card(ka) + one_card(kb))
+    q = with_cards(q, side, b, cards_at(q, side, b) - one_card(kb) + one_card(ka))
+    seen_p, seen_q = side_view(p, side, member), side_view(q, side, member)
+    assert seen_p == seen_q and hash(seen_p) == hash(seen_q)
+    assert list(seen_p.legal_moves) == list(seen_q.legal_moves)
+    if "placed" in (a[0], b[0]):  # what it sees: its own placed cards, its partner's as a count
+        assert sum(seen_p.partner_face_down) == p.placed.at(side, (a if a[0] == "placed" else b)[1]).size
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1), st.integers(0, 90), st.sampled_from([0, 1]))
 def test_a_view_holds_no_path_to_a_position_or_a_sides_zones(rules, seed, steps, viewer):

@@ -39,8 +39,8 @@ where the compiled loop plays from a leaf, its rollouts; elsewhere the rollouts 
 (compiled where the fast path plays them, else the engine's loop: the Python policy plays a few
 dozen games a second, too slow for a rollout).  A world is a determinisation, a node an information
 set of the searcher (:func:`info_key`, from its own view: a team member's node holds its own hand,
-never its partner's; its partner's cards placed face down this round are dealt again with the
-partner's hand, :func:`member_deal`, though the engine's view shows them), the opponent's moves are
+never its partner's, nor the cards its partner placed face down this round: the engine's view
+hides them and a determinisation deals them again with the partner's hand), the opponent's moves are
 drawn from ``strong``'s distribution on its own view in that world, progressive widening below the
 root, leaves valued by a few games.  It is slow (in ``team``, 3 to 5 s of CPU a placement at
 ``search:400``: its leaves are the engine's uniform games) and its worlds are not weighed.
@@ -57,7 +57,6 @@ whatever its partner holds) give the same decision for the same seed.
 
 from __future__ import annotations
 
-import dataclasses
 import heapq
 import math
 import random
@@ -67,7 +66,7 @@ from typing import Hashable
 
 import numpy as np
 
-from ...engine_api import (CONCEDE_CHOICE, EMPTY, KINDS, PLACEMENTS, REMOVE_CHOICE, Cards, Move, Placed, Position,
+from ...engine_api import (CONCEDE_CHOICE, KINDS, PLACEMENTS, REMOVE_CHOICE, Cards, Move, Position,
                           SideView, apply_legal, concede_move, determinise, play)
 from ..cancel import Cancelled, StopSignal
 from .heuristic import pick
@@ -131,59 +130,8 @@ def info_key(p: Position, side: int) -> Hashable:
     v = p.view(side)
     o = v.opponent
     return (side, v.member, v.to_play, v.round, v.first, v.castles, v.x, v.y, v.battle, v.roles(0), v.roles(1),
-            v.hand, v.own_unseen, v.discard, v.removed, v.exhaustions, v.own_placed, v.opponent_placed,
+            v.hand, v.own_unseen, v.discard, v.removed, v.exhaustions, v.own_placed, v.partner_face_down, v.opponent_placed,
             v.opponent_placed_sizes, o.hand_sizes, o.deck_size, o.discard_size, o.removed, o.exhaustions)
-
-
-def partner_battle(view: SideView) -> int | None:
-    """The battle where a team member's partner placed face down this round, not yet revealed; None
-    for a side alone, before the partner placed, or once the battles are shown.  The side's first
-    member (the team's ``order``) takes its first placement, at X, the other at Y (RULES.md 8)."""
-    order = view.roles(view.side)[1]
-    if view.partner_hand_size is None or order is None or view.to_play not in PLACEMENTS:
-        return None
-    b = 0 if 1 - view.member == order else 1
-    return b if view.own_placed[b].size else None
-
-
-def member_view(view: SideView) -> SideView:
-    """What the side, or a team member, itself saw: the view, less its partner's face-down cards.
-
-    The engine's view shows a member the cards its whole side placed, but its partner put its cards
-    down face down (the French text: "faces cachées"; RULES.md 8: members may not tell each other
-    their cards), so until the battles show them they are counted back among the partner's unseen
-    hand (:func:`member_deal` puts as many down again)."""
-    b = partner_battle(view)
-    if b is None:
-        return view
-    down = view.own_placed[b]
-    kept = (EMPTY, view.own_placed[1]) if b == 0 else (view.own_placed[0], EMPTY)
-    return dataclasses.replace(view, own_placed=kept, own_unseen=view.own_unseen + down,
-                               partner_hand_size=(view.partner_hand_size or 0) + down.size)
-
-
-def member_deal(view: SideView, rng: random.Random) -> Position:
-    """A world dealt from what the side, or a team member, itself saw (:func:`member_view`): the
-    partner's face-down cards are dealt with its hand, then as many of its dealt cards, drawn at
-    random, go down at its battle (a uniform draw, as a deal's own)."""
-    b = partner_battle(view)
-    if b is None:
-        return determinise(view, rng)
-    down = view.own_placed[b].size
-    w = determinise(member_view(view), rng)
-    me, partner = view.side, 1 - view.member
-    before = w.sides[me].hands[partner]
-    chosen = [0] * KINDS
-    for kind in rng.sample([k for k in range(KINDS) for _ in range(before[k])], down):
-        chosen[kind] += 1
-    placed = Cards(chosen)
-    own = w.sides[me]
-    own = dataclasses.replace(own, hands=tuple(before - placed if i == partner else h for i, h in enumerate(own.hands)))
-    sides = (own, w.sides[1]) if me == 0 else (w.sides[0], own)
-    mine = (placed, w.placed.at(me, 1)) if b == 0 else (w.placed.at(me, 0), placed)
-    cards = (mine, w.placed.cards[1]) if me == 0 else (w.placed.cards[0], mine)
-    return Position(w.rules, w.castles, w.round, w.first, w.to_play, sides, Placed(w.placed.x, w.placed.y, cards),
-                    w.battle)
 
 
 class _Node:
@@ -282,7 +230,7 @@ class ISMCTS:
     # ------------------------------------------------------------------ the tree search
     def _tree(self, view: SideView, seed: int) -> Move:
         """The tree search's move (where the compiled loop does not play, or when asked)."""
-        root_moves = self.candidates_for(member_view(view))
+        root_moves = self.candidates_for(view)
         if len(root_moves) == 1:
             return root_moves[0]
         me = view.side
@@ -301,7 +249,7 @@ class ISMCTS:
             j = pulls[move]  # the j-th visit of every root move meets world j
             pulls[move] += 1
             while len(worlds) <= min(j, self.worlds - 1):
-                worlds.append(member_deal(view, world_rng))
+                worlds.append(determinise(view, world_rng))
             chance = random.Random(seed + ((j + 2) << 62))
             path: list[tuple[_Node, Move]] = [(root, move)]
             p = apply_legal(worlds[j % self.worlds], move)
@@ -366,7 +314,7 @@ class _CompiledSearch:
         self.deadline = time.perf_counter() + (search.milliseconds or 0) / 1000
         self.rng = random.Random(seed)
         #: the first world, then (once the root has more than one candidate) the rest
-        self.worlds = [member_deal(view, self.rng)]
+        self.worlds = [determinise(view, self.rng)]
 
     def best(self) -> Move | None:
         """The move to play, or None where the compiled loop does not play from these worlds."""
@@ -394,7 +342,7 @@ class _CompiledSearch:
             moves = [(int(castles[i]), cards[rows[i]].copy()) for i in order]
         if len(moves) == 1:
             return self._move(*moves[0])
-        self.worlds += [member_deal(view, self.rng) for _ in range(search.worlds - 1)]
+        self.worlds += [determinise(view, self.rng) for _ in range(search.worlds - 1)]
         # the worlds' zones and placed cards, flattened first (numpy reads a flat list of numbers far
         # sooner than nested tuples)
         zones = [c for w in self.worlds for s in w.sides for z in (s.hand, s.deck, s.discard, s.removed) for c in z]
