@@ -198,6 +198,7 @@ def test_the_report_button_downloads_one_page_in_the_tabs_language_and_the_csv_h
     assert name == "guyenne-balance-report.html" and "<h1>Guyenne balance report</h1>" in page
     assert "hand size 5" in page and "0.500 [0.460, 0.540]" in re.sub("<[^>]+>", "", page)  # a value and its interval
     ex.language.value = "fr"
+    assert panel.export_status.value.startswith("Téléchargement de guyenne-balance-report.html (")  # said again
     assert panel.export_buttons["report"].description == "Rapport"
     page = panel.export_files("report")["guyenne-balance-report.html"].decode("utf-8")
     assert "<h1>Rapport d&#x27;équilibre de Guyenne</h1>" in page and "taille de la main 5" in page

@@ -205,6 +205,7 @@ def test_the_skill_tab_compares_how_the_levels_play(tmp_path):
         panel.refresh()
         assert "parties par niveau" in section.sentences.value and "Avec la stratégie" in section.sentences.value
         assert "parties contre lui-même" in section.cost.value and section.styles is not None
+        assert section.export_status.value.startswith("Téléchargement de guyenne-style.json (")  # said again
     finally:
         set_language(previous)
     # a level the registry does not know: said beside the field, nothing runs

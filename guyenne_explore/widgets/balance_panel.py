@@ -61,7 +61,7 @@ from .analysis_panel import RunControls, align_labels
 from .files import Download, zip_bytes
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
-from .language import name_options
+from .language import SaidLine, name_options
 from .plot_view import FigureBox
 from .starts import Start
 
@@ -192,7 +192,7 @@ class BalancePanel(w.VBox):
                                for fmt, label, tip in (("csv", "CSV (candidates)", "download every candidate tried as CSV"),
                                                        *((f, f.upper(), f"download the figure as {f}") for f in FORMATS),
                                                        ("report", "Report", "download a one-page HTML report of the search"))}
-        self.export_status = w.HTML()
+        self.export_status = SaidLine()
         self.result: SearchResult | None = None
         self.figures: dict[str, go.Figure] = {}
         self._store: pathlib.Path | None = None
@@ -443,6 +443,7 @@ class BalancePanel(w.VBox):
             self.controls.status.value = escape(self._said())
         if not self.depth_controls.running and self._depth_said is not None:
             self.depth_controls.status.value = escape(self._depth_said())
+        self.export_status.refresh()
 
     # ------------------------------------------------------------------ exports
     def _enable_exports(self, on: bool) -> None:
@@ -467,15 +468,17 @@ class BalancePanel(w.VBox):
         try:
             files = self.export_files(fmt)
         except (RuntimeError, OSError, ValueError) as exc:
-            self.export_status.value = messages_html([gettext("{format} export failed: {error}").format(
-                format=fmt.upper(), error=exc)])
+            error = str(exc)  # the exception itself is gone once the handler ends
+            self.export_status.say(lambda: messages_html([gettext("{format} export failed: {error}").format(
+                format=fmt.upper(), error=error)]))
             return False
         if len(files) == 1:
             (name, data), = files.items()
         else:
             name, data = f"guyenne-balance-{fmt}.zip", zip_bytes(files)
         self.download.offer(name, data)
-        self.export_status.value = escape(gettext("Downloading {name} ({size})").format(name=name, size=plain_size(len(data))))
+        size = len(data)
+        self.export_status.say(lambda: escape(gettext("Downloading {name} ({size})").format(name=name, size=plain_size(size))))
         return True
 
     # ------------------------------------------------------------------ the skill depth

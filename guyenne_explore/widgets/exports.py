@@ -25,6 +25,7 @@ from ..render.plots import FORMATS, export_figures, export_results
 from .files import Download, inside_workspace, zip_bytes
 from .forms import messages_html
 from .guard import guarded
+from .language import SaidLine
 
 EXPORTS = (*FORMATS, "json", "csv")
 
@@ -44,9 +45,7 @@ class ExportBar(w.VBox):
                                       tooltip=f"download the {'figures' if fmt in FORMATS else 'results'} as {fmt}")
                         for fmt in EXPORTS}
         self.download = Download()
-        self.status = w.HTML()
-        #: the words last written in ``status``, as a function of the language, and the text they gave
-        self._said: tuple[Callable[[], str], str] | None = None
+        self.status = SaidLine()
         for fmt, b in self.buttons.items():
             b.on_click(guarded(self.status)(lambda _b, fmt=fmt: self.export(fmt)))
         self.report = report
@@ -62,18 +61,12 @@ class ExportBar(w.VBox):
         """Buttons on or off for a new run's results; the words about an earlier export go."""
         for b in self.buttons.values():
             b.disabled = not on
-        self.status.value, self._said = "", None
+        self.status.clear()
 
     def refresh(self) -> None:
         """After a language switch: the line under the buttons (a download, a refusal) written again in the new
         language, unless something else (an unexpected error) has replaced it since."""
-        if self._said is not None and self.status.value == self._said[1]:
-            self._say(self._said[0])
-
-    def _say(self, words: Callable[[], str]) -> None:
-        """Write ``words()`` under the buttons, kept so that a language switch can write them again."""
-        text = words()
-        self.status.value, self._said = text, (words, text)
+        self.status.refresh()
 
     def files(self, fmt: str) -> dict[str, bytes]:
         """The export in one format as file name -> bytes (written in a temporary folder, then read)."""
@@ -89,11 +82,11 @@ class ExportBar(w.VBox):
             files = self.files(fmt)
         except (RuntimeError, OSError, ValueError) as exc:
             error = str(exc)  # the exception itself is gone once the handler ends
-            self._say(lambda: messages_html([gettext("{format} export failed: {error}").format(format=fmt.upper(),
+            self.status.say(lambda: messages_html([gettext("{format} export failed: {error}").format(format=fmt.upper(),
                                                                                               error=error)]))
             return False
         if not files:
-            self._say(lambda: messages_html([gettext("nothing to export yet: run an analysis first")]))
+            self.status.say(lambda: messages_html([gettext("nothing to export yet: run an analysis first")]))
             return False
         if len(files) == 1:
             (file_name, data), = files.items()
@@ -101,7 +94,7 @@ class ExportBar(w.VBox):
             file_name, data = f"{self.name}-{fmt}.zip", zip_bytes(files)
         self.download.offer(file_name, data)
         count, size = len(files), len(data)
-        self._say(lambda: (gettext("Downloading {name} ({size}, {count} files)") if count > 1
+        self.status.say(lambda: (gettext("Downloading {name} ({size}, {count} files)") if count > 1
                            else gettext("Downloading {name} ({size})")).format(
             name=escape(file_name), size=plain_size(size), count=count))
         return True
@@ -109,18 +102,18 @@ class ExportBar(w.VBox):
     def export_report(self) -> bool:
         """Download the one-file HTML report; a problem is shown beside the buttons, not raised."""
         if self.report is None or not self.owner.results:
-            self._say(lambda: messages_html([gettext("nothing to export yet: run an analysis first")]))
+            self.status.say(lambda: messages_html([gettext("nothing to export yet: run an analysis first")]))
             return False
         try:
             data = self.report().encode("utf-8")
         except ValueError as exc:
             error = str(exc)  # the exception itself is gone once the handler ends
-            self._say(lambda: messages_html([gettext("{format} export failed: {error}").format(format="HTML", error=error)]))
+            self.status.say(lambda: messages_html([gettext("{format} export failed: {error}").format(format="HTML", error=error)]))
             return False
         file_name = f"{self.name}-report.html"
         self.download.offer(file_name, data)
         size = len(data)
-        self._say(lambda: gettext("Downloading {name} ({size})").format(name=escape(file_name), size=plain_size(size)))
+        self.status.say(lambda: gettext("Downloading {name} ({size})").format(name=escape(file_name), size=plain_size(size)))
         return True
 
     def save(self, fmt: str, folder: str | os.PathLike[str]) -> list[pathlib.Path]:

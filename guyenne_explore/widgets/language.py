@@ -26,6 +26,29 @@ import ipywidgets as w
 
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, current_language, gettext, set_language
 
+class SaidLine(w.HTML):
+    """A line a panel writes as it works (a download, a refusal), kept as a function of the language so
+    that :meth:`refresh` writes it again after a switch, unless something else has replaced it since."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        #: the words last said, as a function of the language, and the text they gave
+        self.said: tuple[Callable[[], str], str] | None = None
+
+    def say(self, words: Callable[[], str]) -> None:
+        """Write ``words()`` (HTML, escaped by the caller) and keep ``words`` for a language switch."""
+        text = words()
+        self.value, self.said = text, (words, text)
+
+    def clear(self) -> None:
+        self.value, self.said = "", None
+
+    def refresh(self) -> None:
+        """After a language switch: the words said last, in the new language."""
+        if self.said is not None and self.value == self.said[1]:
+            self.say(self.said[0])
+
+
 #: The panels' fixed texts (their English originals), for extraction; see the module docstring.
 LABELS = (
     # explorer, builder

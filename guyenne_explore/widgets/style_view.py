@@ -26,6 +26,7 @@ from .analysis_panel import RunControls, align_labels
 from .files import Download
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
+from .language import SaidLine
 from .plot_view import FigureBox
 
 #: the section's fixed texts, for extraction (the language switch looks each up in the catalogue)
@@ -62,7 +63,7 @@ class StyleSection(w.VBox):
                                for fmt, label, tip in (("csv", "CSV (every measure)",
                                                         "download every measure of every level as CSV"),
                                                        ("json", "JSON", "download the results as JSON"))}
-        self.export_status = w.HTML()
+        self.export_status = SaidLine()
         self.styles: list[PlayStyle] | None = None
         self._said: Callable[[], str] | None = None  # the status after the last run, as a function of the language
 
@@ -170,6 +171,7 @@ class StyleSection(w.VBox):
         self._show()
         if not self.controls.running and self._said is not None:
             self.controls.status.value = escape(self._said())
+        self.export_status.refresh()
 
     # ------------------------------------------------------------------ exports
     def _enable_exports(self, on: bool) -> None:
@@ -189,11 +191,12 @@ class StyleSection(w.VBox):
         try:
             files = self.export_files(fmt)
         except ValueError as exc:
-            self.export_status.value = messages_html([gettext("{format} export failed: {error}").format(
-                format=fmt.upper(), error=exc)])
+            error = str(exc)  # the exception itself is gone once the handler ends
+            self.export_status.say(lambda: messages_html([gettext("{format} export failed: {error}").format(
+                format=fmt.upper(), error=error)]))
             return False
         (name, data), = files.items()
         self.download.offer(name, data)
-        self.export_status.value = escape(gettext("Downloading {name} ({size})").format(name=name,
-                                                                                        size=plain_size(len(data))))
+        size = len(data)
+        self.export_status.say(lambda: escape(gettext("Downloading {name} ({size})").format(name=name, size=plain_size(size))))
         return True
