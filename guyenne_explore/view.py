@@ -262,6 +262,14 @@ class SideView:
         """A side's team drawer and decided order."""
         return self.sides_roles[side]
 
+    @property
+    def unspent(self) -> tuple[int, int]:
+        """Each side's unspent cards (english, french) as the scoring's tie-break counts them (a side's
+        hands and deck, a team's two hands together): sizes, public to both sides."""
+        mine = self.hand.size + (self.partner_hand_size or 0) + self.deck_size
+        theirs = sum(self.opponent.hand_sizes) + self.opponent.deck_size
+        return (mine, theirs) if self.side == 0 else (theirs, mine)
+
     @cached_property
     def opponent_shown_discard(self) -> Cards:
         """The cards the opponent showed that lie in its discard, from the record; none when

@@ -331,3 +331,22 @@ def test_the_local_pool_starts_safely_after_compiled_games_and_plays_the_same_ga
         compiled = analyse(p, ("uniform", "uniform"), "sample", games=300, seed=3, executor=pool)
     assert spread.samples == alone.samples
     assert compiled.samples == analyse(p, ("uniform", "uniform"), "sample", games=300, seed=3).samples
+
+
+@pytest.mark.parametrize("preset", ["advanced", "team", "team3"])
+def test_the_heuristics_unspent_cards_are_the_scorings(preset):
+    # the tie-break counts a team's two hands and its deck (RULES.md 6, 8): a member's facts count its
+    # partner's hand too (they counted its own hand alone)
+    from guyenne_explore.analysis.policies.heuristic import facts
+
+    rng, p, checked = random.Random(5), Position.start(preset), 0
+    while not p.is_over:
+        if p.is_chance:
+            p = p.apply_outcome(p.sample_outcome(rng))
+            continue
+        for side in (0, 1):
+            assert facts(p.view(side)).unspent == (p.sides[0].unspent, p.sides[1].unspent)
+            checked += 1
+        moves = list(p.legal_moves)
+        p = p.apply(moves[rng.randrange(len(moves))])
+    assert checked

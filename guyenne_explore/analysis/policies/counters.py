@@ -32,15 +32,9 @@ def _weakest(hand: Cards) -> int | None:
     return next((k for k in range(HERO) if hand[k]), None)
 
 
-def _unspent(view: SideView) -> tuple[int, int]:
-    mine = view.hand.size + view.deck_size
-    theirs = sum(view.opponent.hand_sizes) + view.opponent.deck_size
-    return (mine, theirs) if view.side == 0 else (theirs, mine)
-
-
 def _best_castle(view: SideView, moves: list[Move]) -> int:
     castles = sorted({m.castle for m in moves if m.castle is not None})
-    unspent = _unspent(view)
+    unspent = view.unspent
     return max(castles, key=lambda c: castle_stake(view.castles, c, view.side, view.rules, unspent))
 
 

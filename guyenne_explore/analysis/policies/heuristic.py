@@ -135,11 +135,7 @@ class Facts(NamedTuple):
 
 
 def facts(view: SideView) -> Facts:
-    opp = view.opponent
-    unspent = (view.hand.size + view.deck_size, sum(opp.hand_sizes) + opp.deck_size)
-    if view.side == FRENCH:
-        unspent = (unspent[1], unspent[0])
-    return Facts(_pool_stats(view), unspent, view.opponent_placed, view.opponent_placed_sizes)
+    return Facts(_pool_stats(view), view.unspent, view.opponent_placed, view.opponent_placed_sizes)
 
 
 def win_chance(view: SideView, mine: Cards, battle: int, control: int, known: Facts | None = None) -> float:
