@@ -33,7 +33,7 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("Heuristic",), ".policies.heuristic"),
     **dict.fromkeys(("TRAIN_DEFAULTS", "Trained", "TrainingProgress", "check_training", "estimate_training",
                      "read_state", "train", "weights_by_feature", "write_weights"), ".policies.train"),
-    **dict.fromkeys(("cache_file", "read_model"), ".policies.weights"),
+    **dict.fromkeys(("cache_file", "read_model", "trained_preset"), ".policies.weights"),
     **dict.fromkeys(("OptimalResult", "OptimalSolver", "describe", "exploitability", "solve_position",
                      "why_not_solvable"), ".optimal.solver"),
     **dict.fromkeys(("local_cores", "local_pool", "process_pool"), ".sampling.workers"),
@@ -63,7 +63,7 @@ __all__ = [
     "preparing_message", "process_pool", "result_metrics", "skill_levels", "solve_position", "sweep",
     "sweep_label", "swept_change", "warm", "why_not_solvable", "wilson",
     "TRAIN_DEFAULTS", "Trained", "TrainingProgress", "cache_file", "check_training", "estimate_training",
-    "read_model", "read_state", "train", "weights_by_feature", "write_weights",
+    "read_model", "read_state", "train", "trained_preset", "weights_by_feature", "write_weights",
 ]
 
 

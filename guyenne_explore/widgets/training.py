@@ -21,7 +21,7 @@ from typing import Any, Callable
 import ipywidgets as w
 
 from ..analysis import (TRAIN_DEFAULTS, cache_file, estimate_training, local_cores, local_pool, read_model, read_state,
-                        train, write_weights)
+                        train, trained_preset, write_weights)
 from ..i18n import N_, current_language, gettext, ngettext, plain_count, plain_duration
 from ..rules import Rules
 from .analysis_panel import RunControls
@@ -93,7 +93,11 @@ class StrongTraining:
             self.promised = None  # Train again measures its cost when pressed
             return
         cost = self.promised = self.estimate()
-        self.cost.value = escape(gettext(
+        preset = trained_preset(self.rules)
+        shipped = "" if preset is None else gettext(
+            "Strong already plays the weights trained for the preset {preset}, shipped with the package; training "
+            "here keeps weights of your own for it. ").format(preset=preset)
+        self.cost.value = escape(shipped + gettext(
             "Training strong for this variant takes {duration} on {cores} cores: {generations} generations of "
             "{games} games, at {rate} games a second measured here. Its weights are then kept for this variant.").format(
             duration=plain_duration(cost.seconds), cores=local_cores(), generations=plain_count(cost.generations),

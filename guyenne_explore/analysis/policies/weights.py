@@ -99,6 +99,14 @@ def preset_file(rules: Rules | None) -> Path:
     return WEIGHTS_DIR / f"{name}.json"
 
 
+def trained_preset(rules: Rules) -> str | None:
+    """The preset ``rules`` are when the package ships weights trained for it (None for a variant, or a
+    preset whose file holds another preset's weights until it is trained): training again is then a
+    choice, not a need."""
+    name = preset_of(rules)
+    return name if name is not None and read_model(preset_file(rules)).trained_for == name else None
+
+
 @functools.lru_cache(maxsize=None)
 def shipped(path: Path) -> tuple[float, ...]:
     """A package file's weights, read once per process."""
