@@ -350,3 +350,12 @@ def test_the_heuristics_unspent_cards_are_the_scorings(preset):
         moves = list(p.legal_moves)
         p = p.apply(moves[rng.randrange(len(moves))])
     assert checked
+
+
+def test_a_sampled_win_rate_of_every_game_is_exactly_one():
+    # six games, all won by french over four outcomes: their 1/6 shares added one by one gave 0.9999999999999999
+    from guyenne_explore.analysis.results import AnalysisResult
+
+    outcomes = {(0, 6, "french"): 1 / 6, (0, 9, "french"): 1 / 6, (1, 1, "french"): 1 / 6, (1, 5, "french"): 0.5}
+    result = AnalysisResult(Position.start("advanced"), ("strong", "search"), False, outcomes, {8: 1.0}, games=6)
+    assert result.win == {"english": 0.0, "french": 1.0, "draw": 0.0}

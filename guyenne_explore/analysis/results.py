@@ -6,6 +6,7 @@ intervals (Wilson for the win/draw/loss probabilities, Student t for mean scores
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -76,10 +77,12 @@ class AnalysisResult:
 
     @property
     def win(self) -> dict[str, Any]:
-        out = {w: Fraction(0) if self.exact else 0.0 for w in WINNERS}
+        """Each winner's probability: exact, or summed without rounding error (six games of one winner
+        give 1.0, where adding their 1/6 shares one by one gave 0.9999999999999999)."""
+        shares: dict[str, list[Any]] = {w: [] for w in WINNERS}
         for (_, _, w), p in self.outcomes.items():
-            out[w] += p
-        return out
+            shares[w].append(p)
+        return {w: sum(ps, Fraction(0)) if self.exact else math.fsum(ps) for w, ps in shares.items()}
 
     def win_interval(self, alpha: float = 0.05) -> dict[str, tuple[float, float]]:
         """Wilson intervals on win/draw probabilities (degenerate for exact results)."""
