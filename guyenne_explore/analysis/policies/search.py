@@ -26,11 +26,10 @@ game).  One decision:
    (common random numbers), so candidates are compared on the same deals.  The move played is the
    last one left (the best mean, its win probability with a draw counting half).
 
-Measured by ``benchmarks/bench_search.py`` (both seats on the same deals, seed 3, a busy 2-core
-machine): ``search:400`` against ``strong`` scores 0.693 [0.646, 0.736] over 400 games in
-``advanced``, 0.78 [0.69, 0.85] in ``expert`` and 0.75 [0.66, 0.83] in ``classic2021`` (100 games
-each); a searched decision takes about 16 ms of CPU at the median and 26 ms at the 90th percentile
-(a decision with one candidate, a few milliseconds).
+Measured by ``benchmarks/bench_strong.py`` (both seats, 400 games, a busy 2-core machine):
+``search:400`` against the ``strong`` it is built on scores 0.949 in ``advanced``, 0.774 in ``expert``
+and 0.884 in ``classic2021``, at about 30 to 45 ms a decision; ``benchmarks/bench_search.py`` plays it
+against another policy on the same deals.
 
 *The tree search* (team sides, conceding as a decision, and rule sets whose decisions the loop does
 not play): information-set MCTS (Cowling, Powley and Whitehouse 2012; OpenSpiel's ``ISMCTSBot``)
