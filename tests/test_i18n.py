@@ -571,6 +571,7 @@ def test_the_download_line_under_the_analysis_exports_follows_the_language_switc
     ex.language.value = "fr"
     try:
         assert re.fullmatch(r"Téléchargement de advanced\.json \([\d,]+\u202fko\)", bar.status.value)
+        assert re.fullmatch(r"advanced\.json \([\d,]+\u202fko\)", bar.download.last)  # the file's label too
         assert bar.export("csv") and bar.status.value.startswith("Téléchargement de ")
     finally:
         ex.language.value = "en"

@@ -183,6 +183,9 @@ def test_the_skill_tab_compares_how_the_levels_play(tmp_path):
     panel = SkillPanel(opening("advanced", 1))
     section = panel.how_they_play
     assert "400 games against itself" in section.cost.value and not section.run_button.disabled
+    section.games.value = 1
+    assert "1 game against itself" in section.cost.value  # one game: the singular
+    section.games.value = 400
     panel.rule_sets.value = (panel.position.rules, Rules.from_json("base"))
     section.levels_text.value = "uniform,strong"
     section.games.value = 8

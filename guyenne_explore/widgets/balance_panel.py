@@ -444,6 +444,7 @@ class BalancePanel(w.VBox):
         if not self.depth_controls.running and self._depth_said is not None:
             self.depth_controls.status.value = escape(self._depth_said())
         self.export_status.refresh()
+        self.download.refresh()
 
     # ------------------------------------------------------------------ exports
     def _enable_exports(self, on: bool) -> None:

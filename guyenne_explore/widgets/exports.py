@@ -67,6 +67,7 @@ class ExportBar(w.VBox):
         """After a language switch: the line under the buttons (a download, a refusal) written again in the new
         language, unless something else (an unexpected error) has replaced it since."""
         self.status.refresh()
+        self.download.refresh()
 
     def files(self, fmt: str) -> dict[str, bytes]:
         """The export in one format as file name -> bytes (written in a temporary folder, then read)."""

@@ -112,6 +112,8 @@ class Download(anywidget.AnyWidget):
 
     #: "name (size)" of the last file offered, shown in the page
     last = traitlets.Unicode("").tag(sync=True)
+    #: the last file's name and size in bytes, from which ``last`` is worded in the current language
+    _offered: tuple[str, int] | None = None
 
     def offer(self, name: str, data: bytes | str, mime: str | None = None) -> None:
         """Start a browser download of ``data`` (text is sent as UTF-8) named ``name``."""
@@ -119,7 +121,14 @@ class Download(anywidget.AnyWidget):
         name = safe_name(name)
         mime = mime or MIME.get(name.rsplit(".", 1)[-1].lower(), "application/octet-stream")
         self.send({"type": "download", "name": name, "mime": mime}, buffers=[raw])
-        self.last = f"{name} ({plain_size(len(raw))})"
+        self._offered = (name, len(raw))
+        self.refresh()
+
+    def refresh(self) -> None:
+        """The last file's "name (size)" in the current language (after a switch: "1.5 kB" becomes "1,5 ko")."""
+        if self._offered is not None:
+            name, size = self._offered
+            self.last = f"{name} ({plain_size(size)})"
 
 
 def safe_name(name: str) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..analysis import STYLE_LEVELS, Cancelled, PlayStyle, level_name, play_styles, policy_named, style_cost
-from ..i18n import N_, gettext, plain_count, plain_duration, plain_size
+from ..i18n import N_, gettext, ngettext, plain_count, plain_duration, plain_size
 from ..render.plots import rows_html
 from ..render.style import style_csv, style_figures, style_rows
 from ..rules import Rules
@@ -108,8 +108,9 @@ class StyleSection(w.VBox):
         if not ok or levels is None:
             self.cost.value = ""
             return False
-        self.cost.value = "".join("<div>" + escape(gettext(
-            "{level}: {games} games against itself, {duration} on one core").format(
+        self.cost.value = "".join("<div>" + escape(ngettext(
+            "{level}: {games} game against itself, {duration} on one core",
+            "{level}: {games} games against itself, {duration} on one core", games * len(chosen)).format(
             level=level_name(level), games=plain_count(games * len(chosen)), duration=plain_duration(seconds * len(chosen))))
             + "</div>" for level, games, seconds in style_cost(levels, self.games.value))
         return True
@@ -172,6 +173,7 @@ class StyleSection(w.VBox):
         if not self.controls.running and self._said is not None:
             self.controls.status.value = escape(self._said())
         self.export_status.refresh()
+        self.download.refresh()
 
     # ------------------------------------------------------------------ exports
     def _enable_exports(self, on: bool) -> None:
