@@ -127,11 +127,8 @@ class VariantLab(w.VBox):
         self.rules_problems = w.HTML()
         self.variant_label = w.HTML()
         # strong plays its preset's weights (advanced's under a variant); TRAINED, weights trained for the variant
-        # wide enough for the longest choice in either language ("forte, entraînée pour cette variante")
-        self.english_policy = w.Dropdown(options=[*POLICIES, TRAINED], value="uniform", description="English",
-                                         layout=w.Layout(width="26em"))
-        self.french_policy = w.Dropdown(options=[*POLICIES, TRAINED], value="uniform", description="French",
-                                        layout=w.Layout(width="26em"))
+        self.english_policy = w.Dropdown(options=[*POLICIES, TRAINED], value="uniform", description="English")
+        self.french_policy = w.Dropdown(options=[*POLICIES, TRAINED], value="uniform", description="French")
         self.training = StrongTraining()  # its cost, then Train with progress and Cancel, when TRAINED is chosen
         self.search_budget = NumberField("Search rollouts", 400, 1, 100_000)  # for a side that searches
         self.method = w.Dropdown(options=METHODS, value="auto", description="Method")
