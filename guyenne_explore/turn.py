@@ -55,5 +55,11 @@ def acting_member(p: State) -> int:
     if p.to_play in (TEAM_ORDER, SETUP_DISCARD):
         return s.drawer
     battle = p.battle if p.to_play in (CONCEDE_CHOICE, REMOVE_CHOICE) else battle_of(p.to_play)
-    order = s.order or 0
-    return order if battle == 0 else 1 - order
+    return member_battle(s.order or 0, 0 if battle == 0 else 1)
+
+
+def member_battle(order: int, battle_or_member: int) -> int:
+    """A team's member placing at a battle (0: X, 1: Y), or the battle a member places at: the side's first
+    member (its ``order``) takes the side's first placement, at X, the other the second, at Y (RULES.md 8).
+    The map is its own inverse."""
+    return order if battle_or_member == 0 else 1 - order

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from .cards import EMPTY, Cards
 from .moves import Choice, LegalMoves, Move, choice_for
 from .state import CONCEDE_CHOICE, DRAW, END, PLACEMENTS, REMOVE_CHOICE
-from .turn import acting_member, acting_side
+from .turn import acting_member, acting_side, member_battle
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import Rules
@@ -302,9 +302,7 @@ def _partner_battle(p: "State", side: int, member: int) -> int | None:
     """The battle (0: X, 1: Y) where ``member``'s partner places this round, once the team's order is
     decided: the side's first member (its ``order``) takes the first placement, at X (RULES.md 8)."""
     order = p.sides[side].order
-    if order is None:
-        return None
-    return 0 if 1 - member == order else 1
+    return None if order is None else member_battle(order, 1 - member)
 
 
 def side_view(p: "State", side: int, member: int | None = None,
