@@ -109,7 +109,7 @@ def measure(pool: ProcessPoolExecutor, rules: str, opponent: str, simulations: i
         points[seat] += pts
         totals = [a + b for a, b in zip(totals, times)]
     total = points[0] + points[1]
-    low, high = wilson(round(total), 2 * games)
+    low, high = wilson(total, 2 * games)
     return {"score": total / (2 * games), "low": low, "high": high, "english": points[0] / games,
             "french": points[1] / games, "bot_ms": mean_ms(totals[0], int(totals[1])),
             "opponent_ms": mean_ms(totals[2], int(totals[3]))}

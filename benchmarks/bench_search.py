@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> None:
         out = sample_games(p, pair, args.games // 2, args.seed)
         points += sum(1.0 if g.winner == me else 0.5 if g.winner == "draw" else 0.0 for g in out)
     games = 2 * (args.games // 2)
-    low, high = wilson(int(points), games)
+    low, high = wilson(points, games)
     print(f"{args.preset}: {args.search} vs {args.against}: {points / games:.3f} [{low:.3f}, {high:.3f}] over {games} "
           f"games in {time.perf_counter() - t:.0f} s; {1000 * search.seconds / max(1, search.decisions):.0f} ms "
           f"a search decision ({search.decisions} decisions), median {1000 * _quantile(search.times, 0.5):.0f} ms, "

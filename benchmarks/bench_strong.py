@@ -165,7 +165,7 @@ def gather(label: str, other: str, jobs: list[tuple[int, Future]], games: int, p
         points[seat] += pts
         totals = [a + b for a, b in zip(totals, times)]
     total = points[0] + points[1]
-    low, high = wilson(round(total), 2 * games)
+    low, high = wilson(total, 2 * games)
     target = TARGETS["counter"] if label in COUNTERS else TARGETS[label]
     ms = (lambda s, n: 1000 * s / n if n else None)
     return {"pairing": label, "opponent": other, "path": path, "games": 2 * games, "score": total / (2 * games),

@@ -61,7 +61,7 @@ def pairing(pool, rules: str, a: str, b: str, games: int, seed: int, chunk: int)
         points[seat] += pts if seat == 0 else n - pts
         secs += s
     total = points[0] + points[1]
-    low, high = wilson(round(total), 2 * games)
+    low, high = wilson(total, 2 * games)
     return {"a": a, "b": b, "score": total / (2 * games), "low": low, "high": high,
             "english": points[0] / games, "french": points[1] / games, "games_s": 2 * games / secs}
 

@@ -11,13 +11,18 @@ import math
 from typing import Sequence
 
 
-def wilson(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+def wilson(successes: float, trials: int, confidence: float = 0.95) -> tuple[float, float]:
     """Wilson score interval of a proportion: scipy's ``binomtest(...).proportion_ci(method="wilson")``,
     its formula (Newcombe 1998) and its normal quantile, without importing ``scipy.stats`` (over a
-    second of CPU at the end of every command-line run, against a few tenths for ``scipy.special``)."""
+    second of CPU at the end of every command-line run, against a few tenths for ``scipy.special``).
+
+    ``successes`` may be a score with half points (a draw counting 1/2): the interval is then that of
+    the observed share, as chess ratings take it, rather than of a count rounded to a whole number."""
     from scipy.special import ndtri
 
-    k, n = int(successes), int(trials)
+    k, n = float(successes), int(trials)
+    if not 0 <= k <= n:
+        raise ValueError(f"wilson: {successes!r} successes out of {trials!r} trials")
     p = k / n
     z = float(ndtri(0.5 + 0.5 * confidence))
     denom = 2 * (n + z ** 2)
