@@ -38,6 +38,11 @@ RULES = [
 ]
 IDS = ["base", "advanced", "expert", "classic2021", "immediate-ring", "hand7-max3-castles5",
        "expert-nohero-2021-french", "L1-with-sevens"]
+#: the team presets, and team variants touching the team rules' neighbours (removals, reshuffles, the limit)
+TEAM_RULES = [Rules.preset("team"), Rules.preset("team3"),
+              Rules.preset("team", removal="advanced", castles=7, first_side="french"),
+              Rules.preset("team3", reshuffle="immediate", exhaustion_limit=1, removal="classic2021")]
+TEAM_IDS = ["team", "team3", "team-advanced-removals", "team3-immediate-L1"]
 
 
 def _replay_summary(record):
@@ -68,7 +73,7 @@ def _midgame(rules, seed, steps):
     return p
 
 
-@pytest.mark.parametrize("rules", RULES, ids=IDS)
+@pytest.mark.parametrize("rules", RULES + TEAM_RULES, ids=IDS + TEAM_IDS)
 def test_compiled_games_replay_in_the_engine(rules):
     for start in [Position.start(rules)] + [_midgame(rules, s, 7 + 5 * s) for s in range(6)]:
         if start.is_over:
@@ -78,8 +83,8 @@ def test_compiled_games_replay_in_the_engine(rules):
             assert tuple(game) == _replay_summary(record)
 
 
-@pytest.mark.parametrize("rules", RULES[1:4] + RULES[5:6] + [Rules.preset("advanced", castles=11, adjacency="ring")],
-                         ids=IDS[1:4] + IDS[5:6] + ["castles11-ring"])
+@pytest.mark.parametrize("rules", RULES[1:4] + RULES[5:6] + [Rules.preset("advanced", castles=11, adjacency="ring")]
+                         + TEAM_RULES[:2], ids=IDS[1:4] + IDS[5:6] + ["castles11-ring"] + TEAM_IDS[:2])
 def test_compiled_games_replay_without_lookup_tables(rules, monkeypatch):
     """Card sets too large for the option tables: the kernel samples the choices by rejection (and
     past ten castles it walks the runs instead of looking the points up)."""
@@ -147,7 +152,7 @@ def test_compiled_frequencies_match_exact(name, load):
         assert stats.chisquare(obs, exp).pvalue > 1e-4
 
 
-@pytest.mark.parametrize("rules", RULES[:4], ids=IDS[:4])
+@pytest.mark.parametrize("rules", RULES[:4] + TEAM_RULES[:2], ids=IDS[:4] + TEAM_IDS[:2])
 def test_compiled_games_agree_with_engine_sampling(rules):
     """From the opening: winners and game lengths of both paths come from one distribution."""
     p = Position.start(rules)
@@ -163,13 +168,23 @@ def test_compiled_games_agree_with_engine_sampling(rules):
 
 def test_the_analysis_uses_the_fast_path_only_where_it_applies():
     assert unsupported(Position.start("advanced"), ("uniform", "uniform")) is None
-    assert "team" in unsupported(Position.start("team"), ("uniform", "uniform"))
+    assert unsupported(Position.start("team"), ("uniform", "uniform")) is None
     assert "uniform" in unsupported(Position.start("advanced"), ("heuristic", "uniform"))
     assert "conceding" in unsupported(Position.start(Rules.preset("base", concede_as_decision=True)),
                                       ("uniform", "uniform"))
-    # a team game still samples, through the engine
-    games = play_games(Position.start("team"), ("uniform", "uniform"), 5, seed=1)
-    assert len(games) == 5
+    # the endgame solver plays no team side: a team endgame is not the compiled path's to solve
+    assert not applies(_team_endgame(), ("uniform", "uniform"))
+
+
+def _team_endgame():
+    """A team game's round start where no side can reshuffle again."""
+    rng = random.Random(2)
+    while True:
+        p = Position.start("team")
+        while not p.is_over:
+            if p.to_play == OPEN_FIRST and all(s.exhaustions >= p.rules.exhaustion_limit for s in p.sides):
+                return p
+            p = p.apply_outcome(p.sample_outcome(rng)) if p.is_chance else apply_move(p, uniform_choice(p, rng), False)
 
 
 def _endgames(rules, count, seed):

@@ -16,7 +16,7 @@ from guyenne_explore.rules import Rules
 
 NAMES = {kn.SETUP: "setup_discard", kn.DEAL: "deal", kn.OPEN_FIRST: "open_first", kn.RESPOND_FIRST: "respond_first",
          kn.OPEN_SECOND: "open_second", kn.RESPOND_SECOND: "respond_second", kn.REMOVE: "remove_choice",
-         kn.DRAW: "draw"}
+         kn.DRAW: "draw", kn.TEAM_SPLIT: "team_split", kn.TEAM_ORDER: "team_order"}
 
 
 def replay(start: Position, policies, seed: int, index: int) -> int:
@@ -38,7 +38,8 @@ def replay(start: Position, policies, seed: int, index: int) -> int:
             p = p.apply_outcome(Draw(cards(counts), cards(rows[i + 1][kn.TRACE_HEAD:])))
             i += 2
             continue
-        move = Move(cards=cards(counts), castle=castle if castle >= 0 else None)
+        move = (Move(first_member=castle) if point == kn.TEAM_ORDER
+                else Move(cards=cards(counts), castle=castle if castle >= 0 else None))
         if policies[side] == "heuristic":
             weighted = h.weights(p.view(side))
             assert sum(w for _, w in weighted) == total, (i, p.to_play)
@@ -57,7 +58,8 @@ def replay(start: Position, policies, seed: int, index: int) -> int:
                                    {"preset": "base", "card_counts": {"1": 6, "2": 0, "3": 6, "4": 0, "5": 0, "6": 3}, "hand_size": 7},
                                    {"preset": "advanced", "hero": False, "castles": 7},
                                    {"preset": "advanced", "reshuffle": "immediate", "removal": "classic2021"},
-                                   {"preset": "advanced", "castles": 12, "adjacency": "ring"}])
+                                   {"preset": "advanced", "castles": 12, "adjacency": "ring"},
+                                   "team", "team3", {"preset": "team3", "first_side": "french", "removal": "advanced"}])
 @pytest.mark.parametrize("policies", [("heuristic", "heuristic"), ("uniform", "heuristic")])
 def test_compiled_heuristic_is_the_python_heuristic(rules, policies):
     start = Position.start(Rules.from_json(rules))
@@ -81,10 +83,19 @@ def test_compiled_heuristic_from_a_position_inside_a_round():
     mid = play_game(Position.start("advanced"), 3).positions()[9]
     assert not mid.is_chance
     assert replay(mid, ("heuristic", "heuristic"), 1, 0) > 5
+    # team games from each point of a round: the split, the order, each member's placement
+    seen = set()
+    for q in play_game(Position.start("team"), 4).positions()[:40]:
+        if not q.is_chance and not q.is_over:
+            seen.add(q.to_play)
+            assert replay(q, ("heuristic", "heuristic"), 2, 0) > 5
+    assert {"team_split", "team_order", "open_first", "respond_second"} <= seen
 
 
 def test_what_the_compiled_heuristic_leaves_to_the_engine():
-    assert "team" in fh.unsupported(Position.start("team"), ("heuristic", "heuristic"))
+    assert fh.unsupported(Position.start("team"), ("heuristic", "strong")) is None  # team sides too
+    # a team's split is listed from the placements' card sets: a castle taking fewer than the split gives is the engine's
+    assert "team splits" in fh.unsupported(Position.start(Rules.preset("team", max_at_castle=3)), ("heuristic", "uniform"))
     assert fh.unsupported(Position.start("expert"), ("heuristic", "strong")) is None  # the setup discard too
     assert "uniform, heuristic and strong" in fh.unsupported(Position.start("base"), ("search", "uniform"))
     assert fh.unsupported(Position.start("advanced"), ("heuristic", "uniform")) is None

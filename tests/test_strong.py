@@ -18,7 +18,7 @@ from guyenne_explore.rules import Rules
 
 NAMES = {kn.SETUP: "setup_discard", kn.DEAL: "deal", kn.OPEN_FIRST: "open_first", kn.RESPOND_FIRST: "respond_first",
          kn.OPEN_SECOND: "open_second", kn.RESPOND_SECOND: "respond_second", kn.REMOVE: "remove_choice",
-         kn.DRAW: "draw"}
+         kn.DRAW: "draw", kn.TEAM_SPLIT: "team_split", kn.TEAM_ORDER: "team_order"}
 #: weights that use every feature (the shipped ones may leave some at zero)
 EVERY = (1.1, 0.05, 0.4, -0.2, -0.35, -0.03, 0.2, -0.1, 0.15, 0.1, 0.07, 0.3, 0.12, -0.08, 0.06, -0.25, 0.09, 0.11,
          -0.06, 0.13, 0.05)
@@ -52,7 +52,8 @@ def replay(start: Position, names, seed: int, index: int) -> int:
             p = p.apply_outcome(Draw(cards(counts), cards(rows[i + 1][kn.TRACE_HEAD:])))
             i += 2
             continue
-        move = Move(cards=cards(counts), castle=castle if castle >= 0 else None)
+        move = (Move(first_member=castle) if point == kn.TEAM_ORDER
+                else Move(cards=cards(counts), castle=castle if castle >= 0 else None))
         pol = policy(names[side])
         if pol is not None:
             weighted = pol.weights(p.view(side))
@@ -70,7 +71,8 @@ def replay(start: Position, names, seed: int, index: int) -> int:
 @pytest.mark.parametrize("rules", ["base", "advanced", "classic2021", "expert",
                                    {"preset": "advanced", "adjacency": "ring"},
                                    {"preset": "advanced", "hero": False, "castles": 7},
-                                   {"preset": "advanced", "reshuffle": "immediate", "removal": "classic2021"}])
+                                   {"preset": "advanced", "reshuffle": "immediate", "removal": "classic2021"},
+                                   "team", "team3"])
 @pytest.mark.parametrize("names", [("strong", "strong"), ("heuristic", "strong"), ("strong", "uniform")])
 def test_compiled_strong_is_the_python_strong(rules, names):
     start = Position.start(Rules.from_json(rules))
@@ -87,10 +89,12 @@ def test_the_shipped_model_is_the_python_and_compiled_policy():
         EVERY = saved
 
 
-def test_the_decision_is_the_same_whatever_the_hidden_cards():
-    """Positions dealt differently behind one view: the compiled policy draws the same move with the
-    same weights from the same random stream (its trace's first decision row is the same)."""
-    start = Position.start(Rules.from_json("advanced"))
+@pytest.mark.parametrize("rules", ["advanced", "team"])
+def test_the_decision_is_the_same_whatever_the_hidden_cards(rules):
+    """Positions dealt differently behind one view (a team member's: its partner's hand and face-down
+    cards dealt again too): the compiled policy draws the same move with the same weights from the
+    same random stream (its trace's first decision row is the same)."""
+    start = Position.start(Rules.from_json(rules))
     checked = 0
     for game in range(4):
         for q in play_game(start, game).positions():

@@ -58,11 +58,11 @@ def test_a_language_switch_while_hidden_reaches_the_training_once_shown(stand_in
 
 
 def test_a_preset_with_its_own_shipped_weights_says_so_before_the_cost(stand_in):
-    # advanced ships weights trained for it; team's file holds advanced's until team is trained; a variant has none
+    # advanced and team ship weights trained for them; a variant has none
     training = StrongTraining()
-    training.show(Rules.preset("advanced"), True)
-    assert training.cost.value.startswith("Strong already plays the weights trained for the preset advanced")
-    assert "7 generations" in training.cost.value  # training again stays possible, its cost said
-    for rules in (Rules.preset("team"), TINY):
-        training.show(rules, True)
-        assert training.cost.value.startswith("Training strong for this variant takes")
+    for preset in ("advanced", "team"):
+        training.show(Rules.preset(preset), True)
+        assert training.cost.value.startswith(f"Strong already plays the weights trained for the preset {preset}")
+        assert " generations of 1,200 games" in training.cost.value  # training again stays possible, its cost said
+    training.show(TINY, True)
+    assert training.cost.value.startswith("Training strong for this variant takes")

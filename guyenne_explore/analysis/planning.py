@@ -141,7 +141,8 @@ def _compiled_reason(p: Position, policies: tuple[str, str]) -> str | None:
 
 def in_endgame(p: Position, policies: tuple[str, str]) -> bool:
     """Whether every round start from ``p`` on is solved by the endgame solver (no side can reshuffle)."""
-    return compiled_uniform_unsupported(p, policies) is None and all(cannot_reshuffle_again(s, p.rules) for s in p.sides)
+    return (compiled_uniform_unsupported(p, policies) is None and not any(s.is_team for s in p.sides)
+            and all(cannot_reshuffle_again(s, p.rules) for s in p.sides))
 
 
 def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto", games: int = 2000,

@@ -1,9 +1,9 @@
 """Engine positions as the fast path's arrays, and the cases the fast path does not cover.
 
-The fast path plays 2-player games under the uniform policy from any point of
-a round.  Whatever it does not model (team sides, stacked decks, conceding as
-a decision, other policies) is named by :func:`unsupported`, and the analysis
-then uses the engine: the answer is the same, only slower.
+The fast path plays games under the uniform policy from any point of a round, team sides
+included.  Whatever it does not model (stacked decks, conceding as a decision, other
+policies) is named by :func:`unsupported`, and the analysis then uses the engine: the
+answer is the same, only slower.
 """
 
 from __future__ import annotations
@@ -49,8 +49,6 @@ def unsupported(p: Position, policies: tuple[str, str]) -> str | None:
     """Why the fast path cannot play from ``p`` with these policies, or None when it can."""
     if tuple(policies) != ("uniform", "uniform"):
         return N_("the fast path plays the uniform policy only")
-    if p.rules.members != (1, 1) or any(s.is_team for s in p.sides):
-        return N_("team sides are played by the engine")
     if p.rules.concede_as_decision or p.to_play == CONCEDE_CHOICE:
         return N_("conceding as a decision is played by the engine")
     if any(s.deck_order is not None for s in p.sides):
@@ -70,6 +68,8 @@ def rules_array(r: Rules, hero_kind: int) -> np.ndarray:
     a[kn.RING] = r.adjacency == "ring"
     a[kn.PRE_DISCARD] = r.pre_discard
     a[kn.HERO_KIND] = hero_kind
+    for side in (0, 1):
+        a[kn.TEAM + side] = r.team(side)
     return a
 
 
@@ -92,12 +92,16 @@ def encode(p: Position) -> Encoded:
     """The arrays of ``p`` (call :func:`unsupported` first)."""
     kinds = [k for k in range(KINDS) if p.cards_of(0)[k] or p.cards_of(1)[k]]
     values = np.array([0 if k == HERO else value_of(k) for k in kinds], np.int64)
-    zones = np.zeros((2, 4, len(kinds)), np.int64)
+    zones = np.zeros((2, kn.N_ZONES, len(kinds)), np.int64)
     placed = np.zeros((2, 2, len(kinds)), np.int64)
     scalars = np.full(kn.N_SCALARS, -1, np.int64)
     for i, s in enumerate(p.sides):
         for z, cards in ((kn.HAND, s.hand), (kn.DECK, s.deck), (kn.DISCARD, s.discard), (kn.REMOVED, s.removed)):
             zones[i, z] = [cards[k] for k in kinds]
+        if s.is_team:
+            zones[i, kn.HAND_OF_1] = [s.hands[1][k] for k in kinds]
+            scalars[kn.DRAWER + i] = s.drawer
+            scalars[kn.ORDER + i] = -1 if s.order is None else s.order
         for b in (0, 1):
             placed[i, b] = [p.placed.at(i, b)[k] for k in kinds]
         scalars[kn.EXH + i] = s.exhaustions

@@ -11,9 +11,10 @@ the Python policy (:class:`.sides.SidePolicy`, built by ``Heuristic.compiled``):
 heuristic decision that the Python policy, given the loop's random number, makes the same move with
 the same total weight.
 
-The game itself is the one loop of :mod:`.loop`; rules the loop does not play (team sides,
-conceding as a decision, stacked decks) are left to the engine (:func:`unsupported`); it plays the
-expert setup discard too (:func:`choose_discard`).  The decisions are compiled without numba's
+The game itself is the one loop of :mod:`.loop`; rules the loop does not play (conceding as a
+decision, stacked decks) are left to the engine (:func:`unsupported`); it plays the
+expert setup discard too (:func:`choose_discard`), and a team's split and order (:func:`choose_split`,
+:func:`choose_order`), its members placing from their own hands (``kernel.placing_hand``).  The decisions are compiled without numba's
 reference counts (``_nrt=False``): they allocate nothing (their scratch comes from ``loop.scratch``)
 and keep no array.
 """
@@ -71,12 +72,15 @@ def checked(p: Position, scores: bool) -> tuple[str | None, Encoded | None]:
         return N_("decisions with this many legal moves are played by the engine"), e
     if len(e.kinds) * _pool_bits(e) + (3 * (p.rules.max_at_castle + 1)).bit_length() > 62:
         return N_("card sets too large for the policy's memo are played by the engine"), e
+    if any(s.is_team for s in p.sides) and p.rules.max_at_castle < max(p.rules.hand_size, *(s.hand.size for s in p.sides)) - 1:
+        # a team's split is listed from the placements' option rows, which stop at a castle's limit
+        return N_("team splits of more cards than a castle takes are played by the engine"), e
     return None, e
 
 
 def _pool_bits(e: Encoded) -> int:
     """The bits of a count of one kind among a side's cards (a pool's key in :func:`choose_placement`'s memo)."""
-    return max(1, int((e.zones.sum(axis=1) + e.placed.sum(axis=1)).max()).bit_length())
+    return max(1, int((e.zones[:, :kn.HAND_OF_1].sum(axis=1) + e.placed.sum(axis=1)).max()).bit_length())
 
 
 # ---------------------------------------------------------------------- the tables
@@ -362,12 +366,13 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     moves of nonzero weight are listed (``mrow``: their indexes, ``wts``: their softmax weights)."""
     cards = opt[2]
     loss, rowt, rowi, bluffs, sizes, _ = tables
-    scores, wts, mcastle, mrow, bluff, part, cand, pool, pool_key, memo, tags, chosen, _, res, out_pick, _piles = work
+    scores, wts, mcastle, mrow, bluff, part, cand, pool, pool_key, memo, tags, chosen, member, res, out_pick, _p = work
     nk = vals.shape[0]
     hero = rp[kn.HERO_KIND]
     b = 0 if phase <= kn.RESPOND_FIRST else 1
     opening = phase == kn.OPEN_FIRST or phase == kn.OPEN_SECOND
-    code, first_row, n_opt = kn.option_rows(opt, b, z[side, kn.HAND])
+    hand, table = kn.placing_hand(z, sc, rp, side, b, member)  # (a team member's own hand)
+    code, first_row, n_opt = kn.option_rows(opt, table, hand)
     o = 1 - side
     _pool(z, pl, vals, sizes[T_POOL_BITS], hero, o, pool, pool_key)
     mean, spread, hero_avail = pool[o, 1], pool[o, 2], pool[o, 3] > 0
@@ -491,7 +496,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     num, den = np.int64(hp[P_BLUFF_NUM]), np.int64(hp[P_BLUFF_DEN])
     mult, n_ch = 1, 0
     if opening and num > 0:
-        lone, hidden = bluffs[b, code, 0], bluffs[b, code, 1]
+        lone, hidden = bluffs[table, code, 0], bluffs[table, code, 1]
         kinds = (lone >= 0) + (hidden >= 0)
         if kinds > 0:
             keep_lone = max(1, n_c // 2) if lone >= 0 else 1
@@ -568,6 +573,45 @@ def choose_removal(pl, side, b, opt, rowt, hp, rng, scores, wts, chosen, out_pic
     for k in range(cards.shape[1]):
         chosen[k] = cards[first_row + i, k]
 
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def choose_split(src, most, opt, rowt, hp, rng, scores, wts, chosen, out_pick):
+    """The heuristic's team split (the learned policy's too), as ``Heuristic``'s score: the softmax of
+    minus how unevenly the giver's ``src`` would be shared, less a hundredth of the worth given, over
+    the engine's moves (1 to ``most`` cards: the option rows of ``src`` that keep nothing back, in
+    their order, which is the engine's); the cards into ``chosen``.  False when there is none."""
+    cards = opt[2]
+    _code, first_row, n_rows = kn.option_rows(opt, 1, src)
+    held = kn._size(src)
+    n = 0
+    for r in range(n_rows):
+        given = rowt[first_row + r, R_SIZE]
+        if given <= most:
+            scores[n] = -abs((held - given) - given) - 0.01 * rowt[first_row + r, R_WORTH]
+            n += 1
+    if n == 0:
+        return False
+    _softmax(scores, n, hp[P_TEMPERATURE], hp[P_RESOLUTION], wts)
+    i = _pick(wts, n, rng, out_pick)
+    for r in range(n_rows):
+        if rowt[first_row + r, R_SIZE] <= most:
+            if i == 0:
+                for k in range(cards.shape[1]):
+                    chosen[k] = cards[first_row + r, k]
+                return True
+            i -= 1
+    return False
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def choose_order(drawer, hp, rng, scores, wts, out_pick):
+    """The heuristic's team order (the learned policy's too), as ``Heuristic``'s score: the partner
+    opens (0.1) rather than the drawer (0); the softmax over members 0 and 1, one pick."""
+    for member in range(2):
+        scores[member] = 0.0 if member == drawer else 0.1
+    _softmax(scores, 2, hp[P_TEMPERATURE], hp[P_RESOLUTION], wts)
+    return _pick(wts, 2, rng, out_pick)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]

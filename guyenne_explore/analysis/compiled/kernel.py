@@ -19,7 +19,7 @@ from .layout import (  # noqa: F401 (the kernel's interface includes its layout)
     LIMIT, MAX_AT, MAX_TABLED_CASTLES, NEUTRAL, N_CASTLES, N_OUT, N_RULES, N_SCALARS, OPEN_FIRST,
     OPEN_SECOND, OUT_DECISIONS, OUT_ENDING, OUT_ERROR, PHASE, PRE_DISCARD, REMOVAL, REMOVAL_ADVANCED,
     REMOVAL_CLASSIC, REMOVAL_NONE, REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD,
-    SCORING, SETUP, TRACE_HEAD, round_width,
+    SCORING, SETUP, TRACE_HEAD, round_width, HAND_OF_1, N_ZONES, DRAWER, ORDER, TEAM, TEAM_SPLIT, TEAM_ORDER,
     OUT_ENGLISH, OUT_FRENCH, OUT_WINNER, OUT_ROUNDS, OUT_DECIDED, OUT_HERO_E, OUT_HERO_F,
 )
 
@@ -96,6 +96,61 @@ def _size(c):
     for k in range(c.shape[0]):
         s += c[k]
     return s
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def member_size(z, side, member):
+    """How many cards a team's member holds (member 0: the side's hand less member 1's)."""
+    n = _size(z[side, HAND_OF_1])
+    return n if member == 1 else _size(z[side, HAND]) - n
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def member_hand(z, side, member, out):
+    """A team member's own hand: member 1's zone, or member 0's worked out into ``out``."""
+    if member == 1:
+        return z[side, HAND_OF_1]
+    for k in range(out.shape[0]):
+        out[k] = z[side, HAND, k] - z[side, HAND_OF_1, k]
+    return out
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def placing_member(sc, side, b):
+    """The team member who places at battle ``b`` (the engine's ``turn.member_battle``): the member the
+    team put first takes X, the other Y (RULES.md 8)."""
+    return sc[ORDER + side] if b == 0 else 1 - sc[ORDER + side]
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def placing_hand(z, sc, rp, side, b, out):
+    """The hand that places at battle ``b`` and the option table its card sets are listed in: a lone
+    side's hand, with table ``b`` (at X it keeps one card back for Y); a team member's own hand, with
+    the table that keeps nothing back (1), since each member places once a round (RULES.md 8).
+    Member 0's hand is worked out into ``out``."""
+    if rp[TEAM + side] == 0:
+        return z[side, HAND], b
+    return member_hand(z, side, placing_member(sc, side, b), out), 1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def team_deciding(sc, rp):
+    """The side whose team decides its split and order now: the first player's team first (RULES.md 8)."""
+    first = sc[FIRST]
+    return first if rp[TEAM + first] and sc[ORDER + first] < 0 else 1 - first
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def round_start(z, sc, rp):
+    """The first decision of a round (the engine's ``flow._start_of_round_point``): a team that has
+    not ordered its members yet shares its cards first (its order alone when its drawer holds one
+    card), the first player's team first; then ``open_first``."""
+    first = sc[FIRST]
+    for i in range(2):
+        side = first if i == 0 else 1 - first
+        if rp[TEAM + side] and sc[ORDER + side] < 0:
+            return TEAM_ORDER if member_size(z, side, sc[DRAWER + side]) == 1 else TEAM_SPLIT
+    return OPEN_FIRST
 
 
 @njit(cache=True, error_model="numpy")

@@ -13,31 +13,40 @@ from ...engine_api import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Control, Poin
 # present; ``vals`` gives their values (0 for the hero, which overrides sums) and ``rp[HERO_KIND]``
 # the hero's index (-1 when absent).
 NEUTRAL = int(Control.NEUTRAL)  #: a castle's control is the engine's :class:`Control` as an int
-# zones of a side
-HAND, DECK, DISCARD, REMOVED = 0, 1, 2, 3
-#: the engine's decision and chance points this path handles; a point's code here is its index
+# zones of a side: its cards in hand (a team side's: both members' hands together, so that whatever
+# counts a side's cards reads one zone), deck, discard, removed, then the hand of a team's member 1
+# (engine numbering; member 0's hand is HAND less this one; always empty for a lone side)
+HAND, DECK, DISCARD, REMOVED, HAND_OF_1 = 0, 1, 2, 3, 4
+N_ZONES = 5
+#: the engine's decision and chance points this path handles; a point's code here is its index (the team
+#: decisions last, so that the placements keep their order: ``phase <= RESPOND_FIRST`` is battle X's)
 POINTS = (Point.SETUP_DISCARD, Point.DEAL, Point.OPEN_FIRST, Point.RESPOND_FIRST, Point.OPEN_SECOND,
-          Point.RESPOND_SECOND, Point.REMOVE_CHOICE, Point.DRAW, Point.END)
-SETUP, DEAL, OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND, REMOVE, DRAW, END = range(len(POINTS))
+          Point.RESPOND_SECOND, Point.REMOVE_CHOICE, Point.DRAW, Point.END, Point.TEAM_SPLIT, Point.TEAM_ORDER)
+(SETUP, DEAL, OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND, REMOVE, DRAW, END, TEAM_SPLIT,
+ TEAM_ORDER) = range(len(POINTS))
 # scalars of a state
 PHASE, FIRST, ROUND, CASTLE_X, CASTLE_Y, BATTLE, EXH = range(7)  # EXH + side
 ENDING = 8  #: how the game ended: an index in the engine's ``scoring.ENDINGS`` (-1 while it goes on)
-N_SCALARS = 9
+#: a team side's drawer (DRAWER + side: member 0 or 1) and the member who places first this round
+#: (ORDER + side: -1 until the team decides it)
+DRAWER, ORDER = 9, 11
+N_SCALARS = 13
 END_SWEEP, END_EXHAUSTED, END_OUT_OF_CARDS = (ENDINGS.index(e) for e in (SWEEP, EXHAUSTED, OUT_OF_CARDS))
-# rule parameters
-HAND_SIZE, N_CASTLES, MAX_AT, LIMIT, IMMEDIATE, REMOVAL, SCORING, RING, PRE_DISCARD, HERO_KIND = range(10)
-N_RULES = 10
+# rule parameters (TEAM + side: 1 when that side is a team of two members)
+HAND_SIZE, N_CASTLES, MAX_AT, LIMIT, IMMEDIATE, REMOVAL, SCORING, RING, PRE_DISCARD, HERO_KIND, TEAM = range(11)
+N_RULES = 12
 REMOVAL_NONE, REMOVAL_ADVANCED, REMOVAL_CLASSIC = 0, 1, 2
 # columns of a game's summary
 (OUT_ENGLISH, OUT_FRENCH, OUT_WINNER, OUT_ROUNDS, OUT_DECIDED, OUT_HERO_E, OUT_HERO_F,
  OUT_DECISIONS, OUT_ERROR, OUT_ENDING) = range(10)
 N_OUT = 10
 DRAW_WINNER = 2
-#: a trace row: point, side, castle, the random index a scoring policy drew and the total weight it
+#: a trace row: point, side, castle (at a team's order: the member who places first), the random index a scoring policy drew and the total weight it
 #: drew from (-1, -1 for uniform choices and draws), then the counts of the cards moved (one per kind present)
 TRACE_HEAD = 5
 #: a round row (at each end of a round, after the battles, and at the end of the game): round, first
-#: player, exhaustions of each side, then the castles, then zones[side, zone, kind] flattened
+#: player, exhaustions of each side, then the castles, then zones[side, zone, kind] of the first four
+#: zones flattened (a team's hand: both members' cards, as the engine's ``Side.hand``)
 ROUND_HEAD = 4
 ERR_NO_MOVE, ERR_TOO_LONG = 1, 2
 #: castle tables with at most this many castles get their points from the engine's table (3^n rows,

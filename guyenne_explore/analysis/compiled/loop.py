@@ -27,8 +27,9 @@ import numpy as np
 from numba import njit, prange
 
 from . import kernel as kn
-from .heuristic import MAX_MOVES, MAX_OPTIONS, MEMO_BITS, T_MAX_SUM, choose_discard, choose_placement, choose_removal
-from .layout import (BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, END, ENDING, END_EXHAUSTED,
+from .heuristic import (MAX_MOVES, MAX_OPTIONS, MEMO_BITS, T_MAX_SUM, choose_discard, choose_order, choose_placement,
+                        choose_removal, choose_split)
+from .layout import (DRAWER, HAND_OF_1, ORDER, TEAM, TEAM_ORDER, TEAM_SPLIT, BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, END, ENDING, END_EXHAUSTED,
                      END_OUT_OF_CARDS, ERR_NO_MOVE, ERR_TOO_LONG, EXH, FIRST, HAND, HERO_KIND, LIMIT, MAX_AT,
                      N_CASTLES, OPEN_FIRST, OPEN_SECOND, OUT_DECIDED, OUT_DECISIONS, OUT_ENDING, OUT_ENGLISH,
                      OUT_ERROR, OUT_FRENCH, OUT_HERO_E, OUT_HERO_F, OUT_ROUNDS, OUT_WINNER, PHASE, PRE_DISCARD,
@@ -104,17 +105,17 @@ def _ending_after_draw(z, sc, rp):
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
 def _place_uniform(z, sc, rp, opt, side, phase, rng, ways, work):
-    """The uniform policy's placement: one random legal card set (the engine's option lists, or by
-    rejection from the hand where there are none) into ``work``'s first card set, then one random
-    castle at an opening; returns the castle (-1 where the castle is set), or -2 when there is no
-    legal move."""
+    """The uniform policy's placement: one random legal card set of the placing hand (the engine's
+    option lists, or by rejection from the hand where there are none) into ``work``'s first card set,
+    then one random castle at an opening; returns the castle (-1 where the castle is set), or -2 when
+    there is no legal move."""
     m = work[11]
-    hand = z[side, HAND]
     b = 0 if phase <= RESPOND_FIRST else 1
+    hand, table = kn.placing_hand(z, sc, rp, side, b, work[12])
     if opt[1].shape[1] > 0:
-        found = kn.pick_option(opt, b, hand, rng, m)
+        found = kn.pick_option(opt, table, hand, rng, m)
     else:  # no option tables (large custom card sets): sampled by rejection
-        found = kn.pick_multiset(hand, 1, min(rp[MAX_AT], kn._size(hand) - (1 if b == 0 else 0)), rng, m, ways)
+        found = kn.pick_multiset(hand, 1, min(rp[MAX_AT], kn._size(hand) - (1 if table == 0 else 0)), rng, m, ways)
     if not found:
         return -2
     n = rp[N_CASTLES]
@@ -154,8 +155,11 @@ def apply_placement(z, pl, cs, sc, rp, vals, points, castle, m):
         sc[CASTLE_X] = castle
     elif phase == OPEN_SECOND:
         sc[CASTLE_Y] = castle
+    second = rp[TEAM + side] and kn.placing_member(sc, side, b) == 1  # a team's member 1 places from its own zone
     for k in range(m.shape[0]):
         z[side, HAND, k] -= m[k]
+        if second:
+            z[side, HAND_OF_1, k] -= m[k]
         pl[side, b, k] = m[k]
     if phase == RESPOND_SECOND:
         _resolve(z, pl, cs, sc, rp, vals, points, 0)
@@ -236,7 +240,14 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
                 n_leaders += 1
                 _record_round(log, lpos, z, cs, sc)
             for side in range(2):
+                if rp[TEAM + side] and phase == DRAW:  # a new round: the team's other member draws
+                    sc[DRAWER + side] = 1 - sc[DRAWER + side]
                 kn._draw_side(z, sc, rp, side, rng, m, piles)
+                if rp[TEAM + side]:  # the drawer's cards, the members' order decided again
+                    if sc[DRAWER + side] == 1:
+                        for k in range(nk):
+                            z[side, HAND_OF_1, k] += m[k]
+                    sc[ORDER + side] = -1
                 _record(trace, tpos, phase, side, -1, -1, -1, m)
             ended = _ending_after_draw(z, sc, rp)
             if ended >= 0:
@@ -246,7 +257,37 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
                 if phase == DRAW:
                     sc[ROUND] += 1
                     sc[FIRST] = 1 - first
-                sc[PHASE] = OPEN_FIRST
+                sc[PHASE] = kn.round_start(z, sc, rp)
+        elif phase == TEAM_SPLIT:  # the drawer gives cards of its choice to its partner (RULES.md 8)
+            side = kn.team_deciding(sc, rp)
+            drawer = sc[DRAWER + side]
+            giver = drawer if kn.member_size(z, side, drawer) > 0 else 1 - drawer  # (an empty drawer is given one)
+            src = kn.member_hand(z, side, giver, m2)
+            most = kn._size(src) - 1 if giver == drawer else 1
+            if codes[side] == HEURISTIC or codes[side] == STRONG:  # strong shares as the heuristic does
+                found = choose_split(src, most, opt, tables[1], params[side], rng, work[0], work[1], m, out_pick)
+            else:
+                found = kn.pick_multiset(src, 1, most, rng, m, ways)
+            if not found:
+                out[OUT_ERROR] = ERR_NO_MOVE
+                return
+            sign = -1 if giver == 1 else 1
+            for k in range(nk):
+                z[side, HAND_OF_1, k] += sign * m[k]
+            _record(trace, tpos, phase, side, -1, out_pick[0], out_pick[1], m)
+            decisions += 1
+            sc[PHASE] = TEAM_ORDER
+        elif phase == TEAM_ORDER:  # which member places first this round (RULES.md 8)
+            side = kn.team_deciding(sc, rp)
+            if codes[side] == HEURISTIC or codes[side] == STRONG:
+                member = choose_order(sc[DRAWER + side], params[side], rng, work[0], work[1], out_pick)
+            else:
+                member = kn._below(rng, 2)
+            sc[ORDER + side] = member
+            m[:] = 0
+            _record(trace, tpos, phase, side, member, out_pick[0], out_pick[1], m)
+            decisions += 1
+            sc[PHASE] = kn.round_start(z, sc, rp)
         elif phase == REMOVE:
             b = sc[BATTLE]
             loser = 1 - cs[sc[CASTLE_X + b]]
@@ -315,9 +356,9 @@ def scratch(n_kinds, max_sum, scoring, pile_cards):
 @njit(cache=True, error_model="numpy")
 def _scratch_of(z0, pl0, vals, codes, tables):
     scoring = codes[0] != 0 or codes[1] != 0
-    cards = 0  # the most cards a side owns (a pile holds at most these)
+    cards = 0  # the most cards a side owns (a pile holds at most these; a team's HAND_OF_1 is within its HAND)
     for side in range(2):
-        cards = max(cards, z0[side].sum() + pl0[side].sum())
+        cards = max(cards, z0[side, :HAND_OF_1].sum() + pl0[side].sum())
     return scratch(vals.shape[0], tables[4][T_MAX_SUM] if scoring else 0, scoring, cards)
 
 

@@ -44,7 +44,8 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     hero = rp[kn.HERO_KIND]
     b = 0 if phase <= kn.RESPOND_FIRST else 1
     opening = phase == kn.OPEN_FIRST or phase == kn.OPEN_SECOND
-    code, first_row, n_opt = kn.option_rows(opt, b, z[side, kn.HAND])
+    hand, table = kn.placing_hand(z, sc, rp, side, b, work[12])  # (a team member's own hand)
+    code, first_row, n_opt = kn.option_rows(opt, table, hand)
     o = 1 - side
     _pool(z, pl, vals, sizes[T_POOL_BITS], hero, o, pool, pool_key)
     mean, spread, hero_avail = pool[o, 1], pool[o, 2], pool[o, 3] > 0
@@ -59,15 +60,15 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
         count = 2
     ue = _held(z, 0, kn.HAND) + _held(z, 0, kn.DECK)
     uf = _held(z, 1, kn.HAND) + _held(z, 1, kn.DECK)
-    in_hand = _held(z, side, kn.HAND)
+    in_hand = kn._size(hand)
     mine = ue if side == 0 else uf
     theirs = uf if side == 0 else ue
     # what a first battle's move keeps for the second (the hand's valued total and hero)
     hand_total = 0
     for k in range(nk):
         if k != hero:
-            hand_total += z[side, kn.HAND, k] * vals[k]
-    hero_in_hand = hero >= 0 and z[side, kn.HAND, hero] > 0
+            hand_total += hand[k] * vals[k]
+    hero_in_hand = hero >= 0 and hand[hero] > 0
     scale = spread * np.sqrt(count)
     n_c = 0
     if opening:
@@ -78,8 +79,8 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     else:
         mcastle[0] = sc[kn.CASTLE_X + b]
         n_c = 1
-    lone = bluffs[b, code, 0] if opening else -1
-    hidden = bluffs[b, code, 1] if opening else -1
+    lone = bluffs[table, code, 0] if opening else -1
+    hidden = bluffs[table, code, 1] if opening else -1
     code0 = table_code(cs, points)
     w = hp[N_HEURISTIC:]
     n = 0

@@ -49,7 +49,7 @@ F_WINS, S_WINS, TIE = 0, 1, 2
 
 def applies(p: Position, policies: tuple[str, str]) -> bool:
     """Whether :class:`Endgame` solves ``p``: a round start of an endgame under uniform play."""
-    return (p.to_play == OPEN_FIRST and unsupported(p, policies) is None
+    return (p.to_play == OPEN_FIRST and unsupported(p, policies) is None and not any(s.is_team for s in p.sides)
             and all(cannot_reshuffle_again(s, p.rules) for s in p.sides))
 
 

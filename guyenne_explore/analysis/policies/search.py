@@ -41,8 +41,10 @@ set of the searcher (:func:`info_key`, from its own view: a team member's node h
 never its partner's, nor the cards its partner placed face down this round: the engine's view
 hides them and a determinisation deals them again with the partner's hand), the opponent's moves are
 drawn from ``strong``'s distribution on its own view in that world, progressive widening below the
-root, leaves valued by a few games.  It is slow (in ``team``, 3 to 5 s of CPU a placement at
-``search:400``: its leaves are the engine's uniform games) and its worlds are not weighed.
+root, leaves valued by a few games of compiled ``strong`` (the loop plays team sides).  In ``team``
+and ``team3`` it takes about 30 ms a decision at the median, 100 ms on average, at ``search:400``
+(a busy 2-core machine; 3 to 5 s when its leaves were the engine's uniform games), and its worlds are
+not weighed.
 
 Every other decision point (the expert setup discard, a concede decision, a team's split and order)
 is ``strong``'s own decision: the search does not branch there.
@@ -65,9 +67,10 @@ from typing import Hashable
 
 import numpy as np
 
-from ...engine_api import (CONCEDE_CHOICE, KINDS, PLACEMENTS, REMOVE_CHOICE, Cards, Move, Position,
+from ...engine_api import (CONCEDE_CHOICE, EMPTY, KINDS, PLACEMENTS, REMOVE_CHOICE, Cards, Move, Position,
                           SideView, apply_legal, concede_move, determinise, play)
 from ..cancel import Cancelled, StopSignal
+from ..compiled.layout import N_ZONES
 from .heuristic import pick
 from .strong import Strong
 
@@ -91,8 +94,8 @@ CHUNK = 4
 def _rollouts(q: Position, side: int, count: int, seed: int, start: int, policy: str = "strong") -> float:
     """Total value for ``side`` (win 1, draw 1/2) of ``count`` games from ``q``, both sides playing
     ``policy``, compiled (:mod:`..compiled.rollout`): ``strong``, the heuristic or uniform play.
-    Where the compiled loop does not play them (team sides, conceding as a decision, the expert setup
-    discard) the games are uniform, compiled where the fast path plays them, else in the engine's loop:
+    Where the compiled loop does not play them (conceding as a decision, card sets too large for its
+    tables) the games are uniform, compiled where the fast path plays them, else in the engine's loop:
     the Python policies play a few dozen games a second, too slow for a rollout."""
     if q.is_over:
         r = q.result()
@@ -322,8 +325,8 @@ class _CompiledSearch:
         from ..compiled.search import likelihoods, move_weights
 
         reason, e = heuristic.checked(self.worlds[0], scores=True)
-        if reason is not None or e is None:
-            return None
+        if reason is not None or e is None or any(s.is_team for s in self.worlds[0].sides):
+            return None  # (its worlds' weights read a side's placements from one hand: no team's)
         search, view = self.search, self.view
         sp = search._sides
         self.kinds = e.kinds
@@ -344,9 +347,10 @@ class _CompiledSearch:
         self.worlds += [determinise(view, self.rng) for _ in range(search.worlds - 1)]
         # the worlds' zones and placed cards, flattened first (numpy reads a flat list of numbers far
         # sooner than nested tuples)
-        zones = [c for w in self.worlds for s in w.sides for z in (s.hand, s.deck, s.discard, s.removed) for c in z]
+        zones = [c for w in self.worlds for s in w.sides for z in (s.hand, s.deck, s.discard, s.removed, EMPTY)
+                 for c in z]  # (no team: member 1's hand, the loop's last zone, is empty)
         placed = [c for w in self.worlds for side in w.placed.cards for b in side for c in b]
-        self.zs = np.array(zones, np.int64).reshape(len(self.worlds), 2, 4, KINDS)[:, :, :, self.kinds].copy()
+        self.zs = np.array(zones, np.int64).reshape(len(self.worlds), 2, N_ZONES, KINDS)[:, :, :, self.kinds].copy()
         self.pls = np.array(placed, np.int64).reshape(len(self.worlds), 2, 2, KINDS)[:, :, :, self.kinds].copy()
         hidden = np.array([view.opponent_placed[b] is None for b in (0, 1)])
         weights = np.ones(len(self.worlds))
