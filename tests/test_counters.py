@@ -95,3 +95,14 @@ def test_the_lookahead_weighs_deals_by_the_opponents_placements():
                 return
     pytest.fail("every deal weighed the same")
 
+
+
+def test_the_exploiter_models_the_weights_strong_plays_under_the_rules():
+    # its rollouts play strong as strong plays there: under expert, expert's weights, not advanced's
+    from guyenne_explore.analysis.policies.strong import Strong
+
+    exploiter = ModelExploiter()
+    for preset in ("advanced", "expert"):
+        rules = Rules.preset(preset)
+        assert exploiter._model(rules)[1].params == Strong().compiled(rules).params
+    assert exploiter._model(Rules.preset("expert"))[1].params != exploiter._model(Rules.preset("advanced"))[1].params

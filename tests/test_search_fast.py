@@ -13,9 +13,12 @@ from guyenne_explore.analysis.policies.search import MIX, ISMCTS, _CompiledSearc
 from guyenne_explore.analysis.policies.strong import Strong
 from guyenne_explore.engine_api import OPEN_FIRST, PLACEMENTS, Cards, Placed, determinise
 from guyenne_explore.record import play_game
+from guyenne_explore.rules import Rules
 from guyenne_explore.state import evolve
+from guyenne_explore.turn import member_battle
 
 import numpy as np
+import pytest
 
 
 def _placements(preset: str, seed: int, count: int) -> list[Position]:
@@ -32,11 +35,13 @@ def _placements(preset: str, seed: int, count: int) -> list[Position]:
     return out
 
 
-def test_compiled_move_weights_are_strongs_own():
-    # the search reads the compiled decision's weights: move for move the Python policy's
+@pytest.mark.parametrize("preset", ["advanced", "team", "team3"])
+def test_compiled_move_weights_are_strongs_own(preset):
+    # the search reads the compiled decision's weights: move for move the Python policy's (a team member's
+    # from its own hand)
     strong = Strong()
-    sp = (strong.compiled(),) * 2
-    for p in _placements("advanced", 4, 12):
+    for p in _placements(preset, 4, 12):
+        sp = (strong.compiled(p.rules),) * 2  # (the weights strong plays under these rules)
         reason, e = heuristic.checked(p, scores=True)
         assert reason is None and e is not None
         castles, rows, wts = (np.zeros(MAX_MOVES, np.int64) for _ in range(3))
@@ -54,19 +59,27 @@ def test_compiled_move_weights_are_strongs_own():
             1 + abs(scores[i])) for i in range(n))
 
 
+def _opener(w: Position, opponent: int) -> int:
+    """The opponent's member who opened X (0 for a lone side)."""
+    s = w.sides[opponent]
+    return member_battle(s.order or 0, 0) if s.is_team else 0
+
+
 def _undone(w: Position, opponent: int) -> Position:
     """World ``w`` (the opponent opened castle X this round, nothing else placed) before that opening."""
-    s = w.sides[opponent]
-    hand = s.hands[0] + w.placed.at(opponent, 0)
-    back = dataclasses.replace(s, hands=(hand,))
+    s, member = w.sides[opponent], _opener(w, opponent)
+    hands = tuple(h + w.placed.at(opponent, 0) if i == member else h for i, h in enumerate(s.hands))
+    back = dataclasses.replace(s, hands=hands)
     return evolve(w, sides=tuple(back if i == opponent else w.sides[i] for i in (0, 1)), placed=Placed(),
                   to_play=OPEN_FIRST)
 
 
-def test_deals_are_weighed_by_the_models_chance_of_the_opponents_opening():
+@pytest.mark.parametrize("preset", ["advanced", "team"])
+def test_deals_are_weighed_by_the_models_chance_of_the_opponents_opening(preset):
     # the opponent opened X face down: each deal weighs strong's chance of that opening from the hand
-    # the deal gives it (mixed with MIX of a uniform choice), over the deal's chance of those cards there
-    p = next(q for q in _placements("advanced", 2, 40) if q.to_play == "respond_first")
+    # the deal gives it (a team's opening member's own hand), mixed with MIX of a uniform choice, over the
+    # deal's chance of those cards there
+    p = next(q for q in _placements(preset, 2, 40) if q.to_play == "respond_first")
     me, opponent = p.side_to_play, 1 - p.side_to_play
     view = p.view(me)
     assert view.opponent_placed[0] is None  # face down
@@ -81,7 +94,7 @@ def test_deals_are_weighed_by_the_models_chance_of_the_opponents_opening():
         dist = dict(strong.distribution(before.view(opponent)))
         opening = next(m for m in before.legal_moves if m.castle == p.placed.x and m.cards == w.placed.at(opponent, 0))
         chance = float(dist.get(opening, Fraction(0)))
-        hand = np.array(list(before.sides[opponent].hand), np.int64)
+        hand = np.array(list(before.sides[opponent].hands[_opener(w, opponent)]), np.int64)
         split = _split_chance(hand, np.array(list(w.placed.at(opponent, 0)), np.int64))
         expected = ((1 - MIX) * chance + MIX / len(before.legal_moves)) / split
         assert abs(got - expected) <= 1e-9 * expected
@@ -175,3 +188,13 @@ def test_a_team_members_search_does_not_see_its_partners_face_down_cards():
             pairs += 1
         p = p.apply(strong.choose(view, rng))
     assert pairs == 3
+
+
+def test_the_search_models_the_weights_strong_plays_under_the_rules():
+    # its model of the opponent and its rollouts are strong as strong plays there: a preset's own weights
+    # (before, every rule set's search modelled advanced's)
+    search, strong = ISMCTS(), Strong()
+    for preset in ("advanced", "expert", "team"):
+        rules = Rules.preset(preset)
+        assert search.sides_for(rules)[0].params == strong.compiled(rules).params
+    assert search.sides_for(Rules.preset("expert"))[0].params != search.sides_for(Rules.preset("advanced"))[0].params

@@ -41,8 +41,9 @@ REMOVAL_NONE, REMOVAL_ADVANCED, REMOVAL_CLASSIC = 0, 1, 2
  OUT_DECISIONS, OUT_ERROR, OUT_ENDING) = range(10)
 N_OUT = 10
 DRAW_WINNER = 2
-#: a trace row: point, side, castle (at a team's order: the member who places first), the random index a scoring policy drew and the total weight it
-#: drew from (-1, -1 for uniform choices and draws), then the counts of the cards moved (one per kind present)
+#: a trace row: point, side, castle (at a team's order: the member who places first), the random index a
+#: scoring policy drew and the total weight it drew from (-1, -1 for uniform choices and draws), then the
+#: counts of the cards moved (one per kind present)
 TRACE_HEAD = 5
 #: a round row (at each end of a round, after the battles, and at the end of the game): round, first
 #: player, exhaustions of each side, then the castles, then zones[side, zone, kind] of the first four

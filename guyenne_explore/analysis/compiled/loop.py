@@ -29,12 +29,12 @@ from numba import njit, prange
 from . import kernel as kn
 from .heuristic import (MAX_MOVES, MAX_OPTIONS, MEMO_BITS, T_MAX_SUM, choose_discard, choose_order, choose_placement,
                         choose_removal, choose_split)
-from .layout import (DRAWER, HAND_OF_1, ORDER, TEAM, TEAM_ORDER, TEAM_SPLIT, BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, END, ENDING, END_EXHAUSTED,
-                     END_OUT_OF_CARDS, ERR_NO_MOVE, ERR_TOO_LONG, EXH, FIRST, HAND, HERO_KIND, LIMIT, MAX_AT,
-                     N_CASTLES, OPEN_FIRST, OPEN_SECOND, OUT_DECIDED, OUT_DECISIONS, OUT_ENDING, OUT_ENGLISH,
-                     OUT_ERROR, OUT_FRENCH, OUT_HERO_E, OUT_HERO_F, OUT_ROUNDS, OUT_WINNER, PHASE, PRE_DISCARD,
-                     REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD, SCORING, SETUP,
-                     TRACE_HEAD)
+from .layout import (BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, DRAWER, END, ENDING, END_EXHAUSTED,
+                     END_OUT_OF_CARDS, ERR_NO_MOVE, ERR_TOO_LONG, EXH, FIRST, HAND, HAND_OF_1, HERO_KIND, LIMIT,
+                     MAX_AT, N_CASTLES, OPEN_FIRST, OPEN_SECOND, ORDER, OUT_DECIDED, OUT_DECISIONS, OUT_ENDING,
+                     OUT_ENGLISH, OUT_ERROR, OUT_FRENCH, OUT_HERO_E, OUT_HERO_F, OUT_ROUNDS, OUT_WINNER, PHASE,
+                     PRE_DISCARD, REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD, SCORING,
+                     SETUP, TEAM, TEAM_ORDER, TEAM_SPLIT, TRACE_HEAD)
 from .sides import HEURISTIC, STRONG
 from .strong import choose_placement as choose_strong_placement
 

@@ -32,8 +32,8 @@ import numpy as np
 from numba import njit
 
 from . import kernel as kn
-from .layout import (CASTLE_X, CASTLE_Y, FIRST, HAND, N_CASTLES, N_OUT, OPEN_FIRST, OPEN_SECOND, OUT_ERROR,
-                     OUT_WINNER, PHASE, REMOVE, RESPOND_FIRST)
+from .layout import (CASTLE_X, CASTLE_Y, FIRST, HAND, HAND_OF_1, N_CASTLES, N_OUT, OPEN_FIRST, OPEN_SECOND,
+                     OUT_ERROR, OUT_WINNER, PHASE, REMOVE, RESPOND_FIRST, TEAM)
 from .loop import _scratch_of, apply_placement, apply_removal, placer, play, untraced_buffers
 from .strong import choose_placement as strong_placement
 
@@ -69,7 +69,8 @@ def move_weights(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, si
     ``scores[i]`` (which still ranks the moves a near-certain choice gives no weight); returns their number."""
     phase = sc[PHASE]
     b = 0 if phase <= RESPOND_FIRST else 1
-    _code, first_row, n_opt = kn.option_rows(opt, b, z[side, HAND])
+    hand, table = kn.placing_hand(z, sc, rp, side, b, np.zeros(vals.shape[0], np.int64))  # (a team member's own)
+    _code, first_row, n_opt = kn.option_rows(opt, table, hand)
     where = np.zeros(rp[N_CASTLES], np.int64)
     n_c = _castles(sc, rp, phase, b, where)
     work = _scratch_of(z, pl, vals, codes, tables)
@@ -105,15 +106,16 @@ def _split_chance(hand, placed):
 
 
 @njit(cache=True, error_model="numpy")
-def _placement_chance(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, castle, m, rng, work, where):
+def _placement_chance(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, castle, m, rng, work, where, mine):
     """The model's probability that ``side`` places ``m`` (at ``castle``) at the point ``sc[PHASE]``; 0
-    when its hand cannot."""
+    when its placing hand (a team member's own, worked out in ``mine``) cannot."""
     cards = opt[2]
     phase = sc[PHASE]
     b = 0 if phase <= RESPOND_FIRST else 1
-    if not _holds(z[side, HAND], m):
+    hand, table = kn.placing_hand(z, sc, rp, side, b, mine)
+    if not _holds(hand, m):
         return 0.0
-    _code, first_row, n_opt = kn.option_rows(opt, b, z[side, HAND])
+    _code, first_row, n_opt = kn.option_rows(opt, table, hand)
     n_c = _castles(sc, rp, phase, b, where)
     row = -1
     for r in range(n_opt):
@@ -145,13 +147,15 @@ def likelihoods(zs, pls, cs, sc, rp, vals, opt, points, codes, params, tables, o
     ``(1 - mix) * p + mix / n`` (``p`` the model's probability, ``n`` the legal placements: a floor for
     an opponent that is not the model), each divided by the deal's chance of the face-down cards
     (``hidden[b]``: the searcher does not see the opponent's cards at battle ``b``).  1 for every
-    world where the opponent has not placed yet this round, or at a removal (the battles shown)."""
+    world where the opponent has not placed yet this round, or at a removal (the battles shown).  A
+    team's placement is its member's, from that member's own hand."""
     cur = sc[PHASE]
     first = sc[FIRST]
     work = _scratch_of(zs[0], pls[0], vals, codes, tables)  # every world owns the same cards
     rng = np.zeros(kn.RNG_SIZE, np.uint64)
     where = np.zeros(rp[N_CASTLES], np.int64)
     nk = vals.shape[0]
+    mine, member = np.zeros(nk, np.int64), np.zeros(nk, np.int64)
     for w in range(zs.shape[0]):
         out[w] = 1.0
         if cur < OPEN_FIRST or cur >= REMOVE:
@@ -162,8 +166,11 @@ def likelihoods(zs, pls, cs, sc, rp, vals, opt, points, codes, params, tables, o
             z, pl, s = zs[w].copy(), pls[w].copy(), sc.copy()
             for q in range(p, cur):  # undo the placements from p on: the position the opponent decided in
                 side_q, b_q = placer(q, first), 0 if q <= RESPOND_FIRST else 1
+                second = rp[TEAM + side_q] and kn.placing_member(sc, side_q, b_q) == 1
                 for k in range(nk):
                     z[side_q, HAND, k] += pl[side_q, b_q, k]
+                    if second:
+                        z[side_q, HAND_OF_1, k] += pl[side_q, b_q, k]
                     pl[side_q, b_q, k] = 0
             s[PHASE] = p
             if p == OPEN_FIRST:
@@ -173,11 +180,12 @@ def likelihoods(zs, pls, cs, sc, rp, vals, opt, points, codes, params, tables, o
             b = 0 if p <= RESPOND_FIRST else 1
             m = pls[w][opponent, b]
             chance = _placement_chance(z, pl, cs, s, rp, vals, opt, points, tables, params[opponent], opponent,
-                                       sc[CASTLE_X + b], m, rng, work, where)
-            legal = kn.option_rows(opt, b, z[opponent, HAND])[2] * _castles(s, rp, p, b, where)
-            like = (1.0 - mix) * chance + mix / legal if legal > 0 and _holds(z[opponent, HAND], m) else 0.0
+                                       sc[CASTLE_X + b], m, rng, work, where, mine)
+            hand, table = kn.placing_hand(z, s, rp, opponent, b, member)
+            legal = kn.option_rows(opt, table, hand)[2] * _castles(s, rp, p, b, where)
+            like = (1.0 - mix) * chance + mix / legal if legal > 0 and _holds(hand, m) else 0.0
             if hidden[b]:
-                like /= _split_chance(z[opponent, HAND], m)
+                like /= _split_chance(hand, m)
             out[w] *= like
 
 

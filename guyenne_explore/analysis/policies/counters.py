@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Callable
 
 from ...engine_api import (EMPTY, HERO, OPEN_FIRST, OPEN_SECOND, RESPOND_FIRST, RESPOND_SECOND, Cards, Move,
-                          Position, SideView, battle_of, value_of)
+                          Position, Rules, SideView, battle_of, value_of)
 from ...determinise import determinise
 from ..compiled import layout as kn
 from ..compiled.sides import SidePolicy
@@ -188,17 +188,17 @@ class Lookahead(_Counter):
         self._likely: dict[tuple[Position, int], float] = {}
         self._seed = 0
 
-    def _model(self) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
-        """The opponent's model: its move weights from a view, and its compiled side for the rollouts."""
+    def _model(self, rules: Rules) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
+        """The opponent's model: its move weights from a view, and its compiled side for the rollouts under ``rules``."""
         return self._fallback.weights, self._fallback.compiled()
 
-    def _own(self) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
+    def _own(self, rules: Rules) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
         """This side's own play: its candidates' weights from a view, and its compiled side for the rollouts."""
         return self._fallback.weights, self._fallback.compiled()
 
     def _likelihood(self, q: Position, side: int) -> float:
         """How likely ``side``'s placements of this round in deal ``q`` were under the opponent's model."""
-        weights, _ = self._model()
+        weights, _ = self._model(q.rules)
         order = (OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND)
         out = 1.0
         for point in order[:order.index(q.to_play)]:
@@ -229,7 +229,7 @@ class Lookahead(_Counter):
         if view.rules.is_team:
             return None
         rng = random.Random(self._seed)
-        own, mine = self._own()
+        own, mine = self._own(view.rules)
         ranked: list[Move] = []  # its own likeliest moves first, then the heuristic's (a near-deterministic model offers one)
         for weights in (own, self._fallback.weights):
             for m, _ in sorted(weights(view), key=lambda mw: -mw[1]):
@@ -237,7 +237,7 @@ class Lookahead(_Counter):
                     ranked.append(m)
         if len(ranked) < 2:
             return ranked[0] if ranked else None
-        _, theirs = self._model()
+        _, theirs = self._model(view.rules)
         sides = (mine, theirs) if view.side == 0 else (theirs, mine)
         value = [0.0] * len(ranked)
         for _ in range(self.deals):
@@ -273,11 +273,11 @@ class ModelExploiter(Lookahead):
         super().__init__(deals, candidates, rollouts)
         self._strong = Strong()
 
-    def _model(self) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
-        return self._strong.weights, self._strong.compiled()
+    def _model(self, rules: Rules) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
+        return self._strong.weights, self._strong.compiled(rules)  # (the weights the learned policy plays there)
 
-    def _own(self) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
-        return self._model()  # its candidates and later moves are the learned policy's own: a best response on top
+    def _own(self, rules: Rules) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
+        return self._model(rules)  # its candidates and later moves are the learned policy's own: a best response on top
 
 
 COUNTERS = {"reader": BetReader, "bluffer": Bluffer, "folder": Folder, "caller": CallerBully,

@@ -3,12 +3,13 @@
 Two searches share this class (:class:`ISMCTS`); which one answers depends on whether the one
 compiled game loop plays the game from here:
 
-*The compiled search* (placements and removals of two-player games, the loop's rules: most of every
-game).  One decision:
+*The compiled search* (placements and removals under the loop's rules, team sides included: most of
+every game).  One decision:
 
 1. **Worlds.**  :data:`WORLDS` full positions drawn from the side's view and its public record
    (:func:`~guyenne_explore.determinise.determinise`: the opponent's hero only where the record
-   allows it, shown cards where they went), from one seeded stream.
+   allows it, shown cards where they went; a team member's partner's hand and face-down cards dealt
+   again with the team's deck), from one seeded stream.
 2. **Weighed by the opponent's moves.**  Each world is weighed by how likely it made the
    opponent's placements of this round under ``strong``, the model of the opponent
    (:func:`..compiled.search.likelihoods`: the model's probability of each placement from the
@@ -31,8 +32,8 @@ Measured by ``benchmarks/bench_strong.py`` (both seats, 400 games, a busy 2-core
 and 0.884 in ``classic2021``, at about 30 to 45 ms a decision; ``benchmarks/bench_search.py`` plays it
 against another policy on the same deals.
 
-*The tree search* (team sides, conceding as a decision, and rule sets whose decisions the loop does
-not play): information-set MCTS (Cowling, Powley and Whitehouse 2012; OpenSpiel's ``ISMCTSBot``)
+*The tree search* (conceding as a decision, and rule sets whose decisions the loop does not play):
+information-set MCTS (Cowling, Powley and Whitehouse 2012; OpenSpiel's ``ISMCTSBot``)
 as before, ``strong`` (the Python policy) now its order of moves, its model of the opponent and,
 where the compiled loop plays from a leaf, its rollouts; elsewhere the rollouts are uniform
 (compiled where the fast path plays them, else the engine's loop: the Python policy plays a few
@@ -41,10 +42,8 @@ set of the searcher (:func:`info_key`, from its own view: a team member's node h
 never its partner's, nor the cards its partner placed face down this round: the engine's view
 hides them and a determinisation deals them again with the partner's hand), the opponent's moves are
 drawn from ``strong``'s distribution on its own view in that world, progressive widening below the
-root, leaves valued by a few games of compiled ``strong`` (the loop plays team sides).  In ``team``
-and ``team3`` it takes about 30 ms a decision at the median, 100 ms on average, at ``search:400``
-(a busy 2-core machine; 3 to 5 s when its leaves were the engine's uniform games), and its worlds are
-not weighed.
+root, leaves valued by a few games (compiled ``strong`` where the loop plays from the leaf, else
+uniform), and its worlds are not weighed.
 
 Every other decision point (the expert setup discard, a concede decision, a team's split and order)
 is ``strong``'s own decision: the search does not branch there.
@@ -67,10 +66,11 @@ from typing import Hashable
 
 import numpy as np
 
-from ...engine_api import (CONCEDE_CHOICE, EMPTY, KINDS, PLACEMENTS, REMOVE_CHOICE, Cards, Move, Position,
+from ...engine_api import (CONCEDE_CHOICE, EMPTY, KINDS, PLACEMENTS, REMOVE_CHOICE, Cards, Move, Position, Rules,
                           SideView, apply_legal, concede_move, determinise, play)
 from ..cancel import Cancelled, StopSignal
 from ..compiled.layout import N_ZONES
+from ..compiled.sides import SidePolicy
 from .heuristic import pick
 from .strong import Strong
 
@@ -110,7 +110,7 @@ def _rollouts(q: Position, side: int, count: int, seed: int, start: int, policy:
     threads = numba.get_num_threads()
     numba.set_num_threads(1)  # a few games a call: starting threads would cost more than they bring
     try:
-        out = summaries_if_played(q, count, seed, start, compiled_sides((policy, policy))) \
+        out = summaries_if_played(q, count, seed, start, compiled_sides((policy, policy), q.rules)) \
             if policy != "uniform" else None
         if out is None and unsupported(q, ("uniform", "uniform")) is None:
             out = play_summaries(q, count, seed, start)
@@ -177,7 +177,7 @@ class ISMCTS:
         self.compiled = compiled
         self.name = "search" if milliseconds is None else f"search:{milliseconds:g}ms"
         self._prior = Strong()
-        self._sides = (self._prior.compiled(),) * 2
+        self._sides: dict[Rules, tuple[SidePolicy, SidePolicy]] = {}
         #: the last search's table of nodes (for tests and inspection)
         self.nodes: dict[Hashable, _Node] = {}
         #: the compiled search's last weights of its worlds (for tests and inspection)
@@ -187,6 +187,13 @@ class ISMCTS:
 
     def distribution(self, view: SideView) -> list[tuple[Move, Fraction]]:
         raise NotImplementedError("the search policy samples; it has no exact move distribution")
+
+    def sides_for(self, rules: Rules) -> tuple[SidePolicy, SidePolicy]:
+        """``strong`` as the compiled loop plays it under ``rules`` (the weights it plays there), on both
+        sides: the model of the opponent and the rollouts' policy."""
+        if rules not in self._sides:
+            self._sides[rules] = (self._prior.compiled(rules),) * 2
+        return self._sides[rules]
 
     def candidates_for(self, view: SideView) -> list[Move]:
         """The moves the tree searches at the root: ``strong``'s best scored, ties in its move order."""
@@ -325,10 +332,10 @@ class _CompiledSearch:
         from ..compiled.search import likelihoods, move_weights
 
         reason, e = heuristic.checked(self.worlds[0], scores=True)
-        if reason is not None or e is None or any(s.is_team for s in self.worlds[0].sides):
-            return None  # (its worlds' weights read a side's placements from one hand: no team's)
+        if reason is not None or e is None:
+            return None
         search, view = self.search, self.view
-        sp = search._sides
+        sp = search.sides_for(view.rules)
         self.kinds = e.kinds
         self.args = (e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points, sides.codes(sp),
                      sides.params(sp), heuristic.tables(self.worlds[0], e, sp[0]))
@@ -347,8 +354,8 @@ class _CompiledSearch:
         self.worlds += [determinise(view, self.rng) for _ in range(search.worlds - 1)]
         # the worlds' zones and placed cards, flattened first (numpy reads a flat list of numbers far
         # sooner than nested tuples)
-        zones = [c for w in self.worlds for s in w.sides for z in (s.hand, s.deck, s.discard, s.removed, EMPTY)
-                 for c in z]  # (no team: member 1's hand, the loop's last zone, is empty)
+        zones = [c for w in self.worlds for s in w.sides
+                 for z in (s.hand, s.deck, s.discard, s.removed, s.hands[1] if s.is_team else EMPTY) for c in z]
         placed = [c for w in self.worlds for side in w.placed.cards for b in side for c in b]
         self.zs = np.array(zones, np.int64).reshape(len(self.worlds), 2, N_ZONES, KINDS)[:, :, :, self.kinds].copy()
         self.pls = np.array(placed, np.int64).reshape(len(self.worlds), 2, 2, KINDS)[:, :, :, self.kinds].copy()
