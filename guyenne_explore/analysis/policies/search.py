@@ -27,10 +27,10 @@ every game).  One decision:
    (common random numbers), so candidates are compared on the same deals.  The move played is the
    last one left (the best mean, its win probability with a draw counting half).
 
-Measured by ``benchmarks/bench_strong.py`` (both seats, 400 games, a busy 2-core machine):
-``search:400`` against the ``strong`` it is built on scores 0.949 in ``advanced``, 0.774 in ``expert``
-and 0.884 in ``classic2021``, at about 30 to 45 ms a decision; ``benchmarks/bench_search.py`` plays it
-against another policy on the same deals.
+Measured by ``benchmarks/bench_strong.py`` (both seats, 400 games, a 2-core machine):
+``search:400`` against the ``strong`` it is built on scores 0.949 in ``advanced``, 0.952 in ``expert``,
+0.976 in ``classic2021``, 0.597 in ``team`` and 0.705 in ``team3``, at about 10 to 45 ms a decision;
+``benchmarks/bench_search.py`` plays it against another policy on the same deals.
 
 *The tree search* (conceding as a decision, and rule sets whose decisions the loop does not play):
 information-set MCTS (Cowling, Powley and Whitehouse 2012; OpenSpiel's ``ISMCTSBot``)
