@@ -17,7 +17,8 @@ Positions and rules
 Applying a known-legal move
     :func:`apply_legal`: the hot path's apply, for a move taken from ``legal_moves`` or a view's.
 Tables for fast paths
-    :func:`battle_winner`, :func:`battle_of`, :func:`defence_holds` (RULES.md 4),
+    :func:`battle_winner`, :func:`battle_of`, :func:`member_battle` (a team's member at a battle, RULES.md 8),
+    :func:`defence_holds` (RULES.md 4),
     :func:`side_outcomes` (a side's draws with their probabilities, RULES.md 5), :func:`side_draws`
     (both sides' at a chance point, one side at a time),
     :func:`table_result` and :func:`points_rows` (scores of a final table, RULES.md 6),
@@ -41,6 +42,7 @@ from .determinise import determinise
 from .drawing import (cannot_reshuffle_again, ending_without_reshuffle, hand_size_after_draw, side_draws,
                       side_outcomes)
 from .flow import apply_move, battle_of, battle_winner, defence_holds
+from .turn import member_battle
 from .game_loop import GameTooLong, Hooks, play
 from .moves import Choice, IllegalMove, LegalMoves, Move, placement_choice
 from .policy import UNIFORM, Policy, Uniform, concede_move
@@ -67,7 +69,7 @@ __all__ = [
     # applying
     "apply_legal",
     # tables for fast paths
-    "battle_winner", "battle_of", "defence_holds", "side_draws", "side_outcomes", "table_result", "points_rows",
+    "battle_winner", "battle_of", "member_battle", "defence_holds", "side_draws", "side_outcomes", "table_result", "points_rows",
     "Result", "Ending", "ENDINGS", "SWEEP", "EXHAUSTED", "OUT_OF_CARDS", "ending", "sweeper",
     "holds_too_few", "cannot_play_on", "cannot_reshuffle_again", "hand_size_after_draw", "ending_without_reshuffle",
     # playing

@@ -24,7 +24,7 @@ def small(name):
 
 
 @pytest.mark.parametrize("name", ["caller", "lookahead", "exploiter"])
-@pytest.mark.parametrize("rules", ["advanced", "classic2021", "team3"])
+@pytest.mark.parametrize("rules", ["advanced", "classic2021", "team", "team3"])
 def test_new_counters_play_legal_games(name, rules):
     start = Position.start(Rules.from_json(rules))
     for seat in range(2):
@@ -106,3 +106,24 @@ def test_the_exploiter_models_the_weights_strong_plays_under_the_rules():
         rules = Rules.preset(preset)
         assert exploiter._model(rules)[1].params == Strong().compiled(rules).params
     assert exploiter._model(Rules.preset("expert"))[1].params != exploiter._model(Rules.preset("advanced"))[1].params
+
+
+def test_the_searching_counters_play_team_sides():
+    """A team member's lookahead: its deals weighed by the opposing member's opening (undone into that
+    member's own hand), its move searched rather than left to the heuristic."""
+    start = Position.start(Rules.from_json("team"))
+    for game in range(10):
+        q = next((q for q in play_game(start, game).positions() if q.to_play == "respond_first"), None)
+        if q is None:
+            continue
+        side = q.side_to_play
+        view = q.view(side)
+        for pol in (small("lookahead"), small("exploiter")):
+            pol._seed = 1
+            move = pol._idea(view, list(view.legal_moves))
+            assert move is not None and move in view.legal_moves
+        weights = {ModelExploiter()._likelihood(determinise(view, random.Random(r)), 1 - side) for r in range(12)}
+        assert all(0 < w <= 1 for w in weights)
+        if len(weights) > 1:
+            return
+    pytest.fail("every deal weighed the same")

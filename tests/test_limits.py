@@ -148,8 +148,9 @@ def test_auto_solves_exactly_what_the_cost_estimate_puts_within_a_second(monkeyp
 
 @pytest.mark.parametrize("case", ["endgame", "search", "team", "heuristic", "plain", "asked"])
 def test_the_plan_names_the_machinery_that_answers_and_why(case: str) -> None:
-    """One function decides: the endgame solver for an endgame, the engine for a search or team sides
-    (spread over processes), the compiled loop for the heuristic; the reason says why in words."""
+    """One function decides: the endgame solver for an endgame, the engine for a search or conceding as
+    a decision (spread over processes), the compiled loop for the heuristic and team sides; the reason says
+    why in words."""
     start = Position.start("advanced")
     if case == "endgame":
         decided = plan(_endgame())
@@ -160,9 +161,12 @@ def test_the_plan_names_the_machinery_that_answers_and_why(case: str) -> None:
         assert (decided.method, decided.sampler, decided.spread) == ("sample", Sampler.ENGINE, True)
         assert "search:10 has no exact move distribution" in decided.reason
     elif case == "team":
-        decided = plan(Position.start("team"), method="sample", games=10)
-        assert (decided.sampler, decided.spread) == (Sampler.ENGINE, True)
-        assert "team sides are played by the engine" in decided.reason and "10 games" in decided.reason
+        decided = plan(Position.start("team"), ("strong", "heuristic"), method="sample", games=10)
+        assert (decided.sampler, decided.spread) == (Sampler.COMPILED, False)
+        assert "played by the compiled game loop" in decided.reason and "10 games" in decided.reason
+        conceding = plan(Position.start(Rules.preset("base", concede_as_decision=True)), method="sample", games=10)
+        assert (conceding.sampler, conceding.spread) == (Sampler.ENGINE, True)
+        assert "conceding as a decision is played by the engine" in conceding.reason
     elif case == "heuristic":
         decided = plan(start, ("heuristic", "uniform"), method="sample")
         assert (decided.sampler, decided.spread) == (Sampler.COMPILED, False)
@@ -194,9 +198,9 @@ def test_the_plans_reason_is_said_in_french_with_french_digit_grouping() -> None
     before = current_language()
     set_language("fr")
     try:
-        decided = plan(Position.start("team"), method="sample")
+        decided = plan(Position.start(Rules.preset("base", concede_as_decision=True)), method="sample")
         assert decided.reason == ("Échantillonné : 2\u202f000 parties (échantillonné comme demandé) ; "
-                                  "les camps en équipe sont joués par le moteur.")
+                                  "la concession comme décision est jouée par le moteur.")
         assert plan(Position.start("advanced"), method="sample", games=30).short == "30 parties, compilé"
     finally:
         set_language(before)

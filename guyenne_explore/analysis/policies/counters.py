@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Callable
 
 from ...engine_api import (EMPTY, HERO, OPEN_FIRST, OPEN_SECOND, RESPOND_FIRST, RESPOND_SECOND, Cards, Move,
-                          Position, Rules, SideView, battle_of, value_of)
+                          Position, Rules, SideView, battle_of, member_battle, value_of)
 from ...determinise import determinise
 from ..compiled import layout as kn
 from ..compiled.sides import SidePolicy
@@ -163,7 +163,9 @@ def _before(q: Position, side: int, point: str) -> Position:
     for later in order[order.index(point):order.index(q.to_play)]:
         who = first if later in (OPEN_FIRST, RESPOND_SECOND) else 1 - first
         b = 0 if later in (OPEN_FIRST, RESPOND_FIRST) else 1
-        sides[who] = replace(sides[who], hands=(sides[who].hands[0] + cards[who][b],))
+        s = sides[who]
+        member = member_battle(s.order or 0, b) if s.is_team else 0  # (the team's member who placed there)
+        sides[who] = replace(s, hands=tuple(h + cards[who][b] if i == member else h for i, h in enumerate(s.hands)))
         cards[who][b] = EMPTY
     placed = replace(q.placed, y=None if point in (OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND) else q.placed.y,
                      x=None if point == OPEN_FIRST else q.placed.x,
@@ -178,7 +180,7 @@ class Lookahead(_Counter):
     cards, placed as many cards as it did (where it did, for an opening); each of the heuristic's
     ``candidates`` likeliest moves is then scored by ``rollouts`` compiled games from the deal after it
     (the opponent playing its model, this side the heuristic), and the best weighted mean is played.
-    Rules the compiled loop does not play, and team sides, fall back to the heuristic."""
+    Rules the compiled loop does not play fall back to the heuristic."""
 
     name = "lookahead"
 
@@ -226,8 +228,6 @@ class Lookahead(_Counter):
     def _idea(self, view: SideView, moves: list[Move]) -> Move | None:
         from ..compiled.rollout import summaries_if_played
 
-        if view.rules.is_team:
-            return None
         rng = random.Random(self._seed)
         own, mine = self._own(view.rules)
         ranked: list[Move] = []  # its own likeliest moves first, then the heuristic's (a near-deterministic model offers one)
