@@ -1,11 +1,13 @@
 """The one compiled game loop: a game over count vectors, each side deciding by its policy code.
 
-The game flow (draws, battles, removals, the end of a round and of the game) is played here once
-for every policy, from the rules primitives of :mod:`.kernel`; only a decision differs by the code
-of the side to decide (:mod:`.sides`): at the setup discard, a placement and a removal, :func:`play` branches on
-that code to the policy's decision function (uniform: :func:`_place_uniform`, :func:`_remove_uniform`,
-one random legal move of the engine's option lists; the heuristic: :mod:`.heuristic`; the learned policy:
-:mod:`.strong`, which removes and discards as the heuristic does), inlined.  A
+The game flow (draws, battles, removals, the end of a round and of the game, a team's drawer
+changing) is played here once for every policy, from the rules primitives of :mod:`.kernel`; only a
+decision differs by the code of the side to decide (:mod:`.sides`): at the setup discard, a team's split
+and order, a placement and a removal, :func:`play` branches on that code to the policy's decision
+function (uniform: :func:`_place_uniform`, :func:`_remove_uniform`, one random legal move of the
+engine's option lists; the heuristic: :mod:`.heuristic`; the learned policy: :mod:`.strong`, which
+removes, discards and decides a team's split and order as the heuristic does), inlined.  A team
+member places from its own hand (``kernel.placing_hand``).  A
 new policy is a code, a decision function per decision point, and one branch at each; its numbers
 reach it as its side's row of ``params`` (and the tables of :func:`.heuristic.tables`).
 
