@@ -79,15 +79,19 @@ def test_caller_bully_opens_big_and_calls_small_openings():
     assert opened > 5 and called > 2
 
 
+def _answers(rules: str):
+    """The first answer at X of seeded games of ``rules`` (the opponent's opening face down), with the side to answer."""
+    start = Position.start(Rules.from_json(rules))
+    for game in range(10):
+        q = next((q for q in play_game(start, game).positions() if q.to_play == "respond_first"), None)
+        if q is not None:
+            yield q, q.side_to_play
+
+
 def test_the_lookahead_weighs_deals_by_the_opponents_placements():
     """A deal where the opponent's opening was unlikely under its model weighs less than one where
     it was likely: the exploiter reads the learned policy's opening by that policy's own distribution."""
-    start = Position.start(Rules.from_json("advanced"))
-    for game in range(10):
-        q = next((q for q in play_game(start, game).positions() if q.to_play == "respond_first"), None)
-        if q is None:
-            continue
-        side = q.side_to_play
+    for q, side in _answers("advanced"):
         for pol in (Lookahead(), ModelExploiter()):
             weights = {pol._likelihood(determinise(q.view(side), random.Random(r)), 1 - side) for r in range(12)}
             assert all(0 <= w <= 1 for w in weights)
@@ -111,12 +115,7 @@ def test_the_exploiter_models_the_weights_strong_plays_under_the_rules():
 def test_the_searching_counters_play_team_sides():
     """A team member's lookahead: its deals weighed by the opposing member's opening (undone into that
     member's own hand), its move searched rather than left to the heuristic."""
-    start = Position.start(Rules.from_json("team"))
-    for game in range(10):
-        q = next((q for q in play_game(start, game).positions() if q.to_play == "respond_first"), None)
-        if q is None:
-            continue
-        side = q.side_to_play
+    for q, side in _answers("team"):
         view = q.view(side)
         for pol in (small("lookahead"), small("exploiter")):
             pol._seed = 1

@@ -21,12 +21,12 @@ from enum import Enum
 from math import comb
 from typing import TYPE_CHECKING
 
-from ..engine_api import Cards, Draw, Hooks, Move, Position, cannot_reshuffle_again, play
+from ..engine_api import Cards, Draw, Hooks, Move, Position, play
 from ..i18n import N_, gettext, ngettext, plain_count
 from .compiled.encode import unsupported as compiled_uniform_unsupported
 from ..i18n import plain_duration
 from .exact.distribution import out_of_reach, require_exact
-from .exact.endgame import applies
+from .exact.endgame import applies, in_reach
 from .limits import ExactOutOfReach
 from .policies.registry import policy_named
 
@@ -141,8 +141,7 @@ def _compiled_reason(p: Position, policies: tuple[str, str]) -> str | None:
 
 def in_endgame(p: Position, policies: tuple[str, str]) -> bool:
     """Whether every round start from ``p`` on is solved by the endgame solver (no side can reshuffle)."""
-    return (compiled_uniform_unsupported(p, policies) is None and not any(s.is_team for s in p.sides)
-            and all(cannot_reshuffle_again(s, p.rules) for s in p.sides))
+    return in_reach(p, policies)
 
 
 def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto", games: int = 2000,

@@ -15,7 +15,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ...i18n import N_
-from ...engine_api import CONCEDE_CHOICE, ENDINGS, HERO, KINDS, Position, Rules, ending, points_rows, value_of
+from ...engine_api import (CONCEDE_CHOICE, EMPTY, ENDINGS, HERO, KINDS, Cards, Position, Rules, Side, ending,
+                           points_rows, value_of)
 from . import layout as kn
 from .options import OptionTables, option_tables
 
@@ -88,6 +89,12 @@ def points_array(castles: int, scoring: str, ring: bool) -> np.ndarray:
     return table
 
 
+def side_zones(s: Side) -> tuple[Cards, Cards, Cards, Cards, Cards]:
+    """A side's cards zone by zone in the loop's order (:data:`.layout.N_ZONES`): its hand (a team's both
+    members' together), deck, discard, removed, and a team's member 1's own hand (empty for a lone side)."""
+    return s.hand, s.deck, s.discard, s.removed, s.hands[1] if s.is_team else EMPTY
+
+
 def encode(p: Position) -> Encoded:
     """The arrays of ``p`` (call :func:`unsupported` first)."""
     kinds = [k for k in range(KINDS) if p.cards_of(0)[k] or p.cards_of(1)[k]]
@@ -96,10 +103,9 @@ def encode(p: Position) -> Encoded:
     placed = np.zeros((2, 2, len(kinds)), np.int64)
     scalars = np.full(kn.N_SCALARS, -1, np.int64)
     for i, s in enumerate(p.sides):
-        for z, cards in ((kn.HAND, s.hand), (kn.DECK, s.deck), (kn.DISCARD, s.discard), (kn.REMOVED, s.removed)):
+        for z, cards in enumerate(side_zones(s)):
             zones[i, z] = [cards[k] for k in kinds]
         if s.is_team:
-            zones[i, kn.HAND_OF_1] = [s.hands[1][k] for k in kinds]
             scalars[kn.DRAWER + i] = s.drawer
             scalars[kn.ORDER + i] = -1 if s.order is None else s.order
         for b in (0, 1):

@@ -12,11 +12,11 @@ heuristic decision that the Python policy, given the loop's random number, makes
 the same total weight.
 
 The game itself is the one loop of :mod:`.loop`; rules the loop does not play (conceding as a
-decision, stacked decks) are left to the engine (:func:`unsupported`); it plays the
-expert setup discard too (:func:`choose_discard`), and a team's split and order (:func:`choose_split`,
-:func:`choose_order`), its members placing from their own hands (``kernel.placing_hand``).  The decisions are compiled without numba's
-reference counts (``_nrt=False``): they allocate nothing (their scratch comes from ``loop.scratch``)
-and keep no array.
+decision, stacked decks) are left to the engine (:func:`unsupported`); it plays the expert setup
+discard too (:func:`choose_discard`), and a team's split and order (:func:`choose_split`,
+:func:`choose_order`), its members placing from their own hands (``kernel.placing_hand``).  The
+decisions are compiled without numba's reference counts (``_nrt=False``): they allocate nothing
+(their scratch comes from ``loop.scratch``) and keep no array.
 """
 
 from __future__ import annotations

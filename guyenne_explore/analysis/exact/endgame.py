@@ -47,10 +47,16 @@ HERO_CLASS = -1
 F_WINS, S_WINS, TIE = 0, 1, 2
 
 
+def in_reach(p: Position, policies: tuple[str, str]) -> bool:
+    """Whether every round start from ``p`` on is one :class:`Endgame` solves: uniform play of two lone
+    sides (it models one hand a side, no team) that can no longer reshuffle."""
+    return (unsupported(p, policies) is None and not any(s.is_team for s in p.sides)
+            and all(cannot_reshuffle_again(s, p.rules) for s in p.sides))
+
+
 def applies(p: Position, policies: tuple[str, str]) -> bool:
     """Whether :class:`Endgame` solves ``p``: a round start of an endgame under uniform play."""
-    return (p.to_play == OPEN_FIRST and unsupported(p, policies) is None and not any(s.is_team for s in p.sides)
-            and all(cannot_reshuffle_again(s, p.rules) for s in p.sides))
+    return p.to_play == OPEN_FIRST and in_reach(p, policies)
 
 
 def _class(cards: Cards) -> int:

@@ -66,9 +66,10 @@ from typing import Hashable
 
 import numpy as np
 
-from ...engine_api import (CONCEDE_CHOICE, EMPTY, KINDS, PLACEMENTS, REMOVE_CHOICE, Cards, Move, Position, Rules,
+from ...engine_api import (CONCEDE_CHOICE, KINDS, PLACEMENTS, REMOVE_CHOICE, Cards, Move, Position, Rules,
                           SideView, apply_legal, concede_move, determinise, play)
 from ..cancel import Cancelled, StopSignal
+from ..compiled.encode import side_zones
 from ..compiled.layout import N_ZONES
 from ..compiled.sides import SidePolicy
 from .heuristic import pick
@@ -354,8 +355,7 @@ class _CompiledSearch:
         self.worlds += [determinise(view, self.rng) for _ in range(search.worlds - 1)]
         # the worlds' zones and placed cards, flattened first (numpy reads a flat list of numbers far
         # sooner than nested tuples)
-        zones = [c for w in self.worlds for s in w.sides
-                 for z in (s.hand, s.deck, s.discard, s.removed, s.hands[1] if s.is_team else EMPTY) for c in z]
+        zones = [c for w in self.worlds for s in w.sides for z in side_zones(s) for c in z]
         placed = [c for w in self.worlds for side in w.placed.cards for b in side for c in b]
         self.zs = np.array(zones, np.int64).reshape(len(self.worlds), 2, N_ZONES, KINDS)[:, :, :, self.kinds].copy()
         self.pls = np.array(placed, np.int64).reshape(len(self.worlds), 2, 2, KINDS)[:, :, :, self.kinds].copy()
