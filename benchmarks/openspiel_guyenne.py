@@ -346,7 +346,7 @@ class CompiledRollouts(mcts.Evaluator):
     probabilities, to the end of the game) played by the project's compiled game loop, which plays the
     same uniform games thousands of times faster than the wrapper's Python states: the value of a leaf
     is the mean return of ``n_rollouts`` games, seeded from the bot's ``random_state``.  Where the
-    compiled loop does not play (conceding as a decision, a draw half made), OpenSpiel's
+    compiled loop does not play (a draw half made, a stacked deck), OpenSpiel's
     own evaluator plays the rollouts; :attr:`fallbacks` counts those leaves."""
 
     def __init__(self, n_rollouts: int, random_state: np.random.RandomState):

@@ -36,8 +36,9 @@ def test_each_kernel_code_is_pinned_to_its_engine_enum():
     points = {kn.SETUP: Point.SETUP_DISCARD, kn.DEAL: Point.DEAL, kn.OPEN_FIRST: Point.OPEN_FIRST,
               kn.RESPOND_FIRST: Point.RESPOND_FIRST, kn.OPEN_SECOND: Point.OPEN_SECOND,
               kn.RESPOND_SECOND: Point.RESPOND_SECOND, kn.REMOVE: Point.REMOVE_CHOICE, kn.DRAW: Point.DRAW,
-              kn.END: Point.END, kn.TEAM_SPLIT: Point.TEAM_SPLIT, kn.TEAM_ORDER: Point.TEAM_ORDER}
-    assert len(points) == 11 and encode.POINT_NAMES == points
+              kn.END: Point.END, kn.TEAM_SPLIT: Point.TEAM_SPLIT, kn.TEAM_ORDER: Point.TEAM_ORDER,
+              kn.CONCEDE: Point.CONCEDE_CHOICE}
+    assert len(points) == 12 and encode.POINT_NAMES == points
     assert all(kn.POINTS[code] is point for code, point in points.items())
     assert kn.NEUTRAL == Control.NEUTRAL
     endings = {kn.END_SWEEP: SWEEP, kn.END_EXHAUSTED: EXHAUSTED, kn.END_OUT_OF_CARDS: OUT_OF_CARDS}

@@ -25,6 +25,7 @@ from guyenne_explore.analysis.compiled.rollout import fast_games, traced_game
 from guyenne_explore.analysis.policies import Uniform
 from guyenne_explore.analysis.sampling.sample import play_games
 from guyenne_explore.flow import apply_move
+from guyenne_explore.engine_api import CONCEDE_CHOICE, concede_move
 from guyenne_explore.position import DRAW, OPEN_FIRST
 from guyenne_explore.record import uniform_choice
 
@@ -35,19 +36,25 @@ RULES = [
     Rules.preset("advanced", hand_size=7, max_at_castle=3, castles=5),
     Rules.preset("expert", hero=False, scoring="2021", first_side="french"),
     Rules.preset("base", exhaustion_limit=1, valued=Rules.preset("base").valued.add_kind(6, 2)),
+    Rules.preset("advanced", concede_as_decision=True), Rules.preset("classic2021", concede_as_decision=True),
 ]
 IDS = ["base", "advanced", "expert", "classic2021", "immediate-ring", "hand7-max3-castles5",
-       "expert-nohero-2021-french", "L1-with-sevens"]
+       "expert-nohero-2021-french", "L1-with-sevens", "advanced-concede", "classic2021-concede"]
 #: the team presets, and team variants touching the team rules' neighbours (removals, reshuffles, the limit)
 TEAM_RULES = [Rules.preset("team"), Rules.preset("team3"),
               Rules.preset("team", removal="advanced", castles=7, first_side="french"),
-              Rules.preset("team3", reshuffle="immediate", exhaustion_limit=1, removal="classic2021")]
-TEAM_IDS = ["team", "team3", "team-advanced-removals", "team3-immediate-L1"]
+              Rules.preset("team3", reshuffle="immediate", exhaustion_limit=1, removal="classic2021",
+                           concede_as_decision=True)]
+TEAM_IDS = ["team", "team3", "team-advanced-removals", "team3-immediate-L1-concede"]
 
 
 def _replay_summary(record):
-    """What the engine says of a record: the game summary the samplers report."""
+    """What the engine says of a record: the game summary the samplers report.  A defender's concede
+    choice must be the built-in rule's, which every policy plays."""
     positions = record.positions()  # raises if any move or draw is illegal
+    for q, event in zip(positions, record.events):
+        if q.to_play == CONCEDE_CHOICE:
+            assert event.move == concede_move(q.view(event.side))
     final = positions[-1]
     assert final.is_over
     r = final.result()
@@ -80,6 +87,27 @@ def test_compiled_games_replay_in_the_engine(rules):
             continue
         for i in range(25):
             record, game = traced_game(start, seed=3, index=i)
+            assert tuple(game) == _replay_summary(record)
+
+
+@pytest.mark.parametrize("rules", [Rules.preset("advanced", concede_as_decision=True),
+                                   Rules.preset("team", concede_as_decision=True)], ids=["advanced", "team"])
+def test_compiled_games_replay_from_a_defenders_concede_choice(rules):
+    """A position waiting for the defender's concede choice (at either battle, a held or a fallen defence,
+    before a removal choice or the round's end) is played on by the loop, and its games replay in the engine."""
+    rng, found = random.Random(5), []
+    while len(found) < 8:
+        p = Position.start(rules)
+        while not p.is_over and len(found) < 8:
+            if p.to_play == CONCEDE_CHOICE:
+                found.append(p)
+            p = p.apply_outcome(p.sample_outcome(rng)) if p.is_chance else apply_move(p, uniform_choice(p, rng), False)
+    assert {q.battle for q in found} == {0, 1}
+    for start in found:
+        assert unsupported(start, ("uniform", "uniform")) is None
+        for i in range(10):
+            record, game = traced_game(start, seed=6, index=i)
+            assert record.events[0].to_play == CONCEDE_CHOICE
             assert tuple(game) == _replay_summary(record)
 
 
@@ -170,8 +198,7 @@ def test_the_analysis_uses_the_fast_path_only_where_it_applies():
     assert unsupported(Position.start("advanced"), ("uniform", "uniform")) is None
     assert unsupported(Position.start("team"), ("uniform", "uniform")) is None
     assert "uniform" in unsupported(Position.start("advanced"), ("heuristic", "uniform"))
-    assert "conceding" in unsupported(Position.start(Rules.preset("base", concede_as_decision=True)),
-                                      ("uniform", "uniform"))
+    assert unsupported(Position.start(Rules.preset("base", concede_as_decision=True)), ("uniform", "uniform")) is None
     # the endgame solver plays no team side: a team endgame is not the compiled path's to solve
     assert not applies(_team_endgame(), ("uniform", "uniform"))
 

@@ -6,17 +6,17 @@ import pytest
 from guyenne_explore import Position
 from guyenne_explore.analysis.compiled import heuristic as fh
 from guyenne_explore.analysis.compiled import kernel as kn
+from guyenne_explore.analysis.compiled import layout
 from guyenne_explore.analysis.compiled.rollout import play_summaries, traced
 from guyenne_explore.analysis.policies.heuristic import Heuristic, pick
 from guyenne_explore.analysis.policies.sides import compiled_sides
 from guyenne_explore.cards import HERO, KINDS, Cards
 from guyenne_explore.moves import Move
+from guyenne_explore.policy import concede_move
 from guyenne_explore.position import Draw
 from guyenne_explore.rules import Rules
 
-NAMES = {kn.SETUP: "setup_discard", kn.DEAL: "deal", kn.OPEN_FIRST: "open_first", kn.RESPOND_FIRST: "respond_first",
-         kn.OPEN_SECOND: "open_second", kn.RESPOND_SECOND: "respond_second", kn.REMOVE: "remove_choice",
-         kn.DRAW: "draw", kn.TEAM_SPLIT: "team_split", kn.TEAM_ORDER: "team_order"}
+NAMES = dict(enumerate(layout.POINTS))  # the engine's point of each code of the loop
 
 
 def replay(start: Position, policies, seed: int, index: int) -> int:
@@ -37,6 +37,12 @@ def replay(start: Position, policies, seed: int, index: int) -> int:
         if point in (kn.DEAL, kn.DRAW):
             p = p.apply_outcome(Draw(cards(counts), cards(rows[i + 1][kn.TRACE_HEAD:])))
             i += 2
+            continue
+        if point == kn.CONCEDE:  # every policy's is the built-in rule
+            move = Move(concede=bool(castle))
+            assert move == concede_move(p.view(side)), (i, p.to_play)
+            p = p.apply(move)
+            i += 1
             continue
         move = (Move(first_member=castle) if point == kn.TEAM_ORDER
                 else Move(cards=cards(counts), castle=castle if castle >= 0 else None))
@@ -59,7 +65,9 @@ def replay(start: Position, policies, seed: int, index: int) -> int:
                                    {"preset": "advanced", "hero": False, "castles": 7},
                                    {"preset": "advanced", "reshuffle": "immediate", "removal": "classic2021"},
                                    {"preset": "advanced", "castles": 12, "adjacency": "ring"},
-                                   "team", "team3", {"preset": "team3", "first_side": "french", "removal": "advanced"}])
+                                   "team", "team3", {"preset": "team3", "first_side": "french", "removal": "advanced"},
+                                   {"preset": "advanced", "concede_as_decision": True},
+                                   {"preset": "team", "concede_as_decision": True, "removal": "classic2021"}])
 @pytest.mark.parametrize("policies", [("heuristic", "heuristic"), ("uniform", "heuristic")])
 def test_compiled_heuristic_is_the_python_heuristic(rules, policies):
     start = Position.start(Rules.from_json(rules))

@@ -75,6 +75,18 @@ def _late(rules: Rules, seed: int, unspent: int, min_deck: int) -> Position:
             p = p.apply_outcome(p.sample_outcome(rng)) if p.is_chance else apply_legal(p, rng.choice(list(p.legal_moves)))
 
 
+def _stacked() -> Position:
+    """A dealt advanced opening whose english deck order is fixed (stacked): the engine's to play."""
+    rng, p = random.Random(1), Position.start("advanced")
+    while p.is_chance:
+        p = p.apply_outcome(p.sample_outcome(rng))
+    data = p.to_json()
+    data["sides"]["english"]["stacked"] = True
+    q = Position.from_json(data)
+    assert q.sides[0].deck_order is not None
+    return q
+
+
 def _endgame() -> Position:
     """The first round start of a seeded uniform base game from which no side can reshuffle, with at
     most four cards in the decks (an endgame "auto" solves exactly)."""
@@ -165,8 +177,10 @@ def test_the_plan_names_the_machinery_that_answers_and_why(case: str) -> None:
         assert (decided.sampler, decided.spread) == (Sampler.COMPILED, False)
         assert "played by the compiled game loop" in decided.reason and "10 games" in decided.reason
         conceding = plan(Position.start(Rules.preset("base", concede_as_decision=True)), method="sample", games=10)
-        assert (conceding.sampler, conceding.spread) == (Sampler.ENGINE, True)
-        assert "conceding as a decision is played by the engine" in conceding.reason
+        assert (conceding.sampler, conceding.spread) == (Sampler.COMPILED, False)
+        stacked = plan(_stacked(), method="sample", games=10)
+        assert (stacked.sampler, stacked.spread) == (Sampler.ENGINE, True)
+        assert "stacked decks are played by the engine" in stacked.reason
     elif case == "heuristic":
         decided = plan(start, ("heuristic", "uniform"), method="sample")
         assert (decided.sampler, decided.spread) == (Sampler.COMPILED, False)
@@ -198,9 +212,9 @@ def test_the_plans_reason_is_said_in_french_with_french_digit_grouping() -> None
     before = current_language()
     set_language("fr")
     try:
-        decided = plan(Position.start(Rules.preset("base", concede_as_decision=True)), method="sample")
+        decided = plan(_stacked(), method="sample")
         assert decided.reason == ("Échantillonné : 2\u202f000 parties (échantillonné comme demandé) ; "
-                                  "la concession comme décision est jouée par le moteur.")
+                                  "les pioches ordonnées sont jouées par le moteur.")
         assert plan(Position.start("advanced"), method="sample", games=30).short == "30 parties, compilé"
     finally:
         set_language(before)

@@ -6,19 +6,19 @@ import pytest
 
 from guyenne_explore import Position
 from guyenne_explore.analysis.compiled import kernel as kn
+from guyenne_explore.analysis.compiled import layout
 from guyenne_explore.analysis.compiled.rollout import traced
 from guyenne_explore.analysis.policies.heuristic import Heuristic, pick
 from guyenne_explore.analysis.policies.strong import Strong, checked_weights, load_weights
 from guyenne_explore.cards import KINDS, Cards
 from guyenne_explore.determinise import determinise
 from guyenne_explore.moves import Move
+from guyenne_explore.policy import concede_move
 from guyenne_explore.position import Draw
 from guyenne_explore.record import play_game
 from guyenne_explore.rules import Rules
 
-NAMES = {kn.SETUP: "setup_discard", kn.DEAL: "deal", kn.OPEN_FIRST: "open_first", kn.RESPOND_FIRST: "respond_first",
-         kn.OPEN_SECOND: "open_second", kn.RESPOND_SECOND: "respond_second", kn.REMOVE: "remove_choice",
-         kn.DRAW: "draw", kn.TEAM_SPLIT: "team_split", kn.TEAM_ORDER: "team_order"}
+NAMES = dict(enumerate(layout.POINTS))  # the engine's point of each code of the loop
 #: weights that use every feature (the shipped ones may leave some at zero)
 EVERY = (1.1, 0.05, 0.4, -0.2, -0.35, -0.03, 0.2, -0.1, 0.15, 0.1, 0.07, 0.3, 0.12, -0.08, 0.06, -0.25, 0.09, 0.11,
          -0.06, 0.13, 0.05)
@@ -52,6 +52,12 @@ def replay(start: Position, names, seed: int, index: int) -> int:
             p = p.apply_outcome(Draw(cards(counts), cards(rows[i + 1][kn.TRACE_HEAD:])))
             i += 2
             continue
+        if point == kn.CONCEDE:  # every policy's is the built-in rule
+            move = Move(concede=bool(castle))
+            assert move == concede_move(p.view(side)), (i, p.to_play)
+            p = p.apply(move)
+            i += 1
+            continue
         move = (Move(first_member=castle) if point == kn.TEAM_ORDER
                 else Move(cards=cards(counts), castle=castle if castle >= 0 else None))
         pol = policy(names[side])
@@ -72,7 +78,8 @@ def replay(start: Position, names, seed: int, index: int) -> int:
                                    {"preset": "advanced", "adjacency": "ring"},
                                    {"preset": "advanced", "hero": False, "castles": 7},
                                    {"preset": "advanced", "reshuffle": "immediate", "removal": "classic2021"},
-                                   "team", "team3"])
+                                   "team", "team3", {"preset": "classic2021", "concede_as_decision": True},
+                                   {"preset": "team3", "concede_as_decision": True}])
 @pytest.mark.parametrize("names", [("strong", "strong"), ("heuristic", "strong"), ("strong", "uniform")])
 def test_compiled_strong_is_the_python_strong(rules, names):
     start = Position.start(Rules.from_json(rules))

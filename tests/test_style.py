@@ -113,11 +113,12 @@ def test_played_games_replay_through_the_engine_and_the_same_seed_gives_the_same
     assert style_csv([first]).splitlines()[0] == "rules,level,measure,key,value,low,high,count,of"
 
 
-def test_a_level_the_engine_plays_and_a_cancelled_run():
+def test_concede_decisions_a_level_the_engine_plays_and_a_cancelled_run():
     style = play_style(Rules.from_json({"preset": "advanced", "concede_as_decision": True}), ("uniform", "heuristic"),
                        games=3, seed=1)
-    assert [s.played_by for s in style.levels] == ["engine", "engine"]
+    assert [s.played_by for s in style.levels] == ["compiled", "compiled"]
     assert all(s.conceded.trials > 0 for s in style.levels)  # read from the defenders' concede decisions
+    assert [s.played_by for s in play_style(ADVANCED, ("search:4",), games=1, seed=1).levels] == ["engine"]
     asked = []
     try:
         play_style(ADVANCED, ("uniform", "heuristic"), games=50, seed=1,

@@ -1,7 +1,7 @@
 """Engine positions as the fast path's arrays, and the cases the fast path does not cover.
 
-The fast path plays games under the uniform policy from any point of a round, team sides
-included.  Whatever it does not model (stacked decks, conceding as a decision, other
+The fast path plays games under the uniform policy from any point of a round, team sides and
+the defender's concede choice included.  Whatever it does not model (stacked decks, other
 policies) is named by :func:`unsupported`, and the analysis then uses the engine: the
 answer is the same, only slower.
 """
@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...i18n import N_
-from ...engine_api import (CONCEDE_CHOICE, EMPTY, ENDINGS, HERO, KINDS, Cards, Position, Rules, Side, ending,
+from ...engine_api import (EMPTY, ENDINGS, HERO, KINDS, Cards, Position, Rules, Side, ending,
                            points_rows, value_of)
 from . import layout as kn
 from .options import OptionTables, option_tables
@@ -50,8 +50,6 @@ def unsupported(p: Position, policies: tuple[str, str]) -> str | None:
     """Why the fast path cannot play from ``p`` with these policies, or None when it can."""
     if tuple(policies) != ("uniform", "uniform"):
         return N_("the fast path plays the uniform policy only")
-    if p.rules.concede_as_decision or p.to_play == CONCEDE_CHOICE:
-        return N_("conceding as a decision is played by the engine")
     if any(s.deck_order is not None for s in p.sides):
         return N_("stacked decks are played by the engine")
     return None
@@ -71,6 +69,7 @@ def rules_array(r: Rules, hero_kind: int) -> np.ndarray:
     a[kn.HERO_KIND] = hero_kind
     for side in (0, 1):
         a[kn.TEAM + side] = r.team(side)
+    a[kn.CONCEDE_AS_DECISION] = r.concede_as_decision
     return a
 
 

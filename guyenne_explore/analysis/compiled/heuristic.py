@@ -11,8 +11,8 @@ the Python policy (:class:`.sides.SidePolicy`, built by ``Heuristic.compiled``):
 heuristic decision that the Python policy, given the loop's random number, makes the same move with
 the same total weight.
 
-The game itself is the one loop of :mod:`.loop`; rules the loop does not play (conceding as a
-decision, stacked decks) are left to the engine (:func:`unsupported`); it plays the expert setup
+The game itself is the one loop of :mod:`.loop`; rules the loop does not play (stacked decks,
+card sets too large for its tables) are left to the engine (:func:`unsupported`); it plays the expert setup
 discard too (:func:`choose_discard`), and a team's split and order (:func:`choose_split`,
 :func:`choose_order`), its members placing from their own hands (``kernel.placing_hand``).  The
 decisions are compiled without numba's reference counts (``_nrt=False``): they allocate nothing

@@ -20,7 +20,8 @@ from .layout import (  # noqa: F401 (the kernel's interface includes its layout)
     OPEN_SECOND, OUT_DECISIONS, OUT_ENDING, OUT_ERROR, PHASE, PRE_DISCARD, REMOVAL, REMOVAL_ADVANCED,
     REMOVAL_CLASSIC, REMOVAL_NONE, REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD,
     SCORING, SETUP, TRACE_HEAD, round_width, HAND_OF_1, N_ZONES, DRAWER, ORDER, TEAM, TEAM_SPLIT, TEAM_ORDER,
-    OUT_ENGLISH, OUT_FRENCH, OUT_WINNER, OUT_ROUNDS, OUT_DECIDED, OUT_HERO_E, OUT_HERO_F,
+    OUT_ENGLISH, OUT_FRENCH, OUT_WINNER, OUT_ROUNDS, OUT_DECIDED, OUT_HERO_E, OUT_HERO_F, CONCEDE,
+    CONCEDE_AS_DECISION,
 )
 
 
@@ -485,13 +486,27 @@ def _draw_side(z, sc, rp, side, rng, drawn, piles):
 
 
 @njit(cache=True, error_model="numpy")
-def _resolve(z, pl, cs, sc, rp, vals, points, battle):
-    """Resolve battle X (0) then Y (1) from ``battle`` on; stop at a removal choice or the round's end."""
+def _resolve(z, pl, cs, sc, rp, vals, points, battle, conceded):
+    """Resolve battle X (0) then Y (1) from ``battle`` on; stop at a defender's concede choice (where the
+    rules make it a decision and ``battle``'s defender has not chosen: ``conceded`` -1; else 1 when it
+    conceded, 0 when it revealed), at a removal choice or at the round's end.  A conceding defender
+    loses the battle and discards its cards face down at once (RULES.md 4, the engine's
+    ``flow._finish_battle``)."""
     b = battle
     while True:
         castle = sc[CASTLE_X + b]
         control = cs[castle]
+        if control != NEUTRAL and rp[CONCEDE_AS_DECISION] and conceded < 0:
+            sc[PHASE] = CONCEDE
+            sc[BATTLE] = b
+            return
         w = battle_winner(pl[0, b], pl[1, b], vals, rp[HERO_KIND])
+        if conceded == 1:
+            w = 1 - control
+            for k in range(pl.shape[2]):
+                z[control, DISCARD, k] += pl[control, b, k]
+                pl[control, b, k] = 0
+        conceded = -1  # (the next battle's defender has not chosen)
         new = control if w == -1 else w
         if control != NEUTRAL:
             attacker = 1 - control

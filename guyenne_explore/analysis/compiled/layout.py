@@ -19,11 +19,13 @@ NEUTRAL = int(Control.NEUTRAL)  #: a castle's control is the engine's :class:`Co
 HAND, DECK, DISCARD, REMOVED, HAND_OF_1 = 0, 1, 2, 3, 4
 N_ZONES = 5
 #: the engine's decision and chance points this path handles; a point's code here is its index (the team
-#: decisions last, so that the placements keep their order: ``phase <= RESPOND_FIRST`` is battle X's)
+#: decisions and the defender's concede choice last, so that the placements keep their order: ``phase <=
+#: RESPOND_FIRST`` is battle X's)
 POINTS = (Point.SETUP_DISCARD, Point.DEAL, Point.OPEN_FIRST, Point.RESPOND_FIRST, Point.OPEN_SECOND,
-          Point.RESPOND_SECOND, Point.REMOVE_CHOICE, Point.DRAW, Point.END, Point.TEAM_SPLIT, Point.TEAM_ORDER)
+          Point.RESPOND_SECOND, Point.REMOVE_CHOICE, Point.DRAW, Point.END, Point.TEAM_SPLIT, Point.TEAM_ORDER,
+          Point.CONCEDE_CHOICE)
 (SETUP, DEAL, OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND, REMOVE, DRAW, END, TEAM_SPLIT,
- TEAM_ORDER) = range(len(POINTS))
+ TEAM_ORDER, CONCEDE) = range(len(POINTS))
 # scalars of a state
 PHASE, FIRST, ROUND, CASTLE_X, CASTLE_Y, BATTLE, EXH = range(7)  # EXH + side
 ENDING = 8  #: how the game ended: an index in the engine's ``scoring.ENDINGS`` (-1 while it goes on)
@@ -32,16 +34,19 @@ ENDING = 8  #: how the game ended: an index in the engine's ``scoring.ENDINGS`` 
 DRAWER, ORDER = 9, 11
 N_SCALARS = 13
 END_SWEEP, END_EXHAUSTED, END_OUT_OF_CARDS = (ENDINGS.index(e) for e in (SWEEP, EXHAUSTED, OUT_OF_CARDS))
-# rule parameters (TEAM + side: 1 when that side is a team of two members)
+# rule parameters (TEAM + side: 1 when that side is a team of two members; CONCEDE_AS_DECISION: 1 when a
+# defender's concede choice is a decision point, RULES.md 4)
 HAND_SIZE, N_CASTLES, MAX_AT, LIMIT, IMMEDIATE, REMOVAL, SCORING, RING, PRE_DISCARD, HERO_KIND, TEAM = range(11)
-N_RULES = 12
+CONCEDE_AS_DECISION = 12
+N_RULES = 13
 REMOVAL_NONE, REMOVAL_ADVANCED, REMOVAL_CLASSIC = 0, 1, 2
 # columns of a game's summary
 (OUT_ENGLISH, OUT_FRENCH, OUT_WINNER, OUT_ROUNDS, OUT_DECIDED, OUT_HERO_E, OUT_HERO_F,
  OUT_DECISIONS, OUT_ERROR, OUT_ENDING) = range(10)
 N_OUT = 10
 DRAW_WINNER = 2
-#: a trace row: point, side, castle (at a team's order: the member who places first), the random index a
+#: a trace row: point, side, castle (at a team's order: the member who places first; at a concede choice: 1
+#: for concede, 0 for reveal), the random index a
 #: scoring policy drew and the total weight it drew from (-1, -1 for uniform choices and draws), then the
 #: counts of the cards moved (one per kind present)
 TRACE_HEAD = 5

@@ -7,7 +7,9 @@ and order, a placement and a removal, :func:`play` branches on that code to the 
 function (uniform: :func:`_place_uniform`, :func:`_remove_uniform`, one random legal move of the
 engine's option lists; the heuristic: :mod:`.heuristic`; the learned policy: :mod:`.strong`, which
 removes, discards and decides a team's split and order as the heuristic does), inlined.  A team
-member places from its own hand (``kernel.placing_hand``).  A
+member places from its own hand (``kernel.placing_hand``).  Where the rules make the defender's
+concede choice a decision (``concede_as_decision``), every policy decides it by the built-in rule
+(:func:`apply_concede`), as the engine's policies all do.  A
 new policy is a code, a decision function per decision point, and one branch at each; its numbers
 reach it as its side's row of ``params`` (and the tables of :func:`.heuristic.tables`).
 
@@ -36,7 +38,7 @@ from .layout import (BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, DRAW
                      MAX_AT, N_CASTLES, OPEN_FIRST, OPEN_SECOND, ORDER, OUT_DECIDED, OUT_DECISIONS, OUT_ENDING,
                      OUT_ENGLISH, OUT_ERROR, OUT_FRENCH, OUT_HERO_E, OUT_HERO_F, OUT_ROUNDS, OUT_WINNER, PHASE,
                      PRE_DISCARD, REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD, SCORING,
-                     SETUP, TEAM, TEAM_ORDER, TEAM_SPLIT, TRACE_HEAD)
+                     SETUP, TEAM, TEAM_ORDER, TEAM_SPLIT, TRACE_HEAD, CONCEDE)
 from .sides import HEURISTIC, STRONG
 from .strong import choose_placement as choose_strong_placement
 
@@ -164,9 +166,23 @@ def apply_placement(z, pl, cs, sc, rp, vals, points, castle, m):
             z[side, HAND_OF_1, k] -= m[k]
         pl[side, b, k] = m[k]
     if phase == RESPOND_SECOND:
-        _resolve(z, pl, cs, sc, rp, vals, points, 0)
+        _resolve(z, pl, cs, sc, rp, vals, points, 0, -1)
     else:
         sc[PHASE] = phase + 1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def apply_concede(z, pl, cs, sc, rp, vals, points):
+    """The defender's concede choice at the battle resolving (``concede_as_decision``), by the built-in rule
+    every policy of the engine plays (``policy.concede_move``): concede when the defence falls (the
+    attacker strictly stronger, RULES.md 4), else reveal; then the battle and what follows it.  Returns
+    the choice: 1 conceded, 0 revealed."""
+    b = sc[BATTLE]
+    defender = cs[sc[CASTLE_X + b]]
+    falls = kn.battle_winner(pl[0, b], pl[1, b], vals, rp[HERO_KIND]) == 1 - defender
+    conceded = 1 if falls else 0
+    _resolve(z, pl, cs, sc, rp, vals, points, b, conceded)
+    return conceded
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
@@ -179,7 +195,7 @@ def apply_removal(z, pl, cs, sc, rp, vals, points, m):
         pl[loser, b, k] -= m[k]
         z[loser, REMOVED, k] += m[k]
     if b == 0:
-        _resolve(z, pl, cs, sc, rp, vals, points, 1)
+        _resolve(z, pl, cs, sc, rp, vals, points, 1, -1)
     else:
         _end_of_round(z, pl, cs, sc, points)
 
@@ -290,6 +306,12 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
             _record(trace, tpos, phase, side, member, out_pick[0], out_pick[1], m)
             decisions += 1
             sc[PHASE] = kn.round_start(z, sc, rp)
+        elif phase == CONCEDE:  # the defender's choice, where the rules make it a decision (RULES.md 4)
+            defender = cs[sc[CASTLE_X + sc[BATTLE]]]
+            m[:] = 0
+            conceded = apply_concede(z, pl, cs, sc, rp, vals, points)
+            _record(trace, tpos, phase, defender, conceded, -1, -1, m)
+            decisions += 1
         elif phase == REMOVE:
             b = sc[BATTLE]
             loser = 1 - cs[sc[CASTLE_X + b]]

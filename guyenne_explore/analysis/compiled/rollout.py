@@ -201,8 +201,8 @@ def traced_rounds(p: Position, seed: int, index: int, sides: tuple[SidePolicy, S
             events.append(Event(name, None, draw=Draw(cards(counts), cards(rows[i + 1][kn.TRACE_HEAD:]))))
             i += 2
             continue
-        move = Move(first_member=castle) if point == kn.TEAM_ORDER else \
-            Move(cards=cards(counts), castle=castle if castle >= 0 else None)
+        move = Move(first_member=castle) if point == kn.TEAM_ORDER else Move(concede=bool(castle)) \
+            if point == kn.CONCEDE else Move(cards=cards(counts), castle=castle if castle >= 0 else None)
         events.append(Event(name, side, move=move))
         i += 1
     states = []

@@ -28,11 +28,11 @@ every game).  One decision:
    last one left (the best mean, its win probability with a draw counting half).
 
 Measured by ``benchmarks/bench_strong.py`` (both seats, 400 games, a 2-core machine):
-``search:400`` against the ``strong`` it is built on scores 0.949 in ``advanced``, 0.952 in ``expert``,
-0.976 in ``classic2021``, 0.597 in ``team`` and 0.705 in ``team3``, at about 10 to 45 ms a decision;
+``search:400`` against the ``strong`` it is built on scores 0.949 in ``advanced``, 0.955 in ``expert``,
+0.993 in ``classic2021``, 0.597 in ``team`` and 0.705 in ``team3``, at about 10 to 45 ms a decision;
 ``benchmarks/bench_search.py`` plays it against another policy on the same deals.
 
-*The tree search* (conceding as a decision, and rule sets whose decisions the loop does not play):
+*The tree search* (rule sets whose decisions the loop does not play: stacked decks, card sets too large for its tables):
 information-set MCTS (Cowling, Powley and Whitehouse 2012; OpenSpiel's ``ISMCTSBot``)
 as before, ``strong`` (the Python policy) now its order of moves, its model of the opponent and,
 where the compiled loop plays from a leaf, its rollouts; elsewhere the rollouts are uniform
@@ -95,7 +95,7 @@ CHUNK = 4
 def _rollouts(q: Position, side: int, count: int, seed: int, start: int, policy: str = "strong") -> float:
     """Total value for ``side`` (win 1, draw 1/2) of ``count`` games from ``q``, both sides playing
     ``policy``, compiled (:mod:`..compiled.rollout`): ``strong``, the heuristic or uniform play.
-    Where the compiled loop does not play them (conceding as a decision, card sets too large for its
+    Where the compiled loop does not play them (stacked decks, card sets too large for its
     tables) the games are uniform, compiled where the fast path plays them, else in the engine's loop:
     the Python policies play a few dozen games a second, too slow for a rollout."""
     if q.is_over:
