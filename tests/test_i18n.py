@@ -103,14 +103,20 @@ def test_translations_keep_the_parameters():
 
 
 def test_the_compiled_catalogue_is_the_po_compiled():
-    """The shipped .mo is what compiling the .po gives (scripts/i18n.sh compile)."""
+    """The shipped .mo is what compiling the .po gives (scripts/i18n.sh compile), but for the header's
+    line naming the Babel release that compiled it (a newer Babel installed here writes its own)."""
     buf = io.BytesIO()
     write_mo(buf, _catalogue(), use_fuzzy=False)
     buf.seek(0)
     fresh = gettext.GNUTranslations(buf)
     with MO.open("rb") as fh:
         shipped = gettext.GNUTranslations(fh)
-    assert fresh._catalog == shipped._catalog  # type: ignore[attr-defined]
+
+    def compared(catalog: dict) -> dict:
+        header = "\n".join(line for line in catalog[""].split("\n") if not line.startswith("Generated-By:"))
+        return {**catalog, "": header}
+
+    assert compared(fresh._catalog) == compared(shipped._catalog)  # type: ignore[attr-defined]
 
 
 def test_language_choice(monkeypatch):
