@@ -141,3 +141,22 @@ def test_a_warm_heuristic_discards_as_the_python_one():
             spread.add(move)
             p = p.apply(move)
     assert len(spread) > 3  # several discards were drawn, not only the weakest
+
+
+@pytest.mark.parametrize("preset", ["advanced", "classic2021"])
+def test_conceding_as_a_decision_changes_no_decision_of_the_scoring_policies(preset):
+    """The built-in concede (the rule every policy plays) never changes a battle, so the same seed plays the
+    same games whether the rules make it a decision or not: the heuristic's worth of a removal included
+    (its simulated battle once stopped at the concede choice and counted no removal).  strong plays the
+    preset's weights file on both (under a variant it would play advanced's)."""
+    from guyenne_explore.analysis.policies import weights as files
+
+    columns = [kn.OUT_ENGLISH, kn.OUT_FRENCH, kn.OUT_WINNER, kn.OUT_ROUNDS, kn.OUT_DECIDED, kn.OUT_HERO_E,
+               kn.OUT_HERO_F, kn.OUT_ENDING]
+    strong = f"strong@{files.preset_file(Rules.preset(preset))}"
+    for policies in (("heuristic", "heuristic"), (strong, "heuristic")):
+        rows = []
+        for decides in (False, True):
+            rules = Rules.preset(preset, concede_as_decision=decides)
+            rows.append(play_summaries(Position.start(rules), 150, 2, sides=compiled_sides(policies, rules))[:, columns])
+        assert (rows[0] == rows[1]).all()

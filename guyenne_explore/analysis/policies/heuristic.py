@@ -106,6 +106,10 @@ def removal_loss(rules: Rules, control: int, cards: Cards, won: bool) -> float:
     placed = Placed(0, 1, ((cards, w), (theirs, EMPTY)))
     p = Position(rules, castles, 1, FRENCH, RESPOND_SECOND, (hands[0], hands[1]), placed)
     p = p.apply(Move(cards=w))
+    if p.to_play == CONCEDE_CHOICE:  # (concede_as_decision) the built-in rule, which every policy plays
+        defender = p.side_to_play
+        assert defender is not None
+        p = p.apply(concede_move(p.view(defender)))
     if p.to_play == REMOVE_CHOICE and p.side_to_play == ENGLISH:  # (french's own choice removes nothing of ours)
         p = p.apply(min(p.legal_moves, key=lambda m: worth(rules, m.cards)))
     return worth(rules, p.sides[ENGLISH].removed)
