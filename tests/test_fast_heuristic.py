@@ -6,57 +6,21 @@ import pytest
 from guyenne_explore import Position
 from guyenne_explore.analysis.compiled import heuristic as fh
 from guyenne_explore.analysis.compiled import kernel as kn
-from guyenne_explore.analysis.compiled import layout
 from guyenne_explore.analysis.compiled.rollout import play_summaries, traced
 from guyenne_explore.analysis.policies.heuristic import Heuristic, pick
 from guyenne_explore.analysis.policies.sides import compiled_sides
 from guyenne_explore.cards import HERO, KINDS, Cards
 from guyenne_explore.moves import Move
-from guyenne_explore.policy import concede_move
-from guyenne_explore.position import Draw
 from guyenne_explore.rules import Rules
+from tests.replaying import replay_trace
 
-NAMES = dict(enumerate(layout.POINTS))  # the engine's point of each code of the loop
 
 
 def replay(start: Position, policies, seed: int, index: int) -> int:
     """Replay a compiled game through the engine, checking every heuristic decision; returns how many."""
     rows, kinds, out = traced(start, seed, index, compiled_sides(policies))
     h = Heuristic()
-
-    def cards(counts):
-        full = [0] * KINDS
-        for k, c in zip(kinds, counts):
-            full[k] = c
-        return Cards(full)
-
-    p, i, checked = start, 0, 0
-    while i < len(rows):
-        point, side, castle, index_, total, *counts = rows[i]
-        assert p.to_play == NAMES[point], (i, p.to_play, NAMES[point])
-        if point in (kn.DEAL, kn.DRAW):
-            p = p.apply_outcome(Draw(cards(counts), cards(rows[i + 1][kn.TRACE_HEAD:])))
-            i += 2
-            continue
-        if point == kn.CONCEDE:  # every policy's is the built-in rule
-            move = Move(concede=bool(castle))
-            assert move == concede_move(p.view(side)), (i, p.to_play)
-            p = p.apply(move)
-            i += 1
-            continue
-        move = (Move(first_member=castle) if point == kn.TEAM_ORDER
-                else Move(cards=cards(counts), castle=castle if castle >= 0 else None))
-        if policies[side] == "heuristic":
-            weighted = h.weights(p.view(side))
-            assert sum(w for _, w in weighted) == total, (i, p.to_play)
-            assert pick(weighted, index_) == move, (i, p.to_play)
-            checked += 1
-        p = p.apply(move)  # the engine checks the move's legality
-        i += 1
-    assert p.is_over
-    r = p.result()
-    assert (r.english, r.french) == (out[kn.OUT_ENGLISH], out[kn.OUT_FRENCH])
-    return checked
+    return len(replay_trace(start, rows, kinds, out, lambda side: h if policies[side] == "heuristic" else None))
 
 
 @pytest.mark.parametrize("rules", ["base", "advanced", "classic2021", "expert",

@@ -5,20 +5,14 @@ import random
 import pytest
 
 from guyenne_explore import Position
-from guyenne_explore.analysis.compiled import kernel as kn
-from guyenne_explore.analysis.compiled import layout
 from guyenne_explore.analysis.compiled.rollout import traced
-from guyenne_explore.analysis.policies.heuristic import Heuristic, pick
+from guyenne_explore.analysis.policies.heuristic import Heuristic
 from guyenne_explore.analysis.policies.strong import Strong, checked_weights, load_weights
-from guyenne_explore.cards import KINDS, Cards
 from guyenne_explore.determinise import determinise
-from guyenne_explore.moves import Move
-from guyenne_explore.policy import concede_move
-from guyenne_explore.position import Draw
 from guyenne_explore.record import play_game
 from guyenne_explore.rules import Rules
+from tests.replaying import replay_trace
 
-NAMES = dict(enumerate(layout.POINTS))  # the engine's point of each code of the loop
 #: weights that use every feature (the shipped ones may leave some at zero)
 EVERY = (1.1, 0.05, 0.4, -0.2, -0.35, -0.03, 0.2, -0.1, 0.15, 0.1, 0.07, 0.3, 0.12, -0.08, 0.06, -0.25, 0.09, 0.11,
          -0.06, 0.13, 0.05)
@@ -37,41 +31,8 @@ def replay(start: Position, names, seed: int, index: int) -> int:
     """Replay a compiled game through the engine, checking every decision of a scoring policy; returns
     how many decisions of the learned policy were checked."""
     rows, kinds, out = traced(start, seed, index, sides(names))
-
-    def cards(counts):
-        full = [0] * KINDS
-        for k, c in zip(kinds, counts):
-            full[k] = c
-        return Cards(full)
-
-    p, i, checked = start, 0, 0
-    while i < len(rows):
-        point, side, castle, index_, total, *counts = rows[i]
-        assert p.to_play == NAMES[point], (i, p.to_play, NAMES[point])
-        if point in (kn.DEAL, kn.DRAW):
-            p = p.apply_outcome(Draw(cards(counts), cards(rows[i + 1][kn.TRACE_HEAD:])))
-            i += 2
-            continue
-        if point == kn.CONCEDE:  # every policy's is the built-in rule
-            move = Move(concede=bool(castle))
-            assert move == concede_move(p.view(side)), (i, p.to_play)
-            p = p.apply(move)
-            i += 1
-            continue
-        move = (Move(first_member=castle) if point == kn.TEAM_ORDER
-                else Move(cards=cards(counts), castle=castle if castle >= 0 else None))
-        pol = policy(names[side])
-        if pol is not None:
-            weighted = pol.weights(p.view(side))
-            assert sum(w for _, w in weighted) == total, (i, p.to_play)
-            assert pick(weighted, index_) == move, (i, p.to_play)
-            checked += names[side] == "strong"
-        p = p.apply(move)  # the engine checks the move's legality
-        i += 1
-    assert p.is_over
-    r = p.result()
-    assert (r.english, r.french) == (out[kn.OUT_ENGLISH], out[kn.OUT_FRENCH])
-    return checked
+    twins = [policy(name) for name in names]
+    return sum(names[side] == "strong" for side in replay_trace(start, rows, kinds, out, lambda side: twins[side]))
 
 
 @pytest.mark.parametrize("rules", ["base", "advanced", "classic2021", "expert",

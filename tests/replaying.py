@@ -1,0 +1,57 @@
+"""Replaying a traced compiled game through the engine, checking every decision a scoring policy made.
+
+Shared by the heuristic's and the learned policy's tests: the engine checks each move's legality,
+each concede choice must be the built-in rule's, and each decision of a side with a Python twin must
+be that twin's pick from its whole-number weights (the same total, the same random index).
+"""
+
+from typing import Callable
+
+from guyenne_explore import Position
+from guyenne_explore.analysis.compiled import layout as kn
+from guyenne_explore.analysis.policies.heuristic import pick
+from guyenne_explore.cards import KINDS, Cards
+from guyenne_explore.moves import Move
+from guyenne_explore.policy import concede_move
+from guyenne_explore.position import Draw
+
+NAMES = dict(enumerate(kn.POINTS))  # the engine's point of each code of the loop
+
+
+def replay_trace(start: Position, rows: list[list[int]], kinds: list[int], out, twin: Callable[[int], object | None]
+                 ) -> list[int]:
+    """Replay trace ``rows`` from ``start``; ``twin(side)`` is the Python policy whose weights the side's
+    decisions must follow (None: not checked).  Returns the side of every decision checked."""
+
+    def cards(counts):
+        full = [0] * KINDS
+        for k, c in zip(kinds, counts):
+            full[k] = c
+        return Cards(full)
+
+    p, i, checked = start, 0, []
+    while i < len(rows):
+        point, side, castle, index_, total, *counts = rows[i]
+        assert p.to_play == NAMES[point], (i, p.to_play, NAMES[point])
+        if point in (kn.DEAL, kn.DRAW):
+            p = p.apply_outcome(Draw(cards(counts), cards(rows[i + 1][kn.TRACE_HEAD:])))
+            i += 2
+            continue
+        if point == kn.CONCEDE:  # every policy's is the built-in rule
+            move = Move(concede=bool(castle))
+            assert move == concede_move(p.view(side)), (i, p.to_play)
+        else:
+            move = (Move(first_member=castle) if point == kn.TEAM_ORDER
+                    else Move(cards=cards(counts), castle=castle if castle >= 0 else None))
+            policy = twin(side)
+            if policy is not None:
+                weighted = policy.weights(p.view(side))  # type: ignore[attr-defined]
+                assert sum(w for _, w in weighted) == total, (i, p.to_play)
+                assert pick(weighted, index_) == move, (i, p.to_play)
+                checked.append(side)
+        p = p.apply(move)  # the engine checks the move's legality
+        i += 1
+    assert p.is_over
+    r = p.result()
+    assert (r.english, r.french) == (out[kn.OUT_ENGLISH], out[kn.OUT_FRENCH])
+    return checked
