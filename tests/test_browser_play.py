@@ -53,7 +53,9 @@ def test_enter_plays_the_typed_move_junk_is_refused_and_play_out_ends_on_the_tab
         box.fill(move)
         box.press("Enter")
         page.wait_for_function("(b) => document.querySelector('.guyenne-table-board').dataset.notation !== b", arg=before)
-        assert page.locator(".guyenne-explorer", has_text=f"played {move}").count() == 1
+        played = page.locator(".guyenne-explorer", has_text=f"played {move}")
+        played.first.wait_for()  # the board redraws before the line that says what was played
+        assert played.count() == 1
 
         # castles' tooltips count from 1, as the rulebook does
         title = page.locator('.guyenne-table g.castle[data-castle="0"] > title.guyenne-castle-title')
