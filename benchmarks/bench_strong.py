@@ -22,7 +22,8 @@ included): about 6 s a game on one core, so its 400 games a preset want many cor
 16-core machine (``--only ismcts --games 200 --workers 16``, 2026-11-26; the bot 100 to 180 ms a
 decision, strong 0.3 to 1.6 ms): advanced 0.884 [0.849, 0.912], expert 0.948 [0.921, 0.965] (its
 previous weights; the weights shipped now: 0.912 [0.830, 0.957] over 80 games on 2 cores), classic2021
-0.944 [0.917, 0.962] (its previous weights: 0.710), team 0.983 [0.964, 0.991], team3 0.953 [0.927, 0.969].
+0.944 [0.917, 0.962] (its previous weights: 0.710), team 0.983 [0.964, 0.991], team3 0.953 [0.927, 0.969]
+(the weights before ``guyenne-explore improve``; not measured again since).
 
     .venv/bin/python benchmarks/bench_strong.py --rules advanced,expert,classic2021,team,team3 --games 200 --workers 16
     .venv/bin/python benchmarks/bench_strong.py --rules team,team3 --skip ismcts --games 200 --workers 2

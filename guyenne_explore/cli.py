@@ -623,20 +623,28 @@ def _trained_rules(args: argparse.Namespace, resumed: Any) -> Rules:
         raise Refused(_("--vary: {problem}").format(problem="; ".join(str(x) for x in exc.problems))) from None
 
 
+def _weights_run(args: argparse.Namespace, read: Any) -> tuple[Any, Rules, dict[str, float] | None]:
+    """What ``train`` and ``improve`` start from: the run ``--resume`` names (read by ``read``), the rules it is
+    for and ``--start``'s weights by feature; bad input refused in one line naming it."""
+    from pathlib import Path
+
+    from .analysis import weights_by_feature
+
+    try:
+        resumed = read(Path(args.resume)) if args.resume else None
+        return resumed, _trained_rules(args, resumed), weights_by_feature(Path(args.start)) if args.start else None
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     """Train the learned policy's weights for a rule set: the cost first, progress with the time left, a state saved
     after every generation (``--resume`` continues it), the weights file last."""
     from pathlib import Path
 
-    from .analysis import (TRAIN_DEFAULTS, cache_file, check_training, estimate_training, read_state, train,
-                           weights_by_feature, write_weights)
+    from .analysis import TRAIN_DEFAULTS, cache_file, check_training, estimate_training, read_state, train, write_weights
 
-    try:
-        resumed = read_state(Path(args.resume)) if args.resume else None
-        rules = _trained_rules(args, resumed)
-        start_from = weights_by_feature(Path(args.start)) if args.start else None
-    except ValueError as exc:
-        raise Refused(str(exc)) from None
+    resumed, rules, start_from = _weights_run(args, read_state)
     saved = resumed.settings if resumed is not None else None
     seed = args.seed if args.seed is not None else saved.seed if saved else int(TRAIN_DEFAULTS["seed"])
     games = args.games or (saved.games if saved else int(TRAIN_DEFAULTS["games"]))
@@ -688,6 +696,64 @@ def cmd_train(args: argparse.Namespace) -> int:
         print(_("wrote {path}: {generations} generations, validation score {score:.3f} against the heuristic and the "
                 "starting weights; play it with --policies {policy}").format(
             path=out, generations=result.generations, score=result.score, policy=policy))
+    return EXIT_OK
+
+
+def cmd_improve(args: argparse.Namespace) -> int:
+    """Improve the learned policy's weights by its own search (expert iteration): the cost first, progress with
+    the time left, the run saved after every iteration (``--resume`` continues it), the weights file last."""
+    from pathlib import Path
+
+    from .analysis import (IMPROVE_DEFAULTS, ImproveRun, cache_file, check_improve, estimate_improve, improve,
+                           write_improved)
+
+    resumed, rules, start_from = _weights_run(args, ImproveRun.read)
+    saved = resumed.settings if resumed is not None else None
+    seed = args.seed if args.seed is not None else saved.seed if saved else int(IMPROVE_DEFAULTS["seed"])
+    games = args.games or (saved.games if saved else int(IMPROVE_DEFAULTS["games"]))
+    iterations = args.iterations or int(IMPROVE_DEFAULTS["iterations"])
+    _check_workers(args.workers)
+    out = Path(args.out) if args.out else cache_file(rules)
+    state = Path(args.resume) if args.resume else out.with_name(out.name + ".improve")
+    shown_rules = rules.to_json() if isinstance(rules.to_json(), str) else json.dumps(rules.to_json(), separators=(",", ":"))
+    try:
+        check_improve(rules, seed, iterations, games, start_from)
+        done = resumed.iteration if resumed is not None else 0
+        seconds = estimate_improve(rules, iterations - done, games, args.workers or 1)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    print(_("improving strong for {rules}: {iterations} iterations of {games} self-play games, each placement valued "
+            "by the search; about {duration} at the pace measured here").format(
+        rules=shown_rules, iterations=iterations, games=f"{games:,}", duration=plain_duration(seconds)), file=sys.stderr)
+    bar = _Bar()
+
+    def progress(p: Any) -> None:
+        left = p.seconds_left if p.seconds_left is not None else max(0.0, seconds - p.seconds)
+        bar(_("iteration {number} of {planned} (game {game} of {games}): best {best:.3f} against the heuristic and "
+              "the starting weights, {left} left").format(
+            number=p.iteration + 1, planned=p.iterations, game=p.game, games=f"{p.games:,}", best=p.best,
+            left=plain_duration(left)))
+
+    try:
+        with _executor_for(args, args.workers is not None and args.workers > 1) as executor:
+            result = improve(rules, seed, iterations, games, start_from=start_from, executor=executor,
+                             progress=progress, state=state, resume=resumed)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    except KeyboardInterrupt:
+        print(_("the run is saved after each iteration in {state}: --resume {state} continues it").format(state=state)
+              if state.exists() else _("stopped before its first iteration: nothing to resume"), file=sys.stderr)
+        raise
+    write_improved(out, result, shown_rules, seed, games, iterations, Path(args.start) if args.start else None)
+    policy = f"strong@{out}"
+    if args.json:
+        print(json.dumps({"weights_file": str(out), "state": str(state), "policy": policy, "rules": rules.to_json(),
+                          "seed": seed, "iteration": result.generations, "validation_score": result.score,
+                          "weights": json.loads(out.read_text(encoding="utf-8"))["weights"]}, indent=1))
+    else:
+        print(_("wrote {path}: the weights of iteration {iteration}, validation score {score:.3f} against the heuristic "
+                "and the starting weights; play it with --policies {policy}").format(
+            path=out, iteration=result.generations, score=result.score, policy=policy))
     return EXIT_OK
 
 
@@ -922,8 +988,7 @@ def build_parser() -> argparse.ArgumentParser:
     st.set_defaults(func=cmd_style)
     tr = sub.add_parser("train", help=_("train the learned policy strong for a rule set (CMA-ES; cancellable, resumable)"))
     tr.add_argument("--rules", help=_("the preset or rules JSON to train for (default with --resume: the run's)"))
-    tr.add_argument("--vary", action="append", metavar="NAME=VALUE",
-                    help=_("a parameter changed from those rules: hand_size=7 (repeat for several)"))
+    _vary_option(tr)
     tr.add_argument("--seed", type=_seed, help=_("the seed: the same seed and generations give the same weights "
                                                "(default 1)"))
     budget = tr.add_mutually_exclusive_group()
@@ -933,16 +998,44 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--games", type=_games, help=_("games a seat for each candidate and opponent (default 200)"))
     tr.add_argument("--popsize", type=_bounded(2, 1000, N_("the number of candidates")),
                     help=_("candidates a generation (default 12)"))
-    tr.add_argument("--start", metavar="FILE", help=_("a weights file to start from (default: the heuristic's scores)"))
-    tr.add_argument("--out", metavar="FILE", help=_("the weights file to write (default: the user's cache, under the "
-                                                  "rules' fingerprint, where the panels find it)"))
+    _weights_files(tr)
     tr.add_argument("--resume", metavar="STATE", help=_("continue the run saved in STATE (written beside the weights "
                                                       "file after each generation)"))
     _parallel_options(tr, _("processes that score a generation's candidates (default: this one; at most {per} to a "
                             "local core)"), _("a Dask scheduler (tcp://host:8786): score the candidates on its workers"))
     tr.add_argument("--json", action="store_true")
     tr.set_defaults(func=cmd_train)
+    im = sub.add_parser("improve", help=_("improve strong's weights by its own search: self-play whose placements the "
+                                          "search values, then a fit (cancellable, resumable)"))
+    im.add_argument("--rules", help=_("the preset or rules JSON to improve for (default with --resume: the run's)"))
+    _vary_option(im)
+    im.add_argument("--seed", type=_seed, help=_("the seed: the same seed and iterations give the same weights "
+                                               "(default 1)"))
+    im.add_argument("--iterations", type=_bounded(1, 1000, N_("the number of iterations")),
+                    help=_("iterations, counted from the run's start (default 1)"))
+    im.add_argument("--games", type=_games, help=_("self-play games an iteration (default 200)"))
+    _weights_files(im)
+    im.add_argument("--resume", metavar="STATE", help=_("continue the run saved in STATE (written beside the weights "
+                                                      "file after each iteration)"))
+    _parallel_options(im, _("processes that play an iteration's games (default: this one; at most {per} to a "
+                            "local core)"), _("a Dask scheduler (tcp://host:8786): play the games on its workers"))
+    im.add_argument("--json", action="store_true")
+    im.set_defaults(func=cmd_improve)
     return ap
+
+
+def _vary_option(command: argparse.ArgumentParser) -> None:
+    """``--vary NAME=VALUE``: the variant of ``--rules`` that ``train`` and ``improve`` adapt strong to."""
+    command.add_argument("--vary", action="append", metavar="NAME=VALUE",
+                         help=_("a parameter changed from those rules: hand_size=7 (repeat for several)"))
+
+
+def _weights_files(command: argparse.ArgumentParser) -> None:
+    """``--start FILE`` and ``--out FILE``: the weights ``train`` and ``improve`` start from and write."""
+    command.add_argument("--start", metavar="FILE",
+                         help=_("a weights file to start from (default: the package's weights of the rules' preset)"))
+    command.add_argument("--out", metavar="FILE", help=_("the weights file to write (default: the user's cache, under "
+                                                       "the rules' fingerprint, where the panels find it)"))
 
 
 def _parallel_options(command: argparse.ArgumentParser, workers: str,

@@ -36,6 +36,15 @@ def test_a_tiny_training_run_is_reproducible(tmp_path):
     assert list(data["weights"]) == list(FEATURES)  # each weight named by its feature
     assert data["trained"]["seed"] == 3 and data["trained"]["generations"] == 2
     assert "--generations 2" in data["trained"]["command"]
+    assert data["trained"]["started_from"].startswith("weights/advanced.json of guyenne_explore ")
+
+
+def test_a_run_without_start_adapts_the_weights_strong_plays_under_the_rules():
+    for rules in (TINY, Rules.preset("team3", hand_size=5), Rules.preset("expert")):
+        settings = train.check_training(rules, 1, None, 1, **SMALL)
+        assert settings.x0 == Strong().model_for(rules)  # the variant's preset's weights, not a fresh start
+    assert train.check_training(TINY, 1, None, 1, start_from={"gain": 2.0}, **SMALL).x0 == tuple(
+        2.0 if n == "gain" else 0.0 for n in FEATURES)
 
 
 def test_the_command_trains_the_same_weights_for_the_same_seed(tmp_path, capsys):
@@ -156,13 +165,18 @@ def test_a_pool_and_a_dask_cluster_train_the_same_weights_as_this_process(tmp_pa
         assert trained("dask", client.get_executor()) == here
 
 
-def test_each_preset_plays_its_own_file_and_a_variant_advanced_s():
+def test_each_preset_plays_its_own_file_and_a_variant_that_of_the_preset_it_was_made_from():
     for name in PRESETS:
         model = files.read_model(files.WEIGHTS_DIR / f"{name}.json")
         assert Strong().model_for(Rules.preset(name)) == model.weights
         assert model.trained["command"] and model.trained_for  # how to make it again, and for which rules
     assert files.preset_file(TINY) == files.WEIGHTS_DIR / "advanced.json"
     assert Strong().model_for(TINY) == load_weights(files.WEIGHTS_DIR / "advanced.json")
+    for name in ("team3", "classic2021", "expert"):
+        variant = Rules.preset(name, hand_size=5)
+        assert files.preset_of(variant) is None
+        assert Strong().model_for(variant) == load_weights(files.WEIGHTS_DIR / f"{name}.json")
+    assert files.preset_file(None) == files.WEIGHTS_DIR / f"{files.FALLBACK}.json"
 
 
 def test_strong_at_a_file_plays_its_weights_on_the_compiled_path(tmp_path):

@@ -33,6 +33,8 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("Heuristic",), ".policies.heuristic"),
     **dict.fromkeys(("TRAIN_DEFAULTS", "Trained", "TrainingProgress", "check_training", "estimate_training",
                      "read_state", "train", "weights_by_feature", "write_weights"), ".policies.train"),
+    **dict.fromkeys(("IMPROVE_DEFAULTS", "ImproveProgress", "ImproveRun", "check_improve", "estimate_improve",
+                     "improve", "write_improved"), ".policies.improve"),
     **dict.fromkeys(("cache_file", "read_model", "trained_preset"), ".policies.weights"),
     **dict.fromkeys(("OptimalResult", "OptimalSolver", "describe", "exploitability", "solve_position",
                      "why_not_solvable"), ".optimal.solver"),
@@ -64,6 +66,7 @@ __all__ = [
     "sweep_label", "swept_change", "warm", "why_not_solvable", "wilson",
     "TRAIN_DEFAULTS", "Trained", "TrainingProgress", "cache_file", "check_training", "estimate_training",
     "read_model", "read_state", "train", "trained_preset", "weights_by_feature", "write_weights",
+    "IMPROVE_DEFAULTS", "ImproveProgress", "ImproveRun", "check_improve", "estimate_improve", "improve", "write_improved",
 ]
 
 

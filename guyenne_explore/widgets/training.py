@@ -1,7 +1,7 @@
 """Strong, trained for this variant: the training's cost before it starts, then its progress, time left and Cancel.
 
 The variant lab and the skill levels tab offer the learned policy ``strong`` (the package's weights:
-its preset's, or advanced's under a variant) and "strong, trained for this variant".  Choosing the
+its preset's, or under a variant that of the preset it was made from) and "strong, trained for this variant".  Choosing the
 latter shows what training for the variant costs, measured here (the games a generation and the
 games a second of this machine) before anything starts; Train then runs
 :func:`..analysis.train` in the panel's background thread with the shared :class:`.RunControls`

@@ -126,7 +126,7 @@ class VariantLab(w.VBox):
         self.editors = _editors()
         self.rules_problems = w.HTML()
         self.variant_label = w.HTML()
-        # strong plays its preset's weights (advanced's under a variant); TRAINED, weights trained for the variant
+        # strong plays its preset's weights (under a variant, the preset's it was made from); TRAINED, weights trained for the variant
         self.english_policy = w.Dropdown(options=[*POLICIES, TRAINED], value="uniform", description="English")
         self.french_policy = w.Dropdown(options=[*POLICIES, TRAINED], value="uniform", description="French")
         self.training = StrongTraining()  # its cost, then Train with progress and Cancel, when TRAINED is chosen

@@ -29,7 +29,8 @@ every game).  One decision:
 
 Measured by ``benchmarks/bench_strong.py`` (both seats, 400 games, a 2-core machine):
 ``search:400`` against the ``strong`` it is built on scores 0.949 in ``advanced``, 0.955 in ``expert``,
-0.993 in ``classic2021``, 0.597 in ``team`` and 0.705 in ``team3``, at about 10 to 45 ms a decision;
+0.993 in ``classic2021``, 0.597 in ``team`` and 0.705 in ``team3`` (the weights before ``improve``; on
+classic2021's improved weights 0.995 over 200 games), at about 10 to 45 ms a decision;
 ``benchmarks/bench_search.py`` plays it against another policy on the same deals.
 
 *The tree search* (rule sets whose decisions the loop does not play: stacked decks, card sets too large for its tables):
@@ -157,14 +158,16 @@ class ISMCTS:
     where the compiled loop plays (to compare the two).  The tree search's own: ``rollouts_per_leaf``,
     games played from each leaf; ``expand_after``, visits of a move before its position becomes a
     node (a very large value makes it flat: root moves and rollouts only); ``rollout_policy``,
-    ``strong``, ``heuristic`` or ``uniform``.  :attr:`nodes` keeps the tree search's last tree.
+    ``strong``, ``heuristic`` or ``uniform``; ``model``: the learned policy it builds on (default the
+package's weights).  :attr:`nodes` keeps the tree search's last tree.
     """
 
     exact = False
 
     def __init__(self, simulations: int = 400, milliseconds: float | None = None, candidates: int = CANDIDATES,
                  rollouts_per_leaf: int = 4, uct_c: float = UCT_C, worlds: int = WORLDS,
-                 expand_after: int = EXPAND_AFTER, rollout_policy: str = "strong", compiled: bool = True):
+                 expand_after: int = EXPAND_AFTER, rollout_policy: str = "strong", compiled: bool = True,
+                 model: Strong | None = None):
         if simulations < 1:
             raise ValueError(f"the search budget must be at least 1 simulation, not {simulations}")
         self.simulations = simulations
@@ -177,7 +180,7 @@ class ISMCTS:
         self.rollout_policy = rollout_policy
         self.compiled = compiled
         self.name = "search" if milliseconds is None else f"search:{milliseconds:g}ms"
-        self._prior = Strong()
+        self._prior = model if model is not None else Strong()
         self._sides: dict[Rules, tuple[SidePolicy, SidePolicy]] = {}
         #: the last search's table of nodes (for tests and inspection)
         self.nodes: dict[Hashable, _Node] = {}
@@ -195,6 +198,12 @@ class ISMCTS:
         if rules not in self._sides:
             self._sides[rules] = (self._prior.compiled(rules),) * 2
         return self._sides[rules]
+
+    def candidate_values(self, view: SideView, seed: int, games: int) -> list[tuple[Move, float]] | None:
+        """The compiled search's candidates here (``strong``'s likeliest placements, or every removal), each
+        with its mean value over the same ``games`` rollouts from the weighed worlds (what
+        :mod:`.improve` learns from); None where the compiled loop does not play from here."""
+        return _CompiledSearch(self, view, seed).values(games)
 
     def candidates_for(self, view: SideView) -> list[Move]:
         """The moves the tree searches at the root: ``strong``'s best scored, ties in its move order."""
@@ -328,9 +337,34 @@ class _CompiledSearch:
 
     def best(self) -> Move | None:
         """The move to play, or None where the compiled loop does not play from these worlds."""
+        moves = self._candidates()
+        if moves is None:
+            return None
+        if len(moves) == 1:
+            return self._move(*moves[0])
+        self._weigh_worlds()
+        return self._move(*moves[self._halving(moves)])
+
+    def values(self, games: int) -> list[tuple[Move, float]] | None:
+        """Every candidate with its mean value (a win 1, a draw 1/2) over the same ``games`` rollouts from
+        the weighed worlds, without halving (what :mod:`.improve` learns from); None where the compiled
+        loop does not play from these worlds."""
+        moves = self._candidates()
+        if moves is None:
+            return None
+        if len(moves) > 1:
+            self._weigh_worlds()
+            means = self._play(moves, list(range(len(moves))), range(games)).mean(axis=1)
+        else:
+            means = np.full(1, math.nan)  # nothing to compare: no rollout is played
+        return [(self._move(*m), float(v)) for m, v in zip(moves, means)]
+
+    def _candidates(self) -> list[tuple[int, np.ndarray]] | None:
+        """The root's candidates as the loop's (castle, counts), ``strong``'s likeliest first, with the
+        loop's arguments kept for the rollouts; None where the compiled loop does not play from here."""
         from ..compiled import heuristic, sides
         from ..compiled.heuristic import MAX_MOVES
-        from ..compiled.search import likelihoods, move_weights
+        from ..compiled.search import move_weights
 
         reason, e = heuristic.checked(self.worlds[0], scores=True)
         if reason is not None or e is None:
@@ -350,8 +384,14 @@ class _CompiledSearch:
             order = sorted(range(n), key=lambda i: -scores[i])[: search.candidates]
             cards = e.options.cards
             moves = [(int(castles[i]), cards[rows[i]].copy()) for i in order]
-        if len(moves) == 1:
-            return self._move(*moves[0])
+        return moves
+
+    def _weigh_worlds(self) -> None:
+        """Deal the rest of the worlds, weigh each by the opponent's placements of this round under the
+        model, and resample them (the rollouts' worlds)."""
+        from ..compiled.search import likelihoods
+
+        search, view = self.search, self.view
         self.worlds += [determinise(view, self.rng) for _ in range(search.worlds - 1)]
         # the worlds' zones and placed cards, flattened first (numpy reads a flat list of numbers far
         # sooner than nested tuples)
@@ -364,7 +404,6 @@ class _CompiledSearch:
         likelihoods(self.zs, self.pls, *self.args, 1 - int(view.side), hidden, MIX, weights)
         search.likelihoods = weights
         self.resampled = _resample(weights, self.rng)
-        return self._move(*moves[self._halving(moves)])
 
     def _move(self, castle: int, counts: np.ndarray) -> Move:
         full = [0] * KINDS

@@ -15,7 +15,7 @@ discard and team decisions are the heuristic's.
 
 The weights are data, learned by :mod:`.train` and shipped beside this module, one file a preset
 (:mod:`.weights`): under rules equal to a preset the policy plays that preset's weights, under a
-variant advanced's (every feature is asked of the rules in force, so one model serves every variant),
+variant those of the preset it was made from (every feature is asked of the rules in force, so one model serves every variant),
 or the weights of a file trained for the variant (``strong@FILE``).  Adding a feature: its name in
 ``compiled.sides.FEATURES``, its value here (:func:`features`) and in ``compiled.strong.choose_placement``,
 then train new weights files (a file names each weight by its feature, so an old one is refused).

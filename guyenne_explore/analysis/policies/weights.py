@@ -7,7 +7,9 @@ its weights were trained for (``trained_for``: a preset's file may hold another 
 that preset is trained).
 
 The policy ``strong`` plays, under rules equal to a preset, that preset's file
-(``weights/<preset>.json``); under any other rules, :data:`FALLBACK`'s.  Weights trained for a variant
+(``weights/<preset>.json``); under a variant, the file of the preset the variant was made from
+(``Rules.preset_name``: a team variant plays team weights, a variant of expert expert's), the
+nearest play the package has trained.  Weights trained for a variant
 are kept in the user's cache under the rules' fingerprint (:func:`cache_file`), and played by naming
 their file: ``strong@FILE``.
 """
@@ -28,7 +30,7 @@ from ..compiled.sides import FEATURES
 
 #: the package's weights, one file a preset
 WEIGHTS_DIR = Path(__file__).with_name("weights")
-#: the preset whose weights play rules that are no preset
+#: the preset whose weights play when no rules are given
 FALLBACK = "advanced"
 
 
@@ -94,8 +96,9 @@ def preset_of(rules: Rules) -> str | None:
 
 
 def preset_file(rules: Rules | None) -> Path:
-    """The package's weights file for ``rules``: its preset's, else :data:`FALLBACK`'s."""
-    name = (preset_of(rules) if rules is not None else None) or FALLBACK
+    """The package's weights file for ``rules``: its preset's, else that of the preset the variant was made
+    from (:data:`FALLBACK`'s when no rules are given)."""
+    name = FALLBACK if rules is None else preset_of(rules) or rules.preset_name
     return WEIGHTS_DIR / f"{name}.json"
 
 

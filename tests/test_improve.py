@@ -1,0 +1,124 @@
+"""Improving strong by its own search: the search's values of its candidates, the fit towards them, and a run
+that is reproducible (here, on a pool), resumable, cancellable and refuses bad input by name."""
+
+from __future__ import annotations
+
+import json
+import random
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from guyenne_explore import Position
+from guyenne_explore.analysis.compiled.sides import FEATURES
+from guyenne_explore.analysis.policies import improve as im
+from guyenne_explore.analysis.policies.search import CANDIDATES, ISMCTS
+from guyenne_explore.analysis.policies.strong import Strong, load_weights
+from guyenne_explore.cli import main
+from guyenne_explore.engine_api import PLACEMENTS, play
+from guyenne_explore.rules import Rules
+
+TINY = Rules.preset("advanced", hand_size=5)
+
+
+def _placement_views(rules: Rules, seed: int, count: int) -> list:
+    """The views of the first ``count`` placements of a seeded heuristic game."""
+    views: list = []
+
+    class Keep(Strong):
+        def choose(self, view, rng):
+            if view.to_play in PLACEMENTS and len(views) < count:
+                views.append(view)
+            return super().choose(view, rng)
+
+    play(Position.start(rules), random.Random(seed), (Keep(), Keep()), check_moves=False)
+    return views
+
+
+@pytest.mark.parametrize("preset", ["advanced", "team3"])
+def test_the_search_values_strong_s_likeliest_moves_the_same_way_for_the_same_seed(preset):
+    search = ISMCTS()
+    for view in _placement_views(Rules.preset(preset), 5, 6):
+        valued = search.candidate_values(view, 11, 16)
+        assert valued is not None and valued == search.candidate_values(view, 11, 16)
+        moves = [m for m, _ in valued]
+        assert set(moves) <= set(view.legal_moves) and len(moves) == min(CANDIDATES, len(view.legal_moves))
+        assert set(moves) == set(Strong().ranked(view)[: len(moves)])  # strong's likeliest, the search's candidates
+        if len(moves) > 1:
+            assert all(0.0 <= v <= 1.0 for _, v in valued)
+
+
+def test_the_fit_moves_the_weights_towards_the_moves_the_search_values_more():
+    rng = np.random.default_rng(0)
+    gain = FEATURES.index("gain")
+    decisions = []
+    for _ in range(200):
+        phi = rng.normal(size=(6, len(FEATURES)))
+        decisions.append(im.Decision(phi, (phi[:, gain] > 0).astype(float)))  # the search likes a higher gain
+    w0 = tuple(0.0 for _ in FEATURES)
+    w = im.fit(decisions, w0)
+    assert w[gain] > 0.1 and w[gain] == max(w)
+    assert im.fit([], w0) == w0  # nothing to learn from: where it started
+    assert im.fit(decisions, w0) == w  # deterministic
+
+
+def test_a_tiny_run_is_reproducible_here_and_on_a_pool_and_resumes_as_if_never_stopped(tmp_path):
+    kwargs = {"games": 2, "start_from": {"gain": 1.0, "spent": -0.25, "removal": -0.3}}
+    here = im.improve(TINY, 3, 2, state=tmp_path / "here", **kwargs)
+    assert not here.cancelled and 0 <= here.generations <= 2
+    with ThreadPoolExecutor(2) as pool:
+        assert im.improve(TINY, 3, 2, executor=pool, **kwargs) == here
+    im.improve(TINY, 3, 1, state=tmp_path / "part", **kwargs)
+    resumed = im.ImproveRun.read(tmp_path / "part")
+    assert resumed.iteration == 1
+    assert im.improve(TINY, 3, 2, resume=resumed, state=tmp_path / "part", **kwargs) == here
+    saved = im.ImproveRun.read(tmp_path / "here")
+    assert saved.iteration == 2 and saved.best.weights == here.weights
+    assert saved.weights != saved.settings.x0  # the fit moved the weights
+
+
+def test_cancel_stops_the_run_at_once_keeping_the_start():
+    asked: list[im.ImproveProgress] = []
+
+    def progress(p: im.ImproveProgress) -> bool:
+        asked.append(p)
+        return len(asked) < 3
+
+    result = im.improve(TINY, 1, 5, games=50, progress=progress)
+    assert result.cancelled and result.weights == Strong().model_for(TINY) and len(asked) == 3
+    assert asked[0].iteration == 0 and asked[0].iterations == 5 and asked[0].games == 50
+
+
+@pytest.mark.parametrize("args, field", [
+    (["--rules", "advanced", "--iterations", "0"], "--iterations"),
+    (["--rules", "advanced", "--games", "0"], "--games"),
+    (["--rules", "nonsense"], "nonsense"),
+    (["--iterations", "1"], "--rules"),
+])
+def test_the_command_refuses_bad_input_naming_the_field(args, field, capsys, tmp_path):
+    code = main(["improve", *args, "--out", str(tmp_path / "w.json")])
+    err = capsys.readouterr().err
+    assert code != 0 and field in err and "Traceback" not in err
+    assert not (tmp_path / "w.json").exists()
+
+
+def test_the_command_refuses_a_state_that_is_no_run_naming_it(tmp_path, capsys):
+    bad = tmp_path / "bad.improve"
+    bad.write_text(json.dumps({"format": 99}))
+    code = main(["improve", "--resume", str(bad)])
+    err = capsys.readouterr().err
+    assert code != 0 and "--resume" in err and str(bad) in err and "Traceback" not in err
+
+
+def test_the_command_writes_weights_strong_plays_with_the_command_that_makes_them_again(tmp_path, capsys):
+    out = tmp_path / "w.json"
+    code = main(["improve", "--rules", "advanced", "--vary", "hand_size=5", "--games", "1", "--seed", "2",
+                 "--out", str(out), "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert captured.err.index("improving strong for") < captured.err.index(" left")  # the cost, then progress
+    data = json.loads(out.read_text())
+    assert data["trained"]["method"] == "improve" and "--iterations 1 --games 1" in data["trained"]["command"]
+    assert json.loads(captured.out)["policy"] == f"strong@{out}"
+    assert load_weights(out) == tuple(json.loads(captured.out)["weights"][n] for n in FEATURES)
