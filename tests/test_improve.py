@@ -122,3 +122,21 @@ def test_the_command_writes_weights_strong_plays_with_the_command_that_makes_the
     assert data["trained"]["method"] == "improve" and "--iterations 1 --games 1" in data["trained"]["command"]
     assert json.loads(captured.out)["policy"] == f"strong@{out}"
     assert load_weights(out) == tuple(json.loads(captured.out)["weights"][n] for n in FEATURES)
+
+
+def test_cancel_on_a_process_pool_stops_its_workers_and_keeps_the_start():
+    from guyenne_explore.analysis.sampling.workers import process_pool
+
+    asked: list[im.ImproveProgress] = []
+
+    def progress(p: im.ImproveProgress) -> bool:
+        asked.append(p)
+        return p.game == 0 and len(asked) < 3  # stop while the first games are under way
+
+    with process_pool(2) as pool:
+        result = im.improve(TINY, 1, 3, games=40, executor=pool, progress=progress)
+        assert result.cancelled and result.weights == Strong().model_for(TINY)
+        assert asked[-1].iteration == 0
+        # the pool's workers were stopped, not left playing: it plays the next run (or was replaced, if killed)
+        if not pool._broken:
+            assert len(pool.submit(im.self_play, TINY.to_json(), result.weights, 1, 0, 0).result()) > 0

@@ -22,17 +22,19 @@ search's values as the target, as in policy-improvement steps of MPO or AlphaZer
    :mod:`.train`'s (against the heuristic and the weights the run started from); the best so far is
    what the run writes.
 
-Measured (two iterations of 400 games from CMA-ES's weights, ``benchmarks/bench_weights.py --against``,
-4,000 compiled games on seeds 777000+): the improved weights score against those they started from
-0.640 in advanced, 0.526 in expert, 0.590 in classic2021, 0.515 in team3 (team: no iteration validated
-better); an iteration of 400 games takes about 4 minutes on this machine's two cores, 30 s on 16.
+Measured (iterations of 400 games from CMA-ES's weights, ``benchmarks/bench_weights.py --against``,
+4,000 compiled games on seeds 777000+): after two iterations the weights score against those they
+started from 0.640 in advanced, 0.526 in expert, 0.590 in classic2021, 0.515 in team3 (team: no
+iteration validated better); the third and fourth add little (against the second's: 0.518, 0.510,
+0.527).  An iteration of 400 games takes about 4 minutes on two cores, 30 s on 16.
 
 Reproducible: game ``g`` of iteration ``i`` is seeded by ``(seed, i, g)`` alone and the fit is
 deterministic, so the same seed and iterations give the same weights on any number of workers.
 Resumable: after every iteration the run (its settings, the weights, the best so far) is written to
 a JSON state file; a run resumed from it goes on as if never stopped.  Cancellable: ``progress`` is
-asked after every decision here (after every game from a pool's workers) and False stops the run,
-keeping the best so far.
+asked after every decision here (every 0.2 s with workers) and False stops the run, keeping the best
+so far; a pool's workers stop at their next decision (a local one that does not is killed), as
+sampled games do.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from ...engine_api import PLACEMENTS, Move, Position, Rules, SideView, play
 from ...i18n import gettext
 from ..cancel import Cancelled
 from ..compiled.sides import FEATURES
+from ..sampling.workers import TaskSignal
 from .heuristic import TEMPERATURE, Heuristic, facts
 from .search import ISMCTS
 from .strong import Strong, checked_weights, features
@@ -142,12 +145,27 @@ class _Recorder(Strong):
 
 
 def self_play(rules: Any, weights: Sequence[float], seed: int, iteration: int, game: int,
-              ask: Callable[[], None] = lambda: None) -> list[Decision]:
-    """Game ``game`` of ``iteration``: its decisions (a task of a process pool or Dask cluster too)."""
+              ask: Callable[[], None] | TaskSignal | None = None) -> list[Decision]:
+    """Game ``game`` of ``iteration``: its decisions (a task of a process pool or Dask cluster too).  ``ask``
+    is called at each decision and raises :class:`.Cancelled` to stop; a run's stop flag in a worker."""
+    if ask is None:
+        ask = _never
+    elif not callable(ask):
+        ask = functools.partial(_stop_if_set, ask)
     start = Position.start(Rules.from_json(rules))
     recorder = _Recorder(weights, random.Random(f"improve-search:{seed}:{iteration}:{game}"), ask)
     play(start, random.Random(f"improve:{seed}:{iteration}:{game}"), (recorder, recorder), check_moves=False)
     return recorder.decisions
+
+
+def _never() -> None:
+    """Nothing stops a game played alone."""
+
+
+def _stop_if_set(signal: TaskSignal) -> None:
+    """Stop the game in a worker once its run's flag is set."""
+    if signal.is_set():
+        raise Cancelled()
 
 
 def fit(decisions: Sequence[Decision], w0: Sequence[float], regularisation: float = REGULARISATION) -> tuple[float, ...]:
@@ -256,14 +274,7 @@ def improve(rules: Rules, seed: int, iterations: int, games: int = int(IMPROVE_D
                     decisions += self_play(settings.rules, run.weights, seed, run.iteration, g, functools.partial(ask, g))
                     done_games += 1
             else:
-                futures = [executor.submit(self_play, settings.rules, run.weights, seed, run.iteration, g)
-                           for g in range(games)]
-                try:
-                    for part in gathered(futures, ask):
-                        decisions += part
-                finally:
-                    for f in futures:
-                        f.cancel()
+                decisions += _spread(executor, settings.rules, run.weights, seed, run.iteration, games, ask)
                 done_games += games
             run.weights = fit(decisions, run.weights)
             run.iteration += 1
@@ -275,6 +286,24 @@ def improve(rules: Rules, seed: int, iterations: int, games: int = int(IMPROVE_D
     except Cancelled:
         return Trained(run.best.weights, run.best.score, run.best.generations, True)
     return run.best
+
+
+def _spread(executor: Any, rules: Any, weights: Sequence[float], seed: int, iteration: int, games: int,
+            ask: Callable[[int], None]) -> list[Decision]:
+    """An iteration's games as tasks of ``executor``, their decisions in the games' order.  Each task carries
+    the run's stop flag (:func:`..sampling.workers.open_run`): when ``ask`` cancels or anything interrupts
+    the wait (Ctrl-C), the workers stop at their next decision, and a local worker that does not is killed."""
+    from ..sampling.workers import open_run
+
+    hold = open_run(executor)
+    futures = [executor.submit(self_play, rules, weights, seed, iteration, g, hold.signal) for g in range(games)]
+    try:
+        return [d for part in gathered(futures, ask) for d in part]
+    except BaseException:
+        hold.stop(futures)
+        raise
+    finally:
+        hold.close()
 
 
 def estimate_improve(rules: Rules, iterations: int, games: int, workers: int = 1) -> float:
