@@ -12,7 +12,7 @@ import pytest
 
 from guyenne_explore import Position
 from guyenne_explore.analysis.compiled.sides import FEATURES
-from guyenne_explore.analysis.policies import improve as im
+from guyenne_explore.analysis import improvement as im
 from guyenne_explore.analysis.policies.search import CANDIDATES, ISMCTS
 from guyenne_explore.analysis.policies.strong import Strong, load_weights
 from guyenne_explore.cli import main

@@ -34,7 +34,7 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("TRAIN_DEFAULTS", "Trained", "TrainingProgress", "check_training", "estimate_training",
                      "read_state", "train", "weights_by_feature", "write_weights"), ".policies.train"),
     **dict.fromkeys(("IMPROVE_DEFAULTS", "ImproveProgress", "ImproveRun", "check_improve", "estimate_improve",
-                     "improve", "write_improved"), ".policies.improve"),
+                     "improve", "write_improved"), ".improvement"),
     **dict.fromkeys(("cache_file", "read_model", "trained_preset"), ".policies.weights"),
     **dict.fromkeys(("OptimalResult", "OptimalSolver", "describe", "exploitability", "solve_position",
                      "why_not_solvable"), ".optimal.solver"),
@@ -98,6 +98,8 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
     from .optimal.solver import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,
                                  why_not_solvable)
     from .policies.heuristic import Heuristic
+    from .improvement import (IMPROVE_DEFAULTS, ImproveProgress, ImproveRun, check_improve, estimate_improve, improve,
+                              write_improved)
     from .policies.train import (TRAIN_DEFAULTS, Trained, TrainingProgress, check_training, estimate_training,
                                  read_state, train, weights_by_feature, write_weights)
     from .policies.weights import cache_file, read_model

@@ -202,7 +202,7 @@ package's weights).  :attr:`nodes` keeps the tree search's last tree.
     def candidate_values(self, view: SideView, seed: int, games: int) -> list[tuple[Move, float]] | None:
         """The compiled search's candidates here (``strong``'s likeliest placements, or every removal), each
         with its mean value over the same ``games`` rollouts from the weighed worlds (what
-        :mod:`.improve` learns from); None where the compiled loop does not play from here."""
+        :mod:`..improvement` learns from); None where the compiled loop does not play from here."""
         return _CompiledSearch(self, view, seed).values(games)
 
     def candidates_for(self, view: SideView) -> list[Move]:
@@ -347,7 +347,7 @@ class _CompiledSearch:
 
     def values(self, games: int) -> list[tuple[Move, float]] | None:
         """Every candidate with its mean value (a win 1, a draw 1/2) over the same ``games`` rollouts from
-        the weighed worlds, without halving (what :mod:`.improve` learns from); None where the compiled
+        the weighed worlds, without halving (what :mod:`..improvement` learns from); None where the compiled
         loop does not play from these worlds."""
         moves = self._candidates()
         if moves is None:

@@ -2,24 +2,24 @@
 
     guyenne-explore improve --rules classic2021 --seed 1 --iterations 2 --games 400
 
-CMA-ES (:mod:`.train`) scores whole weight vectors by games won; it finds weights that beat its pool,
+CMA-ES (:mod:`.policies.train`) scores whole weight vectors by games won; it finds weights that beat its pool,
 but a search built on them still finds, at most placements, a better move than theirs.  This module
 teaches the weights what the search finds (expert iteration: Anthony, Tian and Barber 2017; the
 search's values as the target, as in policy-improvement steps of MPO or AlphaZero's distillation):
 
 1. **Positions.**  ``games`` seeded self-play games of ``strong`` with the current weights (the
    engine's game loop and the Python policy, both sides).  At each placement the compiled search
-   (:meth:`.search.ISMCTS.candidate_values`, built on these weights) values ``strong``'s likeliest
-   :data:`.search.CANDIDATES` moves, each over the same :data:`ROLLOUTS` games from the worlds that
+   (:meth:`.policies.search.ISMCTS.candidate_values`, built on these weights) values ``strong``'s likeliest
+   :data:`.policies.search.CANDIDATES` moves, each over the same :data:`ROLLOUTS` games from the worlds that
    the opponent's placements of the round make likely.  The features of every legal placement
-   (:func:`.strong.features`, from the side's own view) are kept with those values; a legal move
+   (:func:`.policies.strong.features`, from the side's own view) are kept with those values; a legal move
    that is no candidate is valued as the worst candidate.
 2. **Fit.**  The new weights maximise the mean expected value of ``strong``'s softmax over the
    legal placements (the policy's own form and temperature), less :data:`REGULARISATION` times the
    squared distance from the current weights (in units of their mean size): L-BFGS (scipy).  A
    search that cannot tell two candidates apart leaves the weights where they were.
 3. **Kept if better.**  After each iteration the new weights play the same validation games as
-   :mod:`.train`'s (against the heuristic and the weights the run started from); the best so far is
+   :mod:`.policies.train`'s (against the heuristic and the weights the run started from); the best so far is
    what the run writes.
 
 Measured (iterations of 400 games from CMA-ES's weights, ``benchmarks/bench_weights.py --against``,
@@ -50,22 +50,20 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from ...engine_api import PLACEMENTS, Move, Position, Rules, SideView, play
-from ...i18n import gettext
-from ..cancel import Cancelled
-from ..compiled.sides import FEATURES
-from ..sampling.workers import TaskSignal
-from .heuristic import TEMPERATURE, Heuristic, facts
-from .search import ISMCTS
-from .strong import Strong, checked_weights, features
-from .train import Trained, default_start, gathered, score
+from ..engine_api import PLACEMENTS, Move, Position, Rules, SideView, play
+from ..i18n import gettext
+from .cancel import Cancelled
+from .compiled.sides import FEATURES
+from .sampling.workers import TaskSignal
+from .policies.heuristic import TEMPERATURE, Heuristic, facts
+from .policies.search import ISMCTS
+from .policies.strong import Strong, checked_weights, features
+from .policies.train import VALIDATION, Trained, default_start, gathered, score
 
 #: rollout games that value each candidate at a decision (the search's ``search:400`` plays about as many)
 ROLLOUTS = 48
 #: the fit's pull towards the weights it starts from (in units of their mean size)
 REGULARISATION = 1e-3
-#: the seeds' offset of the validation games (those of :mod:`.train`'s, so the figures compare)
-VALIDATION = 1_000_003
 #: validation games a seat against each of the heuristic and the starting weights
 VALIDATION_GAMES = 200
 #: the state file's layout (a state of another layout is refused, not misread)
@@ -291,9 +289,9 @@ def improve(rules: Rules, seed: int, iterations: int, games: int = int(IMPROVE_D
 def _spread(executor: Any, rules: Any, weights: Sequence[float], seed: int, iteration: int, games: int,
             ask: Callable[[int], None]) -> list[Decision]:
     """An iteration's games as tasks of ``executor``, their decisions in the games' order.  Each task carries
-    the run's stop flag (:func:`..sampling.workers.open_run`): when ``ask`` cancels or anything interrupts
+    the run's stop flag (:func:`.sampling.workers.open_run`): when ``ask`` cancels or anything interrupts
     the wait (Ctrl-C), the workers stop at their next decision, and a local worker that does not is killed."""
-    from ..sampling.workers import open_run
+    from .sampling.workers import open_run
 
     hold = open_run(executor)
     futures = [executor.submit(self_play, rules, weights, seed, iteration, g, hold.signal) for g in range(games)]
@@ -320,8 +318,8 @@ def estimate_improve(rules: Rules, iterations: int, games: int, workers: int = 1
 def write_improved(path: Path, result: Trained, rules: str, seed: int, games: int, iterations: int,
                    start: Path | None = None) -> None:
     """The weights file the policy loads, saying how it was made and the command that makes it again."""
-    from .train import shipped_name
-    from .weights import write_model
+    from .policies.train import shipped_name
+    from .policies.weights import write_model
 
     words = ["guyenne-explore", "improve", "--rules", rules if rules.isidentifier() else f"'{rules}'", "--seed",
              str(seed), "--iterations", str(iterations), "--games", str(games)]
