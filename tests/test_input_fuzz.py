@@ -691,6 +691,10 @@ def test_ctrl_c_during_a_long_analyse_ends_cleanly():
                              "--force"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(4)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()  # a command that ignored Ctrl-C must not go on loading the machine for the tests after
+        proc.wait()
     assert proc.returncode == 130, err
     assert err.strip() == "cancelled" and "Traceback" not in err
