@@ -47,3 +47,13 @@ def uniform_step(p, rng):
         return p.apply_outcome(p.sample_outcome(rng))
     moves = list(p.legal_moves)
     return p.apply(moves[rng.randrange(len(moves))])
+
+
+def as_from_a_terminal() -> None:
+    """A child process's Ctrl-C as a terminal's shell starts a command: SIGINT at its default and not blocked,
+    whatever this test worker inherited or set (a worker started in the background ignores SIGINT, and a
+    command started from it would too)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

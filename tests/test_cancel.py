@@ -18,6 +18,7 @@ import psutil
 import pytest
 
 from guyenne_explore import Position
+from tests.conftest import as_from_a_terminal
 from guyenne_explore.analysis.cancel import Cancelled
 from guyenne_explore.analysis.sampling.sample import play_games, sample_games_on
 from guyenne_explore.analysis.sampling.workers import LocalPool, local_pool
@@ -118,7 +119,8 @@ def test_ctrl_c_stops_the_command_line_and_every_worker():
     stops them and says "cancelled" (exit 130), leaving no process behind."""
     cmd = [sys.executable, "-m", "guyenne_explore", "analyse", "--rules", "advanced", "--policies",
            "english=search:400,french=heuristic", "--samples", "200", "--seed", "1", "--workers", "2"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=as_from_a_terminal)
     try:
         me = psutil.Process(proc.pid)
         deadline = time.monotonic() + 120

@@ -33,7 +33,7 @@ from guyenne_explore.position import POINTS
 from guyenne_explore.positions_io import MAX_TEXT, load_position
 from guyenne_explore.problems import Problem
 from guyenne_explore.rules import BOUNDS, MAX_DRAWS_PER_SIDE, MAX_PER_VALUE
-from tests.conftest import uniform_step
+from tests.conftest import as_from_a_terminal, uniform_step
 
 PRESETS = ["base", "advanced", "expert", "classic2021", "team", "team3"]
 VARIANTS = [Rules.preset(n) for n in PRESETS] + [
@@ -688,7 +688,8 @@ def test_cli_subprocess_exit_codes_without_tracebacks(files):
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
 def test_ctrl_c_during_a_long_analyse_ends_cleanly():
     proc = subprocess.Popen([sys.executable, "-m", "guyenne_explore", "analyse", "--rules", "base", "--exact",
-                             "--force"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--force"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=as_from_a_terminal)
     time.sleep(4)
     proc.send_signal(signal.SIGINT)
     try:
