@@ -55,10 +55,10 @@ from ..i18n import gettext
 from .cancel import Cancelled
 from .compiled.sides import FEATURES
 from .sampling.workers import TaskSignal
-from .policies.heuristic import TEMPERATURE, Heuristic, facts
+from .policies.heuristic import TEMPERATURE, facts
 from .policies.search import ISMCTS
 from .policies.strong import Strong, checked_weights, features
-from .policies.train import VALIDATION, Trained, default_start, gathered, score
+from .policies.train import Trained, default_start, gathered, validation_score
 
 #: rollout games that value each candidate at a decision (the search's ``search:400`` plays about as many)
 ROLLOUTS = 48
@@ -196,10 +196,8 @@ def fit(decisions: Sequence[Decision], w0: Sequence[float], regularisation: floa
 
 
 def validation(rules: Any, x: Sequence[float], x0: Sequence[float], seed: int) -> float:
-    """``x``'s mean score against the heuristic and against ``x0`` on fixed seeded compiled games."""
-    start = Position.start(Rules.from_json(rules))
-    games, base = VALIDATION_GAMES, seed + VALIDATION
-    return (score(start, x, Heuristic().compiled(), games, base) + score(start, x, Strong(x0).compiled(), games, base)) / 2
+    """``x``'s mean score against the heuristic and against ``x0`` on the training's validation games."""
+    return validation_score(Position.start(Rules.from_json(rules)), x, x0, VALIDATION_GAMES, seed)
 
 
 class ImproveRun:

@@ -135,9 +135,14 @@ def validation(start: Position, x: Sequence[float], settings: Settings) -> float
     against the weights the run started from, on the seed's fixed validation games.  Against the heuristic
     alone a model that already beats it nearly always could not tell a better one from a worse one (every
     mean scored 0.999 and the start stayed the best); against its start, a mean that plays better shows it."""
-    games, seed = 2 * settings.games, settings.seed + VALIDATION
-    return (score(start, x, Heuristic().compiled(), games, seed)
-            + score(start, x, Strong(settings.x0).compiled(), games, seed)) / 2
+    return validation_score(start, x, settings.x0, 2 * settings.games, settings.seed)
+
+
+def validation_score(start: Position, x: Sequence[float], x0: Sequence[float], games: int, seed: int) -> float:
+    """``x``'s mean score against the heuristic and against ``x0`` over ``games`` validation games a seat of
+    ``seed`` (apart from every generation's): what picks the best weights of a training or improvement run."""
+    base = seed + VALIDATION
+    return (score(start, x, Heuristic().compiled(), games, base) + score(start, x, Strong(x0).compiled(), games, base)) / 2
 
 
 def games_a_generation(games: int, popsize: int) -> int:
