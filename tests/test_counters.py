@@ -5,7 +5,7 @@ import random
 import pytest
 
 from guyenne_explore import Position
-from guyenne_explore.analysis.policies.counters import COUNTERS, CallerBully, Lookahead, ModelExploiter
+from guyenne_explore.analysis.policies.counters import COUNTERS, CallerBully, Lookahead, ModelExploiter, ModelReader
 from guyenne_explore.analysis.policies.heuristic import Heuristic
 from guyenne_explore.cards import HERO, value_of
 from guyenne_explore.determinise import determinise
@@ -14,16 +14,17 @@ from guyenne_explore.record import play_game
 from guyenne_explore.rules import Rules
 
 PLACEMENTS = ("open_first", "respond_first", "open_second", "respond_second")
+SEARCHING = ("lookahead", "model-reader", "exploiter")
 
 
 def small(name):
     """A counter-policy; the searching ones with a tiny budget (the idea, not the strength, is tested)."""
-    if name in ("lookahead", "exploiter"):
+    if name in SEARCHING:
         return COUNTERS[name](deals=2, candidates=2, rollouts=2)
     return COUNTERS[name]()
 
 
-@pytest.mark.parametrize("name", ["caller", "lookahead", "exploiter"])
+@pytest.mark.parametrize("name", ["caller", *SEARCHING])
 @pytest.mark.parametrize("rules", ["advanced", "classic2021", "team", "team3"])
 def test_new_counters_play_legal_games(name, rules):
     start = Position.start(Rules.from_json(rules))
@@ -46,7 +47,7 @@ def views_with_other_hidden_cards(games=3):
             yield q, other, side
 
 
-@pytest.mark.parametrize("name", ["caller", "lookahead", "exploiter"])
+@pytest.mark.parametrize("name", ["caller", *SEARCHING])
 def test_new_counters_see_only_their_view(name):
     pol = small(name)
     differ = 0
@@ -92,7 +93,7 @@ def test_the_lookahead_weighs_deals_by_the_opponents_placements():
     """A deal where the opponent's opening was unlikely under its model weighs less than one where
     it was likely: the exploiter reads the learned policy's opening by that policy's own distribution."""
     for q, side in _answers("advanced"):
-        for pol in (Lookahead(), ModelExploiter()):
+        for pol in (Lookahead(), ModelReader(), ModelExploiter()):
             weights = {pol._likelihood(determinise(q.view(side), random.Random(r)), 1 - side) for r in range(12)}
             assert all(0 <= w <= 1 for w in weights)
             if len(weights) > 1:
@@ -117,7 +118,7 @@ def test_the_searching_counters_play_team_sides():
     member's own hand), its move searched rather than left to the heuristic."""
     for q, side in _answers("team"):
         view = q.view(side)
-        for pol in (small("lookahead"), small("exploiter")):
+        for pol in map(small, SEARCHING):
             pol._seed = 1
             move = pol._idea(view, list(view.legal_moves))
             assert move is not None and move in view.legal_moves
@@ -126,3 +127,18 @@ def test_the_searching_counters_play_team_sides():
         if len(weights) > 1:
             return
     pytest.fail("every deal weighed the same")
+
+
+def test_the_model_reader_reads_by_strongs_model_and_plays_the_heuristic():
+    """Its deals weigh what the exploiter's weigh (the learned policy's exact bets), not the heuristic's;
+    its candidates and rollouts are the heuristic's, so it measures the reading alone."""
+    reader, exploiter, lookahead = ModelReader(), ModelExploiter(), Lookahead()
+    rules = Rules.preset("advanced")
+    assert reader._model(rules)[1].params == Heuristic().compiled().params
+    differ = 0
+    for q, side in _answers("advanced"):
+        for r in range(6):
+            deal = determinise(q.view(side), random.Random(r))
+            assert reader._likelihood(deal, 1 - side) == exploiter._likelihood(deal, 1 - side)
+            differ += reader._likelihood(deal, 1 - side) != lookahead._likelihood(deal, 1 - side)
+    assert differ > 0

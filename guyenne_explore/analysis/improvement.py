@@ -95,10 +95,12 @@ class ImproveProgress(NamedTuple):
 
 
 class Decision(NamedTuple):
-    """One placement of the self-play: the features of each legal placement (rows) and its value."""
+    """One placement of the self-play: the features of each legal placement (rows) and its value; the
+    placement point (``open_first``...), which the fit does not read (``benchmarks/bench_capacity.py`` does)."""
 
     features: np.ndarray
     values: np.ndarray
+    point: str = ""
 
 
 def check_improve(rules: Rules, seed: int, iterations: int, games: int,
@@ -139,7 +141,7 @@ class _Recorder(Strong):
         moves = list(view.legal_moves)
         known = facts(view)
         phi = np.array([features(view, m, known) for m in moves], np.float64)
-        self.decisions.append(Decision(phi, np.array([of.get(m, worst) for m in moves], np.float64)))
+        self.decisions.append(Decision(phi, np.array([of.get(m, worst) for m in moves], np.float64), view.to_play))
 
 
 def self_play(rules: Any, weights: Sequence[float], seed: int, iteration: int, game: int,

@@ -6,10 +6,11 @@ policy against them: a policy that gives its hand away by its bet sizes loses
 to :class:`BetReader`; one that folds to a lone face-down card loses to
 :class:`Bluffer`; one that spends too much to win castles loses to :class:`Folder`
 on the unspent-cards tie-break; one that folds small openings and gives way to big ones loses to
-:class:`CallerBully`.  Two search: :class:`Lookahead` weighs its deals by how likely the opponent's
-placements of the round were under each (modelled as the heuristic), and :class:`ModelExploiter`
-does the same with the learned policy's own model (its features and weights), so that it reads the
-learned policy's bets as that policy makes them and best-responds to its next move.
+:class:`CallerBully`.  Three search: :class:`Lookahead` weighs its deals by how likely the opponent's
+placements of the round were under each (modelled as the heuristic); :class:`ModelReader` weighs them
+by the learned policy's own model (its features and weights), so that it reads the learned policy's
+bets as that policy makes them; :class:`ModelExploiter` reads them so too and also plays the learned
+policy in its rollouts, on both sides, so that it best-responds to that policy's future play.
 """
 
 from __future__ import annotations
@@ -198,9 +199,13 @@ class Lookahead(_Counter):
         """This side's own play: its candidates' weights from a view, and its compiled side for the rollouts."""
         return self._fallback.weights, self._fallback.compiled()
 
+    def _reading(self, rules: Rules) -> Callable[[SideView], list[tuple[Move, int]]]:
+        """The model by which the opponent's placements weigh the deals: its move weights from a view."""
+        return self._model(rules)[0]
+
     def _likelihood(self, q: Position, side: int) -> float:
-        """How likely ``side``'s placements of this round in deal ``q`` were under the opponent's model."""
-        weights, _ = self._model(q.rules)
+        """How likely ``side``'s placements of this round in deal ``q`` were under :meth:`_reading`'s model."""
+        weights = self._reading(q.rules)
         order = (OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND)
         out = 1.0
         for point in order[:order.index(q.to_play)]:
@@ -280,7 +285,23 @@ class ModelExploiter(Lookahead):
         return self._model(rules)  # its candidates and later moves are the learned policy's own: a best response on top
 
 
+class ModelReader(Lookahead):
+    """Reads the learned policy's bets by that policy's own model, and nothing more: :class:`Lookahead`
+    whose deals are weighed by the learned policy's exact move distribution (its features and shipped
+    weights), its candidates and rollouts the heuristic's.  Beside :class:`ModelExploiter` (the same
+    reading plus rollouts that play the learned policy exactly), it tells what knowing the model's
+    bets is worth apart from what a search over its future play is worth."""
+
+    name = "model-reader"
+
+    def __init__(self, deals: int = 4, candidates: int = 4, rollouts: int = 8) -> None:
+        super().__init__(deals, candidates, rollouts)
+        self._strong = Strong()
+
+    def _reading(self, rules: Rules) -> Callable[[SideView], list[tuple[Move, int]]]:
+        return self._strong.weights
+
+
 COUNTERS = {"reader": BetReader, "bluffer": Bluffer, "folder": Folder, "caller": CallerBully,
-            "lookahead": Lookahead, "exploiter": ModelExploiter}
-#: the counters that search (a second or more a game): benchmarks play fewer games against them
-SEARCHING = ("lookahead", "exploiter")
+            "lookahead": Lookahead, "model-reader": ModelReader,
+            "exploiter": ModelExploiter}
