@@ -2,8 +2,11 @@
 
 Safe to share by default: loopback only, a token (``app.sh`` gives a random one per
 launch; without one Voilà makes its own), no file of the server served, and no
-kernel left behind: a closed tab shuts its kernel down and a kernel without any
-connection is culled after 10 idle minutes.
+kernel left behind for long: a kernel without any connection is culled after 10
+idle minutes.  A page that unloads asks the server to shut its kernel down at once
+(Voilà's beforeunload beacon, below); a reload or another address sends it, but a
+closed tab or browser may not (Chromium drops it on a tab's close), and then the
+culling frees the kernel.
 """
 
 c = get_config()  # noqa: F821  (traitlets provides it to config files)
@@ -26,7 +29,7 @@ c.MappingKernelManager.cull_busy = False
 def _xsrf_cookie(req_handler, notebook, cwd):
     """Give the page its _xsrf cookie.
 
-    Voilà's page shuts its kernel down when the tab closes with a POST that must carry
+    Voilà's page shuts its kernel down as it unloads with a POST that must carry
     that cookie; a visit opened with ``?token=`` gets none, so without this the POST
     is refused and the kernel would wait for the culler.
     """

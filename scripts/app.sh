@@ -5,8 +5,9 @@
 # Safe to share by default (settings in config/voila.py): loopback only (IP=0.0.0.0 or a host
 # address to share on a network, behind TLS),
 # a new random token at every launch (a visitor without it gets the login page, no kernel),
-# no server files served, kernels shut down when their tab closes and culled after 10 idle minutes
-# without a connection.  The page itself takes files only by upload and gives them only as downloads.
+# no server files served, kernels culled after 10 idle minutes without a connection (a page that
+# unloads asks for its kernel's shutdown at once, but a closed tab or browser may not get to ask).
+# The page itself takes files only by upload and gives them only as downloads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GUYENNE_WARM=background bash scripts/setup.sh   # the server starts while the fast path compiles

@@ -64,6 +64,17 @@ def test_the_tab_builds_a_search_from_its_fields_shows_the_ranked_table_and_cont
     assert "4 candidates tried (4 from the store)" in panel.controls.status.value
 
 
+def test_the_status_counts_the_candidates_played_as_the_progress_does(tmp_path, english):
+    panel = small(BalancePanel(before_deal("advanced")), tmp_path / "s.journal")
+    panel.trials.value = 2  # fewer candidates than the space's 4 settings
+    said: list[str] = []
+    panel.controls.status.observe(lambda change: said.append(html.unescape(change["new"])), "value")
+    panel.run(block=True)
+    assert any("Searching 2 candidates of the 4 settings..." in s for s in said)
+    # each candidate named as it starts, "of" the same count (the setting after the colon is the sampler's pick)
+    assert [s.split(":")[0] for s in said if s.startswith("candidate ")] == ["candidate 1 of 2", "candidate 2 of 2"]
+
+
 def test_a_bad_field_shows_its_problem_beside_it_and_nothing_runs(tmp_path, english):
     panel = small(BalancePanel(before_deal("advanced")), tmp_path / "s.journal")
     panel.rows[0].values.value = "5:99"  # beyond the engine's bounds for a hand
@@ -139,6 +150,19 @@ def test_the_tradeoff_figure_marks_the_candidates_meeting_every_target(english):
     french = tradeoff_figure(result, "advantage", "rounds", lang="fr")
     assert [t.name for t in french.data][0] == "atteint toutes les cibles"
     assert french.layout.xaxis.title.text == "Avantage (premier camp)"
+
+
+def test_the_tables_long_headings_are_short_with_the_full_heading_as_their_tooltip(english):
+    panel = BalancePanel(before_deal("advanced"))
+    panel.result = _planted()
+    panel._draw()
+    heads = [(html.unescape(tip), html.unescape(shown).split("<br>"))
+             for tip, shown in re.findall(r"<th\b[^>]*?(?: title='([^']*)')?>(.*?)</th>", panel.table.value)]
+    # in a 1280 px window the tab is some 650 px wide: the full headings wrapped to four lines and more
+    assert heads == [("", ["setting"]), ("", ["rank"]), ("changes from the preset", ["changes"]), ("", ["games"]),
+                     ("on the trade-off front", ["front"]),
+                     ("Advantage (first side) (0.45:0.55)", ["Advantage (first side)", "(0.45:0.55)"]),
+                     ("Duration (rounds) (:9)", ["Duration (rounds)", "(:9)"])]
 
 
 def test_the_tab_and_its_result_in_french_after_a_switch(english):

@@ -106,7 +106,7 @@ def test_the_report_holds_the_question_the_ranked_answer_the_figure_the_depth_an
     assert "0.480 [0.440, 0.520]" in page.cells and "best" in page.cells
     assert page.graphs == 1  # the trade-off figure, drawn by the plotly.js inlined in the page
     assert page.scripts and all(s.get("src") is None for s in page.scripts)
-    assert "skill chain: 1 level (95% interval 1 to 1)" in words and "0.810 [0.780, 0.840]" in page.cells
+    assert "skill chain: 1 step, a level beating the one below (95% interval 1 to 1)" in words and "0.810 [0.780, 0.840]" in page.cells
     command = ("guyenne-explore balance --rules advanced --vary hand_size=5:7 --target advantage=0.45:0.55 "
                "--target rounds=:9 --policies heuristic --games 200 --trials 9 --seed 7")
     assert command in words and reproduce_command(result) == command

@@ -9,6 +9,15 @@ from tests.test_browser_sizes import OUTSIDE, shot
 
 PORT = 8911
 
+#: JS: the most lines a heading of the results table takes, and whether the table is wider than its box (it scrolls)
+HEADINGS = """() => {
+  const ths = [...document.querySelectorAll('.guyenne-balance-table th')];
+  const box = document.querySelector('.guyenne-balance-table table').parentElement;
+  return [Math.max(...ths.map((th) => Math.round((th.getBoundingClientRect().height - 4)
+                                                  / parseFloat(getComputedStyle(th).lineHeight)))),
+          box.scrollWidth > box.clientWidth];
+}"""
+
 
 def test_a_tiny_search_from_the_balance_tab_shows_its_table(tmp_path):
     reason = app.missing()
@@ -32,10 +41,13 @@ def test_a_tiny_search_from_the_balance_tab_shows_its_table(tmp_path):
             assert "3 candidates tried" in panel.inner_text()
             assert page.evaluate(OUTSIDE) == []
             assert page.evaluate(app.TRUNCATED) == []
+            # short headings (the full ones as tooltips): at most three lines where the full ones took five
+            assert page.evaluate(HEADINGS)[0] <= 3
             shot(page, panel, "1280x800-balance")
             page.set_viewport_size({"width": 1920, "height": 1080})
             page.wait_for_timeout(500)
             assert page.evaluate(OUTSIDE) == []
+            assert page.evaluate(HEADINGS) == [2, False]  # a target's range under its metric; the whole table shown
             shot(page, panel, "1920x1080-balance")
         except Exception:
             page.screenshot(path=str(app.ARTIFACTS / "balance-failure.png"))

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from guyenne_explore.analysis import skill_depth
+from guyenne_explore.analysis import Depth, skill_depth
+from guyenne_explore.analysis.balance.depth import Match
+from guyenne_explore.analysis.outcomes import Game
 from guyenne_explore.cli import main
 from guyenne_explore.engine_api import Rules
 
@@ -29,6 +31,20 @@ def test_the_heuristic_beats_uniform_play_and_the_chain_counts_it():
     weaker = depth.matches[1].weaker_wins
     assert weaker.value < 0.5 and weaker.games == 600
     assert depth.matches[1].luck.value < 0.9  # decisions matter here
+
+
+def test_three_levels_each_beating_the_one_below_are_a_chain_of_two_steps_and_said_so():
+    # the stronger level wins every deal in both seats: each of the two matches is beaten outright
+    won = Game(10, 2, "english", 6, 1, (True, True), "sweep")
+    lost = Game(2, 10, "french", 6, 1, (True, True), "sweep")
+    first, second = [won] * 20, [lost] * 20
+    levels = ("uniform", "heuristic", "strong")
+    matches = [Match.from_games(w, s, first, second) for w, s in zip(levels, levels[1:])]
+    depth = Depth.from_matches("advanced", levels, matches, [(first, second)] * 2)
+    assert [m.beats for m in depth.matches] == [True, True] and depth.chain == 2
+    text = depth.chain_text("en")
+    assert text.startswith("skill chain: 2 steps, each a level beating the one below") and "levels" not in text
+    assert depth.metric().unit == "steps"
 
 
 def test_a_rule_set_where_decisions_cannot_matter_has_a_luck_share_of_one():

@@ -31,7 +31,8 @@ KEYWORDS = {"_": None, "N_": None, "NP_": ((1, "c"), 2), "gettext": None, "ngett
 #: French words spelled as in English (a msgstr equal to its msgid is allowed only for these).
 SAME_IN_FRENCH = {"{detail}", "Guyenne", "X", "Y", "{count} × {card}", "Notation", "Position", "Total", "Option",
                   "Expert", "Variante", "{side} {score}", "JSON", "{name}: {value}", "SVG", "PNG", "PDF", "ZIP",
-                  "Score", "{title} · {subtitle}", "{first} · {second}", "§{number}", "{number}. {caption}", "Figures"}
+                  "Score", "{title} · {subtitle}", "{first} · {second}", "§{number}", "{number}. {caption}", "Figures",
+                  "front"}
 
 
 def _catalogue():

@@ -58,6 +58,8 @@ def test_difference_and_rounds_figures_one_trace_per_label(results):
     assert len({t.marker.color for t in rounds.data}) == 3
     endgame = results["endgame"]
     assert list(rounds.data[2].x) == sorted(endgame.rounds)
+    # rounds are whole: a tick each round, none at a half round however narrow the range
+    assert rounds.layout.xaxis.dtick == 1
     mean_diff = sum(x * y for x, y in zip(diff.data[0].x, diff.data[0].y))
     means = results["base"].mean_scores()
     assert mean_diff == pytest.approx(means["english"] - means["french"])

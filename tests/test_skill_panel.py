@@ -112,3 +112,18 @@ def test_the_skill_levels_name_their_position_and_mark_a_previous_positions_figu
     panel.set_position(opening("base", 1))
     assert "round 1" in panel.subject.line.value and "previous position" in panel.subject.stale_note.value
     assert "guyenne-stale" in panel.figure_box._dom_classes and "guyenne-stale" in panel.details._dom_classes
+
+
+def test_the_cost_of_a_run_is_shown_before_it_starts_and_follows_the_fields():
+    panel = SkillPanel(opening("advanced", 1))
+    panel.rule_sets.value = (panel.position.rules,)
+    panel.uniform.value, panel.heuristic.value, panel.search.value = True, True, False
+    panel.games.value = 300
+    assert panel.cost.value.startswith("Run skill levels plays 600 games:")
+    panel.search.value = True
+    panel.search_games.value = 7
+    assert panel.cost.value.startswith("Run skill levels plays 607 games:")
+    panel.rule_sets.value = (panel.position.rules, Rules.from_json("base"))
+    assert panel.cost.value.startswith("Run skill levels plays 1,214 games:")
+    panel.games.box.value = "many"  # unreadable: no cost promised (the field names its problem)
+    assert panel.cost.value == ""

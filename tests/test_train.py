@@ -258,18 +258,21 @@ def test_the_skill_tab_offers_strong_and_strong_trained_and_cancel_stops_its_tra
     training.games, training.popsize, training.seconds = 20, 6, 3600.0  # long: cancelled below
     panel.strong_trained.value = True
     assert "Training strong for this variant takes" in training.cost.value and training.controls.progress.value == 0
-    panel.run(block=True)
-    assert "not trained" in panel.controls.status.value
+    # advanced ships weights trained for it: until weights are trained here, the option plays them (once)
+    assert panel.levels == ["strong"]
     training.train(block=False)
+    assert panel.run_button.disabled and training.busy  # one run at a time on the cores
     deadline = time.monotonic() + 120
-    while training.controls.progress.value < 3 and time.monotonic() < deadline:
+    while training.controls.progress.value < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert training.controls.progress.value >= 3 and training.controls.left.value  # moving, with the time left
+    assert training.controls.progress.value >= 2 and training.controls.left.value  # generations, with the time left
     training.controls.cancel()
     training.controls.thread.join(60)
     assert not training.controls.running
     assert "cancelled" in training.controls.status.value.lower()
     assert not files.cache_file(Rules.preset("advanced")).exists()  # no weights from a cancelled run
+    assert not training.train_button.disabled and not panel.run_button.disabled  # Train continues it; Run runs
+    assert "A cancelled run of" in training.cost.value  # and says so
 
 
 def test_the_validation_measures_a_mean_against_the_heuristic_and_the_start():

@@ -1,4 +1,6 @@
 """Rule variants from the same position (analysis/variants.py) and the variant lab headless."""
+import html
+
 import pytest
 
 from guyenne_explore import Position, Rules
@@ -97,7 +99,11 @@ def test_the_lab_opens_on_the_positions_rules_and_builds_variants():
     assert lab.preset.value == "advanced" and lab.editors["max_at_castle"].value == "4"
     assert lab.variant == Rules.preset("advanced", max_at_castle=4)
     lab.editors["count:5"].value = "3"
-    assert lab.variant.card_counts[5] == 3 and "card_counts" in lab.variant_label.value
+    assert lab.variant.card_counts[5] == 3
+    # in words, each change beside the preset's value, as the report says it; not the rules' repr with its dict
+    assert html.unescape(lab.variant_label.value) == (
+        "Variant: advanced, card counts 2: 12, 3: 4, 4: 3, 5: 3 (preset: 2: 12, 3: 4, 4: 3, 5: 2); "
+        "max at a castle 4 (preset: 5)")
     lab.preset.value = "expert"
     assert lab.variant == Rules.preset("expert") and lab.editors["pre_discard"].value == "5"
 

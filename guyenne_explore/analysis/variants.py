@@ -46,6 +46,7 @@ CHOICE_NAMES: dict[str, str] = {
     # short: a menu's width; "reshuffle: on an empty deck" (a card to draw, none left), "at the last card" (drawn)
     "on_draw": N_("on an empty deck"), "immediate": N_("at the last card"),
     "line": N_("in a line"), "ring": N_("in a ring"),
+    "none": N_("none"),  # removal: no card removed for good
 }
 
 
@@ -57,7 +58,8 @@ def parameter_label(key: str, lang: str | None = None) -> str:
 
 
 def choice_label(value: Any, lang: str | None = None) -> str:
-    """A parameter's value in words: a side's title, a reshuffle or adjacency rule's name; others as written."""
+    """A parameter's value in words: a side's title, a reshuffle or adjacency rule's name, no removal; others as
+    written (a preset's name, a year, a number)."""
     if value in SIDES:
         return side_title(value, lang)
     return gettext(CHOICE_NAMES[value], lang) if isinstance(value, str) and value in CHOICE_NAMES else str(value)

@@ -159,10 +159,29 @@ def candidate_rows(result: SearchResult, alternatives: int = 8, lang: str | None
             row[_("on the trade-off front")] = _("yes") if c.number in on_front else _("no")
         for t in result.targets:
             m = c.metrics.get(t.metric)
-            wanted = str(t).partition("=")[2]  # the range asked, "0.45:0.55", ":0.05"
-            row[f"{target_label(short_name(t), lang)} ({wanted})"] = "-" if m is None else _cell(m.value, m.low, m.high)
+            row[_target_column(t, lang)[0]] = "-" if m is None else _cell(m.value, m.low, m.high)
         rows.append(row)
     return rows
+
+
+def _target_column(t: Target, lang: str | None) -> tuple[str, str, str]:
+    """A target's column in :func:`candidate_rows`: its key ("Advantage (first side) (0.45:0.55)"), the metric's
+    label and the range asked ("0.45:0.55", ":0.05")."""
+    label, wanted = target_label(short_name(t), lang), str(t).partition("=")[2]
+    return f"{label} ({wanted})", label, wanted
+
+
+def candidate_heads(result: SearchResult, lang: str | None = None) -> dict[str, tuple[str, ...]]:
+    """The short headings of :func:`candidate_rows`' long columns (for :func:`.plots.rows_html`, which gives each
+    its full key as a tooltip): in a 1280 px window the Balance tab is some 650 px wide, where the full keys
+    wrapped to four lines or more; a target's range goes on a line of its own, under its metric."""
+    _ = translator(lang).gettext
+    heads: dict[str, tuple[str, ...]] = dict([(_("changes from the preset"), (_("changes"),)),
+                                              (_("on the trade-off front"), (_("front"),))])
+    for t in result.targets:
+        key, label, wanted = _target_column(t, lang)
+        heads[key] = (label, f"({wanted})")
+    return heads
 
 
 def candidates_csv(result: SearchResult) -> str:

@@ -140,6 +140,8 @@ def rounds_figure(results: Results, lang: str | None = None) -> go.Figure:
         fig.add_trace(go.Bar(x=list(dist), y=list(dist.values()), name=lb, marker_color=label_color(i), meta=lb,
                              hovertemplate=f"{lb}<br>%{{x}} {rounds}: %{{y:.3f}}<extra></extra>"))
     fig.update_layout(barmode="group", showlegend=len(results) > 1)
+    # a tick each whole round: left to itself, plotly ticks a narrow range at half rounds (5.5), which no game plays
+    fig.update_xaxes(dtick=1)
     return _layout(fig, _("Rounds played (the current round counted as 1)"), rounds, lang=lang, results=results)
 
 
@@ -214,18 +216,27 @@ def metrics_rows(results: Results, lang: str | None = None) -> list[dict[str, st
     return list(rows.values())
 
 
-def rows_html(rows: Sequence[Mapping[str, str]]) -> str:
-    """A plain HTML table of rows sharing the first row's keys."""
+def rows_html(rows: Sequence[Mapping[str, str]], heads: Mapping[str, Sequence[str]] | None = None) -> str:
+    """A plain HTML table of rows sharing the first row's keys.  ``heads``: a column's heading in short, line by
+    line, where its key would wrap to many lines in a narrow panel; the key is then the heading's tooltip."""
     if not rows:
         return ""
     keys = list(rows[0])
     _ = translator().gettext
     shown = {"metric": _("metric"), "meaning": _("meaning")}
+    heads = heads or {}
     # a "meaning" (prose) goes under the first cell, so that the table fits a narrow panel; a value
     # and its interval stay on one line
     meaning = "meaning" in keys and len(keys) > 2
     columns = [k for k in keys if not (meaning and k == "meaning")]
-    head = "".join(f"<th style='text-align:left;padding:2px 8px'>{escape(shown.get(k, k))}</th>" for k in columns)
+
+    def heading(key: str) -> str:
+        if key not in heads:
+            return f"<th style='text-align:left;padding:2px 8px'>{escape(shown.get(key, key))}</th>"
+        return (f"<th style='text-align:left;padding:2px 8px' title='{escape(key)}'>"
+                + "<br>".join(escape(line) for line in heads[key]) + "</th>")
+
+    head = "".join(heading(k) for k in columns)
 
     def first(row: Mapping[str, str]) -> str:
         text = escape(str(row.get(columns[0], "")))

@@ -56,14 +56,21 @@ def rules_rows(rules: Rules, lang: str) -> list[tuple[str, str, str]]:
     return rows
 
 
+def differences_words(rules: Rules, lang: str) -> str:
+    """Each parameter of ``rules`` that differs from its preset, as a reader reads it ("hand size 7 (preset: 6)"),
+    joined by semicolons (a card count's value holds commas); "" for the preset itself.  The report and the
+    variant lab's line say a variant alike."""
+    _ = translator(lang).gettext
+    return "; ".join(_("{name} {value} (preset: {preset})").format(name=n, value=v, preset=b)
+                     for n, v, b in rules_rows(rules, lang) if b)
+
+
 def _rules_html(label: str, rules: Rules, lang: str) -> str:
     _ = translator(lang).gettext
     rows = rules_rows(rules, lang)
-    changed = [r for r in rows if r[2]]
+    changed = differences_words(rules, lang)
     summary = (_("No difference from the preset {preset}.") if not changed else
-               _("Differences from the preset {preset}: {changes}.")).format(
-        preset=rules.preset_name, changes="; ".join(_("{name} {value} (preset: {preset})").format(
-            name=n, value=v, preset=b) for n, v, b in changed))
+               _("Differences from the preset {preset}: {changes}.")).format(preset=rules.preset_name, changes=changed)
     body = "".join(f"<tr><td>{escape(n)}</td><td>{'<b>' if b else ''}{escape(v)}{'</b>' if b else ''}</td>"
                    f"<td>{escape(b)}</td></tr>" for n, v, b in rows)
     titles = (_("parameter"), _("value"), _("preset value"))  # translated outside the f-string, where they are extracted

@@ -53,7 +53,7 @@ from ..analysis import (
 )
 from ..i18n import N_, gettext, ngettext, plain_count, plain_duration, plain_size
 from ..position import Position
-from ..render.balance import candidate_rows, candidates_csv, depth_rows, table_heading, target_label, tradeoff_figure
+from ..render.balance import candidate_heads, candidate_rows, candidates_csv, depth_rows, table_heading, target_label, tradeoff_figure
 from ..render.balance_report import balance_report
 from ..render.plots import FORMATS, export_figures, rows_html
 from ..rules import PRESETS, Rules
@@ -378,7 +378,11 @@ class BalancePanel(w.VBox):
         executor = local_pool() if played_by_the_engine and local_cores() > 1 else None
         self.run_button.disabled = True
         self._enable_exports(False)
-        self.controls.start(gettext("Searching {size} candidates...").format(size=space.size))
+        # the candidates the search plays (the trials asked, fewer when the space has fewer settings), the same
+        # count as the progress's "candidate 2 of 4"; the space's size is what they are drawn from
+        candidates = estimate_search(space, targets, policies, games, trials, ladder).candidates
+        self.controls.start(gettext("Searching {candidates} candidates of the {size} settings...").format(
+            candidates=candidates, size=plain_count(space.size)))
         shown = {"candidate": 0}
 
         def progress(p: SearchProgress) -> bool | None:
@@ -426,7 +430,7 @@ class BalancePanel(w.VBox):
             return
         rows = candidate_rows(self.result)
         head = table_heading(self.result)
-        self.table.value = f"<h4>{escape(head)}</h4>" + rows_html(rows) if rows else messages_html(
+        self.table.value = f"<h4>{escape(head)}</h4>" + rows_html(rows, candidate_heads(self.result)) if rows else messages_html(
             [gettext("no candidate could be played: the rules refused every one")])
         self.figures = {"balance-tradeoff": tradeoff_figure(self.result, self.x_axis.value, self.y_axis.value)}
         self.figure_box.show(self.figures)

@@ -22,9 +22,9 @@ import ipywidgets as w
 
 from ..analysis import Cancelled
 from ..analysis import SkillTable, level_name, skill_levels
-from ..analysis import local_cores, local_pool
+from ..analysis import local_cores, local_pool, seconds_a_game
 from ..analysis import Metric
-from ..i18n import LANGUAGES, gettext, ngettext
+from ..i18n import LANGUAGES, gettext, ngettext, plain_count, plain_duration
 from ..position import Position
 from ..rules import Rules
 from ..render.plots import rows_html
@@ -53,6 +53,8 @@ class SkillPanel(w.VBox):
         self.strong = w.Checkbox(value=False, description="strong", indent=False)  # its preset's weights
         self.strong_trained = w.Checkbox(value=False, description=TRAINED, indent=False)  # the position's rules'
         self.training = StrongTraining()  # its cost, then Train with progress and Cancel, when strong_trained is ticked
+        # one run at a time on the cores: Run skill levels waits for the training
+        self.training.on_busy = lambda busy: setattr(self.run_button, "disabled", busy or self.position is None)
         self.search = w.Checkbox(value=True, description="search (IS-MCTS)", indent=False)
         self.search_budget = NumberField("Search rollouts", 100, 1, 100_000)
         self.games = NumberField("Games", 1000, 1, 10_000_000)
@@ -61,6 +63,7 @@ class SkillPanel(w.VBox):
         self.metric = name_options(w.Dropdown(options=list(METRICS), value=METRICS[0], description="Metric"),
                                    Metric.label_of)
         self.run_button = w.Button(description="Run skill levels", button_style="primary", icon="play")
+        self.cost = w.HTML()  # what Run skill levels will play, and its rough time, before it starts
         self.controls = RunControls()
         self.figure_box = FigureBox(views=1)
         self.changes = w.HTML()
@@ -76,6 +79,9 @@ class SkillPanel(w.VBox):
         self.metric.observe(guarded(self.controls.status)(lambda _: self._show()), names="value")
         self.strong_trained.observe(guarded(self.training.controls.status)(lambda _: self._show_training()),
                                     names="value")
+        for box in (self.uniform, self.heuristic, self.strong, self.strong_trained, self.search, self.rule_sets,
+                    self.games.box, self.search_games.box, self.search_budget.box):
+            box.observe(guarded(self.controls.status)(lambda _: self._show_cost()), names="value")
         levels = w.VBox([w.HTML("<b>Skill levels</b> (both sides at each level)"),
                          self.uniform, self.heuristic, self.strong, self.strong_trained, self.search,
                          self.search_budget])
@@ -83,7 +89,7 @@ class SkillPanel(w.VBox):
         align_labels(self.search_budget, self.games, self.search_games, self.seed, self.metric)
         super().__init__([self.subject.line,
                           w.HBox([self.rule_sets, levels, settings], layout=w.Layout(flex_flow="row wrap")),
-                          self.training.box, self.controls.box(self.run_button), self.controls.status,
+                          self.training.box, self.cost, self.controls.box(self.run_button), self.controls.status,
                           self.subject.stale_note,
                           self.figure_box, self.changes, self.details, self.how_they_play], **kwargs)
         self.position: Position | None = None
@@ -102,9 +108,26 @@ class SkillPanel(w.VBox):
         self.rule_sets.options = rule_set_options(position)
         values = [v for _, v in self.rule_sets.options]
         self.rule_sets.value = (position.rules, *(r for r in chosen if r in values[1:]))
-        self.run_button.disabled = self.controls.running
+        self.run_button.disabled = self.controls.running or self.training.busy
         self.controls.status.value = ""
         self._show_training()
+        self._show_cost()
+
+    def _show_cost(self) -> None:
+        """What Run skill levels will play and its rough time here (the search's games spread over the cores);
+        nothing while a field cannot be read or no level is chosen."""
+        if self.position is None or unreadable(self.games, self.search_games, self.search_budget) or not self.levels:
+            self.cost.value = ""
+            return
+        count = len(self.rule_sets.value) or 1
+        games = {lv: (self.search_games.value if lv.startswith("search") else self.games.value) * count
+                 for lv in self.levels}
+        seconds = sum(n * seconds_a_game(lv) / (local_cores() if lv.startswith("search") else 1)
+                      for lv, n in games.items())
+        total = sum(games.values())
+        self.cost.value = escape(ngettext("Run skill levels plays {games} game: {duration} here.",
+                                          "Run skill levels plays {games} games: {duration} here.", total).format(
+            games=plain_count(total), duration=plain_duration(seconds)))
 
     def _show_training(self) -> None:
         """The training of strong for the position's rules, shown while its level is ticked."""
@@ -118,14 +141,16 @@ class SkillPanel(w.VBox):
     @property
     def levels(self) -> list[str]:
         """The chosen levels by policy name, weakest first (the search with its budget; strong trained for the
-        position's rules as ``strong@FILE``, left out while untrained)."""
-        return [name for box, name in ((self.uniform, "uniform"), (self.heuristic, "heuristic"), (self.strong, "strong"),
-                                       (self.strong_trained, self.training.policy()),
-                                       (self.search, f"search:{int(self.search_budget.value)}")) if box.value and name]
+        position's rules as ``strong@FILE``, left out while untrained; on a preset without weights trained here,
+        its shipped weights: ``strong``, counted once)."""
+        return list(dict.fromkeys(
+            name for box, name in ((self.uniform, "uniform"), (self.heuristic, "heuristic"), (self.strong, "strong"),
+                                   (self.strong_trained, self.training.policy()),
+                                   (self.search, f"search:{int(self.search_budget.value)}")) if box.value and name))
 
     def run(self, block: bool = True) -> None:
         """Sample every chosen rule set at every chosen level; block=False runs in a background thread."""
-        if self.position is None or self.controls.running:
+        if self.position is None or self.controls.running or self.training.busy:
             return
         problems = unreadable(self.games, self.search_games, self.seed, self.search_budget)
         levels = self.levels
@@ -145,7 +170,7 @@ class SkillPanel(w.VBox):
         # the search's games, played by the engine, go to the local cores (compiled ones stay here)
         executor = local_pool() if local_cores() > 1 else None
         self._analysing = (p, self.subject.start)
-        self.run_button.disabled = True
+        self.run_button.disabled = self.training.train_button.disabled = True
         self.controls.start(gettext("Sampling {rule_sets} at {levels}...").format(
             rule_sets=ngettext("{count} rule set", "{count} rule sets", len(chosen)).format(count=len(chosen)),
             levels=ngettext("{count} skill level", "{count} skill levels", len(levels)).format(count=len(levels))))
@@ -172,6 +197,7 @@ class SkillPanel(w.VBox):
     def _finish(self, table: SkillTable | None, message: str) -> None:
         self.controls.finish(table is not None)
         self.run_button.disabled = self.position is None
+        self.training.train_button.disabled = False
         if table is None:
             self.controls.status.value = escape(message)
             return
@@ -186,6 +212,7 @@ class SkillPanel(w.VBox):
         (drawn again from the kept table: nothing is played again)."""
         self.subject.draw()
         self._show_training()  # the training's cost or its record, in the new language
+        self._show_cost()
         self.how_they_play.refresh()
         if self.controls.running:
             return

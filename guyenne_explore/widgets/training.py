@@ -45,6 +45,10 @@ class StrongTraining:
         self.seconds = float(TRAIN_DEFAULTS["minutes"]) * 60
         self.games, self.popsize = int(TRAIN_DEFAULTS["games"]), int(TRAIN_DEFAULTS["popsize"])
         self.on_trained: Callable[[], None] = lambda: None
+        #: told True when a run starts and False when it ends, so the panel keeps its other runs off meanwhile
+        self.on_busy: Callable[[bool], None] = lambda busy: None
+        #: whether a run is under way (set by the run itself: its thread is still alive while it reports its end)
+        self.busy = False
         self.promised: Any = None  # the cost shown before Train: what Train then runs (a second measure may differ)
         self._said: Callable[[], str] | None = None  # the last run's outcome, as a function of the language
         # its parts join the page only while shown: a hidden Cancel or Train would be one more button of that name
@@ -58,14 +62,24 @@ class StrongTraining:
         """Where the weights trained for the rules are kept (None without rules)."""
         return None if self.rules is None else cache_file(self.rules)
 
+    @property
+    def state(self) -> Path | None:
+        """Where a cancelled run for the rules is kept until Train continues it (None without rules)."""
+        return None if self.file is None else self.file.with_name(self.file.name + ".state")
+
     def policy(self) -> str | None:
-        """The policy that plays the weights trained for the rules, ``strong@FILE``; None while untrained."""
-        return f"strong@{self.file}" if self.file is not None and self.file.exists() else None
+        """The policy that plays the weights trained for the rules: ``strong@FILE`` once trained here, else
+        ``strong`` for a preset the package ships weights trained for; None while untrained."""
+        if self.rules is None or self.file is None:
+            return None
+        if self.file.exists():
+            return f"strong@{self.file}"
+        return "strong" if trained_preset(self.rules) is not None else None
 
     def show(self, rules: Rules | None, wanted: bool) -> None:
         """Show the training for ``rules`` when ``wanted`` (the trained option is chosen), with its cost or its
         weights when trained; hidden otherwise."""
-        if self.controls.running:
+        if self.busy:
             return
         if rules != self.rules:  # another variant: the last run's outcome was not about it
             self._said, self.controls.status.value = None, ""
@@ -80,8 +94,7 @@ class StrongTraining:
 
     def describe(self) -> None:
         """The trained weights' record, or the cost of training them (measured here, before anything starts)."""
-        assert self.rules is not None and self.file is not None
-        self.train_button.disabled = self.controls.running
+        assert self.rules is not None and self.file is not None and self.state is not None
         if self.file.exists():
             trained = read_model(self.file).trained
             self.cost.value = escape(gettext(
@@ -95,9 +108,19 @@ class StrongTraining:
         cost = self.promised = self.estimate()
         preset = trained_preset(self.rules)
         shipped = "" if preset is None else gettext(
-            "Strong already plays the weights trained for the preset {preset}, shipped with the package; training "
-            "here keeps weights of your own for it. ").format(preset=preset)
-        self.cost.value = escape(shipped + gettext(
+            "Strong already plays the weights trained for the preset {preset}, shipped with the package, and this "
+            "option plays them; training here keeps weights of your own for it. ").format(preset=preset)
+        saved = ""
+        if self.state.exists():
+            try:
+                done = read_state(self.state).generation
+            except ValueError as exc:  # (its words name the file and the problem; Train would say the same)
+                saved = gettext("A saved run cannot be continued: {error}. ").format(error=exc)
+            else:
+                saved = ngettext("A cancelled run of {count} generation is kept for this variant: Train continues it. ",
+                                 "A cancelled run of {count} generations is kept for this variant: Train continues it. ",
+                                 done).format(count=done)
+        self.cost.value = escape(shipped + saved + gettext(
             "Training strong for this variant takes {duration} on {cores} cores: {generations} generations of "
             "{games} games, at {rate} games a second measured here. Its weights are then kept for this variant.").format(
             duration=plain_duration(cost.seconds), cores=local_cores(), generations=plain_count(cost.generations),
@@ -109,22 +132,24 @@ class StrongTraining:
 
     def train(self, block: bool = True) -> None:
         """Train for the rules (continuing a cancelled run of theirs), the generations the cost promised."""
-        if self.rules is None or self.file is None or self.controls.running:
+        if self.rules is None or self.file is None or self.state is None or self.busy:
             return
-        rules, out = self.rules, self.file
-        state = out.with_name(out.name + ".state")
+        rules, out, state = self.rules, self.file, self.state
         resumed = read_state(state) if state.exists() else None
         cost = self.promised if self.promised is not None else self.estimate()
         generations = resumed.generation + cost.generations if resumed is not None else cost.generations
         seed = resumed.settings.seed if resumed is not None else int(TRAIN_DEFAULTS["seed"])
         executor = local_pool() if local_cores() > 1 else None
-        self.train_button.disabled = True
-        self.controls.start(gettext("Training strong for this variant..."))
+        self.train_button.disabled, self.busy = True, True
+        self.on_busy(True)
+        self.controls.start(ngettext("Training strong for this variant: {count} generation (the bar counts them)...",
+                                     "Training strong for this variant: {count} generations (the bar counts them)...",
+                                     generations).format(count=plain_count(generations)))
 
         def progress(p: Any) -> bool | None:
-            answer = self.controls.callback(p.generation * p.popsize + p.candidate, generations * p.popsize)
-            # the time left at the last generation's pace (the bar's own counts the workers' start in the first),
-            # before that at the pace measured for the cost
+            answer = self.controls.callback(p.generation, generations)
+            # the time left at the run's pace a generation (the bar's own would count the workers' start),
+            # before a generation is done at the pace measured for the cost
             left = p.seconds_left if p.seconds_left is not None else max(0.0, cost.seconds - p.seconds)
             self.controls.left.value = gettext("{duration} left").format(duration=plain_duration(left))
             return answer
@@ -155,7 +180,8 @@ class StrongTraining:
     def _done(self, ok: bool, said: Callable[[], str]) -> None:
         """The run's end: its outcome is kept as words of the language, so a language switch says it again."""
         self.controls.finish(ok)
-        self.train_button.disabled = False
         self._said = said
         self.describe()
         self.controls.status.value = escape(said())
+        self.train_button.disabled, self.busy = False, False
+        self.on_busy(False)

@@ -33,9 +33,10 @@ from ..analysis import (
     swept_change,
 )
 from ..analysis import local_cores
-from ..i18n import gettext
+from ..i18n import current_language, gettext
 from ..position import Position
 from ..render.plots import metrics_rows, result_figures, rows_html, sweep_figure
+from ..render.report import differences_words
 from ..rules import (
     ADJACENCIES,
     PRESETS,
@@ -130,6 +131,7 @@ class VariantLab(w.VBox):
         self.english_policy = w.Dropdown(options=[*POLICIES, TRAINED], value="uniform", description="English")
         self.french_policy = w.Dropdown(options=[*POLICIES, TRAINED], value="uniform", description="French")
         self.training = StrongTraining()  # its cost, then Train with progress and Cancel, when TRAINED is chosen
+        self.training.on_busy = lambda busy: self._enable(self.controls.running)  # one run at a time on the cores
         self.search_budget = NumberField("Search rollouts", 400, 1, 100_000)  # for a side that searches
         self.method = w.Dropdown(options=METHODS, value="auto", description="Method")
         self.games = NumberField("Games", 500, 1, 10_000_000)
@@ -235,9 +237,11 @@ class VariantLab(w.VBox):
             self.variant_label.value = ""
         else:
             self.rules_problems.value = ""
-            code = f"<code>{escape(str(self.variant))}</code>"
+            # in words, as the report says it ("advanced, hand size 7 (preset: 6)"), not the rules' repr
+            differences = differences_words(self.variant, current_language())
+            words = f"{self.variant.preset_name}, {differences}" if differences else self.variant.preset_name
             self.variant_label.value = (gettext("Variant: {rules} (the preset itself)") if self.variant == self.preset_rules
-                                        else gettext("Variant: {rules}")).format(rules=code)
+                                        else gettext("Variant: {rules}")).format(rules=escape(words))
         self._show_application()
         self._show_training()
         self._enable(self.controls.running)
@@ -338,7 +342,9 @@ class VariantLab(w.VBox):
         return list(range(low, high + 1))
 
     def _enable(self, busy: bool = False) -> None:
-        off = busy or self.position is None or self.variant is None
+        """Compare and Run sweep while nothing runs (``busy``: a run of theirs; or the training) and the position
+        and the variant can be analysed."""
+        off = busy or self.training.busy or self.position is None or self.variant is None
         self.compare_button.disabled = self.sweep_button.disabled = off
 
     def set_position(self, position: Position | None, start: Start | None = None) -> None:
@@ -373,7 +379,7 @@ class VariantLab(w.VBox):
                 "games": self.games.value, "seed": self.seed.value, "progress": self.controls.callback}
 
     def _launch(self, message: str, work: Any, block: bool) -> None:
-        self.compare_button.disabled = self.sweep_button.disabled = True
+        self.compare_button.disabled = self.sweep_button.disabled = self.training.train_button.disabled = True
         self.exports.enable(False)
         self.controls.start(message)
 
@@ -451,6 +457,7 @@ class VariantLab(w.VBox):
         self.controls.finish(ok)
         self.exports.enable(bool(self.results))
         self._enable()
+        self.training.train_button.disabled = False
         if not ok:
             self.controls.status.value = escape(message)
             return

@@ -7,8 +7,8 @@ favours either level.  From the pairs of games:
 - the stronger level's *score* (a win 1, a draw ½), with its 95% interval over the pairs; a level
   *beats* the one below when its score is at least :data:`BEATS` (0.55);
 - the *skill chain*: the longest run of neighbouring levels each beating the one below, counted in
-  levels that beat their neighbour (uniform against uniform: 0); its interval counts the links whose
-  interval's low end, and high end, reaches :data:`BEATS`;
+  steps, the levels that beat their neighbour (uniform against uniform: 0; three levels each beating the
+  one below: 2); its interval counts the links whose interval's low end, and high end, reaches :data:`BEATS`;
 - how often the *weaker level wins* a game;
 - the *luck share*: how much of the outcome the deal decides rather than the decisions, read on the
   same deal with the levels swapped: 1 when the swap leaves the outcome as it was (for the English
@@ -172,15 +172,17 @@ class Depth:
 
     def chain_text(self, lang: str | None = None) -> str:
         """The skill chain with its interval as a sentence (the command line, the Balance tab and the report
-        say it alike)."""
+        say it alike).  Said in steps, not levels: a ladder of three levels each beating the one below is a
+        chain of 2, which "2 levels" would misread as the two bottom levels."""
         return translator(lang).ngettext(
-            "skill chain: {chain} level (95% interval {low} to {high})",
-            "skill chain: {chain} levels (95% interval {low} to {high})", self.chain).format(
+            "skill chain: {chain} step, a level beating the one below (95% interval {low} to {high})",
+            "skill chain: {chain} steps, each a level beating the one below (95% interval {low} to {high})",
+            self.chain).format(
             chain=self.chain, low=self.chain_low, high=self.chain_high)
 
     def metric(self) -> Metric:
-        """The chain as a metric (a target of the balance search): its length with its interval, in levels."""
-        return Metric(DEPTH, float(self.chain), float(self.chain_low), float(self.chain_high), "levels",
+        """The chain as a metric (a target of the balance search): its length with its interval, in steps."""
+        return Metric(DEPTH, float(self.chain), float(self.chain_low), float(self.chain_high), "steps",
                       min((m.score.games or 0) for m in self.matches))
 
     def to_json(self) -> dict[str, object]:

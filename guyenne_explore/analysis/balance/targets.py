@@ -16,7 +16,7 @@ from typing import Mapping, Sequence
 from ...i18n import N_, gettext
 from ..metrics import Metric
 
-#: the depth of a rule set as a metric (:meth:`.depth.Depth.metric`): levels in its skill chain
+#: the depth of a rule set as a metric (:meth:`.depth.Depth.metric`): steps in its skill chain
 DEPTH = "Skill depth"
 #: the first player's advantage: the win rate of the side that plays first in round 1 (``first_side``)
 FIRST = "Advantage (first side)"
@@ -32,7 +32,7 @@ TARGET_WORDS: dict[str, str] = {
     "french": N_("the French win rate"), "draws": N_("the draw rate"), "rounds": N_("rounds a game"),
     "sweeps": N_("the rate of games ended by a sweep"), "balance": N_("1 when both sides win equally often"),
     "score": N_("English score minus French score"), "decisiveness": N_("how early the winner led for good"),
-    "depth": N_("levels in the skill chain, each beating the one below"),
+    "depth": N_("steps in the skill chain, each a level beating the one below"),
 }
 
 

@@ -293,7 +293,10 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
     settings = check_training(rules, seed, seconds, generations, games, popsize, sigma, start_from, resume)
     run = resume if resume is not None else Run(settings)
     t0 = time.monotonic()
-    pace: float | None = None  # the last whole generation's seconds (the first also starts the workers)
+    # the seconds a generation: the mean of this run's generations after its first (which also starts the
+    # workers), so the time left neither counts the start again nor jumps at a generation that validates
+    pace: float | None = None
+    first_end, done_here = 0.0, 0  # when this run's first generation ended; its generations done
 
     def ask(candidate: int) -> None:
         spent = time.monotonic() - t0
@@ -312,7 +315,12 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
             ask(0)
             began = time.monotonic()
             run.generation_of(_evaluator(settings.rules, settings.x0, games, executor, ask))
-            pace = time.monotonic() - began
+            done_here += 1
+            if done_here == 1:
+                first_end = time.monotonic()
+                pace = first_end - began
+            else:
+                pace = (time.monotonic() - first_end) / (done_here - 1)
             if state is not None:
                 save_state(state, run)
     except Cancelled:
