@@ -39,6 +39,15 @@ def test_a_tiny_training_run_is_reproducible(tmp_path):
     assert data["trained"]["started_from"].startswith("weights/advanced.json of guyenne_explore ")
 
 
+def test_the_time_left_waits_for_a_pace_the_workers_start_does_not_make():
+    # the first generation also starts the workers: no time left from it alone, then the mean pace after it
+    seen: dict[int, float | None] = {}
+    train.train(TINY, 3, None, generations=4, progress=lambda p: seen.setdefault(p.generation, p.seconds_left),
+                **SMALL)
+    assert seen[0] is None and seen[1] is None
+    assert seen[2] is not None and seen[3] is not None and seen[3] >= 0
+
+
 def test_a_run_without_start_adapts_the_weights_strong_plays_under_the_rules():
     for rules in (TINY, Rules.preset("team3", hand_size=5), Rules.preset("expert")):
         settings = train.check_training(rules, 1, None, 1, **SMALL)

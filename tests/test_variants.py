@@ -227,7 +227,7 @@ def test_the_lab_says_how_its_variant_applies_to_the_position_and_why_one_is_ref
 
     lab.editors["hand_size"].value = "7"
     assert "How the rule sets apply to this position (dealt under advanced)" in said()
-    assert "<li><b>variant advanced(hand_size=7)</b>:<ul><li>hand size 6 → 7: takes effect only at the next draw" in (
+    assert "<li><b>variant advanced, hand size 7 (preset: 6)</b>:<ul><li>hand size 6 → 7: takes effect only at the next draw" in (
         html.unescape(lab.application.value))
     assert "sweep of hand size: takes effect only at the next draw" in said()
     lab.editors["castles"].value = "7"

@@ -237,9 +237,7 @@ class VariantLab(w.VBox):
             self.variant_label.value = ""
         else:
             self.rules_problems.value = ""
-            # in words, as the report says it ("advanced, hand size 7 (preset: 6)"), not the rules' repr
-            differences = differences_words(self.variant, current_language())
-            words = f"{self.variant.preset_name}, {differences}" if differences else self.variant.preset_name
+            words = _in_words(self.variant)
             self.variant_label.value = (gettext("Variant: {rules} (the preset itself)") if self.variant == self.preset_rules
                                         else gettext("Variant: {rules}")).format(rules=escape(words))
         self._show_application()
@@ -262,7 +260,7 @@ class VariantLab(w.VBox):
         items = []
         compared = [(gettext("preset {rules}").format(rules=self.preset_rules), self.preset_rules)]
         if self.variant is not None and self.variant != self.preset_rules:
-            compared.append((gettext("variant {rules}").format(rules=self.variant), self.variant))
+            compared.append((gettext("variant {rules}").format(rules=_in_words(self.variant)), self.variant))
         for label, rules in compared:  # one line a change, under its rule set
             found = changes(p, rules)
             words = [_change_html(c.words(), c.when == REFUSED) for c in found] or [
@@ -469,6 +467,12 @@ class VariantLab(w.VBox):
 def _change_html(words: str, refused: bool) -> str:
     """A change in words; one that cannot apply in the problems' red."""
     return f"<span style='color:#b22222'>{escape(words)}</span>" if refused else escape(words)
+
+
+def _in_words(variant: Rules) -> str:
+    """A variant as the report says it ("advanced, hand size 7 (preset: 6)"), not the rules' repr."""
+    differences = differences_words(variant, current_language())
+    return f"{variant.preset_name}, {differences}" if differences else str(variant.preset_name)
 
 
 def _compare_labels(preset: Rules, variant: Rules) -> list[str]:

@@ -83,7 +83,7 @@ class Settings(NamedTuple):
 
 class TrainingProgress(NamedTuple):
     """Where a run stands: generations done (of ``generations`` when it has a number), candidates of the
-    one under way, seconds spent and left (None until a generation has been timed), the best score."""
+    one under way, seconds spent and left (None until two generations are done: the first also starts the workers), the best score."""
 
     generation: int
     generations: int | None
@@ -294,7 +294,8 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
     run = resume if resume is not None else Run(settings)
     t0 = time.monotonic()
     # the seconds a generation: the mean of this run's generations after its first (which also starts the
-    # workers), so the time left neither counts the start again nor jumps at a generation that validates
+    # workers, and so is not a pace: None until a second is done), so the time left neither counts the start
+    # nor jumps with a single generation
     pace: float | None = None
     first_end, done_here = 0.0, 0  # when this run's first generation ended; its generations done
 
@@ -313,12 +314,10 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
         while (generations is None or run.generation < generations) and (
                 seconds is None or time.monotonic() - t0 < seconds):
             ask(0)
-            began = time.monotonic()
             run.generation_of(_evaluator(settings.rules, settings.x0, games, executor, ask))
             done_here += 1
             if done_here == 1:
                 first_end = time.monotonic()
-                pace = first_end - began
             else:
                 pace = (time.monotonic() - first_end) / (done_here - 1)
             if state is not None:
