@@ -723,7 +723,7 @@ def cmd_improve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise Refused(str(exc)) from None
     print(_("improving strong for {rules}: {iterations} iterations of {games} self-play games, each placement valued "
-            "by the search; about {duration} at the pace measured here").format(
+            "by the search; {duration} at the pace measured here").format(
         rules=shown_rules, iterations=iterations, games=f"{games:,}", duration=plain_duration(seconds)), file=sys.stderr)
     bar = _Bar()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -47,6 +48,25 @@ def test_the_search_values_strong_s_likeliest_moves_the_same_way_for_the_same_se
         assert set(moves) == set(Strong().ranked(view)[: len(moves)])  # strong's likeliest, the search's candidates
         if len(moves) > 1:
             assert all(0.0 <= v <= 1.0 for _, v in valued)
+
+
+@pytest.mark.parametrize("preset", ["advanced", "team3"])
+def test_the_heuristic_s_likeliest_placements_are_valued_after_strong_s_candidates(preset):
+    from guyenne_explore.analysis.policies.heuristic import Heuristic
+
+    search, explored_somewhere = ISMCTS(), False
+    for view in _placement_views(Rules.preset(preset), 5, 8):
+        own = search.candidate_values(view, 11, 16)
+        also = [m for m, _ in sorted(Heuristic().weights(view), key=lambda mw: -mw[1])[: im.EXPLORED]]
+        valued = search.candidate_values(view, 11, 16, also + also[:1])  # (a move twice is valued once)
+        assert valued is not None and own is not None
+        moves = [m for m, _ in valued]
+        assert len(moves) == len(set(moves)) and set(moves) == {m for m, _ in own} | set(also)
+        assert set(moves) <= set(view.legal_moves)
+        if len(own) > 1:  # strong's candidates keep their values: the same rollouts, more moves beside them
+            assert valued[: len(own)] == own
+        explored_somewhere |= len(moves) > len(own)
+    assert explored_somewhere
 
 
 def test_the_fit_moves_the_weights_towards_the_moves_the_search_values_more():
@@ -118,6 +138,7 @@ def test_the_command_writes_weights_strong_plays_with_the_command_that_makes_the
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert captured.err.index("improving strong for") < captured.err.index(" left")  # the cost, then progress
+    assert not re.search(r"about (about|under|more)", captured.err)  # its duration said once, as plain_duration says it
     data = json.loads(out.read_text())
     assert data["trained"]["method"] == "improve" and "--iterations 1 --games 1" in data["trained"]["command"]
     assert json.loads(captured.out)["policy"] == f"strong@{out}"

@@ -10,8 +10,10 @@ search's values as the target, as in policy-improvement steps of MPO or AlphaZer
 1. **Positions.**  ``games`` seeded self-play games of ``strong`` with the current weights (the
    engine's game loop and the Python policy, both sides).  At each placement the compiled search
    (:meth:`.policies.search.ISMCTS.candidate_values`, built on these weights) values ``strong``'s likeliest
-   :data:`.policies.search.CANDIDATES` moves, each over the same :data:`ROLLOUTS` games from the worlds that
-   the opponent's placements of the round make likely.  The features of every legal placement
+   :data:`.policies.search.CANDIDATES` moves and the heuristic's likeliest :data:`EXPLORED` (moves strong may
+   score far down, which a search against it finds: see ``benchmarks/bench_strong.py``'s exploiter), each
+   over the same :data:`ROLLOUTS` games from the worlds that the opponent's placements of the round make
+   likely.  The features of every legal placement
    (:func:`.policies.strong.features`, from the side's own view) are kept with those values; a legal move
    that is no candidate is valued as the worst candidate.
 2. **Fit.**  The new weights maximise the mean expected value of ``strong``'s softmax over the
@@ -27,6 +29,12 @@ Measured (iterations of 400 games from CMA-ES's weights, ``benchmarks/bench_weig
 started from 0.640 in advanced, 0.526 in expert, 0.590 in classic2021, 0.515 in team3 (team: no
 iteration validated better); the third and fourth add little (against the second's: 0.518, 0.510,
 0.527).  An iteration of 400 games takes about 4 minutes on two cores, 30 s on 16.
+
+Valuing the heuristic's likeliest placements too (:data:`EXPLORED`): a search built on strong's model
+(the gauntlet's model exploiter) gains most at the first opening and the last answer, often with a move
+strong scores far down, at another castle, which strong's own candidates never offered the fit.  Four
+iterations from advanced's shipped weights then held the exploiter to 0.355 instead of 0.292 (400 games,
+the same seeds) and scored 0.518 against those weights; in classic2021 no iteration validated better.
 
 Reproducible: game ``g`` of iteration ``i`` is seeded by ``(seed, i, g)`` alone and the fit is
 deterministic, so the same seed and iterations give the same weights on any number of workers.
@@ -55,13 +63,16 @@ from ..i18n import gettext
 from .cancel import Cancelled
 from .compiled.sides import FEATURES
 from .sampling.workers import TaskSignal
-from .policies.heuristic import TEMPERATURE, facts
+from .policies.heuristic import TEMPERATURE, Heuristic, facts
 from .policies.search import ISMCTS
 from .policies.strong import Strong, checked_weights, features
 from .policies.train import Trained, default_start, gathered, validation_score
 
 #: rollout games that value each candidate at a decision (the search's ``search:400`` plays about as many)
 ROLLOUTS = 48
+#: the heuristic's likeliest placements valued beside strong's candidates: moves strong scores far down
+#: (another castle, a smaller bet) that a search built on its model finds worth playing against it
+EXPLORED = 4
 #: the fit's pull towards the weights it starts from (in units of their mean size)
 REGULARISATION = 1e-3
 #: validation games a seat against each of the heuristic and the starting weights
@@ -121,6 +132,7 @@ class _Recorder(Strong):
     def __init__(self, weights: Sequence[float], search_rng: random.Random, ask: Callable[[], None]) -> None:
         super().__init__(weights)
         self.search = ISMCTS(model=Strong(weights))
+        self.explorer = Heuristic()
         self.search_rng, self.ask = search_rng, ask
         self.decisions: list[Decision] = []
 
@@ -131,7 +143,8 @@ class _Recorder(Strong):
         return super().choose(view, rng)
 
     def _record(self, view: SideView) -> None:
-        valued = self.search.candidate_values(view, self.search_rng.getrandbits(62), ROLLOUTS)
+        explored = [m for m, _ in sorted(self.explorer.weights(view), key=lambda mw: -mw[1])[:EXPLORED]]
+        valued = self.search.candidate_values(view, self.search_rng.getrandbits(62), ROLLOUTS, explored)
         if valued is None or len(valued) < 2:
             return
         worst = min(v for _, v in valued)

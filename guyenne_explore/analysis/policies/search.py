@@ -63,7 +63,7 @@ import math
 import random
 import time
 from fractions import Fraction
-from typing import Hashable
+from typing import Hashable, Sequence
 
 import numpy as np
 
@@ -199,11 +199,13 @@ package's weights).  :attr:`nodes` keeps the tree search's last tree.
             self._sides[rules] = (self._prior.compiled(rules),) * 2
         return self._sides[rules]
 
-    def candidate_values(self, view: SideView, seed: int, games: int) -> list[tuple[Move, float]] | None:
-        """The compiled search's candidates here (``strong``'s likeliest placements, or every removal), each
-        with its mean value over the same ``games`` rollouts from the weighed worlds (what
-        :mod:`..improvement` learns from); None where the compiled loop does not play from here."""
-        return _CompiledSearch(self, view, seed).values(games)
+    def candidate_values(self, view: SideView, seed: int, games: int,
+                         also: Sequence[Move] = ()) -> list[tuple[Move, float]] | None:
+        """The compiled search's candidates here (``strong``'s likeliest placements, or every removal), then
+        the placements of ``also`` that are not among them, each with its mean value over the same ``games``
+        rollouts from the weighed worlds (what :mod:`..improvement` learns from); None where the compiled
+        loop does not play from here."""
+        return _CompiledSearch(self, view, seed).values(games, also)
 
     def candidates_for(self, view: SideView) -> list[Move]:
         """The moves the tree searches at the root: ``strong``'s best scored, ties in its move order."""
@@ -345,13 +347,18 @@ class _CompiledSearch:
         self._weigh_worlds()
         return self._move(*moves[self._halving(moves)])
 
-    def values(self, games: int) -> list[tuple[Move, float]] | None:
-        """Every candidate with its mean value (a win 1, a draw 1/2) over the same ``games`` rollouts from
-        the weighed worlds, without halving (what :mod:`..improvement` learns from); None where the compiled
-        loop does not play from these worlds."""
+    def values(self, games: int, also: Sequence[Move] = ()) -> list[tuple[Move, float]] | None:
+        """Every candidate, then each placement of ``also`` not among them, with its mean value (a win 1, a
+        draw 1/2) over the same ``games`` rollouts from the weighed worlds, without halving (what
+        :mod:`..improvement` learns from); None where the compiled loop does not play from these worlds."""
         moves = self._candidates()
         if moves is None:
             return None
+        known = {self._move(*m) for m in moves}
+        for m in also:
+            if m not in known:
+                known.add(m)
+                moves.append((-1 if m.castle is None else m.castle, np.array([m.cards[k] for k in self.kinds], np.int64)))
         if len(moves) > 1:
             self._weigh_worlds()
             means = self._play(moves, list(range(len(moves))), range(games)).mean(axis=1)
