@@ -737,14 +737,17 @@ def cmd_improve(args: argparse.Namespace) -> int:
     try:
         with _executor_for(args, args.workers is not None and args.workers > 1) as executor:
             result = improve(rules, seed, iterations, games, start_from=start_from, executor=executor,
-                             progress=progress, state=state, resume=resumed)
+                             progress=progress, state=state, resume=resumed,
+                             start_name=Path(args.start).name if args.start else None)
     except ValueError as exc:
         raise Refused(str(exc)) from None
     except KeyboardInterrupt:
         print(_("the run is saved after each iteration in {state}: --resume {state} continues it").format(state=state)
               if state.exists() else _("stopped before its first iteration: nothing to resume"), file=sys.stderr)
         raise
-    write_improved(out, result, shown_rules, seed, games, iterations, Path(args.start) if args.start else None)
+    # a resumed run names the file its first part started from, which its state keeps
+    start = args.start or (resumed.start if resumed is not None else None)
+    write_improved(out, result, shown_rules, seed, games, iterations, Path(start) if start else None)
     policy = f"strong@{out}"
     if args.json:
         print(json.dumps({"weights_file": str(out), "state": str(state), "policy": policy, "rules": rules.to_json(),

@@ -14,6 +14,7 @@ import pytest
 from guyenne_explore import Position
 from guyenne_explore.analysis.compiled.sides import FEATURES
 from guyenne_explore.analysis import improvement as im
+from guyenne_explore.analysis.policies import weights as files
 from guyenne_explore.analysis.policies.search import CANDIDATES, ISMCTS
 from guyenne_explore.analysis.policies.strong import Strong, load_weights
 from guyenne_explore.cli import main
@@ -163,3 +164,15 @@ def test_cancel_on_a_process_pool_stops_its_workers_and_keeps_the_start():
         # its workers stopped at their next decision and the pool plays on, or they did not and were killed
         if any(w.is_alive() for w in workers):
             assert len(pool.submit(im.self_play, TINY.to_json(), result.weights, 1, 0, 0).result()) > 0
+
+
+def test_a_resumed_run_started_from_a_file_still_names_it_in_the_command(tmp_path, capsys):
+    start = tmp_path / "mine.json"
+    start.write_text((files.WEIGHTS_DIR / "advanced.json").read_text())
+    out = tmp_path / "w.json"
+    common = ["--rules", "advanced", "--vary", "hand_size=5", "--games", "1", "--seed", "2", "--out", str(out)]
+    assert main(["improve", *common, "--iterations", "1", "--start", str(start)]) == 0
+    assert main(["improve", "--resume", f"{out}.improve", "--iterations", "2", "--out", str(out)]) == 0
+    capsys.readouterr()
+    trained = json.loads(out.read_text())["trained"]
+    assert trained["started_from"] == "mine.json" and trained["command"].endswith("--start mine.json")

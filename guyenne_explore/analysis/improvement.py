@@ -216,11 +216,13 @@ def validation(rules: Any, x: Sequence[float], x0: Sequence[float], seed: int) -
 
 
 class ImproveRun:
-    """One run's whole state (JSON): its settings, the iterations done, the weights now and the best."""
+    """One run's whole state (JSON): its settings, the iterations done, the weights now and the best; ``start``,
+    the name of the weights file it started from (None: the package's), so a resumed run's weights file
+    still says how to make it again."""
 
     def __init__(self, settings: ImproveSettings, iteration: int = 0, weights: Sequence[float] | None = None,
-                 best: Trained | None = None) -> None:
-        self.settings, self.iteration = settings, iteration
+                 best: Trained | None = None, start: str | None = None) -> None:
+        self.settings, self.iteration, self.start = settings, iteration, start
         self.weights = tuple(weights) if weights is not None else settings.x0
         self.best = best if best is not None else Trained(settings.x0, validation(
             settings.rules, settings.x0, settings.x0, settings.seed), 0)
@@ -231,7 +233,7 @@ class ImproveRun:
         data = {"format": STATE_FORMAT, "features": list(FEATURES), "rules": s.rules, "seed": s.seed,
                 "games": s.games, "x0": list(s.x0), "iteration": self.iteration, "weights": list(self.weights),
                 "best": {"weights": list(self.best.weights), "score": self.best.score,
-                         "iteration": self.best.generations}}
+                         "iteration": self.best.generations}, "start": self.start}
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(json.dumps(data), encoding="utf-8")
         os.replace(tmp, path)
@@ -247,7 +249,9 @@ class ImproveRun:
                                        checked_weights(None, data["x0"]))
             best = Trained(checked_weights(None, data["best"]["weights"]), float(data["best"]["score"]),
                            int(data["best"]["iteration"]))
-            return cls(settings, int(data["iteration"]), checked_weights(None, data["weights"]), best)
+            start = data.get("start")  # (absent from a state written before it was kept)
+            return cls(settings, int(data["iteration"]), checked_weights(None, data["weights"]), best,
+                       start if isinstance(start, str) else None)
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ValueError(gettext("--resume: {path} is no improvement run of this version ({error})").format(
                 path=path, error=getattr(exc, "strerror", None) or exc)) from None
@@ -256,17 +260,18 @@ class ImproveRun:
 def improve(rules: Rules, seed: int, iterations: int, games: int = int(IMPROVE_DEFAULTS["games"]),
             start_from: dict[str, float] | None = None, executor: Any = None,
             progress: Callable[[ImproveProgress], bool | None] | None = None, state: Path | None = None,
-            resume: ImproveRun | None = None) -> Trained:
+            resume: ImproveRun | None = None, start_name: str | None = None) -> Trained:
     """``iterations`` of improvement (counted from the run's start) from the weights ``strong`` plays under
     ``rules`` or ``start_from``, or from the run ``resume``; each game's decisions here or as tasks of
     ``executor`` (the same weights either way).  ``progress`` returning False cancels (the result's
-    ``cancelled``; the best so far is kept).  The result's ``generations`` are the best's iteration."""
+    ``cancelled``; the best so far is kept).  The result's ``generations`` are the best's iteration.
+    ``start_name``: the name of the file ``start_from`` was read from, kept in the state for a resumed run."""
     settings = check_improve(rules, seed, iterations, games, start_from)
     if resume is not None:
         if resume.settings[:3] != settings[:3] or (start_from is not None and resume.settings.x0 != settings.x0):
             raise ValueError(gettext("--resume: the run saved has other --rules, --seed, --games or --start"))
         settings = resume.settings
-    run = resume if resume is not None else ImproveRun(settings)
+    run = resume if resume is not None else ImproveRun(settings, start=start_name)
     t0, done_games = time.monotonic(), 0
 
     def ask(game: int) -> None:
