@@ -63,7 +63,7 @@ from ..i18n import gettext
 from .cancel import Cancelled
 from .compiled.sides import FEATURES
 from .sampling.workers import TaskSignal
-from .policies.heuristic import TEMPERATURE, Heuristic, facts
+from .policies.heuristic import TEMPERATURE, facts
 from .policies.search import ISMCTS
 from .policies.strong import Strong, checked_weights, features
 from .policies.train import Trained, default_start, gathered, validation_score
@@ -132,7 +132,6 @@ class _Recorder(Strong):
     def __init__(self, weights: Sequence[float], search_rng: random.Random, ask: Callable[[], None]) -> None:
         super().__init__(weights)
         self.search = ISMCTS(model=Strong(weights))
-        self.explorer = Heuristic()
         self.search_rng, self.ask = search_rng, ask
         self.decisions: list[Decision] = []
 
@@ -143,7 +142,8 @@ class _Recorder(Strong):
         return super().choose(view, rng)
 
     def _record(self, view: SideView) -> None:
-        explored = [m for m, _ in sorted(self.explorer.weights(view), key=lambda mw: -mw[1])[:EXPLORED]]
+        # the heuristic strong itself plays away from placements (its own instance, the same moves)
+        explored = [m for m, _ in sorted(self._rest.weights(view), key=lambda mw: -mw[1])[:EXPLORED]]
         valued = self.search.candidate_values(view, self.search_rng.getrandbits(62), ROLLOUTS, explored)
         if valued is None or len(valued) < 2:
             return

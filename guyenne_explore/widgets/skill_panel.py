@@ -116,12 +116,13 @@ class SkillPanel(w.VBox):
     def _show_cost(self) -> None:
         """What Run skill levels will play and its rough time here (the search's games spread over the cores);
         nothing while a field cannot be read or no level is chosen."""
-        if self.position is None or unreadable(self.games, self.search_games, self.search_budget) or not self.levels:
+        levels = [] if unreadable(self.games, self.search_games, self.search_budget) else self.levels
+        if self.position is None or not levels:
             self.cost.value = ""
             return
         count = len(self.rule_sets.value) or 1
         games = {lv: (self.search_games.value if lv.startswith("search") else self.games.value) * count
-                 for lv in self.levels}
+                 for lv in levels}
         seconds = sum(n * seconds_a_game(lv) / (local_cores() if lv.startswith("search") else 1)
                       for lv, n in games.items())
         total = sum(games.values())
