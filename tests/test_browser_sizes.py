@@ -87,6 +87,7 @@ def test_every_panel_fits_its_window(browser_app, width, height):
         assert tb["x"] >= lb["x"] + lb["width"] - 1 and tb["y"] < lb["y"] + 50  # the tabs beside the table
         moves = page.locator(".guyenne-moves").first
         castle5 = moves.locator(".guyenne-move-group", has_text="castle 5")
+        castle5.first.wait_for(timeout=10_000)  # the moves come in their own message, after the table's
         assert castle5.count() == 1
         assert page.evaluate("(m) => m.scrollHeight <= m.clientHeight + 1", moves.element_handle())
         shot(page, left, f"{size}-table-and-moves")
