@@ -111,6 +111,24 @@ def test_cancel_stops_the_run_at_once_keeping_the_start():
     assert asked[0].iteration == 0 and asked[0].iterations == 5 and asked[0].games == 50
 
 
+@pytest.mark.parametrize("on_a_pool", [False, True])
+def test_the_time_left_comes_from_the_games_finished_during_the_first_iteration(on_a_pool):
+    """Workers finish an iteration's games all through it: the time left follows them from the first one
+    finished, not from a guess until the iteration's end (it stood still for minutes)."""
+    asked: list[im.ImproveProgress] = []
+    kwargs = {"games": 4, "start_from": {"gain": 1.0, "spent": -0.25, "removal": -0.3}, "progress": asked.append}
+    if on_a_pool:
+        with ThreadPoolExecutor(2) as pool:
+            im.improve(TINY, 3, 1, executor=pool, **kwargs)
+    else:
+        im.improve(TINY, 3, 1, **kwargs)
+    first = [p for p in asked if p.iteration == 0]
+    assert all((p.seconds_left is None) == (p.game == 0) for p in first)
+    timed = [p for p in first if p.seconds_left is not None]
+    assert timed and all(p.seconds_left >= 0 for p in timed)
+    assert timed[-1].seconds_left < timed[-1].seconds  # most of the one iteration is done: less left than spent
+
+
 @pytest.mark.parametrize("args, field", [
     (["--rules", "advanced", "--iterations", "0"], "--iterations"),
     (["--rules", "advanced", "--games", "0"], "--games"),

@@ -272,11 +272,13 @@ def improve(rules: Rules, seed: int, iterations: int, games: int = int(IMPROVE_D
             raise ValueError(gettext("--resume: the run saved has other --rules, --seed, --games or --start"))
         settings = resume.settings
     run = resume if resume is not None else ImproveRun(settings, start=start_name)
-    t0, done_games = time.monotonic(), 0
+    t0, first = time.monotonic(), run.iteration
 
     def ask(game: int) -> None:
+        """``game``: the games of this iteration finished (in this process: the one under way's index)."""
         spent = time.monotonic() - t0
-        pace = spent / done_games if done_games else None
+        finished = (run.iteration - first) * games + game  # workers finish games all through an iteration
+        pace = spent / finished if finished else None
         left = None if pace is None else pace * ((iterations - run.iteration) * games - game)
         if progress is not None and progress(ImproveProgress(run.iteration, iterations, game, games, spent, left,
                                                              run.best.score)) is False:
@@ -288,10 +290,8 @@ def improve(rules: Rules, seed: int, iterations: int, games: int = int(IMPROVE_D
             if executor is None:
                 for g in range(games):
                     decisions += self_play(settings.rules, run.weights, seed, run.iteration, g, functools.partial(ask, g))
-                    done_games += 1
             else:
                 decisions += _spread(executor, settings.rules, run.weights, seed, run.iteration, games, ask)
-                done_games += games
             run.weights = fit(decisions, run.weights)
             run.iteration += 1
             valid = validation(settings.rules, run.weights, settings.x0, seed)
