@@ -196,3 +196,6 @@ def test_the_bar_says_the_time_left_at_the_pace_so_far_in_both_languages():
         set_language(previous)
     controls.callback(3, 3)
     assert controls.left.value == ""
+    controls._drawn = 0.0
+    controls.callback(1200, 10_000)  # big counts are grouped as the language groups digits
+    assert controls.progress.description == "1,200/10,000"

@@ -23,7 +23,7 @@ from ..analysis import Step, needs_compiling, prepare, preparing_message
 from ..analysis import AnalysisResult
 from ..analysis import Run, analyse_rule_sets
 from ..analysis import local_cores
-from ..i18n import gettext, ngettext, plain_duration
+from ..i18n import gettext, ngettext, plain_count, plain_duration
 from ..position import Position
 from ..render.plots import (
     metrics_rows,
@@ -90,9 +90,10 @@ class RunControls:
     """
 
     def __init__(self) -> None:
-        # the label beside the bar ("3/20" games) keeps its width from the start: the bar never shifts as it fills
-        self.progress = w.IntProgress(value=0, min=0, max=1, description=IDLE, style={"description_width": "80px"},
-                                      layout=w.Layout(width="300px"))
+        # the label beside the bar ("3/20", "1,200/10,000" games) keeps its width from the start: the bar never
+        # shifts as it fills
+        self.progress = w.IntProgress(value=0, min=0, max=1, description=IDLE, style={"description_width": "110px"},
+                                      layout=w.Layout(width="330px"))
         self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True)
         self.status = w.HTML()
         self.left = w.Label()  # the time left, from the pace of the games so far
@@ -119,7 +120,7 @@ class RunControls:
             self._drawn = now
             self.progress.max = max(total, 1)
             self.progress.value = min(done, self.progress.max)
-            self.progress.description = f"{done}/{total}" if total else IDLE
+            self.progress.description = f"{plain_count(done)}/{plain_count(total)}" if total else IDLE
             self.left.value = self._time_left(now, done, total)
         if done and self._message and not self.cancelled:
             self.status.value, self._message = escape(self._message), ""
