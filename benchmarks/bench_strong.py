@@ -30,10 +30,15 @@ The counters that search, on two cores (``--only model-reader,exploiter --games 
 advanced, 0.012 in expert, 0.069 in classic2021, 0.000 in team, 0.017 in team3 (strong 0.940, 0.988,
 0.931, 1.000, 0.983; advanced's and team3's weights before their last improvement); the model exploiter,
 which also plays strong in its rollouts (strong plus one ply of search against it), holds strong to
-0.356 [0.311, 0.404] in advanced (0.292 before the improvement that values the heuristic's placements
-too) and 0.468 [0.419, 0.516] in team3 (0.494 [0.470, 0.519] over 1,600 games). Reading strong's bets is
-worth nothing; searching its future play is what the exploiter's edge is, which point 4 asks of the
-search built on strong.
+0.401 [0.367, 0.435] in advanced over 800 games (0.356 before the improvement kept by 2,000 validation
+games, 0.292 before the one that values the heuristic's placements too) and 0.468 [0.419, 0.516] in
+team3 (0.494 [0.470, 0.519] over 1,600 games).  Reading strong's bets is worth nothing; searching its
+future play is what the exploiter's edge is, which point 4 asks of the search built on strong.
+Where it stands among searches (``benchmarks/gauntlet.py --preset advanced --policies
+strong,search:400 --counters exploiter --games 100 --workers 2``, 200 games a pairing,
+2026-11-26): ``search:400`` beats strong 0.932 [0.889, 0.960] and the exploiter 0.780 [0.718, 0.832],
+and the exploiter beats strong 0.625 (the weights before the last improvement): a small search on
+strong's model, between strong and the search of point 4, which must beat strong.
 
     .venv/bin/python benchmarks/bench_strong.py --rules advanced,expert,classic2021,team,team3 --games 200 --workers 16
     .venv/bin/python benchmarks/bench_strong.py --rules team,team3 --skip ismcts --games 200 --workers 2
