@@ -31,8 +31,9 @@ advanced, 0.012 in expert, 0.069 in classic2021, 0.000 in team, 0.017 in team3 (
 0.931, 1.000, 0.983; advanced's and team3's weights before their last improvement); the model exploiter,
 which also plays strong in its rollouts (strong plus one ply of search against it), holds strong to
 0.401 [0.367, 0.435] in advanced over 800 games (0.356 before the improvement kept by 2,000 validation
-games, 0.292 before the one that values the heuristic's placements too) and 0.468 [0.419, 0.516] in
-team3 (0.494 [0.470, 0.519] over 1,600 games).  Reading strong's bets is worth nothing; searching its
+games, 0.292 before the one that values the heuristic's placements too), 0.307 [0.277, 0.340] in
+classic2021 over 800 games (0.285 before its last improvement) and 0.468 [0.419, 0.516] in team3
+(0.494 [0.470, 0.519] over 1,600 games).  Reading strong's bets is worth nothing; searching its
 future play is what the exploiter's edge is, which point 4 asks of the search built on strong.
 Where it stands among searches (``benchmarks/gauntlet.py --preset advanced --policies
 strong,search:400 --counters exploiter --games 100 --workers 2``, 200 games a pairing,
