@@ -18,9 +18,12 @@ games are compiled, else the engine's game loop plays the Python policies (the s
 for move in the tests); each rule set's header says which and why.  Game ``i`` of a seat is seeded by its
 index alone, so the results are the same for any ``--workers`` (a process pool over chunks of games).
 The bot's games are the engine's (its leaves the compiled loop's uniform rollouts, team presets
-included): about 6 s a game on one core, so its 400 games a preset want many cores.  Measured on a
-16-core machine (``--only ismcts --games 200 --workers 16``, 2026-11-26; the bot 100 to 180 ms a
-decision, strong 0.3 to 1.6 ms): advanced 0.884 [0.849, 0.912], expert 0.948 [0.921, 0.965] (its
+included): about 6 s a game on one core, so its 400 games a preset want many cores.  Measured on the
+advanced weights shipped now, on two cores (``--rules advanced --only ismcts --games 200 --workers 2
+--seed 1``, 2026-11-26, 31 minutes; the bot 534 ms a decision there, strong 1.7 ms): 0.919 [0.888,
+0.942] (as english 0.938, as french 0.900).  Measured on a 16-core machine (``--only ismcts --games 200
+--workers 16``, 2026-11-26; the bot 100 to 180 ms a decision, strong 0.3 to 1.6 ms): advanced 0.884
+[0.849, 0.912] (its weights of two improvements before), expert 0.948 [0.921, 0.965] (its
 previous weights; the weights shipped now: 0.912 [0.830, 0.957] over 80 games on 2 cores), classic2021
 0.944 [0.917, 0.962] (its previous weights: 0.710), team 0.983 [0.964, 0.991], team3 0.953 [0.927, 0.969]
 (the weights before ``guyenne-explore improve``; not measured again since).
@@ -32,8 +35,10 @@ advanced, 0.012 in expert, 0.069 in classic2021, 0.000 in team, 0.017 in team3 (
 which also plays strong in its rollouts (strong plus one ply of search against it), holds strong to
 0.401 [0.367, 0.435] in advanced over 800 games (0.356 before the improvement kept by 2,000 validation
 games, 0.292 before the one that values the heuristic's placements too), 0.307 [0.277, 0.340] in
-classic2021 over 800 games (0.285 before its last improvement) and 0.468 [0.419, 0.516] in team3
-(0.494 [0.470, 0.519] over 1,600 games).  Reading strong's bets is worth nothing; searching its
+classic2021 over 800 games (0.285 before its last improvement), 0.468 [0.419, 0.516] in team3
+(0.494 [0.470, 0.519] over 1,600 games) and 0.560 [0.511, 0.608] in team (``--rules team --only
+exploiter,lookahead,model-reader --games 200 --workers 2 --seed 1``, where strong holds the lookahead
+to 1.000 and the model reader to 0.998).  Reading strong's bets is worth nothing; searching its
 future play is what the exploiter's edge is, which point 4 asks of the search built on strong.
 Where it stands among searches (``benchmarks/gauntlet.py --preset advanced --policies
 strong,search:400 --counters exploiter --games 100 --workers 2``, 200 games a pairing,
