@@ -20,8 +20,10 @@ import argparse
 import json
 import math
 import os
+import signal
 import stat
 import sys
+import threading
 from typing import Any, Sequence
 
 from .i18n import LANGUAGES, castle_number, current_language, set_language, side_noun
@@ -44,7 +46,7 @@ def exit_codes() -> str:
              "  {invalid}    invalid input (each problem on its own line, field first) or a refused request\n"
              "  {usage}    usage error (unknown command or option)\n"
              "  {internal}    internal error (one line; GUYENNE_DEBUG=1 prints the traceback)\n"
-             "  {cancelled}  cancelled with Ctrl-C").format(ok=EXIT_OK, invalid=EXIT_INVALID, usage=EXIT_USAGE,
+             "  {cancelled}  cancelled with Ctrl-C or kill (SIGTERM)").format(ok=EXIT_OK, invalid=EXIT_INVALID, usage=EXIT_USAGE,
                                                            internal=EXIT_INTERNAL, cancelled=EXIT_CANCELLED)
 
 
@@ -1116,6 +1118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.lang and not asked:
         previous = set_language(args.lang)
+    terminate = _stop_on_terminate()
     try:
         return args.func(args)
     except ProblemsError as exc:
@@ -1144,8 +1147,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             kind=type(exc).__name__, error=words), file=sys.stderr)
         return EXIT_INTERNAL
     finally:
+        if terminate is not None:
+            signal.signal(signal.SIGTERM, terminate)
         if args.lang or asked:
             set_language(previous)
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    """SIGTERM as Ctrl-C: the command's own clean-up runs (its workers stopped) before it exits."""
+    raise KeyboardInterrupt
+
+
+def _stop_on_terminate() -> Any:
+    """Make ``kill`` (SIGTERM, sent to the command alone) stop a command as Ctrl-C does; the handler it
+    replaces, to put back (None where signals cannot be handled here: not the main thread).  By default
+    SIGTERM ends the process at once and leaves its workers playing their games to the end."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _terminated)
 
 
 if __name__ == "__main__":  # pragma: no cover

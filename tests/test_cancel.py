@@ -125,9 +125,11 @@ def test_cancel_stops_the_tasks_of_a_dask_cluster():
         assert len(sample_games_on(client.get_executor(), START, ("search:10", "uniform"), 2, 5)) == 2
 
 
-def test_ctrl_c_stops_the_command_line_and_every_worker():
+@pytest.mark.parametrize("stop", ["ctrl-c", "kill"])
+def test_ctrl_c_or_kill_stops_the_command_line_and_every_worker(stop: str):
     """Ctrl-C in a terminal reaches the whole process group: the workers leave it to the command, which
-    stops them and says "cancelled" (exit 130), leaving no process behind."""
+    stops them and says "cancelled" (exit 130), leaving no process behind.  ``kill`` (SIGTERM to the
+    command alone) does the same; by default it would end the command and leave its workers playing."""
     cmd = [sys.executable, "-m", "guyenne_explore", "analyse", "--rules", "advanced", "--policies",
            "english=search:400,french=heuristic", "--samples", "200", "--seed", "1", "--workers", "2"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
@@ -141,7 +143,10 @@ def test_ctrl_c_stops_the_command_line_and_every_worker():
             busy = [c for c in me.children(recursive=True) if c.cpu_times().user > 1.0]
         assert busy, "no worker started playing"
         everyone = me.children(recursive=True)
-        os.killpg(proc.pid, signal.SIGINT)
+        if stop == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 130, err
         assert "cancelled" in err and "Traceback" not in err
