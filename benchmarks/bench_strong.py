@@ -21,12 +21,13 @@ The bot's games are the engine's (its leaves the compiled loop's uniform rollout
 included): about 6 s a game on one core, so its 400 games a preset want many cores.  Measured on the
 advanced weights shipped now, on two cores (``--rules advanced --only ismcts --games 200 --workers 2
 --seed 1``, 2026-11-26, 31 minutes; the bot 534 ms a decision there, strong 1.7 ms): 0.919 [0.888,
-0.942] (as english 0.938, as french 0.900).  Measured on a 16-core machine (``--only ismcts --games 200
+0.942] (as english 0.938, as french 0.900); classic2021 (the same command, 41 minutes; the bot 629 ms a
+decision) 0.983 [0.964, 0.991].  Measured on a 16-core machine (``--only ismcts --games 200
 --workers 16``, 2026-11-26; the bot 100 to 180 ms a decision, strong 0.3 to 1.6 ms): advanced 0.884
 [0.849, 0.912] (its weights of two improvements before), expert 0.948 [0.921, 0.965] (its
 previous weights; the weights shipped now: 0.912 [0.830, 0.957] over 80 games on 2 cores), classic2021
-0.944 [0.917, 0.962] (its previous weights: 0.710), team 0.983 [0.964, 0.991], team3 0.953 [0.927, 0.969]
-(the weights before ``guyenne-explore improve``; not measured again since).
+0.944 [0.917, 0.962] (its weights before ``improve``; earlier ones: 0.710), team 0.983 [0.964,
+0.991], team3 0.953 [0.927, 0.969] (the weights before ``guyenne-explore improve``; not measured again since).
 
 The counters that search, on two cores (``--only model-reader,exploiter --games 200 --workers 2``,
 2026-11-26): the model reader, which reads strong's bets by its own model, scores 0.060 against it in
