@@ -7,6 +7,8 @@ before the deal, both seats, ``--games`` games a seat, a win 1 and a draw 1/2, 9
 - ``search``: strong against ``search:400`` (``--search`` names another budget); target at least 0.60;
 - ``heuristic``: strong against the heuristic; target at least 0.85;
 - each counter-policy of the gauntlet (``policies.counters.COUNTERS``, by name); target at least 0.45;
+  those built on strong (the exploiter, the model reader, the exploiter's control ``strong-lookahead``)
+  know the weights strong plays: ``--weights FILE`` measures a candidate file, without installing it;
 - ``ismcts``: strong against OpenSpiel's IS-MCTS bot (``benchmarks/openspiel_guyenne.py``, uniform
   random rollouts at its leaves, ``--bot 100x4``: simulations x rollouts, the budget the issue's
   measure gave about 120 ms a decision), with each side's mean time per decision; target at least 0.55;
@@ -28,8 +30,10 @@ advanced weights shipped now, on two cores (``--rules advanced --only ismcts --g
 0.942] (as english 0.938, as french 0.900); classic2021 (the same command, 41 minutes; the bot 629 ms a
 decision) 0.983 [0.964, 0.991].  Measured on a 16-core machine (``--only ismcts --games 200
 --workers 16``, 2026-11-26; the bot 100 to 180 ms a decision, strong 0.3 to 1.6 ms): advanced 0.884
-[0.849, 0.912] (its weights of two improvements before), expert 0.948 [0.921, 0.965] (its
-previous weights; the weights shipped now: 0.912 [0.830, 0.957] over 80 games on 2 cores), classic2021
+[0.849, 0.912] (its weights of two improvements before), expert 0.948 [0.921, 0.965] (earlier weights;
+on the weights shipped now, on two cores, ``--rules expert --only ismcts --games 200 --workers 2 --seed 1``,
+2026-11-27, 49 minutes beside other work, the bot 717 ms a decision: 0.948 [0.921, 0.965] too, as
+english 0.950, as french 0.945), classic2021
 0.944 [0.917, 0.962] (its weights before ``improve``; earlier ones: 0.710), team 0.983 [0.964,
 0.991], team3 0.953 [0.927, 0.969] (the weights before ``guyenne-explore improve``; not measured again since).
 
@@ -44,7 +48,22 @@ classic2021 over 800 games (0.285 before its last improvement), 0.468 [0.419, 0.
 (0.494 [0.470, 0.519] over 1,600 games) and 0.560 [0.511, 0.608] in team (``--rules team --only
 exploiter,lookahead,model-reader --games 200 --workers 2 --seed 1``, where strong holds the lookahead
 to 1.000 and the model reader to 0.998).  Reading strong's bets is worth nothing; searching its
-future play is what the exploiter's edge is, which point 4 asks of the search built on strong.
+future play is what the exploiter's edge is, which point 4 asks of the search built on strong.  The
+exploiter's control, ``strong-lookahead`` (the same search on strong's own candidates and play, the
+opponent read and played as the heuristic), loses to strong: strong scores 0.661 [0.614, 0.706] in
+advanced and 0.603 [0.554, 0.649] in classic2021 (``--only strong-lookahead --games 200 --workers 2
+--seed 1``, 2026-11-27), so the edge is knowing strong's future play, not one ply of search as such.
+
+Neither a hotter nor a colder softmax hides strong from the exploiter (``--weights FILE``: advanced's
+weights multiplied by a factor, the same ``--only exploiter --games 200 --workers 2 --seed 1``,
+2026-11-27; strong against the shipped weights by ``bench_weights.py --games 10000``): times 0.1,
+0.306 [0.263, 0.353] (0.468 against the shipped); times 0.3 (its top move above 0.99 at 61% of its
+placements rather than 75%), 0.388 [0.341, 0.436] (0.499); the shipped weights 0.403 [0.356, 0.451];
+times 3, 0.419 (0.505); times 10, 0.475 [0.427, 0.524] on these games but 0.437 [0.403, 0.471] over
+800 (``--games 400``), where the shipped hold 0.401: on games 200 to 399 of each seat both score
+0.399.  In classic2021 (the shipped 0.290 on these 400 games) times 3 gave 0.274 and times 10 0.302.
+Mixing more costs strength and gives the exploiter more to punish; sharper play changes nothing
+that 800 games can tell.
 Where it stands among searches (``benchmarks/gauntlet.py --preset advanced --policies
 strong,search:400 --counters exploiter --games 100 --workers 2``, 200 games a pairing,
 2026-11-26): ``search:400`` beats strong 0.932 [0.889, 0.960] and the exploiter 0.780 [0.718, 0.832],
@@ -54,6 +73,7 @@ strong's model, between strong and the search of point 4, which must beat strong
     .venv/bin/python benchmarks/bench_strong.py --rules advanced,expert,classic2021,team,team3 --games 200 --workers 16
     .venv/bin/python benchmarks/bench_strong.py --rules team,team3 --skip ismcts --games 200 --workers 2
     .venv/bin/python benchmarks/bench_strong.py --rules advanced --only heuristic,speed --games 1000
+    .venv/bin/python benchmarks/bench_strong.py --rules advanced --only exploiter --weights candidate.json
 """
 
 from __future__ import annotations
@@ -98,9 +118,13 @@ SPEED_GAMES = 2000
 SPEED_SECONDS = 3.0
 
 
-def make(name: str) -> Any:
-    """A fresh policy: a counter-policy by its name, else the registry's."""
-    return COUNTERS[name]() if name in COUNTERS else policy_named(name)
+def make(name: str, strong: str = "strong") -> Any:
+    """A fresh policy: a counter-policy by its name (one built on the learned policy built on ``strong``,
+    the name of the learned policy benchmarked), else the registry's."""
+    if name not in COUNTERS:
+        return policy_named(name)
+    counter = COUNTERS[name]
+    return counter(model=policy_named(strong)) if "model" in inspect.signature(counter).parameters else counter()
 
 
 def compiled_side(name: str, rules: Rules) -> SidePolicy:
@@ -117,15 +141,16 @@ def compiled_reason(rules: Rules) -> str | None:
 
 
 def seat_share(rules: str, other: str, seat: int, seed: int, start: int, count: int, compiled: bool,
-               bot: tuple[int, int]) -> tuple[float, float, int, float, int, float]:
-    """Games ``start..start+count`` of strong as side ``seat`` against ``other``: strong's points, the
+               bot: tuple[int, int], strong: str = "strong") -> tuple[float, float, int, float, int, float]:
+    """Games ``start..start+count`` of ``strong`` (the learned policy's name: ``strong`` or ``strong@FILE``)
+    as side ``seat`` against ``other``: strong's points, the
     seconds and decisions of strong and of the other side (engine games; compiled games time none), and
     the seconds the share took."""
     wall = time.perf_counter()
     r = Rules.from_json(rules)
     p = Position.start(r)
     if compiled:
-        pair = [compiled_side("strong", r), compiled_side(other, r)]
+        pair = [compiled_side(strong, r), compiled_side(other, r)]
         sides = (pair[0], pair[1]) if seat == 0 else (pair[1], pair[0])
         won = play_summaries(p, count, seed + seat, start, sides)[:, kn.OUT_WINNER]
         points = float(np.sum(won == seat) + 0.5 * np.sum(won == kn.DRAW_WINNER))
@@ -138,10 +163,10 @@ def seat_share(rules: str, other: str, seat: int, seed: int, start: int, count: 
         game = load(rules)
         made = lambda: OpenSpielBot(game, *bot)  # noqa: E731
     else:
-        made = lambda: make(other)  # noqa: E731
+        made = lambda: make(other, strong)  # noqa: E731
     points, totals = 0.0, [0.0, 0, 0.0, 0]
     for i in range(start, start + count):
-        me, them = Timed(make("strong")), Timed(made())
+        me, them = Timed(make(strong)), Timed(made())
         policies = (me, them) if seat == 0 else (them, me)
         winner = play(p, random.Random(f"{seed + seat}:{i}"), policies).result().winner
         points += 0.5 if winner == "draw" else float(winner == ("english", "french")[seat])
@@ -151,7 +176,7 @@ def seat_share(rules: str, other: str, seat: int, seed: int, start: int, count: 
     return points, float(totals[0]), int(totals[1]), float(totals[2]), int(totals[3]), time.perf_counter() - wall
 
 
-def speed(rules: Rules) -> dict[str, Any]:
+def speed(rules: Rules, strong: str = "strong") -> dict[str, Any]:
     """Self-play games per second on one thread, strong's and uniform's, on the compiled loop where it plays
     strong, else on the engine's loop."""
     import numba
@@ -161,13 +186,13 @@ def speed(rules: Rules) -> dict[str, Any]:
     compiled = compiled_reason(rules) is None
     batch = SPEED_GAMES if compiled else SPEED_GAMES // 20
     play: dict[str, Any] = {}
-    for name in ("uniform", "strong"):
+    for name, policy in (("uniform", "uniform"), ("strong", strong)):
         if compiled:
-            sides = UNIFORM_SIDES if name == "uniform" else (compiled_side(name, rules),) * 2
+            sides = UNIFORM_SIDES if name == "uniform" else (compiled_side(policy, rules),) * 2
             play_summaries(p, 50, 0, sides=sides)  # compiled and warm
             play[name] = functools.partial(play_summaries, p, batch, sides=sides)
         else:
-            play[name] = functools.partial(sample_games, p, (make(name), make(name)), batch)
+            play[name] = functools.partial(sample_games, p, (make(policy), make(policy)), batch)
     # a batch of each in turn (seeds 1, 2, ...) until SPEED_SECONDS have passed, each rate from its fastest
     # batch (as timeit does): uniform's 2,000 compiled games take about 15 ms, and one batch timed alone
     # ranged from 85,000 to 168,000 games a second here, so a single timing decided the verdict
@@ -193,8 +218,9 @@ def pairings(only: list[str] | None, skip: list[str], search: str) -> list[tuple
 
 
 def submit(pool: ProcessPoolExecutor, rules: str, other: str, games: int, chunk: int, seed: int, compiled: bool,
-           bot: tuple[int, int]) -> list[tuple[int, Future]]:
-    return [(seat, pool.submit(seat_share, rules, other, seat, seed, start, min(chunk, games - start), compiled, bot))
+           bot: tuple[int, int], strong: str) -> list[tuple[int, Future]]:
+    return [(seat, pool.submit(seat_share, rules, other, seat, seed, start, min(chunk, games - start), compiled, bot,
+                               strong))
             for seat in (0, 1) for start in range(0, games, chunk)]
 
 
@@ -229,7 +255,7 @@ def show(row: dict) -> str:
     times = ""
     if row["opponent_ms"] is not None:
         times = f"  ms/decision: strong {row['strong_ms']:.2f}, {row['opponent']} {row['opponent_ms']:.1f}"
-    return (f"  strong vs {row['opponent']:<14} {row['score']:.3f} [{row['low']:.3f}, {row['high']:.3f}]  "
+    return (f"  strong vs {row['opponent']:<16} {row['score']:.3f} [{row['low']:.3f}, {row['high']:.3f}]  "
             f"as english {row['english']:.3f}  as french {row['french']:.3f}  ({row['games']} games, {row['path']}, "
             f"{row['seconds']:.0f} s)  [target {row['target']:.2f}: {row['verdict']}]{times}")
 
@@ -245,6 +271,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
+    ap.add_argument("--weights", metavar="FILE", help="strong plays the weights of FILE (strong@FILE), and the "
+                    "counters built on it know them (default: the package's, each preset its own)")
     args = ap.parse_args(argv)
     try:
         args.specs = [r for r in args.rules.split(",") if r]
@@ -256,6 +284,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
             raise ValueError(f"--bot: SIMULATIONSxROLLOUTS, at least 2x1, not {args.bot!r}")
         args.bot_budget = (int(sims), int(rolls))
         policy_named(args.search)
+        args.strong = "strong" if args.weights is None else f"strong@{args.weights}"
+        policy_named(args.strong)
         known = {"search", "heuristic", "ismcts", "speed", args.search, *COUNTERS}
         unknown = sorted((set(args.only_list or ()) | set(args.skip_list)) - known)
         if unknown:
@@ -273,7 +303,7 @@ def main(argv: list[str] | None = None) -> None:
     asked = pairings(args.only_list, args.skip_list, args.search)
     t0, results = time.perf_counter(), []
     timed = (args.only_list is None or "speed" in args.only_list) and "speed" not in args.skip_list
-    speeds = {spec: speed(rules) for spec, rules in zip(args.specs, args.rule_sets)} if timed else {}
+    speeds = {spec: speed(rules, args.strong) for spec, rules in zip(args.specs, args.rule_sets)} if timed else {}
     with ProcessPoolExecutor(args.workers, mp_context=safe_context()) as pool:
         planned = []
         for spec, rules in zip(args.specs, args.rule_sets):
@@ -281,11 +311,13 @@ def main(argv: list[str] | None = None) -> None:
             for label, other in asked:
                 compiled = reason is None and label == "heuristic"
                 planned.append((spec, rules, label, other, "compiled" if compiled else "engine",
-                                submit(pool, spec, other, args.games, chunk, args.seed, compiled, args.bot_budget)))
+                                submit(pool, spec, other, args.games, chunk, args.seed, compiled, args.bot_budget,
+                                       args.strong)))
         for spec, rules in zip(args.specs, args.rule_sets):  # (a rule set with only its speed asked has no pairing)
             reason = compiled_reason(rules)
             leaves = uniform_unsupported(Position.start(rules), ("uniform", "uniform"))
-            print(f"\n{rules}: from the start before the deal, {args.games} games a seat; compiled loop: "
+            print(f"\n{rules}: strong plays {'the package' + chr(39) + 's weights' if args.weights is None else args.weights}; "
+                  f"from the start before the deal, {args.games} games a seat; compiled loop: "
                   f"{'plays strong and the heuristic' if reason is None else 'not used (' + reason + ')'}; "
                   "elsewhere the engine's loop plays the Python policies; the IS-MCTS bot's rollouts: "
                   f"{'compiled' if leaves is None else 'OpenSpiel' + chr(39) + 's own (' + leaves + ')'}",

@@ -23,8 +23,30 @@ def test_the_points_do_not_depend_on_how_the_games_are_split(other, compiled):
 
 @pytest.mark.parametrize("flags,message", [(["--only", "nobody"], "unknown pairing nobody"),
                                            (["--bot", "1x4"], "--bot"),
-                                           (["--rules", "advanced,nowhere"], "nowhere")])
+                                           (["--rules", "advanced,nowhere"], "nowhere"),
+                                           (["--weights", "no-such-weights.json"], "no-such-weights.json")])
 def test_bad_flags_are_refused_in_one_line(flags, message, capsys):
     with pytest.raises(SystemExit) as stop:
         bs.parse(flags)
     assert message in str(stop.value) and "\n" not in str(stop.value)
+
+
+def test_other_weights_are_what_strong_and_the_counters_built_on_it_play(tmp_path):
+    """``--weights FILE``: strong plays FILE's weights in the compiled games and the engine's, and the
+    exploiter models them; the same games with the package's weights score otherwise."""
+    import json
+
+    from guyenne_explore.analysis.policies import weights as files
+    from guyenne_explore.rules import Rules
+
+    model = json.loads(files.preset_file(Rules.preset("advanced")).read_text())
+    model["weights"] = {name: -w for name, w in model["weights"].items()}  # the worst moves first
+    file = tmp_path / "reversed.json"
+    file.write_text(json.dumps(model))
+    strong = f"strong@{file}"
+    assert bs.parse(["--weights", str(file)]).strong == strong
+    assert bs.make("exploiter", strong)._strong.model == bs.make(strong).model != bs.make("strong").model
+    for compiled, other in ((True, "heuristic"), (False, "folder")):
+        shipped = bs.seat_share("advanced", other, 0, 5, 0, 4, compiled, (2, 1))[0]
+        reversed_ = bs.seat_share("advanced", other, 0, 5, 0, 4, compiled, (2, 1), strong)[0]
+        assert reversed_ < shipped

@@ -5,7 +5,8 @@ import random
 import pytest
 
 from guyenne_explore import Position
-from guyenne_explore.analysis.policies.counters import COUNTERS, CallerBully, Lookahead, ModelExploiter, ModelReader
+from guyenne_explore.analysis.policies.counters import (COUNTERS, CallerBully, Lookahead, ModelExploiter, ModelReader,
+                                                        StrongLookahead)
 from guyenne_explore.analysis.policies.heuristic import Heuristic
 from guyenne_explore.cards import HERO, value_of
 from guyenne_explore.determinise import determinise
@@ -14,7 +15,7 @@ from guyenne_explore.record import play_game
 from guyenne_explore.rules import Rules
 
 PLACEMENTS = ("open_first", "respond_first", "open_second", "respond_second")
-SEARCHING = ("lookahead", "model-reader", "exploiter")
+SEARCHING = ("lookahead", "model-reader", "exploiter", "strong-lookahead")
 
 
 def small(name):
@@ -111,6 +112,26 @@ def test_the_exploiter_models_the_weights_strong_plays_under_the_rules():
         rules = Rules.preset(preset)
         assert exploiter._model(rules)[1].params == Strong().compiled(rules).params
     assert exploiter._model(Rules.preset("expert"))[1].params != exploiter._model(Rules.preset("advanced"))[1].params
+
+
+def test_the_counters_built_on_strong_know_the_weights_they_are_given():
+    """Benchmarking other weights (``bench_strong.py --weights FILE``): the exploiter reads and plays
+    those weights, the model reader reads them, the control plays them as its own and models its
+    opponent as the heuristic; by default the package's weights."""
+    from guyenne_explore.analysis.policies.strong import Strong
+
+    rules = Rules.preset("advanced")
+    shipped = Strong().compiled(rules)
+    other = Strong(weights=[0.2 * w for w in Strong().model_for(rules)])
+    assert other.compiled(rules).params != shipped.params
+    exploiter, reader, control = ModelExploiter(model=other), ModelReader(model=other), StrongLookahead(model=other)
+    assert exploiter._model(rules)[1].params == exploiter._own(rules)[1].params == other.compiled(rules).params
+    assert control._own(rules)[1].params == other.compiled(rules).params
+    assert control._model(rules)[1].params == Heuristic().compiled().params
+    assert StrongLookahead()._own(rules)[1].params == shipped.params
+    views = [q.view(side) for q, _, side in views_with_other_hidden_cards(1)]
+    assert all(reader._reading(rules)(view) == other.weights(view) for view in views)
+    assert any(other.weights(view) != Strong().weights(view) for view in views)
 
 
 def test_the_searching_counters_play_team_sides():

@@ -6,11 +6,14 @@ policy against them: a policy that gives its hand away by its bet sizes loses
 to :class:`BetReader`; one that folds to a lone face-down card loses to
 :class:`Bluffer`; one that spends too much to win castles loses to :class:`Folder`
 on the unspent-cards tie-break; one that folds small openings and gives way to big ones loses to
-:class:`CallerBully`.  Three search: :class:`Lookahead` weighs its deals by how likely the opponent's
+:class:`CallerBully`.  Four search: :class:`Lookahead` weighs its deals by how likely the opponent's
 placements of the round were under each (modelled as the heuristic); :class:`ModelReader` weighs them
 by the learned policy's own model (its features and weights), so that it reads the learned policy's
 bets as that policy makes them; :class:`ModelExploiter` reads them so too and also plays the learned
-policy in its rollouts, on both sides, so that it best-responds to that policy's future play.
+policy in its rollouts, on both sides, so that it best-responds to that policy's future play;
+:class:`StrongLookahead`, its control, is the same search on the learned policy's own play that does not
+know its opponent's model (the heuristic's, as :class:`Lookahead`'s).  The three that know the learned
+policy's model take the :class:`~.strong.Strong` they model (``model``; default: the package's weights).
 """
 
 from __future__ import annotations
@@ -264,7 +267,16 @@ class Lookahead(_Counter):
         return ranked[max(range(len(ranked)), key=lambda i: value[i])]
 
 
-class ModelExploiter(Lookahead):
+class _OnStrong(Lookahead):
+    """A lookahead built on the learned policy ``model`` (a :class:`~.strong.Strong`; by default the
+    package's weights, and a benchmark of other weights passes a policy that plays them)."""
+
+    def __init__(self, deals: int = 4, candidates: int = 4, rollouts: int = 8, model: Strong | None = None) -> None:
+        super().__init__(deals, candidates, rollouts)
+        self._strong = model or Strong()
+
+
+class ModelExploiter(_OnStrong):
     """Written to exploit the learned policy: :class:`Lookahead` with the learned policy's own model
     (its features and shipped weights) as the opponent's, so that it reads the learned policy's bets
     by that policy's exact move distribution from what that policy saw, and best-responds to its
@@ -274,10 +286,6 @@ class ModelExploiter(Lookahead):
 
     name = "exploiter"
 
-    def __init__(self, deals: int = 4, candidates: int = 4, rollouts: int = 8) -> None:
-        super().__init__(deals, candidates, rollouts)
-        self._strong = Strong()
-
     def _model(self, rules: Rules) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
         return self._strong.weights, self._strong.compiled(rules)  # (the weights the learned policy plays there)
 
@@ -285,7 +293,7 @@ class ModelExploiter(Lookahead):
         return self._model(rules)  # its candidates and later moves are the learned policy's own: a best response on top
 
 
-class ModelReader(Lookahead):
+class ModelReader(_OnStrong):
     """Reads the learned policy's bets by that policy's own model, and nothing more: :class:`Lookahead`
     whose deals are weighed by the learned policy's exact move distribution (its features and shipped
     weights), its candidates and rollouts the heuristic's.  Beside :class:`ModelExploiter` (the same
@@ -294,14 +302,23 @@ class ModelReader(Lookahead):
 
     name = "model-reader"
 
-    def __init__(self, deals: int = 4, candidates: int = 4, rollouts: int = 8) -> None:
-        super().__init__(deals, candidates, rollouts)
-        self._strong = Strong()
-
     def _reading(self, rules: Rules) -> Callable[[SideView], list[tuple[Move, int]]]:
         return self._strong.weights
 
 
+class StrongLookahead(_OnStrong):
+    """The model exploiter's control: the learned policy plus one ply of search that does not know its
+    opponent's model.  Its candidates and its own play in the rollouts are the learned policy's (``model``),
+    as :class:`ModelExploiter`'s are, but it reads the opponent's bets and plays the opponent in its
+    rollouts as the heuristic, as :class:`Lookahead` does.  Beside the exploiter it tells how much of the
+    exploiter's edge is the search itself and how much is knowing the opponent's future play."""
+
+    name = "strong-lookahead"
+
+    def _own(self, rules: Rules) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
+        return self._strong.weights, self._strong.compiled(rules)
+
+
 COUNTERS = {"reader": BetReader, "bluffer": Bluffer, "folder": Folder, "caller": CallerBully,
             "lookahead": Lookahead, "model-reader": ModelReader,
-            "exploiter": ModelExploiter}
+            "exploiter": ModelExploiter, "strong-lookahead": StrongLookahead}
