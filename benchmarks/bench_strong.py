@@ -35,7 +35,9 @@ on the weights shipped now, on two cores, ``--rules expert --only ismcts --games
 2026-11-27, 49 minutes beside other work, the bot 717 ms a decision: 0.948 [0.921, 0.965] too, as
 english 0.950, as french 0.945), classic2021
 0.944 [0.917, 0.962] (its weights before ``improve``; earlier ones: 0.710), team 0.983 [0.964,
-0.991], team3 0.953 [0.927, 0.969] (the weights before ``guyenne-explore improve``; not measured again since).
+0.991], team3 0.953 [0.927, 0.969] (the weights before ``guyenne-explore improve``; on the weights shipped
+now, on two cores, ``--rules team3 --only ismcts --games 200 --workers 2 --seed 1``, 2026-11-27, 40
+minutes, the bot 556 ms a decision: 0.960 [0.936, 0.975], as english 0.945, as french 0.975).
 
 The counters that search, on two cores (``--only model-reader,exploiter --games 200 --workers 2``,
 2026-11-26): the model reader, which reads strong's bets by its own model, scores 0.060 against it in
