@@ -273,7 +273,12 @@ class _OnStrong(Lookahead):
 
     def __init__(self, deals: int = 4, candidates: int = 4, rollouts: int = 8, model: Strong | None = None) -> None:
         super().__init__(deals, candidates, rollouts)
-        self._strong = model or Strong()
+        self._strong = model if model is not None else Strong()
+
+    def _strong_side(self, rules: Rules) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
+        """The learned policy's move weights from a view, and its compiled side under ``rules`` (the
+        weights it plays there)."""
+        return self._strong.weights, self._strong.compiled(rules)
 
 
 class ModelExploiter(_OnStrong):
@@ -287,7 +292,7 @@ class ModelExploiter(_OnStrong):
     name = "exploiter"
 
     def _model(self, rules: Rules) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
-        return self._strong.weights, self._strong.compiled(rules)  # (the weights the learned policy plays there)
+        return self._strong_side(rules)
 
     def _own(self, rules: Rules) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
         return self._model(rules)  # its candidates and later moves are the learned policy's own: a best response on top
@@ -316,7 +321,7 @@ class StrongLookahead(_OnStrong):
     name = "strong-lookahead"
 
     def _own(self, rules: Rules) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
-        return self._strong.weights, self._strong.compiled(rules)
+        return self._strong_side(rules)
 
 
 COUNTERS = {"reader": BetReader, "bluffer": Bluffer, "folder": Folder, "caller": CallerBully,
