@@ -35,18 +35,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from guyenne_explore.analysis.improvement import Decision, self_play  # noqa: E402
 from guyenne_explore.analysis.policies.heuristic import TEMPERATURE  # noqa: E402
 from guyenne_explore.analysis.policies.train import default_start  # noqa: E402
 from guyenne_explore.engine_api import PLACEMENTS, Rules  # noqa: E402
+from pools import stopping_pool  # noqa: E402
 
 Stacked = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
@@ -124,7 +125,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     rules = Rules.from_json(args.rules)
     w0 = np.array(default_start(rules))
-    with ProcessPoolExecutor(args.workers) as pool:
+    with stopping_pool(args.workers) as pool:
         games = list(pool.map(self_play, [rules.to_json()] * args.games, [tuple(w0)] * args.games,
                               [args.seed] * args.games, [0] * args.games, range(args.games)))
     cut = int(len(games) * 0.7)

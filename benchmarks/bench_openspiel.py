@@ -38,7 +38,7 @@ from guyenne_explore.analysis.api import policy_named  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
 from guyenne_explore.analysis.policies.counters import COUNTERS  # noqa: E402
 from guyenne_explore.engine_api import Position, RulesError, play  # noqa: E402
-from guyenne_explore.analysis.sampling.workers import safe_context  # noqa: E402
+from pools import stopping_pool  # noqa: E402
 
 #: the bot's budget while calibrating (simulations of ``rollouts`` games each)
 PROBE_SIMULATIONS = 4
@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{rules}: OpenSpiel IS-MCTS (uniform rollouts x {args.rollouts}) against {', '.join(opponents)}; "
           f"{args.games} games a seat, seed {args.seed}, {args.workers} worker(s)", flush=True)
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(args.workers, mp_context=safe_context()) as pool:
+    with stopping_pool(args.workers) as pool:
         for name in opponents:
             simulations, calibrated = args.simulations, None
             if simulations is None:

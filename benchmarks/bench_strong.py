@@ -109,7 +109,7 @@ from guyenne_explore.analysis.policies.counters import COUNTERS  # noqa: E402
 from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
 from guyenne_explore.engine_api import play  # noqa: E402
 from guyenne_explore.rules import Rules, RulesError  # noqa: E402
-from guyenne_explore.analysis.sampling.workers import safe_context  # noqa: E402
+from pools import stopping_pool  # noqa: E402
 
 RULE_SETS = ("advanced", "expert", "classic2021", "team", "team3")
 #: the targets of issue 23 (strong's score, or its speed as a share of uniform's)
@@ -306,7 +306,7 @@ def main(argv: list[str] | None = None) -> None:
     t0, results = time.perf_counter(), []
     timed = (args.only_list is None or "speed" in args.only_list) and "speed" not in args.skip_list
     speeds = {spec: speed(rules, args.strong) for spec, rules in zip(args.specs, args.rule_sets)} if timed else {}
-    with ProcessPoolExecutor(args.workers, mp_context=safe_context()) as pool:
+    with stopping_pool(args.workers) as pool:
         planned = []
         for spec, rules in zip(args.specs, args.rule_sets):
             reason = compiled_reason(rules)

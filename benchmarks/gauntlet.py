@@ -17,9 +17,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import random  # noqa: E402
@@ -31,7 +31,7 @@ from guyenne_explore.analysis.policies.counters import COUNTERS  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
 from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
 from guyenne_explore.rules import Rules  # noqa: E402
-from guyenne_explore.analysis.sampling.workers import safe_context  # noqa: E402
+from pools import stopping_pool  # noqa: E402
 
 REAL = ("uniform", "heuristic", "strong", "search:400")
 
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> None:
     chunk = max(1, -(-args.games // max(1, args.workers)))
     rows = []
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(args.workers, mp_context=safe_context()) as pool:
+    with stopping_pool(args.workers) as pool:
         pairs = [(a, b) for i, a in enumerate(real) for b in real[i + 1:]] + [(a, c) for a in real for c in counters]
         for a, b in pairs:
             row = pairing(pool, args.preset, a, b, args.games, args.seed, chunk)

@@ -1118,7 +1118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.lang and not asked:
         previous = set_language(args.lang)
-    terminate = _stop_on_terminate()
+    terminate = stop_on_terminate()
     try:
         return args.func(args)
     except ProblemsError as exc:
@@ -1158,10 +1158,11 @@ def _terminated(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def _stop_on_terminate() -> Any:
+def stop_on_terminate() -> Any:
     """Make ``kill`` (SIGTERM, sent to the command alone) stop a command as Ctrl-C does; the handler it
     replaces, to put back (None where signals cannot be handled here: not the main thread).  By default
-    SIGTERM ends the process at once and leaves its workers playing their games to the end."""
+    SIGTERM ends the process at once and leaves its workers playing their games to the end.  The
+    benchmarks' pools (``benchmarks/pools.py``) stop theirs by it too."""
     if threading.current_thread() is not threading.main_thread():
         return None
     return signal.signal(signal.SIGTERM, _terminated)

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -125,36 +126,54 @@ def test_cancel_stops_the_tasks_of_a_dask_cluster():
         assert len(sample_games_on(client.get_executor(), START, ("search:10", "uniform"), 2, 5)) == 2
 
 
-@pytest.mark.parametrize("stop", ["ctrl-c", "kill"])
-def test_ctrl_c_or_kill_stops_the_command_line_and_every_worker(stop: str):
-    """Ctrl-C in a terminal reaches the whole process group: the workers leave it to the command, which
-    stops them and says "cancelled" (exit 130), leaving no process behind.  ``kill`` (SIGTERM to the
-    command alone) does the same; by default it would end the command and leave its workers playing."""
-    cmd = [sys.executable, "-m", "guyenne_explore", "analyse", "--rules", "advanced", "--policies",
-           "english=search:400,french=heuristic", "--samples", "200", "--seed", "1", "--workers", "2"]
+def stopped_with_every_worker(cmd: list[str], stop: str) -> str:
+    """Start ``cmd`` as from a terminal, wait until two of its workers are playing, stop it by ``stop``
+    (Ctrl-C to its process group, or ``kill``: SIGTERM to it alone), check that it says "cancelled" (exit
+    130, no traceback) and leaves no process behind; returns what it printed on stdout."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                             preexec_fn=as_from_a_terminal)
     try:
         me = psutil.Process(proc.pid)
         deadline = time.monotonic() + 120
         busy: list[psutil.Process] = []
-        while time.monotonic() < deadline and not busy:  # wait until two workers are playing
+        while time.monotonic() < deadline and len(busy) < 2:  # wait until two workers are playing
             time.sleep(0.5)
             busy = [c for c in me.children(recursive=True) if c.cpu_times().user > 1.0]
-        assert busy, "no worker started playing"
+        assert len(busy) == 2, "the workers did not start playing"
         everyone = me.children(recursive=True)
         if stop == "ctrl-c":
             os.killpg(proc.pid, signal.SIGINT)
         else:
             proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=120)
+        out, err = proc.communicate(timeout=120)
         assert proc.returncode == 130, err
         assert "cancelled" in err and "Traceback" not in err
         gone, alive = psutil.wait_procs(everyone, timeout=10)
         assert not alive
+        return out
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("stop", ["ctrl-c", "kill"])
+def test_ctrl_c_or_kill_stops_the_command_line_and_every_worker(stop: str):
+    """Ctrl-C in a terminal reaches the whole process group: the workers leave it to the command, which
+    stops them and says "cancelled" (exit 130), leaving no process behind.  ``kill`` (SIGTERM to the
+    command alone) does the same; by default it would end the command and leave its workers playing."""
+    stopped_with_every_worker([sys.executable, "-m", "guyenne_explore", "analyse", "--rules", "advanced", "--policies",
+                               "english=search:400,french=heuristic", "--samples", "200", "--seed", "1",
+                               "--workers", "2"], stop)
+
+
+@pytest.mark.parametrize("stop", ["ctrl-c", "kill"])
+def test_ctrl_c_or_kill_stops_a_benchmark_and_every_worker(stop: str):
+    """The benchmarks run for minutes to hours over a pool: stopped, they stop their workers too (a plain
+    process pool left them playing on after ``kill``, slowing every later run), keeping what they printed."""
+    bench = Path(__file__).resolve().parents[1] / "benchmarks" / "gauntlet.py"
+    out = stopped_with_every_worker([sys.executable, str(bench), "--policies", "heuristic,strong", "--counters",
+                                     "exploiter", "--games", "400", "--workers", "2"], stop)
+    assert "vs exploiter" not in out  # stopped while its first pairing played, not after
 
 
 def test_variant_lab_cancel_frees_the_cores_for_the_next_skill_run():
