@@ -89,7 +89,7 @@ def test_every_figure_of_the_variant_lab_follows_a_language_switch(browser_app):
         french = page.evaluate(FIGURE_TEXTS, ".guyenne-variant-lab")
         assert len(french) == 4 and all("jeu de règles advanced" in t for t in french)
         assert not [t for t in french if "preset" in t or "games" in t or "English" in t]
-        assert "Position analysée : la partie avant la distribution" in said(page, ".guyenne-variant-lab")
+        assert "Position analysée\u00a0: la partie avant la distribution" in said(page, ".guyenne-variant-lab")
     except Exception:
         app.ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(app.ARTIFACTS / "subject-french-failure.png"))

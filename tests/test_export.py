@@ -349,6 +349,19 @@ def test_a_caption_of_thousands_of_characters_is_measured_once_each():
     assert sum(calls) <= 2 * len(text) + 10
 
 
+def test_a_caption_never_breaks_at_a_no_break_space():
+    """French captions put a no-break space before ":" and ";" so that no line starts with them: the diagrams'
+    wrapping keeps it, where it cuts at every other space."""
+    from guyenne_explore.render import svg
+
+    text = "La distribution\u00a0: chaque camp prend en main son héros\u00a0; puis il pioche"
+    fits = svg.text_width("La distribution", 12)  # wide enough for the first words alone, not for the colon after them
+    lines = svg.wrap_lines(text, 12, fits + svg.text_width(" ", 12))
+    assert not any(line.startswith((":", ";")) for line in lines), lines
+    assert " ".join(lines) == text and all("\u00a0:" in line or ":" not in line for line in lines)
+    assert svg.wrap_lines("mots\n  et\tblancs ", 12, 1000) == ["mots et blancs"]
+
+
 def test_export_row_bounds_the_caption_and_the_scale_beside_their_fields():
     """A caption too long to draw, or a PNG scale of 1e308 or nan, is refused with the words beside its box
     (for a scale, its bounds); nothing is drawn, and a fixed field draws again."""

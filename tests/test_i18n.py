@@ -88,6 +88,21 @@ def test_every_message_has_a_french_translation():
     assert not fuzzy, f"fuzzy (check the translation): {fuzzy[:20]}"
 
 
+#: a space that French typography makes a no-break one: before ";", ":", "!", "?" and "»" used as punctuation
+#: (followed by a space, the end or a closing mark; ``:0.05`` in a flag's example is not), and after "«"
+BREAKABLE = re.compile(r"(?<=\S) [;:!?»](?=[\s.,)]|$)|« ")
+
+
+def test_french_punctuation_has_its_no_break_space():
+    """A plain space before ":" or ";" lets a wrapped line start with them (in a panel, a message, a diagram):
+    every French message has a no-break space there, so a translation added with a plain one fails here."""
+    plain = []
+    for m in _catalogue():
+        strs = (m.string,) if isinstance(m.string, str) else m.string
+        plain += [s for s in strs if m.id and s and BREAKABLE.search(s)]
+    assert not plain, f"a plain space where French puts a no-break one: {plain[:5]}"
+
+
 def _fields(text: str) -> set[str]:
     return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name is not None}
 
@@ -167,11 +182,11 @@ def test_every_problem_renders_in_french():
         en = problem(code, "f", **params).render("en")
         assert fr and (fr != en or code == "plain"), code
     text = problem("position.hand_size", "sides.english.hand", side="english", count=7, high=6).render("fr")
-    assert text == "Les Anglais ont 7 cartes en main ; une main compte au plus 6 cartes"
+    assert text == "Les Anglais ont 7 cartes en main\u00a0; une main compte au plus 6 cartes"
     text = problem("position.conservation", "sides.french", side="french", count=20, expected=22,
                    details="; too many: 1 × hero; missing: 2 × 5").render("fr")
-    assert "en trop : 1 × héros ; manquantes : 2 × 5" in text
-    assert "Le joueur 1 (les Français) : impossible de poser ce tour" in problem(
+    assert "en trop\u00a0: 1 × héros\u00a0; manquantes\u00a0: 2 × 5" in text
+    assert "Le joueur 1 (les Français)\u00a0: impossible de poser ce tour" in problem(
         "position.cannot_place", "x", who="french's member 1", count=0, need=1).render("fr")
     assert problem("position.cannot_place", "x", who="english", count=1, need=2).render("en") == \
         "the English cannot place this round: cards in hand: 1; castles still to place at: 2"
@@ -213,7 +228,7 @@ def test_a_french_diagram_uses_the_rulebook_words():
                    "removed": [], "exhaustions": 1}}))
     fr, en = _texts(position_svg(p, lang="fr")), _texts(position_svg(p, lang="en"))
     for label in ("Anglais", "Français", "main 6", "pioche 9", "défausse 7", "défausse 6", "écartées", "aucune",
-                  "épuisements 1", "1er", "base · tour 5 · à jouer : attaque ou défense du premier château (X)"):
+                  "épuisements 1", "1er", "base · tour 5 · à jouer\u00a0: attaque ou défense du premier château (X)"):
         assert label in fr, (label, fr)
     for label in ("English", "French", "hand 6", "deck 9", "discard 7", "removed", "1st"):
         assert label in en and label not in fr, label
@@ -228,7 +243,7 @@ def test_french_seating_and_game_over():
     from guyenne_explore.render.svg import position_svg
     p = Position.start("team")
     fr = " ".join(_texts(seating_svg(p, lang="fr")))
-    assert "« Mise en place pour 4 joueurs : pour que les joueurs d'une même équipe" in fr
+    assert "«\u00a0Mise en place pour 4 joueurs\u00a0: pour que les joueurs d'une même équipe" in fr
     assert "premier joueur" in fr and "Les Anglais (équipe)" in fr and "pioche 21" in fr and "défausse 0" in fr
     final = play_game(Position.start("base"), 3).final
     texts = _texts(position_svg(final, lang="fr"))
@@ -249,12 +264,12 @@ def test_a_french_storyboard(preset):
         assert f.caption != e.caption, e.caption
         assert not re.search(r"\b(castle|card|cards|round|English|French|wins|draws)\b", f.caption), f.caption
     captions = " ".join(f.caption for f in fr)
-    assert "La distribution : les Anglais piochent" in captions
+    assert "La distribution\u00a0: les Anglais piochent" in captions
     assert re.search(r"(Les Anglais|Les Français)[^.;]* (ouvrent|répondent au) le? ?château \d", captions)
     assert "Combat X au château" in captions and "Partie finie après le tour" in captions
     first = storyboard(record, lang="fr")[0]
     text = " ".join(_texts(first))
-    assert text.startswith("1. La distribution") and "La distribution : chaque camp prend en main son héros" in text, text
+    assert text.startswith("1. La distribution") and "La distribution\u00a0: chaque camp prend en main son héros" in text, text
 
 
 # ---------------------------------------------------------------------- the command line
@@ -271,15 +286,15 @@ def test_the_command_line_speaks_french_with_lang_fr(tmp_path, capsys):
     try:
         assert main(["--lang", "fr", "check", str(path)]) == 1
         err = capsys.readouterr().err
-        assert f"{path} : position invalide" in err
-        assert "sides.english.hand: Les Anglais ont 8 cartes en main ; une main compte au plus 6 cartes" in err
+        assert f"{path}\u00a0: position invalide" in err
+        assert "sides.english.hand: Les Anglais ont 8 cartes en main\u00a0; une main compte au plus 6 cartes" in err
         assert i18n.current_language() == "en"  # --lang holds for the one command
         assert main(["check", str(path)]) == 1
         assert "sides.english.hand: the English hold 8 cards in hand" in capsys.readouterr().err
         good = tmp_path / "good.json"
         good.write_text(json.dumps(pos()))
         assert main(["--lang", "fr", "moves", str(good)]) == 0
-        assert capsys.readouterr().out.startswith("open_first : les Anglais jouent, ")
+        assert capsys.readouterr().out.startswith("open_first\u00a0: les Anglais jouent, ")
         out = tmp_path / "d.svg"
         assert main(["--lang", "fr", "diagram", str(good), "-o", str(out)]) == 0
         assert "pioche 9" in _texts(out.read_text()) and "deck 9" not in _texts(out.read_text())
@@ -288,7 +303,7 @@ def test_the_command_line_speaks_french_with_lang_fr(tmp_path, capsys):
         folder = tmp_path / "frames"
         assert main(["--lang", "fr", "storyboard", str(record), "-o", str(folder) + "/"]) == 0
         first = " ".join(_texts((folder / "step-001.svg").read_text()))
-        assert first.startswith("1. La distribution : les Anglais piochent"), first
+        assert first.startswith("1. La distribution\u00a0: les Anglais piochent"), first
         capsys.readouterr()
         assert main(["--lang", "de", "check", str(good)]) == 2  # a usage error names the choices
         assert "invalid choice: 'de'" in capsys.readouterr().err
@@ -377,7 +392,7 @@ def test_the_teaching_game_in_french(english):
     assert "Mise en place" in game.lessons.value and "Chaque joueur a 22 cartes" in game.lessons.value
     assert not [t for t in _fixed_texts(game) if t[2] == t[3]]
     game.play("9:H")
-    assert "n'est pas permis : il n'y a pas de château 9" in html.unescape(game.explain.value)
+    assert "n'est pas permis\u00a0: il n'y a pas de château 9" in html.unescape(game.explain.value)
     move = next(iter(game.position.legal_moves))  # an opening: its castle in words counts from 1
     assert game.play(move.text())
     assert f"Vous avez ouvert le château {move.castle + 1} avec {move.cards}." in game.history_view.value
@@ -413,7 +428,7 @@ def test_number_boxes_say_what_is_wrong_in_french(english):
     assert read_whole("x", "Games")[1] == "Games must be a whole number, not 'x'"
     set_language("fr")
     assert read_whole("x", "Games")[1] == "Parties doit être un nombre entier, pas 'x'"
-    assert read_whole("", "Seed")[1] == "Graine est vide : tapez un nombre entier"
+    assert read_whole("", "Seed")[1] == "Graine est vide\u00a0: tapez un nombre entier"
     assert read_decimal("9", "PNG scale", 0.5, 4)[1] == "Échelle PNG doit être entre 0.5 et 4, pas 9"
 
 
@@ -437,8 +452,8 @@ def test_the_skill_levels_tab_follows_the_language_switch(english):
     assert ("advanced: Advantage (English) goes from above ½ under uniform (0.560 [0.530, 0.590]) to below ½ under "
             "search:4 (0.440 [0.410, 0.470]): the conclusion reverses with skill") in html.unescape(ex.skill.changes.value)
     ex.language.value = "fr"  # the kept table is drawn again in French, nothing played again
-    assert ("advanced : Avantage (Anglais) : au-dessus de ½ avec uniforme (0.560 [0.530, 0.590]), puis "
-            "au-dessous de ½ avec recherche:4 (0.440 [0.410, 0.470]) ; la conclusion s'inverse avec le niveau de jeu"
+    assert ("advanced\u00a0: Avantage (Anglais)\u00a0: au-dessus de ½ avec uniforme (0.560 [0.530, 0.590]), puis "
+            "au-dessous de ½ avec recherche:4 (0.440 [0.410, 0.470])\u00a0; la conclusion s'inverse avec le niveau de jeu"
             ) in html.unescape(ex.skill.changes.value)
     (view,) = ex.skill.figure_box.shown
     assert list(view.figure["data"][0]["x"]) == ["uniforme", "recherche:4"]
@@ -481,10 +496,10 @@ def test_the_builders_refusals_and_notes_in_french(english):
     b = Builder(opening("advanced", 1))
     set_language("fr")
     assert not b.load_notation("not a notation")
-    assert "chargement refusé pour la notation :" in html.unescape(b.notation_message.value)
-    assert b.refused.startswith("la notation : refusé (") and "le formulaire n'a pas changé" in b.refused
+    assert "chargement refusé pour la notation\u00a0:" in html.unescape(b.notation_message.value)
+    assert b.refused.startswith("la notation\u00a0: refusé (") and "le formulaire n'a pas changé" in b.refused
     b.focus_zone("english", "deck")
-    assert b.focus_note.value == "<i>Modification des nombres de cartes : pioche (Anglais).</i>"
+    assert b.focus_note.value == "<i>Modification des nombres de cartes\u00a0: pioche (Anglais).</i>"
     set_language("en")
     b.focus_zone("english", "placed-X")
     assert b.focus_note.value == "<i>Editing the English placed at X counts.</i>"
@@ -495,16 +510,16 @@ def test_the_command_lines_play_and_solve_reports_in_french(capsys):
     try:
         assert main(["--lang", "fr", "play", "--rules", "base", "--seed", "3"]) == 0
         out = capsys.readouterr().out
-        assert "deal : les Anglais piochent " in out and re.search(r"après \d+ tours\n$", out), out[-200:]
+        assert "deal\u00a0: les Anglais piochent " in out and re.search(r"après \d+ tours\n$", out), out[-200:]
         assert main(["--lang", "fr", "solve", str(position_path("base-endgame-3v3.json")), "--policies", "uniform",
                      "--budget", "20"]) == 0
         out = capsys.readouterr().out
         assert "valeur (P(victoire), une égalité comptant pour moitié) de le début du tour" not in out
-        assert "mélange d'équilibre pour les Français à open_first :" in out
-        assert "meilleure réponse à la stratégie uniforme jouant les Anglais : " in out and "points-selles" in out
+        assert "mélange d'équilibre pour les Français à open_first\u00a0:" in out
+        assert "meilleure réponse à la stratégie uniforme jouant les Anglais\u00a0: " in out and "points-selles" in out
         assert main(["--lang", "fr", "--help"]) == 0  # the parser's texts follow --lang too
         out = capsys.readouterr().out
-        assert "lister les coups légaux d'une position" in out and "codes de sortie :" in out
+        assert "lister les coups légaux d'une position" in out and "codes de sortie\u00a0:" in out
         set_language("en")
         assert main(["--help"]) == 0 and "list the legal moves of a position" in capsys.readouterr().out
     finally:
@@ -523,10 +538,10 @@ def test_a_language_switch_redraws_the_last_analysis_without_running_it_again(en
     assert ex.analysis.controls.status.value.startswith("Done: ") and "Balance" in ex.analysis.metrics.value
     ex.language.value = "fr"
     assert ex.analysis.results is results  # nothing played again
-    assert ex.analysis.controls.status.value.startswith("Terminé : ") and "Équilibre" in ex.analysis.metrics.value
+    assert ex.analysis.controls.status.value.startswith("Terminé\u00a0: ") and "Équilibre" in ex.analysis.metrics.value
     assert ex.analysis.figure_box.shown[0].figure["layout"]["title"]["text"].startswith(
         "Points en fin de partie, par camp<br><sup>Anglais uniforme · Français uniforme")
-    assert "Variante : " in ex.lab.variant_label.value
+    assert "Variante\u00a0: " in ex.lab.variant_label.value
     ex.language.value = "en"
     assert ex.analysis.controls.status.value.startswith("Done: ") and "Variant: " in ex.lab.variant_label.value
 
@@ -557,7 +572,7 @@ def test_exact_refusals_say_their_estimate_in_french():
         assert "it would take about 3 hours (an estimated 3 billion positions to visit)" in out_of_reach(3e9, 10800)
         set_language("fr")
         text = out_of_reach(3e9, 10800)
-        assert text.startswith("l'énumération exacte est hors de portée ici : elle prendrait environ 3\xa0heures")
+        assert text.startswith("l'énumération exacte est hors de portée ici\u00a0: elle prendrait environ 3\xa0heures")
         assert "(selon l'estimation, 3 milliards de positions à parcourir)" in text
         assert plain_duration(4e8) == "plus d'un an" and plain_duration(59.6) == "environ 1 minute"
     finally:

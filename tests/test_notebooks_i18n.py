@@ -21,7 +21,7 @@ assert "n'est pas permis" in game.explain.value.replace("&#x27;", "'"), game.exp
 """,
     "rule_examples.ipynb": """
 svg = str(diagram(setup, caption=caption("setup"), lang=LANG))
-assert "Mise en place : six châteaux neutres" in svg and "pioche 16" in svg and "Anglais" in svg, svg[:400]
+assert "Mise en place\u00a0: six châteaux neutres" in svg and "pioche 16" in svg and "Anglais" in svg, svg[:400]
 seat = str(seating_svg(team, caption=caption("seating"), lang=LANG))
 assert "Mise en place pour 4 joueurs" in seat and "premier joueur" in seat
 """,
@@ -52,5 +52,5 @@ def test_notebook_runs_in_french(name, monkeypatch):
     shown = "".join(str(o.get("data", {}).get("image/svg+xml", "")) for c in nb.cells if c.cell_type == "code"
                     for o in c.get("outputs", []))
     if name == "rule_examples.ipynb":  # the figures the notebook displays are French
-        assert "Exemple de décompte avec les règles 2022 : Anglais 5, Français 6" in shown
+        assert "Exemple de décompte avec les règles 2022\u00a0: Anglais 5, Français 6" in shown
         assert "défausse" in shown and "deck " not in shown

@@ -160,7 +160,7 @@ def test_the_sentences_in_french():
     english, french = plant().sentences("en"), plant().sentences("fr")
     assert len(english) == len(french)
     assert all(e != f for e, f in zip(english, french))
-    assert french[0] == "advanced : 50 parties par niveau, chaque niveau contre lui-même."
+    assert french[0] == "advanced\u00a0: 50 parties par niveau, chaque niveau contre lui-même."
     hero = re.sub(r"\s", " ", french[1])
     assert hero.startswith("Avec la stratégie forte, le héros est joué pour la première fois dans les 3 derniers "
                            "tours de la partie dans environ 70 % des cas ; avec la stratégie uniforme, environ 5 %.")

@@ -241,7 +241,7 @@ def test_the_lab_says_how_its_variant_applies_to_the_position_and_why_one_is_ref
     previous = set_language("fr")  # the reasons are said again in French, like every text of the lab
     try:
         lab.refresh()
-        assert "châteaux 6 → 7 : ne peut pas s'appliquer à une partie en cours" in html.unescape(lab.problems.value)
+        assert "châteaux 6 → 7\u00a0: ne peut pas s'appliquer à une partie en cours" in html.unescape(lab.problems.value)
     finally:
         set_language(previous)
     lab.refresh()

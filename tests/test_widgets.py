@@ -935,7 +935,7 @@ def test_the_explorer_analyses_the_game_before_the_deal_and_every_panel_says_so(
         assert "Position analysed: the game before the deal: every deal counts by its probability" in _said(panel)
     e.language.value = "fr"
     try:
-        assert "Position analysée : la partie avant la distribution" in _said(e.lab)
+        assert "Position analysée\u00a0: la partie avant la distribution" in _said(e.lab)
     finally:
         e.language.value = "en"
 
@@ -978,7 +978,7 @@ def test_the_builder_rows_and_castles_redrawn_after_a_switch_to_french_stay_in_f
         assert not {"<b>hand</b>", "<b>deck</b>", "<b>placed at X</b>"} & set(labels), labels
         e.builder.cycle_castle(0)
         castles = [b.description for b in e.builder.castle_row.children]
-        assert castles[0].startswith("1 : ") and "neutral" not in " ".join(castles), castles
+        assert castles[0].startswith("1\u00a0: ") and "neutral" not in " ".join(castles), castles
     finally:
         e.language.value = "en"
     assert e.builder.castle_row.children[1].description == "2: neutral"

@@ -17,6 +17,7 @@ team side's hands also carry ``data-member``.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
@@ -82,15 +83,23 @@ def text_width(text: str, size: float) -> float:
     return sum(widths.get(ord(ch), em) for ch in text) * size / em
 
 
+#: where a line may break: any white space but a no-break one (French puts one before ":" and ";", so that no
+#: line starts with them)
+BREAKS = re.compile(r"[^\S\u00a0\u202f]+")
+
+
 def wrap_lines(text: str, size: float, width: float) -> list[str]:
-    """``text`` cut at spaces into lines no wider than ``width`` at ``size`` (a word too long for a line is cut).
+    """``text`` cut at spaces (:data:`BREAKS`) into lines no wider than ``width`` at ``size`` (a word too long
+    for a line is cut).
 
     Each character is measured once, so a caption of thousands of characters without a space
     (pasted by mistake) is cut in a few milliseconds, never in minutes."""
     lines: list[str] = []
     line, line_w = "", 0.0
     space = text_width(" ", size)
-    for word in text.split():
+    for word in BREAKS.split(text.strip()):
+        if not word:
+            continue
         widths = [text_width(ch, size) for ch in word]
         word_w = sum(widths)
         if line and line_w + space + word_w <= width:
