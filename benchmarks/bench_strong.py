@@ -8,7 +8,8 @@ before the deal, both seats, ``--games`` games a seat, a win 1 and a draw 1/2, 9
 - ``heuristic``: strong against the heuristic; target at least 0.85;
 - each counter-policy of the gauntlet (``policies.counters.COUNTERS``, by name); target at least 0.45;
   those built on strong (the exploiter, the model reader, the exploiter's control ``strong-lookahead``)
-  know the weights strong plays: ``--weights FILE`` measures a candidate file, without installing it;
+  know the weights strong plays: ``--weights FILE`` measures a candidate file, without installing it, and
+  ``--counters-know FILE`` has them model other weights than strong plays;
 - ``ismcts``: strong against OpenSpiel's IS-MCTS bot (``benchmarks/openspiel_guyenne.py``, uniform
   random rollouts at its leaves, ``--bot 100x4``: simulations x rollouts, the budget the issue's
   measure gave about 120 ms a decision), with each side's mean time per decision; target at least 0.55;
@@ -66,6 +67,22 @@ times 3, 0.419 (0.505); times 10, 0.475 [0.427, 0.524] on these games but 0.437 
 0.399.  In classic2021 (the shipped 0.290 on these 400 games) times 3 gave 0.274 and times 10 0.302.
 Mixing more costs strength and gives the exploiter more to punish; sharper play changes nothing
 that 800 games can tell.
+What knowing the exact weights is worth to the exploiter (``--counters-know FILE``; advanced, ``--only
+exploiter --games 200 --workers 2 --seed 1``, 2026-11-27), with the CMA-ES weights shipped before any
+improvement (``git show 73ca9b9:guyenne_explore/analysis/policies/weights/advanced.json``, "cma"):
+
+=================  =========================  =========================
+strong plays       the exploiter knows them   it models the other file
+=================  =========================  =========================
+the shipped        0.403 [0.356, 0.451]       0.448 [0.400, 0.496] (cma)
+cma                0.316 [0.273, 0.363]       0.379 [0.333, 0.427] (shipped)
+=================  =========================  =========================
+
+Knowing the exact weights is worth 0.045 to 0.063 to it; the rest of its edge (0.05 more against the
+shipped weights) is one ply of search on a model of a strong player, which the wrong file still is.  So
+hiding which weights play (a population drawn each game) would win back at most that share, while
+the learned policy itself gets closer to what a search on it finds: ``bench_capacity.py`` finds no
+function of these features, nor of three kinds of new ones, that learns more of the search's choices.
 Where it stands among searches (``benchmarks/gauntlet.py --preset advanced --policies
 strong,search:400 --counters exploiter --games 100 --workers 2``, 200 games a pairing,
 2026-11-26): ``search:400`` beats strong 0.932 [0.889, 0.960] and the exploiter 0.780 [0.718, 0.832],
@@ -143,9 +160,11 @@ def compiled_reason(rules: Rules) -> str | None:
 
 
 def seat_share(rules: str, other: str, seat: int, seed: int, start: int, count: int, compiled: bool,
-               bot: tuple[int, int], strong: str = "strong") -> tuple[float, float, int, float, int, float]:
+               bot: tuple[int, int], strong: str = "strong",
+               known: str | None = None) -> tuple[float, float, int, float, int, float]:
     """Games ``start..start+count`` of ``strong`` (the learned policy's name: ``strong`` or ``strong@FILE``)
-    as side ``seat`` against ``other``: strong's points, the
+    as side ``seat`` against ``other`` (a counter built on strong models ``known``, by default ``strong``
+    itself): strong's points, the
     seconds and decisions of strong and of the other side (engine games; compiled games time none), and
     the seconds the share took."""
     wall = time.perf_counter()
@@ -165,7 +184,7 @@ def seat_share(rules: str, other: str, seat: int, seed: int, start: int, count: 
         game = load(rules)
         made = lambda: OpenSpielBot(game, *bot)  # noqa: E731
     else:
-        made = lambda: make(other, strong)  # noqa: E731
+        made = lambda: make(other, known or strong)  # noqa: E731
     points, totals = 0.0, [0.0, 0, 0.0, 0]
     for i in range(start, start + count):
         me, them = Timed(make(strong)), Timed(made())
@@ -220,9 +239,9 @@ def pairings(only: list[str] | None, skip: list[str], search: str) -> list[tuple
 
 
 def submit(pool: ProcessPoolExecutor, rules: str, other: str, games: int, chunk: int, seed: int, compiled: bool,
-           bot: tuple[int, int], strong: str) -> list[tuple[int, Future]]:
+           bot: tuple[int, int], strong: str, known: str) -> list[tuple[int, Future]]:
     return [(seat, pool.submit(seat_share, rules, other, seat, seed, start, min(chunk, games - start), compiled, bot,
-                               strong))
+                               strong, known))
             for seat in (0, 1) for start in range(0, games, chunk)]
 
 
@@ -275,6 +294,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
     ap.add_argument("--weights", metavar="FILE", help="strong plays the weights of FILE (strong@FILE), and the "
                     "counters built on it know them (default: the package's, each preset its own)")
+    ap.add_argument("--counters-know", metavar="FILE", help="the counters built on strong model the weights of FILE "
+                    "instead of those strong plays: what knowing the exact weights is worth to them")
     args = ap.parse_args(argv)
     try:
         args.specs = [r for r in args.rules.split(",") if r]
@@ -288,6 +309,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         policy_named(args.search)
         args.strong = "strong" if args.weights is None else f"strong@{args.weights}"
         policy_named(args.strong)
+        args.known = args.strong if args.counters_know is None else f"strong@{args.counters_know}"
+        policy_named(args.known)
         known = {"search", "heuristic", "ismcts", "speed", args.search, *COUNTERS}
         unknown = sorted((set(args.only_list or ()) | set(args.skip_list)) - known)
         if unknown:
@@ -314,11 +337,13 @@ def main(argv: list[str] | None = None) -> None:
                 compiled = reason is None and label == "heuristic"
                 planned.append((spec, rules, label, other, "compiled" if compiled else "engine",
                                 submit(pool, spec, other, args.games, chunk, args.seed, compiled, args.bot_budget,
-                                       args.strong)))
+                                       args.strong, args.known)))
         for spec, rules in zip(args.specs, args.rule_sets):  # (a rule set with only its speed asked has no pairing)
             reason = compiled_reason(rules)
             leaves = uniform_unsupported(Position.start(rules), ("uniform", "uniform"))
-            print(f"\n{rules}: strong plays {'the package' + chr(39) + 's weights' if args.weights is None else args.weights}; "
+            knows = "" if args.counters_know is None else f" (the counters built on it model {args.counters_know})"
+            print(f"\n{rules}: strong plays {'the package' + chr(39) + 's weights' if args.weights is None else args.weights}"
+                  f"{knows}; "
                   f"from the start before the deal, {args.games} games a seat; compiled loop: "
                   f"{'plays strong and the heuristic' if reason is None else 'not used (' + reason + ')'}; "
                   "elsewhere the engine's loop plays the Python policies; the IS-MCTS bot's rollouts: "

@@ -46,7 +46,13 @@ def test_other_weights_are_what_strong_and_the_counters_built_on_it_play(tmp_pat
     strong = f"strong@{file}"
     assert bs.parse(["--weights", str(file)]).strong == strong
     assert bs.make("exploiter", strong)._strong.model == bs.make(strong).model != bs.make("strong").model
+    args = bs.parse(["--counters-know", str(file)])
+    assert (args.strong, args.known) == ("strong", strong)  # the counters model FILE, strong plays the package's
     for compiled, other in ((True, "heuristic"), (False, "folder")):
         shipped = bs.seat_share("advanced", other, 0, 5, 0, 4, compiled, (2, 1))[0]
         reversed_ = bs.seat_share("advanced", other, 0, 5, 0, 4, compiled, (2, 1), strong)[0]
         assert reversed_ < shipped
+    # an exploiter that models the reversed weights mispredicts strong: it plays otherwise than one that knows them
+    knows = bs.seat_share("advanced", "exploiter", 0, 5, 0, 4, False, (2, 1))[0]
+    misled = bs.seat_share("advanced", "exploiter", 0, 5, 0, 4, False, (2, 1), "strong", strong)[0]
+    assert misled > knows
