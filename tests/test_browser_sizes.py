@@ -17,11 +17,13 @@ from tests import browser_app as app
 PORT = 8872
 SIZES = ((1280, 800), (1920, 1080))
 
-#: JS: every visible control outside its panel (the explorer's left column, the shown tab) or the window
+#: JS: every visible control outside its panel (the explorer's left column, the shown tab, the builder's own box) or the window
 OUTSIDE = """() => {
   const vw = document.documentElement.clientWidth;
   const out = [];
-  const panels = [...document.querySelectorAll('.guyenne-explorer > .widget-vbox, .guyenne-explorer .widget-tab-contents')];
+  // the builder scrolls in a box of its own, narrower than its tab: a control past it is cut or scrolls sideways
+  const panels = [...document.querySelectorAll(
+    '.guyenne-explorer > .widget-vbox, .guyenne-explorer .widget-tab-contents, .guyenne-builder')];
   const name = (c) => (c.closest('.widget-inline-hbox')?.querySelector('.widget-label')?.textContent
                        || c.textContent || c.value || c.placeholder || c.tagName).trim().slice(0, 40);
   for (const panel of panels) {
