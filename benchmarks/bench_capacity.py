@@ -29,8 +29,8 @@ candidate.  Printed, never asserted.  Measured here on two cores (``--games 300`
 ============  =======  ======  ========  =========  ======  ======  ==============
 rules         shipped  linear  by point  quadratic  read    new     best candidate
 ============  =======  ======  ========  =========  ======  ======  ==============
-advanced      0.5201   0.5210  0.5203    0.5201     0.5225  0.5207  0.6416
-classic2021   0.5066   0.5058  0.5075    0.5100     0.5074  0.5066  0.6436
+advanced      0.5201   0.5210  0.5203    0.5201     0.5225  0.5208  0.6416
+classic2021   0.5066   0.5058  0.5075    0.5100     0.5074  0.5053  0.6436
 ============  =======  ======  ========  =========  ======  ======  ==============
 
 (An earlier run, on the weights before the last improvements: advanced 0.5201, 0.5204, 0.5206, 0.5213;
@@ -56,10 +56,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from guyenne_explore.analysis.improvement import Decision, _Recorder  # noqa: E402
+from guyenne_explore.analysis.improvement import Decision, Recorder, recorded_game  # noqa: E402
 from guyenne_explore.analysis.policies.heuristic import TEMPERATURE, Facts, battle_terms, facts  # noqa: E402
 from guyenne_explore.analysis.compiled.sides import FEATURES  # noqa: E402
-from guyenne_explore.analysis.policies.strong import Strong  # noqa: E402
+from guyenne_explore.analysis.policies.strong import Strong, edge  # noqa: E402
 from guyenne_explore.analysis.policies.train import default_start  # noqa: E402
 from guyenne_explore.engine_api import (HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, Hooks, Move,  # noqa: E402
                                         Position, Rules, SideView, battle_of, play)
@@ -120,19 +120,33 @@ TABLE_PRIOR = 5
 
 def candidates(view: SideView, move: Move, known: Facts) -> tuple[float, ...]:
     """:data:`NEW_FEATURES` of a placement: at an opening, the opponent's answer is at most its hand (less the
-    card it keeps for the second castle at X), which strong's chance does not read (it assumes two cards)."""
+    card it keeps for the second castle at X), which strong's chance does not read (it assumes two cards): the
+    chance is strong's own, its edge taken against that many cards (:func:`.strong.edge`) instead of two."""
     opening = view.to_play in (OPEN_FIRST, OPEN_SECOND)
-    _battle, stake, p, rel, _loss = battle_terms(view, move, known)
+    battle, stake, p, rel, _loss = battle_terms(view, move, known)
     left = sum(view.opponent.hand_sizes)
     cap = (max(1, left - 1) if view.to_play == OPEN_FIRST else left) if opening else 0
-    cards, (mean, spread, _hero) = move.cards, known.pool
-    if opening and not cards[HERO]:
-        count = min(2, cap) or 2
-        adj = 0.5 if rel == view.side else -0.5 if rel != NEUTRAL else 0.0
-        p = 1 / (1 + math.exp(-(cards.total - count * mean + adj) / (spread * math.sqrt(count))))
+    cards = move.cards
+    if opening and not cards[HERO] and cap == 1:
+        sizes = tuple(1 if b == battle else n for b, n in enumerate(known.opponent_placed_sizes))
+        p *= _logistic(edge(cards, battle, rel, known._replace(opponent_placed_sizes=sizes))) / _logistic(
+            edge(cards, battle, rel, known))
     one = 1.0 if opening and cap == 1 else 0.0
     return (one * stake, p if opening else 0.0, stake * p if opening else 0.0, cards.size * cap / 5.0,
             (view.hand.size - cards.size) / 6.0, cards.size * (1 - known.unspent[view.side] / 22.0))
+
+
+def _logistic(z: float) -> float:
+    return 1 / (1 + math.exp(-z))
+
+
+def _castle(view: SideView, move: Move) -> int:
+    """The castle of a placement: an opening's own, else the round's X or Y."""
+    battle = battle_of(view.to_play)
+    assert battle is not None
+    castle = move.castle if move.castle is not None else (view.x, view.y)[battle]
+    assert castle is not None
+    return castle
 
 
 Key = tuple[str, int, int, int, int]
@@ -143,9 +157,7 @@ def battle_key(view: SideView, move: Move) -> Key:
     total (99 with the hero) and the castle's control (0 neutral, 1 the side's, 2 the other's)."""
     battle = battle_of(view.to_play)
     assert battle is not None
-    castle = move.castle if move.castle is not None else (view.x, view.y)[battle]
-    assert castle is not None
-    control = view.castles[castle]
+    control = view.castles[_castle(view, move)]
     rel = 0 if control == NEUTRAL else 1 if control == view.side else 2
     count = 0 if view.to_play in (OPEN_FIRST, OPEN_SECOND) else view.opponent_placed_sizes[battle]
     return (view.to_play, count, move.cards.size, 99 if move.cards[HERO] else move.cards.total, rel)
@@ -169,9 +181,7 @@ class _Battles(Hooks):
         self._settle(p)
         if p.to_play in PLACEMENTS:
             view = p.view(side)
-            battle = battle_of(p.to_play)
-            castle = move.castle if move.castle is not None else (view.x, view.y)[battle]
-            self.pending.append((p.round, side, castle, battle_key(view, move)))
+            self.pending.append((p.round, side, _castle(view, move), battle_key(view, move)))
 
     def chance(self, p: Position, draw: Any) -> None:
         self._settle(p)
@@ -206,7 +216,7 @@ def read_table(rows: Sequence[tuple[Key, float]]) -> Callable[[Key], float]:
     return chance
 
 
-class _Described(_Recorder):
+class _Described(Recorder):
     """The improvement's recorder (the same decisions and values), which also keeps each legal placement's
     :func:`candidates` and :func:`battle_key`."""
 
@@ -227,11 +237,10 @@ Described = tuple[Decision, np.ndarray, list[Key]]
 
 
 def described_play(rules: Any, weights: Sequence[float], seed: int, game: int) -> list[Described]:
-    """``analysis.improvement.self_play``'s game ``game`` of iteration 0 (the same seeds, decisions and values),
-    each decision with its placements' candidate features and table keys."""
-    recorder = _Described(weights, random.Random(f"improve-search:{seed}:0:{game}"), lambda: None)
-    play(Position.start(Rules.from_json(rules)), random.Random(f"improve:{seed}:0:{game}"), (recorder, recorder),
-         check_moves=False)
+    """``analysis.improvement.self_play``'s game ``game`` of iteration 0 (the same decisions and values), each
+    decision with its placements' candidate features and table keys."""
+    recorder = recorded_game(rules, weights, seed, 0, game, recorder=_Described)
+    assert isinstance(recorder, _Described)
     return [(d, more, keys) for d, (more, keys) in zip(recorder.decisions, recorder.more)]
 
 

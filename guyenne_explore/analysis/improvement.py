@@ -135,9 +135,10 @@ def check_improve(rules: Rules, seed: int, iterations: int, games: int,
     return ImproveSettings(rules.to_json(), seed, games, tuple(float(named.get(n, 0.0)) for n in FEATURES))
 
 
-class _Recorder(Strong):
+class Recorder(Strong):
     """``strong`` with these weights, which also keeps, at each placement, the search's values of its
-    candidates and the features of every legal placement."""
+    candidates and the features of every legal placement (a subclass may keep more of each decision:
+    ``benchmarks/bench_capacity.py``)."""
 
     def __init__(self, weights: Sequence[float], search_rng: random.Random, ask: Callable[[], None]) -> None:
         super().__init__(weights)
@@ -171,14 +172,21 @@ def self_play(rules: Any, weights: Sequence[float], seed: int, iteration: int, g
               ask: Callable[[], None] | TaskSignal | None = None) -> list[Decision]:
     """Game ``game`` of ``iteration``: its decisions (a task of a process pool or Dask cluster too).  ``ask``
     is called at each decision and raises :class:`.Cancelled` to stop; a run's stop flag in a worker."""
+    return recorded_game(rules, weights, seed, iteration, game, ask).decisions
+
+
+def recorded_game(rules: Any, weights: Sequence[float], seed: int, iteration: int, game: int,
+                  ask: Callable[[], None] | TaskSignal | None = None, recorder: type[Recorder] = Recorder) -> Recorder:
+    """:func:`self_play`'s game, played by ``recorder`` (a :class:`Recorder`), which is returned: the game and
+    its search's values depend on ``(seed, iteration, game)`` alone."""
     if ask is None:
         ask = _never
     elif not callable(ask):
         ask = functools.partial(_stop_if_set, ask)
     start = Position.start(Rules.from_json(rules))
-    recorder = _Recorder(weights, random.Random(f"improve-search:{seed}:{iteration}:{game}"), ask)
-    play(start, random.Random(f"improve:{seed}:{iteration}:{game}"), (recorder, recorder), check_moves=False)
-    return recorder.decisions
+    player = recorder(weights, random.Random(f"improve-search:{seed}:{iteration}:{game}"), ask)
+    play(start, random.Random(f"improve:{seed}:{iteration}:{game}"), (player, player), check_moves=False)
+    return player
 
 
 def _never() -> None:
