@@ -32,7 +32,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from openspiel_guyenne import MIN_SIMULATIONS, OpenSpielBot, Timed, load, read_rules  # noqa: E402
+from openspiel_guyenne import MIN_SIMULATIONS, OpenSpielBot, load, read_rules  # noqa: E402
+from timed import Timed  # noqa: E402
 
 from guyenne_explore.analysis.api import policy_named  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402

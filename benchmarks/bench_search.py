@@ -16,7 +16,6 @@ sides.  One process: run it alone on a busy machine.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from pathlib import Path
@@ -29,32 +28,8 @@ from guyenne_explore.analysis.policies.counters import COUNTERS  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
 from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
 from guyenne_explore.analysis.policies.search import ISMCTS  # noqa: E402
-from guyenne_explore.engine_api import Move, SideView  # noqa: E402
 from guyenne_explore.rules import Rules  # noqa: E402
-
-
-class Timed:
-    """A policy that counts its decisions and the time they take."""
-
-    def __init__(self, policy):
-        self.policy, self.name, self.exact = policy, policy.name, False
-        self.decisions, self.seconds = 0, 0.0
-        self.times: list[float] = []
-        #: the process's CPU time a decision: what the wall time would be on an idle core
-        self.cpu: list[float] = []
-        #: the CPU time of the decisions with more than one legal move
-        self.choices: list[float] = []
-
-    def choose(self, view: SideView, rng: random.Random) -> Move:
-        t, c = time.perf_counter(), time.process_time()
-        move = self.policy.choose(view, rng)
-        self.cpu.append(time.process_time() - c)
-        if len(view.legal_moves) > 1:
-            self.choices.append(self.cpu[-1])
-        self.times.append(time.perf_counter() - t)
-        self.seconds += self.times[-1]
-        self.decisions += 1
-        return move
+from timed import Timed  # noqa: E402
 
 
 def make(name: str):

@@ -37,7 +37,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-import time
 from dataclasses import dataclass
 from math import prod
 from pathlib import Path
@@ -412,24 +411,3 @@ class OpenSpielBot:
         worlds = random.Random(seed + 1)
         bot.set_resampler(lambda s, player: s.resample_from_infostate(player, worlds.random))
         return self.game.codec.decode(int(bot.step(state)))
-
-
-class Timed:
-    """A policy that adds up the time it thinks and the decisions it is asked."""
-
-    def __init__(self, policy: Any):
-        self.policy = policy
-        self.name = policy.name
-        self.exact = False
-        self.seconds = 0.0
-        self.decisions = 0
-
-    def distribution(self, view: SideView) -> Any:
-        return self.policy.distribution(view)
-
-    def choose(self, view: SideView, rng: random.Random) -> Move:
-        t = time.perf_counter()
-        move = self.policy.choose(view, rng)
-        self.seconds += time.perf_counter() - t
-        self.decisions += 1
-        return move

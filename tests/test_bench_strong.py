@@ -1,5 +1,6 @@
 """``benchmarks/bench_strong.py``: a pairing's games are seeded by their index, so any split of them over
-workers gives the same points; bad flags are refused in one line."""
+workers gives the same points; bad flags are refused in one line; the issue's search is the tree search on
+the heuristic.  (Only the ``ismcts`` pairing needs OpenSpiel.)"""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pyspiel")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import bench_strong as bs  # noqa: E402
@@ -56,3 +56,16 @@ def test_other_weights_are_what_strong_and_the_counters_built_on_it_play(tmp_pat
     knows = bs.seat_share("advanced", "exploiter", 0, 5, 0, 4, False, (2, 1))[0]
     misled = bs.seat_share("advanced", "exploiter", 0, 5, 0, 4, False, (2, 1), "strong", strong)[0]
     assert misled > knows
+
+
+def test_the_issues_search_is_the_tree_search_on_the_heuristic():
+    # the baseline of "strong against search:400": the search as the issue measured it, before it was built on
+    # strong (the tree, the heuristic as its order and its model of the opponent, heuristic games at its leaves)
+    from guyenne_explore.analysis.policies.heuristic import Heuristic
+
+    search = bs.make(bs.ISSUE_SEARCH)
+    assert (search.simulations, search.compiled, search.rollout_policy, search.worlds, search.candidates) == \
+        (400, False, "heuristic", 64, 8)
+    assert type(search._prior) is Heuristic
+    assert bs.pairings([bs.ISSUE_SEARCH], [], "search:400") == [(bs.ISSUE_SEARCH, bs.ISSUE_SEARCH)]
+    assert bs.parse(["--only", bs.ISSUE_SEARCH]).only_list == [bs.ISSUE_SEARCH]

@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import numpy as np  # noqa: E402
 import openspiel_guyenne as og  # noqa: E402
+from timed import Timed  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from guyenne_explore.engine_api import Draw, Position, play  # noqa: E402
@@ -176,8 +177,8 @@ def test_one_ismcts_decision_is_a_legal_action():
 @pytest.mark.parametrize("seat", [0, 1])
 def test_the_bot_plays_a_policy_through_the_engines_game_loop(seat):
     game = og.load("advanced")
-    bot = og.Timed(og.OpenSpielBot(game, simulations=2, rollouts=1))
-    heuristic = og.Timed(policy_named("heuristic"))
+    bot = Timed(og.OpenSpielBot(game, simulations=2, rollouts=1))
+    heuristic = Timed(policy_named("heuristic"))
     policies = (bot, heuristic) if seat == 0 else (heuristic, bot)
     end = play(Position.start(game.rules), random.Random(seat), policies)
     assert end.is_over and bot.decisions > 0 and heuristic.decisions > 0

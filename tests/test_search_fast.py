@@ -9,6 +9,7 @@ from guyenne_explore import Position
 from guyenne_explore.analysis.compiled import heuristic, sides
 from guyenne_explore.analysis.compiled.heuristic import MAX_MOVES
 from guyenne_explore.analysis.compiled.search import _split_chance, move_weights
+from guyenne_explore.analysis.policies.heuristic import Heuristic
 from guyenne_explore.analysis.policies.search import MIX, ISMCTS, _CompiledSearch
 from guyenne_explore.analysis.policies.strong import Strong
 from guyenne_explore.engine_api import OPEN_FIRST, PLACEMENTS, Cards, Placed, determinise
@@ -198,3 +199,34 @@ def test_the_search_models_the_weights_strong_plays_under_the_rules():
         rules = Rules.preset(preset)
         assert search.sides_for(rules)[0].params == strong.compiled(rules).params
     assert search.sides_for(Rules.preset("expert"))[0].params != search.sides_for(Rules.preset("advanced"))[0].params
+
+
+class _Asked(Heuristic):
+    """The heuristic, noting the side of every view it is asked to weigh."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sides: set[int] = set()
+
+    def weights(self, view):
+        self.sides.add(view.side)
+        return super().weights(view)
+
+
+def test_the_tree_search_builds_on_the_model_it_is_given():
+    # the heuristic as the model (the search as it was before strong, benchmarks/bench_strong.py's baseline): its
+    # root candidates are the heuristic's likeliest moves, not strong's, and the opponent's moves in the tree are
+    # drawn from it too (it is asked for the opponent's views)
+    differ, opponent = 0, 0
+    for p in _placements("advanced", 4, 12):
+        side = p.side_to_play
+        view = p.view(side)
+        model = _Asked()
+        search = ISMCTS(400, compiled=False, model=model, rollout_policy="heuristic")
+        assert search.candidates_for(view) == Heuristic().ranked(view)[: search.candidates]
+        differ += search.candidates_for(view) != ISMCTS().candidates_for(view)
+        move = search.choose(view, random.Random(2))
+        assert move in search.candidates_for(view)
+        opponent += 1 - side in model.sides
+    # (late in a game the opponent often has one legal move: no choice, nothing asked)
+    assert differ > 0 and opponent >= 8

@@ -258,6 +258,11 @@ class Heuristic:
                         soft[i] += total * num * (q // (len(picks) * len(chosen)))
         return [(m, w) for m, w in zip(moves, soft) if w > 0]
 
+    def ranked(self, view: SideView) -> list[Move]:
+        """The moves it may play, likeliest first, ties in the engine's move order (a search's order of
+        candidates; moves of no weight left out)."""
+        return [m for m, _ in sorted(self.weights(view), key=lambda mw: -mw[1])]
+
     def distribution(self, view: SideView) -> list[tuple[Move, Fraction]]:
         if view.to_play == CONCEDE_CHOICE:
             return [(concede_move(view), Fraction(1))]
@@ -271,10 +276,11 @@ class Heuristic:
         weighted = self.weights(view)
         return pick(weighted, rng.randrange(sum(w for _, w in weighted)))
 
-    def compiled(self) -> SidePolicy:
+    def compiled(self, rules: Rules | None = None) -> SidePolicy:
         """This policy as the compiled game loop plays it: its numbers in the loop's layout
         (:mod:`..compiled.sides`) and its worth of a card and of a removal, so that the Python policy
-        and the compiled one keep one source of them."""
+        and the compiled one keep one source of them.  The same under any ``rules`` (taken so that it
+        can stand where the learned policy, which keeps weights a rule set, is asked: a search's model)."""
         numbers = [0.0] * N_HEURISTIC
         for i, value in ((P_TEMPERATURE, self.temperature), (P_RESOLUTION, RESOLUTION), (P_SPEND, SPEND),
                          (P_REMOVAL, REMOVAL), (P_WIN_WEIGHT, WIN_WEIGHT), (P_HERO_USE, HERO_USE),

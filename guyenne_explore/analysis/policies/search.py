@@ -63,7 +63,7 @@ import math
 import random
 import time
 from fractions import Fraction
-from typing import Hashable, Sequence
+from typing import Hashable, Protocol, Sequence
 
 import numpy as np
 
@@ -91,6 +91,20 @@ EXPAND_AFTER = 2
 WORLDS, CANDIDATES, MIX = 48, 8, 0.05
 #: games a candidate plays at a time, with a budget in milliseconds
 CHUNK = 4
+
+
+class Model(Protocol):
+    """What the search asks of the policy it builds on: its move weights and order from a side's view, its
+    own move where the search does not branch, and its compiled side under a rule set (``strong``, or the
+    heuristic for the search as it was before ``strong``: ``benchmarks/bench_strong.py``'s baseline)."""
+
+    def weights(self, view: SideView) -> list[tuple[Move, int]]: ...
+
+    def ranked(self, view: SideView) -> list[Move]: ...
+
+    def choose(self, view: SideView, rng: random.Random) -> Move: ...
+
+    def compiled(self, rules: Rules | None = None) -> SidePolicy: ...
 
 
 def _rollouts(q: Position, side: int, count: int, seed: int, start: int, policy: str = "strong") -> float:
@@ -158,8 +172,8 @@ class ISMCTS:
     where the compiled loop plays (to compare the two).  The tree search's own: ``rollouts_per_leaf``,
     games played from each leaf; ``expand_after``, visits of a move before its position becomes a
     node (a very large value makes it flat: root moves and rollouts only); ``rollout_policy``,
-    ``strong``, ``heuristic`` or ``uniform``; ``model``: the learned policy it builds on (default the
-package's weights).  :attr:`nodes` keeps the tree search's last tree.
+    ``strong``, ``heuristic`` or ``uniform``; ``model``: the policy it builds on, its order of moves and its
+model of the opponent (default ``strong`` with the package's weights).  :attr:`nodes` keeps the tree search's last tree.
     """
 
     exact = False
@@ -167,7 +181,7 @@ package's weights).  :attr:`nodes` keeps the tree search's last tree.
     def __init__(self, simulations: int = 400, milliseconds: float | None = None, candidates: int = CANDIDATES,
                  rollouts_per_leaf: int = 4, uct_c: float = UCT_C, worlds: int = WORLDS,
                  expand_after: int = EXPAND_AFTER, rollout_policy: str = "strong", compiled: bool = True,
-                 model: Strong | None = None):
+                 model: Model | None = None):
         if simulations < 1:
             raise ValueError(f"the search budget must be at least 1 simulation, not {simulations}")
         self.simulations = simulations
@@ -180,7 +194,7 @@ package's weights).  :attr:`nodes` keeps the tree search's last tree.
         self.rollout_policy = rollout_policy
         self.compiled = compiled
         self.name = "search" if milliseconds is None else f"search:{milliseconds:g}ms"
-        self._prior = model if model is not None else Strong()
+        self._prior: Model = model if model is not None else Strong()
         self._sides: dict[Rules, tuple[SidePolicy, SidePolicy]] = {}
         #: the last search's table of nodes (for tests and inspection)
         self.nodes: dict[Hashable, _Node] = {}

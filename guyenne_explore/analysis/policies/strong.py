@@ -133,8 +133,7 @@ class Strong:
         """The legal moves best first: by score at a placement (so that the moves a near-certain choice
         gives no weight are still in order), by weight elsewhere; ties in the engine's move order."""
         if battle_of(view.to_play) is None:
-            weighted = self._rest.weights(view)
-            return [m for m, _ in sorted(weighted, key=lambda mw: -mw[1])]
+            return self._rest.ranked(view)
         return [m for m, _ in sorted(self.scored(view), key=lambda ms: -ms[1])]
 
     def weights(self, view: SideView) -> list[tuple[Move, int]]:
