@@ -78,6 +78,14 @@ times 3, 0.419 (0.505); times 10, 0.475 [0.427, 0.524] on these games but 0.437 
 0.399.  In classic2021 (the shipped 0.290 on these 400 games) times 3 gave 0.274 and times 10 0.302.
 Mixing more costs strength and gives the exploiter more to punish; sharper play changes nothing
 that 800 games can tell.
+Its reading of strong's bets is worth nothing to it either: with every deal weighed the same (its
+``_likelihood`` 1), advanced's 800 games of ``--only exploiter --games 400 --workers 2 --seed 1`` give
+0.383 [0.350, 0.417] (with the reading 0.401).  Nor does improvement on the positions it leads strong
+into: seven iterations of 400 games in which one seat played the search's best valued move (the other
+strong, both recorded; from the shipped weights, 2026-11-27): the 3rd validated 0.010 above the start and
+the 4th 0.001 above the 3rd; they held the exploiter to 0.399 [0.365, 0.433] and 0.384 [0.351, 0.418] on those 800 games.  What it
+gains is one ply of rollouts of strong's own play: policy improvement, which the linear model has
+absorbed as far as it can.
 What knowing the exact weights is worth to the exploiter (``--counters-know FILE``; advanced, ``--only
 exploiter --games 200 --workers 2 --seed 1``, 2026-11-27), with the CMA-ES weights shipped before any
 improvement (``git show 73ca9b9:guyenne_explore/analysis/policies/weights/advanced.json``, "cma"):
