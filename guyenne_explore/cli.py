@@ -39,6 +39,12 @@ from .rules import SIDES, Rules, RulesError
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL, EXIT_CANCELLED = 0, 1, 2, 3, 130
 
 
+#: the skill levels of ``skill``, ``depth`` and ``balance`` by default: the analysis's ladder
+#: (``analysis.default_ladder``, whose policy registry is too heavy to import for building the parser; a test
+#: keeps the two equal)
+DEFAULT_LADDER = "uniform,heuristic,strong,search:100"
+
+
 def exit_codes() -> str:
     """The exit codes as ``--help`` lists them, in the current language."""
     return _("exit codes:\n"
@@ -367,7 +373,7 @@ def cmd_storyboard(args: argparse.Namespace) -> int:
 def cmd_skill(args: argparse.Namespace) -> int:
     """Rule sets by skill level from the opening: metrics with intervals, and the conclusions that change."""
     from .analysis import Metric
-    from .analysis import level_name, skill_levels
+    from .analysis import Cancelled, level_name, seconds_a_game, skill_levels
 
     rule_sets = _rules_list(args.rules)
     presets = [str(r) for r in rule_sets]
@@ -378,15 +384,28 @@ def cmd_skill(args: argparse.Namespace) -> int:
         _policy(name)
     games = {lv: (max(1, args.games // 10) if lv.startswith("search") else args.games) for lv in levels}
     _check_workers(args.workers)
-    workers = args.workers or os.cpu_count() or 1
-    if workers > 1:
-        from .analysis import process_pool  # started safely after compiled games (see there)
+    for level in levels:
+        n = games[level] * len(rule_sets)
+        print(_("{level}: {games} games against itself, {duration} on one core").format(
+            level=level, games=plain_count(n), duration=plain_duration(n * seconds_a_game(level))), file=sys.stderr)
+    bar = _Bar()
 
-        with process_pool(workers) as pool:
-            table = skill_levels(Position.start(rule_sets[0]), rule_sets, presets, levels, games=games,
-                                 seed=args.seed, executor=pool)
-    else:
-        table = skill_levels(Position.start(rule_sets[0]), rule_sets, presets, levels, games=games, seed=args.seed)
+    def on_games(done: int, total: int) -> None:
+        bar(_("{done} of {total} games").format(done=plain_count(done), total=plain_count(total)))
+
+    workers = args.workers or os.cpu_count() or 1
+    start = Position.start(rule_sets[0])
+    try:
+        if workers > 1:
+            from .analysis import process_pool  # started safely after compiled games (see there)
+
+            with process_pool(workers) as pool:
+                table = skill_levels(start, rule_sets, presets, levels, games=games, seed=args.seed, executor=pool,
+                                     on_games=on_games)
+        else:
+            table = skill_levels(start, rule_sets, presets, levels, games=games, seed=args.seed, on_games=on_games)
+    except Cancelled:
+        raise KeyboardInterrupt from None
     if args.json:
         print(json.dumps({"rows": table.rows(), "changes": table.changes()}, indent=1))
         return EXIT_OK
@@ -866,6 +885,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--lang", choices=LANGUAGES, help=_("the language of messages, diagrams and storyboards: "
                                                       "en or fr (default: the locale's if French, else English)"))
     sub = ap.add_subparsers(dest="command", required=True)
+    # measured (guyenne-explore depth --levels strong,search:400, one core): 0.25 s a game in advanced, 0.5 in classic2021
+    search_cost = _("a search game takes about 0.1 to 0.5 s, at search:100 to search:400")
     m = sub.add_parser("moves", help=_("list the legal moves of a position"))
     m.add_argument("position")
     m.add_argument("--json", action="store_true")
@@ -926,10 +947,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help=_("policies whose best response is measured (comma-separated, or none)"))
     so.add_argument("--budget", type=_seconds, default=60.0, help=_("seconds allowed for each best response"))
     so.set_defaults(func=cmd_solve)
-    sk = sub.add_parser("skill", help=_("rule sets by skill level (uniform, heuristic, search) from the opening"))
+    sk = sub.add_parser("skill", help=_("rule sets by skill level (uniform, heuristic, strong, search) from the opening"))
     sk.add_argument("--rules", default="base,advanced", help=_("presets or rules JSON, comma-separated; the first is "
                     "the reference"))
-    sk.add_argument("--levels", default="uniform,heuristic,search:100")
+    sk.add_argument("--levels", default=DEFAULT_LADDER, help=_("skill levels, weakest first ({search_cost})").format(
+        search_cost=search_cost))
     sk.add_argument("--games", type=_games, default=400, help=_("games a rule set and level (a tenth for search)"))
     sk.add_argument("--seed", type=_seed, default=0)
     sk.add_argument("--workers", type=int, metavar="N",
@@ -946,10 +968,10 @@ def build_parser() -> argparse.ArgumentParser:
     ba.add_argument("--target", action="append", metavar="NAME=LOW:HIGH",
                     help=_("a wanted range: advantage=0.48:0.52, draws=:0.05, rounds=6:10, sweeps=:0.1, depth=2: "
                            "(repeat for several)"))
-    ba.add_argument("--policies", default="uniform", help=_("the level of play: uniform, heuristic, search:N, or "
-                                                             "english,french"))
+    ba.add_argument("--policies", default="uniform", help=_("the level of play: uniform, heuristic, strong, search:N, "
+                                                             "or english,french"))
     ba.add_argument("--levels", help=_("the ladder a depth target is read on, weakest first (default: {ladder})")
-                    .format(ladder="uniform,heuristic,search:100"))
+                    .format(ladder=DEFAULT_LADDER))
     ba.add_argument("--games", type=_games, default=400, help=_("games a candidate at most (the same deals for all)"))
     ba.add_argument("--trials", type=_bounded(1, 10_000, N_("the number of trials")), default=30,
                     help=_("candidates to try (every one when the space is no larger)"))
@@ -972,8 +994,8 @@ def build_parser() -> argparse.ArgumentParser:
     de = sub.add_parser("depth", help=_("skill depth and luck: a ladder of skill levels, each against the one below "
                                         "in both seats"))
     de.add_argument("--rules", default="base", help=_("preset name or rules JSON"))
-    de.add_argument("--levels", help=_("the ladder, weakest first (default: {ladder}; a search is slow, about 1 to "
-                                       "3 s a game)").format(ladder="uniform,heuristic,search:100"))
+    de.add_argument("--levels", help=_("the ladder, weakest first (default: {ladder}; {search_cost})").format(
+        ladder=DEFAULT_LADDER, search_cost=search_cost))
     de.add_argument("--games", type=_games, default=200, help=_("deals a match, each played in both seats (a tenth "
                                                                "where a search plays)"))
     de.add_argument("--seed", type=_seed, default=0)
@@ -985,7 +1007,7 @@ def build_parser() -> argparse.ArgumentParser:
                                         "conceding, castles chosen"))
     st.add_argument("--rules", default="advanced", help=_("preset names or rules JSON, separated by commas"))
     st.add_argument("--levels", default="uniform,heuristic,strong",
-                    help=_("skill levels, weakest first (a search is slow, about 1 to 3 s a game)"))
+                    help=_("skill levels, weakest first ({search_cost})").format(search_cost=search_cost))
     st.add_argument("--games", type=_games, default=400, help=_("games a level, each level against itself"))
     st.add_argument("--seed", type=_seed, default=0)
     st.add_argument("--csv", metavar="FILE", help=_("also write every measure as CSV"))

@@ -283,6 +283,9 @@ def test_skill_command_prints_levels_and_changes():
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
     assert {row["level"] for row in data["rows"]} == {"uniform", "heuristic"} and isinstance(data["changes"], list)
+    # its cost before it starts (a level's games over both rule sets), then its progress
+    assert "uniform: 80 games against itself" in r.stderr and "heuristic: 80 games against itself" in r.stderr
+    assert " of 160 games" in r.stderr
     bad = subprocess.run([sys.executable, "-m", "guyenne_explore", "skill", "--levels", "uniform,expert"],
                          capture_output=True, text=True)
     assert bad.returncode != 0 and "unknown policy 'expert'" in bad.stderr + bad.stdout
@@ -359,3 +362,12 @@ def test_a_sampled_win_rate_of_every_game_is_exactly_one():
     outcomes = {(0, 6, "french"): 1 / 6, (0, 9, "french"): 1 / 6, (1, 1, "french"): 1 / 6, (1, 5, "french"): 0.5}
     result = AnalysisResult(Position.start("advanced"), ("strong", "search"), False, outcomes, {8: 1.0}, games=6)
     assert result.win == {"english": 0.0, "french": 1.0, "draw": 0.0}
+
+
+def test_the_command_lines_default_ladder_is_the_analysis_one():
+    # skill, depth and balance say and play the analysis's ladder (the parser keeps it as text, to stay light)
+    from guyenne_explore.analysis import default_ladder
+    from guyenne_explore.cli import DEFAULT_LADDER, build_parser
+
+    assert DEFAULT_LADDER == ",".join(default_ladder())
+    assert build_parser().parse_args(["skill"]).levels == DEFAULT_LADDER

@@ -49,8 +49,12 @@ LADDER_WISH = ("uniform", "heuristic", "strong", "search:100")
 #: a match with a search level plays this share of the games (a search game takes seconds)
 SEARCH_SHARE = 10
 #: rough seconds a game of each policy takes on one core, for the cost said up front (a search: per rollout
-#: of its budget a decision; benchmarks/ print the measured speeds)
-SECONDS_A_GAME = {"uniform": 0.0005, "heuristic": 0.003, "strong": 0.003, "search": 0.02}
+#: of its budget a decision; benchmarks/ print the measured speeds).  The search's, measured against strong
+#: (``guyenne-explore depth --levels strong,search:N --games 400 --workers 1``, 80 games, 2026-11-27, less the
+#: 5 s the command takes to start): search:100 0.09 s a game in advanced; search:400 0.25 s in advanced, 0.34
+#: in expert, 0.48 in classic2021, 0.20 in team and team3.  0.0015 a rollout errs long by at most 3 times
+#: (it was 0.02, when the search was the tree's: 15 to 25 times the games' time now)
+SECONDS_A_GAME = {"uniform": 0.0005, "heuristic": 0.003, "strong": 0.003, "search": 0.0015}
 
 OnGames = Callable[[int, int], "bool | None"]
 
