@@ -15,11 +15,11 @@ def test_a_run_draws_the_metric_by_level_for_each_rule_set_with_intervals():
     panel.games.value, panel.search_games.value, panel.search_budget.value = 300, 2, 4
     panel.run(block=True)
     table = panel.table
-    assert table is not None and table.levels == ["uniform", "heuristic", "search:4"]
+    assert table is not None and table.levels == ["uniform", "heuristic", "strong", "search:4"]  # the ladder's levels
     assert table.labels == [lb for lb, _ in panel.rule_sets.options[:1]] + ["base"]
     # every rule set at every level, each with the games asked for
     adv = [table.cell(lb, lv, "Advantage (english)").metric for lb in table.labels for lv in table.levels]
-    assert [m.games for m in adv] == [300, 300, 2, 300, 300, 2]
+    assert [m.games for m in adv] == [300, 300, 300, 2, 300, 300, 300, 2]
     (view,) = panel.figure_box.shown
     traces = view.figure["data"]
     assert [t["name"] for t in traces] == table.labels
@@ -33,7 +33,7 @@ def test_a_run_draws_the_metric_by_level_for_each_rule_set_with_intervals():
     assert panel.metric._options_labels[:2] == ("Advantage (English)", "Advantage (French)")
     assert not any("(english)" in x or "(french)" in x for x in (panel.changes.value, panel.details.value))
     assert "Done" in panel.controls.status.value
-    assert panel.controls.progress.value == panel.controls.progress.max == 2 * (300 + 300 + 2)  # every game
+    assert panel.controls.progress.value == panel.controls.progress.max == 2 * (300 + 300 + 300 + 2)  # every game
     # another metric is drawn from the same games, without playing again
     before = view.revision
     panel.metric.value = "Duration (rounds)"
@@ -68,7 +68,7 @@ def test_bad_settings_are_refused_beside_the_fields_and_nothing_runs():
     assert "Not run" in panel.controls.status.value and "Games" in panel.controls.status.value
     assert "Games" in panel.games.message.value and panel.table is None
     panel.games.value = 10
-    panel.uniform.value = panel.heuristic.value = panel.search.value = False
+    panel.uniform.value = panel.heuristic.value = panel.strong.value = panel.search.value = False
     panel.run(block=True)
     assert "choose at least one skill level" in panel.controls.status.value and panel.table is None
     panel.set_position(None)
@@ -117,7 +117,7 @@ def test_the_skill_levels_name_their_position_and_mark_a_previous_positions_figu
 def test_the_cost_of_a_run_is_shown_before_it_starts_and_follows_the_fields():
     panel = SkillPanel(opening("advanced", 1))
     panel.rule_sets.value = (panel.position.rules,)
-    panel.uniform.value, panel.heuristic.value, panel.search.value = True, True, False
+    panel.uniform.value, panel.heuristic.value, panel.strong.value, panel.search.value = True, True, False, False
     panel.games.value = 300
     assert panel.cost.value.startswith("Run skill levels plays 600 games:")
     panel.search.value = True

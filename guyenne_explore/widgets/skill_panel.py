@@ -50,7 +50,7 @@ class SkillPanel(w.VBox):
         self.rule_sets = w.SelectMultiple(description="Rule sets", rows=6, layout=w.Layout(width="320px"))
         self.uniform = w.Checkbox(value=True, description="uniform (random legal moves)", indent=False)
         self.heuristic = w.Checkbox(value=True, description="heuristic", indent=False)
-        self.strong = w.Checkbox(value=False, description="strong", indent=False)  # its preset's weights
+        self.strong = w.Checkbox(value=True, description="strong", indent=False)  # its preset's weights: the analysis's ladder
         self.strong_trained = w.Checkbox(value=False, description=TRAINED, indent=False)  # the position's rules'
         self.training = StrongTraining()  # its cost, then Train with progress and Cancel, when strong_trained is ticked
         # one run at a time on the cores: Run skill levels waits for the training
