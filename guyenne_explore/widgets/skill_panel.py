@@ -55,7 +55,7 @@ class SkillPanel(w.VBox):
         self.training = StrongTraining()  # its cost, then Train with progress and Cancel, when strong_trained is ticked
         # one run at a time on the cores: Run skill levels waits for the training
         self.training.on_busy = lambda busy: setattr(self.run_button, "disabled", busy or self.position is None)
-        self.search = w.Checkbox(value=True, description="search (IS-MCTS)", indent=False)
+        self.search = w.Checkbox(value=True, description="search (built on strong)", indent=False)
         self.search_budget = NumberField("Search rollouts", 100, 1, 100_000)
         self.games = NumberField("Games", 1000, 1, 10_000_000)
         self.search_games = NumberField("Search games", 40, 1, 100_000)
