@@ -373,7 +373,7 @@ def cmd_storyboard(args: argparse.Namespace) -> int:
 def cmd_skill(args: argparse.Namespace) -> int:
     """Rule sets by skill level from the opening: metrics with intervals, and the conclusions that change."""
     from .analysis import Metric
-    from .analysis import Cancelled, level_name, seconds_a_game, skill_levels
+    from .analysis import Cancelled, level_games, level_name, seconds_a_game, skill_levels
 
     rule_sets = _rules_list(args.rules)
     presets = [str(r) for r in rule_sets]
@@ -382,7 +382,7 @@ def cmd_skill(args: argparse.Namespace) -> int:
         raise Refused(_("--levels names no level: give policies separated by commas, like uniform,heuristic,search:100"))
     for name in levels:
         _policy(name)
-    games = {lv: (max(1, args.games // 10) if lv.startswith("search") else args.games) for lv in levels}
+    games = {lv: level_games(lv, args.games) for lv in levels}
     _check_workers(args.workers)
     for level in levels:
         n = games[level] * len(rule_sets)

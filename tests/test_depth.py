@@ -68,3 +68,12 @@ def test_the_depth_command_refuses_a_ladder_of_one_or_an_unknown_level(capsys):
     assert "two levels" in capsys.readouterr().err
     assert main(["depth", "--levels", "uniform,wizard"]) == 1
     assert "wizard" in capsys.readouterr().err
+
+
+def test_a_search_level_plays_a_tenth_of_the_games_wherever_it_is_asked():
+    # one rule for the ladder's matches and the skill command's levels
+    from guyenne_explore.analysis.balance.depth import SEARCH_SHARE, level_games, match_games
+
+    assert [level_games(lv, 400) for lv in ("uniform", "strong", "search:100", "search:250ms")] == [400, 400, 40, 40]
+    assert level_games("search:400", 5) == 1 and SEARCH_SHARE == 10
+    assert match_games("heuristic", "strong", 400) == 400 and match_games("strong", "search:100", 400) == 40

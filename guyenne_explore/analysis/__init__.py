@@ -46,7 +46,7 @@ _DOOR: dict[str, str] = {
                     ".balance.search"),
     **dict.fromkeys(("Space", "SpaceError"), ".balance.space"),
     **dict.fromkeys(("TARGET_METRICS", "TARGET_WORDS", "Target", "TargetError", "parse_targets"), ".balance.targets"),
-    **dict.fromkeys(("BEATS", "Depth", "default_ladder", "ladder_cost", "seconds_a_game", "skill_depth"),
+    **dict.fromkeys(("BEATS", "Depth", "default_ladder", "ladder_cost", "level_games", "seconds_a_game", "skill_depth"),
                     ".balance.depth"),
     **dict.fromkeys(("PARAMETER_LABELS", "REFUSED", "SWEEP_METRICS", "SWEEPABLE", "Run", "SweepPoint",
                      "analyse_rule_sets", "changes", "choice_label", "parameter_label", "result_metrics", "sweep",
@@ -57,7 +57,7 @@ __all__ = [
     "LATE_ROUNDS", "LevelStyle", "PlayStyle", "STYLE_LEVELS", "play_style", "play_styles", "style_cost",
     "BEATS", "Candidate", "Depth", "SearchProgress", "SearchResult", "Space", "SpaceError", "TARGET_METRICS",
     "TARGET_WORDS", "Target", "TargetError", "balance_search", "default_ladder", "estimate_search", "ladder_cost",
-    "parse_targets", "search", "seconds_a_game", "skill_depth",
+    "level_games", "parse_targets", "search", "seconds_a_game", "skill_depth",
     "AnalysisResult", "Cancelled", "ExactOutOfReach", "Heuristic", "Metric", "NotExact", "OptimalResult",
     "OptimalSolver", "PARAMETER_LABELS", "POLICIES", "Plan", "REFUSED", "Run", "SWEEPABLE", "SWEEP_METRICS",
     "Sampler", "SkillTable", "Solver", "Step", "SweepPoint", "Where", "analyse", "analyse_rule_sets", "changes",
@@ -87,7 +87,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # the same names for type checkers, which do not run __getattr__
     from .api import POLICIES, ExactOutOfReach, analyse, execute, policy_named
-    from .balance.depth import BEATS, Depth, default_ladder, ladder_cost, seconds_a_game, skill_depth
+    from .balance.depth import BEATS, Depth, default_ladder, ladder_cost, level_games, seconds_a_game, skill_depth
     from .balance.search import Candidate, SearchProgress, SearchResult, balance_search, estimate_search, search
     from .balance.space import Space, SpaceError
     from .balance.targets import TARGET_METRICS, TARGET_WORDS, Target, TargetError, parse_targets

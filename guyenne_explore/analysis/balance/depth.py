@@ -46,7 +46,7 @@ from .targets import DEPTH
 BEATS = 0.55
 #: the levels of the default ladder, weakest first, as far as the policy registry names them
 LADDER_WISH = ("uniform", "heuristic", "strong", "search:100")
-#: a match with a search level plays this share of the games (a search game takes seconds)
+#: a search level plays this share of the games (a search game costs about a hundred of strong's)
 SEARCH_SHARE = 10
 #: rough seconds a game of each policy takes on one core, for the cost said up front (a search: per rollout
 #: of its budget a decision; benchmarks/ print the measured speeds).  The search's, measured against strong
@@ -83,10 +83,14 @@ def seconds_a_game(level: str) -> float:
     return per
 
 
+def level_games(level: str, games: int) -> int:
+    """The games ``level`` plays where the others play ``games``: a :data:`SEARCH_SHARE`-th for a search."""
+    return max(1, games // SEARCH_SHARE) if level.startswith("search") else games
+
+
 def match_games(weaker: str, stronger: str, games: int) -> int:
     """Deals a match plays: ``games``, a :data:`SEARCH_SHARE`-th where a search level plays."""
-    slow = any(level.startswith("search") for level in (weaker, stronger))
-    return max(1, games // SEARCH_SHARE) if slow else games
+    return min(level_games(weaker, games), level_games(stronger, games))
 
 
 def ladder_cost(levels: Sequence[str], games: int) -> list[tuple[str, str, int, float]]:
