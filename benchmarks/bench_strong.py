@@ -27,9 +27,11 @@ before the deal, both seats, ``--games`` games a seat, a win 1 and a draw 1/2, 9
 - ``speed``: strong self-play games per second on one thread as a fraction of uniform self-play's,
   both measured in this run on the same path, batches of each in turn for 3 s, each from its fastest
   batch; target at least 1/20.  Three runs here (``--rules advanced,expert,classic2021,team,team3
-  --only speed``, 2026-11-27): 0.065 to 0.079 in advanced, 0.079 to 0.088 in expert, 0.059 to 0.066
-  in classic2021, 0.270 to 0.277 in team, 0.134 to 0.153 in team3.  Timed once each, uniform's
-  15 ms batch gave shares from 0.042 to 0.073 in classic2021.
+  --only speed``, 2026-11-27, since strong sums each move's score from parts worked out once per card
+  set, class and castle: ``compiled.sides.SCORE_GROUPS``): 0.118 to 0.121 in advanced, 0.127 to 0.129
+  in expert, 0.090 to 0.092 in classic2021, 0.325 to 0.330 in team, 0.198 to 0.202 in team3 (each
+  feature once a move before: 0.065 to 0.079, 0.079 to 0.088, 0.059 to 0.066, 0.270 to 0.277, 0.134
+  to 0.153).  Timed once each, uniform's 15 ms batch gave shares from 0.042 to 0.073 in classic2021.
 
 Where the compiled game loop plays both sides (asked of the loop itself: ``compiled.heuristic.checked``)
 games are compiled, else the engine's game loop plays the Python policies (the same policies, proven move

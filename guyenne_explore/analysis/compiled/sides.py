@@ -36,6 +36,15 @@ FEATURES = ("gain", "stake", "chance", "spent", "removal", "size", "hero", "shar
             "hero_safe", "own", "theirs", "edge", "late", "keep", "keep_hero", "big", "risk", "gap")
 (F_GAIN, F_STAKE, F_CHANCE, F_SPENT, F_REMOVAL, F_SIZE, F_HERO, F_SHARE, F_LONE, F_HIDDEN, F_ANSWER,
  F_HERO_SAFE, F_OWN, F_THEIRS, F_EDGE, F_LATE, F_KEEP, F_KEEP_HERO, F_BIG, F_RISK, F_GAP) = range(len(FEATURES))
+#: the order in which a move's score ``w . phi`` is summed, by both twins (floats are not associative):
+#: the features of the card set alone, then those of the castle's class (neutral, own, the other's)
+#: with the set, then those of the castle's stake; each group in this order from 0.0, then
+#: ``(cards + class) + stake``.  So the compiled policy works out each group once per set, class or
+#: castle, not once a move (an opening scores every set at every castle).
+SCORE_GROUPS = ((F_SPENT, F_SIZE, F_HERO, F_SHARE, F_LONE, F_HIDDEN, F_ANSWER, F_HERO_SAFE, F_LATE, F_KEEP,
+                 F_KEEP_HERO, F_BIG, F_GAP),
+                (F_CHANCE, F_REMOVAL, F_OWN, F_THEIRS, F_EDGE),
+                (F_GAIN, F_STAKE, F_RISK))
 
 
 class SidePolicy(NamedTuple):

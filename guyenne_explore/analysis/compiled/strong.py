@@ -4,11 +4,13 @@ The features (:data:`.sides.FEATURES`) are the heuristic's ingredients, read fro
 see and the engine's tables exactly as :mod:`.heuristic` reads them (the castle's stake from the
 engine's castle points table, the guessed chance to win the battle against the opponent's cards not
 lost for good, the worth of the cards spent, the worth a battle removes, the bluffing openings of
-the hand), so that one model serves every rule set.  A move's score is ``w . phi`` in the feature
-order, its weight the heuristic's whole-number softmax, and one random number picks it, in the
-Python twin's order (:class:`~guyenne_explore.analysis.policies.strong.Strong`); removals are the
-heuristic's.  ``tests/test_strong.py`` replays compiled games and checks every decision of this
-policy against the Python one.
+the hand), so that one model serves every rule set.  A move's score is ``w . phi``, summed in the
+groups of :data:`.sides.SCORE_GROUPS` (the card set's own features once a set, those of a castle's
+class once a set and class, the stake's once a move; the Python twin sums in the same order), its
+weight the heuristic's whole-number softmax, and one random number picks it, in the Python twin's
+order (:class:`~guyenne_explore.analysis.policies.strong.Strong`); removals are the heuristic's.
+``tests/test_strong.py`` replays compiled games and checks every decision of this policy against the
+Python one.
 
 Its decision is compiled into the loop (inlined), and numba's cache of :mod:`.loop` is keyed by
 ``loop.py`` alone: after editing this module, remove ``__pycache__/loop.*`` (touching ``loop.py`` was not
@@ -38,7 +40,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     ``hp`` the side's row (:data:`.sides.N_HEURISTIC` numbers, then the weights)."""
     cards = opt[2]
     loss, rowt, rowi, bluffs, sizes, _ = tables
-    scores, wts, mcastle = work[0], work[1], work[2]
+    scores, wts, mcastle, part = work[0], work[1], work[2], work[5]
     pool, pool_key, chosen, res, out_pick = work[7], work[8], work[11], work[13], work[14]
     nk = vals.shape[0]
     hero = rp[kn.HERO_KIND]
@@ -79,56 +81,75 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     else:
         mcastle[0] = sc[kn.CASTLE_X + b]
         n_c = 1
+    present = 0  # a bit per class among the castles
+    for j in range(n_c):
+        present |= 1 << _class(cs[mcastle[j]], side)
     lone = bluffs[table, code, 0] if opening else -1
     hidden = bluffs[table, code, 1] if opening else -1
-    code0 = table_code(cs, points)
     w = hp[N_HEURISTIC:]
-    n = 0
-    for j in range(n_c):
-        castle = mcastle[j]
-        stake = castle_stake(cs, castle, side, code0, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
-        c1 = _class(cs[castle], side)
+    # the score in the order of sides.SCORE_GROUPS: each set's own features (part[3, 0, r]) ...
+    for r in range(n_opt):
+        row = first_row + r
+        with_hero = rowi[row, I_SUM] < 0
+        size = rowt[row, R_SIZE]
+        spent_total = 0
+        for k in range(nk):
+            if k != hero:
+                spent_total += cards[row, k] * vals[k]
+        s = 0.0
+        s = s + w[F_SPENT] * rowt[row, R_WORTH]
+        s = s + w[F_SIZE] * size
+        s = s + w[F_HERO] * (1.0 if with_hero else 0.0)
+        s = s + w[F_SHARE] * (size / in_hand)
+        s = s + w[F_LONE] * (1.0 if row == lone else 0.0)
+        s = s + w[F_HIDDEN] * (1.0 if row == hidden else 0.0)
+        s = s + w[F_ANSWER] * (0.0 if opening else size - placed)
+        s = s + w[F_HERO_SAFE] * (1.0 if with_hero and not hero_avail else 0.0)
+        s = s + w[F_LATE] * (size / mine)
+        s = s + w[F_KEEP] * ((hand_total - spent_total) / 10.0 if b == 0 else 0.0)
+        s = s + w[F_KEEP_HERO] * (1.0 if b == 0 and hero_in_hand and not with_hero else 0.0)
+        s = s + w[F_BIG] * (size if not opening and placed >= 3 else 0.0)
+        s = s + w[F_GAP] * (size * (mine - theirs) / 10.0)
+        part[3, 0, r] = s
+    # ... each set's features with a castle's class (its chance part[c1, 0, r], their sum part[c1, 1, r]) ...
+    for c1 in range(3):
+        if not present & (1 << c1):
+            continue
         adj = 0.5 if c1 == 1 else (-0.5 if c1 == 2 else 0.0)
         for r in range(n_opt):
             row = first_row + r
             t = rowi[row, I_SUM]
-            with_hero = t < 0
             z_edge = 0.0
-            if with_hero:
+            if t < 0:  # the hero is in the set
                 p = 1.0 - (0.0 if c1 == 1 else hero_here)
             else:
                 edge = t - count * mean + adj
                 z_edge = edge / scale
                 p = (1.0 - hero_here) / (1.0 + np.exp(-z_edge))
             mc = rowi[row, I_CODE]
-            size = rowt[row, R_SIZE]
             s = 0.0
-            s = s + w[F_GAIN] * (stake * p)
-            s = s + w[F_STAKE] * stake
             s = s + w[F_CHANCE] * p
-            s = s + w[F_SPENT] * rowt[row, R_WORTH]
             s = s + w[F_REMOVAL] * (p * loss[c1, mc, 1] + (1 - p) * loss[c1, mc, 0])
-            s = s + w[F_SIZE] * size
-            s = s + w[F_HERO] * (1.0 if with_hero else 0.0)
-            s = s + w[F_SHARE] * (size / in_hand)
-            s = s + w[F_LONE] * (1.0 if row == lone else 0.0)
-            s = s + w[F_HIDDEN] * (1.0 if row == hidden else 0.0)
-            s = s + w[F_ANSWER] * (0.0 if opening else size - placed)
-            s = s + w[F_HERO_SAFE] * (1.0 if with_hero and not hero_avail else 0.0)
             s = s + w[F_OWN] * (1.0 if c1 == 1 else 0.0)
             s = s + w[F_THEIRS] * (1.0 if c1 == 2 else 0.0)
             s = s + w[F_EDGE] * z_edge
-            s = s + w[F_LATE] * (size / mine)
-            spent_total = 0
-            for k in range(nk):
-                if k != hero:
-                    spent_total += cards[row, k] * vals[k]
-            s = s + w[F_KEEP] * ((hand_total - spent_total) / 10.0 if b == 0 else 0.0)
-            s = s + w[F_KEEP_HERO] * (1.0 if b == 0 and hero_in_hand and not with_hero else 0.0)
-            s = s + w[F_BIG] * (size if not opening and placed >= 3 else 0.0)
-            s = s + w[F_RISK] * (stake * p * (1 - p))
-            s = s + w[F_GAP] * (size * (mine - theirs) / 10.0)
-            scores[n] = s
+            part[c1, 0, r] = p
+            part[c1, 1, r] = s
+    # ... and the castle's stake: a move's score is (cards + class) + stake
+    code0 = table_code(cs, points)
+    n = 0
+    for j in range(n_c):
+        castle = mcastle[j]
+        stake = castle_stake(cs, castle, side, code0, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
+        c1 = _class(cs[castle], side)
+        for r in range(n_opt):
+            p = part[c1, 0, r]
+            gain = stake * p
+            s = 0.0
+            s = s + w[F_GAIN] * gain
+            s = s + w[F_STAKE] * stake
+            s = s + w[F_RISK] * (gain * (1 - p))
+            scores[n] = (part[3, 0, r] + part[c1, 1, r]) + s
             n += 1
     _softmax(scores, n, hp[P_TEMPERATURE], hp[P_RESOLUTION], wts)
     move = _pick(wts, n, rng, out_pick)

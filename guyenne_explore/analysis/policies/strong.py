@@ -31,7 +31,8 @@ from typing import Sequence
 
 from ...engine_api import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, OPEN_FIRST, OPEN_SECOND, Cards, Move, Rules,
                           SideView, battle_of, concede_move)
-from ..compiled.sides import FEATURES, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT, STRONG
+from ..compiled.sides import (FEATURES, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT,
+                              SCORE_GROUPS, STRONG)
 from ..compiled.sides import SidePolicy
 from . import weights as files
 from .heuristic import (HERO_USE, RESOLUTION, TEMPERATURE, WIN_WEIGHT, Facts, Heuristic, battle_terms, card_worth,
@@ -92,10 +93,16 @@ def edge(cards: Cards, battle: int, rel: int, known: Facts) -> float:
 
 
 def linear(w: Sequence[float], phi: Sequence[float]) -> float:
-    """``w . phi`` summed in feature order from 0.0, as the compiled twin sums it (floats are not associative)."""
+    """``w . phi`` summed as the compiled twin sums it (floats are not associative): each group of
+    :data:`SCORE_GROUPS` from 0.0 in its order, then ``(cards + class) + stake``."""
+    cards, control, stake = (_dot(w, phi, group) for group in SCORE_GROUPS)
+    return (cards + control) + stake
+
+
+def _dot(w: Sequence[float], phi: Sequence[float], group: Sequence[int]) -> float:
     s = 0.0
-    for wi, fi in zip(w, phi):
-        s = s + wi * fi
+    for i in group:
+        s = s + w[i] * phi[i]
     return s
 
 
