@@ -77,3 +77,28 @@ def test_a_search_level_plays_a_tenth_of_the_games_wherever_it_is_asked():
     assert [level_games(lv, 400) for lv in ("uniform", "strong", "search:100", "search:250ms")] == [400, 400, 40, 40]
     assert level_games("search:400", 5) == 1 and SEARCH_SHARE == 10
     assert match_games("heuristic", "strong", 400) == 400 and match_games("strong", "search:100", 400) == 40
+
+
+def test_a_time_budgeted_search_is_costed_for_every_decision_it_searches():
+    # search:Nms spends its whole budget at each decision with a choice: the cost said up front counts
+    # SEARCHED_DECISIONS of them a game, which must cover the games of the longest preset (team)
+    import random
+
+    from guyenne_explore.analysis.balance.depth import SEARCHED_DECISIONS, seconds_a_game
+    from guyenne_explore.analysis.policies.registry import policy_named
+    from guyenne_explore.engine_api import Position, play
+
+    class Counted:
+        def __init__(self, policy):
+            self.policy, self.searched = policy, 0
+
+        def choose(self, view, rng):
+            self.searched += len(list(view.legal_moves)) > 1
+            return self.policy.choose(view, rng)
+
+    search = Counted(policy_named("search:20"))
+    for game in range(4):
+        seats = (search, policy_named("strong")) if game % 2 == 0 else (policy_named("strong"), search)
+        play(Position.start(Rules.preset("team")), random.Random(game), seats)
+    assert 0 < search.searched / 4 <= SEARCHED_DECISIONS
+    assert seconds_a_game("search:250ms") == 0.25 * SEARCHED_DECISIONS

@@ -55,6 +55,11 @@ SEARCH_SHARE = 10
 #: in expert, 0.48 in classic2021, 0.20 in team and team3.  0.0015 a rollout errs long by at most 3 times
 #: (it was 0.02, when the search was the tree's: 15 to 25 times the games' time now)
 SECONDS_A_GAME = {"uniform": 0.0005, "heuristic": 0.003, "strong": 0.003, "search": 0.0015}
+#: a search side's decisions a game with more than one legal move, each of which takes its whole budget in
+#: milliseconds (``search:Nms``): the most of the presets', measured against strong (``benchmarks/bench_search.py
+#: --games 40 --preset P --search search:100``, 2026-11-27): 15 in advanced, 19 in expert, 22 in classic2021 and
+#: team3, 30 in team, rounded up
+SEARCHED_DECISIONS = 32
 
 OnGames = Callable[[int, int], "bool | None"]
 
@@ -79,7 +84,7 @@ def seconds_a_game(level: str) -> float:
     per = SECONDS_A_GAME.get(name, SECONDS_A_GAME["strong"])
     if name == "search":
         amount = budget[:-2] if budget.endswith("ms") else budget or "200"
-        return per * int(amount) if not budget.endswith("ms") else int(amount) / 1000 * 40
+        return per * int(amount) if not budget.endswith("ms") else int(amount) / 1000 * SEARCHED_DECISIONS
     return per
 
 
