@@ -5,7 +5,7 @@
 It plays the improvement's self-play (``analysis.improvement.self_play``: at each placement the compiled
 search values strong's likeliest moves over the same rollouts), keeps 70% of the games' decisions to fit
 and 30% to test, and fits, as the improvement does (the expected value of strong's softmax under the
-search's values), five models from the shipped weights:
+search's values), six models from the shipped weights:
 
 - **linear**: ``w . phi``, strong's own form;
 - **by point**: one weight vector for each placement point (open first, respond first, open second,
@@ -18,7 +18,12 @@ search's values), five models from the shipped weights:
   search reads them with its deals;
 - **new**: ``w . phi`` plus six candidate features (:data:`NEW_FEATURES`): at an opening, the
   opponent's answer capacity (its hand, less the card it keeps for the second castle; strong's chance
-  assumes two cards), the hand a move leaves, the size late in the game.
+  assumes two cards), the hand a move leaves, the size late in the game;
+- **value**: ``w . phi`` plus the castle's stake over the rest of the game rather than at the table's
+  final scoring: how often a side went on to win from the table with the castle won, less from the
+  table with it lost, in 3,000 games of strong's self-play (each table read mirrored and with the sides
+  swapped, pulled towards the tables of the same lead in castles), and that times the chance: where a
+  castle stands in the line, which the final scoring of the table now does not weigh.
 
 Printed for each: the test decisions' mean expected value under the fitted softmax, beside the shipped
 weights' and the mean of each decision's best candidate value (an upper bound that the rollouts' noise
@@ -26,19 +31,20 @@ inflates: the best of several noisy means), and how often the model's top move i
 candidate.  Printed, never asserted.  Measured here on two cores (``--games 300``, 2026-11-27, about
 7 minutes a rule set), test values:
 
-============  =======  ======  ========  =========  ======  ======  ==============
-rules         shipped  linear  by point  quadratic  read    new     best candidate
-============  =======  ======  ========  =========  ======  ======  ==============
-advanced      0.5201   0.5210  0.5203    0.5201     0.5225  0.5208  0.6416
-classic2021   0.5066   0.5058  0.5075    0.5100     0.5074  0.5053  0.6436
-============  =======  ======  ========  =========  ======  ======  ==============
+============  =======  ======  ========  =========  ======  ======  ======  ==============
+rules         shipped  linear  by point  quadratic  read    new     value   best candidate
+============  =======  ======  ========  =========  ======  ======  ======  ==============
+advanced      0.5201   0.5210  0.5203    0.5201     0.5225  0.5208  0.5209  0.6416
+classic2021   0.5066   0.5058  0.5075    0.5100     0.5074  0.5053  0.5057  0.6436
+============  =======  ======  ========  =========  ======  ======  ======  ==============
 
 (An earlier run, on the weights before the last improvements: advanced 0.5201, 0.5204, 0.5206, 0.5213;
 classic2021 0.5016, 0.5017, 0.5025, 0.5020.)  No model gains more than 0.005 of a game's value a
 placement over the linear one, which is about what the split of the games moves them: what the search
-finds at a placement is not a function of these features, of strong's own reading of bets, or of the
-opponent's answer capacity that more weights would learn from this many rollouts.  The search's edge
-is in the deal it plays out, which a model of the view would have to carry much more of.
+finds at a placement is not a function of these features, of strong's own reading of bets, of the
+opponent's answer capacity or of where a castle stands in the line (the value column: 2026-11-27, the
+same command, the other columns as before) that more weights would learn from this many rollouts.  The
+search's edge is in the deal it plays out, which a model of the view would have to carry much more of.
 """
 
 from __future__ import annotations
@@ -61,7 +67,7 @@ from guyenne_explore.analysis.policies.heuristic import TEMPERATURE, Facts, batt
 from guyenne_explore.analysis.compiled.sides import FEATURES  # noqa: E402
 from guyenne_explore.analysis.policies.strong import Strong, edge  # noqa: E402
 from guyenne_explore.analysis.policies.train import default_start  # noqa: E402
-from guyenne_explore.engine_api import (HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, Hooks, Move,  # noqa: E402
+from guyenne_explore.engine_api import (ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, Hooks, Move,  # noqa: E402
                                         Position, Rules, SideView, battle_of, play)
 from pools import stopping_pool  # noqa: E402
 
@@ -216,13 +222,66 @@ def read_table(rows: Sequence[tuple[Key, float]]) -> Callable[[Key], float]:
     return chance
 
 
+Table = tuple[int, ...]
+
+
+class _Tables(Hooks):
+    """The table of castles at each round's first decision and at the end, each with english's outcome."""
+
+    def __init__(self) -> None:
+        self.seen: list[Table] = []
+        self.rows: list[tuple[Table, float]] = []
+        self.round = -1
+
+    def decision(self, p: Position, side: int, move: Move) -> None:
+        if p.round != self.round:
+            self.round = p.round
+            self.seen.append(tuple(p.castles))
+
+    def end(self, p: Position) -> None:
+        winner = p.result().winner
+        outcome = 0.5 if winner == "draw" else float(winner == "english")
+        self.rows = [(t, outcome) for t in self.seen + [tuple(p.castles)]]
+
+
+def tables(rules: Any, game: int) -> list[tuple[Table, float]]:
+    """Strong's self-play game ``game``: each round's table of castles and english's outcome."""
+    watch, strong = _Tables(), Strong()
+    play(Position.start(Rules.from_json(rules)), random.Random(f"value:{game}"), (strong, strong), hooks=(watch,),
+         check_moves=False)
+    return watch.rows
+
+
+def value_table(rows: Sequence[tuple[Table, float]]) -> Callable[[Table, int], float]:
+    """How often a side went on to win from a table of castles in strong's self-play (each table also read
+    mirrored and with the sides swapped), each table pulled towards the tables of the same castle count."""
+    fine: dict[Table, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    coarse: dict[int, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    swap = {ENGLISH: FRENCH, FRENCH: ENGLISH, NEUTRAL: NEUTRAL}
+    for table, won in rows:
+        for t, w in ((table, won), (table[::-1], won), (tuple(swap[c] for c in table), 1 - won),
+                     (tuple(swap[c] for c in table[::-1]), 1 - won)):
+            lead = t.count(ENGLISH) - t.count(FRENCH)
+            for cells, k in ((fine, t), (coarse, lead)):
+                cells[k][0] += w
+                cells[k][1] += 1
+
+    def value(table: Table, side: int) -> float:
+        won, n = coarse.get(table.count(ENGLISH) - table.count(FRENCH), (0.0, 0.0))
+        prior = (won + 1) / (n + 2)
+        won, n = fine.get(table, (0.0, 0.0))
+        v = (won + TABLE_PRIOR * prior) / (n + TABLE_PRIOR)
+        return v if side == ENGLISH else 1 - v
+    return value
+
+
 class _Described(Recorder):
     """The improvement's recorder (the same decisions and values), which also keeps each legal placement's
     :func:`candidates` and :func:`battle_key`."""
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
-        self.more: list[tuple[np.ndarray, list[Key]]] = []
+        self.more: list[tuple[np.ndarray, list[Key], list[tuple[Table, Table, int]]]] = []
 
     def _record(self, view: SideView) -> None:
         kept = len(self.decisions)
@@ -230,22 +289,32 @@ class _Described(Recorder):
         if len(self.decisions) > kept:
             known = facts(view)
             moves = list(view.legal_moves)
-            self.more.append((np.array([candidates(view, m, known) for m in moves]), [battle_key(view, m) for m in moves]))
+            self.more.append((np.array([candidates(view, m, known) for m in moves]), [battle_key(view, m) for m in moves],
+                              [_if_won_or_lost(view, m) for m in moves]))
 
 
-Described = tuple[Decision, np.ndarray, list[Key]]
+def _if_won_or_lost(view: SideView, move: Move) -> tuple[Table, Table, int]:
+    """The table of castles if the side wins the placement's castle, if it loses it, and the side."""
+    c, t = _castle(view, move), tuple(view.castles)
+    return t[:c] + (view.side,) + t[c + 1:], t[:c] + (1 - view.side,) + t[c + 1:], view.side
+
+
+Described = tuple[Decision, np.ndarray, list[Key], list[tuple[Table, Table, int]]]
 
 
 def described_play(rules: Any, weights: Sequence[float], seed: int, game: int) -> list[Described]:
     """``analysis.improvement.self_play``'s game ``game`` of iteration 0 (the same decisions and values), each
-    decision with its placements' candidate features and table keys."""
+    decision with its placements' candidate features, table keys and tables of castles if won or lost."""
     recorder = recorded_game(rules, weights, seed, 0, game, recorder=_Described)
     assert isinstance(recorder, _Described)
-    return [(d, more, keys) for d, (more, keys) in zip(recorder.decisions, recorder.more)]
+    return [(d, more, keys, places) for d, (more, keys, places) in zip(recorder.decisions, recorder.more)]
 
 
-def models(w0: np.ndarray, mean: np.ndarray, spread: np.ndarray,
-           table: Callable[[Key], float]) -> dict[str, tuple[Callable[[Described], np.ndarray], np.ndarray, np.ndarray]]:
+Model = tuple[Callable[[Described], np.ndarray], np.ndarray, np.ndarray]
+
+
+def models(w0: np.ndarray, mean: np.ndarray, spread: np.ndarray, table: Callable[[Key], float],
+           value: Callable[[Table, int], float]) -> dict[str, Model]:
     """Each model: its rows from a decision, its start (where it plays as the shipped weights) and its pull."""
     n = len(w0)
     pairs = np.triu_indices(n)
@@ -264,9 +333,15 @@ def models(w0: np.ndarray, mean: np.ndarray, spread: np.ndarray,
         return np.hstack([d.features, (z[:, :, None] * z[:, None, :])[:, pairs[0], pairs[1]]])
 
     def read(row: Described) -> np.ndarray:
-        d, _more, keys = row
+        d, _more, keys, _places = row
         p = np.array([table(k) for k in keys])
         return np.hstack([d.features, p[:, None], (p * d.features[:, FEATURES.index("stake")])[:, None]])
+
+    def future(row: Described) -> np.ndarray:
+        d, places = row[0], row[3]
+        f = np.array([value(won, side) - value(lost, side) for won, lost, side in places])
+        p = d.features[:, FEATURES.index("chance")]
+        return np.hstack([d.features, f[:, None], (p * f)[:, None]])
 
     q, k = len(pairs[0]), len(NEW_FEATURES)
     near = np.full(n, 1e-3 / scale ** 2)
@@ -275,7 +350,8 @@ def models(w0: np.ndarray, mean: np.ndarray, spread: np.ndarray,
             "quadratic": (quadratic, np.concatenate([w0, np.zeros(q)]), np.concatenate([near, np.full(q, 1e-3)])),
             "read": (read, np.concatenate([w0, np.zeros(2)]), np.full(n + 2, 1e-3 / scale ** 2)),
             "new": (lambda row: np.hstack([row[0].features, row[1]]), np.concatenate([w0, np.zeros(k)]),
-                    np.full(n + k, 1e-3 / scale ** 2))}
+                    np.full(n + k, 1e-3 / scale ** 2)),
+            "value": (future, np.concatenate([w0, np.zeros(2)]), np.full(n + 2, 1e-3 / scale ** 2))}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -292,19 +368,21 @@ def main(argv: list[str] | None = None) -> None:
         table = read_table([row for game in pool.map(battles, [rules.to_json()] * args.table_games,
                                                               range(args.table_games))
                             for row in game])
+        value = value_table([row for game in pool.map(tables, [rules.to_json()] * args.table_games,
+                                                              range(args.table_games)) for row in game])
         games = list(pool.map(described_play, [rules.to_json()] * args.games, [tuple(w0)] * args.games,
                               [args.seed] * args.games, range(args.games)))
     cut = int(len(games) * 0.7)
     train_games, test_games = [d for g in games[:cut] for d in g], [d for g in games[cut:] for d in g]
-    every = np.concatenate([d.features for d, _, _ in train_games])
+    every = np.concatenate([d.features for d, *_ in train_games])
     mean, spread = every.mean(0), every.std(0) + 1e-9
     print(f"{args.rules}: {len(train_games)} decisions to fit ({cut} games), {len(test_games)} to test")
-    for name, (rows, start, pull) in models(w0, mean, spread, table).items():
+    for name, (rows, start, pull) in models(w0, mean, spread, table, value).items():
         fitting = stack([(rows(d), d[0].values) for d in train_games])
         testing = stack([(rows(d), d[0].values) for d in test_games])
         w = fit(fitting, start, pull)
         shipped = expected(testing, start)[0].mean()
-        best = float(np.mean([d.values.max() for d, _, _ in test_games]))
+        best = float(np.mean([d.values.max() for d, *_ in test_games]))
         print(f"  {name:>9}: test value {expected(testing, w)[0].mean():.4f} (shipped weights {shipped:.4f}, "
               f"best candidate {best:.4f}); fit {expected(fitting, w)[0].mean():.4f}; top move the search's best "
               f"{agreement(testing, w):.3f} (shipped {agreement(testing, start):.3f})")

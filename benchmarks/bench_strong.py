@@ -85,9 +85,28 @@ Its reading of strong's bets is worth nothing to it either: with every deal weig
 0.383 [0.350, 0.417] (with the reading 0.401).  Nor does improvement on the positions it leads strong
 into: seven iterations of 400 games in which one seat played the search's best valued move (the other
 strong, both recorded; from the shipped weights, 2026-11-27): the 3rd validated 0.010 above the start and
-the 4th 0.001 above the 3rd; they held the exploiter to 0.399 [0.365, 0.433] and 0.384 [0.351, 0.418] on those 800 games.  What it
-gains is one ply of rollouts of strong's own play: policy improvement, which the linear model has
-absorbed as far as it can.
+the 4th 0.001 above the 3rd; they held the exploiter to 0.399 [0.365, 0.433] and 0.384 [0.351, 0.418] on those
+800 games.  Nor do cleaner values: ``guyenne-explore improve --rules advanced --seed 5 --iterations 4 --games 200
+--workers 2`` with 192 rollouts a candidate rather than 48 (``improvement.ROLLOUTS``; 9 minutes, the 3rd
+iteration kept, validating 0.746 against the start's 0.740) holds it to 0.399 [0.366, 0.434] on those 800
+games.  What it gains is one ply of rollouts of strong's own play: policy improvement, which the linear
+model has absorbed as far as it can.
+Where it gains (``--only exploiter@open_first,exploiter@respond_first,exploiter@open_second,exploiter@respond_second
+--games 200 --workers 2 --seed 1``, 2026-11-27: the exploiter searching at one placement point, strong's
+move at the others; strong's score):
+
+==============  ========  ===========
+searched at     advanced  classic2021
+==============  ========  ===========
+open_first      0.432     0.421
+respond_first   0.427     0.356
+open_second     0.475     0.420
+respond_second  0.479     0.406
+every point     0.403     0.290
+==============  ========  ===========
+
+In advanced the first battle holds most of the edge.  In classic2021 every point holds some, and strong
+loses as english far more than as french (0.21 to 0.32 as english, 0.45 to 0.63 as french).
 What knowing the exact weights is worth to the exploiter (``--counters-know FILE``; advanced, ``--only
 exploiter --games 200 --workers 2 --seed 1``, 2026-11-27), with the CMA-ES weights shipped before any
 improvement (``git show 73ca9b9:guyenne_explore/analysis/policies/weights/advanced.json``, "cma"):
@@ -143,11 +162,11 @@ from guyenne_explore.analysis.compiled.encode import unsupported as uniform_unsu
 from guyenne_explore.analysis.compiled.rollout import play_summaries  # noqa: E402
 from guyenne_explore.analysis.compiled.sides import UNIFORM_SIDES, SidePolicy  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
-from guyenne_explore.analysis.policies.counters import COUNTERS  # noqa: E402
+from guyenne_explore.analysis.policies.counters import COUNTERS, ModelExploiter  # noqa: E402
 from guyenne_explore.analysis.policies.heuristic import Heuristic  # noqa: E402
 from guyenne_explore.analysis.policies.search import ISMCTS  # noqa: E402
 from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
-from guyenne_explore.engine_api import play  # noqa: E402
+from guyenne_explore.engine_api import PLACEMENTS, play  # noqa: E402
 from guyenne_explore.rules import Rules, RulesError  # noqa: E402
 from pools import stopping_pool  # noqa: E402
 from timed import Timed  # noqa: E402
@@ -157,6 +176,8 @@ RULE_SETS = ("advanced", "expert", "classic2021", "team", "team3")
 TARGETS = {"search": 0.60, "issue-search": 0.60, "heuristic": 0.85, "ismcts": 0.55, "counter": 0.45, "speed": 1 / 20}
 #: the search as the issue measured it (its ``search:400``, before the search was built on strong)
 ISSUE_SEARCH = "issue-search"
+#: a pairing ``exploiter@POINT[+POINT...]``: the model exploiter searching at those placement points only
+EXPLOITER_AT = "exploiter@"
 #: self-play games of a timed batch for the speed (after a warm-up batch that compiles the loop)
 SPEED_GAMES = 2000
 #: seconds of alternate batches timed for the speed, at least one batch of each
@@ -177,6 +198,8 @@ def make(name: str, strong: str = "strong") -> Any:
     the name of the learned policy benchmarked), the issue's search, else the registry's."""
     if name == ISSUE_SEARCH:
         return issue_search()
+    if name.startswith(EXPLOITER_AT):
+        return ModelExploiter(model=policy_named(strong), points=name[len(EXPLOITER_AT):].split("+"))
     if name not in COUNTERS:
         return policy_named(name)
     counter = COUNTERS[name]
@@ -268,9 +291,9 @@ def speed(rules: Rules, strong: str = "strong") -> dict[str, Any]:
 
 def pairings(only: list[str] | None, skip: list[str], search: str) -> list[tuple[str, str]]:
     """(label, opponent) of every pairing asked: ``search``, the issue's search, ``heuristic``, each counter,
-    ``ismcts``."""
+    ``ismcts``, then each ``exploiter@POINT`` of ``only``."""
     every = ([("search", search), (ISSUE_SEARCH, ISSUE_SEARCH), ("heuristic", "heuristic")] + [(c, c) for c in COUNTERS]
-             + [("ismcts", "ismcts")])
+             + [("ismcts", "ismcts")] + [(c, c) for c in only or () if c.startswith(EXPLOITER_AT)])
     return [(label, other) for label, other in every
             if (only is None or label in only or other in only) and label not in skip and other not in skip]
 
@@ -292,7 +315,7 @@ def gather(label: str, other: str, jobs: list[tuple[int, Future]], games: int, p
         totals = [a + b for a, b in zip(totals, times)]
     total = points[0] + points[1]
     low, high = wilson(total, 2 * games)
-    target = TARGETS["counter"] if label in COUNTERS else TARGETS[label]
+    target = TARGETS["counter"] if label in COUNTERS or label.startswith(EXPLOITER_AT) else TARGETS[label]
     ms = (lambda s, n: 1000 * s / n if n else None)
     return {"pairing": label, "opponent": other, "path": path, "games": 2 * games, "score": total / (2 * games),
             "low": low, "high": high, "english": points[0] / games, "french": points[1] / games,
@@ -323,7 +346,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--rules", default=",".join(RULE_SETS), help="presets, comma-separated")
     ap.add_argument("--games", type=int, default=200, help="games a seat of each pairing (both seats: twice that)")
     ap.add_argument("--only", help="pairings, comma-separated: search, issue-search, heuristic, a counter's name, "
-                    "ismcts, speed")
+                    "ismcts, speed, or exploiter@POINT[+POINT]: the model exploiter searching at those placement "
+                    "points only (open_first, respond_first, open_second, respond_second)")
     ap.add_argument("--skip", default="", help="pairings to leave out, comma-separated (the names of --only)")
     ap.add_argument("--search", default="search:400", help="the search's name and budget")
     ap.add_argument("--bot", default="100x4", help="OpenSpiel's IS-MCTS budget: SIMULATIONSxROLLOUTS")
@@ -350,7 +374,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         args.known = args.strong if args.counters_know is None else f"strong@{args.counters_know}"
         policy_named(args.known)
         known = {"search", ISSUE_SEARCH, "heuristic", "ismcts", "speed", args.search, *COUNTERS}
-        unknown = sorted((set(args.only_list or ()) | set(args.skip_list)) - known)
+        at = {name for name in args.only_list or () if name.startswith(EXPLOITER_AT)
+              and set(name[len(EXPLOITER_AT):].split("+")) <= set(PLACEMENTS)}
+        unknown = sorted((set(args.only_list or ()) | set(args.skip_list)) - known - at)
         if unknown:
             raise ValueError(f"--only, --skip: unknown pairing {', '.join(unknown)} (choose from {', '.join(sorted(known))})")
         if args.games < 1 or args.workers < 1:

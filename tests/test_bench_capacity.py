@@ -1,5 +1,6 @@
 """``benchmarks/bench_capacity.py``: its models are fitted on the improvement's own self-play decisions, and
-its read table says how often placements like one held their castle."""
+its read table says how often placements like one held their castle, its value table how often a side went on to
+win from a table of castles."""
 
 from __future__ import annotations
 
@@ -23,9 +24,12 @@ def test_its_decisions_are_the_improvements_with_their_candidate_features():
     theirs = self_play(rules.to_json(), w, 3, 0, 1)
     ours = bc.described_play(rules.to_json(), w, 3, 1)
     assert len(ours) == len(theirs) > 0
-    for (d, more, keys), e in zip(ours, theirs):
+    for (d, more, keys, places), e in zip(ours, theirs):
         assert np.array_equal(d.features, e.features) and np.array_equal(d.values, e.values)
-        assert more.shape == (len(d.values), len(bc.NEW_FEATURES)) and len(keys) == len(d.values)
+        assert more.shape == (len(d.values), len(bc.NEW_FEATURES)) and len(keys) == len(places) == len(d.values)
+        for won, lost, side in places:  # the table with the placement's castle won, and with it lost
+            changed = [c for c in range(len(won)) if won[c] != lost[c]]
+            assert len(changed) == 1 and won[changed[0]] == side and lost[changed[0]] == 1 - side
 
 
 def test_the_read_table_is_each_kind_of_placements_share_of_castles_held():
@@ -34,3 +38,17 @@ def test_the_read_table_is_each_kind_of_placements_share_of_castles_held():
     chance = bc.read_table(rows + [(("open_first", 0, 1, 2, 0), 0.0)] * 200)
     assert chance(("open_first", 0, 1, 2, 0)) < 0.05  # a lone 2 that never held, 200 times
     assert 0.0 < chance(("respond_first", 9, 9, 9, 0)) < 1.0  # never seen: the prior, not a certainty
+
+
+def test_the_value_table_is_how_often_a_side_went_on_to_win_from_a_table():
+    rows = bc.tables(Rules.preset("advanced").to_json(), 0)
+    assert rows and all(len(t) == 6 and won in (0.0, 0.5, 1.0) for t, won in rows)
+    from guyenne_explore.engine_api import ENGLISH as english, FRENCH as french, NEUTRAL as neutral
+
+    lead = (english, english, neutral, neutral, neutral, french)
+    value = bc.value_table(rows + [(lead, 1.0)] * 200)
+    assert value(lead, english) > 0.9 and value(lead, french) < 0.1
+    assert value(lead[::-1], english) == value(lead, english)  # a line read backwards scores the same
+    swapped = (french, french, neutral, neutral, neutral, english)
+    assert abs(value(swapped, french) - value(lead, english)) < 1e-12  # the sides swapped (1 - v, in floats)
+    assert 0.0 < value((english, french) * 3, english) < 1.0  # never seen: the prior, not a certainty

@@ -22,6 +22,7 @@ def test_the_points_do_not_depend_on_how_the_games_are_split(other, compiled):
 
 
 @pytest.mark.parametrize("flags,message", [(["--only", "nobody"], "unknown pairing nobody"),
+                                           (["--only", "exploiter@open_first+nowhere"], "unknown pairing exploiter@"),
                                            (["--bot", "1x4"], "--bot"),
                                            (["--rules", "advanced,nowhere"], "nowhere"),
                                            (["--weights", "no-such-weights.json"], "no-such-weights.json")])
@@ -56,6 +57,19 @@ def test_other_weights_are_what_strong_and_the_counters_built_on_it_play(tmp_pat
     knows = bs.seat_share("advanced", "exploiter", 0, 5, 0, 4, False, (2, 1))[0]
     misled = bs.seat_share("advanced", "exploiter", 0, 5, 0, 4, False, (2, 1), "strong", strong)[0]
     assert misled > knows
+
+
+def test_the_exploiter_at_some_points_is_the_model_exploiter_searching_there_only():
+    args = bs.parse(["--only", "exploiter@open_first+respond_first"])
+    assert bs.pairings(args.only_list, [], "search:400") == [("exploiter@open_first+respond_first",) * 2]
+    exploiter = bs.make("exploiter@open_first+respond_first")
+    assert exploiter.points == {"open_first", "respond_first"} and bs.make("exploiter").points == set(bs.PLACEMENTS)
+
+
+def test_the_exploiter_at_a_point_is_played_and_printed_against_the_counters_target(capsys):
+    bs.main(["--rules", "advanced", "--only", "exploiter@respond_second", "--games", "1", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert "strong vs exploiter@respond_second" in out and "(2 games, engine" in out and "target 0.45" in out
 
 
 def test_the_issues_search_is_the_tree_search_on_the_heuristic():

@@ -114,6 +114,42 @@ def test_the_exploiter_models_the_weights_strong_plays_under_the_rules():
     assert exploiter._model(Rules.preset("expert"))[1].params != exploiter._model(Rules.preset("advanced"))[1].params
 
 
+def test_the_exploiter_searches_only_at_the_points_it_is_given():
+    # elsewhere it plays strong's move, drawn from the same stream: where its edge is, point by point
+    from guyenne_explore.analysis.policies.strong import Strong
+
+    only_first = ModelExploiter(deals=2, candidates=4, rollouts=4, points=("open_first",))
+    everywhere = ModelExploiter(deals=2, candidates=4, rollouts=4)
+    differs = {point: False for point in PLACEMENTS}
+    for g in range(6):
+        for p, side in _placements(g):
+            view = p.view(side)
+            mine = only_first.choose(view, random.Random(g))
+            if view.to_play != "open_first":
+                assert mine == Strong().choose(view, random.Random(g))
+            differs[view.to_play] |= mine != everywhere.choose(view, random.Random(g))
+    assert not differs["open_first"] and any(differs[point] for point in PLACEMENTS[1:])
+
+
+def _placements(game):
+    """The placements of a seeded heuristic game in advanced: each position and the side to play."""
+    out = []
+
+    class Watch:
+        def decision(self, p, side, move):
+            if p.to_play in PLACEMENTS:
+                out.append((p, side))
+
+        def chance(self, p, draw):
+            pass
+
+        def end(self, p):
+            pass
+
+    play(Position.start(Rules.preset("advanced")), random.Random(game), (Heuristic(), Heuristic()), hooks=(Watch(),))
+    return out
+
+
 def test_the_counters_built_on_strong_know_the_weights_they_are_given():
     """Benchmarking other weights (``bench_strong.py --weights FILE``): the exploiter reads and plays
     those weights, the model reader reads them, the control plays them as its own and models its

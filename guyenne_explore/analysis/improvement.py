@@ -75,7 +75,8 @@ from .policies.search import ISMCTS
 from .policies.strong import Strong, checked_weights, features
 from .policies.train import Trained, default_start, gathered, validation_score
 
-#: rollout games that value each candidate at a decision (the search's ``search:400`` plays about as many)
+#: rollout games that value each candidate at a decision (the search's ``search:400`` plays about as many;
+#: four times as many held the model exploiter no better: ``benchmarks/bench_strong.py``)
 ROLLOUTS = 48
 #: the heuristic's likeliest placements valued beside strong's candidates: moves strong scores far down
 #: (another castle, a smaller bet) that a search built on its model finds worth playing against it

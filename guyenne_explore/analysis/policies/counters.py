@@ -21,9 +21,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from fractions import Fraction
-from typing import Callable
+from typing import Callable, Collection
 
-from ...engine_api import (EMPTY, HERO, OPEN_FIRST, OPEN_SECOND, RESPOND_FIRST, RESPOND_SECOND, Cards, Move,
+from ...engine_api import (EMPTY, HERO, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, RESPOND_SECOND, Cards, Move,
                           Position, Rules, SideView, battle_of, member_battle, value_of)
 from ...determinise import determinise
 from ..compiled import layout as kn
@@ -290,6 +290,18 @@ class ModelExploiter(_OnStrong):
     against it."""
 
     name = "exploiter"
+
+    def __init__(self, deals: int = 4, candidates: int = 4, rollouts: int = 8, model: Strong | None = None,
+                 points: Collection[str] = PLACEMENTS) -> None:
+        """``points``: the placement points at which it searches; at the others it plays the learned policy's
+        move (so that a benchmark tells where its edge is)."""
+        super().__init__(deals, candidates, rollouts, model)
+        self.points = frozenset(points)
+
+    def choose(self, view: SideView, rng: random.Random) -> Move:
+        if view.to_play in PLACEMENTS and view.to_play not in self.points:
+            return self._strong.choose(view, rng)
+        return super().choose(view, rng)
 
     def _model(self, rules: Rules) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
         return self._strong_side(rules)
