@@ -105,8 +105,9 @@ respond_second  0.479     0.406
 every point     0.403     0.290
 ==============  ========  ===========
 
-In advanced the first battle holds most of the edge.  In classic2021 every point holds some, and strong
-loses as english far more than as french (0.21 to 0.32 as english, 0.45 to 0.63 as french).
+In advanced the first battle holds most of the edge; in classic2021 every point holds some.  (There strong
+scores 0.21 to 0.32 as english and 0.45 to 0.63 as french: the rule set's own balance, english scoring
+0.336 in 20,000 compiled games of strong's self-play, ``compiled.rollout.play_summaries``.)
 What knowing the exact weights is worth to the exploiter (``--counters-know FILE``; advanced, ``--only
 exploiter --games 200 --workers 2 --seed 1``, 2026-11-27), with the CMA-ES weights shipped before any
 improvement (``git show 73ca9b9:guyenne_explore/analysis/policies/weights/advanced.json``, "cma"):
