@@ -256,7 +256,9 @@ _VALUES = ["base", '{"preset": "team"}', '{"preset": "base", "castles": 0}', "no
 def test_any_command_line_of_these_words_ends_without_an_internal_error(tmp_path, capsys, monkeypatch, command,
                                                                          position, options):
     """Commands with positions, files and option values of every kind: done, refused or a usage error
-    (exit 0, 1 or 2), never an internal error (3)."""
+    (exit 0, 1 or 2), never an internal error (3).  It runs in ``tmp_path``: a value such as ``inf`` given to
+    ``--record`` or ``-o`` is a file name, written where the command runs."""
+    monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "stdin", io.StringIO("base"))
     record = tmp_path / "record.json"
     if not record.exists():
