@@ -55,7 +55,7 @@ import random
 import sys
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -204,22 +204,28 @@ def battles(rules: Any, game: int) -> list[tuple[Key, float]]:
     return watch.rows
 
 
-def read_table(rows: Sequence[tuple[Key, float]]) -> Callable[[Key], float]:
-    """How often strong's placements like this one held their castle in its self-play: strong read by its own
-    play (the search's reading of bets, as a table), each cell pulled towards its coarser row."""
-    fine: dict[Key, list[float]] = defaultdict(lambda: [0.0, 0.0])
-    coarse: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
-    for key, held in rows:
-        for table, k in ((fine, key), (coarse, (key[0], key[1], key[2], key[3] == 99))):
-            table[k][0] += held
-            table[k][1] += 1
+def pulled_shares(rows: Iterable[tuple[Any, float]], coarser: Callable[[Any], Any]) -> Callable[[Any], float]:
+    """Each key's mean outcome in ``rows``, pulled by :data:`TABLE_PRIOR` rows towards that of its coarser key
+    (``coarser``), itself pulled by two rows towards 1/2."""
+    fine: dict[Any, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    coarse: dict[Any, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for key, outcome in rows:
+        for cells, k in ((fine, key), (coarse, coarser(key))):
+            cells[k][0] += outcome
+            cells[k][1] += 1
 
-    def chance(key: Key) -> float:
-        won, n = coarse.get((key[0], key[1], key[2], key[3] == 99), (0.0, 0.0))
+    def share(key: Any) -> float:
+        won, n = coarse.get(coarser(key), (0.0, 0.0))
         prior = (won + 1) / (n + 2)
         won, n = fine.get(key, (0.0, 0.0))
         return (won + TABLE_PRIOR * prior) / (n + TABLE_PRIOR)
-    return chance
+    return share
+
+
+def read_table(rows: Sequence[tuple[Key, float]]) -> Callable[[Key], float]:
+    """How often strong's placements like this one held their castle in its self-play: strong read by its own
+    play (the search's reading of bets, as a table), each cell pulled towards its coarser row."""
+    return pulled_shares(rows, lambda key: (key[0], key[1], key[2], key[3] == 99))
 
 
 Table = tuple[int, ...]
@@ -254,25 +260,13 @@ def tables(rules: Any, game: int) -> list[tuple[Table, float]]:
 
 def value_table(rows: Sequence[tuple[Table, float]]) -> Callable[[Table, int], float]:
     """How often a side went on to win from a table of castles in strong's self-play (each table also read
-    mirrored and with the sides swapped), each table pulled towards the tables of the same castle count."""
-    fine: dict[Table, list[float]] = defaultdict(lambda: [0.0, 0.0])
-    coarse: dict[int, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    mirrored and with the sides swapped), each table pulled towards the tables of the same lead in castles."""
     swap = {ENGLISH: FRENCH, FRENCH: ENGLISH, NEUTRAL: NEUTRAL}
-    for table, won in rows:
-        for t, w in ((table, won), (table[::-1], won), (tuple(swap[c] for c in table), 1 - won),
-                     (tuple(swap[c] for c in table[::-1]), 1 - won)):
-            lead = t.count(ENGLISH) - t.count(FRENCH)
-            for cells, k in ((fine, t), (coarse, lead)):
-                cells[k][0] += w
-                cells[k][1] += 1
-
-    def value(table: Table, side: int) -> float:
-        won, n = coarse.get(table.count(ENGLISH) - table.count(FRENCH), (0.0, 0.0))
-        prior = (won + 1) / (n + 2)
-        won, n = fine.get(table, (0.0, 0.0))
-        v = (won + TABLE_PRIOR * prior) / (n + TABLE_PRIOR)
-        return v if side == ENGLISH else 1 - v
-    return value
+    seen = [(t, w) for table, won in rows
+            for t, w in ((table, won), (table[::-1], won), (tuple(swap[c] for c in table), 1 - won),
+                         (tuple(swap[c] for c in table[::-1]), 1 - won))]
+    english = pulled_shares(seen, lambda t: t.count(ENGLISH) - t.count(FRENCH))
+    return lambda table, side: english(table) if side == ENGLISH else 1 - english(table)
 
 
 class _Described(Recorder):
