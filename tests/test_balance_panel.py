@@ -6,6 +6,7 @@ Uniform play throughout (the compiled uniform games are the quickest and do not 
 import csv
 import html
 import io
+import pathlib
 import re
 
 import pytest
@@ -230,3 +231,21 @@ def test_the_report_button_downloads_one_page_in_the_tabs_language_and_the_csv_h
     rows = list(csv.DictReader(io.StringIO(candidates_csv(_planted()))))
     assert [(r["hand_size"], r["front"]) for r in rows] == [("5", "True"), ("6", "False"), ("7", "False")]
     assert (rows[0]["Advantage (first side) low"], rows[0]["Advantage (first side) high"]) == ("0.46", "0.54")
+
+
+def test_the_searches_kept_for_a_session_are_removed_when_the_kernel_ends(tmp_path):
+    """The panel's default store is a temporary folder of its process: a kernel that ends (a closed page)
+    leaves nothing of it on the server, where before every session left a folder and its journal behind."""
+    import subprocess
+    import sys
+
+    script = ("import pathlib\n"
+              "from guyenne_explore.widgets.balance_panel import BalancePanel\n"
+              "store = pathlib.Path(BalancePanel().store)\n"
+              "store.write_text('a search')\n"
+              "print(store.parent, store.parent.is_dir(), flush=True)\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    folder, existed = run.stdout.split()
+    assert existed == "True" and pathlib.Path(folder).name.startswith("guyenne-balance-")
+    assert not pathlib.Path(folder).exists()

@@ -19,7 +19,9 @@ the luck share.
 from __future__ import annotations
 
 import pathlib
+import shutil
 import tempfile
+import weakref
 from collections.abc import Callable
 from html import escape
 from typing import Any
@@ -352,9 +354,13 @@ class BalancePanel(w.VBox):
 
     @property
     def store(self) -> str:
-        """The journal file every search of this panel is kept in (a temporary folder of this process)."""
+        """The journal file every search of this panel is kept in: a temporary folder made on first use and
+        removed with the panel (when it is collected, or when the kernel ends), so that sessions do not
+        leave their searches behind on the server."""
         if self._store is None:
-            self._store = pathlib.Path(tempfile.mkdtemp(prefix="guyenne-balance-")) / "searches.journal"
+            folder = tempfile.mkdtemp(prefix="guyenne-balance-")
+            weakref.finalize(self, shutil.rmtree, folder, ignore_errors=True)
+            self._store = pathlib.Path(folder) / "searches.journal"
         return str(self._store)
 
     @store.setter
