@@ -1,6 +1,8 @@
 """Where the time of a sampled analysis goes, printed (never asserted).
 
     .venv/bin/python benchmarks/bench_sampling.py [--games 1000000] [--preset advanced] [--first-only]
+    .venv/bin/python benchmarks/bench_sampling.py --per-game
+
 
 1. Time to the first game, cold (a new process) with numba's cache warm, for uniform and heuristic
    play: the imports, the first game, then 10,000 games; and ``guyenne-explore analyse --samples 1``
@@ -10,6 +12,10 @@
    two threads (games/s), building the games' summaries, the result (counts, designer metrics and
    intervals, JSON), then the whole ``analyse`` on one and two threads; OpenSpiel's C++ uniform
    goofspiel with 13 cards in the same run, as a yardstick (installed by the ``bench`` extra).
+
+3. ``--per-game`` alone: the seconds a game of uniform, the heuristic and strong against itself, on one core from
+   the deal of each preset, played by the compiled loop and by the engine, beside the figures the cost said
+   before sampled games uses (``planning.SECONDS_A_GAME``).
 
 Times are wall-clock seconds with, where the machine is shared, the process's CPU seconds beside
 them (a busy machine stretches the first, not the second).
@@ -131,12 +137,42 @@ def breakdown(preset: str, games: int) -> None:
           f"  OpenSpiel goofspiel(13), C++, 1 thread: {spiel[0]:9.0f} games/s")
 
 
+def per_game(compiled_games: int = 5000, engine_games: int = 40) -> None:
+    """Each compiled policy's game against itself from each preset's deal, by each sampler, in ms."""
+    from guyenne_explore import Rules
+    from guyenne_explore.analysis.planning import COMPILED_POLICIES, SECONDS_A_GAME, Sampler
+    from guyenne_explore.analysis.sampling.sample import play_games
+    from guyenne_explore.rules import PRESETS
+
+    print("ms a game on one core, against itself from the deal: compiled loop / engine")
+    print(f"{'':12s}" + "".join(f"{level:>22s}" for level in COMPILED_POLICIES))
+    for preset in PRESETS:
+        p = Position.start(Rules.preset(preset))
+        cells = []
+        for level in COMPILED_POLICIES:
+            play_games(p, (level, level), 50, 0)  # compiled (or loaded from numba's cache) before the clock
+            times = []
+            for n, fast in ((compiled_games, True), (engine_games, False)):
+                t = time.perf_counter()
+                play_games(p, (level, level), n, 1, fast=fast)
+                times.append((time.perf_counter() - t) / n * 1000)
+            cells.append(f"{times[0]:9.3f} / {times[1]:6.1f}")
+        print(f"{preset:12s}" + "".join(f"{c:>22s}" for c in cells), flush=True)
+    said = [f"{SECONDS_A_GAME[Sampler.COMPILED][lv] * 1000:9.3f} / {SECONDS_A_GAME[Sampler.ENGINE][lv] * 1000:6.1f}"
+            for lv in COMPILED_POLICIES]
+    print(f"{'cost said':12s}" + "".join(f"{c:>22s}" for c in said))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=1_000_000)
     ap.add_argument("--preset", default="advanced")
     ap.add_argument("--first-only", action="store_true", help="only the time to the first game")
+    ap.add_argument("--per-game", action="store_true", help="only each policy's seconds a game, by who plays it")
     args = ap.parse_args()
+    if args.per_game:
+        per_game()
+        return
     print(f"time to the first game, {args.preset}, a new process, numba's cache warm")
     first_games(args.preset)
     if not args.first_only:

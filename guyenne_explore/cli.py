@@ -373,7 +373,7 @@ def cmd_storyboard(args: argparse.Namespace) -> int:
 def cmd_skill(args: argparse.Namespace) -> int:
     """Rule sets by skill level from the opening: metrics with intervals, and the conclusions that change."""
     from .analysis import Metric
-    from .analysis import Cancelled, level_games, level_name, seconds_a_game, skill_levels
+    from .analysis import Cancelled, level_games, level_name, skill_cost, skill_levels
 
     rule_sets = _rules_list(args.rules)
     presets = [str(r) for r in rule_sets]
@@ -384,17 +384,16 @@ def cmd_skill(args: argparse.Namespace) -> int:
         _policy(name)
     games = {lv: level_games(lv, args.games) for lv in levels}
     _check_workers(args.workers)
-    for level in levels:
-        n = games[level] * len(rule_sets)
+    start = Position.start(rule_sets[0])
+    for level, n, seconds in skill_cost(start, rule_sets, games):
         print(_("{level}: {games} games against itself, {duration} on one core").format(
-            level=level, games=plain_count(n), duration=plain_duration(n * seconds_a_game(level))), file=sys.stderr)
+            level=level, games=plain_count(n), duration=plain_duration(seconds)), file=sys.stderr)
     bar = _Bar()
 
     def on_games(done: int, total: int) -> None:
         bar(_("{done} of {total} games").format(done=plain_count(done), total=plain_count(total)))
 
     workers = args.workers or os.cpu_count() or 1
-    start = Position.start(rule_sets[0])
     try:
         if workers > 1:
             from .analysis import process_pool  # started safely after compiled games (see there)
@@ -590,7 +589,7 @@ def cmd_depth(args: argparse.Namespace) -> int:
 
     rules = _rules_arg(args.rules)
     ladder = _ladder(args.levels) if args.levels else list(default_ladder())
-    for weaker, stronger, games, seconds in ladder_cost(ladder, args.games):
+    for weaker, stronger, games, seconds in ladder_cost(ladder, args.games, rules):
         print(_("{weaker} against {stronger}: {games} games (both seats), {duration} on one core").format(
             weaker=weaker, stronger=stronger, games=plain_count(games), duration=plain_duration(seconds)), file=sys.stderr)
     bar = _Bar()
@@ -792,10 +791,9 @@ def cmd_style(args: argparse.Namespace) -> int:
         raise Refused(_("--levels names no level: give policies separated by commas, like uniform,heuristic,search:100"))
     for name in levels:
         _policy(name)
-    for level, games, seconds in style_cost(levels, args.games):
+    for level, games, seconds in style_cost(levels, args.games, rule_sets):
         print(_("{level}: {games} games against itself, {duration} on one core").format(
-            level=level, games=f"{games * len(rule_sets):,}", duration=plain_duration(seconds * len(rule_sets))),
-            file=sys.stderr)
+            level=level, games=plain_count(games), duration=plain_duration(seconds)), file=sys.stderr)
     bar = _Bar()
 
     def progress(done: int, total: int) -> None:

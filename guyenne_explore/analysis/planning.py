@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Plan", "Solver", "Sampler", "Where", "plan", "sampler_for", "in_endgame", "estimate_tree_size",
            "estimate_exact_cost", "exact_cost_parts", "AUTO_SECONDS", "EXACT_SECONDS", "ENDGAME_DECKS_AUTO",
-           "ARITHMETICS", "METHODS"]
+           "ARITHMETICS", "METHODS", "SECONDS_A_GAME", "seconds_a_game"]
 
 METHODS = ("auto", "exact", "sample")
 ARITHMETICS = ("fraction", "float")
@@ -78,6 +78,27 @@ class Sampler(str, Enum):
 
     COMPILED = "compiled"
     ENGINE = "engine"
+
+
+#: rough seconds one sampled game takes on one core, by the machinery that plays it and the costlier of its
+#: two policies (any other policy: strong's; a search is costed by its budget, :mod:`.balance.depth`).
+#: Measured from the deal of each preset, twice (``benchmarks/bench_sampling.py --per-game``, 2026-11-27):
+#: compiled, 0.006 to 0.023 ms a game of uniform, 0.04 to 0.08 of the heuristic, 0.04 to 0.13 of strong; the
+#: engine, 6 to 18 ms of uniform, 23 to 52 of the heuristic, 20 to 67 of strong.  Each is the most of these,
+#: rounded up to the next of 1, 2, 5 (a cost said up front may err long, not short).  The figures before these
+#: said 3 ms for every game of strong: 30 times too long where the compiled loop plays it, 20 times too short
+#: where the engine does.
+SECONDS_A_GAME = {
+    Sampler.COMPILED: {"uniform": 0.00005, "heuristic": 0.0001, "strong": 0.0002},
+    Sampler.ENGINE: {"uniform": 0.02, "heuristic": 0.1, "strong": 0.1},
+}
+
+
+def seconds_a_game(p: Position, policies: tuple[str, str]) -> float:
+    """Rough seconds one game of ``policies`` from ``p`` takes on one core, by who plays it
+    (:func:`sampler_for`); the cost said before games are sampled."""
+    table = SECONDS_A_GAME[sampler_for(p, policies)[0]]
+    return max(table.get(name.partition("@")[0], table["strong"]) for name in policies)
 
 
 @dataclass(frozen=True)

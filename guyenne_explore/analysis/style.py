@@ -504,9 +504,12 @@ def compiled_plays(start: Position, level: str) -> bool:
     return unsupported(start, (level, level)) is None
 
 
-def style_cost(levels: Sequence[str], games: int) -> list[tuple[str, int, float]]:
-    """Each level's games and their rough seconds on one core (playing them, and reading their decisions)."""
-    return [(level, games, games * (seconds_a_game(level) + SECONDS_TO_READ)) for level in levels]
+def style_cost(levels: Sequence[str], games: int, rule_sets: Sequence[Rules]) -> list[tuple[str, int, float]]:
+    """Each level's games under all ``rule_sets`` and their rough seconds on one core (playing them from each
+    rule set's deal, by who plays them there, and reading their decisions)."""
+    starts = [Position.start(rules) for rules in rule_sets]
+    return [(level, games * len(starts), sum(games * (seconds_a_game(level, start) + SECONDS_TO_READ) for start in starts))
+            for level in levels]
 
 
 def level_records(start: Position, level: str, games: int, seed: int,

@@ -509,16 +509,16 @@ class BalancePanel(w.VBox):
 
     def check_depth(self) -> bool:
         """Read the ladder and the games, say the cost of each match; whether the depth can be measured."""
-        levels = self.levels()
-        ok = levels is not None and not unreadable(self.depth_games) and self.preset() is not None
+        levels, rules = self.levels(), self.preset()
+        ok = levels is not None and not unreadable(self.depth_games) and rules is not None
         self.depth_button.disabled = not ok or self.depth_controls.running
-        if not ok or levels is None:
+        if not ok or levels is None or rules is None:
             self.depth_cost.value = ""
             return False
         lines = [gettext("{weaker} against {stronger}: {games} games (both seats), {duration} on one core").format(
             weaker=level_name(weaker), stronger=level_name(stronger), games=plain_count(games),
-            duration=plain_duration(seconds)) for weaker, stronger, games, seconds in ladder_cost(levels,
-                                                                                                 self.depth_games.value)]
+            duration=plain_duration(seconds)) for weaker, stronger, games, seconds in ladder_cost(
+                levels, self.depth_games.value, rules)]
         self.depth_cost.value = "".join(f"<div>{escape(line)}</div>" for line in lines)
         return True
 

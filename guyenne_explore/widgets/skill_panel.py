@@ -22,7 +22,7 @@ import ipywidgets as w
 
 from ..analysis import Cancelled
 from ..analysis import SkillTable, level_name, skill_levels
-from ..analysis import local_cores, local_pool, seconds_a_game
+from ..analysis import local_cores, local_pool, skill_cost
 from ..analysis import Metric
 from ..i18n import LANGUAGES, gettext, ngettext, plain_count, plain_duration
 from ..position import Position
@@ -120,12 +120,14 @@ class SkillPanel(w.VBox):
         if self.position is None or not levels:
             self.cost.value = ""
             return
-        count = len(self.rule_sets.value) or 1
-        games = {lv: (self.search_games.value if lv.startswith("search") else self.games.value) * count
-                 for lv in levels}
-        seconds = sum(n * seconds_a_game(lv) / (local_cores() if lv.startswith("search") else 1)
-                      for lv, n in games.items())
-        total = sum(games.values())
+        games = {lv: self.search_games.value if lv.startswith("search") else self.games.value for lv in levels}
+        try:
+            cost = skill_cost(self.position, list(self.rule_sets.value) or [self.position.rules], games)
+        except ValueError:  # a rule set the position cannot be read under: Run says so in the engine's words
+            self.cost.value = ""
+            return
+        seconds = sum(s / (local_cores() if lv.startswith("search") else 1) for lv, _n, s in cost)
+        total = sum(n for _lv, n, _s in cost)
         self.cost.value = escape(ngettext("Run skill levels plays {games} game: {duration} here.",
                                           "Run skill levels plays {games} games: {duration} here.", total).format(
             games=plain_count(total), duration=plain_duration(seconds)))

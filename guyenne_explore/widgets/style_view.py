@@ -110,9 +110,9 @@ class StyleSection(w.VBox):
             return False
         self.cost.value = "".join("<div>" + escape(ngettext(
             "{level}: {games} game against itself, {duration} on one core",
-            "{level}: {games} games against itself, {duration} on one core", games * len(chosen)).format(
-            level=level_name(level), games=plain_count(games * len(chosen)), duration=plain_duration(seconds * len(chosen))))
-            + "</div>" for level, games, seconds in style_cost(levels, self.games.value))
+            "{level}: {games} games against itself, {duration} on one core", games).format(
+            level=level_name(level), games=plain_count(games), duration=plain_duration(seconds)))
+            + "</div>" for level, games, seconds in style_cost(levels, self.games.value, [r for _label, r in chosen]))
         return True
 
     # ------------------------------------------------------------------ the run

@@ -39,6 +39,7 @@ from ..intervals import mean_interval, wilson
 from ..metrics import Metric
 from ..outcomes import Game
 from ..planning import plan
+from ..planning import seconds_a_game as planned_seconds
 from ..policies.registry import POLICIES, policy_named
 from .targets import DEPTH
 
@@ -48,13 +49,13 @@ BEATS = 0.55
 LADDER_WISH = ("uniform", "heuristic", "strong", "search:100")
 #: a search level plays this share of the games (a search game costs about a hundred of strong's)
 SEARCH_SHARE = 10
-#: rough seconds a game of each policy takes on one core, for the cost said up front (a search: per rollout
-#: of its budget a decision; benchmarks/ print the measured speeds).  The search's, measured against strong
-#: (``guyenne-explore depth --levels strong,search:N --games 400 --workers 1``, 80 games, 2026-11-27, less the
-#: 5 s the command takes to start): search:100 0.09 s a game in advanced; search:400 0.25 s in advanced, 0.34
+#: rough seconds a search game takes on one core, per rollout of its budget a decision (the other policies' games:
+#: :data:`..planning.SECONDS_A_GAME`, by who plays them; benchmarks/ print the measured speeds).  Measured against
+#: strong (``guyenne-explore depth --levels strong,search:N --games 400 --workers 1``, 80 games, 2026-11-27, less
+#: the 5 s the command takes to start): search:100 0.09 s a game in advanced; search:400 0.25 s in advanced, 0.34
 #: in expert, 0.48 in classic2021, 0.20 in team and team3.  0.0015 a rollout errs long by at most 3 times
 #: (it was 0.02, when the search was the tree's: 15 to 25 times the games' time now)
-SECONDS_A_GAME = {"uniform": 0.0005, "heuristic": 0.003, "strong": 0.003, "search": 0.0015}
+SEARCH_SECONDS_A_ROLLOUT = 0.0015
 #: a search side's decisions a game with more than one legal move, each of which takes its whole budget in
 #: milliseconds (``search:Nms``): the most of the presets', measured against strong (``benchmarks/bench_search.py
 #: --games 40 --preset P --search search:100``, 2026-11-27): 15 in advanced, 19 in expert, 22 in classic2021 and
@@ -78,14 +79,20 @@ def check_ladder(levels: Sequence[str]) -> tuple[str, ...]:
     return tuple(levels)
 
 
-def seconds_a_game(level: str) -> float:
-    """The rough cost of one game of ``level`` on one core (a search: by its budget)."""
-    name, _colon, budget = level.partition(":")
-    per = SECONDS_A_GAME.get(name, SECONDS_A_GAME["strong"])
-    if name == "search":
-        amount = budget[:-2] if budget.endswith("ms") else budget or "200"
-        return per * int(amount) if not budget.endswith("ms") else int(amount) / 1000 * SEARCHED_DECISIONS
-    return per
+def seconds_a_game(level: str, start: Position, against: str | None = None) -> float:
+    """The rough cost on one core of one game of ``level`` against ``against`` (itself by default) from
+    ``start``: a search's by its budget, any other's by who plays the pair (:func:`..planning.seconds_a_game`)."""
+    pair = (level, level if against is None else against)
+    searches = [_search_seconds(lv) for lv in pair if lv.partition(":")[0] == "search"]
+    return max(searches) if searches else planned_seconds(start, pair)
+
+
+def _search_seconds(level: str) -> float:
+    """A search level's game: a rollout's cost times its budget, or its milliseconds times its decisions."""
+    budget = level.partition(":")[2]
+    if budget.endswith("ms"):
+        return int(budget[:-2]) / 1000 * SEARCHED_DECISIONS
+    return SEARCH_SECONDS_A_ROLLOUT * int(budget or "200")
 
 
 def level_games(level: str, games: int) -> int:
@@ -98,12 +105,14 @@ def match_games(weaker: str, stronger: str, games: int) -> int:
     return min(level_games(weaker, games), level_games(stronger, games))
 
 
-def ladder_cost(levels: Sequence[str], games: int) -> list[tuple[str, str, int, float]]:
-    """Each match's weaker and stronger level, its games (both seats) and its rough seconds on one core."""
+def ladder_cost(levels: Sequence[str], games: int, rules: Rules) -> list[tuple[str, str, int, float]]:
+    """Each match's weaker and stronger level, its games (both seats) and its rough seconds on one core
+    under ``rules`` (from the deal, where the ladder plays)."""
+    start = Position.start(rules)
     out = []
     for weaker, stronger in zip(levels, levels[1:]):
         n = 2 * match_games(weaker, stronger, games)
-        out.append((weaker, stronger, n, n * max(seconds_a_game(weaker), seconds_a_game(stronger))))
+        out.append((weaker, stronger, n, n * seconds_a_game(weaker, start, stronger)))
     return out
 
 
@@ -228,7 +237,7 @@ def skill_depth(rules: Rules, levels: Sequence[str] | None = None, games: int = 
     match (a tenth where a search plays), each in both seats.  ``on_games(done, total)`` counts the whole run's
     games and cancels it by returning False (:class:`..cancel.Cancelled`)."""
     levels = check_ladder(default_ladder() if levels is None else levels)
-    total = sum(n for _w, _s, n, _t in ladder_cost(levels, games))
+    total = sum(n for _w, _s, n, _t in ladder_cost(levels, games, rules))
     matches, pairs, before = [], [], 0
     for weaker, stronger in zip(levels, levels[1:]):
         n = match_games(weaker, stronger, games)

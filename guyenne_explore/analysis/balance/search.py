@@ -27,7 +27,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
-from ...engine_api import RulesError
+from ...engine_api import Position, RulesError
 from ...i18n import gettext
 from ..cancel import Cancelled
 from ..metrics import Metric
@@ -475,12 +475,13 @@ class Estimate:
 def estimate_search(space: Space, targets: Sequence[Target], policies: tuple[str, str], games: int, trials: int = TRIALS,
              ladder: Sequence[str] = ()) -> Estimate:
     """The most a search may cost (racing usually stops poor candidates after a quarter of their games), its
-    seconds from rough per-game figures (:data:`.depth.SECONDS_A_GAME`) on one core."""
+    seconds on one core from rough per-game figures (:func:`.depth.seconds_a_game`), of games from the
+    preset's deal (where a candidate's rules take a game from the compiled loop to the engine, it errs short)."""
     candidates = min(trials, space.size)
     ladder = tuple(ladder) if any(t.metric == DEPTH for t in targets) else ()
     measure = PlayedMeasure(space, policies, ladder=ladder)
-    seconds = games * max(seconds_a_game(p) for p in policies)
-    seconds += sum(s for _w, _s, _n, s in ladder_cost(ladder, games)) if ladder else 0.0
+    seconds = games * seconds_a_game(policies[0], Position.start(space.preset), policies[1])
+    seconds += sum(s for _w, _s, _n, s in ladder_cost(ladder, games, space.preset)) if ladder else 0.0
     return Estimate(candidates, measure.cost(games), candidates * measure.cost(games), candidates * seconds)
 
 
