@@ -272,7 +272,7 @@ def _check_workers(workers: int | None) -> None:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from .analysis import ExactOutOfReach, NotExact, execute, plan
+    from .analysis import ExactOutOfReach, NotExact, execute, plan, sampling_seconds
 
     p = _start(args)
     policies = _policy_pair(args.policies)
@@ -284,6 +284,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         # games the engine plays (a search) are slow: spread over the cores by default; compiled games (uniform,
         # the heuristic) play thousands a second here, sooner than worker processes start and load them
         workers = args.workers or ((os.cpu_count() or 1) if chosen.spread else 1)
+        if chosen.spread:  # the engine's games take minutes where compiled ones take a second: said first
+            print(_("{games} games played by the engine: {duration} on one core (Ctrl-C stops)").format(
+                games=plain_count(chosen.games), duration=plain_duration(sampling_seconds(p, policies, chosen.games))),
+                file=sys.stderr)
         if args.scheduler:  # a Dask cluster: the same games as here, spread over its workers
             with _scheduler(args.scheduler) as client:
                 result = execute(p, chosen, args.seed, executor=client.get_executor())

@@ -279,3 +279,33 @@ def test_a_first_run_cancelled_says_there_are_no_figures_not_that_they_are_below
     panel.controls.cancel()
     panel.controls.thread.join(timeout=60)
     assert panel.controls.status.value == "Cancelled: the figures below are from the previous run."
+
+
+def test_the_cost_of_sampled_games_is_said_before_run_where_the_analysis_surely_samples(monkeypatch):
+    """A search on a side samples games the engine plays, minutes of them: their count and time here are said
+    before Run (spread over the cores), as are those of Method sample; nothing where the plan may still
+    enumerate, under optimal play, or while the games cannot be read.  Before, a search ran unannounced."""
+    from guyenne_explore.i18n import set_language
+
+    monkeypatch.setattr(analysis_panel, "local_cores", lambda: 2)
+    panel = AnalysisPanel(Position.start("advanced"))
+    assert panel.cost.value == ""  # uniform, auto: the plan decides when run
+    panel.english_policy.value, panel.games.value = "search", 500
+    # 500 games of search:400, 0.6 s each on one core, over two cores
+    assert panel.cost.value == "Run analysis samples 500 games: about 2 minutes here."
+    panel.search_budget.value = 100
+    panel.rule_sets.value = (Rules.preset("advanced"), Rules.preset("expert"))
+    assert panel.cost.value == "Run analysis samples 1,000 games: about 1 minute here."
+    panel.english_policy.value, panel.method.value = "uniform", "sample"  # compiled games
+    assert panel.cost.value == "Run analysis samples 1,000 games: under a second here."
+    panel.method.value = analysis_panel.OPTIMAL
+    assert panel.cost.value == ""
+    panel.method.value = "sample"
+    set_language("fr")
+    try:
+        panel.refresh()
+        assert panel.cost.value.startswith("Lancer l&#x27;analyse tire 1") and "ici." in panel.cost.value
+    finally:
+        set_language(None)
+    panel.games.box.value = "x"
+    assert panel.cost.value == ""

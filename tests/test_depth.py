@@ -84,7 +84,8 @@ def test_a_time_budgeted_search_is_costed_for_every_decision_it_searches():
     # SEARCHED_DECISIONS of them a game, which must cover the games of the longest preset (team)
     import random
 
-    from guyenne_explore.analysis.balance.depth import SEARCHED_DECISIONS, seconds_a_game
+    from guyenne_explore.analysis.balance.depth import seconds_a_game
+    from guyenne_explore.analysis.planning import SEARCHED_DECISIONS
     from guyenne_explore.analysis.policies.registry import policy_named
     from guyenne_explore.engine_api import Position, play
 

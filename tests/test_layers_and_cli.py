@@ -138,3 +138,17 @@ def test_the_engine_has_no_import_cycle_even_for_type_checking():
         for imported in graph.find_modules_directly_imported_by(importer):
             back = graph.find_shortest_chain(importer=imported, imported=importer)
             assert back is None, f"{importer} -> {imported} -> ... -> {importer}: {back}"
+
+
+def test_analyse_says_what_engine_played_games_cost_before_it_plays_them():
+    """The issue's command with a search side: the games and their time on one core come first on stderr, the
+    JSON on stdout is the result alone; compiled games, a second's work, say nothing."""
+    r = run("analyse", "--rules", "advanced", "--policies", "english=strong,french=search:20", "--samples", "4",
+            "--seed", "1", "--workers", "1", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["games"] == 4
+    # 4 games of search:20, 0.03 s each
+    assert "4 games played by the engine: under a second on one core (Ctrl-C stops)" in r.stderr
+    quiet = run("analyse", "--rules", "advanced", "--policies", "english=strong,french=heuristic", "--samples", "40",
+                "--json")
+    assert "played by the engine" not in quiet.stderr and json.loads(quiet.stdout)["games"] == 40

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 #: each public name -> the module (relative to this package) that defines it
 _DOOR: dict[str, str] = {
     **dict.fromkeys(("analyse", "execute", "policy_named", "POLICIES", "ExactOutOfReach"), ".api"),
-    **dict.fromkeys(("Plan", "Sampler", "Solver", "Where", "Where", "plan"), ".planning"),
+    **dict.fromkeys(("Plan", "Sampler", "Solver", "Where", "plan", "sampling_seconds"), ".planning"),
     **dict.fromkeys(("Cancelled",), ".cancel"),
     **dict.fromkeys(("NotExact",), ".exact.distribution"),
     **dict.fromkeys(("Step", "needs_compiling", "prepare", "preparing_message", "warm"), ".sampling.warm"),
@@ -49,8 +49,8 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("BEATS", "Depth", "default_ladder", "ladder_cost", "level_games", "seconds_a_game", "skill_depth"),
                     ".balance.depth"),
     **dict.fromkeys(("PARAMETER_LABELS", "REFUSED", "SWEEP_METRICS", "SWEEPABLE", "Run", "SweepPoint",
-                     "analyse_rule_sets", "changes", "choice_label", "parameter_label", "result_metrics", "sweep",
-                     "sweep_label", "swept_change"), ".variants"),
+                     "analyse_rule_sets", "changes", "choice_label", "parameter_label", "result_metrics", "sampling_cost",
+                     "sweep", "sweep_label", "swept_change"), ".variants"),
 }
 
 __all__ = [
@@ -63,7 +63,8 @@ __all__ = [
     "Sampler", "SkillTable", "Solver", "Step", "SweepPoint", "Where", "analyse", "analyse_rule_sets", "changes",
     "choice_label", "describe", "execute", "exploitability", "level_name", "local_cores", "local_pool",
     "mean_interval", "needs_compiling", "parameter_label", "plan", "policy_named", "prepare",
-    "preparing_message", "process_pool", "result_metrics", "skill_cost", "skill_levels", "solve_position", "sweep",
+    "preparing_message", "process_pool", "result_metrics", "sampling_cost", "sampling_seconds",
+    "skill_cost", "skill_levels", "solve_position", "sweep",
     "sweep_label", "swept_change", "warm", "why_not_solvable", "wilson",
     "TRAIN_DEFAULTS", "Trained", "TrainingProgress", "cache_file", "check_training", "estimate_training",
     "read_model", "read_state", "train", "trained_preset", "weights_by_feature", "write_weights",
@@ -105,9 +106,10 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
                                  read_state, train, weights_by_feature, write_weights)
     from .policies.weights import cache_file, read_model
     from .results import AnalysisResult
-    from .planning import Plan, Sampler, Solver, Where, plan
+    from .planning import Plan, Sampler, Solver, Where, plan, sampling_seconds
     from .sampling.workers import local_cores, local_pool, process_pool
     from .skill import SkillTable, level_name, skill_cost, skill_levels
     from .style import LATE_ROUNDS, STYLE_LEVELS, LevelStyle, PlayStyle, play_style, play_styles, style_cost
     from .variants import (PARAMETER_LABELS, REFUSED, SWEEP_METRICS, SWEEPABLE, Run, SweepPoint, analyse_rule_sets,
-                           changes, choice_label, parameter_label, result_metrics, sweep, sweep_label, swept_change)
+                           changes, choice_label, parameter_label, result_metrics, sampling_cost, sweep, sweep_label,
+                           swept_change)

@@ -29,13 +29,15 @@ from .exact.distribution import out_of_reach, require_exact
 from .exact.endgame import applies, in_reach
 from .limits import ExactOutOfReach
 from .policies.registry import policy_named
+from .policies.search import ISMCTS
 
 if TYPE_CHECKING:
     from .exact.forward import ForwardEndgame
 
 __all__ = ["Plan", "Solver", "Sampler", "Where", "plan", "sampler_for", "in_endgame", "estimate_tree_size",
            "estimate_exact_cost", "exact_cost_parts", "AUTO_SECONDS", "EXACT_SECONDS", "ENDGAME_DECKS_AUTO",
-           "ARITHMETICS", "METHODS", "SECONDS_A_GAME", "seconds_a_game"]
+           "ARITHMETICS", "METHODS", "SECONDS_A_GAME", "SEARCH_SECONDS_A_ROLLOUT", "SEARCHED_DECISIONS",
+           "sampling_seconds", "seconds_a_game"]
 
 METHODS = ("auto", "exact", "sample")
 ARITHMETICS = ("fraction", "float")
@@ -94,11 +96,44 @@ SECONDS_A_GAME = {
 }
 
 
+#: rough seconds a search game takes on one core, per rollout of its budget a decision (benchmarks/ print the
+#: measured speeds).  Measured against
+#: strong (``guyenne-explore depth --levels strong,search:N --games 400 --workers 1``, 80 games, 2026-11-27, less
+#: the 5 s the command takes to start): search:100 0.09 s a game in advanced; search:400 0.25 s in advanced, 0.34
+#: in expert, 0.48 in classic2021, 0.20 in team and team3.  0.0015 a rollout errs long by at most 3 times
+#: (it was 0.02, when the search was the tree's: 15 to 25 times the games' time now)
+SEARCH_SECONDS_A_ROLLOUT = 0.0015
+#: a search side's decisions a game with more than one legal move, each of which takes its whole budget in
+#: milliseconds (``search:Nms``): the most of the presets', measured against strong (``benchmarks/bench_search.py
+#: --games 40 --preset P --search search:100``, 2026-11-27): 15 in advanced, 19 in expert, 22 in classic2021 and
+#: team3, 30 in team, rounded up
+SEARCHED_DECISIONS = 32
+
+
+
 def seconds_a_game(p: Position, policies: tuple[str, str]) -> float:
-    """Rough seconds one game of ``policies`` from ``p`` takes on one core, by who plays it
-    (:func:`sampler_for`); the cost said before games are sampled."""
+    """Rough seconds one game of ``policies`` from ``p`` takes on one core, the cost said before games are
+    sampled: a search's by its budget (rollouts, or milliseconds at each of its decisions), any other's by who
+    plays the pair (:func:`sampler_for`)."""
     table = SECONDS_A_GAME[sampler_for(p, policies)[0]]
-    return max(table.get(name.partition("@")[0], table["strong"]) for name in policies)
+    return max(_search_seconds(name) if name.partition(":")[0] == "search"
+               else table.get(name.partition("@")[0], table["strong"]) for name in policies)
+
+
+def sampling_seconds(p: Position, policies: tuple[str, str], games: int, cores: int = 1) -> float:
+    """Rough seconds ``games`` sampled games of ``policies`` from ``p`` take here: games the engine plays are
+    spread over ``cores`` (as a plan spreads them), compiled ones play in one process."""
+    engine = sampler_for(p, policies)[0] is Sampler.ENGINE
+    return games * seconds_a_game(p, policies) / (max(1, cores) if engine else 1)
+
+
+def _search_seconds(name: str) -> float:
+    """A search's game: its budget, as the policy of that name has it, in rollouts or milliseconds a decision."""
+    search = policy_named(name)
+    assert isinstance(search, ISMCTS)  # the registry's "search"
+    if search.milliseconds is not None:
+        return search.milliseconds / 1000 * SEARCHED_DECISIONS
+    return SEARCH_SECONDS_A_ROLLOUT * search.simulations
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,7 @@ from ..i18n import N_, gettext, translator
 from .api import execute
 from .metrics import Metric
 from .variants import position_under
-from .balance.depth import seconds_a_game
-from .planning import plan
+from .planning import plan, sampling_seconds
 
 #: the skill levels, weakest first (the search with its budget in rollouts a decision)
 LEVELS = ("uniform", "heuristic", "search:200")
@@ -145,11 +144,15 @@ def _verdict(m: Metric, ref: Metric | None) -> str:
     return ABOVE if lo > rhi else BELOW if hi < rlo else EVEN
 
 
-def skill_cost(start: Position, rule_sets: Sequence[Rules], games: dict[str, int]) -> list[tuple[str, int, float]]:
+def skill_cost(start: Position, rule_sets: Sequence[Rules], games: dict[str, int],
+               cores: int = 1) -> list[tuple[str, int, float]]:
     """Each level's games against itself under all ``rule_sets`` (``games``: a level's games a rule set) and
-    their rough seconds on one core, from ``start`` under each, by who plays them there."""
+    their rough seconds, from ``start`` under each, by who plays them there (the engine's spread over ``cores``,
+    as :func:`skill_levels` spreads them given an executor); a ValueError names a rule set ``start`` cannot be
+    read under."""
     starts = [position_under(start, rules) for rules in rule_sets]
-    return [(level, n * len(starts), sum(n * seconds_a_game(level, q) for q in starts)) for level, n in games.items()]
+    return [(level, n * len(starts), sum(sampling_seconds(q, (level, level), n, cores) for q in starts))
+            for level, n in games.items()]
 
 
 def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[str] | None = None,

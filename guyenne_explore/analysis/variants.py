@@ -19,6 +19,7 @@ from ..i18n import N_, gettext, side_title
 from .api import ExactOutOfReach, analyse
 from .exact.distribution import Cancelled
 from .metrics import Metric
+from .planning import sampling_seconds
 from .results import AnalysisResult
 
 Progress = Callable[[int, int], "bool | None"]
@@ -275,6 +276,21 @@ def analyse_rule_sets(p: Position, rule_sets: Sequence[Rules], *, labels: Sequen
         if progress is not None and progress(offset + games, total) is False:
             raise Cancelled()
     return runs
+
+
+def sampling_cost(p: Position, rule_sets: Sequence[Rules], policies: tuple[str, str], games: int,
+                  cores: int = 1) -> float:
+    """Rough seconds :func:`analyse_rule_sets` takes to sample ``games`` games a rule set here, the games the
+    engine plays spread over ``cores`` (:func:`.planning.sampling_seconds`); a rule set ``p`` cannot be read
+    under plays nothing (its run names the problem)."""
+    seconds = 0.0
+    for rules in rule_sets:
+        try:
+            q = position_under(p, rules)
+        except ValueError:
+            continue
+        seconds += sampling_seconds(q, policies, games, cores)
+    return seconds
 
 
 def sweep(p: Position, rules: Rules, parameter: str, values: Sequence[Any], metric: str, *,

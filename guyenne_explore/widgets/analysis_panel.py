@@ -21,7 +21,7 @@ from ..analysis import POLICIES
 from ..analysis import Cancelled
 from ..analysis import Step, needs_compiling, prepare, preparing_message
 from ..analysis import AnalysisResult
-from ..analysis import Run, analyse_rule_sets
+from ..analysis import Run, analyse_rule_sets, sampling_cost
 from ..analysis import local_cores
 from ..i18n import gettext, ngettext, plain_count, plain_duration
 from ..position import Position
@@ -205,6 +205,11 @@ class AnalysisPanel(w.VBox):
         self.games = NumberField("Games", 500, 1, 10_000_000)
         self.seed = NumberField("Seed", 0, 0, 999_999_999)
         self.method.observe(guarded(self.force_note)(lambda ch: self._show_method_fields()), names="value")
+        # what sampled games will cost, said before Run where the analysis surely samples
+        self.cost = w.HTML()
+        for box in (self.english_policy, self.french_policy, self.method, self.rule_sets, self.games.box,
+                    self.search_budget.box):
+            box.observe(guarded(self.cost)(lambda _: self._show_cost()), names="value")
         self.run_button = w.Button(description="Run analysis", button_style="primary", icon="play")
         self.controls = RunControls()
         self.problems = w.HTML()
@@ -224,7 +229,7 @@ class AnalysisPanel(w.VBox):
         align_labels(self.english_policy, self.french_policy, self.search_budget, self.method, self.games, self.seed)
         super().__init__([
             self.subject.line, w.HBox([self.rule_sets, settings]),
-            self.controls.box(self.run_button),
+            self.cost, self.controls.box(self.run_button),
             self.controls.status, self.problems, self.subject.stale_note, self.figure_box, self.metrics, self.exports,
             self.optimal,
         ], **kwargs)
@@ -252,12 +257,31 @@ class AnalysisPanel(w.VBox):
         self.rule_sets.value = (position.rules, *kept)
         self.run_button.disabled = self.controls.running
         self.controls.status.value = ""
+        self._show_cost()
+
+    def _show_cost(self) -> None:
+        """What Run analysis will sample and its rough time here (the games the engine plays spread over the
+        cores), where it surely samples: Method "sample", or a search on a side (it has no exact distribution);
+        nothing where the plan may enumerate or a field cannot be read."""
+        policies = self.policies if not unreadable(self.search_budget) else None
+        sampled = self.method.value == "sample" or (self.method.value != OPTIMAL and
+                                                     any(p.startswith("search") for p in policies or ()))
+        if self.position is None or policies is None or unreadable(self.games) or not sampled:
+            self.cost.value = ""
+            return
+        chosen = list(self.rule_sets.value) or [self.position.rules]
+        seconds = sampling_cost(self.position, chosen, policies, self.games.value, local_cores())
+        total = self.games.value * len(chosen)
+        self.cost.value = escape(ngettext("Run analysis samples {games} game: {duration} here.",
+                                          "Run analysis samples {games} games: {duration} here.", total).format(
+            games=plain_count(total), duration=plain_duration(seconds)))
 
     def refresh(self) -> None:
         """After a language switch: the last run's figures, metrics, notes and summary line, and the optimal-play
         section, in the new language (drawn again from the kept results: nothing is played again)."""
         self.optimal.refresh()
         self.exports.refresh()  # the line under the download buttons
+        self._show_cost()
         self.subject.draw()
         if self.controls.running:
             return

@@ -114,7 +114,7 @@ class SkillPanel(w.VBox):
         self._show_cost()
 
     def _show_cost(self) -> None:
-        """What Run skill levels will play and its rough time here (the search's games spread over the cores);
+        """What Run skill levels will play and its rough time here (the games the engine plays spread over the cores);
         nothing while a field cannot be read or no level is chosen."""
         levels = [] if unreadable(self.games, self.search_games, self.search_budget) else self.levels
         if self.position is None or not levels:
@@ -122,11 +122,11 @@ class SkillPanel(w.VBox):
             return
         games = {lv: self.search_games.value if lv.startswith("search") else self.games.value for lv in levels}
         try:
-            cost = skill_cost(self.position, list(self.rule_sets.value) or [self.position.rules], games)
+            cost = skill_cost(self.position, list(self.rule_sets.value) or [self.position.rules], games, local_cores())
         except ValueError:  # a rule set the position cannot be read under: Run says so in the engine's words
             self.cost.value = ""
             return
-        seconds = sum(s / (local_cores() if lv.startswith("search") else 1) for lv, _n, s in cost)
+        seconds = sum(s for _lv, _n, s in cost)
         total = sum(n for _lv, n, _s in cost)
         self.cost.value = escape(ngettext("Run skill levels plays {games} game: {duration} here.",
                                           "Run skill levels plays {games} games: {duration} here.", total).format(

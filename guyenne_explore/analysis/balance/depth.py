@@ -49,19 +49,6 @@ BEATS = 0.55
 LADDER_WISH = ("uniform", "heuristic", "strong", "search:100")
 #: a search level plays this share of the games (a search game costs about a hundred of strong's)
 SEARCH_SHARE = 10
-#: rough seconds a search game takes on one core, per rollout of its budget a decision (the other policies' games:
-#: :data:`..planning.SECONDS_A_GAME`, by who plays them; benchmarks/ print the measured speeds).  Measured against
-#: strong (``guyenne-explore depth --levels strong,search:N --games 400 --workers 1``, 80 games, 2026-11-27, less
-#: the 5 s the command takes to start): search:100 0.09 s a game in advanced; search:400 0.25 s in advanced, 0.34
-#: in expert, 0.48 in classic2021, 0.20 in team and team3.  0.0015 a rollout errs long by at most 3 times
-#: (it was 0.02, when the search was the tree's: 15 to 25 times the games' time now)
-SEARCH_SECONDS_A_ROLLOUT = 0.0015
-#: a search side's decisions a game with more than one legal move, each of which takes its whole budget in
-#: milliseconds (``search:Nms``): the most of the presets', measured against strong (``benchmarks/bench_search.py
-#: --games 40 --preset P --search search:100``, 2026-11-27): 15 in advanced, 19 in expert, 22 in classic2021 and
-#: team3, 30 in team, rounded up
-SEARCHED_DECISIONS = 32
-
 OnGames = Callable[[int, int], "bool | None"]
 
 
@@ -81,18 +68,8 @@ def check_ladder(levels: Sequence[str]) -> tuple[str, ...]:
 
 def seconds_a_game(level: str, start: Position, against: str | None = None) -> float:
     """The rough cost on one core of one game of ``level`` against ``against`` (itself by default) from
-    ``start``: a search's by its budget, any other's by who plays the pair (:func:`..planning.seconds_a_game`)."""
-    pair = (level, level if against is None else against)
-    searches = [_search_seconds(lv) for lv in pair if lv.partition(":")[0] == "search"]
-    return max(searches) if searches else planned_seconds(start, pair)
-
-
-def _search_seconds(level: str) -> float:
-    """A search level's game: a rollout's cost times its budget, or its milliseconds times its decisions."""
-    budget = level.partition(":")[2]
-    if budget.endswith("ms"):
-        return int(budget[:-2]) / 1000 * SEARCHED_DECISIONS
-    return SEARCH_SECONDS_A_ROLLOUT * int(budget or "200")
+    ``start`` (:func:`..planning.seconds_a_game`)."""
+    return planned_seconds(start, (level, level if against is None else against))
 
 
 def level_games(level: str, games: int) -> int:
