@@ -84,8 +84,7 @@ def test_a_time_budgeted_search_is_costed_for_every_decision_it_searches():
     # SEARCHED_DECISIONS of them a game, which must cover the games of the longest preset (team)
     import random
 
-    from guyenne_explore.analysis.balance.depth import seconds_a_game
-    from guyenne_explore.analysis.planning import SEARCHED_DECISIONS
+    from guyenne_explore.analysis.planning import SEARCHED_DECISIONS, seconds_a_game
     from guyenne_explore.analysis.policies.registry import policy_named
     from guyenne_explore.engine_api import Position, play
 
@@ -102,4 +101,4 @@ def test_a_time_budgeted_search_is_costed_for_every_decision_it_searches():
         seats = (search, policy_named("strong")) if game % 2 == 0 else (policy_named("strong"), search)
         play(Position.start(Rules.preset("team")), random.Random(game), seats)
     assert 0 < search.searched / 4 <= SEARCHED_DECISIONS
-    assert seconds_a_game("search:250ms", Position.start(Rules.preset("team"))) == 0.25 * SEARCHED_DECISIONS
+    assert seconds_a_game(Position.start(Rules.preset("team")), ("search:250ms", "strong")) == 0.25 * SEARCHED_DECISIONS

@@ -162,13 +162,13 @@ def test_the_cost_said_before_sampled_games_follows_who_plays_them() -> None:
     """Strong's games from a deal are costed at the compiled loop's figure, the same from stacked decks (the
     engine's to play) at the engine's, and a level of the engine's alone at the engine's; before, every game
     of strong was costed alike, 30 times too long where the compiled loop plays it, 20 times too short where not."""
-    from guyenne_explore.analysis.balance.depth import ladder_cost, seconds_a_game
+    from guyenne_explore.analysis.balance.depth import ladder_cost
 
     compiled = planning.seconds_a_game(Position.start("advanced"), ("strong", "uniform"))
     engine = planning.seconds_a_game(_stacked(), ("strong", "uniform"))
     assert compiled == planning.SECONDS_A_GAME[Sampler.COMPILED]["strong"]
     assert engine == planning.SECONDS_A_GAME[Sampler.ENGINE]["strong"] > 100 * compiled
-    assert seconds_a_game("uniform", _stacked()) == planning.SECONDS_A_GAME[Sampler.ENGINE]["uniform"]
+    assert planning.seconds_a_game(_stacked(), ("uniform", "uniform")) == planning.SECONDS_A_GAME[Sampler.ENGINE]["uniform"]
     # a ladder's match costs its costlier level's games, a search's by its budget
     (_w, _s, games, strong), (_w2, _s2, searched, search) = ladder_cost(("uniform", "strong", "search:100"), 400,
                                                                   Rules.preset("advanced"))

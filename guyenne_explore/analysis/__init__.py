@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 #: each public name -> the module (relative to this package) that defines it
 _DOOR: dict[str, str] = {
     **dict.fromkeys(("analyse", "execute", "policy_named", "POLICIES", "ExactOutOfReach"), ".api"),
-    **dict.fromkeys(("Plan", "Sampler", "Solver", "Where", "plan", "sampling_seconds"), ".planning"),
+    **dict.fromkeys(("Plan", "Sampler", "Solver", "Where", "plan", "sampling_seconds", "seconds_a_game"), ".planning"),
     **dict.fromkeys(("Cancelled",), ".cancel"),
     **dict.fromkeys(("NotExact",), ".exact.distribution"),
     **dict.fromkeys(("Step", "needs_compiling", "prepare", "preparing_message", "warm"), ".sampling.warm"),
@@ -46,7 +46,7 @@ _DOOR: dict[str, str] = {
                     ".balance.search"),
     **dict.fromkeys(("Space", "SpaceError"), ".balance.space"),
     **dict.fromkeys(("TARGET_METRICS", "TARGET_WORDS", "Target", "TargetError", "parse_targets"), ".balance.targets"),
-    **dict.fromkeys(("BEATS", "Depth", "default_ladder", "ladder_cost", "level_games", "seconds_a_game", "skill_depth"),
+    **dict.fromkeys(("BEATS", "Depth", "default_ladder", "ladder_cost", "level_games", "skill_depth"),
                     ".balance.depth"),
     **dict.fromkeys(("PARAMETER_LABELS", "REFUSED", "SWEEP_METRICS", "SWEEPABLE", "Run", "SweepPoint",
                      "analyse_rule_sets", "changes", "choice_label", "parameter_label", "result_metrics", "sampling_cost",
@@ -88,7 +88,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # the same names for type checkers, which do not run __getattr__
     from .api import POLICIES, ExactOutOfReach, analyse, execute, policy_named
-    from .balance.depth import BEATS, Depth, default_ladder, ladder_cost, level_games, seconds_a_game, skill_depth
+    from .balance.depth import BEATS, Depth, default_ladder, ladder_cost, level_games, skill_depth
     from .balance.search import Candidate, SearchProgress, SearchResult, balance_search, estimate_search, search
     from .balance.space import Space, SpaceError
     from .balance.targets import TARGET_METRICS, TARGET_WORDS, Target, TargetError, parse_targets
@@ -106,7 +106,7 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
                                  read_state, train, weights_by_feature, write_weights)
     from .policies.weights import cache_file, read_model
     from .results import AnalysisResult
-    from .planning import Plan, Sampler, Solver, Where, plan, sampling_seconds
+    from .planning import Plan, Sampler, Solver, Where, plan, sampling_seconds, seconds_a_game
     from .sampling.workers import local_cores, local_pool, process_pool
     from .skill import SkillTable, level_name, skill_cost, skill_levels
     from .style import LATE_ROUNDS, STYLE_LEVELS, LevelStyle, PlayStyle, play_style, play_styles, style_cost

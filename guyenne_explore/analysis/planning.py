@@ -83,7 +83,7 @@ class Sampler(str, Enum):
 
 
 #: rough seconds one sampled game takes on one core, by the machinery that plays it and the costlier of its
-#: two policies (any other policy: strong's; a search is costed by its budget, :mod:`.balance.depth`).
+#: two policies (any other policy: strong's; a search's by its budget, :data:`SEARCH_SECONDS_A_ROLLOUT`).
 #: Measured from the deal of each preset, twice (``benchmarks/bench_sampling.py --per-game``, 2026-11-27):
 #: compiled, 0.006 to 0.023 ms a game of uniform, 0.04 to 0.08 of the heuristic, 0.04 to 0.13 of strong; the
 #: engine, 6 to 18 ms of uniform, 23 to 52 of the heuristic, 20 to 67 of strong.  Each is the most of these,
@@ -96,10 +96,9 @@ SECONDS_A_GAME = {
 }
 
 
-#: rough seconds a search game takes on one core, per rollout of its budget a decision (benchmarks/ print the
-#: measured speeds).  Measured against
-#: strong (``guyenne-explore depth --levels strong,search:N --games 400 --workers 1``, 80 games, 2026-11-27, less
-#: the 5 s the command takes to start): search:100 0.09 s a game in advanced; search:400 0.25 s in advanced, 0.34
+#: rough seconds a search game takes on one core, per rollout of its budget a decision.  Measured against strong
+#: (``guyenne-explore depth --levels strong,search:N --games 400 --workers 1``, 80 games, 2026-11-27, less the 5 s
+#: the command takes to start): search:100 0.09 s a game in advanced; search:400 0.25 s in advanced, 0.34
 #: in expert, 0.48 in classic2021, 0.20 in team and team3.  0.0015 a rollout errs long by at most 3 times
 #: (it was 0.02, when the search was the tree's: 15 to 25 times the games' time now)
 SEARCH_SECONDS_A_ROLLOUT = 0.0015
@@ -108,7 +107,6 @@ SEARCH_SECONDS_A_ROLLOUT = 0.0015
 #: --games 40 --preset P --search search:100``, 2026-11-27): 15 in advanced, 19 in expert, 22 in classic2021 and
 #: team3, 30 in team, rounded up
 SEARCHED_DECISIONS = 32
-
 
 
 def seconds_a_game(p: Position, policies: tuple[str, str]) -> float:

@@ -45,11 +45,11 @@ from ..engine_api import (CONCEDE_CHOICE, ENGLISH, HERO, KINDS, NEUTRAL, OPEN_FI
                           RESPOND_SECOND, Cards, Draw, Event, GameRecord, Hooks, Move, Position, PublicRecord,
                           Rules, SideView, apply_legal, battle_winner, defence_holds, play)
 from ..i18n import current_language, translator
-from .balance.depth import seconds_a_game
 from .cancel import Cancelled, Stoppable, Throttled
 from .compiled.heuristic import checked, unsupported
 from .compiled.rollout import traced_game
 from .intervals import mean_interval, wilson
+from .planning import seconds_a_game
 from .policies.heuristic import castle_stake, facts
 from .policies.registry import policy_named
 from .policies.sides import compiled_sides
@@ -508,7 +508,7 @@ def style_cost(levels: Sequence[str], games: int, rule_sets: Sequence[Rules]) ->
     """Each level's games under all ``rule_sets`` and their rough seconds on one core (playing them from each
     rule set's deal, by who plays them there, and reading their decisions)."""
     starts = [Position.start(rules) for rules in rule_sets]
-    return [(level, games * len(starts), sum(games * (seconds_a_game(level, start) + SECONDS_TO_READ) for start in starts))
+    return [(level, games * len(starts), sum(games * (seconds_a_game(start, (level, level)) + SECONDS_TO_READ) for start in starts))
             for level in levels]
 
 

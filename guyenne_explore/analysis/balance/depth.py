@@ -38,8 +38,7 @@ from ..api import execute
 from ..intervals import mean_interval, wilson
 from ..metrics import Metric
 from ..outcomes import Game
-from ..planning import plan
-from ..planning import seconds_a_game as planned_seconds
+from ..planning import plan, seconds_a_game
 from ..policies.registry import POLICIES, policy_named
 from .targets import DEPTH
 
@@ -66,12 +65,6 @@ def check_ladder(levels: Sequence[str]) -> tuple[str, ...]:
     return tuple(levels)
 
 
-def seconds_a_game(level: str, start: Position, against: str | None = None) -> float:
-    """The rough cost on one core of one game of ``level`` against ``against`` (itself by default) from
-    ``start`` (:func:`..planning.seconds_a_game`)."""
-    return planned_seconds(start, (level, level if against is None else against))
-
-
 def level_games(level: str, games: int) -> int:
     """The games ``level`` plays where the others play ``games``: a :data:`SEARCH_SHARE`-th for a search."""
     return max(1, games // SEARCH_SHARE) if level.startswith("search") else games
@@ -89,7 +82,7 @@ def ladder_cost(levels: Sequence[str], games: int, rules: Rules) -> list[tuple[s
     out = []
     for weaker, stronger in zip(levels, levels[1:]):
         n = 2 * match_games(weaker, stronger, games)
-        out.append((weaker, stronger, n, n * seconds_a_game(weaker, start, stronger)))
+        out.append((weaker, stronger, n, n * seconds_a_game(start, (weaker, stronger))))
     return out
 
 

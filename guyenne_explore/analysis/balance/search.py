@@ -31,7 +31,8 @@ from ...engine_api import Position, RulesError
 from ...i18n import gettext
 from ..cancel import Cancelled
 from ..metrics import Metric
-from .depth import ladder_cost, seconds_a_game
+from ..planning import seconds_a_game
+from .depth import ladder_cost
 from .measure import PlayedMeasure, Tick
 from .racing import missed, rungs
 from .space import Assignment, Space
@@ -475,12 +476,12 @@ class Estimate:
 def estimate_search(space: Space, targets: Sequence[Target], policies: tuple[str, str], games: int, trials: int = TRIALS,
              ladder: Sequence[str] = ()) -> Estimate:
     """The most a search may cost (racing usually stops poor candidates after a quarter of their games), its
-    seconds on one core from rough per-game figures (:func:`.depth.seconds_a_game`), of games from the
+    seconds on one core from rough per-game figures (:func:`..planning.seconds_a_game`), of games from the
     preset's deal (where a candidate's rules take a game from the compiled loop to the engine, it errs short)."""
     candidates = min(trials, space.size)
     ladder = tuple(ladder) if any(t.metric == DEPTH for t in targets) else ()
     measure = PlayedMeasure(space, policies, ladder=ladder)
-    seconds = games * seconds_a_game(policies[0], Position.start(space.preset), policies[1])
+    seconds = games * seconds_a_game(Position.start(space.preset), policies)
     seconds += sum(s for _w, _s, _n, s in ladder_cost(ladder, games, space.preset)) if ladder else 0.0
     return Estimate(candidates, measure.cost(games), candidates * measure.cost(games), candidates * seconds)
 
