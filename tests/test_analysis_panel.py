@@ -291,8 +291,8 @@ def test_the_cost_of_sampled_games_is_said_before_run_where_the_analysis_surely_
     panel = AnalysisPanel(Position.start("advanced"))
     assert panel.cost.value == ""  # uniform, auto: the plan decides when run
     panel.english_policy.value, panel.games.value = "search", 500
-    # 500 games of search:400, 0.6 s each on one core, over two cores
-    assert panel.cost.value == "Run analysis samples 500 games: about 2 minutes here."
+    # 500 games of search:400 (0.6 s each on one core) against uniform (0.02 s, the engine's), over two cores
+    assert panel.cost.value == "Run analysis samples 500 games: about 3 minutes here."
     panel.search_budget.value = 100
     panel.rule_sets.value = (Rules.preset("advanced"), Rules.preset("expert"))
     assert panel.cost.value == "Run analysis samples 1,000 games: about 1 minute here."
@@ -309,3 +309,22 @@ def test_the_cost_of_sampled_games_is_said_before_run_where_the_analysis_surely_
         set_language(None)
     panel.games.box.value = "x"
     assert panel.cost.value == ""
+
+
+def test_the_time_left_follows_the_cost_of_the_games_left_not_their_count(monkeypatch):
+    """Skill levels play a thousand compiled games in a second, then forty searches of seconds each: with the
+    run's parts the time left after the first thousand is the searches', where the count of games alone said
+    "under a second left" all through them."""
+    clock = {"now": 100.0}
+    monkeypatch.setattr(analysis_panel.time, "monotonic", lambda: clock["now"])
+    monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: False)
+    controls = analysis_panel.RunControls()
+    controls.start("Sampling")
+    controls.pace([(1000, 1.0), (40, 10.0)])
+    clock["now"] += 1.0
+    controls.callback(1000, 1040)
+    assert controls.left.value == "about 10 seconds left"
+    controls.start("Sampling")  # a new run forgets the last one's parts
+    clock["now"] += 1.0
+    controls.callback(1000, 1040)
+    assert controls.left.value == "under a second left"

@@ -101,4 +101,4 @@ def test_a_time_budgeted_search_is_costed_for_every_decision_it_searches():
         seats = (search, policy_named("strong")) if game % 2 == 0 else (policy_named("strong"), search)
         play(Position.start(Rules.preset("team")), random.Random(game), seats)
     assert 0 < search.searched / 4 <= SEARCHED_DECISIONS
-    assert seconds_a_game(Position.start(Rules.preset("team")), ("search:250ms", "strong")) == 0.25 * SEARCHED_DECISIONS
+    assert seconds_a_game(Position.start(Rules.preset("team")), ("search:250ms", "search:250ms")) == 2 * 0.25 * SEARCHED_DECISIONS

@@ -147,7 +147,7 @@ def test_analyse_says_what_engine_played_games_cost_before_it_plays_them():
             "--seed", "1", "--workers", "1", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["games"] == 4
-    # 4 games of search:20, 0.03 s each
+    # 4 games of search:20 (0.03 s each) against strong (0.1 s, the engine.s)
     assert "4 games played by the engine: under a second on one core (Ctrl-C stops)" in r.stderr
     quiet = run("analyse", "--rules", "advanced", "--policies", "english=strong,french=heuristic", "--samples", "40",
                 "--json")

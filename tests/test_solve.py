@@ -257,11 +257,15 @@ def test_optimal_panel_says_why_not_and_shows_the_mix():
     panel = AnalysisPanel(load_position(f"{SHARED}/base-live-decks.json"))
     assert panel.optimal.run_button.disabled
     assert "does not apply here" in panel.optimal.status.value and "can still draw" in panel.optimal.status.value
+    # Run analysis with Method optimal play says why not beside it, where before it did nothing
+    panel.method.value = OPTIMAL
+    panel.run(block=True)
+    assert "does not apply here" in panel.controls.status.value and "can still draw" in panel.controls.status.value
     panel.set_position(load_position(f"{SHARED}/base-endgame-3v3.json"))
     assert not panel.optimal.run_button.disabled
-    panel.method.value = OPTIMAL
     panel.optimal.against.value = ("uniform",)
     panel.run(block=True)
+    assert "optimal-play section below" in panel.controls.status.value
     html = panel.optimal.output.value
     assert "<svg" in html and "probability" in html and "best response gets" in html
     assert panel.optimal.result is not None and panel.optimal.result.exploitability

@@ -111,11 +111,12 @@ SEARCHED_DECISIONS = 32
 
 def seconds_a_game(p: Position, policies: tuple[str, str]) -> float:
     """Rough seconds one game of ``policies`` from ``p`` takes on one core, the cost said before games are
-    sampled: a search's by its budget (rollouts, or milliseconds at each of its decisions), any other's by who
-    plays the pair (:func:`sampler_for`)."""
+    sampled: each searching side's by its budget (rollouts, or milliseconds at each of its decisions: two
+    searching sides cost twice one), the other policies' by who plays the pair (:func:`sampler_for`)."""
     table = SECONDS_A_GAME[sampler_for(p, policies)[0]]
-    return max(_search_seconds(name) if name.partition(":")[0] == "search"
-               else table.get(name.partition("@")[0], table["strong"]) for name in policies)
+    searches = [name for name in policies if name.partition(":")[0] == "search"]
+    others = [table.get(name.partition("@")[0], table["strong"]) for name in policies if name not in searches]
+    return sum(_search_seconds(name) for name in searches) + max(others, default=0.0)
 
 
 def sampling_seconds(p: Position, policies: tuple[str, str], games: int, cores: int = 1) -> float:

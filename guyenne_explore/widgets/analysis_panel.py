@@ -102,6 +102,8 @@ class RunControls:
         self._message = ""  # the run's status, once the fast path is prepared
         self._prepare = False  # whether the run compiles the fast path first (see start)
         self._drawn = 0.0  # when the bar was last moved: slow games report each one, fast ones are not redrawn each time
+        # the run's parts in the order played, (games, rough seconds) each, where their games differ in cost (see pace)
+        self._parts: list[tuple[int, float]] = []
         self.thread: threading.Thread | None = None
         self.cancel_button.on_click(guarded(self.status)(lambda _: self.cancel()))
 
@@ -127,10 +129,29 @@ class RunControls:
         return False if self.cancelled else None
 
     def _time_left(self, now: float, done: int, total: int) -> str:
-        """"about 2 minutes left" at the pace so far; nothing until a game (or state) is done."""
+        """"about 2 minutes left" at the pace so far; nothing until a game (or state) is done.  With the run's
+        parts (:meth:`pace`), the pace is of the rough seconds done, not of the games: a run whose first games
+        are a thousand times cheaper than its last does not say "under a second left" through the slow ones."""
         if not done or done >= total:
             return ""
+        work_done, work = self._work(done), self._work(total)
+        if self._parts and work_done > 0:
+            return gettext("{duration} left").format(
+                duration=plain_duration((now - self._began) * (work - work_done) / work_done))
         return gettext("{duration} left").format(duration=plain_duration((now - self._began) * (total - done) / done))
+
+    def pace(self, parts: list[tuple[int, float]]) -> None:
+        """The run's parts in the order it plays them, each its games and their rough seconds (the cost said
+        before the run), for the time left; called after :meth:`start`."""
+        self._parts = list(parts)
+
+    def _work(self, games: int) -> float:
+        """The rough seconds of the run's first ``games`` games, by its parts."""
+        work = 0.0
+        for count, seconds in self._parts:
+            work += seconds * min(max(games, 0), count) / max(count, 1)
+            games -= count
+        return work
 
     def start(self, message: str) -> None:
         """Open a run; says so first when the fast path still has to compile (no numba cache yet)."""
@@ -140,6 +161,7 @@ class RunControls:
         self.progress.value = 0
         self.progress.description = IDLE
         self._drawn = 0.0
+        self._parts = []
         self.progress.bar_style = "info"
         self.cancel_button.disabled = False
         self._message = ""
@@ -325,7 +347,10 @@ class AnalysisPanel(w.VBox):
         """Analyse the position under each chosen rule set; block=False runs in a background thread."""
         if self.position is None or self.controls.running:
             return
-        if self.method.value == OPTIMAL:
+        if self.method.value == OPTIMAL:  # the optimal-play section below solves and shows the result
+            why = self.optimal.why_not()
+            self.controls.status.value = messages_html([why]) if why is not None else escape(gettext(
+                "Optimal play: the solve, its progress and its result are in the optimal-play section below."))
             self.optimal.run(block)
             return
         problems = unreadable(self.games, self.seed, self.search_budget)

@@ -535,6 +535,7 @@ class BalancePanel(w.VBox):
         executor = local_pool() if any(lv.startswith("search") for lv in levels) and local_cores() > 1 else None
         self.depth_button.disabled = True
         self.depth_controls.start(gettext("Measuring the skill depth of {rules}...").format(rules=rules))
+        self.depth_controls.pace([(n, seconds) for _w, _s, n, seconds in ladder_cost(levels, games, rules)])
 
         def work() -> None:
             try:

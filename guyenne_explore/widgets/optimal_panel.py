@@ -53,11 +53,17 @@ class OptimalPanel(w.VBox):
     def set_position(self, position: Position | None) -> None:
         """Say at once whether the solver applies to the position, and why not."""
         self.position = position
-        reason = gettext("no valid position") if position is None else why_not_solvable(position)
+        reason = self.why_not()
         self.run_button.disabled = reason is not None or (self.thread is not None and self.thread.is_alive())
-        self.status.value = "" if reason is None else gettext("Optimal play does not apply here: {reason}.").format(
-            reason=escape(reason))
+        self.status.value = "" if reason is None else escape(reason)
         self.output.value = ""
+
+    def why_not(self) -> str | None:
+        """Why the solver does not apply to the position, in a sentence (None: it applies); the analysis' Run
+        button says it too where the method is optimal play."""
+        p = self.position
+        reason = gettext("no valid position") if p is None else why_not_solvable(p)
+        return None if reason is None else gettext("Optimal play does not apply here: {reason}.").format(reason=reason)
 
     def refresh(self) -> None:
         """After a language switch: why the solver does not apply, or the last result, in the new language."""

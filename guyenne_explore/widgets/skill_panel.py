@@ -177,6 +177,10 @@ class SkillPanel(w.VBox):
         self.controls.start(gettext("Sampling {rule_sets} at {levels}...").format(
             rule_sets=ngettext("{count} rule set", "{count} rule sets", len(chosen)).format(count=len(chosen)),
             levels=ngettext("{count} skill level", "{count} skill levels", len(levels)).format(count=len(levels))))
+        try:  # the time left by the levels' costs: the compiled levels' games take a thousandth of a search's
+            self.controls.pace([(n, seconds) for _lv, n, seconds in skill_cost(p, chosen, games, local_cores())])
+        except ValueError:  # a rule set the position cannot be read under: the run says so
+            pass
 
         def progress(step: str) -> None:  # which sample runs now; the bar counts its games
             self.controls.status.value = escape(step)

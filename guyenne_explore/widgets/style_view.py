@@ -128,6 +128,9 @@ class StyleSection(w.VBox):
         self.run_button.disabled = True
         self._enable_exports(False)
         self.controls.start(gettext("Playing {games} games a level...").format(games=plain_count(games)))
+        # the time left by each part's cost, in the order played: every level under one rule set, then the next
+        self.controls.pace([(n, seconds) for _label, rules in chosen
+                            for _level, n, seconds in style_cost(levels, games, [rules])])
 
         def work() -> None:
             try:
