@@ -287,7 +287,10 @@ def test_the_cost_of_sampled_games_is_said_before_run_where_the_analysis_surely_
     enumerate, under optimal play, or while the games cannot be read.  Before, a search ran unannounced."""
     from guyenne_explore.i18n import set_language
 
+    from guyenne_explore.analysis.sampling import warm
+
     monkeypatch.setattr(analysis_panel, "local_cores", lambda: 2)
+    monkeypatch.setattr(warm, "pending", lambda: [])  # the fast path compiled: no first-run note
     panel = AnalysisPanel(Position.start("advanced"))
     assert panel.cost.value == ""  # uniform, auto: the plan decides when run
     panel.english_policy.value, panel.games.value = "search", 500
@@ -298,6 +301,13 @@ def test_the_cost_of_sampled_games_is_said_before_run_where_the_analysis_surely_
     assert panel.cost.value == "Run analysis samples 1,000 games: about 1 minute here."
     panel.english_policy.value, panel.method.value = "uniform", "sample"  # compiled games
     assert panel.cost.value == "Run analysis samples 1,000 games: under a second here."
+    # before the fast path is compiled, the first run compiles it, a minute a step: said too
+    monkeypatch.setattr(warm, "pending", lambda: list(warm.STEPS))
+    panel.games.value = 1000
+    assert panel.cost.value == ("Run analysis samples 2,000 games: under a second here. The first run prepares "
+                                "the fast path first: about 3 minutes, once.")
+    monkeypatch.setattr(warm, "pending", lambda: [])
+    panel.games.value = 500
     panel.method.value = analysis_panel.OPTIMAL
     assert panel.cost.value == ""
     panel.method.value = "sample"

@@ -26,7 +26,8 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("Plan", "Sampler", "Solver", "Where", "plan", "sampling_seconds", "seconds_a_game"), ".planning"),
     **dict.fromkeys(("Cancelled",), ".cancel"),
     **dict.fromkeys(("NotExact",), ".exact.distribution"),
-    **dict.fromkeys(("Step", "needs_compiling", "prepare", "preparing_message", "warm"), ".sampling.warm"),
+    **dict.fromkeys(("Step", "compiling_note", "needs_compiling", "prepare", "preparing_message", "warm"),
+                    ".sampling.warm"),
     **dict.fromkeys(("AnalysisResult",), ".results"),
     **dict.fromkeys(("Metric",), ".metrics"),
     **dict.fromkeys(("mean_interval", "wilson"), ".intervals"),
@@ -62,7 +63,7 @@ __all__ = [
     "OptimalSolver", "PARAMETER_LABELS", "POLICIES", "Plan", "REFUSED", "Run", "SWEEPABLE", "SWEEP_METRICS",
     "Sampler", "SkillTable", "Solver", "Step", "SweepPoint", "Where", "analyse", "analyse_rule_sets", "changes",
     "choice_label", "describe", "execute", "exploitability", "level_name", "local_cores", "local_pool",
-    "mean_interval", "needs_compiling", "parameter_label", "plan", "policy_named", "prepare",
+    "compiling_note", "mean_interval", "needs_compiling", "parameter_label", "plan", "policy_named", "prepare",
     "preparing_message", "process_pool", "result_metrics", "sampling_cost", "sampling_seconds",
     "skill_cost", "skill_levels", "solve_position", "sweep",
     "sweep_label", "swept_change", "warm", "why_not_solvable", "wilson",
@@ -93,7 +94,7 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
     from .balance.space import Space, SpaceError
     from .balance.targets import TARGET_METRICS, TARGET_WORDS, Target, TargetError, parse_targets
     from .cancel import Cancelled
-    from .sampling.warm import Step, needs_compiling, prepare, preparing_message, warm
+    from .sampling.warm import Step, compiling_note, needs_compiling, prepare, preparing_message, warm
     from .exact.distribution import NotExact
     from .intervals import mean_interval, wilson
     from .metrics import Metric

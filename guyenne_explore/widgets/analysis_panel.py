@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 
 from ..analysis import POLICIES
 from ..analysis import Cancelled
-from ..analysis import Step, needs_compiling, prepare, preparing_message
+from ..analysis import Step, compiling_note, needs_compiling, prepare, preparing_message
 from ..analysis import AnalysisResult
 from ..analysis import Run, analyse_rule_sets, sampling_cost
 from ..analysis import local_cores
@@ -294,9 +294,10 @@ class AnalysisPanel(w.VBox):
         chosen = list(self.rule_sets.value) or [self.position.rules]
         seconds = sampling_cost(self.position, chosen, policies, self.games.value, local_cores())
         total = self.games.value * len(chosen)
-        self.cost.value = escape(ngettext("Run analysis samples {games} game: {duration} here.",
-                                          "Run analysis samples {games} games: {duration} here.", total).format(
-            games=plain_count(total), duration=plain_duration(seconds)))
+        self.cost.value = escape(" ".join(filter(None, (ngettext(
+            "Run analysis samples {games} game: {duration} here.",
+            "Run analysis samples {games} games: {duration} here.", total).format(
+            games=plain_count(total), duration=plain_duration(seconds)), compiling_note()))))
 
     def refresh(self) -> None:
         """After a language switch: the last run's figures, metrics, notes and summary line, and the optimal-play

@@ -22,7 +22,7 @@ import ipywidgets as w
 
 from ..analysis import Cancelled
 from ..analysis import SkillTable, level_name, skill_levels
-from ..analysis import local_cores, local_pool, skill_cost
+from ..analysis import compiling_note, local_cores, local_pool, skill_cost
 from ..analysis import Metric
 from ..i18n import LANGUAGES, gettext, ngettext, plain_count, plain_duration
 from ..position import Position
@@ -128,9 +128,10 @@ class SkillPanel(w.VBox):
             return
         seconds = sum(s for _lv, _n, s in cost)
         total = sum(n for _lv, n, _s in cost)
-        self.cost.value = escape(ngettext("Run skill levels plays {games} game: {duration} here.",
-                                          "Run skill levels plays {games} games: {duration} here.", total).format(
-            games=plain_count(total), duration=plain_duration(seconds)))
+        self.cost.value = escape(" ".join(filter(None, (ngettext(
+            "Run skill levels plays {games} game: {duration} here.",
+            "Run skill levels plays {games} games: {duration} here.", total).format(
+            games=plain_count(total), duration=plain_duration(seconds)), compiling_note()))))
 
     def _show_training(self) -> None:
         """The training of strong for the position's rules, shown while its level is ticked."""

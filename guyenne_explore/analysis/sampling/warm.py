@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 from numba import typeof
 from numba.core.dispatcher import Dispatcher
 
-from ...i18n import N_, gettext
+from ...i18n import N_, gettext, ngettext
 
 if TYPE_CHECKING:
     from ...engine_api import Position
@@ -154,6 +154,15 @@ def pending() -> list[Step]:
 def needs_compiling() -> bool:
     """True when some step of the fast path is neither compiled in this process nor cached."""
     return bool(pending())
+
+
+def compiling_note() -> str:
+    """What a cost said before a run leaves out while the fast path is still to compile (empty once it is
+    compiled or cached): the first run compiles it, about a minute a step, before its games."""
+    steps = len(pending())
+    return ngettext("The first run prepares the fast path first: about {minutes} minute, once.",
+                    "The first run prepares the fast path first: about {minutes} minutes, once.", steps).format(
+        minutes=steps) if steps else ""
 
 
 def preparing_message(step: Step, done: int, total: int) -> str:
