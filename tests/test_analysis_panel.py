@@ -330,10 +330,16 @@ def test_the_time_left_follows_the_cost_of_the_games_left_not_their_count(monkey
     monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: False)
     controls = analysis_panel.RunControls()
     controls.start("Sampling")
-    controls.pace([(1000, 1.0), (40, 10.0)])
+    controls.pace([(1000, 4.0), (40, 10.0)])
+    clock["now"] += 1.0
+    controls.callback(500, 1040)  # half the cheap part's rough seconds, then the searches'
+    assert controls.left.value == "about 12 seconds left"
     clock["now"] += 1.0
     controls.callback(1000, 1040)
     assert controls.left.value == "about 10 seconds left"
+    clock["now"] += 1.0
+    controls.callback(1010, 1040)  # the searches at their own pace: a tenth of a second each, not ten times that
+    assert controls.left.value == "about 3 seconds left"
     controls.start("Sampling")  # a new run forgets the last one's parts
     clock["now"] += 1.0
     controls.callback(1000, 1040)

@@ -133,10 +133,13 @@ def test_a_meaning_that_quotes_one_runs_numbers_is_shown_without_them(results):
     assert hero["b"] == "-" and hero["a"] != hero["c"]
 
 
-def test_a_wide_table_scrolls_and_a_verdict_goes_under_its_value():
+def test_a_wide_table_scrolls_and_a_verdict_goes_under_its_value_and_interval():
     html = plots.rows_html([{"rule set": "base", "search:30": "0.510 [0.400, 0.620], level with ½"}])
     assert html.startswith("<div style='overflow-x:auto;max-width:100%'><table")
-    assert "<span style='white-space:nowrap'>0.510 [0.400, 0.620],</span><br>level with ½</td>" in html
+    # the interval may go under its value too: four skill levels' columns fit a 1280 px panel
+    assert ("<span style='white-space:nowrap'>0.510</span> <span style='white-space:nowrap'>[0.400, 0.620],</span>"
+            "<br>level with ½</td>") in html
+    assert "<td style='padding:2px 8px'>base</td>" in html  # a rule set's name takes no prose's room
 
 
 def test_an_interval_may_go_under_its_value_so_four_rule_sets_fit_a_narrow_panel():

@@ -242,20 +242,19 @@ def rows_html(rows: Sequence[Mapping[str, str]], heads: Mapping[str, Sequence[st
         text = escape(str(row.get(columns[0], "")))
         if meaning and row.get("meaning"):
             text += f"<div style='color:#666;font-size:90%'>{escape(str(row['meaning']))}</div>"
-        return f"<td style='padding:2px 8px;min-width:12em'>{text}</td>"
+        # prose under the first cell needs room to read; a rule set's name alone does not (four levels fit)
+        return f"<td style='padding:2px 8px{';min-width:12em' if meaning else ''}'>{text}</td>"
 
     def cell(text: str) -> str:
-        # a verdict after a value and its interval ("0.51 [0.40, 0.62], level with ½") goes on the next line
-        # and may wrap there: three skill levels then fit a 1280 px panel
+        # the interval may go under its value, and a verdict after them ("0.51 [0.40, 0.62], level with ½")
+        # goes on the next line and may wrap there: four rule sets' or skill levels' columns fit a 1280 px panel
         value, comma, verdict = text.partition("], ")
-        if not comma:
-            # the interval may go under its value: four rule sets' columns then fit a 1280 px panel
-            number, bracket, interval = text.partition(" [")
-            shown = f"<span style='white-space:nowrap'>{escape(number)}</span>" + (
-                f" <span style='white-space:nowrap'>[{escape(interval)}</span>" if bracket else "")
-            return f"<td style='padding:2px 8px;vertical-align:top'>{shown}</td>"
-        return (f"<td style='padding:2px 8px;vertical-align:top'><span style='white-space:nowrap'>"
-                f"{escape(value)}],</span><br>{escape(verdict)}</td>")
+        number, bracket, interval = (value + "]" if comma else text).partition(" [")
+        shown = f"<span style='white-space:nowrap'>{escape(number)}</span>" + (
+            f" <span style='white-space:nowrap'>[{escape(interval)}{',' if comma else ''}</span>" if bracket else "")
+        if comma:
+            shown += f"<br>{escape(verdict)}"
+        return f"<td style='padding:2px 8px;vertical-align:top'>{shown}</td>"
 
     body = "".join("<tr>" + first(row) + "".join(cell(str(row.get(k, ''))) for k in columns[1:]) + "</tr>"
                    for row in rows)

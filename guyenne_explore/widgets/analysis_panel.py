@@ -102,8 +102,10 @@ class RunControls:
         self._message = ""  # the run's status, once the fast path is prepared
         self._prepare = False  # whether the run compiles the fast path first (see start)
         self._drawn = 0.0  # when the bar was last moved: slow games report each one, fast ones are not redrawn each time
-        # the run's parts in the order played, (games, rough seconds) each, where their games differ in cost (see pace)
+        # the run's parts in the order played, (games, rough seconds) each, where their games differ in cost (see
+        # pace); and the part under way: its index, when and at which count it was first seen
         self._parts: list[tuple[int, float]] = []
+        self._part: tuple[int, float, int] | None = None
         self.thread: threading.Thread | None = None
         self.cancel_button.on_click(guarded(self.status)(lambda _: self.cancel()))
 
@@ -130,28 +132,30 @@ class RunControls:
 
     def _time_left(self, now: float, done: int, total: int) -> str:
         """"about 2 minutes left" at the pace so far; nothing until a game (or state) is done.  With the run's
-        parts (:meth:`pace`), the pace is of the rough seconds done, not of the games: a run whose first games
-        are a thousand times cheaper than its last does not say "under a second left" through the slow ones."""
+        parts (:meth:`pace`): the part under way's games left at that part's own pace, then the later parts' rough
+        seconds, so that a run whose first games are a thousand times cheaper than its last neither says "under
+        a second left" through the slow ones nor stretches the cheap ones' start-up over them."""
         if not done or done >= total:
             return ""
-        work_done, work = self._work(done), self._work(total)
-        if self._parts and work_done > 0:
-            return gettext("{duration} left").format(
-                duration=plain_duration((now - self._began) * (work - work_done) / work_done))
-        return gettext("{duration} left").format(duration=plain_duration((now - self._began) * (total - done) / done))
+        if not self._parts:
+            return gettext("{duration} left").format(duration=plain_duration((now - self._began) * (total - done) / done))
+        start, index = 0, 0
+        while index < len(self._parts) - 1 and done >= start + self._parts[index][0]:
+            start += self._parts[index][0]
+            index += 1
+        count, seconds = self._parts[index]
+        if self._part is None or self._part[0] != index:
+            self._part = (index, now, done)  # the part's pace is timed from its first count seen
+        _index, began, first = self._part
+        in_part = max(0, min(count, start + count - done))
+        current = (now - began) / (done - first) * in_part if done > first else seconds * in_part / max(count, 1)
+        later = sum(part_seconds for _games, part_seconds in self._parts[index + 1:])
+        return gettext("{duration} left").format(duration=plain_duration(current + later))
 
     def pace(self, parts: list[tuple[int, float]]) -> None:
         """The run's parts in the order it plays them, each its games and their rough seconds (the cost said
         before the run), for the time left; called after :meth:`start`."""
-        self._parts = list(parts)
-
-    def _work(self, games: int) -> float:
-        """The rough seconds of the run's first ``games`` games, by its parts."""
-        work = 0.0
-        for count, seconds in self._parts:
-            work += seconds * min(max(games, 0), count) / max(count, 1)
-            games -= count
-        return work
+        self._parts, self._part = list(parts), None
 
     def start(self, message: str) -> None:
         """Open a run; says so first when the fast path still has to compile (no numba cache yet)."""
@@ -161,7 +165,7 @@ class RunControls:
         self.progress.value = 0
         self.progress.description = IDLE
         self._drawn = 0.0
-        self._parts = []
+        self._parts, self._part = [], None
         self.progress.bar_style = "info"
         self.cancel_button.disabled = False
         self._message = ""
