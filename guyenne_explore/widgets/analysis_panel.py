@@ -148,7 +148,12 @@ class RunControls:
             self._part = (index, now, done)  # the part's pace is timed from its first count seen
         _index, began, first = self._part
         in_part = max(0, min(count, start + count - done))
-        current = (now - began) / (done - first) * in_part if done > first else seconds * in_part / max(count, 1)
+        # the part's rough pace, weighed by how much of it is still to time against the pace it has shown: the
+        # first of a few slow games (a worker starting) does not say a minute left
+        rough = seconds / max(count, 1)
+        shown = (now - began) / (done - first) if done > first else rough
+        timed = (done - first) / max(1, start + count - first)
+        current = in_part * ((1 - timed) * rough + timed * shown)
         later = sum(part_seconds for _games, part_seconds in self._parts[index + 1:])
         return gettext("{duration} left").format(duration=plain_duration(current + later))
 
