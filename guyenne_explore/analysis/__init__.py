@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 #: each public name -> the module (relative to this package) that defines it
 _DOOR: dict[str, str] = {
     **dict.fromkeys(("analyse", "execute", "policy_named", "POLICIES", "ExactOutOfReach"), ".api"),
-    **dict.fromkeys(("Plan", "Sampler", "Solver", "Where", "plan", "sampling_seconds", "seconds_a_game"), ".planning"),
+    **dict.fromkeys(("Plan", "Sampler", "Solver", "Where", "plan", "sampling_seconds", "seconds_a_game",
+                     "surely_sampled"), ".planning"),
     **dict.fromkeys(("Cancelled",), ".cancel"),
     **dict.fromkeys(("NotExact",), ".exact.distribution"),
     **dict.fromkeys(("Step", "compiling_note", "needs_compiling", "prepare", "preparing_message", "warm"),
@@ -65,7 +66,7 @@ __all__ = [
     "choice_label", "describe", "execute", "exploitability", "level_name", "local_cores", "local_pool",
     "compiling_note", "mean_interval", "needs_compiling", "parameter_label", "plan", "policy_named", "prepare",
     "preparing_message", "process_pool", "result_metrics", "sampling_cost", "sampling_seconds",
-    "skill_cost", "skill_levels", "solve_position", "sweep",
+    "skill_cost", "skill_levels", "solve_position", "surely_sampled", "sweep",
     "sweep_label", "swept_change", "warm", "why_not_solvable", "wilson",
     "TRAIN_DEFAULTS", "Trained", "TrainingProgress", "cache_file", "check_training", "estimate_training",
     "read_model", "read_state", "train", "trained_preset", "weights_by_feature", "write_weights",
@@ -107,7 +108,7 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
                                  read_state, train, weights_by_feature, write_weights)
     from .policies.weights import cache_file, read_model
     from .results import AnalysisResult
-    from .planning import Plan, Sampler, Solver, Where, plan, sampling_seconds, seconds_a_game
+    from .planning import Plan, Sampler, Solver, Where, plan, sampling_seconds, seconds_a_game, surely_sampled
     from .sampling.workers import local_cores, local_pool, process_pool
     from .skill import SkillTable, level_name, skill_cost, skill_levels
     from .style import LATE_ROUNDS, STYLE_LEVELS, LevelStyle, PlayStyle, play_style, play_styles, style_cost

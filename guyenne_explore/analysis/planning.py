@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["Plan", "Solver", "Sampler", "Where", "plan", "sampler_for", "in_endgame", "estimate_tree_size",
            "estimate_exact_cost", "exact_cost_parts", "AUTO_SECONDS", "EXACT_SECONDS", "ENDGAME_DECKS_AUTO",
            "ARITHMETICS", "METHODS", "SECONDS_A_GAME", "SEARCH_SECONDS_A_ROLLOUT", "SEARCHED_DECISIONS",
-           "sampling_seconds", "seconds_a_game"]
+           "sampling_seconds", "seconds_a_game", "surely_sampled"]
 
 METHODS = ("auto", "exact", "sample")
 ARITHMETICS = ("fraction", "float")
@@ -117,6 +117,16 @@ def seconds_a_game(p: Position, policies: tuple[str, str]) -> float:
     searches = [name for name in policies if name.partition(":")[0] == "search"]
     others = [table.get(name.partition("@")[0], table["strong"]) for name in policies if name not in searches]
     return sum(_search_seconds(name) for name in searches) + max(others, default=0.0)
+
+
+def surely_sampled(p: Position, policies: tuple[str, str], method: str) -> bool:
+    """Whether :func:`plan` answers ``method`` by sampled games whatever the tree's size, as it decides: asked
+    to sample, or "auto" with a policy of no exact move distribution outside an endgame (the cost of sampled
+    games can then be said before the run, without estimating the enumeration)."""
+    if method == "sample":
+        return True
+    inexact = not all(policy_named(name).exact for name in policies)
+    return method == "auto" and inexact and not in_endgame(p, policies)
 
 
 def sampling_seconds(p: Position, policies: tuple[str, str], games: int, cores: int = 1) -> float:

@@ -21,8 +21,8 @@ from ..engine_api import Position, Rules
 from ..i18n import N_, gettext, translator
 from .api import execute
 from .metrics import Metric
-from .variants import position_under
-from .planning import plan, sampling_seconds
+from .variants import position_under, sampling_cost
+from .planning import plan
 
 #: the skill levels, weakest first (the search with its budget in rollouts a decision)
 LEVELS = ("uniform", "heuristic", "search:200")
@@ -148,10 +148,8 @@ def skill_cost(start: Position, rule_sets: Sequence[Rules], games: dict[str, int
                cores: int = 1) -> list[tuple[str, int, float]]:
     """Each level's games against itself under all ``rule_sets`` (``games``: a level's games a rule set) and
     their rough seconds, from ``start`` under each, by who plays them there (the engine's spread over ``cores``,
-    as :func:`skill_levels` spreads them given an executor); a ValueError names a rule set ``start`` cannot be
-    read under."""
-    starts = [position_under(start, rules) for rules in rule_sets]
-    return [(level, n * len(starts), sum(sampling_seconds(q, (level, level), n, cores) for q in starts))
+    as :func:`skill_levels` spreads them given an executor; :func:`.variants.sampling_cost`)."""
+    return [(level, n * len(rule_sets), sampling_cost(start, rule_sets, (level, level), n, cores))
             for level, n in games.items()]
 
 

@@ -21,7 +21,7 @@ from ..analysis import POLICIES
 from ..analysis import Cancelled
 from ..analysis import Step, compiling_note, needs_compiling, prepare, preparing_message
 from ..analysis import AnalysisResult
-from ..analysis import Run, analyse_rule_sets, sampling_cost
+from ..analysis import Run, analyse_rule_sets, sampling_cost, surely_sampled
 from ..analysis import local_cores
 from ..i18n import gettext, ngettext, plain_count, plain_duration
 from ..position import Position
@@ -292,14 +292,13 @@ class AnalysisPanel(w.VBox):
 
     def _show_cost(self) -> None:
         """What Run analysis will sample and its rough time here (the games the engine plays spread over the
-        cores), where it surely samples: Method "sample", or a search on a side (it has no exact distribution);
-        nothing where the plan may enumerate or a field cannot be read."""
-        policies = self.policies if not unreadable(self.search_budget) else None
-        sampled = self.method.value == "sample" or (self.method.value != OPTIMAL and
-                                                     any(p.startswith("search") for p in policies or ()))
-        if self.position is None or policies is None or unreadable(self.games) or not sampled:
+        cores), where the plan surely samples (:func:`..analysis.planning.surely_sampled`: Method "sample", or a
+        search on a side); nothing where it may enumerate, under optimal play, or while a field cannot be read."""
+        if (self.position is None or self.method.value == OPTIMAL or unreadable(self.games, self.search_budget)
+                or not surely_sampled(self.position, self.policies, self.method.value)):
             self.cost.value = ""
             return
+        policies = self.policies
         chosen = list(self.rule_sets.value) or [self.position.rules]
         seconds = sampling_cost(self.position, chosen, policies, self.games.value, local_cores())
         total = self.games.value * len(chosen)

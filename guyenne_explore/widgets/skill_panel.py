@@ -121,11 +121,7 @@ class SkillPanel(w.VBox):
             self.cost.value = ""
             return
         games = {lv: self.search_games.value if lv.startswith("search") else self.games.value for lv in levels}
-        try:
-            cost = skill_cost(self.position, list(self.rule_sets.value) or [self.position.rules], games, local_cores())
-        except ValueError:  # a rule set the position cannot be read under: Run says so in the engine's words
-            self.cost.value = ""
-            return
+        cost = skill_cost(self.position, list(self.rule_sets.value) or [self.position.rules], games, local_cores())
         seconds = sum(s for _lv, _n, s in cost)
         total = sum(n for _lv, n, _s in cost)
         self.cost.value = escape(" ".join(filter(None, (ngettext(
@@ -178,10 +174,8 @@ class SkillPanel(w.VBox):
         self.controls.start(gettext("Sampling {rule_sets} at {levels}...").format(
             rule_sets=ngettext("{count} rule set", "{count} rule sets", len(chosen)).format(count=len(chosen)),
             levels=ngettext("{count} skill level", "{count} skill levels", len(levels)).format(count=len(levels))))
-        try:  # the time left by the levels' costs: the compiled levels' games take a thousandth of a search's
-            self.controls.pace([(n, seconds) for _lv, n, seconds in skill_cost(p, chosen, games, local_cores())])
-        except ValueError:  # a rule set the position cannot be read under: the run says so
-            pass
+        # the time left by the levels' costs: the compiled levels' games take a thousandth of a search's
+        self.controls.pace([(n, seconds) for _lv, n, seconds in skill_cost(p, chosen, games, local_cores())])
 
         def progress(step: str) -> None:  # which sample runs now; the bar counts its games
             self.controls.status.value = escape(step)
