@@ -271,6 +271,16 @@ def _check_workers(workers: int | None) -> None:
                                               value=shown(workers)))
 
 
+def _prepare_fast_path() -> None:
+    """Compile the fast path first where numba's cache lacks a part of it (a first run), each part said on stderr
+    as the panels say it: a first run's minutes of compiling, before its cost is measured or its games start, are
+    never silent."""
+    from .analysis import needs_compiling, prepare, preparing_message
+
+    if needs_compiling():
+        prepare(lambda step, done, total: print(preparing_message(step, done, total), file=sys.stderr, flush=True))
+
+
 def cmd_analyse(args: argparse.Namespace) -> int:
     from .analysis import ExactOutOfReach, NotExact, execute, plan, sampling_seconds
 
@@ -284,6 +294,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         # games the engine plays (a search) are slow: spread over the cores by default; compiled games (uniform,
         # the heuristic) play thousands a second here, sooner than worker processes start and load them
         workers = args.workers or ((os.cpu_count() or 1) if chosen.spread else 1)
+        if chosen.method == "sample":  # compiled games, or a search's compiled rollouts
+            _prepare_fast_path()
         if chosen.spread:  # the engine's games take minutes where compiled ones take a second: said first
             print(_("{games} games played by the engine: {duration} on one core (Ctrl-C stops)").format(
                 games=plain_count(chosen.games), duration=plain_duration(sampling_seconds(p, policies, chosen.games))),
@@ -389,6 +401,7 @@ def cmd_skill(args: argparse.Namespace) -> int:
     games = {lv: level_games(lv, args.games) for lv in levels}
     _check_workers(args.workers)
     start = Position.start(rule_sets[0])
+    _prepare_fast_path()
     for level, n, seconds in skill_cost(start, rule_sets, games):
         print(_("{level}: {games} games against itself, {duration} on one core").format(
             level=level, games=plain_count(n), duration=plain_duration(seconds)), file=sys.stderr)
@@ -487,7 +500,7 @@ def _shown_metric(m: Any) -> str:
 
 def cmd_balance(args: argparse.Namespace) -> int:
     """Search rules parameters for settings that meet targets; the best and the alternatives, fewest changes first."""
-    from .analysis import (Space, SpaceError, TargetError, balance_search, default_ladder, estimate_search,
+    from .analysis import (Space, SpaceError, TargetError, balance_search, default_ladder, engine_plays, estimate_search,
                            parse_targets)
 
     preset = _rules_arg(args.rules)
@@ -500,21 +513,21 @@ def cmd_balance(args: argparse.Namespace) -> int:
     precision = _precision(args.precision)
     ladder = _ladder(args.levels) if args.levels else list(default_ladder())
     depth = any(t.name == "depth" for t in targets)
+    _prepare_fast_path()
     cost = estimate_search(space, targets, policies, args.games, args.trials, ladder if depth else ())
     print(_("at most {candidates} candidates of {size} x {each} games = {games} games, {duration} on one core "
             "(racing stops most poor candidates after a quarter of their games)").format(
-        candidates=cost.candidates, size=space.size, each=f"{cost.games_each:,}", games=f"{cost.games:,}",
+        candidates=cost.candidates, size=space.size, each=plain_count(cost.games_each), games=plain_count(cost.games),
         duration=plain_duration(cost.seconds)), file=sys.stderr)
     bar = _Bar()
 
     def progress(p: Any) -> None:
         left = p.seconds_left
         bar(_("candidate {number} of {count} ({label}): {played} of at most {planned} games, {left} left").format(
-            number=p.candidate, count=p.candidates, label=p.label, played=f"{p.played:,}", planned=f"{p.planned:,}",
+            number=p.candidate, count=p.candidates, label=p.label, played=plain_count(p.played), planned=plain_count(p.planned),
             left=plain_duration(left) if left is not None else "?"))
 
-    engine_played = any(name.partition(":")[0].partition("@")[0] not in ("uniform", "heuristic", "strong")
-                        for name in policies) or depth
+    engine_played = engine_plays((*policies, *(ladder if depth else ())))
     try:
         with _executor_for(args, engine_played) as executor:
             result = balance_search(space, targets, policies, args.games, args.trials, args.seed, args.store, executor,
@@ -540,8 +553,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
         rules=preset, vary=", ".join(str(v) for v in space.varied), targets=", ".join(str(t) for t in targets),
         policies=" / ".join(policies), games=args.games, seed=args.seed))
     print(_("{count} candidates tried ({resumed} from the store), {played} games in {seconds} s").format(
-        count=len(result.candidates), resumed=result.resumed, played=f"{result.played:,}",
-        seconds=f"{result.seconds:.1f}"))
+        count=len(result.candidates), resumed=result.resumed, played=plain_count(result.played),
+        seconds=plain_count(round(result.seconds, 1))))
     ranked = result.ranked()
     best = result.best()
     if best is None:
@@ -552,7 +565,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     if result.precision is not None:
         print("  " + (_("known to +-{precision} (its 95-percent intervals) after {games} games") if best.precise else
                       _("not known to +-{precision} after {games} games: the most a refinement plays")).format(
-            precision=f"{result.precision:g}", games=f"{best.games:,}"))
+            precision=f"{result.precision:g}", games=plain_count(best.games)))
     if len(ranked) > 1:
         print(_("alternatives that meet the targets, fewest changes first:"))
         for c in ranked[1:1 + args.show]:
@@ -589,19 +602,20 @@ def _write_csv(path: str, rows: list[dict[str, Any]]) -> None:
 
 def cmd_depth(args: argparse.Namespace) -> int:
     """A rule set's skill ladder: each level against the one below in both seats, the chain, weaker wins, luck."""
-    from .analysis import Cancelled, default_ladder, ladder_cost, skill_depth
+    from .analysis import Cancelled, default_ladder, engine_plays, ladder_cost, skill_depth
 
     rules = _rules_arg(args.rules)
     ladder = _ladder(args.levels) if args.levels else list(default_ladder())
+    _prepare_fast_path()
     for weaker, stronger, games, seconds in ladder_cost(ladder, args.games, rules):
-        print(_("{weaker} against {stronger}: {games} games (both seats), {duration} on one core").format(
-            weaker=weaker, stronger=stronger, games=plain_count(games), duration=plain_duration(seconds)), file=sys.stderr)
+        print(_("{stronger} against {weaker}: {games} games (both seats), {duration} on one core").format(
+            stronger=stronger, weaker=weaker, games=plain_count(games), duration=plain_duration(seconds)), file=sys.stderr)
     bar = _Bar()
 
     def progress(done: int, total: int) -> None:
         bar(_("{done} of {total} games").format(done=plain_count(done), total=plain_count(total)))
 
-    engine_played = any(name.partition(":")[0].partition("@")[0] not in ("uniform", "heuristic", "strong") for name in ladder)
+    engine_played = engine_plays(ladder)
     try:
         with _executor_for(args, engine_played) as executor:
             depth = skill_depth(rules, ladder, args.games, args.seed, executor, progress)
@@ -681,6 +695,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     shown_rules = rules.to_json() if isinstance(rules.to_json(), str) else json.dumps(rules.to_json(), separators=(",", ":"))
     try:
         check_training(rules, seed, seconds, args.generations, games, popsize, start_from=start_from, resume=resumed)
+        _prepare_fast_path()  # before the pace is measured
         cost = estimate_training(rules, games, popsize, seconds, args.generations, args.workers or 1)
     except ValueError as exc:
         raise Refused(str(exc)) from None
@@ -688,8 +703,8 @@ def cmd_train(args: argparse.Namespace) -> int:
                    "games a second), {duration} at that pace",
                    "training strong for {rules}: {generations} generations of {games} games (measured here: {rate} "
                    "games a second), {duration} at that pace", cost.generations).format(
-        rules=shown_rules, generations=f"{cost.generations:,}", games=f"{cost.games_a_generation:,}",
-        rate=f"{cost.games_per_second:,.0f}", duration=plain_duration(cost.seconds)), file=sys.stderr)
+        rules=shown_rules, generations=plain_count(cost.generations), games=plain_count(cost.games_a_generation),
+        rate=plain_count(round(cost.games_per_second)), duration=plain_duration(cost.seconds)), file=sys.stderr)
     bar = _Bar()
 
     def progress(p: Any) -> None:  # until a generation is timed, the pace measured before the start
@@ -742,20 +757,21 @@ def cmd_improve(args: argparse.Namespace) -> int:
     shown_rules = rules.to_json() if isinstance(rules.to_json(), str) else json.dumps(rules.to_json(), separators=(",", ":"))
     try:
         check_improve(rules, seed, iterations, games, start_from)
+        _prepare_fast_path()  # before the pace is measured
         done = resumed.iteration if resumed is not None else 0
         seconds = estimate_improve(rules, iterations - done, games, args.workers or 1)
     except ValueError as exc:
         raise Refused(str(exc)) from None
     print(_("improving strong for {rules}: {iterations} iterations of {games} self-play games, each placement valued "
             "by the search; {duration} at the pace measured here").format(
-        rules=shown_rules, iterations=iterations, games=f"{games:,}", duration=plain_duration(seconds)), file=sys.stderr)
+        rules=shown_rules, iterations=iterations, games=plain_count(games), duration=plain_duration(seconds)), file=sys.stderr)
     bar = _Bar()
 
     def progress(p: Any) -> None:
         left = p.seconds_left if p.seconds_left is not None else max(0.0, seconds - p.seconds)
         bar(_("iteration {number} of {planned} (game {game} of {games}): best {best:.3f} against the heuristic and "
               "the starting weights, {left} left").format(
-            number=p.iteration + 1, planned=p.iterations, game=p.game, games=f"{p.games:,}", best=p.best,
+            number=p.iteration + 1, planned=p.iterations, game=p.game, games=plain_count(p.games), best=p.best,
             left=plain_duration(left)))
 
     try:
@@ -795,13 +811,14 @@ def cmd_style(args: argparse.Namespace) -> int:
         raise Refused(_("--levels names no level: give policies separated by commas, like uniform,heuristic,search:100"))
     for name in levels:
         _policy(name)
+    _prepare_fast_path()
     for level, games, seconds in style_cost(levels, args.games, rule_sets):
         print(_("{level}: {games} games against itself, {duration} on one core").format(
             level=level, games=plain_count(games), duration=plain_duration(seconds)), file=sys.stderr)
     bar = _Bar()
 
     def progress(done: int, total: int) -> None:
-        bar(_("{done} of {total} games").format(done=f"{done:,}", total=f"{total:,}"))
+        bar(_("{done} of {total} games").format(done=plain_count(done), total=plain_count(total)))
 
     try:
         styles = play_styles(rule_sets, levels, args.games, args.seed, progress)
@@ -872,9 +889,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(_("solved {states} round starts ({leaves} leaves): {subgames} subgame LPs (largest {variables} variables x "
             "{constraints} constraints, {nonzeros} payoff non-zeros) in {calls} HiGHS calls, {saddle} saddle points "
             "and {pruned} subgames that cannot win skipped; {seconds} s").format(
-        states=f"{st.states:,}", leaves=f"{st.leaves:,}", subgames=f"{st.subgames_solved:,}",
-        variables=f"{st.largest_variables:,}", constraints=f"{st.largest_constraints:,}",
-        nonzeros=f"{st.largest_nonzeros:,}", calls=st.lp_calls, saddle=f"{st.saddle:,}", pruned=f"{st.pruned:,}",
+        states=plain_count(st.states), leaves=plain_count(st.leaves), subgames=plain_count(st.subgames_solved),
+        variables=plain_count(st.largest_variables), constraints=plain_count(st.largest_constraints),
+        nonzeros=plain_count(st.largest_nonzeros), calls=st.lp_calls, saddle=plain_count(st.saddle), pruned=plain_count(st.pruned),
         seconds=f"{result.seconds:.2f}"))
     return EXIT_OK
 

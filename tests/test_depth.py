@@ -60,7 +60,7 @@ def test_the_depth_command_prints_the_ladder_as_json(capsys):
     data = json.loads(out.out)
     assert data["levels"] == ["uniform", "heuristic"] and data["chain"] in (0, 1)
     assert set(data["luck_share"]) >= {"value", "ci95"} and len(data["matches"]) == 1
-    assert "uniform against heuristic: 120 games" in out.err  # the cost, said before it starts
+    assert "heuristic against uniform: 120 games" in out.err  # the cost, said before it starts, as the result says the match
 
 
 def test_the_depth_command_refuses_a_ladder_of_one_or_an_unknown_level(capsys):

@@ -69,6 +69,16 @@ def test_no_message_hides_inside_an_f_string():
     assert not hidden, f"compute the message before the f-string: {hidden}"
 
 
+def test_no_count_is_grouped_the_english_way():
+    """A count shown to a person takes the language's digit grouping (``i18n.plain_count``: "1 234" in French):
+    a format spec ``{n:,}`` writes "1,234" in every language (the balance search's status and report, the
+    optimal-play statistics and the command line's progress did so)."""
+    english = [f"{path.relative_to(ROOT)}:{n}" for path in sorted((ROOT / "guyenne_explore").rglob("*.py"))
+               for n, line in enumerate(path.read_text().splitlines(), 1)
+               if re.search(r"\{[^{}\s]+:,(\.\d+f)?\}", line)]
+    assert not english, f"use i18n.plain_count: {english}"
+
+
 def test_every_message_has_a_french_translation():
     missing, same, fuzzy = [], [], []
     for m in _catalogue():

@@ -152,3 +152,35 @@ def test_analyse_says_what_engine_played_games_cost_before_it_plays_them():
     quiet = run("analyse", "--rules", "advanced", "--policies", "english=strong,french=heuristic", "--samples", "40",
                 "--json")
     assert "played by the engine" not in quiet.stderr and json.loads(quiet.stdout)["games"] == 40
+
+
+@pytest.mark.parametrize("command", [
+    ["depth", "--rules", "advanced", "--levels", "uniform,heuristic", "--games", "10", "--json"],
+    ["skill", "--rules", "advanced", "--levels", "uniform,strong", "--games", "10", "--workers", "1", "--json"],
+    ["analyse", "--rules", "advanced", "--policies", "english=strong,french=heuristic", "--samples", "10", "--json"],
+])
+def test_a_first_run_says_each_part_of_the_fast_path_it_compiles_before_its_cost_and_games(command, monkeypatch, capsys):
+    """A first run (numba's cache empty) compiles for minutes before its first game: the command line says each
+    part on stderr, first, as the panels do; once compiled it says nothing of it, and stdout stays the result."""
+    from guyenne_explore import analysis
+    from guyenne_explore.analysis.sampling import warm
+    from guyenne_explore.cli import main
+
+    compiled: list[str] = []
+
+    def prepare(progress):  # as warm.prepare, without the minutes: each part announced, then "compiled"
+        for i, step in enumerate(warm.STEPS, 1):
+            progress(step, i, len(warm.STEPS))
+            compiled.append(step.what)
+        return 0.0
+
+    monkeypatch.setattr(analysis, "prepare", prepare)
+    monkeypatch.setattr(analysis, "needs_compiling", lambda: not compiled)
+    assert main(command) == 0
+    first = capsys.readouterr()
+    json.loads(first.out)  # the result alone
+    said = [line for line in first.err.splitlines() if line.startswith("Preparing the fast path")]
+    assert len(said) == len(warm.STEPS) and "(1 of 3, first run only" in said[0]
+    assert first.err.splitlines()[:len(said)] == said  # before the cost and the progress
+    assert main(command) == 0
+    assert "Preparing" not in capsys.readouterr().err and len(compiled) == len(warm.STEPS)

@@ -175,6 +175,19 @@ def test_the_cost_said_before_sampled_games_follows_who_plays_them() -> None:
     assert games == 800 and strong == 800 * compiled and search / searched > 100 * compiled
 
 
+@pytest.mark.parametrize("pair", [("strong", "heuristic"), ("uniform", "uniform"), ("strong@weights.json", "uniform"),
+                                  ("search:100", "strong"), ("strong", "exploiter"), ("heuristic", "reader")])
+def test_whether_the_engine_plays_a_pairing_is_the_planners_answer_for_a_deal(pair: tuple[str, str]) -> None:
+    """A run over many rule sets or candidates (the depth ladder, the balance search) asks before it knows
+    their positions whether the engine plays its games, to spread them over processes: the planner's answer
+    for a deal of the compiled loop's, not a list of policy names of its own (the command line and the
+    Balance tab each kept one, and one took only searches for the engine's)."""
+    deal = Position.start("advanced")
+    assert planning.engine_plays(pair) == (planning.sampler_for(deal, pair)[0] is Sampler.ENGINE)
+    assert planning.engine_plays(pair) == any(name.partition("@")[0] not in ("uniform", "heuristic", "strong")
+                                              for name in pair)
+
+
 @pytest.mark.parametrize("case", ["endgame", "search", "team", "heuristic", "plain", "asked"])
 def test_the_plan_names_the_machinery_that_answers_and_why(case: str) -> None:
     """One function decides: the endgame solver for an endgame, the engine for a search or conceding as

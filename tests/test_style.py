@@ -199,7 +199,14 @@ def test_the_skill_tab_compares_how_the_levels_play(tmp_path):
     assert len(section.figure_box.shown) == 5
     hero = section.figure_box.shown[0].figure
     assert {t["name"] for t in hero["data"]} == {"uniform", "strong"}
-    assert section.table.value.count("<tr>") == 1 + 2 * 2
+    # a table a rule set under its name: a row a measure (7), a column a level, so that the levels compare across
+    tables = section.table.value.split("<table")[1:]
+    assert len(tables) == 2 and ">base</div>" in section.table.value.split("<table")[1]  # the second table under its name
+    for table in tables:
+        assert table.count("<tr>") == 1 + 7
+        head = table.split("</thead>")[0]
+        assert ">measure<" in head and ">uniform<" in head and ">strong<" in head
+        assert "bluffs at an opening" in table and "hero kept to the end" in table
     csv = section.export_files("csv")["guyenne-style.csv"].decode()
     assert csv.startswith("rules,level,measure") and ",base,strong," not in csv and "\nbase,strong,bluff," in csv
     assert section.export("json") and "guyenne-style.json" in section.export_status.value

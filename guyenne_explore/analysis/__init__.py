@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 #: each public name -> the module (relative to this package) that defines it
 _DOOR: dict[str, str] = {
     **dict.fromkeys(("analyse", "execute", "policy_named", "POLICIES", "ExactOutOfReach"), ".api"),
-    **dict.fromkeys(("Plan", "Sampler", "Solver", "Where", "plan", "sampling_seconds", "seconds_a_game",
+    **dict.fromkeys(("Plan", "Sampler", "Solver", "Where", "engine_plays", "plan", "sampling_seconds", "seconds_a_game",
                      "surely_sampled"), ".planning"),
     **dict.fromkeys(("Cancelled",), ".cancel"),
     **dict.fromkeys(("NotExact",), ".exact.distribution"),
@@ -63,7 +63,7 @@ __all__ = [
     "AnalysisResult", "Cancelled", "ExactOutOfReach", "Heuristic", "Metric", "NotExact", "OptimalResult",
     "OptimalSolver", "PARAMETER_LABELS", "POLICIES", "Plan", "REFUSED", "Run", "SWEEPABLE", "SWEEP_METRICS",
     "Sampler", "SkillTable", "Solver", "Step", "SweepPoint", "Where", "analyse", "analyse_rule_sets", "changes",
-    "choice_label", "describe", "execute", "exploitability", "level_name", "local_cores", "local_pool",
+    "choice_label", "describe", "engine_plays", "execute", "exploitability", "level_name", "local_cores", "local_pool",
     "compiling_note", "mean_interval", "needs_compiling", "parameter_label", "plan", "policy_named", "prepare",
     "preparing_message", "process_pool", "result_metrics", "sampling_cost", "sampling_seconds",
     "skill_cost", "skill_levels", "solve_position", "surely_sampled", "sweep",
@@ -108,7 +108,7 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
                                  read_state, train, weights_by_feature, write_weights)
     from .policies.weights import cache_file, read_model
     from .results import AnalysisResult
-    from .planning import Plan, Sampler, Solver, Where, plan, sampling_seconds, seconds_a_game, surely_sampled
+    from .planning import Plan, Sampler, Solver, Where, engine_plays, plan, sampling_seconds, seconds_a_game, surely_sampled
     from .sampling.workers import local_cores, local_pool, process_pool
     from .skill import SkillTable, level_name, skill_cost, skill_levels
     from .style import LATE_ROUNDS, STYLE_LEVELS, LevelStyle, PlayStyle, play_style, play_styles, style_cost

@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 from enum import Enum
 from math import comb
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from ..engine_api import Cards, Draw, Hooks, Move, Position, play
 from ..i18n import N_, gettext, ngettext, plain_count
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["Plan", "Solver", "Sampler", "Where", "plan", "sampler_for", "in_endgame", "estimate_tree_size",
            "estimate_exact_cost", "exact_cost_parts", "AUTO_SECONDS", "EXACT_SECONDS", "ENDGAME_DECKS_AUTO",
            "ARITHMETICS", "METHODS", "SECONDS_A_GAME", "SEARCH_SECONDS_A_ROLLOUT", "SEARCHED_DECISIONS",
-           "sampling_seconds", "seconds_a_game", "surely_sampled"]
+           "engine_plays", "sampling_seconds", "seconds_a_game", "surely_sampled"]
 
 METHODS = ("auto", "exact", "sample")
 ARITHMETICS = ("fraction", "float")
@@ -193,9 +193,16 @@ def sampler_for(p: Position, policies: tuple[str, str], fast: bool = True) -> tu
     return Sampler.ENGINE, gettext(reason)
 
 
+def engine_plays(names: Iterable[str]) -> bool:
+    """Whether games among the policies ``names`` are the engine's under any rules, as :func:`sampler_for`
+    decides: one of them is no policy the compiled loop plays (a search, a counter).  A run over many rule sets
+    or candidates spreads its games over worker processes then, before it knows each position."""
+    return any(name.partition("@")[0] not in COMPILED_POLICIES for name in names)  # strong@FILE: strong's weights
+
+
 def _compiled_reason(p: Position, policies: tuple[str, str]) -> str | None:
     """Why the compiled loop cannot play these games (None: it can), in words to translate."""
-    if any(name.partition("@")[0] not in COMPILED_POLICIES for name in policies):  # strong@FILE: strong's weights
+    if engine_plays(policies):
         return N_("the engine plays them: the compiled game loop plays the uniform, heuristic and strong policies only")
     if all(name == "uniform" for name in policies):
         return compiled_uniform_unsupported(p, policies)

@@ -44,7 +44,7 @@ from typing import Any, Callable, Iterator, Sequence
 from ..engine_api import (CONCEDE_CHOICE, ENGLISH, HERO, KINDS, NEUTRAL, OPEN_FIRST, OPEN_SECOND, PLACEMENTS,
                           RESPOND_SECOND, Cards, Draw, Event, GameRecord, Hooks, Move, Position, PublicRecord,
                           Rules, SideView, apply_legal, battle_winner, defence_holds, play)
-from ..i18n import current_language, translator
+from ..i18n import current_language, plain_count, translator
 from .cancel import Cancelled, Stoppable, Throttled
 from .compiled.heuristic import checked, unsupported
 from .compiled.rollout import traced_game
@@ -370,7 +370,7 @@ def _games_sentence(style: PlayStyle, lang: str | None) -> str:
     tr = translator(lang)
     return tr.ngettext("{rules}: {count} game a level, each level against itself.",
                        "{rules}: {count} games a level, each level against itself.", style.games).format(
-        rules=style.rules, count=f"{style.games:,}")
+        rules=style.rules, count=plain_count(style.games, lang))
 
 
 def _compared(a: Share, b: Share) -> bool:

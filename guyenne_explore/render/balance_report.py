@@ -16,7 +16,7 @@ import shlex
 from html import escape
 
 from ..analysis import TARGET_METRICS, TARGET_WORDS, Depth, SearchResult, Target, level_name, parameter_label
-from ..i18n import current_language, translator
+from ..i18n import current_language, plain_count, translator
 from .balance import candidate_rows, depth_rows, short_name, table_heading, target_label, tradeoff_figure
 from .plots import _cell, rows_html
 from .report import STYLE
@@ -64,7 +64,7 @@ def _question_html(result: SearchResult, lang: str) -> str:
              (_("varied"), "; ".join(_("{name}: {values}").format(
                  name=parameter_label(v.parameter, lang), values=str(v).partition("=")[2]) for v in result.space.varied)
               + " " + tr.ngettext("({count} candidate)", "({count} candidates)", result.space.size).format(
-                 count=f"{result.space.size:,}")),
+                 count=plain_count(result.space.size, lang))),
              (_("targets"), "; ".join(_wanted(t, lang) for t in result.targets))]
     if result.policies is not None:
         english, french = (level_name(p, lang) for p in result.policies)
@@ -72,7 +72,7 @@ def _question_html(result: SearchResult, lang: str) -> str:
                       .format(english=english, french=french)))
     if result.ladder:
         items.append((_("depth ladder"), ", ".join(level_name(level, lang) for level in result.ladder)))
-    items += [(_("games a candidate"), f"{result.games:,}"), (_("seed"), str(result.seed)),
+    items += [(_("games a candidate"), plain_count(result.games, lang)), (_("seed"), str(result.seed)),
               (_("search"), _("optuna's {sampler}, {count} candidates tried, racing on the same deals").format(
                   sampler=result.sampler, count=len(result.candidates)))]
     if result.trials is not None:

@@ -15,7 +15,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..analysis import choice_label, parameter_label
-from ..i18n import current_language, point_name, set_language, translator
+from ..i18n import current_language, plain_count, point_name, set_language, translator
 from ..rules import PRESETS, Rules
 from .plots import metrics_rows, policies_text, result_figures, rows_html
 from .svg import position_svg
@@ -89,7 +89,7 @@ def _how_html(results: Mapping[str, AnalysisResult], seed: int | None, lang: str
                 arithmetic=_("fractions") if r.arithmetic == "fraction" else _("floats"))
         else:
             how = translator(lang).ngettext("{count} sampled game", "{count} sampled games", r.games).format(
-                count=f"{r.games:,}")
+                count=plain_count(r.games, lang))
             if seed is not None:
                 how = _("{how}, seed {seed}").format(how=how, seed=seed)
         items.append("<li>" + _("{label}: {how}; {policies}").format(

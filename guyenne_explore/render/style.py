@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+from html import escape
 from collections.abc import Callable, Sequence
 
 import plotly.graph_objects as go
@@ -19,7 +20,7 @@ from plotly.subplots import make_subplots
 
 from ..analysis import LevelStyle, PlayStyle, level_name
 from ..i18n import translator
-from .plots import _layout, label_color
+from .plots import _layout, label_color, rows_html
 
 
 def _columns(styles: Sequence[PlayStyle]) -> go.Figure:
@@ -150,6 +151,21 @@ def style_rows(styles: Sequence[PlayStyle], lang: str | None = None) -> list[dic
                 _("defences conceded"): _shown(s.conceded.value, s.conceded.interval),
                 _("castle with the most at stake"): _shown(s.top_stake.value, s.top_stake.interval)})
     return rows
+
+
+def style_tables(styles: Sequence[PlayStyle], lang: str | None = None) -> str:
+    """The panel's tables (HTML): one a rule set under its name, a row a measure and a column a level, each
+    cell the value [95% interval].  Read across, a row compares the levels on one measure; and four levels fit
+    a 1280 px panel, where a row a level with its seven measures beside it scrolled sideways."""
+    _ = translator(lang).gettext
+    out = []
+    for style in styles:
+        rows = style_rows([style], lang)
+        measures = list(rows[0])[2:]  # after the rule set and the level
+        levels = [row[_("skill level")] for row in rows]
+        table = [{_("measure"): m, **{level: row[m] for level, row in zip(levels, rows)}} for m in measures]
+        out.append(f"<div style='font-weight:bold;margin:6px 0 2px'>{escape(style.rules)}</div>" + rows_html(table))
+    return "".join(out)
 
 
 def style_csv(styles: Sequence[PlayStyle]) -> str:

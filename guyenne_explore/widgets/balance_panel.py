@@ -43,6 +43,7 @@ from ..analysis import (
     TargetError,
     balance_search,
     default_ladder,
+    engine_plays,
     estimate_search,
     ladder_cost,
     level_name,
@@ -71,7 +72,7 @@ from .starts import Start
 LABELS = (
     N_("Balance"), N_("start from"), N_("vary"), N_("values"), N_("target"), N_("low"), N_("high"),
     N_("Level of play"), N_("Games a candidate"), N_("Trials"), N_("x axis"), N_("y axis"), N_("Run search"),
-    N_("Measure depth"), N_("Ladder"), N_("Games a match"), N_("Download:"), N_("CSV (candidates)"),
+    N_("Measure depth"), N_("Ladder"), N_("Deals a match"), N_("Download:"), N_("CSV (candidates)"),
     N_("<b>Balance search</b>: the settings that meet your targets, from the deal"),
     N_("<h4>Skill depth</h4>"),
     N_("5:7 (every whole number), 5,7 (those), empty: every choice"), N_("empty: open"),
@@ -204,7 +205,7 @@ class BalancePanel(w.VBox):
                              description="Ladder", continuous_update=False, layout=w.Layout(width="320px"),
                              tooltip="levels weakest first, separated by commas: uniform,heuristic,search:100")
         self.ladder_message = w.HTML()
-        self.depth_games = NumberField("Games a match", 200, 2, 1_000_000)
+        self.depth_games = NumberField("Deals a match", 200, 2, 1_000_000)
         align_labels(self.ladder, self.depth_games, width="130px")
         self.depth_cost = w.HTML()
         self.depth_button = w.Button(description="Measure depth", button_style="primary", icon="signal")
@@ -380,7 +381,7 @@ class BalancePanel(w.VBox):
         policies, games, trials, seed, store = (self.policies, self.games.value, self.trials.value, self.seed.value,
                                                 self.store)
         ladder = self.ladder_for(targets)
-        played_by_the_engine = any(level.startswith("search") for level in (*policies, *ladder))
+        played_by_the_engine = engine_plays((*policies, *ladder))
         executor = local_pool() if played_by_the_engine and local_cores() > 1 else None
         self.run_button.disabled = True
         self._enable_exports(False)
@@ -515,8 +516,8 @@ class BalancePanel(w.VBox):
         if not ok or levels is None or rules is None:
             self.depth_cost.value = ""
             return False
-        lines = [gettext("{weaker} against {stronger}: {games} games (both seats), {duration} on one core").format(
-            weaker=level_name(weaker), stronger=level_name(stronger), games=plain_count(games),
+        lines = [gettext("{stronger} against {weaker}: {games} games (both seats), {duration} on one core").format(
+            stronger=level_name(stronger), weaker=level_name(weaker), games=plain_count(games),
             duration=plain_duration(seconds)) for weaker, stronger, games, seconds in ladder_cost(
                 levels, self.depth_games.value, rules)]
         self.depth_cost.value = "".join(f"<div>{escape(line)}</div>" for line in lines)
@@ -532,7 +533,7 @@ class BalancePanel(w.VBox):
         # the seed field above serves both runs
         rules, levels, games, seed = self.preset(), self.levels(), self.depth_games.value, self.seed.value
         assert rules is not None and levels is not None  # check_depth() has just read them
-        executor = local_pool() if any(lv.startswith("search") for lv in levels) and local_cores() > 1 else None
+        executor = local_pool() if engine_plays(levels) and local_cores() > 1 else None
         self.depth_button.disabled = True
         self.depth_controls.start(gettext("Measuring the skill depth of {rules}...").format(rules=rules))
         self.depth_controls.pace([(n, seconds) for _w, _s, n, seconds in ladder_cost(levels, games, rules)])
@@ -578,8 +579,8 @@ def _shown(m: Any) -> str:
 def _summary(result: SearchResult) -> str:
     """The status after a search, in the current language."""
     tried = gettext("{count} candidates tried ({resumed} from the store), {played} games in {seconds} s").format(
-        count=len(result.candidates), resumed=result.resumed, played=f"{result.played:,}",
-        seconds=f"{result.seconds:.1f}")
+        count=len(result.candidates), resumed=result.resumed, played=plain_count(result.played),
+        seconds=plain_count(round(result.seconds, 1)))  # 12.3 s, 12,3 s
     met = len(result.ranked())
     return tried + ". " + (ngettext("{count} meets every target.", "{count} meet every target.", met).format(count=met)
                            if met else gettext("None meets every target."))

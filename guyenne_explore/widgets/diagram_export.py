@@ -16,7 +16,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..i18n import gettext
+from ..i18n import gettext, plain_count
 from ..position import Position
 from ..render.seating import seating_svg
 from ..render.storyboard import record_from_positions, storyboard, storyboard_pdf, storyboard_zip
@@ -35,7 +35,7 @@ def caption_problem(text: str) -> str | None:
     """Why ``text`` cannot be the caption above the table, or None."""
     if len(text) > MAX_CAPTION:
         return gettext("the caption holds {count} characters: at most {high} fit above the table").format(
-            count=f"{len(text):,}", high=MAX_CAPTION)
+            count=plain_count(len(text)), high=MAX_CAPTION)
     return None
 
 

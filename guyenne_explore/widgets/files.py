@@ -24,7 +24,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..i18n import gettext, plain_size
+from ..i18n import gettext, plain_count, plain_size
 from .forms import messages_html
 from .guard import guarded
 
@@ -92,11 +92,11 @@ class Upload(anywidget.AnyWidget):
             handler(name, text)
 
     def _too_large(self, name: str, size: int | None) -> str:
-        limit = dict(high=f"{self.max_bytes:,}", size=plain_size(self.max_bytes))
+        limit = dict(high=plain_count(self.max_bytes), size=plain_size(self.max_bytes))
         if size is None:
             return gettext("{name} is too large: at most {high} bytes ({size}) are accepted").format(name=name, **limit)
         return gettext("{name} holds {count} bytes: at most {high} bytes ({size}) are accepted").format(
-            name=name, count=f"{size:,}", **limit)
+            name=name, count=plain_count(size), **limit)
 
 
 # ---------------------------------------------------------------------- download

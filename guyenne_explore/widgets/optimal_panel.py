@@ -17,7 +17,7 @@ import ipywidgets as w
 from ..analysis import POLICIES, policy_named
 from ..analysis import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,
                                 why_not_solvable)
-from ..i18n import castle_number, gettext, ngettext, side_title
+from ..i18n import castle_number, gettext, ngettext, plain_count, side_title
 from ..position import OPEN_FIRST, Position
 from ..render.optimal_svg import mix_svg
 from .forms import NumberField, messages_html
@@ -162,8 +162,8 @@ def result_html(p: Position, result: OptimalResult) -> str:
     st = result.stats
     solved = gettext("Solved {states} round starts ({leaves} leaves): {subgames} subgame LPs (largest {variables} "
                      "variables), {saddle} saddle points, {pruned} pruned; {seconds} s.").format(
-        states=f"{st.states:,}", leaves=f"{st.leaves:,}", subgames=f"{st.subgames_solved:,}",
-        variables=f"{st.largest_variables:,}", saddle=f"{st.saddle:,}", pruned=f"{st.pruned:,}",
+        states=plain_count(st.states), leaves=plain_count(st.leaves), subgames=plain_count(st.subgames_solved),
+        variables=plain_count(st.largest_variables), saddle=plain_count(st.saddle), pruned=plain_count(st.pruned),
         seconds=f"{result.seconds:.2f}")
     parts.append(f"<p style='color:#555'>{solved}</p>")
     return "".join(parts)

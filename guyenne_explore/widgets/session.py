@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 
 from ..analysis import POLICIES
-from ..i18n import N_, gettext, ngettext
+from ..i18n import N_, gettext, ngettext, plain_count
 from ..moves import IllegalMove
 from ..position import Position
 from ..problems import ProblemsError
@@ -76,7 +76,7 @@ def _whole(settings: dict[str, Any], name: str, low: int, high: int) -> int:
     value = settings.get(name)
     if type(value) is not int or not low <= value <= high:
         raise SessionError(gettext("the analysis setting {name} must be a whole number from {low} to {high}, "
-                                   "not {value}").format(name=name, low=f"{low:,}", high=f"{high:,}",
+                                   "not {value}").format(name=name, low=plain_count(low), high=plain_count(high),
                                                          value=repr(value)[:40]))
     return value
 

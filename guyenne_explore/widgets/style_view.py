@@ -19,8 +19,7 @@ import ipywidgets as w
 
 from ..analysis import STYLE_LEVELS, Cancelled, PlayStyle, level_name, play_styles, policy_named, style_cost
 from ..i18n import N_, gettext, ngettext, plain_count, plain_duration, plain_size
-from ..render.plots import rows_html
-from ..render.style import style_csv, style_figures, style_rows
+from ..render.style import style_csv, style_figures, style_tables
 from ..rules import Rules
 from .analysis_panel import RunControls, align_labels
 from .files import Download
@@ -167,7 +166,7 @@ class StyleSection(w.VBox):
         self.sentences.value = "".join("<ul>" + "".join(f"<li>{escape(x)}</li>" for x in s.sentences()) + "</ul>"
                                        for s in self.styles)
         self.figure_box.show(style_figures(self.styles))
-        self.table.value = rows_html(style_rows(self.styles))
+        self.table.value = style_tables(self.styles)
 
     def refresh(self) -> None:
         """After a language switch: the cost, the sentences, figures and table, and the status, in the new language."""

@@ -33,7 +33,7 @@ from ..analysis import (
     swept_change,
 )
 from ..analysis import local_cores
-from ..i18n import current_language, gettext
+from ..i18n import current_language, gettext, plain_count
 from ..position import Position
 from ..render.plots import metrics_rows, result_figures, rows_html, sweep_figure
 from ..render.report import differences_words
@@ -333,10 +333,10 @@ class VariantLab(w.VBox):
             raise ValueError(gettext("The sweep range is empty: 'to' is below 'from'."))
         count = high - low + 1
         if count > MAX_SWEEP_VALUES:
-            many = f"{count:,}" if count < 10**15 else gettext("far too many")
+            many = plain_count(count) if count < 10**15 else gettext("far too many")
             raise ValueError(gettext("The sweep from {low} to {high} has {many} values; at most {limit} can be swept "
                                      "(each is a whole analysis): narrow the range.").format(
-                low=f"{low:,}", high=f"{high:,}", many=many, limit=MAX_SWEEP_VALUES))
+                low=plain_count(low), high=plain_count(high), many=many, limit=MAX_SWEEP_VALUES))
         return list(range(low, high + 1))
 
     def _enable(self, busy: bool = False) -> None:
