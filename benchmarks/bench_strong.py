@@ -73,8 +73,8 @@ advanced and 0.603 [0.554, 0.649] in classic2021 (``--only strong-lookahead --ga
 On the weights shipped now, on a 16-core machine (``--rules R --only exploiter --games 400 --workers 16 --seed 1``
 for each rule set, 2026-11-27, 20 to 30 s each), over 800 games: advanced 0.401 [0.367, 0.435] and classic2021
 0.307 [0.277, 0.340] (the same games as the two-core figures above, the same results), expert 0.537 [0.502,
-0.571], team 0.512 [0.477, 0.546], team3 0.484 [0.449, 0.518].  The target holds in expert and team, is
-undecided in team3 and missed in advanced and classic2021.
+0.571], team 0.512 [0.477, 0.546], team3 0.484 [0.449, 0.518]; team3 over 3,200 (``--games 1600``, 64 s):
+0.491 [0.473, 0.508].  The target holds in expert, team and team3 and is missed in advanced and classic2021.
 
 Neither a hotter nor a colder softmax hides strong from the exploiter (``--weights FILE``: advanced's
 weights multiplied by a factor, the same ``--only exploiter --games 200 --workers 2 --seed 1``,

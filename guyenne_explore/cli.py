@@ -28,7 +28,7 @@ from typing import Any, Sequence
 
 from .i18n import LANGUAGES, castle_number, current_language, set_language, side_noun
 from .i18n import gettext as _
-from .i18n import N_, ngettext, plain_count, plain_duration
+from .i18n import N_, ngettext, plain_count, plain_duration, plain_estimate
 from .moves import IllegalMove
 from .position import Position
 from .positions_io import MAX_TEXT, PositionError, load_position, parse_json, position_from_json
@@ -389,7 +389,7 @@ def cmd_storyboard(args: argparse.Namespace) -> int:
 def cmd_skill(args: argparse.Namespace) -> int:
     """Rule sets by skill level from the opening: metrics with intervals, and the conclusions that change."""
     from .analysis import Metric
-    from .analysis import Cancelled, level_games, level_name, skill_cost, skill_levels
+    from .analysis import Cancelled, cost_line, level_games, level_name, skill_cost, skill_levels
 
     rule_sets = _rules_list(args.rules)
     presets = [str(r) for r in rule_sets]
@@ -403,8 +403,7 @@ def cmd_skill(args: argparse.Namespace) -> int:
     start = Position.start(rule_sets[0])
     _prepare_fast_path()
     for level, n, seconds in skill_cost(start, rule_sets, games):
-        print(_("{level}: {games} games against itself, {duration} on one core").format(
-            level=level, games=plain_count(n), duration=plain_duration(seconds)), file=sys.stderr)
+        print(cost_line(level, n, len(rule_sets), seconds), file=sys.stderr)
     bar = _Bar()
 
     def on_games(done: int, total: int) -> None:
@@ -490,12 +489,8 @@ def _ladder(text: str) -> list[str]:
 
 
 def _shown_metric(m: Any) -> str:
-    """``0.510 [0.461, 0.559]``."""
-    if m is None:
-        return "-"
-    if m.low is None or m.high is None:
-        return f"{m.value:.3f}"
-    return f"{m.value:.3f} [{m.low:.3f}, {m.high:.3f}]"
+    """``0.510 [0.461, 0.559]`` (in the language's decimals)."""
+    return "-" if m is None else plain_estimate(m.value, m.low, m.high)
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
@@ -802,7 +797,7 @@ def cmd_improve(args: argparse.Namespace) -> int:
 
 def cmd_style(args: argparse.Namespace) -> int:
     """How each skill level plays a rule set: bluffs, cards at an opening, hero timing, conceding, castles chosen."""
-    from .analysis import Cancelled, play_styles, style_cost
+    from .analysis import Cancelled, cost_line, play_styles, style_cost
     from .render.style import style_csv, style_rows
 
     rule_sets = _rules_list(args.rules)
@@ -813,8 +808,7 @@ def cmd_style(args: argparse.Namespace) -> int:
         _policy(name)
     _prepare_fast_path()
     for level, games, seconds in style_cost(levels, args.games, rule_sets):
-        print(_("{level}: {games} games against itself, {duration} on one core").format(
-            level=level, games=plain_count(games), duration=plain_duration(seconds)), file=sys.stderr)
+        print(cost_line(level, games, len(rule_sets), seconds), file=sys.stderr)
     bar = _Bar()
 
     def progress(done: int, total: int) -> None:

@@ -212,6 +212,35 @@ def plain_count(n: float, lang: str | None = None) -> str:
     return format_decimal(n, locale=lang or current_language())
 
 
+def number_separators(lang: str | None = None) -> str:
+    """The language's decimal and digit-group symbols, as plotly's ``layout.separators`` takes them (".," in
+    English, ",\u202f" in French), so that a figure's axes and hover read as the tables around them."""
+    from babel.numbers import get_decimal_symbol, get_group_symbol
+
+    lang = lang or current_language()
+    return get_decimal_symbol(lang) + get_group_symbol(lang)
+
+
+#: what separates an interval's bounds in a language whose decimal separator is a comma (else ", ")
+_BOUNDS = {"fr": "\u00a0; "}
+
+
+def plain_estimate(value: float, low: float | None = None, high: float | None = None, lang: str | None = None) -> str:
+    """A measured value to three decimals with its 95% interval where it has one, in the language's decimals, as
+    the tables and the command line show it: "0.510 [0.461, 0.559]"; in French "0,510 [0,461 ; 0,559]" (a comma
+    between the bounds would read as a decimal one)."""
+    from babel.numbers import format_decimal
+
+    lang = lang or current_language()
+
+    def shown(x: float) -> str:
+        return format_decimal(x, format="0.000", locale=lang)
+
+    if low is None or high is None:
+        return shown(value)
+    return f"{shown(value)} [{shown(low)}{_BOUNDS.get(lang, ', ')}{shown(high)}]"
+
+
 #: Babel's (CLDR's) units of digital size, largest first, with their size in bytes.
 _SIZES = ((10**12, "digital-terabyte"), (10**9, "digital-gigabyte"), (10**6, "digital-megabyte"),
           (10**3, "digital-kilobyte"))

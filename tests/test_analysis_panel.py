@@ -237,9 +237,10 @@ def test_the_fields_of_a_column_share_one_label_width():
     panel = AnalysisPanel(Position.start("base"))
     widths = {f.style.description_width for f in (panel.english_policy, panel.french_policy, panel.method,
                                                   panel.search_budget.box, panel.games.box, panel.seed.box)}
-    skill = SkillPanel(Position.start("base"))
-    widths |= {f.box.style.description_width for f in (skill.search_budget, skill.games, skill.search_games)}
     assert widths == {"112px"}
+    skill = SkillPanel(Position.start("base"))  # wider: its French "Parties de recherche" takes 133 px
+    widths = {f.box.style.description_width for f in (skill.search_budget, skill.games, skill.search_games, skill.seed)}
+    assert widths == {"140px"} and skill.metric.style.description_width == "140px"
 
 
 def test_figures_of_a_previous_position_are_dimmed_under_a_note_until_run_again():

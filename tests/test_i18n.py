@@ -99,8 +99,9 @@ def test_every_message_has_a_french_translation():
 
 
 #: a space that French typography makes a no-break one: before ";", ":", "!", "?" and "»" used as punctuation
-#: (followed by a space, the end or a closing mark; ``:0.05`` in a flag's example is not), and after "«"
-BREAKABLE = re.compile(r"(?<=\S) [;:!?»](?=[\s.,)]|$)|« ")
+#: (followed by a space, the end or a closing mark; ``:0.05`` in a flag's example is not), after "«", and
+#: between a number and "%" (where there must be one: "95 %", which wrapped as "(95" and "%)")
+BREAKABLE = re.compile(r"(?<=\S) [;:!?»](?=[\s.,)]|$)|« |\d ?%")
 
 
 def test_french_punctuation_has_its_no_break_space():
@@ -462,8 +463,8 @@ def test_the_skill_levels_tab_follows_the_language_switch(english):
     assert ("advanced: Advantage (English) goes from above ½ under uniform (0.560 [0.530, 0.590]) to below ½ under "
             "search:4 (0.440 [0.410, 0.470]): the conclusion reverses with skill") in html.unescape(ex.skill.changes.value)
     ex.language.value = "fr"  # the kept table is drawn again in French, nothing played again
-    assert ("advanced\u00a0: Avantage (Anglais)\u00a0: au-dessus de ½ avec uniforme (0.560 [0.530, 0.590]), puis "
-            "au-dessous de ½ avec recherche:4 (0.440 [0.410, 0.470])\u00a0; la conclusion s'inverse avec le niveau de jeu"
+    assert ("advanced\u00a0: Avantage (Anglais)\u00a0: au-dessus de ½ avec uniforme (0,560 [0,530\u00a0; 0,590]), puis "
+            "au-dessous de ½ avec recherche:4 (0,440 [0,410\u00a0; 0,470])\u00a0; la conclusion s'inverse avec le niveau de jeu"
             ) in html.unescape(ex.skill.changes.value)
     (view,) = ex.skill.figure_box.shown
     assert list(view.figure["data"][0]["x"]) == ["uniforme", "recherche:4"]
@@ -608,6 +609,24 @@ def test_the_download_line_under_the_analysis_exports_follows_the_language_switc
     finally:
         ex.language.value = "en"
     assert bar.status.value.startswith("Downloading advanced.csv (")
+
+
+def test_estimates_and_figures_take_the_languages_decimals():
+    """A value with its interval reads "0,510 [0,461 ; 0,559]" in French (the tables, the verdict lines, the
+    command line; they wrote "0.510 [0.461, 0.559]" in both), and a figure's axes and hover use the same
+    symbols: plotly's separators."""
+    from guyenne_explore.i18n import plain_estimate
+    from guyenne_explore.render.style import style_figures, style_tables
+    from tests.test_style import plant
+
+    assert plain_estimate(0.51, 0.461, 0.559, "en") == "0.510 [0.461, 0.559]"
+    assert plain_estimate(0.51, 0.461, 0.559, "fr") == "0,510 [0,461\u00a0; 0,559]"
+    assert plain_estimate(0.0312, lang="fr") == "0,031" and plain_estimate(0.5, None, 0.6, "en") == "0.500"
+    french = style_tables([plant()], "fr")
+    # the uniform level's bluffs, 120 of 1000 (the interval goes under its value where the column is narrow)
+    assert "0,120</span>" in french and "[0,101\u00a0; 0,142]" in french and "0.1" not in french
+    for lang, separators in (("en", ".,"), ("fr", ",\u202f")):
+        assert {f.layout.separators for f in style_figures([plant()], lang).values()} == {separators}
 
 
 def test_durations_counts_and_sizes_are_worded_by_babel_in_both_languages():

@@ -156,6 +156,16 @@ def test_the_sentences_say_what_the_planted_numbers_say_and_no_more():
     assert not any("cards at its castle" in s for s in sentences)  # no opening counted: no claim
 
 
+def test_the_hero_figure_puts_the_rounds_in_their_order_and_the_hero_kept_last():
+    """A round only a later level reached is drawn in its place, not after the others (it read 1, 2, 3, 5, 4)."""
+    from guyenne_explore.render.style import hero_figure
+
+    weak = planted("uniform", 0, 80, 0, ((1, 80), (5, 10), (10, 10)), 120)
+    strong = planted("strong", 70, 0, 30, ((0, 30), (2, 40), (9, 30)), 110)
+    axis = hero_figure([PlayStyle("advanced", 50, 0, (weak, strong))]).layout.xaxis
+    assert axis.categoryorder == "array" and list(axis.categoryarray) == ["1", "2", "5", "9", "10", "kept"]
+
+
 def test_the_sentences_in_french():
     english, french = plant().sentences("en"), plant().sentences("fr")
     assert len(english) == len(french)
@@ -190,7 +200,7 @@ def test_the_skill_tab_compares_how_the_levels_play(tmp_path):
     panel.rule_sets.value = (panel.position.rules, Rules.from_json("base"))
     section.levels_text.value = "uniform,strong"
     section.games.value = 8
-    assert "16 games against itself" in section.cost.value  # two rule sets
+    assert "16 games against itself (8 under each of 2 rule sets)" in section.cost.value  # two rule sets: not a mistake
     section.run(block=True)
     assert "Done" in section.controls.status.value
     assert section.controls.progress.value == section.controls.progress.max == 2 * 2 * 8

@@ -41,7 +41,7 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("OptimalResult", "OptimalSolver", "describe", "exploitability", "solve_position",
                      "why_not_solvable"), ".optimal.solver"),
     **dict.fromkeys(("local_cores", "local_pool", "process_pool"), ".sampling.workers"),
-    **dict.fromkeys(("SkillTable", "level_name", "skill_cost", "skill_levels"), ".skill"),
+    **dict.fromkeys(("SkillTable", "cost_line", "level_name", "skill_cost", "skill_levels"), ".skill"),
     **dict.fromkeys(("LATE_ROUNDS", "LevelStyle", "PlayStyle", "STYLE_LEVELS", "play_style", "play_styles",
                      "style_cost"), ".style"),
     **dict.fromkeys(("Candidate", "SearchResult", "SearchProgress", "balance_search", "estimate_search", "search"),
@@ -66,7 +66,7 @@ __all__ = [
     "choice_label", "describe", "engine_plays", "execute", "exploitability", "level_name", "local_cores", "local_pool",
     "compiling_note", "mean_interval", "needs_compiling", "parameter_label", "plan", "policy_named", "prepare",
     "preparing_message", "process_pool", "result_metrics", "sampling_cost", "sampling_seconds",
-    "skill_cost", "skill_levels", "solve_position", "surely_sampled", "sweep",
+    "cost_line", "skill_cost", "skill_levels", "solve_position", "surely_sampled", "sweep",
     "sweep_label", "swept_change", "warm", "why_not_solvable", "wilson",
     "TRAIN_DEFAULTS", "Trained", "TrainingProgress", "cache_file", "check_training", "estimate_training",
     "read_model", "read_state", "train", "trained_preset", "weights_by_feature", "write_weights",
@@ -110,7 +110,7 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
     from .results import AnalysisResult
     from .planning import Plan, Sampler, Solver, Where, engine_plays, plan, sampling_seconds, seconds_a_game, surely_sampled
     from .sampling.workers import local_cores, local_pool, process_pool
-    from .skill import SkillTable, level_name, skill_cost, skill_levels
+    from .skill import SkillTable, cost_line, level_name, skill_cost, skill_levels
     from .style import LATE_ROUNDS, STYLE_LEVELS, LevelStyle, PlayStyle, play_style, play_styles, style_cost
     from .variants import (PARAMETER_LABELS, REFUSED, SWEEP_METRICS, SWEEPABLE, Run, SweepPoint, analyse_rule_sets,
                            changes, choice_label, parameter_label, result_metrics, sampling_cost, sweep, sweep_label,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..engine_api import Position, Rules
-from ..i18n import N_, gettext, translator
+from ..i18n import N_, gettext, plain_count, plain_duration, plain_estimate, translator
 from .api import execute
 from .metrics import Metric
 from .variants import position_under, sampling_cost
@@ -118,9 +118,9 @@ class SkillTable:
                 kind = "appears" if ref.verdict == EVEN else "not confirmed" if c.verdict == EVEN else "reverses"
                 out.append(tr.gettext(_CHANGES[kind]).format(
                     label=c.label, metric=Metric.label_of(c.metric.name, lang),
-                    before=self.verdict_words(ref, lang), base=level_name(base, lang), before_value=_show(ref.metric),
+                    before=self.verdict_words(ref, lang), base=level_name(base, lang), before_value=_show(ref.metric, lang),
                     after=self.verdict_words(c, lang), level=level_name(c.level, lang),
-                    after_value=_show(c.metric)))
+                    after_value=_show(c.metric, lang)))
         return out
 
 
@@ -128,10 +128,8 @@ def _is_advantage(name: str) -> bool:
     return name.startswith("Advantage")
 
 
-def _show(m: Metric) -> str:
-    if m.low is None or m.high is None:
-        return f"{m.value:.3f}"
-    return f"{m.value:.3f} [{m.low:.3f}, {m.high:.3f}]"
+def _show(m: Metric, lang: str | None) -> str:
+    return plain_estimate(m.value, m.low, m.high, lang)
 
 
 def _verdict(m: Metric, ref: Metric | None) -> str:
@@ -151,6 +149,21 @@ def skill_cost(start: Position, rule_sets: Sequence[Rules], games: dict[str, int
     as :func:`skill_levels` spreads them given an executor; :func:`.variants.sampling_cost`)."""
     return [(level, n * len(rule_sets), sampling_cost(start, rule_sets, (level, level), n, cores))
             for level, n in games.items()]
+
+
+def cost_line(level: str, games: int, rule_sets: int, seconds: float, lang: str | None = None) -> str:
+    """A level's games against itself, said before they are played (how they play, the command line's skill and
+    style): ``games`` under all ``rule_sets`` and their rough ``seconds``; over more than one rule set, how many
+    under each too, so that 100 games of a level asked 50 do not read as a mistake."""
+    tr = translator(lang)
+    if rule_sets <= 1:
+        return tr.ngettext("{level}: {games} game against itself, {duration} on one core",
+                           "{level}: {games} games against itself, {duration} on one core", games).format(
+            level=level, games=plain_count(games, lang), duration=plain_duration(seconds, lang))
+    return tr.ngettext("{level}: {games} game against itself ({each} under each of {count} rule sets), {duration} on one core",
+                       "{level}: {games} games against itself ({each} under each of {count} rule sets), {duration} on one core",
+                       games).format(level=level, games=plain_count(games, lang), each=plain_count(games // rule_sets, lang),
+                                     count=rule_sets, duration=plain_duration(seconds, lang))
 
 
 def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[str] | None = None,

@@ -27,7 +27,7 @@ from plotly.subplots import make_subplots
 from ..analysis import AnalysisResult
 from ..analysis import level_name
 from ..analysis import SweepPoint, choice_label, parameter_label, result_metrics
-from ..i18n import gettext, side_title, translator
+from ..i18n import gettext, number_separators, plain_estimate, side_title, translator
 from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR
 
 Results = Mapping[str, AnalysisResult]
@@ -56,7 +56,7 @@ def _layout(fig: go.Figure, title: str, x: str, y: str | None = None, lang: str 
     if results:
         played = dict.fromkeys(policies_text(r.policies, lang) for r in results.values())
         title += "<br><sup>" + escape("; ".join(played)) + "</sup>"
-    fig.update_layout(title=title, template="plotly_white", bargap=0.15, legend_title_text="",
+    fig.update_layout(title=title, template="plotly_white", bargap=0.15, legend_title_text="", separators=number_separators(lang),
                       margin={"l": 60, "r": 20, "t": 115 if results else 70, "b": 50}, height=400 if results else 360)
     fig.update_xaxes(title_text=x)
     fig.layout.yaxis.title.text = y
@@ -195,9 +195,7 @@ def warm_up() -> None:
 
 # ---------------------------------------------------------------- metrics table
 def _cell(value: float, low: float | None, high: float | None) -> str:
-    if low is None or high is None or low == high:
-        return f"{value:.3f}"
-    return f"{value:.3f} [{low:.3f}, {high:.3f}]"
+    return plain_estimate(value, None, None) if low == high else plain_estimate(value, low, high)
 
 
 def metrics_rows(results: Results, lang: str | None = None) -> list[dict[str, str]]:

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from ..analysis import Metric
 from ..analysis import SkillTable, level_name
-from ..i18n import translator
+from ..i18n import plain_estimate, translator
 from .plots import _layout, label_color
 
 
@@ -61,7 +61,6 @@ def skill_rows(table: SkillTable, metric: str, lang: str | None = None) -> list[
                 row[column] = "-"
                 continue
             m = c.metric
-            shown = f"{m.value:.3f}" if m.low is None or m.high is None else f"{m.value:.3f} [{m.low:.3f}, {m.high:.3f}]"
-            row[column] = f"{shown}, {table.verdict_words(c, lang)}"
+            row[column] = f"{plain_estimate(m.value, m.low, m.high, lang)}, {table.verdict_words(c, lang)}"
         rows.append(row)
     return rows

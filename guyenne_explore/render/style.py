@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..analysis import LevelStyle, PlayStyle, level_name
-from ..i18n import translator
+from ..i18n import plain_estimate, translator
 from .plots import _layout, label_color, rows_html
 
 
@@ -33,16 +33,21 @@ def _bars(styles: Sequence[PlayStyle], title: str, x_title: str, y_title: str,
           bars: Callable[[LevelStyle], tuple[list[str], list[float], list[str]]], lang: str | None) -> go.Figure:
     """A grouped bar chart: in each rule set's column, one bar a key and level (``bars``: keys, shares, hover)."""
     fig = _columns(styles)
+    keys: list[str] = []  # every bar's key, in the order met
     for col, style in enumerate(styles, start=1):
         for i, level in enumerate(style.levels):
             xs, ys, hover = bars(level)
+            keys += [x for x in xs if x not in keys]
             name = level_name(level.level, lang)
             fig.add_trace(go.Bar(x=xs, y=ys, name=name, legendgroup=name, showlegend=col == 1,
                                  marker_color=label_color(i), customdata=hover,
                                  hovertemplate=f"{name}<br>%{{x}}: %{{y:.1%}} (%{{customdata}})<extra></extra>"),
                           row=1, col=col)
     fig.update_layout(barmode="group")
-    fig.update_xaxes(type="category")
+    # numbered keys (rounds, cards) in their order, then the others ("kept") as met: by first appearance alone,
+    # a round that only a later level reached came after the rest (1, 2, 3, 5, 4)
+    order = sorted(keys, key=lambda x: (0, int(x), 0) if x.isdigit() else (1, 0, keys.index(x)))
+    fig.update_xaxes(type="category", categoryorder="array", categoryarray=order)
     fig.update_yaxes(tickformat=".0%")
     return _layout(fig, title, x_title, y_title, lang=lang)
 
@@ -128,10 +133,11 @@ def style_figures(styles: Sequence[PlayStyle], lang: str | None = None) -> dict[
             "style-stakes": stake_figure(styles, lang)}
 
 
-def _shown(value: float | None, ci: tuple[float, float] | None) -> str:
+def _shown(value: float | None, ci: tuple[float, float] | None, lang: str | None) -> str:
     if value is None:
         return "-"
-    return f"{value:.3f}" if ci is None else f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
+    low, high = ci if ci is not None else (None, None)
+    return plain_estimate(value, low, high, lang)
 
 
 def style_rows(styles: Sequence[PlayStyle], lang: str | None = None) -> list[dict[str, str]]:
@@ -143,13 +149,13 @@ def style_rows(styles: Sequence[PlayStyle], lang: str | None = None) -> list[dic
             m = s.opening_mean
             rows.append({
                 _("rule set"): style.rules, _("skill level"): level_name(s.level, lang),
-                _("bluffs at an opening"): _shown(s.bluffs.value, s.bluffs.interval),
-                _("cards at an opening"): _shown(m.value, None if m.low is None or m.high is None else (m.low, m.high)),
-                _("hero in round 1"): _shown(s.hero_first_round.value, s.hero_first_round.interval),
-                _("hero in the last rounds"): _shown(s.hero_late.value, s.hero_late.interval),
-                _("hero kept to the end"): _shown(s.hero_kept.value, s.hero_kept.interval),
-                _("defences conceded"): _shown(s.conceded.value, s.conceded.interval),
-                _("castle with the most at stake"): _shown(s.top_stake.value, s.top_stake.interval)})
+                _("bluffs at an opening"): _shown(s.bluffs.value, s.bluffs.interval, lang),
+                _("cards at an opening"): _shown(m.value, None if m.low is None or m.high is None else (m.low, m.high), lang),
+                _("hero in round 1"): _shown(s.hero_first_round.value, s.hero_first_round.interval, lang),
+                _("hero in the last rounds"): _shown(s.hero_late.value, s.hero_late.interval, lang),
+                _("hero kept to the end"): _shown(s.hero_kept.value, s.hero_kept.interval, lang),
+                _("defences conceded"): _shown(s.conceded.value, s.conceded.interval, lang),
+                _("castle with the most at stake"): _shown(s.top_stake.value, s.top_stake.interval, lang)})
     return rows
 
 
@@ -158,12 +164,13 @@ def style_tables(styles: Sequence[PlayStyle], lang: str | None = None) -> str:
     cell the value [95% interval].  Read across, a row compares the levels on one measure; and four levels fit
     a 1280 px panel, where a row a level with its seven measures beside it scrolled sideways."""
     _ = translator(lang).gettext
+    measure, skill_level = _("measure"), _("skill level")
     out = []
     for style in styles:
         rows = style_rows([style], lang)
         measures = list(rows[0])[2:]  # after the rule set and the level
-        levels = [row[_("skill level")] for row in rows]
-        table = [{_("measure"): m, **{level: row[m] for level, row in zip(levels, rows)}} for m in measures]
+        levels = [row[skill_level] for row in rows]
+        table = [{measure: m, **{level: row[m] for level, row in zip(levels, rows)}} for m in measures]
         out.append(f"<div style='font-weight:bold;margin:6px 0 2px'>{escape(style.rules)}</div>" + rows_html(table))
     return "".join(out)
 

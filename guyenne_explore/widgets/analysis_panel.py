@@ -236,6 +236,9 @@ class AnalysisPanel(w.VBox):
         self.games = NumberField("Games", 500, 1, 10_000_000)
         self.seed = NumberField("Seed", 0, 0, 999_999_999)
         self.method.observe(guarded(self.force_note)(lambda ch: self._show_method_fields()), names="value")
+        for policy in (self.english_policy, self.french_policy):  # the budget shows where a side searches
+            policy.observe(guarded(self.force_note)(lambda ch: self._show_search_budget()), names="value")
+        self._show_search_budget()
         # what sampled games will cost, said before Run where the analysis surely samples
         self.cost = w.HTML()
         for box in (self.english_policy, self.french_policy, self.method, self.rule_sets, self.games.box,
@@ -344,6 +347,11 @@ class AnalysisPanel(w.VBox):
         self.force_exact.layout.display = None if exact else "none"
         for field in (self.games, self.seed):
             field.layout.display = "none" if exact else None
+
+    def _show_search_budget(self) -> None:
+        """The search's budget only where a side searches (it applies to no other policy)."""
+        searches = "search" in (self.english_policy.value, self.french_policy.value)
+        self.search_budget.layout.display = None if searches else "none"
 
     @property
     def policies(self) -> tuple[str, str]:

@@ -54,7 +54,7 @@ from ..analysis import (
     policy_named,
     skill_depth,
 )
-from ..i18n import N_, gettext, ngettext, plain_count, plain_duration, plain_size
+from ..i18n import N_, gettext, ngettext, plain_count, plain_duration, plain_estimate, plain_size
 from ..position import Position
 from ..render.balance import candidate_heads, candidate_rows, candidates_csv, depth_rows, table_heading, target_label, tradeoff_figure
 from ..render.balance_report import balance_report
@@ -573,7 +573,7 @@ class BalancePanel(w.VBox):
 
 
 def _shown(m: Any) -> str:
-    return f"{m.value:.3f}" if m.low is None or m.high is None else f"{m.value:.3f} [{m.low:.3f}, {m.high:.3f}]"
+    return plain_estimate(m.value, m.low, m.high)
 
 
 def _summary(result: SearchResult) -> str:

@@ -86,7 +86,8 @@ class SkillPanel(w.VBox):
                          self.uniform, self.heuristic, self.strong, self.strong_trained, self.search,
                          self.search_budget])
         settings = w.VBox([self.games, self.search_games, self.seed, self.metric])
-        align_labels(self.search_budget, self.games, self.search_games, self.seed, self.metric)
+        # wide enough for the French "Parties de recherche" (133 px), which pushed its box out of line at 112
+        align_labels(self.search_budget, self.games, self.search_games, self.seed, self.metric, width="140px")
         super().__init__([self.subject.line,
                           w.HBox([self.rule_sets, levels, settings], layout=w.Layout(flex_flow="row wrap")),
                           self.training.box, self.cost, self.controls.box(self.run_button), self.controls.status,

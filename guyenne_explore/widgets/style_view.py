@@ -17,8 +17,8 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis import STYLE_LEVELS, Cancelled, PlayStyle, level_name, play_styles, policy_named, style_cost
-from ..i18n import N_, gettext, ngettext, plain_count, plain_duration, plain_size
+from ..analysis import STYLE_LEVELS, Cancelled, PlayStyle, cost_line, level_name, play_styles, policy_named, style_cost
+from ..i18n import N_, gettext, plain_count, plain_size
 from ..render.style import style_csv, style_figures, style_tables
 from ..rules import Rules
 from .analysis_panel import RunControls, align_labels
@@ -107,11 +107,9 @@ class StyleSection(w.VBox):
         if not ok or levels is None:
             self.cost.value = ""
             return False
-        self.cost.value = "".join("<div>" + escape(ngettext(
-            "{level}: {games} game against itself, {duration} on one core",
-            "{level}: {games} games against itself, {duration} on one core", games).format(
-            level=level_name(level), games=plain_count(games), duration=plain_duration(seconds)))
-            + "</div>" for level, games, seconds in style_cost(levels, self.games.value, [r for _label, r in chosen]))
+        self.cost.value = "".join(
+            "<div>" + escape(cost_line(level_name(level), games, len(chosen), seconds)) + "</div>"
+            for level, games, seconds in style_cost(levels, self.games.value, [r for _label, r in chosen]))
         return True
 
     # ------------------------------------------------------------------ the run
