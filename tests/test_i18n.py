@@ -543,12 +543,14 @@ def test_a_language_switch_redraws_the_last_analysis_without_running_it_again(en
 
     ex = Explorer()
     ex.analysis.method.value = "sample"
-    ex.analysis.games.value = 30
+    ex.analysis.games.value = 1500
     ex.analysis.run(block=True)
     results = ex.analysis.results
     assert ex.analysis.controls.status.value.startswith("Done: ") and "Balance" in ex.analysis.metrics.value
+    assert ex.analysis.controls.progress.description == "1,500/1,500"
     ex.language.value = "fr"
     assert ex.analysis.results is results  # nothing played again
+    assert ex.analysis.controls.progress.description == "1\u202f500/1\u202f500"  # the count beside the bar too
     assert ex.analysis.controls.status.value.startswith("Terminé\u00a0: ") and "Équilibre" in ex.analysis.metrics.value
     assert ex.analysis.figure_box.shown[0].figure["layout"]["title"]["text"].startswith(
         "Points en fin de partie, par camp<br><sup>Anglais uniforme · Français uniforme")

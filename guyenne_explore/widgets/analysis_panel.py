@@ -130,6 +130,12 @@ class RunControls:
             self.status.value, self._message = escape(self._message), ""
         return False if self.cancelled else None
 
+    def redraw(self) -> None:
+        """After a language switch: the count beside the bar in the new language's digit grouping ("1,200/1,200"
+        stayed so in French until the next run); a bar that counts the fast path's parts has no grouping to change."""
+        if self.progress.description != IDLE and not self._prepare:
+            self.progress.description = f"{plain_count(self.progress.value)}/{plain_count(self.progress.max)}"
+
     def _time_left(self, now: float, done: int, total: int) -> str:
         """"about 2 minutes left" at the pace so far; nothing until a game (or state) is done.  With the run's
         parts (:meth:`pace`): the part under way's games left at that part's own pace, then the later parts' rough
@@ -315,6 +321,7 @@ class AnalysisPanel(w.VBox):
         section, in the new language (drawn again from the kept results: nothing is played again)."""
         self.optimal.refresh()
         self.exports.refresh()  # the line under the download buttons
+        self.controls.redraw()
         self._show_cost()
         self.subject.draw()
         if self.controls.running:

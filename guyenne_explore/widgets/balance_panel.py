@@ -450,6 +450,8 @@ class BalancePanel(w.VBox):
         self.check_depth()
         self._draw()
         self._show_depth()
+        self.controls.redraw()
+        self.depth_controls.redraw()
         if not self.controls.running and self._said is not None:
             self.controls.status.value = escape(self._said())
         if not self.depth_controls.running and self._depth_said is not None:

@@ -215,6 +215,8 @@ class SkillPanel(w.VBox):
         (drawn again from the kept table: nothing is played again)."""
         self.subject.draw()
         self._show_training()  # the training's cost or its record, in the new language
+        self.controls.redraw()
+        self.training.controls.redraw()
         self._show_cost()
         self.how_they_play.refresh()
         if self.controls.running:

@@ -170,6 +170,7 @@ class StyleSection(w.VBox):
         """After a language switch: the cost, the sentences, figures and table, and the status, in the new language."""
         self.check()
         self._show()
+        self.controls.redraw()
         if not self.controls.running and self._said is not None:
             self.controls.status.value = escape(self._said())
         self.export_status.refresh()

@@ -278,6 +278,8 @@ class VariantLab(w.VBox):
         the new language (drawn again from the kept results: nothing is played again)."""
         self._refresh()
         self.subject.draw()
+        self.controls.redraw()
+        self.training.controls.redraw()
         if self.controls.running:
             return
         if self.position is None:
