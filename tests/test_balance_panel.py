@@ -89,6 +89,10 @@ def test_a_bad_field_shows_its_problem_beside_it_and_nothing_runs(tmp_path, engl
     assert "'abc' is not a number" in html.unescape(panel.targets[0].message.value)
     panel.targets[0].low.value = "0.6"  # above its high end
     assert "the low end 0.6 is above the high end 0.55" in html.unescape(panel.targets[0].message.value)
+    panel.targets[0].low.value = "0,45"  # as a French designer types it: a decimal comma
+    assert panel.targets[0].message.value == "" and panel.targets[0].text == "advantage=0.45:0.55"
+    panel.targets[0].low.value = "0,4,5"  # two commas: no number
+    assert "'0,4,5' is not a number" in html.unescape(panel.targets[0].message.value)
     panel.targets[0].low.value = "0.45"
     panel.rows[2].parameter.value, panel.rows[2].values.value = "castles", "6:7"  # castles twice
     assert "castles is given twice" in html.unescape(panel.space_message.value)

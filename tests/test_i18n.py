@@ -441,6 +441,8 @@ def test_number_boxes_say_what_is_wrong_in_french(english):
     assert read_whole("x", "Games")[1] == "Parties doit être un nombre entier, pas 'x'"
     assert read_whole("", "Seed")[1] == "Graine est vide\u00a0: tapez un nombre entier"
     assert read_decimal("9", "PNG scale", 0.5, 4)[1] == "Échelle PNG doit être entre 0.5 et 4, pas 9"
+    assert read_decimal("1,5", "PNG scale", 0.5, 4) == (1.5, None)  # a French decimal comma is read
+    assert read_decimal("1,5,0", "PNG scale", 0.5, 4)[1].endswith("pas '1,5,0'")  # quoted as typed
 
 
 # ---------------------------------------------------------------------- skill levels and optimal play

@@ -62,7 +62,7 @@ from ..render.plots import FORMATS, export_figures, rows_html
 from ..rules import PRESETS, Rules
 from .analysis_panel import RunControls, align_labels
 from .files import Download, zip_bytes
-from .forms import NumberField, messages_html, unreadable
+from .forms import NumberField, decimal_point, messages_html, unreadable
 from .guard import guarded, log
 from .language import SaidLine, name_options
 from .plot_view import FigureBox
@@ -145,7 +145,7 @@ class TargetRow(w.HBox):
         """``advantage=0.45:0.55``, or None for an empty row."""
         if self.name.value == NONE:
             return None
-        return f"{self.name.value}={self.low.value.strip()}:{self.high.value.strip()}"
+        return f"{self.name.value}={decimal_point(self.low.value.strip())}:{decimal_point(self.high.value.strip())}"
 
 
 def _rule_set_name(value: Any, lang: str) -> str:

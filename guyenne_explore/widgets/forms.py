@@ -72,15 +72,22 @@ def _beyond(typed: str, low: float, high: float) -> bool:
     return not (math.isfinite(x) and low <= x <= high)
 
 
+def decimal_point(text: str) -> str:
+    """``text`` with a lone decimal comma read as a point ("0,45" is 0.45, as a French person types it); text
+    with a point, or more than one comma, is left as it is for the reader to judge."""
+    return text.replace(",", ".") if text.count(",") == 1 and "." not in text else text
+
+
 def read_decimal(text: str, label: str, low: float, high: float) -> tuple[float | None, str | None]:
-    """The decimal number typed in a box (``2``, ``1.5``, ``.25``), or None and the words saying why not.
+    """The decimal number typed in a box (``2``, ``1.5``, ``.25``, ``1,5``), or None and the words saying why not.
 
     The companion of :func:`read_whole` for the few settings that are not counts
     (a picture's scale, a time budget): plain digits and one point, no exponent,
     no ``nan`` or ``inf``, so what is accepted is what a person means by a number.
     """
-    typed = text.strip()
-    quoted = repr(typed if len(typed) <= 20 else typed[:17] + "...")
+    shown = text.strip()
+    quoted = repr(shown if len(shown) <= 20 else shown[:17] + "...")  # as typed
+    typed = decimal_point(shown)
     label = gettext(label)
     if not typed:
         return None, gettext("{label} is empty: type a number").format(label=label)
