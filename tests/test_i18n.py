@@ -440,7 +440,7 @@ def test_number_boxes_say_what_is_wrong_in_french(english):
     set_language("fr")
     assert read_whole("x", "Games")[1] == "Parties doit être un nombre entier, pas 'x'"
     assert read_whole("", "Seed")[1] == "Graine est vide\u00a0: tapez un nombre entier"
-    assert read_decimal("9", "PNG scale", 0.5, 4)[1] == "Échelle PNG doit être entre 0.5 et 4, pas 9"
+    assert read_decimal("9", "PNG scale", 0.5, 4)[1] == "Échelle PNG doit être entre 0,5 et 4, pas 9"  # French decimals
     assert read_decimal("1,5", "PNG scale", 0.5, 4) == (1.5, None)  # a French decimal comma is read
     assert read_decimal("1,5,0", "PNG scale", 0.5, 4)[1].endswith("pas '1,5,0'")  # quoted as typed
 
@@ -559,6 +559,27 @@ def test_a_language_switch_redraws_the_last_analysis_without_running_it_again(en
     assert "Variante\u00a0: " in ex.lab.variant_label.value
     ex.language.value = "en"
     assert ex.analysis.controls.status.value.startswith("Done: ") and "Variant: " in ex.lab.variant_label.value
+
+
+def test_a_language_switch_says_the_variant_labs_last_status_and_the_download_links_again(english):
+    """The variant lab's closing status ("Compared ...", "Swept ...") and the size beside a diagram's and a
+    storyboard's download link stayed in the language they were written in after a switch."""
+    pytest.importorskip("ipywidgets")
+    from guyenne_explore.widgets.explorer import Explorer
+
+    ex = Explorer()
+    ex.lab.method.value, ex.lab.games.value = "sample", 20
+    ex.lab.run_compare(block=True)
+    assert ex.lab.controls.status.value.startswith("Compared ")
+    ex.diagram_export.file.offer("diagram.png", b"0" * 1500)
+    ex.moves.storyboard.file.offer("storyboard.pdf", b"0" * 2500)
+    assert ex.diagram_export.file.last == "diagram.png (1.5 kB)"
+    ex.language.value = "fr"
+    assert ex.lab.controls.status.value.startswith("Comparé")
+    assert ex.diagram_export.file.last == "diagram.png (1,5\u202fko)"
+    assert ex.moves.storyboard.file.last == "storyboard.pdf (2,5\u202fko)"
+    ex.language.value = "en"
+    assert ex.lab.controls.status.value.startswith("Compared ")
 
 
 def test_the_optimal_play_section_is_written_again_in_french(english):

@@ -1005,3 +1005,17 @@ def test_the_explorers_intro_follows_the_language_switch():
         assert e.intro.value.startswith("<p>The table on the left is live")
     finally:
         e.set_language("en")
+
+
+def test_the_search_budget_shows_only_where_a_side_searches(start):
+    """The search's budget applies to no other policy: the Analysis tab and the variant lab show it only while a
+    side searches (the Balance tab already did), so a budget beside two uniform sides does not suggest it counts."""
+    from guyenne_explore.widgets.analysis_panel import AnalysisPanel
+    from guyenne_explore.widgets.variant_lab import VariantLab
+
+    for panel in (AnalysisPanel(start), VariantLab(start)):
+        assert panel.search_budget.layout.display == "none"
+        panel.french_policy.value = "search"
+        assert panel.search_budget.layout.display is None
+        panel.french_policy.value = "heuristic"
+        assert panel.search_budget.layout.display == "none"

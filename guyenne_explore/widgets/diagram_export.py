@@ -81,6 +81,7 @@ class DiagramExport(w.Accordion):
         self.message.value = ""
         self._check_caption()
         self.scale._read()
+        self.file.refresh()  # the download link's size in the new language's words
 
     def _check_caption(self) -> str | None:
         """The caption's problem, also written beside its box (nothing when it fits)."""

@@ -17,7 +17,7 @@ import ipywidgets as w
 
 from ..analysis import PARAMETER_LABELS, choice_label
 from ..cards import HERO, KINDS, SYMBOLS, Cards
-from ..i18n import gettext, ngettext
+from ..i18n import gettext, ngettext, plain_count
 from ..rules import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES
 from .guard import guarded
 from .language import name_options
@@ -56,9 +56,11 @@ def read_whole(text: str, label: str, low: int = 0, high: int | None = None) -> 
             label=label, count=len(typed.lstrip("-")))
     n = int(typed)
     if n < low:
-        return None, gettext("{label} must be at least {low}, not {value}").format(label=label, low=low, value=n)
+        return None, gettext("{label} must be at least {low}, not {value}").format(label=label, low=plain_count(low),
+                                                                                    value=plain_count(n))
     if high is not None and n > high:
-        return None, gettext("{label} must be at most {high}, not {value}").format(label=label, high=high, value=n)
+        return None, gettext("{label} must be at most {high}, not {value}").format(label=label, high=plain_count(high),
+                                                                                   value=plain_count(n))
     return n, None
 
 
@@ -94,13 +96,13 @@ def read_decimal(text: str, label: str, low: float, high: float) -> tuple[float 
     if not re.fullmatch(r"-?(\d{1,9}(\.\d{0,6})?|\.\d{1,6})", typed):
         if _beyond(typed, low, high):  # 1e308, nan, inf: a number, but none the box allows; say which are
             return None, gettext("{label} must be between {low} and {high}, not {value}").format(
-                label=label, low=f"{low:g}", high=f"{high:g}", value=quoted)
+                label=label, low=plain_count(low), high=plain_count(high), value=quoted)
         return None, gettext("{label} must be a number like {low} or {middle}, not {value}").format(
-            label=label, low=f"{low:g}", middle=f"{(low + high) / 2:g}", value=quoted)
+            label=label, low=plain_count(low), middle=plain_count((low + high) / 2), value=quoted)
     x = float(typed)
     if not low <= x <= high:
         return None, gettext("{label} must be between {low} and {high}, not {value}").format(
-            label=label, low=f"{low:g}", high=f"{high:g}", value=f"{x:g}")
+            label=label, low=plain_count(low), high=plain_count(high), value=plain_count(x))
     return x, None
 
 

@@ -194,6 +194,7 @@ class MovesPanel(w.VBox):
         """Write the panel's texts again (in the current language, after a language switch)."""
         self.explain.value = ""
         self._show()
+        self.storyboard.file.refresh()  # the last storyboard's download link, its size in the new language's words
 
     def step(self, delta: int) -> None:
         """Move ``delta`` steps along the history (back is negative)."""

@@ -9,7 +9,7 @@ gathers the settings and shows what comes back.
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import Any, Callable
 
 import ipywidgets as w
 import plotly.graph_objects as go
@@ -157,6 +157,7 @@ class VariantLab(w.VBox):
         self.application.add_class("guyenne-application")
         self.runs: list[Run] = []
         self.points: list[SweepPoint] = []
+        self._said: Callable[[], str] | None = None  # the last run's closing status, said again after a language switch
         self._swept = ("", "")  # the parameter and metric of the last sweep (its figure is drawn again on a switch)
         self._loading = False
 
@@ -245,8 +246,11 @@ class VariantLab(w.VBox):
         self._enable(self.controls.running)
 
     def _show_training(self) -> None:
-        """The training of strong for the variant, shown while a side plays "strong, trained for this variant"."""
-        self.training.show(self.variant, TRAINED in (self.english_policy.value, self.french_policy.value))
+        """The training of strong for the variant, shown while a side plays "strong, trained for this variant"; the
+        search's budget, while a side searches (it applies to no other policy)."""
+        chosen = (self.english_policy.value, self.french_policy.value)
+        self.training.show(self.variant, TRAINED in chosen)
+        self.search_budget.layout.display = None if "search" in chosen else "none"
 
     def _show_application(self) -> None:
         """How the preset and the variant apply to the position: when each changed parameter takes effect, or why
@@ -296,6 +300,8 @@ class VariantLab(w.VBox):
             self.figures = result_figures(self.results) if self.results else {}
         if self.figures:
             self.figure_box.show(self.figures)
+        if self._said is not None:
+            self.controls.status.value = escape(self._said())
 
     def _relabel_runs(self) -> None:
         """The runs' labels in the current language ("preset base", "hand size = 7"): they name the figures' panels,
@@ -387,10 +393,11 @@ class VariantLab(w.VBox):
             try:
                 work()
             except Cancelled:
-                self._done(False, cancelled_words(bool(self.figures)))
+                self._done(False, lambda: cancelled_words(bool(self.figures)))
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
                 log.exception("variant lab run failed")
-                self._done(False, gettext("The analysis failed: {error}").format(error=exc))
+                error = str(exc)
+                self._done(False, lambda: gettext("The analysis failed: {error}").format(error=error))
 
         self.controls.launch(guarded, block)
 
@@ -412,14 +419,15 @@ class VariantLab(w.VBox):
             self.figures = result_figures(self.results) if self.results else {}
             self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
             too_large = any(r.out_of_reach for r in runs)
-            if self.results:
-                done = gettext("Compared {runs}").format(runs=gettext(" and ").join(self.results))
-            elif too_large:
-                done = gettext("Neither rule set could be analysed from this position: the exact enumeration is too "
-                               "large (the estimate is below). Choose the sample method, or force exact from the "
-                               "Analysis tab.")
-            else:
-                done = gettext("Neither rule set could be analysed from this position (the reasons are below).")
+
+            def done() -> str:  # the labels of the results, in the language of the moment
+                if self.results:
+                    return gettext("Compared {runs}").format(runs=gettext(" and ").join(self.results))
+                if too_large:
+                    return gettext("Neither rule set could be analysed from this position: the exact enumeration is "
+                                   "too large (the estimate is below). Choose the sample method, or force exact from "
+                                   "the Analysis tab.")
+                return gettext("Neither rule set could be analysed from this position (the reasons are below).")
             self._done(True, done)
 
         self._launch(gettext("Comparing the variant with its preset..."), work, block)
@@ -448,12 +456,15 @@ class VariantLab(w.VBox):
             self.results = {pt.run.label: pt.run.result for pt in points if pt.run.result is not None}
             self.figures = {f"sweep-{parameter}": sweep_figure(points, parameter, metric)}
             self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
-            self._done(True, gettext("Swept {parameter} over {values}").format(
+            self._done(True, lambda: gettext("Swept {parameter} over {values}").format(
                 parameter=parameter_label(parameter), values=", ".join(choice_label(v) for v in values)))
 
         self._launch(gettext("Sweeping {parameter}...").format(parameter=parameter_label(parameter)), work, block)
 
-    def _done(self, ok: bool, message: str) -> None:
+    def _done(self, ok: bool, said: Callable[[], str]) -> None:
+        """The run's end: ``said`` words its closing status, now and again after a language switch."""
+        self._said = said
+        message = said()
         self.controls.finish(ok)
         self.exports.enable(bool(self.results))
         self._enable()
