@@ -221,15 +221,11 @@ def number_separators(lang: str | None = None) -> str:
     return get_decimal_symbol(lang) + get_group_symbol(lang)
 
 
-#: what separates an interval's bounds in a language whose decimal separator is a comma (else ", ")
-_BOUNDS = {"fr": "\u00a0; "}
-
-
 def plain_estimate(value: float, low: float | None = None, high: float | None = None, lang: str | None = None) -> str:
     """A measured value to three decimals with its 95% interval where it has one, in the language's decimals, as
     the tables and the command line show it: "0.510 [0.461, 0.559]"; in French "0,510 [0,461 ; 0,559]" (a comma
     between the bounds would read as a decimal one)."""
-    from babel.numbers import format_decimal
+    from babel.numbers import format_decimal, get_decimal_symbol
 
     lang = lang or current_language()
 
@@ -238,7 +234,10 @@ def plain_estimate(value: float, low: float | None = None, high: float | None = 
 
     if low is None or high is None:
         return shown(value)
-    return f"{shown(value)} [{shown(low)}{_BOUNDS.get(lang, ', ')}{shown(high)}]"
+    # where the decimal symbol is a comma, the bounds are parted by a semicolon (no-break space before it, as French
+    # typography wants): the language's symbol is Babel's, not a list of languages kept here
+    between = "\u00a0; " if get_decimal_symbol(lang) == "," else ", "
+    return f"{shown(value)} [{shown(low)}{between}{shown(high)}]"
 
 
 #: Babel's (CLDR's) units of digital size, largest first, with their size in bytes.

@@ -118,18 +118,15 @@ class SkillTable:
                 kind = "appears" if ref.verdict == EVEN else "not confirmed" if c.verdict == EVEN else "reverses"
                 out.append(tr.gettext(_CHANGES[kind]).format(
                     label=c.label, metric=Metric.label_of(c.metric.name, lang),
-                    before=self.verdict_words(ref, lang), base=level_name(base, lang), before_value=_show(ref.metric, lang),
+                    before=self.verdict_words(ref, lang), base=level_name(base, lang),
+                    before_value=plain_estimate(ref.metric.value, ref.metric.low, ref.metric.high, lang),
                     after=self.verdict_words(c, lang), level=level_name(c.level, lang),
-                    after_value=_show(c.metric, lang)))
+                    after_value=plain_estimate(c.metric.value, c.metric.low, c.metric.high, lang)))
         return out
 
 
 def _is_advantage(name: str) -> bool:
     return name.startswith("Advantage")
-
-
-def _show(m: Metric, lang: str | None) -> str:
-    return plain_estimate(m.value, m.low, m.high, lang)
 
 
 def _verdict(m: Metric, ref: Metric | None) -> str:
