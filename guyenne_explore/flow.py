@@ -71,7 +71,8 @@ def apply_move(p: PositionT, move: Move | str, checked: bool = True) -> Position
     point = p.to_play
 
     if point == SETUP_DISCARD:
-        s = evolve(s, deck=s.deck - move.cards, discard=s.discard + move.cards)
+        s = evolve(s, deck=s.deck - move.cards, discard=s.discard + move.cards,
+                   deck_order=_stack_without(s.deck_order, move.cards))
         p = evolve(p, sides=replace_side(p, side, s))
         if p.sides[1 - side].discard.size < p.rules.pre_discard and side == p.first:
             return p
@@ -105,6 +106,19 @@ def apply_move(p: PositionT, move: Move | str, checked: bool = True) -> Position
     if point == RESPOND_SECOND:
         return resolve_battle(evolve(p, sides=replace_side(p, side, s), placed=placed), 0)
     return evolve(p, sides=replace_side(p, side, s), placed=placed, to_play=_NEXT_PLACEMENT[point])
+
+
+def _stack_without(order: tuple[int, ...] | None, gone: Cards) -> tuple[int, ...] | None:
+    """A stacked deck's order (top card first) once the expert setup's discards ``gone`` leave it
+    (RULES.md 2), None for a shuffled deck.  A move names cards, not copies: the copies of each kind
+    nearest the bottom go, so the top of the stack, the cards the deal draws, stays as it was stacked
+    wherever the deck holds other copies; the cards left keep their order."""
+    if order is None:
+        return None
+    left = list(order)
+    for kind in gone.kinds():
+        del left[len(left) - 1 - left[::-1].index(kind)]
+    return tuple(left) or None
 
 
 # ---------------------------------------------------------------------- battles

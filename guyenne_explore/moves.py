@@ -152,8 +152,7 @@ class Choice:
     def why_not(self, move: Move) -> str | None:
         """None for a legal move, else the rule it breaks in plain words."""
         who = side_title(SIDES[self.side]) if current_language() == "en" else side_noun(SIDES[self.side])
-        if not isinstance(move, Move) or not isinstance(move.cards, Cards) or any(
-                v is not None and type(v) is not int for v in (move.castle, move.first_member)):
+        if not _well_formed(move):
             return _("not a move: {value}").format(value=shown(move))
         if self.point == TEAM_ORDER:
             if move.first_member is None:
@@ -236,6 +235,15 @@ class Choice:
                      " {cards} make {total}").format(card=SYMBOLS[strongest], cards=" ".join(cards.symbols()),  # type: ignore[index]
                                                      total=cards.total)
         return None
+
+
+def _well_formed(move: object) -> bool:
+    """Whether ``move`` is a Move of the types a listed move has (cards as whole counts, a castle and a
+    member as ints, a concession as a bool): ``Move(concede="yes")`` or ``Move(castle=True)`` would
+    otherwise pass the rules' checks as some listed move and be applied as one no point lists."""
+    return (isinstance(move, Move) and isinstance(move.cards, Cards) and all(type(n) is int for n in move.cards)
+            and all(v is None or type(v) is int for v in (move.castle, move.first_member))
+            and (move.concede is None or type(move.concede) is bool))
 
 
 def _more_than(move: Move, kept: str) -> bool:

@@ -9,7 +9,8 @@ or ``Position.warnings()``.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+import os
+from typing import TYPE_CHECKING, Any, Iterator
 
 from .cards import EMPTY, SYMBOLS, CardError, Cards, kind_of
 from .problems import Problem, ProblemsError, problem
@@ -26,13 +27,20 @@ _SYMBOL_KIND = {symbol: kind for kind, symbol in enumerate(SYMBOLS)}
 #: The most characters a position text (JSON or notation) may hold: a position is about
 #: 1 kB, so this refuses a wrong or hostile file at once instead of reading it all.
 MAX_TEXT = 100_000
-_FIELDS = ("rules", "castles", "round", "first", "to_play", "sides", "placed", "remove_choice",
-           "concede_choice", "result", "warnings", "notation")
+_FIELDS = ("rules", "castles", "round", "first", "to_play", "sides", "placed", "remove_choice", "concede_choice")
 _SIDE_FIELDS = ("hand", "members", "deck", "discard", "removed", "exhaustions", "stacked", "drawer", "order")
 
 
 class PositionError(ProblemsError):
-    """A position that cannot be used; ``problems`` names every problem found (as :class:`Problem`)."""
+    """A position that cannot be used; ``problems`` names every problem found (as :class:`Problem`).
+
+    ``draft`` is the position as read when its parts could be read (its rules, its decision point, both
+    sides), problems and all: a builder draws it while a person fixes it, and nothing plays from it."""
+
+    def __init__(self, problems: list[Problem], warnings: list[Problem] | None = None,
+                 draft: State | None = None) -> None:
+        super().__init__(problems, warnings)
+        self.draft = draft
 
     def describe(self) -> str:
         return "invalid position:\n- " + "\n- ".join(self.lines())
@@ -183,8 +191,43 @@ def position_from_json(data: str | bytes | dict[str, Any]) -> State:
     _remove_side_problem(rd, p, data.get("remove_choice"))
     problems = rd.problems + [m for m in position_problems(p) if m not in rd.problems]
     if problems:
-        raise PositionError(problems, position_warnings(p) if not rd.problems else [])
+        raise PositionError(problems, position_warnings(p) if not rd.problems else [], draft=p)
+    unkept = _unkept_problems(data, position_to_json(p))
+    if unkept:
+        raise PositionError(unkept, position_warnings(p), draft=p)
     return p
+
+
+def _unkept_problems(data: dict[str, Any], saved: dict[str, Any]) -> list[Problem]:
+    """A problem for each field given that the save of the position leaves out (a ``placed`` that places
+    nothing, ``"stacked": false``, a field set to null...): a position saves as it was read, so a field
+    that would not come back is refused, naming it, rather than dropped.  The save is the one statement
+    of what a position keeps; the rules are compared by value (:meth:`.Rules.to_json` writes a preset's
+    own values as its name), and a team's ``hand`` is checked against its members, not kept."""
+    kept = set(_paths(saved))
+    return [problem("json.not_kept", path, key=path) for path in _paths(data, kept)
+            if path not in kept and not _team_hand(data, path)]
+
+
+def _paths(data: Any, kept: set[str] | None = None, where: str = "") -> Iterator[str]:
+    """The path of every field of ``data`` (``sides.english.stacked``, ``sides.english.members[0].hand``),
+    not below a path missing from ``kept`` (a field left out is named once, not with its parts) nor
+    inside the rules."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            path = f"{where}.{key}" if where else str(key)
+            yield path
+            if path != "rules" and (kept is None or path in kept):
+                yield from _paths(value, kept, path)
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _paths(value, kept, f"{where}[{i}]")
+
+
+def _team_hand(data: dict[str, Any], path: str) -> bool:
+    """Whether ``path`` is a team side's ``hand`` given beside its ``members`` (checked, not saved); ``data``
+    is the JSON of a position that loaded, so its sides are objects."""
+    return any(path == f"sides.{name}.hand" and "members" in data["sides"][name] for name in SIDES)
 
 
 def _remove_side_problem(rd: _Reader, p: State, spec: Any) -> None:
@@ -241,6 +284,10 @@ def _read_side(rd: _Reader, d: Any, name: str, members: int) -> Side:
             order = tuple(kind_of(c) for c in deck_list) or None  # an empty stacked deck is just empty
         except CardError:
             order = None  # the unknown card is named by the deck's reading
+    if members == 1:  # written only for a team: given for a single player, even as 0 or null, it would be dropped
+        for key in ("drawer", "order"):
+            if key in d:
+                rd.add("position.solo_member_field", f"{where}.{key}", side=name, key=key)
     drawer = rd.integer(d.get("drawer"), f"{where}.drawer", 0)
     order_in = d.get("order")
     member_order = None if order_in is None else rd.integer(order_in, f"{where}.order")
@@ -262,7 +309,7 @@ def _read_placed(rd: _Reader, data: dict[str, Any], to_play: Any) -> tuple[Place
         if not isinstance(spec, dict) or not isinstance(spec.get("castle"), str) or spec["castle"] not in BATTLES:
             rd.add("value.not_object", key, label=key, example='{"castle": "X", "side": "english"}', value=spec)
         else:
-            rd.unknown(spec, ("castle", "side"), f"{key}.")
+            rd.unknown(spec, ("castle", "side") if key == REMOVE_CHOICE else ("castle",), f"{key}.")
             battle = BATTLES.index(spec["castle"])
     if to_play in (REMOVE_CHOICE, CONCEDE_CHOICE) and battle is None and data.get(to_play) is None:
         rd.add("point.battle_missing", to_play, point=to_play)
@@ -336,6 +383,8 @@ def load_position(path: str) -> State:
     """Read a position file; a PositionError names every problem (unreadable or oversized file included).
 
     At most :data:`MAX_TEXT` characters are read, so a device or a huge file is refused at once."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise PositionError([problem("input.not_path", "", value=path)])
     try:
         with open(path, "rb") as fh:
             raw = fh.read(4 * MAX_TEXT + 1)

@@ -27,10 +27,13 @@ MESSAGES: dict[str, str] = {
     "input.not_text": N_("the input must be text (JSON or notation), not {kind}"),
     "input.not_utf8": N_("the input is not UTF-8 text ({detail})"),
     "input.unreadable_file": N_("cannot read {path}: {reason}"),
+    "input.not_path": N_("a position file is named by its path, as text, not {value}"),
     "json.invalid": N_("not valid JSON: {detail}"),
     "json.too_deep": N_("the JSON nests too deeply to be a position"),
     "json.not_object": N_("a position is a JSON object, not {kind}"),
     "json.unknown_field": N_("unknown field {key}"),
+    "json.not_kept": N_("{key} says nothing the other fields do not, so a saved position leaves it out: leave it"
+                        " out too"),
     "json.missing": N_("{key} is missing: {hint}"),
     "notation.fields": N_("a position notation has at least 7 fields separated by spaces, not {count}:"
                        " RULES CASTLES ROUND FIRST TO_PLAY ENGLISH FRENCH [PLACED]"),

@@ -225,7 +225,7 @@ class Rules:
             except RulesError as more:
                 problems += more.problems
             raise RulesError(problems) from None
-        return base.replace(**data)
+        return replace(base, **_normalise(data, base))  # not replace(**data): JSON's keys need not be names
 
     def to_json(self) -> str | dict[str, Any]:
         """The preset name when unchanged, else the preset plus the overrides that differ."""

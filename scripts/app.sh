@@ -10,10 +10,11 @@
 # The page itself takes files only by upload and gives them only as downloads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GUYENNE_WARM=background bash scripts/setup.sh   # the server starts while the fast path compiles
+bash scripts/setup.sh   # the fast path compiles first (once, about a minute), so that no first answer waits for it
 PORT=${PORT:-8866}
 IP=${IP:-127.0.0.1}
 TOKEN=$(.venv/bin/python -c "import secrets; print(secrets.token_urlsafe(24))")
 echo "Explorer app (Voilà): http://${IP}:${PORT}/?token=${TOKEN}"
-exec .venv/bin/voila --no-browser --Voila.config_file_paths=config --port="${PORT}" --Voila.ip="${IP}" \
-  --Voila.token="${TOKEN}" notebooks/explorer.ipynb
+# the token goes by the environment (config/voila.py takes it out): on the command line, `ps` would show it to anyone
+GUYENNE_APP_TOKEN="${TOKEN}" exec .venv/bin/voila --no-browser --Voila.config_file_paths=config --port="${PORT}" \
+  --Voila.ip="${IP}" notebooks/explorer.ipynb

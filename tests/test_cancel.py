@@ -223,3 +223,60 @@ def test_the_bar_says_the_time_left_at_the_pace_so_far_in_both_languages():
     controls._drawn = 0.0
     controls.callback(1200, 10_000)  # big counts are grouped as the language groups digits
     assert controls.progress.description == "1,200/10,000"
+
+
+def _endgame_of_long_rounds() -> Position:
+    """A base endgame (no side can reshuffle) with ten cards in the decks: a forced exact run's forward pass takes
+    seconds a round (its third would need 3.7 GB: refused in words)."""
+    import random
+
+    from guyenne_explore.analysis.planning import in_endgame
+    from guyenne_explore.engine_api import OPEN_FIRST, apply_legal
+
+    rng, p = random.Random(5), Position.start("base")
+    while not (p.to_play == OPEN_FIRST and in_endgame(p, ("uniform", "uniform"))
+               and 7 <= sum(s.deck.size for s in p.sides) <= 11):
+        p = p.apply_outcome(p.sample_outcome(rng)) if p.is_chance else apply_legal(p, rng.choice(list(p.legal_moves)))
+    return p
+
+
+def test_cancel_stops_a_forced_exact_run_in_the_analysis_panel():
+    """Cancel pressed (from another thread, as the page's) during a forced exact run stops it and says so; the
+    forward pass told its caller only between rounds, so the run went on for seconds to its end or its refusal."""
+    import threading
+
+    from guyenne_explore.widgets.analysis_panel import AnalysisPanel
+
+    panel = AnalysisPanel(_endgame_of_long_rounds())
+    panel.method.value = "exact"
+    panel.force_exact.value = True
+    panel.run(block=False)
+    assert panel.controls.thread is not None
+    panel.controls.thread.join(timeout=1.0)  # well into the pass's first long round
+    assert panel.controls.thread.is_alive()
+    pressed = threading.Thread(target=panel.controls.cancel_button.click)
+    pressed.start()
+    pressed.join()
+    panel.controls.thread.join(timeout=30)  # two seconds at most on an idle machine; no duration asserted
+    assert not panel.controls.thread.is_alive()
+    assert panel.controls.status.value.startswith("Cancelled"), panel.controls.status.value
+
+
+def test_the_forward_pass_asks_whether_to_stop_inside_a_round(monkeypatch):
+    """A pass reports every PAIRS_A_REPORT pairs of side states inside a round, not only at its end: a caller that
+    stops it (Cancel, the budget) is heard within the round."""
+    from guyenne_explore.analysis.exact import forward
+    from guyenne_explore.analysis.exact.forward_exact import ExactForwardEndgame
+
+    monkeypatch.setattr(forward, "PAIRS_A_REPORT", 4)
+    p = _endgame_of_long_rounds()
+    reports: list[int] = []
+
+    def stop_at_the_third(states: int) -> None:
+        reports.append(states)
+        if len(reports) == 3:
+            raise Cancelled()
+
+    with pytest.raises(Cancelled):
+        ExactForwardEndgame(p.rules, stop_at_the_third).value(p)
+    assert len(set(reports)) < len(reports)  # reported again with the round's count: inside the round

@@ -620,7 +620,8 @@ def test_cli_check_exit_codes_and_problem_lines(files, capsys):
     for name in ("deep", "garbage"):
         assert main(["check", str(files[name])]) == 1
     assert main(["check", str(files["good"]) + ".missing"]) == 1
-    assert main(["check"]) == 2 and main(["nosuch"]) == 2 and main(["analyse", "--samples", "x"]) == 2
+    assert main(["check"]) == 2 and main(["nosuch"]) == 2  # usage: what argparse itself refuses
+    assert main(["analyse", "--samples", "x"]) == 1  # a number the option cannot take: refused in the reader's words
     assert main(["--help"]) == 0
     assert "Traceback" not in capsys.readouterr().err
 

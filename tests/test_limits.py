@@ -7,8 +7,13 @@ before the arrays are allocated, forced or not, in fractions and in floats, and 
 
 from __future__ import annotations
 
+import itertools
 import json
+import pathlib
 import random
+import resource
+import subprocess
+import sys
 
 import pytest
 
@@ -20,7 +25,8 @@ from guyenne_explore.analysis.planning import Sampler, Solver, estimate_exact_co
 from guyenne_explore.analysis.limits import check_memory
 from guyenne_explore.i18n import plain_size
 from guyenne_explore.cli import main
-from guyenne_explore.engine_api import OPEN_FIRST, apply_legal, cannot_reshuffle_again
+from guyenne_explore.analysis.exact.forward import ForwardEndgame
+from guyenne_explore.engine_api import OPEN_FIRST, TEAM_SPLIT, apply_legal, cannot_reshuffle_again
 from guyenne_explore.record import play_game
 
 
@@ -108,7 +114,9 @@ def _stacked_decks() -> Position:
     for side in data["sides"].values():
         deck = list(side["deck"])
         rng.shuffle(deck)
-        side["deck"], side["stacked"] = deck, True
+        side["deck"] = deck
+        if deck:  # an empty deck is no stacked deck (a position that says so is refused)
+            side["stacked"] = True
     return Position.from_json(data)
 
 
@@ -261,3 +269,78 @@ def test_the_memory_refusal_speaks_the_language_chosen():
     finally:
         set_language(previous)
     assert not refused.value.forceable
+
+
+def _capped(*args: str) -> subprocess.CompletedProcess:
+    """The command line in a child process that cannot take more than 3 GB (a test never eats the machine)."""
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))
+
+    return subprocess.run([sys.executable, "-m", "guyenne_explore", *args], capture_output=True, text=True,
+                          timeout=120, preexec_fn=cap, cwd=pathlib.Path(__file__).resolve().parent.parent)
+
+
+def test_the_cost_of_sixteen_castles_is_estimated_without_their_tables() -> None:
+    """The estimate built the forward pass's 3^castles tables (a MemoryError at 16 castles, exit 3): it needs none,
+    and "auto" samples what the estimate puts out of reach."""
+    done = _capped("analyse", "--rules", '{"preset": "base", "castles": 16}', "--json")
+    assert done.returncode == 0, done.stderr
+    assert "internal error" not in done.stderr and json.loads(done.stdout)["games"] == 2000
+
+
+def test_the_forward_pass_refuses_tables_beyond_the_budget_before_making_them() -> None:
+    """At 16 castles a pass's tables would take tens of GB: asked for, they are refused in words, and the
+    enumeration hands its endgames to the memoised solver instead, which holds only the tables it meets."""
+    forward = ForwardEndgame(Rules.preset("base", castles=16))
+    assert not ForwardEndgame.fits(forward.rules) and ForwardEndgame.fits(Rules.preset("base"))
+    with pytest.raises(ExactOutOfReach, match="of memory") as refused:
+        _ = forward.digits
+    assert not refused.value.forceable
+    small = ForwardEndgame(Rules.preset("base", castles=3))
+    assert small.digits.tolist() == [list(t) for t in itertools.product(range(3), repeat=3)]
+
+
+def test_a_forced_run_whose_memos_outgrow_the_budget_is_stopped_in_words(monkeypatch, capsys) -> None:
+    """Forcing accepts a long wait, not a machine out of memory: the memos are counted as they grow."""
+    from guyenne_explore.analysis import limits
+
+    monkeypatch.setattr(limits, "MEMORY_BUDGET", 100 * limits.BYTES_A_STATE)
+    p = _late_team()
+    with pytest.raises(ExactOutOfReach, match="of memory") as stopped:
+        analyse(p, method="exact", force=True)
+    assert not stopped.value.forceable
+
+
+def test_a_run_far_past_its_estimate_is_stopped_and_forcing_lifts_the_limit(monkeypatch) -> None:
+    """An unforced run may take :data:`.limits.OVERRUN` times its estimate (of a second at least), not hours."""
+    monkeypatch.setattr(api, "AUTO_SECONDS", 1e-4)
+    monkeypatch.setattr(planning, "estimate_exact_cost", lambda *a, **k: (1.0, 1e-4))
+    p = _late_team()
+    with pytest.raises(ExactOutOfReach, match="stopped after") as stopped:
+        analyse(p, method="exact")
+    assert stopped.value.forceable
+    assert analyse(p, method="exact", force=True).exact
+
+
+def test_running_out_of_memory_is_a_refusal_in_words(monkeypatch) -> None:
+    """A MemoryError the budget did not foresee still ends as the project's refusal, never a crash."""
+    from guyenne_explore.analysis.exact import reference
+
+    def exhausted(self, p):
+        raise MemoryError()
+
+    monkeypatch.setattr(reference.Reference, "value", exhausted)
+    with pytest.raises(ExactOutOfReach, match="out of memory") as refused:
+        analyse(_late_team(), method="exact", force=True)
+    assert not refused.value.forceable
+
+
+def _late_team() -> Position:
+    """A team position of a seeded uniform game with 10 cards left (about 20,000 states, a second or two)."""
+    rng = random.Random(1)
+    while True:
+        p = Position.start("team")
+        while not p.is_over:
+            if p.to_play == TEAM_SPLIT and sum(s.hand.size + s.deck.size for s in p.sides) <= 10:
+                return p
+            p = p.apply_outcome(p.sample_outcome(rng)) if p.is_chance else apply_legal(p, rng.choice(list(p.legal_moves)))

@@ -11,14 +11,15 @@ from concurrent.futures import Executor
 from typing import Callable
 
 from ..engine_api import Position
+from ..i18n import ngettext, plain_count
 from .exact.distribution import exact_distribution
-from .limits import ExactOutOfReach
-from .planning import Plan, Sampler, Solver, Where, plan
+from .limits import OVERRUN, Budget, ExactOutOfReach, check_duration
+from .planning import AUTO_SECONDS, Plan, Sampler, Solver, Where, plan, sampling_seconds
 from .policies.registry import POLICIES, policy_named
 from .results import AnalysisResult, exact_result, sampled_result
 from .sampling.sample import play_games, sample_games_on
 
-__all__ = ["POLICIES", "policy_named", "analyse", "execute", "ExactOutOfReach"]
+__all__ = ["POLICIES", "policy_named", "analyse", "check_games", "execute", "ExactOutOfReach"]
 
 
 def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto",
@@ -36,14 +37,34 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
     Unless ``fast`` is False, sampling uses the compiled games and exact
     enumeration the endgame solver where they apply (uniform policies, 2-player
     sides; see :mod:`.compiled`): the same answers, much sooner.  An explicit exact
-    request on an endgame is never refused: it reports progress and can be cancelled.
+    request on an endgame is never refused: it reports progress and can be cancelled.  Sampled games whose
+    stated cost (:func:`.planning.sampling_seconds`) is past :data:`.limits.RUN_SECONDS` are refused
+    (:class:`.limits.TooLong`) unless ``force`` confirms them.
 
     ``arithmetic`` says how an exact distribution is summed: "fraction" (exact fractions,
     ``p_exact``) or "float" (float64: the same to rounding, endgames many times sooner).
     By default an explicit "exact" uses fractions and "auto" floats.
     """
     chosen = plan(p, policies, method, games, force, fast, arithmetic, cores, cluster=_is_cluster(executor))
+    if not _is_cluster(executor):  # (a cluster's cores are its own to count)
+        check_games(p, chosen, cores, force)
     return execute(p, chosen, seed, progress, executor)
+
+
+def check_games(p: Position, chosen: Plan, cores: int = 1, force: bool = False) -> None:
+    """Refuse a sampled plan whose games' stated cost here (:func:`.planning.sampling_seconds`, the engine's spread
+    over ``cores``) is past :data:`.limits.RUN_SECONDS`, unless ``force`` confirms it (:class:`.limits.TooLong`)."""
+    if chosen.method == "sample":
+        check_duration(sampling_seconds(p, chosen.policies, chosen.games, cores),
+                       ngettext("{count} game", "{count} games", chosen.games).format(
+                           count=plain_count(chosen.games)), force)
+
+
+def exact_budget(chosen: Plan) -> Budget:
+    """What an exact plan may spend: the memory budget always; and, where its cost was estimated (not forced, not
+    an endgame), :data:`.limits.OVERRUN` times the estimate, or of :data:`.planning.AUTO_SECONDS` when the
+    estimate is less (a run the estimate missed is stopped in words, not left to run for hours)."""
+    return Budget(None if chosen.seconds is None else OVERRUN * max(chosen.seconds, AUTO_SECONDS))
 
 
 def _is_cluster(executor: Executor | None) -> bool:
@@ -59,7 +80,8 @@ def execute(p: Position, chosen: Plan, seed: int = 0, progress: Callable[[int, i
     if chosen.method == "exact":
         pols = (policy_named(policies[0]), policy_named(policies[1]))
         dist, states = exact_distribution(p, pols, (lambda n: progress(n, 0)) if progress else None,
-                                          chosen.solver is not Solver.PLAIN, floats=chosen.arithmetic == "float")
+                                          chosen.solver is not Solver.PLAIN, floats=chosen.arithmetic == "float",
+                                          budget=exact_budget(chosen))
         # only endgames are summed in floats: a tree that never reaches one stays in fractions
         summed = "float" if any(isinstance(q, float) for q in dist.values()) else "fraction"
         return exact_result(p, policies, dist, states, summed, chosen)

@@ -17,7 +17,7 @@ import pathlib
 import re
 from collections.abc import Sequence
 
-from ..i18n import gettext
+from ..i18n import gettext, plain_count
 
 FONTS = pathlib.Path(__file__).parent / "fonts"
 FONT_FILES = sorted(str(f) for f in FONTS.glob("*.ttf"))
@@ -26,10 +26,18 @@ FAMILY = "DejaVu Sans"
 PDF_RESOLUTION = 2.0
 
 
+#: the scales a PNG (and a PDF page drawn as one) may be drawn at, the lowest and the highest: a quarter of the
+#: SVG's size is the least that stays legible, 8 times (5,760 pixels across) more than any print needs.  The
+#: diagram export's box and ``diagram --scale`` refuse a scale outside them.
+SCALES = (0.25, 8.0)
+
+
 def check_scale(scale: float) -> float:
-    """``scale`` as a float, or a ValueError saying what a scale may be."""
-    if not (isinstance(scale, (int, float)) and scale > 0 and scale <= 20):
-        raise ValueError(gettext("scale must be a number above 0 and at most 20, not {scale}").format(scale=repr(scale)))
+    """``scale`` as a float, or a ValueError saying what a scale may be (:data:`SCALES`)."""
+    low, high = SCALES
+    if not (isinstance(scale, (int, float)) and low <= scale <= high):
+        raise ValueError(gettext("{label} must be between {low} and {high}, not {value}").format(
+            label=gettext("the scale"), low=plain_count(low), high=plain_count(high), value=repr(scale)))
     return float(scale)
 
 

@@ -359,14 +359,25 @@ def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], 
 
 
 # ---------------------------------------------------------------------- outputs
+#: Pages (diagrams) past which a storyboard is refused before any is drawn: the longest games of the presets take
+#: about 120 (seeded uniform games of each), a diagram takes tens of KB and its PDF page tens of milliseconds, and
+#: a hand-made record of thousands of steps would take minutes and hundreds of MB
+STORYBOARD_PAGES = 400
+
+
 def storyboard(record: GameRecord | Sequence[Position], width: float = 720, viewer: int | None = None,
                lang: str | None = None) -> list[Diagram]:
     """The numbered diagrams of a record's (or a history's) storyboard; every hand face up, or as ``viewer``
     (ENGLISH or FRENCH) sees the game: its own cards face up, the other side's hidden until revealed.  Captions
-    and labels are in ``lang`` (``en``/``fr``, default the current language)."""
+    and labels are in ``lang`` (``en``/``fr``, default the current language).  A storyboard of more than
+    :data:`STORYBOARD_PAGES` pages is refused in words (a ValueError) before any is drawn."""
     if not isinstance(record, GameRecord):
         record = record_from_positions(record)
-    return [f.diagram(n, width, viewer, lang) for n, f in enumerate(frames_of(record, viewer, lang), start=1)]
+    frames = frames_of(record, viewer, lang)
+    if len(frames) > STORYBOARD_PAGES:
+        raise ValueError(gettext("this storyboard would have {count} pages, more than the limit of {limit}: "
+                                 "draw part of the game").format(count=len(frames), limit=STORYBOARD_PAGES))
+    return [f.diagram(n, width, viewer, lang) for n, f in enumerate(frames, start=1)]
 
 
 #: the white border of a storyboard's pages, in points (a quarter inch: what printers leave unprinted)

@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ..cards import Cards, kind_of
 from ..flow import battle_of, defender_at
-from ..i18n import castle_number, gettext, point_name, side_title, translator
+from ..i18n import castle_number, gettext, plain_count, point_name, side_title, translator
 from ..position import ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE, evolve
-from ..view import revealed
+from ..view import SideView, revealed, side_view
 from .battles import BattleMark, battle_marks
 from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR, SIDE_COLOR, TINT
 from .export import FONTS
@@ -118,6 +119,27 @@ def wrap_lines(text: str, size: float, width: float) -> list[str]:
     if line or not lines:
         lines.append(line)
     return lines
+
+
+#: the longest caption a diagram takes from a person: three lines above the table
+MAX_CAPTION = 240
+#: control characters a caption may hold: white space, drawn as a space (:func:`wrap_lines`)
+_SPACES = frozenset("\t\n\r")
+
+
+def caption_problem(caption: str) -> str | None:
+    """Why ``caption``, as a person gave it, cannot be drawn above a picture, or None: too long, or holding a
+    control character (an ANSI colour code pasted from a terminal: no SVG may hold one, no reader would see
+    it) or the remains of bytes that were not UTF-8.  The one check of a caption, whatever the format drawn
+    (the command line's ``diagram --caption`` and the diagram export's box)."""
+    if len(caption) > MAX_CAPTION:
+        return gettext("the caption holds {count} characters: at most {high} fit above the table").format(
+            count=plain_count(len(caption)), high=MAX_CAPTION)
+    bad = next((ch for ch in caption if unicodedata.category(ch) in ("Cc", "Cs") and ch not in _SPACES), None)
+    if bad is not None:
+        return gettext("the caption holds the control character {char}: a caption is text to draw").format(
+            char=repr(bad))
+    return None
 
 
 def _caption(y: float, caption: str, *, size: float = 16, cls: str = "caption", weight: str = "bold",
@@ -342,6 +364,18 @@ def _with_preview(p: Position, preview: Preview | None) -> Position:
     return evolve(p, placed=placed)
 
 
+def member_view(p: Position, viewer: int | None, member: int | None) -> SideView | None:
+    """What ``member`` of the team side ``viewer`` may see of ``p`` (the engine's :func:`~..view.side_view`),
+    or None where the diagram draws a whole side's view: no viewer, no member named, or a side alone.
+
+    A team member sees its own hand, its own placed cards and the side's discard, but not its partner's hand
+    nor the partner's cards placed face down this round, and so not the deck's contents either (it cannot tell
+    them from the partner's hand): RULES.md 8, members may not tell each other their cards."""
+    if viewer is None or member is None or len(p.sides[viewer].hands) < 2:
+        return None
+    return side_view(p, viewer, member)
+
+
 def _first_marker(x: float, y: float, lang: str | None = None) -> str:
     first = translator(lang).gettext("1st")
     return (f'<g class="first-player"><circle cx="{_f(x)}" cy="{_f(y)}" r="10" fill="{GOLD}" stroke="{INK}" '
@@ -367,14 +401,16 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
                  caption: str | None = None, width: float = 720, show_winners: bool = False,
                  viewer: int | None = None, show_placed: bool | frozenset[int] | None = None, highlight_castle: int | None = None,
                  info: str | None = None, show_turn: bool = True, lang: str | None = None,
-                 rule: str | None = None) -> str:
+                 rule: str | None = None, viewer_member: int | None = None) -> str:
     """A standalone SVG picture of a position, its labels in ``lang`` (``en``/``fr``, default the current language).
 
     ``show_hands`` shows every hidden card face up (the designer's view): hands,
     placed cards, and each deck's and discard's contents counted by value beside
     the pile.  Without it, hands and placed cards not yet revealed are backs with
     counts, except those of ``viewer`` (ENGLISH or FRENCH): a player sees its own
-    hand, its own placed cards and what its own deck and discard hold.
+    hand, its own placed cards and what its own deck and discard hold.  ``viewer_member`` narrows a team
+    side's view to that member's (:func:`member_view`): its partner's hand, the partner's face-down placed
+    cards and the deck's contents stay hidden, as at a table where members may not tell each other their cards.
     ``highlight_move`` outlines the castle and hand cards of a move, and a placement's cards are also drawn
     at its castle (X or Y) in a dashed gold frame, so that a previewed move shows where it goes; ``caption``
     is written above the table, wrapped to its width.  ``show_winners`` marks on
@@ -443,6 +479,12 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
     english_area = english_placed + PLACED_H
     total_h = english_area + SIDE_AREA_H + 8
 
+    mv = member_view(p, viewer, viewer_member)
+
+    def member_sees(side: int, member: int) -> bool:
+        """Whether the viewer sees the hidden cards of ``side``'s ``member`` (a hand, a placement)."""
+        return show_hands or (viewer == side and (mv is None or mv.member == member))
+
     body: list[str] = []
     # ---------------------------------------------------------------- side areas
     for side, ay in ((FRENCH, top_area), (ENGLISH, english_area)):
@@ -476,10 +518,11 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
             hl = hl_cards if (acting_side == side and acting_member == m and not removing) else None
             body.append(f'<g class="hand stack" {_zone_attrs(side, "hand")} data-member="{m}" '
                         f'data-count="{hand.size}">')
-            body.append(_cards_row(cx, cy, hand.symbols() if face_up else None, hand.size, side,
+            body.append(_cards_row(cx, cy, hand.symbols() if member_sees(side, m) else None, hand.size, side,
                                    w=CARD_W, h=CARD_H, span=span - 16, highlight=hl))
             body.append("</g>")
-        body.append(_stack(490, ay + 24, s.deck.size, side, "deck", s.deck if face_up else None, lang))
+        deck_known = face_up and (show_hands or mv is None)  # a member cannot tell the deck from its partner's hand
+        body.append(_stack(490, ay + 24, s.deck.size, side, "deck", s.deck if deck_known else None, lang))
         body.append(_stack(598, ay + 24, s.discard.size, side, "discard", s.discard if face_up else None, lang))
         body.append("</g>")
 
@@ -508,13 +551,13 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
             w, h = (ph, pw) if defending else (pw, ph)
             yy = row + (PLACED_H - h) / 2
             if preview is not None and (preview.battle, preview.side) == (battle, side):
-                body.append(_preview_stack(preview, cx, yy, w, h, slot - 4, show_hands or viewer == side))
+                body.append(_preview_stack(preview, cx, yy, w, h, slot - 4, member_sees(side, acting_member)))
             cards = p.placed.at(side, battle)
             if not cards.size:
                 continue
             up = show_hands if show_placed is None else show_placed
-            face = (battle in up if isinstance(up, frozenset) else up) or viewer == side \
-                or revealed(p, battle, 1 - side)
+            face = (battle in up if isinstance(up, frozenset) else up) or revealed(p, battle, 1 - side) \
+                or (viewer == side and (mv is None or mv.own_placed[battle] == cards))
             role = "defence" if defending else "attack"
             body.append(f'<g class="placed stack" {_zone_attrs(side, "placed-" + "XY"[battle])} '
                         f'data-battle="{"XY"[battle]}" data-role="{role}" data-count="{cards.size}">')

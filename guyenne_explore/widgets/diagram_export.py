@@ -16,27 +16,18 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..i18n import gettext, plain_count
+from ..i18n import gettext
 from ..position import Position
 from ..render.seating import seating_svg
 from ..render.storyboard import record_from_positions, storyboard, storyboard_pdf, storyboard_zip
-from ..render.svg import Diagram, diagram
+from ..render.export import SCALES
+from ..render.svg import Diagram, caption_problem, diagram
 from .files import Download
 from .forms import NumberField, messages_html
 from .guard import guarded
 from .table import Table
 
 FORMATS = ("PNG", "SVG", "PDF")
-#: the longest caption the row draws: three lines above the table (a longer text is refused beside the box)
-MAX_CAPTION = 240
-
-
-def caption_problem(text: str) -> str | None:
-    """Why ``text`` cannot be the caption above the table, or None."""
-    if len(text) > MAX_CAPTION:
-        return gettext("the caption holds {count} characters: at most {high} fit above the table").format(
-            count=plain_count(len(text)), high=MAX_CAPTION)
-    return None
 
 
 class DiagramExport(w.Accordion):
@@ -60,7 +51,7 @@ class DiagramExport(w.Accordion):
         self.seating = w.Checkbox(value=False, description="where the players sit", indent=False,
                                   layout=w.Layout(width="auto"),
                                   tooltip="a top view of the table with each player's seat (made for the team game)")
-        self.scale = NumberField("PNG scale", 2.0, 0.25, 8.0, whole=False, width="140px",
+        self.scale = NumberField("PNG scale", 2.0, *SCALES, whole=False, width="140px",
                                  style={"description_width": "70px"})
         self.button = w.Button(description="Download diagram", icon="download", button_style="primary",
                                layout=w.Layout(width="auto"))

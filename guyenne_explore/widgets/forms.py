@@ -8,16 +8,16 @@ only routes each problem message to the part of the form it is about).
 from __future__ import annotations
 
 import html
-import math
 import re
 from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
 
+from .. import numbers
 from ..analysis import PARAMETER_LABELS, choice_label
 from ..cards import HERO, KINDS, SYMBOLS, Cards
-from ..i18n import gettext, ngettext, plain_count
+from ..i18n import gettext, ngettext
 from ..rules import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES
 from .guard import guarded
 from .language import name_options
@@ -38,72 +38,32 @@ def kinds_shown(*cards: Cards) -> tuple[int, ...]:
 MAX_COUNT = 999
 
 
-def read_whole(text: str, label: str, low: int = 0, high: int | None = None) -> tuple[int | None, str | None]:
+#: the widest a whole-number box reads when the engine judges the value (a rules parameter, a round): what
+#: the engine then says names its own bounds
+WIDE = 10**9
+
+
+def read_whole(text: str, label: str, low: int = 0, high: int = WIDE) -> tuple[int | None, str | None]:
     """The whole number typed in a box, or None and the words saying why it is not one.
 
-    The box keeps what was typed (a person fixes a typo, the form does not revert it),
-    so every reader of a number box goes through here and shows the words beside the box.
+    The box keeps what was typed (a person fixes a typo, the form does not revert it), so every reader
+    of a number box goes through here and shows the words beside the box; the words are the one reader's
+    (:func:`guyenne_explore.numbers.whole`), as the command line says them.
     """
-    typed = text.strip()
-    quoted = repr(typed if len(typed) <= 20 else typed[:17] + "...")
-    label = gettext(label)  # a field's name, as its box shows it in the current language
-    if not typed:
-        return None, gettext("{label} is empty: type a whole number").format(label=label)
-    if not (typed.isascii() and typed.lstrip("-").isdigit() and typed.count("-") <= 1):
-        return None, gettext("{label} must be a whole number, not {value}").format(label=label, value=quoted)
-    if len(typed.lstrip("-")) > 9:
-        return None, gettext("{label} must be a whole number of at most 9 digits, not one of {count}").format(
-            label=label, count=len(typed.lstrip("-")))
-    n = int(typed)
-    if n < low:
-        return None, gettext("{label} must be at least {low}, not {value}").format(label=label, low=plain_count(low),
-                                                                                    value=plain_count(n))
-    if high is not None and n > high:
-        return None, gettext("{label} must be at most {high}, not {value}").format(label=label, high=plain_count(high),
-                                                                                   value=plain_count(n))
-    return n, None
-
-
-def _beyond(typed: str, low: float, high: float) -> bool:
-    """Whether ``typed`` is a number Python reads (an exponent, ``nan``, ``inf``, many digits) that is not
-    finite or lies outside ``low`` to ``high``: its problem is the range, not the way it is written."""
     try:
-        x = float(typed)
-    except ValueError:
-        return False
-    return not (math.isfinite(x) and low <= x <= high)
-
-
-def decimal_point(text: str) -> str:
-    """``text`` with a lone decimal comma read as a point ("0,45" is 0.45, as a French person types it); text
-    with a point, or more than one comma, is left as it is for the reader to judge."""
-    return text.replace(",", ".") if text.count(",") == 1 and "." not in text else text
+        return numbers.whole(text, gettext(label), low, high), None  # the field as its box shows it
+    except numbers.NumberError as exc:
+        return None, str(exc)
 
 
 def read_decimal(text: str, label: str, low: float, high: float) -> tuple[float | None, str | None]:
-    """The decimal number typed in a box (``2``, ``1.5``, ``.25``, ``1,5``), or None and the words saying why not.
-
-    The companion of :func:`read_whole` for the few settings that are not counts
-    (a picture's scale, a time budget): plain digits and one point, no exponent,
-    no ``nan`` or ``inf``, so what is accepted is what a person means by a number.
-    """
-    shown = text.strip()
-    quoted = repr(shown if len(shown) <= 20 else shown[:17] + "...")  # as typed
-    typed = decimal_point(shown)
-    label = gettext(label)
-    if not typed:
-        return None, gettext("{label} is empty: type a number").format(label=label)
-    if not re.fullmatch(r"-?(\d{1,9}(\.\d{0,6})?|\.\d{1,6})", typed):
-        if _beyond(typed, low, high):  # 1e308, nan, inf: a number, but none the box allows; say which are
-            return None, gettext("{label} must be between {low} and {high}, not {value}").format(
-                label=label, low=plain_count(low), high=plain_count(high), value=quoted)
-        return None, gettext("{label} must be a number like {low} or {middle}, not {value}").format(
-            label=label, low=plain_count(low), middle=plain_count((low + high) / 2), value=quoted)
-    x = float(typed)
-    if not low <= x <= high:
-        return None, gettext("{label} must be between {low} and {high}, not {value}").format(
-            label=label, low=plain_count(low), high=plain_count(high), value=plain_count(x))
-    return x, None
+    """The decimal number typed in a box (``2``, ``1.5``, ``.25``, ``1,5``), or None and the words saying why not:
+    the companion of :func:`read_whole` for the few settings that are not counts (a picture's scale, a time
+    budget), read by :func:`guyenne_explore.numbers.decimal`."""
+    try:
+        return numbers.decimal(text, gettext(label), low, high), None
+    except numbers.NumberError as exc:
+        return None, str(exc)
 
 
 def number_box(value: int | str = 0, width: str = "52px", **kwargs: Any) -> w.Text:
@@ -251,8 +211,8 @@ class TotalsRow:
 
 def parse_card_counts(text: str) -> dict[str, int]:
     """``"2:12 3:4 4:3 5:2"`` as ``{"2": 12, ...}``; a ValueError says what cannot be read."""
-    pairs = re.findall(r"(\d)\s*[:x×]\s*(\d+)", text)
-    rest = re.sub(r"(\d)\s*[:x×]\s*(\d+)|[\s,;]", "", text)
+    pairs = re.findall(r"([0-9])\s*[:x×]\s*([0-9]+)", text)  # the digits 0-9, as every number is read
+    rest = re.sub(r"([0-9])\s*[:x×]\s*([0-9]+)|[\s,;]", "", text)
     if rest or not pairs:
         raise ValueError(gettext("write card counts as value:count pairs like 2:12 3:4 4:3 5:2, not {text}").format(
             text=_short(text)))
@@ -365,7 +325,7 @@ class RulesParameters:
                     problems.append(f"rules: {exc}")
                     continue
             elif key in self.NUMBERS:
-                value, problem = read_whole(value, f"rules: {self.NUMBERS[key]}", low=-(10**9))
+                value, problem = read_whole(value, f"rules: {self.NUMBERS[key]}", low=-WIDE)
                 if problem is not None:
                     problems.append(problem)
                     continue

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import functools
 import logging
+import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from ..i18n import gettext
 from .messages import messages_html
@@ -51,3 +52,35 @@ def guarded(where: Any, attribute: str = "value") -> Callable[[F], F]:
         return safe  # type: ignore[return-value]
 
     return wrap
+
+
+def keep_tracebacks_in_the_server_log(shell: Any) -> None:
+    """In the app's kernel: an error leaves the kernel as one short line, its traceback goes to the server's log.
+
+    ipywidgets shows an exception of a widget's message (a page sending a bad payload,
+    a handler that is not guarded) through IPython's traceback, which ipykernel sends on
+    iopub -- to every websocket of the kernel, naming the server's files; Voilà's
+    ``show_tracebacks = False`` hides only the notebook's cells.  ``_showtraceback`` is
+    the one way an error message leaves an IPython kernel, so it is replaced on this
+    shell alone (``config/voila.py`` calls this in the app's kernels; JupyterLab keeps
+    its tracebacks).  Python's logging and warnings, which would go to ``sys.stderr``
+    (forwarded to the page as well), go to the kernel process's own standard error.
+    """
+    server_log = logging.StreamHandler(_process_stderr())
+    server_log.setFormatter(logging.Formatter("[guyenne app kernel] %(levelname)s %(name)s: %(message)s"))
+    logging.getLogger().addHandler(server_log)
+    logging.captureWarnings(True)
+    send = shell._showtraceback
+
+    def short(etype: type[BaseException], evalue: BaseException, _stb: list[str]) -> None:
+        log.error("an error in the app's kernel", exc_info=(etype, evalue, evalue.__traceback__))
+        words = gettext("unexpected error ({error}); it was logged").format(error=etype.__name__)
+        send(etype, words, [words])
+
+    shell._showtraceback = short
+
+
+def _process_stderr() -> TextIO:
+    """The kernel process's standard error as it was before ipykernel forwarded it to the page (the server's log)."""
+    copy = getattr(sys.stderr, "_original_stdstream_copy", None)  # ipykernel forwards even the descriptor 2
+    return open(copy, "w", buffering=1, closefd=False) if copy is not None else sys.__stderr__

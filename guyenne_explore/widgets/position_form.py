@@ -15,14 +15,14 @@ import html
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import ipywidgets as w
 import traitlets
 
-from ..cards import EMPTY, CardError, Cards
+from ..cards import EMPTY, HERO, KINDS, CardError, Cards, kind_of, value_of
 from ..i18n import gettext
-from ..i18n import N_, castle_number, current_language, point_name, side_title
+from ..i18n import N_, castle_number, current_language, ngettext, point_name, side_title
 from ..position import BATTLES, POINTS, Position
 from ..positions_io import PositionError
 from ..problems import Problem, as_problem
@@ -30,6 +30,7 @@ from ..render.colors import CONTROL_COLOR
 from ..rules import PRESETS, SIDES, Rules, RulesError
 from .forms import (
     SECTIONS,
+    WIDE,
     CountsRow,
     RulesParameters,
     TotalsRow,
@@ -50,6 +51,13 @@ ZONE_LABELS = {"deck": "deck", "discard": "discard", "removed": "removed", "X": 
 #: a zone's name in the note that points at its counts (a click on the table's stack)
 FOCUS_ZONES = {"hand": N_("hand"), "deck": N_("deck"), "discard": N_("discard"), "removed": N_("removed"),
                "placed-X": N_("placed at X"), "placed-Y": N_("placed at Y")}
+#: the zones of a side whose cards "Rest to deck" leaves where they are (a hand per team member, then the rest)
+NOT_DECK = ("hand0", "hand1", *(z for z in ZONE_ROWS if z != "deck"))
+#: the form's fixed texts of the zones typed as cards and of "Rest to deck", for extraction (relabelled like
+#: every fixed label)
+TYPED_LABELS = (N_("cards, e.g. H54322"), N_("<b>as cards</b>"), N_("Rest to deck"),
+                N_("put the rest of this side's cards in its deck: its full set under the rules less what its other "
+                   "zones hold"))
 
 
 #: The form section of each field path's first part (``sides.<side>...`` goes to that side's section).
@@ -76,6 +84,61 @@ def _row_field(key: tuple[int, str]) -> str:
 
 
 
+def cards_words(card_set: Cards) -> str:
+    """The cards a side has under the rules, as a person types them: "H for the hero and 2 to 5"."""
+    values = [value_of(k) for k in range(HERO) if card_set[k]]
+    runs = (gettext("{low} to {high}").format(low=values[0], high=values[-1])
+            if len(values) > 2 and values[-1] - values[0] == len(values) - 1 else ", ".join(map(str, values)))
+    if not card_set[HERO]:
+        return runs
+    return gettext("H for the hero and {values}").format(values=runs) if values else gettext("H for the hero")
+
+
+def read_typed_cards(text: str, card_set: Cards | None) -> tuple[Cards | None, str | None]:
+    """A zone typed as cards (``H54322``: the notation's card letters, in any order, spaces allowed; nothing or
+    ``-`` for none), or None and the problem in words: each letter must be a card of ``card_set`` (a side's set
+    under the rules; None while the rules cannot be read: any card)."""
+    allowed = card_set if card_set is not None else Cards([1] * KINDS)
+    counts = [0] * KINDS
+    letters = [ch for ch in text if not ch.isspace()]
+    for ch in letters if letters != ["-"] else []:
+        try:
+            kind: int | None = kind_of(ch)
+        except CardError:
+            kind = None
+        if kind is None or not allowed[kind]:
+            words = (gettext("{symbol} is not a card: write {cards}") if kind is None
+                     else gettext("{symbol} is not a card of these rules: write {cards}"))
+            return None, words.format(symbol=ch, cards=cards_words(allowed))
+        counts[kind] += 1
+    return Cards(counts), None
+
+
+class TypedCards:
+    """A zone typed as cards beside its counts: the box shows the zone's cards as the counts stand, and what is
+    typed sets the counts; what is not cards is refused beside the box (the box keeps it, to be fixed), and
+    holds the form back like a count box that holds no count."""
+
+    def __init__(self, on_typed: Callable[[], None]) -> None:
+        self.box = w.Text(placeholder="cards, e.g. H54322", continuous_update=False, layout=w.Layout(width="120px"))
+        self.box.add_class("guyenne-typed-cards")  # for pages and tests to find it among the count boxes
+        self.message = w.HTML()
+        self.message.add_class("guyenne-row-message")
+        self.problem: str | None = None
+        self.box.observe(lambda _change: on_typed(), names="value")
+
+    def show(self, cards: Cards) -> None:
+        """The zone's cards in the box, unless a refused text stands there (it stays until fixed)."""
+        if self.problem is None:
+            self.box.value = "".join(cards.symbols())
+
+    def read(self, card_set: Cards | None) -> Cards | None:
+        """The cards typed, or None with the problem written beside the box."""
+        cards, self.problem = read_typed_cards(self.box.value, card_set)
+        self.message.value = messages_html([self.problem] if self.problem else [])
+        return cards
+
+
 class PositionForm(w.VBox):
     """A field for every part of a position, checked live by the engine (the builder's form).
 
@@ -88,6 +151,9 @@ class PositionForm(w.VBox):
     position = traitlets.Any(None, allow_none=True)
     problems = traitlets.List(traitlets.Instance(Problem))
     warnings = traitlets.List(traitlets.Instance(Problem))
+    #: the position the form describes as read while it is not valid, problems and all (``PositionError.draft``),
+    #: to draw as it is built; None while the form is valid or cannot be read that far
+    draft: Position | None = None
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -95,6 +161,7 @@ class PositionForm(w.VBox):
         self._castles: list[str] = []
         self._cards: dict[tuple[int, str], Cards] = {}
         self._rows: dict[tuple[int, str], CountsRow] = {}
+        self._typed: dict[tuple[int, str], TypedCards] = {}  # each row's zone typed as cards
         self._layout_key: tuple[Any, ...] | None = None
         self.errors = {name: w.HTML() for name in SECTIONS}
         self.fill_notes = w.HTML()  # what a loaded file held that no field can show
@@ -127,6 +194,12 @@ class PositionForm(w.VBox):
         self.order = [w.Dropdown(options=[("undecided", None), ("0 first", 0), ("1 first", 1)], description="order",
                                  style=style, layout=w.Layout(width="180px")) for _ in SIDES]
         self.grids = [w.VBox() for _ in SIDES]
+        self.rest_buttons = [w.Button(description="Rest to deck", icon="inbox", layout=w.Layout(width="auto"),
+                                      tooltip="put the rest of this side's cards in its deck: its full set under "
+                                              "the rules less what its other zones hold") for _ in SIDES]
+        self.rest_messages = [w.HTML() for _ in SIDES]
+        for i, button in enumerate(self.rest_buttons):
+            button.on_click(lambda _b, i=i: guarded(self.rest_messages[i])(self.rest_to_deck)(i))
         self.focus_note = w.HTML()
         self.scroll = ScrollTo(layout=w.Layout(height="0px"))
         for widget, section in ((self.round, "game"), (self.first, "game"), (self.to_play, "game"),
@@ -145,7 +218,9 @@ class PositionForm(w.VBox):
             w.HTML("<h4>Game</h4>"), w.HBox([self.round, self.first, self.to_play]), self.errors["game"],
             *[w.VBox([w.HTML(f"<h4>{name.capitalize()}</h4>"),
                       w.HBox([self.exhaustions[i], self.drawer[i], self.order[i]]),
-                      self.errors[name], self.grids[i]]) for i, name in enumerate(SIDES)],
+                      self.errors[name], self.grids[i],
+                      w.HBox([self.rest_buttons[i], self.rest_messages[i]], layout=w.Layout(align_items="center"))])
+              for i, name in enumerate(SIDES)],
             self.focus_note,
             w.HTML("<h4>Placed this round</h4>"), w.HBox([self.x, self.y, self.pending]), self.errors["placed"],
             self.scroll,
@@ -162,6 +237,7 @@ class PositionForm(w.VBox):
     def show(self, position: Position) -> None:
         """Show a valid position in the form (a move played, a step of the game) without reading it back:
         ``position`` stays exactly the one given, a stacked deck's order included, until a field is edited."""
+        self.draft = None
         self._fill(position.to_json(), order_kept=True)
         self._show_check(position, [], [], position.warnings())
         self._shown()
@@ -189,6 +265,33 @@ class PositionForm(w.VBox):
         self.focus_note.value = f"<i>{html.escape(note)}</i>"
         self.scroll.to(".guyenne-focus")
 
+    def type_cards(self, side: int, zone: str, text: str) -> None:
+        """Type a zone's cards (``zone``: hand0, hand1 for a team's second member, deck, discard, removed, X, Y),
+        as a person types them in the zone's box beside its counts."""
+        self._typed[(side, zone)].box.value = text
+
+    def rest_to_deck(self, side: int) -> None:
+        """Put the rest of ``side``'s cards in its deck: its full set under the rules (:attr:`.Rules.card_set`) less
+        what its hands, discard, removed and placed cards hold.  Refused beside the button, naming the cards
+        over, while those zones hold more than the set, or while the rules cannot be read."""
+        self._sync_layout()  # the counts as last typed
+        r = self._rules()
+        if r is None:
+            self.rest_messages[side].value = messages_html([gettext(
+                "the deck was not filled: the rules cannot be read, fix them first")])
+            return
+        held = sum((self._cards[(side, zone)] for zone in NOT_DECK), EMPTY)
+        over = Cards(max(0, n - most) for n, most in zip(held, r.card_set))
+        if over.size:
+            self.rest_messages[side].value = messages_html([ngettext(
+                "the deck was not filled: the other zones hold {count} card more than the rules give the side ({cards})",
+                "the deck was not filled: the other zones hold {count} cards more than the rules give the side ({cards})",
+                over.size).format(count=over.size, cards=over)])
+            return
+        self.rest_messages[side].value = ""
+        with self._batch():
+            self._rows[(side, "deck")].set(r.card_set - held)
+
     def form_json(self) -> dict[str, Any]:
         """The position the form describes, as RULES.md section 10 JSON (valid or not)."""
         return self._assemble()[0]
@@ -212,7 +315,8 @@ class PositionForm(w.VBox):
             fields=tuple((name, box.value) for name, box in self._fields().items()),
             castles=tuple(self._castles),
             cards=tuple(sorted(self._cards.items())),
-            texts=tuple(sorted((key, tuple(b.value for b in row.boxes)) for key, row in self._rows.items())))
+            texts=tuple(sorted((key, tuple(b.value for b in row.boxes)) for key, row in self._rows.items())),
+            typed=tuple(sorted((key, typed.box.value) for key, typed in self._typed.items())))
 
 
     def _restore_form(self, state: FormState) -> None:
@@ -235,6 +339,9 @@ class PositionForm(w.VBox):
                 row = self._rows.get(key)
                 for box, text in zip(row.boxes if row is not None else (), texts):
                     box.value = text
+            for key, text in state.typed:
+                if key in self._typed:
+                    self._typed[key].box.value = text
 
     # ------------------------------------------------------------------ filling
     @contextmanager
@@ -339,15 +446,33 @@ class PositionForm(w.VBox):
         data, problems = self._assemble()
         blocked = [as_problem(p, _row_field(key)) for key, row in self._rows.items()
                    for p in row.problems]  # shown beside their rows
+        blocked += [as_problem(typed.problem, _row_field(key)) for key, typed in self._typed.items() if typed.problem]
         position, warnings = None, []
-        if not problems and not blocked:
-            try:
-                position = Position.from_json(data)
-                warnings = position.warnings()
-            except PositionError as exc:
+        try:
+            read = Position.from_json(data)
+        except PositionError as exc:  # the draft: every Position is made by the engine's new_position
+            self.draft = cast("Position | None", exc.draft)
+            if not problems and not blocked:
                 problems, warnings = exc.problems, exc.warnings
+        else:
+            self.draft = None if not problems and not blocked else read
+            if self.draft is None:
+                position, warnings = read, read.warnings()
         self._show_check(position, problems, blocked, warnings)
         self._edited()
+
+    def _on_typed(self, key: tuple[int, str]) -> None:
+        """A zone typed as cards: its counts set from them and the form checked once, or the refusal beside its
+        box (the form checked again as it stands or ends); the box written to show the counts is no edit."""
+        typed, row = self._typed[key], self._rows[key]
+        was = typed.problem
+        r = self._rules()
+        cards = typed.read(r.card_set if r is not None else None)
+        if cards is not None and cards != row.cards:
+            with self._batch():
+                row.set(cards)
+        elif typed.problem != was:
+            self._changed()
 
     def _show_check(self, position: Position | None, problems: list[Problem], blocked: list[Problem],
                     warnings: list[Problem]) -> None:
@@ -359,6 +484,8 @@ class PositionForm(w.VBox):
         for name, widget in self.errors.items():
             widget.value = messages_html(by_section[name], warnings if name == "general" else [])
         self._show_totals()
+        for key, typed in self._typed.items():
+            typed.show(self._cards[key])
         self._problems_shown = (problems, blocked)
         self.problems, self.warnings = [*problems, *blocked], warnings
         self.position = position
@@ -402,10 +529,10 @@ class PositionForm(w.VBox):
                 s["hand"] = (hands[0] + hands[1]).symbols()
             for zone in ("deck", "discard", "removed"):
                 s[zone] = self._cards[(i, zone)].symbols()
-            s["exhaustions"], bad = read_whole(self.exhaustions[i].value, f"{name} exhaustions", low=-(10**9))
+            s["exhaustions"], bad = read_whole(self.exhaustions[i].value, f"{name} exhaustions", low=-WIDE)
             problems += [as_problem(bad, f"sides.{name}.exhaustions")] if bad else []
             sides[name] = s
-        round_number, bad = read_whole(self.round.value, N_("the round"), low=-(10**9))
+        round_number, bad = read_whole(self.round.value, N_("the round"), low=-WIDE)
         problems += [as_problem(bad, "round")] if bad else []
         data: dict[str, Any] = {"rules": rules, "castles": list(self._castles), "round": round_number,
                                 "first": self.first.value, "to_play": self.to_play.value, "sides": sides}
@@ -457,9 +584,10 @@ class PositionForm(w.VBox):
                 keep = box.value
                 box.options = choices
                 box.value = keep if keep in range(n) else None
-            self._rows = {}
+            self._rows, self._typed = {}, {}
             header = [w.HTML("", layout=w.Layout(width="120px"))] + [
-                w.HTML(f"<b>{s}</b>", layout=w.Layout(width="52px")) for s in symbols(kinds)]
+                w.HTML(f"<b>{s}</b>", layout=w.Layout(width="52px")) for s in symbols(kinds)] + [
+                w.HTML("", layout=w.Layout(width="40px")), w.HTML("<b>as cards</b>")]
             for i in (0, 1):
                 team = members[i] == 2
                 if not team:  # a solo side has one hand: fold a former second hand into it
@@ -471,8 +599,10 @@ class PositionForm(w.VBox):
                 lines = [w.HBox(header), w.HBox(totals.widgets())]
                 for zone, label in rows:
                     row = CountsRow(label, kinds, self._cards[(i, zone)], self._changed)
-                    self._rows[(i, zone)] = row
-                    lines.append(w.HBox(row.widgets()))
+                    typed = TypedCards(guarded(self.errors[SIDES[i]])(lambda key=(i, zone): self._on_typed(key)))
+                    self._rows[(i, zone)], self._typed[(i, zone)] = row, typed
+                    typed.show(row.cards)
+                    lines.append(w.HBox([row.label, *row.boxes, row.total, typed.box, row.message, typed.message]))
                 self.grids[i].children = lines
                 relabel(self.grids[i], current_language())  # built in English, shown in the page's language
                 self.drawer[i].layout.display = self.order[i].layout.display = None if team else "none"
@@ -507,12 +637,14 @@ class PositionForm(w.VBox):
 @dataclass(frozen=True)
 class FormState:
     """One state of the builder's form, valid or not, exactly as a person left it: each field's value
-    (the text of a number box as typed), the castles, each zone's counts and the text of each count box."""
+    (the text of a number box as typed), the castles, each zone's counts, the text of each count box and of
+    each zone typed as cards."""
 
     fields: tuple[tuple[str, Any], ...]
     castles: tuple[str, ...]
     cards: tuple[tuple[tuple[int, str], Cards], ...]
     texts: tuple[tuple[tuple[int, str], tuple[str, ...]], ...]
+    typed: tuple[tuple[tuple[int, str], str], ...]
 
 
 def _choice(value: Any, choices: tuple[Any, ...]) -> bool:

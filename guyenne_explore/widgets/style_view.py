@@ -17,7 +17,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis import STYLE_LEVELS, Cancelled, PlayStyle, cost_line, level_name, play_styles, policy_named, style_cost
+from ..analysis import STYLE_LEVELS, Cancelled, PlayStyle, cost_line, level_name, play_styles, policy_named, style_cost, to_saved
 from ..i18n import N_, gettext, plain_count, plain_size
 from ..render.style import style_csv, style_figures, style_tables
 from ..rules import Rules
@@ -27,6 +27,7 @@ from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
 from .language import SaidLine
 from .plot_view import FigureBox
+from .session_weights import SESSION, SessionWeights, weights_upload
 
 #: the section's fixed texts, for extraction (the language switch looks each up in the catalogue)
 LABELS = (
@@ -40,15 +41,21 @@ LABELS = (
 class StyleSection(w.VBox):
     """Plays each level against itself under the chosen rule sets and shows how they play differently.
 
-    ``rule_sets()`` gives the rule sets chosen in the tab with their labels; ``seed`` is the tab's seed field."""
+    ``rule_sets()`` gives the rule sets chosen in the tab with their labels; ``seed`` is the tab's seed field;
+    ``weights`` the session's weights a level ``strong@NAME`` names (never a file: see :mod:`.session_weights`)."""
 
-    def __init__(self, rule_sets: Callable[[], list[tuple[str, Rules]]], seed: NumberField, **kwargs: Any) -> None:
-        self.rule_sets, self.seed = rule_sets, seed
+    #: what a saved session keeps of the last run, read back as this type (see .session): each rule set's styles
+    SAVED = {"styles": list[PlayStyle]}
+
+    def __init__(self, rule_sets: Callable[[], list[tuple[str, Rules]]], seed: NumberField,
+                 weights: SessionWeights = SESSION, **kwargs: Any) -> None:
+        self.rule_sets, self.seed, self.weights = rule_sets, seed, weights
         self.levels_text = w.Text(value=",".join(STYLE_LEVELS), description="Levels", continuous_update=False,
                                   tooltip="levels weakest first, separated by commas: uniform,heuristic,strong",
                                   layout=w.Layout(width="320px"))
         self.levels_message = w.HTML()
         self.levels_message.add_class("guyenne-field-message")
+        self.weights_upload = weights_upload(weights, self.check)
         self.games = NumberField("Games a level", 400, 1, 1_000_000)
         align_labels(self.levels_text, self.games, width="136px")  # room for French's "Parties par niveau"
         self.cost = w.HTML()
@@ -75,6 +82,7 @@ class StyleSection(w.VBox):
             w.HTML("<h4>How they play</h4>"),
             w.HTML("<small>each level against itself, from the deal, under the rule sets chosen above</small>"),
             w.HBox([self.levels_text, self.levels_message], layout=w.Layout(flex_flow="row wrap", align_items="center")),
+            self.weights_upload,
             self.games, self.cost, self.controls.box(self.run_button), self.controls.status,
             self.sentences, self.figure_box, self.table,
             w.HBox([w.Label("Download:"), *self.export_buttons.values(), self.download],
@@ -85,9 +93,11 @@ class StyleSection(w.VBox):
 
     # ------------------------------------------------------------------ the fields
     def levels(self) -> list[str] | None:
-        """The levels, weakest first, or None with the problem beside the field."""
-        levels = [x.strip() for x in self.levels_text.value.split(",") if x.strip()]
+        """The levels, weakest first, as the analysis plays them (``strong@NAME`` resolved to the session's weights
+        of that name), or None with the problem beside the field."""
+        typed = [x.strip() for x in self.levels_text.value.split(",") if x.strip()]
         try:
+            levels = [self.weights.resolve(level) for level in typed]
             for level in levels:
                 policy_named(level)
             if not levels:
@@ -141,10 +151,26 @@ class StyleSection(w.VBox):
                 error = str(exc)
                 self._finish(None, lambda: gettext("The analysis failed: {error}").format(error=error))
             else:
-                named = [replace(style, rules=label) for style, (label, _rules) in zip(styles, chosen)]
+                # each level as typed: the results and their downloads name no file of the server
+                named = [replace(style, rules=label, levels=tuple(replace(level, level=self.weights.typed(level.level))
+                                                                  for level in style.levels))
+                         for style, (label, _rules) in zip(styles, chosen)]
                 self._finish(named, lambda: gettext("Done"))
 
         self.controls.launch(work, block)
+
+    def saved_fields(self) -> dict[str, w.Widget]:
+        """The fields a session keeps (the seed is the tab's, kept with the skill levels)."""
+        return {"levels": self.levels_text, "games": self.games}
+
+    def saved_results(self) -> dict[str, Any]:
+        """The last run as session data (:data:`SAVED`); nothing before a run."""
+        return {} if self.styles is None else {"styles": to_saved(self.styles)}
+
+    def show_saved(self, saved: dict[str, Any]) -> None:
+        """The last run as a session kept it (checked: :data:`SAVED`), drawn again (nothing is played again)."""
+        if "styles" in saved:
+            self._finish(saved["styles"], lambda: gettext("Done"))
 
     def _finish(self, styles: list[PlayStyle] | None, said: Callable[[], str]) -> None:
         self.controls.finish(styles is not None)

@@ -27,15 +27,18 @@ from ..rules import Rules
 from .analysis_panel import RunControls
 from .guard import guarded, log
 from .language import relabel
+from .session_weights import SESSION, SessionWeights
 
 #: the option of the panels' policy choices that plays strong with weights trained for the variant
 TRAINED = N_("strong, trained for this variant")
 
 
 class StrongTraining:
-    """The training of strong for one rule set, as a panel shows it: the cost, Train, progress and Cancel."""
+    """The training of strong for one rule set, as a panel shows it: the cost, Train, progress and Cancel.
+    Weights trained are offered to the level boxes as ``strong@trained-FINGERPRINT`` (in ``weights``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, weights: SessionWeights = SESSION) -> None:
+        self.weights = weights
         self.controls = RunControls()
         self.train_button = w.Button(description="Train strong for this variant", icon="graduation-cap",
                                      layout=w.Layout(width="auto"))
@@ -97,6 +100,7 @@ class StrongTraining:
         assert self.rules is not None and self.file is not None and self.state is not None
         if self.file.exists():
             trained = read_model(self.file).trained
+            self.weights.add_trained(f"trained-{self.file.stem}", self.file)
             self.cost.value = escape(gettext(
                 "Strong is trained for this variant ({generations} generations, seed {seed}, score {score} against the "
                 "heuristic and its starting weights on its validation games): its weights play.").format(

@@ -4,10 +4,11 @@ each candidate.
 A parameter is varied as ``name=low:high`` (a whole number, every value between, both ends included),
 ``name=a,b,c`` (those values) or ``name`` alone (every choice of a parameter with choices, e.g.
 ``removal``).  Any parameter a sweep can vary may be varied (:data:`..variants.SWEEPABLE`), and each value is
-checked by the engine against the preset, so a value out of its bounds is refused with the engine's own
-words before any game is played.  A candidate is an assignment of one value to each varied parameter;
-its rule set is the preset with those values, and its *changes* are the parameters whose value differs
-from the preset's (the report ranks the fewest first).
+read within the engine's bounds of the parameter (:data:`..engine_api.BOUNDS`), so a range that leaves them
+is refused at its end, never built, and each value is checked by the engine against the preset, so a
+value that does not fit it is refused with the engine's own words before any game is played.  A candidate
+is an assignment of one value to each varied parameter; its rule set is the preset with those values, and
+its *changes* are the parameters whose value differs from the preset's (the report ranks the fewest first).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from dataclasses import dataclass
 from math import prod
 from typing import Any, Mapping, Sequence
 
-from ...engine_api import Rules, RulesError
+from ... import numbers
+from ...engine_api import BOUNDS, MAX_PER_VALUE, Rules, RulesError
 from ...i18n import gettext
 from ..variants import SWEEPABLE, choice_label, parameter_label, vary
 
@@ -43,17 +45,28 @@ class Varied:
 
 
 def _value(parameter: str, text: str, whole: str) -> Any:
+    """One value of a ``--vary``: a whole number within the engine's bounds of the parameter (read as every
+    typed number is, :func:`guyenne_explore.numbers.whole`), or one of its choices."""
     choices = SWEEPABLE[parameter]
     if choices is None:
-        if not text.strip().lstrip("-").isdigit() or len(text) > 9:
-            raise SpaceError(gettext("--vary {text}: {value} is not a whole number").format(
-                text=repr(whole), value=repr(text)))
-        return int(text)
+        try:
+            return numbers.whole(text, parameter_label(parameter), *_bounds(parameter))
+        except numbers.NumberError as exc:
+            raise SpaceError(gettext("--vary {text}: {problem}").format(text=repr(whole), problem=exc)) from None
     for choice in choices:
         if str(choice).lower() == text.strip().lower():
             return choice
     raise SpaceError(gettext("--vary {text}: {value} is not one of {choices}").format(
         text=repr(whole), value=repr(text), choices=", ".join(str(c) for c in choices)))
+
+
+def _bounds(parameter: str) -> tuple[int, int]:
+    """The engine's bounds of a whole-number parameter (``count:V``: 0 to the most cards of one value), so that
+    a range is refused at its ends in words, never built value by value (``hand_size=2:999999999``)."""
+    if parameter.startswith("count:"):
+        return 0, MAX_PER_VALUE
+    low, high, _why_low, _why_high = BOUNDS[parameter]
+    return low, high
 
 
 def parse_varied(text: str, preset: Rules) -> Varied:

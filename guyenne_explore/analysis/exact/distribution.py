@@ -27,6 +27,7 @@ from typing import Callable
 from ...engine_api import OPEN_FIRST, Position, apply_legal
 from ...i18n import gettext, ngettext, plain_duration
 from ..cancel import Cancelled
+from ..limits import Budget, ExactOutOfReach
 from .reference import Reference, Value
 from .endgame import Endgame, applies
 from .forward import ForwardEndgame
@@ -72,20 +73,37 @@ def _plain_count(n: float) -> str:
     return f"{n:.0f}"
 
 
+#: Positions of a round's step between two reports inside it (:meth:`Solver.round_ends`): the first round of 16
+#: castles has hundreds of thousands, and Cancel or the budget must not wait for its end
+POSITIONS_A_REPORT = 1000
 #: Cards in hands and decks up to which an endgame goes to the memoised endgame solver rather than the
 #: exact forward pass (``benchmarks/bench_exact.py``: the 4-against-4 check endgames take about as long either way)
 SMALL_ENDGAME = 8
+
+
+def forward_pass_takes(p: Position, top: bool, floats: bool) -> bool:
+    """Whether the first endgame round start met, ``p`` (the position asked about itself when ``top``), goes to a
+    forward pass over the rounds rather than the memoised :class:`.exact.endgame.Endgame`: the one place this is
+    decided, read by the solver and by the cost estimate (each solver counts its states in its own unit).  Never
+    under rules of so many castles that the pass's 3^castles tables would outgrow the memory budget; always in
+    float64; in fractions, only an endgame asked about itself holding more than :data:`SMALL_ENDGAME` cards."""
+    if not ForwardEndgame.fits(p.rules):
+        return False
+    return floats or (top and sum(s.hand.size + s.deck.size for s in p.sides) > SMALL_ENDGAME)
 
 
 class Solver:
     """Enumerates a game tree under a pair of exact policies, memoising round starts."""
 
     def __init__(self, policies: tuple[Policy, Policy],
-                 progress: Callable[[int], bool | None] | None = None, fast: bool = True, floats: bool = False):
+                 progress: Callable[[int], bool | None] | None = None, fast: bool = True, floats: bool = False,
+                 budget: Budget | None = None):
         require_exact(policies)
         self.policies = policies
         self.memo: dict[Position, Distribution] = {}
         self.progress = progress
+        #: what the run may spend, checked at each report (by default the memory budget, no time limit)
+        self.budget = budget or Budget(None)
         self.names = (policies[0].name, policies[1].name)
         self.fast = fast
         #: endgame round starts go to the forward pass over the rounds: in exact integers
@@ -107,13 +125,13 @@ class Solver:
         """An endgame round start's distribution: a position that is an endgame itself goes to the forward
         pass (:mod:`.exact.forward_exact`, or float64 with ``floats``); the many round starts met inside a
         larger tree, and endgames of at most :data:`SMALL_ENDGAME` cards (the forward pass's setup costs
-        more than they do), go to :class:`.exact.endgame.Endgame`, whose memo they share."""
+        more than they do), go to :class:`.exact.endgame.Endgame`, whose memo they share; so do all of them under
+        rules of so many castles that the forward pass's 3^castles tables would outgrow the memory budget."""
         if self.endgame is None:
-            if self.floats:
-                self.endgame = ForwardEndgame(p.rules, self._report)
+            if not forward_pass_takes(p, top, self.floats):
+                self.endgame = Endgame(p.rules, self._report)
             else:
-                forward = top and sum(s.hand.size + s.deck.size for s in p.sides) > SMALL_ENDGAME
-                self.endgame = (ExactForwardEndgame if forward else Endgame)(p.rules, self._report)
+                self.endgame = (ForwardEndgame if self.floats else ExactForwardEndgame)(p.rules, self._report)
         # with ``floats`` the forward pass's float64 values stand in for the fractions: the sums below take either
         return self.endgame.value(p)  # type: ignore[return-value]
 
@@ -123,7 +141,9 @@ class Solver:
         level: dict[Position, Fraction] = {p: Fraction(1)}
         while level:
             nxt: dict[Position, Fraction] = defaultdict(Fraction)
-            for q, pq in level.items():
+            for i, (q, pq) in enumerate(level.items()):
+                if i % POSITIONS_A_REPORT == POSITIONS_A_REPORT - 1:  # a round of many castles: minutes
+                    self._report(0)
                 if q.is_chance or q.is_over:
                     ends[q] += pq
                     continue
@@ -164,6 +184,8 @@ class Solver:
         return out
 
     def _report(self, _: int) -> None:
+        """Told by every solver as its states grow: stops the run past its budget, or when the caller cancels."""
+        self.budget.check(self.states)
         if self.progress and self.progress(self.states) is False:
             raise Cancelled()
 
@@ -172,7 +194,7 @@ class _Merged(Reference):
     """The reference recursion with the solver's endgame solvers at endgame round starts."""
 
     def __init__(self, solver: Solver):
-        super().__init__(True, solver.progress)
+        super().__init__(True, lambda _: solver._report(0))  # the budget and the caller, every 1,000 states
         self.solver = solver
 
     def shortcut(self, p: Position) -> Value | None:
@@ -185,14 +207,22 @@ class _Merged(Reference):
 
 def exact_distribution(p: Position, policies: tuple[Policy, Policy],
                        progress: Callable[[int], bool | None] | None = None,
-                       fast: bool = True, floats: bool = False) -> tuple[Distribution, int]:
+                       fast: bool = True, floats: bool = False, budget: Budget | None = None) -> tuple[Distribution, int]:
     """The distribution from ``p`` and the number of round-start states solved.
 
     With ``floats`` the endgames are summed in float64 (:mod:`.exact.forward`): the same
-    distribution to rounding, far sooner, but no fractions."""
-    solver = Solver(policies, progress, fast, floats)
-    with _no_cycle_collection():
-        dist, states = solver.solve(p), solver.states
+    distribution to rounding, far sooner, but no fractions.  ``budget`` bounds the run's memory and time
+    (by default the memory budget alone); a run past it, or one that still runs out of memory (the memo of a
+    state far larger than :data:`.limits.BYTES_A_STATE`), stops with :class:`.limits.ExactOutOfReach`."""
+    solver = Solver(policies, progress, fast, floats, budget)
+    try:
+        with _no_cycle_collection():
+            dist, states = solver.solve(p), solver.states
+    except MemoryError:  # the memos are freed as the error unwinds: a refusal in words, not a crash
+        solver.memo.clear()
+        solver.merged = solver.endgame = None  # the error's frames keep the solver: not its memos
+        raise ExactOutOfReach(gettext("exact enumeration ran out of memory; sample instead"),
+                              forceable=False) from None
     solver.merged = None  # it refers back to the solver: without that cycle the memos go at once
     return dist, states
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from fractions import Fraction
-from itertools import product
+from functools import cached_property
 from math import lcm
 from typing import NamedTuple
 
@@ -50,7 +50,7 @@ from scipy import sparse
 from ...engine_api import (NEUTRAL, Cards, Position, Rules, Side, battle_winner, ending_without_reshuffle,
                            hand_size_after_draw, holds_too_few, side_outcomes, sweeper, table_result)
 from .endgame import HERO_CLASS, _placements
-from ..limits import check_memory
+from ..limits import MEMORY_BUDGET, check_memory
 
 #: (english score, french score, winner, ending, rounds after this one) -> probability
 FloatDistribution = dict[tuple[int, int, str, str, int], float]
@@ -133,6 +133,24 @@ class _Entries:
                 np.concatenate(self._outs), np.concatenate(self._data))
 
 
+#: Bytes a castle table takes at the peak of a pass's setup, besides :data:`TABLE_BYTES_A_CASTLE` a castle: its
+#: orbit key sorted, the Python list of its digits read for the sweeps, the tuple and outcome of its final score
+#: (measured: 840 bytes a table at 9 and 10 castles, 690 at 11; ``benchmarks/bench_estimate.py`` prints it)
+TABLE_BYTES = 600
+#: Bytes a castle table takes in a pass for each castle: its digits, and its tuple's entries
+TABLE_BYTES_A_CASTLE = 24
+
+
+#: Pairs of side states of a round between two reports inside it (:meth:`ForwardEndgame.tick`): a round of
+#: thousands of pairs takes seconds, and Cancel or the budget must not wait for its end
+PAIRS_A_REPORT = 64
+
+
+def tables_bytes(castles: int) -> int:
+    """Bytes the castle tables of a pass take: every one of the 3^castles tables is held."""
+    return 3 ** castles * (TABLE_BYTES + TABLE_BYTES_A_CASTLE * castles)
+
+
 class ForwardEndgame:
     """Endgame distributions under uniform play, in float64, by a forward pass (see the module)."""
 
@@ -144,9 +162,7 @@ class ForwardEndgame:
         self.states = 0
         n = rules.castles
         self.n = n
-        digits = np.array(list(product(range(3), repeat=n)), dtype=np.int64)  # table index -> digits
-        self.digits = digits
-        powers = 3 ** np.arange(n - 1, -1, -1)
+        powers = 3 ** np.arange(n - 1, -1, -1, dtype=np.int64)
         # class index: the hero, then every sum a placement can reach
         top = max(rules.card_counts) * rules.max_at_castle if rules.card_counts else 0
         self.class_values = [HERO_CLASS, *range(1, top + 1)]
@@ -161,7 +177,6 @@ class ForwardEndgame:
         #: ordered pairs (X, Y) of distinct castles, each as likely
         self.pairs_xy = n * (n - 1)
         self._orbits: dict[int, Orbits] = {}
-        self.all_six = np.array([sweeper(tuple(_CONTROL[d] for d in row)) is not None for row in digits.tolist()])
         self.powers = powers
         self._steps: dict[int, _SideStep] = {}
         # side states (hand, deck) at a round start and after placing, by id
@@ -175,6 +190,30 @@ class ForwardEndgame:
         #: final outcomes (english, french, winner, ending) seen so far, by index
         self.outcomes: list[tuple[int, int, str, str]] = []
         self._index: dict[tuple[int, int, str, str], int] = {}
+
+    @staticmethod
+    def fits(rules: Rules) -> bool:
+        """Whether a pass's castle tables (:data:`TABLE_BYTES` each, 3^castles of them) fit the memory budget."""
+        return tables_bytes(rules.castles) <= MEMORY_BUDGET
+
+    @cached_property
+    def digits(self) -> np.ndarray:
+        """``digits[table]``: each castle's digit in every one of the 3^castles tables, made when a pass first
+        needs them and refused before they are made where they would outgrow the memory budget (the cost
+        estimate asks only :meth:`next_states`, which needs no table: at 16 castles the tables take 17 GB)."""
+        check_memory((3 ** self.n,), TABLE_BYTES + TABLE_BYTES_A_CASTLE * self.n)
+        return np.arange(3 ** self.n, dtype=np.int64)[:, None] // self.powers % 3
+
+    @cached_property
+    def all_six(self) -> np.ndarray:
+        """``all_six[table]``: whether a side holds every castle of that table (the game ends there)."""
+        return np.array([sweeper(tuple(_CONTROL[d] for d in row)) is not None for row in self.digits.tolist()])
+
+    def tick(self, pair: int) -> None:
+        """Inside a round, at every :data:`PAIRS_A_REPORT`-th pair: tell ``progress`` again (it may raise to stop
+        the pass: a cancel, or a run past its budget)."""
+        if self.progress and pair and pair % PAIRS_A_REPORT == 0:
+            self.progress(self.states)
 
     def _state_id(self, hand: Cards, deck: Cards) -> int:
         key = (hand, deck)
@@ -283,6 +322,7 @@ class ForwardEndgame:
         # the weight of each (pair, english post state, french post state, outcome pair)
         entries = _Entries()
         for s, (se, sf) in enumerate(pairs.tolist()):
+            self.tick(s)
             e, f = self._step(se), self._step(sf)
             code, bins = entries.codes(e, f, self.duel)
             entries.add(s, e, f, np.bincount(code.ravel(), weights=np.outer(e.weight, f.weight).ravel(),

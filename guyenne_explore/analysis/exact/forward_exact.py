@@ -181,6 +181,7 @@ class ExactForwardEndgame(ForwardEndgame):
         placing = lcm(*(e.denominator * f.denominator for e, f in steps))
         entries = _Entries()
         for s, (e, f) in enumerate(steps):
+            self.tick(s)
             code, bins = entries.codes(e, f, self.duel)
             # the shares' products sum to the two denominators' product: summed exactly in float64
             # while that stays below 2**53, else as Python integers

@@ -21,17 +21,20 @@ import hashlib
 import json
 import math
 import os
+import stat
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from ...engine_api import PRESETS, Rules
-from ...i18n import gettext
+from ...i18n import gettext, plain_size
 from ..compiled.sides import FEATURES
 
 #: the package's weights, one file a preset
 WEIGHTS_DIR = Path(__file__).with_name("weights")
 #: the preset whose weights play when no rules are given
 FALLBACK = "advanced"
+#: the largest weights file read (a package file holds about 2 kB: a few dozen weights and how they were trained)
+MAX_WEIGHTS_BYTES = 100_000
 
 
 class Model(NamedTuple):
@@ -43,18 +46,41 @@ class Model(NamedTuple):
 
 
 def read_model(path: Path) -> Model:
-    """The model of a weights file; a ValueError names the file and what is wrong (not JSON, a feature
-    missing or unknown to this policy, a weight that is no finite number)."""
+    """The model of a weights file; a ValueError names the file and what is wrong (not a regular file, larger
+    than :data:`MAX_WEIGHTS_BYTES`, not JSON, a feature missing or unknown to this policy, a weight that is no
+    finite number).  At most that many bytes are read: a device (``/dev/zero``) or a huge file is refused in
+    words, never read into memory."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        # opened without blocking, so that a named pipe is refused at once rather than waited on
+        with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise ValueError(gettext("the weights file {path}: not a regular file").format(path=path))
+            data = fh.read(MAX_WEIGHTS_BYTES + 1)
+    except OSError as exc:
         raise ValueError(gettext("the weights file {path}: {error}").format(
-            path=path, error=getattr(exc, "strerror", None) or exc)) from None
+            path=path, error=exc.strerror or exc)) from None
+    if len(data) > MAX_WEIGHTS_BYTES:
+        raise ValueError(gettext("the weights file {path} is larger than {size}: not a weights file").format(
+            path=path, size=plain_size(MAX_WEIGHTS_BYTES)))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(gettext("the weights file {path}: not a text file (UTF-8)").format(path=path)) from None
+    return model_from_text(text, str(path))
+
+
+def model_from_text(text: str, where: str) -> Model:
+    """The model a weights file's text holds (:func:`read_model` once read; a page's upload, checked before it is
+    kept); a ValueError names ``where`` (the file) and what is wrong with the text."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:  # a RecursionError: brackets nested thousands deep
+        raise ValueError(gettext("the weights file {path}: {error}").format(path=where, error=exc)) from None
     named = data.get("weights") if isinstance(data, dict) else None
     if not isinstance(named, dict):
         raise ValueError(gettext("the weights file {path}: 'weights' must be an object of feature names and numbers").format(
-            path=path))
-    return Model(by_feature(named, str(path)), dict(data.get("trained") or {}), str(data.get("trained_for", "")))
+            path=where))
+    return Model(by_feature(named, where), dict(data.get("trained") or {}), str(data.get("trained_for", "")))
 
 
 def by_feature(named: dict[str, Any], where: str) -> tuple[float, ...]:

@@ -33,12 +33,14 @@ import atexit
 import multiprocessing
 import os
 import signal
+import resource
 import threading
 import uuid
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, wait
 from typing import Any, Iterable, Protocol
 
 from ..cancel import Throttled
+from ..limits import MEMORY_BUDGET
 
 #: seconds the workers of a cancelled run get to notice the flag before they are killed
 GRACE = 1.5
@@ -67,11 +69,27 @@ def safe_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
+#: Bytes of address space a worker may map (``RLIMIT_AS``): the memory budget of :mod:`..limits`, so that no task
+#: a client starts can make a worker take more (it fails with a MemoryError instead, in the worker alone).
+#: Measured: a worker that has played compiled games (numba, its LLVM included) and engine searches maps about
+#: 1.1 GB at its peak (``VmPeak``), well under; RLIMIT_AS rather than RLIMIT_DATA, which numba's mappings would
+#: escape.  The limit is the caller's process's, never above the hard limit it inherits.
+WORKER_MEMORY = MEMORY_BUDGET
+
+
 def _install(flags: Any, played: Any) -> None:
-    """A worker's start: keep the run slots, leave Ctrl-C to the parent (see the module's docstring)."""
+    """A worker's start: keep the run slots, leave Ctrl-C to the parent (see the module's docstring), and cap the
+    worker's memory (:data:`WORKER_MEMORY`)."""
     global _flags, _played
     _flags, _played = flags, played
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    cap_memory(WORKER_MEMORY)
+
+
+def cap_memory(limit: int) -> None:
+    """Limit this process's address space to ``limit`` bytes (or the hard limit it has, if lower)."""
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
 
 
 class TaskSignal(Protocol):
