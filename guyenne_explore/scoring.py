@@ -75,22 +75,27 @@ class Result:
 
 def runs(castles: tuple[int, ...], side: int, ring: bool) -> list[int]:
     """Lengths of the maximal runs of adjacent castles a side controls."""
-    n = len(castles)
+    return [len(run) for run in run_castles(castles, side, ring)]
+
+
+def run_castles(castles: tuple[int, ...], side: int, ring: bool) -> list[tuple[int, ...]]:
+    """The maximal runs of adjacent castles a side controls, each as its castles' indexes in table order
+    (on a ring, a run through the last castle goes on at the first): what a score is made of, castle by castle."""
     if all(c == side for c in castles):
-        return [n]
-    lengths: list[int] = []
-    current = 0
-    for c in castles:
+        return [tuple(range(len(castles)))]
+    found: list[list[int]] = []
+    current: list[int] = []
+    for i, c in enumerate(castles):
         if c == side:
-            current += 1
+            current.append(i)
         elif current:
-            lengths.append(current)
-            current = 0
+            found.append(current)
+            current = []
     if current:
-        lengths.append(current)
-    if ring and len(lengths) > 1 and castles[0] == side and castles[-1] == side:
-        lengths[0] += lengths.pop()
-    return lengths
+        found.append(current)
+    if ring and len(found) > 1 and castles[0] == side and castles[-1] == side:
+        found[0] = found.pop() + found[0]
+    return [tuple(run) for run in found]
 
 
 def sweeper(castles: tuple[int, ...]) -> int | None:
@@ -214,8 +219,46 @@ def _points_of(castles: tuple[int, ...], scoring: str, ring: bool
         return side, (0, 0), (0, 0)
     all_runs = [runs(castles, s, ring) for s in (ENGLISH, FRENCH)]
     longest = (max(all_runs[ENGLISH], default=0), max(all_runs[FRENCH], default=0))
-    if scoring == "2021":
-        points = tuple(sum(r) + (longest[s] if longest[s] >= 2 else 0) for s, r in enumerate(all_runs))
-    else:
-        points = tuple(sum(1 if n == 1 else 2 * n for n in r) for r in all_runs)
+    points = tuple(sum(t.points for t in _castle_terms(castles, s, scoring, ring)) for s in (ENGLISH, FRENCH))
     return None, (points[0], points[1]), longest
+
+
+#: The kind of a score's term (:class:`ScoreTerm`) for a run of castles; the others are named as the tie-breaks
+#: and endings are: the 2021 bonus of the longest run (:data:`LONGEST_RUN`), the unspent cards of 2021 scoring
+#: (:data:`UNSPENT`), every castle held (:data:`SWEEP`, its flat points).
+RUN = "run"
+
+
+@dataclass(frozen=True)
+class ScoreTerm:
+    """One term of a side's final score: its kind, the castles it counts (indexes; none for unspent cards)
+    and the points it gives.  A side's terms add up to its score in :func:`result`."""
+
+    kind: str
+    castles: tuple[int, ...]
+    points: int
+
+
+def _castle_terms(castles: tuple[int, ...], side: int, scoring: str, ring: bool) -> list[ScoreTerm]:
+    """The terms the castles give a side when no side holds them all (RULES.md 6)."""
+    found = run_castles(castles, side, ring)
+    if scoring == "2021":
+        terms = [ScoreTerm(RUN, run, len(run)) for run in found]
+        longest = max(found, key=len, default=())
+        if len(longest) >= 2:
+            terms.append(ScoreTerm(LONGEST_RUN, longest, len(longest)))
+        return terms
+    return [ScoreTerm(RUN, run, 1 if len(run) == 1 else 2 * len(run)) for run in found]
+
+
+def score_terms(p: "State", side: int) -> list[ScoreTerm]:
+    """How ``side``'s score of ``p``'s table is made, castle by castle (a page explains a final score with it):
+    the sweep's flat points, or each run, the 2021 longest-run bonus and unspent cards."""
+    castles = tuple(p.castles)
+    holder = sweeper(castles)
+    if holder is not None:
+        return [ScoreTerm(SWEEP, tuple(range(len(castles))), SWEEP_POINTS if holder == side else 0)]
+    terms = _castle_terms(castles, side, p.rules.scoring, p.rules.adjacency == "ring")
+    if p.rules.scoring == "2021":
+        terms.append(ScoreTerm(UNSPENT, (), p.sides[side].unspent))
+    return terms

@@ -41,19 +41,16 @@ if [ ! -x .venv/bin/python ] || [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # numba keeps compiled code while a kernel source keeps its size and modification time.
-# GUYENNE_WARM=background (the launch scripts) compiles while the server starts, so that the URL
-# answers sooner; an analysis started before that ends compiles too, and its panel says so.
+# The launch scripts wait for it: compiled here, before the server starts, no panel's first answer waits for the
+# compiler (a run that still finds a part to compile, its cache removed say, compiles it first and says so).
 # A cached kernel holds the code of the kernels it calls, but numba checks only its own module's
 # source: after any change under compiled/ or exact/ the whole cache goes, so the heuristic's games never run a
-# kernel.py of before.  warm then compiles every entry point an analysis uses (analysis/sampling/warm.py STEPS).
+# kernel.py of before.  warm then compiles every entry point an analysis uses (analysis/sampling/warm.py STEPS,
+# the search's included).
 WARM_KEY=$({ cat "$STAMP"; ls -l --time-style=+%s guyenne_explore/analysis/compiled/*.py guyenne_explore/analysis/exact/*.py; } | sha256sum | cut -c1-16)
 if [ "$(cat "$WARMED" 2>/dev/null)" != "$WARM_KEY" ]; then
   rm -f guyenne_explore/analysis/{compiled,exact}/__pycache__/*.nb[ic]
-  if [ "${GUYENNE_WARM:-now}" = background ]; then
-    echo "Compiling the fast path in the background (once; log in .venv/warm.log)."
-    ( .venv/bin/python -m guyenne_explore.analysis.sampling.warm > .venv/warm.log 2>&1 \
-        && echo "$WARM_KEY" > "$WARMED" ) &
-  elif .venv/bin/python -m guyenne_explore.analysis.sampling.warm; then
+  if .venv/bin/python -m guyenne_explore.analysis.sampling.warm; then
     echo "$WARM_KEY" > "$WARMED"
   else
     echo "warning: the fast path could not be compiled ahead; the first analysis will compile it" >&2

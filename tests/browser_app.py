@@ -49,16 +49,19 @@ def missing() -> str | None:
 
 
 @contextlib.contextmanager
-def voila_app(port: int, log: pathlib.Path, *extra: str, limit: float = 90.0) -> Iterator[str]:
-    """Serve notebooks/explorer.ipynb (``extra``: more Voilà options); yields the URL with its token."""
+def voila_app(port: int, log: pathlib.Path, *extra: str, limit: float = 90.0,
+              notebook: str | pathlib.Path = "notebooks/explorer.ipynb") -> Iterator[str]:
+    """Serve ``notebook`` (the explorer unless a test gives its own; ``extra``: more Voilà options); yields the URL
+    with its token."""
     token = secrets.token_urlsafe(16)
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["GUYENNE_APP_TOKEN"] = token  # as app.sh gives it: never on a command line (config/voila.py reads it)
     config = ["--Voila.config_file_paths=config"] if (ROOT / "config").is_dir() else []
     with open(log, "w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "voila", "--no-browser", *config, f"--port={port}", "--Voila.ip=127.0.0.1",
-             "--Voila.port_retries=0", f"--Voila.token={token}", *extra, "notebooks/explorer.ipynb"],
+             "--Voila.port_retries=0", *extra, str(notebook)],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         base = f"http://127.0.0.1:{port}/"
@@ -86,7 +89,7 @@ def jupyter_lab(port: int, log: pathlib.Path, limit: float = 90.0, root: pathlib
              "--ServerApp.jpserver_extensions={'voila.server_extension': False, 'jupyter_lsp': False, "
              "'jupyter_server_terminals': False}",
              "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-             f"--LabApp.app_settings_dir={ROOT / 'config' / 'jupyterlab'}"],
+             f"--LabApp.app_settings_dir={ROOT / 'config' / 'jupyterlab'}", f"--config={ROOT / 'config' / 'jupyter_lab.py'}"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         _wait(proc, f"http://127.0.0.1:{port}/", log, limit)

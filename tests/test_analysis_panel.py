@@ -1,9 +1,12 @@
 """The analysis panel headless: set its controls, run, and read what it shows."""
 import json
+import re
 
 import pytest
 
 from guyenne_explore import Position, Rules
+from guyenne_explore.analysis import first_player_advantage
+from guyenne_explore.i18n import plain_estimate
 from guyenne_explore.widgets import analysis_panel
 from guyenne_explore.widgets.analysis_panel import AnalysisPanel
 from guyenne_explore.widgets.plot_view import PlotView, plotly_js
@@ -23,7 +26,7 @@ def test_the_positions_own_rules_come_first_and_are_chosen():
     rules = Rules.preset("advanced", hand_size=7)
     panel = AnalysisPanel(Position.start(rules))
     labels = [lb for lb, _ in panel.rule_sets.options]
-    assert labels[0] == "advanced(hand_size=7)" and "advanced" in labels[1:]
+    assert labels[0] == "advanced, hand size 7" and "advanced" in labels[1:]  # in words, not the key advanced(hand_size=7)
     assert panel.rule_sets.value == (rules,)
     assert panel.run_button.description == "Run analysis" and not panel.run_button.disabled
 
@@ -41,6 +44,13 @@ def test_a_run_shows_figures_side_by_side_and_the_metrics():
     assert outcomes["layout"]["title"]["text"].startswith("Win / draw / loss")
     assert "Advantage (English)" in panel.metrics.value and "classic2021" in panel.metrics.value
     assert panel.controls.progress.value == panel.controls.progress.max == 80
+    # the answer first, in one line above the four figures: each rule set's first player's score with its interval
+    first = {label: first_player_advantage(r) for label, r in panel.results.items()}
+    assert re.sub("<[^>]+>", "", panel.headline.value) == " · ".join(
+        f"{label}: the first player (English) scores {plain_estimate(m.value, m.low, m.high)}"
+        for label, m in first.items()) + " (a win counts 1, a draw ½, a loss 0: 0.5 is an even game)"
+    assert all(m.low < m.value < m.high for m in first.values())
+    assert panel.children.index(panel.headline) + 1 == panel.children.index(panel.figure_box)
     assert not panel.run_button.disabled and panel.controls.cancel_button.disabled
 
 
@@ -173,16 +183,51 @@ def test_a_sweep_shows_one_figure_and_hides_the_other_views():
     assert lab.controls.status.value.startswith("Swept max at a castle")
 
 
-def test_a_run_that_has_to_compile_says_so_first(monkeypatch):
+def test_a_search_run_that_has_to_compile_says_so_first(monkeypatch):
     monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: True)
-    panel = small(AnalysisPanel(Position.start("base")))
-    panel.method.value = "sample"
+    monkeypatch.setattr(analysis_panel, "prepare", lambda progress: 0.0)
+    panel = small(AnalysisPanel(Position.start("base")), games=2)
+    panel.method.value, panel.english_policy.value, panel.search_budget.value = "sample", "search", 4
     seen = []
     panel.controls.status.observe(lambda ch: seen.append(ch["new"]), names="value")
     panel.run()
     assert seen[0].startswith("Preparing the fast path (first run only")
-    assert seen[1] == "Analysing 1 rule set... English uniform · French uniform"  # once the games come in
+    assert seen[1] == "Analysing 1 rule set... English search:4 · French uniform"  # once the games come in
     assert seen[-1].startswith("Done")
+
+
+def test_while_the_fast_path_compiles_the_engine_answers_at_once_then_the_compiled_games_refine_it(monkeypatch):
+    """A first run waited minutes for the compiler: now the engine answers at once with fewer games, saying so and
+    which path played them, the compiling goes on in a process of its own, and once it is over the same analysis is
+    run again on the compiled path with all its games."""
+    import threading
+
+    from guyenne_explore.analysis import Sampler
+
+    compiled = threading.Event()
+    started = []
+    monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: not compiled.is_set())
+    monkeypatch.setattr(analysis_panel, "compile_in_background", lambda: started.append(True))
+    monkeypatch.setattr(analysis_panel, "compiling_in_background", lambda: not compiled.is_set())
+    monkeypatch.setattr(analysis_panel, "engine_first_games", lambda p, policies, games, cores: 30)
+    panel = AnalysisPanel(Position.start("base"))
+    panel.method.value, panel.games.value = "auto", 200
+    assert panel.cost.value.startswith("The fast path is not compiled yet") and "30 games a rule set" in panel.cost.value
+    panel.run()
+    result = panel.results["base"]
+    assert started and result.games == 30 and result.plan.sampler is Sampler.ENGINE
+    status = panel.controls.status.value
+    assert "base (30 games, engine)" in status, status
+    assert "The engine answered with 30 of the 200 games asked while the fast path compiles" in status
+    refined = threading.Event()
+    panel.controls.status.observe(lambda ch: refined.set() if "compiled" in ch["new"] else None, names="value")
+    compiled.set()
+    assert refined.wait(60), panel.controls.status.value
+    for _ in range(600):  # the refining run's figures are drawn, then its summary written
+        if panel.results["base"].games == 200:
+            break
+        threading.Event().wait(0.1)
+    assert panel.results["base"].games == 200 and panel.results["base"].plan.sampler is Sampler.COMPILED
 
 
 def test_plot_view_reports_drawn_revisions_to_its_handlers():
@@ -302,11 +347,21 @@ def test_the_cost_of_sampled_games_is_said_before_run_where_the_analysis_surely_
     assert panel.cost.value == "Run analysis samples 1,000 games: about 1 minute here."
     panel.english_policy.value, panel.method.value = "uniform", "sample"  # compiled games
     assert panel.cost.value == "Run analysis samples 1,000 games: under a second here."
-    # before the fast path is compiled, the first run compiles it, a minute a step: said too
+    # before the fast path is compiled, a search's first run compiles it, each part's seconds added: said too
     monkeypatch.setattr(warm, "pending", lambda: list(warm.STEPS))
-    panel.games.value = 1000
-    assert panel.cost.value == ("Run analysis samples 2,000 games: under a second here. The first run prepares "
-                                "the fast path first: about 3 minutes, once.")
+    monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: True)
+    panel.english_policy.value, panel.games.value = "search", 10
+    assert panel.cost.value.endswith("The first run prepares the fast path first: about 1 minute, once.")
+    monkeypatch.setattr(warm, "pending", lambda: list(warm.STEPS[1:3]))
+    panel.games.value = 9
+    assert panel.cost.value.endswith("The first run prepares the fast path first: about 10 seconds, once.")
+    # other policies are answered by the engine meanwhile: the line says so and how many games
+    panel.english_policy.value = "uniform"
+    assert panel.cost.value.startswith("The fast path is not compiled yet (about 10 seconds, once, in the "
+                                       "background): Run analysis answers at once from the engine with ")
+    monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: False)
+    panel.english_policy.value = "search"
+    panel.english_policy.value = "uniform"
     monkeypatch.setattr(warm, "pending", lambda: [])
     panel.games.value = 500
     panel.method.value = analysis_panel.OPTIMAL

@@ -15,7 +15,7 @@ from guyenne_explore.analysis import Candidate, Metric, SearchResult, Space, par
 from guyenne_explore.i18n import set_language
 from guyenne_explore.render.balance import candidate_rows, candidates_csv, tradeoff_figure
 from guyenne_explore.rules import Rules
-from guyenne_explore.widgets.balance_panel import VARIANT, BalancePanel
+from guyenne_explore.widgets.balance_panel import VARIANT, BalancePanel, _summary
 from guyenne_explore.widgets.explorer import TABS, Explorer
 from guyenne_explore.widgets.starts import before_deal
 
@@ -83,16 +83,23 @@ def test_a_bad_field_shows_its_problem_beside_it_and_nothing_runs(tmp_path, engl
     assert panel.run_button.disabled and panel.cost.value == ""
     panel.run(block=True)
     assert panel.result is None and "Not run" in panel.controls.status.value
+    panel.rows[0].values.value = "2:999999999"  # once a MemoryError: a billion rule sets built before any check
+    assert "hand size must be at most 12, not 999999999" in html.unescape(panel.rows[0].message.value)
+    panel.rows[0].values.value = "²:3"  # once a ValueError from int(): a superscript is no digit it reads
+    assert "hand size must be a whole number written with the digits 0-9, not '²'" in html.unescape(
+        panel.rows[0].message.value)
+    assert "unexpected error" not in panel.rows[0].message.value and panel.run_button.disabled
     panel.rows[0].values.value = "5:6"
     assert panel.rows[0].message.value == "" and not panel.run_button.disabled
     panel.targets[0].low.value = "abc"
-    assert "'abc' is not a number" in html.unescape(panel.targets[0].message.value)
+    assert "the low end must be a number written with the digits 0-9" in html.unescape(panel.targets[0].message.value)
     panel.targets[0].low.value = "0.6"  # above its high end
     assert "the low end 0.6 is above the high end 0.55" in html.unescape(panel.targets[0].message.value)
     panel.targets[0].low.value = "0,45"  # as a French designer types it: a decimal comma
-    assert panel.targets[0].message.value == "" and panel.targets[0].text == "advantage=0.45:0.55"
+    assert panel.targets[0].message.value == "" and panel.targets[0].text == "advantage=0,45:0.55"
+    assert parse_targets([panel.targets[0].text])[0].low == 0.45
     panel.targets[0].low.value = "0,4,5"  # two commas: no number
-    assert "'0,4,5' is not a number" in html.unescape(panel.targets[0].message.value)
+    assert "not '0,4,5'" in html.unescape(panel.targets[0].message.value)
     panel.targets[0].low.value = "0.45"
     panel.rows[2].parameter.value, panel.rows[2].values.value = "castles", "6:7"  # castles twice
     assert "castles is given twice" in html.unescape(panel.space_message.value)
@@ -150,11 +157,56 @@ def test_the_tradeoff_figure_marks_the_candidates_meeting_every_target(english):
     assert fig.layout.xaxis.title.text == "Advantage (first side)" and fig.layout.yaxis.title.text == "Duration (rounds)"
     rows = candidate_rows(result)
     assert [r["setting"] for r in rows] == ["hand size 5"] and rows[0]["rank"] == "best"
-    assert rows[0]["Advantage (first side) (0.45:0.55)"] == "0.500 [0.460, 0.540]"
+    assert rows[0]["Advantage (first side) (0.45:0.55)"] == "0.500 [0.460, 0.540], met"
+    # each candidate labelled with its settings in words, its counts in the hover
+    assert list(fig.data[0].text) == ["hand size 5"] and fig.data[0].mode == "markers+text"
+    assert list(fig.data[1].text) == ["hand size 6"] and "200 games" in fig.data[1].customdata[0]
     assert len(candidates_csv(result).splitlines()) == 4
     french = tradeoff_figure(result, "advantage", "rounds", lang="fr")
     assert [t.name for t in french.data][0] == "atteint toutes les cibles"
     assert french.layout.xaxis.title.text == "Avantage (premier camp)"
+
+
+def test_an_interval_across_the_band_is_not_called_met_in_the_panel(english):
+    """0.498 [0.449, 0.546] against 0.48:0.52 was shown as met: the table says not yet decided with the games that
+    would tell, the status counts no candidate as meeting, the figure draws it apart from those that do."""
+    space = Space.parse(Rules.preset("advanced"), ["hand_size=5:6"])
+    targets = parse_targets(["advantage=0.48:0.52"])
+    crossing = {"Advantage (first side)": Metric("Advantage (first side)", 0.498, 0.449, 0.546, games=400),
+                "Duration (rounds)": Metric("Duration (rounds)", 8.0, 7.8, 8.2, "rounds", 400)}
+    result = SearchResult(space, targets, 400, 0, [Candidate(0, {"hand_size": 5}, crossing, 400, 0.0, False, (), (),
+                                                             ())], 0, 400, 1.0)
+    panel = BalancePanel(before_deal("advanced"))
+    panel.result = result
+    panel._draw()
+    table = html.unescape(panel.table.value)
+    assert "not yet decided (about 2,965 games would tell)" in table and ", met" not in table
+    assert "No candidate meets every target yet" in table
+    assert "None meets every target yet" in _summary(result)
+    (group,) = [t for t in panel.figures["balance-tradeoff"].data if t.name != "closest"]
+    assert group.name == "not yet decided"
+
+
+def test_each_target_says_what_its_metric_means_and_the_precision_run_is_offered(tmp_path, english):
+    """An advantage is a score, a draw a half: said beside the target; and the command line's --precision is a
+    field and a button that plays the best on until its intervals are that narrow."""
+    panel = small(BalancePanel(before_deal("advanced")), tmp_path / "s.journal")
+    assert "a draw a half, 0.5 when even" in html.unescape(panel.targets[0].meaning.value)
+    panel.targets[0].name.value = "draws"
+    assert "the draw rate" in panel.targets[0].meaning.value
+    panel.targets[0].name.value = "advantage"
+    panel.targets[1].name.value = ""  # the advantage alone, 0.45:0.55
+    panel.trials.value = 1
+    assert not panel.precise_button.disabled
+    panel.precision.value = 0.06
+    panel.precise_button.click()  # runs in a thread, as in the page
+    panel.controls.thread.join()
+    best = panel.result.best()
+    assert panel.result.precision == 0.06 and best.precise is not None
+    said = html.unescape(panel.controls.status.value)
+    assert f"known to ±0.06 after {best.games:,} games" in said
+    panel.precision.value = "abc"
+    assert panel.precise_button.disabled and not panel.run_button.disabled
 
 
 def test_the_tables_long_headings_are_short_with_the_full_heading_as_their_tooltip(english):

@@ -13,7 +13,7 @@ import pytest
 from guyenne_explore.analysis import Candidate, Depth, Metric, SearchResult, Space, parse_targets
 from guyenne_explore.analysis.balance.depth import Match
 from guyenne_explore.cli import main
-from guyenne_explore.i18n import set_language
+from guyenne_explore.i18n import plain_estimate, set_language
 from guyenne_explore.render.balance_report import balance_report, reproduce_command
 from guyenne_explore.rules import Rules
 
@@ -78,7 +78,7 @@ def _planted() -> tuple[SearchResult, Depth]:
 
     def candidate(n, hand, advantage, rounds):
         a = {"hand_size": hand}
-        return Candidate(n, a, {FIRST: _metric(FIRST, advantage, 0.04), ROUNDS: _metric(ROUNDS, rounds, 0.2, "rounds")},
+        return Candidate(n, a, {FIRST: _metric(FIRST, advantage, 0.02), ROUNDS: _metric(ROUNDS, rounds, 0.2, "rounds")},
                          200, 0.0, False, (), tuple(space.changes(a)), ())
 
     result = SearchResult(space, targets, 200, 7, [candidate(0, 5, 0.50, 9.5), candidate(1, 6, 0.52, 8.5),
@@ -99,11 +99,12 @@ def test_the_report_holds_the_question_the_ranked_answer_the_figure_the_depth_an
     for asked in ("advanced", "hand size: 5:7 (3 candidates)", "Advantage (first side) from 0.45 to 0.55",
                   "Duration (rounds) at most 9", "heuristic", "NSGA-II", "200", "7"):
         assert asked in page.cells or asked in words, asked
-    # the best first (no change), then the alternative (one change), each target with its 95% interval
+    # the best first (no change), then the alternative (one change), each target with its 95% interval and its
+    # verdict under it (rows_html: "[0.500, 0.540]," then a line "met")
     settings = [c for c in page.cells if c.startswith("hand size ")]
     assert settings == ["hand size 6", "hand size 7"]
-    assert "0.520 [0.480, 0.560]" in page.cells and "8.500 [8.300, 8.700]" in page.cells
-    assert "0.480 [0.440, 0.520]" in page.cells and "best" in page.cells
+    assert "0.520 [0.500, 0.540],met" in page.cells and "8.500 [8.300, 8.700],met" in page.cells
+    assert "0.480 [0.460, 0.500],met" in page.cells and "best" in page.cells
     assert page.graphs == 1  # the trade-off figure, drawn by the plotly.js inlined in the page
     assert page.scripts and all(s.get("src") is None for s in page.scripts)
     assert "skill chain: 1 step, a level beating the one below (95% interval 1 to 1)" in words and "0.810 [0.780, 0.840]" in page.cells
@@ -156,7 +157,7 @@ def test_the_command_writes_the_report_which_names_no_file_and_whose_command_rep
     again = json.loads(capsys.readouterr().out)
     assert again["tried"] == first["tried"] and again["front"] == first["front"]
     best = first["best"]
-    assert f"{best['metrics'][FIRST]['value']:.3f}" in " ".join(page.cells)
+    assert plain_estimate(best["metrics"][FIRST]["value"]) in " ".join(page.cells)  # the page's own rounding
 
 
 def test_when_no_candidate_meets_every_target_the_report_lists_the_closest_then_the_trade_off_front():

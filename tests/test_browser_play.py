@@ -107,7 +107,7 @@ def test_a_miscount_shows_beside_the_grid_in_the_window_undo_takes_it_back_and_s
             page.click('.guyenne-table g.stack[data-side="english"][data-zone="deck"]')
             row = page.locator(".guyenne-builder .widget-hbox:has(.guyenne-focus)")
             row.wait_for()
-            box = row.locator("input").last
+            box = row.locator(".widget-text:not(.guyenne-typed-cards) input").last  # the last count, not the cards
             box.fill(str(int(box.input_value()) + 1))
             box.press("Enter")
             wrong = page.locator('.guyenne-builder .guyenne-total[data-ok="false"]').first
@@ -125,7 +125,7 @@ def test_a_miscount_shows_beside_the_grid_in_the_window_undo_takes_it_back_and_s
             assert page.evaluate(app.TRUNCATED) == [], f"French at {size}"
 
             # Undo puts the count back as it was: every value matches the rules again
-            page.click('.guyenne-builder button:has-text("Annuler")')
+            page.click('.guyenne-builder button:has-text("Défaire")')  # Undo (Cancel is « Annuler »)
             page.wait_for_selector('.guyenne-builder .guyenne-total[data-ok="false"]', state="detached")
             page.wait_for_function(  # both sides' totals drawn again, every value right (5 values a side)
                 "() => document.querySelectorAll('.guyenne-builder .guyenne-total[data-ok=\"true\"]').length === 10")

@@ -1,11 +1,11 @@
 """Sessions and the export row's fields in a real browser (the Voilà app in headless Chromium).
 
 Save session downloads one JSON file that Open session (an upload) brings back to the same table in a
-fresh page; a bad file is refused beside the button.  A 6,000-character caption or a PNG scale of
-1e308 or nan is refused beside its box at once, and the row then draws as usual (the kernel was never
-kept busy).  Screenshots of the session controls and the export row in English and French at 1280x800
-go to artifacts/.  Skipped with the reason when Playwright, Voilà or chromium are missing
-(GUYENNE_REQUIRE_BROWSER=1 turns that into a failure).
+fresh page, with the analysis' figures drawn again from the saved results; a bad file is refused beside
+the button.  A 6,000-character caption or a PNG scale of 1e308 or nan is refused beside its box at once,
+and the row then draws as usual (the kernel was never kept busy).  Screenshots of the session controls and
+the export row in English and French at 1280x800 go to artifacts/.  Skipped with the reason when Playwright,
+Voilà or chromium are missing (GUYENNE_REQUIRE_BROWSER=1 turns that into a failure).
 """
 import json
 import pathlib
@@ -64,12 +64,22 @@ def test_a_session_saved_in_the_page_reopens_in_a_fresh_page(browser_app, tmp_pa
         box.press("Enter")
         page.wait_for_selector(".guyenne-explorer :text('played')")
         played = _notation(page)
+        page.click('.lm-TabBar-tab:has-text("Analysis")')  # a small analysis: its figures come back with the session
+        panel = page.locator(".guyenne-analysis")
+        games = panel.get_by_label("Games").first
+        games.fill("20")
+        games.press("Enter")
+        panel.locator(".widget-dropdown select", has=page.locator("option", has_text="sample")).first \
+            .select_option(label="sample")
+        panel.locator("button", has_text="Run analysis").click()
+        panel.locator(".js-plotly-plot").first.wait_for()
         with page.expect_download() as info:
             page.click('.guyenne-session button:has-text("Save session")')
         saved = tmp_path / info.value.suggested_filename
         info.value.save_as(saved)
         data = json.loads(saved.read_text(encoding="utf-8"))
         assert data["kind"] == "guyenne-explore session" and len(data["history"]["moves"]) == 2
+        assert data["tabs"]["analysis"]["results"]["runs"][0]["result"]["games"] == 20
         _shot(page, page.locator(".guyenne-session"), "en-session")
         _switch(page, "Français", "Variantes")
         _shot(page, page.locator(".guyenne-session"), "fr-session")
@@ -90,6 +100,9 @@ def test_a_session_saved_in_the_page_reopens_in_a_fresh_page(browser_app, tmp_pa
         page.locator(f".guyenne-session .guyenne-upload-message:has-text('opened {saved.name}')").wait_for()
         page.wait_for_function(f"() => document.querySelector('.guyenne-table-board').dataset.notation === {played!r}")
         assert page.locator(".guyenne-explorer :text('step 3 / 3')").count() == 1
+        page.click('.lm-TabBar-tab:has-text("Analysis")')  # its figures drawn again from the saved results
+        page.locator(".guyenne-analysis .js-plotly-plot").first.wait_for()
+        assert "run again" not in page.locator(".guyenne-session").inner_text()
         _shot(page, page.locator(".guyenne-session"), "en-session-opened")
     finally:
         page.context.close()

@@ -103,12 +103,16 @@ def test_an_invalid_edit_reaches_no_panel(stacked):
     e.builder.round.value = "x"
     assert e.builder.position is None and e.state.problems == e.builder.problems != []
     assert all(shown(e)[name] is None for name in ("state", "moves", "analysis", "lab", "skill"))
-    assert e.table.position == before and "not a valid position" in e.table.status  # the last diagram, dimmed
-    assert 'data-count="0"' in e.moves.count.value and e.moves.buttons["Try typed move"].disabled
-    e.builder.round.value = "-5"  # another invalid form: still nothing reaches the panels, the note follows
+    # the table draws the form as read (it kept the last diagram, dimmed, and froze), the problems under it
+    assert e.table.position is e.state.draft is e.builder.draft and e.table.position != before
+    assert "not a valid position" in e.table.status and e.table.draft
+    assert 'data-count="0"' in e.moves.count.value and e.moves.buttons["Play typed move"].disabled
+    e.builder.round.value = "-5"  # another invalid form: still nothing reaches the panels, the table follows
     assert e.state.position is None and e.analysis.position is None and "-5" in e.table.status
+    assert e.table.position.round == -5 and e.table.notation == e.table.position.notation()
     e.builder.round.value = "1"
     assert e.position is not None and everywhere(e, e.builder.position) and e.table.status == ""
+    assert e.state.draft is None and not e.table.draft
 
 
 def test_a_move_or_a_step_never_reads_a_position_back_from_the_form(stacked, monkeypatch):

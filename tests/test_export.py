@@ -304,11 +304,12 @@ def test_diagram_storyboard_and_teaching_in_chromium(tmp_path):
                     pdf = pathlib.Path(info.value.path()).read_bytes()
                     assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", pdf)) > 20
                 else:
-                    hand = '.guyenne-table g.hand[data-side="{}"] g.card.{}'
-                    assert page.locator(hand.format("english", "face")).count() == 6
-                    assert page.locator(hand.format("french", "back")).count() == 6
-                    assert page.locator(hand.format("french", "face")).count() == 0
-                    page.locator(".guyenne-table").screenshot(path=str(artifacts / "teaching-table.png"))
+                    game = page.locator(".guyenne-table").first  # the game's table (the puzzles' and lesson's follow)
+                    hand = 'g.hand[data-side="{}"] g.card.{}'
+                    assert game.locator(hand.format("english", "face")).count() == 6
+                    assert game.locator(hand.format("french", "back")).count() == 6
+                    assert game.locator(hand.format("french", "face")).count() == 0
+                    game.screenshot(path=str(artifacts / "teaching-table.png"))
                 browser.close()
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
@@ -371,16 +372,20 @@ def test_export_row_bounds_the_caption_and_the_scale_beside_their_fields():
     row.caption.value = "x" * 6000
     assert "6,000 characters: at most 240" in row.caption_message.value
     assert not row.download() and sent == [] and "at most 240" in row.message.value
+    row.caption.value = "\x1b[31mred"  # an ANSI colour code: the command line's one check of a caption
+    assert "the caption holds the control character" in row.caption_message.value
+    assert not row.download() and sent == []
     row.caption.value = "x" * 240
     assert row.caption_message.value == ""
-    for typed in ("1e308", "nan", "inf", "-2", "9"):
-        row.scale.box.value = typed
-        assert row.scale.problem is not None and row.scale.message.value, typed
-        # a number, but outside the bounds or not finite: the words say the bounds, not how to write one
-        assert "PNG scale must be between 0.25 and 8, not " in row.scale.message.value, typed
+    for typed, words in (("-2", "at least 0.25, not -2"), ("9", "at most 8, not 9")):
+        row.scale.box.value = typed  # a number outside the bounds: the words say the bound crossed
+        assert f"PNG scale must be {words}" in row.scale.message.value, typed
         assert not row.download() and sent == [], typed
-    row.scale.box.value = "1e0"  # in range, but not written as the box reads numbers
-    assert "PNG scale must be a number like 0.25 or 4.125, not &#x27;1e0&#x27;" in row.scale.message.value
+    for typed in ("1e308", "nan", "inf", "1e0"):  # not written as every number box reads numbers (1e0 is in range)
+        row.scale.box.value = typed
+        assert "PNG scale must be a number written with the digits 0-9" in row.scale.message.value, typed
+        assert f"not &#x27;{typed}&#x27;" in row.scale.message.value, typed
+        assert not row.download() and sent == [], typed
     row.scale.box.value = "0.5"
     assert row.download() and _png_size(sent[-1][1])[0] == 360
 

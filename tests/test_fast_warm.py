@@ -39,11 +39,11 @@ def test_prepare_compiles_the_pending_parts_in_order_and_says_each(monkeypatch):
     assert warm.pending() == list(steps[1:]) and ran == []  # asking runs nothing
     warm.prepare(lambda step, i, n: said.append((step.what, i, n)))
     assert ran == [s.what for s in steps[1:]]
-    assert said == [(steps[1].what, 1, 2), (steps[2].what, 2, 2)]
+    assert said == [(step.what, i, len(steps) - 1) for i, step in enumerate(steps[1:], 1)]
 
 
 def test_a_run_that_has_to_compile_names_each_part_with_a_count(monkeypatch):
-    steps = list(warm.STEPS[1:])
+    steps = list(warm.STEPS[1:3])
 
     def prepare(progress):
         for i, step in enumerate(steps, 1):
@@ -54,14 +54,15 @@ def test_a_run_that_has_to_compile_names_each_part_with_a_count(monkeypatch):
     monkeypatch.setattr(analysis_panel, "prepare", prepare)
     panel = AnalysisPanel(Position.start("base"))
     panel.method.value = "sample"
-    panel.games.value = 20
+    panel.english_policy.value = "search"  # a search compiles kernels of its own: it waits for the compiling
+    panel.search_budget.value, panel.games.value = 4, 2
     seen = []
     panel.controls.status.observe(lambda ch: seen.append(ch["new"]), names="value")
     panel.run()
     compiling = [s for s in seen if s.startswith("Preparing the fast path: compiling")]
     assert compiling == [
-        "Preparing the fast path: compiling the heuristic&#x27;s tables (1 of 2, first run only, about a minute each)...",
-        "Preparing the fast path: compiling the heuristic&#x27;s games (2 of 2, first run only, about a minute each)..."]
+        "Preparing the fast path: compiling the heuristic&#x27;s tables (1 of 2, first run only, about 2 seconds)...",
+        "Preparing the fast path: compiling the heuristic&#x27;s games (2 of 2, first run only, about 8 seconds)..."]
     assert seen[-1].startswith("Done")
 
 
@@ -79,3 +80,40 @@ def test_uniform_and_heuristic_games_call_the_one_compiled_loop_with_one_signatu
     # one game loop for every policy: the uniform batches and those with a heuristic side pass the same
     # argument types, so setup compiles the loop once for both
     assert warm.signature(warm._uniform_args()) == warm.signature(warm._heuristic_args())
+
+
+def test_the_page_warms_the_pools_workers_once_the_fast_path_is_compiled(monkeypatch):
+    """A first run spread over the shared pool paid each worker's start and its loading of the compiled code (about
+    4 s on two cores): the page's warm-up has every worker load it, once, and only when nothing is left to compile
+    (a worker would otherwise compile it too)."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from guyenne_explore import analysis
+    from guyenne_explore.render import plots
+    from guyenne_explore.widgets import plot_view
+
+    loaded, done = [], threading.Event()
+    monkeypatch.setattr(warm, "load_compiled", lambda: loaded.append(threading.get_ident()))
+    monkeypatch.setattr(plots, "warm_up", lambda: None)
+    monkeypatch.setattr(analysis, "warm", lambda games: None)
+    monkeypatch.setattr(analysis, "local_cores", lambda: 2)
+    pool = ThreadPoolExecutor(2)
+    monkeypatch.setattr(analysis, "local_pool", lambda: pool)
+    real = warm.warm_workers
+
+    def warm_workers(executor, workers):
+        real(executor, workers)
+        done.set()
+
+    monkeypatch.setattr(analysis, "warm_workers", warm_workers)
+    for pending in (True, False):
+        monkeypatch.setattr(analysis, "needs_compiling", lambda pending=pending: pending)
+        monkeypatch.setattr(plot_view, "_warm_up_started", threading.Event())
+        plot_view.start_warm_up()
+        plot_view.start_warm_up()  # once a process
+        if pending:
+            for thread in [t for t in threading.enumerate() if t.name == "guyenne-warm-up"]:
+                thread.join(10)
+            assert loaded == []
+    assert done.wait(10) and len(loaded) == 2

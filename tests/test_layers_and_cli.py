@@ -180,7 +180,7 @@ def test_a_first_run_says_each_part_of_the_fast_path_it_compiles_before_its_cost
     first = capsys.readouterr()
     json.loads(first.out)  # the result alone
     said = [line for line in first.err.splitlines() if line.startswith("Preparing the fast path")]
-    assert len(said) == len(warm.STEPS) and "(1 of 3, first run only" in said[0]
+    assert len(said) == len(warm.STEPS) and "(1 of 4, first run only" in said[0]
     assert first.err.splitlines()[:len(said)] == said  # before the cost and the progress
     assert main(command) == 0
     assert "Preparing" not in capsys.readouterr().err and len(compiled) == len(warm.STEPS)

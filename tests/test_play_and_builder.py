@@ -14,7 +14,9 @@ pytest.importorskip("ipywidgets")
 pytest.importorskip("anywidget")
 
 from guyenne_explore import Position  # noqa: E402
+from guyenne_explore.cards import Cards  # noqa: E402
 from guyenne_explore.i18n import set_language  # noqa: E402
+from guyenne_explore.rules import SIDES, Rules  # noqa: E402
 from guyenne_explore.scoring import LONGEST_RUN, UNSPENT, tie_break  # noqa: E402
 from guyenne_explore.widgets import Builder, Explorer, MovesPanel  # noqa: E402
 from guyenne_explore.widgets.moves_panel import heuristic_choice  # noqa: E402
@@ -68,6 +70,32 @@ def test_the_teaching_log_names_castles_from_1(english):
     move = next(m for m in game.position.legal_moves if m.castle == 0)
     assert game.play(move.text())
     assert f"You opened castle 1 with {move.cards}." in [line() for line in game.events]
+
+
+@pytest.mark.parametrize("rules, seed", [("base", 3), ("classic2021", 5), ("advanced", 4)])
+def test_the_teaching_game_explains_the_final_score_castle_by_castle(english, rules, seed):
+    """Game over names, for each side, each run of castles it holds (as the rulebook numbers them) with its points,
+    and the terms add up to the score the engine gives."""
+    import re
+
+    game = TeachingGame(rules, seed=seed)
+    rng = random.Random(seed)
+    while not game.position.is_over:
+        assert game.play(heuristic_choice(game.position, rng).text())
+    r = game.position.result()
+    items = re.findall(r"<li>(.*?)</li>", game.prompt.value.split('class="guyenne-score"')[1])
+    assert [i.split(",")[0] for i in items] == ["The English", "The French"]
+    for item, score, side in zip(items, (r.english, r.french), ("english", "french")):
+        assert re.search(rf", {score} points?: ", item), item
+        points = [int(n) for n in re.findall(r"\((\d+) points?\)", item)]
+        assert sum(points) == score, item
+        held = {i + 1 for i, c in enumerate(game.position.castles) if c == ("english", "french").index(side)}
+        named = {int(n) for part in re.findall(r"castles? ([\d, ]+?)(?: alone| in a run| \()", item)
+                 for n in part.split(", ") if n}
+        if "every castle" not in item:
+            assert named == held, (item, held)
+    game.set_language("fr")
+    assert "Les Anglais, " in game.prompt.value and "Les Français, " in game.prompt.value
 
 
 # ---------------------------------------------------------------------- typed moves
@@ -220,3 +248,169 @@ def test_undo_of_moves_played_steps_back_in_the_game_and_redo_forward():
     b.redo()
     b.redo()
     assert b.state.history == game and b.redo_button.disabled
+
+
+# ---------------------------------------------------------------------- the first ten minutes (issue 42, point 5)
+def _click_castle(table, index):
+    """What the browser sends when a castle of the diagram is clicked."""
+    table._handle_custom_msg({"type": "castle", "index": index}, [])
+
+
+@pytest.mark.parametrize("rules, side, zone, text", [
+    ("advanced", 0, "hand0", "H54322"), ("advanced", 1, "deck", "5 4 3 2 2"), ("advanced", 0, "discard", "5432"),
+    ("advanced", 1, "removed", "33"), ("team", 0, "hand1", "H2"), ("team", 1, "hand1", "-")])
+def test_a_zone_typed_as_cards_sets_its_counts(english, rules, side, zone, text):
+    """25 count boxes took 26 typed numbers for a round-5 position: a zone is typed as the notation writes it."""
+    b = Builder(opening(rules, 1))
+    row, typed = b._rows[(side, zone)], b._typed[(side, zone)]
+    b.type_cards(side, zone, text)
+    assert row.cards == Cards.parse(text) and typed.message.value == ""
+    written = b.form_json()["sides"][SIDES[side]]
+    written = {"hand0": lambda: written["hand"], "hand1": lambda: written["members"][1]["hand"]}.get(
+        zone, lambda: written[zone])()
+    assert Cards.of(written) == Cards.parse(text)  # the position the form reads
+    # the box shows the zone as the counts stand: a count box edited writes it again
+    row.boxes[-1].value = str(int(row.boxes[-1].value) + 1)
+    assert Cards.parse(typed.box.value) == row.cards == Cards.parse(text).add_kind(row.kinds[-1])
+
+
+@pytest.mark.parametrize("rules, text, said", [
+    ("advanced", "X43", "X is not a card: write H for the hero and 2 to 5"),
+    ("advanced", "H9", "9 is not a card of these rules: write H for the hero and 2 to 5"),
+    ({"preset": "base", "hero": False}, "H2", "H is not a card of these rules: write 2 to 5"),
+    ({"preset": "base", "card_counts": {"4": 0}}, "42", "4 is not a card of these rules: write H for the hero and "
+                                                         "2, 3, 5")])
+def test_what_is_not_cards_is_refused_beside_the_field_naming_the_problem(english, rules, text, said):
+    b = Builder(opening(Rules.from_json(rules), 1))
+    before = b._rows[(0, "discard")].cards
+    b.type_cards(0, "discard", text)
+    typed = b._typed[(0, "discard")]
+    assert said in typed.message.value and typed in [b._typed[k] for k in b._typed if k[0] == 0]
+    assert b._rows[(0, "discard")].cards == before and typed.box.value == text  # kept as typed, to be fixed
+    assert b.position is None and said in [str(p) for p in b.problems] and said in b.summary.value
+    b.type_cards(0, "discard", "")
+    assert typed.message.value == "" and b.position is not None
+
+
+@pytest.mark.parametrize("rules", ["base", "team", Rules.preset("advanced", hand_size=7),
+                                   Rules.preset("advanced", card_counts={"2": 9, "3": 6})])
+def test_rest_to_deck_puts_the_sides_full_set_less_its_other_zones_in_its_deck(english, rules):
+    """The deck is the rules' own set (Rules.card_set) less every other zone, under teams and variants alike."""
+    rules = Rules.from_json(rules) if isinstance(rules, str) else rules
+    b = Builder(opening(rules, 1))
+    b.round.value = "3"
+    for side in (0, 1):
+        b.type_cards(side, "discard", "5432")
+    assert b.position is None  # four cards too many on each side
+    for side in (0, 1):
+        b.rest_buttons[side].click()
+    p = b.position
+    assert p is not None and b.problems == []
+    for s in p.sides:
+        held = sum(s.hands, Cards()) + s.discard + s.removed
+        assert s.deck == rules.card_set - held and s.deck.size == rules.card_set.size - rules.hand_size - 4
+
+
+def test_rest_to_deck_is_refused_naming_the_cards_over(english):
+    b = Builder(opening("advanced", 1))
+    b.type_cards(0, "discard", "5555")
+    deck = b._rows[(0, "deck")].cards
+    b.rest_buttons[0].click()
+    said = "the other zones hold 2 cards more than the rules give the side (55)"
+    assert said in b.rest_messages[0].value and b._rows[(0, "deck")].cards == deck
+    b.type_cards(0, "discard", "55")
+    b.rest_buttons[0].click()
+    assert b.rest_messages[0].value == "" and b.position is not None
+
+
+@pytest.mark.parametrize("click", ["castle", "stack"])
+def test_a_click_on_the_table_before_the_deal_deals_an_opening_to_edit(english, click):
+    """The first castle click the intro invites made the default 'before the deal' position invalid."""
+    e = Explorer()
+    assert e.position == Position.start("advanced")
+    if click == "castle":
+        _click_castle(e.table, 2)
+    else:
+        e.table._handle_custom_msg({"type": "stack", "side": "french", "zone": "hand"}, [])
+    p = e.position
+    assert p is not None and e.builder.problems == [] and e.table.position == p and e.table.status == ""
+    dealt = opening("advanced", 1)
+    assert p.sides == dealt.sides and p.to_play == dealt.to_play
+    assert [p.control(i) for i in range(6)] == ["neutral"] * 2 + ["english" if click == "castle" else "neutral"] + \
+        ["neutral"] * 3
+    assert "dealt an opening (seed 1) to edit" in e.builder.start_message.value
+    assert e.builder.start_choice.value == "a dealt opening"
+    _click_castle(e.table, 2)  # from a dealt position a click edits it
+    assert e.position.sides == dealt.sides
+
+
+def test_the_table_follows_an_invalid_position_being_built(english):
+    """It dimmed and stopped following the clicks: it draws the form as read, its problems under it."""
+    e = Explorer(opening("advanced", 1))
+    e.builder.type_cards(0, "discard", "55")  # two cards too many: invalid
+    assert e.position is None and e.table.position == e.state.draft and e.table.draft
+    assert "not a valid position: the English hold 24 cards" in e.table.status
+    _click_castle(e.table, 4)
+    assert e.position is None and e.table.position.control(4) == "english"
+    assert 'data-castle="4"' in e.table.svg and e.table.notation == e.table.position.notation()
+    e.builder.rest_buttons[0].click()
+    assert e.position is not None and e.table.position == e.position and e.table.status == ""
+    assert not e.table.draft
+
+
+def test_start_and_end_jump_through_the_game_played(english):
+    """27 Back clicks went back to the start of a game: one click now, and one to its end."""
+    p = opening("advanced", 1)
+    panel = MovesPanel(p)
+    assert panel.buttons["◀◀ Start"].disabled and panel.buttons["End ▶▶"].disabled
+    panel.play_out()
+    last = len(panel.history) - 1
+    assert last > 5 and panel.index == last and panel.buttons["End ▶▶"].disabled
+    panel.buttons["◀◀ Start"].click()
+    assert panel.index == 0 and panel.position == p and panel.buttons["◀◀ Start"].disabled
+    assert not panel.buttons["End ▶▶"].disabled
+    panel.buttons["End ▶▶"].click()
+    assert panel.index == last and panel.position.is_over and panel.buttons["End ▶▶"].disabled
+
+
+def test_check_typed_move_checks_without_playing_and_play_typed_move_plays(english):
+    """'Try typed move' played the move: the check says legal or the engine's reason, and plays nothing."""
+    p = opening("advanced", 1)
+    panel = MovesPanel(p)
+    move = next(iter(p.legal_moves)).text()
+    panel.typed.value = move
+    panel.buttons["Check typed move"].click()
+    assert f"✓ {move} is legal here" in panel.explain.value
+    assert panel.position == p and len(panel.history) == 1 and panel.typed.value == move
+    panel.typed.value = "0:H42222"
+    panel.buttons["Check typed move"].click()
+    assert html.escape(p.why_illegal("0:H42222")) in panel.explain.value and panel.position == p
+    panel.typed.value = move
+    panel.buttons["Play typed move"].click()
+    assert panel.position == p.apply(move) and len(panel.history) == 2
+
+
+def test_a_round_5_position_is_built_in_at_most_12_actions(english):
+    """From the explorer as it opens: castles set on the table, the round, both hands and discards typed, each
+    deck filled with one click.  Each widget value set or click is one action."""
+    e = Explorer()
+    b = e.builder
+    actions = [
+        lambda: _click_castle(e.table, 0),  # before the deal: an opening dealt to edit, castle 1 English
+        lambda: _click_castle(e.table, 1), lambda: _click_castle(e.table, 1),  # castle 2 French
+        lambda: _click_castle(e.table, 4),  # castle 5 English
+        lambda: setattr(b.round, "value", "5"),
+        lambda: b.type_cards(0, "hand0", "H54322"), lambda: b.type_cards(1, "hand0", "H44332"),
+        lambda: b.type_cards(0, "discard", "5433222"), lambda: b.type_cards(1, "discard", "5533222"),
+        b.rest_buttons[0].click, b.rest_buttons[1].click,
+    ]
+    for act in actions:
+        act()
+    assert len(actions) <= 12
+    p = e.position
+    assert p is not None and b.problems == [] and Position.from_json(p.to_json()) == p
+    assert p.round == 5 and [p.control(i) for i in range(6)] == ["english", "french", "neutral", "neutral",
+                                                                  "english", "neutral"]
+    assert (str(p.sides[0].hands[0]), str(p.sides[1].hands[0])) == ("H54322", "H44332")
+    assert (str(p.sides[0].discard), str(p.sides[1].discard)) == ("5433222", "5533222")
+    assert e.table.position == p and e.table.status == ""

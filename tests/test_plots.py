@@ -77,7 +77,8 @@ def test_metrics_rows_give_a_cell_per_label(results):
     assert list(first) == ["metric", "base", "advanced", "endgame", "meaning"]
     assert first["metric"] == "Advantage (English)"  # the game's name; "Advantage (english)" stays the key
     assert "[" in first["base"] and "[" not in first["endgame"]  # an interval only when sampled
-    assert float(first["endgame"]) == pytest.approx(float(results["endgame"].win["english"]), abs=1e-3)
+    endgame = results["endgame"].win  # the advantage is a score: a draw counts a half
+    assert float(first["endgame"]) == pytest.approx(float(endgame["english"] + endgame["draw"] / 2), abs=1e-3)
     html = plots.rows_html(rows)
     assert html.count("<tr>") == len(rows) + 1
     # the meaning sits under the metric's name (a narrow panel keeps every column in view)
@@ -153,6 +154,6 @@ def test_a_sweep_figure_names_its_metric_in_the_language_asked(results):
     from guyenne_explore.analysis.variants import Run, SweepPoint, metric_named
 
     r = results["base"]
-    points = [SweepPoint(6, Run("hand size = 6", None, r), metric_named(r, "English win rate"))]
-    fig = plots.sweep_figure(points, "hand_size", "English win rate", lang="fr")
-    assert fig.data[0].name == "Taux de victoire des Anglais" and "English" not in fig.data[0].hovertemplate
+    points = [SweepPoint(6, Run("hand size = 6", None, r), metric_named(r, "Drawishness"))]
+    fig = plots.sweep_figure(points, "hand_size", "Draw rate", lang="fr")
+    assert fig.data[0].name == "Taux d'égalité" and "Draw" not in fig.data[0].hovertemplate

@@ -55,9 +55,26 @@ def test_determinisation_is_consistent_with_the_view(preset):
         assert len(d.legal_moves) == len(q.legal_moves)
 
 
-def test_search_policy_plays_legal_moves():
-    r = analyse(Position.start("base"), ("search", "uniform"), "sample", games=4, seed=1)
-    assert r.games == 4
+@pytest.mark.parametrize("preset", ["base", "expert", "team"])
+def test_search_policy_plays_legal_moves(preset):
+    """Every move the search picks is one the engine lists at its point, for each side it plays, and
+    each drawn card set one the engine lists with a positive probability, to the game's end."""
+    from guyenne_explore.analysis.policies.search import ISMCTS
+    from guyenne_explore.policy import Uniform
+
+    for search_side, seed in ((0, 1), (1, 2)):
+        pair = (ISMCTS(40), Uniform()) if search_side == 0 else (Uniform(), ISMCTS(40))
+        record = play_game(Position.start(preset), seed, pair)
+        p, searched = record.start, 0
+        for event in record.events:
+            if event.move is not None:
+                assert event.move in p.legal_moves, (preset, p.to_play, event.move)
+                searched += event.side == search_side
+                p = p.apply(event.move)
+            else:
+                assert event.draw in dict(p.chance_outcomes()), (preset, p.to_play)
+                p = p.apply_outcome(event.draw)
+        assert p.is_over and searched > 0
 
 
 def test_exact_refuses_a_sampling_policy():
@@ -71,9 +88,9 @@ def test_metrics():
     m = {x.name: x for x in designer_metrics(games)}
     assert m["Decisiveness"].value == pytest.approx((4 / 8 + 1 + 1 / 5) / 3)
     assert m["Hero value (english)"].value == pytest.approx(2 / 3 - 0)
-    assert m["Advantage (english)"].value == 0.5 and m["Drawishness"].value == 0.25
+    assert m["Advantage (english)"].value == 0.625 and m["Drawishness"].value == 0.25  # a score: the draw a half
     assert m["Duration (rounds)"].value == 8 and m["Sweep"].value == 0.25
-    assert m["Advantage (english)"].low < 0.5 < m["Advantage (english)"].high
+    assert m["Advantage (english)"].low < 0.625 < m["Advantage (english)"].high
 
 
 def test_sampling_on_an_executor_is_identical():

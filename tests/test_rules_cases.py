@@ -284,3 +284,52 @@ def test_view_hides_opponent():
     with pytest.raises(AttributeError):
         v.position  # noqa: B018  (no public door to the whole position)
     assert Move(cards=Cards.parse("H")) in p.legal_moves
+
+
+def test_the_rulebooks_scoring_example_castle_by_castle():
+    """RULES.md 6's worked check, E E F F F E with the english 1 unspent card and the french 1: classic2021
+    gives english 3 + 2 + 1 = 6 and french 3 + 3 + 1 = 7; the 2022 scoring english 2·2 + 1 = 5, french 2·3 = 6."""
+    from guyenne_explore.scoring import LONGEST_RUN, RUN, UNSPENT, score_terms
+
+    table = ["english", "english", "french", "french", "french", "english"]
+    data = pos(rules="classic2021", castles=table)
+    rest = list("H554443333222222222222")[:-1]  # a side's 22 cards, but one 2 that stays unspent
+    data["sides"]["english"].update(hand=[], deck=["2"], discard=rest, exhaustions=1)
+    data["sides"]["french"].update(hand=["2"], deck=[], discard=rest, exhaustions=1)
+    data["to_play"] = "end"
+    p = Position.from_json(data)
+    terms = {side: [(t.kind, t.castles, t.points) for t in score_terms(p, side)] for side in (ENGLISH, FRENCH)}
+    assert terms[ENGLISH] == [(RUN, (0, 1), 2), (RUN, (5,), 1), (LONGEST_RUN, (0, 1), 2), (UNSPENT, (), 1)]
+    assert terms[FRENCH] == [(RUN, (2, 3, 4), 3), (LONGEST_RUN, (2, 3, 4), 3), (UNSPENT, (), 1)]
+    assert (p.result().english, p.result().french) == (6, 7)
+    p2022 = Position.from_json(dict(data, rules="base"))
+    assert [(t.castles, t.points) for t in score_terms(p2022, ENGLISH)] == [((0, 1), 4), ((5,), 1)]
+    assert [(t.castles, t.points) for t in score_terms(p2022, FRENCH)] == [((2, 3, 4), 6)]
+
+
+@pytest.mark.parametrize("scoring", ["2022", "2021"])
+@pytest.mark.parametrize("adjacency", ["line", "ring"])
+def test_a_score_is_the_sum_of_its_terms_on_every_table(scoring, adjacency):
+    """Every table of 2 to 7 castles: each side's terms add up to its score, cover only castles it holds (a
+    run's castles adjacent in the table's order, a ring's through its ends), and no castle twice in runs."""
+    from itertools import product
+
+    from guyenne_explore.scoring import RUN, SWEEP, result, score_terms
+    from guyenne_explore.state import evolve
+
+    for n in range(2, 8):
+        rules = Rules.preset("base").replace(castles=n, scoring=scoring, adjacency=adjacency)
+        start = Position.start(rules)
+        for table in product((NEUTRAL, ENGLISH, FRENCH), repeat=n):
+            p = evolve(start, castles=table)
+            r = result(p)
+            for side, score in ((ENGLISH, r.english), (FRENCH, r.french)):
+                terms = score_terms(p, side)
+                assert sum(t.points for t in terms) == score, (table, side, terms)
+                if terms and terms[0].kind == SWEEP:
+                    continue
+                held = [c for t in terms if t.kind == RUN for c in t.castles]
+                assert sorted(held) == [i for i, c in enumerate(table) if c == side]
+                for t in terms:
+                    steps = {(b - a) % n for a, b in zip(t.castles, t.castles[1:])}
+                    assert steps <= {1}, (table, t)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from html import escape
 
 import pytest
 
@@ -50,16 +51,15 @@ def test_a_saved_session_reopens_to_the_same_state(session):
     assert name.startswith("guyenne-session-advanced-round1") and name.endswith(".json")
     data = json.loads(text)
     assert data["kind"] == "guyenne-explore session" and data["step"] == len(e.moves.history) - 2
-    assert set(data["results"]) == {"advanced", "classic2021"} and data["results"]["classic2021"]["games"] == 30
+    runs = data["tabs"]["analysis"]["results"]["runs"]
+    assert [r["label"] for r in runs] == ["advanced", "classic2021"] and runs[1]["result"]["games"] == 30
     other = Explorer()
     assert state(other) != state(e)
     assert other.session.open_text(name, text)
     assert state(other) == state(e)
     assert "opened" in other.session.upload.message
-    summary = other.session.message.value
-    assert "classic2021: English" in summary and "(30 games)" in summary
-    again = json.loads(saved(other)[1])  # saved again: the same session (the results are not run again)
-    assert {k: v for k, v in again.items() if k != "results"} == {k: v for k, v in data.items() if k != "results"}
+    assert set(other.analysis.results) == {"advanced", "classic2021"} and other.analysis.results["classic2021"].games == 30
+    assert json.loads(saved(other)[1]) == data  # saved again: the same session (the results are not run again)
 
 
 def test_a_file_that_is_not_json_is_refused_in_the_pages_language_with_where():
@@ -123,3 +123,123 @@ def test_an_invalid_position_is_not_saved():
     e.session.file.send = lambda content, buffers=None: sent.append(content)
     assert not e.session.save() and sent == []
     assert "not valid" in e.session.message.value
+
+
+# ---------------------------------------------------------------------- the whole workspace (version 2)
+def fields(explorer: Explorer) -> dict:
+    """Every tab's fields as a session keeps them."""
+    from guyenne_explore.analysis import to_saved
+    from guyenne_explore.widgets.session import _tabs, _value
+
+    return {name: {key: to_saved(_value(f)) for key, f in tab.saved_fields().items()}
+            for name, tab in _tabs(explorer).items()}
+
+
+def drawn(box) -> list:
+    """The figures a panel's figure box holds, as the page receives them."""
+    return [view.figure for view in box.shown]
+
+
+@pytest.fixture(scope="module")
+def workspace(session):
+    """The module's session with a small run and non-default fields in every other tab (a few games each)."""
+    e, _name, _text = session
+    lab = e.lab
+    lab.editors["hand_size"].value = "7"
+    lab.method.value, lab.games.value, lab.seed.value = "sample", 12, 3
+    lab.english_policy.value = "heuristic"
+    lab.sweep_metric.value = lab.sweep_metric.options[2]
+    lab.run_compare(block=True)
+    skill = e.skill
+    skill.strong.value = skill.search.value = False
+    skill.games.value, skill.seed.value = 16, 5
+    skill.metric.value = "Duration (rounds)"
+    skill.run(block=True)
+    style = skill.how_they_play
+    style.levels_text.value, style.games.value = "uniform,heuristic", 6
+    style.run(block=True)
+    balance = e.balance
+    balance.rows[1].parameter.value = ""  # no second parameter varied
+    balance.rows[0].values.value = "6:7"
+    balance.games.value, balance.trials.value, balance.seed.value = 4, 2, 8
+    balance.ladder.value, balance.depth_games.value = "uniform,heuristic", 4
+    balance.y_axis.value = "draws"
+    balance.run(block=True)
+    balance.run_depth(block=True)
+    e.analysis.optimal.objective.value = "score"
+    assert lab.results and skill.table is not None and style.styles and balance.result and balance.depth
+    name, text = saved(e)
+    return e, name, text
+
+
+def test_a_session_keeps_every_tab_and_redraws_its_figures_from_the_saved_results(workspace):
+    from guyenne_explore.analysis import to_saved
+    from guyenne_explore.widgets.session import _tabs
+
+    e, name, text = workspace
+    data = json.loads(text)
+    assert data["version"] == 2 and len(text) < 1_000_000
+    game_rows = data["tabs"]["analysis"]["results"]["runs"][1]["result"]["samples"]  # distinct games, counted
+    assert sum(count for _game, count in game_rows) == 30
+    other = Explorer()
+    assert fields(other) != fields(e)
+    assert other.session.open_text(name, text), other.session.upload.message
+    assert state(other) == state(e) and fields(other) == fields(e)
+    for tab_name, tab in _tabs(other).items():  # every result back, equal to the one saved
+        assert to_saved(tab.saved_results()) == to_saved(_tabs(e)[tab_name].saved_results()), tab_name
+    assert "run again" not in other.session.message.value
+    for panel in (lambda x: x.analysis, lambda x: x.lab, lambda x: x.skill, lambda x: x.skill.how_they_play,
+                  lambda x: x.balance):  # the figures drawn again from the saved results, as they were
+        assert drawn(panel(other).figure_box) and drawn(panel(other).figure_box) == drawn(panel(e).figure_box)
+    assert other.analysis.headline.value == e.analysis.headline.value and "Designer metrics" in other.analysis.metrics.value
+    assert other.balance.table.value == e.balance.table.value and other.balance.depth_result.value == e.balance.depth_result.value
+    assert other.skill.details.value == e.skill.details.value
+    assert json.loads(saved(other)[1]) == data  # saved again: the same file
+
+
+def test_a_sweep_is_kept_with_its_figure():
+    e = Explorer()
+    lab = e.lab
+    lab.method.value, lab.games.value = "sample", 6
+    lab.sweep_parameter.value = "scoring"
+    lab.run_sweep(block=True)
+    assert lab.points
+    name, text = saved(e)
+    other = Explorer()
+    assert other.session.open_text(name, text), other.session.upload.message
+    assert [pt.value for pt in other.lab.points] == [pt.value for pt in lab.points]
+    assert drawn(other.lab.figure_box) == drawn(lab.figure_box) and other.lab.headline.value == lab.headline.value
+    assert other.lab.controls.status.value.startswith("Swept")
+
+
+def test_an_old_version_1_file_still_opens(session):
+    e, name, text = session
+    data = json.loads(text)
+    old = {k: data[k] for k in ("kind", "position", "history", "step", "analysis")}
+    old.update(version=1, results={label: r.to_json() for label, r in e.analysis.results.items()})
+    other = Explorer()
+    assert other.session.open_text("old.json", json.dumps(old)), other.session.upload.message
+    assert state(other) == state(e)
+    assert "classic2021: English" in other.session.message.value  # version 1 kept no figures: its results listed
+
+
+@pytest.mark.parametrize("change, reason", [
+    (lambda d: d["tabs"]["skill"]["fields"].update(games=0), "tabs.skill.fields.games must be a number from 1"),
+    (lambda d: d["tabs"]["lab"]["fields"].update(method="guess"), "tabs.lab.fields.method must be one of"),
+    (lambda d: d["tabs"]["balance"]["fields"].update(ladder="x" * 5000), "tabs.balance.fields.ladder must be a text"),
+    (lambda d: d["tabs"]["skill"]["results"]["table"].update(levels=7), "tabs.skill.results.table.levels must be a list"),
+    (lambda d: d["tabs"]["analysis"]["results"]["runs"][0]["result"].update(games="many"),
+     "tabs.analysis.results.runs[0].result.games must be a whole number"),
+    (lambda d: d["tabs"]["analysis"]["results"]["runs"][0]["result"]["samples"][0].__setitem__(1, 10**9),
+     "tabs.analysis.results.runs[0].result.samples"),
+    (lambda d: d["tabs"]["balance"]["results"]["search"].update(oracle=1), "unknown field 'oracle'"),
+    (lambda d: d["tabs"]["lab"]["results"]["runs"][1]["rules"].update(hand_size=-3), "tabs.lab.results.runs[1].rules"),
+    (lambda d: d["tabs"].update(cards={}), "unknown tab 'cards'"),
+])
+def test_a_corrupted_session_is_refused_naming_the_field_and_changes_nothing(workspace, change, reason):
+    _e, _name, text = workspace
+    other = Explorer()
+    before = (state(other), fields(other))
+    assert not other.session.open_text("bad.json", broken(text, change))
+    assert escape(reason) in other.session.upload.message, other.session.upload.message
+    assert (state(other), fields(other)) == before

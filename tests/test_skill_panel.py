@@ -1,7 +1,11 @@
 """The skill levels view, headless: it runs rule sets at each level, draws the metric, says what turns."""
 
+import html
+import re
+
 from guyenne_explore.analysis.metrics import Metric
 from guyenne_explore.analysis.skill import ABOVE, BELOW, EVEN, SkillCell, SkillTable
+from guyenne_explore.i18n import plain_estimate
 from guyenne_explore.rules import Rules
 from guyenne_explore.widgets.explorer import TABS, Explorer
 from guyenne_explore.widgets.skill_panel import SkillPanel
@@ -34,6 +38,13 @@ def test_a_run_draws_the_metric_by_level_for_each_rule_set_with_intervals():
     assert not any("(english)" in x or "(french)" in x for x in (panel.changes.value, panel.details.value))
     assert "Done" in panel.controls.status.value
     assert panel.controls.progress.value == panel.controls.progress.max == 2 * (300 + 300 + 300 + 2)  # every game
+    # the answer first, above the figure: each rule set under the strongest level, its interval and its verdict
+    strongest = [table.cell(lb, "search:4", "Advantage (english)") for lb in table.labels]
+    assert panel.headline.value.count("[") == 2 and html.unescape(re.sub("<[^>]+>", "", panel.headline.value)) == (
+        "Advantage (English) under search:4, the strongest level run: " + " · ".join(
+            f"{c.label} {plain_estimate(c.metric.value, c.metric.low, c.metric.high)}, {table.verdict_words(c)}"
+            for c in strongest))
+    assert panel.children.index(panel.headline) + 1 == panel.children.index(panel.figure_box)
     # another metric is drawn from the same games, without playing again
     before = view.revision
     panel.metric.value = "Duration (rounds)"

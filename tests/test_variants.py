@@ -1,25 +1,44 @@
 """Rule variants from the same position (analysis/variants.py) and the variant lab headless."""
 import html
+import re
 
 import pytest
 
 from guyenne_explore import Position, Rules
 from guyenne_explore.analysis.api import analyse
 from guyenne_explore.analysis.exact.distribution import Cancelled
+from guyenne_explore.analysis.intervals import wilson
+from guyenne_explore.analysis.metrics import Metric
 from guyenne_explore.analysis.variants import (
     analyse_rule_sets,
+    first_player_advantage,
+    metric_difference,
     metric_named,
     position_under,
     result_metrics,
     sweep,
     vary,
 )
+from guyenne_explore.i18n import plain_estimate
 from guyenne_explore.rules import RulesError
 from guyenne_explore.widgets.variant_lab import (
     VariantLab,
     rules_from_values,
     rules_values,
 )
+
+
+def said(box) -> str:
+    """An HTML line's text as read."""
+    return html.unescape(re.sub("<[^>]+>", "", box.value))
+
+
+def shown(m: Metric) -> str:
+    return plain_estimate(m.value, m.low, m.high)
+
+
+def signed(m: Metric) -> str:
+    return ("+" if m.value > 0 else "") + shown(m)
 
 
 # ---------------------------------------------------------------- analysis
@@ -53,6 +72,27 @@ def test_every_rule_set_uses_the_same_seed_and_progress_covers_the_whole_run():
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
+def test_a_variants_difference_from_its_preset_has_newcombes_interval():
+    """Newcombe (1998), table II, example (a): 56/70 against 48/80 differ by 0.2000 [0.0524, 0.3339]."""
+    variant = Metric("Advantage (english)", 56 / 70, *wilson(56, 70), games=70)
+    preset = Metric("Advantage (english)", 48 / 80, *wilson(48, 80), games=80)
+    d = metric_difference(variant, preset)
+    assert d.name == "Advantage (english)" and (d.value, d.low, d.high) == pytest.approx((0.2, 0.0524, 0.3339), abs=5e-5)
+    exact = Metric("Advantage (english)", 0.5, 0.5, 0.5)  # an exact result is a point: it adds no width
+    assert metric_difference(variant, exact).low == pytest.approx(wilson(56, 70)[0] - 0.5)
+    balance = Metric("Balance", 0.9, None, None, "ratio")  # no interval of its own: none for the difference
+    d = metric_difference(balance, Metric("Balance", 0.8, None, None, "ratio"))
+    assert (d.value, d.low, d.high) == (pytest.approx(0.1), None, None)
+
+
+def test_the_first_players_advantage_follows_the_first_side():
+    games = dict(method="sample", games=40, seed=1)
+    english = analyse(Position.start("base"), **games)
+    french = analyse(Position.start(Rules.preset("base", first_side="french")), **games)
+    assert first_player_advantage(english) == metric_named(english, "Advantage (english)")
+    assert first_player_advantage(french) == metric_named(french, "Advantage (french)")
+
+
 def test_progress_returning_false_cancels():
     with pytest.raises(Cancelled):
         analyse_rule_sets(Position.start("base"), [Rules.preset("base")] * 2, method="sample", games=100,
@@ -83,8 +123,8 @@ def test_exact_results_have_the_designer_metrics_of_their_distribution(load):
     result = analyse(load("base-endgame-3v3.json"), method="exact")
     names = [m.name for m in result_metrics(result)]
     assert {"Advantage (english)", "Drawishness", "Duration (rounds)", "Score difference"} <= set(names)
-    m = metric_named(result, "English win rate")
-    assert m.value == pytest.approx(float(result.win["english"])) and m.low == m.high == m.value
+    m = metric_named(result, "English advantage (a draw a half)")  # a score: the same function as sampled games'
+    assert m.value == pytest.approx(float(result.win["english"] + result.win["draw"] / 2)) and m.low == m.high == m.value
 
 
 # ---------------------------------------------------------------- the lab
@@ -127,12 +167,19 @@ def test_compare_shows_preset_and_variant_side_by_side_from_the_same_seed():
     lab.games.value, lab.method.value = 40, "sample"
     lab.editors["hand_size"].value = "7"
     lab.run_compare(block=True)
-    assert list(lab.results) == ["preset base", "variant base(hand_size=7)"]
+    assert list(lab.results) == ["preset base", "variant base, hand size 7"]  # in words, not the key base(hand_size=7)
     assert list(lab.figures["outcomes"].data[0].x) == list(lab.results)
     assert len(lab.figure_box.children) == 4
     same = analyse(Position.start("base"), method="sample", games=40, seed=0)
     assert lab.results["preset base"].outcomes == same.outcomes
     assert not lab.compare_button.disabled
+    # the answer first, in one line above the figures: the difference from the preset with its interval
+    preset, variant = (first_player_advantage(lab.results[label]) for label in lab.results)
+    d = metric_difference(variant, preset)
+    assert said(lab.headline) == (
+        f"Variant base, hand size 7 changes the first player's score by {signed(d)}: {shown(variant)}, against "
+        f"{shown(preset)} under preset base (a draw counts ½)")
+    assert lab.children.index(lab.headline) + 1 == lab.children.index(lab.figure_box)
 
 
 def test_sweep_plots_the_metric_against_the_parameter_in_a_background_run():
@@ -160,6 +207,12 @@ def test_the_default_sweep_plays_every_value_and_names_the_parameter_as_the_form
     assert fig.layout.xaxis.title.text == "hand size" and "not playable" not in fig.layout.title.text
     assert list(lab.results) == ["hand size = 6", "hand size = 7", "hand size = 8"]
     assert lab.controls.status.value == "Swept hand size over 6, 7, 8"
+    # the headline: the preset's value (base deals 6), and the value that changes the metric most, by how much
+    preset, *others = lab.points
+    far = max(others, key=lambda pt: abs(pt.metric.value - preset.metric.value))
+    assert said(lab.headline) == (
+        f"English advantage (a draw a half): {shown(preset.metric)} at hand size = 6 (the preset); the largest change "
+        f"is at hand size = {far.value}: {shown(far.metric)}, a difference of {signed(metric_difference(far.metric, preset.metric))}")
     labels = dict(zip(lab.sweep_parameter._options_values, lab.sweep_parameter._options_labels))
     assert labels["max_at_castle"] == "max at a castle" and labels["count:3"] == "3 cards"
     assert not any("_" in label or ":" in label for label in labels.values())
@@ -235,7 +288,7 @@ def test_the_lab_says_how_its_variant_applies_to_the_position_and_why_one_is_ref
     assert "color:#b22222" in lab.application.value  # a refusal in the problems' red
     lab.method.value, lab.games.value = "sample", 10
     lab.run_compare(block=True)
-    assert "variant advanced(hand_size=7, castles=7)</b> was skipped: castles 6 → 7: cannot apply" in lab.problems.value
+    assert "variant advanced, hand size 7; castles 7</b> was skipped: castles 6 → 7: cannot apply" in lab.problems.value
     from guyenne_explore.i18n import set_language
 
     previous = set_language("fr")  # the reasons are said again in French, like every text of the lab
@@ -263,9 +316,10 @@ def test_the_labs_figures_and_columns_follow_a_language_switch():
         lab.refresh()
         texts = [json.dumps(v.figure, ensure_ascii=False) for v in lab.figure_box.shown]
         assert len(texts) == 4 and not any("preset " in t or "variant " in t or "games" in t for t in texts)
-        assert all("variante base(hand_size=7)" in t for t in texts)
-        assert "variante base(hand_size=7)" in lab.metrics.value and "preset " not in lab.metrics.value
+        assert all("variante base, taille de la main 7" in t for t in texts)
+        assert "variante base, taille de la main 7" in lab.metrics.value and "preset " not in lab.metrics.value
+        assert "variante base, taille de la main 7" in lab.headline.value.lower()
     finally:
         set_language(previous)
     lab.refresh()
-    assert "variant base(hand_size=7)" in lab.metrics.value
+    assert "variant base, hand size 7" in lab.metrics.value and "Variant base, hand size 7 changes" in lab.headline.value

@@ -27,6 +27,13 @@ def click_castle(table, index):
     table._handle_custom_msg({"type": "castle", "index": index}, [])
 
 
+def pick(move_list, kind, move, revision=None):
+    """What the browser sends when a chip is hovered (``move`` "" when the pointer leaves), clicked or
+    double-clicked: the list it was made on is ``revision`` (default: the list shown)."""
+    move_list._handle_custom_msg({"type": kind, "move": move,
+                                  "list": move_list.revision if revision is None else revision}, [])
+
+
 def counts(builder, side, zone):
     """The number boxes of one zone row of the builder, by card symbol."""
     row = builder._rows[(side, zone)]
@@ -238,7 +245,7 @@ def test_move_list_is_the_engines_grouped_by_castle(start):
 def test_a_typed_illegal_move_shows_the_engines_reason(start):
     panel = MovesPanel(start)
     panel.typed.value = "0:H42222"
-    panel.buttons["Try typed move"].click()
+    panel.buttons["Play typed move"].click()
     assert start.why_illegal("0:H42222") in panel.explain.value
     assert panel.position == start
     assert not panel.try_move("9:2")
@@ -283,7 +290,7 @@ def test_select_preview_apply_and_step_through_the_history(start):
     assert panel.explain.value == panel.typed.value == ""  # they spoke of the position left behind
     panel.buttons["Forward ▶"].click()
     assert panel.position == after
-    panel.list._handle_custom_msg({"type": "apply", "move": "H"}, [])  # a double click
+    pick(panel.list, "apply", "H")  # a double click
     assert panel.position == after.apply("H") and len(panel.history) == 3
 
 
@@ -374,6 +381,73 @@ def test_teaching_game_explains_rules_as_they_come_and_refuses_illegal_tries():
     assert "Castle X" in game.history_view.value
 
 
+def test_a_move_played_in_the_teaching_game_is_never_previewed_again():
+    """Selected then played, the move stayed selected: the table drew it on the next position (the learner's cards
+    at the castle just played, for the side now to play); the new list forgets it."""
+    from guyenne_explore.widgets.teaching import TeachingGame
+
+    game = TeachingGame("advanced", side="english", seed=3)
+    move = game.moves.groups[0]["moves"][0][0]
+    game.moves.selected = move
+    assert game.table.highlight == move and game.table.highlighted_move() is not None
+    game.moves.hovered = move
+    assert game.play(move)
+    assert game.moves.selected == game.moves.hovered == "" and game.table.highlight == ""
+    assert game.table.highlighted_move() is None
+
+
+def test_a_new_list_of_moves_forgets_the_move_hovered_or_selected_in_the_last(start):
+    panel = MovesPanel(start)
+    moves = [m for g in panel.list.groups for m, _ in g["moves"]]
+    panel.list.selected, panel.list.hovered = moves[0], moves[-1]
+    panel.list.show(panel.list.groups[:1])
+    assert panel.list.selected == panel.list.hovered == "" and panel.highlight == ""
+
+
+def test_a_pick_made_on_a_list_no_longer_shown_is_ignored(start):
+    """The browser's hover reached the kernel after the double click's move was played and the new list shown:
+    the table previewed the old list's move for the side now to play.  Each pick names its list; an old one's
+    picks are ignored, the new one's are not."""
+    panel = MovesPanel(start)
+    first = [m for g in panel.list.groups for m, _ in g["moves"]][0]
+    old = panel.list.revision
+    pick(panel.list, "hover", first)
+    pick(panel.list, "select", first)
+    assert panel.highlight == first and panel.list.selected == first
+    pick(panel.list, "apply", first)
+    after = start.apply(first)
+    assert panel.position == after and panel.list.revision != old
+    for kind in ("hover", "select", "apply"):  # late: sent from the list the move was played on
+        pick(panel.list, kind, first, revision=old)
+    assert panel.position == after and panel.highlight == "" and panel.list.selected == ""
+    answer = [m for g in panel.list.groups for m, _ in g["moves"]][0]
+    pick(panel.list, "hover", answer)
+    assert panel.highlight == answer
+    pick(panel.list, "hover", "")
+    assert panel.highlight == ""
+
+
+def test_a_refused_exact_run_empties_the_bar_of_the_run_before():
+    """The bar stayed full at "200/200" from the sampled run before an exact run refused for its size."""
+    from guyenne_explore.widgets.analysis_panel import IDLE, AnalysisPanel
+    from guyenne_explore.widgets.starts import before_deal
+
+    panel = AnalysisPanel(before_deal("advanced"))
+    panel.games.value = 200
+    panel.run(block=True)
+    bar = panel.controls.progress
+    assert (bar.value, bar.description) == (200, "200/200")
+    panel.method.value = "exact"
+    panel.run(block=True)
+    assert not panel.results and "exact enumeration is too large" in panel.controls.status.value
+    assert (bar.value, bar.description) == (0, IDLE)
+    panel.method.value = "sample"
+    panel.run(block=True)
+    panel.games.box.value = "abc"  # refused before it starts: the bar empties too
+    panel.run(block=True)
+    assert "Not run" in panel.controls.status.value and (bar.value, bar.description) == (0, IDLE)
+
+
 def html_unescape(text):
     import html
     return html.unescape(text)
@@ -416,7 +490,7 @@ def test_letters_and_huge_numbers_in_count_boxes_are_named_beside_the_row_and_ke
     box.value = "abc"
     row = b._rows[(0, "deck")]
     assert box.value == "abc"  # what was typed stays
-    assert "must be a whole number, not 'abc'" in html_unescape(row.message.value)
+    assert "must be a whole number written with the digits 0-9, not 'abc'" in html_unescape(row.message.value)
     assert b.position is None and "1 problem" in b.summary.value
     box.value = "1000000"
     assert "at most 999" in row.message.value and b.position is None
@@ -428,14 +502,15 @@ def test_letters_in_rules_and_game_numbers_are_named_and_kept(start):
     b = Builder(start)
     b.parameters.widgets["hand_size"].value = "abc"
     assert b.parameters.widgets["hand_size"].value == "abc"
-    assert "hand size must be a whole number, not 'abc'" in html_unescape(b.errors["rules"].value)
+    assert "hand size must be a whole number written with the digits 0-9, not 'abc'" in html_unescape(
+        b.errors["rules"].value)
     assert b.position is None
     b.parameters.widgets["hand_size"].value = "6"
     b.round.value = "x1"
     assert "round must be a whole number" in b.errors["game"].value and b.round.value == "x1"
     b.round.value = "1"
     b.exhaustions[1].value = "9" * 5000
-    assert "at most 9 digits" in b.errors["french"].value
+    assert "must be at most 1,000,000,000, not 99999999999999999..." in b.errors["french"].value
     b.exhaustions[1].value = "0"
     assert b.position == start
 
@@ -584,7 +659,7 @@ def test_panel_paths_stay_inside_the_workspace(start, tmp_path, monkeypatch):
 def test_a_5000_digit_castle_number_in_the_moves_panel_is_explained(start):
     panel = MovesPanel(start)
     panel.typed.value = "9" * 5000 + ":2"
-    panel.buttons["Try typed move"].click()
+    panel.buttons["Play typed move"].click()
     assert "guyenne-illegal" in panel.explain.value and len(panel.explain.value) < 1000
     assert panel.typed.value == "9" * 5000 + ":2" and panel.position == start
 
@@ -604,7 +679,7 @@ def test_variant_lab_bounds_the_sweep_and_names_bad_parameters(start):
     lab.editors["hand_size"].value = str(10**8)
     assert lab.variant is None and "hand size must be at most" in lab.rules_problems.value
     lab.editors["hand_size"].value = "9" * 5000
-    assert lab.variant is None and "at most 9 digits" in lab.rules_problems.value
+    assert lab.variant is None and "must be at most 1,000,000,000, not 99999999999999999..." in lab.rules_problems.value
 
 
 def test_variant_lab_compare_failure_is_shown_beside_its_buttons(start, monkeypatch):
@@ -768,7 +843,7 @@ def test_letters_in_games_and_seed_are_named_beside_them_kept_and_block_the_run(
     panel = analysis_panel.AnalysisPanel(start)
     panel.games.box.value = "2O"  # a letter O typed for a zero
     assert panel.games.box.value == "2O" and panel.games.value == 500  # the text stays, the last number too
-    assert "Games must be a whole number, not '2O'" in html_unescape(panel.games.message.value)
+    assert "Games must be a whole number written with the digits 0-9, not '2O'" in html_unescape(panel.games.message.value)
     panel.seed.box.value = "-3"
     assert "Seed must be at least 0, not -3" in panel.seed.message.value
     asked = []
@@ -789,7 +864,8 @@ def test_letters_in_the_builder_seed_refuse_the_start_and_keep_the_form(start):
     b.seed.box.value = "seven"
     b.start_choice.value = "random mid-game"
     b.start_button.click()
-    assert "not started: seed must be a whole number, not 'seven'" in html_unescape(b.start_message.value)
+    assert "not started: seed must be a whole number written with the digits 0-9, not 'seven'" in html_unescape(
+        b.start_message.value)
     assert "seed must be a whole number" in b.seed.message.value and b.seed.box.value == "seven"
     assert b.form_json() == edited
     add(counts(b, 0, "deck")["5"], 1)
@@ -806,7 +882,7 @@ def test_variant_lab_games_seed_and_sweep_range_name_their_letters(start, monkey
     monkeypatch.setattr(variant_lab, "analyse_rule_sets", lambda *a, **k: asked.append(k) or [])
     lab.seed.box.value = "1e3"
     lab.compare_button.click()
-    assert asked == [] and "Not run: Seed must be a whole number, not '1e3'" in html_unescape(
+    assert asked == [] and "Not run: Seed must be a whole number written with the digits 0-9, not '1e3'" in html_unescape(
         lab.controls.status.value)
     assert lab.seed.box.value == "1e3" and "Seed must be" in lab.seed.message.value
     lab.seed.box.value = "4"
@@ -828,17 +904,18 @@ def test_diagram_scale_and_optimal_budget_are_read_from_their_text(start, monkey
     row.format.value = "PNG"
     row.scale.box.value = "big"
     assert not row.download() and sent == []
-    assert "not drawn: PNG scale must be a number like 0.25" in row.message.value
+    assert "not drawn: PNG scale must be a number written with the digits 0-9" in row.message.value
     assert "PNG scale must be a number" in row.scale.message.value and row.scale.value == 2.0
     row.scale.box.value = "20"
-    assert "PNG scale must be between 0.25 and 8, not 20" in row.scale.message.value
+    assert "PNG scale must be at most 8, not 20" in row.scale.message.value
     row.format.value = "SVG"  # the scale is only the PNG's
     assert row.download() and len(sent) == 1
     panel = OptimalPanel()
     panel.budget.box.value = "1.5"
     assert panel.budget.value == 1.5 and panel.budget.message.value == ""
     panel.budget.box.value = "nan"
-    assert "Budget (s) must be between 1 and 600, not &#x27;nan&#x27;" in panel.budget.message.value
+    assert "Budget (s) must be a number written with the digits 0-9 and at most one decimal point or comma (0.45 " \
+           "or 0,45), not &#x27;nan&#x27;" in panel.budget.message.value
     assert panel.budget.value == 1.5
 
 
@@ -869,7 +946,7 @@ def test_unexpected_errors_in_export_teaching_and_optimal_handlers_show_beside_t
         game.play_button.click()
         assert shows_boom(game.explain) and game.position == before
         game.explain.value = ""
-        game.moves._handle_custom_msg({"move": "0:2"}, [])  # a double-click in the move list
+        pick(game.moves, "apply", "0:2")  # a double-click in the move list
         assert shows_boom(game.explain)
         panel = optimal_panel.OptimalPanel()
         panel.position = start
@@ -985,13 +1062,15 @@ def test_the_builder_rows_and_castles_redrawn_after_a_switch_to_french_stay_in_f
 
 
 def test_a_typed_move_cannot_be_tried_while_the_builder_holds_no_valid_position(start):
-    """Without a position "Try typed move" did nothing at all, not even a word: it is off until there is one."""
+    """Without a position "Try typed move" did nothing at all, not even a word: it is off until there is one
+    (now its check and its play)."""
     panel = MovesPanel(start)
-    assert not panel.buttons["Try typed move"].disabled and not panel.typed.disabled
+    typed = [panel.buttons["Check typed move"], panel.buttons["Play typed move"], panel.typed]
+    assert not any(box.disabled for box in typed)
     panel.set_position(None)
-    assert panel.buttons["Try typed move"].disabled and panel.typed.disabled
+    assert all(box.disabled for box in typed)
     panel.set_position(start)
-    assert not panel.buttons["Try typed move"].disabled and not panel.typed.disabled
+    assert not any(box.disabled for box in typed)
 
 
 def test_the_explorers_intro_follows_the_language_switch():
@@ -1002,7 +1081,7 @@ def test_the_explorers_intro_follows_the_language_switch():
     try:
         assert "La table à gauche est vivante" in e.intro.value and "The table" not in e.intro.value
         e.set_language("en")
-        assert e.intro.value.startswith("<p>The table on the left is live")
+        assert "<p>The table on the left is live" in e.intro.value
     finally:
         e.set_language("en")
 
@@ -1019,3 +1098,64 @@ def test_the_search_budget_shows_only_where_a_side_searches(start):
         assert panel.search_budget.layout.display is None
         panel.french_policy.value = "heuristic"
         assert panel.search_budget.layout.display == "none"
+
+
+def test_the_explorer_opens_on_what_a_designer_wants_to_know_and_each_question_sets_up_its_tab():
+    """The first screen: the questions a designer brings, above a one-line intro's folded help, the table and the
+    tabs; a click selects the tab that answers one, with its fields set to a first case of it, ready to run."""
+    import pathlib
+
+    from guyenne_explore.rules import Rules
+    from guyenne_explore.widgets.explorer import TABS
+    from guyenne_explore.widgets.start import TEACHING
+    from guyenne_explore.widgets.starts import rulebook_example
+
+    e = Explorer()
+    assert e.children.index(e.intro) + 1 == e.children.index(e.start) < e.children.index(e.tabs)
+    summary = re.sub("<[^>]+>", "", e.intro.value.split("</summary>")[0])  # one line; the help under it, folded
+    assert e.intro.value.startswith("<details") and summary == (
+        "Explore the rules of Guyenne: choose a question below, or any tab. Help: how the explorer works")
+    assert [b.description for b in e.start.buttons.values()] == [
+        "Is a rule set fair?", "What does a change do?", "Which settings meet my targets?",
+        "How do skilled players fare?", "Teach me the rules", "Draw a rule example"]
+    advanced = Rules.preset("advanced")
+    # a user who wandered off first: another position, other settings
+    e.builder.start_from("rulebook example")
+    e.analysis.english_policy.value, e.analysis.games.value = "heuristic", 40
+    e.start.buttons["fair"].click()
+    assert TABS[e.tabs.selected_index] == "Analysis" and e.start.note.value.count("Run analysis") == 1
+    assert e.position == Position.start("advanced") and e.analysis.position == e.position
+    assert e.analysis.rule_sets.value == (advanced,) and e.analysis.policies == ("uniform", "uniform")
+    assert (e.analysis.method.value, e.analysis.games.value, e.analysis.seed.value) == ("auto", 500, 0)
+    assert not e.analysis.run_button.disabled and e.start.buttons["fair"].button_style == "info"
+    e.start.choose("change")
+    assert TABS[e.tabs.selected_index] == "Variant lab" and e.lab.position == Position.start("advanced")
+    assert e.lab.preset.value == "advanced" and e.lab.variant == advanced.replace(hand_size=7)
+    assert not e.lab.compare_button.disabled and "Compare with preset" in e.start.note.value
+    e.start.choose("targets")
+    assert TABS[e.tabs.selected_index] == "Balance" and e.balance.position == Position.start("advanced")
+    e.start.choose("skill")
+    assert TABS[e.tabs.selected_index] == "Skill levels" and e.skill.rule_sets.value == (advanced,)
+    assert not e.skill.run_button.disabled and "Run skill levels" in e.start.note.value
+    e.start.choose("teach")  # the teaching game's notebook, beside the explorer's
+    assert f"href='{TEACHING}'" in e.start.note.value
+    assert (pathlib.Path(__file__).parent.parent / "notebooks" / TEACHING).is_file()
+    e.start.choose("example")
+    assert TABS[e.tabs.selected_index] == "Builder" and e.position == rulebook_example()
+    assert e.diagram_export.selected_index == 0  # its export open under the table
+    with pytest.raises(ValueError, match="unknown question 'why'"):
+        e.start.choose("why")
+
+
+def test_the_first_question_answers_with_its_headline_in_one_run():
+    """Is advanced fair? One click sets it up; Run answers with the first player's score and its interval, above
+    the figures."""
+    e = Explorer()
+    e.start.buttons["fair"].click()
+    e.analysis.games.value = 60  # fewer games than the 500 set up, for the test's time
+    e.analysis.run_button.click()
+    e.analysis.controls.thread.join(timeout=120)
+    line = re.sub("<[^>]+>", "", e.analysis.headline.value)
+    assert re.fullmatch(r"advanced: the first player \(English\) scores 0\.\d{3} \[0\.\d{3}, 0\.\d{3}\] \(a win counts 1, "
+                        r"a draw ½, a loss 0: 0\.5 is an even game\)", line), line
+

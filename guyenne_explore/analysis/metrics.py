@@ -6,7 +6,8 @@ weight, a count of sampled games or an exact probability.  Counted outcomes get
 exact ones are points.  A metric that needs a field the outcomes lack (the
 round a game was decided, whether a hero was kept: exact results keep neither)
 is left out rather than guessed; how a game ended, the engine's ending, every
-outcome carries.
+outcome carries.  A side's advantage is its score, a draw counting a half
+(:func:`score`), so that an even game sits at one half however often it is drawn.
 
 Values are data (:class:`Metric`: name, value, interval, unit); what a metric
 means is prose in :data:`MEANINGS`, the same for every run, with no numbers in it.
@@ -30,8 +31,10 @@ PROBABILITY, ROUNDS, POINTS, RATIO = "probability", "rounds", "points", "ratio"
 
 #: what each metric means, by name (``{side}`` is filled in for the per-side ones)
 MEANINGS: dict[str, str] = {
-    N_("Advantage (english)"): N_("probability that the English (first player in round 1) win"),
-    N_("Advantage (french)"): N_("probability that the French win"),
+    N_("Advantage (english)"): N_("the English score: a win counts 1, a draw a half, a loss 0 (0.5: an even game, "
+                                  "draws or none)"),
+    N_("Advantage (french)"): N_("the French score: a win counts 1, a draw a half, a loss 0 (0.5: an even game, "
+                                 "draws or none)"),
     N_("Balance"): N_("1 when both sides win equally often, 0 when one always wins (decided games)"),
     N_("Drawishness"): N_("probability that the game ends in a draw"),
     N_("Duration (rounds)"): N_("rounds played per game"),
@@ -117,12 +120,14 @@ class _Set:
     def where(self, keep: Callable[[Outcome], bool]) -> "_Set":
         return _Set([(o, w) for o, w in self.rows if keep(o)], self.counted)
 
-    def proportion(self, name: str, hit: Callable[[Outcome], bool]) -> Metric:
-        k = sum(w for o, w in self.rows if hit(o))
+    def proportion(self, name: str, hit: Callable[[Outcome], float]) -> Metric:
+        """The weighted share of ``hit`` (1 a hit, 0 a miss; a half for a draw's score), Wilson's interval when
+        counted (:func:`.intervals.wilson` takes half points as chess ratings do)."""
+        k = sum(w * hit(o) for o, w in self.rows)
         value = float(k / self.total)
         if not self.counted:
             return Metric(name, value, value, value)
-        low, high = wilson(int(k), int(self.total))
+        low, high = wilson(float(k), int(self.total))
         return Metric(name, value, low, high, games=int(self.total))
 
     def mean(self, name: str, x: Callable[[Outcome], float], unit: str) -> Metric:
@@ -137,6 +142,13 @@ class _Set:
         return all(getattr(o, field) is not None for o, _ in self.rows)
 
 
+def score(winner: str, side: str) -> float:
+    """A game's result for ``side``: a win 1, a draw a half, a loss 0.  The one definition of an advantage (sampled
+    and exact results, the balance search's first side, a skill level against another): a game that neither side
+    is favoured in scores one half for each, however often it is drawn, where a win rate would sit below a half."""
+    return 1.0 if winner == side else 0.5 if winner == "draw" else 0.0
+
+
 def designer_metrics(games: Sequence[Outcome]) -> list[Metric]:
     """The metrics of a batch of sampled games (each counted once)."""
     return weighted_metrics([(g, 1) for g in games], counted=True)
@@ -149,13 +161,14 @@ def weighted_metrics(outcomes: Iterable[tuple[Outcome, Weight]], counted: bool) 
     s = _Set(list(outcomes), counted)
     if not s.total:
         raise ValueError("designer metrics need at least one game")
-    eng = s.proportion("Advantage (english)", lambda o: o.winner == "english")
-    fr = s.proportion("Advantage (french)", lambda o: o.winner == "french")
-    decided = eng.value + fr.value
+    eng = s.proportion("Advantage (english)", lambda o: score(o.winner, "english"))
+    fr = s.proportion("Advantage (french)", lambda o: score(o.winner, "french"))
+    draws = s.proportion("Drawishness", lambda o: o.winner == "draw")
+    decided = 1 - draws.value  # the scores' difference is the win rates': a draw gives each side a half
     out = [
         eng, fr,
         Metric("Balance", 1 - abs(eng.value - fr.value) / decided if decided else 1.0, None, None, RATIO),
-        s.proportion("Drawishness", lambda o: o.winner == "draw"),
+        draws,
         s.mean("Duration (rounds)", lambda o: o.rounds, ROUNDS),
         s.mean("Score difference", lambda o: o.english - o.french, POINTS),
         s.proportion("Sweep", lambda o: o.ending == SWEEP),

@@ -16,17 +16,20 @@ start is an endgame); this module is the one that asks them and chooses.
 from __future__ import annotations
 
 import random
+import time
+from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 from math import comb
 from typing import TYPE_CHECKING, Iterable
 
-from ..engine_api import Cards, Draw, Hooks, Move, Position, play
+from ..engine_api import OPEN_FIRST, Cards, Draw, Hooks, Move, Position, play
 from ..i18n import N_, gettext, ngettext, plain_count
 from .compiled.encode import unsupported as compiled_uniform_unsupported
 from ..i18n import plain_duration
-from .exact.distribution import out_of_reach, require_exact
+from .exact.distribution import forward_pass_takes, out_of_reach, require_exact
 from .exact.endgame import applies, in_reach
+from .exact.reference import merge_key
 from .limits import ExactOutOfReach
 from .policies.registry import policy_named
 from .policies.search import ISMCTS
@@ -42,7 +45,7 @@ __all__ = ["Plan", "Solver", "Sampler", "Where", "plan", "sampler_for", "in_endg
 METHODS = ("auto", "exact", "sample")
 ARITHMETICS = ("fraction", "float")
 #: The policies the compiled game loop plays (any other is played by the engine)
-COMPILED_POLICIES = ("uniform", "heuristic", "strong")
+COMPILED_POLICIES = ("uniform", "heuristic", "strong", "persona")  # persona@FILE: strong with fitted weights
 #: Estimated seconds of exact analysis (:func:`estimate_exact_cost`) above which "auto" samples instead.
 AUTO_SECONDS = 1.0
 #: Cards still in decks (both sides together) up to which "auto" solves an endgame by full
@@ -109,11 +112,12 @@ SEARCH_SECONDS_A_ROLLOUT = 0.0015
 SEARCHED_DECISIONS = 32
 
 
-def seconds_a_game(p: Position, policies: tuple[str, str]) -> float:
+def seconds_a_game(p: Position, policies: tuple[str, str], fast: bool = True) -> float:
     """Rough seconds one game of ``policies`` from ``p`` takes on one core, the cost said before games are
     sampled: each searching side's by its budget (rollouts, or milliseconds at each of its decisions: two
-    searching sides cost twice one), the other policies' by who plays the pair (:func:`sampler_for`)."""
-    table = SECONDS_A_GAME[sampler_for(p, policies)[0]]
+    searching sides cost twice one), the other policies' by who plays the pair (:func:`sampler_for`; ``fast=False``:
+    the engine)."""
+    table = SECONDS_A_GAME[sampler_for(p, policies, fast)[0]]
     searches = [name for name in policies if name.partition(":")[0] == "search"]
     others = [table.get(name.partition("@")[0], table["strong"]) for name in policies if name not in searches]
     return sum(_search_seconds(name) for name in searches) + max(others, default=0.0)
@@ -193,6 +197,20 @@ def sampler_for(p: Position, policies: tuple[str, str], fast: bool = True) -> tu
     return Sampler.ENGINE, gettext(reason)
 
 
+#: how long the engine plays a first answer while the fast path compiles: a few seconds of games (issue: every first
+#: run of a panel's defaults within 10 s of the explorer showing, whatever the compile's state)
+ENGINE_FIRST_SECONDS = 4.0
+#: the fewest games of such an answer (an interval of about ±0.1 on a proportion)
+ENGINE_FIRST_GAMES = 100
+
+
+def engine_first_games(p: Position, policies: tuple[str, str], games: int, cores: int = 1) -> int:
+    """How many of ``games`` the engine plays in about :data:`ENGINE_FIRST_SECONDS` over ``cores``: the first answer
+    given while the fast path compiles, refined by the compiled games once it is ready."""
+    each = seconds_a_game(p, policies, fast=False) / max(cores, 1)
+    return min(games, max(ENGINE_FIRST_GAMES, int(ENGINE_FIRST_SECONDS / each)))
+
+
 def engine_plays(names: Iterable[str]) -> bool:
     """Whether games among the policies ``names`` are the engine's under any rules, as :func:`sampler_for`
     decides: one of them is no policy the compiled loop plays (a search, a counter).  A run over many rule sets
@@ -253,7 +271,7 @@ def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method
             names = [name for name, pol in zip(policies, pols) if not pol.exact]
             why_sampled = gettext("{policy} has no exact move distribution").format(policy=names[0])
         else:
-            seconds = estimate_exact_cost(p, policies)[1]
+            seconds = estimate_exact_cost(p, policies, floats=arithmetic == "float")[1]
             method = "exact" if seconds <= AUTO_SECONDS else "sample"
             why_sampled = gettext("exact enumeration would take {duration}").format(duration=plain_duration(seconds))
     if method == "exact":
@@ -263,10 +281,12 @@ def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method
                         arithmetic, None,
                         gettext("Exact: from here on no side can reshuffle, so the endgame solver sums every "
                                 "round in closed form."))
-        if not force:
-            size, seconds = estimate_exact_cost(p, policies)
-            if EXACT_SECONDS / 100 < seconds <= EXACT_SECONDS:  # Knuth's estimate is heavy-tailed: a few probes
-                again = estimate_exact_cost(p, policies, probes=300, seed=1)  # tend to miss big subtrees: look again
+        if not force and seconds is None:  # (auto chose exact by an estimate within AUTO_SECONDS: not again)
+            floats = arithmetic == "float"
+            size, seconds = estimate_exact_cost(p, policies, floats=floats)
+            if size > PILOT_STATES and EXACT_SECONDS / 100 < seconds <= EXACT_SECONDS:  # Knuth's estimate is heavy-
+                # tailed: a few probes tend to miss big subtrees: look again (a run the pilot finished was measured)
+                again = estimate_exact_cost(p, policies, probes=300, seed=1, floats=floats, pilot=False)
                 size, seconds = max((size, seconds), again, key=lambda cost: cost[1])
             if seconds > EXACT_SECONDS:
                 raise ExactOutOfReach(out_of_reach(size, seconds))
@@ -321,76 +341,231 @@ class _Probe(Hooks):
 #: Seconds of exact analysis per node of the game tree above the endgame round starts (tree nodes:
 #: the merging recursion solves fewer states, but what each costs varies more than their count)
 SECONDS_PER_NODE = 2.5e-5
+#: Seconds per distinct state the merged recursion memoises (where the probes counted them, :data:`COVERAGE`):
+#: each costs its moves' or draws' fractions summed, far more than a node of Knuth's count of paths (measured on
+#: variants of 2 castles, hand 2 and 3 or 4 cards a side: 4e-4 to 7e-4, less the endgames at 5e-5 a state;
+#: ``benchmarks/bench_estimate.py``)
+SECONDS_PER_STATE = 5e-4
 #: Seconds per round start of an endgame below them (castle table, both hands and decks), which
 #: :class:`.exact.endgame.Endgame` solves in closed form round by round
 SECONDS_PER_ENDGAME_STATE = 5e-5
+#: Seconds per pair of side states and castle table of a forward pass (:mod:`.exact.forward_exact`), which holds
+#: every table of a pair at once: 0.1 s for the 121 and 169 pairs of the check endgames at 6 castles, in
+#: fractions (``benchmarks/bench_estimate.py``; float64 takes a third of it)
+SECONDS_PER_PAIR_AND_TABLE = 1e-6
 
 
 def estimate_exact_cost(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), probes: int = 30,
-                        seed: int = 0) -> tuple[float, float]:
-    """What an exact analysis of ``p`` will do: ``(positions, seconds)``.
+                        seed: int = 0, floats: bool = False, pilot: bool = True) -> tuple[float, float]:
+    """What an exact analysis of ``p`` will do: ``(states, seconds)``, the states in the unit the solver counts
+    (its ``states``: memoised positions, and pairs of side states where a forward pass takes an endgame).
 
-    Knuth's estimator as in :func:`estimate_tree_size`, but each probe stops at the first endgame
-    round start that the exact analysis hands to an endgame solver (:func:`.exact.endgame.applies`,
-    uniform play without reshuffles): the tree below it is never enumerated.  Such a start costs
-    the round starts its endgame can reach (:func:`_endgame_states`), far fewer than its subtree's
-    nodes.  Both counts turn into seconds by constants that ``benchmarks/bench_exact.py`` calibrates
-    (it prints the seconds per unit it measures)."""
-    nodes, endgame = exact_cost_parts(p, policies, probes, seed)
-    return nodes + endgame, nodes * SECONDS_PER_NODE + endgame * SECONDS_PER_ENDGAME_STATE
+    A run the solver finishes within :data:`PILOT_STATES` and :data:`PILOT_SECONDS` is simply run (:func:`_pilot`;
+    not with ``pilot=False``): its cost is measured, not estimated (the check positions and the smallest variants,
+    where the sampled estimate below counted every path to a state the solver memoises once).  Past that, the two parts of
+    :func:`exact_cost_parts` turn into seconds by constants that ``benchmarks/bench_exact.py`` calibrates; a run
+    ``benchmarks/bench_estimate.py`` measures against this estimate."""
+    piloted = _pilot(p, policies, floats) if pilot else None
+    if piloted is not None:
+        return piloted
+    nodes, endgame, distinct = _cost_parts(p, policies, probes, seed, floats)
+    per_state = SECONDS_PER_ENDGAME_STATE
+    if nodes <= 1 and forward_pass_takes(p, True, floats):  # a forward pass's pairs carry every castle table
+        per_state = SECONDS_PER_PAIR_AND_TABLE * 3 ** p.rules.castles
+    states = max(nodes + endgame, PILOT_STATES) if pilot else nodes + endgame  # a pilot stopped: more than that
+    return states, nodes * (SECONDS_PER_STATE if distinct else SECONDS_PER_NODE) + endgame * per_state
+
+
+#: States, and CPU seconds, up to which :func:`estimate_exact_cost` runs the exact analysis rather than estimating
+#: it (the check positions take 1 to 900 states, 0.1 s at most: ``benchmarks/bench_estimate.py``)
+PILOT_STATES = 2000
+PILOT_SECONDS = 0.5
+
+
+def _pilot(p: Position, policies: tuple[str, str], floats: bool) -> tuple[float, float] | None:
+    """``(states, seconds)`` of the exact analysis of ``p`` when it finishes within :data:`PILOT_STATES` and
+    :data:`PILOT_SECONDS` (its states, and its CPU seconds measured), else None: it is stopped at the first report
+    past either (the solvers report every 200 to 1,000 states or positions, and within a forward pass's rounds)."""
+    from .cancel import Cancelled
+    from .exact.distribution import exact_distribution
+
+    started = time.process_time()
+
+    def within(states: int) -> bool | None:
+        return False if states > PILOT_STATES or time.process_time() - started > PILOT_SECONDS else None
+
+    try:
+        _, states = exact_distribution(p, (policy_named(policies[0]), policy_named(policies[1])), within,
+                                       floats=floats)
+    except (Cancelled, ExactOutOfReach):  # past the pilot's limits, or a step past the memory budget: no small run
+        return None
+    return float(states), time.process_time() - started
 
 
 def exact_cost_parts(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), probes: int = 30,
-                     seed: int = 0) -> tuple[float, float]:
-    """The two counts of :func:`estimate_exact_cost`: tree nodes above the first endgame round starts,
-    and the round starts of the endgames there."""
-    rng = random.Random(seed)
-    nodes = endgame = 0.0
-    sizes: dict[tuple, float] = {}
-    sides: dict[tuple, list[int]] = {}
-    forward: ForwardEndgame | None = None
-    for _ in range(probes):
-        probe = _EndgameProbe(tuple(policies))  # type: ignore[arg-type]
-        try:
-            play(p, rng, hooks=(probe,), check_moves=False)
-        except _Stop:
-            stop = probe.stop
-            assert stop is not None
-            key = tuple((s.hand, s.deck) for s in stop.sides)
-            if key not in sizes:
-                if forward is None:
-                    from .exact.forward import ForwardEndgame  # numpy tables: loaded when a probe meets an endgame
+                     seed: int = 0, floats: bool = False) -> tuple[float, float]:
+    """The two counts of :func:`estimate_exact_cost`: the states the solver memoises above the first endgame round
+    starts, and the round starts the endgame solver memoises below them.
 
-                    forward = ForwardEndgame(p.rules)
-                sizes[key] = _endgame_states(stop, forward, sides)
-            endgame += probe.weight * sizes[key]
-        nodes += probe.nodes
-    return nodes / probes, endgame / probes
+    Above the endgames, Knuth's estimate counts paths: every path to a state the solver memoises once.  Where the
+    probes meet the same states again and again (a small state space: long games of few cards) their count of
+    distinct states (:func:`_distinct_states`, from :data:`DISTINCT_PROBES` probes) is the lesser and the nearer:
+    Knuth's was 1,000 times the solver's count on small variants, this within 4 times.
+
+    Each endgame round start met costs the round starts its endgame can reach (:func:`_endgame_states`), but the
+    endgame solver's memo is shared: a start reached by many paths, or the same states reached from several
+    starts, are solved once.  So the endgame count is the lesser of Knuth's (each start weighted by its paths)
+    and the states reachable from all starts met together (:func:`_union_states`), which was within twice the
+    solver's count on small variants where Knuth's was 1,000 times it.  Where ``p`` is itself an endgame that
+    a forward pass takes (:func:`.exact.distribution.forward_pass_takes`) it counts what the pass counts, pairs
+    of side states, without the castle tables each pair carries."""
+    return _cost_parts(p, policies, probes, seed, floats)[:2]
+
+
+def _cost_parts(p: Position, policies: tuple[str, str], probes: int, seed: int,
+                floats: bool) -> tuple[float, float, bool]:
+    """:func:`exact_cost_parts`, and whether its first count is of distinct states (else of Knuth's paths)."""
+    probing = _Probing(p, tuple(policies), floats)  # type: ignore[arg-type]
+    rng = random.Random(seed)
+    probing.run(probes, rng)
+    nodes, endgame = probing.nodes / probes, probing.endgame / probes
+    if probing.coverage() >= COVERAGE / 2 and probes < DISTINCT_PROBES:  # a small state space: count it well
+        probing.run(DISTINCT_PROBES - probes, rng)
+    distinct = probing.coverage() >= COVERAGE and _distinct_states(probing.seen) < nodes
+    if distinct:
+        nodes = _distinct_states(probing.seen)
+    if len(probing.starts) > 1:
+        assert probing.forward is not None
+        endgame = min(endgame, _union_states(list(probing.starts.values()), probing.forward))
+    return nodes, endgame, distinct
+
+
+#: Good-Turing coverage of the probes (the share of their visits to states they met before) from which their count
+#: of distinct states (:func:`_distinct_states`) stands for the states above the endgames: below it most states
+#: are met once and the count says little (0.05 from the advanced deal; 0.7 to 0.85 on variants of 2 castles)
+COVERAGE = 0.5
+#: Probes that count the distinct states where the first ones show a small state space
+DISTINCT_PROBES = 300
+
+
+def _distinct_states(seen: Counter) -> float:
+    """Chao's estimate of how many states there are from how often the probes met each (``seen``): those met,
+    and for the unseen the square of those met once over twice those met twice.  It errs short where some states
+    are far rarer than others: 2 to 4 times short on variants of 2 castles (``benchmarks/bench_estimate.py``)."""
+    counts = Counter(seen.values())
+    once, twice = counts[1], counts[2]
+    return len(seen) + (once * once / (2 * twice) if twice else once * (once - 1) / 2)
+
+
+class _Probing:
+    """The probes of :func:`exact_cost_parts` so far: Knuth's sums, the endgame round starts met, and how often
+    each state the solver memoises was met (by the uniform solver's merged key, else the round start)."""
+
+    def __init__(self, p: Position, policies: tuple[str, str], floats: bool) -> None:
+        self.p, self.policies, self.floats = p, policies, floats
+        self.nodes = self.endgame = 0.0
+        self.sizes: dict[tuple, float] = {}
+        self.starts: dict[tuple, Position] = {}
+        self.sides: dict[tuple, list[int]] = {}
+        self.seen: Counter = Counter()
+        self.forward: ForwardEndgame | None = None
+
+    def coverage(self) -> float:
+        """Good-Turing's sample coverage: one less the share of visits to states met once."""
+        visits = sum(self.seen.values())
+        return 1 - sum(1 for n in self.seen.values() if n == 1) / visits if visits else 0.0
+
+    def run(self, probes: int, rng: random.Random) -> None:
+        """Play ``probes`` more probes, adding to the sums."""
+        for _ in range(probes):
+            probe = _EndgameProbe(self.policies, self.seen)
+            try:
+                play(self.p, rng, hooks=(probe,), check_moves=False)
+            except _Stop:
+                assert probe.stop is not None
+                self.endgame += probe.weight * self._size(probe.stop, probe.nodes <= 1)
+            self.nodes += probe.nodes
+
+    def _size(self, stop: Position, top: bool) -> float:
+        """The round starts of the endgame from ``stop`` (cached), in the unit of the solver that takes it."""
+        key = (stop.castles, *((s.hand, s.deck) for s in stop.sides))
+        if key not in self.sizes:
+            if self.forward is None:
+                from .exact.forward import ForwardEndgame  # numpy tables: loaded when a probe meets an endgame
+
+                self.forward = ForwardEndgame(self.p.rules)
+            tables = not (top and forward_pass_takes(stop, True, self.floats))
+            self.sizes[key], self.starts[key] = _endgame_states(stop, self.forward, self.sides, tables), stop
+        return self.sizes[key]
 
 
 #: Side states of one round past which :func:`_endgame_states` stops following an endgame's rounds:
 #: 60 a side make 3,600 pairs over up to 729 castle tables, already minutes of endgame, and following
 #: decks of many cards further would take the estimate itself seconds
 ENDGAME_SIDE_STATES = 60
+#: Side states of all endgames together past which :func:`_union_states` stops following them (their count then
+#: stands for each later round): 2,000 a side make millions of round starts, far beyond an exact analysis
+UNION_SIDE_STATES = 2000
 
 
-def _endgame_states(p: Position, forward: ForwardEndgame, sides: dict[tuple, list[int]]) -> float:
+def _tables(n: int, rounds: int) -> int:
+    """Castle tables that differ from a round start's in at most the castles ``rounds`` rounds can take (two a
+    round), each castle to either side."""
+    return sum(comb(n, k) * 2 ** k for k in range(min(n, 2 * rounds) + 1))
+
+
+def _endgame_states(p: Position, forward: ForwardEndgame, sides: dict[tuple, list[int]], tables: bool = True) -> float:
     """Round starts an endgame from ``p`` can reach: each side's cards evolve by themselves in an
     endgame (:func:`_side_states`), so the pairs of side states of a round are at most the product
-    of each side's; times the castle tables that differ from ``p``'s in at most the castles the
-    rounds so far could take (two a round).  Past :data:`ENDGAME_SIDE_STATES` states of a side in a
-    round (decks of many cards: an endgame far beyond an exact analysis) that round's count stands
-    for every round the cards can still last."""
+    of each side's; times (``tables``) the castle tables that differ from ``p``'s in at most the castles the
+    rounds so far could take (a forward pass holds every table of a pair at once: it counts pairs).  Past
+    :data:`ENDGAME_SIDE_STATES` states of a side in a round (decks of many cards: an endgame far beyond an
+    exact analysis) that round's count stands for every round the cards can still last."""
     levels = [_side_states(s.hand, s.deck, forward, sides) for s in p.sides]
     n = len(p.castles)
     rounds = max(1, min(s.hand.size + s.deck.size for s in p.sides) // 2)  # each spends two cards or more
     total = 0.0
     for r, (a, b) in enumerate(zip(*levels)):  # the game ends when either side is out of rounds
-        pairs = a * b * sum(comb(n, k) * 2 ** k for k in range(min(n, 2 * r) + 1))
+        pairs = a * b * (_tables(n, r) if tables else 1)
         if max(a, b) > ENDGAME_SIDE_STATES:
             return total + pairs * max(1, rounds - r)
         total += pairs
     return total
+
+
+def _union_states(starts: list[Position], forward: ForwardEndgame) -> float:
+    """Round starts the endgames from all of ``starts`` can reach together, as the endgame solver's shared memo
+    holds them: round by round, the side states each side can hold from any start (a union, each side's cards
+    evolving by themselves), their pairs, times the castle tables within reach of the starts' tables."""
+    levels = [_union_levels([(s.sides[i].hand, s.sides[i].deck) for s in starts], forward) for i in (0, 1)]
+    n = len(starts[0].castles)
+    known = len({s.castles for s in starts})
+    rounds = max(max(s.hand.size + s.deck.size for s in q.sides) for q in starts) // 2 + 1
+    total = 0.0
+    for r in range(rounds):
+        a, b = (_at_round(side, r) for side in levels)
+        total += a * b * min(3 ** n, known * _tables(n, r))
+    return total
+
+
+def _at_round(levels: list[int], r: int) -> int:
+    """A side's states at round ``r`` of :func:`_union_levels`'s counts: past the last counted, the last where it
+    stopped counting (more than :data:`UNION_SIDE_STATES`), else none (its cards are spent)."""
+    if r < len(levels):
+        return levels[r]
+    return levels[-1] if levels[-1] > UNION_SIDE_STATES else 0
+
+
+def _union_levels(starts: list[tuple[Cards, Cards]], forward: ForwardEndgame) -> list[int]:
+    """How many ``(hand, deck)`` one side can hold at each round after the starts, from any of them, up to the
+    first round past :data:`UNION_SIDE_STATES` (its count is the last)."""
+    level, counts = set(starts), []
+    while level:
+        counts.append(len(level))
+        if len(level) > UNION_SIDE_STATES:
+            break
+        level = set().union(*(forward.next_states(*state) for state in level))
+    return counts
 
 
 def _side_states(hand: Cards, deck: Cards, forward: ForwardEndgame, cache: dict[tuple, list[int]]) -> list[int]:
@@ -418,18 +593,27 @@ class _EndgameProbe(Hooks):
     """A probe of :func:`estimate_exact_cost`: Knuth's sum of branching products down to the first
     endgame round start (``stop``, with the probe's ``weight`` there)."""
 
-    def __init__(self, policies: tuple[str, str]) -> None:
+    def __init__(self, policies: tuple[str, str], seen: Counter) -> None:
         self.policies = policies
         self.weight, self.nodes = 1.0, 1.0
         self.stop: Position | None = None
+        #: how often each state the solver memoises was met (:class:`_Probing`)
+        self.seen = seen
+        self.merged = policies == ("uniform", "uniform")  # the merged recursion memoises every position
 
     def decision(self, p: Position, side: int, move: Move) -> None:
         if applies(p, self.policies):
             self.stop = p
             raise _Stop()
+        if self.merged:
+            self.seen[merge_key(p)] += 1
+        elif p.to_play == OPEN_FIRST:  # other policies: the round starts
+            self.seen[p] += 1
         self.weight *= max(1, len(p.legal_moves))
         self.nodes += self.weight
 
     def chance(self, p: Position, draw: Draw) -> None:
+        if self.merged:
+            self.seen[merge_key(p)] += 1
         self.weight *= len(p.chance_outcomes())
         self.nodes += self.weight

@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine_api import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Position, Rules, RulesError
-from ..i18n import N_, gettext, side_title
+from ..i18n import N_, gettext, ngettext, plain_count, side_title
 from .api import ExactOutOfReach, analyse
 from .exact.distribution import Cancelled
+from .intervals import difference_interval
 from .metrics import Metric
-from .planning import sampling_seconds
+from .limits import check_duration
+from .planning import sampling_seconds, surely_sampled
 from .results import AnalysisResult
 
 Progress = Callable[[int, int], "bool | None"]
@@ -73,8 +75,8 @@ def sweep_label(parameter: str, value: Any, lang: str | None = None) -> str:
 
 #: Metrics a sweep can plot, by the name a designer reads, to the designer metric behind it.
 SWEEP_METRICS: dict[str, str] = {
-    "English win rate": "Advantage (english)",
-    "French win rate": "Advantage (french)",
+    "English advantage (a draw a half)": "Advantage (english)",
+    "French advantage (a draw a half)": "Advantage (french)",
     "Draw rate": "Drawishness",
     "Mean rounds": "Duration (rounds)",
     "Score difference (English - French)": "Score difference",
@@ -243,19 +245,48 @@ def metric_named(result: AnalysisResult, name: str) -> Metric | None:
     return next((m for m in result_metrics(result) if m.name == name), None)
 
 
+def first_player_advantage(result: AnalysisResult) -> Metric:
+    """The answer to "is this rule set fair?": the score of the side that holds the first-player card in round 1
+    (RULES.md: ``first_side``), a draw counting a half, so that 0.5 is an even game."""
+    name = f"Advantage ({result.position.rules.first_side})"
+    found = metric_named(result, name)
+    if found is None:  # every result has both sides' advantage (metrics.weighted_metrics)
+        raise ValueError(f"the result has no {name!r}")
+    return found
+
+
+def metric_difference(variant: Metric, preset: Metric) -> Metric:
+    """``variant`` minus ``preset``, one measure of two independent runs (the same metric, or the first player's
+    score where a variant gives the first-player card to the other side), with the 95% interval of the difference
+    (:func:`.intervals.difference_interval`: Newcombe's for two Wilson intervals); no interval where either has
+    none (a balance, a ratio of estimates).  Named after ``variant``."""
+    value = variant.value - preset.value
+    if variant.low is None or variant.high is None or preset.low is None or preset.high is None:
+        return Metric(variant.name, value, None, None, variant.unit)
+    low, high = difference_interval(variant.value, (variant.low, variant.high), preset.value, (preset.low, preset.high))
+    return Metric(variant.name, value, low, high, variant.unit)
+
+
 def analyse_rule_sets(p: Position, rule_sets: Sequence[Rules], *, labels: Sequence[str] | None = None,
                       policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto",
                       games: int = 500, seed: int = 0, progress: Progress | None = None,
-                      executor: Executor | None = None, force: bool = False, cores: int = 1) -> list[Run]:
-    """Analyse ``p`` under each rule set with the same policies and seed.
+                      executor: Executor | None = None, force: bool = False, cores: int = 1,
+                      fast: bool = True) -> list[Run]:
+    """Analyse ``p`` under each rule set with the same policies and seed (``fast=False``: the engine answers, as
+    while the fast path compiles).
 
     ``progress(done, total)`` counts games over the whole run (an exact run counts
     as its share once done) and cancels it by returning False (exact.Cancelled is
     raised). A rule set the position cannot be read under, or an exact request out
     of reach, becomes a Run with its problems instead of an error; ``force`` runs an
-    exact request whatever its estimated size (it can still be cancelled). ``cores``: the local cores games
-    the engine plays may use (see :func:`.planning.plan`).
+    exact request whatever its estimated size (it can still be cancelled), and sampled games past
+    :data:`.limits.RUN_SECONDS` all rule sets together (else refused with :class:`.limits.TooLong`, before any
+    runs). ``cores``: the local cores games the engine plays may use (see :func:`.planning.plan`).
     """
+    if executor is None and surely_sampled(p, policies, method):  # the cost of all rule sets together, said first
+        check_duration(sampling_cost(p, rule_sets, policies, games, cores),
+                       ngettext("{count} game", "{count} games", games * len(rule_sets)).format(
+                           count=plain_count(games * len(rule_sets))), force)
     labels = list(labels) if labels is not None else _labels(rule_sets)
     total = games * len(rule_sets)
     runs = []
@@ -268,7 +299,7 @@ def analyse_rule_sets(p: Position, rule_sets: Sequence[Rules], *, labels: Sequen
         try:
             q = position_under(p, rules)
             runs.append(Run(label, rules, analyse(q, policies, method, games, seed, step, executor, force=force,
-                                                  cores=cores)))
+                                                  cores=cores, fast=fast)))
         except ValueError as exc:  # PositionError, ExactOutOfReach, exact asked of a sampling-only policy
             runs.append(Run(label, rules, problems=[str(x) for x in getattr(exc, "problems", [exc])],
                             out_of_reach=isinstance(exc, ExactOutOfReach) and exc.forceable,
@@ -296,11 +327,12 @@ def sampling_cost(p: Position, rule_sets: Sequence[Rules], policies: tuple[str, 
 def sweep(p: Position, rules: Rules, parameter: str, values: Sequence[Any], metric: str, *,
           policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto", games: int = 500,
           seed: int = 0, progress: Progress | None = None, executor: Executor | None = None,
-          cores: int = 1) -> list[SweepPoint]:
+          cores: int = 1, force: bool = False) -> list[SweepPoint]:
     """``metric`` of ``p`` as one parameter of ``rules`` takes each of ``values`` (same seed for each).
 
     A value the rules refuse (RulesError) or the position cannot be read under
-    gives a point with the engine's problems and no metric.
+    gives a point with the engine's problems and no metric.  Its games, all values together, are refused past
+    :data:`.limits.RUN_SECONDS` unless ``force`` (:func:`analyse_rule_sets`).
     """
     points: list[SweepPoint] = []
     valid: list[tuple[Any, Rules]] = []
@@ -311,7 +343,7 @@ def sweep(p: Position, rules: Rules, parameter: str, values: Sequence[Any], metr
             points.append(SweepPoint(v, Run(sweep_label(parameter, v), None, problems=[str(x) for x in exc.problems])))
     runs = analyse_rule_sets(p, [r for _, r in valid], labels=[sweep_label(parameter, v) for v, _ in valid],
                              policies=policies, method=method, games=games, seed=seed,
-                             progress=progress, executor=executor, cores=cores)
+                             progress=progress, executor=executor, cores=cores, force=force)
     for (v, _), run in zip(valid, runs):
         points.append(SweepPoint(v, run, metric_named(run.result, metric) if run.result else None))
     order = {v: i for i, v in enumerate(values)}

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 
 from ..analysis import TARGET_METRICS, Candidate, Depth, Metric, SearchResult, Target, level_name
-from ..i18n import N_, translator
+from ..i18n import N_, plain_count, translator
 from .plots import _cell, _layout
 
 #: the two metrics the designer metrics do not name (the first side's advantage, the skill chain), in words
@@ -25,6 +25,7 @@ OWN_NAMES = {TARGET_METRICS["advantage"]: N_("Advantage (first side)"), TARGET_M
 #: how each group of candidates is drawn: its name in the legend, its colour and marker
 GROUPS = (
     ("meets", N_("meets every target"), "#2e8b57", "circle"),
+    ("undecided", N_("not yet decided"), "#c8960c", "circle-open"),
     ("misses", N_("misses a target"), "#888888", "circle-open"),
     ("dropped", N_("dropped by racing"), "#bbbbbb", "x"),
 )
@@ -46,9 +47,14 @@ def target_label(name: str, lang: str | None = None) -> str:
 
 
 def _group(c: Candidate, result: SearchResult) -> str:
+    """How a candidate is drawn: dropped by racing, else from its targets' verdicts (an interval across a target's
+    end leaves it undecided, not met)."""
     if c.dropped:
         return "dropped"
-    return "meets" if c.meets(result.targets) else "misses"
+    if c.meets(result.targets):
+        return "meets"
+    missed = any(t.missed(c.metrics[t.metric]) for t in result.targets if t.metric in c.metrics)
+    return "misses" if missed or c.problems else "undecided"
 
 
 def _error(values: Sequence[float], metrics: Sequence[Metric]) -> dict[str, object] | None:
@@ -74,12 +80,14 @@ def tradeoff_figure(result: SearchResult, x: str, y: str, lang: str | None = Non
         if not group:
             continue
         xs, ys = [c.metrics[mx].value for c in group], [c.metrics[my].value for c in group]
-        fig.add_trace(go.Scatter(
-            x=xs, y=ys, mode="markers", name=_(name),
+        fig.add_trace(go.Scatter(  # each marker labelled with its settings, its counts in the hover
+            x=xs, y=ys, mode="markers+text", name=_(name),
             error_x=_error(xs, [c.metrics[mx] for c in group]), error_y=_error(ys, [c.metrics[my] for c in group]),
             marker={"color": color, "symbol": symbol, "size": 10, "line": {"color": color, "width": 2}},
-            text=[_candidate_words(c, result, lang) for c in group],
-            hovertemplate="%{text}<br>%{x:.3f}, %{y:.3f}<extra></extra>"))
+            text=[result.space.label(c.assignment, lang) for c in group], textposition="top center",
+            textfont={"size": 10, "color": "#444444"},
+            customdata=[_candidate_words(c, result, lang) for c in group],
+            hovertemplate="%{customdata}<br>%{x:.3f}, %{y:.3f}<extra></extra>"))
     if best is not None and best in played:
         fig.add_trace(go.Scatter(
             x=[best.metrics[mx].value], y=[best.metrics[my].value], mode="markers",
@@ -122,7 +130,7 @@ def _candidate_words(c: Candidate, result: SearchResult, lang: str | None) -> st
     tr = translator(lang)
     return tr.ngettext("{label} ({count} change, {games} games)", "{label} ({count} changes, {games} games)",
                        len(c.changes)).format(label=result.space.label(c.assignment, lang), count=len(c.changes),
-                                              games=c.games)
+                                              games=plain_count(c.games, lang))
 
 
 def table_heading(result: SearchResult, lang: str | None = None) -> str:
@@ -159,7 +167,9 @@ def candidate_rows(result: SearchResult, alternatives: int = 8, lang: str | None
             row[_("on the trade-off front")] = _("yes") if c.number in on_front else _("no")
         for t in result.targets:
             m = c.metrics.get(t.metric)
-            row[_target_column(t, lang)[0]] = "-" if m is None else _cell(m.value, m.low, m.high)
+            # "0.498 [0.449, 0.546], not yet decided (...)": rows_html puts the verdict under the interval
+            row[_target_column(t, lang)[0]] = "-" if m is None else (
+                f"{_cell(m.value, m.low, m.high)}, {t.verdict(m).words(lang)}")
         rows.append(row)
     return rows
 

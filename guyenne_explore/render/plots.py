@@ -27,7 +27,7 @@ from plotly.subplots import make_subplots
 from ..analysis import AnalysisResult
 from ..analysis import level_name
 from ..analysis import SweepPoint, choice_label, parameter_label, result_metrics
-from ..i18n import gettext, number_separators, plain_estimate, side_title, translator
+from ..i18n import gettext, number_separators, plain_count, plain_estimate, side_title, translator
 from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR
 
 Results = Mapping[str, AnalysisResult]
@@ -65,7 +65,8 @@ def _layout(fig: go.Figure, title: str, x: str, y: str | None = None, lang: str 
 
 def _how(r: AnalysisResult, lang: str | None = None) -> str:
     tr = translator(lang)
-    return tr.gettext("exact") if r.exact else tr.ngettext("{count} game", "{count} games", r.games).format(count=r.games)
+    return tr.gettext("exact") if r.exact else tr.ngettext("{count} game", "{count} games", r.games).format(
+        count=plain_count(r.games, lang))
 
 
 def _marginal(r: AnalysisResult, key: Any) -> dict[int, float]:

@@ -65,6 +65,14 @@ def differences_words(rules: Rules, lang: str) -> str:
                      for n, v, b in rules_rows(rules, lang) if b)
 
 
+def rules_words(rules: Rules, lang: str | None = None) -> str:
+    """A rule set's name in words, as a figure's label or a headline says it: its preset and each parameter changed
+    ("advanced, hand size 7"), never the rules' key ("advanced(hand_size=7)"); the preset's name alone for a preset."""
+    lang = lang or current_language()
+    changed = "; ".join(f"{n} {v}" for n, v, b in rules_rows(rules, lang) if b)
+    return f"{rules.preset_name}, {changed}" if changed else rules.preset_name
+
+
 def _rules_html(label: str, rules: Rules, lang: str) -> str:
     _ = translator(lang).gettext
     rows = rules_rows(rules, lang)

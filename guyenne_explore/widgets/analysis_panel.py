@@ -18,10 +18,11 @@ import ipywidgets as w
 import plotly.graph_objects as go
 
 from ..analysis import POLICIES
-from ..analysis import Cancelled
-from ..analysis import Step, compiling_note, needs_compiling, prepare, preparing_message
+from ..analysis import Cancelled, TooLong
+from ..analysis import Step, compiling_note, compiling_seconds, needs_compiling, prepare, preparing_message
+from ..analysis import compile_in_background, compiling_in_background, engine_first_games
 from ..analysis import AnalysisResult
-from ..analysis import Run, analyse_rule_sets, sampling_cost, surely_sampled
+from ..analysis import Run, analyse_rule_sets, sampling_cost, surely_sampled, to_saved
 from ..analysis import local_cores
 from ..i18n import gettext, ngettext, plain_count, plain_duration
 from ..position import Position
@@ -31,7 +32,8 @@ from ..render.plots import (
     result_figures,
     rows_html,
 )
-from ..render.report import analysis_report
+from ..render.headline import analysis_headline
+from ..render.report import analysis_report, rules_words
 from ..rules import PRESETS, Rules
 from .exports import ExportBar
 from .forms import NumberField, messages_html, unreadable
@@ -53,9 +55,10 @@ def align_labels(*fields: w.Widget, width: str = "112px") -> None:
 
 
 def rule_set_options(position: Position) -> list[tuple[str, Rules]]:
-    """The position's own rules first, then every preset that differs from them."""
+    """The position's own rules first, then every preset that differs from them; each named in words ("advanced,
+    hand size 7"), as the figures and the headline then name it."""
     own = position.rules
-    return [(str(own), own)] + [(name, rules) for name, rules in PRESETS.items() if rules != own]
+    return [(rules_words(own), own)] + [(name, rules) for name, rules in PRESETS.items() if rules != own]
 
 
 def problems_html(runs: list[Run]) -> str:
@@ -73,6 +76,23 @@ def force_exact_html(runs: list[Run]) -> str:
     return messages_html([f"{r.label}: {'; '.join(map(str, r.problems))}" for r in refused]) + (
         "<div>" + gettext("Tick {force} and run again to enumerate it anyway (Cancel stops it).").format(
             force="<b>" + gettext("force exact") + "</b>") + "</div>")
+
+
+#: the box that confirms a run refused for its time (:class:`TooLong`, past ``limits.RUN_SECONDS``), in every panel
+RUN_ANYWAY = "run anyway (past the time limit)"
+
+
+def run_anyway_box() -> w.Checkbox:
+    """The "run anyway" box of a panel whose runs may be refused for their time: ticked, the panel passes
+    ``force=True``.  One maker, so that every panel offers it in the same words (and the same translation)."""
+    return w.Checkbox(value=False, description=RUN_ANYWAY, indent=False,
+                      tooltip="play the games even when they would take more than half an hour")
+
+
+def too_long_words(refusal: TooLong) -> str:
+    """The status of a run refused for its time: the refusal, then the box that runs it anyway, by its label in the
+    language of the moment (the refusal alone said "run it anyway" and left people looking for how)."""
+    return gettext("Not run: {problems}: tick '{box}' and run again.").format(problems=refusal, box=gettext(RUN_ANYWAY))
 
 
 def cancelled_words(previous: bool) -> str:
@@ -114,8 +134,11 @@ class RunControls:
         return self.thread is not None and self.thread.is_alive()
 
     def cancel(self) -> None:
-        self.cancelled = True
+        """Ask the run to stop.  "Cancelling..." is written before the run can see the request: a run that stops at
+        once writes its own last words ("Cancelled: ...") from its thread, and they must not be overwritten, which
+        left the status saying "Cancelling..." after the work had stopped."""
         self.status.value = gettext("Cancelling...")
+        self.cancelled = True
 
     def callback(self, done: int, total: int) -> bool | None:
         """Moves the bar and writes ``done/total`` beside it (at most ten times a second, and at the end)."""
@@ -168,28 +191,38 @@ class RunControls:
         before the run), for the time left; called after :meth:`start`."""
         self._parts, self._part = list(parts), None
 
-    def start(self, message: str) -> None:
-        """Open a run; says so first when the fast path still has to compile (no numba cache yet)."""
-        self.cancelled = False
-        self._began = time.monotonic()
+    def reset(self) -> None:
+        """An empty bar without a count: a run refused before it played anything shows nothing of the last one's
+        (a refused exact run left "1,500/1,500" from the run before)."""
         self.left.value = ""
         self.progress.value = 0
         self.progress.description = IDLE
+        self.progress.bar_style = ""
+
+    def start(self, message: str, compile_first: bool = True) -> None:
+        """Open a run; says so first when the fast path still has to compile (no numba cache yet) and the run
+        compiles it first (``compile_first``; a run the engine answers meanwhile does not wait for it)."""
+        self.cancelled = False
+        self._began = time.monotonic()
+        self.reset()
         self._drawn = 0.0
         self._parts, self._part = [], None
         self.progress.bar_style = "info"
         self.cancel_button.disabled = False
         self._message = ""
-        self._prepare = needs_compiling()
+        self._prepare = compile_first and needs_compiling()
         if self._prepare:
             self._message = message
-            message = gettext("Preparing the fast path (first run only: about a minute)... {message}").format(message=message)
+            message = gettext("Preparing the fast path (first run only: {duration})... {message}").format(
+                duration=plain_duration(compiling_seconds()), message=message)
         self.status.value = escape(message)
 
     def _compiling(self, step: Step, done: int, total: int) -> None:
-        """Says which part of the fast path compiles now, and moves the bar by parts."""
+        """Says which part of the fast path compiles now, moves the bar by parts, and says the time left: this
+        part's and the later parts' compiling (the pending parts, this one first)."""
         self.status.value = escape(preparing_message(step, done, total))
         self.progress.max, self.progress.value, self.progress.description = total, done - 1, f"{done - 1}/{total}"
+        self.left.value = gettext("{duration} left").format(duration=plain_duration(compiling_seconds()))
 
     def _prepared(self, work: Any) -> Any:
         """``work`` preceded, when the fast path still has to compile, by compiling it part by part
@@ -226,6 +259,10 @@ class RunControls:
 class AnalysisPanel(w.VBox):
     """Runs the analysis of a position under chosen rule sets and shows its figures side by side."""
 
+    #: what a saved session keeps of the last run, each read back as this type (see .session): the rule sets' runs,
+    #: the position analysed and the seed of its games (None: exact)
+    SAVED = {"runs": list[Run], "analysed": Position, "seed": int | None}
+
     def __init__(self, position: Position | None = None, **kwargs: Any) -> None:
         self.rule_sets = w.SelectMultiple(description="Rule sets", rows=6, layout=w.Layout(width="320px"))
         self.english_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="English")
@@ -237,6 +274,9 @@ class AnalysisPanel(w.VBox):
         self.force_exact = w.Checkbox(value=False, description="force exact (no size limit)", indent=False,
                                       tooltip="enumerate even when the estimate says it would take very long",
                                       layout=w.Layout(display="none"))
+        # sampled games said to take longer than the limit a run may take unconfirmed (limits.RUN_SECONDS) run only
+        # when this is ticked
+        self.run_anyway = run_anyway_box()
         self.force_note = w.HTML()
         # text boxes read in Python: letters typed stay and are named beside the box (see forms.NumberField)
         self.games = NumberField("Games", 500, 1, 10_000_000)
@@ -255,23 +295,24 @@ class AnalysisPanel(w.VBox):
         self.problems = w.HTML()
         self.figure_box = FigureBox()
         self.metrics = w.HTML()
+        self.headline = headline_box()  # the answer in one line, above the figures
         self.exports = ExportBar(self, report=self.report_html)
         self._reported: tuple[Position, int | None] | None = None  # the last results' position and seed (the report's)
         self.optimal = OptimalPanel()
-        self.subject = Subject(self.figure_box, self.metrics)  # the position analysed; the figures' while stale
+        self.subject = Subject(self.headline, self.figure_box, self.metrics)  # the position; the figures' while stale
         self._analysing: tuple[Position, Start | None] | None = None
         self.runs: list[Run] = []
         self.results: dict[str, AnalysisResult] = {}
         self.figures: dict[str, go.Figure] = {}
         self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))
         settings = w.VBox([self.english_policy, self.french_policy, self.search_budget, self.method,
-                           self.force_exact, self.force_note, self.games, self.seed])
+                           self.force_exact, self.force_note, self.games, self.seed, self.run_anyway])
         align_labels(self.english_policy, self.french_policy, self.search_budget, self.method, self.games, self.seed)
         super().__init__([
             self.subject.line, w.HBox([self.rule_sets, settings]),
             self.cost, self.controls.box(self.run_button),
-            self.controls.status, self.problems, self.subject.stale_note, self.figure_box, self.metrics, self.exports,
-            self.optimal,
+            self.controls.status, self.problems, self.subject.stale_note, self.headline, self.figure_box, self.metrics,
+            self.exports, self.optimal,
         ], **kwargs)
         self.position: Position | None = None
         self._own_rules: Rules | None = None
@@ -303,8 +344,17 @@ class AnalysisPanel(w.VBox):
         """What Run analysis will sample and its rough time here (the games the engine plays spread over the
         cores), where the plan surely samples (:func:`..analysis.planning.surely_sampled`: Method "sample", or a
         search on a side); nothing where it may enumerate, under optimal play, or while a field cannot be read."""
-        if (self.position is None or self.method.value == OPTIMAL or unreadable(self.games, self.search_budget)
-                or not surely_sampled(self.position, self.policies, self.method.value)):
+        if self.position is None or self.method.value == OPTIMAL or unreadable(self.games, self.search_budget):
+            self.cost.value = ""
+            return
+        if self._engine_first():
+            self.cost.value = escape(gettext(
+                "The fast path is not compiled yet ({duration}, once, in the background): Run analysis answers at "
+                "once from the engine with {games} games a rule set, then the compiled games refine it.").format(
+                duration=plain_duration(compiling_seconds()),
+                games=plain_count(engine_first_games(self.position, self.policies, self.games.value, local_cores()))))
+            return
+        if not surely_sampled(self.position, self.policies, self.method.value):
             self.cost.value = ""
             return
         policies = self.policies
@@ -335,12 +385,31 @@ class AnalysisPanel(w.VBox):
         self.problems.value = problems_html([r for r in self.runs if not r.out_of_reach])
         self.force_note.value = force_exact_html(self.runs)
         self.figures = result_figures(self.results) if self.results else {}
+        self.headline.value = headline_html(analysis_headline(self.results))
         self.metrics.value = ("<h4>" + gettext("Designer metrics (95% interval when sampled)") + "</h4>"
                               + rows_html(metrics_rows(self.results))) if self.results else ""
         if self.figures:
             self.figure_box.show(self.figures)
         if self.controls.status.value == self._summary_shown:
             self.controls.status.value = self._summary_shown = escape(_summary(self.results, self.runs))
+
+    def saved_fields(self) -> dict[str, w.Widget]:
+        """The fields a session keeps here: none (the session's analysis settings hold them, as since version 1)."""
+        return {}
+
+    def saved_results(self) -> dict[str, Any]:
+        """The last run as session data (:data:`SAVED`); nothing before a run."""
+        if self._reported is None or not self.runs:
+            return {}
+        return {"runs": to_saved(self.runs), "analysed": to_saved(self._reported[0]), "seed": self._reported[1]}
+
+    def show_saved(self, saved: dict[str, Any]) -> None:
+        """The last run as a session kept it (checked: :data:`SAVED`), its figures, metrics and headline drawn again
+        from the results (nothing is played again)."""
+        if "runs" not in saved or "analysed" not in saved:
+            return
+        self._analysing, self._run_seed = (saved["analysed"], None), saved.get("seed")
+        self._finish(saved["runs"], "")
 
     def report_html(self) -> str:
         """The one-file HTML report of the last results (see :mod:`guyenne_explore.render.report`)."""
@@ -349,10 +418,10 @@ class AnalysisPanel(w.VBox):
         return analysis_report(self._reported[0], self.results, seed=self._reported[1])
 
     def _show_method_fields(self) -> None:
-        """Force exact shows only for exact; games and seed only where games are sampled."""
+        """Force exact shows only for exact; games, seed and "run anyway" only where games are sampled."""
         exact = self.method.value == "exact"
         self.force_exact.layout.display = None if exact else "none"
-        for field in (self.games, self.seed):
+        for field in (self.games, self.seed, self.run_anyway):
             field.layout.display = "none" if exact else None
 
     def _show_search_budget(self) -> None:
@@ -379,12 +448,18 @@ class AnalysisPanel(w.VBox):
             return
         problems = unreadable(self.games, self.seed, self.search_budget)
         if problems:  # each also stands beside its box
+            self.controls.reset()
             self.controls.status.value = messages_html([gettext("Not run: {problems}").format(problems="; ".join(problems))])
             return
         chosen = list(self.rule_sets.value) or [self.position.rules]
         labels = {v: lb for lb, v in self.rule_sets.options}
         p, policies, method, games, seed = self.position, self.policies, self.method.value, self.games.value, self.seed.value
-        force = method == "exact" and self.force_exact.value
+        force = self.force_exact.value if method == "exact" else self.run_anyway.value
+        engine_first = self._engine_first()
+        asked = games
+        if engine_first:
+            compile_in_background()
+            games = engine_first_games(p, policies, games, local_cores())
         self._analysing = (p, self.subject.start)
         self._run_seed = None if method == "exact" else seed
         self.run_button.disabled = True
@@ -395,26 +470,54 @@ class AnalysisPanel(w.VBox):
             count=len(chosen))
         if method == "exact" and not force:  # the size estimate takes about a second a rule set before anything runs
             message = gettext("Estimating the size of the exact enumeration... {message}").format(message=message)
-        self.controls.start(message + " " + policies_text(policies))
+        self.controls.start(message + " " + policies_text(policies), compile_first=not engine_first)
 
         def work() -> None:
             try:
                 runs = analyse_rule_sets(p, chosen, labels=[labels[r] for r in chosen], policies=policies,
                                          method=method, games=games, seed=seed, progress=self.controls.callback,
-                                         force=force, cores=local_cores())
+                                         force=force, cores=local_cores(), fast=not engine_first)
             except Cancelled:
                 self._finish(None, cancelled_words(bool(self.figures)))
+            except TooLong as exc:  # all rule sets' games together: said, and "run anyway" offered
+                self._finish(None, too_long_words(exc))
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
                 log.exception("analysis run failed")
                 self._finish(None, gettext("The analysis failed: {error}").format(error=exc))
             else:
-                self._finish(runs, "")
+                self._finish(runs, engine_first_note(games, asked) if engine_first else "")
+                if engine_first:
+                    self._refine_when_compiled(p, asked)
 
         self.controls.launch(work, block)
+
+    def _engine_first(self) -> bool:
+        """Whether Run analysis is answered by the engine now: the fast path is still to compile, so the engine
+        answers at once with fewer games, saying so, and the compiled games refine it once ready (an exact run
+        and a search, which compiles kernels of its own, wait for the compiling instead)."""
+        return (self.method.value != "exact" and needs_compiling()
+                and not any(name.startswith("search") for name in self.policies))
+
+    def _refine_when_compiled(self, p: Position, games: int) -> None:
+        """Once the background compiling is over, run the same analysis again on the compiled path with all its
+        games, unless the panel has moved on meanwhile (another position or run, other settings)."""
+        settings = (self.policies, self.method.value, self.games.value, self.seed.value, self.rule_sets.value)
+
+        def wait() -> None:
+            while compiling_in_background():
+                time.sleep(1.0)
+            unchanged = (self.position is p and not self.controls.running and not needs_compiling() and settings
+                         == (self.policies, self.method.value, self.games.value, self.seed.value, self.rule_sets.value))
+            if unchanged and games == self.games.value:
+                self.run(block=True)
+
+        threading.Thread(target=wait, name="guyenne-refine", daemon=True).start()
 
     def _finish(self, runs: list[Run] | None, message: str) -> None:
         self.controls.finish(runs is not None)
         self.run_button.disabled = self.position is None
+        if runs is not None and not any(r.result is not None for r in runs):
+            self.controls.reset()  # every rule set refused (exact out of reach...): no game was played
         if runs is not None:
             self.runs = runs
             if self._analysing is not None:
@@ -424,10 +527,11 @@ class AnalysisPanel(w.VBox):
             self.problems.value = problems_html([r for r in runs if not r.out_of_reach])  # those: beside "force"
             self.force_note.value = force_exact_html(runs)
             self.figures = result_figures(self.results) if self.results else {}
+            self.headline.value = headline_html(analysis_headline(self.results))
             self.metrics.value = ("<h4>" + gettext("Designer metrics (95% interval when sampled)") + "</h4>"
                                   + rows_html(metrics_rows(self.results)) + _reasons_html(self.results)
                                   ) if self.results else ""
-            message = message or _summary(self.results, runs)
+            message = " ".join(part for part in (_summary(self.results, runs), message) if part)
         self.exports.enable(bool(self.results))
         if runs is None:
             self.controls.status.value = escape(message)
@@ -435,6 +539,27 @@ class AnalysisPanel(w.VBox):
         self.controls.status.value = gettext("Drawing the figures...")
         self._summary_shown = escape(message)
         self.figure_box.show(self.figures, then=lambda: setattr(self.controls.status, "value", escape(message)))
+
+
+def engine_first_note(played: int, asked: int) -> str:
+    """What a run the engine answered while the fast path compiles says after its summary."""
+    return ngettext("The engine answered with {played} of the {count} game asked while the fast path compiles in "
+                    "the background; the compiled games refine it when ready.",
+                    "The engine answered with {played} of the {count} games asked while the fast path compiles in "
+                    "the background; the compiled games refine it when ready.", asked).format(
+        played=plain_count(played), count=plain_count(asked))
+
+
+def headline_box() -> w.HTML:
+    """Where a panel's answer goes, in one line above its figures (the class: for pages and tests to find it)."""
+    box = w.HTML()
+    box.add_class("guyenne-headline")
+    return box
+
+
+def headline_html(line: str) -> str:
+    """A result's headline (render/headline.py's sentence), bold; nothing while there is none."""
+    return f"<div style='font-size:115%;margin:6px 0'><b>{escape(line)}</b></div>" if line else ""
 
 
 def _summary(results: dict[str, AnalysisResult], runs: list[Run]) -> str:
@@ -475,4 +600,4 @@ def _how(r: AnalysisResult) -> str:
         return r.plan.short
     if r.exact:
         return gettext("exact")
-    return ngettext("{count} game", "{count} games", r.games).format(count=r.games)
+    return ngettext("{count} game", "{count} games", r.games).format(count=plain_count(r.games))

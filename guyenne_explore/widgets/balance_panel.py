@@ -18,7 +18,9 @@ the luck share.
 
 from __future__ import annotations
 
+import dataclasses
 import pathlib
+import re
 import shutil
 import tempfile
 import weakref
@@ -33,6 +35,7 @@ from ..analysis import (
     POLICIES,
     SWEEPABLE,
     TARGET_METRICS,
+    TARGET_WORDS,
     Cancelled,
     Depth,
     SearchProgress,
@@ -41,6 +44,8 @@ from ..analysis import (
     SpaceError,
     Target,
     TargetError,
+    TooLong,
+    to_saved,
     balance_search,
     default_ladder,
     engine_plays,
@@ -54,18 +59,20 @@ from ..analysis import (
     policy_named,
     skill_depth,
 )
-from ..i18n import N_, gettext, ngettext, plain_count, plain_duration, plain_estimate, plain_size
+from ..i18n import N_, gettext, ngettext, number_separators, plain_count, plain_duration, plain_estimate, plain_size
+from ..numbers import DECIMAL
 from ..position import Position
 from ..render.balance import candidate_heads, candidate_rows, candidates_csv, depth_rows, table_heading, target_label, tradeoff_figure
 from ..render.balance_report import balance_report
 from ..render.plots import FORMATS, export_figures, rows_html
 from ..rules import PRESETS, Rules
-from .analysis_panel import RunControls, align_labels
+from .analysis_panel import RunControls, align_labels, run_anyway_box, too_long_words
 from .files import Download, zip_bytes
-from .forms import NumberField, decimal_point, messages_html, unreadable
+from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
 from .language import SaidLine, name_options
 from .plot_view import FigureBox
+from .session_weights import SESSION, SessionWeights, weights_upload
 from .starts import Start
 
 #: the fixed texts of the panel, for extraction (the language switch looks each up in the catalogue)
@@ -79,6 +86,8 @@ LABELS = (
     N_("levels weakest first, separated by commas: uniform,heuristic,search:100"),
     N_("download every candidate tried as CSV"), N_("download the figure as html"), N_("download the figure as svg"),
     N_("download the figure as png"), N_("Report"), N_("download a one-page HTML report of the search"),
+    N_("Precision (±)"), N_("Run to precision"),
+    N_("after the search, play the best candidate on until each target's 95% interval is this narrow either side"),
 )
 #: what a row without a parameter or a target holds
 NONE = ""
@@ -99,12 +108,22 @@ def _target_name(name: str, lang: str) -> str:
     return target_label(name, lang)
 
 
+def in_language_decimals(text: str) -> str:
+    """A decimal as typed (``0.48`` or ``0,48``) with the current language's decimal symbol (``0,48`` in French),
+    its digits kept; anything else as it stands (its problem is said beside its row)."""
+    typed = text.strip()
+    if not DECIMAL.fullmatch(typed):
+        return text
+    return re.sub("[.,]", number_separators()[0], typed)  # the language's decimal symbol, then its grouping one
+
+
 class VaryRow(w.HBox):
     """One varied parameter: its name, its values (``5:7``, ``5,7``, or empty for every choice) and its problem."""
 
     def __init__(self, parameter: str, values: str) -> None:
+        # as wide as a target's menu: the longest name, "reconstitution de la pioche" in French, is not cut
         self.parameter = name_options(w.Dropdown(options=[NONE, *SWEEPABLE], value=parameter, description="vary",
-                                                 layout=w.Layout(width="230px")), _none_or(parameter_label))
+                                                 layout=w.Layout(width="290px")), _none_or(parameter_label))
         self.values = w.Text(value=values, description="values", placeholder="5:7", continuous_update=False,
                              tooltip="5:7 (every whole number), 5,7 (those), empty: every choice",
                              layout=w.Layout(width="180px"))
@@ -124,7 +143,9 @@ class VaryRow(w.HBox):
 
 
 class TargetRow(w.HBox):
-    """One target: its metric, its low and high ends (either may stay empty: open) and its problem."""
+    """One target: its metric, its low and high ends (either may stay empty: open), what the metric means (an
+    advantage is a score, a draw a half: a designer reading "advantage" as a win rate would set the wrong band)
+    and its problem."""
 
     def __init__(self, name: str, low: str, high: str) -> None:
         self.name = name_options(w.Dropdown(options=[NONE, *TARGET_METRICS], value=name, description="target",
@@ -135,17 +156,34 @@ class TargetRow(w.HBox):
                            tooltip="empty: open", layout=w.Layout(width="120px"))
         self.name.style.description_width = "56px"
         self.low.style.description_width = self.high.style.description_width = "40px"
+        self.meaning = w.HTML()
+        self.meaning.add_class("guyenne-target-meaning")
         self.message = w.HTML()
         self.message.add_class("guyenne-field-message")
-        super().__init__([self.name, self.low, self.high, self.message],
+        super().__init__([self.name, self.low, self.high, self.meaning, self.message],
                          layout=w.Layout(flex_flow="row wrap", align_items="center"))
+        self.name.observe(lambda _c: self.say_meaning(), names="value")
+        self.say_meaning()
+        self.show_decimals()
+
+    def show_decimals(self) -> None:
+        """The ends typed, in the current language's decimals (``0,45`` in French, after a switch too): a box
+        reads both forms, but shows numbers as the page around it writes them."""
+        for box in (self.low, self.high):
+            box.value = in_language_decimals(box.value)
+
+    def say_meaning(self) -> None:
+        """What the chosen metric means, in the current language (nothing for an empty row)."""
+        words = TARGET_WORDS.get(self.name.value)
+        self.meaning.value = f"<small>{escape(gettext(words))}</small>" if words else ""
 
     @property
     def text(self) -> str | None:
-        """``advantage=0.45:0.55``, or None for an empty row."""
+        """``advantage=0.45:0.55`` (``0,45`` as typed: the target's reader takes a decimal comma too), or None for
+        an empty row."""
         if self.name.value == NONE:
             return None
-        return f"{self.name.value}={decimal_point(self.low.value.strip())}:{decimal_point(self.high.value.strip())}"
+        return f"{self.name.value}={self.low.value.strip()}:{self.high.value.strip()}"
 
 
 def _rule_set_name(value: Any, lang: str) -> str:
@@ -159,11 +197,16 @@ def _field_words(exc: Exception) -> str:
 
 
 class BalancePanel(w.VBox):
-    """The balance search and the skill depth of a rule set, from the deal."""
+    """The balance search and the skill depth of a rule set, from the deal; ``weights``: the session's weights a
+    ladder's ``strong@NAME`` names (never a file: see :mod:`.session_weights`)."""
+
+    #: what a saved session keeps of the last runs, each read back as this type (see .session): the search's every
+    #: candidate with its figures and verdicts, and the depth's ladder
+    SAVED = {"search": SearchResult, "depth": Depth}
 
     def __init__(self, position: Position | None = None, variant: Callable[[], Rules | None] | None = None,
-                 **kwargs: Any) -> None:
-        self.variant_source = variant
+                 weights: SessionWeights = SESSION, **kwargs: Any) -> None:
+        self.variant_source, self.weights = variant, weights
         self.position = position
         self.rule_set = w.Dropdown(description="start from", layout=w.Layout(width="320px"))
         self.rule_set_message = w.HTML()
@@ -176,11 +219,17 @@ class BalancePanel(w.VBox):
         self.games = NumberField("Games a candidate", 200, 4, 1_000_000)
         self.trials = NumberField("Trials", 9, 1, 1000)
         self.seed = NumberField("Seed", 0, 0, 999_999_999)
+        self.run_anyway = run_anyway_box()  # a search said to take past the time limit runs only when ticked
         align_labels(self.level, self.search_budget, self.games, self.trials, self.seed, width="130px")
         self.cost = w.HTML()
         self.cost.add_class("guyenne-balance-cost")
         self.store_note = w.HTML()
         self.run_button = w.Button(description="Run search", button_style="primary", icon="search")
+        # the command line's --precision: the search (continued from the store), then the best played on
+        self.precision = NumberField("Precision (±)", 0.02, 0.001, 0.5, whole=False, width="200px",
+                                     tooltip="after the search, play the best candidate on until each target's 95% "
+                                             "interval is this narrow either side")
+        self.precise_button = w.Button(description="Run to precision", icon="bullseye")
         self.controls = RunControls()
         self.x_axis = name_options(w.Dropdown(options=list(TARGET_METRICS), value=AXES[0], description="x axis"),
                                    _target_name)
@@ -205,6 +254,7 @@ class BalancePanel(w.VBox):
                              description="Ladder", continuous_update=False, layout=w.Layout(width="320px"),
                              tooltip="levels weakest first, separated by commas: uniform,heuristic,search:100")
         self.ladder_message = w.HTML()
+        self.weights_upload = weights_upload(weights, lambda: (self.check(), self.check_depth()))
         self.depth_games = NumberField("Deals a match", 200, 2, 1_000_000)
         align_labels(self.ladder, self.depth_games, width="130px")
         self.depth_cost = w.HTML()
@@ -216,6 +266,7 @@ class BalancePanel(w.VBox):
 
         in_status = guarded(self.controls.status)
         self.run_button.on_click(in_status(lambda _: self.run(block=False)))
+        self.precise_button.on_click(in_status(lambda _: self.run(block=False, precision=self.precision.value)))
         self.depth_button.on_click(guarded(self.depth_controls.status)(lambda _: self.run_depth(block=False)))
         for axis in (self.x_axis, self.y_axis):
             axis.observe(in_status(lambda _: self._draw()), names="value")
@@ -225,22 +276,24 @@ class BalancePanel(w.VBox):
                   *(t.name for t in self.targets), *(t.low for t in self.targets), *(t.high for t in self.targets)]
         for field in fields:
             field.observe(in_status(lambda _: self.check()), names="value")
-        for number in (self.search_budget, self.games, self.trials, self.seed):
+        for number in (self.search_budget, self.games, self.trials, self.seed, self.precision):
             number.box.observe(in_status(lambda _: self.check()), names="value")
         for depth_field in (self.ladder, self.depth_games.box, self.rule_set):
             depth_field.observe(guarded(self.depth_controls.status)(lambda _: self.check_depth()), names="value")
 
-        settings = w.VBox([self.level, self.search_budget, self.games, self.trials, self.seed])
+        settings = w.VBox([self.level, self.search_budget, self.games, self.trials, self.seed, self.run_anyway])
         exports = w.HBox([w.Label("Download:"), *self.export_buttons.values(), self.download],
                          layout=w.Layout(flex_flow="row wrap", align_items="center"))
         super().__init__([
             w.HTML("<b>Balance search</b>: the settings that meet your targets, from the deal"),
             w.HBox([self.rule_set, self.rule_set_message], layout=w.Layout(flex_flow="row wrap")),
             *self.rows, *self.targets, self.space_message, settings, self.cost, self.store_note,
-            self.controls.box(self.run_button), self.controls.status,
+            self.controls.box(self.run_button), w.HBox([self.precision, self.precise_button],
+                                                       layout=w.Layout(flex_flow="row wrap", align_items="center")),
+            self.controls.status,
             w.HBox([self.x_axis, self.y_axis], layout=w.Layout(flex_flow="row wrap")),
             self.table, self.figure_box, exports, self.export_status,
-            w.HTML("<h4>Skill depth</h4>"), self.ladder, self.ladder_message, self.depth_games, self.depth_cost,
+            w.HTML("<h4>Skill depth</h4>"), self.ladder, self.ladder_message, self.weights_upload, self.depth_games, self.depth_cost,
             self.depth_controls.box(self.depth_button), self.depth_controls.status, self.depth_result,
         ], **kwargs)
         self.add_class("guyenne-balance")
@@ -263,6 +316,29 @@ class BalancePanel(w.VBox):
         self.rule_set.value = chosen if chosen in values else values[0]
         self.check()
         self.check_depth()
+
+    def saved_fields(self) -> dict[str, w.Widget]:
+        """The fields a session keeps, in the order they are set back."""
+        rows = {f"vary{i}.{part}": getattr(row, part) for i, row in enumerate(self.rows, 1) for part in ("parameter", "values")}
+        targets = {f"target{i}.{part}": getattr(row, part) for i, row in enumerate(self.targets, 1)
+                   for part in ("name", "low", "high")}
+        return {"rule_set": self.rule_set, **rows, **targets, "level": self.level, "search_budget": self.search_budget,
+                "games": self.games, "trials": self.trials, "seed": self.seed, "precision": self.precision,
+                "x_axis": self.x_axis, "y_axis": self.y_axis, "ladder": self.ladder, "depth_games": self.depth_games}
+
+    def saved_results(self) -> dict[str, Any]:
+        """The last search and depth as session data (:data:`SAVED`); nothing of a run not made."""
+        kept = {"search": self.result, "depth": self.depth}
+        return {key: to_saved(value) for key, value in kept.items() if value is not None}
+
+    def show_saved(self, saved: dict[str, Any]) -> None:
+        """The last search and depth as a session kept them (checked: :data:`SAVED`), the table, figure and depth
+        drawn again from them (nothing is played again)."""
+        if "search" in saved:
+            result: SearchResult = saved["search"]
+            self._finish(result, lambda: _summary(result))
+        if "depth" in saved:
+            self._depth_finish(saved["depth"], lambda: gettext("Done"))
 
     def preset(self) -> Rules | None:
         """The rule set chosen to start from (the variant lab's when chosen and playable); its problem beside it."""
@@ -332,6 +408,7 @@ class BalancePanel(w.VBox):
         read = self.read()
         numbers = unreadable(self.search_budget, self.games, self.trials, self.seed)
         self.run_button.disabled = read is None or bool(numbers) or self.controls.running
+        self.precise_button.disabled = self.run_button.disabled or bool(unreadable(self.precision))
         if read is None or numbers:
             self.cost.value = ""
             return False
@@ -369,21 +446,24 @@ class BalancePanel(w.VBox):
         self._store = pathlib.Path(path)
 
     # ------------------------------------------------------------------ the search
-    def run(self, block: bool = True) -> None:
-        """Search with the fields' settings; block=False runs in a background thread (the page stays live)."""
+    def run(self, block: bool = True, precision: float | None = None) -> None:
+        """Search with the fields' settings, then, with a ``precision``, play the best on until each target's
+        interval is that narrow either side (as ``balance --precision``; the search itself continues from the
+        store); block=False runs in a background thread (the page stays live)."""
         if self.controls.running or not self.check():
             if not self.controls.running:
+                self.controls.reset()  # the bar shows only its own run: none, refused
                 self.controls.status.value = messages_html([gettext("Not run: fix the problems shown beside the fields")])
             return
         read = self.read()
         assert read is not None  # check() has just read the same fields
         space, targets = read
-        policies, games, trials, seed, store = (self.policies, self.games.value, self.trials.value, self.seed.value,
-                                                self.store)
+        policies, games, trials, seed, store, force = (self.policies, self.games.value, self.trials.value,
+                                                       self.seed.value, self.store, self.run_anyway.value)
         ladder = self.ladder_for(targets)
         played_by_the_engine = engine_plays((*policies, *ladder))
         executor = local_pool() if played_by_the_engine and local_cores() > 1 else None
-        self.run_button.disabled = True
+        self.run_button.disabled = self.precise_button.disabled = True
         self._enable_exports(False)
         # the candidates the search plays (the trials asked, fewer when the space has fewer settings), the same
         # count as the progress's "candidate 2 of 4"; the space's size is what they are drawn from
@@ -402,10 +482,13 @@ class BalancePanel(w.VBox):
         def work() -> None:
             try:
                 result = balance_search(space, targets, policies, games, trials, seed, store, executor, ladder,
-                                        progress)
+                                        progress, precision, force=force)
             except Cancelled:
                 self._finish(None, lambda: gettext(
                     "Cancelled: the finished candidates are kept; Run search again continues the search."))
+            except TooLong as exc:  # the trials' games, refused before any is played
+                refusal = exc  # the exception itself is gone once the handler ends
+                self._finish(None, lambda: too_long_words(refusal))
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
                 log.exception("balance search failed")
                 error = str(exc)
@@ -417,11 +500,13 @@ class BalancePanel(w.VBox):
 
     def _finish(self, result: SearchResult | None, said: Callable[[], str]) -> None:
         self.controls.finish(result is not None)
-        # called from the run's own thread, still alive: check() alone would keep the button disabled
+        # called from the run's own thread, still alive: check() alone would keep the buttons disabled
         self.run_button.disabled = not self.check()
+        self.precise_button.disabled = self.run_button.disabled or bool(unreadable(self.precision))
         self._said = said
         if result is not None:
-            self.result = result
+            # the ladder as typed: the report's command names the session's weights, never a file of the server
+            self.result = dataclasses.replace(result, ladder=tuple(self.weights.typed(level) for level in result.ladder))
             self._draw()
         self._enable_exports(self.result is not None)
         self.controls.status.value = escape(said())
@@ -446,6 +531,9 @@ class BalancePanel(w.VBox):
         """After a language switch: the cost, the last result's table and figure, the statuses, in the new language
         (drawn again from the kept results: nothing is played again)."""
         self._show_fixed()
+        for target in self.targets:
+            target.say_meaning()
+            target.show_decimals()
         self.check()
         self.check_depth()
         self._draw()
@@ -497,9 +585,11 @@ class BalancePanel(w.VBox):
 
     # ------------------------------------------------------------------ the skill depth
     def levels(self) -> list[str] | None:
-        """The ladder's levels, weakest first, or None with the problem beside the field."""
-        levels = [x.strip() for x in self.ladder.value.split(",") if x.strip()]
+        """The ladder's levels, weakest first, as the analysis plays them (``strong@NAME`` resolved to the session's
+        weights of that name), or None with the problem beside the field."""
+        typed = [x.strip() for x in self.ladder.value.split(",") if x.strip()]
         try:
+            levels = [self.weights.resolve(level) for level in typed]
             for level in levels:
                 policy_named(level)
             if len(levels) < 2:
@@ -529,6 +619,7 @@ class BalancePanel(w.VBox):
         """Measure the chosen rule set's skill depth; block=False runs in a background thread."""
         if self.depth_controls.running or not self.check_depth():
             if not self.depth_controls.running:
+                self.depth_controls.reset()
                 self.depth_controls.status.value = messages_html(
                     [gettext("Not run: fix the problems shown beside the fields")])
             return
@@ -584,6 +675,14 @@ def _summary(result: SearchResult) -> str:
         count=len(result.candidates), resumed=result.resumed, played=plain_count(result.played),
         seconds=plain_count(round(result.seconds, 1)))  # 12.3 s, 12,3 s
     met = len(result.ranked())
-    return tried + ". " + (ngettext("{count} meets every target.", "{count} meet every target.", met).format(count=met)
-                           if met else gettext("None meets every target."))
+    said = tried + ". " + (ngettext("{count} meets every target (its 95% intervals inside the ranges).",
+                                    "{count} meet every target (their 95% intervals inside the ranges).", met).format(
+        count=met) if met else gettext(
+        "None meets every target yet: a target is met when its whole 95% interval lies inside its range."))
+    best = result.best()
+    if result.precision is not None and best is not None:
+        said += " " + (gettext("The best is known to ±{precision} after {games} games.") if best.precise else gettext(
+            "The best is not known to ±{precision} after {games} games: the most a refinement plays.")).format(
+            precision=plain_count(result.precision), games=plain_count(best.games))
+    return said
 

@@ -32,7 +32,7 @@ from .files import MAX_UPLOAD_BYTES, Download, Upload, inside_workspace, read_wo
 from .forms import messages_html
 from .guard import guarded
 from .position_form import FormState, PositionForm
-from .starts import BEFORE_DEAL, StartChooser
+from .starts import BEFORE_DEAL, DEALT, StartChooser, is_before_deal
 from .state import ExplorerState, History
 
 #: problems of a refused load listed beside its control (the rest are counted)
@@ -186,6 +186,30 @@ class Builder(PositionForm):
         """Load a starting preset (see :mod:`.starts`) under the form's rules, or its preset when invalid."""
         self.starts.start_from(name, seed)
 
+    def cycle_castle(self, index: int) -> None:
+        """Give castle ``index`` to the next controller; from the game before the deal, in a dealt opening to edit
+        (see :meth:`deal_to_edit`)."""
+        self.deal_to_edit()
+        super().cycle_castle(index)
+
+    def focus_zone(self, side: str, zone: str, member: int = 0) -> None:
+        """Point at a zone's counts; from the game before the deal, in a dealt opening to edit."""
+        self.deal_to_edit()
+        super().focus_zone(side, zone, member)
+
+    def deal_to_edit(self) -> None:
+        """Before the deal no castle is held and no card is dealt, so an edit there is no position of a game:
+        the engine deals an opening (the start chooser's seed, else 1) and the edit goes to that, said under
+        the start chooser."""
+        if self.position is None or not is_before_deal(self.position):
+            return
+        seed = self.seed.value if self.seed.problem is None else 1
+        self.start_choice.value = DEALT  # its seed and Deal again shown: another deal is a click away
+        self.start_from(DEALT, seed)
+        note = gettext("The game before the deal cannot be edited: the engine dealt an opening (seed {seed}) "
+                       "to edit.").format(seed=seed)
+        self.start_message.value = f"<i>{html.escape(note)}</i>"
+
     def _load_start(self, position: Position) -> None:
         self.load_position(position)
         self._set_refused("")
@@ -196,7 +220,7 @@ class Builder(PositionForm):
         in the builder's general messages)."""
         self._show_summary()
         self._remember()
-        guarded(self.errors["general"])(self.state.build)(self.position, self.problems, self.starts.start)
+        guarded(self.errors["general"])(self.state.build)(self.position, self.problems, self.starts.start, self.draft)
 
     def _shown(self) -> None:
         self._show_summary()

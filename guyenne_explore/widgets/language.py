@@ -26,33 +26,57 @@ import ipywidgets as w
 
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, current_language, gettext, set_language
 
-class SaidLine(w.HTML):
-    """A line a panel writes as it works (a download, a refusal), kept as a function of the language so
-    that :meth:`refresh` writes it again after a switch, unless something else has replaced it since."""
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+class Saying:
+    """Words a panel writes into a widget's text ``attribute`` as it works (a download, a refusal, a file opened),
+    kept as a function of the language so that :meth:`refresh` writes them again after a switch, unless something
+    else has replaced them since."""
+
+    def __init__(self, widget: Any, attribute: str = "value") -> None:
+        self.widget, self.attribute = widget, attribute
         #: the words last said, as a function of the language, and the text they gave
         self.said: tuple[Callable[[], str], str] | None = None
 
     def say(self, words: Callable[[], str]) -> None:
         """Write ``words()`` (HTML, escaped by the caller) and keep ``words`` for a language switch."""
         text = words()
-        self.value, self.said = text, (words, text)
+        setattr(self.widget, self.attribute, text)
+        self.said = (words, text)
 
     def clear(self) -> None:
-        self.value, self.said = "", None
+        setattr(self.widget, self.attribute, "")
+        self.said = None
 
     def refresh(self) -> None:
         """After a language switch: the words said last, in the new language."""
-        if self.said is not None and self.value == self.said[1]:
+        if self.said is not None and getattr(self.widget, self.attribute) == self.said[1]:
             self.say(self.said[0])
+
+
+class SaidLine(w.HTML):
+    """A line of HTML whose words follow a language switch (a :class:`Saying` of its value)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.saying = Saying(self)
+
+    def say(self, words: Callable[[], str]) -> None:
+        """Write ``words()`` (HTML, escaped by the caller) and keep ``words`` for a language switch."""
+        self.saying.say(words)
+
+    def clear(self) -> None:
+        self.saying.clear()
+
+    def refresh(self) -> None:
+        """After a language switch: the words said last, in the new language."""
+        self.saying.refresh()
 
 
 #: The panels' fixed texts (their English originals), for extraction; see the module docstring.
 LABELS = (
     # explorer, builder
-    N_("Builder"), N_("Analysis"), N_("Variant lab"), N_("<h4>Legal moves</h4>"), N_("Edit the refused position in the form"),
+    N_("Builder"), N_("Analysis"), N_("Variant lab"), N_("Rulebook"), N_("a4"), N_("letter"), N_("<h4>Legal moves</h4>"),
+    N_("Edit the refused position in the form"),
     N_("fill the form with what the refused load holds, problems beside fields"), N_("start from"), N_("opening"),
     N_("rulebook example"), N_("random mid-game"), N_("seed"), N_("Start"), N_("<h4>Load and save</h4>"),
     N_("Upload position (JSON or notation)"), N_("one-line notation"), N_("Load notation"),
@@ -75,11 +99,12 @@ LABELS = (
     N_("Storyboard SVGs (zip)"),
     # moves
     N_("◀ Back"), N_("Forward ▶"), N_("Apply selected"), N_("Sample chance"), N_("Play out (heuristic)"),
-    N_("a move, e.g. 3:H52 or 22 or reveal"), N_("Try typed move"),
+    N_("a move, e.g. 3:H52 or 22 or reveal"),
     # analysis, optimal play, variant lab, downloads
     N_("Rule sets"), N_("English"), N_("French"), N_("Method"), N_("auto"), N_("exact"), N_("sample"),
     N_("optimal play"), N_("uniform"), N_("heuristic"), N_("strong"), N_("search"), N_("force exact (no size limit)"),
     N_("enumerate even when the estimate says it would take very long"), N_("Games"), N_("Seed"),
+    N_("run anyway (past the time limit)"), N_("play the games even when they would take more than half an hour"),
     N_("Run analysis"), N_("Cancel"), N_("Download:"), N_("download the figures as html"),
     N_("download the figures as svg"), N_("download the figures as png"), N_("download the results as json"),
     N_("download the results as csv"), N_("<h4>Optimal play (open-hand endgame)</h4>"), N_("Objective"),
@@ -88,7 +113,7 @@ LABELS = (
     N_("<b>Variant</b>: a preset and any parameter changed"), N_("preset"),
     N_("English players"), N_("French players"), N_("Search rollouts"),
     N_("sweep"), N_("from"), N_("to"), N_("metric"), N_("Compare with preset"), N_("Run sweep"),
-    N_("English win rate"), N_("French win rate"), N_("Draw rate"), N_("Mean rounds"),
+    N_("English advantage (a draw a half)"), N_("French advantage (a draw a half)"), N_("Draw rate"), N_("Mean rounds"),
     N_("Score difference (English - French)"), N_("Balance"), N_("Sweep rate (every castle)"),
     # skill levels
     N_("Skill levels"), N_("<b>Skill levels</b> (both sides at each level)"),
@@ -223,4 +248,4 @@ class LanguageSwitch(w.ToggleButtons):
         self._on_change(lang)
 
 
-__all__ = ["LABELS", "LanguageSwitch", "name_options", "relabel", "translate", "widgets_of"]
+__all__ = ["LABELS", "LanguageSwitch", "SaidLine", "Saying", "name_options", "relabel", "translate", "widgets_of"]

@@ -27,6 +27,9 @@ from .guard import guarded, log
 class OptimalPanel(w.VBox):
     """Value, the first decision's equilibrium mix (table and castle line), policies' exploitability."""
 
+    #: what a saved session keeps of the last solve: its settings only (a solve's result is not saved yet)
+    SAVED: dict[str, Any] = {}
+
     def __init__(self, **kwargs: Any) -> None:
         self.objective = w.Dropdown(options=[("P(win), a draw counting half", "win"),
                                              ("expected score difference", "score")],
@@ -57,6 +60,17 @@ class OptimalPanel(w.VBox):
         self.run_button.disabled = reason is not None or (self.thread is not None and self.thread.is_alive())
         self.status.value = "" if reason is None else escape(reason)
         self.output.value = ""
+
+    def saved_fields(self) -> dict[str, w.Widget]:
+        """The fields a session keeps, in the order they are set back."""
+        return {"objective": self.objective, "against": self.against, "budget": self.budget}
+
+    def saved_results(self) -> dict[str, Any]:
+        """Nothing: the solve's result is not kept in a session (:data:`SAVED`)."""
+        return {}
+
+    def show_saved(self, saved: dict[str, Any]) -> None:
+        """Nothing to draw: see :data:`SAVED`."""
 
     def why_not(self) -> str | None:
         """Why the solver does not apply to the position, in a sentence (None: it applies); the analysis' Run

@@ -52,19 +52,23 @@ def start_warm_up() -> None:
 
     Called when a page first shows a view, so the page is up before this spends CPU: the
     first figures' imports (:func:`..render.plots.warm_up`) and the fast path's compiled code,
-    loaded from numba's cache (never compiled here: that is setup's job, or the run's).
+    loaded from numba's cache (never compiled here: that is setup's job, or the run's), here and in
+    the shared pool's workers, which the skill levels' search games and the how-they-play runs spread
+    over (a first run then pays neither their start nor their loading: about 4 s on two cores).
     """
     if _warm_up_started.is_set():
         return
     _warm_up_started.set()
 
     def work() -> None:
-        from ..analysis import needs_compiling, warm
+        from ..analysis import local_cores, local_pool, needs_compiling, warm, warm_workers
         from ..render.plots import warm_up
 
         warm_up()
         if not needs_compiling():
             warm(games=2)
+            if local_cores() > 1:
+                warm_workers(local_pool(), local_cores())
 
     threading.Thread(target=work, name="guyenne-warm-up", daemon=True).start()
 

@@ -20,16 +20,18 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis import Cancelled
-from ..analysis import SkillTable, level_name, skill_levels
+from ..analysis import Cancelled, TooLong
+from ..analysis import SkillTable, level_name, skill_levels, to_saved
 from ..analysis import compiling_note, local_cores, local_pool, skill_cost
 from ..analysis import Metric
 from ..i18n import LANGUAGES, gettext, ngettext, plain_count, plain_duration
 from ..position import Position
 from ..rules import Rules
 from ..render.plots import rows_html
+from ..render.headline import skill_headline
 from ..render.skill import skill_figure, skill_rows
-from .analysis_panel import RunControls, align_labels, cancelled_words, rule_set_options
+from .analysis_panel import (RunControls, align_labels, cancelled_words, headline_box, headline_html, rule_set_options,
+                             run_anyway_box, too_long_words)
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
 from .language import name_options
@@ -46,6 +48,10 @@ METRICS = ("Advantage (english)", "Advantage (french)", "Drawishness", "Duration
 class SkillPanel(w.VBox):
     """Runs chosen rule sets at chosen skill levels from the explorer's position and compares them."""
 
+    #: what a saved session keeps of the last run, each read back as this type (see .session): the table of every
+    #: metric by rule set and level, and the position analysed
+    SAVED = {"table": SkillTable, "analysed": Position}
+
     def __init__(self, position: Position | None = None, **kwargs: Any) -> None:
         self.rule_sets = w.SelectMultiple(description="Rule sets", rows=6, layout=w.Layout(width="320px"))
         self.uniform = w.Checkbox(value=True, description="uniform (random legal moves)", indent=False)
@@ -60,16 +66,18 @@ class SkillPanel(w.VBox):
         self.games = NumberField("Games", 1000, 1, 10_000_000)
         self.search_games = NumberField("Search games", 40, 1, 100_000)
         self.seed = NumberField("Seed", 0, 0, 999_999_999)
+        self.run_anyway = run_anyway_box()  # games said to take past the time limit run only when ticked
         self.metric = name_options(w.Dropdown(options=list(METRICS), value=METRICS[0], description="Metric"),
                                    Metric.label_of)
         self.run_button = w.Button(description="Run skill levels", button_style="primary", icon="play")
         self.cost = w.HTML()  # what Run skill levels will play, and its rough time, before it starts
         self.controls = RunControls()
         self.figure_box = FigureBox(views=1)
+        self.headline = headline_box()  # the answer in one line, above the figure
         self.changes = w.HTML()
         self.details = w.HTML()
         self.table: SkillTable | None = None
-        self.subject = Subject(self.figure_box, self.changes, self.details)  # the position; the figures' while stale
+        self.subject = Subject(self.headline, self.figure_box, self.changes, self.details)  # the position; the figures' while stale
         self._analysing: tuple[Position, Start | None] | None = None
         # how each level plays, under the rule sets chosen here, from the deal
         self.how_they_play = StyleSection(self.chosen_rule_sets, self.seed)
@@ -85,14 +93,14 @@ class SkillPanel(w.VBox):
         levels = w.VBox([w.HTML("<b>Skill levels</b> (both sides at each level)"),
                          self.uniform, self.heuristic, self.strong, self.strong_trained, self.search,
                          self.search_budget])
-        settings = w.VBox([self.games, self.search_games, self.seed, self.metric])
+        settings = w.VBox([self.games, self.search_games, self.seed, self.metric, self.run_anyway])
         # wide enough for the French "Parties de recherche" (133 px), which pushed its box out of line at 112
         align_labels(self.search_budget, self.games, self.search_games, self.seed, self.metric, width="140px")
         super().__init__([self.subject.line,
                           w.HBox([self.rule_sets, levels, settings], layout=w.Layout(flex_flow="row wrap")),
                           self.training.box, self.cost, self.controls.box(self.run_button), self.controls.status,
                           self.subject.stale_note,
-                          self.figure_box, self.changes, self.details, self.how_they_play], **kwargs)
+                          self.headline, self.figure_box, self.changes, self.details, self.how_they_play], **kwargs)
         self.position: Position | None = None
         self.set_position(position)
 
@@ -113,6 +121,30 @@ class SkillPanel(w.VBox):
         self.controls.status.value = ""
         self._show_training()
         self._show_cost()
+
+    def saved_fields(self) -> dict[str, w.Widget]:
+        """The fields a session keeps, in the order they are set back."""
+        return {"rule_sets": self.rule_sets, "uniform": self.uniform, "heuristic": self.heuristic,
+                "strong": self.strong, "strong_trained": self.strong_trained, "search": self.search,
+                "search_budget": self.search_budget, "games": self.games, "search_games": self.search_games,
+                "seed": self.seed, "metric": self.metric}
+
+    def saved_results(self) -> dict[str, Any]:
+        """The last run as session data (:data:`SAVED`); nothing before a run."""
+        analysed = self.subject.analysed
+        if self.table is None or analysed is None:
+            return {}
+        return {"table": to_saved(self.table), "analysed": to_saved(analysed[0])}
+
+    def show_saved(self, saved: dict[str, Any]) -> None:
+        """The last run as a session kept it (checked: :data:`SAVED`), its figure, sentences and table drawn again
+        from the kept table (nothing is played again)."""
+        if "table" not in saved or "analysed" not in saved:
+            return
+        self.table = saved["table"]
+        self.subject.ran(saved["analysed"], None)
+        self.controls.status.value = escape(gettext("Done"))
+        self._show()
 
     def _show_cost(self) -> None:
         """What Run skill levels will play and its rough time here (the games the engine plays spread over the cores);
@@ -167,7 +199,7 @@ class SkillPanel(w.VBox):
         chosen = list(self.rule_sets.value) or [self.position.rules]
         labels = {v: lb for lb, v in self.rule_sets.options}
         games = {lv: self.search_games.value if lv.startswith("search") else self.games.value for lv in levels}
-        p, seed = self.position, self.seed.value
+        p, seed, force = self.position, self.seed.value, self.run_anyway.value
         # the search's games, played by the engine, go to the local cores (compiled ones stay here)
         executor = local_pool() if local_cores() > 1 else None
         self._analysing = (p, self.subject.start)
@@ -184,9 +216,12 @@ class SkillPanel(w.VBox):
         def work() -> None:
             try:
                 table = skill_levels(p, chosen, [labels[r] for r in chosen], levels, METRICS, games=games,
-                                     seed=seed, executor=executor, progress=progress, on_games=self.controls.callback)
+                                     seed=seed, executor=executor, progress=progress, on_games=self.controls.callback,
+                                     force=force)
             except Cancelled:
                 self._finish(None, cancelled_words(self.table is not None))
+            except TooLong as exc:  # all the levels' games together, refused before any is played
+                self._finish(None, too_long_words(exc))
             except ValueError as exc:  # a rule set the position cannot be read under, in the engine's words
                 self._finish(None, gettext("Not run: {problems}").format(problems=exc))
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
@@ -232,6 +267,7 @@ class SkillPanel(w.VBox):
         if self.table is None:
             return
         metric = self.metric.value
+        self.headline.value = headline_html(skill_headline(self.table, metric))
         self.figure_box.show({"skill": skill_figure(self.table, metric)}, then=then)
         turns = self.table.changes(metric)
         if len(self.table.levels) < 2:

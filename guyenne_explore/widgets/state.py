@@ -51,10 +51,13 @@ class History:
 
 class ExplorerState(traitlets.HasTraits):
     """What the explorer shows, as observable traits (see the module's words): observe ``position``,
-    ``problems``, ``history``, ``highlight`` or ``start``.  ``position`` is always ``history.current``."""
+    ``problems``, ``draft``, ``history``, ``highlight`` or ``start``.  ``position`` is always ``history.current``."""
 
     position = traitlets.Instance(Position, allow_none=True)
     problems = traitlets.List(traitlets.Instance(Problem))
+    #: while the builder's form is invalid, its position as read, problems and all (the table draws it, nothing
+    #: plays or analyses it); None otherwise
+    draft = traitlets.Instance(Position, allow_none=True)
     history = traitlets.Instance(History)
     highlight = traitlets.Unicode("")
     start = traitlets.Instance(Start, allow_none=True)
@@ -62,13 +65,15 @@ class ExplorerState(traitlets.HasTraits):
     def __init__(self, position: Position | None = None) -> None:
         super().__init__(position=position, history=History((position,), 0) if position is not None else History())
 
-    def build(self, position: Position | None, problems: Iterable[Problem] = (), start: Start | None = None) -> None:
+    def build(self, position: Position | None, problems: Iterable[Problem] = (), start: Start | None = None,
+              draft: Position | None = None) -> None:
         """The builder's edit: a valid ``position`` starts a new game there (unless it is the one shown, whose
-        game stays); None, with the form's ``problems``, leaves the panels no position.  ``start``: the start
-        the builder last loaded."""
+        game stays); None, with the form's ``problems``, leaves the panels no position and the table the form's
+        ``draft`` to draw.  ``start``: the start the builder last loaded."""
         with self.hold_trait_notifications():
             self.start = start
             self.problems = list(problems)
+            self.draft = draft if position is None else None
             if position is None or position != self.position:
                 self._go(History((position,), 0) if position is not None else History())
 

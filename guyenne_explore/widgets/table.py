@@ -31,10 +31,12 @@ class Table(anywidget.AnyWidget):
 
     ``position`` is the position drawn (None before any); ``set_position(None)``
     keeps the last diagram, dimmed, with ``stale_reason`` written under it (a
-    new reason replaces the old one while the table stays dimmed).
+    new reason replaces the old one while the table stays dimmed); ``set_draft``
+    draws a position being built that is not valid yet, its problems under it.
     ``show_hands`` draws every hidden card face up (the designer's view); without
     it only ``viewer``'s own cards are (ENGLISH or FRENCH: a player's view), or
-    none when ``viewer`` is None.
+    none when ``viewer`` is None; ``viewer_member`` narrows a team side's view
+    to that member's own cards (RULES.md 8: not its partner's hand).
     """
 
     _esm = STATIC / "table.js"
@@ -44,15 +46,18 @@ class Table(anywidget.AnyWidget):
     svg = traitlets.Unicode("").tag(sync=True)
     highlight = traitlets.Unicode("").tag(sync=True)
     status = traitlets.Unicode("").tag(sync=True)
+    #: whether the picture is a position being built that is not valid yet (drawn undimmed, ``status`` under it)
+    draft = traitlets.Bool(False).tag(sync=True)
     #: each castle's tooltip, in words: castles numbered 1 to n as in the rulebook (``data-castle`` keeps the index)
     castle_titles = traitlets.List(traitlets.Unicode()).tag(sync=True)
 
     def __init__(self, position: Position | None = None, *, show_hands: bool = True, viewer: int | None = None,
-                 **kwargs: Any) -> None:
+                 viewer_member: int | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.position: Position | None = None
         self.show_hands = show_hands
         self.viewer = viewer
+        self.viewer_member = viewer_member
         self._castle_handlers: list[CastleHandler] = []
         self._stack_handlers: list[StackHandler] = []
         self.on_msg(self._on_click)
@@ -62,6 +67,7 @@ class Table(anywidget.AnyWidget):
 
     def set_position(self, position: Position | None, stale_reason: str = "") -> None:
         """Draw ``position``; None keeps the last picture, dimmed, with the reason under it."""
+        self.draft = False
         if position is None:
             self.status = stale_reason or gettext("the position is invalid")
             return
@@ -71,8 +77,28 @@ class Table(anywidget.AnyWidget):
             self.status = ""
             if not same:
                 self.highlight = ""
-            self.notation = position.notation()
+            # the notation writes every hidden card: a player's view (show_hands off) must not send it to the page
+            self.notation = position.notation() if self.show_hands else ""
             self._draw()
+
+    def set_draft(self, draft: Position, problems: str) -> None:
+        """Draw a position being built that is not valid yet (the builder's, as read), ``problems`` under it and
+        the picture not dimmed, so the table follows every edit; the status says it is no position to use (the
+        diagram export refuses it).  A draft the diagram cannot draw (marked over while no end check holds, so
+        it has no score to show) keeps the last picture, dimmed, with the same words."""
+        last = self.position
+        with self.hold_sync():
+            self.highlight = ""  # a move previewed belongs to the position left
+            self.position = draft
+            try:
+                self._draw()
+                self.notation = draft.notation()
+            except ValueError:
+                self.position = last
+                self.set_position(None, problems)
+                return
+            self.draft = True
+            self.status = problems
 
     def on_castle_click(self, handler: CastleHandler) -> None:
         """Call ``handler(castle_index)`` when a castle is clicked (the castles' tooltips say so from now on)."""
@@ -115,7 +141,7 @@ class Table(anywidget.AnyWidget):
     def _draw(self) -> None:
         p = self.position
         assert p is not None
-        self.svg = position_svg(p, show_hands=self.show_hands, viewer=self.viewer,
+        self.svg = position_svg(p, show_hands=self.show_hands, viewer=self.viewer, viewer_member=self.viewer_member,
                                 highlight_move=self.highlighted_move())
         self.castle_titles = [self._castle_title(i, p.control(i)) for i in range(len(p.castles))]
 

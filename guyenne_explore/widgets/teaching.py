@@ -27,7 +27,7 @@ from ..render.storyboard import all_placed
 from ..rules import SIDES, Rules
 from .language import LanguageSwitch, relabel
 from .lessons import LESSONS, battle_line, lesson, noticed
-from .moves_panel import MoveList, game_over_words, group_moves, heuristic_choice, on_enter
+from .moves_panel import MoveList, game_over_words, group_moves, heuristic_choice, on_enter, score_explained
 from .diagram_export import StoryboardExport
 from .guard import guarded
 from .table import Table
@@ -57,8 +57,7 @@ class TeachingGame(w.VBox):
         shown = guarded(self.explain)
         self.reveal.observe(shown(lambda _c: self._reveal()), names="value")
         self.moves.observe(shown(lambda _c: self._preview()), names=["selected", "hovered"])
-        self.moves.on_msg(shown(lambda _w, content, _b: self.play(str(content.get("move", ""))
-                                                                   if isinstance(content, dict) else "")))
+        self.moves.on_apply(shown(self.play))  # a double-clicked move of the list shown
         self.play_button.on_click(shown(lambda _b: self.play(self.typed.value or self.moves.selected)))
         on_enter(self.typed, shown(lambda: self.play(self.typed.value)))  # Enter plays what is typed, even nothing
         self.restart.on_click(shown(lambda _b: self.new_game(self.seed + 1)))
@@ -175,8 +174,8 @@ class TeachingGame(w.VBox):
         self.table.set_position(p)
         if p.is_over:
             self.prompt.value = _("<b>Game over</b>: {result}. Press <i>New game</i> to play again.").format(
-                result=html.escape(game_over_words(p)))
-            self.moves.groups = []
+                result=html.escape(game_over_words(p))) + _score_html(p)
+            self.moves.show([])
         else:
             hand = " ".join(p.sides[self.me].hands[p.member_to_play].symbols())
             self.prompt.value = _("<b>Your turn</b> ({side}, {point}, round {round}). "
@@ -185,7 +184,7 @@ class TeachingGame(w.VBox):
                 side=side_title(SIDES[self.me]) if current_language() == "en" else side_noun(SIDES[self.me]),
                 point=point_name(p.to_play),
                 round=p.round, hand=hand)
-            self.moves.groups = group_moves(p)
+            self.moves.show(group_moves(p))
         self.lessons.value = "".join(
             f'<details {"open" if i == len(self.seen) - 1 else ""} class="guyenne-lesson" data-lesson="{k}">'
             f"<summary><b>{html.escape(lesson(k)[0])}</b></summary>{html.escape(lesson(k)[1])}</details>"
@@ -198,6 +197,15 @@ class TeachingGame(w.VBox):
     def _reveal(self) -> None:
         self.table.show_hands = self.reveal.value
         self.table.set_position(self.position)
+
+
+def _score_html(p: Position) -> str:
+    """The final score castle by castle, a side a line: how each side's total is made."""
+    rows = "".join(
+        "<li>" + ngettext("{side}, {total} point: {terms}", "{side}, {total} points: {terms}", total).format(
+            side=html.escape(side), total=total, terms=html.escape(" + ".join(terms))) + "</li>"
+        for side, terms, total in score_explained(p))
+    return f'<ul class="guyenne-score">{rows}</ul>'
 
 
 def _you_played(move: Move) -> str:

@@ -9,13 +9,13 @@ gathers the settings and shows what comes back.
 from __future__ import annotations
 
 from html import escape
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 import ipywidgets as w
 import plotly.graph_objects as go
 
 from ..analysis import POLICIES
-from ..analysis import Cancelled
+from ..analysis import Cancelled, TooLong
 from ..analysis import AnalysisResult
 from ..analysis import (
     PARAMETER_LABELS,
@@ -26,6 +26,7 @@ from ..analysis import (
     SweepPoint,
     analyse_rule_sets,
     changes,
+    to_saved,
     choice_label,
     parameter_label,
     sweep,
@@ -36,7 +37,8 @@ from ..analysis import local_cores
 from ..i18n import current_language, gettext, plain_count
 from ..position import Position
 from ..render.plots import metrics_rows, result_figures, rows_html, sweep_figure
-from ..render.report import differences_words
+from ..render.headline import comparison_headline, sweep_headline
+from ..render.report import differences_words, rules_words
 from ..rules import (
     ADJACENCIES,
     PRESETS,
@@ -52,9 +54,13 @@ from .analysis_panel import (
     ExportBar,
     RunControls,
     cancelled_words,
+    headline_box,
+    headline_html,
     problems_html,
+    run_anyway_box,
+    too_long_words,
 )
-from .forms import NumberField, messages_html, number_box, read_whole, unreadable
+from .forms import WIDE, NumberField, messages_html, number_box, read_whole, unreadable
 from .guard import guarded as show_errors_in
 from .guard import log
 from .language import name_options
@@ -122,6 +128,12 @@ def rules_from_values(preset: str, values: dict[str, Any]) -> Rules:
 class VariantLab(w.VBox):
     """Compares a rules variant with its preset and sweeps one parameter."""
 
+    #: what a saved session keeps of the last run, each read back as this type (see .session): a comparison's two
+    #: runs, or a sweep's points with its parameter and metric and its preset; and the position analysed
+    SAVED = {"runs": list[Run], "points": list[SweepPoint],
+             "swept": tuple[Literal[tuple(SWEEPABLE)], Literal[tuple(SWEEP_METRICS)]],  # type: ignore[misc]
+             "sweep_preset": Rules, "analysed": Position}
+
     def __init__(self, position: Position | None = None, **kwargs: Any) -> None:
         self.preset = w.Dropdown(options=list(PRESETS), description="preset")
         self.editors = _editors()
@@ -136,6 +148,10 @@ class VariantLab(w.VBox):
         self.method = w.Dropdown(options=METHODS, value="auto", description="Method")
         self.games = NumberField("Games", 500, 1, 10_000_000)
         self.seed = NumberField("Seed", 0, 0, 999_999_999)
+        # games said to take past the time limit run only when ticked; an exact request is forced in the Analysis tab
+        self.run_anyway = run_anyway_box()
+        self.method.observe(lambda ch: setattr(self.run_anyway.layout, "display", "none" if ch["new"] == "exact" else None),
+                            names="value")
         self.compare_button = w.Button(description="Compare with preset", button_style="primary", icon="columns",
                                        layout=w.Layout(width="auto"))
         self.sweep_parameter = name_options(w.Dropdown(options=list(SWEEPABLE), value="hand_size",
@@ -149,16 +165,18 @@ class VariantLab(w.VBox):
         self.problems = w.HTML()
         self.figure_box = FigureBox()
         self.metrics = w.HTML()
+        self.headline = headline_box()  # the answer in one line, above the figures
         self.exports = ExportBar(self, name="guyenne-variants")
         self.results: dict[str, AnalysisResult] = {}
         self.figures: dict[str, go.Figure] = {}
-        self.subject = Subject(self.figure_box, self.metrics)  # the position analysed; the figures' while stale
+        self.subject = Subject(self.headline, self.figure_box, self.metrics)  # the position; the figures' while stale
         self.application = w.HTML()  # how each rule set applies to that position (analysis/variants.py says)
         self.application.add_class("guyenne-application")
         self.runs: list[Run] = []
         self.points: list[SweepPoint] = []
         self._said: Callable[[], str] | None = None  # the last run's closing status, said again after a language switch
         self._swept = ("", "")  # the parameter and metric of the last sweep (its figure is drawn again on a switch)
+        self._sweep_preset: Rules | None = None  # the preset of the last sweep: its headline's reference where swept
         self._loading = False
 
         self.sweep_message = w.HTML()  # a range that cannot be swept, beside the range
@@ -179,19 +197,59 @@ class VariantLab(w.VBox):
         # as many columns of editors as the panel's width holds (three at 1920 px, two at 1280 px)
         grid = w.GridBox(editors, layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))"))
         settings = w.HBox([w.VBox([self.english_policy, self.french_policy, self.method]),
-                           w.VBox([self.games, self.seed, self.search_budget])])
+                           w.VBox([self.games, self.seed, self.search_budget, self.run_anyway])])
         sweep_row = w.HBox([self.sweep_parameter, self.sweep_from, self.sweep_to, self.sweep_metric],
                            layout=w.Layout(flex_flow="row wrap"))
         super().__init__([
             self.subject.line, w.HTML("<b>Variant</b>: a preset and any parameter changed"), self.preset, grid,
             self.variant_label, self.rules_problems, self.application, settings, self.training.box,
             sweep_row, self.sweep_message, self.controls.box(self.compare_button, self.sweep_button),
-            self.controls.status, self.problems, self.subject.stale_note, self.figure_box, self.metrics, self.exports,
+            self.controls.status, self.problems, self.subject.stale_note, self.headline, self.figure_box, self.metrics,
+            self.exports,
         ], **kwargs)
         self.position: Position | None = None
         self.variant: Rules | None = None
         self.load_rules(position.rules if position is not None else Rules.preset("base"))
         self.set_position(position)
+
+    # ------------------------------------------------------------ sessions
+    def saved_fields(self) -> dict[str, w.Widget]:
+        """The fields a session keeps, in the order they are set back: the preset before the parameters (choosing a
+        preset loads its parameters), the swept parameter before its range (choosing one sets its range)."""
+        return {"preset": self.preset, **{f"rules.{key}": editor for key, editor in self.editors.items()},
+                "english_policy": self.english_policy, "french_policy": self.french_policy,
+                "search_budget": self.search_budget, "method": self.method, "games": self.games, "seed": self.seed,
+                "sweep_parameter": self.sweep_parameter, "sweep_from": self.sweep_from, "sweep_to": self.sweep_to,
+                "sweep_metric": self.sweep_metric}
+
+    def saved_results(self) -> dict[str, Any]:
+        """The last comparison or sweep as session data (:data:`SAVED`); nothing before a run."""
+        analysed = self.subject.analysed
+        if not self.runs or analysed is None:
+            return {}
+        if self.points:
+            return {"points": to_saved(self.points), "swept": list(self._swept),
+                    "sweep_preset": to_saved(self._sweep_preset), "analysed": to_saved(analysed[0])}
+        return {"runs": to_saved(self.runs), "analysed": to_saved(analysed[0])}
+
+    def show_saved(self, saved: dict[str, Any]) -> None:
+        """The last comparison or sweep as a session kept it (checked: :data:`SAVED`), its figures, metrics and
+        headline drawn again from the results, as after a language switch (nothing is played again)."""
+        points, analysed = saved.get("points", []), saved.get("analysed")
+        if analysed is None or not (points or saved.get("runs")):
+            return
+        self.points, self.runs = points, [pt.run for pt in points] if points else saved["runs"]
+        self.subject.ran(analysed, None)
+        if points:
+            parameter, metric = self._swept = saved.get("swept", (self.sweep_parameter.value, self.sweep_metric.value))
+            self._sweep_preset = saved.get("sweep_preset")
+            self._said = lambda: gettext("Swept {parameter} over {values}").format(
+                parameter=parameter_label(parameter), values=", ".join(choice_label(pt.value) for pt in points))
+        else:
+            self._said = lambda: gettext("Compared {runs}").format(runs=gettext(" and ").join(self.results))
+        self._relabel_runs()
+        self.refresh()
+        self.exports.enable(bool(self.results))
 
     # ------------------------------------------------------------ rules
     def load_rules(self, rules: Rules) -> None:
@@ -216,7 +274,7 @@ class VariantLab(w.VBox):
         not_numbers: list[str] = []
         for key, editor in self.editors.items():
             if isinstance(editor, w.Text):
-                values[key], bad = read_whole(editor.value, editor.description, low=-(10**9))
+                values[key], bad = read_whole(editor.value, editor.description, low=-WIDE)
                 not_numbers += [bad] if bad else []
             else:
                 values[key] = editor.value
@@ -293,6 +351,7 @@ class VariantLab(w.VBox):
         self._relabel_runs()
         self.problems.value = problems_html(self.runs)
         self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
+        self._show_headline()
         if self.points:
             parameter, metric = self._swept
             self.figures = {f"sweep-{parameter}": sweep_figure(self.points, parameter, metric)}
@@ -314,6 +373,21 @@ class VariantLab(w.VBox):
         for run in self.runs:  # a refusal's reasons too
             run.reword()
         self.results = {r.label: r.result for r in self.runs if r.result is not None}
+
+    def _show_headline(self) -> None:
+        """The last run's answer in one line (render/headline.py): for a comparison, the first player's score under
+        the variant against the preset with their difference; for a sweep, its largest change; nothing while a
+        rule set of the comparison could not be analysed (its reasons stand above)."""
+        if self.points:
+            parameter, metric = self._swept
+            line = sweep_headline(self.points, parameter, metric, self._sweep_preset)
+        elif len(self.runs) == 2:
+            (preset, preset_result), (variant, variant_result) = ((r.label, r.result) for r in self.runs)
+            line = (comparison_headline(preset, preset_result, variant, variant_result)
+                    if preset_result is not None and variant_result is not None else "")
+        else:
+            line = ""
+        self.headline.value = headline_html(line)
 
     def _sweep_range(self) -> None:
         """A numeric sweep runs the variant's value and the two above it; a choice sweeps every option.
@@ -381,7 +455,9 @@ class VariantLab(w.VBox):
         policies = tuple(f"search:{int(self.search_budget.value)}" if v == "search" else trained if v == TRAINED else v
                          for v in chosen)
         # skilled games played by the engine go to the local cores, as the plan says (the same games as one process)
-        return {"policies": policies, "method": self.method.value, "cores": local_cores(),
+        # "run anyway" confirms sampled games only: force would also force an exact enumeration
+        force = self.run_anyway.value and self.method.value != "exact"
+        return {"policies": policies, "method": self.method.value, "cores": local_cores(), "force": force,
                 "games": self.games.value, "seed": self.seed.value, "progress": self.controls.callback}
 
     def _launch(self, message: str, work: Any, block: bool) -> None:
@@ -394,6 +470,9 @@ class VariantLab(w.VBox):
                 work()
             except Cancelled:
                 self._done(False, lambda: cancelled_words(bool(self.figures)))
+            except TooLong as exc:  # every rule set's games together, refused before any is played
+                refusal = exc  # the exception itself is gone once the handler ends
+                self._done(False, lambda: too_long_words(refusal))
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell
                 log.exception("variant lab run failed")
                 error = str(exc)
@@ -418,6 +497,7 @@ class VariantLab(w.VBox):
             self.results = {r.label: r.result for r in runs if r.result is not None}
             self.figures = result_figures(self.results) if self.results else {}
             self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
+            self._show_headline()
             too_large = any(r.out_of_reach for r in runs)
 
             def done() -> str:  # the labels of the results, in the language of the moment
@@ -442,7 +522,7 @@ class VariantLab(w.VBox):
             self.sweep_message.value = messages_html([str(exc)])
             return
         self.sweep_message.value = ""
-        p, variant, settings = self.position, self.variant, self._settings()
+        p, variant, preset, settings = self.position, self.variant, self.preset_rules, self._settings()
         if settings is None:
             return
         parameter, metric = self.sweep_parameter.value, self.sweep_metric.value
@@ -451,11 +531,12 @@ class VariantLab(w.VBox):
         def work() -> None:
             points = sweep(p, variant, parameter, values, metric, **settings)
             self.points, self.runs = points, [pt.run for pt in points]
-            self._swept = (parameter, metric)
+            self._swept, self._sweep_preset = (parameter, metric), preset
             self.subject.ran(*analysing)
             self.results = {pt.run.label: pt.run.result for pt in points if pt.run.result is not None}
             self.figures = {f"sweep-{parameter}": sweep_figure(points, parameter, metric)}
             self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
+            self._show_headline()
             self._done(True, lambda: gettext("Swept {parameter} over {values}").format(
                 parameter=parameter_label(parameter), values=", ".join(choice_label(v) for v in values)))
 
@@ -489,5 +570,7 @@ def _in_words(variant: Rules) -> str:
 
 
 def _compare_labels(preset: Rules, variant: Rules) -> list[str]:
-    """The labels of a comparison, in the current language."""
-    return [gettext("preset {rules}").format(rules=preset), gettext("variant {rules}").format(rules=variant)]
+    """The labels of a comparison in the current language, each rule set in words ("variant advanced, hand size 7"),
+    not the rules' key: they name the figures' panels and legends and the headline."""
+    return [gettext("preset {rules}").format(rules=rules_words(preset)),
+            gettext("variant {rules}").format(rules=rules_words(variant))]

@@ -36,7 +36,7 @@ from ...engine_api import Position, Rules
 from ...i18n import gettext, translator
 from ..api import execute
 from ..intervals import mean_interval, wilson
-from ..metrics import Metric
+from ..metrics import Metric, score
 from ..outcomes import Game
 from ..planning import plan, seconds_a_game
 from ..policies.registry import POLICIES, policy_named
@@ -86,10 +86,6 @@ def ladder_cost(levels: Sequence[str], games: int, rules: Rules) -> list[tuple[s
     return out
 
 
-def _score(game: Game, side: str) -> float:
-    return 1.0 if game.winner == side else 0.5 if game.winner == "draw" else 0.0
-
-
 def _mean(name: str, values: Sequence[float], unit: str = "probability") -> Metric:
     value, low, high = mean_interval(values)
     return Metric(name, value, max(0.0, low), min(1.0, high), unit, len(values))
@@ -116,8 +112,8 @@ class Match:
     def from_games(cls, weaker: str, stronger: str, first: Sequence[Game], second: Sequence[Game]) -> "Match":
         """``first``: the stronger level English; ``second``: the same deals with the levels swapped."""
         pairs = list(zip(first, second))
-        scores = [(_score(a, "english") + _score(b, "french")) / 2 for a, b in pairs]
-        agreement = [1 - abs(_score(a, "english") - _score(b, "english")) for a, b in pairs]
+        scores = [(score(a.winner, "english") + score(b.winner, "french")) / 2 for a, b in pairs]
+        agreement = [1 - abs(score(a.winner, "english") - score(b.winner, "english")) for a, b in pairs]
         lost = sum(a.winner == "french" for a, _ in pairs) + sum(b.winner == "english" for _, b in pairs)
         low, high = wilson(lost, 2 * len(pairs))
         return cls(weaker, stronger, _mean("Score of the stronger level", scores),

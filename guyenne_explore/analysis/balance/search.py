@@ -28,15 +28,16 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from ...engine_api import Position, RulesError
-from ...i18n import gettext
+from ...i18n import gettext, ngettext, plain_count
 from ..cancel import Cancelled
+from ..limits import check_duration
 from ..metrics import Metric
 from ..planning import seconds_a_game
 from .depth import ladder_cost
 from .measure import PlayedMeasure, Tick
 from .racing import missed, rungs
 from .space import Assignment, Space
-from .targets import DEPTH, Target, distances, dominates, objective
+from .targets import DEPTH, MET, Target, distances, dominates, objective, verdicts
 
 if TYPE_CHECKING:
     import optuna
@@ -100,13 +101,10 @@ class Candidate:
     precise: bool | None = None
 
     def meets(self, targets: Sequence[Target]) -> bool:
-        """Played to its last rung, with every target's value in range."""
-        return (not self.dropped and not self.problems
-                and all(t.metric in self.metrics and t.met(self.metrics[t.metric].value) for t in targets))
-
-    def surely(self, targets: Sequence[Target]) -> bool:
-        """Every target's whole 95% interval in range."""
-        return self.meets(targets) and all(t.surely(self.metrics[t.metric]) for t in targets)
+        """Played to its last rung, with every target met: its whole 95% interval in range, not only its value."""
+        found = verdicts(targets, self.metrics)
+        return (not self.dropped and not self.problems and len(found) == len(targets)
+                and all(v.outcome == MET for v in found.values()))
 
     def distances(self, targets: Sequence[Target]) -> list[float] | None:
         """Each target's distance (None: its rules were refused or a target's metric was not read)."""
@@ -118,7 +116,8 @@ class Candidate:
         return {"number": self.number, "settings": self.assignment, "changes": list(self.changes),
                 "games": self.games, "objective": self.objective, "dropped": self.dropped,
                 "missed": list(self.missed), "problems": list(self.problems), "meets": self.meets(targets),
-                "surely": self.surely(targets), "front": front, "precise": self.precise,
+                "verdicts": {name: v.to_json() for name, v in verdicts(targets, self.metrics).items()},
+                "front": front, "precise": self.precise,
                 "metrics": {k: m.to_json() for k, m in self.metrics.items()}}
 
 
@@ -490,15 +489,19 @@ def balance_search(space: Space, targets: Sequence[Target], policies: tuple[str,
             games: int = 400, trials: int = TRIALS, seed: int = 0, store: str | None = None,
             executor: Executor | None = None, ladder: Sequence[str] = (),
             progress: Callable[[SearchProgress], "bool | None"] | None = None,
-            precision: float | None = None) -> SearchResult:
+            precision: float | None = None, force: bool = False) -> SearchResult:
     """Search ``space`` for rules meeting ``targets`` with ``policies`` on both sides, ``games`` seeded games a
     candidate (the same for every candidate), its depth on ``ladder`` when a target asks for it; with a
     ``precision``, the best candidate is then played on until its targets' intervals are that narrow
     (:func:`refine`).  Games the engine plays go to ``executor`` (the local pool or a Dask cluster: the same
-    results as here)."""
+    results as here).  A search whose most games (:func:`estimate_search`, on one core) would take more than
+    :data:`..limits.RUN_SECONDS` is refused (:class:`..limits.TooLong`) unless ``force``."""
     ladder = tuple(ladder) if any(t.metric == DEPTH for t in targets) else ()
     if any(t.metric == DEPTH for t in targets) and len(ladder) < 2:
         raise ValueError(gettext("a depth target needs a ladder of at least two levels"))
+    most = estimate_search(space, targets, policies, games, trials, ladder)
+    check_duration(most.seconds, ngettext("{count} game", "{count} games", most.games).format(
+        count=plain_count(most.games)), force)
     measure = PlayedMeasure(space, policies, seed, executor, ladder)
     what = json.dumps([list(policies), list(ladder)])
     result = search(space, targets, measure, games=games, trials=trials, seed=seed, store=store, what=what,

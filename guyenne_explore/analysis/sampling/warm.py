@@ -1,10 +1,11 @@
 """Compile the fast path once, into numba's on-disk cache, so that no analysis waits for it.
 
-Every kernel is ``@njit(cache=True)``: compiled the first time it runs (about a minute
-of CPU for the uniform games, as much for the heuristic's) and cached beside its module
+Every kernel is ``@njit(cache=True)``: compiled the first time it runs (about a minute of CPU in all,
+most of it the game loop, with the uniform games) and cached beside its module
 until the source changes.  An analysis enters the compiled code through a few entry
-points (:data:`STEPS`: the one game loop's uniform batches, the heuristic's tables and the
-loop's batches with a heuristic side, which the search's rollouts play too), each with one
+points (:data:`STEPS`: the one game loop's uniform batches, the heuristic's tables, the
+loop's batches with a heuristic side, and the search's weights, likelihoods and rollouts, which the skill
+levels' default ladder and the tests meet), each with one
 signature under every rule set: the arguments are built by ``compiled.rollout.batch_args``
 with the same types whatever the castles, cards or policies (a writable empty points table
 past ten castles once made a second signature, compiled again in the middle of a run).  It
@@ -19,14 +20,17 @@ prepare, with a count, before their run starts).
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import time
+from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from numba import typeof
 from numba.core.dispatcher import Dispatcher
 
-from ...i18n import N_, gettext, ngettext
+from ...i18n import N_, gettext, plain_duration
 
 if TYPE_CHECKING:
     from ...engine_api import Position
@@ -34,11 +38,13 @@ if TYPE_CHECKING:
 
 class Step(NamedTuple):
     """One entry point of the compiled code: what it is (a message, translated when shown), its
-    functions, and a call that runs it on a small example (compiling it or loading it from the cache)."""
+    functions, a call that runs it on a small example (compiling it or loading it from the cache), and
+    the seconds its compiling takes on an idle two-core machine (what the cost said before a run adds)."""
 
     what: str
     functions: Callable[[], list[Dispatcher[Any]]]
     run: Callable[[], object]
+    seconds: float
     #: the example's arguments of the first function (its exact signature is looked up), or None:
     #: any compiled version will do
     args: Callable[[], tuple] | None = None
@@ -107,11 +113,34 @@ def _run_heuristic() -> object:
     return play_summaries(_example(), 2, 0, sides=_heuristic_sides())
 
 
-#: what an analysis compiles, in the order it meets it
+def _search() -> list[Dispatcher[Any]]:
+    from ..compiled import search
+
+    return [search.move_weights, search.likelihoods, search.play_jobs]
+
+
+def _run_search() -> object:
+    """One decision of the search at the example's first placement, once the deal is drawn: its candidates'
+    weights, the opponent's likelihoods and the rollouts, the three entry points a search level meets."""
+    import random
+
+    from ..policies.search import ISMCTS
+
+    rng = random.Random(0)
+    p = _example()
+    while p.side_to_play is None:  # the deal
+        p = p.apply_outcome(p.sample_outcome(rng))
+    return ISMCTS(8).choose(p.view(p.side_to_play), rng)
+
+
+#: what an analysis compiles, in the order it meets it, each with its compiling's seconds measured on an idle
+#: two-core machine (``benchmarks/bench_first_runs.py --compile``): the game loop is most of it, compiled with
+#: the uniform games; a loaded machine takes two to three times as long
 STEPS = (
-    Step(N_("the uniform games"), _uniform, _run_uniform, _uniform_args),
-    Step(N_("the heuristic's tables"), _tables, _run_tables),
-    Step(N_("the heuristic's games"), _heuristic, _run_heuristic, _heuristic_args),
+    Step(N_("the uniform games"), _uniform, _run_uniform, 55.0, _uniform_args),
+    Step(N_("the heuristic's tables"), _tables, _run_tables, 2.0),
+    Step(N_("the heuristic's games"), _heuristic, _run_heuristic, 8.0, _heuristic_args),
+    Step(N_("the search"), _search, _run_search, 16.0),
 )
 
 
@@ -156,19 +185,24 @@ def needs_compiling() -> bool:
     return bool(pending())
 
 
+def compiling_seconds() -> float:
+    """The seconds the first run spends compiling what is still pending (0 once compiled or cached)."""
+    return sum(step.seconds for step in pending())
+
+
 def compiling_note() -> str:
     """What a cost said before a run leaves out while the fast path is still to compile (empty once it is
-    compiled or cached): the first run compiles it, about a minute a step, before its games."""
-    steps = len(pending())
-    return ngettext("The first run prepares the fast path first: about {minutes} minute, once.",
-                    "The first run prepares the fast path first: about {minutes} minutes, once.", steps).format(
-        minutes=steps) if steps else ""
+    compiled or cached): the first run compiles it, part by part, before its games."""
+    seconds = compiling_seconds()
+    return gettext("The first run prepares the fast path first: {duration}, once.").format(
+        duration=plain_duration(seconds)) if seconds else ""
 
 
 def preparing_message(step: Step, done: int, total: int) -> str:
-    """What the panels show while ``step`` compiles: the step, and which of how many."""
+    """What the panels show while ``step`` compiles: the step, which of how many, and about how long it takes."""
     return gettext("Preparing the fast path: compiling {what} ({done} of {total}, first run only, "
-                   "about a minute each)...").format(what=gettext(step.what), done=done, total=total)
+                   "{duration})...").format(what=gettext(step.what), done=done, total=total,
+                                                  duration=plain_duration(step.seconds))
 
 
 def prepare(progress: Callable[[Step, int, int], object] | None = None) -> float:
@@ -182,6 +216,42 @@ def prepare(progress: Callable[[Step, int, int], object] | None = None) -> float
     return time.perf_counter() - start
 
 
+#: the process compiling the fast path for this one while its runs are answered by the engine (None: none started)
+_background: subprocess.Popen[bytes] | None = None
+
+
+def compile_in_background() -> None:
+    """Compile the pending steps in a process of their own, once a process, so that this one stays free: its runs
+    meanwhile are answered by the engine (fewer games, saying so), then by the compiled games once
+    :func:`compiling_in_background` is over.  ``GUYENNE_COMPILE_IN_BACKGROUND=0`` leaves the compiling to the
+    runs (a test of the engine's answer with a cold cache, which must not compile for minutes beside it)."""
+    global _background
+    if os.environ.get("GUYENNE_COMPILE_IN_BACKGROUND") == "0" or compiling_in_background():
+        return
+    _background = subprocess.Popen([sys.executable, "-m", __name__], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+
+
+def compiling_in_background() -> bool:
+    """Whether this process's background compiling (:func:`compile_in_background`) is still under way."""
+    return _background is not None and _background.poll() is None
+
+
+def load_compiled() -> None:
+    """Run every step's example, loading its compiled code from numba's cache into this process: a pool's worker
+    that does it while the page is read plays its first run's games at once (called only once nothing is
+    pending, or it would compile)."""
+    for step in STEPS:
+        step.run()
+
+
+def warm_workers(pool: Executor, workers: int) -> None:
+    """Start ``workers`` processes of ``pool`` and have each load the compiled code (:func:`load_compiled`), so a
+    first run spread over them pays neither their start nor the loading (seconds each on two cores)."""
+    for future in [pool.submit(load_compiled) for _ in range(workers)]:
+        future.result()
+
+
 def warm(games: int = 8) -> float:
     """Compile what is pending, then run the fast path once under every preset it serves (the
     uniform and the heuristic games); returns the seconds it took."""
@@ -191,7 +261,8 @@ def warm(games: int = 8) -> float:
     from ..compiled.rollout import fast_games
 
     start = time.perf_counter()
-    prepare(lambda step, i, n: print(f"  {i}/{n} compiling {step.what}...", flush=True) if __name__ == "__main__"
+    prepare(lambda step, i, n: print(f"  {i}/{n} compiling {step.what} ({plain_duration(step.seconds, 'en')})...",
+                                     flush=True) if __name__ == "__main__"
             else None)
     for name in PRESETS:
         p = Position.start(name)

@@ -88,12 +88,18 @@ function render({ model, el }) {
       });
   };
 
-  // a figure drawn while its tab was hidden, or a window resized: fit the figure to its box
+  // a figure drawn while its tab was hidden, or a window resized: fit the figure to its box.  A tab shown again
+  // is fitted even at the width it had: a window resized while it was hidden had plotly's own (responsive)
+  // resize measure the hidden box and leave the figure 0 px high
+  let seenWidth = 0;  // the box's width when last observed: 0 while its tab is hidden
   const observer = new ResizeObserver(() => {
-    if (waiting && box.clientWidth > 0) {
+    const width = box.clientWidth;
+    const reappeared = seenWidth === 0 && width > 0;
+    seenWidth = width;
+    if (waiting && width > 0) {
       draw();
-    } else if (window.Plotly && box.data && box.clientWidth > 0 && box.clientWidth !== drawnWidth) {
-      drawnWidth = box.clientWidth;
+    } else if (window.Plotly && box.data && width > 0 && (reappeared || width !== drawnWidth)) {
+      drawnWidth = width;
       window.Plotly.Plots.resize(box);
     }
   });

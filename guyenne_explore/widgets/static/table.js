@@ -42,7 +42,9 @@ function render({ model, el }) {
   const status = () => {
     const text = model.get("status");
     note.textContent = text;
-    el.classList.toggle("guyenne-table-stale", text !== "");
+    // a position being built, not valid yet, is drawn as it stands with its problems under it: not dimmed
+    el.classList.toggle("guyenne-table-draft", model.get("draft"));
+    el.classList.toggle("guyenne-table-stale", text !== "" && !model.get("draft"));
   };
 
   board.addEventListener("click", (event) => {
@@ -59,6 +61,7 @@ function render({ model, el }) {
   model.on("change:notation", draw);
   model.on("change:castle_titles", draw);
   model.on("change:status", status);
+  model.on("change:draft", status);
   draw();
   status();
   return () => {
@@ -66,6 +69,7 @@ function render({ model, el }) {
     model.off("change:notation", draw);
     model.off("change:castle_titles", draw);
     model.off("change:status", status);
+    model.off("change:draft", status);
   };
 }
 

@@ -1,0 +1,54 @@
+"""The explorer's first screen in the Voilà app (headless Chromium) at 1280x800: the questions a designer brings
+are all in view without scrolling, and after one of them is chosen a single click (Run) gets its answer's
+headline, above the figures.  Skipped with the reason when Playwright, Voilà or chromium are missing
+(GUYENNE_REQUIRE_BROWSER=1 turns that into a failure).
+"""
+
+import pytest
+
+from tests import browser_app as app
+
+#: JS: each question's button, with whether it lies wholly inside the window (no scrolling to see it)
+QUESTIONS_IN_VIEW = """() => [...document.querySelectorAll('.guyenne-first-task button')].map((b) => {
+  const r = b.getBoundingClientRect();
+  return [b.textContent.trim(), r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight
+          && r.right <= innerWidth];
+})"""
+
+
+@pytest.fixture(scope="module")
+def browser_app(tmp_path_factory):
+    with app.served(app.free_port(9040, 9049), tmp_path_factory.mktemp("voila") / "voila.log") as served:
+        yield served
+
+
+def test_the_questions_are_in_view_and_the_first_answers_in_a_click_above_the_figures(browser_app):
+    url, browser = browser_app
+    page, _ = app.open_explorer(browser, url, 1280, 800)
+    try:
+        assert page.evaluate(QUESTIONS_IN_VIEW) == [[q, True] for q in (
+            "Is a rule set fair?", "What does a change do?", "Which settings meet my targets?",
+            "How do skilled players fare?", "Teach me the rules", "Draw a rule example")]
+        assert page.evaluate("() => scrollY") == 0
+        page.click(".guyenne-question-fair")
+        panel = page.locator(".guyenne-analysis")
+        panel.locator("button", has_text="Run analysis").wait_for(state="visible")
+        panel.locator("button", has_text="Run analysis").click()
+        headline = panel.locator(".guyenne-headline b")
+        headline.wait_for(state="visible", timeout=180_000)
+        assert headline.text_content().startswith("advanced: the first player (English) scores 0.")
+        page.wait_for_selector(".guyenne-analysis .guyenne-plot .main-svg", timeout=180_000)
+        first_figure = panel.locator(".guyenne-plot").first.bounding_box()
+        line = headline.bounding_box()
+        assert line is not None and first_figure is not None and line["y"] + line["height"] <= first_figure["y"]
+        page.screenshot(path=str(_artifact("start-1280x800-fair.png")))
+    except Exception:
+        page.screenshot(path=str(_artifact("start-failure.png")))
+        raise
+    finally:
+        page.close()
+
+
+def _artifact(name: str):
+    app.ARTIFACTS.mkdir(exist_ok=True)
+    return app.ARTIFACTS / name
