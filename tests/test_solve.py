@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import json
 import re
+from collections import defaultdict
 
 import numpy as np
 import pytest
 
 from guyenne_explore.analysis.policies.heuristic import Heuristic
-from guyenne_explore.analysis.optimal.solver import (BestResponse, OptimalSolver, exploitability, round_key,
-                                              solve_position, why_not_solvable)
+from guyenne_explore.analysis.optimal.solver import (BestResponse, OptimalSolver, english_payoff, exploitability,
+                                              round_key, solve_position, why_not_solvable)
 from guyenne_explore.analysis.optimal.round import build_round, canonical, reflect, round_start
 from guyenne_explore.analysis.optimal.tree import (build_tree, leaves, normal_form, solve_matrix, solve_tree,
                                                    to_efg)
 from guyenne_explore.analysis.policies import Uniform
 from guyenne_explore.cards import Cards
 from guyenne_explore.cli import main
-from guyenne_explore.position import END, ENGLISH, FRENCH, REMOVE_CHOICE, Position
+from guyenne_explore.position import END, ENGLISH, FRENCH, OPEN_FIRST, PLACEMENTS, REMOVE_CHOICE, Position
 from guyenne_explore.positions_io import load_position
 from guyenne_explore.rules import Rules
 
@@ -309,3 +310,111 @@ def test_cli_solve_names_the_answered_castle_as_the_rulebook_numbers_it(capsys):
     [(said, index)] = re.findall(r"^\s+100\.00%\s+\S+ at castle (\d+)\s+\[(\d+):", out, re.M)
     assert int(said) == int(index) + 1
     assert re.findall(r"answer to \d+ cards? at castle (\d+):", out) == [said]
+
+
+def after_round(q: Position, solver: OptimalSolver) -> float:
+    """English value once a round's placements are made, by the engine: the game's end, or the solver's value of
+    the next round start (every removal choice leads there alike)."""
+    while not q.is_over and q.to_play != OPEN_FIRST:
+        if q.is_chance:
+            (outcome, _), = q.chance_outcomes()
+            q = q.apply_outcome(outcome)
+        else:
+            q = q.apply(next(iter(q.legal_moves)))
+    return english_payoff(q.result(), solver.objective) if q.is_over else solver.value_of(round_key(q))
+
+
+def brute_force_move_values(p: Position, solver: OptimalSolver) -> dict | None:
+    """Each legal move's value for the side to play at placement ``p``, by the engine: every way the round went
+    that the side cannot tell from ``p`` and every way it goes on, the other side's placements weighed by its
+    equilibrium mix (``solver.strategy``), the side's own later placement the best for what it has seen then.
+    None where the other side's mix never leads to ``p``."""
+    side, k = p.side_to_play, PLACEMENTS.index(p.to_play)
+    pl, s = p.placed, 1 - p.first
+    before = [(pl.x, pl.at(p.first, 0)), (None, pl.at(s, 0)), (pl.y, pl.at(s, 1))][:k]
+    totals: dict = defaultdict(float)   # (move, what the side saw at its later placement, that placement)
+    reach = [0.0]
+
+    def walk(q: Position, j: int, weight: float, seen: tuple, move, later) -> None:
+        if j == len(PLACEMENTS):
+            english = after_round(q, solver)
+            totals[(move, later)] += weight * (english if side == ENGLISH else 1 - english)
+            return
+        if j == k:
+            reach[0] += weight
+            for m in q.legal_moves:
+                walk(q.apply(m), j + 1, weight, seen, m, later)
+            return
+        if q.side_to_play == side:
+            if j < k:   # the side's own placement before p, as it was
+                options = [(m, None) for m in q.legal_moves if (m.castle, m.cards) == before[j]]
+            else:       # its later placement: each, told apart by what it has seen
+                options = [(m, (seen, m)) for m in q.legal_moves]
+            for m, then in options:
+                walk(q.apply(m), j + 1, weight, seen, move, later if then is None else then)
+            return
+        castle, cards = before[j] if j < k else (None, None)
+        mix = solver.strategy(q, public=(castle, cards.size))[0] if j == 0 and j < k else solver.strategy(q)[0]
+        for m, w in mix:   # the other side's placements: before p only those that look as they did
+            if j >= k or (m.castle == castle and m.cards.size == cards.size):
+                walk(q.apply(m), j + 1, weight * w, seen + ((m.castle, m.cards.size),), move, later)
+
+    walk(round_start(p.rules, round_key(p)), 0, 1.0, (), None, None)
+    if reach[0] <= 1e-9:
+        return None
+    best: dict = defaultdict(lambda: defaultdict(lambda: -np.inf))
+    for (move, later), total in totals.items():
+        seen = None if later is None else later[0]
+        best[move][seen] = max(best[move][seen], total)
+    return {move: sum(by_seen.values()) / reach[0] for move, by_seen in best.items()}
+
+
+@pytest.mark.parametrize("case", [SMALL[0], TINY[3]])
+def test_move_values_equal_a_brute_force_over_the_other_sides_mix(case):
+    """At every placement of several rounds (the equilibrium's moves and others), each move's value against the
+    other side's equilibrium mix is what the engine's enumeration of that mix gives."""
+    rules, key = key_of(case)
+    solver = OptimalSolver(rules)
+    checked = unreached = 0
+    for path in range(6):
+        q = round_start(rules, key)
+        while not q.is_over:
+            if q.to_play not in PLACEMENTS or q.is_chance:
+                q = q.apply_outcome(q.chance_outcomes()[0][0]) if q.is_chance else q.apply(next(iter(q.legal_moves)))
+                continue
+            values = solver.move_values(q)
+            expected = brute_force_move_values(q, solver)
+            if values is None:
+                assert expected is None
+                unreached += 1
+                break
+            assert expected is not None and set(expected) == {mv for mv, _ in values}
+            for mv, v in values:
+                assert v == pytest.approx(expected[mv], abs=1e-7), (q.notation(), mv.text())
+            checked += 1
+            moves = list(q.legal_moves)
+            q = q.apply(moves[(path * 7 + checked * 3) % len(moves)])
+    assert checked >= 12
+
+
+def test_a_move_loses_what_the_solver_values_say():
+    """French opens and wins for sure; the equilibrium's one opening loses nothing, and an opening it never plays
+    loses the value of the subgame that opening's castle and number of cards enter (it is in that subgame's mix)."""
+    rules, key = key_of(SMALL[3])
+    solver = OptimalSolver(rules)
+    p = round_start(rules, key)
+    values = dict(solver.move_values(p))
+    best = max(values.values())
+    [(certain, weight)] = solver.strategy(p)[0]
+    assert weight == 1.0 and best - values[certain] == pytest.approx(0.0, abs=1e-9)
+    losses = set()
+    for public in {(mv.castle, mv.cards.size) for mv in p.legal_moves}:
+        subgame = solver.subgame_value(key, *public)      # for english: french loses what english gains
+        for mv, _ in solver.strategy(p, public=public)[0]:
+            loss = best - values[mv]
+            assert loss == pytest.approx(subgame - solver.value_of(key), abs=1e-7)
+            losses.add(round(loss, 6))
+        for mv in p.legal_moves:
+            if (mv.castle, mv.cards.size) == public:       # worth at most its subgame's value
+                assert values[mv] <= 1 - subgame + 1e-7
+    assert {0.5, round(1 / 3, 6)} <= losses

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..engine_api import Position, Rules
-from ..i18n import N_, gettext, plain_count, plain_duration, plain_estimate, translator
+from ..i18n import N_, gettext, ngettext, plain_count, plain_duration, plain_estimate, translator
 from .api import execute
+from .limits import check_duration
 from .metrics import Metric
 from .variants import position_under, sampling_cost
 from .planning import plan
@@ -53,6 +54,8 @@ def level_name(level: str, lang: str | None = None) -> str:
     tr = translator(lang)
     if level.startswith("strong@"):  # weights trained for a variant, in the user's cache: not its file's name
         return tr.gettext(N_("strong, trained for this variant"))
+    if level.startswith("persona@"):  # weights fitted to people's games: not its file's name either
+        return tr.gettext(N_("persona, fitted to your players"))
     name, _colon, budget = level.partition(":")
     if name == "search" and budget:
         return tr.gettext(N_("search:{rollouts}")).format(rollouts=budget)
@@ -167,7 +170,7 @@ def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[s
                  levels: Sequence[str] = LEVELS, metrics: Sequence[str] = METRICS,
                  games: dict[str, int] | int = 400, seed: int = 0, executor: Executor | None = None,
                  progress: Callable[[str], None] | None = None,
-                 on_games: Callable[[int, int], bool | None] | None = None) -> SkillTable:
+                 on_games: Callable[[int, int], bool | None] | None = None, force: bool = False) -> SkillTable:
     """Sample every rule set at every level from ``start`` (its rules replaced by each rule set).
 
     ``games`` is one number or one per level (a search is slower: fewer games, wider intervals).
@@ -175,8 +178,15 @@ def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[s
     the games the engine plays; compiled games run here, faster than a worker starts).  ``progress``
     may raise (e.g. :class:`~.cancel.Cancelled`) to stop between two samples; ``on_games(done, total)``
     counts the games of the whole run as they are played, and stops it by returning False (a
-    search's sample takes minutes: a page's bar moves and Cancel answers within it).
+    search's sample takes minutes: a page's bar moves and Cancel answers within it).  A run whose games
+    (:func:`skill_cost`, on one core) would take more than :data:`.limits.RUN_SECONDS` is refused
+    (:class:`.limits.TooLong`) unless ``force``.
     """
+    each = {level: games[level] if isinstance(games, dict) else games for level in levels}
+    costs = skill_cost(start, rule_sets, each)
+    played = sum(n for _level, n, _seconds in costs)
+    check_duration(sum(seconds for _level, _n, seconds in costs),
+                   ngettext("{count} game", "{count} games", played).format(count=plain_count(played)), force)
     total = sum((games[lv] if isinstance(games, dict) else games) * len(rule_sets) for lv in levels)
     offset = 0
     labels = list(labels) if labels is not None else [str(r) for r in rule_sets]

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Collection, Iterator, Sequence
 
 from ..engine_api import (CONCEDE_CHOICE, ENGLISH, HERO, KINDS, NEUTRAL, OPEN_FIRST, OPEN_SECOND, PLACEMENTS,
                           RESPOND_SECOND, Cards, Draw, Event, GameRecord, Hooks, Move, Position, PublicRecord,
@@ -138,8 +138,9 @@ class _Counts:
     defences: int = 0
     conceded: int = 0
 
-    def add(self, record: GameRecord) -> None:
-        """Read every decision of one game, each side's from where it decided."""
+    def add(self, record: GameRecord, sides: Collection[int] = (0, 1)) -> None:
+        """Read every decision of one game by ``sides`` (both by default; a playtest's player: the sides that
+        person held), each side's from where it decided."""
         positions = replayed(record)
         start, final = positions[0], positions[-1]
         public = PublicRecord.assumed(start)
@@ -149,21 +150,21 @@ class _Counts:
             side, move = event.side, event.move
             if side is not None and move is not None:
                 point = before.to_play
-                if point in PLACEMENTS:
+                if point == RESPOND_SECOND and not decides_concede:  # the defences of sides, whoever answers last
+                    self._defences(before, side, move, sides)
+                if side in sides and point in PLACEMENTS:
                     if move.cards[HERO] and first_hero[side] is None:
                         first_hero[side] = before.round - start.round + 1
                     if point in (OPEN_FIRST, OPEN_SECOND):
                         self._opening(before, side, move, public)
-                    if point == RESPOND_SECOND and not decides_concede:
-                        self._defences(before, side, move)
-                elif point == CONCEDE_CHOICE:
+                elif side in sides and point == CONCEDE_CHOICE:
                     self.defences += 1
                     self.conceded += bool(move.concede)
             public = public.after(before, after, move)
         rounds = final.round - start.round + 1
-        self.sides += 2
+        self.sides += len(sides)
         if start.rules.hero:
-            for played in first_hero:
+            for played in (first_hero[side] for side in sides):
                 self.hero_sides += 1
                 self.hero_rounds[played or 0] += 1
                 self.hero_late += played is not None and played > rounds - LATE_ROUNDS
@@ -182,20 +183,30 @@ class _Counts:
             self.ranked += 1
             self.ranks[rank] += 1
 
-    def _defences(self, p: Position, first: int, move: Move) -> None:
+    def _defences(self, p: Position, first: int, move: Move, sides: Collection[int]) -> None:
         """The round's two battles as the built-in rule resolves them, at the round's last placement
-        (``first`` answers at Y with ``move``): a defence falls where the engine's rule concedes it."""
+        (``first`` answers at Y with ``move``): a defence of ``sides`` falls where the engine's rule concedes it."""
         for battle in (0, 1):
             castle = p.placed.castle(battle)
             assert castle is not None
             defender = p.castles[castle]
-            if defender == NEUTRAL:
+            if defender == NEUTRAL or defender not in sides:
                 continue
             cards = [p.placed.at(s, battle) for s in (0, 1)]
             if battle == 1:
                 cards[first] = cards[first] + move.cards
             self.defences += 1
             self.conceded += not defence_holds(defender, cards[0], cards[1])
+
+
+def decisions_style(name: str, games: Sequence[tuple[GameRecord, Collection[int]]], played_by: str) -> LevelStyle:
+    """The measures of the decisions of the given sides in each game (a playtest's player: the sides a person held
+    in each record), named ``name``; the castles counted are those of the first game's table."""
+    counts = _Counts()
+    for record, sides in games:
+        counts.add(record, sides)
+    castles = len(games[0][0].start.castles) if games else 0
+    return LevelStyle.from_counts(name, len(games), played_by, counts, castles)
 
 
 def replayed(record: GameRecord) -> list[Position]:
@@ -311,7 +322,7 @@ class LevelStyle:
 
 
 # ---------------------------------------------------------------------- the sentences
-def _percent(value: float | None, lang: str | None) -> str:
+def percent(value: float | None, lang: str | None) -> str:
     """A share as the language writes it ("70%", "70 %"): whole percents, one decimal under 10%."""
     from babel import Locale
     from babel.numbers import format_percent
@@ -397,13 +408,13 @@ def _hero_sentence(weak: LevelStyle, strong: LevelStyle, lang: str | None) -> st
     else:
         a, b, when, said = told
         parts = [tr.gettext("At the {strong} level the hero is {when} about {share} of the time; at the {weak} "
-                            "level about {other}.").format(when=when, share=_percent(b.value, lang),
-                                                           other=_percent(a.value, lang), **names)]
+                            "level about {other}.").format(when=when, share=percent(b.value, lang),
+                                                           other=percent(a.value, lang), **names)]
     for style in (weak, strong):
         mode = _most_often(style)
         if mode is None or (told is not None and mode == said):
             continue
-        share = _percent(dict(style.hero_rounds)[mode] / style.hero_kept.trials, lang)
+        share = percent(dict(style.hero_rounds)[mode] / style.hero_kept.trials, lang)
         level = level_name(style.level, lang)
         parts.append(tr.gettext("At the {level} level the hero is most often kept to the end ({share}).").format(
             level=level, share=share) if mode == 0 else
@@ -432,9 +443,9 @@ def _bluff_sentence(weak: LevelStyle, strong: LevelStyle, lang: str | None) -> s
     if _compared(weak.bluffs, strong.bluffs):
         return tr.gettext("At the {strong} level about {share} of openings are bluffs (one low card that may pass "
                           "for the hero); at the {weak} level about {other}.").format(
-            share=_percent(strong.bluffs.value, lang), other=_percent(weak.bluffs.value, lang), **names)
+            share=percent(strong.bluffs.value, lang), other=percent(weak.bluffs.value, lang), **names)
     return tr.gettext("The {weak} and {strong} levels bluff about as often (about {share} of openings): their intervals "
-                      "(95%) overlap.").format(share=_percent(strong.bluffs.value, lang), **names)
+                      "(95%) overlap.").format(share=percent(strong.bluffs.value, lang), **names)
 
 
 def _size_sentence(weak: LevelStyle, strong: LevelStyle, lang: str | None) -> str | None:
@@ -458,7 +469,7 @@ def _share_sentence(weak: Share, strong: Share, names: dict[str, str], differ: s
     if not weak.trials or not strong.trials:
         return None
     if _compared(weak, strong):
-        return differ.format(share=_percent(strong.value, lang), other=_percent(weak.value, lang), **names)
+        return differ.format(share=percent(strong.value, lang), other=percent(weak.value, lang), **names)
     return alike.format(**names)
 
 

@@ -39,7 +39,7 @@ from .sides import (P_BLUFF_DEN, P_BLUFF_NUM, P_HERO_USE, P_REMOVAL, P_RESOLUTIO
 #: the chances to win by sum are kept across decisions and games in 2 ** MEMO_BITS slots
 MEMO_BITS = 10
 #: the policies by name that the compiled loop plays
-COMPILED_NAMES = ("uniform", "heuristic", "strong")
+COMPILED_NAMES = ("uniform", "heuristic", "strong", "persona")  # persona@FILE: strong with fitted weights
 #: most moves one decision can offer (castles times card sets), and most card sets
 MAX_MOVES = 8192
 MAX_OPTIONS = 1024

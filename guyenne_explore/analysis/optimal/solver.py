@@ -26,6 +26,10 @@ A best response to a fixed policy (:class:`BestResponse`) is a one-player
 problem on the same rounds: the policy's move distributions, read from its own
 :class:`~guyenne_explore.view.SideView` only, fix one side's plan, and the other
 side picks its best move at each of its information sets, backward.
+
+A move's loss at a decision (:meth:`OptimalSolver.move_values`) is measured the same way, one round deep: each
+legal move's value against the other side's equilibrium mix, the side playing its best at its later placements
+of the round; the best move's value minus the played move's is the loss (0 for a move the equilibrium plays).
 """
 
 from __future__ import annotations
@@ -39,8 +43,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...engine_api import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, SIDES, Move,
-                          Position, Rules, Side, cannot_reshuffle_again, table_result)
+from ...engine_api import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, RESPOND_SECOND, SIDES,
+                          Cards, Move, Position, Rules, Side, cannot_reshuffle_again, table_result)
 from ...i18n import N_, capitalised, current_language, gettext, ngettext, point_name, side_noun, translator
 from .lp import Layout, RoundSolution, solve_batch
 from .round import RoundModel, StateKey, build_round, canonical, round_start, subgame
@@ -326,8 +330,11 @@ class OptimalSolver:
         return value if key[1] == ENGLISH else -value
 
     # ------------------------------------------------------------------ strategies
-    def strategy(self, p: Position) -> tuple[list[tuple[Move, float]], bool]:
+    def strategy(self, p: Position, public: tuple[int, int] | None = None) -> tuple[list[tuple[Move, float]], bool]:
         """The equilibrium's mixed move at a placement decision of a solvable position.
+
+        At ``open_first``, ``public`` (castle X, number of cards) asks for F's mix within that public
+        choice's subgame rather than within the best one (how F hides its cards once it has chosen so).
 
         Returns the moves with their probabilities, and whether this decision is reached with a
         positive probability under the equilibrium of its subgame (after F's public choice of X
@@ -335,6 +342,34 @@ class OptimalSolver:
         where F would not go (where F would rather open elsewhere).  A ``remove_choice`` needs no
         strategy: in an endgame every removal leads to the same state.
         """
+        canon, sg, flip = self._located(p, public)
+        sol = self._solved(canon, sg)
+        lay = sol.layout
+        m = lay.model
+        if p.to_play == OPEN_FIRST:
+            return _normalised([(Move(cards, castle=flip(sg.x)), float(sol.x[lay.f_open_seq(0, a)]))
+                                for a, cards in enumerate(m.opens)], 1.0)
+        pl = p.placed
+        f, s = p.first, 1 - p.first
+        if p.to_play == RESPOND_FIRST:
+            return _normalised([(Move(cards), float(sol.y[lay.s_answer_seq(0, 0, b)]))
+                                for b, cards in enumerate(m.answers)], 1.0)
+        b = m.answers.index(pl.at(s, 0))
+        if p.to_play == OPEN_SECOND:
+            out = [(Move(m.s_c[sp], castle=flip(y)), float(sol.y[lay.s_term_seq(block, 0, int(sp))]))
+                   for block, (_, y) in enumerate(m.blocks) for sp in np.nonzero(m.s_b == b)[0]]
+            return _normalised(out, float(sol.y[lay.s_answer_seq(0, 0, b)]))
+        a = m.opens.index(pl.at(f, 0))
+        block = m.blocks.index((flip(pl.x), flip(pl.y)))
+        lm = lay.lm_pairs.index((pl.at(s, 0).size, pl.at(s, 1).size))
+        out = [(Move(m.f_d[fp]), float(sol.x[lay.f_term_seq(block, int(fp), lm)])) for fp in np.nonzero(m.f_a == a)[0]]
+        return _normalised(out, float(sol.x[lay.f_open_seq(0, a)]))
+
+    def _located(self, p: Position, public: tuple[int | None, int] | None = None
+                 ) -> tuple[StateKey, "Subgame", Callable[[int | None], int]]:
+        """The subgame a placement decision lies in: its round start as solved (the mirror image or not), the
+        subgame (the best one at ``open_first`` unless ``public`` names one) and the castle index of the solved
+        round for a castle of ``p``."""
         reason = why_not_solvable(p)
         if reason:
             raise ValueError(reason)
@@ -348,32 +383,61 @@ class OptimalSolver:
             return n - 1 - c if mirrored else c
 
         subs = self.subs[canon]
-        pl = p.placed
-        f, s = p.first, 1 - p.first
+        if p.to_play == OPEN_FIRST and public is None:
+            return canon, max(subs, key=lambda g: -np.inf if g.value is None else g.value), flip
+        x, size = (p.placed.x, p.placed.at(p.first, 0).size) if public is None else public
+        return canon, next(g for g in subs if g.x == flip(x) and g.size == size), flip
+
+    # ------------------------------------------------------------------ the value of each move
+    def move_values(self, p: Position) -> list[tuple[Move, float]] | None:
+        """The value of each legal move at a placement decision, for the side to play, against the other side's
+        equilibrium: what the side gets by playing the move and its best at its later placements of the round, the
+        other side playing its equilibrium mix of the subgame the decision lies in (the subgame of each opening at
+        ``open_first``), the rounds after worth their equilibrium values.
+
+        A move's loss is the best move's value minus its own, both against the same mix.  The other side's hidden
+        placements are weighed by the probabilities its mix gives them: that mix is the only belief an equilibrium
+        gives.  A move the equilibrium plays is worth the best (an equilibrium is a best response to the other
+        side's), so its loss is 0.  None at a ``respond_second`` that the second player's mix never leads to (an
+        opening it never makes): there is no belief to weigh its placements by.
+        """
+        values: list[tuple[Move, float]] | None
         if p.to_play == OPEN_FIRST:
-            sg = max(subs, key=lambda g: -np.inf if g.value is None else g.value)
+            values = self._opening_values(p)
+        else:
+            canon, sg, flip = self._located(p)
             sol = self._solved(canon, sg)
-            lay = sol.layout
-            return _normalised([(Move(cards, castle=flip(sg.x)), float(sol.x[lay.f_open_seq(0, a)]))
-                                for a, cards in enumerate(lay.model.opens)], 1.0)
-        x, a_cards = flip(pl.x), pl.at(f, 0)
-        sg = next(g for g in subs if g.x == x and g.size == a_cards.size)
-        sol = self._solved(canon, sg)
-        lay = sol.layout
-        m = lay.model
-        if p.to_play == RESPOND_FIRST:
-            return _normalised([(Move(cards), float(sol.y[lay.s_answer_seq(0, 0, b)]))
-                                for b, cards in enumerate(m.answers)], 1.0)
-        b = m.answers.index(pl.at(s, 0))
-        if p.to_play == OPEN_SECOND:
-            out = [(Move(m.s_c[sp], castle=flip(y)), float(sol.y[lay.s_term_seq(block, 0, int(sp))]))
-                   for block, (_, y) in enumerate(m.blocks) for sp in np.nonzero(m.s_b == b)[0]]
-            return _normalised(out, float(sol.y[lay.s_answer_seq(0, 0, b)]))
-        a = m.opens.index(a_cards)
-        block = m.blocks.index((x, flip(pl.y)))
-        lm = lay.lm_pairs.index((pl.at(s, 0).size, pl.at(s, 1).size))
-        out = [(Move(m.f_d[fp]), float(sol.x[lay.f_term_seq(block, int(fp), lm)])) for fp in np.nonzero(m.f_a == a)[0]]
-        return _normalised(out, float(sol.x[lay.f_open_seq(0, a)]))
+            payoff = self._sub_payoff(canon, sg)
+            if p.to_play == RESPOND_SECOND:
+                values = _answer_values(p, sol, payoff, flip)
+            else:
+                values = _second_player_values(p, sol, payoff, flip)
+        side = p.side_to_play
+        assert side is not None  # a placement decision: _located checked it
+        if values is None:
+            return None
+        sign = 1.0 if p.first == ENGLISH else -1.0
+        return [(mv, self.side_value(sign * v, side)) for mv, v in values]
+
+    def _opening_values(self, p: Position) -> list[tuple[Move, float]]:
+        """F's payoff of each opening (X, a): the best answers at Y against S's mix in the subgame of (X, |a|)."""
+        out = []
+        subgames: dict[tuple[int | None, int], dict[Cards, float]] = {}
+        for mv in p.legal_moves:
+            public = (mv.castle, mv.cards.size)
+            if public not in subgames:
+                canon, sg, _ = self._located(p, public)
+                sol = self._solved(canon, sg)
+                values = _best_plans(sol, self._sub_payoff(canon, sg))
+                subgames[public] = dict(zip(sol.layout.model.opens, values.tolist()))
+            out.append((mv, subgames[public][mv.cards]))
+        return out
+
+    def side_value(self, english: float, side: int) -> float:
+        """A value for english, as ``side`` counts it (the objective's complement for french)."""
+        if side == ENGLISH:
+            return english
+        return 1.0 - english if self.objective == "win" else -english
 
 
 @dataclass
@@ -394,6 +458,56 @@ def _normalised(moves: list[tuple[Move, float]], parent: float) -> tuple[list[tu
     if parent <= 1e-9 or total <= 1e-9:
         return [], False
     return sorted(((mv, w / total) for mv, w in moves if w / total > 1e-9), key=lambda t: -t[1]), True
+
+
+def _best_plans(sol: RoundSolution, payoff: np.ndarray) -> np.ndarray:
+    """F's payoff of each opening set ``a`` of a subgame, F answering at Y with its best ``d`` against S's mix at
+    each of its information sets (X, a, Y, |b|, |c|): what S's mix concedes to each ``a``."""
+    lay = sol.layout
+    m = lay.model
+    blocks = np.arange(lay.nblocks)[:, None]
+    s_mix = sol.y[lay.s_term_seq(blocks, np.zeros_like(blocks), np.arange(lay.nSP)[None, :])]   # [block, sp]
+    by_lm = np.eye(lay.nLM)[lay.lm_of_sp]                                # [sp, lm]
+    weighed = (s_mix[:, None, :] * payoff) @ by_lm                        # [block, fp, lm]
+    return np.array([weighed[:, m.f_a == a, :].max(axis=1).sum() for a in range(lay.nA)])
+
+
+def _second_player_values(p: Position, sol: RoundSolution, payoff: np.ndarray,
+                          flip: Callable[[int | None], int]) -> list[tuple[Move, float]]:
+    """F's payoff of each of S's moves: at ``respond_first`` each answer ``b`` with S's best opening (Y, c) after
+    it, at ``open_second`` each opening (Y, c); against F's mix of plans (a, d) in the subgame."""
+    lay = sol.layout
+    m = lay.model
+    f_mix = sol.x[lay.f_term_seq(np.arange(lay.nblocks)[:, None, None], np.arange(lay.nFP)[None, :, None],
+                                 lay.lm_of_sp[None, None, :])]           # [block, fp, sp]
+    conceded = (f_mix * payoff).sum(axis=1)                                # [block, sp]
+    if p.to_play == RESPOND_FIRST:
+        return [(mv, float(conceded[:, m.s_b == m.answers.index(mv.cards)].min())) for mv in p.legal_moves]
+    b = m.answers.index(p.placed.at(1 - p.first, 0))
+    out = []
+    for mv in p.legal_moves:
+        sp = next(j for j in np.nonzero(m.s_b == b)[0].tolist() if m.s_c[j] == mv.cards)
+        out.append((mv, float(conceded[m.blocks.index((flip(p.placed.x), flip(mv.castle))), sp])))
+    return out
+
+
+def _answer_values(p: Position, sol: RoundSolution, payoff: np.ndarray,
+                   flip: Callable[[int | None], int]) -> list[tuple[Move, float]] | None:
+    """F's payoff of each answer ``d`` at Y, against S's plans (b, c) that fit what F sees (|b|, Y, |c|), weighed
+    by S's mix; None where S's mix never plays so."""
+    lay = sol.layout
+    m = lay.model
+    pl = p.placed
+    s = 1 - p.first
+    block = m.blocks.index((flip(pl.x), flip(pl.y)))
+    fits = lay.lm_of_sp == lay.lm_pairs.index((pl.at(s, 0).size, pl.at(s, 1).size))
+    sps = np.nonzero(fits)[0]
+    weights = sol.y[lay.s_term_seq(np.full_like(sps, block), np.zeros_like(sps), sps)]
+    if weights.sum() <= 1e-9:
+        return None
+    a = m.opens.index(pl.at(p.first, 0))
+    fps = {m.f_d[fp]: fp for fp in np.nonzero(m.f_a == a)[0].tolist()}
+    return [(mv, float(payoff[block, fps[mv.cards], fits] @ weights / weights.sum())) for mv in p.legal_moves]
 
 
 # ---------------------------------------------------------------------- best responses

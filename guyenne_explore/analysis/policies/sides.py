@@ -17,7 +17,7 @@ from .strong import Strong
 def compiled_sides(names: tuple[str, str], rules: Rules | None = None) -> tuple[SidePolicy, SidePolicy]:
     """The sides of the compiled game loop for policies by name: uniform, this heuristic with its
     default numbers, or the learned policy with the package's weights for ``rules`` (``strong``) or a
-    file's (``strong@FILE``): the names the loop plays, ``compiled.heuristic.COMPILED_NAMES``."""
+    file's (``strong@FILE``, ``persona@FILE``): the names the loop plays, ``compiled.heuristic.COMPILED_NAMES``."""
     sides = tuple(_side(name, rules) for name in names)
     return sides[0], sides[1]
 
@@ -28,6 +28,6 @@ def _side(name: str, rules: Rules | None) -> SidePolicy:
         return UNIFORM_SIDE
     if name == "heuristic":
         return Heuristic().compiled()
-    if base == "strong":
+    if base in ("strong", "persona"):  # persona@FILE: strong with weights fitted to people's games
         return Strong(file=Path(file) if file else None).compiled(rules)
     raise ValueError("the compiled path plays the uniform, heuristic and strong policies only")

@@ -1,0 +1,9 @@
+"""Playtests read against the bots (issue 44): people's games, decision by decision, beside the skill levels.
+
+- :mod:`.reading`: each decision's value, the best move's and the loss (the search's rollouts at a stated budget),
+  each draw's luck (weighed by the engine's exact probabilities), a game's luck-adjusted result; cached by the
+  record's fingerprint;
+- :mod:`.people`: each player and the group: accuracy, style beside the levels', which level and temperature
+  their moves are likeliest under ("plays like"), the first side's advantage, sentences;
+- :mod:`.persona`: ``strong``'s weights fitted to the recorded decisions (a level ``persona@FILE``).
+"""

@@ -1,0 +1,87 @@
+"""A playtest's report as one self-contained HTML file: what the players' decisions say beside the bots.
+
+Opens offline in any browser: the sentences, each player's accuracy, bands and "plays like" with each level's
+likelihood, the style measures of each player beside each level's, each game's result and luck-adjusted result,
+and the records that could not be read.  Everything is read from :class:`~guyenne_explore.analysis.PlaytestReport`.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from ..analysis import level_name
+from ..i18n import current_language, plain_estimate, translator
+from .report import STYLE
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis import PlaytestReport
+
+#: the style measures shown side by side, by their key in a style's JSON
+MEASURES = ("bluffs", "hero_round_1", "hero_late", "hero_kept", "conceded", "top_stake")
+
+
+def _table(head: list[str], rows: list[list[str]]) -> str:
+    """An HTML table of text cells (escaped here)."""
+    top = "".join(f"<th>{escape(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><tr>{top}</tr>{body}</table>"
+
+
+def _share(data: dict[str, Any], lang: str) -> str:
+    """A style share's value and interval as the tables show it ("0.120 [0.080, 0.170]"), "-" without trials."""
+    if data.get("value") is None:
+        return "-"
+    low, high = data.get("ci95") or (None, None)
+    return plain_estimate(data["value"], low, high, lang)
+
+
+def players_table(report: "PlaytestReport", lang: str | None = None) -> str:
+    """The players' table in ``lang``: each player's decisions, accuracy with its interval, bands, the level they
+    play most like and each level's likelihood (the HTML report's and the Play tab's)."""
+    lang = lang or current_language()
+    _ = translator(lang).gettext
+    levels = list(report.levels)
+    rows = []
+    for p in (player.to_json() for player in report.players):
+        acc = p["accuracy"]
+        rows.append([p["name"], str(p["decisions"]),
+                     "-" if acc is None else plain_estimate(acc["value"] / 100, acc["low"] / 100, acc["high"] / 100, lang),
+                     ", ".join(f"{k} {v}" for k, v in sorted(p["bands"].items())),
+                     level_name(p["plays_like"], lang) if p["plays_like"] else "-",
+                     *(plain_estimate(p["likelihoods"][lv], lang=lang) for lv in levels)])
+    return _table([_("player"), _("decisions"), _("accuracy"), _("bands"), _("plays like"),
+                   *(level_name(lv, lang) for lv in levels)], rows)
+
+
+def playtest_html(report: "PlaytestReport", lang: str | None = None) -> str:
+    """The report as one HTML page in ``lang`` (the current language by default)."""
+    lang = lang or current_language()
+    _ = translator(lang).gettext
+    data = report.to_json()
+    parts = ["<h1>" + escape(_("Playtest: the players beside the bots")) + "</h1>",
+             "<p>" + escape(_("{games} games under {rules}; decisions of an open-hand endgame (no side can draw "
+                              "again) valued exactly by the solver, the others by the search at {budget} rollouts; "
+                              "accuracy on the curve {curve}.").format(games=len(report.games), rules=report.rules,
+                                                                       budget=report.budget,
+                                                                       curve=data["accuracy_curve"])) + "</p>",
+             "<ul>" + "".join(f"<li>{escape(s)}</li>" for s in report.sentences(lang)) + "</ul>",
+             "<h2>" + escape(_("Players")) + "</h2>", players_table(report, lang)]
+    parts.append("<h2>" + escape(_("Style beside the bots")) + "</h2>")
+    styles = [(p["name"], p["style"]) for p in data["players"]]
+    if report.bots is not None:
+        styles += [(level_name(s.level, lang), s.to_json()) for s in report.bots.levels]
+    parts.append(_table([_("who"), *MEASURES], [[who, *(_share(style[m], lang) for m in MEASURES)]
+                                                 for who, style in styles]))
+    parts.append("<h2>" + escape(_("Games")) + "</h2>")
+    parts.append(_table([_("game"), _("result"), _("luck"), _("luck-adjusted result")],
+                        [[g["name"], "-" if g["result"] is None else plain_estimate(g["result"], lang=lang),
+                          plain_estimate(g["luck"], lang=lang),
+                          "-" if g["luck_adjusted"] is None else plain_estimate(g["luck_adjusted"], lang=lang)]
+                         for g in data["games"]]))
+    if report.bad:
+        parts.append("<h2>" + escape(_("Records not read")) + "</h2>")
+        parts.append(_table([_("file"), _("problem")], [list(b) for b in report.bad]))
+    title = escape(_("Playtest report"))
+    return (f"<!DOCTYPE html><html lang=\"{escape(lang)}\"><head><meta charset=\"utf-8\"><title>{title}</title>"
+            f"<style>{STYLE}</style></head><body>{''.join(parts)}</body></html>\n")

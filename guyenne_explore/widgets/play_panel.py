@@ -1,0 +1,425 @@
+"""The Play tab: people and bots play any rule set, variant or position, and every game is kept.
+
+Each seat is a person (by a pseudonym) or a bot of any level (``uniform``, ``heuristic``, ``strong``,
+``strong@NAME`` of this session's weights, ``search:N``).  People at one screen play hot-seat: before a person's
+turn the table shows only what both sides see and a "pass to" line, and the hand shown once that person says
+they are there is theirs alone; while a person is to play, the page receives no hidden card of another seat
+(the table draws that seat's view, and its synced notation is left empty: see :class:`.table.Table`).  Bots
+against bots step forward and back.  Undo is a setting of the game (off for a counted game), recorded when
+used.  Every event goes to a journal on disk as it is played (:mod:`.play_store`), so a closed tab, a reload or
+a killed kernel loses at most the move being made, and the tab offers to resume an unfinished game.  Under the
+game, the games kept are read against the bots on request (:mod:`.playtest_view`).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+
+from ..analysis import policy_named
+from ..i18n import N_, point_name, side_title
+from ..i18n import gettext as _
+from ..policy import Policy
+from ..position import Position
+from ..record import Event, GameRecord, RecordHeader, Seat, seats_for, weights_fingerprint
+from ..rules import PRESET_NAMES, SIDES, Rules
+from ..view import PublicRecord, side_view
+from .files import Download
+from .forms import NumberField
+from .guard import guarded
+from .moves_panel import MoveList, game_over_words, group_moves, on_enter
+from .play_store import Journal, games_folder, unfinished
+from .playtest_view import PlaytestView
+from .session_weights import SESSION, SessionWeights
+from .table import Table
+
+#: where a game can start: the explorer's position and the variant lab's variant (when the panel has them), or a preset
+TABLE, VARIANT = "table", "variant"
+#: the levels a bot seat offers (any other level the registry reads may be typed)
+LEVELS = ("heuristic", "uniform", "strong", "search:200")
+
+
+def _chance_rng(seed: int, index: int) -> random.Random:
+    """The draws of event ``index`` from the game's seed alone: a resumed or undone game draws the same cards."""
+    return random.Random(f"{seed}:{index}:chance")
+
+
+def _bot_rng(seed: int, index: int) -> random.Random:
+    """A bot's choice at event ``index``, from the game's seed alone (a resumed game plays on as it would have)."""
+    return random.Random(f"{seed}:{index}:bot")
+
+
+class SeatRow(w.HBox):
+    """One seat's settings: a person (a pseudonym) or a bot (a level)."""
+
+    def __init__(self, side: str, member: int, team: bool) -> None:
+        self.side, self.member = side, member
+        label = side_title(side) + (f" {member}" if team else "")
+        self.kind = w.ToggleButtons(options=[(N_("person"), "person"), (N_("bot"), "bot")],
+                                    value="person" if side == SIDES[0] else "bot", style={"button_width": "auto"})
+        self.who = w.Combobox(placeholder=N_("a pseudonym"), layout=w.Layout(width="180px"))
+        self.kind.observe(lambda _c: self._kind_changed(), names="value")
+        self._kind_changed()
+        super().__init__([w.Label(label, layout=w.Layout(width="90px")), self.kind, self.who])
+        self.add_class("guyenne-seat")
+
+    def _kind_changed(self) -> None:
+        bot = self.kind.value == "bot"
+        self.who.options = LEVELS if bot else ()
+        self.who.value = "heuristic" if bot else ""
+
+    def seat(self, weights: SessionWeights, rules: Rules) -> tuple[Seat, Policy | None]:
+        """The seat as typed, and a bot's policy; a ValueError names the seat and what is wrong."""
+        who = self.who.value.strip()
+        where = side_title(self.side) + (f" {self.member}" if sum(rules.members) > 2 else "")
+        if self.kind.value == "person":
+            if not who:
+                raise ValueError(_("{seat}: give the person's pseudonym").format(seat=where))
+            return Seat(self.side, self.member, "person", name=who[:60]), None
+        try:
+            policy = policy_named(weights.resolve(who))
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        model_for = getattr(policy, "model_for", None)
+        fingerprint = weights_fingerprint(model_for(rules)) if model_for is not None else None
+        return Seat(self.side, self.member, "bot", policy=who, weights_fingerprint=fingerprint), policy
+
+
+class PlayPanel(w.VBox):
+    """Set the seats and play; ``position()`` and ``variant()`` (optional) give the explorer's position and the
+    variant lab's rules to start from; games are kept in ``folder`` (default :func:`.play_store.games_folder`)."""
+
+    def __init__(self, position: Callable[[], Position | None] | None = None,
+                 variant: Callable[[], Rules | None] | None = None, folder: Path | None = None,
+                 weights: SessionWeights = SESSION, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.add_class("guyenne-play")
+        self._position, self._variant = position, variant
+        self.folder = folder if folder is not None else games_folder()
+        self.weights = weights
+        sources = ([(N_("the position on the table"), TABLE)] if position else []) + \
+                  ([(N_("the variant lab's variant"), VARIANT)] if variant else []) + [(n, n) for n in PRESET_NAMES]
+        self.source = w.Dropdown(options=sources, value="advanced", description=N_("Play"))
+        # read by the one reader of numbers (forms.NumberField): what cannot be read is named beside the box
+        self.seed = NumberField(N_("Seed"), random.randrange(1_000_000), 0, 2**31 - 1)
+        self.allow_undo = w.Checkbox(value=False, indent=False, description=N_("allow undo (not a counted game)"))
+        self.seat_rows = w.VBox()
+        self.start_button = w.Button(description=N_("Start the game"), button_style="primary")
+        self.resume_choice = w.Dropdown(layout=w.Layout(width="360px"))
+        self.resume_button = w.Button(description=N_("Resume"))
+        self.resume_box = w.HBox([w.HTML(), self.resume_choice, self.resume_button])
+        self.status = w.HTML()
+        self.table = Table(show_hands=False, viewer=None)
+        self.prompt = w.HTML()
+        self.prompt.add_class("guyenne-play-prompt")
+        self.show_hand = w.Button(description=N_("Show my hand"), button_style="warning")
+        self.moves = MoveList()
+        self.typed = w.Text(placeholder=N_("your move, e.g. 3:H52"), layout=w.Layout(width="200px"))
+        self.play_button = w.Button(description=N_("Play"), button_style="primary")
+        self.undo_button = w.Button(description=N_("Undo"))
+        self.back = w.Button(description=N_("◀ Back"))
+        self.forward = w.Button(description=N_("Forward ▶"))
+        self.download_button = w.Button(description=N_("Download the records"), icon="download")
+        self.download = Download()
+        self.summary = PlaytestView(self.folder)  # the games kept, read against the bots on request
+        shown = guarded(self.status)  # an unexpected error shows in the status line, never raised: no game is lost
+        self.source.observe(shown(lambda _c: self._seats()), names="value")
+        self.start_button.on_click(shown(lambda _b: self.start()))
+        self.resume_button.on_click(shown(lambda _b: self.resume(Path(self.resume_choice.value))))
+        self.show_hand.on_click(shown(lambda _b: self.hand_over()))
+        self.moves.observe(shown(lambda _c: self._preview()), names=["selected", "hovered"])
+        self.moves.on_apply(shown(self.play))
+        self.play_button.on_click(shown(lambda _b: self.play(self.typed.value or self.moves.selected)))
+        on_enter(self.typed, shown(lambda: self.play(self.typed.value)))
+        self.undo_button.on_click(shown(lambda _b: self.undo()))
+        self.back.on_click(shown(lambda _b: self.step(-1)))
+        self.forward.on_click(shown(lambda _b: self.step(1)))
+        self.download_button.on_click(shown(lambda _b: self.export()))
+        self.controls = w.HBox([self.typed, self.play_button, self.undo_button, self.back, self.forward],
+                               layout=w.Layout(flex_flow="row wrap"))
+        self.children = [
+            self.resume_box, w.HBox([self.source, self.seed], layout=w.Layout(flex_flow="row wrap")), self.seat_rows,
+            self.allow_undo, self.start_button, self.status, self.prompt, self.show_hand, self.table, self.controls,
+            self.moves, w.HBox([self.download_button, self.download]), self.summary]
+        self.record: GameRecord | None = None
+        self.journal: Journal | None = None
+        self.policies: list[Policy | None] = []
+        self.handed_to: int | None = None  # the person seat whose view the table shows; None: the public view
+        self.shown_at = 0  # the event shown while stepping a bots' game back
+        self._clock = time.monotonic()
+        self._seats()
+        self.offer_resume()
+        self._show()
+
+    # ------------------------------------------------------------------ setting up
+    def rules_and_start(self) -> Position:
+        """The position a new game starts from, as the source says; a ValueError says why there is none."""
+        if self.source.value == TABLE:
+            p = self._position() if self._position else None
+            if p is None:
+                raise ValueError(_("the position on the table is not valid: mend it in the builder first"))
+            return p
+        if self.source.value == VARIANT:
+            rules = self._variant() if self._variant else None
+            if rules is None:
+                raise ValueError(_("the variant lab has no valid variant: mend its settings first"))
+            return Position.start(rules)
+        return Position.start(Rules.preset(self.source.value))
+
+    def _seats(self) -> None:
+        """One row per seat of the rules chosen (two, or one per team member); rows already set for the same
+        seats are kept, so that choosing another rule set of as many players keeps the pseudonyms typed."""
+        try:
+            rules = self.rules_and_start().rules
+        except ValueError:
+            rules = Rules.preset("base")
+        seats = seats_for(rules)
+        if [(r.side, r.member) for r in self.seat_rows.children] == seats:  # type: ignore[attr-defined]
+            return
+        team = sum(rules.members) > 2
+        self.seat_rows.children = [SeatRow(side, member, team) for side, member in seats]
+
+    def start(self) -> None:
+        """Start a new game with the seats as set; a bad setting is refused in the status line, naming it."""
+        try:
+            if self.seed.problem is not None:
+                raise ValueError(self.seed.problem)
+            start = self.rules_and_start()
+            rows: list[SeatRow] = list(self.seat_rows.children)  # type: ignore[arg-type]
+            if [(r.side, r.member) for r in rows] != seats_for(start.rules):
+                self._seats()
+                rows = list(self.seat_rows.children)  # type: ignore[arg-type]
+            seats = [row.seat(self.weights, start.rules) for row in rows]
+        except ValueError as exc:
+            self.status.value = f'<span class="guyenne-refused" style="color:#9b1c1c">{html.escape(str(exc))}</span>'
+            return
+        header = RecordHeader.new(start.rules, (s for s, _p in seats), seed=self.seed.value, undo=self.allow_undo.value)
+        self._begin(GameRecord(start, header=header), [p for _s, p in seats], None)
+
+    def offer_resume(self) -> None:
+        """Offer the unfinished games of the games folder (and name the journals that cannot be read)."""
+        good, bad = unfinished(self.folder)
+        good = [(path, r) for path, r in good if self.journal is None or path != self.journal.path]  # not this one
+        self.resume_choice.options = [(self._game_words(r), str(path)) for path, r in good]
+        refused = (_("{file} cannot be resumed: {problem}").format(file=p.name, problem=why) for p, why in bad)
+        self.resume_box.children[0].value = (  # type: ignore[attr-defined]
+            _("Unfinished games:") if good else "") + "".join(
+            f"<div class='guyenne-refused'>{html.escape(line)}</div>" for line in refused)
+        self.resume_box.layout.display = "" if good or bad else "none"
+        self.resume_button.disabled = not good
+
+    def resume(self, path: Path) -> None:
+        """Play on the unfinished game of the journal ``path``, from where it stopped."""
+        good = dict(unfinished(self.folder)[0])
+        record = good.get(path)
+        if record is None or record.header is None:
+            self.status.value = html.escape(_("{file} is no unfinished game of this folder").format(file=path.name))
+            return
+        try:
+            policies = [policy_named(self.weights.resolve(s.policy)) if s.kind == "bot" and s.policy else None
+                        for s in record.header.seats]
+        except ValueError as exc:
+            self.status.value = html.escape(str(exc))
+            return
+        self._begin(record, policies, Journal(path))
+
+    def _begin(self, record: GameRecord, policies: list[Policy | None], journal: Journal | None) -> None:
+        self.record, self.policies = record, policies
+        self.journal = journal if journal is not None else Journal.begin(self.folder, record)
+        self.handed_to = None
+        self.status.value = ""
+        self.offer_resume()
+        self._advance(bot_moves=0 if self.bots_only else None)  # a bots' game waits for Forward
+
+    # ------------------------------------------------------------------ the game
+    @property
+    def position(self) -> Position | None:
+        """The position of the game now (its last event played)."""
+        return self.record.final if self.record is not None else None
+
+    def _seat_to_play(self, p: Position) -> int:
+        """The index of the seat that decides at ``p`` (the header's order)."""
+        assert self.record is not None and p.side_to_play is not None
+        return seats_for(p.rules).index((SIDES[p.side_to_play], p.member_to_play))
+
+    def _is_person(self, seat: int) -> bool:
+        return self.policies[seat] is None
+
+    @property
+    def bots_only(self) -> bool:
+        return bool(self.policies) and all(p is not None for p in self.policies)
+
+    def _append(self, event: Event, think_ms: int | None) -> None:
+        """One more event: on disk first, then in the game (a crash between loses nothing written)."""
+        assert self.record is not None and self.journal is not None
+        self.journal.event(event, think_ms)
+        self.record.append(event, think_ms)
+
+    def _advance(self, bot_moves: int | None = None) -> None:
+        """Play chance and bots until a person decides (or ``bot_moves`` bot decisions, a bots' game's step)."""
+        assert self.record is not None and self.record.header is not None
+        seed = self.record.header.seed or 0
+        p = self.record.final
+        memory = self._memory()
+        while not p.is_over:
+            index = len(self.record.events)
+            if p.is_chance:
+                self._append(Event(p.to_play, None, draw=p.sample_outcome(_chance_rng(seed, index))), None)
+            else:
+                seat = self._seat_to_play(p)
+                policy = self.policies[seat]
+                if policy is None or bot_moves == 0:
+                    break
+                began = time.monotonic()
+                move = policy.choose(side_view(p, p.side_to_play or 0, record=memory), _bot_rng(seed, index))
+                self._append(Event(p.to_play, p.side_to_play, move=move), round((time.monotonic() - began) * 1000))
+                if bot_moves is not None:
+                    bot_moves -= 1
+            q = self.record.final
+            memory, p = memory.after(p, q, self.record.events[-1].move), q
+        self.shown_at = len(self.record.events)
+        if p.is_over and self.journal is not None:
+            self.journal.finish(self.record)
+            self.journal = None
+            self.summary.offer()  # the game just kept is one more to read
+        self._show()
+
+    def _memory(self) -> PublicRecord:
+        """What both sides remember of the game so far (the bots decide from it), replayed from its start."""
+        assert self.record is not None
+        positions = self.record.positions()
+        memory = PublicRecord.assumed(positions[0])
+        for before, after, event in zip(positions, positions[1:], self.record.events):
+            memory = memory.after(before, after, event.move)
+        return memory
+
+    def hand_over(self) -> None:
+        """The person to play is at the screen: show their hand and their moves, and start their clock."""
+        p = self.position
+        if p is None or p.is_over or p.is_chance or not self._is_person(self._seat_to_play(p)):
+            return
+        self.handed_to = self._seat_to_play(p)
+        self._clock = time.monotonic()
+        self._show()
+
+    def play(self, text: str) -> bool:
+        """The person's move: played when legal, else refused with the engine's reason (nothing is lost)."""
+        p = self.position
+        if p is None or p.is_over or p.is_chance or self.handed_to != self._seat_to_play(p):
+            return False
+        reason = p.why_illegal(text) if text.strip() else _("choose a move in the list or type one, e.g. 3:H52")
+        if reason is not None:
+            self.status.value = '<span class="guyenne-illegal" style="color:#9b1c1c">✗ {}</span>'.format(
+                html.escape(_("{move} is not allowed: {reason}.").format(move=text, reason=reason)))
+            return False
+        self.status.value = ""
+        self.typed.value = ""
+        self._append(Event(p.to_play, p.side_to_play, move=p.parse_move(text)),
+                     round((time.monotonic() - self._clock) * 1000))
+        self._advance()
+        return True
+
+    def undo(self) -> bool:
+        """Take back moves up to the last move of the person to play now (the bots' replies with it), when the
+        game allows undo; each move taken back is recorded."""
+        r = self.record
+        if r is None or r.header is None or not r.header.undo or self.handed_to is None:
+            return False
+        person = self.handed_to
+        while any(e.move is not None for e in r.events):
+            before = r.positions()[max(i for i, e in enumerate(r.events) if e.move is not None)]
+            undone = r.take_back()
+            assert self.journal is not None
+            self.journal.undo(undone)
+            if self._seat_to_play(before) == person:
+                break
+        self._clock = time.monotonic()
+        self._advance()
+        return True
+
+    def step(self, delta: int) -> None:
+        """A bots' game: Back shows the position before, Forward the next one (playing the next move at the end)."""
+        if self.record is None or not self.bots_only:
+            return
+        if delta > 0 and self.shown_at >= len(self.record.events) and not self.record.final.is_over:
+            self._advance(bot_moves=1)
+            return
+        self.shown_at = max(0, min(len(self.record.events), self.shown_at + delta))
+        self._show()
+
+    def export(self) -> None:
+        """Download the games of the folder (finished and in progress) as one JSON list of records."""
+        from ..record import read_records
+
+        good, bad = read_records([self.folder])
+        records = [r.to_json() for _f, r in good] + [r.to_json() for _p, r in unfinished(self.folder)[0]]
+        self.download.offer("guyenne-playtest.json", json.dumps(records, indent=1))
+        if bad:
+            self.status.value = "<br>".join(html.escape(f"{Path(f).name}: {why}") for f, why in bad)
+
+    # ------------------------------------------------------------------ display
+    def refresh(self) -> None:
+        """After a language switch: the prompt, the resume offer, the seats' labels and the summary in the new
+        language."""
+        self.offer_resume()
+        self._show()
+        self.summary.refresh()
+
+    def _game_words(self, record: GameRecord) -> str:
+        header = record.header
+        who = ", ".join(s.name or s.policy or "?" for s in header.seats) if header is not None else "?"
+        return _("{date}: {seats}, {moves} events").format(date=header.date if header else "?", seats=who,
+                                                             moves=len(record.events))
+
+    def _show(self) -> None:
+        """Draw the game as the seat at the screen may see it: a person's own view, or only what both sides see."""
+        r = self.record
+        playing = r is not None
+        for x in (self.table, self.controls, self.moves, self.prompt):
+            x.layout.display = "" if playing else "none"
+        self.back.layout.display = self.forward.layout.display = "" if self.bots_only else "none"
+        if r is None:
+            self.show_hand.layout.display = "none"
+            return
+        p = r.final
+        undo_allowed = r.header is not None and r.header.undo
+        self.undo_button.layout.display = "" if undo_allowed else "none"
+        person_now = not p.is_over and not p.is_chance and self._is_person(self._seat_to_play(p))
+        if person_now and self.handed_to != self._seat_to_play(p):
+            self.handed_to = None  # another person's turn: nothing hidden is shown until they say they are there
+        with self.table.hold_sync():
+            self.table.show_hands = self.bots_only or p.is_over
+            self.table.viewer = p.side_to_play if self.handed_to is not None else None
+            self.table.viewer_member = p.member_to_play if self.handed_to is not None else None  # not a partner's
+            self.table.set_position(r.positions()[self.shown_at] if self.bots_only else p)
+        # what the last person saw goes first: the page hears "pass the screen" only once their moves are gone
+        self.moves.show(group_moves(p) if person_now and self.handed_to is not None else [])
+        if p.is_over:
+            self.prompt.value = _("<b>Game over</b>: {result}. The record is kept.").format(
+                result=html.escape(game_over_words(p)))
+        elif person_now and self.handed_to is None:
+            seat = r.header.seats[self._seat_to_play(p)] if r.header is not None else None
+            name = html.escape(seat.name or "") if seat is not None else ""
+            self.prompt.value = _("<b>Pass the screen to {name}</b> ({side}). Only {name} may look now.").format(
+                name=name, side=side_title(SIDES[p.side_to_play or 0]))
+            self.show_hand.description = _("I am {name}: show my hand").format(name=seat.name if seat else "")
+        elif person_now:
+            hand = " ".join(p.sides[p.side_to_play or 0].hands[p.member_to_play].symbols())
+            self.prompt.value = _("<b>Your turn</b> ({side}, {point}, round {round}). Your hand: <code>{hand}</code>."
+                                  ).format(side=side_title(SIDES[p.side_to_play or 0]), point=point_name(p.to_play),
+                                           round=p.round, hand=hand)
+        else:
+            self.prompt.value = _("Bots' game: event {shown} of {events}; Forward plays the next move.").format(
+                shown=self.shown_at, events=len(r.events))
+        self.show_hand.layout.display = "" if person_now and self.handed_to is None else "none"
+
+    def _preview(self) -> None:
+        if self.handed_to is not None:
+            self.table.highlight = self.moves.hovered or self.moves.selected

@@ -1,0 +1,268 @@
+"""The Play tab (issue 44) at the widget level: a game is journalled as it is played and a new panel resumes it to
+the same position and record; hot-seat hands stay hidden at each hand-over (in every widget's synced state);
+undo is recorded; a bad move loses nothing; bots against bots step forward and back."""
+
+import html
+import json
+import xml.etree.ElementTree as ET
+
+import ipywidgets as w
+import pytest
+from ipywidgets.widgets.widget import _instances  # every live widget of the kernel (Widget.widgets is deprecated)
+
+from guyenne_explore.i18n import set_language
+from guyenne_explore.record import GameRecord, seats_for
+from guyenne_explore.render.svg import position_svg
+from guyenne_explore.rules import SIDES, Rules
+from guyenne_explore.view import revealed, side_view
+from guyenne_explore.widgets.play_panel import PlayPanel
+from guyenne_explore.widgets.play_store import read_journal
+
+
+def _panel(folder, seats, preset="base", undo=False, seed=11) -> PlayPanel:
+    """A panel in ``folder`` with ``seats`` (a pseudonym, or bot:LEVEL) set, its game started; the only widgets
+    alive in the kernel are the panel's (what :func:`_page_state` reads is what this panel sends)."""
+    w.Widget.close_all()
+    panel = PlayPanel(folder=folder)
+    panel.source.value = preset
+    for row, who in zip(panel.seat_rows.children, seats):
+        row.kind.value = "bot" if who.startswith("bot:") else "person"
+        row.who.value = who.removeprefix("bot:")
+    panel.seed.value = seed
+    panel.allow_undo.value = undo
+    panel.start()
+    assert panel.record is not None, panel.status.value
+    return panel
+
+
+def _first_move(panel: PlayPanel) -> str:
+    return panel.moves.groups[0]["moves"][0][0]
+
+
+def _page_state() -> list[dict]:
+    """Everything the page holds: the synced state of every widget alive in the kernel."""
+    return [x.get_state() for x in list(_instances.values())]
+
+
+def _synced() -> str:
+    """The page's state as one JSON text."""
+    return "\n".join(json.dumps(state, default=str) for state in _page_state())
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _face_up(svg: str) -> dict[tuple[str, str, int], list[str]]:
+    """The cards an SVG of the table shows face up in each stack, by (side, zone, member), a pile's contents
+    counted by value as one entry: what a page holding that picture can read."""
+    out: dict[tuple[str, str, int], list[str]] = {}
+    for g in ET.fromstring(svg).iter(SVG + "g"):
+        if g.get("data-zone") is None:
+            continue
+        key = (g.get("data-side"), g.get("data-zone"), int(g.get("data-member", 0)))
+        shown = [c.get("data-card") or c.get("data-cards") for c in g.iter(SVG + "g")
+                 if c.get("data-card") or c.get("data-cards")]
+        out.setdefault(key, []).extend(shown)
+    return out
+
+
+def _pictures() -> list[str]:
+    """Every SVG picture in the page's state."""
+    return [value for state in _page_state() for value in state.values()
+            if isinstance(value, str) and value.startswith("<svg")]
+
+
+def _assert_member_sees_only_its_own(p) -> None:
+    """At a team member's turn nothing the page holds shows its partner's hand, the partner's face-down
+    placed cards or the deck's contents (RULES.md 8); its own hand is face up, and what it may see is the
+    engine's view of that member."""
+    me, member = p.side_to_play, p.member_to_play
+    view = p.sides[me]
+    seen = side_view(p, me, member)
+    pictures = _pictures()
+    assert pictures and p.notation() not in _synced()
+    for svg in pictures:
+        faces = _face_up(svg)
+        side = SIDES[me]
+        assert sorted(faces.get((side, "hand", member), [])) == sorted(view.hands[member].symbols())
+        assert faces.get((side, "hand", 1 - member), []) == [], "the partner's hand is drawn face up"
+        assert faces.get((side, "deck", 0), []) == [], "the deck's contents are drawn for a team member"
+        for battle in (0, 1):
+            placed = faces.get((side, "placed-" + "XY"[battle], 0), [])
+            assert not placed or sorted(placed) == sorted(seen.own_placed[battle].symbols()) or revealed(
+                p, battle, 1 - me), "the partner's face-down cards are drawn"
+
+
+def test_a_game_closed_mid_game_is_resumed_by_a_new_panel_to_the_same_position_and_record(tmp_path):
+    first = _panel(tmp_path, ["Alice", "bot:heuristic"])
+    first.hand_over()
+    for _ in range(3):
+        assert first.play(_first_move(first))
+    mid = first.record.to_json()
+    assert not first.record.final.is_over and len(list(tmp_path.glob("*.jsonl"))) == 1
+    del first  # the tab closed, the kernel gone: only the journal remains
+
+    second = PlayPanel(folder=tmp_path)
+    assert second.resume_box.layout.display == "" and len(second.resume_choice.options) == 1
+    second.resume(tmp_path / next(tmp_path.glob("*.jsonl")).name)
+    assert second.record.to_json() == mid and second.position == GameRecord.from_json(mid).final
+    second.hand_over()
+    assert second.play(_first_move(second))  # and play goes on where it stopped
+
+
+def test_a_move_being_written_when_the_kernel_died_is_the_only_one_lost(tmp_path):
+    panel = _panel(tmp_path, ["Alice", "bot:uniform"])
+    panel.hand_over()
+    panel.play(_first_move(panel))
+    journal = next(tmp_path.glob("*.jsonl"))
+    whole = read_journal(journal).to_json()
+    with journal.open("a") as fh:
+        fh.write('{"event":{"to_play":"op')  # killed halfway through a line
+    assert read_journal(journal).to_json() == whole
+
+
+def test_hot_seat_hides_the_other_hand_at_each_hand_over(tmp_path):
+    panel = _panel(tmp_path, ["Alice", "Bob"])
+    handovers = 0
+    for turn in range(12):
+        p = panel.position
+        me = p.side_to_play
+        if panel.handed_to == me:  # the same person plays on: no hand-over
+            assert panel.play(_first_move(panel))
+            continue
+        handovers += 1
+        # the pass screen: only what both sides see, no move listed, the full notation never sent
+        assert panel.handed_to is None and panel.show_hand.layout.display == ""
+        assert panel.table.svg == position_svg(p, show_hands=False, viewer=None) and panel.moves.groups == []
+        assert p.notation() not in _synced() and panel.table.notation == ""
+        panel.hand_over()
+        # the person's own view: the other side's hand stays backs, and no widget holds its cards
+        assert panel.table.svg == position_svg(p, show_hands=False, viewer=me)
+        assert f'data-side="{("english", "french")[1 - me]}" data-face-up="false"' in panel.table.svg
+        assert p.notation() not in _synced()
+        assert f"<code>{' '.join(p.sides[me].hands[0].symbols())}</code>" in panel.prompt.value
+        assert panel.play(_first_move(panel)), turn
+    assert handovers >= 4
+
+
+@pytest.mark.parametrize("preset", ["team", "team3"])
+def test_hot_seat_shows_a_team_member_its_own_hand_never_its_partners(tmp_path, preset):
+    rules = Rules.preset(preset)
+    panel = _panel(tmp_path, [f"P{i}" for i in range(len(seats_for(rules)))], preset=preset)
+    member_turns = 0
+    for _turn in range(16):
+        p = panel.position
+        if p.is_over:
+            break
+        if panel.handed_to is None:
+            assert not [cards for svg in _pictures() for (_s, zone, _m), cards in _face_up(svg).items()
+                        if zone in ("hand", "deck", "discard") and cards]  # the pass screen: nobody's hand
+            panel.hand_over()
+        if len(p.sides[p.side_to_play].hands) == 2:
+            member_turns += 1
+            _assert_member_sees_only_its_own(p)
+            hand = " ".join(p.sides[p.side_to_play].hands[p.member_to_play].symbols())
+            assert f"<code>{hand}</code>" in panel.prompt.value
+        assert panel.play(_first_move(panel))
+    assert member_turns >= 6
+
+
+def test_undo_takes_back_to_the_persons_move_and_is_recorded(tmp_path):
+    panel = _panel(tmp_path, ["Alice", "bot:heuristic"], undo=True)
+    panel.hand_over()
+    before = panel.record.to_json()["moves"]
+    move = _first_move(panel)
+    panel.play(move)
+    assert panel.undo()
+    assert panel.record.to_json()["moves"] == before
+    assert [u.move for u in panel.record.undos][-1] == move
+    journal = read_journal(next(tmp_path.glob("*.jsonl")))
+    assert journal.undos == panel.record.undos and journal.events == panel.record.events
+
+
+def test_a_counted_game_has_no_undo_and_a_bad_move_loses_nothing(tmp_path):
+    panel = _panel(tmp_path, ["Alice", "bot:heuristic"])
+    panel.hand_over()
+    moves = list(panel.record.events)
+    assert not panel.undo() and panel.undo_button.layout.display == "none"
+    assert not panel.play("9:zz") and "not allowed" in panel.status.value and panel.record.events == moves
+
+
+def test_a_bots_game_steps_forward_and_back_and_is_kept_when_over(tmp_path):
+    panel = _panel(tmp_path, ["bot:heuristic", "bot:uniform"])
+    assert panel.bots_only and not panel.record.final.is_over
+    panel.step(1)
+    played = len(panel.record.events)
+    assert played > 0 and panel.shown_at == played
+    panel.step(-1)
+    assert panel.shown_at == played - 1 and panel.table.position == panel.record.positions()[played - 1]
+    while not panel.record.final.is_over:
+        panel.step(1)
+    assert not list(tmp_path.glob("*.jsonl")) and len(list(tmp_path.glob("*.json"))) == 1
+
+
+@pytest.mark.parametrize("level, words", [("strong@/etc/hostname", "strong@NAME"), ("nosuch", "unknown policy")])
+def test_a_bad_bot_level_is_refused_naming_it(tmp_path, level, words):
+    panel = PlayPanel(folder=tmp_path)
+    panel.source.value = "base"
+    panel.seat_rows.children[0].who.value = "Alice"
+    panel.seat_rows.children[1].who.value = level
+    panel.start()
+    assert panel.record is None and words in panel.status.value and not list(tmp_path.iterdir())
+
+
+def _finished(panel: PlayPanel) -> None:
+    """Play the panel's game to its end, the person at the screen taking the first move listed."""
+    while not panel.record.final.is_over:
+        panel.hand_over()
+        assert panel.play(_first_move(panel)), panel.status.value
+
+
+def test_the_summary_says_the_cost_then_reads_the_kept_games_into_accuracy_plays_like_and_sentences(tmp_path, monkeypatch):
+    monkeypatch.setenv("GUYENNE_CACHE", str(tmp_path / "cache"))  # no reading kept from another run
+    panel = _panel(tmp_path, ["Alice", "bot:heuristic"])
+    summary = panel.summary
+    assert summary.read_button.disabled and "No finished game" in summary.cost.value
+    _finished(panel)
+    assert summary.chosen.options == summary.chosen.value and len(summary.chosen.value) == 1  # the game just kept
+    summary.budget.value = "search:2"
+    summary.bot_games.value = 2
+    # the cost comes first, before anything is read
+    assert "decisions and" in summary.cost.value and "search:2" in summary.cost.value and summary.report is None
+    assert not summary.read_button.disabled
+    summary.read()
+    assert "Done" in summary.controls.status.value and summary.controls.progress.bar_style == "success"
+    alice = next(p for p in summary.report.players if p.name == "Alice")
+    low, high = alice.accuracy[1:]
+    assert "Alice" in summary.table.value and "plays like" in summary.table.value
+    assert f"accuracy {round(alice.accuracy[0])} [{round(low)}, {round(high)}] out of 100" in summary.sentences.value
+    set_language("fr")
+    try:
+        panel.refresh()
+        assert summary.report.sentences("fr")[0] in html.unescape(summary.sentences.value)
+        assert "précision" in summary.sentences.value and "déjà lues" in summary.cost.value
+    finally:
+        set_language("en")
+
+
+def test_the_summary_refuses_a_budget_not_of_the_search_and_cancel_stops_the_reading(tmp_path, monkeypatch):
+    monkeypatch.setenv("GUYENNE_CACHE", str(tmp_path / "cache"))  # no reading kept from another run
+    panel = _panel(tmp_path, ["Alice", "bot:heuristic"])
+    _finished(panel)
+    summary = panel.summary
+    summary.budget.value = "400"
+    assert summary.read_button.disabled and "search:400" in summary.controls.status.value
+    summary.budget.value = "search:400"
+    summary.controls.callback = lambda done, total: False  # Cancel pressed as the first event is read
+    summary.read()
+    assert summary.report is None and "Cancelled" in summary.controls.status.value
+
+
+def test_choosing_another_rule_set_of_as_many_seats_keeps_the_pseudonyms_typed(tmp_path):
+    panel = PlayPanel(folder=tmp_path)
+    panel.source.value = "base"
+    panel.seat_rows.children[0].who.value = "Alice"
+    panel.source.value = "advanced"
+    assert panel.seat_rows.children[0].who.value == "Alice"
+    panel.source.value = "team"
+    assert [(r.side, r.member) for r in panel.seat_rows.children] == seats_for(Rules.preset("team"))

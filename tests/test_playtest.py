@@ -1,0 +1,196 @@
+"""Playtests read against the bots (issue 44, points 3 to 6): players of known behaviour read as they play, a
+player who never bluffs, luck taken out of uniform against uniform, a persona recovering known weights, the
+command line over a folder with a bad record, and persona@FILE as a level.  Tiny budgets and few games."""
+
+import csv
+import io
+import json
+import random
+
+import numpy as np
+import pytest
+
+from guyenne_explore.analysis import Cancelled, analyse, fit_persona, policy_named
+from guyenne_explore.analysis.compiled.rollout import traced_game
+from guyenne_explore.analysis.compiled.sides import FEATURES
+from guyenne_explore.analysis.optimal.round import round_start
+from guyenne_explore.analysis.optimal.solver import OptimalSolver
+from guyenne_explore.analysis.playtest.people import players
+from guyenne_explore.analysis.playtest.persona import _Stacked, placements
+from guyenne_explore.analysis.playtest.reading import band, read_games
+from guyenne_explore.analysis.playtest.report import playtest_report
+from guyenne_explore.analysis.policies import weights as files
+from guyenne_explore.analysis.policies.heuristic import Heuristic
+from guyenne_explore.analysis.policies.strong import Strong
+from guyenne_explore.cards import Cards
+from guyenne_explore.cli import main
+from guyenne_explore.policy import UNIFORM
+from guyenne_explore.position import Position
+from guyenne_explore.record import Event, GameRecord, RecordHeader, Seat, play_game
+from guyenne_explore.rules import Rules
+from guyenne_explore.state import FRENCH, OPEN_FIRST, OPEN_SECOND
+
+ADVANCED = Rules.preset("advanced")
+START = Position.start(ADVANCED)
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    """Readings kept in a folder of the test's own, never the user's cache."""
+    monkeypatch.setenv("GUYENNE_CACHE", str(tmp_path / "cache"))
+
+
+def headed(record: GameRecord, names: tuple[str, str] = ("Alice", "Bob")) -> GameRecord:
+    """``record`` with a header: two people by name."""
+    seats = [Seat("english", 0, "person", name=names[0]), Seat("french", 0, "person", name=names[1])]
+    record.header = RecordHeader.new(record.start.rules, seats)
+    return record
+
+
+def games(policy, count: int, seed: int = 0) -> list[tuple[str, GameRecord]]:
+    return [(f"g{i}", headed(play_game(START, seed + i, policy))) for i in range(count)]
+
+
+def test_bots_own_games_read_as_playing_like_themselves():
+    for policy, level in ((Heuristic(), "heuristic"), (Strong(), "strong")):
+        named = games(policy, 4)
+        readings = read_games(named, budget=4)
+        found = players(readings, [r for _n, r in named], ["uniform", "heuristic", "strong"])
+        group = next(p for p in found if p.name == "group")
+        assert group.plays_like == level, (level, group.fits)
+        assert all(f.held_out for f in group.fits)
+
+
+class NeverBluffs:
+    """Opens with two cards or more wherever it can (a bluff is one card), else as uniform play."""
+
+    name, exact = "never-bluffs", False
+
+    def choose(self, view, rng: random.Random):
+        moves = list(view.legal_moves)
+        if view.to_play in (OPEN_FIRST, OPEN_SECOND):
+            big = [m for m in moves if m.cards.size >= 2]
+            return rng.choice(big or moves)
+        return UNIFORM.choose(view, rng)
+
+    def distribution(self, view):
+        raise NotImplementedError
+
+
+def test_a_player_who_never_bluffs_shows_no_bluff():
+    named = [(f"g{i}", headed(play_game(START, i, (NeverBluffs(), Heuristic())))) for i in range(4)]
+    found = players(read_games(named, budget=2), [r for _n, r in named], ["heuristic"])
+    alice = next(p for p in found if p.name == "Alice")
+    bob = next(p for p in found if p.name == "Bob")
+    assert alice.style.bluffs.trials > 0 and alice.style.bluffs.hits == 0
+    assert bob.style.bluffs.trials > 0
+
+
+def test_uniform_against_uniform_is_even_once_luck_is_taken_out():
+    report = playtest_report(games(UNIFORM, 8, seed=100), ["uniform", "heuristic"], budget=16, bot_games=20)
+    value, low, high = report.luck_adjusted()
+    assert low <= 0.5 <= high, (value, low, high)
+    data = report.to_json()
+    assert {"name", "decisions", "accuracy", "mean_loss", "plays_like", "likelihoods"} <= set(data["players"][0])
+    assert {"low", "high"} <= set(data["players"][0]["accuracy"])
+    assert all({"result", "luck_adjusted"} <= set(g) for g in data["games"])
+    assert data["sentences"]["fr"] and data["sentences"]["en"] != data["sentences"]["fr"]
+
+
+def test_bands_follow_the_stated_thresholds():
+    assert [band(x) for x in (None, 0.0, 0.029, 0.03, 0.08, 0.2)] == [None, "", "", "inaccuracy", "mistake", "blunder"]
+
+
+def test_cancel_stops_the_reading():
+    with pytest.raises(Cancelled):
+        read_games(games(UNIFORM, 1), budget=2, on_step=lambda done, total: False)
+
+
+def mean_distance(stacked: _Stacked, a, b) -> float:
+    """The mean total variation distance between two weights' move probabilities over the stacked decisions."""
+    gap = np.abs(stacked.probabilities(np.array(a)) - stacked.probabilities(np.array(b)))
+    return float(np.add.reduceat(gap, stacked.starts).mean() / 2)
+
+
+def test_a_persona_fitted_to_games_of_known_weights_recovers_them():
+    """Tolerance: over games the fit did not see, the fitted weights' move probabilities lie within 0.02 (mean total
+    variation distance) of the true ones', and under half as far as the starting (package) weights'."""
+    start = files.shipped(files.preset_file(ADVANCED))
+    true = tuple(np.array(start) + np.random.default_rng(0).normal(0, 0.5, len(FEATURES)))
+    sides = (Strong(true).compiled(ADVANCED),) * 2
+    seen = [traced_game(START, 5, i, sides)[0] for i in range(12)]
+    unseen = [traced_game(START, 6, i, sides)[0] for i in range(4)]
+    persona = fit_persona(seen)
+    held = _Stacked.of(placements(unseen))
+    fitted = mean_distance(held, persona.weights, true)
+    assert fitted < 0.02 and fitted < mean_distance(held, start, true) / 2
+    assert persona.fitted_likelihood > persona.start_likelihood
+
+
+def test_persona_file_plays_as_a_level(tmp_path):
+    file = tmp_path / "mine.json"
+    fit_persona([traced_game(START, 5, i, (Strong().compiled(ADVANCED),) * 2)[0] for i in range(2)]).write(file)
+    assert isinstance(policy_named(f"persona@{file}"), Strong)
+    result = analyse(START, (f"persona@{file}", "strong"), method="sample", games=20)
+    assert result.plan.sampler.name == "COMPILED"
+    with pytest.raises(ValueError, match="persona@FILE"):
+        policy_named("persona@")
+
+
+def test_command_line_reports_a_folder_and_names_its_bad_record(tmp_path, capsys):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for name, record in games(UNIFORM, 2):
+        (folder / f"{name}.json").write_text(json.dumps(record.to_json()), encoding="utf-8")
+    (folder / "broken.json").write_text("{not json", encoding="utf-8")
+    table, page = tmp_path / "decisions.csv", tmp_path / "report.html"
+    code = main(["playtest", "report", str(folder), "--budget", "search:2", "--bot-games", "4", "--levels",
+                 "uniform,heuristic", "--json", "--csv", str(table), "--report", str(page)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "broken.json" in err
+    data = json.loads(out)
+    assert [b["file"].rsplit("/", 1)[-1] for b in data["bad_records"]] == ["broken.json"]
+    assert {p["name"] for p in data["players"]} >= {"Alice", "Bob"}
+    rows = list(csv.DictReader(io.StringIO(table.read_text(encoding="utf-8"))))
+    decisions = [r for r in rows if r["kind"] == "decision"]
+    assert decisions and all(int(r["legal_moves"]) > 1 for r in decisions)
+    assert "search:2" in {r["valued_by"] for r in decisions} <= {"exact", "search:2"}
+    assert all(float(r["luck"]) == float(r["luck"]) for r in rows if r["kind"] == "draw" and r["luck"])
+    assert "broken.json" in page.read_text(encoding="utf-8")
+    assert main(["playtest", "persona", str(folder), "--out", str(tmp_path / "p.json")]) == 0
+    assert main(["playtest", "report", str(folder), "--budget", "rollouts"]) == 1
+
+
+def recorded(start: Position, *moves) -> GameRecord:
+    """A record of ``moves`` played from ``start``."""
+    record, p = GameRecord(start), start
+    for mv in moves:
+        record.append(Event(p.to_play, p.side_to_play, move=mv))
+        p = p.apply(mv)
+    return record
+
+
+def test_endgame_decisions_are_valued_exactly_by_the_open_hand_solver():
+    """In an open-hand endgame (French opens and wins for sure) the opening the equilibrium always plays loses 0
+    and one it never plays loses what the solver's values say: its subgame's value below the round's; both exact,
+    with no interval, and said so in the JSON and the CSV."""
+    rules = Rules.preset("base", castles=3)
+    key = ((0, 1, -1), FRENCH, Cards.parse("5322"), Cards.parse("H432"))
+    solver = OptimalSolver(rules)
+    start = round_start(rules, key)
+    [(certain, weight)] = solver.strategy(start)[0]
+    reply = solver.strategy(start.apply(certain))[0][0][0]
+    other = next(mv for mv in start.legal_moves if (mv.castle, mv.cards.size) != (certain.castle, certain.cards.size))
+    never = solver.strategy(start, public=(other.castle, other.cards.size))[0][0][0]
+    loss = solver.subgame_value(key, never.castle, never.cards.size) - solver.value_of(key)  # french loses english's gain
+    assert weight == 1.0 and loss > 0.1
+    named = [("certain", recorded(start, certain, reply)), ("never", recorded(start, never))]
+    good, bad = read_games(named, budget=2)
+    assert [(d.move, d.valued_by, d.loss) for d in good.decisions] == [(certain.text(), "exact", 0.0),
+                                                                        (reply.text(), "exact", 0.0)]
+    [read] = bad.decisions
+    assert read.valued_by == "exact" and read.loss == pytest.approx(loss, abs=1e-7)
+    assert read.loss_interval(2) is None and read.to_json()["valued_by"] == "exact"
+    rows = playtest_report(named, ["uniform"], budget=2, bot_games=0).rows()
+    assert [r["valued_by"] for r in rows] == ["exact"] * 3
