@@ -6,8 +6,9 @@ the same problems as in the panels, each on its own line, field first.
 Exit codes (also in ``--help`` and README's command-line section):
 
 - 0: done (``check``: the position is valid);
-- 1: invalid input (a position, rules or move with problems) or a refused request
-  (an exact analysis out of reach without ``--force``);
+- 1: invalid input (a position, rules or move with problems, an option's number in another form than
+  :mod:`.numbers` reads or outside its bounds) or a refused request (an exact analysis out of reach
+  without ``--force``);
 - 2: usage (unknown command or option, from argparse);
 - 3: internal error: a one-line ``internal error: ...`` message (the traceback only
   with ``GUYENNE_DEBUG=1`` in the environment);
@@ -18,22 +19,23 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import signal
 import stat
 import sys
 import threading
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
+from . import numbers
 from .i18n import LANGUAGES, castle_number, current_language, set_language, side_noun
 from .i18n import gettext as _
 from .i18n import N_, ngettext, plain_count, plain_duration, plain_estimate
+from .analysis import TooLong
 from .moves import IllegalMove
 from .position import Position
 from .positions_io import MAX_TEXT, PositionError, load_position, parse_json, position_from_json
-from .problems import ProblemsError, shown
-from .record import play_game
+from .problems import ProblemsError
+from .record import RecordHeader, Seat, play_game, seats_for, weights_fingerprint
 from .rules import SIDES, Rules, RulesError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL, EXIT_CANCELLED = 0, 1, 2, 3, 130
@@ -112,6 +114,8 @@ def read_position(arg: str) -> Position:
     """A position from a file of JSON or of the one-line notation, or from standard input with ``-``."""
     if arg == "-":
         text = sys.stdin.read(MAX_TEXT + 1)
+    elif not arg.strip():  # "" from an unset shell variable: not "no position", which is no argument at all
+        raise Refused(_("the position file name is empty: give a file, or - for standard input"))
     else:
         _regular_file(arg)
         try:
@@ -139,7 +143,9 @@ def _notation_file(path: str) -> str | None:
 
 
 def _start(args: argparse.Namespace) -> Position:
-    if getattr(args, "position", None):
+    """The position a command starts from: its file when one is named (an empty name too: refused by name),
+    else the start of ``--rules``."""
+    if getattr(args, "position", None) is not None:
         return read_position(args.position)
     return Position.start(_rules_arg(args.rules or "base"))
 
@@ -192,7 +198,15 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    record = play_game(_start(args), args.seed)
+    from .analysis import policy_named
+
+    start = _start(args)
+    names = _policy_pair(args.policies)
+    policies = (policy_named(names[0]), policy_named(names[1]))
+    seats = [Seat(side, member, "bot", policy=names[SIDES.index(side)],
+                 weights_fingerprint=_weights_fingerprint(policies[SIDES.index(side)], start.rules))
+             for side, member in seats_for(start.rules)]
+    record = play_game(start, args.seed, policies, header=RecordHeader.new(start.rules, seats, seed=args.seed))
     data = record.to_json()
     if args.record:
         _write(args.record, json.dumps(data, indent=1).encode("utf-8"))
@@ -212,6 +226,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(_("english {english} - french {french}: {verdict} after {rounds} rounds").format(
             english=r.english, french=r.french, verdict=verdict, rounds=data["rounds"]))
     return 0
+
+
+def _weights_fingerprint(policy: Any, rules: Rules) -> str | None:
+    """The fingerprint of the weights a learned policy plays under ``rules`` (a record says which network played),
+    None for a policy without weights."""
+    model_for = getattr(policy, "model_for", None)
+    return weights_fingerprint(model_for(rules)) if model_for is not None else None
 
 
 def _policy(name: str) -> None:
@@ -258,17 +279,9 @@ def _scheduler(address: str) -> Any:
 WORKERS_PER_CORE = 4
 
 
-def _check_workers(workers: int | None) -> None:
-    """Refuse a --workers below 1 or above :data:`WORKERS_PER_CORE` times the local cores (exit 1)."""
-    if workers is None:
-        return
-    if workers < 1:
-        raise Refused(_("--workers must be at least 1, not {value}").format(value=shown(workers)))
-    cores = os.cpu_count() or 1
-    if workers > WORKERS_PER_CORE * cores:
-        raise Refused(_("--workers must be at most {high} ({per} processes to each of the {cores} local cores), "
-                        "not {value}").format(high=WORKERS_PER_CORE * cores, per=WORKERS_PER_CORE, cores=cores,
-                                              value=shown(workers)))
+def _workers(text: str) -> int:
+    """``--workers``: from 1 to :data:`WORKERS_PER_CORE` times the local cores (each option's help says so)."""
+    return _number_option(numbers.whole, "--workers", 1, WORKERS_PER_CORE * (os.cpu_count() or 1))(text)
 
 
 def _prepare_fast_path() -> None:
@@ -282,18 +295,19 @@ def _prepare_fast_path() -> None:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from .analysis import ExactOutOfReach, NotExact, execute, plan, sampling_seconds
+    from .analysis import ExactOutOfReach, NotExact, TooLong, check_games, execute, plan, sampling_seconds
 
     p = _start(args)
     policies = _policy_pair(args.policies)
     method = "exact" if args.exact else ("sample" if args.samples else "auto")
-    _check_workers(args.workers)
     try:
         chosen = plan(p, policies, method, games=args.samples or 2000, force=args.force,
                       arithmetic="float" if args.float else None)
         # games the engine plays (a search) are slow: spread over the cores by default; compiled games (uniform,
         # the heuristic) play thousands a second here, sooner than worker processes start and load them
         workers = args.workers or ((os.cpu_count() or 1) if chosen.spread else 1)
+        if not args.scheduler:  # past half an hour of games on these cores: refused unless --force confirms it
+            check_games(p, chosen, workers, args.force)
         if chosen.method == "sample":  # compiled games, or a search's compiled rollouts
             _prepare_fast_path()
         if chosen.spread:  # the engine's games take minutes where compiled ones take a second: said first
@@ -315,6 +329,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             from None
     except NotExact as exc:
         raise Refused(str(exc)) from None
+    except TooLong as exc:
+        raise Refused(_("{error} with --force (Ctrl-C stops it)").format(error=exc)) from None
     data = result.to_json()
     if args.report:
         from .render.report import analysis_report
@@ -338,9 +354,12 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 def cmd_diagram(args: argparse.Namespace) -> int:
     from .render.seating import seating_svg
-    from .render.svg import diagram
+    from .render.svg import caption_problem, diagram
 
     p = read_position(args.position)
+    problem = caption_problem(args.caption) if args.caption is not None else None
+    if problem is not None:  # the diagram export's one check, whatever the format
+        raise Refused(problem)
     if args.seating:
         picture = seating_svg(p, show_hands=not args.hide_hands, caption=args.caption)
     else:
@@ -361,20 +380,26 @@ def _write(path: str, data: bytes) -> None:
         raise Refused(_("cannot write {path}: {error}").format(path=path, error=exc.strerror or exc)) from None
 
 
-def cmd_storyboard(args: argparse.Namespace) -> int:
+def read_record(path: str) -> Any:
+    """The game record of a file (``play --record``), or a :class:`Refused` naming the file and the field."""
     from .record import GameRecord
-    from .render.storyboard import storyboard, write_storyboard
 
-    _regular_file(args.record)
+    _regular_file(path)
     try:
-        with open(args.record, encoding="utf-8") as fh:
-            record = GameRecord.from_json(fh.read(MAX_TEXT * 64))
+        with open(path, encoding="utf-8") as fh:
+            return GameRecord.from_json(fh.read(MAX_TEXT * 64))
     except OSError as exc:
-        raise Refused(_("cannot read {path}: {error}").format(path=args.record, error=exc.strerror or exc)) from None
+        raise Refused(_("cannot read {path}: {error}").format(path=path, error=exc.strerror or exc)) from None
     except (ValueError, KeyError, TypeError, IllegalMove) as exc:
         what = _("missing field {field}").format(field=exc) if isinstance(exc, KeyError) else str(exc)
         raise Refused(_("{path} is not a game record (the JSON of `play --record` or `play --json`): {error}").format(
-            path=args.record, error=what)) from None
+            path=path, error=what)) from None
+
+
+def cmd_storyboard(args: argparse.Namespace) -> int:
+    from .render.storyboard import storyboard, write_storyboard
+
+    record = read_record(args.record)
     try:
         viewer = None if args.player is None else SIDES.index(args.player)
         written = write_storyboard(storyboard(record, viewer=viewer), args.output)
@@ -383,6 +408,31 @@ def cmd_storyboard(args: argparse.Namespace) -> int:
     where = args.output if len(written) == 1 else ngettext("{count} SVG file in {folder}", "{count} SVG files in {folder}",
                                                             len(written)).format(count=len(written), folder=args.output)
     print(_("wrote {path}").format(path=where))
+    return 0
+
+
+def cmd_rulebook(args: argparse.Namespace) -> int:
+    """The rulebook of a rule set, every example replayed under it, and its diff against the preset."""
+    from .analysis import build_rulebook
+    from .render.rulebook import write_rulebook
+
+    if not args.output and not args.json:
+        raise Refused(_("rulebook: give -o FILE.pdf, FILE.html or DIR/, or --json"))
+    book = build_rulebook(_rules_arg(args.rules), current_language())
+    out = sys.stderr if args.json else sys.stdout
+    if args.json:
+        data = book.to_json()
+        print(json.dumps({"sections": data["sections"], "diff": data["diff"]}, ensure_ascii=False, indent=1))
+    else:
+        for entry in book.diff:
+            row = entry.to_json(book.lang)
+            print(_("changed: {section}, {example}: {before} → {after}").format(**row))
+    if args.output:
+        try:
+            written = write_rulebook(book, args.output, args.paper)
+        except (ValueError, OSError) as exc:
+            raise Refused(f"{args.output}: {exc}") from None
+        print(_("wrote {path}").format(path=", ".join(map(str, written))), file=out)
     return 0
 
 
@@ -399,7 +449,6 @@ def cmd_skill(args: argparse.Namespace) -> int:
     for name in levels:
         _policy(name)
     games = {lv: level_games(lv, args.games) for lv in levels}
-    _check_workers(args.workers)
     start = Position.start(rule_sets[0])
     _prepare_fast_path()
     for level, n, seconds in skill_cost(start, rule_sets, games):
@@ -416,9 +465,10 @@ def cmd_skill(args: argparse.Namespace) -> int:
 
             with process_pool(workers) as pool:
                 table = skill_levels(start, rule_sets, presets, levels, games=games, seed=args.seed, executor=pool,
-                                     on_games=on_games)
+                                     on_games=on_games, force=args.force)
         else:
-            table = skill_levels(start, rule_sets, presets, levels, games=games, seed=args.seed, on_games=on_games)
+            table = skill_levels(start, rule_sets, presets, levels, games=games, seed=args.seed, on_games=on_games,
+                                 force=args.force)
     except Cancelled:
         raise KeyboardInterrupt from None
     if args.json:
@@ -440,7 +490,6 @@ def _executor_for(args: argparse.Namespace, engine_played: bool) -> Any:
     A context manager in every case."""
     import contextlib
 
-    _check_workers(args.workers)
     if args.scheduler:
         return _ClientExecutor(_scheduler(args.scheduler))
     workers = args.workers or ((os.cpu_count() or 1) if engine_played else 1)
@@ -505,7 +554,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     except (SpaceError, TargetError) as exc:
         raise Refused(str(exc)) from None
     policies = _policy_pair(args.policies)
-    precision = _precision(args.precision)
+    precision = args.precision
     ladder = _ladder(args.levels) if args.levels else list(default_ladder())
     depth = any(t.name == "depth" for t in targets)
     _prepare_fast_path()
@@ -526,7 +575,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     try:
         with _executor_for(args, engine_played) as executor:
             result = balance_search(space, targets, policies, args.games, args.trials, args.seed, args.store, executor,
-                             ladder if depth else (), progress, precision)
+                             ladder if depth else (), progress, precision, force=args.force)
     except OSError as exc:
         raise Refused(_("cannot use the store {path}: {error}").format(path=args.store, error=exc.strerror or exc)) \
             from None
@@ -579,7 +628,7 @@ def _print_candidate(c: Any, targets: Any, space: Any) -> None:
                                                  games=c.games))
     for t in targets:
         m = c.metrics.get(t.metric)
-        mark = _("met") if m is not None and t.met(m.value) else _("missed")
+        mark = t.verdict(m).words() if m is not None else _("not read")
         print(f"    {t.name:12s} {_shown_metric(m):28s} {t}  {mark}")
 
 
@@ -684,7 +733,6 @@ def cmd_train(args: argparse.Namespace) -> int:
     popsize = args.popsize or (saved.popsize if saved else int(TRAIN_DEFAULTS["popsize"]))
     minutes = args.minutes if args.minutes is not None or args.generations else TRAIN_DEFAULTS["minutes"]
     seconds = None if minutes is None else minutes * 60
-    _check_workers(args.workers)
     out = Path(args.out) if args.out else cache_file(rules)
     state = Path(args.resume) if args.resume else out.with_name(out.name + ".state")
     shown_rules = rules.to_json() if isinstance(rules.to_json(), str) else json.dumps(rules.to_json(), separators=(",", ":"))
@@ -746,7 +794,6 @@ def cmd_improve(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else saved.seed if saved else int(IMPROVE_DEFAULTS["seed"])
     games = args.games or (saved.games if saved else int(IMPROVE_DEFAULTS["games"]))
     iterations = args.iterations or int(IMPROVE_DEFAULTS["iterations"])
-    _check_workers(args.workers)
     out = Path(args.out) if args.out else cache_file(rules)
     state = Path(args.resume) if args.resume else out.with_name(out.name + ".improve")
     shown_rules = rules.to_json() if isinstance(rules.to_json(), str) else json.dumps(rules.to_json(), separators=(",", ":"))
@@ -834,6 +881,82 @@ def cmd_style(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _playtest_records(paths: list[str]) -> tuple[list[tuple[str, Any]], list[tuple[str, str]]]:
+    """The records of ``paths`` (files and folders) and the bad ones, each named on standard error with its
+    problem while the rest are kept.  A Refused when none can be read."""
+    from .record import read_records
+
+    good, bad = read_records(paths)
+    for name, problem in bad:
+        print(_("skipped {file}: {problem}").format(file=name, problem=problem), file=sys.stderr)
+    if not good:
+        raise Refused(_("no game record could be read from {paths}").format(paths=", ".join(paths)))
+    return good, bad
+
+
+def cmd_playtest_report(args: argparse.Namespace) -> int:
+    """People's recorded games read against the bots: each decision's loss, each draw's luck, the players."""
+    from .analysis import Cancelled, PlaytestError, budget_of, playtest_report, reading_cost
+
+    import time
+
+    named, bad = _playtest_records(args.records)
+    levels = [x.strip() for x in args.levels.split(",") if x.strip()]
+    try:
+        budget = budget_of(args.budget)
+        decisions, draws, cached, seconds = reading_cost([r for _n, r in named], budget, args.seed)
+    except PlaytestError as exc:
+        raise Refused(str(exc)) from None
+    print(_("{games} games ({cached} read before): {decisions} decisions and {draws} draws to read at {budget}, "
+            "{time}").format(games=plain_count(len(named)), cached=plain_count(cached),
+                             decisions=plain_count(decisions), draws=plain_count(draws), budget=args.budget,
+                             time=plain_duration(seconds)), file=sys.stderr)
+    bar, started = _Bar(), time.monotonic()
+
+    def progress(done: int, total: int) -> None:
+        left = (time.monotonic() - started) / done * (total - done) if done else seconds
+        bar(_("{done} of {total} events read, {time} left").format(
+            done=plain_count(done), total=plain_count(total), time=plain_duration(left)))
+
+    try:
+        report = playtest_report(named, levels, budget, args.seed, args.bot_games, bad, progress)
+    except Cancelled:
+        raise KeyboardInterrupt from None
+    except PlaytestError as exc:
+        raise Refused(str(exc)) from None
+    if args.csv:
+        _write_csv(args.csv, report.rows())
+    if args.report:
+        from .render.playtest_report import playtest_html
+
+        _write(args.report, playtest_html(report).encode("utf-8"))
+    if args.json:
+        print(json.dumps(report.to_json(), indent=1))
+        return EXIT_OK
+    for sentence in report.sentences():
+        print("- " + sentence)
+    return EXIT_OK
+
+
+def cmd_playtest_persona(args: argparse.Namespace) -> int:
+    """``strong``'s weights fitted to people's recorded placements, written as a weights file (``persona@FILE``)."""
+    import pathlib
+
+    from .analysis import PlaytestError, fit_persona
+
+    named = _playtest_records(args.records)[0]
+    try:
+        persona = fit_persona([r for _n, r in named])
+    except PlaytestError as exc:
+        raise Refused(str(exc)) from None
+    persona.write(pathlib.Path(args.out))
+    print(_("fitted to {decisions} placements of {games} games: mean log-likelihood {fitted} (strong's: {start}); "
+            "play it as persona@{file}").format(decisions=plain_count(persona.decisions), games=plain_count(persona.games),
+                                                fitted=plain_estimate(persona.fitted_likelihood),
+                                                start=plain_estimate(persona.start_likelihood), file=args.out))
+    return EXIT_OK
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     """Equilibrium of an open-hand endgame: value, first-decision mix, policies' exploitability, size."""
     from .analysis import policy_named
@@ -890,6 +1013,58 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    """Puzzles from game records and seeded bot games: each verified, its solution a storyboard in every language.
+    A record that cannot be read is named on stderr (file and field) and the others are still read (exit 1)."""
+    import pathlib
+
+    from .analysis import PuzzleFinder, puzzles_from_bot_games
+    from .render.storyboard import storyboard, write_storyboard
+
+    if not args.records and args.from_games is None:
+        raise Refused(_("give game records (the JSON of `play --record`), or --from-games to play them"))
+    if args.wanted is not None and args.from_games is None:
+        raise Refused(_("--wanted counts the puzzles of bot games: give --from-games too"))
+    records, failed = [], 0
+    for path in args.records:
+        try:
+            records.append((path, read_record(path)))
+        except Refused as exc:
+            print(_("skipped: {reason}").format(reason=exc), file=sys.stderr)
+            failed += 1
+    finder = PuzzleFinder(args.margin, args.games, args.seed)
+    found = [pz for name, record in records for pz in finder.find(record, name)]
+    if args.from_games is not None:  # 0: --from-games without N, the analysis' cap
+        given = {"wanted": args.wanted, "most": args.from_games or None}
+        bots, played = puzzles_from_bot_games(_rules_arg(args.rules or "advanced"), seed=args.seed, finder=finder,
+                                              **{k: v for k, v in given.items() if v is not None})
+        found += bots
+        print(ngettext("{count} bot game played", "{count} bot games played", played).format(
+            count=plain_count(played)), file=sys.stderr)
+    out = pathlib.Path(args.output)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for k, pz in enumerate(found, start=1):
+            for lang in LANGUAGES:
+                write_storyboard(storyboard(pz.record(), lang=lang), out / f"puzzle-{k:03d}" / lang)
+        data = [pz.to_json() for pz in found]
+        (out / "puzzles.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+    except OSError as exc:
+        raise Refused(_("cannot write {path}: {error}").format(path=out, error=exc.strerror or exc)) from None
+    if args.json:
+        print(json.dumps(data, indent=1))
+    else:
+        for k, pz in enumerate(found, start=1):
+            print(_("{number}. {source}: {side} at {point}, round {round}: {move} ({tags}; {method})").format(
+                number=k, source=pz.source, side=_side(SIDES[pz.side]), point=pz.position.to_play,
+                round=pz.position.round, move=pz.solution.text(), tags=", ".join(pz.tags),
+                method=_("exact") if pz.method == "exact" else _("search")))
+        print(ngettext("{count} puzzle, storyboards and puzzles.json in {folder}",
+                       "{count} puzzles, storyboards and puzzles.json in {folder}", len(found)).format(
+            count=len(found), folder=out))
+    return EXIT_INVALID if failed else EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="guyenne-explore", description=_("Explore the rules of Guyenne."),
                                  epilog=_("A POSITION is a file of JSON (RULES.md section 10) or of the one-line "
@@ -909,7 +1084,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("position")
     c.add_argument("--json", action="store_true", help=_("print the problems as data: code, field, message"))
     c.set_defaults(func=cmd_check)
-    for name, func, help_ in (("play", cmd_play, _("play a seeded uniform-random game")),
+    for name, func, help_ in (("play", cmd_play, _("play a seeded game, uniform-random unless --policies says")),
                               ("analyse", cmd_analyse, _("outcome distribution, exact or sampled"))):
         s = sub.add_parser(name, help=help_)
         s.add_argument("position", nargs="?")
@@ -919,13 +1094,17 @@ def build_parser() -> argparse.ArgumentParser:
         s.set_defaults(func=func)
         if name == "play":
             s.add_argument("--record", metavar="FILE", help=_("write the game record as JSON (read by `storyboard`)"))
+            s.add_argument("--policies", default="uniform,uniform",
+                           help=_("the bots: one policy, english,french, or english=heuristic,french=strong "
+                                  "(uniform, heuristic, strong, strong@FILE, search:N); the record's header names them"))
         if name == "analyse":
             s.add_argument("--exact", action="store_true")
             s.add_argument("--force", action="store_true",
                            help=_("enumerate exactly even when the estimate says it will take long (Ctrl-C stops it)"))
             s.add_argument("--float", action="store_true",
                            help=_("sum endgames in float64: the same distribution to rounding, much sooner, no p_exact"))
-            s.add_argument("--samples", type=_games, help=_("sample this many games (1 to 10,000,000)"))
+            s.add_argument("--samples", type=_number_option(numbers.whole, "--samples", 1, MAX_GAMES),
+                           help=_("sample this many games (1 to 10,000,000)"))
             s.add_argument("--policies", default="uniform,uniform",
                            help=_("one policy, english,french, or english=search:200,french=heuristic "
                                 "(uniform, heuristic, strong, strong@FILE, search[:ROLLOUTS | :MSms])"))
@@ -940,7 +1119,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--caption")
     d.add_argument("--winners", action="store_true", help=_("mark the winner of each battle the diagram shows"))
     d.add_argument("--seating", action="store_true", help=_("draw where the players sit (the team game)"))
-    d.add_argument("--scale", type=float, default=1.0, help=_("size factor of a PNG or PDF output"))
+    d.add_argument("--scale", type=_scale, default=1.0, help=_("size factor of a PNG or PDF output"))
     d.set_defaults(func=cmd_diagram)
     sb = sub.add_parser("storyboard", help=_("a game record as pictures: a PDF, a .zip of SVGs or a folder of SVGs"),
                         description=_("One diagram per step that matters (placements face down, the reveal, battle "
@@ -951,6 +1130,14 @@ def build_parser() -> argparse.ArgumentParser:
     sb.add_argument("--player", choices=SIDES, help=_("draw the game as this side saw it: the other side's hand and "
                                                    "unrevealed cards stay face down (default: every card face up)"))
     sb.set_defaults(func=cmd_storyboard)
+    rb = sub.add_parser("rulebook", help=_("the rulebook of a rule set: its text with the variant's numbers, every "
+                                           "example replayed by the engine, and what changes from the preset"))
+    rb.add_argument("--rules", default="base", help=_("preset name or rules JSON"))
+    rb.add_argument("--lang", choices=LANGUAGES, help=_("the rulebook's language: en or fr"))
+    rb.add_argument("-o", "--output", help=_("FILE.pdf, FILE.html, or a folder (DIR/) for both"))
+    rb.add_argument("--paper", choices=("a4", "letter"), default="a4", help=_("the PDF's paper size"))
+    rb.add_argument("--json", action="store_true", help=_("print the sections and the diff as JSON"))
+    rb.set_defaults(func=cmd_rulebook)
     so = sub.add_parser("solve", help=_("optimal play in an open-hand endgame (no side can draw again)"))
     so.add_argument("position")
     so.add_argument("--json", action="store_true")
@@ -958,8 +1145,28 @@ def build_parser() -> argparse.ArgumentParser:
                     help=_("win: P(win) with a draw counting half; score: expected score difference"))
     so.add_argument("--policies", default="uniform,heuristic",
                     help=_("policies whose best response is measured (comma-separated, or none)"))
-    so.add_argument("--budget", type=_seconds, default=60.0, help=_("seconds allowed for each best response"))
+    so.add_argument("--budget", type=_number_option(numbers.decimal, "--budget", 0.1, 86_400), default=60.0,
+                    help=_("seconds allowed for each best response (0.1 to 86,400: a day)"))
     so.set_defaults(func=cmd_solve)
+    pz = sub.add_parser("puzzles", help=_("puzzles from game records: positions where one move is clearly best, "
+                                          "verified by the open-hand solver or the search"))
+    pz.add_argument("records", nargs="*", help=_("game records: the JSON of `play --record FILE`"))
+    pz.add_argument("-o", "--output", required=True, help=_("a folder for puzzles.json and each puzzle's storyboards"))
+    pz.add_argument("--from-games", type=_number_option(numbers.whole, "--from-games", 1, 10_000), metavar="N",
+                    nargs="?", const=0,
+                    help=_("also play seeded games, the heuristic against strong, one at a time until --wanted puzzles "
+                           "are found or N games are played (1 to 10,000; without N, as many as a preset needs for 50 "
+                           "puzzles, within a cap)"))
+    pz.add_argument("--wanted", type=_number_option(numbers.whole, "--wanted", 1, 10_000),
+                    help=_("the puzzles --from-games plays for (1 to 10,000; default 50)"))
+    pz.add_argument("--rules", help=_("preset name or rules JSON of --from-games (default advanced)"))
+    pz.add_argument("--seed", type=_seed, default=0)
+    pz.add_argument("--margin", type=_number_option(numbers.decimal, "--margin", 0, 1), default=0.05,
+                    help=_("how far the best move's 95%% interval must lie above every other's (0 to 1)"))
+    pz.add_argument("--games", type=_number_option(numbers.whole, "--games", 20, 100_000), default=400,
+                    help=_("the search's rollouts for each candidate move (20 to 100,000)"))
+    pz.add_argument("--json", action="store_true")
+    pz.set_defaults(func=cmd_puzzles)
     sk = sub.add_parser("skill", help=_("rule sets by skill level (uniform, heuristic, strong, search) from the opening"))
     sk.add_argument("--rules", default="base,advanced", help=_("presets or rules JSON, comma-separated; the first is "
                     "the reference"))
@@ -967,10 +1174,13 @@ def build_parser() -> argparse.ArgumentParser:
         search_cost=search_cost))
     sk.add_argument("--games", type=_games, default=400, help=_("games a rule set and level (a tenth for search)"))
     sk.add_argument("--seed", type=_seed, default=0)
-    sk.add_argument("--workers", type=int, metavar="N",
+    sk.add_argument("--workers", type=_workers, metavar="N",
                     help=_("processes (default: the local cores; at most {per} to a local core)").format(
                         per=WORKERS_PER_CORE))
     sk.add_argument("--json", action="store_true")
+    sk.add_argument("--force", action="store_true",
+                    help=_("run even when the games would take more than the time limit of half an hour "
+                           "(Ctrl-C stops it)"))
     sk.set_defaults(func=cmd_skill)
     ba = sub.add_parser("balance", help=_("search rules parameters for settings that meet targets (optuna, racing, "
                                           "common random numbers)"))
@@ -986,12 +1196,15 @@ def build_parser() -> argparse.ArgumentParser:
     ba.add_argument("--levels", help=_("the ladder a depth target is read on, weakest first (default: {ladder})")
                     .format(ladder=DEFAULT_LADDER))
     ba.add_argument("--games", type=_games, default=400, help=_("games a candidate at most (the same deals for all)"))
-    ba.add_argument("--trials", type=_bounded(1, 10_000, N_("the number of trials")), default=30,
+    ba.add_argument("--force", action="store_true",
+                    help=_("run even when the games would take more than the time limit of half an hour "
+                           "(Ctrl-C stops it)"))
+    ba.add_argument("--trials", type=_number_option(numbers.whole, "--trials", 1, 10_000), default=30,
                     help=_("candidates to try (every one when the space is no larger)"))
     ba.add_argument("--seed", type=_seed, default=0)
     ba.add_argument("--store", metavar="FILE", help=_("keep the trials in this file; the same command continues "
                                                     "the search"))
-    ba.add_argument("--show", type=_bounded(0, 1000, N_("the number of alternatives")), default=5,
+    ba.add_argument("--show", type=_number_option(numbers.whole, "--show", 0, 1000), default=5,
                     help=_("alternatives shown"))
     ba.add_argument("--csv", metavar="FILE", help=_("also write every candidate tried as CSV"))
     ba.add_argument("--report", metavar="FILE", help=_("also write a one-page HTML report: the question, the best "
@@ -999,7 +1212,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                      "command that reproduces it"))
     _parallel_options(ba, _("processes for games the engine plays (default: the local cores when the engine plays; "
                                 "at most {per} to a local core)"))
-    ba.add_argument("--precision", metavar="HALF_WIDTH",
+    ba.add_argument("--precision", type=_number_option(numbers.decimal, "--precision", 0.001, 0.5), metavar="HALF_WIDTH",
                     help=_("after the search, play the best candidate on (the same deals for all) until each "
                            "target's 95-percent interval is this narrow either side, e.g. 0.02"))
     ba.add_argument("--json", action="store_true")
@@ -1032,11 +1245,12 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--seed", type=_seed, help=_("the seed: the same seed and generations give the same weights "
                                                "(default 1)"))
     budget = tr.add_mutually_exclusive_group()
-    budget.add_argument("--minutes", type=float, help=_("train this long (default 10)"))
-    budget.add_argument("--generations", type=_bounded(1, 1_000_000, N_("the number of generations")),
+    budget.add_argument("--minutes", type=_number_option(numbers.decimal, "--minutes", 0.1, 10_080),
+                        help=_("train this long (default 10)"))
+    budget.add_argument("--generations", type=_number_option(numbers.whole, "--generations", 1, 1_000_000),
                         help=_("train this many generations (counted from the run's start)"))
     tr.add_argument("--games", type=_games, help=_("games a seat for each candidate and opponent (default 200)"))
-    tr.add_argument("--popsize", type=_bounded(2, 1000, N_("the number of candidates")),
+    tr.add_argument("--popsize", type=_number_option(numbers.whole, "--popsize", 2, 1000),
                     help=_("candidates a generation (default 12)"))
     _weights_files(tr)
     tr.add_argument("--resume", metavar="STATE", help=_("continue the run saved in STATE (written beside the weights "
@@ -1051,7 +1265,7 @@ def build_parser() -> argparse.ArgumentParser:
     _vary_option(im)
     im.add_argument("--seed", type=_seed, help=_("the seed: the same seed and iterations give the same weights "
                                                "(default 1)"))
-    im.add_argument("--iterations", type=_bounded(1, 1000, N_("the number of iterations")),
+    im.add_argument("--iterations", type=_number_option(numbers.whole, "--iterations", 1, 1000),
                     help=_("iterations, counted from the run's start (default 1)"))
     im.add_argument("--games", type=_games, help=_("self-play games an iteration (default 200)"))
     _weights_files(im)
@@ -1061,6 +1275,23 @@ def build_parser() -> argparse.ArgumentParser:
                             "local core)"), _("a Dask scheduler (tcp://host:8786): play the games on its workers"))
     im.add_argument("--json", action="store_true")
     im.set_defaults(func=cmd_improve)
+    pt = sub.add_parser("playtest", help=_("people's recorded games read against the bots"))
+    pt_sub = pt.add_subparsers(dest="playtest", required=True)
+    pr = pt_sub.add_parser("report", help=_("each decision's loss, each draw's luck, the players beside the bots"))
+    pr.add_argument("records", nargs="+", help=_("game records: files, or folders of *.json"))
+    pr.add_argument("--levels", default="heuristic,strong", help=_("the levels to compare the players with, weakest "
+                                                                   "first (levels with move probabilities)"))
+    pr.add_argument("--budget", default="search:400", help=_("the search's rollouts a decision: search:400"))
+    pr.add_argument("--bot-games", type=_games, default=200, help=_("games each level plays against itself"))
+    pr.add_argument("--seed", type=_seed, default=0)
+    pr.add_argument("--csv", metavar="FILE", help=_("also write one row a decision and a draw as CSV"))
+    pr.add_argument("--report", metavar="FILE.html", help=_("also write the report as one HTML file"))
+    pr.add_argument("--json", action="store_true")
+    pr.set_defaults(func=cmd_playtest_report)
+    pp = pt_sub.add_parser("persona", help=_("fit strong's weights to the players' moves: a level persona@FILE"))
+    pp.add_argument("records", nargs="+", help=_("game records: files, or folders of *.json"))
+    pp.add_argument("--out", required=True, metavar="FILE", help=_("the weights file to write"))
+    pp.set_defaults(func=cmd_playtest_persona)
     return ap
 
 
@@ -1082,51 +1313,36 @@ def _parallel_options(command: argparse.ArgumentParser, workers: str,
                       scheduler: str = N_("a Dask scheduler (tcp://host:8786): spread sampled games over its workers")) -> None:
     """``--workers N`` and ``--scheduler ADDRESS``, said the same way by every command that spreads its work
     (``workers``: what the processes do, with ``{per}`` for the most a local core takes)."""
-    command.add_argument("--workers", type=int, metavar="N", help=workers.format(per=WORKERS_PER_CORE))
+    command.add_argument("--workers", type=_workers, metavar="N", help=workers.format(per=WORKERS_PER_CORE))
     command.add_argument("--scheduler", metavar="ADDRESS", help=_(scheduler))
 
 
-def _precision(text: str | None) -> float | None:
-    """``--precision``: the 95% interval's half-width wanted of the best candidate, above 0 and at most 0.5
-    (a Refused names the value otherwise)."""
-    if text is None:
-        return None
-    try:
-        value = float(text) if len(text) <= 20 else math.nan
-    except ValueError:
-        value = math.nan
-    if not 0 < value <= 0.5:
-        raise Refused(_("--precision must be a number above 0 and at most 0.5 (0.02: the interval's "
-                        "half-width), not {value}").format(value=shown(text)))
-    return value
-
-
-def _bounded(low: int, high: int, what: str) -> Any:
-    def read(text: str) -> int:
+def _number_option(read: Callable[[str, str, Any, Any], Any], option: str, low: float, high: float
+                   ) -> Callable[[str], Any]:
+    """An option's ``type=``: its value read by ``read`` (:func:`.numbers.whole` or :func:`.numbers.decimal`)
+    from ``low`` to ``high``, as a panel's box reads it.  A value refused is a :class:`Refused` in the reader's
+    words (exit 1), not argparse's usage error: argparse turns only a ValueError or a TypeError raised here
+    into its own, and :func:`main` says a Refused from the parser as any other."""
+    def parse(text: str) -> Any:
         try:
-            value = int(text) if len(text) <= 20 else None
-        except ValueError:
-            value = None
-        if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(_("{what} must be a whole number from {low} to {high}").format(
-                what=_(what), low=plain_count(low), high=plain_count(high)))
-        return value
-    return read
+            return read(text, option, low, high)
+        except numbers.NumberError as exc:
+            raise Refused(str(exc)) from None
+    return parse
 
 
-def _seconds(text: str) -> float:
-    """A time allowed, in seconds: a finite number above 0."""
-    try:
-        value = float(text) if len(text) <= 40 else math.nan
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(_("seconds are a number above 0, not {value}").format(value=text[:40]))
-    return value
+def _scale(text: str) -> float:
+    """``diagram --scale``: within the render's bounds of a PNG's scale, those of the diagram export's box
+    (imported here: the render is loaded only by a command that draws)."""
+    from .render.export import SCALES
+
+    return _number_option(numbers.decimal, "--scale", *SCALES)(text)
 
 
-_games = _bounded(1, 10_000_000, N_("the number of games"))
-_seed = _bounded(0, 2**63 - 1, N_("the seed"))
+#: the most games a command plays for one answer (a rule set, a level, a candidate)
+MAX_GAMES = 10_000_000
+_games = _number_option(numbers.whole, "--games", 1, MAX_GAMES)
+_seed = _number_option(numbers.whole, "--seed", 0, 2**63 - 1)
 
 
 def _language_asked(argv: list[str]) -> str | None:
@@ -1151,6 +1367,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if asked:
             set_language(previous)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    except Refused as exc:  # an option's number refused by the one reader (see _number_option)
+        print(_("refused: {reason}").format(reason=exc), file=sys.stderr)
+        if asked:
+            set_language(previous)
+        return EXIT_INVALID
     if args.lang and not asked:
         previous = set_language(args.lang)
     terminate = stop_on_terminate()
@@ -1168,6 +1389,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INVALID
     except Refused as exc:
         print(_("refused: {reason}").format(reason=exc), file=sys.stderr)
+        return EXIT_INVALID
+    except TooLong as exc:  # a run past the time limit (analysis.limits), said before it starts: --force confirms it
+        print(_("refused: {reason}").format(reason=_("{error} with --force (Ctrl-C stops it)").format(error=exc)),
+              file=sys.stderr)
         return EXIT_INVALID
     except KeyboardInterrupt:
         print(_("cancelled"), file=sys.stderr)

@@ -8,7 +8,8 @@ here asks the engine; nothing restates a rule.
 Positions and rules
     :class:`Position` (with its methods: ``legal_moves``, ``apply``, ``chance_outcomes``,
     ``apply_outcome``, ``sample_outcome``, ``result``, ``view``), :class:`Side`, :class:`Draw`,
-    :class:`Rules` (and the choices of its parameters), :data:`PRESETS`, :data:`SIDES`, the cards (:class:`Cards`, :data:`EMPTY`,
+    :class:`Rules` (and the choices and bounds of its parameters: :data:`BOUNDS`, :data:`MAX_PER_VALUE`),
+    :data:`PRESETS`, :data:`SIDES`, the cards (:class:`Cards`, :data:`EMPTY`,
     :data:`HERO`, :data:`KINDS`, :func:`value_of`), moves (:class:`Move`, :class:`Choice`,
     :class:`LegalMoves`, :func:`placement_choice`: a placement's limits from a hand, RULES.md 3), the decision
     and chance points and the controls (the enums :class:`Point`, :class:`Control`, :class:`SideIndex` and
@@ -32,7 +33,7 @@ Playing
     :func:`play` with :class:`Hooks` (the one game loop), :class:`Policy`, :class:`Uniform`,
     :data:`UNIFORM`, :func:`concede_move`, :class:`SideView`, :class:`PublicRecord`, :func:`determinise`
     (a full position drawn from a view and its record, for searches),
-    :class:`GameRecord`, :class:`Event`.
+    :class:`GameRecord`, :class:`Event`, :func:`play_game` (a seeded game recorded).
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ from .moves import Choice, IllegalMove, LegalMoves, Move, placement_choice
 from .policy import UNIFORM, Policy, Uniform, concede_move
 from .position import Position
 from .problems import Problem
-from .record import Event, GameRecord
-from .rules import ADJACENCIES, PRESETS, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Rules, RulesError
+from .record import Event, GameRecord, play_game
+from .rules import ADJACENCIES, BOUNDS, MAX_PER_VALUE, PRESETS, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Rules, RulesError
 from .scoring import (ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, Result, cannot_play_on, ending,
                       holds_too_few, points_rows, sweeper, table_result)
 from .state import (CONCEDE_CHOICE, DEAL, DECISIONS, DRAW, END, ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
@@ -60,7 +61,7 @@ from .view import PublicRecord, SideView
 __all__ = [
     # positions, rules, cards, moves
     "Position", "Side", "Placed", "Draw", "Rules", "RulesError", "PRESETS", "SIDES", "REMOVALS", "SCORINGS",
-    "RESHUFFLES", "ADJACENCIES", "Cards", "EMPTY", "HERO", "KINDS", "value_of",
+    "RESHUFFLES", "ADJACENCIES", "BOUNDS", "MAX_PER_VALUE", "Cards", "EMPTY", "HERO", "KINDS", "value_of",
     "Move", "Choice", "LegalMoves", "IllegalMove", "Problem", "placement_choice",
     # points of a game and controls
     "SETUP_DISCARD", "TEAM_SPLIT", "TEAM_ORDER", "OPEN_FIRST", "RESPOND_FIRST", "OPEN_SECOND", "RESPOND_SECOND",
@@ -74,7 +75,7 @@ __all__ = [
     "holds_too_few", "cannot_play_on", "cannot_reshuffle_again", "hand_size_after_draw", "ending_without_reshuffle",
     # playing
     "play", "Hooks", "GameTooLong", "Policy", "Uniform", "UNIFORM", "concede_move", "SideView", "PublicRecord", "determinise",
-    "GameRecord", "Event",
+    "GameRecord", "Event", "play_game",
 ]
 
 

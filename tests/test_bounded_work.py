@@ -156,3 +156,61 @@ def test_the_command_line_refuses_hours_of_games_in_one_line_and_names_force(com
     assert main(command) == 1
     err = capsys.readouterr().err
     assert "games would take about" in err and "--force" in err and "internal error" not in err
+
+
+@pytest.fixture
+def no_time_at_all(monkeypatch):
+    """A limit of no time: every run a panel starts is past it, so each panel's refusal and its "run anyway" are
+    checked on a few games, whatever the machine's cores (the refusal reads stated costs, never a clock)."""
+    from guyenne_explore.analysis import limits
+
+    monkeypatch.setattr(limits, "RUN_SECONDS", 0.0)
+
+
+def _refused_naming_the_box(status: str) -> bool:
+    """The status says the run was refused for its time and names the box that runs it anyway."""
+    return "Not run: " in status and "would take" in status and "tick &#x27;run anyway (past the time limit)&#x27;" in status
+
+
+def test_the_skill_panel_says_the_refusal_and_runs_when_run_anyway_is_ticked(no_time_at_all) -> None:
+    """The Skill levels tab showed the refusal but had no way to confirm it."""
+    from guyenne_explore.widgets.skill_panel import SkillPanel
+
+    panel = SkillPanel(Position.start("base"))
+    panel.heuristic.value = panel.strong.value = panel.search.value = False
+    panel.games.value = 20
+    panel.run()
+    assert _refused_naming_the_box(panel.controls.status.value) and panel.table is None
+    panel.run_anyway.value = True
+    panel.run()
+    assert panel.table is not None and panel.table.levels == ["uniform"]
+
+
+def test_the_balance_panel_says_the_refusal_and_runs_when_run_anyway_is_ticked(no_time_at_all, tmp_path) -> None:
+    from guyenne_explore.widgets.balance_panel import BalancePanel
+    from guyenne_explore.widgets.starts import before_deal
+
+    panel = BalancePanel(before_deal("base"))
+    panel.rows[0].values.value, panel.rows[1].values.value = "5:6", ""
+    panel.games.value, panel.trials.value = 20, 1
+    panel.store = str(tmp_path / "s.journal")
+    panel.run()
+    assert _refused_naming_the_box(panel.controls.status.value) and panel.result is None
+    panel.run_anyway.value = True
+    panel.run()
+    assert panel.result is not None and panel.result.played > 0
+
+
+@pytest.mark.parametrize("run", ["run_compare", "run_sweep"])
+def test_the_variant_lab_says_the_refusal_and_runs_when_run_anyway_is_ticked(no_time_at_all, run: str) -> None:
+    from guyenne_explore.widgets.variant_lab import VariantLab
+
+    lab = VariantLab(Position.start("base"))
+    lab.games.value, lab.method.value = 20, "sample"
+    getattr(lab, run)()
+    assert _refused_naming_the_box(lab.controls.status.value) and not lab.results
+    lab.run_anyway.value = True
+    getattr(lab, run)()
+    assert lab.results and all(r.games == 20 for r in lab.results.values())
+    lab.method.value = "exact"  # an exact request is forced in the Analysis tab, not by this box
+    assert lab.run_anyway.layout.display == "none"

@@ -32,7 +32,8 @@ KEYWORDS = {"_": None, "N_": None, "NP_": ((1, "c"), 2), "gettext": None, "ngett
 SAME_IN_FRENCH = {"{detail}", "Guyenne", "X", "Y", "{count} × {card}", "Notation", "Position", "Total", "Option",
                   "Expert", "Variante", "{side} {score}", "JSON", "{name}: {value}", "SVG", "PNG", "PDF", "ZIP",
                   "Score", "{title} · {subtitle}", "{first} · {second}", "§{number}", "{number}. {caption}", "Figures",
-                  "front"}
+                  "front", "HTML", "section", "{count} point", "{count} points", "{rules} {estimate}, {verdict}",
+                  "{count} minute", "{count} minutes"}
 
 
 def _catalogue():
@@ -436,13 +437,16 @@ def test_figures_and_metrics_in_french():
 def test_number_boxes_say_what_is_wrong_in_french(english):
     pytest.importorskip("ipywidgets")
     from guyenne_explore.widgets.forms import read_decimal, read_whole
-    assert read_whole("x", "Games")[1] == "Games must be a whole number, not 'x'"
+    assert read_whole("x", "Games")[1] == "Games must be a whole number written with the digits 0-9, not 'x'"
     set_language("fr")
-    assert read_whole("x", "Games")[1] == "Parties doit être un nombre entier, pas 'x'"
+    assert read_whole("x", "Games")[1] == "Parties doit être un nombre entier écrit avec les chiffres 0 à 9, pas 'x'"
     assert read_whole("", "Seed")[1] == "Graine est vide\u00a0: tapez un nombre entier"
-    assert read_decimal("9", "PNG scale", 0.5, 4)[1] == "Échelle PNG doit être entre 0,5 et 4, pas 9"  # French decimals
+    assert read_whole("20000", "Games", 1, 10_000)[1] == "Parties doit valoir au plus 10\u202f000, pas 20000"  # grouped
+    assert read_decimal("0,1", "PNG scale", 0.5, 4)[1] == "Échelle PNG doit valoir au moins 0,5, pas 0,1"  # decimals
     assert read_decimal("1,5", "PNG scale", 0.5, 4) == (1.5, None)  # a French decimal comma is read
-    assert read_decimal("1,5,0", "PNG scale", 0.5, 4)[1].endswith("pas '1,5,0'")  # quoted as typed
+    assert read_decimal("1,5,0", "PNG scale", 0.5, 4)[1] == (
+        "Échelle PNG doit être un nombre écrit avec les chiffres 0 à 9 et au plus une virgule ou un point décimal "
+        "(0,45 ou 0.45), pas '1,5,0'")  # quoted as typed
 
 
 # ---------------------------------------------------------------------- skill levels and optimal play
@@ -671,3 +675,83 @@ def test_durations_counts_and_sizes_are_worded_by_babel_in_both_languages():
         assert plain_duration(10800) == "environ 3\xa0heures"
     finally:
         set_language(None)
+
+
+# ---------------------------------------------------------------------- the first ten minutes in French (issue 42)
+def test_the_session_note_and_the_page_title_follow_the_language_switch(english):
+    """What "Open session" said (the file opened, the last results listed) and the browser tab's title stayed
+    English after a switch to French."""
+    pytest.importorskip("ipywidgets")
+    import json
+
+    from guyenne_explore.widgets.explorer import Explorer
+    from guyenne_explore.widgets.session import session_data
+
+    data = session_data(Explorer())
+    old = {k: data[k] for k in ("kind", "position", "history", "step", "analysis")}  # version 1 lists its results
+    old.update(version=1, results={"advanced": {"win": {"english": 0.5, "french": 0.4, "draw": 0.1}, "games": 3000}})
+    ex = Explorer()
+    assert ex.page_title.title == "Guyenne explorer" and ex.page_title.lang == "en"
+    assert ex.session.open_text("old.json", json.dumps(old)), ex.session.upload.message
+    assert ex.session.upload.message == "opened old.json"
+    assert "advanced: English 0.500, French 0.400, draw 0.100 (3,000 games)" in ex.session.message.value
+    ex.language.value = "fr"
+    assert ex.session.upload.message == "old.json ouvert"
+    assert "advanced\u00a0: Anglais 0,500, Français 0,400, égalité 0,100 (3\u202f000 parties)" in \
+        ex.session.message.value
+    assert ex.page_title.title == "Explorateur de Guyenne" and ex.page_title.lang == "fr"
+    ex.language.value = "en"
+    assert ex.session.upload.message == "opened old.json" and "(3,000 games)" in ex.session.message.value
+    assert ex.page_title.title == "Guyenne explorer"
+
+
+def test_typed_balance_targets_take_the_languages_decimals_and_read_both(english):
+    """A target's ends kept "0.48" in French; they show the language's decimal symbol after a switch (each way),
+    and either form typed is read."""
+    pytest.importorskip("ipywidgets")
+    from guyenne_explore.widgets.explorer import Explorer
+
+    ex = Explorer()
+    target = ex.balance.targets[0]
+    target.low.value = "0.48"
+    ex.language.value = "fr"
+    assert (target.low.value, target.high.value) == ("0,48", "0,55")
+    assert target.message.value == "" and target.text == "advantage=0,48:0,55"
+    target.high.value = "0.6"  # the other form, typed in French: read
+    assert target.message.value == ""
+    target.high.value = "abc"  # no number: left as typed, its problem beside the row
+    ex.language.value = "en"
+    assert (target.low.value, target.high.value) == ("0.48", "abc") and "abc" in html.unescape(target.message.value)
+    assert Explorer(lang="fr").balance.targets[1].high.value == "0,05"  # an explorer opened in French
+
+
+def test_undo_and_cancel_are_two_words_in_french(english):
+    """« Annuler » was both the builder's Undo and a run's Cancel: no two buttons with different English names
+    share one French name."""
+    w = pytest.importorskip("ipywidgets")
+    from guyenne_explore.widgets.explorer import Explorer
+    from guyenne_explore.widgets.language import widgets_of
+
+    ex = Explorer(lang="fr")
+    assert ex.builder.undo_button.description == "↶ Défaire"
+    assert ex.analysis.controls.cancel_button.description == "Annuler"
+    named: dict[str, set[str]] = {}
+    for x in widgets_of(ex):
+        kept = getattr(x, "_guyenne_english", {}).get("description")
+        if isinstance(x, w.Button) and kept is not None:
+            named.setdefault(kept[1], set()).add(kept[0])
+    assert not {fr: en for fr, en in named.items() if len(en) > 1}
+
+
+def test_game_counts_in_subtitles_are_grouped_as_the_language_groups():
+    """A figure's subtitle read "(1000 parties)" where the rest writes "3 000": the count takes the language's
+    grouping, a narrow no-break space in French."""
+    import dataclasses
+
+    from guyenne_explore import Position
+    from guyenne_explore.analysis.api import analyse
+    from guyenne_explore.render import plots
+
+    result = dataclasses.replace(analyse(Position.start("base"), method="sample", games=20, seed=1), games=3000)
+    assert plots.score_figure({"base": result}, "en").layout.annotations[0].text == "base<br>(3,000 games)"
+    assert plots.score_figure({"base": result}, "fr").layout.annotations[0].text == "base<br>(3\u202f000 parties)"

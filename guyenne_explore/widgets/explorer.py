@@ -6,6 +6,9 @@ own edits (None when its position is invalid, so nothing is ever analysed from a
 position); the moves panel writes it when a move is applied or the game is stepped, and the
 builder then shows that position in its form without reading it back.  The table draws the
 position, the moves panel lists its moves, the analysing panels receive it.
+
+Above the panels, one line of help (folded) and the start (:mod:`.start`): "What do you want to
+know?", the questions a designer brings, each setting up the tab that answers it in one click.
 """
 
 from __future__ import annotations
@@ -13,10 +16,12 @@ from __future__ import annotations
 import pathlib
 from typing import Any
 
+import anywidget
 import ipywidgets as w
+import traitlets
 
+from ..i18n import current_language, set_language
 from ..i18n import gettext as _
-from ..i18n import set_language
 from ..position import Position
 from .analysis_panel import AnalysisPanel
 from .balance_panel import BalancePanel
@@ -25,19 +30,56 @@ from .diagram_export import DiagramExport
 from .guard import guarded
 from .language import LanguageSwitch, relabel
 from .moves_panel import MovesPanel
+from .play_panel import PlayPanel
+from .rulebook_panel import RulebookPanel
 from .session import SessionControls
 from .skill_panel import SkillPanel
+from .start import StartScreen
 from .starts import before_deal
 from .state import ExplorerState
 from .table import Table
 from .variant_lab import VariantLab
 
-TABS = ("Builder", "Analysis", "Variant lab", "Skill levels", "Balance")
-STYLE = pathlib.Path(__file__).parent / "static" / "explorer.css"
+TABS = ("Builder", "Analysis", "Variant lab", "Skill levels", "Balance", "Play", "Rulebook")
+STATIC = pathlib.Path(__file__).parent / "static"
+STYLE = STATIC / "explorer.css"
+
+
+class PageTitle(anywidget.AnyWidget):
+    """The browser tab's title and the page's ``lang``, in the language shown (:meth:`show` after a switch): the
+    app's page is the explorer's own; in JupyterLab the page script leaves Lab's title alone (static/page_title.js).
+    In the app it also says, in ``stopped``'s words, that the explorer stopped when the page's kernel is gone."""
+
+    _esm = STATIC / "page_title.js"
+
+    title = traitlets.Unicode("").tag(sync=True)
+    lang = traitlets.Unicode("en").tag(sync=True)
+    #: the banner the app's page shows once its kernel is gone (the page cannot ask a dead kernel for words)
+    stopped = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(layout=w.Layout(display="none"), **kwargs)
+        self.show()
+
+    def show(self) -> None:
+        """The title, the language and the banner's words, in the current language."""
+        with self.hold_sync():
+            self.title, self.lang = _("Guyenne explorer"), current_language()
+            self.stopped = _("The explorer has stopped: its Python kernel is gone. Reload the page to start it again.")
 
 
 def intro_html() -> str:
-    """How to use the explorer, in the current language (the notebook's own text cannot follow a switch)."""
+    """One line above the panels, what the explorer is for, with its help folded under a link (a new user reads
+    the questions of the start first, not 300 px about the table); in the current language (the notebook's own
+    text cannot follow a switch)."""
+    return ("<details class='guyenne-help'><summary>" + _("Explore the rules of Guyenne: choose a question below, or "
+                                                         "any tab. {help}").format(
+        help="<a style='text-decoration:underline;cursor:pointer'>" + _("Help: how the explorer works") + "</a>")
+        + "</summary>" + help_html() + "</details>")
+
+
+def help_html() -> str:
+    """How to use the explorer: the table, the moves, the tabs and the start of the game."""
     return "".join(f"<p>{paragraph}</p>" for paragraph in (
         _("The table on the left is live: click a castle to cycle its controller (neutral → English → French), click a "
           "hand, deck, discard or removed pile to edit its counts in the builder. Hover a legal move to preview it on "
@@ -69,11 +111,16 @@ class Explorer(w.HBox):
         # settings that meet a designer's targets, from the deal, and the skill depth (the lab's variant may start it)
         self.balance = BalancePanel(start, variant=lambda: self.lab.variant)
         self.builder = Builder(state=self.state)
+        # people and bots play the table's position, the lab's variant or a preset; every game is kept
+        self.play = PlayPanel(position=lambda: self.state.position, variant=lambda: self.lab.variant)
+        # the rulebook of the lab's variant or a preset, every example replayed, its diff against the preset
+        self.rulebook = RulebookPanel(variant=lambda: self.lab.variant)
+        self.rulebook.add_class("guyenne-rulebook")
         self.builder.add_class("guyenne-builder")  # scrolls on its own beside the table (static/explorer.css)
         # side by side down to about 1150 px (a 1280x800 window, JupyterLab without its side bar),
         # one above the other below that; the table's diagram scales with its column
-        self.tabs = w.Tab(children=[self.builder, self.analysis, self.lab, self.skill, self.balance],
-                          layout=w.Layout(flex="1 1 560px", min_width="0"))
+        self.tabs = w.Tab(children=[self.builder, self.analysis, self.lab, self.skill, self.balance, self.play,
+                                    self.rulebook], layout=w.Layout(flex="1 1 560px", min_width="0"))
         self.tabs.titles = TABS
         self.diagram_export = DiagramExport(self.table)
         # English / Français: every panel's texts, the table and the downloads follow (see .language)
@@ -83,15 +130,17 @@ class Explorer(w.HBox):
         left = w.VBox([self.language, self.session, self.table, self.diagram_export, w.HTML("<h4>Legal moves</h4>"),
                        self.moves], layout=w.Layout(flex="0 1 560px", min_width="320px"))
         style = w.HTML(f"<style>{STYLE.read_text()}</style>", layout=w.Layout(display="none"))
+        self.page_title = PageTitle()
         self.intro = w.HTML(intro_html(), layout=w.Layout(width="100%"))  # a row of its own above the columns
         self.intro.add_class("guyenne-intro")
-        super().__init__([style, self.intro, left, self.tabs],
+        self.start = StartScreen(self)  # "What do you want to know?": a row of its own, the first thing read
+        super().__init__([style, self.page_title, self.intro, self.start, left, self.tabs],
                          layout=w.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"), **kwargs)
         self.add_class("guyenne-explorer")
         # the panels follow the state; an unexpected error in one goes back to the control that changed the state
         # (the builder's field, the moves panel's button), which shows it beside itself, never raised
         self.state.observe(self._shown, names=["position", "start"])
-        self.state.observe(self._problems, names="problems")
+        self.state.observe(self._problems, names=["problems", "draft"])
         w.dlink((self.state, "highlight"), (self.table, "highlight"))
         # clicks on the table: an unexpected error shows in the builder's section it concerns, never raised
         self.table.on_castle_click(guarded(self.builder.errors["castles"])(self.builder.cycle_castle))
@@ -112,13 +161,17 @@ class Explorer(w.HBox):
         set_language(lang)
         relabel(self, lang)
         self.intro.value = intro_html()
+        self.page_title.show()  # the browser tab's title
+        self.session.refresh()  # what was opened, and the notes on it
+        self.start.refresh()  # the line saying what the question chosen set up
         self.builder.refresh()  # the problems beside the fields and the header, written again
         self.table._redraw()
         if self.state.position is None:
             self._problems(None)
         self.moves.refresh()
         self.diagram_export.refresh()  # the words beside its caption and scale
-        for panel in (self.analysis, self.lab, self.skill, self.balance):  # the last results, drawn again from what they keep
+        # the last results, drawn again from what they keep
+        for panel in (self.analysis, self.lab, self.skill, self.balance, self.play, self.rulebook):
             panel.refresh()
 
     def _shown(self, _change: Any) -> None:
@@ -135,11 +188,19 @@ class Explorer(w.HBox):
         self.balance.set_position(p, start)
 
     def _problems(self, _change: Any) -> None:
-        """While no position is valid, the table keeps its last diagram, dimmed, with the form's first problems."""
+        """While no position is valid, the table draws the builder's as it stands (its draft) with the form's first
+        problems under it; a form that cannot be read that far leaves the last diagram, dimmed, with them."""
         if self.state.position is None:
-            self.table.set_position(None, _("not a valid position: {problems}").format(
-                problems="; ".join(map(str, self.state.problems[:2]))))
+            words = _("not a valid position: {problems}").format(problems="; ".join(map(str, self.state.problems[:2])))
+            if self.state.draft is not None:
+                self.table.set_draft(self.state.draft, words)
+            else:
+                self.table.set_position(None, words)
+
+    def show_tab(self, title: str) -> None:
+        """Select the tab ``title`` (one of :data:`TABS`, in English whatever the language shown)."""
+        self.tabs.selected_index = TABS.index(title)
 
     def _edit_stack(self, side: str, zone: str, member: int) -> None:
-        self.tabs.selected_index = TABS.index("Builder")
+        self.show_tab("Builder")
         self.builder.focus_zone(side, zone, member)
