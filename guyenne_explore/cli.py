@@ -662,7 +662,7 @@ def cmd_depth(args: argparse.Namespace) -> int:
     engine_played = engine_plays(ladder)
     try:
         with _executor_for(args, engine_played) as executor:
-            depth = skill_depth(rules, ladder, args.games, args.seed, executor, progress)
+            depth = skill_depth(rules, ladder, args.games, args.seed, executor, progress, force=args.force)
     except Cancelled:
         raise KeyboardInterrupt from None
     if args.json:
@@ -862,7 +862,7 @@ def cmd_style(args: argparse.Namespace) -> int:
         bar(_("{done} of {total} games").format(done=plain_count(done), total=plain_count(total)))
 
     try:
-        styles = play_styles(rule_sets, levels, args.games, args.seed, progress)
+        styles = play_styles(rule_sets, levels, args.games, args.seed, progress, force=args.force)
     except Cancelled:
         raise KeyboardInterrupt from None
     if args.csv:
@@ -1228,6 +1228,9 @@ def build_parser() -> argparse.ArgumentParser:
     _parallel_options(de, _("processes for games the engine plays (default: the local cores when the engine plays; "
                                 "at most {per} to a local core)"))
     de.add_argument("--json", action="store_true")
+    de.add_argument("--force", action="store_true",
+                    help=_("run even when the games would take more than the time limit of half an hour "
+                           "(Ctrl-C stops it)"))
     de.set_defaults(func=cmd_depth)
     st = sub.add_parser("style", help=_("how each skill level plays: bluffs, cards at an opening, hero timing, "
                                         "conceding, castles chosen"))
@@ -1238,6 +1241,9 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--seed", type=_seed, default=0)
     st.add_argument("--csv", metavar="FILE", help=_("also write every measure as CSV"))
     st.add_argument("--json", action="store_true")
+    st.add_argument("--force", action="store_true",
+                    help=_("run even when the games would take more than the time limit of half an hour "
+                           "(Ctrl-C stops it)"))
     st.set_defaults(func=cmd_style)
     tr = sub.add_parser("train", help=_("train the learned policy strong for a rule set (CMA-ES; cancellable, resumable)"))
     tr.add_argument("--rules", help=_("the preset or rules JSON to train for (default with --resume: the run's)"))

@@ -146,7 +146,9 @@ def test_the_analysis_panel_says_the_refusal_and_runs_when_run_anyway_is_ticked(
 
 @pytest.mark.parametrize("command", [
     ["analyse", "--rules", "base", "--policies", "search:400,search:400", "--samples", "100000", "--workers", "1"],
-    ["skill", "--rules", "base", "--levels", "search:400,search:800", "--games", "20000", "--workers", "1"]])
+    ["skill", "--rules", "base", "--levels", "search:400,search:800", "--games", "20000", "--workers", "1"],
+    ["depth", "--rules", "base", "--levels", "strong,search:800", "--games", "1000000"],
+    ["style", "--rules", "base", "--levels", "uniform,search:800", "--games", "100000"]])
 def test_the_command_line_refuses_hours_of_games_in_one_line_and_names_force(command: list[str], capsys) -> None:
     """The command line said "about 1 day on one core" and started them (analyse plans and runs by itself, not
     through analyse(), so it asks the same check); skill and balance refuse in words too, where a TooLong
@@ -190,8 +192,8 @@ def test_the_balance_panel_says_the_refusal_and_runs_when_run_anyway_is_ticked(n
     from guyenne_explore.widgets.balance_panel import BalancePanel
     from guyenne_explore.widgets.starts import before_deal
 
-    panel = BalancePanel(before_deal("base"))
-    panel.rows[0].values.value, panel.rows[1].values.value = "5:6", ""
+    panel = BalancePanel(before_deal("advanced"))
+    panel.rows[0].values.value, panel.rows[1].values.value = "5:6", "5:6"
     panel.games.value, panel.trials.value = 20, 1
     panel.store = str(tmp_path / "s.journal")
     panel.run()
@@ -214,3 +216,33 @@ def test_the_variant_lab_says_the_refusal_and_runs_when_run_anyway_is_ticked(no_
     assert lab.results and all(r.games == 20 for r in lab.results.values())
     lab.method.value = "exact"  # an exact request is forced in the Analysis tab, not by this box
     assert lab.run_anyway.layout.display == "none"
+
+
+def test_how_they_play_says_the_refusal_and_runs_when_the_tabs_box_is_ticked(no_time_at_all) -> None:
+    """How they play had no time check at all: its games are refused like the tab's own, and the tab's one
+    "run anyway" box confirms both."""
+    from guyenne_explore.widgets.skill_panel import SkillPanel
+
+    panel = SkillPanel(Position.start("base"))
+    section = panel.how_they_play
+    section.levels_text.value, section.games.value = "uniform", 5
+    section.run()
+    assert _refused_naming_the_box(section.controls.status.value) and section.styles is None
+    panel.run_anyway.value = True
+    section.run()
+    assert section.styles is not None and [lv.level for lv in section.styles[0].levels] == ["uniform"]
+
+
+def test_the_skill_depth_says_the_refusal_and_runs_when_the_panels_box_is_ticked(no_time_at_all) -> None:
+    """The Balance tab's skill depth had no time check: its ladder's games are refused like the search's, and the
+    panel's "run anyway" box confirms it."""
+    from guyenne_explore.widgets.balance_panel import BalancePanel
+    from guyenne_explore.widgets.starts import before_deal
+
+    panel = BalancePanel(before_deal("base"))
+    panel.ladder.value, panel.depth_games.value = "uniform,heuristic", 5
+    panel.run_depth()
+    assert _refused_naming_the_box(panel.depth_controls.status.value)
+    panel.run_anyway.value = True
+    panel.run_depth()
+    assert panel.depth_controls.status.value.startswith("Done"), panel.depth_controls.status.value

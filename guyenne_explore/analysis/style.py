@@ -44,11 +44,12 @@ from typing import Any, Callable, Collection, Iterator, Sequence
 from ..engine_api import (CONCEDE_CHOICE, ENGLISH, HERO, KINDS, NEUTRAL, OPEN_FIRST, OPEN_SECOND, PLACEMENTS,
                           RESPOND_SECOND, Cards, Draw, Event, GameRecord, Hooks, Move, Position, PublicRecord,
                           Rules, SideView, apply_legal, battle_winner, defence_holds, play)
-from ..i18n import current_language, plain_count, translator
+from ..i18n import current_language, ngettext, plain_count, translator
 from .cancel import Cancelled, Stoppable, Throttled
 from .compiled.heuristic import checked, unsupported
 from .compiled.rollout import traced_game
 from .intervals import mean_interval, wilson
+from .limits import check_duration
 from .planning import seconds_a_game
 from .policies.heuristic import castle_stake, facts
 from .policies.registry import policy_named
@@ -573,9 +574,13 @@ def play_style(rules: Rules, levels: Sequence[str] = STYLE_LEVELS, games: int = 
 
 
 def play_styles(rule_sets: Sequence[Rules], levels: Sequence[str] = STYLE_LEVELS, games: int = 400, seed: int = 0,
-                on_games: OnGames | None = None) -> list[PlayStyle]:
-    """:func:`play_style` for several rule sets side by side, one count of games over them all."""
+                on_games: OnGames | None = None, force: bool = False) -> list[PlayStyle]:
+    """:func:`play_style` for several rule sets side by side, one count of games over them all; refused
+    (:class:`.limits.TooLong`) where their cost (:func:`style_cost`) is past :data:`.limits.RUN_SECONDS`, unless
+    ``force``."""
     total = games * len(levels) * len(rule_sets)
+    check_duration(sum(seconds for _level, _n, seconds in style_cost(levels, games, rule_sets)),
+                   ngettext("{count} game", "{count} games", total).format(count=plain_count(total)), force)
     out = []
     for n, rules in enumerate(rule_sets):
         step = None

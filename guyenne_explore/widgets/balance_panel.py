@@ -633,7 +633,11 @@ class BalancePanel(w.VBox):
 
         def work() -> None:
             try:
-                depth = skill_depth(rules, levels, games, seed, executor, self.depth_controls.callback)
+                depth = skill_depth(rules, levels, games, seed, executor, self.depth_controls.callback,
+                                    force=self.run_anyway.value)
+            except TooLong as exc:  # the ladder's games, refused before any is played
+                refusal = exc
+                self._depth_finish(None, lambda: too_long_words(refusal))
             except Cancelled:
                 self._depth_finish(None, lambda: gettext("Cancelled: no depth was measured."))
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell

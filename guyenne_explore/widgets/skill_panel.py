@@ -80,7 +80,7 @@ class SkillPanel(w.VBox):
         self.subject = Subject(self.headline, self.figure_box, self.changes, self.details)  # the position; the figures' while stale
         self._analysing: tuple[Position, Start | None] | None = None
         # how each level plays, under the rule sets chosen here, from the deal
-        self.how_they_play = StyleSection(self.chosen_rule_sets, self.seed)
+        self.how_they_play = StyleSection(self.chosen_rule_sets, self.seed, run_anyway=self.run_anyway)
         self.rule_sets.observe(guarded(self.how_they_play.controls.status)(lambda _: self.how_they_play.check()),
                                names="value")
         self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))

@@ -17,11 +17,12 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis import STYLE_LEVELS, Cancelled, PlayStyle, cost_line, level_name, play_styles, policy_named, style_cost, to_saved
+from ..analysis import (STYLE_LEVELS, Cancelled, PlayStyle, TooLong, cost_line, level_name, play_styles, policy_named,
+                        style_cost, to_saved)
 from ..i18n import N_, gettext, plain_count, plain_size
 from ..render.style import style_csv, style_figures, style_tables
 from ..rules import Rules
-from .analysis_panel import RunControls, align_labels
+from .analysis_panel import RunControls, align_labels, run_anyway_box, too_long_words
 from .files import Download
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
@@ -42,14 +43,16 @@ class StyleSection(w.VBox):
     """Plays each level against itself under the chosen rule sets and shows how they play differently.
 
     ``rule_sets()`` gives the rule sets chosen in the tab with their labels; ``seed`` is the tab's seed field;
-    ``weights`` the session's weights a level ``strong@NAME`` names (never a file: see :mod:`.session_weights`)."""
+    ``weights`` the session's weights a level ``strong@NAME`` names (never a file: see :mod:`.session_weights`);
+    ``run_anyway`` the tab's box that confirms a run past the time limit (its own when the tab gives none)."""
 
     #: what a saved session keeps of the last run, read back as this type (see .session): each rule set's styles
     SAVED = {"styles": list[PlayStyle]}
 
     def __init__(self, rule_sets: Callable[[], list[tuple[str, Rules]]], seed: NumberField,
-                 weights: SessionWeights = SESSION, **kwargs: Any) -> None:
+                 weights: SessionWeights = SESSION, run_anyway: w.Checkbox | None = None, **kwargs: Any) -> None:
         self.rule_sets, self.seed, self.weights = rule_sets, seed, weights
+        self.run_anyway = run_anyway if run_anyway is not None else run_anyway_box()
         self.levels_text = w.Text(value=",".join(STYLE_LEVELS), description="Levels", continuous_update=False,
                                   tooltip="levels weakest first, separated by commas: uniform,heuristic,strong",
                                   layout=w.Layout(width="320px"))
@@ -141,7 +144,11 @@ class StyleSection(w.VBox):
 
         def work() -> None:
             try:
-                styles = play_styles([rules for _label, rules in chosen], levels, games, seed, self.controls.callback)
+                styles = play_styles([rules for _label, rules in chosen], levels, games, seed, self.controls.callback,
+                                     force=self.run_anyway.value)
+            except TooLong as exc:  # every level's games together, refused before any is played
+                refusal = exc
+                self._finish(None, lambda: too_long_words(refusal))
             except Cancelled:
                 had = self.styles is not None
                 self._finish(None, lambda: gettext("Cancelled: the figures below are from the previous run.") if had

@@ -33,9 +33,10 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ...engine_api import Position, Rules
-from ...i18n import gettext, translator
+from ...i18n import gettext, ngettext, plain_count, translator
 from ..api import execute
 from ..intervals import mean_interval, wilson
+from ..limits import check_duration
 from ..metrics import Metric, score
 from ..outcomes import Game
 from ..planning import plan, seconds_a_game
@@ -198,12 +199,17 @@ def play_seats(rules: Rules, weaker: str, stronger: str, games: int, seed: int,
 
 
 def skill_depth(rules: Rules, levels: Sequence[str] | None = None, games: int = 200, seed: int = 0,
-                executor: Executor | None = None, on_games: OnGames | None = None) -> Depth:
+                executor: Executor | None = None, on_games: OnGames | None = None, force: bool = False) -> Depth:
     """The ladder of ``levels`` (default: :func:`default_ladder`) from the deal under ``rules``: ``games`` deals a
     match (a tenth where a search plays), each in both seats.  ``on_games(done, total)`` counts the whole run's
-    games and cancels it by returning False (:class:`..cancel.Cancelled`)."""
+    games and cancels it by returning False (:class:`..cancel.Cancelled`).  Refused (:class:`..limits.TooLong`)
+    where the ladder's cost (:func:`ladder_cost`, on one core) is past :data:`..limits.RUN_SECONDS`, unless
+    ``force``."""
     levels = check_ladder(default_ladder() if levels is None else levels)
-    total = sum(n for _w, _s, n, _t in ladder_cost(levels, games, rules))
+    costs = ladder_cost(levels, games, rules)
+    total = sum(n for _w, _s, n, _t in costs)
+    check_duration(sum(seconds for _w, _s, _n, seconds in costs),
+                   ngettext("{count} game", "{count} games", total).format(count=plain_count(total)), force)
     matches, pairs, before = [], [], 0
     for weaker, stronger in zip(levels, levels[1:]):
         n = match_games(weaker, stronger, games)
