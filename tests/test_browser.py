@@ -126,10 +126,12 @@ def test_explorer_app_in_chromium(tmp_path):
                     page.wait_for_selector(f'.guyenne-table g.castle[data-castle="{i}"][data-control="english"]',
                                            state="attached")
                 assert _count(page) == opening
-                # ...until the sixth makes the game over: no legal move, the diagram dimmed with the reason
+                # ...until the sixth makes the game over: no legal move, the position as built drawn (not dimmed)
+                # with the reason under it
                 page.click('.guyenne-table g.castle[data-castle="5"]')
                 page.wait_for_selector('.guyenne-move-count[data-count="0"]', state="attached")
-                page.wait_for_selector(".guyenne-table.guyenne-table-stale")
+                page.wait_for_selector(".guyenne-table.guyenne-table-draft")
+                assert page.get_attribute('.guyenne-table g.castle[data-castle="5"]', "data-control") == "english"
                 assert "the English control every castle" in page.inner_text(".guyenne-table-note")
 
                 # one castle on to the French: a game again, with the opening's moves

@@ -83,7 +83,7 @@ def test_every_panel_fits_its_window(browser_app, width, height):
         assert page.texts_without_loading_sign == []  # a sign of loading until the panels came...
         assert page.locator(".guyenne-loading").is_hidden()  # ...and the note went with them
         app.start_from(page, "a dealt opening")  # it opens before the deal: every castle's moves after the deal
-        left = page.locator(".guyenne-explorer > .widget-vbox").first
+        left = page.locator(".guyenne-explorer > .guyenne-left").first
         tabs = page.locator(".guyenne-explorer .widget-tab").first
         lb, tb = left.bounding_box(), tabs.bounding_box()
         assert tb["x"] >= lb["x"] + lb["width"] - 1 and tb["y"] < lb["y"] + 50  # the tabs beside the table

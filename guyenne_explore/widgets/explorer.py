@@ -129,6 +129,7 @@ class Explorer(w.HBox):
         self.session = SessionControls(self)
         left = w.VBox([self.language, self.session, self.table, self.diagram_export, w.HTML("<h4>Legal moves</h4>"),
                        self.moves], layout=w.Layout(flex="0 1 560px", min_width="320px"))
+        left.add_class("guyenne-left")  # the table's column, beside the tabs (pages and tests find it by this)
         style = w.HTML(f"<style>{STYLE.read_text()}</style>", layout=w.Layout(display="none"))
         self.page_title = PageTitle()
         self.intro = w.HTML(intro_html(), layout=w.Layout(width="100%"))  # a row of its own above the columns

@@ -33,7 +33,7 @@ class RulebookPanel(w.VBox):
         self.variant = variant
         self.book: Rulebook | None = None
         self.source = w.Dropdown(options=[(gettext("the variant lab's variant"), LAB), *((p, p) for p in PRESET_NAMES)],
-                                 value=LAB, description=N_("Rules"), layout=w.Layout(width="auto"))
+                                 value=LAB, description=N_("Rules"), layout=w.Layout(width="360px"))
         self.problems = w.HTML()  # beside the choice: why the lab's rules cannot be used
         self.build = w.Button(description=N_("Build the rulebook"), icon="book", button_style="primary")
         self.paper = w.Dropdown(options=list(PAPERS), value="a4", description=N_("Paper"), layout=w.Layout(width="160px"))
