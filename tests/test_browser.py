@@ -115,6 +115,8 @@ def test_explorer_app_in_chromium(tmp_path):
                 page.goto(f"{URL}?token={token}")
                 page.wait_for_selector('.guyenne-table svg g.castle[data-castle="5"]')
                 app.start_from(page, "a dealt opening")  # it opens before the deal: no moves yet
+                # the moves come in their own message, after the table's
+                page.wait_for_function("() => Number(document.querySelector('.guyenne-move-count')?.dataset.count) > 0")
                 kernel = _kernel_id(page.content())
                 opening = _count(page)
                 assert opening > 0

@@ -64,12 +64,14 @@ def lang(request):
 def test_how_they_play_says_it_was_cancelled(lang):
     section = SkillPanel(before_deal("advanced")).how_they_play
     section.levels_text.value, section.games.value = "uniform,heuristic", 1_000_000
+    section.run_anyway.value = True  # past the time limit: confirmed, or it is refused before it starts
     assert CANCELLED[lang] in cancel_under_way(section.controls, lambda: section.run(block=False))
 
 
 def test_skill_levels_say_they_were_cancelled(lang):
     panel = SkillPanel(before_deal("advanced"))
     panel.search.value, panel.games.value = False, 10_000_000
+    panel.run_anyway.value = True  # past the time limit: confirmed, or it is refused before it starts
     assert CANCELLED[lang] in cancel_under_way(panel.controls, lambda: panel.run(block=False))
 
 
