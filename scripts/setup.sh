@@ -41,8 +41,10 @@ if [ ! -x .venv/bin/python ] || [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # numba keeps compiled code while a kernel source keeps its size and modification time.
-# The launch scripts wait for it: compiled here, before the server starts, no panel's first answer waits for the
-# compiler (a run that still finds a part to compile, its cache removed say, compiles it first and says so).
+# GUYENNE_WARM=background (the launch scripts) compiles in a process of its own while the server starts, so that
+# the explorer is shown within about a minute of a fresh clone: meanwhile Run analysis is answered at once by the
+# engine (fewer games, saying so) and refined when the compiling ends, and other runs wait for it, saying how long
+# it has left (the process holds a lock, analysis/sampling/warm.py lock_file, so no kernel compiles beside it).
 # A cached kernel holds the code of the kernels it calls, but numba checks only its own module's
 # source: after any change under compiled/ or exact/ the whole cache goes, so the heuristic's games never run a
 # kernel.py of before.  warm then compiles every entry point an analysis uses (analysis/sampling/warm.py STEPS,
@@ -50,7 +52,13 @@ fi
 WARM_KEY=$({ cat "$STAMP"; ls -l --time-style=+%s guyenne_explore/analysis/compiled/*.py guyenne_explore/analysis/exact/*.py; } | sha256sum | cut -c1-16)
 if [ "$(cat "$WARMED" 2>/dev/null)" != "$WARM_KEY" ]; then
   rm -f guyenne_explore/analysis/{compiled,exact}/__pycache__/*.nb[ic]
-  if .venv/bin/python -m guyenne_explore.analysis.sampling.warm; then
+  if [ "${GUYENNE_WARM:-now}" = background ]; then
+    echo "Compiling the fast path in the background (once, about 80 s; log in .venv/warm.log)."
+    ( .venv/bin/python -m guyenne_explore.analysis.sampling.warm > .venv/warm.log 2>&1 \
+        && echo "$WARM_KEY" > "$WARMED" ) &
+    # the lock is taken before the server's kernels can ask for it
+    for _ in $(seq 50); do [ -s .venv/warm.log ] && break; sleep 0.1; done
+  elif .venv/bin/python -m guyenne_explore.analysis.sampling.warm; then
     echo "$WARM_KEY" > "$WARMED"
   else
     echo "warning: the fast path could not be compiled ahead; the first analysis will compile it" >&2

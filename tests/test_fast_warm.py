@@ -117,3 +117,47 @@ def test_the_page_warms_the_pools_workers_once_the_fast_path_is_compiled(monkeyp
                 thread.join(10)
             assert loaded == []
     assert done.wait(10) and len(loaded) == 2
+
+
+def test_a_compiling_process_holds_the_lock_and_no_second_one_starts(monkeypatch, tmp_path):
+    """The launch scripts compile in a process of their own while the server starts: a kernel sees it by its lock,
+    starts no second compiling beside it, and its runs wait for it (or play by the engine)."""
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # a lock of its own, whatever else runs on the machine
+    assert not warm.compiling_in_background()
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; from guyenne_explore.analysis.sampling import warm\n"
+        "with warm.compiling_lock():\n    print('held', flush=True); sys.stdin.readline()")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert warm.compiling_in_background()
+        started = []
+        monkeypatch.setattr(warm.subprocess, "Popen", lambda *a, **k: started.append(a))
+        warm.compile_in_background()
+        assert started == []
+    finally:
+        holder.communicate("\n", timeout=30)
+    assert not warm.compiling_in_background()
+
+
+def test_a_run_waits_for_the_background_compiling_and_says_how_long_it_has_left(monkeypatch):
+    """A run (here a search, which the engine does not answer meanwhile) started while the launch scripts' step
+    compiles waits for it, saying so with the time left, rather than compiling the same parts beside it."""
+    polls = iter([True, True, False])
+    prepared = []
+    monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: True)
+    monkeypatch.setattr(analysis_panel, "compiling_in_background", lambda: next(polls, False))
+    monkeypatch.setattr(analysis_panel, "prepare", lambda progress: prepared.append(True) or 0.0)
+    monkeypatch.setattr(analysis_panel.time, "sleep", lambda s: None)
+    panel = AnalysisPanel(Position.start("base"))
+    panel.method.value, panel.english_policy.value = "sample", "search"
+    panel.search_budget.value, panel.games.value = 4, 2
+    seen = []
+    panel.controls.status.observe(lambda ch: seen.append(ch["new"]), names="value")
+    panel.run()
+    waiting = [s for s in seen if s.startswith("The fast path is compiling in the background (first run only): ")]
+    assert waiting and " left... Analysing 1 rule set" in waiting[0]
+    assert prepared == [True] and seen[-1].startswith("Done")

@@ -229,7 +229,9 @@ class RunControls:
         (one minute or so each, said in the status line), so no run stalls unexplained."""
         def run() -> None:
             if self._prepare:
-                prepare(self._compiling)
+                if compiling_in_background():  # the launch scripts' step (or another run's): waited for, not doubled
+                    self._await_compiling()
+                prepare(self._compiling)  # what is still pending (nothing, once the background step is over)
                 self._began = time.monotonic()
                 self._prepare = False
                 self.progress.value, self.progress.description = 0, IDLE
@@ -237,6 +239,20 @@ class RunControls:
                     self.status.value = escape(self._message)
             work()
         return run
+
+    def _await_compiling(self) -> None:
+        """Wait while another process compiles the fast path, saying so with the time its pending parts take.  Cancel
+        then stops the run at its first count, once the compiling (which serves every later run) is over: the
+        words say so, as a run cut here would compile the rest itself."""
+        while compiling_in_background():
+            left = plain_duration(compiling_seconds())
+            self.status.value = escape(
+                gettext("Cancelling: the run stops once the fast path, compiling in the background, is ready "
+                        "({duration} left).").format(duration=left) if self.cancelled else
+                gettext("The fast path is compiling in the background (first run only): {duration} left... "
+                        "{message}").format(duration=left, message=self._message))
+            self.left.value = gettext("{duration} left").format(duration=left)
+            time.sleep(0.5)
 
     def finish(self, ok: bool) -> None:
         self.cancel_button.disabled = True

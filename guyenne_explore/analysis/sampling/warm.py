@@ -20,12 +20,17 @@ prepare, with a count, before their run starts).
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
 
 from numba import typeof
 from numba.core.dispatcher import Dispatcher
@@ -220,9 +225,30 @@ def prepare(progress: Callable[[Step, int, int], object] | None = None) -> float
 _background: subprocess.Popen[bytes] | None = None
 
 
+def lock_file() -> Path:
+    """The file a compiling process holds locked, one for each cache (numba's beside the sources, or
+    ``NUMBA_CACHE_DIR``): whoever compiles (the launch scripts' background step, a kernel's
+    :func:`compile_in_background`) holds it, so that no second process compiles the same parts beside it."""
+    cache = os.environ.get("NUMBA_CACHE_DIR") or str(Path(__file__).resolve().parent.parent)
+    return Path(tempfile.gettempdir()) / f"guyenne-compiling-{hashlib.sha256(cache.encode()).hexdigest()[:16]}.lock"
+
+
+@contextlib.contextmanager
+def compiling_lock() -> Iterator[None]:
+    """Hold :func:`lock_file` while compiling; a second compiling process waits here for the first, then finds
+    nothing left to compile."""
+    with open(lock_file(), "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
+
+
 def compile_in_background() -> None:
-    """Compile the pending steps in a process of their own, once a process, so that this one stays free: its runs
-    meanwhile are answered by the engine (fewer games, saying so), then by the compiled games once
+    """Compile the pending steps in a process of their own, unless one already does (this process's, or another's
+    that holds :func:`lock_file`, such as the launch scripts' step), so that this one stays free: its runs
+    meanwhile are answered by the engine (fewer games, saying so) or wait for it, then use the compiled games once
     :func:`compiling_in_background` is over.  ``GUYENNE_COMPILE_IN_BACKGROUND=0`` leaves the compiling to the
     runs (a test of the engine's answer with a cold cache, which must not compile for minutes beside it)."""
     global _background
@@ -233,8 +259,19 @@ def compile_in_background() -> None:
 
 
 def compiling_in_background() -> bool:
-    """Whether this process's background compiling (:func:`compile_in_background`) is still under way."""
-    return _background is not None and _background.poll() is None
+    """Whether a process compiles the fast path now: this process's background step, or any process holding
+    :func:`lock_file` (asked without waiting)."""
+    if _background is not None and _background.poll() is None:
+        return True
+    try:
+        with open(lock_file(), "a") as probe:
+            fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(probe, fcntl.LOCK_UN)
+    except BlockingIOError:
+        return True
+    except OSError:  # no temporary folder to write in: nobody can hold the lock there either
+        return False
+    return False
 
 
 def load_compiled() -> None:
@@ -274,8 +311,9 @@ def warm(games: int = 8) -> float:
 
 
 if __name__ == "__main__":
-    if needs_compiling() or "--force" in sys.argv:
-        print("Compiling the fast path once (numba, cached for later runs)...", flush=True)
-        print(f"  done in {warm():.0f} s")
-    else:
-        print("The fast path is already compiled (numba cache).")
+    with compiling_lock():  # a kernel's runs wait for it (or play by the engine) rather than compile beside it
+        if needs_compiling() or "--force" in sys.argv:
+            print("Compiling the fast path once (numba, cached for later runs)...", flush=True)
+            print(f"  done in {warm():.0f} s")
+        else:
+            print("The fast path is already compiled (numba cache).")
