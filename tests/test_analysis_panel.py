@@ -228,6 +228,7 @@ def test_while_the_fast_path_compiles_the_engine_answers_at_once_then_the_compil
             break
         threading.Event().wait(0.1)
     assert panel.results["base"].games == 200 and panel.results["base"].plan.sampler is Sampler.COMPILED
+    assert not panel.cost.value.startswith("The fast path is not compiled yet")  # the line said before is gone
 
 
 def test_plot_view_reports_drawn_revisions_to_its_handlers():

@@ -532,6 +532,7 @@ class AnalysisPanel(w.VBox):
     def _finish(self, runs: list[Run] | None, message: str) -> None:
         self.controls.finish(runs is not None)
         self.run_button.disabled = self.position is None
+        self._show_cost()  # a compiling it announced (or the engine's first answer) may be over now
         if runs is not None and not any(r.result is not None for r in runs):
             self.controls.reset()  # every rule set refused (exact out of reach...): no game was played
         if runs is not None:

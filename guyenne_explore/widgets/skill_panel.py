@@ -235,6 +235,7 @@ class SkillPanel(w.VBox):
     def _finish(self, table: SkillTable | None, message: str) -> None:
         self.controls.finish(table is not None)
         self.run_button.disabled = self.position is None
+        self._show_cost()  # the compiling it announced is done: the line says so no more
         self.training.train_button.disabled = False
         if table is None:
             self.controls.status.value = escape(message)
