@@ -181,6 +181,11 @@ class LocalPool(ProcessPoolExecutor):
         for process in processes:
             process.join(GRACE)  # gone when this returns, not merely signalled
         self.shutdown(wait=False, cancel_futures=True)
+        # the pool's manager thread winds up on its own once its workers are gone; joined here (bounded), it cannot
+        # still be writing to the pool's wake-up pipe when a command exits after a kill (a traceback at exit)
+        manager = getattr(self, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(GRACE)
         forget(self)
 
 
