@@ -49,7 +49,7 @@ from .moves import Choice, IllegalMove, LegalMoves, Move, placement_choice
 from .policy import UNIFORM, Policy, Uniform, concede_move
 from .position import Position
 from .problems import Problem
-from .record import Event, GameRecord, play_game
+from .record import Event, GameRecord, play_game, rules_fingerprint
 from .rules import ADJACENCIES, BOUNDS, MAX_PER_VALUE, PRESETS, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Rules, RulesError
 from .scoring import (ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, Result, cannot_play_on, ending,
                       holds_too_few, points_rows, sweeper, table_result)
@@ -75,7 +75,7 @@ __all__ = [
     "holds_too_few", "cannot_play_on", "cannot_reshuffle_again", "hand_size_after_draw", "ending_without_reshuffle",
     # playing
     "play", "Hooks", "GameTooLong", "Policy", "Uniform", "UNIFORM", "concede_move", "SideView", "PublicRecord", "determinise",
-    "GameRecord", "Event", "play_game",
+    "GameRecord", "Event", "play_game", "rules_fingerprint",
 ]
 
 

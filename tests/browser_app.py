@@ -271,6 +271,12 @@ def require() -> None:
         pytest.skip(reason)
 
 
+def artifact(name: str) -> pathlib.Path:
+    """Where a test saves a screenshot of what it checked (``artifacts/``, made when missing)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS / name
+
+
 def free_port(low: int, high: int) -> int:
     """A loopback port of ``low..high`` that no other test server holds."""
     for port in range(low, high + 1):

@@ -37,14 +37,10 @@ def test_the_first_answer_with_a_cold_compile_cache_comes_from_the_engine_and_sa
         assert "advanced (" in status and "games, engine)" in status, status
         assert "while the fast path compiles in the background" in status, status
         assert not any(cache.rglob("*.nbi")), "nothing was compiled for the first answer"
-        page.screenshot(path=str(_artifact("first-answer-cold-1280x800.png")))
+        page.screenshot(path=str(app.artifact("first-answer-cold-1280x800.png")))
     except Exception:
-        page.screenshot(path=str(_artifact("first-answer-cold-failure.png")))
+        page.screenshot(path=str(app.artifact("first-answer-cold-failure.png")))
         raise
     finally:
         page.close()
 
-
-def _artifact(name: str):
-    app.ARTIFACTS.mkdir(exist_ok=True)
-    return app.ARTIFACTS / name

@@ -41,14 +41,10 @@ def test_the_questions_are_in_view_and_the_first_answers_in_a_click_above_the_fi
         first_figure = panel.locator(".guyenne-plot").first.bounding_box()
         line = headline.bounding_box()
         assert line is not None and first_figure is not None and line["y"] + line["height"] <= first_figure["y"]
-        page.screenshot(path=str(_artifact("start-1280x800-fair.png")))
+        page.screenshot(path=str(app.artifact("start-1280x800-fair.png")))
     except Exception:
-        page.screenshot(path=str(_artifact("start-failure.png")))
+        page.screenshot(path=str(app.artifact("start-failure.png")))
         raise
     finally:
         page.close()
 
-
-def _artifact(name: str):
-    app.ARTIFACTS.mkdir(exist_ok=True)
-    return app.ARTIFACTS / name

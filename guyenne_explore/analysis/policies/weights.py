@@ -17,7 +17,6 @@ their file: ``strong@FILE``.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import math
 import os
@@ -25,7 +24,7 @@ import stat
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ...engine_api import PRESETS, Rules
+from ...engine_api import PRESETS, Rules, rules_fingerprint
 from ...i18n import gettext, plain_size
 from ..compiled.sides import FEATURES
 
@@ -142,12 +141,6 @@ def shipped(path: Path) -> tuple[float, ...]:
     return read_model(path).weights
 
 
-def fingerprint(rules: Rules) -> str:
-    """A short stable name of a rule set: the hash of its JSON with sorted keys."""
-    text = json.dumps(rules.to_json(), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
 def cache_dir() -> Path:
     """Where weights trained for variants are kept: ``$GUYENNE_CACHE``, else the user's cache folder."""
     base = os.environ.get("GUYENNE_CACHE") or os.path.join(
@@ -157,4 +150,4 @@ def cache_dir() -> Path:
 
 def cache_file(rules: Rules) -> Path:
     """The weights file trained for ``rules`` in the user's cache (it may not exist yet)."""
-    return cache_dir() / f"{fingerprint(rules)}.json"
+    return cache_dir() / f"{rules_fingerprint(rules)}.json"
