@@ -19,10 +19,10 @@ import subprocess
 import sys
 import time
 
-from guyenne_explore import Position
+from guyenne_explore.engine import Position
 from guyenne_explore.analysis.cancel import Cancelled
 from guyenne_explore.analysis.sampling.sample import play_games, sample_games_on
-from guyenne_explore.analysis.sampling.workers import process_pool
+from guyenne_explore.analysis.workers import process_pool
 
 START = Position.start("advanced")
 NEXT = ("search:10", "uniform")

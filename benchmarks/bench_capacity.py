@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_capacity.py --rules advanced --games 300 --workers 2
 
-It plays the improvement's self-play (``analysis.improvement.self_play``: at each placement the compiled
+It plays the improvement's self-play (``analysis.policies.improvement.self_play``: at each placement the compiled
 search values strong's likeliest moves over the same rollouts), keeps 70% of the games' decisions to fit
 and 30% to test, and fits, as the improvement does (the expected value of strong's softmax under the
 search's values), six models from the shipped weights:
@@ -62,12 +62,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from guyenne_explore.analysis.improvement import Decision, Recorder, recorded_game  # noqa: E402
+from guyenne_explore.analysis.policies.improvement import Decision, Recorder, recorded_game  # noqa: E402
 from guyenne_explore.analysis.policies.heuristic import TEMPERATURE, Facts, battle_terms, facts  # noqa: E402
-from guyenne_explore.analysis.compiled.sides import FEATURES  # noqa: E402
+from guyenne_explore.analysis.compiled.policy_codes import FEATURES  # noqa: E402
 from guyenne_explore.analysis.policies.strong import Strong, edge  # noqa: E402
 from guyenne_explore.analysis.policies.train import default_start  # noqa: E402
-from guyenne_explore.engine_api import (ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, Hooks, Move,  # noqa: E402
+from guyenne_explore.engine import (ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, Hooks, Move,  # noqa: E402
                                         Position, Rules, SideView, battle_of, play)
 from pools import stopping_pool  # noqa: E402
 
@@ -297,7 +297,7 @@ Described = tuple[Decision, np.ndarray, list[Key], list[tuple[Table, Table, int]
 
 
 def described_play(rules: Any, weights: Sequence[float], seed: int, game: int) -> list[Described]:
-    """``analysis.improvement.self_play``'s game ``game`` of iteration 0 (the same decisions and values), each
+    """``analysis.policies.improvement.self_play``'s game ``game`` of iteration 0 (the same decisions and values), each
     decision with its placements' candidate features, table keys and tables of castles if won or lost."""
     recorder = recorded_game(rules, weights, seed, 0, game, recorder=_Described)
     assert isinstance(recorder, _Described)

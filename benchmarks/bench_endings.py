@@ -9,10 +9,10 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from guyenne_explore import Position, Rules
+from guyenne_explore.engine import Position, Rules
 from guyenne_explore.analysis.compiled.rollout import fast_games
 from guyenne_explore.analysis.metrics import designer_metrics
-from guyenne_explore.scoring import ENDINGS
+from guyenne_explore.engine.scoring import ENDINGS
 
 RULES = [Rules.preset("base"), Rules.preset("advanced"), Rules.preset("expert"), Rules.preset("classic2021"),
          Rules.preset("base", castles=7), Rules.preset("advanced", castles=8, adjacency="ring")]

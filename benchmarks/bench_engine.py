@@ -9,7 +9,7 @@ import random
 import sys
 import time
 
-from guyenne_explore import Position
+from guyenne_explore.engine import Position
 from guyenne_explore.analysis.exact.distribution import exact_distribution
 from guyenne_explore.analysis.policies import Uniform
 from guyenne_explore.analysis.sampling.sample import play_out

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from guyenne_explore.analysis.api import analyse  # noqa: E402
 from guyenne_explore.analysis.cancel import Cancelled  # noqa: E402
 from guyenne_explore.analysis.planning import estimate_exact_cost  # noqa: E402
-from guyenne_explore.engine_api import Position, Rules  # noqa: E402
+from guyenne_explore.engine import Position, Rules  # noqa: E402
 from tests.conftest import position_files  # noqa: E402  (the check positions: ../shared, else tests/positions)
 
 #: (castles, hand size, the valued cards of a side besides its hero) of the small variants, dealt

@@ -35,7 +35,7 @@ from guyenne_explore.analysis.planning import (SECONDS_PER_ENDGAME_STATE, SECOND
 from guyenne_explore.analysis.exact.reference import Reference  # noqa: E402
 from guyenne_explore.analysis.exact.endgame import Endgame, applies  # noqa: E402
 from guyenne_explore.analysis.policies import Uniform  # noqa: E402
-from guyenne_explore.engine_api import OPEN_FIRST, TEAM_SPLIT, Position, Rules, apply_legal  # noqa: E402
+from guyenne_explore.engine import OPEN_FIRST, TEAM_SPLIT, Position, Rules, apply_legal  # noqa: E402
 from tests.conftest import position_files  # noqa: E402  (the check positions: ../shared, else tests/positions)
 from tests.test_exact_fast import six_against_six  # noqa: E402  (the test's position)
 

@@ -7,8 +7,8 @@ Run: python benchmarks/bench_export.py
 import random
 import time
 
-from guyenne_explore import Position
-from guyenne_explore.record import play_game
+from guyenne_explore.engine import Position
+from guyenne_explore.engine.record import play_game
 from guyenne_explore.render.export import svg_to_png, svgs_to_pdf
 from guyenne_explore.render.storyboard import frames_of, storyboard, storyboard_pdf, storyboard_zip
 from guyenne_explore.render.svg import diagram

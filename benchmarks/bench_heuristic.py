@@ -21,14 +21,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numba  # noqa: E402
 
-from guyenne_explore import Position  # noqa: E402
+from guyenne_explore.engine import Position  # noqa: E402
 from guyenne_explore.analysis.compiled import kernel as kn  # noqa: E402
 from guyenne_explore.analysis.compiled.rollout import play_summaries  # noqa: E402
 from guyenne_explore.analysis.policies.heuristic import Heuristic  # noqa: E402
 from guyenne_explore.analysis.policies.sides import compiled_sides  # noqa: E402
 from guyenne_explore.analysis.policies import Uniform  # noqa: E402
 from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
-from guyenne_explore.rules import Rules  # noqa: E402
+from guyenne_explore.engine.rules import Rules  # noqa: E402
 
 
 def rates(runs: dict, repeats: int = 5, clock=time.perf_counter) -> dict:

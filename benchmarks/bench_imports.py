@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 MODULES = ["guyenne_explore", "guyenne_explore.cli", "guyenne_explore.analysis.api",
-           "guyenne_explore.analysis.variants", "guyenne_explore.render.plots"]
+           "guyenne_explore.analysis.studies.variants", "guyenne_explore.render.plots"]
 HEAVY = ["numba", "scipy.stats", "scipy.sparse", "statsmodels", "plotly", "ipywidgets", "pandas"]
 
 

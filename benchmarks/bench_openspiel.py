@@ -38,7 +38,7 @@ from timed import Timed  # noqa: E402
 from guyenne_explore.analysis.api import policy_named  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
 from guyenne_explore.analysis.policies.counters import COUNTERS  # noqa: E402
-from guyenne_explore.engine_api import Position, RulesError, play  # noqa: E402
+from guyenne_explore.engine import Position, RulesError, play  # noqa: E402
 from pools import stopping_pool  # noqa: E402
 
 #: the bot's budget while calibrating (simulations of ``rollouts`` games each)

@@ -8,7 +8,7 @@ import time
 
 from guyenne_explore.analysis import build_rulebook
 from guyenne_explore.render.rulebook import rulebook_html, rulebook_pdf
-from guyenne_explore.rules import Rules
+from guyenne_explore.engine.rules import Rules
 
 VARIANTS = {
     "base, hand size 7": Rules.preset("base", hand_size=7),

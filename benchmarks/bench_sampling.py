@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 import numba  # noqa: E402
 
-from guyenne_explore import Position  # noqa: E402
+from guyenne_explore.engine import Position  # noqa: E402
 from guyenne_explore.analysis.api import analyse  # noqa: E402
 from guyenne_explore.analysis.sampling import warm  # noqa: E402
 from guyenne_explore.analysis.compiled.rollout import CHUNK, _games, play_summaries  # noqa: E402
@@ -47,7 +47,7 @@ from bench_speed import goofspiel  # noqa: E402  the same yardstick as the fast 
 CHILD = r"""
 import json, sys, time
 t0, c0 = time.perf_counter(), time.process_time()
-from guyenne_explore import Position
+from guyenne_explore.engine import Position
 from guyenne_explore.analysis.sampling.sample import play_games
 t1, c1 = time.perf_counter(), time.process_time()
 p = Position.start(sys.argv[1])
@@ -139,10 +139,10 @@ def breakdown(preset: str, games: int) -> None:
 
 def per_game(compiled_games: int = 5000, engine_games: int = 40) -> None:
     """Each compiled policy's game against itself from each preset's deal, by each sampler, in ms."""
-    from guyenne_explore import Rules
+    from guyenne_explore.engine import Rules
     from guyenne_explore.analysis.planning import COMPILED_POLICIES, SECONDS_A_GAME, Sampler
     from guyenne_explore.analysis.sampling.sample import play_games
-    from guyenne_explore.rules import PRESETS
+    from guyenne_explore.engine.rules import PRESETS
 
     print("ms a game on one core, against itself from the deal: compiled loop / engine")
     print(f"{'':12s}" + "".join(f"{level:>22s}" for level in COMPILED_POLICIES))

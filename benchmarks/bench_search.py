@@ -22,13 +22,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from guyenne_explore import Position  # noqa: E402
+from guyenne_explore.engine import Position  # noqa: E402
 from guyenne_explore.analysis.api import policy_named  # noqa: E402
 from guyenne_explore.analysis.policies.counters import COUNTERS  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
 from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
 from guyenne_explore.analysis.policies.search import ISMCTS  # noqa: E402
-from guyenne_explore.rules import Rules  # noqa: E402
+from guyenne_explore.engine.rules import Rules  # noqa: E402
 from timed import Timed  # noqa: E402
 
 

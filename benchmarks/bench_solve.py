@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from guyenne_explore.cards import Cards  # noqa: E402
-from guyenne_explore.rules import Rules  # noqa: E402
+from guyenne_explore.engine.cards import Cards  # noqa: E402
+from guyenne_explore.engine.rules import Rules  # noqa: E402
 
 RULES = "advanced"
 

@@ -23,9 +23,9 @@ import numba
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from guyenne_explore import Position, Rules  # noqa: E402
+from guyenne_explore.engine import Position, Rules  # noqa: E402
 from guyenne_explore.analysis.exact.forward import ForwardEndgame  # noqa: E402
-from guyenne_explore.cards import Cards  # noqa: E402
+from guyenne_explore.engine.cards import Cards  # noqa: E402
 from guyenne_explore.analysis.api import analyse  # noqa: E402
 from guyenne_explore.analysis.compiled import kernel as kn  # noqa: E402
 from guyenne_explore.analysis.compiled.rollout import play_summaries  # noqa: E402

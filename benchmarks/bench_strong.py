@@ -28,12 +28,12 @@ before the deal, both seats, ``--games`` games a seat, a win 1 and a draw 1/2, 9
   both measured in this run on the same path, batches of each in turn for 3 s, each from its fastest
   batch; target at least 1/20.  Three runs here (``--rules advanced,expert,classic2021,team,team3
   --only speed``, 2026-11-27, since strong sums each move's score from parts worked out once per card
-  set, class and castle: ``compiled.sides.SCORE_GROUPS``): 0.118 to 0.121 in advanced, 0.127 to 0.129
+  set, class and castle: ``compiled.policy_codes.SCORE_GROUPS``): 0.118 to 0.121 in advanced, 0.127 to 0.129
   in expert, 0.090 to 0.092 in classic2021, 0.325 to 0.330 in team, 0.198 to 0.202 in team3 (each
   feature once a move before: 0.065 to 0.079, 0.079 to 0.088, 0.059 to 0.066, 0.270 to 0.277, 0.134
   to 0.153).  Timed once each, uniform's 15 ms batch gave shares from 0.042 to 0.073 in classic2021.
 
-Where the compiled game loop plays both sides (asked of the loop itself: ``compiled.heuristic.checked``)
+Where the compiled game loop plays both sides (asked of the loop itself: ``compiled.heuristic_kernel.checked``)
 games are compiled, else the engine's game loop plays the Python policies (the same policies, proven move
 for move in the tests); each rule set's header says which and why.  Game ``i`` of a seat is seeded by its
 index alone, so the results are the same for any ``--workers`` (a process pool over chunks of games).
@@ -161,20 +161,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from guyenne_explore import Position  # noqa: E402
+from guyenne_explore.engine import Position  # noqa: E402
 from guyenne_explore.analysis.api import policy_named  # noqa: E402
-from guyenne_explore.analysis.compiled import heuristic as compiled_heuristic  # noqa: E402
+from guyenne_explore.analysis.compiled import heuristic_kernel as compiled_heuristic  # noqa: E402
 from guyenne_explore.analysis.compiled import layout as kn  # noqa: E402
 from guyenne_explore.analysis.compiled.encode import unsupported as uniform_unsupported  # noqa: E402
 from guyenne_explore.analysis.compiled.rollout import play_summaries  # noqa: E402
-from guyenne_explore.analysis.compiled.sides import UNIFORM_SIDES, SidePolicy  # noqa: E402
+from guyenne_explore.analysis.compiled.policy_codes import UNIFORM_SIDES, SidePolicy  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
 from guyenne_explore.analysis.policies.counters import COUNTERS, ModelExploiter  # noqa: E402
 from guyenne_explore.analysis.policies.heuristic import Heuristic  # noqa: E402
 from guyenne_explore.analysis.policies.search import ISMCTS  # noqa: E402
 from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
-from guyenne_explore.engine_api import PLACEMENTS, play  # noqa: E402
-from guyenne_explore.rules import Rules, RulesError  # noqa: E402
+from guyenne_explore.engine import PLACEMENTS, play  # noqa: E402
+from guyenne_explore.engine.rules import Rules, RulesError  # noqa: E402
 from pools import stopping_pool  # noqa: E402
 from timed import Timed  # noqa: E402
 

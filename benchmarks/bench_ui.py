@@ -35,8 +35,8 @@ def row(name: str, marks: dict[str, float]) -> str:
 
 def in_process() -> None:
     """The panel's own share: figures and their JSON for 3 rule sets x 2,000 games."""
-    from guyenne_explore import Position, Rules
-    from guyenne_explore.analysis.variants import analyse_rule_sets
+    from guyenne_explore.engine import Position, Rules
+    from guyenne_explore.analysis.studies.variants import analyse_rule_sets
     from guyenne_explore.render.plots import result_figures
     from guyenne_explore.widgets.plot_view import figure_json
 

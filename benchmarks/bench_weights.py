@@ -14,12 +14,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from guyenne_explore import Position  # noqa: E402
+from guyenne_explore.engine import Position  # noqa: E402
 from guyenne_explore.analysis.policies import train  # noqa: E402
 from guyenne_explore.analysis.policies import weights as files  # noqa: E402
 from guyenne_explore.analysis.policies.heuristic import Heuristic  # noqa: E402
 from guyenne_explore.analysis.policies.strong import Strong, load_weights  # noqa: E402
-from guyenne_explore.rules import Rules  # noqa: E402
+from guyenne_explore.engine.rules import Rules  # noqa: E402
 
 #: seeds apart from every training run's (generations use seed * 1000 + ..., validation seed + 1_000_003)
 SEED = 777_000

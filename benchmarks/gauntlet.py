@@ -24,13 +24,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import random  # noqa: E402
 
-from guyenne_explore import Position  # noqa: E402
-from guyenne_explore.engine_api import HERO, OPEN_FIRST, OPEN_SECOND, Hooks, play  # noqa: E402
+from guyenne_explore.engine import Position  # noqa: E402
+from guyenne_explore.engine import HERO, OPEN_FIRST, OPEN_SECOND, Hooks, play  # noqa: E402
 from guyenne_explore.analysis.api import policy_named  # noqa: E402
 from guyenne_explore.analysis.policies.counters import COUNTERS  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
 from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
-from guyenne_explore.rules import Rules  # noqa: E402
+from guyenne_explore.engine.rules import Rules  # noqa: E402
 from pools import stopping_pool  # noqa: E402
 
 REAL = ("uniform", "heuristic", "strong", "search:400")

@@ -1,7 +1,7 @@
 """Guyenne as an OpenSpiel game, so that OpenSpiel's generic bots can play it as a yardstick.
 
-A thin wrapper: each state holds an engine :class:`~guyenne_explore.engine_api.Position` and the
-:class:`~guyenne_explore.engine_api.PublicRecord` both sides remember, and asks the engine for
+A thin wrapper: each state holds an engine :class:`~guyenne_explore.engine.Position` and the
+:class:`~guyenne_explore.engine.PublicRecord` both sides remember, and asks the engine for
 everything (who plays, legal moves, chance outcomes with their exact probabilities, the result).
 Nothing of the rules is restated here.
 
@@ -12,14 +12,14 @@ Nothing of the rules is restated here.
   every determinisation, which IS-MCTS needs (its tree is keyed by information state and
   action).
 - **Chance.**  A draw is two chance nodes, english's draw then french's (the engine's
-  :func:`~guyenne_explore.engine_api.side_draws`: the sides draw from their own decks, independently,
+  :func:`~guyenne_explore.engine.side_draws`: the sides draw from their own decks, independently,
   so the pair's probability is the product): a chance action is the drawn multiset's index, and the
   position moves on once both are drawn.  Listing every pair at each draw (hundreds at the deal, each
   a ``Fraction``) was most of the bot's time.
 - **Information.**  ``information_state_string(player)`` is the side's
-  :class:`~guyenne_explore.engine_api.SideView` (for a team, the member to play, else its drawer)
+  :class:`~guyenne_explore.engine.SideView` (for a team, the member to play, else its drawer)
   and the public record, written out field by field; ``resample_from_infostate`` deals the
-  hidden cards with :func:`~guyenne_explore.engine_api.determinise`, so IS-MCTS never sees them.
+  hidden cards with :func:`~guyenne_explore.engine.determinisation`, so IS-MCTS never sees them.
   This is the engine's model of what a side remembers (the record), not OpenSpiel's perfect
   recall of its own past moves: the record keeps what both sides saw; a side's own face-down
   cards of past rounds are not in it.
@@ -48,12 +48,12 @@ import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-from guyenne_explore.engine_api import (KINDS, Cards, Draw, Move, Position, PublicRecord, Rules,  # noqa: E402
+from guyenne_explore.engine import (KINDS, Cards, Draw, Move, Position, PublicRecord, Rules,  # noqa: E402
                                         SideView, determinise, side_draws)
 from guyenne_explore.analysis.compiled import layout as kn  # noqa: E402
 from guyenne_explore.analysis.compiled.rollout import summaries_if_played  # noqa: E402
-from guyenne_explore.analysis.compiled.sides import UNIFORM_SIDES  # noqa: E402
-from guyenne_explore.view import side_view  # noqa: E402
+from guyenne_explore.analysis.compiled.policy_codes import UNIFORM_SIDES  # noqa: E402
+from guyenne_explore.engine.view import side_view  # noqa: E402
 
 SHORT_NAME = "python_guyenne"
 #: OpenSpiel's GameInfo holds C ints

@@ -14,7 +14,7 @@ import sys
 from contextlib import contextmanager
 from typing import Iterator
 
-from guyenne_explore.analysis.sampling.workers import LocalPool
+from guyenne_explore.analysis.workers import LocalPool
 from guyenne_explore.cli import EXIT_CANCELLED, stop_on_terminate
 
 

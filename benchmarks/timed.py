@@ -10,7 +10,7 @@ import random
 import time
 from typing import Any
 
-from guyenne_explore.engine_api import Move, SideView
+from guyenne_explore.engine import Move, SideView
 
 
 class Timed:

@@ -1,20 +1,14 @@
 """guyenne_explore: explore the rules of Guyenne, a 2-player bluff and hand-management card game.
 
-The engine (rules, positions, legal moves, chance outcomes) is importable without
-Jupyter or plotting libraries::
+The floors, each importing only the ones below it through its door:
+:mod:`guyenne_explore.engine` (rules, positions, legal moves, chance outcomes; no Jupyter,
+plotting or compiler), :mod:`guyenne_explore.analysis` (exact and sampled answers, policies,
+the designer's studies), :mod:`guyenne_explore.render` (figures, diagrams, reports) and
+:mod:`guyenne_explore.widgets` (the explorer), with the command line beside the widgets::
 
-    from guyenne_explore import Position, Rules
+    from guyenne_explore.engine import Position
     p = Position.from_json(open("position.json").read())
     print(len(p.legal_moves), p.why_illegal("3:H5"))
 """
 
-from .cards import Cards
-from .moves import IllegalMove, LegalMoves, Move
-from .position import Draw, Position, Side, Placed
-from .positions_io import PositionError, load_position, save_position
-from .rules import PRESETS, Rules, RulesError
-from .scoring import Result
-
-__all__ = ["Cards", "Draw", "IllegalMove", "LegalMoves", "Move", "Placed", "Position", "PositionError",
-           "PRESETS", "Result", "Rules", "RulesError", "Side", "load_position", "save_position"]
 __version__ = "0.1.0"

@@ -31,12 +31,12 @@ from .i18n import LANGUAGES, castle_number, current_language, set_language, side
 from .i18n import gettext as _
 from .i18n import N_, ngettext, plain_count, plain_duration, plain_estimate
 from .analysis import TooLong
-from .moves import IllegalMove
-from .position import Position
-from .positions_io import MAX_TEXT, PositionError, load_position, parse_json, position_from_json
-from .problems import ProblemsError
-from .record import RecordHeader, Seat, play_game, seats_for, weights_fingerprint
-from .rules import SIDES, Rules, RulesError
+from .engine import IllegalMove
+from .engine import Position
+from .engine import MAX_TEXT, PositionError, load_position, parse_json, position_from_json
+from .engine import ProblemsError
+from .engine import RecordHeader, Seat, play_game, seats_for, weights_fingerprint
+from .engine import SIDES, Rules, RulesError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL, EXIT_CANCELLED = 0, 1, 2, 3, 130
 
@@ -382,7 +382,7 @@ def _write(path: str, data: bytes) -> None:
 
 def read_record(path: str) -> Any:
     """The game record of a file (``play --record``), or a :class:`Refused` naming the file and the field."""
-    from .record import GameRecord
+    from .engine import GameRecord
 
     _regular_file(path)
     try:
@@ -884,7 +884,7 @@ def cmd_style(args: argparse.Namespace) -> int:
 def _playtest_records(paths: list[str]) -> tuple[list[tuple[str, Any]], list[tuple[str, str]]]:
     """The records of ``paths`` (files and folders) and the bad ones, each named on standard error with its
     problem while the rest are kept.  A Refused when none can be read."""
-    from .record import read_records
+    from .engine import read_records
 
     good, bad = read_records(paths)
     for name, problem in bad:

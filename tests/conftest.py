@@ -30,7 +30,7 @@ def position_files():
 
 @pytest.fixture
 def load():
-    from guyenne_explore import Position
+    from guyenne_explore.engine import Position
 
     def _load(name: str):
         return Position.from_json(position_path(name).read_text())

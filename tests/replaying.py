@@ -7,13 +7,13 @@ be that twin's pick from its whole-number weights (the same total, the same rand
 
 from typing import Callable
 
-from guyenne_explore import Position
+from guyenne_explore.engine import Position
 from guyenne_explore.analysis.compiled import layout as kn
 from guyenne_explore.analysis.policies.heuristic import pick
-from guyenne_explore.cards import KINDS, Cards
-from guyenne_explore.moves import Move
-from guyenne_explore.policy import concede_move
-from guyenne_explore.position import Draw
+from guyenne_explore.engine.cards import KINDS, Cards
+from guyenne_explore.engine.moves import Move
+from guyenne_explore.engine.policy import concede_move
+from guyenne_explore.engine.position import Draw
 
 NAMES = dict(enumerate(kn.POINTS))  # the engine's point of each code of the loop
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from guyenne_explore import Position, Rules
+from guyenne_explore.engine import Position, Rules
 from guyenne_explore.analysis import first_player_advantage
 from guyenne_explore.i18n import plain_estimate
 from guyenne_explore.widgets import analysis_panel

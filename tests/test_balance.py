@@ -12,14 +12,14 @@ import pytest
 
 from guyenne_explore.analysis import (Cancelled, Space, SpaceError, TargetError, balance_search, parse_targets,
                                       search)
-from guyenne_explore.analysis.balance.measure import named
-from guyenne_explore.analysis.balance.racing import missed
-from guyenne_explore.analysis.balance.targets import MET, MISSED, UNDECIDED, Verdict
+from guyenne_explore.analysis.studies.balance.measure import named
+from guyenne_explore.analysis.studies.balance.racing import missed
+from guyenne_explore.analysis.studies.balance.targets import MET, MISSED, UNDECIDED, Verdict
 from guyenne_explore.analysis.metrics import Metric, designer_metrics, weighted_metrics
 from guyenne_explore.analysis.outcomes import Game
 from guyenne_explore.analysis.intervals import wilson
 from guyenne_explore.cli import main
-from guyenne_explore.engine_api import Rules
+from guyenne_explore.engine import Rules
 
 FIRST = "Advantage (first side)"
 BASE = Rules.preset("base")
@@ -326,7 +326,7 @@ def test_a_resumed_search_of_several_targets_continues_where_it_stopped(tmp_path
 def test_the_best_candidate_is_played_on_until_its_interval_is_that_narrow():
     """After the search (400 games a candidate: an interval of about +-0.05), ``refine`` plays the best on, on
     the same draws as the search's rungs and then new ones, until its advantage is known to +-0.02."""
-    from guyenne_explore.analysis.balance.search import half_widths, refine
+    from guyenne_explore.analysis.studies.balance.optimise import half_widths, refine
 
     space = Space.parse(BASE, ["hand_size=2:12"])
     targets = parse_targets(["advantage=0.46:0.54"])

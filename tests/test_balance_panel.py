@@ -14,7 +14,7 @@ import pytest
 from guyenne_explore.analysis import Candidate, Metric, SearchResult, Space, parse_targets
 from guyenne_explore.i18n import set_language
 from guyenne_explore.render.balance import candidate_rows, candidates_csv, tradeoff_figure
-from guyenne_explore.rules import Rules
+from guyenne_explore.engine.rules import Rules
 from guyenne_explore.widgets.balance_panel import VARIANT, BalancePanel, _summary
 from guyenne_explore.widgets.explorer import TABS, Explorer
 from guyenne_explore.widgets.starts import before_deal

@@ -11,11 +11,11 @@ from html.parser import HTMLParser
 import pytest
 
 from guyenne_explore.analysis import Candidate, Depth, Metric, SearchResult, Space, parse_targets
-from guyenne_explore.analysis.balance.depth import Match
+from guyenne_explore.analysis.studies.depth import Match
 from guyenne_explore.cli import main
 from guyenne_explore.i18n import plain_estimate, set_language
 from guyenne_explore.render.balance_report import balance_report, reproduce_command
-from guyenne_explore.rules import Rules
+from guyenne_explore.engine.rules import Rules
 
 FIRST, ROUNDS = "Advantage (first side)", "Duration (rounds)"
 

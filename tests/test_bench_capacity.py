@@ -13,9 +13,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import bench_capacity as bc  # noqa: E402
 
-from guyenne_explore.analysis.improvement import self_play  # noqa: E402
+from guyenne_explore.analysis.policies.improvement import self_play  # noqa: E402
 from guyenne_explore.analysis.policies.train import default_start  # noqa: E402
-from guyenne_explore.rules import Rules  # noqa: E402
+from guyenne_explore.engine.rules import Rules  # noqa: E402
 
 
 def test_its_decisions_are_the_improvements_with_their_candidate_features():
@@ -43,7 +43,7 @@ def test_the_read_table_is_each_kind_of_placements_share_of_castles_held():
 def test_the_value_table_is_how_often_a_side_went_on_to_win_from_a_table():
     rows = bc.tables(Rules.preset("advanced").to_json(), 0)
     assert rows and all(len(t) == 6 and won in (0.0, 0.5, 1.0) for t, won in rows)
-    from guyenne_explore.engine_api import ENGLISH as english, FRENCH as french, NEUTRAL as neutral
+    from guyenne_explore.engine import ENGLISH as english, FRENCH as french, NEUTRAL as neutral
 
     lead = (english, english, neutral, neutral, neutral, french)
     value = bc.value_table(rows + [(lead, 1.0)] * 200)

@@ -38,7 +38,7 @@ def test_other_weights_are_what_strong_and_the_counters_built_on_it_play(tmp_pat
     import json
 
     from guyenne_explore.analysis.policies import weights as files
-    from guyenne_explore.rules import Rules
+    from guyenne_explore.engine.rules import Rules
 
     model = json.loads(files.preset_file(Rules.preset("advanced")).read_text())
     model["weights"] = {name: -w for name, w in model["weights"].items()}  # the worst moves first

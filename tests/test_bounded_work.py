@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from guyenne_explore import Position, Rules
+from guyenne_explore.engine import Position, Rules
 from guyenne_explore.analysis.exact.distribution import exact_distribution
 from guyenne_explore.analysis.planning import estimate_exact_cost
 from guyenne_explore.analysis.policies.registry import policy_named
@@ -100,7 +100,7 @@ def test_a_skill_run_is_refused_for_its_games_at_every_level(a_short_limit) -> N
 
 def test_a_storyboard_past_its_page_limit_is_refused_before_drawing(monkeypatch) -> None:
     """A record of thousands of steps drew thousands of pictures (minutes, hundreds of MB): now a sentence."""
-    from guyenne_explore.record import play_game
+    from guyenne_explore.engine.record import play_game
     from guyenne_explore.render import storyboard as boards
 
     record = play_game(Position.start("base"), 0)
@@ -117,7 +117,7 @@ def test_the_workers_of_the_local_pool_run_under_the_memory_budget() -> None:
     import resource
 
     from guyenne_explore.analysis.limits import MEMORY_BUDGET
-    from guyenne_explore.analysis.sampling.workers import LocalPool
+    from guyenne_explore.analysis.workers import LocalPool
 
     pool = LocalPool(1)
     try:

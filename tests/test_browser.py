@@ -336,7 +336,7 @@ def test_upload_and_download_in_jupyterlab(tmp_path):
                 page.click('button:has-text("Download JSON")')
             assert info.value.suggested_filename == "position.json"
             saved = json.loads(pathlib.Path(info.value.path()).read_text())
-            from guyenne_explore import Position
+            from guyenne_explore.engine import Position
 
             assert Position.from_json(saved) == Position.from_json(data)
         except Exception:

@@ -11,9 +11,9 @@ writes every hidden card) anywhere in the page.  Screenshots of each hand-over g
 
 import pytest
 
-from guyenne_explore.position import Position
-from guyenne_explore.rules import SIDES
-from guyenne_explore.view import revealed
+from guyenne_explore.engine.position import Position
+from guyenne_explore.engine.rules import SIDES
+from guyenne_explore.engine.view import revealed
 from guyenne_explore.widgets.play_store import read_journal
 from tests import browser_app as app
 

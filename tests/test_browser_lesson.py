@@ -8,14 +8,14 @@ from __future__ import annotations
 import nbformat
 import pytest
 
-from guyenne_explore.position import Position
-from guyenne_explore.record import play_game
+from guyenne_explore.engine.position import Position
+from guyenne_explore.engine.record import play_game
 from guyenne_explore.render.storyboard import record_from_positions
 from tests import browser_app as app
 
 #: the lesson's storyboard: the first 12 positions of a seeded base game (a few decisions, a battle)
-LESSON_CELL = """from guyenne_explore.position import Position
-from guyenne_explore.record import play_game
+LESSON_CELL = """from guyenne_explore.engine.position import Position
+from guyenne_explore.engine.record import play_game
 from guyenne_explore.widgets.lesson_game import LessonGame
 
 LessonGame(play_game(Position.start("base"), 1).positions()[:12])"""

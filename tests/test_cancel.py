@@ -18,11 +18,11 @@ from pathlib import Path
 import psutil
 import pytest
 
-from guyenne_explore import Position
+from guyenne_explore.engine import Position
 from tests.conftest import as_from_a_terminal
 from guyenne_explore.analysis.cancel import Cancelled
 from guyenne_explore.analysis.sampling.sample import play_games, sample_games_on
-from guyenne_explore.analysis.sampling.workers import LocalPool, local_pool
+from guyenne_explore.analysis.workers import LocalPool, local_pool
 
 START = Position.start("advanced")
 
@@ -95,7 +95,7 @@ def test_cancel_stops_the_workers_of_the_local_pool_and_the_pool_takes_the_next_
 def test_a_worker_that_does_not_stop_in_time_is_killed_and_the_shared_pool_replaced():
     """A share that never asks the flag (here a sleep) outlasts the grace the workers get: they are
     killed, not waited for, and the panels' next run gets a new pool."""
-    from guyenne_explore.analysis.sampling.workers import open_run
+    from guyenne_explore.analysis.workers import open_run
 
     pool = local_pool()
     run = open_run(pool)
@@ -231,7 +231,7 @@ def _endgame_of_long_rounds() -> Position:
     import random
 
     from guyenne_explore.analysis.planning import in_endgame
-    from guyenne_explore.engine_api import OPEN_FIRST, apply_legal
+    from guyenne_explore.engine import OPEN_FIRST, apply_legal
 
     rng, p = random.Random(5), Position.start("base")
     while not (p.to_play == OPEN_FIRST and in_endgame(p, ("uniform", "uniform"))

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guyenne_explore import Position
+from guyenne_explore.engine import Position
 from guyenne_explore.cli import EXIT_INVALID, EXIT_OK, Refused, _policy_pair, _rules_list, main
-from guyenne_explore.problems import ProblemsError
-from guyenne_explore.record import play_game
+from guyenne_explore.engine.problems import ProblemsError
+from guyenne_explore.engine.record import play_game
 
 from .conftest import position_files, position_path
 
@@ -233,7 +233,7 @@ def test_skill_names_an_empty_or_bad_list(capsys, args, words):
 @pytest.mark.parametrize("above", [1, 10**30])
 def test_a_workers_count_above_four_to_a_local_core_is_refused_before_any_process_starts(
         capsys, monkeypatch, command, above):
-    from guyenne_explore.analysis.sampling import workers
+    from guyenne_explore.analysis import workers
 
     def no_pool(*_args, **_kwargs):
         raise AssertionError("a refused --workers must start no process")

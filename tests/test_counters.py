@@ -4,15 +4,15 @@ import random
 
 import pytest
 
-from guyenne_explore import Position
+from guyenne_explore.engine import Position
 from guyenne_explore.analysis.policies.counters import (COUNTERS, CallerBully, Lookahead, ModelExploiter, ModelReader,
                                                         StrongLookahead)
 from guyenne_explore.analysis.policies.heuristic import Heuristic
-from guyenne_explore.cards import HERO, value_of
-from guyenne_explore.determinise import determinise
-from guyenne_explore.game_loop import play
-from guyenne_explore.record import play_game
-from guyenne_explore.rules import Rules
+from guyenne_explore.engine.cards import HERO, value_of
+from guyenne_explore.engine.determinisation import determinise
+from guyenne_explore.engine.game_loop import play
+from guyenne_explore.engine.record import play_game
+from guyenne_explore.engine.rules import Rules
 
 PLACEMENTS = ("open_first", "respond_first", "open_second", "respond_second")
 SEARCHING = ("lookahead", "model-reader", "exploiter", "strong-lookahead")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 from guyenne_explore.analysis import Depth, skill_depth
-from guyenne_explore.analysis.balance.depth import Match
+from guyenne_explore.analysis.studies.depth import Match
 from guyenne_explore.analysis.outcomes import Game
 from guyenne_explore.cli import main
-from guyenne_explore.engine_api import Rules
+from guyenne_explore.engine import Rules
 
 ADVANCED = Rules.preset("advanced")
 #: every card a 2, no hero, two castles, one card a castle: every battle is a tie and every placement alike
@@ -72,7 +72,7 @@ def test_the_depth_command_refuses_a_ladder_of_one_or_an_unknown_level(capsys):
 
 def test_a_search_level_plays_a_tenth_of_the_games_wherever_it_is_asked():
     # one rule for the ladder's matches and the skill command's levels
-    from guyenne_explore.analysis.balance.depth import SEARCH_SHARE, level_games, match_games
+    from guyenne_explore.analysis.studies.depth import SEARCH_SHARE, level_games, match_games
 
     assert [level_games(lv, 400) for lv in ("uniform", "strong", "search:100", "search:250ms")] == [400, 400, 40, 40]
     assert level_games("search:400", 5) == 1 and SEARCH_SHARE == 10
@@ -86,7 +86,7 @@ def test_a_time_budgeted_search_is_costed_for_every_decision_it_searches():
 
     from guyenne_explore.analysis.planning import SEARCHED_DECISIONS, seconds_a_game
     from guyenne_explore.analysis.policies.registry import policy_named
-    from guyenne_explore.engine_api import Position, play
+    from guyenne_explore.engine import Position, play
 
     class Counted:
         def __init__(self, policy):

@@ -18,11 +18,11 @@ from fractions import Fraction
 import pytest
 from scipy import stats
 
-from guyenne_explore import Cards, Position, Rules
+from guyenne_explore.engine import Cards, Position, Rules
 from guyenne_explore.analysis.compiled.rollout import fast_games, traced_rounds
 from guyenne_explore.analysis.metrics import designer_metrics
-from guyenne_explore.position import DRAW, ENGLISH, FRENCH
-from guyenne_explore.record import play_game
+from guyenne_explore.engine.position import DRAW, ENGLISH, FRENCH
+from guyenne_explore.engine.record import play_game
 from guyenne_explore.analysis.api import analyse
 from guyenne_explore.analysis.exact.distribution import exact_distribution
 from guyenne_explore.analysis.exact.reference import Reference
@@ -30,8 +30,8 @@ from guyenne_explore.analysis.exact.endgame import Endgame, applies
 from guyenne_explore.analysis.exact.forward import ForwardEndgame
 from guyenne_explore.analysis.exact.forward_exact import ExactForwardEndgame
 from guyenne_explore.analysis.policies import Uniform
-from guyenne_explore.policy import UNIFORM
-from guyenne_explore.scoring import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, sweeper
+from guyenne_explore.engine.policy import UNIFORM
+from guyenne_explore.engine.scoring import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, sweeper
 
 
 # ---------------------------------------------------------------------- endings

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guyenne_explore import Draw, IllegalMove, Move, Position, PositionError, Rules, RulesError
-from guyenne_explore.cards import HERO, KINDS, SYMBOLS, Cards
-from guyenne_explore.rules import SIDES
-from guyenne_explore.validation import MAX_ROUND, position_problems
+from guyenne_explore.engine import Draw, IllegalMove, Move, Position, PositionError, Rules, RulesError
+from guyenne_explore.engine.cards import HERO, KINDS, SYMBOLS, Cards
+from guyenne_explore.engine.rules import SIDES
+from guyenne_explore.engine.validation import MAX_ROUND, position_problems
 from tests.conftest import uniform_step
 
 from .test_input_fuzz import PRESETS, assert_round_trips, hand_built, mutated_json, mutated_notation, play, positions

@@ -17,12 +17,12 @@ from typing import Any, Iterator
 import pytest
 from hypothesis import strategies as st
 
-from guyenne_explore import Draw, IllegalMove, Move, Position, PositionError, Rules, RulesError
-from guyenne_explore.cards import EMPTY, HERO, SYMBOLS, Cards
+from guyenne_explore.engine import Draw, IllegalMove, Move, Position, PositionError, Rules, RulesError
+from guyenne_explore.engine.cards import EMPTY, HERO, SYMBOLS, Cards
 from guyenne_explore.cli import main
-from guyenne_explore.positions_io import load_position
-from guyenne_explore.rules import SIDES
-from guyenne_explore.validation import position_problems
+from guyenne_explore.engine.positions_io import load_position
+from guyenne_explore.engine.rules import SIDES
+from guyenne_explore.engine.validation import position_problems
 from tests.conftest import uniform_step
 
 from .test_engine_hostile import chance_points, mixed_moves, random_draw, respelled_json

@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guyenne_explore import Position, Rules
-from guyenne_explore.cards import Cards
-from guyenne_explore.engine_api import (DRAW, END, ENGLISH, EXHAUSTED, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
+from guyenne_explore.engine import Position, Rules
+from guyenne_explore.engine.cards import Cards
+from guyenne_explore.engine import (DRAW, END, ENGLISH, EXHAUSTED, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
                                         PLACEMENTS, RESPOND_FIRST, RESPOND_SECOND, SWEEP, Side, cannot_play_on,
                                         cannot_reshuffle_again, ending, ending_without_reshuffle, hand_size_after_draw,
                                         holds_too_few, placement_choice, sweeper)

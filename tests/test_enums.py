@@ -3,12 +3,12 @@ the compiled kernel's integer codes are derived from them."""
 
 import json
 
-from guyenne_explore import Position
+from guyenne_explore.engine import Position
 from guyenne_explore.analysis.compiled import encode
 from guyenne_explore.analysis.compiled import layout as kn
-from guyenne_explore.rules import SIDES
-from guyenne_explore.scoring import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP
-from guyenne_explore.state import CONTROL_NAMES, DECISIONS, POINTS, Control, Point, SideIndex, side_index
+from guyenne_explore.engine.rules import SIDES
+from guyenne_explore.engine.scoring import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP
+from guyenne_explore.engine.state import CONTROL_NAMES, DECISIONS, POINTS, Control, Point, SideIndex, side_index
 
 
 def test_points_are_the_strings_json_writes():

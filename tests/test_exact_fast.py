@@ -24,7 +24,7 @@ from guyenne_explore.analysis.exact import forward_exact as fx
 from guyenne_explore.analysis.exact.endgame import Endgame, applies
 from guyenne_explore.analysis.exact.forward import ForwardEndgame
 from guyenne_explore.analysis.policies import Uniform
-from guyenne_explore.engine_api import OPEN_FIRST, TEAM_SPLIT, Position, Rules, apply_legal
+from guyenne_explore.engine import OPEN_FIRST, TEAM_SPLIT, Position, Rules, apply_legal
 
 from .conftest import position_files
 

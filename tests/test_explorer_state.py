@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("ipywidgets")
 pytest.importorskip("anywidget")
 
-from guyenne_explore import Position  # noqa: E402
+from guyenne_explore.engine import Position  # noqa: E402
 from guyenne_explore.widgets import Builder, Explorer  # noqa: E402
 from guyenne_explore.widgets.starts import opening  # noqa: E402
 from guyenne_explore.widgets.state import ExplorerState, History  # noqa: E402

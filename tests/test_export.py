@@ -9,7 +9,7 @@ import sys
 import pytest
 from PIL import Image
 
-from guyenne_explore import Position
+from guyenne_explore.engine import Position
 from guyenne_explore.render.export import COVERED, svg_to_png, svgs_to_pdf
 from guyenne_explore.render.svg import diagram
 
@@ -81,7 +81,7 @@ def test_png_without_cairo_or_system_fonts():
 
 def test_shipped_font_covers_every_diagram_character():
     """Diagrams need no system font: each character the renderer writes is in the shipped subset."""
-    from guyenne_explore.record import play_game
+    from guyenne_explore.engine.record import play_game
     from guyenne_explore.render.storyboard import storyboard
 
     text = "".join(str(d) for d in storyboard(play_game(Position.start("advanced"), 3)))

@@ -15,7 +15,7 @@ from fractions import Fraction
 import pytest
 from scipy import stats
 
-from guyenne_explore import Position, Rules
+from guyenne_explore.engine import Position, Rules
 from guyenne_explore.analysis.exact.distribution import exact_distribution
 from guyenne_explore.analysis.compiled import encode as encode_module
 from guyenne_explore.analysis.compiled.encode import unsupported
@@ -24,10 +24,10 @@ from guyenne_explore.analysis.exact.endgame import applies
 from guyenne_explore.analysis.compiled.rollout import fast_games, traced_game
 from guyenne_explore.analysis.policies import Uniform
 from guyenne_explore.analysis.sampling.sample import play_games
-from guyenne_explore.flow import apply_move
-from guyenne_explore.engine_api import CONCEDE_CHOICE, concede_move
-from guyenne_explore.position import DRAW, OPEN_FIRST
-from guyenne_explore.record import uniform_choice
+from guyenne_explore.engine.flow import apply_move
+from guyenne_explore.engine import CONCEDE_CHOICE, concede_move
+from guyenne_explore.engine.position import DRAW, OPEN_FIRST
+from guyenne_explore.engine.record import uniform_choice
 
 #: every 2-player preset, and variants touching each parameter the compiled games read
 RULES = [

@@ -3,15 +3,15 @@
 import numpy as np
 import pytest
 
-from guyenne_explore import Position
-from guyenne_explore.analysis.compiled import heuristic as fh
+from guyenne_explore.engine import Position
+from guyenne_explore.analysis.compiled import heuristic_kernel as fh
 from guyenne_explore.analysis.compiled import kernel as kn
 from guyenne_explore.analysis.compiled.rollout import play_summaries, traced
 from guyenne_explore.analysis.policies.heuristic import Heuristic, pick
 from guyenne_explore.analysis.policies.sides import compiled_sides
-from guyenne_explore.cards import HERO, KINDS, Cards
-from guyenne_explore.moves import Move
-from guyenne_explore.rules import Rules
+from guyenne_explore.engine.cards import HERO, KINDS, Cards
+from guyenne_explore.engine.moves import Move
+from guyenne_explore.engine.rules import Rules
 from tests.replaying import replay_trace
 
 
@@ -50,7 +50,7 @@ def test_a_batch_plays_each_game_as_alone():
 
 
 def test_compiled_heuristic_from_a_position_inside_a_round():
-    from guyenne_explore.record import play_game
+    from guyenne_explore.engine.record import play_game
 
     mid = play_game(Position.start("advanced"), 3).positions()[9]
     assert not mid.is_chance

@@ -3,12 +3,12 @@ and a run that still has to compile says which part and which of how many."""
 
 import pytest
 
-from guyenne_explore import Position
-from guyenne_explore.analysis.compiled import heuristic as fh
+from guyenne_explore.engine import Position
+from guyenne_explore.analysis.compiled import heuristic_kernel as fh
 from guyenne_explore.analysis.compiled.rollout import GAME_COLUMNS, _game, _games, batch_args
 from guyenne_explore.analysis.policies.sides import compiled_sides
 from guyenne_explore.analysis.sampling import warm
-from guyenne_explore.rules import Rules
+from guyenne_explore.engine.rules import Rules
 from guyenne_explore.widgets import analysis_panel
 from guyenne_explore.widgets.analysis_panel import AnalysisPanel
 

@@ -14,7 +14,7 @@ import pytest
 
 from guyenne_explore import i18n
 from guyenne_explore.i18n import LOCALE_DIR, check_language, locale_language, set_language
-from guyenne_explore.problems import MESSAGES, problem
+from guyenne_explore.engine.problems import MESSAGES, problem
 
 babel = pytest.importorskip("babel")
 from babel.messages.extract import extract_from_dir  # noqa: E402
@@ -169,7 +169,7 @@ def test_language_choice(monkeypatch):
 
 
 def test_every_decision_point_has_its_rulebook_name_in_both_languages():
-    from guyenne_explore.state import POINTS
+    from guyenne_explore.engine.state import POINTS
     assert set(i18n._POINTS) == set(POINTS)  # the copy i18n keeps of the engine's names
     for point in POINTS:
         english, french = i18n.point_name(point, "en"), i18n.point_name(point, "fr")
@@ -205,7 +205,7 @@ def test_every_problem_renders_in_french():
 
 
 def test_why_illegal_in_french():
-    from guyenne_explore.position import Position
+    from guyenne_explore.engine.position import Position
     from tests.test_rules_cases import pos
     p = Position.from_json(pos())
     try:
@@ -230,7 +230,7 @@ def _texts(svg: str) -> list[str]:
 
 
 def test_a_french_diagram_uses_the_rulebook_words():
-    from guyenne_explore.position import Position
+    from guyenne_explore.engine.position import Position
     from guyenne_explore.render.svg import position_svg
     from tests.test_rules_cases import pos
     p = Position.from_json(pos(sides={
@@ -249,8 +249,8 @@ def test_a_french_diagram_uses_the_rulebook_words():
 
 
 def test_french_seating_and_game_over():
-    from guyenne_explore.position import Position
-    from guyenne_explore.record import play_game
+    from guyenne_explore.engine.position import Position
+    from guyenne_explore.engine.record import play_game
     from guyenne_explore.render.seating import seating_svg
     from guyenne_explore.render.svg import position_svg
     p = Position.start("team")
@@ -266,8 +266,8 @@ def test_french_seating_and_game_over():
 
 @pytest.mark.parametrize("preset", ["base", "advanced", "team"])
 def test_a_french_storyboard(preset):
-    from guyenne_explore.position import Position
-    from guyenne_explore.record import play_game
+    from guyenne_explore.engine.position import Position
+    from guyenne_explore.engine.record import play_game
     from guyenne_explore.render.storyboard import frames_of, storyboard
     record = play_game(Position.start(preset), 5)
     fr, en = frames_of(record, lang="fr"), frames_of(record, lang="en")
@@ -332,7 +332,7 @@ IDENTIFIERS = {"base", "advanced", "expert", "team", "team3", "classic2021", "no
 def _fixed_texts(root) -> list[tuple[str, str, str]]:
     """(widget, attribute, English original, shown) of every fixed label the switch knows."""
     from guyenne_explore.widgets.language import widgets_of
-    from guyenne_explore.position import POINTS
+    from guyenne_explore.engine.position import POINTS
     out = []
     for x in widgets_of(root):
         for attr, (english, shown) in getattr(x, "_guyenne_english", {}).items():
@@ -418,7 +418,7 @@ def test_the_teaching_game_in_french(english):
 def test_figures_and_metrics_in_french():
     pytest.importorskip("plotly")
     from guyenne_explore.analysis.api import analyse
-    from guyenne_explore.position import Position
+    from guyenne_explore.engine.position import Position
     from guyenne_explore.render import plots
     results = {"base": analyse(Position.start("base"), method="sample", games=30, seed=1)}
     figs = plots.result_figures(results, lang="fr")
@@ -455,7 +455,7 @@ def test_the_skill_levels_tab_follows_the_language_switch(english):
     import ipywidgets as w
 
     from guyenne_explore.analysis.metrics import Metric
-    from guyenne_explore.analysis.skill import ABOVE, BELOW, SkillCell, SkillTable
+    from guyenne_explore.analysis.studies.skill import ABOVE, BELOW, SkillCell, SkillTable
     from guyenne_explore.widgets.explorer import Explorer
     from guyenne_explore.widgets.language import widgets_of
 
@@ -588,7 +588,7 @@ def test_a_language_switch_says_the_variant_labs_last_status_and_the_download_li
 
 def test_the_optimal_play_section_is_written_again_in_french(english):
     pytest.importorskip("ipywidgets")
-    from guyenne_explore.positions_io import load_position
+    from guyenne_explore.engine.positions_io import load_position
     from guyenne_explore.widgets.analysis_panel import OPTIMAL, AnalysisPanel
 
     panel = AnalysisPanel(load_position(str(position_path("base-endgame-3v3.json"))))
@@ -748,7 +748,7 @@ def test_game_counts_in_subtitles_are_grouped_as_the_language_groups():
     grouping, a narrow no-break space in French."""
     import dataclasses
 
-    from guyenne_explore import Position
+    from guyenne_explore.engine import Position
     from guyenne_explore.analysis.api import analyse
     from guyenne_explore.render import plots
 

@@ -11,15 +11,15 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from guyenne_explore import Position
-from guyenne_explore.analysis.compiled.sides import FEATURES
-from guyenne_explore.analysis import improvement as im
+from guyenne_explore.engine import Position
+from guyenne_explore.analysis.compiled.policy_codes import FEATURES
+from guyenne_explore.analysis.policies import improvement as im
 from guyenne_explore.analysis.policies import weights as files
 from guyenne_explore.analysis.policies.search import CANDIDATES, ISMCTS
 from guyenne_explore.analysis.policies.strong import Strong, load_weights
 from guyenne_explore.cli import main
-from guyenne_explore.engine_api import PLACEMENTS, play
-from guyenne_explore.rules import Rules
+from guyenne_explore.engine import PLACEMENTS, play
+from guyenne_explore.engine.rules import Rules
 
 TINY = Rules.preset("advanced", hand_size=5)
 
@@ -165,7 +165,7 @@ def test_the_command_writes_weights_strong_plays_with_the_command_that_makes_the
 
 
 def test_cancel_on_a_process_pool_stops_its_workers_and_keeps_the_start():
-    from guyenne_explore.analysis.sampling.workers import process_pool
+    from guyenne_explore.analysis.workers import process_pool
 
     asked: list[im.ImproveProgress] = []
     workers: list = []

@@ -26,13 +26,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guyenne_explore import IllegalMove, Move, Position, PositionError, Rules, RulesError
-from guyenne_explore.cards import Cards
+from guyenne_explore.engine import IllegalMove, Move, Position, PositionError, Rules, RulesError
+from guyenne_explore.engine.cards import Cards
 from guyenne_explore.cli import main
-from guyenne_explore.position import POINTS
-from guyenne_explore.positions_io import MAX_TEXT, load_position
-from guyenne_explore.problems import Problem
-from guyenne_explore.rules import BOUNDS, MAX_DRAWS_PER_SIDE, MAX_PER_VALUE
+from guyenne_explore.engine.position import POINTS
+from guyenne_explore.engine.positions_io import MAX_TEXT, load_position
+from guyenne_explore.engine.problems import Problem
+from guyenne_explore.engine.rules import BOUNDS, MAX_DRAWS_PER_SIDE, MAX_PER_VALUE
 from tests.conftest import as_from_a_terminal, uniform_step
 
 PRESETS = ["base", "advanced", "expert", "classic2021", "team", "team3"]

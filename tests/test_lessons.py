@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from guyenne_explore.position import Position
-from guyenne_explore.record import play_game
+from guyenne_explore.engine.position import Position
+from guyenne_explore.engine.record import play_game
 from guyenne_explore.widgets.lesson_game import LessonGame
 from guyenne_explore.widgets.puzzle_view import PuzzleView
 from guyenne_explore.widgets.trips import Trips, TripsError

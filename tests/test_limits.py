@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from guyenne_explore import Position, Rules
+from guyenne_explore.engine import Position, Rules
 from guyenne_explore.analysis import api
 from guyenne_explore.analysis import NotExact, planning
 from guyenne_explore.analysis.api import ExactOutOfReach, analyse
@@ -26,8 +26,8 @@ from guyenne_explore.analysis.limits import check_memory
 from guyenne_explore.i18n import plain_size
 from guyenne_explore.cli import main
 from guyenne_explore.analysis.exact.forward import ForwardEndgame
-from guyenne_explore.engine_api import OPEN_FIRST, TEAM_SPLIT, apply_legal, cannot_reshuffle_again
-from guyenne_explore.record import play_game
+from guyenne_explore.engine import OPEN_FIRST, TEAM_SPLIT, apply_legal, cannot_reshuffle_again
+from guyenne_explore.engine.record import play_game
 
 
 def _endgame_with_full_decks() -> Position:
@@ -170,7 +170,7 @@ def test_the_cost_said_before_sampled_games_follows_who_plays_them() -> None:
     """Strong's games from a deal are costed at the compiled loop's figure, the same from stacked decks (the
     engine's to play) at the engine's, and a level of the engine's alone at the engine's; before, every game
     of strong was costed alike, 30 times too long where the compiled loop plays it, 20 times too short where not."""
-    from guyenne_explore.analysis.balance.depth import ladder_cost
+    from guyenne_explore.analysis.studies.depth import ladder_cost
 
     compiled = planning.seconds_a_game(Position.start("advanced"), ("strong", "uniform"))
     engine = planning.seconds_a_game(_stacked(), ("strong", "uniform"))

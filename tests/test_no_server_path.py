@@ -17,7 +17,7 @@ import pytest
 from guyenne_explore.analysis.policies.weights import MAX_WEIGHTS_BYTES, WEIGHTS_DIR, read_model
 from guyenne_explore.cli import main
 from guyenne_explore.i18n import set_language
-from guyenne_explore.rules import Rules
+from guyenne_explore.engine.rules import Rules
 from guyenne_explore.widgets.balance_panel import BalancePanel
 from guyenne_explore.widgets.session_weights import SessionWeights
 from guyenne_explore.widgets.forms import NumberField

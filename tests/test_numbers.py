@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from guyenne_explore import numbers
 from guyenne_explore.analysis import TargetError, parse_targets, policy_named
-from guyenne_explore.analysis.balance.targets import TARGET_BOUND
+from guyenne_explore.analysis.studies.balance.targets import TARGET_BOUND
 from guyenne_explore.analysis.policies.registry import MAX_ROLLOUTS
 from guyenne_explore.cli import MAX_GAMES, Refused, build_parser
 from guyenne_explore.numbers import NumberError

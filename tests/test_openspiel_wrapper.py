@@ -18,7 +18,7 @@ import openspiel_guyenne as og  # noqa: E402
 from timed import Timed  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-from guyenne_explore.engine_api import Draw, Position, play  # noqa: E402
+from guyenne_explore.engine import Draw, Position, play  # noqa: E402
 from guyenne_explore.analysis.api import policy_named  # noqa: E402
 
 from tests.conftest import uniform_step  # noqa: E402

@@ -13,11 +13,11 @@ import pytest
 pytest.importorskip("ipywidgets")
 pytest.importorskip("anywidget")
 
-from guyenne_explore import Position  # noqa: E402
-from guyenne_explore.cards import Cards  # noqa: E402
+from guyenne_explore.engine import Position  # noqa: E402
+from guyenne_explore.engine.cards import Cards  # noqa: E402
 from guyenne_explore.i18n import set_language  # noqa: E402
-from guyenne_explore.rules import SIDES, Rules  # noqa: E402
-from guyenne_explore.scoring import LONGEST_RUN, UNSPENT, tie_break  # noqa: E402
+from guyenne_explore.engine.rules import SIDES, Rules  # noqa: E402
+from guyenne_explore.engine.scoring import LONGEST_RUN, UNSPENT, tie_break  # noqa: E402
 from guyenne_explore.widgets import Builder, Explorer, MovesPanel  # noqa: E402
 from guyenne_explore.widgets.moves_panel import heuristic_choice  # noqa: E402
 from guyenne_explore.widgets.starts import opening  # noqa: E402

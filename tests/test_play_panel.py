@@ -11,10 +11,10 @@ import pytest
 from ipywidgets.widgets.widget import _instances  # every live widget of the kernel (Widget.widgets is deprecated)
 
 from guyenne_explore.i18n import set_language
-from guyenne_explore.record import GameRecord, seats_for
+from guyenne_explore.engine.record import GameRecord, seats_for
 from guyenne_explore.render.svg import position_svg
-from guyenne_explore.rules import SIDES, Rules
-from guyenne_explore.view import revealed, side_view
+from guyenne_explore.engine.rules import SIDES, Rules
+from guyenne_explore.engine.view import revealed, side_view
 from guyenne_explore.widgets.play_panel import PlayPanel
 from guyenne_explore.widgets.play_store import read_journal
 

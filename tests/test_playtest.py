@@ -12,7 +12,7 @@ import pytest
 
 from guyenne_explore.analysis import Cancelled, analyse, fit_persona, policy_named
 from guyenne_explore.analysis.compiled.rollout import traced_game
-from guyenne_explore.analysis.compiled.sides import FEATURES
+from guyenne_explore.analysis.compiled.policy_codes import FEATURES
 from guyenne_explore.analysis.optimal.round import round_start
 from guyenne_explore.analysis.optimal.solver import OptimalSolver
 from guyenne_explore.analysis.playtest.people import players
@@ -22,13 +22,13 @@ from guyenne_explore.analysis.playtest.report import playtest_report
 from guyenne_explore.analysis.policies import weights as files
 from guyenne_explore.analysis.policies.heuristic import Heuristic
 from guyenne_explore.analysis.policies.strong import Strong
-from guyenne_explore.cards import Cards
+from guyenne_explore.engine.cards import Cards
 from guyenne_explore.cli import main
-from guyenne_explore.policy import UNIFORM
-from guyenne_explore.position import Position
-from guyenne_explore.record import Event, GameRecord, RecordHeader, Seat, play_game
-from guyenne_explore.rules import Rules
-from guyenne_explore.state import FRENCH, OPEN_FIRST, OPEN_SECOND
+from guyenne_explore.engine.policy import UNIFORM
+from guyenne_explore.engine.position import Position
+from guyenne_explore.engine.record import Event, GameRecord, RecordHeader, Seat, play_game
+from guyenne_explore.engine.rules import Rules
+from guyenne_explore.engine.state import FRENCH, OPEN_FIRST, OPEN_SECOND
 
 ADVANCED = Rules.preset("advanced")
 START = Position.start(ADVANCED)

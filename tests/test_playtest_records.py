@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guyenne_explore import Position, Rules
+from guyenne_explore.engine import Position, Rules
 from guyenne_explore.cli import main
-from guyenne_explore.record import (GameRecord, RecordError, RecordHeader, Seat, Undo, play_game, read_records,
+from guyenne_explore.engine.record import (GameRecord, RecordError, RecordHeader, Seat, Undo, play_game, read_records,
                                     rules_fingerprint, seats_for)
-from guyenne_explore.rules import PRESET_NAMES
+from guyenne_explore.engine.rules import PRESET_NAMES
 
 NAMES = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=20)
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from guyenne_explore import Position
+from guyenne_explore.engine import Position
 from guyenne_explore.analysis.api import analyse
 from guyenne_explore.render import plots
 from guyenne_explore.render.svg import ENGLISH_COLOR, FRENCH_COLOR
@@ -151,7 +151,7 @@ def test_an_interval_may_go_under_its_value_so_four_rule_sets_fit_a_narrow_panel
 
 
 def test_a_sweep_figure_names_its_metric_in_the_language_asked(results):
-    from guyenne_explore.analysis.variants import Run, SweepPoint, metric_named
+    from guyenne_explore.analysis.studies.variants import Run, SweepPoint, metric_named
 
     r = results["base"]
     points = [SweepPoint(6, Run("hand size = 6", None, r), metric_named(r, "Drawishness"))]

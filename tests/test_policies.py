@@ -5,13 +5,13 @@ from fractions import Fraction
 
 import pytest
 
-from guyenne_explore import Position
+from guyenne_explore.engine import Position
 from guyenne_explore.analysis.api import analyse
 from guyenne_explore.analysis.policies.heuristic import Heuristic
 from guyenne_explore.analysis.metrics import designer_metrics
 from guyenne_explore.analysis.sampling.sample import Game
 from guyenne_explore.analysis.policies.search import determinise
-from guyenne_explore.record import play_game
+from guyenne_explore.engine.record import play_game
 
 from .conftest import position_path
 
@@ -60,7 +60,7 @@ def test_search_policy_plays_legal_moves(preset):
     """Every move the search picks is one the engine lists at its point, for each side it plays, and
     each drawn card set one the engine lists with a positive probability, to the game's end."""
     from guyenne_explore.analysis.policies.search import ISMCTS
-    from guyenne_explore.policy import Uniform
+    from guyenne_explore.engine.policy import Uniform
 
     for search_side, seed in ((0, 1), (1, 2)):
         pair = (ISMCTS(40), Uniform()) if search_side == 0 else (Uniform(), ISMCTS(40))
@@ -124,7 +124,7 @@ def test_sampling_can_be_cancelled():
 # ---------------------------------------------------------------- skilled play reads the rules
 def test_castle_stakes_come_from_the_engine_scoring():
     from guyenne_explore.analysis.policies.heuristic import castle_stake
-    from guyenne_explore.rules import Rules
+    from guyenne_explore.engine.rules import Rules
 
     line, ring = Rules.preset("advanced"), Rules.preset("advanced", adjacency="ring")
     table = (0, 0, -1, -1, -1, -1)  # english holds castles 0 and 1
@@ -142,8 +142,8 @@ def test_castle_stakes_come_from_the_engine_scoring():
     ("classic2021", 1, False, "52", 0), ("classic2021", -1, False, "52", 0)])
 def test_removal_losses_are_what_the_engine_removes(preset, control, won, cards, lost):
     from guyenne_explore.analysis.policies.heuristic import card_worth, removal_loss
-    from guyenne_explore.cards import HERO, Cards
-    from guyenne_explore.rules import Rules
+    from guyenne_explore.engine.cards import HERO, Cards
+    from guyenne_explore.engine.rules import Rules
 
     rules = Rules.preset(preset)
     expected = card_worth(rules, HERO) if lost is None else lost
@@ -168,7 +168,7 @@ def test_the_heuristic_distribution_is_what_it_plays():
 
 def test_the_heuristic_mixes_and_bluffs_at_its_rate():
     from guyenne_explore.analysis.policies.heuristic import BLUFF_RATE
-    from guyenne_explore.cards import HERO
+    from guyenne_explore.engine.cards import HERO
 
     p = play_game(Position.start("advanced"), 4).positions()[1]
     view = p.view(p.side_to_play)
@@ -191,7 +191,7 @@ def test_skilled_policies_play_every_preset_and_variant(rules):
     from guyenne_explore.analysis.policies.counters import COUNTERS
     from guyenne_explore.analysis.sampling.sample import sample_games
     from guyenne_explore.analysis.policies.search import ISMCTS
-    from guyenne_explore.rules import Rules
+    from guyenne_explore.engine.rules import Rules
 
     p = Position.start(Rules.from_json(rules))
     games = sample_games(p, (Heuristic(), ISMCTS(16, candidates=3, rollouts_per_leaf=2)), 1, 1)
@@ -227,7 +227,7 @@ def test_search_is_a_tree_over_information_sets():
     # opens Y itself: that later decision of its own is a node of the tree, visited again and again
     # (so chosen by UCB, not by a rollout), and shared by the worlds
     from guyenne_explore.analysis.policies.search import ISMCTS, info_key
-    from guyenne_explore.engine_api import OPEN_SECOND, RESPOND_FIRST
+    from guyenne_explore.engine import OPEN_SECOND, RESPOND_FIRST
 
     p = play_game(Position.start("advanced"), 6).positions()[1]
     p = p.apply(next(m for m in p.legal_moves if m.cards.size == 2))
@@ -273,8 +273,8 @@ def test_command_line_chooses_each_side_policy_and_spreads_games_identically():
 
 def test_skill_levels_read_verdicts_and_say_where_a_conclusion_changes():
     from guyenne_explore.analysis.metrics import Metric
-    from guyenne_explore.analysis.skill import ABOVE, BELOW, EVEN, _verdict, skill_levels
-    from guyenne_explore.rules import Rules
+    from guyenne_explore.analysis.studies.skill import ABOVE, BELOW, EVEN, _verdict, skill_levels
+    from guyenne_explore.engine.rules import Rules
 
     adv = Metric("Advantage (english)", 0.6, 0.55, 0.65)
     assert _verdict(adv, None) == ABOVE and _verdict(Metric("Advantage (english)", 0.5, 0.45, 0.55), None) == EVEN
@@ -334,7 +334,7 @@ def test_the_local_pool_starts_safely_after_compiled_games_and_plays_the_same_ga
     command line starts its workers from a clean process, and gives the games of one process."""
     from guyenne_explore.analysis.compiled.rollout import play_summaries
     from guyenne_explore.analysis import Where, plan
-    from guyenne_explore.analysis.sampling.workers import process_pool
+    from guyenne_explore.analysis.workers import process_pool
 
     p = Position.start("advanced")
     play_summaries(p, 2000, 1)  # the parallel uniform kernel, in this process

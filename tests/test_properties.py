@@ -5,8 +5,8 @@ from fractions import Fraction
 
 import pytest
 
-from guyenne_explore import Position, Rules
-from guyenne_explore.record import GameRecord, play_game, uniform_choice
+from guyenne_explore.engine import Position, Rules
+from guyenne_explore.engine.record import GameRecord, play_game, uniform_choice
 
 PRESETS = ["base", "advanced", "expert", "classic2021", "team", "team3"]
 VARIANTS = [

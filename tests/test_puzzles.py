@@ -11,12 +11,12 @@ from guyenne_explore.analysis import PuzzleFinder, bot_games, judge, puzzles_fro
 from guyenne_explore.analysis.optimal.round import round_start
 from guyenne_explore.analysis.optimal.solver import OptimalSolver, solve_position
 from guyenne_explore.analysis.puzzles import EXACT, EXACT_MARGIN, SECTION_OF, Puzzle, PuzzleError, tags_of
-from guyenne_explore.cards import Cards
+from guyenne_explore.engine.cards import Cards
 from guyenne_explore.cli import main
-from guyenne_explore.position import FRENCH, PLACEMENTS, Position
-from guyenne_explore.record import Event, GameRecord
+from guyenne_explore.engine.position import FRENCH, PLACEMENTS, Position
+from guyenne_explore.engine.record import Event, GameRecord
 from guyenne_explore.render.storyboard import frames_of
-from guyenne_explore.rules import Rules
+from guyenne_explore.engine.rules import Rules
 from guyenne_explore.rulebook import SECTION_IDS
 
 

@@ -7,9 +7,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from guyenne_explore import Position
+from guyenne_explore.engine import Position
 from guyenne_explore.render import Diagram, diagram, position_svg
-from guyenne_explore.view import revealed
+from guyenne_explore.engine.view import revealed
 
 NS = "{http://www.w3.org/2000/svg}"
 PRESETS = ("base", "advanced", "expert", "team", "team3", "classic2021")
@@ -189,7 +189,7 @@ def test_roles_follow_control_at_the_start_of_the_round():
     import pathlib
     import re
 
-    from guyenne_explore import Position
+    from guyenne_explore.engine import Position
     from guyenne_explore.render.svg import position_svg
 
     p = Position.from_json((pathlib.Path(__file__).parent / "positions" / "advanced-remove-choice.json").read_text())
@@ -501,8 +501,8 @@ def test_a_removal_move_is_outlined_among_the_placed_cards():
 def test_a_previewed_placement_is_drawn_at_its_castle_in_both_battles(preset):
     """Each placement previewed (both openings and both answers, so both battles of a round) draws the move's
     cards at the castle where the engine puts them, with that castle's X or Y badge; nothing else moves."""
-    from guyenne_explore.position import PLACEMENTS
-    from guyenne_explore.turn import battle_of
+    from guyenne_explore.engine.position import PLACEMENTS
+    from guyenne_explore.engine.turn import battle_of
 
     rng = random.Random(preset)
     seen = set()
@@ -540,7 +540,7 @@ def test_a_previewed_placement_is_drawn_at_its_castle_in_both_battles(preset):
 def test_the_last_placement_previewed_shows_both_battles_outcomes_in_the_designers_view(load):
     """The last placement of a round previewed with the winners marked: battle X and battle Y both carry the outcome
     the engine gives when the cards are revealed (the second battle of a rulebook example was missing)."""
-    from guyenne_explore.flow import battle_winner
+    from guyenne_explore.engine.flow import battle_winner
     from guyenne_explore.render.storyboard import all_placed
 
     p = load("advanced-respond-second.json")

@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from plotly.offline import get_plotlyjs
 
-from guyenne_explore import Position, Rules
-from guyenne_explore.analysis.variants import analyse_rule_sets
+from guyenne_explore.engine import Position, Rules
+from guyenne_explore.analysis.studies.variants import analyse_rule_sets
 from guyenne_explore.render.report import analysis_report
 from guyenne_explore.widgets.analysis_panel import AnalysisPanel
 

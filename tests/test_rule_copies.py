@@ -1,6 +1,6 @@
 """Every copy of a rule, run against the engine over its whole domain: one parametrised test per copy.
 
-The engine holds each rule once (``guyenne_explore/engine_api.py`` lists the predicates); a fast path
+The engine holds each rule once (``guyenne_explore/engine/__init__.py`` lists the predicates); a fast path
 that must restate one for speed is pinned here, so this file lists every copy.  To add a copy: one
 test below, parametrised over its domain, comparing it with the engine's own function or play.
 
@@ -50,14 +50,14 @@ import numpy as np
 import pytest
 from numba import njit
 
-from guyenne_explore import Cards, Move, Position, Rules
+from guyenne_explore.engine import Cards, Move, Position, Rules
 from guyenne_explore.analysis.compiled import kernel as kn
 from guyenne_explore.analysis.compiled.encode import points_array
 from guyenne_explore.analysis.exact import endgame
 from guyenne_explore.analysis.exact.forward import Orbits
 from guyenne_explore.analysis.optimal import round as optimal_round
-from guyenne_explore.cards import HERO, KINDS, value_of
-from guyenne_explore.engine_api import (ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, REMOVE_CHOICE, Choice, Side,
+from guyenne_explore.engine.cards import HERO, KINDS, value_of
+from guyenne_explore.engine import (ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, REMOVE_CHOICE, Choice, Side,
                                         battle_winner, cannot_play_on, hand_size_after_draw, points_rows, sweeper,
                                         table_result)
 
@@ -273,8 +273,8 @@ def test_kernel_draws_equal_the_engine_draws(reshuffle, limit):
     every side of a hand of 0-3 cards, a deck and a discard of 0-3 cards of two kinds and each count of
     exhaustions, each draw it makes (a few seeds) is one the engine can make from that side, and
     leaves the side the engine leaves after drawing exactly those cards."""
-    from guyenne_explore.drawing import draw_side
-    from guyenne_explore.engine_api import side_outcomes
+    from guyenne_explore.engine.drawing import draw_side
+    from guyenne_explore.engine import side_outcomes
 
     rules = Rules.preset("base", hand_size=4, exhaustion_limit=limit, reshuffle=reshuffle)
     rp = np.zeros(kn.N_RULES, np.int64)
@@ -304,7 +304,7 @@ def test_loop_end_after_the_draw_equals_the_engine(limit):
     and of exhaustions 0..L, against the engine's ``ending`` of the finished game on a table no side
     sweeps (play goes on, -1, exactly where the engine's ``cannot_play_on`` names no side)."""
     from guyenne_explore.analysis.compiled.loop import _ending_after_draw
-    from guyenne_explore.engine_api import ENDINGS, ending
+    from guyenne_explore.engine import ENDINGS, ending
 
     rules = Rules.preset("base", exhaustion_limit=limit)
     rp = np.zeros(kn.N_RULES, np.int64)

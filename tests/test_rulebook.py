@@ -14,7 +14,7 @@ from guyenne_explore.analysis import SECTION_IDS, build_rulebook, examples_of, r
 from guyenne_explore.cli import main
 from guyenne_explore.render.rulebook import PAPERS, rulebook_html, rulebook_pdf
 from guyenne_explore.rulebook import examples
-from guyenne_explore.rules import PRESET_NAMES, Rules
+from guyenne_explore.engine.rules import PRESET_NAMES, Rules
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)

@@ -4,9 +4,9 @@ from fractions import Fraction
 
 import pytest
 
-from guyenne_explore import Cards, IllegalMove, Move, Position, PositionError, Rules, RulesError
-from guyenne_explore.flow import battle_winner
-from guyenne_explore.position import ENGLISH, FRENCH, NEUTRAL
+from guyenne_explore.engine import Cards, IllegalMove, Move, Position, PositionError, Rules, RulesError
+from guyenne_explore.engine.flow import battle_winner
+from guyenne_explore.engine.position import ENGLISH, FRENCH, NEUTRAL
 
 
 def pos(**kw):
@@ -289,7 +289,7 @@ def test_view_hides_opponent():
 def test_the_rulebooks_scoring_example_castle_by_castle():
     """RULES.md 6's worked check, E E F F F E with the english 1 unspent card and the french 1: classic2021
     gives english 3 + 2 + 1 = 6 and french 3 + 3 + 1 = 7; the 2022 scoring english 2·2 + 1 = 5, french 2·3 = 6."""
-    from guyenne_explore.scoring import LONGEST_RUN, RUN, UNSPENT, score_terms
+    from guyenne_explore.engine.scoring import LONGEST_RUN, RUN, UNSPENT, score_terms
 
     table = ["english", "english", "french", "french", "french", "english"]
     data = pos(rules="classic2021", castles=table)
@@ -314,8 +314,8 @@ def test_a_score_is_the_sum_of_its_terms_on_every_table(scoring, adjacency):
     run's castles adjacent in the table's order, a ring's through its ends), and no castle twice in runs."""
     from itertools import product
 
-    from guyenne_explore.scoring import RUN, SWEEP, result, score_terms
-    from guyenne_explore.state import evolve
+    from guyenne_explore.engine.scoring import RUN, SWEEP, result, score_terms
+    from guyenne_explore.engine.state import evolve
 
     for n in range(2, 8):
         rules = Rules.preset("base").replace(castles=n, scoring=scoring, adjacency=adjacency)

@@ -11,12 +11,12 @@ import pytest
 from guyenne_explore.analysis.compiled.rollout import traced_game
 from guyenne_explore.analysis.policies.heuristic import Heuristic
 from guyenne_explore.analysis.policies.sides import compiled_sides
-from guyenne_explore.cards import EMPTY
-from guyenne_explore.drawing import Piles, draw_side
-from guyenne_explore.engine_api import Cards, GameRecord, Position, Rules, side_outcomes
-from guyenne_explore.policy import UNIFORM
-from guyenne_explore.record import play_game
-from guyenne_explore.state import Side, evolve
+from guyenne_explore.engine.cards import EMPTY
+from guyenne_explore.engine.drawing import Piles, draw_side
+from guyenne_explore.engine import Cards, GameRecord, Position, Rules, side_outcomes
+from guyenne_explore.engine.policy import UNIFORM
+from guyenne_explore.engine.record import play_game
+from guyenne_explore.engine.state import Side, evolve
 
 #: rule sets whose games start at the deal (the expert setup's discards, chosen by the policies, make the decks
 #: of the deal differ where the policies choose differently; the compiled loop plays expert games uniformly only)

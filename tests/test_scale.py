@@ -2,7 +2,7 @@
 
 from distributed import Client, LocalCluster
 
-from guyenne_explore import Position
+from guyenne_explore.engine import Position
 from guyenne_explore.analysis.api import analyse
 
 

@@ -5,18 +5,18 @@ import dataclasses
 import random
 from fractions import Fraction
 
-from guyenne_explore import Position
-from guyenne_explore.analysis.compiled import heuristic, sides
-from guyenne_explore.analysis.compiled.heuristic import MAX_MOVES
-from guyenne_explore.analysis.compiled.search import _split_chance, move_weights
+from guyenne_explore.engine import Position
+from guyenne_explore.analysis.compiled import heuristic_kernel as heuristic, policy_codes as sides
+from guyenne_explore.analysis.compiled.heuristic_kernel import MAX_MOVES
+from guyenne_explore.analysis.compiled.search_kernel import _split_chance, move_weights
 from guyenne_explore.analysis.policies.heuristic import Heuristic
 from guyenne_explore.analysis.policies.search import MIX, ISMCTS, _CompiledSearch
 from guyenne_explore.analysis.policies.strong import Strong
-from guyenne_explore.engine_api import OPEN_FIRST, PLACEMENTS, Cards, Placed, determinise
-from guyenne_explore.record import play_game
-from guyenne_explore.rules import Rules
-from guyenne_explore.state import evolve
-from guyenne_explore.turn import member_battle
+from guyenne_explore.engine import OPEN_FIRST, PLACEMENTS, Cards, Placed, determinise
+from guyenne_explore.engine.record import play_game
+from guyenne_explore.engine.rules import Rules
+from guyenne_explore.engine.state import evolve
+from guyenne_explore.engine.turn import member_battle
 
 import numpy as np
 import pytest

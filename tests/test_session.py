@@ -6,7 +6,7 @@ from html import escape
 
 import pytest
 
-from guyenne_explore import Rules
+from guyenne_explore.engine import Rules
 from guyenne_explore.widgets.explorer import Explorer
 
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from guyenne_explore import Position
+from guyenne_explore.engine import Position
 from guyenne_explore.analysis.api import analyse
 
 from .conftest import position_files, read_json

@@ -4,9 +4,9 @@ import html
 import re
 
 from guyenne_explore.analysis.metrics import Metric
-from guyenne_explore.analysis.skill import ABOVE, BELOW, EVEN, SkillCell, SkillTable
+from guyenne_explore.analysis.studies.skill import ABOVE, BELOW, EVEN, SkillCell, SkillTable
 from guyenne_explore.i18n import plain_estimate
-from guyenne_explore.rules import Rules
+from guyenne_explore.engine.rules import Rules
 from guyenne_explore.widgets.explorer import TABS, Explorer
 from guyenne_explore.widgets.skill_panel import SkillPanel
 from guyenne_explore.widgets.starts import opening
@@ -113,7 +113,7 @@ def test_cancel_stops_a_run_within_a_sample_and_keeps_the_previous_table():
 
 
 def test_the_skill_levels_name_their_position_and_mark_a_previous_positions_figures():
-    from guyenne_explore.position import Position
+    from guyenne_explore.engine.position import Position
 
     panel = SkillPanel(Position.start("base"))
     assert "the game before the deal" in panel.subject.line.value

@@ -16,11 +16,11 @@ from guyenne_explore.analysis.optimal.round import build_round, canonical, refle
 from guyenne_explore.analysis.optimal.tree import (build_tree, leaves, normal_form, solve_matrix, solve_tree,
                                                    to_efg)
 from guyenne_explore.analysis.policies import Uniform
-from guyenne_explore.cards import Cards
+from guyenne_explore.engine.cards import Cards
 from guyenne_explore.cli import main
-from guyenne_explore.position import END, ENGLISH, FRENCH, OPEN_FIRST, PLACEMENTS, REMOVE_CHOICE, Position
-from guyenne_explore.positions_io import load_position
-from guyenne_explore.rules import Rules
+from guyenne_explore.engine.position import END, ENGLISH, FRENCH, OPEN_FIRST, PLACEMENTS, REMOVE_CHOICE, Position
+from guyenne_explore.engine.positions_io import load_position
+from guyenne_explore.engine.rules import Rules
 
 from .conftest import positions_folder
 

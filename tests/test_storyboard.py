@@ -9,10 +9,10 @@ import zipfile
 
 import pytest
 
-from guyenne_explore import Position
-from guyenne_explore.flow import resolve_battle
-from guyenne_explore.position import DRAW, NEUTRAL, PLACEMENTS, RESPOND_SECOND
-from guyenne_explore.record import GameRecord, play_game
+from guyenne_explore.engine import Position
+from guyenne_explore.engine.flow import resolve_battle
+from guyenne_explore.engine.position import DRAW, NEUTRAL, PLACEMENTS, RESPOND_SECOND
+from guyenne_explore.engine.record import GameRecord, play_game
 from guyenne_explore.render.storyboard import (all_placed, frames_of, record_from_positions, storyboard,
                                                storyboard_pdf, storyboard_zip, write_storyboard)
 
@@ -220,7 +220,7 @@ def test_draw_frames_name_exhaustion_and_the_end():
 
 
 def test_concede_decisions_follow_their_battle():
-    from guyenne_explore.rules import Rules
+    from guyenne_explore.engine.rules import Rules
 
     rules = Rules.from_json({"preset": "advanced", "concede_as_decision": True})
     seen = 0
@@ -251,7 +251,7 @@ def test_a_record_from_a_position_opens_with_its_start():
 
 @pytest.mark.parametrize("preset", ["advanced", "expert", "team"])
 def test_a_players_storyboard_hides_what_that_player_did_not_see(preset):
-    from guyenne_explore.view import revealed
+    from guyenne_explore.engine.view import revealed
 
     record = play_game(Position.start(preset), 2)
     for viewer, other in ((0, "french"), (1, "english")):

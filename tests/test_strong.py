@@ -4,13 +4,13 @@ import random
 
 import pytest
 
-from guyenne_explore import Position
+from guyenne_explore.engine import Position
 from guyenne_explore.analysis.compiled.rollout import traced
 from guyenne_explore.analysis.policies.heuristic import Heuristic
 from guyenne_explore.analysis.policies.strong import Strong, checked_weights, load_weights
-from guyenne_explore.determinise import determinise
-from guyenne_explore.record import play_game
-from guyenne_explore.rules import Rules
+from guyenne_explore.engine.determinisation import determinise
+from guyenne_explore.engine.record import play_game
+from guyenne_explore.engine.rules import Rules
 from tests.replaying import replay_trace
 
 #: weights that use every feature (the shipped ones may leave some at zero)
@@ -23,7 +23,7 @@ def policy(name: str):
 
 
 def sides(names):
-    from guyenne_explore.analysis.compiled.sides import UNIFORM_SIDE
+    from guyenne_explore.analysis.compiled.policy_codes import UNIFORM_SIDE
     return tuple(UNIFORM_SIDE if n == "uniform" else policy(n).compiled() for n in names)
 
 

@@ -7,16 +7,16 @@ import re
 from dataclasses import replace
 
 from guyenne_explore.analysis import Cancelled, LevelStyle, PlayStyle, play_style
-from guyenne_explore.analysis.style import Share, _Counts, is_bluff
-from guyenne_explore.cards import HERO, Cards, value_of
+from guyenne_explore.analysis.studies.style import Share, _Counts, is_bluff
+from guyenne_explore.engine.cards import HERO, Cards, value_of
 from guyenne_explore.cli import main
 from guyenne_explore.i18n import set_language
-from guyenne_explore.position import Draw, Position
-from guyenne_explore.record import Event, GameRecord
+from guyenne_explore.engine.position import Draw, Position
+from guyenne_explore.engine.record import Event, GameRecord
 from guyenne_explore.render.style import style_csv, style_figures
-from guyenne_explore.rules import Rules
-from guyenne_explore.state import DRAW, REMOVE_CHOICE
-from guyenne_explore.view import PublicRecord
+from guyenne_explore.engine.rules import Rules
+from guyenne_explore.engine.state import DRAW, REMOVE_CHOICE
+from guyenne_explore.engine.view import PublicRecord
 from guyenne_explore.widgets.skill_panel import SkillPanel
 from guyenne_explore.widgets.starts import opening
 

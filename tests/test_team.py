@@ -2,8 +2,8 @@
 
 import pytest
 
-from guyenne_explore import Cards, Position, PositionError, Rules
-from guyenne_explore.position import ENGLISH, FRENCH
+from guyenne_explore.engine import Cards, Position, PositionError, Rules
+from guyenne_explore.engine.position import ENGLISH, FRENCH
 
 
 def dealt(preset="team", seed_hand="H53222"):
@@ -108,7 +108,7 @@ def test_drawer_with_one_card_gives_nothing():
 
 @pytest.mark.parametrize("members", [{"english": 2, "french": 1}, {"english": 1, "french": 2}])
 def test_team3_either_side(members):
-    from guyenne_explore.record import play_game
+    from guyenne_explore.engine.record import play_game
 
     rules = Rules.preset("team3", members=members)
     p = Position.start(rules)
@@ -121,7 +121,7 @@ def test_team3_either_side(members):
 
 
 def test_team_with_advanced_removals():
-    from guyenne_explore.record import play_game
+    from guyenne_explore.engine.record import play_game
 
     rules = Rules.preset("team", removal="advanced", pre_discard=5, exhaustion_limit=3)
     record = play_game(Position.start(rules), 3)

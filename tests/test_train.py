@@ -8,13 +8,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from guyenne_explore.analysis.compiled.sides import FEATURES
+from guyenne_explore.analysis.compiled.policy_codes import FEATURES
 from guyenne_explore.analysis.policies import train
 from guyenne_explore.analysis.policies import weights as files
 from guyenne_explore.analysis.policies.registry import policy_named
 from guyenne_explore.analysis.policies.strong import Strong, load_weights
 from guyenne_explore.cli import main
-from guyenne_explore.rules import PRESETS, Rules
+from guyenne_explore.engine.rules import PRESETS, Rules
 
 #: a tiny variant: five cards a hand, short games
 TINY = Rules.from_json({"preset": "advanced", "hand_size": 5})
@@ -230,7 +230,7 @@ def tiny_training(training):
 
 
 def test_the_variant_lab_shows_the_cost_before_training_then_plays_the_trained_weights(tmp_path, monkeypatch):
-    from guyenne_explore.position import Position
+    from guyenne_explore.engine.position import Position
     from guyenne_explore.widgets.training import TRAINED
     from guyenne_explore.widgets.variant_lab import VariantLab
 
@@ -288,7 +288,7 @@ def test_the_validation_measures_a_mean_against_the_heuristic_and_the_start():
     """A start that already beats the heuristic nearly always still has room to show a better mean: the
     validation averages the heuristic's games with games against the start (where the start itself scores
     about one half, far from the ceiling)."""
-    from guyenne_explore import Position
+    from guyenne_explore.engine import Position
     from guyenne_explore.analysis.policies.heuristic import Heuristic
 
     start = Position.start(TINY)

@@ -8,7 +8,7 @@ import pytest
 
 from guyenne_explore.analysis.policies.train import Cost
 from guyenne_explore.i18n import set_language
-from guyenne_explore.rules import Rules
+from guyenne_explore.engine.rules import Rules
 from guyenne_explore.widgets import training as module
 from guyenne_explore.widgets.training import StrongTraining
 
@@ -106,7 +106,7 @@ def test_the_trained_option_plays_a_presets_shipped_weights_until_trained_here(s
 def test_the_variant_lab_runs_nothing_else_while_strong_trains(stand_in, monkeypatch):
     import threading
 
-    from guyenne_explore.position import Position
+    from guyenne_explore.engine.position import Position
     from guyenne_explore.widgets.training import TRAINED
     from guyenne_explore.widgets.variant_lab import VariantLab
 

@@ -4,12 +4,12 @@ import re
 
 import pytest
 
-from guyenne_explore import Position, Rules
+from guyenne_explore.engine import Position, Rules
 from guyenne_explore.analysis.api import analyse
 from guyenne_explore.analysis.exact.distribution import Cancelled
 from guyenne_explore.analysis.intervals import wilson
 from guyenne_explore.analysis.metrics import Metric
-from guyenne_explore.analysis.variants import (
+from guyenne_explore.analysis.studies.variants import (
     analyse_rule_sets,
     first_player_advantage,
     metric_difference,
@@ -20,7 +20,7 @@ from guyenne_explore.analysis.variants import (
     vary,
 )
 from guyenne_explore.i18n import plain_estimate
-from guyenne_explore.rules import RulesError
+from guyenne_explore.engine.rules import RulesError
 from guyenne_explore.widgets.variant_lab import (
     VariantLab,
     rules_from_values,
@@ -238,7 +238,7 @@ def test_an_invalid_position_blocks_the_lab_until_a_valid_one_comes():
 
 # ---------------------------------------------------------------- how a variant applies to a game under way
 def test_a_variant_on_a_round_5_position_says_when_each_parameter_takes_effect():
-    from guyenne_explore.analysis.variants import NEXT_DRAW, NOW, PAST, REFUSED, WHOLE_GAME, changes
+    from guyenne_explore.analysis.studies.variants import NEXT_DRAW, NOW, PAST, REFUSED, WHOLE_GAME, changes
     from guyenne_explore.widgets.starts import midgame
 
     p = midgame("advanced", 1)
@@ -254,7 +254,7 @@ def test_a_variant_on_a_round_5_position_says_when_each_parameter_takes_effect()
 
 
 def test_a_castle_count_other_than_the_tables_is_refused_with_the_reason():
-    from guyenne_explore.analysis.variants import VariantRefused
+    from guyenne_explore.analysis.studies.variants import VariantRefused
     from guyenne_explore.widgets.starts import midgame
 
     p = midgame("advanced", 1)

@@ -6,21 +6,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guyenne_explore import Position
-from guyenne_explore.cards import EMPTY, HERO, Cards
-from guyenne_explore.determinise import determinise
-from guyenne_explore.moves import Move
-from guyenne_explore.position import DRAW, Draw
-from guyenne_explore.record import play_game
-from guyenne_explore.validation import position_problems
-from guyenne_explore.view import DECK, DISCARD, HAND, PublicRecord, SideView, fold_record, side_view
+from guyenne_explore.engine import Position
+from guyenne_explore.engine.cards import EMPTY, HERO, Cards
+from guyenne_explore.engine.determinisation import determinise
+from guyenne_explore.engine.moves import Move
+from guyenne_explore.engine.position import DRAW, Draw
+from guyenne_explore.engine.record import play_game
+from guyenne_explore.engine.validation import position_problems
+from guyenne_explore.engine.view import DECK, DISCARD, HAND, PublicRecord, SideView, fold_record, side_view
 
 from .conftest import position_path
 
 
 def _history(preset: str, seed: int, **overrides):
     rules = preset if not overrides else {"preset": preset, **overrides}
-    from guyenne_explore.rules import Rules
+    from guyenne_explore.engine.rules import Rules
 
     start = Position.start(Rules.from_json(rules))
     game = play_game(start, seed)
@@ -252,7 +252,7 @@ _PRESETS = ["base", "advanced", "expert", "team", "team3", "classic2021", {"pres
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(preset=st.sampled_from(_PRESETS), seed=st.integers(0, 10_000))
 def test_every_determinisation_along_a_game_is_a_valid_position_that_looks_the_same(preset, seed):
-    from guyenne_explore.rules import Rules
+    from guyenne_explore.engine.rules import Rules
 
     game = play_game(Position.start(Rules.from_json(preset)), seed)
     positions, moves = game.positions(), [e.move for e in game.events]
@@ -278,8 +278,8 @@ def test_every_determinisation_along_a_game_is_a_valid_position_that_looks_the_s
                                     {"preset": "team", "removal": "advanced"}])
 def test_the_reshuffle_facts_of_a_real_game_always_fit_its_positions(preset, monkeypatch):
     # a determinisation falls back (ignores the facts) only for records that contradict the position
-    from guyenne_explore import determinise as module
-    from guyenne_explore.rules import Rules
+    from guyenne_explore.engine import determinise as module
+    from guyenne_explore.engine.rules import Rules
 
     kept = []
 

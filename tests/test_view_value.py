@@ -16,10 +16,10 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from guyenne_explore import Position, Rules
-from guyenne_explore.cards import KINDS, Cards
-from guyenne_explore.state import Placed, Side, State, evolve, replace_side
-from guyenne_explore.view import SideView, revealed, side_view
+from guyenne_explore.engine import Position, Rules
+from guyenne_explore.engine.cards import KINDS, Cards
+from guyenne_explore.engine.state import Placed, Side, State, evolve, replace_side
+from guyenne_explore.engine.view import SideView, revealed, side_view
 from tests.conftest import uniform_step
 
 RULE_SETS = [Rules.preset(n) for n in ("base", "advanced", "expert", "classic2021", "team", "team3")]

@@ -7,10 +7,10 @@ import pytest
 pytest.importorskip("ipywidgets")
 pytest.importorskip("anywidget")
 
-from guyenne_explore import Position  # noqa: E402
-from guyenne_explore.cards import SYMBOLS  # noqa: E402
+from guyenne_explore.engine import Position  # noqa: E402
+from guyenne_explore.engine.cards import SYMBOLS  # noqa: E402
 from guyenne_explore.widgets import Builder, Explorer, MovesPanel, Table  # noqa: E402
-from guyenne_explore.problems import problem  # noqa: E402
+from guyenne_explore.engine.problems import problem  # noqa: E402
 from guyenne_explore.widgets.position_form import section_of  # noqa: E402
 from guyenne_explore.widgets.starts import STARTS, opening, start_position  # noqa: E402
 
@@ -1105,7 +1105,7 @@ def test_the_explorer_opens_on_what_a_designer_wants_to_know_and_each_question_s
     tabs; a click selects the tab that answers one, with its fields set to a first case of it, ready to run."""
     import pathlib
 
-    from guyenne_explore.rules import Rules
+    from guyenne_explore.engine.rules import Rules
     from guyenne_explore.widgets.explorer import TABS
     from guyenne_explore.widgets.start import TEACHING
     from guyenne_explore.widgets.starts import rulebook_example

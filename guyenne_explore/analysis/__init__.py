@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 #: each public name -> the module (relative to this package) that defines it
 _DOOR: dict[str, str] = {
     **dict.fromkeys(("analyse", "check_games", "execute", "policy_named", "POLICIES", "ExactOutOfReach"), ".api"),
-    **dict.fromkeys(("Plan", "Sampler", "Solver", "Where", "engine_first_games", "engine_plays", "plan",
+    **dict.fromkeys(("Plan", "Sampler", "Solver", "Where", "engine_first", "engine_first_games", "engine_plays", "plan",
                      "sampling_seconds", "seconds_a_game",
                      "surely_sampled"), ".planning"),
     **dict.fromkeys(("Cancelled",), ".cancel"),
@@ -41,33 +41,33 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("TRAIN_DEFAULTS", "Trained", "TrainingProgress", "check_training", "estimate_training",
                      "read_state", "train", "weights_by_feature", "write_weights"), ".policies.train"),
     **dict.fromkeys(("IMPROVE_DEFAULTS", "ImproveProgress", "ImproveRun", "check_improve", "estimate_improve",
-                     "improve", "write_improved"), ".improvement"),
+                     "improve", "write_improved"), ".policies.improvement"),
     **dict.fromkeys(("MAX_WEIGHTS_BYTES", "cache_file", "model_from_text", "read_model", "trained_preset"),
                     ".policies.weights"),
     **dict.fromkeys(("OptimalResult", "OptimalSolver", "describe", "exploitability", "solve_position",
                      "why_not_solvable"), ".optimal.solver"),
-    **dict.fromkeys(("local_cores", "local_pool", "process_pool"), ".sampling.workers"),
+    **dict.fromkeys(("local_cores", "local_pool", "process_pool"), ".workers"),
     **dict.fromkeys(("Puzzle", "PuzzleError", "PuzzleFinder", "PuzzleVerdict", "SECTION_OF", "TAGS", "bot_games",
                      "find_puzzles", "judge", "puzzles_from_bot_games", "puzzles_from_json", "rule_section"), ".puzzles"),
-    **dict.fromkeys(("SkillTable", "cost_line", "level_name", "skill_cost", "skill_levels"), ".skill"),
+    **dict.fromkeys(("SkillTable", "cost_line", "level_name", "skill_cost", "skill_levels"), ".studies.skill"),
     **dict.fromkeys(("LATE_ROUNDS", "LevelStyle", "PlayStyle", "STYLE_LEVELS", "play_style", "play_styles",
-                     "style_cost"), ".style"),
+                     "style_cost"), ".studies.style"),
     **dict.fromkeys(("Candidate", "SearchResult", "SearchProgress", "balance_search", "estimate_search", "search"),
-                    ".balance.search"),
-    **dict.fromkeys(("Space", "SpaceError"), ".balance.space"),
+                    ".studies.balance.optimise"),
+    **dict.fromkeys(("Space", "SpaceError"), ".studies.balance.space"),
     **dict.fromkeys(("TARGET_METRICS", "TARGET_WORDS", "Target", "TargetError", "Verdict", "parse_targets", "verdicts"),
-                    ".balance.targets"),
+                    ".studies.balance.targets"),
     **dict.fromkeys(("LEVELS", "PlaytestReport", "playtest_report"), ".playtest.report"),
     **dict.fromkeys(("PlaytestError", "budget_of", "cache_folder", "reading_cost"), ".playtest.reading"),
     **dict.fromkeys(("Persona", "fit_persona"), ".playtest.persona"),
     **dict.fromkeys(("BEATS", "Depth", "default_ladder", "ladder_cost", "level_games", "skill_depth"),
-                    ".balance.depth"),
+                    ".studies.depth"),
     **dict.fromkeys(("DiffEntry", "ExampleError", "Replay", "Rulebook", "RulebookSection", "SECTION_IDS",
                      "build_rulebook", "examples_of", "replay", "section_of", "section_text", "verdict_words"),
                     ".rulebook"),
     **dict.fromkeys(("PARAMETER_LABELS", "REFUSED", "SWEEP_METRICS", "SWEEPABLE", "Run", "SweepPoint",
                      "analyse_rule_sets", "changes", "choice_label", "parameter_label", "result_metrics", "sampling_cost",
-                     "sweep", "sweep_label", "swept_change", "first_player_advantage", "metric_difference"), ".variants"),
+                     "sweep", "sweep_label", "swept_change", "first_player_advantage", "metric_difference"), ".studies.variants"),
 }
 
 __all__ = [
@@ -90,7 +90,7 @@ __all__ = [
     "preparing_message", "process_pool", "result_metrics", "sampling_cost", "sampling_seconds",
     "cost_line", "skill_cost", "skill_levels", "solve_position", "surely_sampled", "sweep",
     "sweep_label", "swept_change", "warm", "warm_workers", "why_not_solvable", "compile_in_background",
-    "compiling_in_background", "engine_first_games", "wilson", "first_player_advantage", "metric_difference",
+    "compiling_in_background", "engine_first", "engine_first_games", "wilson", "first_player_advantage", "metric_difference",
     "TRAIN_DEFAULTS", "Trained", "TrainingProgress", "cache_file", "check_training", "estimate_training",
     "read_model", "read_state", "train", "trained_preset", "weights_by_feature", "write_weights",
     "MAX_WEIGHTS_BYTES", "model_from_text",
@@ -116,13 +116,13 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # the same names for type checkers, which do not run __getattr__
     from .api import POLICIES, ExactOutOfReach, analyse, check_games, execute, policy_named
-    from .balance.depth import BEATS, Depth, default_ladder, ladder_cost, level_games, skill_depth
-    from .balance.search import Candidate, SearchProgress, SearchResult, balance_search, estimate_search, search
-    from .balance.space import Space, SpaceError
+    from .studies.depth import BEATS, Depth, default_ladder, ladder_cost, level_games, skill_depth
+    from .studies.balance.optimise import Candidate, SearchProgress, SearchResult, balance_search, estimate_search, search
+    from .studies.balance.space import Space, SpaceError
     from .playtest.persona import Persona, fit_persona
     from .playtest.reading import PlaytestError, budget_of, cache_folder, reading_cost
     from .playtest.report import LEVELS, PlaytestReport, playtest_report
-    from .balance.targets import TARGET_METRICS, TARGET_WORDS, Target, TargetError, Verdict, parse_targets, verdicts
+    from .studies.balance.targets import TARGET_METRICS, TARGET_WORDS, Target, TargetError, Verdict, parse_targets, verdicts
     from .cancel import Cancelled
     from .limits import RUN_SECONDS, TooLong
     from .sampling.warm import (Step, compile_in_background, compiling_in_background, compiling_note,
@@ -135,19 +135,19 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
     from .policies.heuristic import Heuristic
     from .puzzles import (SECTION_OF, TAGS, Puzzle, PuzzleError, PuzzleFinder, PuzzleVerdict, bot_games, find_puzzles,
                           judge, puzzles_from_bot_games, puzzles_from_json, rule_section)
-    from .improvement import (IMPROVE_DEFAULTS, ImproveProgress, ImproveRun, check_improve, estimate_improve, improve,
-                              write_improved)
+    from .policies.improvement import (IMPROVE_DEFAULTS, ImproveProgress, ImproveRun, check_improve, estimate_improve,
+                                       improve, write_improved)
     from .policies.train import (TRAIN_DEFAULTS, Trained, TrainingProgress, check_training, estimate_training,
                                  read_state, train, weights_by_feature, write_weights)
     from .policies.weights import MAX_WEIGHTS_BYTES, cache_file, model_from_text, read_model
     from .results import AnalysisResult, SavedError, from_saved, to_saved
     from .rulebook import (SECTION_IDS, DiffEntry, ExampleError, Replay, Rulebook, RulebookSection, build_rulebook,
                            examples_of, replay, section_of, section_text, verdict_words)
-    from .planning import (Plan, Sampler, Solver, Where, engine_first_games, engine_plays, plan, sampling_seconds,
-                           seconds_a_game, surely_sampled)
-    from .sampling.workers import local_cores, local_pool, process_pool
-    from .skill import SkillTable, cost_line, level_name, skill_cost, skill_levels
-    from .style import LATE_ROUNDS, STYLE_LEVELS, LevelStyle, PlayStyle, play_style, play_styles, style_cost
-    from .variants import (PARAMETER_LABELS, REFUSED, SWEEP_METRICS, SWEEPABLE, Run, SweepPoint, analyse_rule_sets,
-                           changes, choice_label, parameter_label, result_metrics, sampling_cost, sweep, sweep_label,
-                           swept_change, first_player_advantage, metric_difference)
+    from .planning import (Plan, Sampler, Solver, Where, engine_first, engine_first_games, engine_plays, plan,
+                           sampling_seconds, seconds_a_game, surely_sampled)
+    from .workers import local_cores, local_pool, process_pool
+    from .studies.skill import SkillTable, cost_line, level_name, skill_cost, skill_levels
+    from .studies.style import (LATE_ROUNDS, STYLE_LEVELS, LevelStyle, PlayStyle, play_style, play_styles, style_cost)
+    from .studies.variants import (PARAMETER_LABELS, REFUSED, SWEEP_METRICS, SWEEPABLE, Run, SweepPoint, analyse_rule_sets,
+                                   changes, choice_label, parameter_label, result_metrics, sampling_cost, sweep, sweep_label,
+                                   swept_change, first_player_advantage, metric_difference)

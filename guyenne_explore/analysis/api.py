@@ -10,7 +10,7 @@ from __future__ import annotations
 from concurrent.futures import Executor
 from typing import Callable
 
-from ..engine_api import Position
+from ..engine import Position
 from ..i18n import ngettext, plain_count
 from .exact.distribution import exact_distribution
 from .limits import OVERRUN, Budget, ExactOutOfReach, check_duration
@@ -87,7 +87,7 @@ def execute(p: Position, chosen: Plan, seed: int = 0, progress: Callable[[int, i
         return exact_result(p, policies, dist, states, summed, chosen)
     fast = chosen.sampler is Sampler.COMPILED
     if executor is None and chosen.where is Where.LOCAL_CORES:
-        from .sampling.workers import local_pool
+        from .workers import local_pool
 
         executor = local_pool()
     if executor is not None:

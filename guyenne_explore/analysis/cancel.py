@@ -16,7 +16,7 @@ import time
 from fractions import Fraction
 from typing import Callable, Protocol, runtime_checkable
 
-from ..engine_api import Move, Policy, SideView
+from ..engine import Move, Policy, SideView
 
 
 class Cancelled(Exception):

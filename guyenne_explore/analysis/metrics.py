@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Iterable, Sequence, Union
 
-from ..engine_api import SWEEP
+from ..engine import SWEEP
 from ..i18n import N_, current_language, gettext, side_title
 from .intervals import mean_interval, wilson
 from .outcomes import Outcome

@@ -23,7 +23,7 @@ from enum import Enum
 from math import comb
 from typing import TYPE_CHECKING, Iterable
 
-from ..engine_api import OPEN_FIRST, Cards, Draw, Hooks, Move, Position, play
+from ..engine import OPEN_FIRST, Cards, Draw, Hooks, Move, Position, play
 from ..i18n import N_, gettext, ngettext, plain_count
 from .compiled.encode import unsupported as compiled_uniform_unsupported
 from ..i18n import plain_duration
@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 __all__ = ["Plan", "Solver", "Sampler", "Where", "plan", "sampler_for", "in_endgame", "estimate_tree_size",
            "estimate_exact_cost", "exact_cost_parts", "AUTO_SECONDS", "EXACT_SECONDS", "ENDGAME_DECKS_AUTO",
            "ARITHMETICS", "METHODS", "SECONDS_A_GAME", "SEARCH_SECONDS_A_ROLLOUT", "SEARCHED_DECISIONS",
-           "engine_plays", "sampling_seconds", "seconds_a_game", "surely_sampled"]
+           "engine_first", "engine_first_games", "engine_plays", "sampling_seconds", "seconds_a_game", "surely_sampled",
+           "waits_for_compiling"]
 
 METHODS = ("auto", "exact", "sample")
 ARITHMETICS = ("fraction", "float")
@@ -204,11 +205,30 @@ ENGINE_FIRST_SECONDS = 4.0
 ENGINE_FIRST_GAMES = 100
 
 
-def engine_first_games(p: Position, policies: tuple[str, str], games: int, cores: int = 1) -> int:
+def engine_first_games(p: Position, policies: tuple[str, str], games: int, cores: int = 1, parts: int = 1) -> int:
     """How many of ``games`` the engine plays in about :data:`ENGINE_FIRST_SECONDS` over ``cores``: the first answer
-    given while the fast path compiles, refined by the compiled games once it is ready."""
+    given while the fast path compiles, refined by the compiled games once it is ready.  A run of several samples
+    (skill levels, a sweep's values, a ladder's matches) gives each of its ``parts`` its share of the seconds and
+    of the fewest games, so that the whole first answer still takes a few seconds."""
     each = seconds_a_game(p, policies, fast=False) / max(cores, 1)
-    return min(games, max(ENGINE_FIRST_GAMES, int(ENGINE_FIRST_SECONDS / each)))
+    share = max(parts, 1)
+    return min(games, max(ENGINE_FIRST_GAMES // share, int(ENGINE_FIRST_SECONDS / share / each)))
+
+
+def waits_for_compiling(name: str) -> bool:
+    """Whether the policy ``name``'s games wait for the fast path rather than being played by the engine first: a
+    search's candidates, worlds and rollouts are compiled kernels of its own (the engine's rollouts would take
+    minutes a game), the other policies play in Python in milliseconds."""
+    return name.partition(":")[0] == "search"
+
+
+def engine_first(policies: Iterable[str], compiling: bool, method: str = "sample") -> bool:
+    """Whether a run of ``policies`` is answered first by the engine, with fewer games (:func:`engine_first_games`),
+    then refined by the compiled games: while the fast path is still to compile (``compiling``: what
+    :func:`.sampling.warm.needs_compiling` says, asked by the caller, on a floor above this one), for every panel
+    alike, so that no first answer waits minutes for the compiler.  An exact run (whose enumeration compiles
+    endgame solvers of its own) and a run with a search (:func:`waits_for_compiling`) wait for the compiling."""
+    return compiling and method != "exact" and not any(waits_for_compiling(name) for name in policies)
 
 
 def engine_plays(names: Iterable[str]) -> bool:
@@ -224,7 +244,7 @@ def _compiled_reason(p: Position, policies: tuple[str, str]) -> str | None:
         return N_("the engine plays them: the compiled game loop plays the uniform, heuristic and strong policies only")
     if all(name == "uniform" for name in policies):
         return compiled_uniform_unsupported(p, policies)
-    from .compiled import heuristic  # the scoring policies' tables: loaded only when one plays
+    from .compiled import heuristic_kernel as heuristic  # the scoring policies' tables: loaded only when one plays
 
     return heuristic.unsupported(p, policies)
 

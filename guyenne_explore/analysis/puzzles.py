@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from ..engine_api import (CONCEDE_CHOICE, DRAW, HERO, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, REMOVE_CHOICE, RESPOND_FIRST,
+from ..engine import (CONCEDE_CHOICE, DRAW, HERO, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, REMOVE_CHOICE, RESPOND_FIRST,
                           RESPOND_SECOND, SIDES, SWEEP, Event, GameRecord, Move, Position, concede_move, play_game)
 from ..i18n import N_, castle_number, current_language, gettext, side_noun, translator
 from .intervals import wilson

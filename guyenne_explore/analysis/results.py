@@ -17,7 +17,7 @@ from functools import cached_property
 from fractions import Fraction
 from typing import Any
 
-from ..engine_api import Position, Problem, Rules
+from ..engine import Position, Problem, Rules
 from ..i18n import gettext
 from .exact.distribution import Distribution
 from .intervals import mean_interval, wilson

@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine_api import SIDES, Cards, Control, Draw, IllegalMove, Position, Rules
+from ..engine import SIDES, Cards, Control, Draw, IllegalMove, Position, Rules
 from ..i18n import N_, castle_number, gettext, point_name, side_noun, side_title
 from ..rulebook import SECTION_IDS, ExampleData, Paragraph, examples, sections
-from .variants import VariantRefused, parameter_label, position_under, value_words
+from .studies.variants import VariantRefused, parameter_label, position_under, value_words
 
 #: Per-side facts an example may claim, read from one side's zones (a team's hands count together).
 _SIDE_FACTS: dict[str, Callable[[Any], Any]] = {

@@ -1,6 +1,6 @@
 """Drawing positions: standalone SVG diagrams in the style of the rulebook, and the team seating."""
 
-from ..position import set_svg_renderer
+from ..engine import set_svg_renderer
 from .seating import seating_svg
 from .svg import Diagram, diagram, position_svg
 

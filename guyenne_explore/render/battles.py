@@ -3,8 +3,8 @@
 A battle can be marked when its outcome is visible to the reader of the
 diagram: after it is resolved (the cards are face up for both sides), or
 before, in the designer's view where every card is face up.  The outcome comes
-from :func:`guyenne_explore.flow.battle_winner` with the control the castle had
-at the start of the round (:func:`guyenne_explore.flow.defender_at`).
+from :func:`guyenne_explore.engine.flow.battle_winner` with the control the castle had
+at the start of the round (:func:`guyenne_explore.engine.flow.defender_at`).
 
 A resolved battle's cards may since have changed (removals, a concession), and
 the position keeps no record of the castle's control before the battle.  Only
@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..flow import battle_winner, defender_at
-from ..position import ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE
-from ..view import revealed
+from ..engine import battle_winner, defender_at
+from ..engine import ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE
+from ..engine import revealed
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..position import Position
+    from ..engine import Position
 
 
 @dataclass(frozen=True)

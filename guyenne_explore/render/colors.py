@@ -7,7 +7,7 @@ here, so the table and the controls beside it never disagree.
 
 from __future__ import annotations
 
-from ..position import ENGLISH, FRENCH, NEUTRAL
+from ..engine import ENGLISH, FRENCH, NEUTRAL
 
 ENGLISH_COLOR = "#b22222"
 FRENCH_COLOR = "#1f4e9c"

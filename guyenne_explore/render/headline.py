@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from ..analysis import AnalysisResult, Metric, SkillTable, SweepPoint, first_player_advantage, level_name, metric_difference
 from ..analysis import sweep_label
 from ..i18n import capitalised, gettext, side_title
-from ..rules import Rules
+from ..engine import Rules
 from .plots import _cell
 
 

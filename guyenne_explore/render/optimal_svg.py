@@ -12,7 +12,7 @@ from .colors import CONTROL_COLOR
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis import OptimalResult
-    from ..position import Position
+    from ..engine import Position
 
 BOX, GAP, TOP = 96, 12, 30
 

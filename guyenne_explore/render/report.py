@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..analysis import choice_label, parameter_label
 from ..i18n import current_language, plain_count, point_name, set_language, translator
-from ..rules import PRESETS, Rules
+from ..engine import PRESETS, Rules
 from .plots import metrics_rows, policies_text, result_figures, rows_html
 from .svg import position_svg
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis import AnalysisResult
-    from ..position import Position
+    from ..engine import Position
 
 STYLE = """body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em;color:#222}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}

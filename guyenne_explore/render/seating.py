@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from ..i18n import N_, side_title, translator
-from ..position import ENGLISH, FRENCH
+from ..engine import ENGLISH, FRENCH
 from .svg import (CARD_H, CARD_W, FONT, GOLD, INK, SIDE_COLOR, SIDE_NAME, SMALL_H, SMALL_W, TINT, VIEW_W, Diagram,
                   _caption, _cards_row, _castle, _f, _stack, _text, _zone_attrs)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..position import Position
+    from ..engine import Position
 
 #: The rulebook's own words (the French 2022 text; the English is its 2021 translation).
 RULE_TEXT = N_("Set up for 4 players: so that the players of one team do not see the other player's cards")

@@ -1,4 +1,4 @@
-"""Figures and tables of balance by skill level (:mod:`..analysis.skill`).
+"""Figures and tables of balance by skill level (:mod:`..analysis.studies.skill`).
 
 One figure a metric: the skill levels along the x axis, weakest first, one line a
 rule set with its 95% intervals, so that a conclusion that turns with skill shows

@@ -1,6 +1,6 @@
 """Storyboards: a whole game as pictures, one diagram per step that matters, for a rulebook's examples.
 
-From a :class:`~guyenne_explore.record.GameRecord` (or a history of positions,
+From a :class:`~guyenne_explore.engine.record.GameRecord` (or a history of positions,
 turned into one by asking the engine which move or draw links each pair), a
 storyboard has one frame per step a reader must see: the deal, each placement
 (face down), each battle revealed with its winner, cards removed for good,
@@ -25,13 +25,13 @@ import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import HERO, Cards
+from ..engine import HERO, Cards
 from ..i18n import N_, capitalised, castle_number, current_language, gettext, ngettext, point_name, side_noun, side_title, translator
-from ..moves import Move
-from ..position import (CONCEDE_CHOICE, DEAL, DRAW, ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
+from ..engine import Move
+from ..engine import (CONCEDE_CHOICE, DEAL, DRAW, ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
                         RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Position, evolve,
                         replace_side)
-from ..record import Event, GameRecord
+from ..engine import Event, GameRecord
 from .svg import Diagram, position_svg
 
 NAME = {ENGLISH: "English", FRENCH: "French"}

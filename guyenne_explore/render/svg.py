@@ -23,18 +23,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
-from ..cards import Cards, kind_of
-from ..flow import battle_of, defender_at
+from ..engine import Cards, kind_of
+from ..engine import battle_of, defender_at
 from ..i18n import castle_number, gettext, plain_count, point_name, side_title, translator
-from ..position import ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE, evolve
-from ..view import SideView, revealed, side_view
+from ..engine import ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE, evolve
+from ..engine import SideView, revealed, side_view
 from .battles import BattleMark, battle_marks
 from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR, SIDE_COLOR, TINT
 from .export import FONTS
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..moves import Move
-    from ..position import Position
+    from ..engine import Move
+    from ..engine import Position
 
 __all__ = ["ENGLISH_COLOR", "FRENCH_COLOR", "NEUTRAL_COLOR", "SIDE_COLOR", "TINT", "Diagram", "diagram",
            "position_svg"]

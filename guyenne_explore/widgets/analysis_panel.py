@@ -25,7 +25,7 @@ from ..analysis import AnalysisResult
 from ..analysis import Run, analyse_rule_sets, sampling_cost, surely_sampled, to_saved
 from ..analysis import local_cores
 from ..i18n import gettext, ngettext, plain_count, plain_duration
-from ..position import Position
+from ..engine import Position
 from ..render.plots import (
     metrics_rows,
     policies_text,
@@ -34,7 +34,7 @@ from ..render.plots import (
 )
 from ..render.headline import analysis_headline
 from ..render.report import analysis_report, rules_words
-from ..rules import PRESETS, Rules
+from ..engine import PRESETS, Rules
 from .exports import ExportBar
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log

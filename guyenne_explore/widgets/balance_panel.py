@@ -61,11 +61,11 @@ from ..analysis import (
 )
 from ..i18n import N_, gettext, ngettext, number_separators, plain_count, plain_duration, plain_estimate, plain_size
 from ..numbers import DECIMAL
-from ..position import Position
+from ..engine import Position
 from ..render.balance import candidate_heads, candidate_rows, candidates_csv, depth_rows, table_heading, target_label, tradeoff_figure
 from ..render.balance_report import balance_report
 from ..render.plots import FORMATS, export_figures, rows_html
-from ..rules import PRESETS, Rules
+from ..engine import PRESETS, Rules
 from .analysis_panel import RunControls, align_labels, run_anyway_box, too_long_words
 from .files import Download, zip_bytes
 from .forms import NumberField, messages_html, unreadable

@@ -26,8 +26,8 @@ import ipywidgets as w
 from ..i18n import gettext
 from ..i18n import gettext as _
 from ..i18n import N_, ngettext
-from ..position import Position
-from ..positions_io import PositionError
+from ..engine import Position
+from ..engine import PositionError
 from .files import MAX_UPLOAD_BYTES, Download, Upload, inside_workspace, read_workspace_text
 from .forms import messages_html
 from .guard import guarded

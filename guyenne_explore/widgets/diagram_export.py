@@ -17,7 +17,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..i18n import gettext
-from ..position import Position
+from ..engine import Position
 from ..render.seating import seating_svg
 from ..render.storyboard import record_from_positions, storyboard, storyboard_pdf, storyboard_zip
 from ..render.export import SCALES

@@ -22,7 +22,7 @@ import traitlets
 
 from ..i18n import current_language, set_language
 from ..i18n import gettext as _
-from ..position import Position
+from ..engine import Position
 from .analysis_panel import AnalysisPanel
 from .balance_panel import BalancePanel
 from .builder import Builder

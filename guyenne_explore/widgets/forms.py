@@ -16,9 +16,9 @@ import ipywidgets as w
 
 from .. import numbers
 from ..analysis import PARAMETER_LABELS, choice_label
-from ..cards import HERO, KINDS, SYMBOLS, Cards
+from ..engine import HERO, KINDS, SYMBOLS, Cards
 from ..i18n import gettext, ngettext
-from ..rules import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES
+from ..engine import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES
 from .guard import guarded
 from .language import name_options
 from .messages import messages_html  # noqa: F401 (panels import it from here)

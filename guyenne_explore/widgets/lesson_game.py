@@ -20,9 +20,9 @@ import ipywidgets as w
 from ..analysis import rule_section
 from ..i18n import current_language, point_name, side_noun
 from ..i18n import gettext as _
-from ..position import Position
-from ..record import GameRecord
-from ..rules import SIDES
+from ..engine import Position
+from ..engine import GameRecord
+from ..engine import SIDES
 from ..render.storyboard import frames_of, record_from_positions
 from .guard import guarded
 from .moves_panel import on_enter

@@ -7,11 +7,11 @@ was removed, a deck was exhausted), never deciding anything the engine decides.
 
 from __future__ import annotations
 
-from ..cards import HERO
+from ..engine import HERO
 from ..i18n import N_, castle_number, side_noun
 from ..i18n import gettext as _
-from ..position import NEUTRAL, Position
-from ..rules import SIDES
+from ..engine import NEUTRAL, Position
+from ..engine import SIDES
 
 LESSONS: dict[str, tuple[str, str]] = {
     "setup": (N_("Setup"), N_("Each side has 22 cards: twelve 2s, four 3s, three 4s, two 5s and a hero (H). "

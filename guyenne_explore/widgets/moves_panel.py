@@ -22,11 +22,11 @@ import traitlets
 from ..analysis import Heuristic
 from ..i18n import N_, castle_number, ngettext, point_name, side_noun
 from ..i18n import gettext as _
-from ..moves import Move
-from ..position import ENGLISH, FRENCH, Position
-from ..record import play_game
-from ..rules import SIDES
-from ..scoring import LONGEST_RUN, RUN, SWEEP, UNSPENT, ScoreTerm, longest_runs, score_terms, tie_break
+from ..engine import Move
+from ..engine import ENGLISH, FRENCH, Position
+from ..engine import play_game
+from ..engine import SIDES
+from ..engine import LONGEST_RUN, RUN, SWEEP, UNSPENT, ScoreTerm, longest_runs, score_terms, tie_break
 from .diagram_export import StoryboardExport
 from .guard import guarded
 from .state import ExplorerState
@@ -123,7 +123,7 @@ def on_enter(box: w.Text, submit: Callable[[], None]) -> None:
 
 def game_over_words(p: Position) -> str:
     """Who won a finished game and the score; on equal scores, which tie-break of RULES.md 6 decided
-    (the engine's :func:`~guyenne_explore.scoring.tie_break`) and by how much."""
+    (the engine's :func:`~guyenne_explore.engine.scoring.tie_break`) and by how much."""
     r = p.result()
     score = _("English {english} – French {french}").format(english=r.english, french=r.french)
     if r.winner == "draw":
@@ -168,7 +168,7 @@ def _term_words(term: ScoreTerm) -> str:
 
 
 def score_explained(p: Position) -> list[tuple[str, list[str], int]]:
-    """A final score castle by castle (the engine's :func:`~guyenne_explore.scoring.score_terms`): for each side,
+    """A final score castle by castle (the engine's :func:`~guyenne_explore.engine.scoring.score_terms`): for each side,
     its name, each term in words and its total."""
     out = []
     for side, name in ((ENGLISH, "english"), (FRENCH, "french")):

@@ -18,7 +18,7 @@ from ..analysis import POLICIES, policy_named
 from ..analysis import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,
                                 why_not_solvable)
 from ..i18n import castle_number, gettext, ngettext, plain_count, side_title
-from ..position import OPEN_FIRST, Position
+from ..engine import OPEN_FIRST, Position
 from ..render.optimal_svg import mix_svg
 from .forms import NumberField, messages_html
 from .guard import guarded, log

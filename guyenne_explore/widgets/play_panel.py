@@ -26,11 +26,11 @@ import ipywidgets as w
 from ..analysis import policy_named
 from ..i18n import N_, point_name, side_title
 from ..i18n import gettext as _
-from ..policy import Policy
-from ..position import Position
-from ..record import Event, GameRecord, RecordHeader, Seat, seats_for, weights_fingerprint
-from ..rules import PRESET_NAMES, SIDES, Rules
-from ..view import PublicRecord, side_view
+from ..engine import Policy
+from ..engine import Position
+from ..engine import Event, GameRecord, RecordHeader, Seat, seats_for, weights_fingerprint
+from ..engine import PRESET_NAMES, SIDES, Rules
+from ..engine import PublicRecord, side_view
 from .files import Download
 from .forms import NumberField
 from .guard import guarded
@@ -356,7 +356,7 @@ class PlayPanel(w.VBox):
 
     def export(self) -> None:
         """Download the games of the folder (finished and in progress) as one JSON list of records."""
-        from ..record import read_records
+        from ..engine import read_records
 
         good, bad = read_records([self.folder])
         records = [r.to_json() for _f, r in good] + [r.to_json() for _p, r in unfinished(self.folder)[0]]

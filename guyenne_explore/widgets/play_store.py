@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import gettext as _
-from ..record import Event, GameRecord, RecordError, Undo
+from ..engine import Event, GameRecord, RecordError, Undo
 
 
 def games_folder() -> Path:

@@ -18,7 +18,7 @@ import ipywidgets as w
 from ..analysis import (LEVELS, Cancelled, PlaytestError, PlaytestReport, budget_of, cost_line, level_name,
                         playtest_report, reading_cost, style_cost)
 from ..i18n import N_, gettext, plain_count, plain_duration
-from ..record import GameRecord, read_records
+from ..engine import GameRecord, read_records
 from ..render.playtest_report import players_table
 from .analysis_panel import RunControls
 from .forms import NumberField, messages_html, unreadable

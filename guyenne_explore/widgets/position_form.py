@@ -20,14 +20,14 @@ from typing import Any, cast
 import ipywidgets as w
 import traitlets
 
-from ..cards import EMPTY, HERO, KINDS, CardError, Cards, kind_of, value_of
+from ..engine import EMPTY, HERO, KINDS, CardError, Cards, kind_of, value_of
 from ..i18n import gettext
 from ..i18n import N_, castle_number, current_language, ngettext, point_name, side_title
-from ..position import BATTLES, POINTS, Position
-from ..positions_io import PositionError
-from ..problems import Problem, as_problem
+from ..engine import BATTLES, POINTS, Position
+from ..engine import PositionError
+from ..engine import Problem, as_problem
 from ..render.colors import CONTROL_COLOR
-from ..rules import PRESETS, SIDES, Rules, RulesError
+from ..engine import PRESETS, SIDES, Rules, RulesError
 from .forms import (
     SECTIONS,
     WIDE,

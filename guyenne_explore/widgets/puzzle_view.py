@@ -19,7 +19,7 @@ from ..analysis import Puzzle, PuzzleFinder, judge, rule_section
 from ..i18n import current_language, point_name, side_noun
 from ..i18n import gettext as _
 from ..render.storyboard import storyboard
-from ..rules import SIDES
+from ..engine import SIDES
 from .guard import guarded
 from .lesson_game import rule_link
 from .moves_panel import on_enter

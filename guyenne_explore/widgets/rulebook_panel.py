@@ -15,7 +15,7 @@ import ipywidgets as w
 from ..analysis import Rulebook, build_rulebook
 from ..i18n import N_, current_language, gettext
 from ..render.rulebook import PAPERS, diff_heading, rulebook_html, rulebook_pdf
-from ..rules import PRESET_NAMES, Rules
+from ..engine import PRESET_NAMES, Rules
 from .files import Download
 from .forms import messages_html
 from .guard import guarded

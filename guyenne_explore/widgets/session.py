@@ -28,12 +28,12 @@ import ipywidgets as w
 
 from ..analysis import POLICIES, SavedError, from_saved, to_saved
 from ..i18n import N_, gettext, ngettext, plain_count, plain_estimate
-from ..moves import IllegalMove
-from ..position import Position
-from ..problems import ProblemsError
-from ..record import GameRecord
+from ..engine import IllegalMove
+from ..engine import Position
+from ..engine import ProblemsError
+from ..engine import GameRecord
 from ..render.storyboard import record_from_positions
-from ..rules import Rules
+from ..engine import Rules
 from .analysis_panel import METHODS, OPTIMAL
 from .files import Download, Upload
 from .forms import NumberField, messages_html

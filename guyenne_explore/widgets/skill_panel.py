@@ -1,15 +1,15 @@
 """Skill levels: the chosen rule sets under uniform, heuristic and search play, and where a conclusion turns.
 
 A designer reads balance from sampled games; random play can say something that
-competent players would not.  This panel runs :func:`..analysis.skill.skill_levels`
+competent players would not.  This panel runs :func:`..analysis.studies.skill.skill_levels`
 from the explorer's position (both sides at each level), draws the chosen metric
 by level with its 95% intervals, one line a rule set, and lists in words where a
 verdict under skilled play differs from the one under the weakest level chosen
-(:meth:`..analysis.skill.SkillTable.changes`).  Every metric of the run is kept,
+(:meth:`..analysis.studies.skill.SkillTable.changes`).  Every metric of the run is kept,
 so choosing another metric redraws at once without playing again.
 
 A search samples far fewer games a second than the compiled policies: it has its
-own number of games, and its games go to the local cores (:mod:`..analysis.sampling.workers`),
+own number of games, and its games go to the local cores (:mod:`..analysis.workers`),
 with the same games as one process for the same seed.
 """
 
@@ -25,8 +25,8 @@ from ..analysis import SkillTable, level_name, skill_levels, to_saved
 from ..analysis import compiling_note, local_cores, local_pool, skill_cost
 from ..analysis import Metric
 from ..i18n import LANGUAGES, gettext, ngettext, plain_count, plain_duration
-from ..position import Position
-from ..rules import Rules
+from ..engine import Position
+from ..engine import Rules
 from ..render.plots import rows_html
 from ..render.headline import skill_headline
 from ..render.skill import skill_figure, skill_rows

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 
 from ..i18n import N_, gettext
-from ..rules import Rules
+from ..engine import Rules
 from .guard import guarded
 from .starts import BEFORE_DEAL, before_deal
 

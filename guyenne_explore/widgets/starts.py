@@ -19,9 +19,9 @@ from typing import Any
 import ipywidgets as w
 
 from ..i18n import N_, gettext, point_name
-from ..position import Position
-from ..record import uniform_choice
-from ..rules import Rules
+from ..engine import Position
+from ..engine import uniform_choice
+from ..engine import Rules
 from .forms import NumberField, messages_html
 from .guard import guarded
 from .language import name_options

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import traitlets
 
-from ..position import Position
-from ..problems import Problem
+from ..engine import Position
+from ..engine import Problem
 from .starts import Start
 
 

@@ -21,7 +21,7 @@ from ..analysis import (STYLE_LEVELS, Cancelled, PlayStyle, TooLong, cost_line, 
                         style_cost, to_saved)
 from ..i18n import N_, gettext, plain_count, plain_size
 from ..render.style import style_csv, style_figures, style_tables
-from ..rules import Rules
+from ..engine import Rules
 from .analysis_panel import RunControls, align_labels, run_anyway_box, too_long_words
 from .files import Download
 from .forms import NumberField, messages_html, unreadable

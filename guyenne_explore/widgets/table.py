@@ -16,8 +16,8 @@ import anywidget
 import traitlets
 
 from ..i18n import castle_number, gettext, side_title
-from ..moves import IllegalMove, Move
-from ..position import Position
+from ..engine import IllegalMove, Move
+from ..engine import Position
 from ..render.svg import position_svg
 
 STATIC = pathlib.Path(__file__).parent / "static"

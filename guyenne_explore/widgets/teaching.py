@@ -21,10 +21,10 @@ import ipywidgets as w
 
 from ..i18n import castle_number, current_language, ngettext, point_name, set_language, side_noun, side_title
 from ..i18n import gettext as _
-from ..moves import Move
-from ..position import CONCEDE_CHOICE, REMOVE_CHOICE, RESPOND_SECOND, Position
+from ..engine import Move
+from ..engine import CONCEDE_CHOICE, REMOVE_CHOICE, RESPOND_SECOND, Position
 from ..render.storyboard import all_placed
-from ..rules import SIDES, Rules
+from ..engine import SIDES, Rules
 from .language import LanguageSwitch, relabel
 from .lessons import LESSONS, battle_line, lesson, noticed
 from .moves_panel import MoveList, game_over_words, group_moves, heuristic_choice, on_enter, score_explained

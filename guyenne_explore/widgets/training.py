@@ -23,7 +23,7 @@ import ipywidgets as w
 from ..analysis import (TRAIN_DEFAULTS, cache_file, estimate_training, local_cores, local_pool, read_model, read_state,
                         train, trained_preset, write_weights)
 from ..i18n import N_, current_language, gettext, ngettext, plain_count, plain_duration
-from ..rules import Rules
+from ..engine import Rules
 from .analysis_panel import RunControls
 from .guard import guarded, log
 from .language import relabel

@@ -35,11 +35,11 @@ from ..analysis import (
 )
 from ..analysis import local_cores
 from ..i18n import current_language, gettext, plain_count
-from ..position import Position
+from ..engine import Position
 from ..render.plots import metrics_rows, result_figures, rows_html, sweep_figure
 from ..render.headline import comparison_headline, sweep_headline
 from ..render.report import differences_words, rules_words
-from ..rules import (
+from ..engine import (
     ADJACENCIES,
     PRESETS,
     REMOVALS,

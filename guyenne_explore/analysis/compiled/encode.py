@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...i18n import N_
-from ...engine_api import (EMPTY, ENDINGS, HERO, KINDS, Cards, Position, Rules, Side, ending,
+from ...engine import (EMPTY, ENDINGS, HERO, KINDS, Cards, Position, Rules, Side, ending,
                            points_rows, value_of)
 from . import layout as kn
 from .options import OptionTables, option_tables
@@ -42,7 +42,7 @@ class Encoded(NamedTuple):
     max_rounds: int
     ways_width: int
     options: OptionTables
-    #: the engine's castle points per table (:func:`~guyenne_explore.scoring.points_rows`), or no rows
+    #: the engine's castle points per table (:func:`~guyenne_explore.engine.scoring.points_rows`), or no rows
     points: np.ndarray
 
 
@@ -110,6 +110,7 @@ def encode(p: Position) -> Encoded:
         for b in (0, 1):
             placed[i, b] = [p.placed.at(i, b)[k] for k in kinds]
         scalars[kn.EXH + i] = s.exhaustions
+        scalars[kn.SHOWN_HERO + i] = 0  # (a position alone shows nothing of its discard: PublicRecord.assumed)
     scalars[kn.PHASE] = _PHASE[p.to_play]
     scalars[kn.FIRST] = p.first
     scalars[kn.ROUND] = p.round

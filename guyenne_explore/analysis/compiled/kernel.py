@@ -21,7 +21,7 @@ from .layout import (  # noqa: F401 (the kernel's interface includes its layout)
     REMOVAL_CLASSIC, REMOVAL_NONE, REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD,
     SCORING, SETUP, TRACE_HEAD, round_width, HAND_OF_1, N_ZONES, DRAWER, ORDER, TEAM, TEAM_SPLIT, TEAM_ORDER,
     OUT_ENGLISH, OUT_FRENCH, OUT_WINNER, OUT_ROUNDS, OUT_DECIDED, OUT_HERO_E, OUT_HERO_F, CONCEDE,
-    CONCEDE_AS_DECISION,
+    CONCEDE_AS_DECISION, SHOWN_HERO,
 )
 
 
@@ -380,7 +380,7 @@ def castle_points(cs, scoring, ring):
 @njit(cache=True, error_model="numpy")
 def score(cs, unspent_e, unspent_f, scoring, ring, table, out):
     """Scores and winner of the table into out[0:3] (RULES.md 6); ``table`` is the engine's
-    :func:`~guyenne_explore.scoring.points_rows` (or empty: the runs are walked)."""
+    :func:`~guyenne_explore.engine.scoring.points_rows` (or empty: the runs are walked)."""
     if table.shape[0] > 0:
         code = 0
         for i in range(cs.shape[0]):
@@ -443,7 +443,8 @@ def drop_from_pile(piles, side, gone):
 
 @njit(cache=True, error_model="numpy")
 def _draw_side(z, sc, rp, side, rng, drawn, piles):
-    """RULES.md 5.3 one card at a time: reshuffles on an empty deck (or at once), exhaustions counted.
+    """RULES.md 5.3 one card at a time: reshuffles on an empty deck (or at once), exhaustions counted; a
+    reshuffle loses sight of the discard's shown cards (``sc[SHOWN_HERO + side]`` cleared).
 
     Each card is the top of the side's pile (``piles``: :func:`new_piles`, :func:`deal_piles`), formed
     again at each reshuffle or where it no longer holds the deck's cards (:func:`_form_pile`, from the
@@ -463,6 +464,7 @@ def _draw_side(z, sc, rp, side, rng, drawn, piles):
                 for k in range(nk):
                     deck[k] += discard[k]
                     discard[k] = 0
+                sc[SHOWN_HERO + side] = 0
                 deck_n, disc_n = disc_n, 0
                 _form_pile(deck, piles, side, rng[1])
             else:
@@ -481,6 +483,7 @@ def _draw_side(z, sc, rp, side, rng, drawn, piles):
                 for k2 in range(nk):
                     deck[k2] += discard[k2]
                     discard[k2] = 0
+                sc[SHOWN_HERO + side] = 0
                 deck_n, disc_n = disc_n, 0
                 _form_pile(deck, piles, side, rng[1])
 
@@ -523,7 +526,7 @@ def _resolve(z, pl, cs, sc, rp, vals, points, battle, conceded):
         if b == 1:
             break
         b = 1
-    _end_of_round(z, pl, cs, sc, points)
+    _end_of_round(z, pl, cs, sc, rp, points)
 
 
 @njit(cache=True, error_model="numpy")
@@ -542,17 +545,21 @@ def _sweeper(cs, points):
 
 
 @njit(cache=True, error_model="numpy")
-def _end_of_round(z, pl, cs, sc, points):
+def _end_of_round(z, pl, cs, sc, rp, points):
     """RULES.md 5.1-5.2: the end when one side controls every castle, else every placed card to its
-    side's discard."""
+    side's discard, face up (a conceding defender's went face down already): a hero among them is shown
+    there (``sc[SHOWN_HERO + side]``, as the public record folds it)."""
     same = _sweeper(cs, points) >= 0
     sc[BATTLE] = -1
     if same:
         sc[PHASE] = END
         sc[ENDING] = END_SWEEP
         return
+    hero = rp[HERO_KIND]
     for side in range(2):
         for b in range(2):
+            if hero >= 0 and pl[side, b, hero] > 0:
+                sc[SHOWN_HERO + side] = 1
             for k in range(pl.shape[2]):
                 z[side, DISCARD, k] += pl[side, b, k]
                 pl[side, b, k] = 0

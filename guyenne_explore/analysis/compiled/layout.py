@@ -6,7 +6,7 @@ summary need no compiler: importing the analysis stays light until a game is pla
 
 from __future__ import annotations
 
-from ...engine_api import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Control, Point
+from ...engine import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Control, Point
 
 # The kernel works on the kinds present in the game only (usually 2, 3, 4, 5 and the hero), in the
 # engine's order (values 1..9 at 0..8, the hero at 9), so the strongest kind is still the last one
@@ -32,7 +32,11 @@ ENDING = 8  #: how the game ended: an index in the engine's ``scoring.ENDINGS`` 
 #: a team side's drawer (DRAWER + side: member 0 or 1) and the member who places first this round
 #: (ORDER + side: -1 until the team decides it)
 DRAWER, ORDER = 9, 11
-N_SCALARS = 13
+#: SHOWN_HERO + side: 1 while that side's hero lies face up in its discard, shown in a battle (the public
+#: record's ``shown_discard``, engine ``PublicRecord``): set at the round's end, cleared when the discard is
+#: reshuffled into the deck; 0 for a position started without its history, as the record assumes
+SHOWN_HERO = 13
+N_SCALARS = 15
 END_SWEEP, END_EXHAUSTED, END_OUT_OF_CARDS = (ENDINGS.index(e) for e in (SWEEP, EXHAUSTED, OUT_OF_CARDS))
 # rule parameters (TEAM + side: 1 when that side is a team of two members; CONCEDE_AS_DECISION: 1 when a
 # defender's concede choice is a decision point, RULES.md 4)
@@ -56,7 +60,7 @@ TRACE_HEAD = 5
 ROUND_HEAD = 4
 ERR_NO_MOVE, ERR_TOO_LONG = 1, 2
 #: castle tables with at most this many castles get their points from the engine's table (3^n rows,
-#: :func:`guyenne_explore.scoring.points_rows`); beyond, :func:`castle_points` walks the runs
+#: :func:`guyenne_explore.engine.scoring.points_rows`); beyond, :func:`castle_points` walks the runs
 MAX_TABLED_CASTLES = 10
 
 

@@ -31,16 +31,16 @@ import numpy as np
 from numba import njit, prange
 
 from . import kernel as kn
-from .heuristic import (MAX_MOVES, MAX_OPTIONS, MEMO_BITS, T_MAX_SUM, choose_discard, choose_order, choose_placement,
-                        choose_removal, choose_split)
+from .heuristic_kernel import (MAX_MOVES, MAX_OPTIONS, MEMO_BITS, T_MAX_SUM, choose_discard, choose_order, choose_placement,
+                               choose_removal, choose_split)
 from .layout import (BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, DRAWER, END, ENDING, END_EXHAUSTED,
                      END_OUT_OF_CARDS, ERR_NO_MOVE, ERR_TOO_LONG, EXH, FIRST, HAND, HAND_OF_1, HERO_KIND, LIMIT,
                      MAX_AT, N_CASTLES, OPEN_FIRST, OPEN_SECOND, ORDER, OUT_DECIDED, OUT_DECISIONS, OUT_ENDING,
                      OUT_ENGLISH, OUT_ERROR, OUT_FRENCH, OUT_HERO_E, OUT_HERO_F, OUT_ROUNDS, OUT_WINNER, PHASE,
                      PRE_DISCARD, REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD, SCORING,
                      SETUP, TEAM, TEAM_ORDER, TEAM_SPLIT, TRACE_HEAD, CONCEDE)
-from .sides import HEURISTIC, STRONG
-from .strong import choose_placement as choose_strong_placement
+from .policy_codes import HEURISTIC, STRONG
+from .strong_kernel import choose_placement as choose_strong_placement
 
 # numba's type stubs list only its public options: each decorator passing the private ``_nrt=False``
 # ignores the call-overload error that gives (mypy)
@@ -197,7 +197,7 @@ def apply_removal(z, pl, cs, sc, rp, vals, points, m):
     if b == 0:
         _resolve(z, pl, cs, sc, rp, vals, points, 1, -1)
     else:
-        _end_of_round(z, pl, cs, sc, points)
+        _end_of_round(z, pl, cs, sc, rp, points)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)  # type: ignore[call-overload]

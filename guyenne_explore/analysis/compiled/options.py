@@ -1,4 +1,4 @@
-"""The fast path's card choices, listed once per card set by the engine's own :class:`~guyenne_explore.moves.Choice`.
+"""The fast path's card choices, listed once per card set by the engine's own :class:`~guyenne_explore.engine.moves.Choice`.
 
 A compiled game spends most of its time choosing: four placements a round and,
 under the advanced removals, the loser's pick after a neutral battle.  Instead
@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...engine_api import KINDS, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE, Cards, Choice
+from ...engine import KINDS, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE, Cards, Choice
 
 #: table 0: a placement keeping one card back (at X); 1: a placement at Y; 2: a neutral loser's removal
 AT_X, AT_Y, REMOVAL = 0, 1, 2

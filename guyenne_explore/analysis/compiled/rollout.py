@@ -4,7 +4,7 @@
 the engine's sampler, from its own seeded streams, playing the one game loop (:mod:`.loop`) with a
 policy per side (:class:`.sides.SidePolicy`: uniform by default, the heuristic's from
 ``Heuristic.compiled``); :func:`traced_game` gives one of those games as an engine
-:class:`~guyenne_explore.record.GameRecord`, and :func:`traced` its decisions with the random
+:class:`~guyenne_explore.engine.record.GameRecord`, and :func:`traced` its decisions with the random
 numbers drawn, which is how the tests prove the loop plays by the engine's rules.
 """
 
@@ -14,13 +14,13 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ...engine_api import ENDINGS, KINDS, Cards, Draw, Event, GameRecord, Move, Position
+from ...engine import ENDINGS, KINDS, Cards, Draw, Event, GameRecord, Move, Position
 from ..cancel import Cancelled
 from ..outcomes import Game
-from . import heuristic, loop
+from . import heuristic_kernel as heuristic, loop
 from . import layout as kn
 from .encode import POINT_NAMES, Encoded, seed_u64, unsupported
-from .sides import UNIFORM_SIDES, SidePolicy, codes, params
+from .policy_codes import UNIFORM_SIDES, SidePolicy, codes, params
 
 #: games per kernel call between two progress reports
 CHUNK = 20_000

@@ -2,7 +2,7 @@
 
 The value of a position is a distribution over final outcomes
 ``(english score, french score, winner, ending, rounds still to play)`` with exact
-fractions; ``ending`` is the reason of the engine's :class:`~guyenne_explore.scoring.Ending`
+fractions; ``ending`` is the reason of the engine's :class:`~guyenne_explore.engine.scoring.Ending`
 (a sweep, a side that exhausted its deck, a side out of cards), which a score alone
 does not tell (under classic2021 a side scores 12 without a sweep).  A round is
 expanded breadth first, merging equal positions at each step, down to the
@@ -24,7 +24,7 @@ from fractions import Fraction
 from math import lcm
 from typing import Callable
 
-from ...engine_api import OPEN_FIRST, Position, apply_legal
+from ...engine import OPEN_FIRST, Position, apply_legal
 from ...i18n import gettext, ngettext, plain_duration
 from ..cancel import Cancelled
 from ..limits import Budget, ExactOutOfReach

@@ -34,7 +34,7 @@ from typing import Callable
 
 import numpy as np
 
-from ...engine_api import (NEUTRAL, OPEN_FIRST, RESPOND_FIRST, RESPOND_SECOND, Cards, Position, Rules, Side,
+from ...engine import (NEUTRAL, OPEN_FIRST, RESPOND_FIRST, RESPOND_SECOND, Cards, Position, Rules, Side,
                            battle_winner, cannot_reshuffle_again, ending_without_reshuffle, hand_size_after_draw,
                            holds_too_few, placement_choice, side_outcomes, sweeper, table_result)
 from ..compiled.encode import unsupported

@@ -47,7 +47,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import sparse
 
-from ...engine_api import (NEUTRAL, Cards, Position, Rules, Side, battle_winner, ending_without_reshuffle,
+from ...engine import (NEUTRAL, Cards, Position, Rules, Side, battle_winner, ending_without_reshuffle,
                            hand_size_after_draw, holds_too_few, side_outcomes, sweeper, table_result)
 from .endgame import HERO_CLASS, _placements
 from ..limits import MEMORY_BUDGET, check_memory

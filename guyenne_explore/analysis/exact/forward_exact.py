@@ -40,7 +40,7 @@ from math import comb, lcm, prod
 import numpy as np
 from scipy import sparse
 
-from ...engine_api import Position, Rules
+from ...engine import Position, Rules
 from .forward import ForwardEndgame, Orbits, _Entries, _Post
 from ..limits import check_memory
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from math import gcd, lcm
 
-from ...engine_api import (CONCEDE_CHOICE, OPEN_SECOND, PLACEMENTS, REMOVE_CHOICE, RESPOND_SECOND, UNIFORM,
+from ...engine import (CONCEDE_CHOICE, OPEN_SECOND, PLACEMENTS, REMOVE_CHOICE, RESPOND_SECOND, UNIFORM,
                           Position, Side, apply_legal, battle_winner, cannot_reshuffle_again)
 from ..cancel import Cancelled
 

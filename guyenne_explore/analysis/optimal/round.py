@@ -14,8 +14,8 @@ hand and deck only), so every remove choice leads to the same next state.
 
 Everything a round needs is asked from the engine: the legal multisets come
 from the engine's legal moves at positions on a real path of the round, the
-battle winners from :func:`~guyenne_explore.flow.battle_winner`, the score from
-:func:`~guyenne_explore.scoring.table_result`.  What the engine does between
+battle winners from :func:`~guyenne_explore.engine.flow.battle_winner`, the score from
+:func:`~guyenne_explore.engine.scoring.table_result`.  What the engine does between
 battles (the control a winner takes) is mirrored in :func:`next_castles`; the end
 checks are the engine's ``sweeper`` and ``holds_too_few``, asked per table and per
 hand size in :func:`ends_after_array`.  The copy is pinned against the engine in
@@ -30,7 +30,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...engine_api import (ENGLISH, NEUTRAL, OPEN_FIRST, Cards, Move, Position, Rules, Side, battle_winner,
+from ...engine import (ENGLISH, NEUTRAL, OPEN_FIRST, Cards, Move, Position, Rules, Side, battle_winner,
                            holds_too_few, sweeper)
 
 #: A round start: (castles, first player, english hand, french hand).  Decks are empty.

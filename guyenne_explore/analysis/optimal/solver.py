@@ -24,7 +24,7 @@ given for english; the zero-sum game makes french's the complement.
 
 A best response to a fixed policy (:class:`BestResponse`) is a one-player
 problem on the same rounds: the policy's move distributions, read from its own
-:class:`~guyenne_explore.view.SideView` only, fix one side's plan, and the other
+:class:`~guyenne_explore.engine.view.SideView` only, fix one side's plan, and the other
 side picks its best move at each of its information sets, backward.
 
 A move's loss at a decision (:meth:`OptimalSolver.move_values`) is measured the same way, one round deep: each
@@ -43,7 +43,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...engine_api import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, RESPOND_SECOND, SIDES,
+from ...engine import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, RESPOND_SECOND, SIDES,
                           Cards, Move, Position, Rules, Side, cannot_reshuffle_again, table_result)
 from ...i18n import N_, capitalised, current_language, gettext, ngettext, point_name, side_noun, translator
 from .lp import Layout, RoundSolution, solve_batch

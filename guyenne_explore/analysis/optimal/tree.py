@@ -21,7 +21,7 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog
 
-from ...engine_api import ENGLISH, OPEN_FIRST, OPEN_SECOND, RESPOND_FIRST, RESPOND_SECOND, Move, Position
+from ...engine import ENGLISH, OPEN_FIRST, OPEN_SECOND, RESPOND_FIRST, RESPOND_SECOND, Move, Position
 from .solver import english_payoff
 
 SEEN_AS_COUNT = (OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND)

@@ -23,15 +23,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ...engine_api import GameRecord, Position, Rules
+from ...engine import GameRecord, Position, Rules
 from ...i18n import translator
 from ..intervals import mean_interval, wilson
 from ..policies import Policy
 from ..policies.heuristic import Heuristic
 from ..policies.registry import policy_named
 from ..policies.strong import Strong
-from ..skill import level_name
-from ..style import LevelStyle, PlayStyle, decisions_style, percent, play_style, separated
+from ..studies.skill import level_name
+from ..studies.style import LevelStyle, PlayStyle, decisions_style, percent, play_style, separated
 from .reading import GameReading, PlaytestError, Step, accuracy, band, seat_at, seats_of, steps
 
 #: the temperatures tried for a level, as multiples of its own
@@ -229,7 +229,7 @@ def people_advantage(readings: Sequence[GameReading]) -> Advantage:
 def bots_beside(rules: Rules, levels: Sequence[str], games: int, seed: int) -> tuple[PlayStyle, list[Advantage]]:
     """Each level against itself under ``rules``: its style, and the first side's advantage from the deal."""
     from ..api import analyse
-    from ..variants import first_player_advantage
+    from ..studies.variants import first_player_advantage
 
     style = play_style(rules, levels, games, seed)
     start = Position.start(rules)

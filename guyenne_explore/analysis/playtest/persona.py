@@ -20,9 +20,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ...engine_api import GameRecord, battle_of
+from ...engine import GameRecord, battle_of
 from ...i18n import gettext
-from ..compiled.sides import FEATURES
+from ..compiled.policy_codes import FEATURES
 from ..policies import weights as files
 from ..policies.heuristic import TEMPERATURE, facts
 from ..policies.strong import features

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from ...engine_api import SIDES, GameRecord, Move, Position, PublicRecord, SideView
+from ...engine import SIDES, GameRecord, Move, Position, PublicRecord, SideView
 from ...i18n import gettext
 from ..cancel import Cancelled
 from ..optimal.solver import OptimalSolver, round_key, why_not_solvable

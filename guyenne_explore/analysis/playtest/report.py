@@ -10,10 +10,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from ...engine_api import SIDES, GameRecord, Rules
+from ...engine import SIDES, GameRecord, Rules
 from ...i18n import plain_estimate, translator
-from ..skill import level_name
-from ..style import PlayStyle
+from ..studies.skill import level_name
+from ..studies.style import PlayStyle
 from .people import Advantage, Player, bots_beside, people_advantage, players, sentences, tempered
 from .reading import ACCURACY_K, BANDS, GameReading, OnStep, band, read_games
 

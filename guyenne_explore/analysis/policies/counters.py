@@ -23,11 +23,11 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Callable, Collection
 
-from ...engine_api import (EMPTY, HERO, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, RESPOND_SECOND, Cards, Move,
+from ...engine import (EMPTY, HERO, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, RESPOND_SECOND, Cards, Move,
                           Position, Rules, SideView, battle_of, member_battle, value_of)
-from ...determinise import determinise
+from ...engine import determinise
 from ..compiled import layout as kn
-from ..compiled.sides import SidePolicy
+from ..compiled.policy_codes import SidePolicy
 from .heuristic import Heuristic, castle_stake
 from .strong import Strong
 
@@ -179,7 +179,7 @@ def _before(q: Position, side: int, point: str) -> Position:
 
 class Lookahead(_Counter):
     """A one-ply lookahead whose deals are weighted by how likely the opponent's placements of the
-    round were under each: ``deals`` deals of the hidden cards (:func:`~guyenne_explore.determinise.determinise`),
+    round were under each: ``deals`` deals of the hidden cards (:func:`~guyenne_explore.engine.determinisation.determinise`),
     each weighed by the probability that the opponent's model (:meth:`_model`), holding that deal's
     cards, placed as many cards as it did (where it did, for an opening); each of the heuristic's
     ``candidates`` likeliest moves is then scored by ``rollouts`` compiled games from the deal after it

@@ -13,7 +13,7 @@ engine, never from a constant of its own:
   no removal at all are each what the engine does);
 - the strength of cards the opponent has not shown is guessed from the cards it
   has not shown (so ``card_counts`` and the hero option count);
-- battles are won as the engine's :func:`~guyenne_explore.flow.battle_winner` says.
+- battles are won as the engine's :func:`~guyenne_explore.engine.flow.battle_winner` says.
 
 Its moves are *mixed*: a move's probability grows with its score (a softmax at
 :data:`TEMPERATURE`, in whole-number weights so that the distribution is exact),
@@ -32,12 +32,12 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
-from ...engine_api import (CONCEDE_CHOICE, EMPTY, ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
+from ...engine import (CONCEDE_CHOICE, EMPTY, ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
                           REMOVE_CHOICE, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Cards, Move,
                           Placed, Position, Rules, Side, SideView, battle_of, battle_winner, concede_move,
                           table_result, value_of)
-from ..compiled.sides import (HEURISTIC, N_HEURISTIC, P_BLUFF_DEN, P_BLUFF_NUM, P_HERO_USE, P_REMOVAL,
-                              P_RESOLUTION, P_SPEND, P_TEMPERATURE, P_WIN_WEIGHT, SidePolicy)
+from ..compiled.policy_codes import (HEURISTIC, N_HEURISTIC, P_BLUFF_DEN, P_BLUFF_NUM, P_HERO_USE, P_REMOVAL, P_RESOLUTION,
+                                     P_SPEND, P_TEMPERATURE, P_WIN_WEIGHT, SidePolicy)
 
 #: how much a castle's swing in the final outcome (win 1, draw 1/2) weighs against its swing in points
 WIN_WEIGHT = 3.0
@@ -278,7 +278,7 @@ class Heuristic:
 
     def compiled(self, rules: Rules | None = None) -> SidePolicy:
         """This policy as the compiled game loop plays it: its numbers in the loop's layout
-        (:mod:`..compiled.sides`) and its worth of a card and of a removal, so that the Python policy
+        (:mod:`..compiled.policy_codes`) and its worth of a card and of a removal, so that the Python policy
         and the compiled one keep one source of them.  The same under any ``rules`` (taken so that it
         can stand where the learned policy, which keeps weights a rule set, is asked: a search's model)."""
         numbers = [0.0] * N_HEURISTIC
@@ -291,7 +291,7 @@ class Heuristic:
 
 def pick(weighted: list[tuple[Move, int]], index: int) -> Move:
     """The move whose share of the weights holds ``index`` (0 <= index < total), in move order: how
-    both this policy and its compiled twin (:mod:`..compiled.heuristic`) turn one random number into a move."""
+    both this policy and its compiled twin (:mod:`..compiled.heuristic_kernel`) turn one random number into a move."""
     for m, w in weighted:
         if index < w:
             return m

@@ -7,21 +7,21 @@ compiled game loop plays the game from here:
 every game).  One decision:
 
 1. **Worlds.**  :data:`WORLDS` full positions drawn from the side's view and its public record
-   (:func:`~guyenne_explore.determinise.determinise`: the opponent's hero only where the record
+   (:func:`~guyenne_explore.engine.determinisation.determinise`: the opponent's hero only where the record
    allows it, shown cards where they went; a team member's partner's hand and face-down cards dealt
    again with the team's deck), from one seeded stream.
 2. **Weighed by the opponent's moves.**  Each world is weighed by how likely it made the
    opponent's placements of this round under ``strong``, the model of the opponent
-   (:func:`..compiled.search.likelihoods`: the model's probability of each placement from the
+   (:func:`..compiled.search_kernel.likelihoods`: the model's probability of each placement from the
    opponent's hand before it, mixed with :data:`MIX` of a uniform choice so that an opponent
    playing otherwise leaves no world at zero, over the deal's own chance of those face-down cards:
    importance weights), and the worlds are resampled by those weights (systematic resampling).  A
    world where a placement was impossible weighs 0.  Placements of earlier rounds are not weighed.
 3. **Candidates.**  The root's moves are ``strong``'s likeliest :data:`CANDIDATES` (its compiled
-   weights, :func:`..compiled.search.move_weights`; at a removal, every removal in its order).
+   weights, :func:`..compiled.search_kernel.move_weights`; at a removal, every removal in its order).
 4. **Rollouts, batched.**  Sequential halving (Karnin, Koren and Somekh 2013) over the candidates:
    in each of ``log2(candidates)`` rounds every candidate left plays an equal share of the round's
-   budget of games, all in *one* compiled call (:func:`..compiled.search.play_jobs`: the move
+   budget of games, all in *one* compiled call (:func:`..compiled.search_kernel.play_jobs`: the move
    applied to the resampled world, then ``strong`` against ``strong`` in the game loop), and the
    better half goes on.  Game ``g`` of every candidate meets the same world and the same draws
    (common random numbers), so candidates are compared on the same deals.  The move played is the
@@ -67,12 +67,12 @@ from typing import Hashable, Protocol, Sequence
 
 import numpy as np
 
-from ...engine_api import (CONCEDE_CHOICE, KINDS, PLACEMENTS, REMOVE_CHOICE, Cards, Move, Position, Rules,
+from ...engine import (CONCEDE_CHOICE, KINDS, PLACEMENTS, REMOVE_CHOICE, Cards, Move, Position, Rules,
                           SideView, apply_legal, concede_move, determinise, play)
 from ..cancel import Cancelled, StopSignal
 from ..compiled.encode import side_zones
 from ..compiled.layout import N_ZONES
-from ..compiled.sides import SidePolicy
+from ..compiled.policy_codes import SidePolicy
 from .heuristic import pick
 from .strong import Strong
 
@@ -383,9 +383,9 @@ class _CompiledSearch:
     def _candidates(self) -> list[tuple[int, np.ndarray]] | None:
         """The root's candidates as the loop's (castle, counts), ``strong``'s likeliest first, with the
         loop's arguments kept for the rollouts; None where the compiled loop does not play from here."""
-        from ..compiled import heuristic, sides
-        from ..compiled.heuristic import MAX_MOVES
-        from ..compiled.search import move_weights
+        from ..compiled import heuristic_kernel as heuristic, policy_codes as sides
+        from ..compiled.heuristic_kernel import MAX_MOVES
+        from ..compiled.search_kernel import move_weights
 
         reason, e = heuristic.checked(self.worlds[0], scores=True)
         if reason is not None or e is None:
@@ -410,7 +410,7 @@ class _CompiledSearch:
     def _weigh_worlds(self) -> None:
         """Deal the rest of the worlds, weigh each by the opponent's placements of this round under the
         model, and resample them (the rollouts' worlds)."""
-        from ..compiled.search import likelihoods
+        from ..compiled.search_kernel import likelihoods
 
         search, view = self.search, self.view
         self.worlds += [determinise(view, self.rng) for _ in range(search.worlds - 1)]
@@ -442,7 +442,7 @@ class _CompiledSearch:
         """Each candidate of ``which`` played over ``games`` (one compiled call): its values (win 1,
         draw 1/2) as rows of ``len(games)``."""
         from ..compiled import layout
-        from ..compiled.search import play_jobs
+        from ..compiled.search_kernel import play_jobs
 
         castles = np.array([c for c, _ in moves], np.int64)
         cards = np.stack([m for _, m in moves])

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...engine_api import Rules
-from ..compiled.sides import UNIFORM_SIDE, SidePolicy
+from ...engine import Rules
+from ..compiled.policy_codes import UNIFORM_SIDE, SidePolicy
 from .heuristic import Heuristic
 from .strong import Strong
 
@@ -17,7 +17,7 @@ from .strong import Strong
 def compiled_sides(names: tuple[str, str], rules: Rules | None = None) -> tuple[SidePolicy, SidePolicy]:
     """The sides of the compiled game loop for policies by name: uniform, this heuristic with its
     default numbers, or the learned policy with the package's weights for ``rules`` (``strong``) or a
-    file's (``strong@FILE``, ``persona@FILE``): the names the loop plays, ``compiled.heuristic.COMPILED_NAMES``."""
+    file's (``strong@FILE``, ``persona@FILE``): the names the loop plays, ``compiled.heuristic_kernel.COMPILED_NAMES``."""
     sides = tuple(_side(name, rules) for name in names)
     return sides[0], sides[1]
 

@@ -10,14 +10,14 @@ its valued total and the hero; the size of an answer to a big bet of three or mo
 times the battle's uncertainty ``p (1 - p)``, a small nonlinearity; the move's size times the lead
 in unspent cards, the tie-break) and the score ``w . phi``; the move is drawn by the heuristic's
 whole-number softmax, so the distribution is exact and the compiled twin
-(:mod:`..compiled.strong`) picks the same move from one random number.  Removals, the setup
+(:mod:`..compiled.strong_kernel`) picks the same move from one random number.  Removals, the setup
 discard and team decisions are the heuristic's.
 
 The weights are data, learned by :mod:`.train` and shipped beside this module, one file a preset
 (:mod:`.weights`): under rules equal to a preset the policy plays that preset's weights, under a
 variant those of the preset it was made from (every feature is asked of the rules in force, so one model serves every variant),
 or the weights of a file trained for the variant (``strong@FILE``).  Adding a feature: its name in
-``compiled.sides.FEATURES``, its value here (:func:`features`) and in ``compiled.strong.choose_placement``,
+``compiled.policy_codes.FEATURES``, its value here (:func:`features`) and in ``compiled.strong_kernel.choose_placement``,
 then train new weights files (a file names each weight by its feature, so an old one is refused).
 """
 
@@ -29,11 +29,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
-from ...engine_api import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, OPEN_FIRST, OPEN_SECOND, Cards, Move, Rules,
+from ...engine import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, OPEN_FIRST, OPEN_SECOND, Cards, Move, Rules,
                           SideView, battle_of, concede_move)
-from ..compiled.sides import (FEATURES, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT,
-                              SCORE_GROUPS, STRONG)
-from ..compiled.sides import SidePolicy
+from ..compiled.policy_codes import (FEATURES, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT,
+                                     SCORE_GROUPS, STRONG)
+from ..compiled.policy_codes import SidePolicy
 from . import weights as files
 from .heuristic import (HERO_USE, RESOLUTION, TEMPERATURE, WIN_WEIGHT, Facts, Heuristic, battle_terms, card_worth,
                         facts, pick, removal_loss, worth)
@@ -62,7 +62,7 @@ def checked_weights(names: object, weights: object, where: str = "weights") -> t
 
 
 def features(view: SideView, move: Move, known: Facts) -> tuple[float, ...]:
-    """The features of a placement, in :data:`FEATURES`' order (as ``compiled.strong`` computes them)."""
+    """The features of a placement, in :data:`FEATURES`' order (as ``compiled.strong_kernel`` computes them)."""
     rules, point, me = view.rules, view.to_play, view.side
     battle, stake, p, rel, loss = battle_terms(view, move, known)
     cards = move.cards

@@ -41,12 +41,12 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from ...engine_api import Position, Rules
+from ...engine import Position, Rules
 from ...i18n import gettext
 from ..cancel import Cancelled
 from ..compiled import layout as kn
 from ..compiled.rollout import play_summaries
-from ..compiled.sides import FEATURES, SidePolicy
+from ..compiled.policy_codes import FEATURES, SidePolicy
 from .heuristic import Heuristic
 from .strong import Strong, checked_weights
 from .weights import by_feature, preset_file, shipped, write_model

@@ -24,9 +24,9 @@ import stat
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ...engine_api import PRESETS, Rules, rules_fingerprint
+from ...engine import PRESETS, Rules, rules_fingerprint
 from ...i18n import gettext, plain_size
-from ..compiled.sides import FEATURES
+from ..compiled.policy_codes import FEATURES
 
 #: the package's weights, one file a preset
 WEIGHTS_DIR = Path(__file__).with_name("weights")

@@ -11,7 +11,7 @@ import random
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import TYPE_CHECKING, Callable
 
-from ...engine_api import DRAW, Draw, Hooks, Position, play
+from ...engine import DRAW, Draw, Hooks, Position, play
 from ..cancel import Cancelled, StopSignal, Stoppable, Throttled
 from ..outcomes import Game
 from ..planning import Sampler, sampler_for
@@ -19,7 +19,7 @@ from ..policies import Policy
 from ..policies.registry import policy_named
 
 if TYPE_CHECKING:
-    from .workers import TaskSignal
+    from ..workers import TaskSignal
 
 #: seconds between two looks at a run spread over workers (its progress, and whether to stop)
 POLL = 0.2
@@ -134,7 +134,7 @@ def sample_games_on(executor: Executor, p: Position, policy_names: tuple[str, st
     (:func:`.workers.open_run`: on a local pool or a Dask cluster; a local worker that does
     not is killed) and :class:`.cancel.Cancelled` (or the interruption) is raised.
     """
-    from .workers import open_run
+    from ..workers import open_run
 
     if chunk is None:
         # engine-played games are slow (a search takes seconds a game): chunks small enough to share out

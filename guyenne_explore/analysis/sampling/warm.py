@@ -38,7 +38,7 @@ from numba.core.dispatcher import Dispatcher
 from ...i18n import N_, gettext, plain_duration
 
 if TYPE_CHECKING:
-    from ...engine_api import Position
+    from ...engine import Position
 
 
 class Step(NamedTuple):
@@ -56,7 +56,7 @@ class Step(NamedTuple):
 
 
 def _example() -> Position:
-    from ...engine_api import Position, Rules
+    from ...engine import Position, Rules
 
     return Position.start(Rules.preset("advanced"))
 
@@ -75,7 +75,7 @@ def _uniform() -> list[Dispatcher[Any]]:
 
 
 def _tables() -> list[Dispatcher[Any]]:
-    from ..compiled import heuristic
+    from ..compiled import heuristic_kernel as heuristic
 
     return [heuristic._row_table, heuristic._bluff_rows]
 
@@ -105,7 +105,7 @@ def _run_uniform() -> object:
 
 
 def _run_tables() -> object:
-    from ..compiled import heuristic
+    from ..compiled import heuristic_kernel as heuristic
     from ..compiled.encode import encode
 
     p = _example()
@@ -119,7 +119,7 @@ def _run_heuristic() -> object:
 
 
 def _search() -> list[Dispatcher[Any]]:
-    from ..compiled import search
+    from ..compiled import search_kernel as search
 
     return [search.move_weights, search.likelihoods, search.play_jobs]
 
@@ -292,8 +292,8 @@ def warm_workers(pool: Executor, workers: int) -> None:
 def warm(games: int = 8) -> float:
     """Compile what is pending, then run the fast path once under every preset it serves (the
     uniform and the heuristic games); returns the seconds it took."""
-    from ...engine_api import PRESETS, Position
-    from ..compiled import heuristic
+    from ...engine import PRESETS, Position
+    from ..compiled import heuristic_kernel as heuristic
     from ..compiled.encode import unsupported
     from ..compiled.rollout import fast_games
 

@@ -65,15 +65,15 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from ..engine_api import PLACEMENTS, Move, Position, Rules, SideView, play
-from ..i18n import gettext
-from .cancel import Cancelled
-from .compiled.sides import FEATURES
-from .sampling.workers import TaskSignal
-from .policies.heuristic import TEMPERATURE, facts
-from .policies.search import ISMCTS
-from .policies.strong import Strong, checked_weights, features
-from .policies.train import Trained, default_start, gathered, validation_score
+from ...engine import PLACEMENTS, Move, Position, Rules, SideView, play
+from ...i18n import gettext
+from ..cancel import Cancelled
+from ..compiled.policy_codes import FEATURES
+from ..workers import TaskSignal
+from .heuristic import TEMPERATURE, facts
+from .search import ISMCTS
+from .strong import Strong, checked_weights, features
+from .train import Trained, default_start, gathered, validation_score
 
 #: rollout games that value each candidate at a decision (the search's ``search:400`` plays about as many;
 #: four times as many held the model exploiter no better: ``benchmarks/bench_strong.py``)
@@ -326,9 +326,9 @@ def improve(rules: Rules, seed: int, iterations: int, games: int = int(IMPROVE_D
 def _spread(executor: Any, rules: Any, weights: Sequence[float], seed: int, iteration: int, games: int,
             ask: Callable[[int], None]) -> list[Decision]:
     """An iteration's games as tasks of ``executor``, their decisions in the games' order.  Each task carries
-    the run's stop flag (:func:`.sampling.workers.open_run`): when ``ask`` cancels or anything interrupts
+    the run's stop flag (:func:`.workers.open_run`): when ``ask`` cancels or anything interrupts
     the wait (Ctrl-C), the workers stop at their next decision, and a local worker that does not is killed."""
-    from .sampling.workers import open_run
+    from ..workers import open_run
 
     hold = open_run(executor)
     futures = [executor.submit(self_play, rules, weights, seed, iteration, g, hold.signal) for g in range(games)]
@@ -355,8 +355,8 @@ def estimate_improve(rules: Rules, iterations: int, games: int, workers: int = 1
 def write_improved(path: Path, result: Trained, rules: str, seed: int, games: int, iterations: int,
                    start: Path | None = None) -> None:
     """The weights file the policy loads, saying how it was made and the command that makes it again."""
-    from .policies.train import shipped_name
-    from .policies.weights import write_model
+    from .train import shipped_name
+    from .weights import write_model
 
     words = ["guyenne-explore", "improve", "--rules", rules if rules.isidentifier() else f"'{rules}'", "--seed",
              str(seed), "--iterations", str(iterations), "--games", str(games)]

@@ -1,7 +1,7 @@
 """Positions: immutable snapshots of a game at a decision point, a chance point or the end.
 
 The position holds only what changes during a game (castles, zones, round,
-first player, what is placed); the :class:`~guyenne_explore.rules.Rules` it
+first player, what is placed); the :class:`~guyenne_explore.engine.rules.Rules` it
 carries hold the parameters.  Every operation returns a new position, so a
 position can be shared between an analysis, a diagram and a panel without
 copies.

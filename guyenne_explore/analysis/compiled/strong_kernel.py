@@ -23,11 +23,11 @@ import numpy as np
 from numba import njit
 
 from . import kernel as kn
-from .heuristic import (T_POOL_BITS, I_CODE, I_SUM, R_SIZE, R_WORTH, _class, _held, _pick, _pool, _softmax,
-                        castle_stake, table_code)
-from .sides import (F_ANSWER, F_BIG, F_CHANCE, F_EDGE, F_GAIN, F_GAP, F_HERO, F_HERO_SAFE, F_HIDDEN, F_KEEP,
-                    F_KEEP_HERO, F_LATE, F_LONE, F_OWN, F_REMOVAL, F_RISK, F_SHARE, F_SIZE, F_SPENT,
-                    F_STAKE, F_THEIRS, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT)
+from .heuristic_kernel import (T_POOL_BITS, I_CODE, I_SUM, R_SIZE, R_WORTH, _class, _held, _pick, _pool, _softmax,
+                               castle_stake, table_code)
+from .policy_codes import (F_ANSWER, F_BIG, F_CHANCE, F_EDGE, F_GAIN, F_GAP, F_HERO, F_HERO_SAFE, F_HIDDEN, F_KEEP,
+                           F_KEEP_HERO, F_LATE, F_LONE, F_OWN, F_REMOVAL, F_RISK, F_SHARE, F_SIZE, F_SPENT, F_STAKE,
+                           F_THEIRS, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]

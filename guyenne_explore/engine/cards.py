@@ -13,7 +13,7 @@ from itertools import product
 from operator import add, sub
 from typing import Iterable, Iterator
 
-from .i18n import gettext as _
+from ..i18n import gettext as _
 from .problems import shown
 
 #: Kind indexes 0..8 hold the valued cards 1..9; index 9 is the hero.

@@ -15,12 +15,12 @@ import math
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from ... import numbers
-from ...i18n import N_, gettext, plain_count
-from ..metrics import Metric
+from .... import numbers
+from ....i18n import N_, gettext, plain_count
+from ...metrics import Metric
+from ..depth import DEPTH
 
 #: the depth of a rule set as a metric (:meth:`.depth.Depth.metric`): steps in its skill chain
-DEPTH = "Skill depth"
 #: the first player's advantage: the score of the side that plays first in round 1 (``first_side``), a win 1 and
 #: a draw a half (:func:`..metrics.score`), so that an even game sits at one half whatever its draws
 FIRST = "Advantage (first side)"

@@ -15,7 +15,7 @@ are public anyway), face-down cards as counts, where each hero can be (it
 starts in its side's hand), and what each side's last reshuffle put into its
 deck (:class:`Reshuffle`).  We chose to keep the record beside the position,
 folded from the game's history event by event (:meth:`PublicRecord.after`),
-rather than inside :class:`~guyenne_explore.position.Position`: positions are
+rather than inside :class:`~guyenne_explore.engine.position.Position`: positions are
 dictionary keys of exact enumeration, which merges positions reached by
 different histories, and a record inside them would either split those merges
 or be silently dropped by them.  This is OpenSpiel's information-state model:
@@ -311,7 +311,7 @@ def side_view(p: "State", side: int, member: int | None = None,
     sees of ``p``, with the public record of its history (None: what the position implies).
 
     Built at every decision of an exact analysis, so its fields are filled in directly, as
-    :func:`~guyenne_explore.state.evolve` does, rather than through the frozen ``__init__``."""
+    :func:`~guyenne_explore.engine.state.evolve` does, rather than through the frozen ``__init__``."""
     acting = acting_side(p) == side
     own, other = p.sides[side], p.sides[1 - side]
     team = len(own.hands) == 2

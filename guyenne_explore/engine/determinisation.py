@@ -4,11 +4,11 @@ A searching side cannot see the other side's hand, deck order and face-down
 cards, nor its own deck order, a team partner's hand or the cards that partner placed
 face down this round.  A determinisation
 deals those hidden cards at random into their zones, consistently with every
-public fact of the view and its :class:`~guyenne_explore.view.PublicRecord`:
+public fact of the view and its :class:`~guyenne_explore.engine.view.PublicRecord`:
 every zone keeps its size, the cards a side showed and that lie in its discard
 stay there, its removed and face-up cards stay where they are, its hero goes
 only where the record says it can be (in round 1, always the hand or the cards
-placed face down this round), and after a reshuffle (:class:`~guyenne_explore.view.Reshuffle`)
+placed face down this round), and after a reshuffle (:class:`~guyenne_explore.engine.view.Reshuffle`)
 the shown cards it put into the deck are still in the deck or among the cards
 drawn since: those out of the deck number at most the cards drawn since, and
 those in a hand at most the hand's cards drawn since; the rest may have been

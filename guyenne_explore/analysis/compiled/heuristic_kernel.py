@@ -29,12 +29,12 @@ import numpy as np
 from numba import njit
 
 from ...i18n import N_
-from ...engine_api import Cards, Position, Rules
+from ...engine import Cards, Position, Rules
 from . import kernel as kn
 from .encode import Encoded, encode
 from .encode import unsupported as uniform_unsupported
-from .sides import (P_BLUFF_DEN, P_BLUFF_NUM, P_HERO_USE, P_REMOVAL, P_RESOLUTION, P_SPEND, P_TEMPERATURE,
-                    P_WIN_WEIGHT, SidePolicy)
+from .policy_codes import (P_BLUFF_DEN, P_BLUFF_NUM, P_HERO_USE, P_REMOVAL, P_RESOLUTION, P_SPEND, P_TEMPERATURE,
+                           P_WIN_WEIGHT, SidePolicy)
 
 #: the chances to win by sum are kept across decisions and games in 2 ** MEMO_BITS slots
 MEMO_BITS = 10

@@ -3,7 +3,7 @@
 This module is the bottom of the engine (above :mod:`.cards` and :mod:`.rules`):
 every rule module (:mod:`.scoring`, :mod:`.turn`, :mod:`.drawing`, :mod:`.moves`,
 :mod:`.flow`, :mod:`.view`, ...) reads and builds these values, and
-:mod:`.position` on top gives :class:`~guyenne_explore.position.Position` its
+:mod:`.position` on top gives :class:`~guyenne_explore.engine.position.Position` its
 methods by importing those modules.  So the rules import no position class and
 nothing imports upwards: the rule modules build a new position with
 :func:`evolve` (which keeps the class of the position it copies) or, from
@@ -93,7 +93,7 @@ POINTS: tuple[str, ...] = tuple(Point)
 BATTLES = ("X", "Y")
 
 
-#: A position of whatever class it is (:class:`State`, or the :class:`~guyenne_explore.position.Position`
+#: A position of whatever class it is (:class:`State`, or the :class:`~guyenne_explore.engine.position.Position`
 #: built on it): the rule modules type a move as ``PositionT -> PositionT`` because :func:`evolve`
 #: keeps the class, so they need not name the class above them.
 PositionT = TypeVar("PositionT", bound="State")
@@ -213,7 +213,7 @@ class Draw:
 
 @dataclass(frozen=True)
 class State:
-    """A full game state (RULES.md section 10), as data; :class:`~guyenne_explore.position.Position`
+    """A full game state (RULES.md section 10), as data; :class:`~guyenne_explore.engine.position.Position`
     adds the methods.
 
     ``castles[i]`` is the controller of castle i (ENGLISH, FRENCH or NEUTRAL):
@@ -257,7 +257,7 @@ class State:
         return s.hand + s.deck + s.discard + s.removed + self.placed.side_total(side)
 
 
-#: The class :func:`new_position` builds: :class:`~guyenne_explore.position.Position` once
+#: The class :func:`new_position` builds: :class:`~guyenne_explore.engine.position.Position` once
 #: :mod:`.position` is imported (``import guyenne_explore`` does it first).
 _POSITION_CLASS: type[State] = State
 
@@ -271,7 +271,7 @@ def register_position_class(cls: type[State]) -> None:
 def new_position(rules: Rules, castles: tuple[int, ...], round: int, first: int, to_play: str,
                  sides: tuple[Side, Side], placed: Placed = NOTHING_PLACED, battle: int | None = None) -> Any:
     """A position built from nothing (a new game, a file, a notation), of the registered class:
-    every position of a program is a :class:`~guyenne_explore.position.Position`."""
+    every position of a program is a :class:`~guyenne_explore.engine.position.Position`."""
     return _POSITION_CLASS(rules, castles, round, first, to_play, sides, placed, battle)
 
 

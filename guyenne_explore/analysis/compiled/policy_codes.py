@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 import numpy as np
 
 if TYPE_CHECKING:
-    from ...engine_api import Cards, Rules
+    from ...engine import Cards, Rules
 
 #: the policy codes: uniformly random legal moves; the heuristic's scored softmax with bluffs; the
 #: learned policy's softmax over a linear score of each move's features (:mod:`.strong`)
@@ -30,7 +30,7 @@ UNIFORM, HEURISTIC, STRONG = 0, 1, 2
 N_HEURISTIC = 8
 #: the learned policy's features of a placement (its row: the heuristic's numbers, of which it reads
 #: the temperature, resolution, win weight and hero use, then one weight per feature in this order).
-#: Adding one: a name here, its value in ``compiled.strong.choose_placement`` and in
+#: Adding one: a name here, its value in ``compiled.strong_kernel.choose_placement`` and in
 #: ``policies.strong.features`` (the tests hold them equal), then a new weights file.
 FEATURES = ("gain", "stake", "chance", "spent", "removal", "size", "hero", "share", "lone", "hidden", "answer",
             "hero_safe", "own", "theirs", "edge", "late", "keep", "keep_hero", "big", "risk", "gap")

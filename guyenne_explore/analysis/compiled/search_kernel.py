@@ -32,10 +32,10 @@ import numpy as np
 from numba import njit
 
 from . import kernel as kn
-from .layout import (CASTLE_X, CASTLE_Y, FIRST, HAND, HAND_OF_1, N_CASTLES, N_OUT, OPEN_FIRST, OPEN_SECOND,
-                     OUT_ERROR, OUT_WINNER, PHASE, REMOVE, RESPOND_FIRST, TEAM)
+from .layout import (CASTLE_X, CASTLE_Y, FIRST, HAND, HAND_OF_1, N_CASTLES, N_OUT, OPEN_FIRST, OPEN_SECOND, OUT_ERROR,
+                     OUT_WINNER, PHASE, REMOVE, RESPOND_FIRST, TEAM)
 from .loop import _scratch_of, apply_placement, apply_removal, placer, play, untraced_buffers
-from .strong import choose_placement as strong_placement
+from .strong_kernel import choose_placement as strong_placement
 
 #: the scratch's array of the moves' whole-number weights, in the decision's order
 _SCORES, _WEIGHTS = 0, 1

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from .cards import EMPTY, HERO, Cards
 from .drawing import NotDrawable, draw_side, sample_outcome
-from .i18n import gettext as _
-from .i18n import point_name, side_noun
+from ..i18n import gettext as _
+from ..i18n import point_name, side_noun
 from .moves import IllegalMove, Move, parse_move, why_illegal
 from .problems import shown
 from .rules import SIDES, Rules

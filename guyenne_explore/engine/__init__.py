@@ -1,9 +1,14 @@
-"""The engine as solvers and samplers use it: one import, every name documented here.
+"""The engine: the rules of Guyenne as code, and its one door.
 
-The analysis layer (exact enumeration, the compiled fast path, sampling, the
-policies) imports the engine through this module only, so what it may rely on is
-listed in one place and the engine's other names stay free to change.  Everything
-here asks the engine; nothing restates a rule.
+The floors above (the analysis, the render, the widgets and the command line) import the
+engine through this package only (an import-linter contract checks it), so what they may
+rely on is listed in one place and the engine's modules stay free to change.  Everything
+here asks the engine; nothing restates a rule.  The engine imports no plotting, widget,
+notebook or compiler library::
+
+    from guyenne_explore.engine import Position
+    p = Position.from_json(open("position.json").read())
+    print(len(p.legal_moves), p.why_illegal("3:H5"))
 
 Positions and rules
     :class:`Position` (with its methods: ``legal_moves``, ``apply``, ``chance_outcomes``,
@@ -34,29 +39,44 @@ Playing
     :data:`UNIFORM`, :func:`concede_move`, :class:`SideView`, :class:`PublicRecord`, :func:`determinise`
     (a full position drawn from a view and its record, for searches),
     :class:`GameRecord`, :class:`Event`, :func:`play_game` (a seeded game recorded).
+Files and records
+    :func:`load_position`, :func:`save_position`, :func:`parse_json`, :func:`position_from_json`,
+    :class:`PositionError` (a position file's problems), :data:`MAX_TEXT`; a played game's header
+    (:class:`RecordHeader`, :class:`Seat`, :class:`Undo`, :func:`seats_for`, :func:`read_records`,
+    :func:`weights_fingerprint`, :class:`RecordError`, :func:`uniform_choice`).
+For drawing and explaining
+    :data:`SYMBOLS`, :func:`kind_of`, :class:`CardError`, :func:`defender_at`, :data:`BATTLES`,
+    :data:`POINTS`, the score's terms (:func:`score_terms`, :class:`ScoreTerm`, :data:`RUN`,
+    :data:`LONGEST_RUN`, :data:`UNSPENT`, :func:`longest_runs`, :func:`tie_break`), what a side sees
+    (:func:`side_view`, :func:`revealed`), :func:`as_problem`, :class:`ProblemsError`,
+    :data:`PRESET_NAMES`, :func:`evolve` and :func:`replace_side` (the builder's edits),
+    :func:`set_svg_renderer` (how a position draws itself in a notebook).
 """
 
 from __future__ import annotations
 
-from .cards import EMPTY, HERO, KINDS, Cards, value_of
-from .determinise import determinise
+from .cards import EMPTY, HERO, KINDS, SYMBOLS, CardError, Cards, kind_of, value_of
+from .determinisation import determinise
 from .drawing import (cannot_reshuffle_again, ending_without_reshuffle, hand_size_after_draw, side_draws,
                       side_outcomes)
-from .flow import apply_move, battle_of, battle_winner, defence_holds
+from .flow import apply_move, battle_of, battle_winner, defence_holds, defender_at
 from .turn import member_battle
 from .game_loop import GameTooLong, Hooks, play
 from .moves import Choice, IllegalMove, LegalMoves, Move, placement_choice
 from .policy import UNIFORM, Policy, Uniform, concede_move
-from .position import Position
-from .problems import Problem
-from .record import Event, GameRecord, play_game, rules_fingerprint
-from .rules import ADJACENCIES, BOUNDS, MAX_PER_VALUE, PRESETS, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Rules, RulesError
-from .scoring import (ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Ending, Result, cannot_play_on, ending,
-                      holds_too_few, points_rows, sweeper, table_result)
-from .state import (CONCEDE_CHOICE, DEAL, DECISIONS, DRAW, END, ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
+from .position import Position, set_svg_renderer
+from .positions_io import MAX_TEXT, PositionError, load_position, parse_json, position_from_json, save_position
+from .problems import Problem, ProblemsError, as_problem
+from .record import (Event, GameRecord, RecordError, RecordHeader, Seat, Undo, play_game, read_records, rules_fingerprint,
+                     seats_for, uniform_choice, weights_fingerprint)
+from .rules import ADJACENCIES, BOUNDS, MAX_PER_VALUE, PRESET_NAMES, PRESETS, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Rules, RulesError
+from .scoring import (ENDINGS, EXHAUSTED, LONGEST_RUN, OUT_OF_CARDS, RUN, SWEEP, UNSPENT, Ending, Result, ScoreTerm,
+                      cannot_play_on, ending, holds_too_few, longest_runs, points_rows, score_terms, sweeper, table_result,
+                      tie_break)
+from .state import (BATTLES, POINTS, CONCEDE_CHOICE, DEAL, DECISIONS, DRAW, END, ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
                     PLACEMENTS, REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT,
-                    Control, Draw, Placed, Point, Side, SideIndex)
-from .view import PublicRecord, SideView
+                    Control, Draw, Placed, Point, Side, SideIndex, evolve, replace_side)
+from .view import PublicRecord, SideView, revealed, side_view
 
 __all__ = [
     # positions, rules, cards, moves
@@ -76,6 +96,13 @@ __all__ = [
     # playing
     "play", "Hooks", "GameTooLong", "Policy", "Uniform", "UNIFORM", "concede_move", "SideView", "PublicRecord", "determinise",
     "GameRecord", "Event", "play_game", "rules_fingerprint",
+    # files and records
+    "load_position", "save_position", "parse_json", "position_from_json", "PositionError", "MAX_TEXT",
+    "RecordHeader", "Seat", "Undo", "seats_for", "read_records", "weights_fingerprint", "RecordError", "uniform_choice",
+    # for drawing and explaining
+    "SYMBOLS", "kind_of", "CardError", "defender_at", "BATTLES", "POINTS", "score_terms", "ScoreTerm", "RUN", "LONGEST_RUN",
+    "UNSPENT", "longest_runs", "tie_break", "side_view", "revealed", "as_problem", "ProblemsError", "PRESET_NAMES",
+    "evolve", "replace_side", "set_svg_renderer",
 ]
 
 

@@ -3,7 +3,7 @@
 As in OpenSpiel's ``evaluate_bots``: at a chance point the loop samples the
 engine's chance outcome, at a decision point it asks the
 acting side's policy, which sees only that side's view (with the public record
-both sides remember, :class:`~guyenne_explore.view.PublicRecord`).  Whatever a
+both sides remember, :class:`~guyenne_explore.engine.view.PublicRecord`).  Whatever a
 caller needs besides the final position (a game record, the table's leader at
 each end of a round, a tree-size estimate, a search's rollout statistics) is a
 :class:`Hooks` object watching the events; the loop itself decides nothing.

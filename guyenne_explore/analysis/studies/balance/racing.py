@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from ..metrics import Metric
+from ...metrics import Metric
 from .targets import Target
 
 #: how much of a candidate's games each rung has played by its end

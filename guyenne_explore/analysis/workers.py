@@ -39,8 +39,8 @@ import uuid
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, wait
 from typing import Any, Iterable, Protocol
 
-from ..cancel import Throttled
-from ..limits import MEMORY_BUDGET
+from .cancel import Throttled
+from .limits import MEMORY_BUDGET
 
 #: seconds the workers of a cancelled run get to notice the flag before they are killed
 GRACE = 1.5

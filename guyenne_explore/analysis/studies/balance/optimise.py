@@ -27,13 +27,13 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
-from ...engine_api import Position, RulesError
-from ...i18n import gettext, ngettext, plain_count
-from ..cancel import Cancelled
-from ..limits import check_duration
-from ..metrics import Metric
-from ..planning import seconds_a_game
-from .depth import ladder_cost
+from ....engine import Position, RulesError
+from ....i18n import gettext, ngettext, plain_count
+from ...cancel import Cancelled
+from ...limits import check_duration
+from ...metrics import Metric
+from ...planning import seconds_a_game
+from ..depth import ladder_cost
 from .measure import PlayedMeasure, Tick
 from .racing import missed, rungs
 from .space import Assignment, Space

@@ -17,13 +17,13 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from ..engine_api import Position, Rules
-from ..i18n import N_, gettext, ngettext, plain_count, plain_duration, plain_estimate, translator
-from .api import execute
-from .limits import check_duration
-from .metrics import Metric
+from ...engine import Position, Rules
+from ...i18n import N_, gettext, ngettext, plain_count, plain_duration, plain_estimate, translator
+from ..api import execute
+from ..limits import check_duration
+from ..metrics import Metric
 from .variants import position_under, sampling_cost
-from .planning import plan
+from ..planning import plan
 
 #: the skill levels, weakest first (the search with its budget in rollouts a decision)
 LEVELS = ("uniform", "heuristic", "search:200")

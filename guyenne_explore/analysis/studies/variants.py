@@ -14,15 +14,15 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine_api import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Position, Rules, RulesError
-from ..i18n import N_, gettext, ngettext, plain_count, side_title
-from .api import ExactOutOfReach, analyse
-from .exact.distribution import Cancelled
-from .intervals import difference_interval
-from .metrics import Metric
-from .limits import check_duration
-from .planning import sampling_seconds, surely_sampled
-from .results import AnalysisResult
+from ...engine import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Position, Rules, RulesError
+from ...i18n import N_, gettext, ngettext, plain_count, side_title
+from ..api import ExactOutOfReach, analyse
+from ..exact.distribution import Cancelled
+from ..intervals import difference_interval
+from ..metrics import Metric
+from ..limits import check_duration
+from ..planning import sampling_seconds, surely_sampled
+from ..results import AnalysisResult
 
 Progress = Callable[[int, int], "bool | None"]
 

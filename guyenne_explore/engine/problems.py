@@ -18,7 +18,7 @@ import reprlib
 from dataclasses import dataclass
 from typing import Any
 
-from .i18n import N_, capitalised, current_language, gettext, side_noun
+from ..i18n import N_, capitalised, current_language, gettext, side_noun
 
 #: Message templates by code; the parameters are those of the Problem.
 MESSAGES: dict[str, str] = {

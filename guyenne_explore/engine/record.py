@@ -19,7 +19,7 @@ from typing import Any, Iterable, Literal
 
 from .cards import CardError, Cards
 from .game_loop import Hooks, play
-from .i18n import gettext as _
+from ..i18n import gettext as _
 from .moves import IllegalMove, Move
 from .policy import UNIFORM, Policy
 from .position import Draw, Position
@@ -174,7 +174,7 @@ class RecordHeader:
     @classmethod
     def new(cls, rules: Rules, seats: Iterable[Seat], seed: int | None = None, undo: bool = False) -> "RecordHeader":
         """The header of a game starting now, under ``rules``, written by this version of the package."""
-        from . import __version__
+        from .. import __version__
 
         now = datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
         return cls(now, rules_fingerprint(rules), __version__, seed, undo, tuple(seats), rules)

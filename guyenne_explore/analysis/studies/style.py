@@ -41,20 +41,20 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Iterator, Sequence
 
-from ..engine_api import (CONCEDE_CHOICE, ENGLISH, HERO, KINDS, NEUTRAL, OPEN_FIRST, OPEN_SECOND, PLACEMENTS,
-                          RESPOND_SECOND, Cards, Draw, Event, GameRecord, Hooks, Move, Position, PublicRecord,
-                          Rules, SideView, apply_legal, battle_winner, defence_holds, play)
-from ..i18n import current_language, ngettext, plain_count, translator
-from .cancel import Cancelled, Stoppable, Throttled
-from .compiled.heuristic import checked, unsupported
-from .compiled.rollout import traced_game
-from .intervals import mean_interval, wilson
-from .limits import check_duration
-from .planning import seconds_a_game
-from .policies.heuristic import castle_stake, facts
-from .policies.registry import policy_named
-from .policies.sides import compiled_sides
-from .sampling.sample import game_rng
+from ...engine import (CONCEDE_CHOICE, ENGLISH, HERO, KINDS, NEUTRAL, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_SECOND,
+                       Cards, Draw, Event, GameRecord, Hooks, Move, Position, PublicRecord, Rules, SideView, apply_legal,
+                       battle_winner, defence_holds, play)
+from ...i18n import current_language, ngettext, plain_count, translator
+from ..cancel import Cancelled, Stoppable, Throttled
+from ..compiled.heuristic_kernel import checked, unsupported
+from ..compiled.rollout import traced_game
+from ..intervals import mean_interval, wilson
+from ..limits import check_duration
+from ..planning import seconds_a_game
+from ..policies.heuristic import castle_stake, facts
+from ..policies.registry import policy_named
+from ..policies.sides import compiled_sides
+from ..sampling.sample import game_rng
 from .skill import level_name
 
 #: the levels a style run plays by default, weakest first

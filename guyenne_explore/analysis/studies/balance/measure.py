@@ -12,12 +12,12 @@ from concurrent.futures import Executor
 from dataclasses import replace
 from typing import Callable, Sequence
 
-from ...engine_api import Position
-from ..api import execute
-from ..metrics import Metric, weighted_metrics
-from ..outcomes import Game
-from ..planning import plan
-from .depth import Depth, Match, match_games, play_seats
+from ....engine import Position
+from ...api import execute
+from ...metrics import Metric, weighted_metrics
+from ...outcomes import Game
+from ...planning import plan
+from ..depth import Depth, Match, match_games, play_seats
 from .racing import rung_seed
 from .space import Assignment, Space
 from .targets import DEPTH, FIRST

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from math import prod
 from typing import Any, Mapping, Sequence
 
-from ... import numbers
-from ...engine_api import BOUNDS, MAX_PER_VALUE, Rules, RulesError
-from ...i18n import gettext
+from .... import numbers
+from ....engine import BOUNDS, MAX_PER_VALUE, Rules, RulesError
+from ....i18n import gettext
 from ..variants import SWEEPABLE, choice_label, parameter_label, vary
 
 Assignment = Mapping[str, Any]

@@ -1,7 +1,7 @@
 """Policies as the engine knows them: how a side chooses, from its own view only.
 
 A policy gives a probability distribution over the legal moves of a
-:class:`~guyenne_explore.view.SideView`.  Exact analysis needs that distribution
+:class:`~guyenne_explore.engine.view.SideView`.  Exact analysis needs that distribution
 with exact fractions; sampling only needs :meth:`Policy.choose`.  The reference
 policy, :class:`Uniform`, lives here (not in the analysis layer) because the
 engine's own game loop (:mod:`.game_loop`) plays it by default; the analysis

@@ -32,7 +32,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from ...engine_api import Position, Rules
+from ...engine import Position, Rules
 from ...i18n import gettext, ngettext, plain_count, translator
 from ..api import execute
 from ..intervals import mean_interval, wilson
@@ -41,7 +41,6 @@ from ..metrics import Metric, score
 from ..outcomes import Game
 from ..planning import plan, seconds_a_game
 from ..policies.registry import POLICIES, policy_named
-from .targets import DEPTH
 
 #: the score at which a level beats the one below it
 BEATS = 0.55
@@ -50,6 +49,9 @@ LADDER_WISH = ("uniform", "heuristic", "strong", "search:100")
 #: a search level plays this share of the games (a search game costs about a hundred of strong's)
 SEARCH_SHARE = 10
 OnGames = Callable[[int, int], "bool | None"]
+
+#: the depth metric's name (a balance target too)
+DEPTH = "Skill depth"
 
 
 def default_ladder() -> tuple[str, ...]:

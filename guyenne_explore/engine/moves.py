@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator
 
 from .cards import EMPTY, HERO, SYMBOLS, CardError, Cards, count_sub_multisets, value_of
-from .i18n import N_
-from .i18n import gettext as _
-from .i18n import current_language, point_name, side_noun, side_title
+from ..i18n import N_
+from ..i18n import gettext as _
+from ..i18n import current_language, point_name, side_noun, side_title
 from .problems import shown
 from .rules import SIDES, Rules
 from .state import (BATTLES, CONCEDE_CHOICE, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
