@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CLI = [sys.executable, "-m", "guyenne_explore.cli"]
+CLI = [sys.executable, "-m", "guyenne_explore"]
 
 
 def run(args: list[str]) -> tuple[dict, float]:

@@ -68,7 +68,7 @@ from guyenne_explore.analysis.compiled.policy_codes import FEATURES  # noqa: E40
 from guyenne_explore.analysis.policies.strong import Strong, edge  # noqa: E402
 from guyenne_explore.analysis.policies.train import default_start  # noqa: E402
 from guyenne_explore.engine import (ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, Hooks, Move,  # noqa: E402
-                                        Position, Rules, SideView, battle_of, play)
+                                        Position, Rules, SideView, battle_of, play, side_score)
 from pools import stopping_pool  # noqa: E402
 
 Stacked = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -245,8 +245,7 @@ class _Tables(Hooks):
             self.seen.append(tuple(p.castles))
 
     def end(self, p: Position) -> None:
-        winner = p.result().winner
-        outcome = 0.5 if winner == "draw" else float(winner == "english")
+        outcome = side_score(p.result().winner, ENGLISH)
         self.rows = [(t, outcome) for t in self.seen + [tuple(p.castles)]]
 
 

@@ -35,10 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from openspiel_guyenne import MIN_SIMULATIONS, OpenSpielBot, load, read_rules  # noqa: E402
 from timed import Timed  # noqa: E402
 
-from guyenne_explore.analysis.api import policy_named  # noqa: E402
+from guyenne_explore.analysis import PolicySpec  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
-from guyenne_explore.analysis.policies.counters import COUNTERS  # noqa: E402
-from guyenne_explore.engine import Position, RulesError, play  # noqa: E402
+from guyenne_explore.engine import Position, RulesError, play, side_score  # noqa: E402
 from pools import stopping_pool  # noqa: E402
 
 #: the bot's budget while calibrating (simulations of ``rollouts`` games each)
@@ -48,8 +47,8 @@ CALIBRATION_GAMES = 2
 
 
 def make(name: str) -> Any:
-    """A fresh policy of the project: a counter-policy by its name, else the registry's."""
-    return COUNTERS[name]() if name in COUNTERS else policy_named(name)
+    """A fresh policy of the project by its level's name (a counter-policy's too)."""
+    return PolicySpec.parse(name).policy()
 
 
 def play_share(rules: str, opponent: str, simulations: int, rollouts: int, seat: int, seed: int, start: int,
@@ -63,7 +62,7 @@ def play_share(rules: str, opponent: str, simulations: int, rollouts: int, seat:
         bot, other = Timed(OpenSpielBot(game, simulations, rollouts)), Timed(make(opponent))
         policies = (bot, other) if seat == 0 else (other, bot)
         winner = play(Position.start(game.rules), random.Random(f"{seed}:{i}"), policies).result().winner
-        points += 0.5 if winner == "draw" else float(winner == ("english", "french")[seat])
+        points += side_score(winner, seat)
         for k, t in enumerate((bot, other)):
             totals[2 * k] += t.seconds
             totals[2 * k + 1] += t.decisions

@@ -140,26 +140,27 @@ def breakdown(preset: str, games: int) -> None:
 def per_game(compiled_games: int = 5000, engine_games: int = 40) -> None:
     """Each compiled policy's game against itself from each preset's deal, by each sampler, in ms."""
     from guyenne_explore.engine import Rules
-    from guyenne_explore.analysis.planning import COMPILED_POLICIES, SECONDS_A_GAME, Sampler
+    from guyenne_explore.analysis.planning import SECONDS_A_GAME, Sampler
     from guyenne_explore.analysis.sampling.sample import play_games
     from guyenne_explore.engine.rules import PRESETS
 
     print("ms a game on one core, against itself from the deal: compiled loop / engine")
-    print(f"{'':12s}" + "".join(f"{level:>22s}" for level in COMPILED_POLICIES))
+    levels = list(SECONDS_A_GAME[Sampler.COMPILED])  # the compiled levels with a cost said
+    print(f"{'':12s}" + "".join(f"{level:>22s}" for level in levels))
     for preset in PRESETS:
         p = Position.start(Rules.preset(preset))
         cells = []
-        for level in COMPILED_POLICIES:
+        for level in levels:
             play_games(p, (level, level), 50, 0)  # compiled (or loaded from numba's cache) before the clock
             times = []
-            for n, fast in ((compiled_games, True), (engine_games, False)):
+            for n, sampler in ((compiled_games, Sampler.COMPILED), (engine_games, Sampler.ENGINE)):
                 t = time.perf_counter()
-                play_games(p, (level, level), n, 1, fast=fast)
+                play_games(p, (level, level), n, 1, sampler=sampler)
                 times.append((time.perf_counter() - t) / n * 1000)
             cells.append(f"{times[0]:9.3f} / {times[1]:6.1f}")
         print(f"{preset:12s}" + "".join(f"{c:>22s}" for c in cells), flush=True)
     said = [f"{SECONDS_A_GAME[Sampler.COMPILED][lv] * 1000:9.3f} / {SECONDS_A_GAME[Sampler.ENGINE][lv] * 1000:6.1f}"
-            for lv in COMPILED_POLICIES]
+            for lv in levels]
     print(f"{'cost said':12s}" + "".join(f"{c:>22s}" for c in said))
 
 

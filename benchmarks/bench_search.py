@@ -22,9 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from guyenne_explore.engine import Position  # noqa: E402
-from guyenne_explore.analysis.api import policy_named  # noqa: E402
-from guyenne_explore.analysis.policies.counters import COUNTERS  # noqa: E402
+from guyenne_explore.engine import Position, side_score  # noqa: E402
+from guyenne_explore.analysis import PolicySpec  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
 from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
 from guyenne_explore.analysis.policies.search import ISMCTS  # noqa: E402
@@ -35,7 +34,7 @@ from timed import Timed  # noqa: E402
 def make(name: str):
     if name.startswith("tree:"):
         return ISMCTS(int(name[5:]), compiled=False)
-    return COUNTERS[name]() if name in COUNTERS else policy_named(name)
+    return PolicySpec.parse(name).policy()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -52,9 +51,8 @@ def main(argv: list[str] | None = None) -> None:
     points = 0.0
     for seat in (0, 1):
         pair = (search, make(args.against)) if seat == 0 else (make(args.against), search)
-        me = ("english", "french")[seat]
         out = sample_games(p, pair, args.games // 2, args.seed)
-        points += sum(1.0 if g.winner == me else 0.5 if g.winner == "draw" else 0.0 for g in out)
+        points += sum(side_score(g.winner, seat) for g in out)
     games = 2 * (args.games // 2)
     low, high = wilson(points, games)
     print(f"{args.preset}: {args.search} vs {args.against}: {points / games:.3f} [{low:.3f}, {high:.3f}] over {games} "

@@ -159,10 +159,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import numpy as np  # noqa: E402
-
 from guyenne_explore.engine import Position  # noqa: E402
-from guyenne_explore.analysis.api import policy_named  # noqa: E402
+from guyenne_explore.analysis import PolicySpec  # noqa: E402
 from guyenne_explore.analysis.compiled import heuristic_kernel as compiled_heuristic  # noqa: E402
 from guyenne_explore.analysis.compiled import layout as kn  # noqa: E402
 from guyenne_explore.analysis.compiled.encode import unsupported as uniform_unsupported  # noqa: E402
@@ -173,7 +171,7 @@ from guyenne_explore.analysis.policies.counters import COUNTERS, ModelExploiter 
 from guyenne_explore.analysis.policies.heuristic import Heuristic  # noqa: E402
 from guyenne_explore.analysis.policies.search import ISMCTS  # noqa: E402
 from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
-from guyenne_explore.engine import PLACEMENTS, play  # noqa: E402
+from guyenne_explore.engine import PLACEMENTS, play, side_score  # noqa: E402
 from guyenne_explore.engine.rules import Rules, RulesError  # noqa: E402
 from pools import stopping_pool  # noqa: E402
 from timed import Timed  # noqa: E402
@@ -197,20 +195,20 @@ def issue_search(simulations: int = 400) -> ISMCTS:
     opponent, compiled heuristic games at its leaves, 64 worlds, 8 candidates.  The tree is the same code;
     where the search does not branch (the expert setup discard, a team's split and order) the heuristic
     decides, where that search had searched with uniform leaves."""
-    return ISMCTS(simulations, worlds=64, candidates=8, rollout_policy="heuristic", compiled=False, model=Heuristic())
+    return ISMCTS(simulations, worlds=64, candidates=8, compiled=False, model=Heuristic())
 
 
 def make(name: str, strong: str = "strong") -> Any:
     """A fresh policy: a counter-policy by its name (one built on the learned policy built on ``strong``,
-    the name of the learned policy benchmarked), the issue's search, else the registry's."""
+    the name of the learned policy benchmarked), the issue's search, else the level of that name."""
     if name == ISSUE_SEARCH:
         return issue_search()
     if name.startswith(EXPLOITER_AT):
-        return ModelExploiter(model=policy_named(strong), points=name[len(EXPLOITER_AT):].split("+"))
+        return ModelExploiter(model=PolicySpec.parse(strong).policy(), points=name[len(EXPLOITER_AT):].split("+"))
     if name not in COUNTERS:
-        return policy_named(name)
+        return PolicySpec.parse(name).policy()
     counter = COUNTERS[name]
-    return counter(model=policy_named(strong)) if "model" in inspect.signature(counter).parameters else counter()
+    return counter(model=PolicySpec.parse(strong).policy()) if "model" in inspect.signature(counter).parameters else counter()
 
 
 def compiled_side(name: str, rules: Rules) -> SidePolicy:
@@ -241,7 +239,7 @@ def seat_share(rules: str, other: str, seat: int, seed: int, start: int, count: 
         pair = [compiled_side(strong, r), compiled_side(other, r)]
         sides = (pair[0], pair[1]) if seat == 0 else (pair[1], pair[0])
         won = play_summaries(p, count, seed + seat, start, sides)[:, kn.OUT_WINNER]
-        points = float(np.sum(won == seat) + 0.5 * np.sum(won == kn.DRAW_WINNER))
+        points = float(kn.side_scores(won, seat).sum())
         return points, 0.0, 0, 0.0, 0, time.perf_counter() - wall
     if other == "ismcts":
         from openspiel_guyenne import OpenSpielBot, load
@@ -255,7 +253,7 @@ def seat_share(rules: str, other: str, seat: int, seed: int, start: int, count: 
         me, them = Timed(make(strong)), Timed(made())
         policies = (me, them) if seat == 0 else (them, me)
         winner = play(p, random.Random(f"{seed + seat}:{i}"), policies).result().winner
-        points += 0.5 if winner == "draw" else float(winner == ("english", "french")[seat])
+        points += side_score(winner, seat)
         for k, t in enumerate((me, them)):
             totals[2 * k] += t.seconds
             totals[2 * k + 1] += t.decisions
@@ -375,11 +373,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         if not (sims.isdigit() and rolls.isdigit()) or int(sims) < 2 or int(rolls) < 1:
             raise ValueError(f"--bot: SIMULATIONSxROLLOUTS, at least 2x1, not {args.bot!r}")
         args.bot_budget = (int(sims), int(rolls))
-        policy_named(args.search)
-        args.strong = "strong" if args.weights is None else f"strong@{args.weights}"
-        policy_named(args.strong)
-        args.known = args.strong if args.counters_know is None else f"strong@{args.counters_know}"
-        policy_named(args.known)
+        PolicySpec.parse(args.search).policy()
+        args.strong = str(PolicySpec("strong", weights=args.weights))
+        PolicySpec.parse(args.strong).policy()
+        args.known = args.strong if args.counters_know is None else str(PolicySpec("strong", weights=args.counters_know))
+        PolicySpec.parse(args.known).policy()
         known = {"search", ISSUE_SEARCH, "heuristic", "ismcts", "speed", args.search, *COUNTERS}
         at = {name for name in args.only_list or () if name.startswith(EXPLOITER_AT)
               and set(name[len(EXPLOITER_AT):].split("+")) <= set(PLACEMENTS)}
@@ -411,7 +409,7 @@ def main(argv: list[str] | None = None) -> None:
                                        args.strong, args.known)))
         for spec, rules in zip(args.specs, args.rule_sets):  # (a rule set with only its speed asked has no pairing)
             reason = compiled_reason(rules)
-            leaves = uniform_unsupported(Position.start(rules), ("uniform", "uniform"))
+            leaves = uniform_unsupported(Position.start(rules))
             knows = "" if args.counters_know is None else f" (the counters built on it model {args.counters_know})"
             print(f"\n{rules}: strong plays {'the package' + chr(39) + 's weights' if args.weights is None else args.weights}"
                   f"{knows}; "

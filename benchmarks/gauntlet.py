@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import random  # noqa: E402
 
 from guyenne_explore.engine import Position  # noqa: E402
-from guyenne_explore.engine import HERO, OPEN_FIRST, OPEN_SECOND, Hooks, play  # noqa: E402
-from guyenne_explore.analysis.api import policy_named  # noqa: E402
+from guyenne_explore.engine import ENGLISH, HERO, OPEN_FIRST, OPEN_SECOND, Hooks, play, side_score  # noqa: E402
+from guyenne_explore.analysis import PolicySpec  # noqa: E402
 from guyenne_explore.analysis.policies.counters import COUNTERS  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
 from guyenne_explore.analysis.sampling.sample import sample_games  # noqa: E402
@@ -37,7 +37,7 @@ REAL = ("uniform", "heuristic", "strong", "search:400")
 
 
 def make(name: str):
-    return COUNTERS[name]() if name in COUNTERS else policy_named(name)
+    return PolicySpec.parse(name).policy()
 
 
 def _seat(rules: str, a: str, b: str, games: int, seed: int, start: int) -> tuple[float, int, float]:
@@ -45,7 +45,7 @@ def _seat(rules: str, a: str, b: str, games: int, seed: int, start: int) -> tupl
     p = Position.start(Rules.from_json(rules))
     t = time.perf_counter()
     out = sample_games(p, (make(a), make(b)), games, seed, start_index=start)
-    points = sum(1.0 if g.winner == "english" else 0.5 if g.winner == "draw" else 0.0 for g in out)
+    points = sum(side_score(g.winner, ENGLISH) for g in out)
     return points, games, time.perf_counter() - t
 
 
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> None:
     print("\nopenings in self-play (tells):")
     for a in real:
         if a != "uniform":
-            print(tells(args.preset, a, args.tell_games if not a.startswith("search") else max(1, args.tell_games // 10),
+            print(tells(args.preset, a, args.tell_games if not PolicySpec.parse(a).searches else max(1, args.tell_games // 10),
                         args.seed))
 
 

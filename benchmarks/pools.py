@@ -3,7 +3,7 @@
 A benchmark runs for minutes to hours over a pool of workers.  A plain ``ProcessPoolExecutor`` leaves them
 playing their games to the end when the benchmark gets SIGTERM (they slowed later runs until found), and
 on Ctrl-C every worker prints a traceback.  This pool is the product's (:class:`LocalPool`: its workers leave
-Ctrl-C to the parent); SIGTERM is made Ctrl-C as the command line does it (:func:`~guyenne_explore.cli.stop_on_terminate`),
+Ctrl-C to the parent); SIGTERM is made Ctrl-C as the command line does it (:func:`~guyenne_explore.cli.long_run.stop_on_terminate`),
 and either kills the workers, says ``cancelled`` and exits with 130, as the product's commands do.
 """
 
@@ -15,7 +15,8 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from guyenne_explore.analysis.workers import LocalPool
-from guyenne_explore.cli import EXIT_CANCELLED, stop_on_terminate
+from guyenne_explore.cli.common import EXIT_CANCELLED
+from guyenne_explore.cli.long_run import stop_on_terminate
 
 
 @contextmanager

@@ -2,12 +2,13 @@
 
 Shared by the heuristic's and the learned policy's tests: the engine checks each move's legality,
 each concede choice must be the built-in rule's, and each decision of a side with a Python twin must
-be that twin's pick from its whole-number weights (the same total, the same random index).
+be that twin's pick from its whole-number weights (the same total, the same random index), asked of the
+side's view with the public record folded from ``start`` as the game loop folds it.
 """
 
 from typing import Callable
 
-from guyenne_explore.engine import Position
+from guyenne_explore.engine import Position, PublicRecord, side_view
 from guyenne_explore.analysis.compiled import layout as kn
 from guyenne_explore.analysis.policies.heuristic import pick
 from guyenne_explore.engine.cards import KINDS, Cards
@@ -29,12 +30,18 @@ def replay_trace(start: Position, rows: list[list[int]], kinds: list[int], out, 
             full[k] = c
         return Cards(full)
 
-    p, i, checked = start, 0, []
+    p, i, checked, record = start, 0, [], PublicRecord.assumed(start)
+
+    def go(move: Move | None, q: Position) -> Position:
+        nonlocal record
+        record = record.after(p, q, move)
+        return q
+
     while i < len(rows):
         point, side, castle, index_, total, *counts = rows[i]
         assert p.to_play == NAMES[point], (i, p.to_play, NAMES[point])
         if point in (kn.DEAL, kn.DRAW):
-            p = p.apply_outcome(Draw(cards(counts), cards(rows[i + 1][kn.TRACE_HEAD:])))
+            p = go(None, p.apply_outcome(Draw(cards(counts), cards(rows[i + 1][kn.TRACE_HEAD:]))))
             i += 2
             continue
         if point == kn.CONCEDE:  # every policy's is the built-in rule
@@ -45,11 +52,11 @@ def replay_trace(start: Position, rows: list[list[int]], kinds: list[int], out, 
                     else Move(cards=cards(counts), castle=castle if castle >= 0 else None))
             policy = twin(side)
             if policy is not None:
-                weighted = policy.weights(p.view(side))  # type: ignore[attr-defined]
+                weighted = policy.weights(side_view(p, side, record=record))  # type: ignore[attr-defined]
                 assert sum(w for _, w in weighted) == total, (i, p.to_play)
                 assert pick(weighted, index_) == move, (i, p.to_play)
                 checked.append(side)
-        p = p.apply(move)  # the engine checks the move's legality
+        p = go(move, p.apply(move))  # the engine checks the move's legality
         i += 1
     assert p.is_over
     r = p.result()

@@ -7,7 +7,7 @@ import pytest
 from guyenne_explore.engine import Position, Rules
 from guyenne_explore.analysis import first_player_advantage
 from guyenne_explore.i18n import plain_estimate
-from guyenne_explore.widgets import analysis_panel
+from guyenne_explore.widgets import analysis_panel, run_controls
 from guyenne_explore.widgets.analysis_panel import AnalysisPanel
 from guyenne_explore.widgets.plot_view import PlotView, plotly_js
 
@@ -184,8 +184,8 @@ def test_a_sweep_shows_one_figure_and_hides_the_other_views():
 
 
 def test_a_search_run_that_has_to_compile_says_so_first(monkeypatch):
-    monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: True)
-    monkeypatch.setattr(analysis_panel, "prepare", lambda progress: 0.0)
+    monkeypatch.setattr(run_controls, "needs_compiling", lambda: True)
+    monkeypatch.setattr(run_controls, "prepare", lambda progress: 0.0)
     panel = small(AnalysisPanel(Position.start("base")), games=2)
     panel.method.value, panel.english_policy.value, panel.search_budget.value = "sample", "search", 4
     seen = []
@@ -206,9 +206,9 @@ def test_while_the_fast_path_compiles_the_engine_answers_at_once_then_the_compil
 
     compiled = threading.Event()
     started = []
-    monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: not compiled.is_set())
-    monkeypatch.setattr(analysis_panel, "compile_in_background", lambda: started.append(True))
-    monkeypatch.setattr(analysis_panel, "compiling_in_background", lambda: not compiled.is_set())
+    monkeypatch.setattr(run_controls, "needs_compiling", lambda: not compiled.is_set())
+    monkeypatch.setattr(run_controls, "compile_in_background", lambda: started.append(True))
+    monkeypatch.setattr(run_controls, "compiling_in_background", lambda: not compiled.is_set())
     monkeypatch.setattr(analysis_panel, "engine_first_games", lambda p, policies, games, cores: 30)
     panel = AnalysisPanel(Position.start("base"))
     panel.method.value, panel.games.value = "auto", 200
@@ -337,7 +337,7 @@ def test_the_cost_of_sampled_games_is_said_before_run_where_the_analysis_surely_
     from guyenne_explore.analysis.sampling import warm
 
     monkeypatch.setattr(analysis_panel, "local_cores", lambda: 2)
-    monkeypatch.setattr(warm, "pending", lambda: [])  # the fast path compiled: no first-run note
+    monkeypatch.setattr(warm, "pending", lambda games=warm.EVERY_GAME: [])  # the fast path compiled: no first-run note
     panel = AnalysisPanel(Position.start("advanced"))
     assert panel.cost.value == ""  # uniform, auto: the plan decides when run
     panel.english_policy.value, panel.games.value = "search", 500
@@ -349,21 +349,21 @@ def test_the_cost_of_sampled_games_is_said_before_run_where_the_analysis_surely_
     panel.english_policy.value, panel.method.value = "uniform", "sample"  # compiled games
     assert panel.cost.value == "Run analysis samples 1,000 games: under a second here."
     # before the fast path is compiled, a search's first run compiles it, each part's seconds added: said too
-    monkeypatch.setattr(warm, "pending", lambda: list(warm.STEPS))
-    monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: True)
+    monkeypatch.setattr(warm, "pending", lambda games=warm.EVERY_GAME: list(warm.STEPS))
+    monkeypatch.setattr(run_controls, "needs_compiling", lambda: True)
     panel.english_policy.value, panel.games.value = "search", 10
     assert panel.cost.value.endswith("The first run prepares the fast path first: about 1 minute, once.")
-    monkeypatch.setattr(warm, "pending", lambda: list(warm.STEPS[1:3]))
+    monkeypatch.setattr(warm, "pending", lambda games=warm.EVERY_GAME: list(warm.STEPS[1:3]))
     panel.games.value = 9
     assert panel.cost.value.endswith("The first run prepares the fast path first: about 10 seconds, once.")
     # other policies are answered by the engine meanwhile: the line says so and how many games
     panel.english_policy.value = "uniform"
     assert panel.cost.value.startswith("The fast path is not compiled yet (about 10 seconds, once, in the "
                                        "background): Run analysis answers at once from the engine with ")
-    monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: False)
+    monkeypatch.setattr(run_controls, "needs_compiling", lambda: False)
     panel.english_policy.value = "search"
     panel.english_policy.value = "uniform"
-    monkeypatch.setattr(warm, "pending", lambda: [])
+    monkeypatch.setattr(warm, "pending", lambda games=warm.EVERY_GAME: [])
     panel.games.value = 500
     panel.method.value = analysis_panel.OPTIMAL
     assert panel.cost.value == ""
@@ -383,9 +383,9 @@ def test_the_time_left_follows_the_cost_of_the_games_left_not_their_count(monkey
     run's parts the time left after the first thousand is the searches', where the count of games alone said
     "under a second left" all through them."""
     clock = {"now": 100.0}
-    monkeypatch.setattr(analysis_panel.time, "monotonic", lambda: clock["now"])
-    monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: False)
-    controls = analysis_panel.RunControls()
+    monkeypatch.setattr(run_controls.time, "monotonic", lambda: clock["now"])
+    monkeypatch.setattr(run_controls, "needs_compiling", lambda: False)
+    controls = run_controls.RunControls()
     controls.start("Sampling")
     controls.pace([(1000, 4.0), (40, 10.0)])
     clock["now"] += 1.0

@@ -78,8 +78,7 @@ def test_the_issues_search_is_the_tree_search_on_the_heuristic():
     from guyenne_explore.analysis.policies.heuristic import Heuristic
 
     search = bs.make(bs.ISSUE_SEARCH)
-    assert (search.simulations, search.compiled, search.rollout_policy, search.worlds, search.candidates) == \
-        (400, False, "heuristic", 64, 8)
-    assert type(search._prior) is Heuristic
+    assert (search.simulations, search.compiled, search.worlds, search.candidates) == (400, False, 64, 8)
+    assert type(search._prior) is Heuristic and search.rollout is search._prior  # heuristic games at its leaves
     assert bs.pairings([bs.ISSUE_SEARCH], [], "search:400") == [(bs.ISSUE_SEARCH, bs.ISSUE_SEARCH)]
     assert bs.parse(["--only", bs.ISSUE_SEARCH]).only_list == [bs.ISSUE_SEARCH]

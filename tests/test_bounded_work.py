@@ -9,10 +9,10 @@ import pytest
 from guyenne_explore.engine import Position, Rules
 from guyenne_explore.analysis.exact.distribution import exact_distribution
 from guyenne_explore.analysis.planning import estimate_exact_cost
-from guyenne_explore.analysis.policies.registry import policy_named
+from guyenne_explore.analysis import PolicySpec
 from tests.conftest import position_files
 
-UNIFORM = (policy_named("uniform"), policy_named("uniform"))
+UNIFORM = (PolicySpec.parse("uniform").policy(), PolicySpec.parse("uniform").policy())
 
 
 def _solved_states(p: Position) -> int:

@@ -204,7 +204,7 @@ def test_variant_lab_cancel_frees_the_cores_for_the_next_skill_run():
 
 def test_the_bar_says_the_time_left_at_the_pace_so_far_in_both_languages():
     from guyenne_explore.i18n import set_language
-    from guyenne_explore.widgets.analysis_panel import RunControls
+    from guyenne_explore.widgets.run_controls import RunControls
 
     controls = RunControls()
     controls.start("Sampling")

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from guyenne_explore.i18n import set_language
-from guyenne_explore.widgets.analysis_panel import RunControls
+from guyenne_explore.widgets.run_controls import RunControls
 from guyenne_explore.widgets.balance_panel import BalancePanel
 from guyenne_explore.widgets.skill_panel import SkillPanel
 from guyenne_explore.widgets.starts import before_deal

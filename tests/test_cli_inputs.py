@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from guyenne_explore.engine import Position
-from guyenne_explore.cli import EXIT_INVALID, EXIT_OK, Refused, _policy_pair, _rules_list, main
+from guyenne_explore.cli import main
+from guyenne_explore.cli.common import EXIT_INVALID, EXIT_OK, Refused, policy_pair, rules_list
 from guyenne_explore.engine.problems import ProblemsError
 from guyenne_explore.engine.record import play_game
 
@@ -275,7 +276,7 @@ _ARGUMENT = st.one_of(
 @settings(max_examples=300, deadline=None)
 @given(_ARGUMENT)
 def test_argument_readers_answer_or_name_the_problem(text):
-    for reader in (_rules_list, _policy_pair):
+    for reader in (rules_list, policy_pair):
         try:
             reader(text)
         except (Refused, ProblemsError):

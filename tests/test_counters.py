@@ -25,7 +25,7 @@ def small(name):
     return COUNTERS[name]()
 
 
-@pytest.mark.parametrize("name", ["caller", *SEARCHING])
+@pytest.mark.parametrize("name", ["caller", "tell-reader", *SEARCHING])
 @pytest.mark.parametrize("rules", ["advanced", "classic2021", "team", "team3"])
 def test_new_counters_play_legal_games(name, rules):
     start = Position.start(Rules.from_json(rules))
@@ -48,7 +48,7 @@ def views_with_other_hidden_cards(games=3):
             yield q, other, side
 
 
-@pytest.mark.parametrize("name", ["caller", *SEARCHING])
+@pytest.mark.parametrize("name", ["caller", "tell-reader", *SEARCHING])
 def test_new_counters_see_only_their_view(name):
     pol = small(name)
     differ = 0
@@ -95,7 +95,8 @@ def test_the_lookahead_weighs_deals_by_the_opponents_placements():
     it was likely: the exploiter reads the learned policy's opening by that policy's own distribution."""
     for q, side in _answers("advanced"):
         for pol in (Lookahead(), ModelReader(), ModelExploiter()):
-            weights = {pol._likelihood(determinise(q.view(side), random.Random(r)), 1 - side) for r in range(12)}
+            view = q.view(side)
+            weights = {pol._likelihood(determinise(view, random.Random(r)), 1 - side, view.record) for r in range(12)}
             assert all(0 <= w <= 1 for w in weights)
             if len(weights) > 1:
                 return
@@ -179,7 +180,8 @@ def test_the_searching_counters_play_team_sides():
             pol._seed = 1
             move = pol._idea(view, list(view.legal_moves))
             assert move is not None and move in view.legal_moves
-        weights = {ModelExploiter()._likelihood(determinise(view, random.Random(r)), 1 - side) for r in range(12)}
+        weights = {ModelExploiter()._likelihood(determinise(view, random.Random(r)), 1 - side, view.record)
+                   for r in range(12)}
         assert all(0 < w <= 1 for w in weights)
         if len(weights) > 1:
             return
@@ -195,7 +197,41 @@ def test_the_model_reader_reads_by_strongs_model_and_plays_the_heuristic():
     differ = 0
     for q, side in _answers("advanced"):
         for r in range(6):
-            deal = determinise(q.view(side), random.Random(r))
-            assert reader._likelihood(deal, 1 - side) == exploiter._likelihood(deal, 1 - side)
-            differ += reader._likelihood(deal, 1 - side) != lookahead._likelihood(deal, 1 - side)
+            view = q.view(side)
+            deal = determinise(view, random.Random(r))
+            assert reader._likelihood(deal, 1 - side, view.record) == exploiter._likelihood(deal, 1 - side, view.record)
+            differ += reader._likelihood(deal, 1 - side, view.record) != lookahead._likelihood(deal, 1 - side, view.record)
     assert differ > 0
+
+
+def test_the_tell_reader_reads_small_bets_as_the_hero_until_the_record_shows_it_in_the_discard():
+    """A bet of one face-down card is read as the hero (answered with the cheapest card) while the hero may be in
+    the opponent's hand; once the public record shows that hero in the discard, the same bet is valued cards and
+    is fought (a set beating one card at the unseen cards' mean, or its own hero)."""
+    from guyenne_explore.engine import PublicRecord, side_view
+    from guyenne_explore.analysis.policies.counters import TellReader
+
+    reader, read, fought = TellReader(), 0, 0
+    for game in range(30):
+        record = play_game(Position.start(Rules.from_json("advanced")), game, (Heuristic(), Heuristic()))
+        positions = record.positions()
+        public = PublicRecord.assumed(positions[0])
+        for before, after, event in zip(positions, positions[1:], record.events):
+            side = before.side_to_play
+            if before.to_play in ("respond_first", "respond_second") and event.move is not None:
+                view = side_view(before, side, record=public)
+                battle = 0 if before.to_play == "respond_first" else 1
+                if view.opponent_placed_sizes[battle] == 1:
+                    move = reader.choose(view, random.Random(0))
+                    cheapest = min(m.cards.total + 100 * m.cards[HERO] for m in view.legal_moves)
+                    if view.opponent_hidden[HERO]:
+                        assert move.cards.total + 100 * move.cards[HERO] == cheapest
+                        read += 1
+                    else:
+                        hidden = view.opponent_hidden
+                        mean = sum(value_of(k) for k in hidden.kinds() if k != HERO) / (hidden.size - hidden[HERO])
+                        if any(not m.cards[HERO] and m.cards.total > mean for m in view.legal_moves):
+                            assert move.cards[HERO] or move.cards.total >= mean
+                            fought += 1
+            public = public.after(before, after, event.move)
+    assert read > 5 and fought > 2

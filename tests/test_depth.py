@@ -85,7 +85,7 @@ def test_a_time_budgeted_search_is_costed_for_every_decision_it_searches():
     import random
 
     from guyenne_explore.analysis.planning import SEARCHED_DECISIONS, seconds_a_game
-    from guyenne_explore.analysis.policies.registry import policy_named
+    from guyenne_explore.analysis import PolicySpec
     from guyenne_explore.engine import Position, play
 
     class Counted:
@@ -96,9 +96,9 @@ def test_a_time_budgeted_search_is_costed_for_every_decision_it_searches():
             self.searched += len(list(view.legal_moves)) > 1
             return self.policy.choose(view, rng)
 
-    search = Counted(policy_named("search:20"))
+    search = Counted(PolicySpec.parse("search:20").policy())
     for game in range(4):
-        seats = (search, policy_named("strong")) if game % 2 == 0 else (policy_named("strong"), search)
+        seats = (search, PolicySpec.parse("strong").policy()) if game % 2 == 0 else (PolicySpec.parse("strong").policy(), search)
         play(Position.start(Rules.preset("team")), random.Random(game), seats)
     assert 0 < search.searched / 4 <= SEARCHED_DECISIONS
     assert seconds_a_game(Position.start(Rules.preset("team")), ("search:250ms", "search:250ms")) == 2 * 0.25 * SEARCHED_DECISIONS

@@ -387,16 +387,16 @@ def test_a_partial_card_counts_keeps_the_other_values_of_its_preset():
 def test_the_forms_show_every_count_of_a_partial_card_counts():
     pytest.importorskip("ipywidgets")
     from guyenne_explore.widgets import Builder
-    from guyenne_explore.widgets.variant_lab import rules_from_values, rules_values
+    from guyenne_explore.widgets.variant_lab import VariantLab
 
     rules = {"preset": "advanced", "card_counts": {"5": 3}}
     data = Position.start(Rules.from_json(rules)).to_json()
     b = Builder()
     assert b.load_json(dict(data, rules=rules))
     assert b.parameters.widgets["card_counts"].value == "2:12 3:4 4:3 5:3"
-    values = rules_values(Rules.from_json(rules))
-    assert [values[f"count:{v}"] for v in range(2, 6)] == [12, 4, 3, 3]
-    assert rules_from_values("advanced", values) == Rules.from_json(rules)
+    lab = VariantLab(Position.start(Rules.from_json(rules)))
+    assert lab.editors["card_counts"].value == "2:12 3:4 4:3 5:3"
+    assert lab.variant == Rules.from_json(rules)
 
 
 # ---------------------------------------------------------------------- 6. a partial members

@@ -194,3 +194,22 @@ def test_the_legal_placements_are_the_placement_choice(positions):
             choice = placement_choice(p.to_play, side, s.hands[member], p.rules, member=member, team=s.is_team,
                                       first_castle=p.placed.x if p.to_play == OPEN_SECOND else None)
             assert set(choice.moves()) == set(p.legal_moves), p
+
+
+@pytest.mark.parametrize("winner, english, french", [("english", 1.0, 0.0), ("french", 0.0, 1.0), ("draw", 0.5, 0.5)])
+def test_a_sides_score_is_a_win_one_a_draw_a_half_a_loss_nothing(winner, english, french):
+    from guyenne_explore.engine import side_score
+
+    assert (side_score(winner, ENGLISH), side_score(winner, FRENCH)) == (english, french)
+    assert (side_score(winner, "english"), side_score(winner, "french")) == (english, french)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_two_sides_scores_of_a_finished_game_add_up_to_one_and_follow_its_result(preset):
+    from guyenne_explore.engine import play_game, side_score
+
+    for seed in range(6):
+        r = play_game(Position.start(preset), seed).positions()[-1].result()
+        scores = side_score(r.winner, ENGLISH), side_score(r.winner, FRENCH)
+        assert sum(scores) == 1.0
+        assert scores[ENGLISH] == (0.5 if r.winner == "draw" else 1.0 if r.winner == "english" else 0.0)

@@ -68,7 +68,7 @@ def test_png_without_cairo_or_system_fonts():
     code = (
         "import sys; sys.modules['cairosvg'] = None; sys.modules['cairocffi'] = None\n"
         "import random, io\n"
-        "from guyenne_explore import Position\n"
+        "from guyenne_explore.engine import Position\n"
         "from guyenne_explore.render.svg import diagram\n"
         "p = Position.start('base'); p = p.apply_outcome(p.sample_outcome(random.Random(1)))\n"
         "png = diagram(p, caption='Hello').png(1)\n"

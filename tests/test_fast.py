@@ -23,6 +23,7 @@ from guyenne_explore.analysis.compiled.options import no_tables
 from guyenne_explore.analysis.exact.endgame import applies
 from guyenne_explore.analysis.compiled.rollout import fast_games, traced_game
 from guyenne_explore.analysis.policies import Uniform
+from guyenne_explore.analysis.planning import Sampler
 from guyenne_explore.analysis.sampling.sample import play_games
 from guyenne_explore.engine.flow import apply_move
 from guyenne_explore.engine import CONCEDE_CHOICE, concede_move
@@ -104,7 +105,7 @@ def test_compiled_games_replay_from_a_defenders_concede_choice(rules):
             p = p.apply_outcome(p.sample_outcome(rng)) if p.is_chance else apply_move(p, uniform_choice(p, rng), False)
     assert {q.battle for q in found} == {0, 1}
     for start in found:
-        assert unsupported(start, ("uniform", "uniform")) is None
+        assert unsupported(start) is None
         for i in range(10):
             record, game = traced_game(start, seed=6, index=i)
             assert record.events[0].to_play == CONCEDE_CHOICE
@@ -185,7 +186,7 @@ def test_compiled_games_agree_with_engine_sampling(rules):
     """From the opening: winners and game lengths of both paths come from one distribution."""
     p = Position.start(rules)
     fast = play_games(p, ("uniform", "uniform"), 20_000, seed=1)
-    slow = play_games(p, ("uniform", "uniform"), 300, seed=1, fast=False)
+    slow = play_games(p, ("uniform", "uniform"), 300, seed=1, sampler=Sampler.ENGINE)
     for field in (2, 3):  # winner, rounds
         cats = sorted({g[field] for g in fast} | {g[field] for g in slow})
         table = [[sum(g[field] == c for g in fast) for c in cats], [sum(g[field] == c for g in slow) for c in cats]]
@@ -195,10 +196,9 @@ def test_compiled_games_agree_with_engine_sampling(rules):
 
 
 def test_the_analysis_uses_the_fast_path_only_where_it_applies():
-    assert unsupported(Position.start("advanced"), ("uniform", "uniform")) is None
-    assert unsupported(Position.start("team"), ("uniform", "uniform")) is None
-    assert "uniform" in unsupported(Position.start("advanced"), ("heuristic", "uniform"))
-    assert unsupported(Position.start(Rules.preset("base", concede_as_decision=True)), ("uniform", "uniform")) is None
+    assert unsupported(Position.start("advanced")) is None
+    assert unsupported(Position.start("team")) is None
+    assert unsupported(Position.start(Rules.preset("base", concede_as_decision=True))) is None
     # the endgame solver plays no team side: a team endgame is not the compiled path's to solve
     assert not applies(_team_endgame(), ("uniform", "uniform"))
 

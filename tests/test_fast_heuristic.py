@@ -65,12 +65,15 @@ def test_compiled_heuristic_from_a_position_inside_a_round():
 
 
 def test_what_the_compiled_heuristic_leaves_to_the_engine():
-    assert fh.unsupported(Position.start("team"), ("heuristic", "strong")) is None  # team sides too
+    from guyenne_explore.analysis.planning import sampler_for
+
+    assert fh.unsupported(Position.start("team")) is None  # team sides too
     # a team's split is listed from the placements' card sets: a castle taking fewer than the split gives is the engine's
-    assert "team splits" in fh.unsupported(Position.start(Rules.preset("team", max_at_castle=3)), ("heuristic", "uniform"))
-    assert fh.unsupported(Position.start("expert"), ("heuristic", "strong")) is None  # the setup discard too
-    assert "uniform, heuristic and strong" in fh.unsupported(Position.start("base"), ("search", "uniform"))
-    assert fh.unsupported(Position.start("advanced"), ("heuristic", "uniform")) is None
+    assert "team splits" in fh.unsupported(Position.start(Rules.preset("team", max_at_castle=3)))
+    assert fh.unsupported(Position.start("expert")) is None  # the setup discard too
+    # which levels compile is PolicySpec.compiles' answer, asked first by the plan
+    assert "uniform, heuristic and strong" in sampler_for(Position.start("base"), ("search", "uniform"))[1]
+    assert fh.unsupported(Position.start("advanced")) is None
 
 
 def test_the_setup_discards_are_listed_in_the_engines_order():

@@ -9,7 +9,7 @@ from guyenne_explore.analysis.compiled.rollout import GAME_COLUMNS, _game, _game
 from guyenne_explore.analysis.policies.sides import compiled_sides
 from guyenne_explore.analysis.sampling import warm
 from guyenne_explore.engine.rules import Rules
-from guyenne_explore.widgets import analysis_panel
+from guyenne_explore.widgets import run_controls
 from guyenne_explore.widgets.analysis_panel import AnalysisPanel
 
 #: rule sets an analysis may meet: presets, the smallest and the longest tables (past the ten castles
@@ -26,8 +26,8 @@ def test_every_rule_set_calls_the_one_signature_setup_compiles(rules):
     # points table was writable where the engine's is read-only, and numba types the two apart
     p = Position.start(rules)
     assert warm.signature(batch_args(p, 3, 1)) == warm.signature(warm._uniform_args())
+    assert fh.unsupported(p) is None
     for policies in (("heuristic", "heuristic"), ("heuristic", "uniform"), ("uniform", "heuristic")):
-        assert fh.unsupported(p, policies) is None
         assert warm.signature(batch_args(p, 3, 1, sides=compiled_sides(policies))) == warm.signature(warm._heuristic_args())
 
 
@@ -50,8 +50,8 @@ def test_a_run_that_has_to_compile_names_each_part_with_a_count(monkeypatch):
             progress(step, i, len(steps))
         return 0.0
 
-    monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: True)
-    monkeypatch.setattr(analysis_panel, "prepare", prepare)
+    monkeypatch.setattr(run_controls, "needs_compiling", lambda: True)
+    monkeypatch.setattr(run_controls, "prepare", prepare)
     panel = AnalysisPanel(Position.start("base"))
     panel.method.value = "sample"
     panel.english_policy.value = "search"  # a search compiles kernels of its own: it waits for the compiling
@@ -148,10 +148,10 @@ def test_a_run_waits_for_the_background_compiling_and_says_how_long_it_has_left(
     compiles waits for it, saying so with the time left, rather than compiling the same parts beside it."""
     polls = iter([True, True, False])
     prepared = []
-    monkeypatch.setattr(analysis_panel, "needs_compiling", lambda: True)
-    monkeypatch.setattr(analysis_panel, "compiling_in_background", lambda: next(polls, False))
-    monkeypatch.setattr(analysis_panel, "prepare", lambda progress: prepared.append(True) or 0.0)
-    monkeypatch.setattr(analysis_panel.time, "sleep", lambda s: None)
+    monkeypatch.setattr(run_controls, "needs_compiling", lambda: True)
+    monkeypatch.setattr(run_controls, "compiling_in_background", lambda: next(polls, False))
+    monkeypatch.setattr(run_controls, "prepare", lambda progress: prepared.append(True) or 0.0)
+    monkeypatch.setattr(run_controls.time, "sleep", lambda s: None)
     panel = AnalysisPanel(Position.start("base"))
     panel.method.value, panel.english_policy.value = "sample", "search"
     panel.search_budget.value, panel.games.value = 4, 2
@@ -161,3 +161,20 @@ def test_a_run_waits_for_the_background_compiling_and_says_how_long_it_has_left(
     waiting = [s for s in seen if s.startswith("The fast path is compiling in the background (first run only): ")]
     assert waiting and " left... Analysing 1 rule set" in waiting[0]
     assert prepared == [True] and seen[-1].startswith("Done")
+
+
+def test_a_run_of_uniform_games_neither_checks_nor_compiles_the_heuristics_parts(monkeypatch):
+    """A command's start asked every part of the fast path whether it was compiled, and the heuristic's check alone
+    built its tables (about 2 s of a 3 s uniform `analyse`): a run says which games it plays, and only their parts
+    are checked and compiled."""
+    def refuse():
+        raise AssertionError("a part of the heuristic or the search was looked at for a run of uniform games")
+
+    steps = (warm.STEPS[0],) + tuple(s._replace(functions=refuse, args=refuse, run=refuse) for s in warm.STEPS[1:])
+    monkeypatch.setattr(warm, "STEPS", steps)
+    uniform = frozenset({"uniform"})
+    assert warm.needs_compiling(uniform) == (not warm.step_ready(steps[0]))
+    warm.prepare(games=uniform)  # compiles the loop where it is not yet (nothing, once it is), never the others
+    assert not warm.needs_compiling(uniform)
+    with pytest.raises(AssertionError, match="uniform games"):
+        warm.pending()  # a run that does not say what it plays checks every part

@@ -648,12 +648,12 @@ def test_cli_moves_play_analyse_refuse_bad_input(files, capsys):
 
 
 def test_cli_internal_errors_and_ctrl_c_are_one_line(files, capsys, monkeypatch):
-    import guyenne_explore.cli as cli
+    import guyenne_explore.cli.positions as positions
 
     def boom(args):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(cli, "cmd_check", boom)
+    monkeypatch.setattr(positions, "cmd_check", boom)
     assert main(["check", str(files["good"])]) == 3
     err = capsys.readouterr().err
     assert err.startswith("internal error: ZeroDivisionError") and err.count("\n") == 1
@@ -661,7 +661,7 @@ def test_cli_internal_errors_and_ctrl_c_are_one_line(files, capsys, monkeypatch)
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "cmd_check", interrupted)
+    monkeypatch.setattr(positions, "cmd_check", interrupted)
     assert main(["check", str(files["good"])]) == 130
     assert capsys.readouterr().err == "cancelled\n"
 
@@ -675,8 +675,8 @@ def test_cli_subprocess_exit_codes_without_tracebacks(files):
     bad = run("check", str(files["deep"]))
     assert bad.returncode == 1 and "nests too deeply" in bad.stderr
     assert run("check").returncode == 2
-    crash = ("import sys, guyenne_explore.cli as c\n"
-             "c.cmd_check = lambda a: 1 / 0\n"
+    crash = ("import sys, guyenne_explore.cli as c, guyenne_explore.cli.positions as p\n"
+             "p.cmd_check = lambda a: 1 / 0\n"
              f"sys.exit(c.main(['check', {str(files['good'])!r}]))")
     r = run(code=crash)
     assert r.returncode == 3 and r.stderr.startswith("internal error:") and "Traceback" not in r.stderr

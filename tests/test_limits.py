@@ -19,6 +19,7 @@ import pytest
 
 from guyenne_explore.engine import Position, Rules
 from guyenne_explore.analysis import api
+from guyenne_explore.analysis.exact import distribution
 from guyenne_explore.analysis import NotExact, planning
 from guyenne_explore.analysis.api import ExactOutOfReach, analyse
 from guyenne_explore.analysis.planning import Sampler, Solver, estimate_exact_cost, estimate_tree_size, in_endgame, plan
@@ -126,7 +127,8 @@ def test_a_position_near_its_endgames_is_no_longer_refused(monkeypatch) -> None:
     nodes, seconds = estimate_exact_cost(p)
     assert nodes < estimate_tree_size(p) / 10 and seconds < planning.EXACT_SECONDS
     solved = []
-    monkeypatch.setattr(api, "exact_distribution", lambda q, *a, **k: solved.append(q) or ({}, 0))
+    # the run's solve (with its budget), not the small run that measures the cost first
+    monkeypatch.setattr(distribution, "exact_distribution", lambda q, *a, **k: "budget" in k and solved.append(q) or ({}, 0))
     monkeypatch.setattr(api, "exact_result", lambda *a, **k: None)
     analyse(p, method="exact")
     assert solved == [p]
@@ -148,7 +150,7 @@ def test_auto_solves_exactly_what_the_cost_estimate_puts_within_a_second(monkeyp
     p = _stacked_decks()
     assert not in_endgame(p, ("uniform", "uniform"))
     chosen: list[str] = []
-    monkeypatch.setattr(api, "exact_distribution", lambda q, *a, **k: chosen.append("exact") or ({}, 0))
+    monkeypatch.setattr(distribution, "exact_distribution", lambda q, *a, **k: chosen.append("exact") or ({}, 0))
     monkeypatch.setattr(api, "exact_result", lambda *a, **k: None)
     monkeypatch.setattr(api, "play_games", lambda *a, **k: chosen.append("sample") or [])
     monkeypatch.setattr(api, "sampled_result", lambda *a, **k: None)

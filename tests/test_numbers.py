@@ -11,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from guyenne_explore import numbers
-from guyenne_explore.analysis import TargetError, parse_targets, policy_named
+from guyenne_explore.analysis import PolicySpec, TargetError, parse_targets
 from guyenne_explore.analysis.studies.balance.targets import TARGET_BOUND
-from guyenne_explore.analysis.policies.registry import MAX_ROLLOUTS
-from guyenne_explore.cli import MAX_GAMES, Refused, build_parser
+from guyenne_explore.analysis.policies.spec import MAX_ROLLOUTS
+from guyenne_explore.cli.common import MAX_GAMES, Refused
+from guyenne_explore.cli.parser import build_parser
 from guyenne_explore.numbers import NumberError
 from guyenne_explore.render.export import SCALES
 
@@ -103,7 +104,7 @@ def _box(label, low, high, whole):
 
 
 def _budget(text):
-    return policy_named(f"search:{text}").simulations
+    return PolicySpec.parse(f"search:{text}").policy().simulations
 
 
 def _target_end(text):

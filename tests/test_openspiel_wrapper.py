@@ -19,7 +19,7 @@ from timed import Timed  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from guyenne_explore.engine import Draw, Position, play  # noqa: E402
-from guyenne_explore.analysis.api import policy_named  # noqa: E402
+from guyenne_explore.analysis import PolicySpec  # noqa: E402
 
 from tests.conftest import uniform_step  # noqa: E402
 
@@ -178,7 +178,7 @@ def test_one_ismcts_decision_is_a_legal_action():
 def test_the_bot_plays_a_policy_through_the_engines_game_loop(seat):
     game = og.load("advanced")
     bot = Timed(og.OpenSpielBot(game, simulations=2, rollouts=1))
-    heuristic = Timed(policy_named("heuristic"))
+    heuristic = Timed(PolicySpec.parse("heuristic").policy())
     policies = (bot, heuristic) if seat == 0 else (heuristic, bot)
     end = play(Position.start(game.rules), random.Random(seat), policies)
     assert end.is_over and bot.decisions > 0 and heuristic.decisions > 0

@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from guyenne_explore.analysis import Cancelled, analyse, fit_persona, policy_named
+from guyenne_explore.analysis import Cancelled, PolicySpec, analyse, fit_persona
 from guyenne_explore.analysis.compiled.rollout import traced_game
 from guyenne_explore.analysis.compiled.policy_codes import FEATURES
 from guyenne_explore.analysis.optimal.round import round_start
@@ -130,11 +130,11 @@ def test_a_persona_fitted_to_games_of_known_weights_recovers_them():
 def test_persona_file_plays_as_a_level(tmp_path):
     file = tmp_path / "mine.json"
     fit_persona([traced_game(START, 5, i, (Strong().compiled(ADVANCED),) * 2)[0] for i in range(2)]).write(file)
-    assert isinstance(policy_named(f"persona@{file}"), Strong)
+    assert isinstance(PolicySpec.parse(f"persona@{file}").policy(), Strong)
     result = analyse(START, (f"persona@{file}", "strong"), method="sample", games=20)
     assert result.plan.sampler.name == "COMPILED"
     with pytest.raises(ValueError, match="persona@FILE"):
-        policy_named("persona@")
+        PolicySpec.parse("persona@").policy()
 
 
 def test_command_line_reports_a_folder_and_names_its_bad_record(tmp_path, capsys):

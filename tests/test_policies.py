@@ -226,7 +226,7 @@ def test_search_is_a_tree_over_information_sets():
     # the tree search (where the compiled loop does not play, or asked): french answers at X, then
     # opens Y itself: that later decision of its own is a node of the tree, visited again and again
     # (so chosen by UCB, not by a rollout), and shared by the worlds
-    from guyenne_explore.analysis.policies.search import ISMCTS, info_key
+    from guyenne_explore.analysis.policies.search import ISMCTS
     from guyenne_explore.engine import OPEN_SECOND, RESPOND_FIRST
 
     p = play_game(Position.start("advanced"), 6).positions()[1]
@@ -238,15 +238,15 @@ def test_search_is_a_tree_over_information_sets():
     assert move in p.legal_moves
     q = p.apply(move)
     assert q.to_play == OPEN_SECOND and q.side_to_play == side
-    own = search.nodes.get(info_key(q, side))
+    own = search.nodes.get(q.view(side))
     assert own is not None and own.visits >= 5
     assert sum(e[0] for e in own.edges.values()) == own.visits and sum(e[0] > 0 for e in own.edges.values()) >= 2
-    # nodes are keyed by what the side sees: a world with other hidden cards finds the same node
+    # nodes are keyed by what the side sees, its SideView: a world with other hidden cards finds the same node
     other = determinise(q.view(side), random.Random(11))
-    assert other.sides[1 - side] != q.sides[1 - side] and info_key(other, side) in search.nodes
+    assert other.sides[1 - side] != q.sides[1 - side] and other.view(side) in search.nodes
     # deeper still: its decisions of the next round, after the opponent's answer and the draws, are nodes
-    assert any(key[3] == p.round + 1 for key in search.nodes)
-    assert all(key[0] == side for key in search.nodes)  # the opponent's moves come from its own model
+    assert any(key.round == p.round + 1 for key in search.nodes)
+    assert all(key.side == side for key in search.nodes)  # the opponent's moves come from its own model
     flat = ISMCTS(400, rollouts_per_leaf=2, expand_after=10**9, compiled=False)
     flat.choose(p.view(side), random.Random(5))
     assert not flat.nodes
@@ -384,7 +384,7 @@ def test_a_sampled_win_rate_of_every_game_is_exactly_one():
 def test_the_command_lines_default_ladder_is_the_analysis_one():
     # skill, depth and balance say and play the analysis's ladder (the parser keeps it as text, to stay light)
     from guyenne_explore.analysis import default_ladder
-    from guyenne_explore.cli import DEFAULT_LADDER, build_parser
+    from guyenne_explore.cli.parser import DEFAULT_LADDER, build_parser
 
     assert DEFAULT_LADDER == ",".join(default_ladder())
     assert build_parser().parse_args(["skill"]).levels == DEFAULT_LADDER

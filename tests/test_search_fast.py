@@ -222,7 +222,7 @@ def test_the_tree_search_builds_on_the_model_it_is_given():
         side = p.side_to_play
         view = p.view(side)
         model = _Asked()
-        search = ISMCTS(400, compiled=False, model=model, rollout_policy="heuristic")
+        search = ISMCTS(400, compiled=False, model=model, rollout=Heuristic())
         assert search.candidates_for(view) == Heuristic().ranked(view)[: search.candidates]
         differ += search.candidates_for(view) != ISMCTS().candidates_for(view)
         move = search.choose(view, random.Random(2))

@@ -62,6 +62,31 @@ def test_a_saved_session_reopens_to_the_same_state(session):
     assert json.loads(saved(other)[1]) == data  # saved again: the same session (the results are not run again)
 
 
+def test_the_analysis_settings_are_one_immutable_value_of_the_explorers_state(session):
+    """The analysis panel's fields write one value in the explorer's state, which a session saves as it is (not read
+    field by field across the panels); set there, as opening a session does, the panel shows it, and a box's typed
+    letters stay while another field changes."""
+    import dataclasses
+
+    e, _name, text = session
+    asked = e.state.analysis
+    assert (asked.english_policy, asked.method, asked.games, asked.seed, asked.search_budget) == (
+        "heuristic", "sample", 30, 9, 250)
+    assert asked.rule_sets == e.analysis.rule_sets.value and json.loads(text)["analysis"] == asked.to_json()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        asked.games = 1  # type: ignore[misc]
+    other = Explorer()
+    seen = []
+    other.state.observe(lambda change: seen.append(change["new"]), names="analysis")
+    other.state.analysis = dataclasses.replace(other.state.analysis, french_policy="strong", games=40)
+    a = other.analysis
+    assert (a.french_policy.value, a.games.value) == ("strong", 40) and seen[-1] == a.settings()
+    a.games.box.value = "4x"
+    a.english_policy.value = "heuristic"
+    assert a.games.box.value == "4x" and other.state.analysis.english_policy == "heuristic"
+    assert other.state.analysis.games == 40
+
+
 def test_a_file_that_is_not_json_is_refused_in_the_pages_language_with_where():
     from guyenne_explore.i18n import set_language
     from guyenne_explore.widgets.session import SessionError, read_session
@@ -167,6 +192,9 @@ def workspace(session):
     balance.run(block=True)
     balance.run_depth(block=True)
     e.analysis.optimal.objective.value = "score"
+    e.play.source.value, e.play.seed.value, e.play.allow_undo.value = "base", 4321, True
+    e.rulebook.source.value, e.rulebook.paper.value = "expert", "letter"
+    e.rulebook.show()
     assert lab.results and skill.table is not None and style.styles and balance.result and balance.depth
     name, text = saved(e)
     return e, name, text
@@ -177,6 +205,9 @@ def test_a_session_keeps_every_tab_and_redraws_its_figures_from_the_saved_result
     from guyenne_explore.widgets.session import _tabs
 
     e, name, text = workspace
+    kept = list(_tabs(e).values())
+    for tab in e.tabs.children:  # every tab but the builder (whose position and history the session keeps) is kept
+        assert tab is e.builder or tab in kept, type(tab).__name__
     data = json.loads(text)
     assert data["version"] == 2 and len(text) < 1_000_000
     game_rows = data["tabs"]["analysis"]["results"]["runs"][1]["result"]["samples"]  # distinct games, counted
@@ -194,7 +225,27 @@ def test_a_session_keeps_every_tab_and_redraws_its_figures_from_the_saved_result
     assert other.analysis.headline.value == e.analysis.headline.value and "Designer metrics" in other.analysis.metrics.value
     assert other.balance.table.value == e.balance.table.value and other.balance.depth_result.value == e.balance.depth_result.value
     assert other.skill.details.value == e.skill.details.value
+    assert other.rulebook.page.value == e.rulebook.page.value and "expert" in other.rulebook.diff.value.lower()
     assert json.loads(saved(other)[1]) == data  # saved again: the same file
+
+
+def test_a_session_keeps_the_optimal_play_solve_and_draws_it_again(load):
+    e = Explorer(load("base-endgame-3v3.json"))
+    optimal = e.analysis.optimal
+    optimal.against.value = ()  # the solve alone: no best responses
+    optimal.run(block=True)
+    assert optimal.result is not None and "Value" in optimal.output.value
+    name, text = saved(e)
+    other = Explorer()
+    assert other.session.open_text(name, text), other.session.upload.message
+    assert other.analysis.optimal.result == optimal.result
+    assert other.analysis.optimal.output.value == optimal.output.value
+    assert other.analysis.optimal.status.value == optimal.status.value
+    data = json.loads(text)  # an answer read back checked, its field named
+    data["tabs"]["optimal"]["results"]["result"]["answers"][0][1][1] = "many"
+    refused = Explorer()
+    assert not refused.session.open_text("bad.json", json.dumps(data))
+    assert "tabs.optimal.results.result.answers[0].cards must be a whole number" in refused.session.upload.message
 
 
 def test_a_sweep_is_kept_with_its_figure():

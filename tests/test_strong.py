@@ -15,7 +15,7 @@ from tests.replaying import replay_trace
 
 #: weights that use every feature (the shipped ones may leave some at zero)
 EVERY = (1.1, 0.05, 0.4, -0.2, -0.35, -0.03, 0.2, -0.1, 0.15, 0.1, 0.07, 0.3, 0.12, -0.08, 0.06, -0.25, 0.09, 0.11,
-         -0.06, 0.13, 0.05)
+         -0.06, 0.13, 0.05, 0.17)
 
 
 def policy(name: str):
@@ -104,3 +104,78 @@ def test_fast_games_play_the_scoring_policies_under_expert_from_the_start():
             record, alone = traced_game(start, 4, index, compiled_sides(names, start.rules))
             assert alone == game
             assert record.events[0].to_play == "setup_discard"
+
+
+def _placements_after_the_heros_battle(rules: str, games: int):
+    """Placement decisions (with the views of the game, their public record folded) at which the deciding side's
+    opponent showed its hero in a battle and that hero lies in its discard, not yet reshuffled."""
+    from guyenne_explore.engine import HERO, PLACEMENTS, PublicRecord, side_view
+    from guyenne_explore.analysis.policies.heuristic import Heuristic as H
+
+    for game in range(games):
+        record = play_game(Position.start(Rules.from_json(rules)), game, (H(), H()))
+        positions = record.positions()
+        public = PublicRecord.assumed(positions[0])
+        for before, after, event in zip(positions, positions[1:], record.events):
+            side = before.side_to_play
+            if event.move is not None and before.to_play in PLACEMENTS and public.shown_discard[1 - side][HERO]:
+                yield side_view(before, side, record=public)
+            public = public.after(before, after, event.move)
+
+
+def test_the_opponents_hero_shown_in_its_discard_is_not_counted_as_out_of_sight():
+    """Issue 47: the learned policy read the opponent's hero as unseen while the public record showed it in the
+    discard.  Its hero estimate now reads the record: a hero of its own is then safe (``hero_safe``) and every
+    set's chance is no longer discounted for the other's hero; the same view with nothing remembered still
+    fears it."""
+    from dataclasses import replace
+
+    from guyenne_explore.engine import HERO, PublicRecord
+    from guyenne_explore.analysis.compiled.policy_codes import F_CHANCE, F_HERO_SAFE
+    from guyenne_explore.analysis.policies.strong import features, seen_facts
+
+    views = list(_placements_after_the_heros_battle("advanced", 12))
+    assert len(views) > 5
+    for view in views:
+        assert view.opponent.unseen[HERO]  # in its discard: out of sight as far as the position alone tells
+        forgot = replace(view, record=PublicRecord())
+        seen = [features(view, m, seen_facts(view)) for m in view.legal_moves]
+        unseen = [features(forgot, m, seen_facts(forgot)) for m in view.legal_moves]
+        for move, a, b in zip(view.legal_moves, seen, unseen):
+            if move.cards[HERO]:
+                assert (a[F_HERO_SAFE], b[F_HERO_SAFE]) == (1.0, 0.0)
+            assert a[F_CHANCE] >= b[F_CHANCE]
+        assert any(a[F_CHANCE] > b[F_CHANCE] for a, b in zip(seen, unseen))
+
+
+def test_the_hero_in_a_set_of_three_or_more_cards_is_a_feature_of_its_own():
+    """Issue 47's tell: with the hero among extra cards scored only by their cost, strong's openings of three to
+    five cards never held its hero; ``hero_set`` lets a weight pay for hiding it there."""
+    from guyenne_explore.engine import HERO
+    from guyenne_explore.analysis.compiled.policy_codes import F_HERO_SET
+    from guyenne_explore.analysis.policies.strong import features, seen_facts
+
+    start = Position.start(Rules.from_json("advanced"))
+    opening = next(q for q in play_game(start, 0).positions() if q.to_play == "open_first")
+    view = opening.view(opening.side_to_play)
+    flags = {(m.cards[HERO] > 0, m.cards.size): features(view, m, seen_facts(view))[F_HERO_SET]
+             for m in view.legal_moves}
+    assert flags[(True, 3)] == flags[(True, 5)] == 1.0
+    assert flags[(True, 1)] == flags[(True, 2)] == flags[(False, 3)] == flags[(False, 5)] == 0.0
+
+
+def test_a_weights_file_written_before_hero_set_reads_its_weight_as_zero(tmp_path):
+    import json
+
+    from guyenne_explore.analysis.compiled.policy_codes import FEATURES
+    from guyenne_explore.analysis.policies import weights as files
+
+    named = {name: 0.25 * i for i, name in enumerate(FEATURES) if name not in files.ADDED}
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"weights": named}))
+    assert files.read_model(old).weights == tuple(named.get(name, 0.0) for name in FEATURES)
+    assert files.read_model(old).weights[FEATURES.index("hero_set")] == 0.0
+    del named["gain"]  # a feature every file must name: still refused
+    old.write_text(json.dumps({"weights": named}))
+    with pytest.raises(ValueError, match="missing gain.*retrain"):
+        files.read_model(old)

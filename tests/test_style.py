@@ -229,7 +229,7 @@ def test_the_skill_tab_compares_how_the_levels_play(tmp_path):
         assert section.export_status.value.startswith("Téléchargement de guyenne-style.json (")  # said again
     finally:
         set_language(previous)
-    # a level the registry does not know: said beside the field, nothing runs
+    # a level PolicySpec does not read: said beside the field, nothing runs
     section.levels_text.value = "uniform,wizard"
     assert "wizard" in section.levels_message.value and section.run_button.disabled
     section.run(block=True)

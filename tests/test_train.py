@@ -11,7 +11,7 @@ import pytest
 from guyenne_explore.analysis.compiled.policy_codes import FEATURES
 from guyenne_explore.analysis.policies import train
 from guyenne_explore.analysis.policies import weights as files
-from guyenne_explore.analysis.policies.registry import policy_named
+from guyenne_explore.analysis import PolicySpec
 from guyenne_explore.analysis.policies.strong import Strong, load_weights
 from guyenne_explore.cli import main
 from guyenne_explore.engine.rules import PRESETS, Rules
@@ -97,7 +97,7 @@ def test_a_weights_file_of_other_features_is_refused_by_name(tmp_path, capsys):
     with pytest.raises(ValueError, match="missing gain; unknown bluff.*retrain"):
         files.read_model(other)
     with pytest.raises(ValueError, match="retrain"):
-        policy_named(f"strong@{other}")
+        PolicySpec.parse(f"strong@{other}").policy()
     assert main(["train", "--rules", "advanced", "--start", str(other), "--out", str(tmp_path / "w.json")]) == 1
     assert "bluff" in capsys.readouterr().err
     assert main(["analyse", "--rules", "advanced", "--policies", f"strong@{other}", "--samples", "10"]) == 1
@@ -194,11 +194,11 @@ def test_strong_at_a_file_plays_its_weights_on_the_compiled_path(tmp_path):
     out = tmp_path / "w.json"
     weights = tuple(float(i) / 10 for i in range(len(FEATURES)))
     files.write_model(out, weights, {"seed": 0}, "advanced")
-    assert policy_named(f"strong@{out}").model == weights
+    assert PolicySpec.parse(f"strong@{out}").policy().model == weights
     chosen = plan(train.Position.start(TINY), (f"strong@{out}", "heuristic"), "sample", games=10)
     assert chosen.sampler is not None and chosen.sampler.name == "COMPILED"
     with pytest.raises(ValueError, match="strong@FILE"):
-        policy_named("strong@")
+        PolicySpec.parse("strong@").policy()
     assert files.cache_file(TINY) != files.cache_file(Rules.preset("advanced"))
 
 
@@ -246,11 +246,11 @@ def test_the_variant_lab_shows_the_cost_before_training_then_plays_the_trained_w
     assert "Training strong for this variant takes" in words and "games a second measured here" in words  # the cost, before it starts
     assert lab.training.controls.progress.value == 0 and not lab.training.controls.running
     assert not files.cache_file(TINY).exists()
-    assert lab._settings() is None and "not trained" in lab.controls.status.value  # refused, not run untrained
+    assert lab._settings(2) is None and "not trained" in lab.controls.status.value  # refused, not run untrained
     lab.training.train(block=True)
     assert files.cache_file(TINY).exists() and "Trained" in lab.training.controls.status.value
     assert "is trained for this variant" in lab.training.cost.value
-    settings = lab._settings()
+    settings = lab._settings(2)
     assert settings is not None and settings["policies"] == (f"strong@{files.cache_file(TINY)}", "uniform")
 
 

@@ -14,18 +14,13 @@ from guyenne_explore.analysis.studies.variants import (
     first_player_advantage,
     metric_difference,
     metric_named,
-    position_under,
     result_metrics,
     sweep,
     vary,
 )
 from guyenne_explore.i18n import plain_estimate
 from guyenne_explore.engine.rules import RulesError
-from guyenne_explore.widgets.variant_lab import (
-    VariantLab,
-    rules_from_values,
-    rules_values,
-)
+from guyenne_explore.widgets.variant_lab import VariantLab
 
 
 def said(box) -> str:
@@ -44,18 +39,18 @@ def signed(m: Metric) -> str:
 # ---------------------------------------------------------------- analysis
 def test_a_game_not_yet_dealt_starts_afresh_under_other_rules():
     start = Position.start("base")
-    assert position_under(start, Rules.preset("expert")) == Position.start("expert")
-    assert position_under(start, Rules.preset("team")).rules.is_team
+    assert start.under(Rules.preset("expert")) == Position.start("expert")
+    assert start.under(Rules.preset("team")).rules.is_team
 
 
 def test_a_position_in_play_keeps_its_cards_or_the_engine_says_why(load):
     endgame = load("base-endgame-3v3.json")
-    advanced = position_under(endgame, Rules.preset("advanced"))
+    advanced = endgame.under(Rules.preset("advanced"))
     assert advanced.rules == Rules.preset("advanced") and advanced.sides == endgame.sides
     runs = analyse_rule_sets(endgame, [endgame.rules, Rules.preset("team")])
     assert [r.label for r in runs] == ["base", "team"]
     assert runs[0].ok and runs[0].result.exact
-    # the players were set at the setup: a team cannot take over a game under way (analysis/variants.TAKES_EFFECT)
+    # the players were set at the setup: a team cannot take over a game under way (engine/parameters.PARAMETERS)
     assert not runs[1].ok and runs[1].problems == [
         "players English 1, French 1 → English 2, French 2: cannot apply to a game under way, set up with English 1, "
         "French 1: choose 'before the deal' under 'start from' to play a whole game with English 2, French 2"]
@@ -128,17 +123,18 @@ def test_exact_results_have_the_designer_metrics_of_their_distribution(load):
 
 
 # ---------------------------------------------------------------- the lab
-def test_the_editors_round_trip_every_preset():
+def test_the_editor_round_trips_every_preset():
+    lab = VariantLab(Position.start("base"))
     for name in ("base", "advanced", "expert", "team", "team3", "classic2021"):
-        rules = Rules.preset(name)
-        assert rules_from_values(name, rules_values(rules)) == rules
+        lab.load_rules(Rules.preset(name))
+        assert lab.variant == Rules.preset(name)
 
 
 def test_the_lab_opens_on_the_positions_rules_and_builds_variants():
     lab = VariantLab(Position.start(Rules.preset("advanced", max_at_castle=4)))
     assert lab.preset.value == "advanced" and lab.editors["max_at_castle"].value == "4"
     assert lab.variant == Rules.preset("advanced", max_at_castle=4)
-    lab.editors["count:5"].value = "3"
+    lab.editors["card_counts"].value = "2:12 3:4 4:3 5:3"
     assert lab.variant.card_counts[5] == 3
     # in words, each change beside the preset's value, as the report says it; not the rules' repr with its dict
     assert html.unescape(lab.variant_label.value) == (
@@ -238,14 +234,15 @@ def test_an_invalid_position_blocks_the_lab_until_a_valid_one_comes():
 
 # ---------------------------------------------------------------- how a variant applies to a game under way
 def test_a_variant_on_a_round_5_position_says_when_each_parameter_takes_effect():
-    from guyenne_explore.analysis.studies.variants import NEXT_DRAW, NOW, PAST, REFUSED, WHOLE_GAME, changes
+    from guyenne_explore.analysis.studies.variants import WHOLE_GAME, changes
+    from guyenne_explore.engine import When
     from guyenne_explore.widgets.starts import midgame
 
     p = midgame("advanced", 1)
     assert p.round == 5
     variant = p.rules.replace(hand_size=7, removal="none", first_side="french", castles=7)
     when = {c.parameter: c.when for c in changes(p, variant)}
-    assert when == {"hand_size": NEXT_DRAW, "removal": NOW, "first_side": PAST, "castles": REFUSED}
+    assert when == {"hand_size": When.NEXT_DRAW, "removal": When.NOW, "first_side": When.PAST, "castles": When.REFUSED}
     words = {c.parameter: c.words() for c in changes(p, variant)}
     assert words["hand_size"] == ("hand size 6 → 7: takes effect only at the next draw, at the end of the round: "
                                   "the cards now in hand stay as they are")
@@ -254,17 +251,21 @@ def test_a_variant_on_a_round_5_position_says_when_each_parameter_takes_effect()
 
 
 def test_a_castle_count_other_than_the_tables_is_refused_with_the_reason():
-    from guyenne_explore.analysis.studies.variants import VariantRefused
+    from guyenne_explore.analysis.studies.variants import refused_changes
+    from guyenne_explore.engine import PositionError
     from guyenne_explore.widgets.starts import midgame
 
     p = midgame("advanced", 1)
-    with pytest.raises(VariantRefused) as refused:
-        position_under(p, p.rules.replace(castles=7))
-    assert refused.value.problems == ["castles 6 → 7: cannot apply to a game under way, set up with 6: choose "
-                                      "'before the deal' under 'start from' to play a whole game with 7"]
-    assert position_under(Position.start("advanced"), p.rules.replace(castles=7)).rules.castles == 7
+    with pytest.raises(PositionError) as refused:
+        p.under(p.rules.replace(castles=7))
+    assert [(x.field, str(x)) for x in refused.value.problems] == [
+        ("rules.castles", "castles cannot change in a game under way, set up with 6: a new game can have 7")]
+    assert [c.words() for c in refused_changes(p, p.rules.replace(castles=7))] == [
+        "castles 6 → 7: cannot apply to a game under way, set up with 6: choose 'before the deal' under 'start from' "
+        "to play a whole game with 7"]
+    assert Position.start("advanced").under(p.rules.replace(castles=7)).rules.castles == 7
     # hand size 7 applies (at the next draw): the hands stay as they are now
-    assert position_under(p, p.rules.replace(hand_size=7)).sides == p.sides
+    assert p.under(p.rules.replace(hand_size=7)).sides == p.sides
 
 
 def test_the_lab_says_how_its_variant_applies_to_the_position_and_why_one_is_refused():

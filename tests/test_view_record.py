@@ -278,7 +278,7 @@ def test_every_determinisation_along_a_game_is_a_valid_position_that_looks_the_s
                                     {"preset": "team", "removal": "advanced"}])
 def test_the_reshuffle_facts_of_a_real_game_always_fit_its_positions(preset, monkeypatch):
     # a determinisation falls back (ignores the facts) only for records that contradict the position
-    from guyenne_explore.engine import determinise as module
+    from guyenne_explore.engine import determinisation as module
     from guyenne_explore.engine.rules import Rules
 
     kept = []

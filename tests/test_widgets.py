@@ -429,7 +429,8 @@ def test_a_pick_made_on_a_list_no_longer_shown_is_ignored(start):
 
 def test_a_refused_exact_run_empties_the_bar_of_the_run_before():
     """The bar stayed full at "200/200" from the sampled run before an exact run refused for its size."""
-    from guyenne_explore.widgets.analysis_panel import IDLE, AnalysisPanel
+    from guyenne_explore.widgets.analysis_panel import AnalysisPanel
+    from guyenne_explore.widgets.run_controls import IDLE
     from guyenne_explore.widgets.starts import before_deal
 
     panel = AnalysisPanel(before_deal("advanced"))

@@ -12,7 +12,8 @@ which an import-linter contract keeps.  The sub-packages are by job:
 - :mod:`.compiled`: the numba game loop and its batches;
 - :mod:`.playtest`: people's recorded games read against the bots, and a level fitted to them;
 
-with the entry points (:mod:`.api`, :mod:`.variants`, :mod:`.skill`, the balance lab :mod:`.balance`) and
+with the entry points (:mod:`.api`, :mod:`.variants`, :mod:`.skill`, the balance lab :mod:`.balance`, how
+exploitable a level is :mod:`.studies.exploit`) and
 the results and metrics they return at the top.  Names load on first use, so that ``import guyenne_explore.analysis`` stays as light
 as the engine (numba and scipy come with the first analysis, not with the import).
 """
@@ -24,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 #: each public name -> the module (relative to this package) that defines it
 _DOOR: dict[str, str] = {
-    **dict.fromkeys(("analyse", "check_games", "execute", "policy_named", "POLICIES", "ExactOutOfReach"), ".api"),
+    **dict.fromkeys(("analyse", "check_games", "execute", "ExactOutOfReach"), ".api"),
+    **dict.fromkeys(("POLICIES", "PolicySpec"), ".policies.spec"),
     **dict.fromkeys(("Plan", "Sampler", "Solver", "Where", "engine_first", "engine_first_games", "engine_plays", "plan",
                      "sampling_seconds", "seconds_a_game",
                      "surely_sampled"), ".planning"),
@@ -32,7 +34,7 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("RUN_SECONDS", "TooLong"), ".limits"),
     **dict.fromkeys(("NotExact",), ".exact.distribution"),
     **dict.fromkeys(("Step", "compile_in_background", "compiling_in_background", "compiling_note", "compiling_seconds",
-                    "needs_compiling", "prepare", "preparing_message", "warm", "warm_workers"),
+                    "needs_compiling", "prepare", "preparing_message", "warm", "warm_workers", "games_of", "EVERY_GAME"),
                     ".sampling.warm"),
     **dict.fromkeys(("AnalysisResult", "SavedError", "from_saved", "to_saved"), ".results"),
     **dict.fromkeys(("Metric",), ".metrics"),
@@ -50,6 +52,9 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("Puzzle", "PuzzleError", "PuzzleFinder", "PuzzleVerdict", "SECTION_OF", "TAGS", "bot_games",
                      "find_puzzles", "judge", "puzzles_from_bot_games", "puzzles_from_json", "rule_section"), ".puzzles"),
     **dict.fromkeys(("SkillTable", "cost_line", "level_name", "skill_cost", "skill_levels"), ".studies.skill"),
+    **dict.fromkeys(("EXPLOIT_GAMES", "CounterCheck", "ExploitError", "Exploitability", "ResponderScore",
+                     "check_against_counter", "check_exploit", "exploit", "exploit_cost_line", "exploit_seconds",
+                     "responder_names"), ".studies.exploit"),
     **dict.fromkeys(("LATE_ROUNDS", "LevelStyle", "PlayStyle", "STYLE_LEVELS", "play_style", "play_styles",
                      "style_cost"), ".studies.style"),
     **dict.fromkeys(("Candidate", "SearchResult", "SearchProgress", "balance_search", "estimate_search", "search"),
@@ -65,12 +70,13 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("DiffEntry", "ExampleError", "Replay", "Rulebook", "RulebookSection", "SECTION_IDS",
                      "build_rulebook", "examples_of", "replay", "section_of", "section_text", "verdict_words"),
                     ".rulebook"),
-    **dict.fromkeys(("PARAMETER_LABELS", "REFUSED", "SWEEP_METRICS", "SWEEPABLE", "Run", "SweepPoint",
+    **dict.fromkeys(("SWEEP_METRICS", "SWEEPABLE", "Run", "SweepPoint", "swept_value",
                      "analyse_rule_sets", "changes", "choice_label", "parameter_label", "result_metrics", "sampling_cost",
                      "sweep", "sweep_label", "swept_change", "first_player_advantage", "metric_difference"), ".studies.variants"),
 }
 
 __all__ = [
+    "EVERY_GAME", "games_of",
     "LEVELS", "PlaytestReport", "playtest_report", "PlaytestError", "budget_of", "cache_folder", "reading_cost",
     "Persona", "fit_persona",
     "Puzzle", "PuzzleError", "PuzzleFinder", "PuzzleVerdict", "SECTION_OF", "TAGS", "bot_games", "find_puzzles", "judge",
@@ -82,10 +88,11 @@ __all__ = [
     "AnalysisResult", "SavedError", "from_saved", "to_saved", "Cancelled", "ExactOutOfReach", "Heuristic", "Metric",
     "RUN_SECONDS", "TooLong", "check_games",
     "NotExact", "OptimalResult",
-    "OptimalSolver", "PARAMETER_LABELS", "POLICIES", "Plan", "REFUSED", "Run", "SWEEPABLE", "SWEEP_METRICS",
+    "OptimalSolver", "POLICIES", "Plan", "Run", "SWEEPABLE", "SWEEP_METRICS", "swept_value",
     "Sampler", "SkillTable", "Solver", "Step", "SweepPoint", "Where", "analyse", "analyse_rule_sets", "changes",
     "choice_label", "describe", "engine_plays", "execute", "exploitability", "level_name", "local_cores", "local_pool",
-    "compiling_note", "compiling_seconds", "mean_interval", "needs_compiling", "parameter_label", "plan", "policy_named",
+    "compiling_note", "compiling_seconds", "mean_interval", "needs_compiling", "parameter_label", "plan",
+    "PolicySpec",
     "prepare",
     "preparing_message", "process_pool", "result_metrics", "sampling_cost", "sampling_seconds",
     "cost_line", "skill_cost", "skill_levels", "solve_position", "surely_sampled", "sweep",
@@ -94,6 +101,8 @@ __all__ = [
     "TRAIN_DEFAULTS", "Trained", "TrainingProgress", "cache_file", "check_training", "estimate_training",
     "read_model", "read_state", "train", "trained_preset", "weights_by_feature", "write_weights",
     "MAX_WEIGHTS_BYTES", "model_from_text",
+    "EXPLOIT_GAMES", "CounterCheck", "ExploitError", "Exploitability", "ResponderScore", "check_against_counter",
+    "check_exploit", "exploit", "exploit_cost_line", "exploit_seconds", "responder_names",
     "IMPROVE_DEFAULTS", "ImproveProgress", "ImproveRun", "check_improve", "estimate_improve", "improve", "write_improved",
     "DiffEntry", "ExampleError", "Replay", "Rulebook", "RulebookSection", "SECTION_IDS", "examples_of", "replay",
     "build_rulebook", "section_of", "section_text", "verdict_words",
@@ -115,7 +124,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # the same names for type checkers, which do not run __getattr__
-    from .api import POLICIES, ExactOutOfReach, analyse, check_games, execute, policy_named
+    from .api import ExactOutOfReach, analyse, check_games, execute
+    from .policies.spec import POLICIES, PolicySpec
     from .studies.depth import BEATS, Depth, default_ladder, ladder_cost, level_games, skill_depth
     from .studies.balance.optimise import Candidate, SearchProgress, SearchResult, balance_search, estimate_search, search
     from .studies.balance.space import Space, SpaceError
@@ -126,7 +136,8 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
     from .cancel import Cancelled
     from .limits import RUN_SECONDS, TooLong
     from .sampling.warm import (Step, compile_in_background, compiling_in_background, compiling_note,
-                                compiling_seconds, needs_compiling, prepare, preparing_message, warm, warm_workers)
+                                compiling_seconds, EVERY_GAME, games_of, needs_compiling, prepare,
+                                preparing_message, warm, warm_workers)
     from .exact.distribution import NotExact
     from .intervals import mean_interval, wilson
     from .metrics import Metric
@@ -147,7 +158,10 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
                            sampling_seconds, seconds_a_game, surely_sampled)
     from .workers import local_cores, local_pool, process_pool
     from .studies.skill import SkillTable, cost_line, level_name, skill_cost, skill_levels
+    from .studies.exploit import (EXPLOIT_GAMES, CounterCheck, ExploitError, Exploitability, ResponderScore,
+                                  check_against_counter, check_exploit, exploit, exploit_cost_line, exploit_seconds,
+                                  responder_names)
     from .studies.style import (LATE_ROUNDS, STYLE_LEVELS, LevelStyle, PlayStyle, play_style, play_styles, style_cost)
-    from .studies.variants import (PARAMETER_LABELS, REFUSED, SWEEP_METRICS, SWEEPABLE, Run, SweepPoint, analyse_rule_sets,
-                                   changes, choice_label, parameter_label, result_metrics, sampling_cost, sweep, sweep_label,
-                                   swept_change, first_player_advantage, metric_difference)
+    from .studies.variants import (SWEEP_METRICS, SWEEPABLE, Run, SweepPoint, analyse_rule_sets, changes, choice_label,
+                                   parameter_label, result_metrics, sampling_cost, sweep, sweep_label, swept_change,
+                                   swept_value, first_player_advantage, metric_difference)

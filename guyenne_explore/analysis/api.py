@@ -12,14 +12,13 @@ from typing import Callable
 
 from ..engine import Position
 from ..i18n import ngettext, plain_count
-from .exact.distribution import exact_distribution
 from .limits import OVERRUN, Budget, ExactOutOfReach, check_duration
-from .planning import AUTO_SECONDS, Plan, Sampler, Solver, Where, plan, sampling_seconds
-from .policies.registry import POLICIES, policy_named
+from .planning import AUTO_SECONDS, Plan, Solver, Where, plan, sampling_seconds
+from .policies.spec import PolicySpec
 from .results import AnalysisResult, exact_result, sampled_result
 from .sampling.sample import play_games, sample_games_on
 
-__all__ = ["POLICIES", "policy_named", "analyse", "check_games", "execute", "ExactOutOfReach"]
+__all__ = ["analyse", "check_games", "execute", "ExactOutOfReach"]
 
 
 def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto",
@@ -78,20 +77,22 @@ def execute(p: Position, chosen: Plan, seed: int = 0, progress: Callable[[int, i
     shared local pool for :attr:`.planning.Where.LOCAL_CORES`, else this process)."""
     policies = chosen.policies
     if chosen.method == "exact":
-        pols = (policy_named(policies[0]), policy_named(policies[1]))
+        from .exact.distribution import exact_distribution  # scipy's sparse matrices: not for a sampled run's start
+
+        pols = (PolicySpec.parse(policies[0]).policy(), PolicySpec.parse(policies[1]).policy())
         dist, states = exact_distribution(p, pols, (lambda n: progress(n, 0)) if progress else None,
                                           chosen.solver is not Solver.PLAIN, floats=chosen.arithmetic == "float",
                                           budget=exact_budget(chosen))
         # only endgames are summed in floats: a tree that never reaches one stays in fractions
         summed = "float" if any(isinstance(q, float) for q in dist.values()) else "fraction"
         return exact_result(p, policies, dist, states, summed, chosen)
-    fast = chosen.sampler is Sampler.COMPILED
     if executor is None and chosen.where is Where.LOCAL_CORES:
         from .workers import local_pool
 
         executor = local_pool()
     if executor is not None:
-        samples = sample_games_on(executor, p, policies, chosen.games, seed, progress=progress, fast=fast)
+        samples = sample_games_on(executor, p, policies, chosen.games, seed, progress=progress,
+                                  sampler=chosen.sampler)
     else:
-        samples = play_games(p, policies, chosen.games, seed, progress=progress, fast=fast)
+        samples = play_games(p, policies, chosen.games, seed, progress=progress, sampler=chosen.sampler)
     return sampled_result(p, policies, samples, chosen)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Iterable, Sequence, Union
 
-from ..engine import SWEEP
+from ..engine import SWEEP, side_score
 from ..i18n import N_, current_language, gettext, side_title
 from .intervals import mean_interval, wilson
 from .outcomes import Outcome
@@ -142,13 +142,6 @@ class _Set:
         return all(getattr(o, field) is not None for o, _ in self.rows)
 
 
-def score(winner: str, side: str) -> float:
-    """A game's result for ``side``: a win 1, a draw a half, a loss 0.  The one definition of an advantage (sampled
-    and exact results, the balance search's first side, a skill level against another): a game that neither side
-    is favoured in scores one half for each, however often it is drawn, where a win rate would sit below a half."""
-    return 1.0 if winner == side else 0.5 if winner == "draw" else 0.0
-
-
 def designer_metrics(games: Sequence[Outcome]) -> list[Metric]:
     """The metrics of a batch of sampled games (each counted once)."""
     return weighted_metrics([(g, 1) for g in games], counted=True)
@@ -161,8 +154,8 @@ def weighted_metrics(outcomes: Iterable[tuple[Outcome, Weight]], counted: bool) 
     s = _Set(list(outcomes), counted)
     if not s.total:
         raise ValueError("designer metrics need at least one game")
-    eng = s.proportion("Advantage (english)", lambda o: score(o.winner, "english"))
-    fr = s.proportion("Advantage (french)", lambda o: score(o.winner, "french"))
+    eng = s.proportion("Advantage (english)", lambda o: side_score(o.winner, "english"))
+    fr = s.proportion("Advantage (french)", lambda o: side_score(o.winner, "french"))
     draws = s.proportion("Drawishness", lambda o: o.winner == "draw")
     decided = 1 - draws.value  # the scores' difference is the win rates': a draw gives each side a half
     out = [

@@ -24,15 +24,14 @@ from math import comb
 from typing import TYPE_CHECKING, Iterable
 
 from ..engine import OPEN_FIRST, Cards, Draw, Hooks, Move, Position, play
-from ..i18n import N_, gettext, ngettext, plain_count
-from .compiled.encode import unsupported as compiled_uniform_unsupported
-from ..i18n import plain_duration
+from ..i18n import gettext, ngettext, plain_count, plain_duration
 from .exact.distribution import forward_pass_takes, out_of_reach, require_exact
-from .exact.endgame import applies, in_reach
+from .exact.endgame import applies
 from .exact.reference import merge_key
+from .capabilities import capabilities
 from .limits import ExactOutOfReach
-from .policies.registry import policy_named
 from .policies.search import ISMCTS
+from .policies.spec import PolicySpec
 
 if TYPE_CHECKING:
     from .exact.forward import ForwardEndgame
@@ -45,8 +44,6 @@ __all__ = ["Plan", "Solver", "Sampler", "Where", "plan", "sampler_for", "in_endg
 
 METHODS = ("auto", "exact", "sample")
 ARITHMETICS = ("fraction", "float")
-#: The policies the compiled game loop plays (any other is played by the engine)
-COMPILED_POLICIES = ("uniform", "heuristic", "strong", "persona")  # persona@FILE: strong with fitted weights
 #: Estimated seconds of exact analysis (:func:`estimate_exact_cost`) above which "auto" samples instead.
 AUTO_SECONDS = 1.0
 #: Cards still in decks (both sides together) up to which "auto" solves an endgame by full
@@ -119,9 +116,9 @@ def seconds_a_game(p: Position, policies: tuple[str, str], fast: bool = True) ->
     searching sides cost twice one), the other policies' by who plays the pair (:func:`sampler_for`; ``fast=False``:
     the engine)."""
     table = SECONDS_A_GAME[sampler_for(p, policies, fast)[0]]
-    searches = [name for name in policies if name.partition(":")[0] == "search"]
-    others = [table.get(name.partition("@")[0], table["strong"]) for name in policies if name not in searches]
-    return sum(_search_seconds(name) for name in searches) + max(others, default=0.0)
+    specs = [PolicySpec.parse(name) for name in policies]
+    others = [table.get(spec.kind, table["strong"]) for spec in specs if not spec.searches]
+    return sum(_search_seconds(spec) for spec in specs if spec.searches) + max(others, default=0.0)
 
 
 def surely_sampled(p: Position, policies: tuple[str, str], method: str) -> bool:
@@ -130,21 +127,22 @@ def surely_sampled(p: Position, policies: tuple[str, str], method: str) -> bool:
     games can then be said before the run, without estimating the enumeration)."""
     if method == "sample":
         return True
-    inexact = not all(policy_named(name).exact for name in policies)
-    return method == "auto" and inexact and not in_endgame(p, policies)
+    can = capabilities(p, policies)
+    return method == "auto" and not can.exact and not can.endgame
 
 
-def sampling_seconds(p: Position, policies: tuple[str, str], games: int, cores: int = 1) -> float:
+def sampling_seconds(p: Position, policies: tuple[str, str], games: int, cores: int = 1, fast: bool = True) -> float:
     """Rough seconds ``games`` sampled games of ``policies`` from ``p`` take here: games the engine plays are
-    spread over ``cores`` (as a plan spreads them), compiled ones play in one process."""
-    engine = sampler_for(p, policies)[0] is Sampler.ENGINE
-    return games * seconds_a_game(p, policies) / (max(1, cores) if engine else 1)
+    spread over ``cores`` (as a plan spreads them), compiled ones play in one process (``fast=False``: the engine
+    plays them all, as in a first answer while the fast path compiles)."""
+    engine = sampler_for(p, policies, fast)[0] is Sampler.ENGINE
+    return games * seconds_a_game(p, policies, fast) / (max(1, cores) if engine else 1)
 
 
-def _search_seconds(name: str) -> float:
-    """A search's game: its budget, as the policy of that name has it, in rollouts or milliseconds a decision."""
-    search = policy_named(name)
-    assert isinstance(search, ISMCTS)  # the registry's "search"
+def _search_seconds(spec: PolicySpec) -> float:
+    """A search's game: its budget, as the policy of that spec has it, in rollouts or milliseconds a decision."""
+    search = spec.policy()
+    assert isinstance(search, ISMCTS)  # the spec's "search"
     if search.milliseconds is not None:
         return search.milliseconds / 1000 * SEARCHED_DECISIONS
     return SEARCH_SECONDS_A_ROLLOUT * search.simulations
@@ -192,7 +190,7 @@ def sampler_for(p: Position, policies: tuple[str, str], fast: bool = True) -> tu
     policies under these rules, else the engine (``fast=False`` always asks the engine)."""
     if not fast:
         return Sampler.ENGINE, gettext("played by the engine, as asked")
-    reason = _compiled_reason(p, policies)
+    reason = capabilities(p, policies).not_compiled
     if reason is None:
         return Sampler.COMPILED, gettext("played by the compiled game loop")
     return Sampler.ENGINE, gettext(reason)
@@ -219,7 +217,7 @@ def waits_for_compiling(name: str) -> bool:
     """Whether the policy ``name``'s games wait for the fast path rather than being played by the engine first: a
     search's candidates, worlds and rollouts are compiled kernels of its own (the engine's rollouts would take
     minutes a game), the other policies play in Python in milliseconds."""
-    return name.partition(":")[0] == "search"
+    return PolicySpec.parse(name).searches
 
 
 def engine_first(policies: Iterable[str], compiling: bool, method: str = "sample") -> bool:
@@ -233,25 +231,15 @@ def engine_first(policies: Iterable[str], compiling: bool, method: str = "sample
 
 def engine_plays(names: Iterable[str]) -> bool:
     """Whether games among the policies ``names`` are the engine's under any rules, as :func:`sampler_for`
-    decides: one of them is no policy the compiled loop plays (a search, a counter).  A run over many rule sets
-    or candidates spreads its games over worker processes then, before it knows each position."""
-    return any(name.partition("@")[0] not in COMPILED_POLICIES for name in names)  # strong@FILE: strong's weights
-
-
-def _compiled_reason(p: Position, policies: tuple[str, str]) -> str | None:
-    """Why the compiled loop cannot play these games (None: it can), in words to translate."""
-    if engine_plays(policies):
-        return N_("the engine plays them: the compiled game loop plays the uniform, heuristic and strong policies only")
-    if all(name == "uniform" for name in policies):
-        return compiled_uniform_unsupported(p, policies)
-    from .compiled import heuristic_kernel as heuristic  # the scoring policies' tables: loaded only when one plays
-
-    return heuristic.unsupported(p, policies)
+    decides: one of them is no policy the compiled loop plays (a search, a counter: :attr:`PolicySpec.compiles`).
+    A run over many rule sets or candidates spreads its games over worker processes then, before it knows each
+    position."""
+    return not all(PolicySpec.parse(name).compiles for name in names)
 
 
 def in_endgame(p: Position, policies: tuple[str, str]) -> bool:
     """Whether every round start from ``p`` on is solved by the endgame solver (no side can reshuffle)."""
-    return in_reach(p, policies)
+    return capabilities(p, policies).endgame
 
 
 def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto", games: int = 2000,
@@ -269,15 +257,15 @@ def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method
     :class:`.exact.distribution.NotExact`) and is refused with :class:`.limits.ExactOutOfReach` above
     :data:`EXACT_SECONDS` unless forced; on an endgame it is never refused.
     """
-    pols = (policy_named(policies[0]), policy_named(policies[1]))  # an unknown name is refused here
+    pols = (PolicySpec.parse(policies[0]).policy(), PolicySpec.parse(policies[1]).policy())  # an unknown name is refused here
     if method not in METHODS:
         raise ValueError(f"method must be auto, exact or sample, not {method!r}")
     if arithmetic is None:
         arithmetic = "float" if method == "auto" else "fraction"
     if arithmetic not in ARITHMETICS:
         raise ValueError(f"arithmetic must be fraction or float, not {arithmetic!r}")
-    endgame = fast and in_endgame(p, policies)
-    exact_policies = all(pol.exact for pol in pols)
+    can = capabilities(p, policies)
+    endgame = fast and can.endgame
     seconds: float | None = None
     why_sampled = gettext("sampled as asked")
     if method == "auto":
@@ -286,7 +274,7 @@ def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method
             method = "exact" if decks <= ENDGAME_DECKS_AUTO else "sample"
             why_sampled = gettext("an endgame with {count} cards in decks, sampled sooner than solved").format(
                 count=decks)
-        elif not exact_policies:
+        elif not can.exact:
             method = "sample"
             names = [name for name, pol in zip(policies, pols) if not pol.exact]
             why_sampled = gettext("{policy} has no exact move distribution").format(policy=names[0])
@@ -415,7 +403,7 @@ def _pilot(p: Position, policies: tuple[str, str], floats: bool) -> tuple[float,
         return False if states > PILOT_STATES or time.process_time() - started > PILOT_SECONDS else None
 
     try:
-        _, states = exact_distribution(p, (policy_named(policies[0]), policy_named(policies[1])), within,
+        _, states = exact_distribution(p, (PolicySpec.parse(policies[0]).policy(), PolicySpec.parse(policies[1]).policy()), within,
                                        floats=floats)
     except (Cancelled, ExactOutOfReach):  # past the pilot's limits, or a step past the memory budget: no small run
         return None

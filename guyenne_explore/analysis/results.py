@@ -17,7 +17,7 @@ from functools import cached_property
 from fractions import Fraction
 from typing import Any
 
-from ..engine import Position, Problem, Rules
+from ..engine import Move, Position, Problem, Rules
 from ..i18n import gettext
 from .exact.distribution import Distribution
 from .intervals import mean_interval, wilson
@@ -203,12 +203,12 @@ class SavedError(ValueError):
 def to_saved(value: Any) -> Any:
     """A result (any of the analysis' result dataclasses, and what they hold) as JSON data that :func:`from_saved`
     reads back into an equal value: dataclasses as objects of their fields, named tuples and tuples as lists,
-    dictionaries as lists of [key, value] pairs (their keys need not be strings), fractions as text, rules and
-    positions as their own JSON, enumerations by their value.  A sampled result keeps its distinct games with
+    dictionaries as lists of [key, value] pairs (their keys need not be strings), fractions as text, rules,
+    positions and moves as their own JSON, enumerations by their value.  A sampled result keeps its distinct games with
     their counts (:func:`saved_result`), never one row a game."""
     if isinstance(value, AnalysisResult):
         return saved_result(value)
-    if isinstance(value, (Rules, Position)):
+    if isinstance(value, (Rules, Position, Move)):
         return value.to_json()
     if isinstance(value, Enum):
         return value.value
@@ -253,7 +253,7 @@ def from_saved(kind: Any, data: Any, where: str) -> Any:
         if data is not None:
             raise _wrong(where, "null", data)
         return None
-    if kind in (Rules, Position):
+    if kind in (Rules, Position, Move):
         try:
             return kind.from_json(data)
         except (ValueError, TypeError, KeyError) as exc:
@@ -287,6 +287,8 @@ def from_saved(kind: Any, data: Any, where: str) -> Any:
         if not isinstance(data, str):
             raise _wrong(where, gettext("a text"), data)
         return data
+    if typing.is_typeddict(kind):
+        return _saved_typed_dict(kind, data, where)
     if origin in (list, tuple, dict, Counter) or (isinstance(kind, type) and issubclass(kind, tuple)):
         return _saved_collection(kind, origin, args, data, where)
     if dataclasses.is_dataclass(kind) and isinstance(kind, type):
@@ -323,6 +325,23 @@ def _saved_collection(kind: Any, origin: Any, args: tuple[Any, ...], data: Any, 
             field=where, count=len(items), expected=len(hints)))
     values = [from_saved(h, x, f"{where}[{i}]") for i, (h, x) in enumerate(zip(hints, items))]
     return kind(*values) if origin is None else tuple(values)
+
+
+def _saved_typed_dict(kind: Any, data: Any, where: str) -> dict[str, Any]:
+    """A typed dictionary from its [key, value] pairs (as :func:`to_saved` writes every dictionary): each key one of
+    its own, each value read as its type hint says, none missing."""
+    hints = typing.get_type_hints(kind)
+    out: dict[str, Any] = {}
+    for i, pair in enumerate(_items(data, where)):
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise _wrong(f"{where}[{i}]", gettext("a [key, value] pair"), pair)
+        if pair[0] not in hints:
+            raise SavedError(gettext("{field}: unknown field {name}").format(field=where, name=repr(pair[0])[:60]))
+        out[pair[0]] = from_saved(hints[pair[0]], pair[1], f"{where}.{pair[0]}")
+    missing = [name for name in hints if name not in out]
+    if missing:
+        raise SavedError(gettext("{field}: the field {name} is missing").format(field=where, name=missing[0]))
+    return out
 
 
 def _saved_dataclass(kind: type, data: Any, where: str) -> Any:

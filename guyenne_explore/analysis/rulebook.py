@@ -6,7 +6,7 @@ ends...) is never written down as an answer to show: the engine computes it, und
 for, from the example's position and steps, and the example's ``claims`` are what the tests hold that
 computation to under every preset the example applies to.
 
-Under a variant, each example is put under the variant's rules (:func:`.variants.position_under`;
+Under a variant, each example is put under the variant's rules (:meth:`Position.under`;
 where only the card counts or the hero differ, the example's ``filler`` zone gives or takes the
 difference, since an example is a picture of one rule, not a game under way), replayed, and compared
 with its replay under the preset the variant was made from: every example whose verdict changes, or
@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import SIDES, Cards, Control, Draw, IllegalMove, Position, Rules
+from ..engine import SIDES, Cards, Control, Draw, IllegalMove, Position, PositionError, Rules
 from ..i18n import N_, castle_number, gettext, point_name, side_noun, side_title
 from ..rulebook import SECTION_IDS, ExampleData, Paragraph, examples, sections
-from .studies.variants import VariantRefused, parameter_label, position_under, value_words
+from .studies.variants import parameter_label, refused_changes, value_words
 
 #: Per-side facts an example may claim, read from one side's zones (a team's hands count together).
 _SIDE_FACTS: dict[str, Callable[[Any], Any]] = {
@@ -228,9 +228,12 @@ def setup(e: ExampleData, rules: Rules) -> Position:
             return Position.start(rules)
         own = Position.from_json(e.position)
         try:
-            return position_under(own, rules)
-        except VariantRefused as exc:
-            refused = [c for c in exc.changes if c.parameter not in _REFITTED]
+            return own.under(rules)
+        except PositionError:
+            set_up = refused_changes(own, rules)  # what the table was set up with: refused first, alone
+            if not set_up:
+                raise
+            refused = [c for c in set_up if c.parameter not in _REFITTED]
             if refused:
                 raise ExampleError("; ".join(gettext("the example is set up with {parameter} {own}, not {new}").format(
                     parameter=parameter_label(c.parameter), own=value_words(c.own), new=value_words(c.new))

@@ -12,8 +12,12 @@ notebook or compiler library::
 
 Positions and rules
     :class:`Position` (with its methods: ``legal_moves``, ``apply``, ``chance_outcomes``,
-    ``apply_outcome``, ``sample_outcome``, ``result``, ``view``), :class:`Side`, :class:`Draw`,
+    ``apply_outcome``, ``sample_outcome``, ``result``, ``view``, ``under``: the position under other
+    rules), :class:`Side`, :class:`Draw`,
     :class:`Rules` (and the choices and bounds of its parameters: :data:`BOUNDS`, :data:`MAX_PER_VALUE`),
+    the rules parameters as data (:class:`Parameter`, :data:`PARAMETERS` in RULES.md 10's order,
+    :data:`PARAMETERS_BY_NAME`, their kinds :data:`NUMBER`, :data:`CHOICE`, :data:`FLAG`, :data:`COUNTS`, and
+    :class:`When` a change of one takes effect on a game under way),
     :data:`PRESETS`, :data:`SIDES`, the cards (:class:`Cards`, :data:`EMPTY`,
     :data:`HERO`, :data:`KINDS`, :func:`value_of`), moves (:class:`Move`, :class:`Choice`,
     :class:`LegalMoves`, :func:`placement_choice`: a placement's limits from a hand, RULES.md 3), the decision
@@ -27,7 +31,8 @@ Tables for fast paths
     :func:`defence_holds` (RULES.md 4),
     :func:`side_outcomes` (a side's draws with their probabilities, RULES.md 5), :func:`side_draws`
     (both sides' at a chance point, one side at a time),
-    :func:`table_result` and :func:`points_rows` (scores of a final table, RULES.md 6),
+    :func:`table_result` and :func:`points_rows` (scores of a final table, RULES.md 6), :func:`side_score` (a
+    finished game's score for one side: a win 1, a draw a half, a loss 0),
     :data:`ENDINGS`, :func:`ending` (how a game ended), :func:`sweeper` (the side holding every castle
     of a table, the sweep end check, RULES.md 5 step 1), :func:`holds_too_few` and
     :func:`cannot_play_on` (the one-card end check after the draw, RULES.md 5 step 4),
@@ -40,7 +45,7 @@ Playing
     (a full position drawn from a view and its record, for searches),
     :class:`GameRecord`, :class:`Event`, :func:`play_game` (a seeded game recorded).
 Files and records
-    :func:`load_position`, :func:`save_position`, :func:`parse_json`, :func:`position_from_json`,
+    :meth:`Position.load`, :func:`save_position`, :func:`parse_json`, :func:`position_from_json`,
     :class:`PositionError` (a position file's problems), :data:`MAX_TEXT`; a played game's header
     (:class:`RecordHeader`, :class:`Seat`, :class:`Undo`, :func:`seats_for`, :func:`read_records`,
     :func:`weights_fingerprint`, :class:`RecordError`, :func:`uniform_choice`).
@@ -63,16 +68,17 @@ from .flow import apply_move, battle_of, battle_winner, defence_holds, defender_
 from .turn import member_battle
 from .game_loop import GameTooLong, Hooks, play
 from .moves import Choice, IllegalMove, LegalMoves, Move, placement_choice
+from .parameters import CHOICE, COUNTS, FLAG, NUMBER, PARAMETERS, PARAMETERS_BY_NAME, Parameter, When
 from .policy import UNIFORM, Policy, Uniform, concede_move
 from .position import Position, set_svg_renderer
-from .positions_io import MAX_TEXT, PositionError, load_position, parse_json, position_from_json, save_position
+from .positions_io import MAX_TEXT, PositionError, parse_json, position_from_json, save_position
 from .problems import Problem, ProblemsError, as_problem
 from .record import (Event, GameRecord, RecordError, RecordHeader, Seat, Undo, play_game, read_records, rules_fingerprint,
                      seats_for, uniform_choice, weights_fingerprint)
 from .rules import ADJACENCIES, BOUNDS, MAX_PER_VALUE, PRESET_NAMES, PRESETS, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Rules, RulesError
 from .scoring import (ENDINGS, EXHAUSTED, LONGEST_RUN, OUT_OF_CARDS, RUN, SWEEP, UNSPENT, Ending, Result, ScoreTerm,
-                      cannot_play_on, ending, holds_too_few, longest_runs, points_rows, score_terms, sweeper, table_result,
-                      tie_break)
+                      cannot_play_on, ending, holds_too_few, longest_runs, points_rows, score_terms, side_score, sweeper,
+                      table_result, tie_break)
 from .state import (BATTLES, POINTS, CONCEDE_CHOICE, DEAL, DECISIONS, DRAW, END, ENGLISH, FRENCH, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
                     PLACEMENTS, REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT,
                     Control, Draw, Placed, Point, Side, SideIndex, evolve, replace_side)
@@ -83,6 +89,8 @@ __all__ = [
     "Position", "Side", "Placed", "Draw", "Rules", "RulesError", "PRESETS", "SIDES", "REMOVALS", "SCORINGS",
     "RESHUFFLES", "ADJACENCIES", "BOUNDS", "MAX_PER_VALUE", "Cards", "EMPTY", "HERO", "KINDS", "value_of",
     "Move", "Choice", "LegalMoves", "IllegalMove", "Problem", "placement_choice",
+    # the rules parameters as data
+    "Parameter", "PARAMETERS", "PARAMETERS_BY_NAME", "NUMBER", "CHOICE", "FLAG", "COUNTS", "When",
     # points of a game and controls
     "SETUP_DISCARD", "TEAM_SPLIT", "TEAM_ORDER", "OPEN_FIRST", "RESPOND_FIRST", "OPEN_SECOND", "RESPOND_SECOND",
     "CONCEDE_CHOICE", "REMOVE_CHOICE", "DECISIONS", "PLACEMENTS", "DEAL", "DRAW", "END", "ENGLISH", "FRENCH", "NEUTRAL",
@@ -91,13 +99,13 @@ __all__ = [
     "apply_legal",
     # tables for fast paths
     "battle_winner", "battle_of", "member_battle", "defence_holds", "side_draws", "side_outcomes", "table_result", "points_rows",
-    "Result", "Ending", "ENDINGS", "SWEEP", "EXHAUSTED", "OUT_OF_CARDS", "ending", "sweeper",
+    "Result", "side_score", "Ending", "ENDINGS", "SWEEP", "EXHAUSTED", "OUT_OF_CARDS", "ending", "sweeper",
     "holds_too_few", "cannot_play_on", "cannot_reshuffle_again", "hand_size_after_draw", "ending_without_reshuffle",
     # playing
     "play", "Hooks", "GameTooLong", "Policy", "Uniform", "UNIFORM", "concede_move", "SideView", "PublicRecord", "determinise",
     "GameRecord", "Event", "play_game", "rules_fingerprint",
     # files and records
-    "load_position", "save_position", "parse_json", "position_from_json", "PositionError", "MAX_TEXT",
+    "save_position", "parse_json", "position_from_json", "PositionError", "MAX_TEXT",
     "RecordHeader", "Seat", "Undo", "seats_for", "read_records", "weights_fingerprint", "RecordError", "uniform_choice",
     # for drawing and explaining
     "SYMBOLS", "kind_of", "CardError", "defender_at", "BATTLES", "POINTS", "score_terms", "ScoreTerm", "RUN", "LONGEST_RUN",

@@ -23,7 +23,8 @@ from typing import Any, Callable, cast
 from . import drawing, flow, moves, positions_io, scoring, turn, validation
 from . import notation as _notation
 from . import view as _view
-from .problems import Problem
+from .parameters import PARAMETERS, When
+from .problems import Problem, problem
 from .rules import Rules
 from .state import (BATTLES, CONCEDE_CHOICE, CONTROL_NAMES, DEAL, DECISIONS, DRAW, END, ENGLISH, FRENCH, NEUTRAL,
                     NOTHING_PLACED, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, POINTS, REMOVE_CHOICE, RESPOND_FIRST,
@@ -59,6 +60,31 @@ class Position(State):
             rules = Rules.preset(rules)
         # the rule modules type what they build as State; new_position builds this class
         return cast("Position", flow.start_position(rules))
+
+    def under(self, rules: Rules) -> "Position":
+        """This position under other rules; PositionError names every reason it cannot be.
+
+        A game not yet dealt stays a game not yet dealt (so expert gets its setup discards and a
+        team its two hands).  A game under way keeps its table, cards and decision, and each changed
+        parameter takes effect as its :class:`~.parameters.Parameter` says: one the table was set up
+        with (castles, cards, heroes, players: :attr:`~.parameters.When.REFUSED`) is refused first,
+        and the rest are checked as any loaded position is (a hand larger than a smaller hand size...).
+        """
+        if rules == self.rules:
+            return self
+        if self == Position.start(self.rules):
+            return Position.start(rules)
+        own, new = self.rules.describe(), rules.describe()
+        set_up = [problem("rules.set_up", f"rules.{p.name}", label=p.name, own=_said(own[p.name]),
+                          new=_said(new[p.name]))
+                  for p in PARAMETERS if p.takes_effect == When.REFUSED and own[p.name] != new[p.name]]
+        if set_up:
+            raise positions_io.PositionError(set_up)
+        moved = cast("Position", evolve(self, rules=rules))
+        problems = validation.position_problems(moved)
+        if problems:
+            raise positions_io.PositionError(problems, draft=moved)
+        return moved
 
     # ------------------------------------------------------------------ who plays
     @property
@@ -123,6 +149,12 @@ class Position(State):
         return positions_io.position_to_json(self)
 
     @classmethod
+    def load(cls, path: str) -> "Position":
+        """Read a position file (JSON); a PositionError names every problem, an unreadable or oversized file
+        included (:func:`.positions_io.load_position`)."""
+        return cast("Position", positions_io.load_position(path))
+
+    @classmethod
     def from_notation(cls, text: str) -> "Position":
         """Read the one-line notation written by :meth:`notation`."""
         return cast("Position", _notation.parse_notation(text))
@@ -141,6 +173,13 @@ class Position(State):
     def _repr_svg_(self) -> str | None:
         """Jupyter's rich display: the diagram, once the render layer is loaded (None: plain text)."""
         return _svg_renderer(self) if _svg_renderer is not None else None
+
+
+def _said(value: Any) -> str:
+    """A parameter's JSON value as a problem says it: ``2:12 3:4`` for counts, ``true`` for a flag."""
+    if isinstance(value, dict):
+        return " ".join(f"{key}:{count}" for key, count in value.items())
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 register_position_class(Position)

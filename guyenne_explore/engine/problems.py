@@ -64,6 +64,7 @@ MESSAGES: dict[str, str] = {
     "rules.too_many_draws": N_("a side's draw could give {count} different sets of cards (up to a hand of {hand} "
                                "from these card counts); at most {high} keep the chance points within memory"),
     "rules.members": N_("members must give 1 or 2 players per side, not {value}"),
+    "rules.set_up": N_("{label} cannot change in a game under way, set up with {own}: a new game can have {new}"),
     # positions
     "position.castle_count": N_("there are {count} castles but the rules have {castles}"),
     "position.castle_control": N_("castle {index} is {value}: it must be neutral, english or french"),

@@ -12,36 +12,24 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping
 
 from .cards import HERO, Cards, CardError, count_sub_multisets, kind_of
+from .parameters import (ADJACENCIES, CHOICE, FLAG, MAX_PER_VALUE, MAX_VALUED_CARDS, NUMBER, PARAMETERS,
+                         PARAMETERS_BY_NAME, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Parameter)
 from .problems import Problem, ProblemsError, problem, shown
 
-SIDES = ("english", "french")
-REMOVALS = ("none", "advanced", "classic2021")
-SCORINGS = ("2022", "2021")
-RESHUFFLES = ("on_draw", "immediate")
-ADJACENCIES = ("line", "ring")
+__all__ = ["ADJACENCIES", "BOUNDS", "MAX_DRAWS_PER_SIDE", "MAX_PER_VALUE", "MAX_VALUED_CARDS", "PRESETS", "PRESET_NAMES",
+           "REMOVALS", "RESHUFFLES", "SCORINGS", "SIDES", "Rules", "RulesError", "whole_number_problem"]
 
-#: Bounds of the numeric parameters: ``name: (lowest, highest, why the lowest, why the highest)``.
-#: The highest values keep a game short enough to play and a move list short enough to list
-#: (a hand of 12 at 20 castles offers at most about 80,000 openings); the exact analysis
-#: estimates its own cost above them.  README's engine section shows the same table.
+#: Bounds of the numeric parameters, as :data:`.parameters.PARAMETERS` gives them:
+#: ``name: (lowest, highest, why the lowest, why the highest)``.  README's engine section shows the same table.
 BOUNDS: dict[str, tuple[int, int, str, str]] = {
-    "castles": (2, 20, " (two are fought over each round)", ""),
-    "hand_size": (2, 12, " (a side places at two castles)", " (the moves of a hand grow as 2 to its size)"),
-    "max_at_castle": (1, 12, "", ""),
-    "exhaustion_limit": (1, 10, "", " (each exhaustion adds a cycle through the deck)"),
-    "pre_discard": (0, 40, "", ""),
-}
-#: Most cards of one value, and most valued cards in all, that a side may have.
-MAX_PER_VALUE = 30
-MAX_VALUED_CARDS = 60
+    p.name: (*p.bounds, *p.why) for p in PARAMETERS if p.kind == NUMBER and p.bounds is not None}
 #: Most different sets of cards one side's draw may give (a hand's worth from its card set): a
 #: chance point lists the pairs of both sides' draws, so this keeps it within a million outcomes.
 #: The base game has 50; nine values of three cards with a hand of 6 would have 2,598.
 MAX_DRAWS_PER_SIDE = 1000
-_LABELS = {"castles": "the number of castles", "hand_size": "the hand size", "max_at_castle": "max_at_castle",
-           "exhaustion_limit": "the exhaustion limit L", "pre_discard": "pre_discard"}
-_CHOICES = {"removal": REMOVALS, "scoring": SCORINGS, "reshuffle": RESHUFFLES, "adjacency": ADJACENCIES,
-            "first_side": SIDES}
+_NUMBERS = tuple(p for p in PARAMETERS if p.kind == NUMBER)
+_CHOICES = tuple(p for p in PARAMETERS if p.kind == CHOICE)
+_FLAGS = tuple(p for p in PARAMETERS if p.kind == FLAG)
 
 
 class RulesError(ProblemsError):
@@ -120,17 +108,10 @@ class Rules:
         if not isinstance(self.preset_name, str) or self.preset_name not in PRESET_NAMES:
             p.append(problem("rules.unknown_preset", "rules.preset", value=self.preset_name,
                              choices=", ".join(PRESET_NAMES)))
-        for name, choices in _CHOICES.items():
-            value = getattr(self, name)
-            if not isinstance(value, str) or value not in choices:
-                p.append(problem("value.choice", _field(name), label=name, choices=", ".join(choices), value=value))
-        for name, (low, high, why_low, why_high) in BOUNDS.items():
-            bad = whole_number_problem(getattr(self, name), _field(name), _LABELS[name], low, high, why_low, why_high)
+        for parameter in (*_CHOICES, *_NUMBERS, *_FLAGS):
+            bad = _value_problem(parameter, getattr(self, parameter.attribute))
             if bad:
                 p.append(bad)
-        for name in ("hero", "concede_as_decision"):
-            if not isinstance(getattr(self, name), bool):
-                p.append(problem("value.not_bool", _field(name), label=name, value=getattr(self, name)))
         valued_ok = isinstance(self.valued, Cards)
         if not valued_ok:
             p.append(problem("value.not_object", "rules.card_counts", label="card_counts",
@@ -141,14 +122,14 @@ class Rules:
             if self.valued.size == 0:
                 p.append(problem("rules.no_valued_cards", "rules.card_counts"))
             for k, n in enumerate(self.valued):
-                if k != HERO and n > MAX_PER_VALUE:
+                if k != HERO and n > _COUNT_HIGH:
                     p.append(problem("value.too_large", f"rules.card_counts.{k + 1}", label=f"the count of {k + 1}s",
-                                     high=MAX_PER_VALUE, why="", value=n))
+                                     high=_COUNT_HIGH, why="", value=n))
             if self.valued.size > MAX_VALUED_CARDS:
                 p.append(problem("rules.too_many_cards", "rules.card_counts", high=MAX_VALUED_CARDS,
                                  value=self.valued.size))
         if not (isinstance(self.members, tuple) and len(self.members) == 2
-                and all(type(m) is int and m in (1, 2) for m in self.members)):
+                and all(_is_members(m) for m in self.members)):
             p.append(problem("rules.members", "rules.members", value=self.members))
         if not p:
             deck = self.valued.size - self.pre_discard
@@ -327,7 +308,33 @@ def _normalise(overrides: Mapping[str, Any], base: Rules) -> dict[str, Any]:
     return out
 
 
-_BOOL_FIELDS = {"hero", "concede_as_decision"}
+def _bounds(name: str) -> tuple[int, int]:
+    """A counts parameter's bounds (each count's lowest and highest), as its :class:`.Parameter` gives them."""
+    bounds = PARAMETERS_BY_NAME[name].bounds
+    assert bounds is not None, name  # every counts parameter has them (.parameters.PARAMETERS)
+    return bounds
+
+
+_SCORING_YEARS = frozenset(int(year) for year in SCORINGS)
+_COUNT_LOW, _COUNT_HIGH = _bounds("card_counts")
+_MEMBERS_LOW, _MEMBERS_HIGH = _bounds("members")
+
+
+def _is_members(m: Any) -> bool:
+    """Whether ``m`` is a side's number of players within the ``members`` parameter's bounds."""
+    return type(m) is int and _MEMBERS_LOW <= m <= _MEMBERS_HIGH
+
+
+def _value_problem(parameter: Parameter, value: Any) -> Problem | None:
+    """The problem of a number, choice or flag parameter's value, read from its :class:`.Parameter`, if any."""
+    field = _field(parameter.attribute)
+    if parameter.kind == NUMBER and parameter.bounds is not None:
+        return whole_number_problem(value, field, parameter.said, *parameter.bounds, *parameter.why)
+    if parameter.kind == FLAG and not isinstance(value, bool):
+        return problem("value.not_bool", field, label=parameter.said, value=value)
+    if parameter.kind == CHOICE and (not isinstance(value, str) or value not in parameter.choices):
+        return problem("value.choice", field, label=parameter.said, choices=", ".join(parameter.choices), value=value)
+    return None
 
 
 def _coerce(name: str, value: Any, out: dict[str, Any], base: Rules) -> list[Problem]:
@@ -355,7 +362,7 @@ def _coerce(name: str, value: Any, out: dict[str, Any], base: Rules) -> list[Pro
             if k == HERO:
                 found.append(problem("rules.hero_in_counts", field))
                 continue
-            bad = whole_number_problem(n, f"{field}.{k + 1}", f"the count of {k + 1}s", 0, MAX_PER_VALUE)
+            bad = whole_number_problem(n, f"{field}.{k + 1}", f"the count of {k + 1}s", _COUNT_LOW, _COUNT_HIGH)
             if bad:
                 found.append(bad)
         if not found:
@@ -374,22 +381,15 @@ def _coerce(name: str, value: Any, out: dict[str, Any], base: Rules) -> list[Pro
         else:
             return [problem("rules.members", field, value=value)]
         found = [problem("rules.members", f"{field}.{side}", value=m)
-                 for side, m in zip(SIDES, pair) if type(m) is not int or m not in (1, 2)]
+                 for side, m in zip(SIDES, pair) if not _is_members(m)]
         if not found:
             out[name] = pair
         return found
-    if name in BOUNDS:
-        low, high, why_low, why_high = BOUNDS[name]
-        bad = whole_number_problem(value, field, _LABELS[name], low, high, why_low, why_high)
-        if bad:
-            return [bad]
-    elif name in _BOOL_FIELDS:
-        if not isinstance(value, bool):
-            return [problem("value.not_bool", field, label=name, value=value)]
-    elif name == "scoring" and type(value) is int and value in (2021, 2022):
+    if name == "scoring" and type(value) is int and value in _SCORING_YEARS:  # a year read as JSON's number
         value = str(value)
-    elif name in _CHOICES and (not isinstance(value, str) or value not in _CHOICES[name]):
-        return [problem("value.choice", field, label=name, choices=", ".join(_CHOICES[name]), value=value)]
+    bad = _value_problem(PARAMETERS_BY_NAME[name], value)
+    if bad:
+        return [bad]
     out[name] = value
     return []
 

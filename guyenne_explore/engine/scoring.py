@@ -73,6 +73,15 @@ class Result:
             "draw" if self.winner == "draw" else f"{self.winner} wins")
 
 
+def side_score(winner: str, side: int | str) -> float:
+    """A finished game's score for ``side`` (its index or its name) from its :attr:`Result.winner`: a win 1, a
+    draw a half, a loss 0.  The one definition of an advantage (sampled and exact results, the balance search's
+    first side, a level against another, a search's rollouts): a game neither side is favoured in scores one half
+    for each, however often it is drawn, where a win rate would sit below a half."""
+    name = SIDES[side] if isinstance(side, int) else side
+    return 1.0 if winner == name else 0.5 if winner == "draw" else 0.0
+
+
 def runs(castles: tuple[int, ...], side: int, ring: bool) -> list[int]:
     """Lengths of the maximal runs of adjacent castles a side controls."""
     return [len(run) for run in run_castles(castles, side, ring)]

@@ -9,18 +9,15 @@ page); the status says "Done" once the browser has drawn them.
 
 from __future__ import annotations
 
-import threading
-import time
 from html import escape
 from typing import Any
 
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from ..analysis import POLICIES
+from ..analysis import POLICIES, PolicySpec
 from ..analysis import Cancelled, TooLong
-from ..analysis import Step, compiling_note, compiling_seconds, needs_compiling, prepare, preparing_message
-from ..analysis import compile_in_background, compiling_in_background, engine_first_games
+from ..analysis import compiling_note, compiling_seconds, engine_first_games
 from ..analysis import AnalysisResult
 from ..analysis import Run, analyse_rule_sets, sampling_cost, surely_sampled, to_saved
 from ..analysis import local_cores
@@ -40,10 +37,12 @@ from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
 from .optimal_panel import OptimalPanel
 from .plot_view import FigureBox
+from .run_controls import (RunControls, cancelled_words, engine_answers_first, engine_first_note, run_anyway_box,
+                           too_long_words)
 from .starts import Start, Subject
+from .state import AnalysisSettings, ExplorerState
 
 METHODS = ("auto", "exact", "sample")
-IDLE = "\u00a0"  # the progress bar's label before a count (an empty one would hide it and the bar would shift)
 OPTIMAL = "optimal play"
 
 
@@ -78,200 +77,6 @@ def force_exact_html(runs: list[Run]) -> str:
             force="<b>" + gettext("force exact") + "</b>") + "</div>")
 
 
-#: the box that confirms a run refused for its time (:class:`TooLong`, past ``limits.RUN_SECONDS``), in every panel
-RUN_ANYWAY = "run anyway (past the time limit)"
-
-
-def run_anyway_box() -> w.Checkbox:
-    """The "run anyway" box of a panel whose runs may be refused for their time: ticked, the panel passes
-    ``force=True``.  One maker, so that every panel offers it in the same words (and the same translation)."""
-    return w.Checkbox(value=False, description=RUN_ANYWAY, indent=False,
-                      tooltip="play the games even when they would take more than half an hour")
-
-
-def too_long_words(refusal: TooLong) -> str:
-    """The status of a run refused for its time: the refusal, then the box that runs it anyway, by its label in the
-    language of the moment (the refusal alone said "run it anyway" and left people looking for how)."""
-    return gettext("Not run: {problems}: tick '{box}' and run again.").format(problems=refusal, box=gettext(RUN_ANYWAY))
-
-
-def cancelled_words(previous: bool) -> str:
-    """The status after Cancel: the figures shown are the previous run's, or, before any run finished, there are
-    none (saying "the figures below" over an empty panel sent people looking for them)."""
-    return (gettext("Cancelled: the figures below are from the previous run.") if previous
-            else gettext("Cancelled: no run has finished yet, so there are no figures."))
-
-
-class RunControls:
-    """Progress bar, Cancel button and status line shared by the panels that run analyses.
-
-    ``start``/``finish`` bracket a run; ``callback`` is the progress function handed to
-    the analysis: it moves the bar and returns False once Cancel has been pressed.
-    """
-
-    def __init__(self) -> None:
-        # the label beside the bar ("3/20", "1,200/10,000" games) keeps its width from the start: the bar never
-        # shifts as it fills
-        self.progress = w.IntProgress(value=0, min=0, max=1, description=IDLE, style={"description_width": "110px"},
-                                      layout=w.Layout(width="330px"))
-        self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True)
-        self.status = w.HTML()
-        self.left = w.Label()  # the time left, from the pace of the games so far
-        self.cancelled = False
-        self._began = 0.0  # when the run's counted work started (after any compiling)
-        self._message = ""  # the run's status, once the fast path is prepared
-        self._prepare = False  # whether the run compiles the fast path first (see start)
-        self._drawn = 0.0  # when the bar was last moved: slow games report each one, fast ones are not redrawn each time
-        # the run's parts in the order played, (games, rough seconds) each, where their games differ in cost (see
-        # pace); and the part under way: its index, when and at which count it was first seen
-        self._parts: list[tuple[int, float]] = []
-        self._part: tuple[int, float, int] | None = None
-        self.thread: threading.Thread | None = None
-        self.cancel_button.on_click(guarded(self.status)(lambda _: self.cancel()))
-
-    @property
-    def running(self) -> bool:
-        return self.thread is not None and self.thread.is_alive()
-
-    def cancel(self) -> None:
-        """Ask the run to stop.  "Cancelling..." is written before the run can see the request: a run that stops at
-        once writes its own last words ("Cancelled: ...") from its thread, and they must not be overwritten, which
-        left the status saying "Cancelling..." after the work had stopped."""
-        self.status.value = gettext("Cancelling...")
-        self.cancelled = True
-
-    def callback(self, done: int, total: int) -> bool | None:
-        """Moves the bar and writes ``done/total`` beside it (at most ten times a second, and at the end)."""
-        now = time.monotonic()
-        if now - self._drawn >= 0.1 or done >= total:
-            self._drawn = now
-            self.progress.max = max(total, 1)
-            self.progress.value = min(done, self.progress.max)
-            self.progress.description = f"{plain_count(done)}/{plain_count(total)}" if total else IDLE
-            self.left.value = self._time_left(now, done, total)
-        if done and self._message and not self.cancelled:
-            self.status.value, self._message = escape(self._message), ""
-        return False if self.cancelled else None
-
-    def redraw(self) -> None:
-        """After a language switch: the count beside the bar in the new language's digit grouping ("1,200/1,200"
-        stayed so in French until the next run); a bar that counts the fast path's parts has no grouping to change."""
-        if self.progress.description != IDLE and not self._prepare:
-            self.progress.description = f"{plain_count(self.progress.value)}/{plain_count(self.progress.max)}"
-
-    def _time_left(self, now: float, done: int, total: int) -> str:
-        """"about 2 minutes left" at the pace so far; nothing until a game (or state) is done.  With the run's
-        parts (:meth:`pace`): the part under way's games left at that part's own pace, then the later parts' rough
-        seconds, so that a run whose first games are a thousand times cheaper than its last neither says "under
-        a second left" through the slow ones nor stretches the cheap ones' start-up over them."""
-        if not done or done >= total:
-            return ""
-        if not self._parts:
-            return gettext("{duration} left").format(duration=plain_duration((now - self._began) * (total - done) / done))
-        start, index = 0, 0
-        while index < len(self._parts) - 1 and done >= start + self._parts[index][0]:
-            start += self._parts[index][0]
-            index += 1
-        count, seconds = self._parts[index]
-        if self._part is None or self._part[0] != index:
-            self._part = (index, now, done)  # the part's pace is timed from its first count seen
-        _index, began, first = self._part
-        in_part = max(0, min(count, start + count - done))
-        # the part's rough pace, weighed by how much of it is still to time against the pace it has shown: the
-        # first of a few slow games (a worker starting) does not say a minute left
-        rough = seconds / max(count, 1)
-        shown = (now - began) / (done - first) if done > first else rough
-        timed = (done - first) / max(1, start + count - first)
-        current = in_part * ((1 - timed) * rough + timed * shown)
-        later = sum(part_seconds for _games, part_seconds in self._parts[index + 1:])
-        return gettext("{duration} left").format(duration=plain_duration(current + later))
-
-    def pace(self, parts: list[tuple[int, float]]) -> None:
-        """The run's parts in the order it plays them, each its games and their rough seconds (the cost said
-        before the run), for the time left; called after :meth:`start`."""
-        self._parts, self._part = list(parts), None
-
-    def reset(self) -> None:
-        """An empty bar without a count: a run refused before it played anything shows nothing of the last one's
-        (a refused exact run left "1,500/1,500" from the run before)."""
-        self.left.value = ""
-        self.progress.value = 0
-        self.progress.description = IDLE
-        self.progress.bar_style = ""
-
-    def start(self, message: str, compile_first: bool = True) -> None:
-        """Open a run; says so first when the fast path still has to compile (no numba cache yet) and the run
-        compiles it first (``compile_first``; a run the engine answers meanwhile does not wait for it)."""
-        self.cancelled = False
-        self._began = time.monotonic()
-        self.reset()
-        self._drawn = 0.0
-        self._parts, self._part = [], None
-        self.progress.bar_style = "info"
-        self.cancel_button.disabled = False
-        self._message = ""
-        self._prepare = compile_first and needs_compiling()
-        if self._prepare:
-            self._message = message
-            message = gettext("Preparing the fast path (first run only: {duration})... {message}").format(
-                duration=plain_duration(compiling_seconds()), message=message)
-        self.status.value = escape(message)
-
-    def _compiling(self, step: Step, done: int, total: int) -> None:
-        """Says which part of the fast path compiles now, moves the bar by parts, and says the time left: this
-        part's and the later parts' compiling (the pending parts, this one first)."""
-        self.status.value = escape(preparing_message(step, done, total))
-        self.progress.max, self.progress.value, self.progress.description = total, done - 1, f"{done - 1}/{total}"
-        self.left.value = gettext("{duration} left").format(duration=plain_duration(compiling_seconds()))
-
-    def _prepared(self, work: Any) -> Any:
-        """``work`` preceded, when the fast path still has to compile, by compiling it part by part
-        (one minute or so each, said in the status line), so no run stalls unexplained."""
-        def run() -> None:
-            if self._prepare:
-                if compiling_in_background():  # the launch scripts' step (or another run's): waited for, not doubled
-                    self._await_compiling()
-                prepare(self._compiling)  # what is still pending (nothing, once the background step is over)
-                self._began = time.monotonic()
-                self._prepare = False
-                self.progress.value, self.progress.description = 0, IDLE
-                if self._message:
-                    self.status.value = escape(self._message)
-            work()
-        return run
-
-    def _await_compiling(self) -> None:
-        """Wait while another process compiles the fast path, saying so with the time its pending parts take.  Cancel
-        then stops the run at its first count, once the compiling (which serves every later run) is over: the
-        words say so, as a run cut here would compile the rest itself."""
-        while compiling_in_background():
-            left = plain_duration(compiling_seconds())
-            self.status.value = escape(
-                gettext("Cancelling: the run stops once the fast path, compiling in the background, is ready "
-                        "({duration} left).").format(duration=left) if self.cancelled else
-                gettext("The fast path is compiling in the background (first run only): {duration} left... "
-                        "{message}").format(duration=left, message=self._message))
-            self.left.value = gettext("{duration} left").format(duration=left)
-            time.sleep(0.5)
-
-    def finish(self, ok: bool) -> None:
-        self.cancel_button.disabled = True
-        self.left.value = ""
-        self.progress.bar_style = "success" if ok else "warning"
-
-    def launch(self, work: Any, block: bool) -> None:
-        """Run ``work()`` here (block) or in a daemon thread (the page stays live)."""
-        work = self._prepared(work)
-        if block:
-            work()
-        else:
-            self.thread = threading.Thread(target=work, daemon=True)
-            self.thread.start()
-
-    def box(self, *extra: w.Widget) -> w.HBox:
-        return w.HBox([*extra, self.cancel_button, self.progress, self.left], layout=w.Layout(flex_flow="row wrap"))
-
-
 class AnalysisPanel(w.VBox):
     """Runs the analysis of a position under chosen rule sets and shows its figures side by side."""
 
@@ -279,15 +84,18 @@ class AnalysisPanel(w.VBox):
     #: the position analysed and the seed of its games (None: exact)
     SAVED = {"runs": list[Run], "analysed": Position, "seed": int | None}
 
-    def __init__(self, position: Position | None = None, **kwargs: Any) -> None:
+    def __init__(self, position: Position | None = None, state: ExplorerState | None = None, **kwargs: Any) -> None:
+        """``state``: the explorer's, whose :attr:`~.state.ExplorerState.analysis` the fields show and write (a panel
+        of its own has a state of its own)."""
+        asked, bounds = AnalysisSettings(), AnalysisSettings.BOUNDS
         self.rule_sets = w.SelectMultiple(description="Rule sets", rows=6, layout=w.Layout(width="320px"))
-        self.english_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="English")
-        self.french_policy = w.Dropdown(options=list(POLICIES), value="uniform", description="French")
+        self.english_policy = w.Dropdown(options=list(POLICIES), value=asked.english_policy, description="English")
+        self.french_policy = w.Dropdown(options=list(POLICIES), value=asked.french_policy, description="French")
         # the search's budget, in rollouts a decision (it applies to whichever side searches)
-        self.search_budget = NumberField("Search rollouts", 400, 1, 100_000)
+        self.search_budget = NumberField("Search rollouts", asked.search_budget, *bounds["search_budget"])
         # "optimal play": the equilibrium of an open-hand endgame, shown by the optimal-play section below
-        self.method = w.Dropdown(options=METHODS + (OPTIMAL,), value="auto", description="Method")
-        self.force_exact = w.Checkbox(value=False, description="force exact (no size limit)", indent=False,
+        self.method = w.Dropdown(options=METHODS + (OPTIMAL,), value=asked.method, description="Method")
+        self.force_exact = w.Checkbox(value=asked.force_exact, description="force exact (no size limit)", indent=False,
                                       tooltip="enumerate even when the estimate says it would take very long",
                                       layout=w.Layout(display="none"))
         # sampled games said to take longer than the limit a run may take unconfirmed (limits.RUN_SECONDS) run only
@@ -295,8 +103,8 @@ class AnalysisPanel(w.VBox):
         self.run_anyway = run_anyway_box()
         self.force_note = w.HTML()
         # text boxes read in Python: letters typed stay and are named beside the box (see forms.NumberField)
-        self.games = NumberField("Games", 500, 1, 10_000_000)
-        self.seed = NumberField("Seed", 0, 0, 999_999_999)
+        self.games = NumberField("Games", asked.games, *bounds["games"])
+        self.seed = NumberField("Seed", asked.seed, *bounds["seed"])
         self.method.observe(guarded(self.force_note)(lambda ch: self._show_method_fields()), names="value")
         for policy in (self.english_policy, self.french_policy):  # the budget shows where a side searches
             policy.observe(guarded(self.force_note)(lambda ch: self._show_search_budget()), names="value")
@@ -334,6 +142,48 @@ class AnalysisPanel(w.VBox):
         self._own_rules: Rules | None = None
         self._summary_shown = ""  # the status line after the last run (a language switch writes it again)
         self.set_position(position)
+        # what is asked, one value in the state: written from the fields, shown in them when set elsewhere
+        self.state = state if state is not None else ExplorerState(position)
+        self._showing = False  # while settings set elsewhere are shown, field by field
+        for field in (self.rule_sets, self.english_policy, self.french_policy, self.method, self.force_exact,
+                      self.search_budget.box, self.games.box, self.seed.box):
+            field.observe(guarded(self.controls.status)(lambda _: self._ask()), names="value")
+        self.state.observe(guarded(self.controls.status)(lambda change: self.show_settings(change["new"])),
+                           names="analysis")
+        self._ask()
+
+    def settings(self) -> AnalysisSettings:
+        """What the fields ask now (a box that cannot be read counts as the last number it held)."""
+        return AnalysisSettings(tuple(self.rule_sets.value), self.english_policy.value, self.french_policy.value,
+                                self.search_budget.value, self.method.value, self.games.value, self.seed.value,
+                                self.force_exact.value)
+
+    def _ask(self) -> None:
+        """A field changed: the state holds what the fields ask (once the settings set elsewhere are all shown)."""
+        if not self._showing:
+            self.state.analysis = self.settings()
+
+    def show_settings(self, asked: AnalysisSettings) -> None:
+        """Show settings set elsewhere (a session opened): each field set, a rule set this position does not offer
+        left out (the position's own rules when none is left); the state then holds what the fields show.  The
+        panel's own writes come back here unchanged: nothing is set again (a box's typed letters stay)."""
+        if asked == self.settings():
+            return
+        self._showing = True
+        try:
+            offered = [rules for _label, rules in self.rule_sets.options]
+            own = (self._own_rules,) if self._own_rules is not None else ()
+            self.rule_sets.value = tuple(r for r in asked.rule_sets if r in offered) or own
+            self.english_policy.value, self.french_policy.value = asked.english_policy, asked.french_policy
+            self.method.value = asked.method
+            self.force_exact.value = asked.force_exact
+            for box, number in ((self.search_budget, asked.search_budget), (self.games, asked.games),
+                                (self.seed, asked.seed)):
+                if box.value != number:  # a box whose number stays keeps what is typed in it
+                    box.value = number
+        finally:
+            self._showing = False
+        self._ask()
 
     def set_position(self, position: Position | None, start: Start | None = None) -> None:
         """Called by the explorer whenever the built position changes (None when invalid); ``start``: the start
@@ -448,8 +298,8 @@ class AnalysisPanel(w.VBox):
     @property
     def policies(self) -> tuple[str, str]:
         """Each side's policy by name, the search with its budget (``search:400``)."""
-        budget = int(self.search_budget.value)
-        return tuple(f"search:{budget}" if v == "search" else v  # type: ignore[return-value]
+        search = str(PolicySpec("search", rollouts=int(self.search_budget.value)))
+        return tuple(search if v == "search" else v  # type: ignore[return-value]
                      for v in (self.english_policy.value, self.french_policy.value))
 
     def run(self, block: bool = True) -> None:
@@ -472,9 +322,8 @@ class AnalysisPanel(w.VBox):
         p, policies, method, games, seed = self.position, self.policies, self.method.value, self.games.value, self.seed.value
         force = self.force_exact.value if method == "exact" else self.run_anyway.value
         engine_first = self._engine_first()
-        asked = games
+        asked, settings = games, self._settings()
         if engine_first:
-            compile_in_background()
             games = engine_first_games(p, policies, games, local_cores())
         self._analysing = (p, self.subject.start)
         self._run_seed = None if method == "exact" else seed
@@ -503,31 +352,18 @@ class AnalysisPanel(w.VBox):
             else:
                 self._finish(runs, engine_first_note(games, asked) if engine_first else "")
                 if engine_first:
-                    self._refine_when_compiled(p, asked)
+                    self.controls.refine_when_compiled(lambda: self.run(block=False), self._settings, settings)
 
         self.controls.launch(work, block)
 
     def _engine_first(self) -> bool:
-        """Whether Run analysis is answered by the engine now: the fast path is still to compile, so the engine
-        answers at once with fewer games, saying so, and the compiled games refine it once ready (an exact run
-        and a search, which compiles kernels of its own, wait for the compiling instead)."""
-        return (self.method.value != "exact" and needs_compiling()
-                and not any(name.startswith("search") for name in self.policies))
+        """Whether Run analysis is answered by the engine now (:func:`engine_answers_first`)."""
+        return engine_answers_first(self.policies, self.method.value)
 
-    def _refine_when_compiled(self, p: Position, games: int) -> None:
-        """Once the background compiling is over, run the same analysis again on the compiled path with all its
-        games, unless the panel has moved on meanwhile (another position or run, other settings)."""
-        settings = (self.policies, self.method.value, self.games.value, self.seed.value, self.rule_sets.value)
-
-        def wait() -> None:
-            while compiling_in_background():
-                time.sleep(1.0)
-            unchanged = (self.position is p and not self.controls.running and not needs_compiling() and settings
-                         == (self.policies, self.method.value, self.games.value, self.seed.value, self.rule_sets.value))
-            if unchanged and games == self.games.value:
-                self.run(block=True)
-
-        threading.Thread(target=wait, name="guyenne-refine", daemon=True).start()
+    def _settings(self) -> tuple:
+        """What a run depends on: a refining run is played only while they are those of the first answer."""
+        return (self.position, self.policies, self.method.value, self.games.value, self.seed.value,
+                self.rule_sets.value)
 
     def _finish(self, runs: list[Run] | None, message: str) -> None:
         self.controls.finish(runs is not None)
@@ -556,15 +392,6 @@ class AnalysisPanel(w.VBox):
         self.controls.status.value = gettext("Drawing the figures...")
         self._summary_shown = escape(message)
         self.figure_box.show(self.figures, then=lambda: setattr(self.controls.status, "value", escape(message)))
-
-
-def engine_first_note(played: int, asked: int) -> str:
-    """What a run the engine answered while the fast path compiles says after its summary."""
-    return ngettext("The engine answered with {played} of the {count} game asked while the fast path compiles in "
-                    "the background; the compiled games refine it when ready.",
-                    "The engine answered with {played} of the {count} games asked while the fast path compiles in "
-                    "the background; the compiled games refine it when ready.", asked).format(
-        played=plain_count(played), count=plain_count(asked))
 
 
 def headline_box() -> w.HTML:

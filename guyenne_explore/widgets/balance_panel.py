@@ -33,6 +33,7 @@ import plotly.graph_objects as go
 
 from ..analysis import (
     POLICIES,
+    PolicySpec,
     SWEEPABLE,
     TARGET_METRICS,
     TARGET_WORDS,
@@ -47,16 +48,18 @@ from ..analysis import (
     TooLong,
     to_saved,
     balance_search,
+    compiling_note,
     default_ladder,
+    engine_first_games,
     engine_plays,
     estimate_search,
     ladder_cost,
     level_name,
     local_cores,
     local_pool,
+    needs_compiling,
     parameter_label,
     parse_targets,
-    policy_named,
     skill_depth,
 )
 from ..i18n import N_, gettext, ngettext, number_separators, plain_count, plain_duration, plain_estimate, plain_size
@@ -66,10 +69,12 @@ from ..render.balance import candidate_heads, candidate_rows, candidates_csv, de
 from ..render.balance_report import balance_report
 from ..render.plots import FORMATS, export_figures, rows_html
 from ..engine import PRESETS, Rules
-from .analysis_panel import RunControls, align_labels, run_anyway_box, too_long_words
+from .analysis_panel import align_labels
 from .files import Download, zip_bytes
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
+from .run_controls import (RunControls, engine_answers_first, engine_first_cost, first_answer_words, run_anyway_box,
+                           too_long_words)
 from .language import SaidLine, name_options
 from .plot_view import FigureBox
 from .session_weights import SESSION, SessionWeights, weights_upload
@@ -250,7 +255,7 @@ class BalancePanel(w.VBox):
         self._store: pathlib.Path | None = None
         self._said: Callable[[], str] | None = None  # the status after the last run, as a function of the language
         # the depth section
-        self.ladder = w.Text(value=",".join(level for level in default_ladder() if not level.startswith("search")),
+        self.ladder = w.Text(value=",".join(level for level in default_ladder() if not PolicySpec.parse(level).searches),
                              description="Ladder", continuous_update=False, layout=w.Layout(width="320px"),
                              tooltip="levels weakest first, separated by commas: uniform,heuristic,search:100")
         self.ladder_message = w.HTML()
@@ -357,7 +362,8 @@ class BalancePanel(w.VBox):
     @property
     def policies(self) -> tuple[str, str]:
         """Both sides at the chosen level (the search with its budget)."""
-        level = f"search:{int(self.search_budget.value)}" if self.level.value == "search" else self.level.value
+        level = str(PolicySpec("search", rollouts=int(self.search_budget.value))) if self.level.value == "search" \
+            else self.level.value
         return level, level
 
     def read(self) -> tuple[Space, list[Target]] | None:
@@ -420,8 +426,17 @@ class BalancePanel(w.VBox):
             "one core (racing stops most poor candidates after a quarter of their games)").format(
             candidates=cost.candidates, size=plain_count(space.size), each=plain_count(cost.games_each),
             games=plain_count(cost.games),
-            duration=plain_duration(cost.seconds)))
+            duration=plain_duration(cost.seconds))) + self._waits_words()
         return True
+
+    @staticmethod
+    def _waits_words() -> str:
+        """While the fast path is still to compile: the search waits for it, and why (no first answer from the
+        engine here: a few seconds of its games a candidate would decide no target), with the compiling's time."""
+        if not needs_compiling():
+            return ""
+        return " " + escape(gettext("The search waits for the fast path: a few seconds of the engine's games would "
+                                    "decide no candidate.") + " " + compiling_note())
 
     def _show_fixed(self) -> None:
         """Where the searches are kept, and the search's budget only for a search level."""
@@ -591,7 +606,7 @@ class BalancePanel(w.VBox):
         try:
             levels = [self.weights.resolve(level) for level in typed]
             for level in levels:
-                policy_named(level)
+                PolicySpec.parse(level).policy()
             if len(levels) < 2:
                 raise ValueError(gettext("a ladder needs at least two levels, weakest first (uniform,heuristic)"))
         except ValueError as exc:
@@ -608,12 +623,39 @@ class BalancePanel(w.VBox):
         if not ok or levels is None or rules is None:
             self.depth_cost.value = ""
             return False
+        first = self._first_deals(levels, rules)
+        if first:  # the engine answers first: its games' cost, then the refining
+            cost = ladder_cost(levels, first, rules, fast=False)
+            self.depth_cost.value = escape(engine_first_cost("Measure depth", sum(n for _w, _s, n, _t in cost),
+                                                             sum(t for _w, _s, _n, t in cost) / self._depth_cores(levels, True)))
+            return True
         lines = [gettext("{stronger} against {weaker}: {games} games (both seats), {duration} on one core").format(
             stronger=level_name(stronger), weaker=level_name(weaker), games=plain_count(games),
             duration=plain_duration(seconds)) for weaker, stronger, games, seconds in ladder_cost(
-                levels, self.depth_games.value, rules)]
-        self.depth_cost.value = "".join(f"<div>{escape(line)}</div>" for line in lines)
+                levels, self.depth_games.value, rules)] + [compiling_note()]
+        self.depth_cost.value = "".join(f"<div>{escape(line)}</div>" for line in lines if line)
         return True
+
+    def _first_deals(self, levels: list[str], rules: Rules) -> int:
+        """The deals a match the engine plays for the ladder's first answer while the fast path compiles
+        (:func:`.run_controls.engine_answers_first`), a few seconds over every match in both seats; 0 once it is
+        compiled, or where a level waits for it (a search)."""
+        if not engine_answers_first(levels):
+            return 0
+        start, parts = Position.start(rules), 2 * (len(levels) - 1)
+        cores = self._depth_cores(levels, True)
+        return min(engine_first_games(start, pair, self.depth_games.value, cores, parts)
+                   for pair in zip(levels, levels[1:]))
+
+    @staticmethod
+    def _depth_cores(levels: list[str], by_engine: bool) -> int:
+        """The cores the ladder's games use: the local ones where the engine plays them (``by_engine``: all of them, as
+        in a first answer), else this process."""
+        return local_cores() if (by_engine or engine_plays(levels)) and local_cores() > 1 else 1
+
+    def _depth_settings(self) -> tuple:
+        """What a depth run depends on: a refining run is played only while they are those of the first answer."""
+        return self.preset(), self.ladder.value, self.depth_games.value, self.seed.value
 
     def run_depth(self, block: bool = True) -> None:
         """Measure the chosen rule set's skill depth; block=False runs in a background thread."""
@@ -626,15 +668,21 @@ class BalancePanel(w.VBox):
         # the seed field above serves both runs
         rules, levels, games, seed = self.preset(), self.levels(), self.depth_games.value, self.seed.value
         assert rules is not None and levels is not None  # check_depth() has just read them
-        executor = local_pool() if engine_plays(levels) and local_cores() > 1 else None
+        asked, first = self._depth_settings(), self._first_deals(levels, rules)
+        played, asked_games = 2 * first * (len(levels) - 1), 2 * games * (len(levels) - 1)
+        said = (lambda: gettext("Done")) if not first else (lambda: first_answer_words(played, asked_games))
+        games = first or games  # the engine's first answer plays fewer deals
+        executor = local_pool() if self._depth_cores(levels, bool(first)) > 1 else None
         self.depth_button.disabled = True
-        self.depth_controls.start(gettext("Measuring the skill depth of {rules}...").format(rules=rules))
-        self.depth_controls.pace([(n, seconds) for _w, _s, n, seconds in ladder_cost(levels, games, rules)])
+        self.depth_controls.start(gettext("Measuring the skill depth of {rules}...").format(rules=rules),
+                                  compile_first=not first)
+        self.depth_controls.pace([(n, seconds) for _w, _s, n, seconds in ladder_cost(levels, games, rules,
+                                                                                     fast=not first)])
 
         def work() -> None:
             try:
                 depth = skill_depth(rules, levels, games, seed, executor, self.depth_controls.callback,
-                                    force=self.run_anyway.value)
+                                    force=self.run_anyway.value, fast=not first)
             except TooLong as exc:  # the ladder's games, refused before any is played
                 refusal = exc
                 self._depth_finish(None, lambda: too_long_words(refusal))
@@ -645,7 +693,10 @@ class BalancePanel(w.VBox):
                 error = str(exc)
                 self._depth_finish(None, lambda: gettext("The analysis failed: {error}").format(error=error))
             else:
-                self._depth_finish(depth, lambda: gettext("Done"))
+                self._depth_finish(depth, said)
+                if first:
+                    self.depth_controls.refine_when_compiled(lambda: self.run_depth(block=False), self._depth_settings,
+                                                             asked)
 
         self.depth_controls.launch(work, block)
 

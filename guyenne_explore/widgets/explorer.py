@@ -102,7 +102,7 @@ class Explorer(w.HBox):
         self.state = ExplorerState(start)  # what every panel shows (see the module's words)
         self.table = Table(start)
         self.moves = MovesPanel(state=self.state)
-        self.analysis = AnalysisPanel(start)
+        self.analysis = AnalysisPanel(start, state=self.state)  # it shows and writes the state's analysis settings
         self.analysis.add_class("guyenne-analysis")  # for pages and tests to find the panel
         self.lab = VariantLab(start)
         self.lab.add_class("guyenne-variant-lab")

@@ -1,4 +1,5 @@
-"""Small form pieces of the builder: card counts per value, rule parameters, problems in words.
+"""Small form pieces of the builder: card counts per value, number boxes, problems in words (the rules'
+parameters are :mod:`.rules_editor`'s).
 
 They hold no rule: the card kinds come from the rules' card set, the choices
 from the engine's constants, and every check is the engine's (the builder
@@ -8,24 +9,16 @@ only routes each problem message to the part of the form it is about).
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
 
 from .. import numbers
-from ..analysis import PARAMETER_LABELS, choice_label
 from ..engine import HERO, KINDS, SYMBOLS, Cards
 from ..i18n import gettext, ngettext
-from ..engine import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES
 from .guard import guarded
-from .language import name_options
 from .messages import messages_html  # noqa: F401 (panels import it from here)
-
-#: team set-ups offered for the ``members`` parameter
-MEMBERS = {"1 v 1": (1, 1), "2 v 2": (2, 2), "2 v 1": (2, 1), "1 v 2": (1, 2)}
-
 
 def kinds_shown(*cards: Cards) -> tuple[int, ...]:
     """Kinds present in any of ``cards``, strongest first (the hero before the values)."""
@@ -207,138 +200,6 @@ class TotalsRow:
                           f'title="{html.escape(tip)}" style="{look};font-weight:bold;padding:0 2px">{shown}</span>')
         size = f"{counted.size}/{expected.size}" if expected is not None else str(counted.size)
         self.total.value = f"= {size}"
-
-
-def parse_card_counts(text: str) -> dict[str, int]:
-    """``"2:12 3:4 4:3 5:2"`` as ``{"2": 12, ...}``; a ValueError says what cannot be read."""
-    pairs = re.findall(r"([0-9])\s*[:x×]\s*([0-9]+)", text)  # the digits 0-9, as every number is read
-    rest = re.sub(r"([0-9])\s*[:x×]\s*([0-9]+)|[\s,;]", "", text)
-    if rest or not pairs:
-        raise ValueError(gettext("write card counts as value:count pairs like 2:12 3:4 4:3 5:2, not {text}").format(
-            text=_short(text)))
-    if any(len(n) > 6 for _, n in pairs):
-        raise ValueError(gettext("a card count of {digits} digits is no count of cards").format(
-            digits=max(len(n) for _, n in pairs)))
-    return {v: int(n) for v, n in pairs}
-
-
-def format_card_counts(counts: dict[str, int]) -> str:
-    return " ".join(f"{v}:{n}" for v, n in sorted(counts.items()))
-
-
-class RulesParameters:
-    """One widget per rules parameter (RULES.md 10 override keys), read and written as JSON values.
-
-    Numbers are text boxes read by :func:`read_whole`, so what a person types stays
-    and a non-number is a problem of the rules section rather than a silent revert.
-    """
-
-    NUMBERS = {key: PARAMETER_LABELS[key]
-               for key in ("exhaustion_limit", "hand_size", "castles", "max_at_castle", "pre_discard")}
-
-    def __init__(self, on_change: Callable[[], None]) -> None:
-        lay = w.Layout(width="auto")  # each fills its column of the grid: room for the French labels
-        style = {"description_width": "130px"}
-
-        def choice(key: str, opts: tuple[str, ...]) -> w.Dropdown:  # options in words (sides, reshuffle rules...)
-            return name_options(w.Dropdown(options=opts, description=PARAMETER_LABELS[key], layout=lay, style=style),
-                                choice_label)
-
-        number = lambda name: number_box(0, width="auto", description=self.NUMBERS[name], style=style)
-        flag = lambda key: w.Checkbox(description=PARAMETER_LABELS[key], indent=False, layout=lay)
-        self.widgets: dict[str, w.Widget] = {
-            "removal": choice("removal", REMOVALS),
-            "scoring": choice("scoring", SCORINGS),
-            "exhaustion_limit": number("exhaustion_limit"),
-            "reshuffle": choice("reshuffle", RESHUFFLES),
-            "adjacency": choice("adjacency", ADJACENCIES),
-            "card_counts": w.Text(description=PARAMETER_LABELS["card_counts"], layout=lay, style=style,
-                                  continuous_update=False),
-            "hero": flag("hero"),
-            "hand_size": number("hand_size"),
-            "castles": number("castles"),
-            "max_at_castle": number("max_at_castle"),
-            "pre_discard": number("pre_discard"),
-            "first_side": choice("first_side", SIDES),
-            "concede_as_decision": flag("concede_as_decision"),
-            "members": w.Dropdown(options=list(MEMBERS), description=PARAMETER_LABELS["members"], layout=lay,
-                                  style=style),
-        }
-        for widget in self.widgets.values():
-            widget.observe(lambda _c: on_change(), names="value")
-
-    def set(self, described: dict[str, Any]) -> list[str]:
-        """Show the values of ``Rules.describe()`` (or of a preset plus overrides from a file).
-
-        A value no field can show (a list for ``members``, a flag that is not true or
-        false...) leaves the field as it was and comes back as a note in words; a number
-        field shows any text or number as written, and says beside it if it is not one.
-        """
-        notes: list[str] = []
-        for key, widget in self.widgets.items():
-            if key not in described:
-                continue
-            value, shown_value = described[key], _short(described[key])
-            if key in self.NUMBERS:
-                if isinstance(value, bool) or not isinstance(value, (int, str)):
-                    notes.append(gettext("rules: {key} {value} is not a whole number: kept {kept}").format(
-                        key=key, value=shown_value, kept=widget.value))
-                    continue
-                value = value[:40] if isinstance(value, str) else str(value) if value.bit_length() < 64 \
-                    else gettext("a number too large")
-            elif key == "card_counts":
-                if not isinstance(value, dict) or not all(isinstance(n, int) and not isinstance(n, bool)
-                                                          for n in value.values()):
-                    notes.append(gettext("rules: card_counts {value} is not value:count pairs: kept {kept}").format(
-                        value=shown_value, kept=widget.value))
-                    continue
-                value = format_card_counts(value)
-            elif key == "members":
-                pair = (value.get("english", 1), value.get("french", 1)) if isinstance(value, dict) else None
-                found = next((k for k, v in MEMBERS.items() if v == pair), None)
-                if found is None:
-                    notes.append(gettext("rules: members {value} is not one of {choices}: kept {kept}").format(
-                        value=shown_value, choices=", ".join(MEMBERS), kept=widget.value))
-                    continue
-                value = found
-            elif isinstance(widget, w.Checkbox) and not isinstance(value, bool):
-                notes.append(gettext("rules: {key} {value} is not true or false: kept {kept}").format(
-                    key=key, value=shown_value, kept=widget.value))
-                continue
-            elif isinstance(widget, w.Dropdown) and (not isinstance(value, str) or value not in widget.options):
-                notes.append(gettext("rules: {key} {value} is not one of {choices}: kept {kept}").format(
-                    key=key, value=shown_value, choices=", ".join(widget.options), kept=widget.value))
-                continue
-            widget.value = value
-        return notes
-
-    def read(self) -> tuple[dict[str, Any], list[str]]:
-        """The JSON values of every parameter, and the problems of the ones that cannot be read."""
-        out: dict[str, Any] = {}
-        problems: list[str] = []
-        for key, widget in self.widgets.items():
-            value = widget.value
-            if key == "card_counts":
-                try:
-                    value = parse_card_counts(value)
-                except ValueError as exc:
-                    problems.append(f"rules: {exc}")
-                    continue
-            elif key in self.NUMBERS:
-                value, problem = read_whole(value, f"rules: {self.NUMBERS[key]}", low=-WIDE)
-                if problem is not None:
-                    problems.append(problem)
-                    continue
-            elif key == "members":
-                value = dict(zip(SIDES, MEMBERS[value]))
-            out[key] = value
-        return out, problems
-
-
-def _short(value: Any) -> str:
-    """A value from a file as a note shows it: short, whatever its size."""
-    text = repr(value) if not isinstance(value, int) or value.bit_length() < 64 else gettext("a huge number")
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # ---------------------------------------------------------------------- problems

@@ -14,7 +14,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis import POLICIES, policy_named
+from ..analysis import POLICIES, PolicySpec, to_saved
 from ..analysis import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,
                                 why_not_solvable)
 from ..i18n import castle_number, gettext, ngettext, plain_count, side_title
@@ -27,8 +27,9 @@ from .guard import guarded, log
 class OptimalPanel(w.VBox):
     """Value, the first decision's equilibrium mix (table and castle line), policies' exploitability."""
 
-    #: what a saved session keeps of the last solve: its settings only (a solve's result is not saved yet)
-    SAVED: dict[str, Any] = {}
+    #: what a saved session keeps of the last solve (see .session): its result, the position solved, and the seconds its
+    #: best responses took (None: none asked)
+    SAVED = {"result": OptimalResult, "solved": Position, "responses": float | None}
 
     def __init__(self, **kwargs: Any) -> None:
         self.objective = w.Dropdown(options=[("P(win), a draw counting half", "win"),
@@ -66,11 +67,18 @@ class OptimalPanel(w.VBox):
         return {"objective": self.objective, "against": self.against, "budget": self.budget}
 
     def saved_results(self) -> dict[str, Any]:
-        """Nothing: the solve's result is not kept in a session (:data:`SAVED`)."""
-        return {}
+        """The last solve as session data (:data:`SAVED`); nothing before one."""
+        if self.result is None or self._solved is None:
+            return {}
+        return {"result": to_saved(self.result), "solved": to_saved(self._solved), "responses": self._responses}
 
     def show_saved(self, saved: dict[str, Any]) -> None:
-        """Nothing to draw: see :data:`SAVED`."""
+        """The last solve as a session kept it (checked: :data:`SAVED`), drawn again while its position is shown
+        (nothing is solved again)."""
+        if "result" not in saved or "solved" not in saved:
+            return
+        self.result, self._solved, self._responses = saved["result"], saved["solved"], saved.get("responses")
+        self.refresh()
 
     def why_not(self) -> str | None:
         """Why the solver does not apply to the position, in a sentence (None: it applies); the analysis' Run
@@ -111,7 +119,7 @@ class OptimalPanel(w.VBox):
                                                 "per policy and side)...").format(
                         seconds=f"{result.seconds:.1f}", budget=f"{budget:g}")
                     start = time.perf_counter()
-                    result.exploitability = exploitability(p, {n: policy_named(n) for n in names}, solver,
+                    result.exploitability = exploitability(p, {n: PolicySpec.parse(n).policy() for n in names}, solver,
                                                            budget_seconds=budget)
                     responses = time.perf_counter() - start
             except Exception as exc:  # noqa: BLE001  shown in the page: a thread has no one else to tell

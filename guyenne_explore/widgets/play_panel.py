@@ -23,7 +23,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis import policy_named
+from ..analysis import PolicySpec
 from ..i18n import N_, point_name, side_title
 from ..i18n import gettext as _
 from ..engine import Policy
@@ -42,7 +42,7 @@ from .table import Table
 
 #: where a game can start: the explorer's position and the variant lab's variant (when the panel has them), or a preset
 TABLE, VARIANT = "table", "variant"
-#: the levels a bot seat offers (any other level the registry reads may be typed)
+#: the levels a bot seat offers (any other level PolicySpec reads may be typed)
 LEVELS = ("heuristic", "uniform", "strong", "search:200")
 
 
@@ -84,7 +84,7 @@ class SeatRow(w.HBox):
                 raise ValueError(_("{seat}: give the person's pseudonym").format(seat=where))
             return Seat(self.side, self.member, "person", name=who[:60]), None
         try:
-            policy = policy_named(weights.resolve(who))
+            policy = PolicySpec.parse(weights.resolve(who)).policy()
         except ValueError as exc:
             raise ValueError(f"{where}: {exc}") from None
         model_for = getattr(policy, "model_for", None)
@@ -223,7 +223,7 @@ class PlayPanel(w.VBox):
             self.status.value = html.escape(_("{file} is no unfinished game of this folder").format(file=path.name))
             return
         try:
-            policies = [policy_named(self.weights.resolve(s.policy)) if s.kind == "bot" and s.policy else None
+            policies = [PolicySpec.parse(self.weights.resolve(s.policy)).policy() if s.kind == "bot" and s.policy else None
                         for s in record.header.seats]
         except ValueError as exc:
             self.status.value = html.escape(str(exc))
@@ -365,6 +365,22 @@ class PlayPanel(w.VBox):
             self.status.value = "<br>".join(html.escape(f"{Path(f).name}: {why}") for f, why in bad)
 
     # ------------------------------------------------------------------ display
+    #: what a saved session keeps of the tab besides its fields: nothing (every game is kept in the games folder,
+    #: resumed from there)
+    SAVED: dict[str, Any] = {}
+
+    def saved_fields(self) -> dict[str, w.Widget]:
+        """The fields a session keeps, in the order they are set back (the seats follow the rules chosen, and keep
+        what was typed for as many seats: they are not kept)."""
+        return {"source": self.source, "seed": self.seed, "allow_undo": self.allow_undo}
+
+    def saved_results(self) -> dict[str, Any]:
+        """Nothing (:data:`SAVED`)."""
+        return {}
+
+    def show_saved(self, saved: dict[str, Any]) -> None:
+        """Nothing to draw (:data:`SAVED`)."""
+
     def refresh(self) -> None:
         """After a language switch: the prompt, the resume offer, the seats' labels and the summary in the new
         language."""

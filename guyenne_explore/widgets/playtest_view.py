@@ -20,9 +20,9 @@ from ..analysis import (LEVELS, Cancelled, PlaytestError, PlaytestReport, budget
 from ..i18n import N_, gettext, plain_count, plain_duration
 from ..engine import GameRecord, read_records
 from ..render.playtest_report import players_table
-from .analysis_panel import RunControls
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
+from .run_controls import RunControls
 
 #: the section's fixed texts, for extraction (the language switch looks each up in the catalogue)
 LABELS = (N_("<h4>Read the games</h4>"), N_("Games"), N_("Budget"), N_("Bot games"), N_("Read the games"),

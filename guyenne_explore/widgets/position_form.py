@@ -32,7 +32,6 @@ from .forms import (
     SECTIONS,
     WIDE,
     CountsRow,
-    RulesParameters,
     TotalsRow,
     kinds_shown,
     messages_html,
@@ -42,6 +41,7 @@ from .forms import (
 )
 from .guard import guarded
 from .language import name_options, relabel
+from .rules_editor import RulesEditor
 from .scroll import ScrollTo
 
 CONTROLS = ("neutral", "english", "french")
@@ -170,7 +170,7 @@ class PositionForm(w.VBox):
         # rules
         self.preset = w.Dropdown(options=list(PRESETS), value="advanced", description="rules preset")
         self.preset.observe(guarded(self.errors["rules"])(self._on_preset), names="value")
-        self.parameters = RulesParameters(self._changed_in("rules"))
+        self.parameters = RulesEditor(self._changed_in("rules"))
         self.parameters.set(Rules.preset("advanced").describe())
         # castles
         self.castle_row = w.HBox()

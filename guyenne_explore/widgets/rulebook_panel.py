@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from html import escape
+from typing import Any
+
 import ipywidgets as w
 
 from ..analysis import Rulebook, build_rulebook
@@ -51,6 +53,23 @@ class RulebookPanel(w.VBox):
                           w.HBox([w.Label(N_("Download:")), self.paper, self.html_button, self.pdf_button, self.download],
                                  layout=w.Layout(flex_flow="row wrap", align_items="center")),
                           self.diff, self.page])
+
+    #: what a saved session keeps besides the fields: whether the rulebook was built (built again on opening, from
+    #: the rules chosen: nothing else to keep)
+    SAVED = {"built": bool}
+
+    def saved_fields(self) -> dict[str, w.Widget]:
+        """The fields a session keeps, in the order they are set back."""
+        return {"source": self.source, "paper": self.paper}
+
+    def saved_results(self) -> dict[str, Any]:
+        """Whether the rulebook is built (:data:`SAVED`); nothing before it is."""
+        return {"built": True} if self.book is not None else {}
+
+    def show_saved(self, saved: dict[str, Any]) -> None:
+        """The rulebook built again from the rules chosen, as it was shown."""
+        if saved.get("built"):
+            self.show()
 
     def rules(self) -> Rules | None:
         """The rules chosen, or None (their problems said beside the choice) when the lab's cannot be built."""

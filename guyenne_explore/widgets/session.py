@@ -3,11 +3,11 @@
 A session file holds the whole workspace: the explorer's position, the game played (as a game record from its
 first position, so the engine replays and checks every step on the way back in), the step shown (Back and Forward
 go on from it), the analysis settings, and every tab's fields and last results (the analysis and its optimal-play
-section, the variant lab's variant, comparison and sweep, the skill levels and how they play, the Balance tab's
-search and depth).  Results are kept as summaries (a sampled result's distinct games with their counts, never one
-row a game) that the panels draw their figures from again on opening, as after a language switch: nothing is
-played again.  Version 1 files (the position, the history and the analysis settings, with a list of the last
-results) still open.
+section's solve, the variant lab's variant, comparison and sweep, the skill levels and how they play, the Balance tab's
+search and depth, the Play tab's rules, seed and undo, the rulebook's rules and paper, built again when it was).
+Results are kept as summaries (a sampled result's distinct games with their counts, never one row a game) that the
+panels draw their figures from again on opening, as after a language switch: nothing is played again.  Version 1
+files (the position, the history and the analysis settings, with a list of the last results) still open.
 
 Opening a file reads and checks all of it before anything changes, as every loader reads untrusted input: a file
 larger than :data:`MAX_SESSION_BYTES` is refused, each field is checked against its widget's choices and bounds
@@ -34,14 +34,15 @@ from ..engine import ProblemsError
 from ..engine import GameRecord
 from ..render.storyboard import record_from_positions
 from ..engine import Rules
-from .analysis_panel import METHODS, OPTIMAL
+from .analysis_panel import METHODS, OPTIMAL, rule_set_options
 from .files import Download, Upload
 from .forms import NumberField, messages_html
 from .guard import guarded
 from .language import SaidLine, Saying
+from .state import AnalysisSettings
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .explorer import Explorer
+    from .workspace import Workspace
 
 #: what a session file says it is, and the version of its layout
 KIND = "guyenne-explore session"
@@ -68,7 +69,7 @@ class Session:
     position: Position
     history: tuple[Position, ...]
     index: int
-    settings: dict[str, Any]
+    settings: AnalysisSettings
     #: version 1's results, as RULES.md section 10 writes them (listed on opening; version 2 keeps them in ``tabs``)
     results: dict[str, Any]
     #: each tab's fields (widget, value) and results by :func:`_tabs`'s name, checked (version 2)
@@ -76,30 +77,27 @@ class Session:
 
 
 # ---------------------------------------------------------------------- to a file
-def session_data(explorer: Explorer) -> dict[str, Any]:
+def session_data(explorer: Workspace) -> dict[str, Any]:
     """The explorer's session as JSON data (refused while the builder's position is not valid)."""
     p, played = explorer.state.position, explorer.state.history
     if p is None:
         raise SessionError(gettext("the built position is not valid: fix its problems before saving the session"))
-    panel = explorer.analysis
     history, index = played.positions, played.index
-    settings = {"rule_sets": [r.to_json() for r in panel.rule_sets.value],
-                "english_policy": panel.english_policy.value, "french_policy": panel.french_policy.value,
-                "search_budget": panel.search_budget.value, "method": panel.method.value,
-                "games": panel.games.value, "seed": panel.seed.value, "force_exact": panel.force_exact.value}
+    settings = explorer.state.analysis.to_json()
     tabs = {name: {"fields": {key: to_saved(_value(field)) for key, field in tab.saved_fields().items()},
                    "results": tab.saved_results()} for name, tab in _tabs(explorer).items()}
     return {"kind": KIND, "version": VERSION, "position": p.to_json(),
             "history": record_from_positions(history).to_json(), "step": index, "analysis": settings, "tabs": tabs}
 
 
-def _tabs(explorer: Explorer) -> dict[str, Any]:
+def _tabs(explorer: Workspace) -> dict[str, Any]:
     """Each part of the workspace a session keeps besides the analysis settings, by its name in the file, in the
     order it is opened (the lab before the Balance tab, which may start from the lab's variant).  Each has
     ``saved_fields()`` (its fields by name, in the order they are set back), ``SAVED`` (each result's name and the
     type it is read back as), ``saved_results()`` and ``show_saved(checked)``."""
     return {"lab": explorer.lab, "skill": explorer.skill, "style": explorer.skill.how_they_play,
-            "balance": explorer.balance, "analysis": explorer.analysis, "optimal": explorer.analysis.optimal}
+            "balance": explorer.balance, "play": explorer.play, "rulebook": explorer.rulebook,
+            "analysis": explorer.analysis, "optimal": explorer.analysis.optimal}
 
 
 def _value(field: w.Widget) -> Any:
@@ -125,11 +123,11 @@ def _choice(settings: dict[str, Any], name: str, choices: tuple[str, ...]) -> st
     return str(value)
 
 
-def _settings(data: Any, explorer: Explorer) -> dict[str, Any]:
-    """The analysis settings of a file, checked against what the panel offers."""
+def _settings(data: Any) -> AnalysisSettings:
+    """The analysis settings of a file, checked against what the analysis offers (its policies, methods, bounds)."""
     if not isinstance(data, dict):
         raise SessionError(gettext("the analysis settings must be an object"))
-    panel = explorer.analysis
+    bounds = AnalysisSettings.BOUNDS
     rule_sets = data.get("rule_sets")
     if not isinstance(rule_sets, list) or not rule_sets:
         raise SessionError(gettext("the analysis settings name no rule set"))
@@ -140,12 +138,12 @@ def _settings(data: Any, explorer: Explorer) -> dict[str, Any]:
     force = data.get("force_exact", False)
     if not isinstance(force, bool):
         raise SessionError(gettext("the analysis setting force_exact must be true or false"))
-    return {"rule_sets": rules, "english_policy": _choice(data, "english_policy", tuple(POLICIES)),
-            "french_policy": _choice(data, "french_policy", tuple(POLICIES)),
-            "search_budget": _whole(data, "search_budget", int(panel.search_budget.low), int(panel.search_budget.high)),
-            "method": _choice(data, "method", (*METHODS, OPTIMAL)),
-            "games": _whole(data, "games", int(panel.games.low), int(panel.games.high)),
-            "seed": _whole(data, "seed", int(panel.seed.low), int(panel.seed.high)), "force_exact": force}
+    return AnalysisSettings(tuple(rules), english_policy=_choice(data, "english_policy", tuple(POLICIES)),
+                            french_policy=_choice(data, "french_policy", tuple(POLICIES)),
+                            search_budget=_whole(data, "search_budget", *bounds["search_budget"]),
+                            method=_choice(data, "method", (*METHODS, OPTIMAL)),
+                            games=_whole(data, "games", *bounds["games"]), seed=_whole(data, "seed", *bounds["seed"]),
+                            force_exact=force)
 
 
 def _option(field: w.Widget, data: Any, where: str) -> Any:
@@ -206,7 +204,7 @@ def _tab(tab: Any, data: Any, where: str) -> tuple[list[tuple[w.Widget, Any]], d
     return values, checked
 
 
-def read_session(text: str, explorer: Explorer) -> Session:
+def read_session(text: str, explorer: Workspace) -> Session:
     """The session a file's text holds, every part checked by the engine; a SessionError says what is wrong."""
     if len(text) > MAX_SESSION_BYTES:
         raise SessionError(gettext("the file is too large for a session"))
@@ -249,22 +247,16 @@ def read_session(text: str, explorer: Explorer) -> Session:
     if unknown:
         raise SessionError(gettext("the session has an unknown tab {name}").format(name=repr(unknown[0])[:60]))
     checked = {name: _tab(tab, saved[name], f"tabs.{name}") for name, tab in tabs.items() if name in saved}
-    return Session(position, history, index, _settings(data.get("analysis"), explorer), results, checked)
+    return Session(position, history, index, _settings(data.get("analysis")), results, checked)
 
 
-def open_session(explorer: Explorer, session: Session) -> list[Note]:
+def open_session(explorer: Workspace, session: Session) -> list[Note]:
     """Show ``session`` in the explorer: the position, the history and its step, the analysis settings.
     Returns notes on what could not be restored (a rule set the panel does not offer for this position)."""
     explorer.state.follow(session.history, session.index)  # its position is the session's (read_session checks)
-    panel, s = explorer.analysis, session.settings
-    offered = [rules for _label, rules in panel.rule_sets.options]
-    chosen = [r for r in s["rule_sets"] if r in offered]
-    panel.rule_sets.value = tuple(chosen) or (session.position.rules,)
-    panel.english_policy.value, panel.french_policy.value = s["english_policy"], s["french_policy"]
-    panel.method.value = s["method"]
-    panel.force_exact.value = s["force_exact"]
-    panel.search_budget.value, panel.games.value, panel.seed.value = s["search_budget"], s["games"], s["seed"]
-    notes = [_left_out(r) for r in s["rule_sets"] if r not in offered]
+    explorer.state.analysis = session.settings  # the analysis panel shows them, leaving out a rule set it does not offer
+    offered = [rules for _label, rules in rule_set_options(session.position)]
+    notes = [_left_out(r) for r in session.settings.rule_sets if r not in offered]
     tabs = _tabs(explorer)
     for name, (values, results) in session.tabs.items():
         for field, value in values:
@@ -322,7 +314,7 @@ def results_summary_html(results: dict[str, Any]) -> str:
 class SessionControls(w.VBox):
     """"Save session" (a browser download) and "Open session" (an upload), with their words beside them."""
 
-    def __init__(self, explorer: Explorer, **kwargs: Any) -> None:
+    def __init__(self, explorer: Workspace, **kwargs: Any) -> None:
         self.explorer = explorer
         self.save_button = w.Button(description=N_("Save session"), icon="download", layout=w.Layout(width="auto"),
                                     tooltip=N_("one JSON file: the position, the rules, the moves, and every tab's "

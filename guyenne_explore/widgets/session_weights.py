@@ -14,19 +14,15 @@ from __future__ import annotations
 import pathlib
 import re
 import tempfile
+from dataclasses import replace
 from html import escape
 from collections.abc import Callable
 from typing import Any
 
-from ..analysis import MAX_WEIGHTS_BYTES, model_from_text
+from ..analysis import MAX_WEIGHTS_BYTES, PolicySpec, model_from_text
 from ..i18n import N_, gettext
 from .files import Upload
 from .forms import messages_html
-
-#: the level that plays named weights: ``strong@NAME``
-PREFIX = "strong@"
-#: the level that plays named weights fitted to people's games, by the same rule: ``persona@NAME``
-PERSONA_PREFIX = "persona@"
 
 
 class SessionWeights:
@@ -39,35 +35,40 @@ class SessionWeights:
 
     @property
     def names(self) -> list[str]:
-        """The names a level may give after ``strong@``, in the order they came."""
+        """The names a level may give after ``strong@`` (or ``persona@``), in the order they came."""
         return list(self._files)
 
     def resolve(self, level: str) -> str:
         """``level`` as the analysis plays it: ``strong@NAME`` (or ``persona@NAME``) becomes ``strong@FILE``
         (``persona@FILE``) of this session's weights of that name; other levels pass as typed.  A ValueError says
-        which names there are, without naming a path or opening one."""
-        prefix = next((p for p in (PREFIX, PERSONA_PREFIX) if level.startswith(p)), None)
-        if prefix is None:
+        which names there are, without naming a path or opening one (an unknown level is refused in the words of
+        :meth:`PolicySpec.parse`)."""
+        spec = PolicySpec.parse(level)
+        if spec.weights is None:
             return level
-        file = self._files.get(level[len(prefix):])
-        if file is None and prefix == PERSONA_PREFIX:
+        file = self._files.get(spec.weights)
+        if file is None and spec.kind == "persona":
             raise ValueError(gettext("persona@NAME takes the name of weights trained or uploaded in this session: "
                                      "{names}").format(names=self._offered()))
         if file is None:
             raise ValueError(gettext("strong@NAME takes the name of weights trained or uploaded in this session: "
                                      "{names}").format(names=self._offered()))
-        return prefix + str(file)
+        return str(replace(spec, weights=str(file)))
 
     def typed(self, level: str) -> str:
         """The inverse of :meth:`resolve`: the name a resolved level was typed as (exports never name a path)."""
-        names = {prefix + str(file): prefix + name for name, file in self._files.items()
-                 for prefix in (PREFIX, PERSONA_PREFIX)}
-        return names.get(level, level)
+        names = {str(file): name for name, file in self._files.items()}
+        try:
+            spec = PolicySpec.parse(level)
+        except ValueError:  # not a level resolve gave: nothing to hide
+            return level
+        name = names.get(spec.weights or "")
+        return level if name is None else str(replace(spec, weights=name))
 
     def _offered(self) -> str:
         if not self._files:
             return gettext("none yet (Upload weights adds a weights JSON file)")
-        return ", ".join(PREFIX + name for name in self._files)
+        return ", ".join(str(PolicySpec("strong", weights=name)) for name in self._files)
 
     def add_trained(self, name: str, file: pathlib.Path) -> None:
         """Offer the weights strong was trained into here under ``name``."""
@@ -104,7 +105,7 @@ def weights_upload(weights: SessionWeights, then: Callable[[], Any]) -> Upload:
             upload.message = messages_html([str(exc)])
             return
         upload.message = escape(gettext("Uploaded: {level} in the levels plays these weights.").format(
-            level=PREFIX + name))
+            level=PolicySpec("strong", weights=name)))
         then()
 
     upload.on_text(uploaded)

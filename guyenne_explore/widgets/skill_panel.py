@@ -15,29 +15,32 @@ with the same games as one process for the same seed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
 import ipywidgets as w
 
 from ..analysis import Cancelled, TooLong
-from ..analysis import SkillTable, level_name, skill_levels, to_saved
-from ..analysis import compiling_note, local_cores, local_pool, skill_cost
+from ..analysis import PolicySpec, SkillTable, level_name, skill_levels, to_saved
+from ..analysis import compiling_note, engine_first_games, local_cores, local_pool, skill_cost
 from ..analysis import Metric
-from ..i18n import LANGUAGES, gettext, ngettext, plain_count, plain_duration
+from ..i18n import gettext, ngettext, plain_count, plain_duration
 from ..engine import Position
 from ..engine import Rules
 from ..render.plots import rows_html
 from ..render.headline import skill_headline
 from ..render.skill import skill_figure, skill_rows
-from .analysis_panel import (RunControls, align_labels, cancelled_words, headline_box, headline_html, rule_set_options,
-                             run_anyway_box, too_long_words)
+from .analysis_panel import align_labels, headline_box, headline_html, rule_set_options
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
+from .run_controls import (RunControls, cancelled_words, engine_answers_first, engine_first_cost, first_answer_words,
+                           run_anyway_box, too_long_words)
 from .language import name_options
 from .plot_view import FigureBox
 from .starts import Start, Subject
 from .training import TRAINED, StrongTraining
+from .exploit_view import CounterSection
 from .style_view import StyleSection
 
 #: the metrics a run keeps (all shown on demand); the first is shown first
@@ -79,8 +82,13 @@ class SkillPanel(w.VBox):
         self.table: SkillTable | None = None
         self.subject = Subject(self.headline, self.figure_box, self.changes, self.details)  # the position; the figures' while stale
         self._analysing: tuple[Position, Start | None] | None = None
+        # the status after the last run, as a function of the language, and as last written (a switch writes it again)
+        self._said: Callable[[], str] = lambda: gettext("Done")
+        self._said_shown = ""
         # how each level plays, under the rule sets chosen here, from the deal
         self.how_they_play = StyleSection(self.chosen_rule_sets, self.seed, run_anyway=self.run_anyway)
+        # on request only (minutes): every counter-strategy against each level chosen here
+        self.counters = CounterSection(lambda: self.levels, lambda: self.position)
         self.rule_sets.observe(guarded(self.how_they_play.controls.status)(lambda _: self.how_they_play.check()),
                                names="value")
         self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))
@@ -90,6 +98,7 @@ class SkillPanel(w.VBox):
         for box in (self.uniform, self.heuristic, self.strong, self.strong_trained, self.search, self.rule_sets,
                     self.games.box, self.search_games.box, self.search_budget.box):
             box.observe(guarded(self.controls.status)(lambda _: self._show_cost()), names="value")
+            box.observe(guarded(self.counters.controls.status)(lambda _: self.counters.check()), names="value")
         levels = w.VBox([w.HTML("<b>Skill levels</b> (both sides at each level)"),
                          self.uniform, self.heuristic, self.strong, self.strong_trained, self.search,
                          self.search_budget])
@@ -100,7 +109,8 @@ class SkillPanel(w.VBox):
                           w.HBox([self.rule_sets, levels, settings], layout=w.Layout(flex_flow="row wrap")),
                           self.training.box, self.cost, self.controls.box(self.run_button), self.controls.status,
                           self.subject.stale_note,
-                          self.headline, self.figure_box, self.changes, self.details, self.how_they_play], **kwargs)
+                          self.headline, self.figure_box, self.changes, self.details, self.counters,
+                          self.how_they_play], **kwargs)
         self.position: Position | None = None
         self.set_position(position)
 
@@ -109,6 +119,7 @@ class SkillPanel(w.VBox):
         the builder last loaded (a dealt opening is named with its seed while it is shown)."""
         self.position = position
         self.subject.set_position(position, start)
+        self.counters.check()  # its cost under these rules, or no run while the position is invalid
         if position is None:
             self.run_button.disabled = True
             self.controls.status.value = gettext("The built position is not valid: fix its problems to analyse it.")
@@ -143,7 +154,8 @@ class SkillPanel(w.VBox):
             return
         self.table = saved["table"]
         self.subject.ran(saved["analysed"], None)
-        self.controls.status.value = escape(gettext("Done"))
+        self._said = lambda: gettext("Done")
+        self.controls.status.value = self._said_shown = escape(self._said())
         self._show()
 
     def _show_cost(self) -> None:
@@ -153,14 +165,35 @@ class SkillPanel(w.VBox):
         if self.position is None or not levels:
             self.cost.value = ""
             return
-        games = {lv: self.search_games.value if lv.startswith("search") else self.games.value for lv in levels}
-        cost = skill_cost(self.position, list(self.rule_sets.value) or [self.position.rules], games, local_cores())
+        chosen = list(self.rule_sets.value) or [self.position.rules]
+        games = {lv: self.search_games.value if PolicySpec.parse(lv).searches else self.games.value for lv in levels}
+        first = self._first_games(self.position, levels, games, len(chosen))
+        if first:  # the engine answers first: its games, and the levels that wait for the compiled games
+            cost = skill_cost(self.position, chosen, first, local_cores(), fast=False)
+            self.cost.value = escape(" ".join(filter(None, (engine_first_cost(
+                "Run skill levels", sum(n for _lv, n, _s in cost), sum(s for _lv, _n, s in cost)),
+                _waiting_words([lv for lv in levels if lv not in first])))))
+            return
+        cost = skill_cost(self.position, chosen, games, local_cores())
         seconds = sum(s for _lv, _n, s in cost)
         total = sum(n for _lv, n, _s in cost)
         self.cost.value = escape(" ".join(filter(None, (ngettext(
             "Run skill levels plays {games} game: {duration} here.",
             "Run skill levels plays {games} games: {duration} here.", total).format(
             games=plain_count(total), duration=plain_duration(seconds)), compiling_note()))))
+
+    @staticmethod
+    def _first_games(p: Position, levels: list[str], games: dict[str, int], rule_sets: int) -> dict[str, int]:
+        """The games a rule set of each level the engine answers first (:func:`.run_controls.engine_answers_first`),
+        sharing a few seconds over the levels and ``rule_sets``; none once the fast path is compiled (a search level
+        waits for the compiled games, the others are answered without it)."""
+        first = [lv for lv in levels if engine_answers_first((lv, lv))]
+        return {lv: engine_first_games(p, (lv, lv), games[lv], local_cores(), len(first) * rule_sets) for lv in first}
+
+    def _settings(self) -> tuple:
+        """What a run depends on: a refining run is played only while they are those of the first answer."""
+        return (self.position, self.levels, self.rule_sets.value, self.games.value, self.search_games.value,
+                self.seed.value)
 
     def _show_training(self) -> None:
         """The training of strong for the position's rules, shown while its level is ticked."""
@@ -179,7 +212,8 @@ class SkillPanel(w.VBox):
         return list(dict.fromkeys(
             name for box, name in ((self.uniform, "uniform"), (self.heuristic, "heuristic"), (self.strong, "strong"),
                                    (self.strong_trained, self.training.policy()),
-                                   (self.search, f"search:{int(self.search_budget.value)}")) if box.value and name))
+                                   (self.search, str(PolicySpec("search", rollouts=int(self.search_budget.value)))))
+            if box.value and name))
 
     def run(self, block: bool = True) -> None:
         """Sample every chosen rule set at every chosen level; block=False runs in a background thread."""
@@ -198,17 +232,24 @@ class SkillPanel(w.VBox):
             return
         chosen = list(self.rule_sets.value) or [self.position.rules]
         labels = {v: lb for lb, v in self.rule_sets.options}
-        games = {lv: self.search_games.value if lv.startswith("search") else self.games.value for lv in levels}
+        games = {lv: self.search_games.value if PolicySpec.parse(lv).searches else self.games.value for lv in levels}
         p, seed, force = self.position, self.seed.value, self.run_anyway.value
+        settings, first = self._settings(), self._first_games(p, levels, games, len(chosen))
+        said = (lambda: gettext("Done")) if not first else _first_words(
+            sum(first.values()) * len(chosen), sum(games.values()) * len(chosen), [lv for lv in levels if lv not in first])
+        if first:  # the engine answers at once the levels it plays in Python, with fewer games
+            levels, games = list(first), first
         # the search's games, played by the engine, go to the local cores (compiled ones stay here)
         executor = local_pool() if local_cores() > 1 else None
         self._analysing = (p, self.subject.start)
         self.run_button.disabled = self.training.train_button.disabled = True
         self.controls.start(gettext("Sampling {rule_sets} at {levels}...").format(
             rule_sets=ngettext("{count} rule set", "{count} rule sets", len(chosen)).format(count=len(chosen)),
-            levels=ngettext("{count} skill level", "{count} skill levels", len(levels)).format(count=len(levels))))
+            levels=ngettext("{count} skill level", "{count} skill levels", len(levels)).format(count=len(levels))),
+            compile_first=not first)
         # the time left by the levels' costs: the compiled levels' games take a thousandth of a search's
-        self.controls.pace([(n, seconds) for _lv, n, seconds in skill_cost(p, chosen, games, local_cores())])
+        self.controls.pace([(n, seconds) for _lv, n, seconds in skill_cost(p, chosen, games, local_cores(),
+                                                                           fast=not first)])
 
         def progress(step: str) -> None:  # which sample runs now; the bar counts its games
             self.controls.status.value = escape(step)
@@ -217,7 +258,7 @@ class SkillPanel(w.VBox):
             try:
                 table = skill_levels(p, chosen, [labels[r] for r in chosen], levels, METRICS, games=games,
                                      seed=seed, executor=executor, progress=progress, on_games=self.controls.callback,
-                                     force=force)
+                                     force=force, fast=not first)
             except Cancelled:
                 self._finish(None, cancelled_words(self.table is not None))
             except TooLong as exc:  # all the levels' games together, refused before any is played
@@ -228,11 +269,16 @@ class SkillPanel(w.VBox):
                 log.exception("skill levels run failed")
                 self._finish(None, gettext("The analysis failed: {error}").format(error=exc))
             else:
-                self._finish(table, "")
+                self._finish(table, "", said)
+                if first:
+                    self.controls.refine_when_compiled(lambda: self.run(block=False), self._settings, settings)
 
         self.controls.launch(work, block)
 
-    def _finish(self, table: SkillTable | None, message: str) -> None:
+    def _finish(self, table: SkillTable | None, message: str,
+                said: Callable[[], str] = lambda: gettext("Done")) -> None:
+        """The run's end: its ``message`` where it played nothing, else its table drawn and ``said`` (its closing
+        status, said again in the language of the moment after a switch)."""
         self.controls.finish(table is not None)
         self.run_button.disabled = self.position is None
         self._show_cost()  # the compiling it announced is done: the line says so no more
@@ -240,11 +286,15 @@ class SkillPanel(w.VBox):
         if table is None:
             self.controls.status.value = escape(message)
             return
-        self.table = table
+        self.table, self._said = table, said
         if self._analysing is not None:
             self.subject.ran(*self._analysing)
         self.controls.status.value = gettext("Drawing the figures...")
-        self._show(then=lambda: setattr(self.controls.status, "value", escape(gettext("Done"))))
+        self._show(then=self._say)
+
+    def _say(self) -> None:
+        """The status after the last run, once its figure is drawn."""
+        self.controls.status.value = self._said_shown = escape(self._said())
 
     def refresh(self) -> None:
         """After a language switch: the last run's figure, sentences and table, and the status, in the new language
@@ -255,12 +305,13 @@ class SkillPanel(w.VBox):
         self.training.controls.redraw()
         self._show_cost()
         self.how_they_play.refresh()
+        self.counters.refresh()
         if self.controls.running:
             return
         if self.position is None:
             self.controls.status.value = gettext("The built position is not valid: fix its problems to analyse it.")
-        elif self.controls.status.value in {escape(gettext("Done", lang)) for lang in LANGUAGES}:
-            self.controls.status.value = escape(gettext("Done"))
+        elif self.controls.status.value == self._said_shown:
+            self.controls.status.value = self._said_shown = escape(self._said())
         self._show()
 
     def _show(self, then: Any = None) -> None:
@@ -285,3 +336,19 @@ class SkillPanel(w.VBox):
         caption = gettext("{metric} by rule set and level (95% interval), and its verdict").format(
             metric=Metric.label_of(metric))
         self.details.value = f"<h4>{escape(caption)}</h4>" + rows_html(skill_rows(self.table, metric))
+
+
+def _waiting_words(levels: list[str]) -> str:
+    """The levels left out of the engine's first answer (a search's kernels are the fast path's own), said beside it;
+    nothing when none is."""
+    if not levels:
+        return ""
+    return ngettext("{levels} waits for the fast path: it joins the answer when the compiled games refine it.",
+                    "{levels} wait for the fast path: they join the answer when the compiled games refine it.",
+                    len(levels)).format(levels=", ".join(level_name(lv) for lv in levels))
+
+
+def _first_words(played: int, asked: int, waiting: list[str]) -> Callable[[], str]:
+    """The status after the engine's first answer, as a function of the language: done, with how many of the games
+    asked the engine played, and the levels that wait for the compiled games."""
+    return lambda: " ".join(filter(None, (first_answer_words(played, asked), _waiting_words(waiting))))

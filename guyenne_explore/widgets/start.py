@@ -20,11 +20,11 @@ from ..i18n import N_, gettext
 from ..engine import Rules
 from .guard import guarded
 from .starts import BEFORE_DEAL, before_deal
+from .state import AnalysisSettings
 
-if TYPE_CHECKING:  # the explorer holds the start: only the panels' types are needed here
-    from .analysis_panel import AnalysisPanel
-    from .explorer import Explorer
+if TYPE_CHECKING:  # the explorer holds the start: only the lab's and the explorer's types are needed here
     from .variant_lab import VariantLab
+    from .workspace import Workspace
 
 #: the rule set every first question is asked of (the explorer opens on it)
 FIRST_RULES = "advanced"
@@ -42,54 +42,55 @@ class Question:
     key: str
     words: str
     tooltip: str
-    set_up: Callable[[Explorer], None]
+    set_up: Callable[[Workspace], None]
     said: Callable[[], str]
 
 
-def _from_the_deal(ex: Explorer, rules: Rules | str = FIRST_RULES) -> None:
+def _from_the_deal(ex: Workspace, rules: Rules | str = FIRST_RULES) -> None:
     """The builder on the game before the deal under ``rules``: every deal weighed by its probability."""
     ex.builder.start_choice.value = BEFORE_DEAL
     ex.builder.load_position(before_deal(rules))
 
 
-def _uniform(panel: AnalysisPanel | VariantLab) -> None:
+def _uniform(panel: VariantLab) -> None:
     """Both sides at random legal moves, the method chosen by the plan, a few hundred games, seed 0: the
-    panels' own defaults, set again in case the user changed them."""
+    lab's own defaults, set again in case the user changed them."""
     panel.english_policy.value = panel.french_policy.value = "uniform"
     panel.method.value = "auto"
     panel.games.value, panel.seed.value = 500, 0
 
 
-def _fair(ex: Explorer) -> None:
+def _fair(ex: Workspace) -> None:
     _from_the_deal(ex)
-    _uniform(ex.analysis)
-    ex.analysis.rule_sets.value = (Rules.preset(FIRST_RULES),)
+    # the analysis' own defaults (both sides at random legal moves, the method chosen by the plan, a few hundred
+    # games, seed 0), asked again in case the user changed them: the analysis panel shows them
+    ex.state.analysis = AnalysisSettings((Rules.preset(FIRST_RULES),))
     ex.show_tab("Analysis")
 
 
-def _change(ex: Explorer) -> None:
+def _change(ex: Workspace) -> None:
     _from_the_deal(ex)
     _uniform(ex.lab)
     ex.lab.load_rules(Rules.preset(FIRST_RULES, **FIRST_CHANGE))
     ex.show_tab("Variant lab")
 
 
-def _targets(ex: Explorer) -> None:
+def _targets(ex: Workspace) -> None:
     _from_the_deal(ex)
     ex.show_tab("Balance")
 
 
-def _skill(ex: Explorer) -> None:
+def _skill(ex: Workspace) -> None:
     _from_the_deal(ex)
     ex.skill.rule_sets.value = (Rules.preset(FIRST_RULES),)
     ex.show_tab("Skill levels")
 
 
-def _teach(ex: Explorer) -> None:
+def _teach(ex: Workspace) -> None:
     """Nothing to set up here: the teaching game has its own notebook (the line under the questions links it)."""
 
 
-def _example(ex: Explorer) -> None:
+def _example(ex: Workspace) -> None:
     ex.builder.start_choice.value = "rulebook example"
     ex.builder.start_from("rulebook example")
     ex.diagram_export.selected_index = 0  # the diagram's export, open under the table
@@ -129,7 +130,7 @@ class StartScreen(w.VBox):
     """"What do you want to know?" and one button a question (:data:`QUESTIONS`); a click sets the question up in
     ``explorer`` and the line below says what was set up.  ``chosen``: the last question's key."""
 
-    def __init__(self, explorer: Explorer, **kwargs: Any) -> None:
+    def __init__(self, explorer: Workspace, **kwargs: Any) -> None:
         self._explorer = explorer
         self.note = w.HTML()
         self.chosen: str | None = None

@@ -2,8 +2,10 @@
 
 ``ExplorerState`` holds the position the panels show (None while the builder's form is
 invalid), the problems of that form, the game stepped through (``history``), the move
-hovered or selected in the move list (``highlight``) and the start the builder last loaded
-(to name a dealt opening by its seed).  Two kinds of change write it:
+hovered or selected in the move list (``highlight``), the start the builder last loaded
+(to name a dealt opening by its seed) and what the analysis is asked (``analysis``, one
+immutable :class:`AnalysisSettings`: the analysis panel shows and writes it, a session saves
+and opens it).  Two kinds of change write the position:
 
 - an edit of the builder that makes a valid position, or an invalid one (:meth:`ExplorerState.build`):
   a new game starts there, or no position at all;
@@ -19,11 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import traitlets
 
 from ..engine import Position
 from ..engine import Problem
+from ..engine import Rules
 from .starts import Start
 
 
@@ -49,9 +53,37 @@ class History:
         return History(self.positions, max(0, min(len(self.positions) - 1, self.index + delta)))
 
 
+@dataclass(frozen=True)
+class AnalysisSettings:
+    """What the analysis is asked: the rule sets, each side's policy, the search's rollouts a decision (for the
+    side that searches), the method (``auto``, ``exact``, ``sample`` or ``optimal play``), the games and their seed,
+    and whether an exact run goes past its size limit.  A new value replaces the old one, so that whoever observes
+    :attr:`ExplorerState.analysis` sees every change, and a session saves what was asked, not what widgets hold."""
+
+    rule_sets: tuple[Rules, ...] = ()
+    english_policy: str = "uniform"
+    french_policy: str = "uniform"
+    search_budget: int = 400
+    method: str = "auto"
+    games: int = 500
+    seed: int = 0
+    force_exact: bool = False
+
+    #: each whole-number setting's bounds: the panel's boxes take these, a session file is checked against them
+    BOUNDS: ClassVar[dict[str, tuple[int, int]]] = {"search_budget": (1, 100_000), "games": (1, 10_000_000),
+                                                   "seed": (0, 999_999_999)}
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as a session file keeps them (its ``analysis``)."""
+        return {"rule_sets": [r.to_json() for r in self.rule_sets], "english_policy": self.english_policy,
+                "french_policy": self.french_policy, "search_budget": self.search_budget, "method": self.method,
+                "games": self.games, "seed": self.seed, "force_exact": self.force_exact}
+
+
 class ExplorerState(traitlets.HasTraits):
     """What the explorer shows, as observable traits (see the module's words): observe ``position``,
-    ``problems``, ``draft``, ``history``, ``highlight`` or ``start``.  ``position`` is always ``history.current``."""
+    ``problems``, ``draft``, ``history``, ``highlight``, ``start`` or ``analysis``.  ``position`` is always
+    ``history.current``."""
 
     position = traitlets.Instance(Position, allow_none=True)
     problems = traitlets.List(traitlets.Instance(Problem))
@@ -61,9 +93,11 @@ class ExplorerState(traitlets.HasTraits):
     history = traitlets.Instance(History)
     highlight = traitlets.Unicode("")
     start = traitlets.Instance(Start, allow_none=True)
+    analysis = traitlets.Instance(AnalysisSettings)
 
     def __init__(self, position: Position | None = None) -> None:
-        super().__init__(position=position, history=History((position,), 0) if position is not None else History())
+        super().__init__(position=position, history=History((position,), 0) if position is not None else History(),
+                         analysis=AnalysisSettings((position.rules,) if position is not None else ()))
 
     def build(self, position: Position | None, problems: Iterable[Problem] = (), start: Start | None = None,
               draft: Position | None = None) -> None:

@@ -2,7 +2,7 @@
 
 Each chosen level plays the rule sets chosen above against itself, from the deal; the section says the
 cost before the run, shows its progress with the time left and stops on Cancel (the tab's
-:class:`.analysis_panel.RunControls`), then writes the sentences a designer reads (only what the 95%
+:class:`.run_controls.RunControls`), then writes the sentences a designer reads (only what the 95%
 intervals support), the figures by level and rule set, the table of every measure with its interval, and
 offers them as CSV or JSON downloads.  A language switch redraws the kept results: nothing is played again.
 """
@@ -17,15 +17,17 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis import (STYLE_LEVELS, Cancelled, PlayStyle, TooLong, cost_line, level_name, play_styles, policy_named,
-                        style_cost, to_saved)
+from ..analysis import (STYLE_LEVELS, Cancelled, PlayStyle, TooLong, compiling_note, cost_line, engine_first_games,
+                        level_name, play_styles, PolicySpec, style_cost, to_saved)
 from ..i18n import N_, gettext, plain_count, plain_size
 from ..render.style import style_csv, style_figures, style_tables
-from ..engine import Rules
-from .analysis_panel import RunControls, align_labels, run_anyway_box, too_long_words
+from ..engine import Position, Rules
+from .analysis_panel import align_labels
 from .files import Download
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
+from .run_controls import (RunControls, engine_answers_first, engine_first_cost, first_answer_words, run_anyway_box,
+                           too_long_words)
 from .language import SaidLine
 from .plot_view import FigureBox
 from .session_weights import SESSION, SessionWeights, weights_upload
@@ -102,7 +104,7 @@ class StyleSection(w.VBox):
         try:
             levels = [self.weights.resolve(level) for level in typed]
             for level in levels:
-                policy_named(level)
+                PolicySpec.parse(level).policy()
             if not levels:
                 raise ValueError(gettext("name at least one level: uniform,heuristic,strong"))
         except ValueError as exc:
@@ -120,10 +122,31 @@ class StyleSection(w.VBox):
         if not ok or levels is None:
             self.cost.value = ""
             return False
+        rule_sets, first = [r for _label, r in chosen], self._first_games(levels, chosen)
+        if first:  # the engine answers first: its games' cost, then the refining
+            cost = style_cost(levels, first, rule_sets, fast=False)
+            self.cost.value = escape(engine_first_cost("Compare how they play", sum(n for _lv, n, _s in cost),
+                                                       sum(s for _lv, _n, s in cost)))
+            return True
         self.cost.value = "".join(
             "<div>" + escape(cost_line(level_name(level), games, len(chosen), seconds)) + "</div>"
-            for level, games, seconds in style_cost(levels, self.games.value, [r for _label, r in chosen]))
+            for level, games, seconds in style_cost(levels, self.games.value, rule_sets)) + (
+            f"<div>{escape(compiling_note())}</div>" if compiling_note() else "")
         return True
+
+    def _first_games(self, levels: list[str], chosen: list[tuple[str, Rules]]) -> int:
+        """The games a level the engine plays for its first answer while the fast path compiles
+        (:func:`.run_controls.engine_answers_first`), a few seconds over every level and rule set; 0 once it is
+        compiled, or where a level waits for it (a search)."""
+        if not engine_answers_first(levels):
+            return 0
+        parts = len(levels) * len(chosen)
+        return min(engine_first_games(Position.start(rules), (level, level), self.games.value, 1, parts)
+                   for level in levels for _label, rules in chosen)
+
+    def _settings(self) -> tuple:
+        """What a run depends on: a refining run is played only while they are those of the first answer."""
+        return self.levels_text.value, self.games.value, self.seed.value, tuple(self.rule_sets())
 
     # ------------------------------------------------------------------ the run
     def run(self, block: bool = True) -> None:
@@ -135,17 +158,22 @@ class StyleSection(w.VBox):
         levels, chosen = self.levels(), self.rule_sets()
         assert levels is not None  # check() has just read them
         games, seed = self.games.value, self.seed.value
+        settings, first = self._settings(), self._first_games(levels, chosen)
+        played, asked = first * len(levels) * len(chosen), games * len(levels) * len(chosen)
+        said = (lambda: gettext("Done")) if not first else (lambda: first_answer_words(played, asked))
+        games = first or games  # the engine's first answer plays fewer games
         self.run_button.disabled = True
         self._enable_exports(False)
-        self.controls.start(gettext("Playing {games} games a level...").format(games=plain_count(games)))
+        self.controls.start(gettext("Playing {games} games a level...").format(games=plain_count(games)),
+                            compile_first=not first)
         # the time left by each part's cost, in the order played: every level under one rule set, then the next
         self.controls.pace([(n, seconds) for _label, rules in chosen
-                            for _level, n, seconds in style_cost(levels, games, [rules])])
+                            for _level, n, seconds in style_cost(levels, games, [rules], fast=not first)])
 
         def work() -> None:
             try:
                 styles = play_styles([rules for _label, rules in chosen], levels, games, seed, self.controls.callback,
-                                     force=self.run_anyway.value)
+                                     force=self.run_anyway.value, fast=not first)
             except TooLong as exc:  # every level's games together, refused before any is played
                 refusal = exc
                 self._finish(None, lambda: too_long_words(refusal))
@@ -162,7 +190,9 @@ class StyleSection(w.VBox):
                 named = [replace(style, rules=label, levels=tuple(replace(level, level=self.weights.typed(level.level))
                                                                   for level in style.levels))
                          for style, (label, _rules) in zip(styles, chosen)]
-                self._finish(named, lambda: gettext("Done"))
+                self._finish(named, said)
+                if first:
+                    self.controls.refine_when_compiled(lambda: self.run(block=False), self._settings, settings)
 
         self.controls.launch(work, block)
 

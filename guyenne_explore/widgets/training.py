@@ -4,7 +4,7 @@ The variant lab and the skill levels tab offer the learned policy ``strong`` (th
 its preset's, or under a variant that of the preset it was made from) and "strong, trained for this variant".  Choosing the
 latter shows what training for the variant costs, measured here (the games a generation and the
 games a second of this machine) before anything starts; Train then runs
-:func:`..analysis.train` in the panel's background thread with the shared :class:`.RunControls`
+:func:`..analysis.train` in the panel's background thread with the shared :class:`.run_controls.RunControls`
 (bar, time left, Cancel: the run stops within one candidate's games).  The weights are kept in the
 user's cache under the rules' fingerprint (:func:`..analysis.cache_file`), so the variant is trained
 once; a cancelled run keeps its state beside them and Train continues it.  The panels then play
@@ -20,13 +20,13 @@ from typing import Any, Callable
 
 import ipywidgets as w
 
-from ..analysis import (TRAIN_DEFAULTS, cache_file, estimate_training, local_cores, local_pool, read_model, read_state,
+from ..analysis import (TRAIN_DEFAULTS, PolicySpec, cache_file, estimate_training, local_cores, local_pool, read_model, read_state,
                         train, trained_preset, write_weights)
 from ..i18n import N_, current_language, gettext, ngettext, plain_count, plain_duration
 from ..engine import Rules
-from .analysis_panel import RunControls
 from .guard import guarded, log
 from .language import relabel
+from .run_controls import RunControls
 from .session_weights import SESSION, SessionWeights
 
 #: the option of the panels' policy choices that plays strong with weights trained for the variant
@@ -76,7 +76,7 @@ class StrongTraining:
         if self.rules is None or self.file is None:
             return None
         if self.file.exists():
-            return f"strong@{self.file}"
+            return str(PolicySpec("strong", weights=str(self.file)))
         return "strong" if trained_preset(self.rules) is not None else None
 
     def show(self, rules: Rules | None, wanted: bool) -> None:

@@ -1,8 +1,8 @@
 """Variant lab: edit any rules parameter, compare the variant with its preset, sweep one parameter.
 
-The editors hold a preset plus overrides; the engine builds the variant
-(``Rules.from_json``) and names every problem of an inconsistent one, which
-blocks the runs.  All analysis goes through analysis/variants.py: the lab only
+The rules editor (:mod:`.rules_editor`, the builder's) holds a preset plus overrides;
+the engine builds the variant (``Rules.from_json``) and names every problem of an
+inconsistent one, which blocks the runs.  All analysis goes through analysis/variants.py: the lab only
 gathers the settings and shows what comes back.
 """
 
@@ -14,12 +14,10 @@ from typing import Any, Callable, Literal
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from ..analysis import POLICIES
+from ..analysis import POLICIES, PolicySpec
 from ..analysis import Cancelled, TooLong
 from ..analysis import AnalysisResult
 from ..analysis import (
-    PARAMETER_LABELS,
-    REFUSED,
     SWEEP_METRICS,
     SWEEPABLE,
     Run,
@@ -32,97 +30,34 @@ from ..analysis import (
     sweep,
     sweep_label,
     swept_change,
+    swept_value,
 )
-from ..analysis import local_cores
+from ..analysis import engine_first_games, local_cores
 from ..i18n import current_language, gettext, plain_count
 from ..engine import Position
 from ..render.plots import metrics_rows, result_figures, rows_html, sweep_figure
 from ..render.headline import comparison_headline, sweep_headline
 from ..render.report import differences_words, rules_words
-from ..engine import (
-    ADJACENCIES,
-    PRESETS,
-    REMOVALS,
-    RESHUFFLES,
-    SCORINGS,
-    SIDES,
-    Rules,
-    RulesError,
-)
+from ..engine import PRESETS, Rules, RulesError, When
 from .analysis_panel import (
     METHODS,
     ExportBar,
-    RunControls,
-    cancelled_words,
     headline_box,
     headline_html,
     problems_html,
-    run_anyway_box,
-    too_long_words,
 )
-from .forms import WIDE, NumberField, messages_html, number_box, read_whole, unreadable
+from .forms import NumberField, messages_html, unreadable
 from .guard import guarded as show_errors_in
 from .guard import log
 from .language import name_options
 from .plot_view import FigureBox
+from .rules_editor import RulesEditor
+from .run_controls import RunControls, cancelled_words, engine_answers_first, engine_first_note, run_anyway_box, too_long_words
 from .starts import Start, Subject, is_before_deal
 from .training import TRAINED, StrongTraining
 
-CARD_VALUES = ("2", "3", "4", "5")
 #: most values one sweep runs (each value is a whole analysis)
 MAX_SWEEP_VALUES = 25
-
-
-def _editors() -> dict[str, w.Widget]:
-    """One editor per rules parameter, keyed as the JSON override keys (card counts as ``count:V``)."""
-    wide = {"description_width": "120px"}
-
-    # each parameter under the builder's name for it (PARAMETER_LABELS), its choices in words
-    def choice(key: str, options: tuple[str, ...]) -> w.Dropdown:
-        return name_options(w.Dropdown(options=options, description=PARAMETER_LABELS[key], style=wide,
-                                       layout=w.Layout(width="auto")), choice_label)
-
-    def number(key: str) -> w.Text:  # text, so letters typed stay and are named (see _read_editors)
-        return number_box(0, width="auto", description=parameter_label(key, "en"), style=wide)
-
-    def flag(key: str) -> w.Checkbox:
-        # not indented (as in the builder): the French "perdre sans montrer : une décision" fills its column
-        return w.Checkbox(description=PARAMETER_LABELS[key], indent=False, layout=w.Layout(width="auto"))
-
-    return {
-        "removal": choice("removal", REMOVALS), "scoring": choice("scoring", SCORINGS),
-        "reshuffle": choice("reshuffle", RESHUFFLES), "adjacency": choice("adjacency", ADJACENCIES),
-        "first_side": choice("first_side", SIDES),
-        **{key: number(key) for key in ("hand_size", "castles", "max_at_castle", "exhaustion_limit", "pre_discard")},
-        **{f"count:{v}": number(f"count:{v}") for v in CARD_VALUES},
-        "members:english": number("members:english"), "members:french": number("members:french"),
-        "hero": flag("hero"), "concede_as_decision": flag("concede_as_decision"),
-    }
-
-
-def rules_values(rules: Rules) -> dict[str, Any]:
-    """The editors' values for ``rules``."""
-    spec = rules.describe()
-    out = {k: v for k, v in spec.items() if k not in ("preset", "card_counts", "members")}
-    out.update({f"count:{v}": spec["card_counts"].get(v, 0) for v in CARD_VALUES})
-    out.update({f"members:{side}": n for side, n in spec["members"].items()})
-    return out
-
-
-def rules_from_values(preset: str, values: dict[str, Any]) -> Rules:
-    """The variant the editors describe; RulesError names every problem."""
-    spec: dict[str, Any] = {"preset": preset, "card_counts": {}, "members": {}}
-    for key, value in values.items():
-        if key.startswith("count:"):
-            spec["card_counts"][key[6:]] = value
-        elif key.startswith("members:"):
-            spec["members"][key[8:]] = value
-        else:
-            spec[key] = value
-    # valued cards the editors do not show (a custom preset's 6s...) stay as the preset has them
-    for v, n in Rules.preset(preset).card_counts.items():
-        spec["card_counts"].setdefault(str(v), n)
-    return Rules.from_json(spec)
 
 
 class VariantLab(w.VBox):
@@ -136,8 +71,11 @@ class VariantLab(w.VBox):
 
     def __init__(self, position: Position | None = None, **kwargs: Any) -> None:
         self.preset = w.Dropdown(options=list(PRESETS), description="preset")
-        self.editors = _editors()
         self.rules_problems = w.HTML()
+        # the builder's rules editor: one field a parameter, each as the engine states it
+        self.rules_editor = RulesEditor(show_errors_in(self.rules_problems)(lambda: self._refresh()), label_width="120px")
+        #: the editor's fields by parameter name (RULES.md 10)
+        self.editors = self.rules_editor.widgets
         self.variant_label = w.HTML()
         # strong plays its preset's weights (under a variant, the preset's it was made from); TRAINED, weights trained for the variant
         self.english_policy = w.Dropdown(options=[*POLICIES, TRAINED], value="uniform", description="English")
@@ -184,8 +122,6 @@ class VariantLab(w.VBox):
         in_rules, in_sweep = show_errors_in(self.rules_problems), show_errors_in(self.sweep_message)
         self.preset.observe(in_rules(lambda ch: self._loading or self.load_rules(Rules.preset(ch["new"]))),
                             names="value")
-        for editor in self.editors.values():
-            editor.observe(in_rules(lambda _: self._refresh()), names="value")
         self.sweep_parameter.observe(in_sweep(lambda _: self._sweep_range()), names="value")
         for choice in (self.english_policy, self.french_policy):
             choice.observe(show_errors_in(self.training.controls.status)(lambda _: self._show_training()), names="value")
@@ -257,8 +193,7 @@ class VariantLab(w.VBox):
         self._loading = True
         try:
             self.preset.value = rules.preset_name
-            for key, value in rules_values(rules).items():
-                self.editors[key].value = value if isinstance(value, bool) or not isinstance(value, int) else str(value)
+            self.rules_editor.set(rules.describe())
         finally:
             self._loading = False
         self._refresh()
@@ -268,30 +203,18 @@ class VariantLab(w.VBox):
     def preset_rules(self) -> Rules:
         return Rules.preset(self.preset.value)
 
-    def _read_editors(self) -> tuple[dict[str, Any], list[str]]:
-        """The editors' values (numbers read from their text) and the words for any that is not a number."""
-        values: dict[str, Any] = {}
-        not_numbers: list[str] = []
-        for key, editor in self.editors.items():
-            if isinstance(editor, w.Text):
-                values[key], bad = read_whole(editor.value, editor.description, low=-WIDE)
-                not_numbers += [bad] if bad else []
-            else:
-                values[key] = editor.value
-        return values, not_numbers
-
     def _refresh(self) -> None:
         if self._loading:
             return
-        values, not_numbers = self._read_editors()
+        values, unread = self.rules_editor.read()
         try:
-            if not_numbers:
+            if unread:
                 raise RulesError([])
-            self.variant = rules_from_values(self.preset.value, values)
+            self.variant = Rules.from_json({"preset": self.preset.value, **values})
         except RulesError as exc:
             self.variant = None
             self.rules_problems.value = ("<div style='color:#b22222'>" + gettext("This variant is not playable:") + "<ul>"
-                                         + "".join(f"<li>{escape(str(p))}</li>" for p in [*not_numbers, *exc.problems])
+                                         + "".join(f"<li>{escape(str(p))}</li>" for p in [*unread, *exc.problems])
                                          + "</ul></div>")
             self.variant_label.value = ""
         else:
@@ -325,13 +248,13 @@ class VariantLab(w.VBox):
             compared.append((gettext("variant {rules}").format(rules=_in_words(self.variant)), self.variant))
         for label, rules in compared:  # one line a change, under its rule set
             found = changes(p, rules)
-            words = [_change_html(c.words(), c.when == REFUSED) for c in found] or [
+            words = [_change_html(c.words(), c.when == When.REFUSED) for c in found] or [
                 escape(gettext("the position's own rules: nothing changes"))]
             items.append("<li>" + gettext("{rules}:").format(rules=f"<b>{escape(label)}</b>") + "<ul>"
                          + "".join(f"<li>{x}</li>" for x in words) + "</ul></li>")
         swept = swept_change(p, self.sweep_parameter.value)
         items.append("<li>" + _change_html(gettext("sweep of {parameter}: {when}").format(
-            parameter=parameter_label(self.sweep_parameter.value), when=swept.when_words()), swept.when == REFUSED)
+            parameter=parameter_label(self.sweep_parameter.value), when=swept.when_words()), swept.when == When.REFUSED)
             + "</li>")
         self.application.value = f"<div>{escape(title)}</div><ul style='margin:2px 0'>" + "".join(items) + "</ul>"
 
@@ -397,10 +320,9 @@ class VariantLab(w.VBox):
         name = self.sweep_parameter.value
         numeric = SWEEPABLE[name] is None
         self.sweep_from.disabled = self.sweep_to.disabled = not numeric
-        if numeric:
-            value = self._read_editors()[0].get(name)
-            if isinstance(value, int):
-                self.sweep_from.value, self.sweep_to.value = max(value, 0), max(value, 0) + 2
+        if numeric and self.variant is not None:
+            value = swept_value(self.variant, name)
+            self.sweep_from.value, self.sweep_to.value = value, value + 2
 
     def sweep_values(self) -> list[Any]:
         """The values the sweep runs; a ValueError says why the range cannot be swept."""
@@ -440,8 +362,10 @@ class VariantLab(w.VBox):
             self.controls.status.value = ""
 
     # ------------------------------------------------------------ runs
-    def _settings(self) -> dict[str, Any] | None:
-        """The run's settings, or None (with the words in the status line) while Games or Seed cannot be read."""
+    def _settings(self, parts: int) -> dict[str, Any] | None:
+        """The run's settings, or None (with the words in the status line) while Games or Seed cannot be read.  While
+        the fast path compiles the engine answers first (:func:`.run_controls.engine_answers_first`): fewer games,
+        a few seconds over the run's ``parts`` (rule sets), and ``fast`` False."""
         problems = unreadable(self.games, self.seed, self.search_budget)
         if problems:  # each also stands beside its box
             self.controls.status.value = messages_html([gettext("Not run: {problems}").format(problems="; ".join(problems))])
@@ -452,18 +376,36 @@ class VariantLab(w.VBox):
             self.controls.status.value = messages_html([gettext(
                 "Not run: strong is not trained for this variant yet: Train it first (its cost is shown above).")])
             return None
-        policies = tuple(f"search:{int(self.search_budget.value)}" if v == "search" else trained if v == TRAINED else v
-                         for v in chosen)
+        policies: tuple[str, str] = tuple(  # type: ignore[assignment]  # trained: not None where chosen (checked above)
+            str(PolicySpec("search", rollouts=int(self.search_budget.value))) if v == "search" else trained if v == TRAINED
+            else v for v in chosen)
         # skilled games played by the engine go to the local cores, as the plan says (the same games as one process)
         # "run anyway" confirms sampled games only: force would also force an exact enumeration
         force = self.run_anyway.value and self.method.value != "exact"
+        p = self.position
+        first = p is not None and engine_answers_first(policies, self.method.value)
+        games = engine_first_games(p, policies, self.games.value, local_cores(), parts) if first and p else self.games.value
         return {"policies": policies, "method": self.method.value, "cores": local_cores(), "force": force,
-                "games": self.games.value, "seed": self.seed.value, "progress": self.controls.callback}
+                "games": games, "seed": self.seed.value, "progress": self.controls.callback, "fast": not first}
 
-    def _launch(self, message: str, work: Any, block: bool) -> None:
+    def _asked(self) -> tuple:
+        """What a run depends on: a refining run is played only while they are those of the first answer."""
+        return (self.position, self.variant, self.preset_rules, self.english_policy.value, self.french_policy.value,
+                self.search_budget.value, self.method.value, self.games.value, self.seed.value,
+                self.sweep_parameter.value, self.sweep_from.value, self.sweep_to.value, self.sweep_metric.value)
+
+    def _first_words(self, settings: dict[str, Any], parts: int) -> Callable[[], str]:
+        """After the engine's first answer (``settings`` without ``fast``), how many of the games asked it played, as a
+        function of the language; nothing after the compiled games."""
+        if settings["fast"]:
+            return lambda: ""
+        played, asked = settings["games"] * parts, self.games.value * parts
+        return lambda: engine_first_note(played, asked)
+
+    def _launch(self, message: str, work: Any, block: bool, compile_first: bool = True) -> None:
         self.compare_button.disabled = self.sweep_button.disabled = self.training.train_button.disabled = True
         self.exports.enable(False)
-        self.controls.start(message)
+        self.controls.start(message, compile_first)
 
         def guarded() -> None:
             try:
@@ -484,11 +426,12 @@ class VariantLab(w.VBox):
         """The variant and its preset from the same position, same policies and seed, side by side."""
         if self.position is None or self.variant is None or self.controls.running:
             return
-        p, preset, variant, settings = self.position, self.preset_rules, self.variant, self._settings()
+        p, preset, variant, settings = self.position, self.preset_rules, self.variant, self._settings(2)
         if settings is None:
             return
-        analysing = (p, self.subject.start)
+        analysing, asked = (p, self.subject.start), self._asked()
         labels = _compare_labels(preset, variant)
+        first = self._first_words(settings, 2)
 
         def work() -> None:
             runs = analyse_rule_sets(p, [preset, variant], labels=labels, **settings)
@@ -502,15 +445,18 @@ class VariantLab(w.VBox):
 
             def done() -> str:  # the labels of the results, in the language of the moment
                 if self.results:
-                    return gettext("Compared {runs}").format(runs=gettext(" and ").join(self.results))
+                    return " ".join(filter(None, (gettext("Compared {runs}").format(
+                        runs=gettext(" and ").join(self.results)), first())))
                 if too_large:
                     return gettext("Neither rule set could be analysed from this position: the exact enumeration is "
                                    "too large (the estimate is below). Choose the sample method, or force exact from "
                                    "the Analysis tab.")
                 return gettext("Neither rule set could be analysed from this position (the reasons are below).")
             self._done(True, done)
+            if not settings["fast"]:
+                self.controls.refine_when_compiled(lambda: self.run_compare(block=False), self._asked, asked)
 
-        self._launch(gettext("Comparing the variant with its preset..."), work, block)
+        self._launch(gettext("Comparing the variant with its preset..."), work, block, settings["fast"])
 
     def run_sweep(self, block: bool = True) -> None:
         """The chosen metric as the chosen parameter of the variant takes each value of the range."""
@@ -522,11 +468,12 @@ class VariantLab(w.VBox):
             self.sweep_message.value = messages_html([str(exc)])
             return
         self.sweep_message.value = ""
-        p, variant, preset, settings = self.position, self.variant, self.preset_rules, self._settings()
+        p, variant, preset, settings = self.position, self.variant, self.preset_rules, self._settings(len(values))
         if settings is None:
             return
         parameter, metric = self.sweep_parameter.value, self.sweep_metric.value
-        analysing = (p, self.subject.start)
+        analysing, asked = (p, self.subject.start), self._asked()
+        first = self._first_words(settings, len(values))
 
         def work() -> None:
             points = sweep(p, variant, parameter, values, metric, **settings)
@@ -537,10 +484,14 @@ class VariantLab(w.VBox):
             self.figures = {f"sweep-{parameter}": sweep_figure(points, parameter, metric)}
             self.metrics.value = rows_html(metrics_rows(self.results)) if self.results else ""
             self._show_headline()
-            self._done(True, lambda: gettext("Swept {parameter} over {values}").format(
-                parameter=parameter_label(parameter), values=", ".join(choice_label(v) for v in values)))
+            self._done(True, lambda: " ".join(filter(None, (gettext("Swept {parameter} over {values}").format(
+                parameter=parameter_label(parameter), values=", ".join(choice_label(v) for v in values)),
+                first()))))
+            if not settings["fast"]:
+                self.controls.refine_when_compiled(lambda: self.run_sweep(block=False), self._asked, asked)
 
-        self._launch(gettext("Sweeping {parameter}...").format(parameter=parameter_label(parameter)), work, block)
+        self._launch(gettext("Sweeping {parameter}...").format(parameter=parameter_label(parameter)), work, block,
+                     settings["fast"])
 
     def _done(self, ok: bool, said: Callable[[], str]) -> None:
         """The run's end: ``said`` words its closing status, now and again after a language switch."""

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...i18n import N_
-from ...engine import (EMPTY, ENDINGS, HERO, KINDS, Cards, Position, Rules, Side, ending,
+from ...engine import (EMPTY, ENDINGS, HERO, KINDS, Cards, Position, PublicRecord, Rules, Side, ending,
                            points_rows, value_of)
 from . import layout as kn
 from .options import OptionTables, option_tables
@@ -46,10 +46,10 @@ class Encoded(NamedTuple):
     points: np.ndarray
 
 
-def unsupported(p: Position, policies: tuple[str, str]) -> str | None:
-    """Why the fast path cannot play from ``p`` with these policies, or None when it can."""
-    if tuple(policies) != ("uniform", "uniform"):
-        return N_("the fast path plays the uniform policy only")
+def unsupported(p: Position) -> str | None:
+    """Why the compiled loop cannot play uniform games from ``p``, or None when it can (which levels it plays is
+    :attr:`~..policies.spec.PolicySpec.compiles`; all of it for a position and its policies:
+    :func:`..capabilities.capabilities`)."""
     if any(s.deck_order is not None for s in p.sides):
         return N_("stacked decks are played by the engine")
     return None
@@ -131,6 +131,16 @@ def encode(p: Position) -> Encoded:
     return Encoded(kinds, values, zones, placed, np.array(p.castles, np.int64), scalars, rules_array(r, hero),
                    max_rounds, width, option_tables(tuple(kinds), caps, largest, r.max_at_castle),
                    points_array(r.castles, r.scoring, r.adjacency == "ring"))
+
+
+def shown_heroes(e: Encoded, record: PublicRecord) -> Encoded:
+    """``e`` with each side's hero that ``record`` shows face up in its discard (:data:`.layout.SHOWN_HERO`): a
+    position alone shows none (:func:`encode`'s default, as ``PublicRecord.assumed``), a game's history may; what a
+    search or a counter dealing worlds from a view gives its rollouts, so that the learned policy reads there the
+    record it reads in the game (``record`` must be the history of ``e``'s position)."""
+    for s in (0, 1):
+        e.scalars[kn.SHOWN_HERO + s] = int(record.shown_discard[s][HERO] > 0)
+    return e
 
 
 def seed_u64(seed: int) -> np.uint64:

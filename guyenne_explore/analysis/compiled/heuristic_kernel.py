@@ -38,8 +38,6 @@ from .policy_codes import (P_BLUFF_DEN, P_BLUFF_NUM, P_HERO_USE, P_REMOVAL, P_RE
 
 #: the chances to win by sum are kept across decisions and games in 2 ** MEMO_BITS slots
 MEMO_BITS = 10
-#: the policies by name that the compiled loop plays
-COMPILED_NAMES = ("uniform", "heuristic", "strong", "persona")  # persona@FILE: strong with fitted weights
 #: most moves one decision can offer (castles times card sets), and most card sets
 MAX_MOVES = 8192
 MAX_OPTIONS = 1024
@@ -48,10 +46,9 @@ MAX_OPTIONS = 1024
 T_MAX_SUM, T_POOL_BITS = range(2)
 
 
-def unsupported(p: Position, policies: tuple[str, str]) -> str | None:
-    """Why the compiled loop cannot play these games (None: it can), the policies by name."""
-    if any(name.partition("@")[0] not in COMPILED_NAMES for name in policies):  # strong@FILE: strong's weights
-        return N_("the compiled path plays the uniform, heuristic and strong policies only")
+def unsupported(p: Position) -> str | None:
+    """Why the compiled loop cannot play a scoring policy's games from ``p`` (None: it can); which policies
+    it plays is :attr:`~..policies.spec.PolicySpec.compiles`'s answer, asked first."""
     return checked(p, scores=True)[0]
 
 
@@ -59,7 +56,7 @@ def checked(p: Position, scores: bool) -> tuple[str | None, Encoded | None]:
     """Why the compiled loop cannot play from ``p`` (None: it can), with the position's arrays when it
     got that far (encoded once per batch); ``scores``: some side scores its moves (the heuristic's
     tables must fit)."""
-    reason = uniform_unsupported(p, ("uniform", "uniform"))
+    reason = uniform_unsupported(p)
     if reason:
         return reason, None
     if not scores:

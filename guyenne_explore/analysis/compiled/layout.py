@@ -6,7 +6,12 @@ summary need no compiler: importing the analysis stays light until a game is pla
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...engine import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Control, Point
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
 # The kernel works on the kinds present in the game only (usually 2, 3, 4, 5 and the hero), in the
 # engine's order (values 1..9 at 0..8, the hero at 9), so the strongest kind is still the last one
@@ -49,6 +54,12 @@ REMOVAL_NONE, REMOVAL_ADVANCED, REMOVAL_CLASSIC = 0, 1, 2
  OUT_DECISIONS, OUT_ERROR, OUT_ENDING) = range(10)
 N_OUT = 10
 DRAW_WINNER = 2
+
+
+def side_scores(winners: np.ndarray, side: int) -> np.ndarray:
+    """Each summarised game's score for ``side`` from its winner code (the :data:`OUT_WINNER` column): a win 1, a
+    draw a half, a loss 0, as the engine's ``side_score`` says of one game."""
+    return (winners == side) + 0.5 * (winners == DRAW_WINNER)
 #: a trace row: point, side, castle (at a team's order: the member who places first; at a concede choice: 1
 #: for concede, 0 for reveal), the random index a
 #: scoring policy drew and the total weight it drew from (-1, -1 for uniform choices and draws), then the

@@ -30,19 +30,25 @@ UNIFORM, HEURISTIC, STRONG = 0, 1, 2
 N_HEURISTIC = 8
 #: the learned policy's features of a placement (its row: the heuristic's numbers, of which it reads
 #: the temperature, resolution, win weight and hero use, then one weight per feature in this order).
-#: Adding one: a name here, its value in ``compiled.strong_kernel.choose_placement`` and in
-#: ``policies.strong.features`` (the tests hold them equal), then a new weights file.
+#: Adding one: a name here (at the end, and in ``policies.weights.ADDED``, so that older files read it as 0), its value in
+#: ``compiled.strong_kernel.choose_placement`` and in ``policies.strong.features`` (the tests hold them
+#: equal), then new weights.
 FEATURES = ("gain", "stake", "chance", "spent", "removal", "size", "hero", "share", "lone", "hidden", "answer",
-            "hero_safe", "own", "theirs", "edge", "late", "keep", "keep_hero", "big", "risk", "gap")
+            "hero_safe", "own", "theirs", "edge", "late", "keep", "keep_hero", "big", "risk", "gap", "hero_set")
 (F_GAIN, F_STAKE, F_CHANCE, F_SPENT, F_REMOVAL, F_SIZE, F_HERO, F_SHARE, F_LONE, F_HIDDEN, F_ANSWER,
- F_HERO_SAFE, F_OWN, F_THEIRS, F_EDGE, F_LATE, F_KEEP, F_KEEP_HERO, F_BIG, F_RISK, F_GAP) = range(len(FEATURES))
+ F_HERO_SAFE, F_OWN, F_THEIRS, F_EDGE, F_LATE, F_KEEP, F_KEEP_HERO, F_BIG, F_RISK, F_GAP,
+ F_HERO_SET) = range(len(FEATURES))
+#: the fewest cards of a set in which :data:`F_HERO_SET` counts the hero as hidden: without a feature of its
+#: own, a set's extra cards only add their cost to the hero's score, so a policy's sets of three or more
+#: never hold its hero, a tell of its hand (issue 47)
+HERO_SET = 3
 #: the order in which a move's score ``w . phi`` is summed, by both twins (floats are not associative):
 #: the features of the card set alone, then those of the castle's class (neutral, own, the other's)
 #: with the set, then those of the castle's stake; each group in this order from 0.0, then
 #: ``(cards + class) + stake``.  So the compiled policy works out each group once per set, class or
 #: castle, not once a move (an opening scores every set at every castle).
 SCORE_GROUPS = ((F_SPENT, F_SIZE, F_HERO, F_SHARE, F_LONE, F_HIDDEN, F_ANSWER, F_HERO_SAFE, F_LATE, F_KEEP,
-                 F_KEEP_HERO, F_BIG, F_GAP),
+                 F_KEEP_HERO, F_BIG, F_GAP, F_HERO_SET),
                 (F_CHANCE, F_REMOVAL, F_OWN, F_THEIRS, F_EDGE),
                 (F_GAIN, F_STAKE, F_RISK))
 

@@ -14,12 +14,12 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ...engine import ENDINGS, KINDS, Cards, Draw, Event, GameRecord, Move, Position
+from ...engine import ENDINGS, KINDS, Cards, Draw, Event, GameRecord, Move, Position, PublicRecord
 from ..cancel import Cancelled
 from ..outcomes import Game
 from . import heuristic_kernel as heuristic, loop
 from . import layout as kn
-from .encode import POINT_NAMES, Encoded, seed_u64, unsupported
+from .encode import POINT_NAMES, Encoded, seed_u64, shown_heroes, unsupported
 from .policy_codes import UNIFORM_SIDES, SidePolicy, codes, params
 
 #: games per kernel call between two progress reports
@@ -108,11 +108,14 @@ def play_summaries(p: Position, games: int, seed: int, start_index: int = 0,
 
 
 def summaries_if_played(p: Position, games: int, seed: int, start_index: int,
-                        sides: tuple[SidePolicy, SidePolicy]) -> np.ndarray | None:
+                        sides: tuple[SidePolicy, SidePolicy], record: PublicRecord | None = None) -> np.ndarray | None:
     """:func:`play_summaries`, or None where the loop does not play these games: one check and one
-    encoding of the position (a search asks this at every leaf)."""
-    checked = heuristic.checked(p, scores=any(s.scores for s in sides))
-    return None if checked[0] is not None else play_summaries(p, games, seed, start_index, sides, checked)
+    encoding of the position (a search asks this at every leaf); ``record``: the public record of ``p``'s
+    history, where the games go on a game that has one (:func:`.encode.shown_heroes`)."""
+    reason, e = heuristic.checked(p, scores=any(s.scores for s in sides))
+    if reason is not None or e is None:
+        return None
+    return play_summaries(p, games, seed, start_index, sides, (None, e if record is None else shown_heroes(e, record)))
 
 
 def fast_games(p: Position, games: int, seed: int, start_index: int = 0,
@@ -120,7 +123,7 @@ def fast_games(p: Position, games: int, seed: int, start_index: int = 0,
                sides: tuple[SidePolicy, SidePolicy] = UNIFORM_SIDES) -> list[Game]:
     """``games`` games from ``p`` (uniform on both sides unless ``sides`` says otherwise): game i is
     the same wherever and however it is run."""
-    reason = unsupported(p, ("uniform", "uniform"))
+    reason = unsupported(p)
     if reason:
         raise ValueError(reason)
     out: list[Game] = []

@@ -25,9 +25,10 @@ from numba import njit
 from . import kernel as kn
 from .heuristic_kernel import (T_POOL_BITS, I_CODE, I_SUM, R_SIZE, R_WORTH, _class, _held, _pick, _pool, _softmax,
                                castle_stake, table_code)
-from .policy_codes import (F_ANSWER, F_BIG, F_CHANCE, F_EDGE, F_GAIN, F_GAP, F_HERO, F_HERO_SAFE, F_HIDDEN, F_KEEP,
-                           F_KEEP_HERO, F_LATE, F_LONE, F_OWN, F_REMOVAL, F_RISK, F_SHARE, F_SIZE, F_SPENT, F_STAKE,
-                           F_THEIRS, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT)
+from .policy_codes import (F_ANSWER, F_BIG, F_CHANCE, F_EDGE, F_GAIN, F_GAP, F_HERO, F_HERO_SAFE, F_HERO_SET, F_HIDDEN,
+                           F_KEEP, F_KEEP_HERO, F_LATE, F_LONE, F_OWN, F_REMOVAL, F_RISK, F_SHARE, F_SIZE, F_SPENT,
+                           F_STAKE, F_THEIRS, HERO_SET, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE,
+                           P_WIN_WEIGHT)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
@@ -48,7 +49,9 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     code, first_row, n_opt = kn.option_rows(opt, table, hand)
     o = 1 - side
     _pool(z, pl, vals, sizes[T_POOL_BITS], hero, o, pool, pool_key)
-    mean, spread, hero_avail = pool[o, 1], pool[o, 2], pool[o, 3] > 0
+    # the opponent's hero is out of sight unless the public record shows it in its discard (the loop's
+    # SHOWN_HERO; the Python policy's seen_facts)
+    mean, spread, hero_avail = pool[o, 1], pool[o, 2], pool[o, 3] > 0 and sc[kn.SHOWN_HERO + o] == 0
     count = 0
     for k in range(nk):
         count += pl[o, b, k]
@@ -108,6 +111,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
         s = s + w[F_KEEP_HERO] * (1.0 if b == 0 and hero_in_hand and not with_hero else 0.0)
         s = s + w[F_BIG] * (size if not opening and placed >= 3 else 0.0)
         s = s + w[F_GAP] * (size * (mine - theirs) / 10.0)
+        s = s + w[F_HERO_SET] * (1.0 if with_hero and size >= HERO_SET else 0.0)
         part[3, 0, r] = s
     # ... each set's features with a castle's class (its chance part[c1, 0, r], their sum part[c1, 1, r]) ...
     for c1 in range(3):

@@ -42,10 +42,9 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import cached_property
 from math import lcm
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-from scipy import sparse
 
 from ...engine import (NEUTRAL, Cards, Position, Rules, Side, battle_winner, ending_without_reshuffle,
                            hand_size_after_draw, holds_too_few, side_outcomes, sweeper, table_result)
@@ -59,6 +58,9 @@ E_WINS, F_WINS, TIE = 0, 1, 2
 #: a castle's digit in a table's index: neutral, english, french
 _DIGIT = {NEUTRAL: 0, 0: 1, 1: 2}
 _CONTROL = (NEUTRAL, 0, 1)
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 
 class _SideStep:
@@ -305,6 +307,7 @@ class ForwardEndgame:
         grouped by their pair of unspent counts, which is all the score needs: the mask, the group
         codes (``english unspent * width + french unspent``), ``width``, and the matrix that sums the
         ended pairs' rows per group."""
+        from scipy import sparse  # loaded by an exact pass only, not by every run's start
         unspent = np.array([p.unspent for p in self._posts], np.int64)
         over = np.array([p.over for p in self._posts], bool)
         done = over[key_u] | over[key_v]
@@ -319,6 +322,7 @@ class ForwardEndgame:
         """One round from every pair of side states at once (``pairs[s]``: english and french state ids,
         ``mass[s]``: its vector over the orbits of castle tables); returns the mass ended per outcome
         and the next round's pairs and masses."""
+        from scipy import sparse  # loaded by an exact pass only, not by every run's start
         # the weight of each (pair, english post state, french post state, outcome pair)
         entries = _Entries()
         for s, (se, sf) in enumerate(pairs.tolist()):
@@ -381,6 +385,7 @@ class Orbits:
     counted in units of ``1 / lcm(sizes)`` (:attr:`scale`)."""
 
     def __init__(self, digits: np.ndarray, powers: np.ndarray, start: int):
+        from scipy import sparse  # loaded by an exact pass only, not by every run's start
         n_tables, n = digits.shape
         first = digits[start]
         key = np.zeros((n_tables, 9), np.int64)
@@ -426,6 +431,7 @@ class Orbits:
 def _draw_map(own: np.ndarray, other: np.ndarray, posts: list[_Post]) -> tuple[sparse.csr_matrix, np.ndarray]:
     """The draw of one side as a sparse map from rows ``(own post state, other)`` to rows
     ``(own next state, other)``; returns the map and the new rows' ``[other, own state]`` pairs."""
+    from scipy import sparse  # loaded by an exact pass only, not by every run's start
     counts = np.array([len(posts[x].targets) for x in own.tolist()], np.int64)
     targets = np.concatenate([posts[x].targets for x in own.tolist()])
     probs = np.concatenate([posts[x].probs for x in own.tolist()])

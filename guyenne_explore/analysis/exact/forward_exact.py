@@ -36,10 +36,9 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, lcm, prod
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
-
 from ...engine import Position, Rules
 from .forward import ForwardEndgame, Orbits, _Entries, _Post
 from ..limits import check_memory
@@ -49,6 +48,9 @@ Distribution = dict[tuple[int, int, str, str, int], Fraction]
 #: residues are below 2**PRIME_BITS: a product of two fits in int64 with 2**(63 - 2 * PRIME_BITS) terms to spare
 PRIME_BITS = 26
 _LIMB = 13
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 
 @lru_cache(maxsize=1)
@@ -81,6 +83,7 @@ def _mod_matmul(m: sparse.csr_matrix, data: np.ndarray, dense: np.ndarray, q: in
 
     A row of up to 2**(63 - 2 * PRIME_BITS) entries sums in int64 directly; a longer one splits
     the data into two halves of _LIMB bits first."""
+    from scipy import sparse  # loaded by an exact pass only, not by every run's start
     width = int(np.diff(m.indptr).max(initial=0))
     if width < 2 ** (62 - 2 * PRIME_BITS):
         return (sparse.csr_matrix((data, m.indices, m.indptr), shape=m.shape) @ dense) % q
@@ -265,6 +268,7 @@ def _exact_draw_map(own: np.ndarray, other: np.ndarray,
 def _indexed(rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int]) -> sparse.csr_matrix:
     """A CSR structure of distinct ``(rows[i], cols[i])`` whose data holds each entry's index i, so
     that exact (object) values can follow the entries into scipy's order."""
+    from scipy import sparse  # loaded by an exact pass only, not by every run's start
     m = sparse.csr_matrix((np.arange(1, len(rows) + 1, dtype=np.int64), (rows, cols)), shape=shape)
     m.sort_indices()
     assert m.nnz == len(rows), "entries of a map are distinct"

@@ -39,12 +39,12 @@ import time
 import zlib
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, TypedDict
 
 import numpy as np
 
 from ...engine import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, RESPOND_SECOND, SIDES,
-                          Cards, Move, Position, Rules, Side, cannot_reshuffle_again, table_result)
+                          Cards, Move, Position, Rules, Side, cannot_reshuffle_again, side_score, table_result)
 from ...i18n import N_, capitalised, current_language, gettext, ngettext, point_name, side_noun, translator
 from .lp import Layout, RoundSolution, solve_batch
 from .round import RoundModel, StateKey, build_round, canonical, round_start, subgame
@@ -90,7 +90,7 @@ def round_key(p: Position) -> StateKey:
 def english_payoff(result: Any, objective: str) -> float:
     if objective == "score":
         return float(result.english - result.french)
-    return {"english": 1.0, "draw": 0.5, "french": 0.0}[result.winner]
+    return side_score(result.winner, ENGLISH)
 
 
 @dataclass
@@ -683,6 +683,22 @@ class Exploitability:
                 "policy_calls": self.policy_calls, "seconds": round(self.seconds, 3), "note": self.note}
 
 
+class StrategyRow(TypedDict):
+    """One move of an equilibrium answer and its probability."""
+
+    move: str
+    p: float
+
+
+class Answer(TypedDict):
+    """The other side's equilibrium answer to an opening of ``cards`` cards at ``castle`` (a session reads it back
+    checked against these types: :func:`..results.from_saved`)."""
+
+    castle: int
+    cards: int
+    strategy: list[StrategyRow]
+
+
 @dataclass
 class OptimalResult:
     """The value of an endgame, the opening mix of each side and the size of what was solved."""
@@ -692,7 +708,7 @@ class OptimalResult:
     to_play: str
     side_to_play: str
     moves: list[tuple[Move, float]]               # the equilibrium mix at this decision
-    answers: list[dict[str, Any]] = field(default_factory=list)   # S's mix per (X, |a|) F plays
+    answers: list[Answer] = field(default_factory=list)   # S's mix per (X, |a|) F plays
     stats: SolveStats = field(default_factory=SolveStats)
     seconds: float = 0.0
     exploitability: list[Exploitability] = field(default_factory=list)
@@ -728,7 +744,7 @@ def solve_position(p: Position, objective: str = "win", solver: OptimalSolver | 
         value = solver.subgame_value(key, p.placed.x, p.placed.at(p.first, 0).size)
         scope = SUBGAME
     moves, _ = solver.strategy(p)
-    answers = []
+    answers: list[Answer] = []
     if p.to_play == OPEN_FIRST:
         seen = set()
         for mv, _ in moves:
@@ -737,7 +753,7 @@ def solve_position(p: Position, objective: str = "win", solver: OptimalSolver | 
                 continue
             seen.add(ident)
             reply, reached = solver.strategy(p.apply(mv))
-            if reached:
+            if reached and mv.castle is not None:  # an opening is at a castle
                 answers.append({"castle": mv.castle, "cards": mv.cards.size,
                                 "strategy": [{"move": r.text(), "p": q} for r, q in reply]})
     side = p.side_to_play

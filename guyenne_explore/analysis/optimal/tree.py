@@ -18,8 +18,6 @@ from itertools import product
 from typing import Iterator
 
 import numpy as np
-from scipy import sparse
-from scipy.optimize import linprog
 
 from ...engine import ENGLISH, OPEN_FIRST, OPEN_SECOND, RESPOND_FIRST, RESPOND_SECOND, Move, Position
 from .solver import english_payoff
@@ -78,6 +76,8 @@ def leaves(node: Node) -> Iterator[Node]:
 # ---------------------------------------------------------------------- sequence form of the whole tree
 def solve_tree(root: Node) -> float:
     """English's equilibrium value of the tree, by one sequence-form LP (HiGHS)."""
+    from scipy import sparse
+    from scipy.optimize import linprog  # scipy.optimize: a second to import, paid by a solve, not by the explorer's start
     seqs: list[dict] = [{(): 0}, {(): 0}]
     infos: list[dict] = [{}, {}]
     payoff: dict[tuple[int, int], float] = {}
@@ -181,6 +181,7 @@ def normal_form(root: Node, limit: int = 20_000) -> np.ndarray:
 
 def solve_matrix(a: np.ndarray) -> float:
     """The value of a matrix game for the row player (maximiser), by LP."""
+    from scipy.optimize import linprog  # scipy.optimize: a second to import, paid by a solve, not by the explorer's start
     m, n = a.shape
     c = np.zeros(m + 1)
     c[-1] = -1.0

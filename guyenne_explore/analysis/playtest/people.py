@@ -28,7 +28,7 @@ from ...i18n import translator
 from ..intervals import mean_interval, wilson
 from ..policies import Policy
 from ..policies.heuristic import Heuristic
-from ..policies.registry import policy_named
+from ..policies.spec import PolicySpec
 from ..policies.strong import Strong
 from ..studies.skill import level_name
 from ..studies.style import LevelStyle, PlayStyle, decisions_style, percent, play_style, separated
@@ -45,7 +45,7 @@ GROUP = "group"
 def tempered(level: str, factor: float) -> Policy:
     """The policy ``level`` at ``factor`` times its temperature (uniform has none); a PlaytestError for a level
     that gives its moves no probabilities (a search)."""
-    policy = policy_named(level)
+    policy = PolicySpec.parse(level).policy()
     if isinstance(policy, Strong):
         return Strong(policy.model, temperature=policy.temperature * factor)
     if isinstance(policy, Heuristic):

@@ -24,8 +24,8 @@ from ...engine import GameRecord, battle_of
 from ...i18n import gettext
 from ..compiled.policy_codes import FEATURES
 from ..policies import weights as files
-from ..policies.heuristic import TEMPERATURE, facts
-from ..policies.strong import features
+from ..policies.heuristic import TEMPERATURE
+from ..policies.strong import features, seen_facts
 from .reading import PlaytestError, seat_at, seats_of, steps
 
 #: the L2 pull towards the starting weights, per unit of mean log-likelihood a decision
@@ -71,7 +71,7 @@ def placements(records: Sequence[GameRecord], people_only: bool = True) -> list[
             if people_only and not seat_at(seats, view.side, view.member).person:
                 continue
             moves = list(view.legal_moves)
-            known = facts(view)
+            known = seen_facts(view)
             out.append((np.array([features(view, m, known) for m in moves], np.float64), moves.index(step.move)))
     return out
 

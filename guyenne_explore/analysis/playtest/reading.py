@@ -46,11 +46,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from ...engine import SIDES, GameRecord, Move, Position, PublicRecord, SideView
+from ...engine import ENGLISH, SIDES, GameRecord, Move, Position, PublicRecord, SideView, side_score
 from ...i18n import gettext
 from ..cancel import Cancelled
 from ..optimal.solver import OptimalSolver, round_key, why_not_solvable
 from ..policies.search import ISMCTS
+from ..policies.spec import PolicySpec
 from ..policies.weights import cache_dir
 
 #: loss thresholds (win chance) of the bands, worst first
@@ -80,12 +81,16 @@ class PlaytestError(ValueError):
 
 
 def budget_of(text: str) -> int:
-    """The rollouts a decision of ``search:N``; a PlaytestError says the form."""
-    base, _colon, amount = text.partition(":")
-    if base != "search" or not amount.isdigit() or not 1 <= int(amount) <= MAX_BUDGET:
+    """The rollouts a decision of ``search:N``, read as the level it names (:class:`PolicySpec`); a PlaytestError
+    says the form (a budget in milliseconds, or above :data:`MAX_BUDGET`, does not fit a reading's cache)."""
+    try:
+        rollouts = PolicySpec.parse(text).rollouts
+    except ValueError:  # not a level: the same words as a level that is not a search of rollouts
+        rollouts = None
+    if rollouts is None or rollouts > MAX_BUDGET:
         raise PlaytestError(gettext("the budget {budget}: the search with a number of rollouts a decision, "
                                     "search:400 (1 to {most})").format(budget=repr(text), most=MAX_BUDGET))
-    return int(amount)
+    return rollouts
 
 
 def band(loss: float | None) -> str | None:
@@ -170,7 +175,7 @@ def fingerprint(record: GameRecord) -> str:
 def english_score(record: GameRecord) -> float | None:
     """The game's result for the English (win 1, draw 1/2, loss 0); None for a game not over."""
     final = record.final
-    return english_score_of(final) if final.is_over else None
+    return side_score(final.result().winner, ENGLISH) if final.is_over else None
 
 
 # ---------------------------------------------------------------------- readings
@@ -347,7 +352,8 @@ def _decision(search: ISMCTS, solver: OptimalSolver, step: Step, budget: int, se
     p = step.position
     valued, valued_by = _exact_values(solver, p), EXACT
     if valued is None:
-        valued, valued_by = search.candidate_values(step.view, seed, budget, also=[step.move]), f"search:{budget}"
+        valued = search.candidate_values(step.view, seed, budget, also=[step.move])
+        valued_by = str(PolicySpec("search", rollouts=budget))
     value = best = None
     best_move = None
     if valued is not None and len(valued) > 1:
@@ -398,7 +404,7 @@ def _value(q: Position, games: int, seed: int) -> float | None:
     """The English's mean result over ``games`` compiled games of ``strong`` against ``strong`` from ``q``
     (win 1, draw 1/2); None where the compiled loop does not play from ``q``."""
     if q.is_over:
-        return english_score_of(q)
+        return side_score(q.result().winner, ENGLISH)
     from ..compiled import layout
     from ..compiled.rollout import summaries_if_played
     from ..policies.sides import compiled_sides
@@ -407,12 +413,7 @@ def _value(q: Position, games: int, seed: int) -> float | None:
     if out is None:
         return None
     winners = out[:, layout.OUT_WINNER]
-    return (float((winners == 0).sum()) + 0.5 * float((winners == layout.DRAW_WINNER).sum())) / games
-
-
-def english_score_of(p: Position) -> float:
-    """A finished game's result for the English (win 1, draw 1/2, loss 0)."""
-    return {"english": 1.0, "draw": 0.5, "french": 0.0}[p.result().winner]
+    return float(layout.side_scores(winners, ENGLISH).sum()) / games
 
 
 # ---------------------------------------------------------------------- the cache

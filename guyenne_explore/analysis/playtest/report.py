@@ -12,6 +12,7 @@ from typing import Any, Callable, Sequence
 
 from ...engine import SIDES, GameRecord, Rules
 from ...i18n import plain_estimate, translator
+from ..policies.spec import PolicySpec
 from ..studies.skill import level_name
 from ..studies.style import PlayStyle
 from .people import Advantage, Player, bots_beside, people_advantage, players, sentences, tempered
@@ -62,7 +63,8 @@ class PlaytestReport:
     def to_json(self) -> dict[str, Any]:
         adjusted = self.luck_adjusted()
         return {
-            "budget": f"search:{self.budget}", "seed": self.seed, "levels": list(self.levels), "rules": self.rules,
+            "budget": str(PolicySpec("search", rollouts=self.budget)), "seed": self.seed, "levels": list(self.levels),
+            "rules": self.rules,
             "bands": {name: limit for limit, name in BANDS},
             "accuracy_curve": f"100*exp(-{ACCURACY_K:g}*mean_loss)",
             "players": [p.to_json() for p in self.players],

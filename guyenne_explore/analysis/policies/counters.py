@@ -6,7 +6,8 @@ policy against them: a policy that gives its hand away by its bet sizes loses
 to :class:`BetReader`; one that folds to a lone face-down card loses to
 :class:`Bluffer`; one that spends too much to win castles loses to :class:`Folder`
 on the unspent-cards tie-break; one that folds small openings and gives way to big ones loses to
-:class:`CallerBully`.  Four search: :class:`Lookahead` weighs its deals by how likely the opponent's
+:class:`CallerBully`; one whose bet sizes, hero timing or castle choice tell its hand loses to
+:class:`TellReader`.  Four search: :class:`Lookahead` weighs its deals by how likely the opponent's
 placements of the round were under each (modelled as the heuristic); :class:`ModelReader` weighs them
 by the learned policy's own model (its features and weights), so that it reads the learned policy's
 bets as that policy makes them; :class:`ModelExploiter` reads them so too and also plays the learned
@@ -24,7 +25,8 @@ from fractions import Fraction
 from typing import Callable, Collection
 
 from ...engine import (EMPTY, HERO, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, RESPOND_SECOND, Cards, Move,
-                          Position, Rules, SideView, battle_of, member_battle, value_of)
+                          Position, PublicRecord, Rules, SideView, battle_of, member_battle, side_score, side_view,
+                          value_of)
 from ...engine import determinise
 from ..compiled import layout as kn
 from ..compiled.policy_codes import SidePolicy
@@ -191,7 +193,7 @@ class Lookahead(_Counter):
     def __init__(self, deals: int = 4, candidates: int = 4, rollouts: int = 8) -> None:
         super().__init__()
         self.deals, self.candidates, self.rollouts = deals, candidates, rollouts
-        self._likely: dict[tuple[Position, int], float] = {}
+        self._likely: dict[tuple[Position, int, PublicRecord], float] = {}
         self._seed = 0
 
     def _model(self, rules: Rules) -> tuple[Callable[[SideView], list[tuple[Move, int]]], SidePolicy]:
@@ -206,8 +208,9 @@ class Lookahead(_Counter):
         """The model by which the opponent's placements weigh the deals: its move weights from a view."""
         return self._model(rules)[0]
 
-    def _likelihood(self, q: Position, side: int) -> float:
-        """How likely ``side``'s placements of this round in deal ``q`` were under :meth:`_reading`'s model."""
+    def _likelihood(self, q: Position, side: int, record: PublicRecord) -> float:
+        """How likely ``side``'s placements of this round in deal ``q`` were under :meth:`_reading`'s model, from
+        its views with the game's public ``record`` (the same all round: a round's placements show nothing)."""
         weights = self._reading(q.rules)
         order = (OPEN_FIRST, RESPOND_FIRST, OPEN_SECOND, RESPOND_SECOND)
         out = 1.0
@@ -216,10 +219,10 @@ class Lookahead(_Counter):
                 continue
             b = 0 if point in (OPEN_FIRST, RESPOND_FIRST) else 1
             pre = _before(q, side, point)
-            key = (pre, b)
+            key = (pre, b, record)
             if key not in self._likely:
                 placed, castle = q.placed.at(side, b), q.placed.castle(b)
-                weighted = weights(pre.view(side))
+                weighted = weights(side_view(pre, side, record=record))
                 total = sum(w for _, w in weighted)
                 same = sum(w for m, w in weighted
                            if m.cards.size == placed.size and (m.castle is None or m.castle == castle))
@@ -250,19 +253,18 @@ class Lookahead(_Counter):
         value = [0.0] * len(ranked)
         for _ in range(self.deals):
             q = determinise(view, rng)
-            w = self._likelihood(q, 1 - view.side)
+            w = self._likelihood(q, 1 - view.side, view.record)
             seed = rng.randrange(1 << 30)
             for i, m in enumerate(ranked):
                 after = q.apply(m)
                 if after.is_over:
-                    r = after.result().winner
-                    v = 0.5 if r == "draw" else float(r == ("english", "french")[view.side])
+                    v = side_score(after.result().winner, view.side)
                 else:
-                    out = summaries_if_played(after, self.rollouts, seed, 0, sides)
+                    out = summaries_if_played(after, self.rollouts, seed, 0, sides, view.record.after(q, after, m))
                     if out is None:
                         return None
                     won = out[:, kn.OUT_WINNER]
-                    v = (float((won == view.side).sum()) + 0.5 * float((won == kn.DRAW_WINNER).sum())) / self.rollouts
+                    v = float(kn.side_scores(won, view.side).sum()) / self.rollouts
                 value[i] += w * v
         return ranked[max(range(len(ranked)), key=lambda i: value[i])]
 
@@ -336,6 +338,55 @@ class StrongLookahead(_OnStrong):
         return self._strong_side(rules)
 
 
+class TellReader(_Counter):
+    """Reads the opponent's tells as a player across the table reads them, from its view and the public record
+    alone: its hero's timing, its bet sizes and its choice of castle.
+
+    - Hero timing: the record says when the opponent's hero cannot be on the table (shown in its discard, not yet
+      reshuffled, or removed): every bet is then valued cards.
+    - Bet sizes: while the hero may be there, a bet of at most :data:`SUSPECT` face-down cards is read as the hero
+      and answered with the cheapest card (nothing is spent fighting it); a bigger one as valued cards (a policy
+      that never hides its hero in a set gives that away).
+    - Castle choice: a bet at the castle worth most to the opponent (its stake by the engine's scoring) is read as
+      the hero up to one card more (a player commits its hero where it matters most).
+
+    Valued cards are answered by the cheapest set without the hero whose total beats that many of the opponent's
+    unseen valued cards at their mean (a defender's tie holds); where none does and the opponent's hero cannot be
+    there, by its own hero alone (a sure win).  Its openings and every other decision are the heuristic's."""
+
+    name = "tell-reader"
+    #: the most face-down cards read as a hero bet (one more at the castle worth most to the opponent)
+    SUSPECT = 2
+
+    def _idea(self, view: SideView, moves: list[Move]) -> Move | None:
+        battle = battle_of(view.to_play)
+        count = view.opponent_placed_sizes[battle] if battle is not None else 0
+        if view.to_play in (OPEN_FIRST, OPEN_SECOND) or battle is None or not count:
+            return None
+        castle = (view.x, view.y)[battle]
+        assert castle is not None
+        hidden = view.opponent_hidden
+        cheapest = min(moves, key=lambda m: (m.cards[HERO], m.cards.total, m.cards.size))
+        hero_there = hidden[HERO] > 0
+        if hero_there and count <= self.SUSPECT + (castle == self._their_best(view)):
+            return cheapest
+        valued = [value_of(k) for k in hidden.kinds() if k != HERO]
+        mean = sum(valued) / len(valued) if valued else 0.0
+        defending = view.castles[castle] == view.side
+        need = count * mean
+        beating = [m for m in moves if not m.cards[HERO] and (m.cards.total >= need if defending else m.cards.total > need)]
+        if beating:
+            return min(beating, key=lambda m: (m.cards.total, m.cards.size))
+        hero = next((m for m in moves if m.cards[HERO] and m.cards.size == 1), None)
+        return hero if hero is not None and not hero_there else cheapest
+
+    @staticmethod
+    def _their_best(view: SideView) -> int:
+        """The castle worth most to the opponent (its stake by the engine's scoring)."""
+        o, unspent = 1 - view.side, view.unspent
+        return max(range(len(view.castles)), key=lambda c: castle_stake(view.castles, c, o, view.rules, unspent))
+
+
 COUNTERS = {"reader": BetReader, "bluffer": Bluffer, "folder": Folder, "caller": CallerBully,
             "lookahead": Lookahead, "model-reader": ModelReader,
-            "exploiter": ModelExploiter, "strong-lookahead": StrongLookahead}
+            "exploiter": ModelExploiter, "strong-lookahead": StrongLookahead, "tell-reader": TellReader}

@@ -35,7 +35,7 @@ from typing import NamedTuple
 from ...engine import (CONCEDE_CHOICE, EMPTY, ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND,
                           REMOVE_CHOICE, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT, Cards, Move,
                           Placed, Position, Rules, Side, SideView, battle_of, battle_winner, concede_move,
-                          table_result, value_of)
+                          side_score, table_result, value_of)
 from ..compiled.policy_codes import (HEURISTIC, N_HEURISTIC, P_BLUFF_DEN, P_BLUFF_NUM, P_HERO_USE, P_REMOVAL, P_RESOLUTION,
                                      P_SPEND, P_TEMPERATURE, P_WIN_WEIGHT, SidePolicy)
 
@@ -77,8 +77,7 @@ def worth(rules: Rules, cards: Cards) -> float:
 def _utility(castles: tuple[int, ...], me: int, rules: Rules, unspent: tuple[int, int]) -> float:
     r = table_result(castles, unspent[0], unspent[1], rules)
     margin = (r.english - r.french) * (1 if me == ENGLISH else -1)
-    outcome = 0.5 if r.winner == "draw" else float(r.winner == ("english", "french")[me])
-    return margin + WIN_WEIGHT * outcome
+    return margin + WIN_WEIGHT * side_score(r.winner, me)
 
 
 @lru_cache(maxsize=1 << 16)

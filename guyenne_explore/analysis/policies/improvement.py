@@ -70,9 +70,9 @@ from ...i18n import gettext
 from ..cancel import Cancelled
 from ..compiled.policy_codes import FEATURES
 from ..workers import TaskSignal
-from .heuristic import TEMPERATURE, facts
+from .heuristic import TEMPERATURE
 from .search import ISMCTS
-from .strong import Strong, checked_weights, features
+from .strong import Strong, checked_weights, features, seen_facts
 from .train import Trained, default_start, gathered, validation_score
 
 #: rollout games that value each candidate at a decision (the search's ``search:400`` plays about as many;
@@ -164,7 +164,7 @@ class Recorder(Strong):
             return  # the search tells the candidates no apart: nothing to learn here
         of = dict(valued)
         moves = list(view.legal_moves)
-        known = facts(view)
+        known = seen_facts(view)
         phi = np.array([features(view, m, known) for m in moves], np.float64)
         self.decisions.append(Decision(phi, np.array([of.get(m, worst) for m in moves], np.float64), view.to_play))
 

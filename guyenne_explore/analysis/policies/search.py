@@ -39,7 +39,8 @@ as before, ``strong`` (the Python policy) now its order of moves, its model of t
 where the compiled loop plays from a leaf, its rollouts; elsewhere the rollouts are uniform
 (compiled where the fast path plays them, else the engine's loop: the Python policy plays a few
 dozen games a second, too slow for a rollout).  A world is a determinisation, a node an information
-set of the searcher (:func:`info_key`, from its own view: a team member's node holds its own hand,
+set of the searcher (keyed by its :class:`~guyenne_explore.engine.SideView`, the engine's frozen value of what it
+knows: a team member's node holds its own hand,
 never its partner's, nor the cards its partner placed face down this round: the engine's view
 hides them and a determinisation deals them again with the partner's hand), the opponent's moves are
 drawn from ``strong``'s distribution on its own view in that world, progressive widening below the
@@ -63,14 +64,14 @@ import math
 import random
 import time
 from fractions import Fraction
-from typing import Hashable, Protocol, Sequence
+from typing import Protocol, Sequence
 
 import numpy as np
 
 from ...engine import (CONCEDE_CHOICE, KINDS, PLACEMENTS, REMOVE_CHOICE, Cards, Move, Position, Rules,
-                          SideView, apply_legal, concede_move, determinise, play)
+                          SideView, apply_legal, concede_move, determinise, play, side_score)
 from ..cancel import Cancelled, StopSignal
-from ..compiled.encode import side_zones
+from ..compiled.encode import shown_heroes, side_zones
 from ..compiled.layout import N_ZONES
 from ..compiled.policy_codes import SidePolicy
 from .heuristic import pick
@@ -107,49 +108,37 @@ class Model(Protocol):
     def compiled(self, rules: Rules | None = None) -> SidePolicy: ...
 
 
-def _rollouts(q: Position, side: int, count: int, seed: int, start: int, policy: str = "strong") -> float:
+def _rollouts(q: Position, side: int, count: int, seed: int, start: int, rollout: Model) -> float:
     """Total value for ``side`` (win 1, draw 1/2) of ``count`` games from ``q``, both sides playing
-    ``policy``, compiled (:mod:`..compiled.rollout`): ``strong``, the heuristic or uniform play.
+    ``rollout`` (its compiled side: ``strong``, the heuristic), compiled
+    (:mod:`..compiled.rollout`).
     Where the compiled loop does not play them (stacked decks, card sets too large for its
     tables) the games are uniform, compiled where the fast path plays them, else in the engine's loop:
     the Python policies play a few dozen games a second, too slow for a rollout."""
     if q.is_over:
-        r = q.result()
-        return count * (0.5 if r.winner == "draw" else float(r.winner == ("english", "french")[side]))
+        return count * side_score(q.result().winner, side)
     import numba
 
     from ..compiled import layout as kn
     from ..compiled.encode import unsupported
     from ..compiled.rollout import play_summaries, summaries_if_played
-    from .sides import compiled_sides
 
     threads = numba.get_num_threads()
     numba.set_num_threads(1)  # a few games a call: starting threads would cost more than they bring
     try:
-        out = summaries_if_played(q, count, seed, start, compiled_sides((policy, policy), q.rules)) \
-            if policy != "uniform" else None
-        if out is None and unsupported(q, ("uniform", "uniform")) is None:
+        played = rollout.compiled(q.rules)
+        out = summaries_if_played(q, count, seed, start, (played, played))
+        if out is None and unsupported(q) is None:
             out = play_summaries(q, count, seed, start)
     finally:
         numba.set_num_threads(threads)
     if out is not None:
         winners = out[:, kn.OUT_WINNER]
-        return float((winners == side).sum()) + 0.5 * float((winners == kn.DRAW_WINNER).sum())
+        return float(kn.side_scores(winners, side).sum())
     total = 0.0
     for i in range(count):
-        w = play(q, random.Random(f"{seed}:{start + i}"), check_moves=False).result().winner
-        total += 0.5 if w == "draw" else float(w == ("english", "french")[side])
+        total += side_score(play(q, random.Random(f"{seed}:{start + i}"), check_moves=False).result().winner, side)
     return total
-
-
-def info_key(p: Position, side: int) -> Hashable:
-    """What ``side`` sees of ``p``, as a dictionary key: its view's table, own cards, the
-    opponent's counts and face-up cards; never the opponent's hidden cards or its own deck order."""
-    v = p.view(side)
-    o = v.opponent
-    return (side, v.member, v.to_play, v.round, v.first, v.castles, v.x, v.y, v.battle, v.roles(0), v.roles(1),
-            v.hand, v.own_unseen, v.discard, v.removed, v.exhaustions, v.own_placed, v.partner_face_down, v.opponent_placed,
-            v.opponent_placed_sizes, o.hand_sizes, o.deck_size, o.discard_size, o.removed, o.exhaustions)
 
 
 class _Node:
@@ -171,8 +160,8 @@ class ISMCTS:
     a decision (the tree search reuses them beyond); ``compiled``: False searches with the tree even
     where the compiled loop plays (to compare the two).  The tree search's own: ``rollouts_per_leaf``,
     games played from each leaf; ``expand_after``, visits of a move before its position becomes a
-    node (a very large value makes it flat: root moves and rollouts only); ``rollout_policy``,
-    ``strong``, ``heuristic`` or ``uniform``; ``model``: the policy it builds on, its order of moves and its
+    node (a very large value makes it flat: root moves and rollouts only); ``rollout``, the policy both
+    sides play in its rollouts (default: its model); ``model``: the policy it builds on, its order of moves and its
 model of the opponent (default ``strong`` with the package's weights).  :attr:`nodes` keeps the tree search's last tree.
     """
 
@@ -180,7 +169,7 @@ model of the opponent (default ``strong`` with the package's weights).  :attr:`n
 
     def __init__(self, simulations: int = 400, milliseconds: float | None = None, candidates: int = CANDIDATES,
                  rollouts_per_leaf: int = 4, uct_c: float = UCT_C, worlds: int = WORLDS,
-                 expand_after: int = EXPAND_AFTER, rollout_policy: str = "strong", compiled: bool = True,
+                 expand_after: int = EXPAND_AFTER, rollout: Model | None = None, compiled: bool = True,
                  model: Model | None = None):
         if simulations < 1:
             raise ValueError(f"the search budget must be at least 1 simulation, not {simulations}")
@@ -191,13 +180,13 @@ model of the opponent (default ``strong`` with the package's weights).  :attr:`n
         self.uct_c = uct_c
         self.worlds = worlds
         self.expand_after = expand_after
-        self.rollout_policy = rollout_policy
         self.compiled = compiled
         self.name = "search" if milliseconds is None else f"search:{milliseconds:g}ms"
         self._prior: Model = model if model is not None else Strong()
+        self.rollout: Model = rollout if rollout is not None else self._prior
         self._sides: dict[Rules, tuple[SidePolicy, SidePolicy]] = {}
         #: the last search's table of nodes (for tests and inspection)
-        self.nodes: dict[Hashable, _Node] = {}
+        self.nodes: dict[SideView, _Node] = {}
         #: the compiled search's last weights of its worlds (for tests and inspection)
         self.likelihoods: np.ndarray | None = None
         #: asked between two simulations: a cancelled run stops inside a decision (:class:`.cancel.Thinking`)
@@ -238,11 +227,11 @@ model of the opponent (default ``strong`` with the package's weights).  :attr:`n
         return self._tree(view, seed)
 
     # ------------------------------------------------------------------ one node's choice
-    def _rank(self, node: _Node, p: Position, side: int) -> dict[Move, float]:
+    def _rank(self, node: _Node, view: SideView) -> dict[Move, float]:
         """The node's order of moves for widening: strong's weights from the side's view
         (the same in every world that reaches the node), worked out on the first pass through it."""
         if node.rank is None:
-            node.rank = {m: -float(w) for m, w in self._prior.weights(p.view(side))}
+            node.rank = {m: -float(w) for m, w in self._prior.weights(view)}
         return node.rank
 
     def _select(self, node: _Node, moves: list[Move]) -> Move:
@@ -272,10 +261,10 @@ model of the opponent (default ``strong`` with the package's weights).  :attr:`n
         world_rng = random.Random(seed)
         worlds: list[Position] = []
         root = _Node()
-        nodes: dict[Hashable, _Node] = {}
+        nodes: dict[SideView, _Node] = {}
         self.nodes = nodes
         pulls = {m: 0 for m in root_moves}
-        model: dict[Hashable, list[tuple[Move, int]]] = {}
+        model: dict[SideView, list[tuple[Move, int]]] = {}
         deadline = None if self.milliseconds is None else time.perf_counter() + self.milliseconds / 1000
         iterations = max(1, -(-self.simulations // self.per_leaf))
         done = 0
@@ -302,19 +291,18 @@ model of the opponent (default ``strong`` with the package's weights).  :attr:`n
                 if len(legal) == 1:  # nothing to choose: no node
                     p = apply_legal(p, legal[0])
                     continue
+                seen = p.view(side)  # what the side to play knows in this world: the key of its node or model
                 if side != me:  # strong's move, from the opponent's view in this world
-                    okey = info_key(p, side)
-                    weighted = model.get(okey)
+                    weighted = model.get(seen)
                     if weighted is None:
-                        weighted = model[okey] = self._prior.weights(p.view(side))
+                        weighted = model[seen] = self._prior.weights(seen)
                     p = apply_legal(p, pick(weighted, chance.randrange(sum(w for _, w in weighted))))
                     continue
-                key = info_key(p, me)
-                node = nodes.get(key)
+                node = nodes.get(seen)
                 if node is None:
-                    nodes[key] = _Node()
+                    nodes[seen] = _Node()
                     break
-                rank = self._rank(node, p, side)
+                rank = self._rank(node, seen)
                 width = int(WIDEN_BASE + WIDEN_C * node.visits ** WIDEN_ALPHA)
                 # strong's likeliest first, in move order on ties; moves it never plays last
                 allowed = heapq.nsmallest(width, legal, key=lambda m: rank.get(m, 0.0))
@@ -322,7 +310,7 @@ model of the opponent (default ``strong`` with the package's weights).  :attr:`n
                 path.append((node, m))
                 p = apply_legal(p, m)
                 deep = node.edges[m][0] >= self.expand_after
-            value = _rollouts(p, me, self.per_leaf, seed, j * self.per_leaf, self.rollout_policy) / self.per_leaf
+            value = _rollouts(p, me, self.per_leaf, seed, j * self.per_leaf, self.rollout) / self.per_leaf
             for node, m in path:
                 node.visits += 1
                 e = node.edges[m]
@@ -391,6 +379,7 @@ class _CompiledSearch:
         if reason is not None or e is None:
             return None
         search, view = self.search, self.view
+        shown_heroes(e, view.record)  # (every world is dealt within the record: its heroes shown are every world's)
         sp = search.sides_for(view.rules)
         self.kinds = e.kinds
         self.args = (e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points, sides.codes(sp),
@@ -455,9 +444,7 @@ class _CompiledSearch:
                   job_world, job_game, self.max_rounds, self.ways_width, winners)
         if (winners < 0).any():
             raise RuntimeError("the compiled search met a game the loop could not play")
-        me = self.view.side
-        values = (winners == me) + 0.5 * (winners == layout.DRAW_WINNER)
-        return values.reshape(len(which), n)
+        return layout.side_scores(winners, self.view.side).reshape(len(which), n)
 
     def _halving(self, moves: list[tuple[int, np.ndarray]]) -> int:
         """Sequential halving over the candidates: the index of the one left.  With a budget in

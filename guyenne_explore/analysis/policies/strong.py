@@ -8,8 +8,8 @@ opponent placed where it answers, the castle's control, the cards' edge over the
 the share of the side's unspent cards spent; at a first battle, what the move keeps for the second,
 its valued total and the hero; the size of an answer to a big bet of three or more cards; the stake
 times the battle's uncertainty ``p (1 - p)``, a small nonlinearity; the move's size times the lead
-in unspent cards, the tie-break) and the score ``w . phi``; the move is drawn by the heuristic's
-whole-number softmax, so the distribution is exact and the compiled twin
+in unspent cards, the tie-break; the hero in a set of :data:`HERO_SET` or more cards) and the score
+``w . phi``; the move is drawn by the heuristic's whole-number softmax, so the distribution is exact and the compiled twin
 (:mod:`..compiled.strong_kernel`) picks the same move from one random number.  Removals, the setup
 discard and team decisions are the heuristic's.
 
@@ -18,7 +18,13 @@ The weights are data, learned by :mod:`.train` and shipped beside this module, o
 variant those of the preset it was made from (every feature is asked of the rules in force, so one model serves every variant),
 or the weights of a file trained for the variant (``strong@FILE``).  Adding a feature: its name in
 ``compiled.policy_codes.FEATURES``, its value here (:func:`features`) and in ``compiled.strong_kernel.choose_placement``,
-then train new weights files (a file names each weight by its feature, so an old one is refused).
+then train new weights files (a file names each weight by its feature: an unknown name is refused, a
+missing one reads 0, so an older file plays as it did).
+
+The opponent's hero is guessed from the public record (:func:`seen_facts`): a hero the record shows in the
+opponent's discard is not counted as out of sight, where the heuristic, which keeps no memory, counts it.  So its
+move depends on the game's history, not on the position alone: an exact enumeration, which merges histories and
+builds its views without a record, plays it as a side that remembers nothing shown since its start position.
 """
 
 from __future__ import annotations
@@ -31,8 +37,8 @@ from typing import Sequence
 
 from ...engine import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, OPEN_FIRST, OPEN_SECOND, Cards, Move, Rules,
                           SideView, battle_of, concede_move)
-from ..compiled.policy_codes import (FEATURES, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT,
-                                     SCORE_GROUPS, STRONG)
+from ..compiled.policy_codes import (FEATURES, HERO_SET, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE,
+                                     P_WIN_WEIGHT, SCORE_GROUPS, STRONG)
 from ..compiled.policy_codes import SidePolicy
 from . import weights as files
 from .heuristic import (HERO_USE, RESOLUTION, TEMPERATURE, WIN_WEIGHT, Facts, Heuristic, battle_terms, card_worth,
@@ -62,7 +68,8 @@ def checked_weights(names: object, weights: object, where: str = "weights") -> t
 
 
 def features(view: SideView, move: Move, known: Facts) -> tuple[float, ...]:
-    """The features of a placement, in :data:`FEATURES`' order (as ``compiled.strong_kernel`` computes them)."""
+    """The features of a placement, in :data:`FEATURES`' order (as ``compiled.strong_kernel`` computes them);
+    ``known``: the view's :func:`seen_facts`."""
     rules, point, me = view.rules, view.to_play, view.side
     battle, stake, p, rel, loss = battle_terms(view, move, known)
     cards = move.cards
@@ -79,7 +86,18 @@ def features(view: SideView, move: Move, known: Facts) -> tuple[float, ...]:
             size / known.unspent[me], (view.hand.total - cards.total) / 10.0 if battle == 0 else 0.0,
             1.0 if battle == 0 and view.hand[HERO] and not hero else 0.0,
             size if not opening and known.opponent_placed_sizes[battle] >= 3 else 0.0, stake * p * (1 - p),
-            size * (known.unspent[me] - known.unspent[1 - me]) / 10.0)
+            size * (known.unspent[me] - known.unspent[1 - me]) / 10.0,
+            1.0 if hero and cards.size >= HERO_SET else 0.0)
+
+
+def seen_facts(view: SideView) -> Facts:
+    """The heuristic's :func:`~.heuristic.facts` of a view with the opponent's hero read from the public
+    record: a hero the record shows face up in the opponent's discard cannot be played until that discard
+    is reshuffled, so it is not counted as out of sight (the heuristic, which keeps no memory, counts
+    it: that was strong's guess too, wrong at about half of its placements).  What :func:`features` reads."""
+    known = facts(view)
+    mean, spread, hero = known.pool
+    return known._replace(pool=(mean, spread, hero and view.opponent_hidden[HERO] > 0))
 
 
 def edge(cards: Cards, battle: int, rel: int, known: Facts) -> float:
@@ -132,7 +150,7 @@ class Strong:
     def scored(self, view: SideView) -> list[tuple[Move, float]]:
         """Each legal placement with its score ``w . phi`` (at a placement only)."""
         moves = list(view.legal_moves)
-        known = facts(view)
+        known = seen_facts(view)
         model = self.model_for(view.rules)
         return [(m, linear(model, features(view, m, known))) for m in moves]
 

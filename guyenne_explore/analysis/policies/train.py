@@ -111,7 +111,7 @@ def score(start: Position, weights: Sequence[float], opponent: SidePolicy, games
     for seat, pair in enumerate(((me, opponent), (opponent, me))):
         out = play_summaries(start, games, seed + seat, sides=pair)
         won = out[:, kn.OUT_WINNER]
-        points += float(np.sum(won == seat) + 0.5 * np.sum(won == kn.DRAW_WINNER))
+        points += float(kn.side_scores(won, seat).sum())
     return points / (2 * games)
 
 

@@ -32,6 +32,10 @@ from ..compiled.policy_codes import FEATURES
 WEIGHTS_DIR = Path(__file__).with_name("weights")
 #: the preset whose weights play when no rules are given
 FALLBACK = "advanced"
+#: the features added since weights files were first written: a file without one reads its weight as 0, so a
+#: file written before it was added plays as it did (every other feature must be named: a file that lacks one
+#: was trained for other features)
+ADDED = ("hero_set",)
 #: the largest weights file read (a package file holds about 2 kB: a few dozen weights and how they were trained)
 MAX_WEIGHTS_BYTES = 100_000
 
@@ -83,8 +87,10 @@ def model_from_text(text: str, where: str) -> Model:
 
 
 def by_feature(named: dict[str, Any], where: str) -> tuple[float, ...]:
-    """Weights by feature name as a tuple in :data:`FEATURES`' order; a ValueError names the features that
-    differ (the model was trained for other features: retrain it) or the weight that is no finite number."""
+    """Weights by feature name as a tuple in :data:`FEATURES`' order (0 for a feature of :data:`ADDED` the file
+    does not name); a ValueError names the features that differ (the model was trained for other features:
+    retrain it) or the weight that is no finite number."""
+    named = {**{n: 0.0 for n in ADDED}, **named}
     missing = [n for n in FEATURES if n not in named]
     unknown = sorted(set(named) - set(FEATURES))
     if missing or unknown:

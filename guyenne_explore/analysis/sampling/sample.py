@@ -16,7 +16,7 @@ from ..cancel import Cancelled, StopSignal, Stoppable, Throttled
 from ..outcomes import Game
 from ..planning import Sampler, sampler_for
 from ..policies import Policy
-from ..policies.registry import policy_named
+from ..policies.spec import PolicySpec
 
 if TYPE_CHECKING:
     from ..workers import TaskSignal
@@ -86,29 +86,31 @@ def sample_games(p: Position, policies: tuple[Policy, Policy], games: int, seed:
 
 
 def play_games(p: Position, policy_names: tuple[str, str], games: int, seed: int, start_index: int = 0,
-               progress: Callable[[int, int], bool | None] | None = None, fast: bool = True,
+               progress: Callable[[int, int], bool | None] | None = None, sampler: Sampler | None = None,
                stop: StopSignal | None = None) -> list[Game]:
-    """Games ``start_index..`` of the batch ``seed``, on the compiled fast path where it applies.
+    """Games ``start_index..`` of the batch ``seed``, played by ``sampler``: a plan's (which
+    :func:`.api.execute` carries out without deciding again), or, when None, the compiled game loop
+    where it plays these games (:func:`.planning.sampler_for`).
 
     The fast path and the engine play the same game distribution from their own
     seeded streams, so a seed gives reproducible games on each path, not the same
-    games on both.  ``fast=False`` always uses the engine.
+    games on both.
     """
-    if sampler_for(p, policy_names, fast)[0] is Sampler.COMPILED:
+    if (sampler or sampler_for(p, policy_names)[0]) is Sampler.COMPILED:
         from ..compiled.rollout import fast_games
         from ..policies.sides import compiled_sides
 
         return fast_games(p, games, seed, start_index, progress, compiled_sides(policy_names, p.rules))
-    pols = (policy_named(policy_names[0]), policy_named(policy_names[1]))
+    pols = (PolicySpec.parse(policy_names[0]).policy(), PolicySpec.parse(policy_names[1]).policy())
     return sample_games(p, pols, games, seed, progress, start_index, stop)
 
 
-def _chunk(p: Position, policy_names: tuple[str, str], games: int, seed: int, start: int, fast: bool,
+def _chunk(p: Position, policy_names: tuple[str, str], games: int, seed: int, start: int, sampler: Sampler,
            signal: TaskSignal | None = None) -> list[Game]:
     """One worker's share (module level so that process and cluster executors can pickle it): its
     games counted as they end, stopped at the next decision once its run's ``signal`` is set."""
     if signal is None:
-        return play_games(p, policy_names, games, seed, start, fast=fast)
+        return play_games(p, policy_names, games, seed, start, sampler=sampler)
     counted = 0
 
     def report(done: int, total: int) -> bool | None:
@@ -117,12 +119,12 @@ def _chunk(p: Position, policy_names: tuple[str, str], games: int, seed: int, st
         counted = done
         return False if signal.is_set() else None
 
-    return play_games(p, policy_names, games, seed, start, report, fast, stop=signal)
+    return play_games(p, policy_names, games, seed, start, report, sampler, stop=signal)
 
 
 def sample_games_on(executor: Executor, p: Position, policy_names: tuple[str, str], games: int, seed: int,
                     chunk: int | None = None, progress: Callable[[int, int], bool | None] | None = None,
-                    fast: bool = True) -> list[Game]:
+                    sampler: Sampler | None = None) -> list[Game]:
     """The same games as :func:`play_games`, spread over an executor in chunks of game indexes.
 
     Any ``concurrent.futures.Executor`` works (a process pool for the local cores, a Dask
@@ -136,16 +138,16 @@ def sample_games_on(executor: Executor, p: Position, policy_names: tuple[str, st
     """
     from ..workers import open_run
 
+    sampler = sampler or sampler_for(p, policy_names)[0]
     if chunk is None:
         # engine-played games are slow (a search takes seconds a game): chunks small enough to share out
-        compiled = sampler_for(p, policy_names, fast)[0] is Sampler.COMPILED
-        chunk = 10_000 if compiled else max(1, min(200, -(-games // 32)))
+        chunk = 10_000 if sampler is Sampler.COMPILED else max(1, min(200, -(-games // 32)))
     run = open_run(executor)
     futures: dict[Future[list[Game]], int] = {}
     shares: dict[int, list[Game]] = {}
     try:
         for start in range(0, games, chunk):
-            futures[executor.submit(_chunk, p, policy_names, min(chunk, games - start), seed, start, fast,
+            futures[executor.submit(_chunk, p, policy_names, min(chunk, games - start), seed, start, sampler,
                                     run.signal)] = start
         running = set(futures)
         while running:

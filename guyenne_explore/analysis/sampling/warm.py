@@ -30,14 +30,14 @@ import tempfile
 import time
 from concurrent.futures import Executor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple
 
-from numba import typeof
-from numba.core.dispatcher import Dispatcher
 
 from ...i18n import N_, gettext, plain_duration
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # numba itself is imported by the checks and the compiling, not by the explorer's start
+    from numba.core.dispatcher import Dispatcher
+
     from ...engine import Position
 
 
@@ -53,6 +53,9 @@ class Step(NamedTuple):
     #: the example's arguments of the first function (its exact signature is looked up), or None:
     #: any compiled version will do
     args: Callable[[], tuple] | None = None
+    #: the games that need it: "uniform" (every compiled game: the loop itself), "scoring" (a side scoring its
+    #: moves: the heuristic and strong), "search"
+    serves: str = "uniform"
 
 
 def _example() -> Position:
@@ -143,14 +146,34 @@ def _run_search() -> object:
 #: the uniform games; a loaded machine takes two to three times as long
 STEPS = (
     Step(N_("the uniform games"), _uniform, _run_uniform, 55.0, _uniform_args),
-    Step(N_("the heuristic's tables"), _tables, _run_tables, 2.0),
-    Step(N_("the heuristic's games"), _heuristic, _run_heuristic, 8.0, _heuristic_args),
-    Step(N_("the search"), _search, _run_search, 16.0),
+    Step(N_("the heuristic's tables"), _tables, _run_tables, 2.0, serves="scoring"),
+    Step(N_("the heuristic's games"), _heuristic, _run_heuristic, 8.0, _heuristic_args, serves="scoring"),
+    Step(N_("the search"), _search, _run_search, 16.0, serves="search"),
 )
+
+#: every kind of game the steps serve: what a run that does not say what it plays may need
+EVERY_GAME = frozenset(("uniform", "scoring", "search"))
+
+
+def games_of(levels: Iterable[str]) -> frozenset[str]:
+    """The kinds of games (:attr:`Step.serves`) a run of these levels plays: uniform games need the loop alone,
+    a level the loop plays that scores its moves (the heuristic, strong) its tables and games too; any other
+    level (a search, a counter) may play compiled rollouts of every kind."""
+    from ..policies.spec import PolicySpec
+
+    games = {"uniform"}
+    for spec in map(PolicySpec.parse, levels):
+        if not spec.compiles:
+            return EVERY_GAME
+        if spec.kind != "uniform":
+            games.add("scoring")
+    return frozenset(games)
 
 
 def signature(args: tuple) -> tuple:
     """The numba types of a call's arguments: the signature the dispatcher compiles or loads for it."""
+    from numba import typeof
+
     return tuple(typeof(a) for a in args)
 
 
@@ -176,18 +199,22 @@ def step_ready(step: Step, exact: bool = True) -> bool:
     return not exact or step.args is None or _cached(functions[0], signature(step.args()))
 
 
-def pending() -> list[Step]:
-    """The steps an analysis would still compile (checking them never compiles anything)."""
+def pending(games: frozenset[str] = EVERY_GAME) -> list[Step]:
+    """The steps an analysis would still compile (checking them never compiles anything), of those serving
+    ``games`` (see :attr:`Step.serves`): a run of uniform games neither checks nor compiles the heuristic's, whose
+    check alone builds its tables (seconds at a command's start)."""
     out: list[Step] = []
     for step in STEPS:
+        if step.serves not in games:
+            continue
         if not step_ready(step, exact=not out):
             out.append(step)
     return out
 
 
-def needs_compiling() -> bool:
-    """True when some step of the fast path is neither compiled in this process nor cached."""
-    return bool(pending())
+def needs_compiling(games: frozenset[str] = EVERY_GAME) -> bool:
+    """True when some step of the fast path serving ``games`` is neither compiled in this process nor cached."""
+    return bool(pending(games))
 
 
 def compiling_seconds() -> float:
@@ -210,10 +237,11 @@ def preparing_message(step: Step, done: int, total: int) -> str:
                                                   duration=plain_duration(step.seconds))
 
 
-def prepare(progress: Callable[[Step, int, int], object] | None = None) -> float:
-    """Compile every pending step, calling ``progress(step, i, n)`` before the i-th of n; returns the seconds."""
+def prepare(progress: Callable[[Step, int, int], object] | None = None, games: frozenset[str] = EVERY_GAME) -> float:
+    """Compile every pending step serving ``games``, calling ``progress(step, i, n)`` before the i-th of n; returns
+    the seconds."""
     start = time.perf_counter()
-    steps = pending()
+    steps = pending(games)
     for i, step in enumerate(steps, 1):
         if progress is not None:
             progress(step, i, len(steps))
@@ -303,9 +331,9 @@ def warm(games: int = 8) -> float:
             else None)
     for name in PRESETS:
         p = Position.start(name)
-        if unsupported(p, ("uniform", "uniform")) is None:
+        if unsupported(p) is None:
             fast_games(p, games, seed=0)
-        if heuristic.unsupported(p, ("heuristic", "heuristic")) is None:
+        if heuristic.unsupported(p) is None:
             fast_games(p, games, seed=0, sides=_heuristic_sides())
     return time.perf_counter() - start
 

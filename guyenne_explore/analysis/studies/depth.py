@@ -32,19 +32,19 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from ...engine import Position, Rules
+from ...engine import Position, Rules, side_score
 from ...i18n import gettext, ngettext, plain_count, translator
 from ..api import execute
 from ..intervals import mean_interval, wilson
 from ..limits import check_duration
-from ..metrics import Metric, score
+from ..metrics import Metric
 from ..outcomes import Game
 from ..planning import plan, seconds_a_game
-from ..policies.registry import POLICIES, policy_named
+from ..policies.spec import POLICIES, PolicySpec
 
 #: the score at which a level beats the one below it
 BEATS = 0.55
-#: the levels of the default ladder, weakest first, as far as the policy registry names them
+#: the levels of the default ladder, weakest first, as far as the built-in levels go
 LADDER_WISH = ("uniform", "heuristic", "strong", "search:100")
 #: a search level plays this share of the games (a search game costs about a hundred of strong's)
 SEARCH_SHARE = 10
@@ -55,14 +55,15 @@ DEPTH = "Skill depth"
 
 
 def default_ladder() -> tuple[str, ...]:
-    """The levels of :data:`LADDER_WISH` that the policy registry knows (``strong`` joins when it is added)."""
-    return tuple(level for level in LADDER_WISH if level.partition(":")[0] in POLICIES)
+    """The levels of :data:`LADDER_WISH` that are built-in levels (``strong`` joins when it is added)."""
+    return tuple(level for level in LADDER_WISH if PolicySpec.parse(level).kind in POLICIES)
 
 
 def check_ladder(levels: Sequence[str]) -> tuple[str, ...]:
-    """The levels, each a policy the registry can build (its ValueError names the one it cannot); at least two."""
+    """The levels, each a policy its :class:`PolicySpec` builds (its ValueError names the one it cannot); at least
+    two."""
     for level in levels:
-        policy_named(level)
+        PolicySpec.parse(level).policy()
     if len(levels) < 2:
         raise ValueError(gettext("a ladder needs at least two levels, weakest first (uniform,heuristic)"))
     return tuple(levels)
@@ -70,7 +71,7 @@ def check_ladder(levels: Sequence[str]) -> tuple[str, ...]:
 
 def level_games(level: str, games: int) -> int:
     """The games ``level`` plays where the others play ``games``: a :data:`SEARCH_SHARE`-th for a search."""
-    return max(1, games // SEARCH_SHARE) if level.startswith("search") else games
+    return max(1, games // SEARCH_SHARE) if PolicySpec.parse(level).searches else games
 
 
 def match_games(weaker: str, stronger: str, games: int) -> int:
@@ -78,14 +79,14 @@ def match_games(weaker: str, stronger: str, games: int) -> int:
     return min(level_games(weaker, games), level_games(stronger, games))
 
 
-def ladder_cost(levels: Sequence[str], games: int, rules: Rules) -> list[tuple[str, str, int, float]]:
+def ladder_cost(levels: Sequence[str], games: int, rules: Rules, fast: bool = True) -> list[tuple[str, str, int, float]]:
     """Each match's weaker and stronger level, its games (both seats) and its rough seconds on one core
-    under ``rules`` (from the deal, where the ladder plays)."""
+    under ``rules`` (from the deal, where the ladder plays; ``fast=False``: the engine plays them)."""
     start = Position.start(rules)
     out = []
     for weaker, stronger in zip(levels, levels[1:]):
         n = 2 * match_games(weaker, stronger, games)
-        out.append((weaker, stronger, n, n * seconds_a_game(start, (weaker, stronger))))
+        out.append((weaker, stronger, n, n * seconds_a_game(start, (weaker, stronger), fast)))
     return out
 
 
@@ -115,8 +116,8 @@ class Match:
     def from_games(cls, weaker: str, stronger: str, first: Sequence[Game], second: Sequence[Game]) -> "Match":
         """``first``: the stronger level English; ``second``: the same deals with the levels swapped."""
         pairs = list(zip(first, second))
-        scores = [(score(a.winner, "english") + score(b.winner, "french")) / 2 for a, b in pairs]
-        agreement = [1 - abs(score(a.winner, "english") - score(b.winner, "english")) for a, b in pairs]
+        scores = [(side_score(a.winner, "english") + side_score(b.winner, "french")) / 2 for a, b in pairs]
+        agreement = [1 - abs(side_score(a.winner, "english") - side_score(b.winner, "english")) for a, b in pairs]
         lost = sum(a.winner == "french" for a, _ in pairs) + sum(b.winner == "english" for _, b in pairs)
         low, high = wilson(lost, 2 * len(pairs))
         return cls(weaker, stronger, _mean("Score of the stronger level", scores),
@@ -185,13 +186,14 @@ class Depth:
 
 def play_seats(rules: Rules, weaker: str, stronger: str, games: int, seed: int,
                executor: Executor | None = None, on_games: Callable[[int], "bool | None"] | None = None,
-               ) -> tuple[list[Game], list[Game]]:
+               fast: bool = True) -> tuple[list[Game], list[Game]]:
     """The same ``games`` seeded deals twice: the stronger level English, then French.  ``on_games(done)``
-    counts the two halves' games together and stops the match by returning False."""
+    counts the two halves' games together and stops the match by returning False; ``fast=False``: the engine
+    plays them (as while the fast path compiles)."""
     start = Position.start(rules)
     halves: list[list[Game]] = []
     for policies in ((stronger, weaker), (weaker, stronger)):
-        chosen = plan(start, policies, "sample", games=games)
+        chosen = plan(start, policies, "sample", games=games, fast=fast)
         step = None
         if on_games is not None:
             def step(done: int, of: int, before: int = len(halves) * games) -> bool | None:
@@ -201,12 +203,13 @@ def play_seats(rules: Rules, weaker: str, stronger: str, games: int, seed: int,
 
 
 def skill_depth(rules: Rules, levels: Sequence[str] | None = None, games: int = 200, seed: int = 0,
-                executor: Executor | None = None, on_games: OnGames | None = None, force: bool = False) -> Depth:
+                executor: Executor | None = None, on_games: OnGames | None = None, force: bool = False,
+                fast: bool = True) -> Depth:
     """The ladder of ``levels`` (default: :func:`default_ladder`) from the deal under ``rules``: ``games`` deals a
     match (a tenth where a search plays), each in both seats.  ``on_games(done, total)`` counts the whole run's
     games and cancels it by returning False (:class:`..cancel.Cancelled`).  Refused (:class:`..limits.TooLong`)
     where the ladder's cost (:func:`ladder_cost`, on one core) is past :data:`..limits.RUN_SECONDS`, unless
-    ``force``."""
+    ``force``; ``fast=False``: the engine plays every game (the first answer while the fast path compiles)."""
     levels = check_ladder(default_ladder() if levels is None else levels)
     costs = ladder_cost(levels, games, rules)
     total = sum(n for _w, _s, n, _t in costs)
@@ -219,7 +222,7 @@ def skill_depth(rules: Rules, levels: Sequence[str] | None = None, games: int = 
         if on_games is not None:
             def tick(done: int, before: int = before) -> bool | None:
                 return on_games(before + done, total)
-        first, second = play_seats(rules, weaker, stronger, n, seed, executor, tick)
+        first, second = play_seats(rules, weaker, stronger, n, seed, executor, tick, fast)
         before += 2 * n
         matches.append(Match.from_games(weaker, stronger, first, second))
         pairs.append((first, second))

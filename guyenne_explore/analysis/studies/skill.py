@@ -22,8 +22,9 @@ from ...i18n import N_, gettext, ngettext, plain_count, plain_duration, plain_es
 from ..api import execute
 from ..limits import check_duration
 from ..metrics import Metric
-from .variants import position_under, sampling_cost
+from .variants import sampling_cost
 from ..planning import plan
+from ..policies.spec import PERSONA, POLICIES, PolicySpec
 
 #: the skill levels, weakest first (the search with its budget in rollouts a decision)
 LEVELS = ("uniform", "heuristic", "search:200")
@@ -52,14 +53,17 @@ def level_name(level: str, lang: str | None = None) -> str:
     """A skill level as a reader sees it in ``lang``: the policy's name (``uniform`` / ``uniforme``), a search
     with its budget (``search:200`` / ``recherche:200``); a name it does not know is returned as given."""
     tr = translator(lang)
-    if level.startswith("strong@"):  # weights trained for a variant, in the user's cache: not its file's name
-        return tr.gettext(N_("strong, trained for this variant"))
-    if level.startswith("persona@"):  # weights fitted to people's games: not its file's name either
+    try:
+        spec = PolicySpec.parse(level)
+    except ValueError:  # a name no level has: shown as given
+        return level
+    if spec.kind == PERSONA:  # weights fitted to people's games: not its file's name
         return tr.gettext(N_("persona, fitted to your players"))
-    name, _colon, budget = level.partition(":")
-    if name == "search" and budget:
-        return tr.gettext(N_("search:{rollouts}")).format(rollouts=budget)
-    return tr.gettext(name) if name in ("uniform", "heuristic", "strong", "search") and not budget else level
+    if spec.weights:  # weights trained for a variant, in the user's cache: not its file's name either
+        return tr.gettext(N_("strong, trained for this variant"))
+    if spec.budget:
+        return tr.gettext(N_("search:{rollouts}")).format(rollouts=spec.budget)
+    return tr.gettext(spec.kind) if spec.kind in POLICIES else level
 
 
 @dataclass(frozen=True)
@@ -143,11 +147,12 @@ def _verdict(m: Metric, ref: Metric | None) -> str:
 
 
 def skill_cost(start: Position, rule_sets: Sequence[Rules], games: dict[str, int],
-               cores: int = 1) -> list[tuple[str, int, float]]:
+               cores: int = 1, fast: bool = True) -> list[tuple[str, int, float]]:
     """Each level's games against itself under all ``rule_sets`` (``games``: a level's games a rule set) and
     their rough seconds, from ``start`` under each, by who plays them there (the engine's spread over ``cores``,
-    as :func:`skill_levels` spreads them given an executor; :func:`.variants.sampling_cost`)."""
-    return [(level, n * len(rule_sets), sampling_cost(start, rule_sets, (level, level), n, cores))
+    as :func:`skill_levels` spreads them given an executor; :func:`.variants.sampling_cost`; ``fast=False``: the
+    engine plays them all)."""
+    return [(level, n * len(rule_sets), sampling_cost(start, rule_sets, (level, level), n, cores, fast))
             for level, n in games.items()]
 
 
@@ -170,7 +175,8 @@ def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[s
                  levels: Sequence[str] = LEVELS, metrics: Sequence[str] = METRICS,
                  games: dict[str, int] | int = 400, seed: int = 0, executor: Executor | None = None,
                  progress: Callable[[str], None] | None = None,
-                 on_games: Callable[[int, int], bool | None] | None = None, force: bool = False) -> SkillTable:
+                 on_games: Callable[[int, int], bool | None] | None = None, force: bool = False,
+                 fast: bool = True) -> SkillTable:
     """Sample every rule set at every level from ``start`` (its rules replaced by each rule set).
 
     ``games`` is one number or one per level (a search is slower: fewer games, wider intervals).
@@ -180,7 +186,8 @@ def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[s
     counts the games of the whole run as they are played, and stops it by returning False (a
     search's sample takes minutes: a page's bar moves and Cancel answers within it).  A run whose games
     (:func:`skill_cost`, on one core) would take more than :data:`.limits.RUN_SECONDS` is refused
-    (:class:`.limits.TooLong`) unless ``force``.
+    (:class:`.limits.TooLong`) unless ``force``.  ``fast=False``: the engine plays every game (the first answer
+    while the fast path compiles, :func:`..planning.engine_first`).
     """
     each = {level: games[level] if isinstance(games, dict) else games for level in levels}
     costs = skill_cost(start, rule_sets, each)
@@ -198,8 +205,8 @@ def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[s
             if progress:
                 progress(gettext("{label} under {level}: {count} games").format(
                     label=label, level=level_name(level), count=n))
-            q = position_under(start, rules)
-            chosen = plan(q, (level, level), "sample", games=n)
+            q = start.under(rules)
+            chosen = plan(q, (level, level), "sample", games=n, fast=fast)
             spread = executor if chosen.spread else None
             step = None
             if on_games is not None:

@@ -46,13 +46,13 @@ from ...engine import (CONCEDE_CHOICE, ENGLISH, HERO, KINDS, NEUTRAL, OPEN_FIRST
                        battle_winner, defence_holds, play)
 from ...i18n import current_language, ngettext, plain_count, translator
 from ..cancel import Cancelled, Stoppable, Throttled
-from ..compiled.heuristic_kernel import checked, unsupported
+from ..capabilities import capabilities
 from ..compiled.rollout import traced_game
 from ..intervals import mean_interval, wilson
 from ..limits import check_duration
 from ..planning import seconds_a_game
 from ..policies.heuristic import castle_stake, facts
-from ..policies.registry import policy_named
+from ..policies.spec import PolicySpec
 from ..policies.sides import compiled_sides
 from ..sampling.sample import game_rng
 from .skill import level_name
@@ -508,27 +508,22 @@ class _Recorder(Hooks):
         self.record.events.append(Event(p.to_play, None, draw=draw))
 
 
-def compiled_plays(start: Position, level: str) -> bool:
-    """Whether the compiled game loop plays ``level`` against itself from ``start`` (else the engine does: a
-    search, rules or positions the loop does not play)."""
-    if level == "uniform":
-        return checked(start, scores=False)[0] is None
-    return unsupported(start, (level, level)) is None
-
-
-def style_cost(levels: Sequence[str], games: int, rule_sets: Sequence[Rules]) -> list[tuple[str, int, float]]:
+def style_cost(levels: Sequence[str], games: int, rule_sets: Sequence[Rules],
+               fast: bool = True) -> list[tuple[str, int, float]]:
     """Each level's games under all ``rule_sets`` and their rough seconds on one core (playing them from each
-    rule set's deal, by who plays them there, and reading their decisions)."""
+    rule set's deal, by who plays them there, and reading their decisions; ``fast=False``: the engine plays them)."""
     starts = [Position.start(rules) for rules in rule_sets]
-    return [(level, games * len(starts), sum(games * (seconds_a_game(start, (level, level)) + SECONDS_TO_READ) for start in starts))
+    return [(level, games * len(starts), sum(games * (seconds_a_game(start, (level, level), fast) + SECONDS_TO_READ)
+                                             for start in starts))
             for level in levels]
 
 
 def level_records(start: Position, level: str, games: int, seed: int,
-                  on_game: Callable[[int], "bool | None"] | None = None) -> Iterator[GameRecord]:
+                  on_game: Callable[[int], "bool | None"] | None = None, fast: bool = True) -> Iterator[GameRecord]:
     """The level's ``games`` games against itself as engine records, in order: game ``i`` of batch ``seed``.
-    ``on_game(done)`` after each (and, for the engine's games, within a game) cancels by returning False."""
-    if compiled_plays(start, level):
+    ``on_game(done)`` after each (and, for the engine's games, within a game) cancels by returning False;
+    ``fast=False``: the engine plays them (as while the fast path compiles)."""
+    if fast and capabilities(start, (level, level)).compiled:
         sides = compiled_sides((level, level), start.rules)  # strong: the weights for these rules
         for i in range(games):
             if on_game is not None and on_game(i) is False:
@@ -540,19 +535,21 @@ def level_records(start: Position, level: str, games: int, seed: int,
 
     for i in range(games):
         signal = Throttled(asked_to_stop(i))
-        policies = (Stoppable(policy_named(level), signal), Stoppable(policy_named(level), signal))
+        spec = PolicySpec.parse(level)
+        policies = (Stoppable(spec.policy(), signal), Stoppable(spec.policy(), signal))
         record = GameRecord(start)
         play(start, game_rng(seed, i), policies, (_Recorder(record),))
         yield record
 
 
 def play_style(rules: Rules, levels: Sequence[str] = STYLE_LEVELS, games: int = 400, seed: int = 0,
-               on_games: OnGames | None = None) -> PlayStyle:
-    """How each of ``levels`` (weakest first; each a policy the registry names) plays ``rules`` from the deal,
+               on_games: OnGames | None = None, fast: bool = True) -> PlayStyle:
+    """How each of ``levels`` (weakest first; each a level :class:`~..policies.spec.PolicySpec` reads) plays ``rules`` from the deal,
     against itself, over ``games`` seeded games a level.  ``on_games(done, total)`` counts the run's games and
-    cancels it by returning False (:class:`Cancelled`); a ValueError names an unknown level."""
+    cancels it by returning False (:class:`Cancelled`); a ValueError names an unknown level.  ``fast=False``: the
+    engine plays every game (:func:`level_records`)."""
     for level in levels:
-        policy_named(level)
+        PolicySpec.parse(level).policy()
     if games < 1:
         raise ValueError("games must be at least 1")
     start = Position.start(rules)
@@ -564,20 +561,20 @@ def play_style(rules: Rules, levels: Sequence[str] = STYLE_LEVELS, games: int = 
         if on_games is not None:
             def tick(done: int, before: int = n * games) -> bool | None:
                 return on_games(before + done, total)
-        for record in level_records(start, level, games, seed, tick):
+        for record in level_records(start, level, games, seed, tick, fast):
             counts.add(record)
         if on_games is not None and on_games((n + 1) * games, total) is False:
             raise Cancelled()
-        out.append(LevelStyle.from_counts(level, games, "compiled" if compiled_plays(start, level) else "engine",
-                                          counts, len(start.castles)))
+        played_by = "compiled" if fast and capabilities(start, (level, level)).compiled else "engine"
+        out.append(LevelStyle.from_counts(level, games, played_by, counts, len(start.castles)))
     return PlayStyle(str(rules), games, seed, tuple(out))
 
 
 def play_styles(rule_sets: Sequence[Rules], levels: Sequence[str] = STYLE_LEVELS, games: int = 400, seed: int = 0,
-                on_games: OnGames | None = None, force: bool = False) -> list[PlayStyle]:
+                on_games: OnGames | None = None, force: bool = False, fast: bool = True) -> list[PlayStyle]:
     """:func:`play_style` for several rule sets side by side, one count of games over them all; refused
     (:class:`.limits.TooLong`) where their cost (:func:`style_cost`) is past :data:`.limits.RUN_SECONDS`, unless
-    ``force``."""
+    ``force``; ``fast=False``: the engine plays every game."""
     total = games * len(levels) * len(rule_sets)
     check_duration(sum(seconds for _level, _n, seconds in style_cost(levels, games, rule_sets)),
                    ngettext("{count} game", "{count} games", total).format(count=plain_count(total)), force)
@@ -587,5 +584,5 @@ def play_styles(rule_sets: Sequence[Rules], levels: Sequence[str] = STYLE_LEVELS
         if on_games is not None:
             def step(done: int, of: int, before: int = n * games * len(levels)) -> bool | None:
                 return on_games(before + done, total)
-        out.append(play_style(rules, levels, games, seed, step))
+        out.append(play_style(rules, levels, games, seed, step, fast))
     return out

@@ -14,7 +14,8 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...engine import ADJACENCIES, REMOVALS, RESHUFFLES, SCORINGS, SIDES, Position, Rules, RulesError
+from ...engine import (CHOICE, FLAG, NUMBER, PARAMETERS, PARAMETERS_BY_NAME, PRESETS, SIDES, Position, PositionError, Rules,
+                       RulesError, When)
 from ...i18n import N_, gettext, ngettext, plain_count, side_title
 from ..api import ExactOutOfReach, analyse
 from ..exact.distribution import Cancelled
@@ -26,24 +27,26 @@ from ..results import AnalysisResult
 
 Progress = Callable[[int, int], "bool | None"]
 
+
+#: The parameter a sweep and a balance search offer first: the hand size, a designer's first question.
+FIRST_SWEPT = "hand_size"
+
+
+def _sweepable() -> dict[str, tuple[Any, ...] | None]:
+    """Every parameter one value of which a sweep (and a balance search) can vary, read from the engine's
+    :data:`PARAMETERS`: its choices (a flag's true and false), or None for a whole number, numbers first
+    (:data:`FIRST_SWEPT` before the others).  A card count is varied one value at a time, ``count:V`` (the base
+    game's values); the players, a count for each side at once, are not swept."""
+    numbers = {FIRST_SWEPT: None, **{p.name: None for p in PARAMETERS if p.kind == NUMBER}}
+    counts = {f"count:{value}": None for value in PRESETS["base"].card_counts}
+    choices = {p.name: p.choices for p in PARAMETERS if p.kind == CHOICE}
+    flags = {p.name: (True, False) for p in PARAMETERS if p.kind == FLAG}
+    return {**numbers, **counts, **choices, **flags}
+
+
 #: Parameters a sweep can vary: the choices of a categorical one, None for a whole number.
 #: ``count:V`` is the number of valued cards of value V per side (RULES.md card_counts).
-SWEEPABLE: dict[str, tuple[Any, ...] | None] = {
-    "hand_size": None, "max_at_castle": None, "exhaustion_limit": None, "castles": None, "pre_discard": None,
-    "count:2": None, "count:3": None, "count:4": None, "count:5": None,
-    "removal": REMOVALS, "scoring": SCORINGS, "reshuffle": RESHUFFLES, "adjacency": ADJACENCIES,
-    "first_side": SIDES, "hero": (True, False),
-}
-
-#: The rules parameters by their JSON override keys, named as the forms name them (the builder's rules and the
-#: variant lab show the same words for the same parameter; a sweep's status, columns and axis too).
-PARAMETER_LABELS: dict[str, str] = {
-    "removal": N_("removal"), "scoring": N_("scoring"), "exhaustion_limit": N_("exhaustion limit L"),
-    "reshuffle": N_("reshuffle"), "adjacency": N_("adjacency"), "card_counts": N_("card counts"), "hero": N_("hero"),
-    "hand_size": N_("hand size"), "castles": N_("castles"), "max_at_castle": N_("max at a castle"),
-    "pre_discard": N_("setup discard"), "first_side": N_("first side"), "concede_as_decision": N_("concede as decision"),
-    "members": N_("players"), "members:english": N_("English players"), "members:french": N_("French players"),
-}
+SWEEPABLE: dict[str, tuple[Any, ...] | None] = _sweepable()
 #: The choices of the reshuffle and adjacency parameters in words (RULES.md section 9), by their JSON values.
 CHOICE_NAMES: dict[str, str] = {
     # short: a menu's width; "reshuffle: on an empty deck" (a card to draw, none left), "at the last card" (drawn)
@@ -54,10 +57,11 @@ CHOICE_NAMES: dict[str, str] = {
 
 
 def parameter_label(key: str, lang: str | None = None) -> str:
-    """A rules parameter's name in ``lang`` (``hand_size`` -> "hand size"; ``count:3`` -> "3 cards")."""
+    """A rules parameter's name in ``lang``, as the editors show it (``hand_size`` -> "hand size"; ``count:3`` ->
+    "3 cards")."""
     if key.startswith("count:"):
         return gettext("{value} cards", lang).format(value=key[6:])
-    return gettext(PARAMETER_LABELS[key], lang) if key in PARAMETER_LABELS else key
+    return gettext(PARAMETERS_BY_NAME[key].label, lang) if key in PARAMETERS_BY_NAME else key
 
 
 def choice_label(value: Any, lang: str | None = None) -> str:
@@ -118,27 +122,17 @@ class SweepPoint:
 
 
 # ---------------------------------------------------------------- how a rule set applies to a position
-#: When a parameter that differs from the position's own rules takes effect on a position already dealt
-#: (before the deal, every parameter holds for the whole game). RULES.md: placements and battles (3, 4) read
-#: max_at_castle, the removal rule and the concede choice at once; the draws at the end of a round (5) read the
-#: hand size, the reshuffle rule and L; the scoring (6) reads the scoring and the adjacency; the setup (2) reads
-#: first_side and the expert discard, which a dealt position is past; and the castles, the cards and the players
-#: on the table were set at the setup, so another count cannot apply to them.
-NOW, NEXT_DRAW, AT_SCORING, PAST, REFUSED, WHOLE_GAME = "now", "next draw", "scoring", "past", "refused", "whole game"
-TAKES_EFFECT: dict[str, str] = {
-    "max_at_castle": NOW, "removal": NOW, "concede_as_decision": NOW,
-    "hand_size": NEXT_DRAW, "reshuffle": NEXT_DRAW, "exhaustion_limit": NEXT_DRAW,
-    "scoring": AT_SCORING, "adjacency": AT_SCORING,
-    "first_side": PAST, "pre_discard": PAST,
-    "castles": REFUSED, "card_counts": REFUSED, "hero": REFUSED, "members": REFUSED,
-}
+#: When a changed parameter takes effect on a position not yet dealt: every parameter holds for the whole game
+#: (on a dealt one, each :class:`Parameter`'s ``takes_effect`` says, :class:`When`).
+WHOLE_GAME = "whole game"
 WHEN_WORDS: dict[str, str] = {
-    NOW: N_("takes effect now (the next placement or battle)"),
-    NEXT_DRAW: N_("takes effect only at the next draw, at the end of the round: the cards now in hand stay as they are"),
-    AT_SCORING: N_("takes effect when the game is scored"),
-    PAST: N_("no effect here: it acts at the setup, which this position is past"),
-    REFUSED: N_("cannot apply to a game under way, set up with {own}: choose 'before the deal' under 'start from' "
-                "to play a whole game with {new}"),
+    When.NOW: N_("takes effect now (the next placement or battle)"),
+    When.NEXT_DRAW: N_("takes effect only at the next draw, at the end of the round: the cards now in hand stay as they "
+                       "are"),
+    When.AT_SCORING: N_("takes effect when the game is scored"),
+    When.PAST: N_("no effect here: it acts at the setup, which this position is past"),
+    When.REFUSED: N_("cannot apply to a game under way, set up with {own}: choose 'before the deal' under 'start from' "
+                     "to play a whole game with {new}"),
     WHOLE_GAME: N_("holds for the whole game"),
 }
 
@@ -168,16 +162,6 @@ class Change:
             parameter=parameter_label(self.parameter, lang), own=own, new=new, when=self.when_words(lang))
 
 
-class VariantRefused(ValueError):
-    """A rule set that cannot apply to a position already dealt; ``problems`` says why, parameter by parameter
-    (``changes``: the refused changes, to say it again in another language)."""
-
-    def __init__(self, changes: list[Change]) -> None:
-        self.changes = changes
-        self.problems = [c.words() for c in changes]
-        super().__init__("; ".join(self.problems))
-
-
 def value_words(value: Any, lang: str | None = None) -> str:
     """A parameter's value in words; card counts as ``2:12 3:4 4:3 5:2``, players as ``English 2, French 1``."""
     if isinstance(value, dict):
@@ -192,37 +176,33 @@ def changes(p: Position, rules: Rules) -> list[Change]:
     """Each parameter of ``rules`` that differs from ``p``'s own rules, with when it takes effect from ``p``.
 
     The one place the panels read how a rule set applies to a position: the engine re-reads the position
-    under the new rules (:func:`position_under`), and this says what that means for a game under way."""
+    under the new rules (:meth:`Position.under`), and this says what that means for a game under way."""
     own, new = p.rules.describe(), rules.describe()
     before_deal = p == Position.start(p.rules)
-    return [Change(k, own[k], new[k], WHOLE_GAME if before_deal else TAKES_EFFECT.get(k, NOW))
+    return [Change(k, own[k], new[k], WHOLE_GAME if before_deal else PARAMETERS_BY_NAME[k].takes_effect)
             for k in new if k != "preset" and own.get(k) != new[k]]
+
+
+def refused_changes(p: Position, rules: Rules) -> list[Change]:
+    """The changes of ``rules`` that cannot apply to ``p``, a game under way (:attr:`When.REFUSED`: what its table
+    was set up with); the engine refuses the position under ``rules`` for them, and these say why in words."""
+    return [c for c in changes(p, rules) if c.when == When.REFUSED]
 
 
 def swept_change(p: Position, parameter: str) -> Change:
     """When a sweep of ``parameter`` (``count:V``: a card count) takes effect from ``p``, for every value swept."""
     key = "card_counts" if parameter.startswith("count:") else parameter
     before_deal = p == Position.start(p.rules)
-    return Change(key, p.rules.describe()[key], None, WHOLE_GAME if before_deal else TAKES_EFFECT.get(key, NOW))
+    return Change(key, p.rules.describe()[key], None,
+                  WHOLE_GAME if before_deal else PARAMETERS_BY_NAME[key].takes_effect)
 
 
-def position_under(p: Position, rules: Rules) -> Position:
-    """``p`` under other rules.
-
-    A game not yet dealt stays a game not yet dealt (so expert gets its setup
-    discards and a team its two hands); any other position keeps its cards and is
-    re-read under the other rules, which raises PositionError when they do not fit.
-    A castle count, card counts, heroes or players other than those the table was set
-    up with raise VariantRefused first, with the reason (see :data:`TAKES_EFFECT`).
-    """
-    if p.rules == rules:
-        return p
-    if p == Position.start(p.rules):
-        return Position.start(rules)
-    refused = [c for c in changes(p, rules) if c.when == REFUSED]
-    if refused:
-        raise VariantRefused(refused)
-    return Position.from_json({**p.to_json(), "rules": rules.to_json()})
+def swept_value(rules: Rules, parameter: str) -> Any:
+    """The value of a parameter a sweep varies (:data:`SWEEPABLE`) under ``rules``; ``count:V``: the count of
+    value-V cards (0 when the rules have none)."""
+    if parameter.startswith("count:"):
+        return rules.card_counts.get(int(parameter[6:]), 0)
+    return rules.describe()[parameter]
 
 
 def vary(rules: Rules, parameter: str, value: Any) -> Rules:
@@ -297,42 +277,44 @@ def analyse_rule_sets(p: Position, rule_sets: Sequence[Rules], *, labels: Sequen
             def step(done: int, of: int, offset: int = offset) -> bool | None:
                 return progress(offset + (done * games // of if of else 0), total)
         try:
-            q = position_under(p, rules)
+            q = p.under(rules)
             runs.append(Run(label, rules, analyse(q, policies, method, games, seed, step, executor, force=force,
                                                   cores=cores, fast=fast)))
         except ValueError as exc:  # PositionError, ExactOutOfReach, exact asked of a sampling-only policy
-            runs.append(Run(label, rules, problems=[str(x) for x in getattr(exc, "problems", [exc])],
-                            out_of_reach=isinstance(exc, ExactOutOfReach) and exc.forceable,
-                            refused=exc.changes if isinstance(exc, VariantRefused) else []))
+            refused = refused_changes(p, rules) if isinstance(exc, PositionError) else []
+            runs.append(Run(label, rules, problems=[c.words() for c in refused]
+                            or [str(x) for x in getattr(exc, "problems", [exc])],
+                            out_of_reach=isinstance(exc, ExactOutOfReach) and exc.forceable, refused=refused))
         if progress is not None and progress(offset + games, total) is False:
             raise Cancelled()
     return runs
 
 
 def sampling_cost(p: Position, rule_sets: Sequence[Rules], policies: tuple[str, str], games: int,
-                  cores: int = 1) -> float:
+                  cores: int = 1, fast: bool = True) -> float:
     """Rough seconds :func:`analyse_rule_sets` takes to sample ``games`` games a rule set here, the games the
     engine plays spread over ``cores`` (:func:`.planning.sampling_seconds`); a rule set ``p`` cannot be read
-    under plays nothing (its run names the problem)."""
+    under plays nothing (its run names the problem); ``fast=False``: the engine plays them all."""
     seconds = 0.0
     for rules in rule_sets:
         try:
-            q = position_under(p, rules)
-        except ValueError:
+            q = p.under(rules)
+        except PositionError:
             continue
-        seconds += sampling_seconds(q, policies, games, cores)
+        seconds += sampling_seconds(q, policies, games, cores, fast)
     return seconds
 
 
 def sweep(p: Position, rules: Rules, parameter: str, values: Sequence[Any], metric: str, *,
           policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto", games: int = 500,
           seed: int = 0, progress: Progress | None = None, executor: Executor | None = None,
-          cores: int = 1, force: bool = False) -> list[SweepPoint]:
+          cores: int = 1, force: bool = False, fast: bool = True) -> list[SweepPoint]:
     """``metric`` of ``p`` as one parameter of ``rules`` takes each of ``values`` (same seed for each).
 
     A value the rules refuse (RulesError) or the position cannot be read under
     gives a point with the engine's problems and no metric.  Its games, all values together, are refused past
-    :data:`.limits.RUN_SECONDS` unless ``force`` (:func:`analyse_rule_sets`).
+    :data:`.limits.RUN_SECONDS` unless ``force`` (:func:`analyse_rule_sets`; ``fast=False``: the engine answers, as
+    while the fast path compiles).
     """
     points: list[SweepPoint] = []
     valid: list[tuple[Any, Rules]] = []
@@ -343,7 +325,7 @@ def sweep(p: Position, rules: Rules, parameter: str, values: Sequence[Any], metr
             points.append(SweepPoint(v, Run(sweep_label(parameter, v), None, problems=[str(x) for x in exc.problems])))
     runs = analyse_rule_sets(p, [r for _, r in valid], labels=[sweep_label(parameter, v) for v, _ in valid],
                              policies=policies, method=method, games=games, seed=seed,
-                             progress=progress, executor=executor, cores=cores, force=force)
+                             progress=progress, executor=executor, cores=cores, force=force, fast=fast)
     for (v, _), run in zip(valid, runs):
         points.append(SweepPoint(v, run, metric_named(run.result, metric) if run.result else None))
     order = {v: i for i, v in enumerate(values)}

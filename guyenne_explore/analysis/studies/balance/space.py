@@ -4,7 +4,7 @@ each candidate.
 A parameter is varied as ``name=low:high`` (a whole number, every value between, both ends included),
 ``name=a,b,c`` (those values) or ``name`` alone (every choice of a parameter with choices, e.g.
 ``removal``).  Any parameter a sweep can vary may be varied (:data:`..variants.SWEEPABLE`), and each value is
-read within the engine's bounds of the parameter (:data:`..engine_api.BOUNDS`), so a range that leaves them
+read within the engine's bounds of the parameter (its :class:`Parameter`), so a range that leaves them
 is refused at its end, never built, and each value is checked by the engine against the preset, so a
 value that does not fit it is refused with the engine's own words before any game is played.  A candidate
 is an assignment of one value to each varied parameter; its rule set is the preset with those values, and
@@ -18,9 +18,9 @@ from math import prod
 from typing import Any, Mapping, Sequence
 
 from .... import numbers
-from ....engine import BOUNDS, MAX_PER_VALUE, Rules, RulesError
+from ....engine import PARAMETERS_BY_NAME, Rules, RulesError
 from ....i18n import gettext
-from ..variants import SWEEPABLE, choice_label, parameter_label, vary
+from ..variants import SWEEPABLE, choice_label, parameter_label, swept_value, vary
 
 Assignment = Mapping[str, Any]
 
@@ -61,12 +61,11 @@ def _value(parameter: str, text: str, whole: str) -> Any:
 
 
 def _bounds(parameter: str) -> tuple[int, int]:
-    """The engine's bounds of a whole-number parameter (``count:V``: 0 to the most cards of one value), so that
-    a range is refused at its ends in words, never built value by value (``hand_size=2:999999999``)."""
-    if parameter.startswith("count:"):
-        return 0, MAX_PER_VALUE
-    low, high, _why_low, _why_high = BOUNDS[parameter]
-    return low, high
+    """The engine's bounds of a whole-number parameter (``count:V``: each card count's), so that a range is
+    refused at its ends in words, never built value by value (``hand_size=2:999999999``)."""
+    bounds = PARAMETERS_BY_NAME["card_counts" if parameter.startswith("count:") else parameter].bounds
+    assert bounds is not None, parameter  # SWEEPABLE gives a whole number only for a parameter with bounds
+    return bounds
 
 
 def parse_varied(text: str, preset: Rules) -> Varied:
@@ -136,9 +135,7 @@ class Space:
 
     def own(self, parameter: str) -> Any:
         """The preset's own value of a parameter (``count:V``: its count of value-V cards)."""
-        if parameter.startswith("count:"):
-            return self.preset.card_counts.get(int(parameter[6:]), 0)
-        return self.preset.describe()[parameter]
+        return swept_value(self.preset, parameter)
 
     def changes(self, assignment: Assignment) -> list[str]:
         """The varied parameters whose value differs from the preset's."""

@@ -1,0 +1,178 @@
+"""``train`` and ``improve``: the learned policy strong's weights for a rule set, by CMA-ES (``train``) or by its own
+search (``improve``, expert iteration); both said, shown and stopped as every long run (:mod:`.long_run`),
+resumable from the state they save, the weights file written last."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..engine import Rules, RulesError
+from ..i18n import ngettext, plain_count, plain_duration
+from ..i18n import gettext as _
+from .common import EXIT_OK, Refused, prepare_fast_path, rules_arg
+from .long_run import long_run, time_left
+
+def _trained_rules(args: argparse.Namespace, resumed: Any) -> Rules:
+    """The rules ``train`` trains for: ``--rules`` (else the resumed run's) with each ``--vary name=value``."""
+    from ..analysis import Space, SpaceError
+
+    if args.rules:
+        rules = rules_arg(args.rules)
+    elif resumed is not None:
+        return Rules.from_json(resumed.settings.rules)
+    else:
+        raise Refused(_("--rules: name the preset or rules JSON to train for (--rules advanced)"))
+    if not args.vary:
+        return rules
+    try:
+        space = Space.parse(rules, args.vary)
+    except SpaceError as exc:
+        raise Refused(str(exc)) from None
+    several = next((v for v in space.varied if len(v.values) != 1), None)
+    if several is not None:
+        raise Refused(_("--vary {name}: give the one value to train for, {name}=VALUE").format(name=several.parameter))
+    try:
+        return space.rules({v.parameter: v.values[0] for v in space.varied})
+    except RulesError as exc:
+        raise Refused(_("--vary: {problem}").format(problem="; ".join(str(x) for x in exc.problems))) from None
+
+
+def _weights_run(args: argparse.Namespace, read: Any) -> tuple[Any, Rules, dict[str, float] | None]:
+    """What ``train`` and ``improve`` start from: the run ``--resume`` names (read by ``read``), the rules it is
+    for and ``--start``'s weights by feature; bad input refused in one line naming it."""
+    from pathlib import Path
+
+    from ..analysis import weights_by_feature
+
+    try:
+        resumed = read(Path(args.resume)) if args.resume else None
+        return resumed, _trained_rules(args, resumed), weights_by_feature(Path(args.start)) if args.start else None
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+
+
+def _shown_rules(rules: Rules) -> str:
+    """The rules as the cost line and the weights file name them: a preset's name, else compact rules JSON."""
+    data = rules.to_json()
+    return data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    """Train the learned policy's weights for a rule set: the cost first, progress with the time left, a state saved
+    after every generation (``--resume`` continues it), the weights file last."""
+    from pathlib import Path
+
+    from ..analysis import TRAIN_DEFAULTS, cache_file, check_training, estimate_training, read_state, train, write_weights
+
+    resumed, rules, start_from = _weights_run(args, read_state)
+    saved = resumed.settings if resumed is not None else None
+    seed = args.seed if args.seed is not None else saved.seed if saved else int(TRAIN_DEFAULTS["seed"])
+    games = args.games or (saved.games if saved else int(TRAIN_DEFAULTS["games"]))
+    popsize = args.popsize or (saved.popsize if saved else int(TRAIN_DEFAULTS["popsize"]))
+    minutes = args.minutes if args.minutes is not None or args.generations else TRAIN_DEFAULTS["minutes"]
+    seconds = None if minutes is None else minutes * 60
+    out = Path(args.out) if args.out else cache_file(rules)
+    state = Path(args.resume) if args.resume else out.with_name(out.name + ".state")
+    shown_rules = _shown_rules(rules)
+    try:
+        check_training(rules, seed, seconds, args.generations, games, popsize, start_from=start_from, resume=resumed)
+        prepare_fast_path()  # before the pace is measured
+        cost = estimate_training(rules, games, popsize, seconds, args.generations, args.workers or 1)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    said = ngettext("training strong for {rules}: {generations} generation of {games} games (measured here: {rate} "
+                    "games a second), {duration} at that pace",
+                    "training strong for {rules}: {generations} generations of {games} games (measured here: {rate} "
+                    "games a second), {duration} at that pace", cost.generations).format(
+        rules=shown_rules, generations=plain_count(cost.generations), games=plain_count(cost.games_a_generation),
+        rate=plain_count(round(cost.games_per_second)), duration=plain_duration(cost.seconds))
+
+    def line(p: Any) -> str:  # until a generation is timed, the pace measured before the start
+        return _("generation {number} of {planned} (candidate {candidate} of {popsize}): best {best:.3f} against the "
+                 "heuristic and the starting weights, {left} left").format(
+            number=p.generation + 1, planned=p.generations if p.generations is not None else cost.generations,
+            candidate=p.candidate, popsize=p.popsize, best=p.best, left=time_left(p.seconds_left, cost.seconds, p.seconds))
+
+    def stopped() -> str:
+        return (_("the run is saved after each generation in {state}: --resume {state} continues it").format(state=state)
+                if state.exists() else _("stopped before its first generation: nothing to resume"))
+
+    try:  # one process unless --workers says
+        result = long_run(args, said, line, lambda executor, progress: train(
+            rules, seed, seconds, games, popsize, generations=args.generations, start_from=start_from,
+            executor=executor, progress=progress, state=state, resume=resumed), engine_played=False, stopped=stopped)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    write_weights(out, result, shown_rules, seed, games, Path(args.start) if args.start else None, popsize)
+    policy = f"strong@{out}"
+    if args.json:
+        print(json.dumps({"weights_file": str(out), "state": str(state), "policy": policy, "rules": rules.to_json(),
+                          "seed": seed, "generations": result.generations,
+                          "validation_score": result.score,
+                          "weights": json.loads(out.read_text(encoding="utf-8"))["weights"]}, indent=1))
+    else:
+        print(_("wrote {path}: {generations} generations, validation score {score:.3f} against the heuristic and the "
+                "starting weights; play it with --policies {policy}").format(
+            path=out, generations=result.generations, score=result.score, policy=policy))
+    return EXIT_OK
+
+
+def cmd_improve(args: argparse.Namespace) -> int:
+    """Improve the learned policy's weights by its own search (expert iteration): the cost first, progress with
+    the time left, the run saved after every iteration (``--resume`` continues it), the weights file last."""
+    from pathlib import Path
+
+    from ..analysis import (IMPROVE_DEFAULTS, ImproveRun, cache_file, check_improve, estimate_improve, improve,
+                           write_improved)
+
+    resumed, rules, start_from = _weights_run(args, ImproveRun.read)
+    saved = resumed.settings if resumed is not None else None
+    seed = args.seed if args.seed is not None else saved.seed if saved else int(IMPROVE_DEFAULTS["seed"])
+    games = args.games or (saved.games if saved else int(IMPROVE_DEFAULTS["games"]))
+    iterations = args.iterations or int(IMPROVE_DEFAULTS["iterations"])
+    out = Path(args.out) if args.out else cache_file(rules)
+    state = Path(args.resume) if args.resume else out.with_name(out.name + ".improve")
+    shown_rules = _shown_rules(rules)
+    try:
+        check_improve(rules, seed, iterations, games, start_from)
+        prepare_fast_path()  # before the pace is measured
+        done = resumed.iteration if resumed is not None else 0
+        seconds = estimate_improve(rules, iterations - done, games, args.workers or 1)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    said = _("improving strong for {rules}: {iterations} iterations of {games} self-play games, each placement valued "
+             "by the search; {duration} at the pace measured here").format(
+        rules=shown_rules, iterations=iterations, games=plain_count(games), duration=plain_duration(seconds))
+
+    def line(p: Any) -> str:
+        return _("iteration {number} of {planned} (game {game} of {games}): best {best:.3f} against the heuristic and "
+                 "the starting weights, {left} left").format(
+            number=p.iteration + 1, planned=p.iterations, game=p.game, games=plain_count(p.games), best=p.best,
+            left=time_left(p.seconds_left, seconds, p.seconds))
+
+    def stopped() -> str:
+        return (_("the run is saved after each iteration in {state}: --resume {state} continues it").format(state=state)
+                if state.exists() else _("stopped before its first iteration: nothing to resume"))
+
+    try:  # one process unless --workers says
+        result = long_run(args, said, line, lambda executor, progress: improve(
+            rules, seed, iterations, games, start_from=start_from, executor=executor, progress=progress, state=state,
+            resume=resumed, start_name=Path(args.start).name if args.start else None), engine_played=False,
+            stopped=stopped)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    # a resumed run names the file its first part started from, which its state keeps
+    start = args.start or (resumed.start if resumed is not None else None)
+    write_improved(out, result, shown_rules, seed, games, iterations, Path(start) if start else None)
+    policy = f"strong@{out}"
+    if args.json:
+        print(json.dumps({"weights_file": str(out), "state": str(state), "policy": policy, "rules": rules.to_json(),
+                          "seed": seed, "iteration": result.generations, "validation_score": result.score,
+                          "weights": json.loads(out.read_text(encoding="utf-8"))["weights"]}, indent=1))
+    else:
+        print(_("wrote {path}: the weights of iteration {iteration}, validation score {score:.3f} against the heuristic "
+                "and the starting weights; play it with --policies {policy}").format(
+            path=out, iteration=result.generations, score=result.score, policy=policy))
+    return EXIT_OK
