@@ -209,7 +209,7 @@ def test_while_the_fast_path_compiles_the_engine_answers_at_once_then_the_compil
     monkeypatch.setattr(run_controls, "needs_compiling", lambda: not compiled.is_set())
     monkeypatch.setattr(run_controls, "compile_in_background", lambda: started.append(True))
     monkeypatch.setattr(run_controls, "compiling_in_background", lambda: not compiled.is_set())
-    monkeypatch.setattr(analysis_panel, "engine_first_games", lambda p, policies, games, cores: 30)
+    monkeypatch.setattr(analysis_panel, "engine_first_games", lambda p, policies, games: 30)
     panel = AnalysisPanel(Position.start("base"))
     panel.method.value, panel.games.value = "auto", 200
     assert panel.cost.value.startswith("The fast path is not compiled yet") and "30 games a rule set" in panel.cost.value

@@ -63,7 +63,7 @@ def test_the_decision_is_one_for_every_panel_and_shares_a_few_seconds_over_a_run
 
 def test_skill_levels_answer_from_the_engine_without_the_search_then_refine_with_every_level(compiling, monkeypatch):
     compiled, started = compiling
-    monkeypatch.setattr(skill_panel, "engine_first_games", lambda p, policies, games, cores, parts: 6)
+    monkeypatch.setattr(skill_panel, "engine_first_games", lambda p, policies, games, parts: 6)
     panel = skill_panel.SkillPanel(Position.start("base"))
     panel.games.value, panel.search_games.value, panel.search_budget.value = 40, 2, 4
     assert panel.cost.value.startswith("The fast path is not compiled yet") and (
@@ -83,7 +83,7 @@ def test_skill_levels_answer_from_the_engine_without_the_search_then_refine_with
 
 def test_the_variant_labs_comparison_and_sweep_answer_from_the_engine_then_refine(compiling, monkeypatch):
     compiled, _started = compiling
-    monkeypatch.setattr(variant_lab, "engine_first_games", lambda p, policies, games, cores, parts: 5)
+    monkeypatch.setattr(variant_lab, "engine_first_games", lambda p, policies, games, parts: 5)
     lab = variant_lab.VariantLab(Position.start("base"))
     lab.method.value, lab.games.value = "sample", 40
     lab.run_compare(block=True)
@@ -99,7 +99,7 @@ def test_the_variant_labs_comparison_and_sweep_answer_from_the_engine_then_refin
 
 def test_a_sweep_answers_from_the_engine_then_refines(compiling, monkeypatch):
     compiled, _started = compiling
-    monkeypatch.setattr(variant_lab, "engine_first_games", lambda p, policies, games, cores, parts: 4)
+    monkeypatch.setattr(variant_lab, "engine_first_games", lambda p, policies, games, parts: 4)
     lab = variant_lab.VariantLab(Position.start("base"))
     lab.method.value, lab.games.value = "sample", 30
     lab.sweep_parameter.value = "max_at_castle"
@@ -115,7 +115,7 @@ def test_a_sweep_answers_from_the_engine_then_refines(compiling, monkeypatch):
 
 def test_how_they_play_answers_from_the_engine_then_refines(compiling, monkeypatch):
     compiled, _started = compiling
-    monkeypatch.setattr(style_view, "engine_first_games", lambda p, policies, games, cores, parts: 3)
+    monkeypatch.setattr(style_view, "engine_first_games", lambda p, policies, games, parts: 3)
     section = skill_panel.SkillPanel(Position.start("base")).how_they_play
     section.levels_text.value, section.games.value = "uniform,heuristic", 20
     assert "Compare how they play answers at once from the engine with 6 games" in section.cost.value
@@ -131,7 +131,7 @@ def test_how_they_play_answers_from_the_engine_then_refines(compiling, monkeypat
 
 def test_the_depth_ladder_answers_from_the_engine_then_refines(compiling, monkeypatch):
     compiled, _started = compiling
-    monkeypatch.setattr(balance_panel, "engine_first_games", lambda p, policies, games, cores, parts: 3)
+    monkeypatch.setattr(balance_panel, "engine_first_games", lambda p, policies, games, parts: 3)
     panel = balance_panel.BalancePanel(Position.start("base"))
     panel.ladder.value, panel.depth_games.value = "uniform,heuristic", 12
     assert "Measure depth answers at once from the engine with 6 games" in panel.depth_cost.value
@@ -162,3 +162,29 @@ def test_the_balance_search_says_it_waits_for_the_compiling_and_waits_with_its_b
     assert any(s.startswith("The fast path is compiling in the background (first run only): about 1 minute left")
                for s in seen), seen
     assert panel.result is not None and panel.controls.progress.bar_style == "success"
+
+
+def test_a_first_answer_plays_in_this_process_and_starts_no_pool(compiling, monkeypatch):
+    """While the fast path compiles, one core compiles: a first answer spread over the pool would wait for its
+    workers to start and load the package (seconds each) beside the compiling, so the engine plays it here."""
+    from guyenne_explore.analysis import workers
+
+    def no_pool():
+        raise AssertionError("a first answer started the pool of worker processes")
+
+    for module in (workers, skill_panel, balance_panel):
+        monkeypatch.setattr(module, "local_pool", no_pool)
+    for panel in (skill_panel, variant_lab, balance_panel):
+        monkeypatch.setattr(panel, "local_cores", lambda: 2)
+    monkeypatch.setattr(variant_lab, "engine_first_games", lambda p, policies, games, parts: 4)
+    lab = variant_lab.VariantLab(Position.start("base"))
+    lab.method.value, lab.games.value = "sample", 40
+    lab.run_compare(block=True)
+    assert [r.games for r in lab.results.values()] == [4, 4]
+    assert {r.plan.where.value for r in lab.results.values()} == {"this process"}
+    monkeypatch.setattr(skill_panel, "engine_first_games", lambda p, policies, games, parts: 4)
+    panel = skill_panel.SkillPanel(Position.start("base"))
+    panel.strong.value = panel.search.value = False
+    panel.games.value = 40
+    panel.run(block=True)
+    assert panel.table is not None and max(c.metric.games or 0 for c in panel.table.cells) == 4

@@ -203,12 +203,13 @@ ENGINE_FIRST_SECONDS = 4.0
 ENGINE_FIRST_GAMES = 100
 
 
-def engine_first_games(p: Position, policies: tuple[str, str], games: int, cores: int = 1, parts: int = 1) -> int:
-    """How many of ``games`` the engine plays in about :data:`ENGINE_FIRST_SECONDS` over ``cores``: the first answer
-    given while the fast path compiles, refined by the compiled games once it is ready.  A run of several samples
-    (skill levels, a sweep's values, a ladder's matches) gives each of its ``parts`` its share of the seconds and
-    of the fewest games, so that the whole first answer still takes a few seconds."""
-    each = seconds_a_game(p, policies, fast=False) / max(cores, 1)
+def engine_first_games(p: Position, policies: tuple[str, str], games: int, parts: int = 1) -> int:
+    """How many of ``games`` the engine plays in about :data:`ENGINE_FIRST_SECONDS` in the asking process: the first
+    answer given while the fast path compiles, refined by the compiled games once it is ready.  One core: the other
+    compiles, and a pool's workers would take seconds to start and load the package before their first game.  A
+    run of several samples (skill levels, a sweep's values, a ladder's matches) gives each of its ``parts`` its
+    share of the seconds and of the fewest games, so that the whole first answer still takes a few seconds."""
+    each = seconds_a_game(p, policies, fast=False)
     share = max(parts, 1)
     return min(games, max(ENGINE_FIRST_GAMES // share, int(ENGINE_FIRST_SECONDS / share / each)))
 

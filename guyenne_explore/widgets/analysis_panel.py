@@ -218,7 +218,7 @@ class AnalysisPanel(w.VBox):
                 "The fast path is not compiled yet ({duration}, once, in the background): Run analysis answers at "
                 "once from the engine with {games} games a rule set, then the compiled games refine it.").format(
                 duration=plain_duration(compiling_seconds()),
-                games=plain_count(engine_first_games(self.position, self.policies, self.games.value, local_cores()))))
+                games=plain_count(engine_first_games(self.position, self.policies, self.games.value))))
             return
         if not surely_sampled(self.position, self.policies, self.method.value):
             self.cost.value = ""
@@ -324,7 +324,7 @@ class AnalysisPanel(w.VBox):
         engine_first = self._engine_first()
         asked, settings = games, self._settings()
         if engine_first:
-            games = engine_first_games(p, policies, games, local_cores())
+            games = engine_first_games(p, policies, games)
         self._analysing = (p, self.subject.start)
         self._run_seed = None if method == "exact" else seed
         self.run_button.disabled = True
@@ -341,7 +341,7 @@ class AnalysisPanel(w.VBox):
             try:
                 runs = analyse_rule_sets(p, chosen, labels=[labels[r] for r in chosen], policies=policies,
                                          method=method, games=games, seed=seed, progress=self.controls.callback,
-                                         force=force, cores=local_cores(), fast=not engine_first)
+                                         force=force, cores=1 if engine_first else local_cores(), fast=not engine_first)
             except Cancelled:
                 self._finish(None, cancelled_words(bool(self.figures)))
             except TooLong as exc:  # all rule sets' games together: said, and "run anyway" offered

@@ -627,7 +627,7 @@ class BalancePanel(w.VBox):
         if first:  # the engine answers first: its games' cost, then the refining
             cost = ladder_cost(levels, first, rules, fast=False)
             self.depth_cost.value = escape(engine_first_cost("Measure depth", sum(n for _w, _s, n, _t in cost),
-                                                             sum(t for _w, _s, _n, t in cost) / self._depth_cores(levels, True)))
+                                                             sum(t for _w, _s, _n, t in cost)))
             return True
         lines = [gettext("{stronger} against {weaker}: {games} games (both seats), {duration} on one core").format(
             stronger=level_name(stronger), weaker=level_name(weaker), games=plain_count(games),
@@ -643,15 +643,14 @@ class BalancePanel(w.VBox):
         if not engine_answers_first(levels):
             return 0
         start, parts = Position.start(rules), 2 * (len(levels) - 1)
-        cores = self._depth_cores(levels, True)
-        return min(engine_first_games(start, pair, self.depth_games.value, cores, parts)
+        return min(engine_first_games(start, pair, self.depth_games.value, parts)
                    for pair in zip(levels, levels[1:]))
 
     @staticmethod
-    def _depth_cores(levels: list[str], by_engine: bool) -> int:
-        """The cores the ladder's games use: the local ones where the engine plays them (``by_engine``: all of them, as
-        in a first answer), else this process."""
-        return local_cores() if (by_engine or engine_plays(levels)) and local_cores() > 1 else 1
+    def _depth_cores(levels: list[str]) -> int:
+        """The cores the ladder's games use: the local ones where the engine plays them, else this process (compiled
+        games; and a first answer, while the other core compiles)."""
+        return local_cores() if engine_plays(levels) and local_cores() > 1 else 1
 
     def _depth_settings(self) -> tuple:
         """What a depth run depends on: a refining run is played only while they are those of the first answer."""
@@ -672,7 +671,7 @@ class BalancePanel(w.VBox):
         played, asked_games = 2 * first * (len(levels) - 1), 2 * games * (len(levels) - 1)
         said = (lambda: gettext("Done")) if not first else (lambda: first_answer_words(played, asked_games))
         games = first or games  # the engine's first answer plays fewer deals
-        executor = local_pool() if self._depth_cores(levels, bool(first)) > 1 else None
+        executor = local_pool() if not first and self._depth_cores(levels) > 1 else None
         self.depth_button.disabled = True
         self.depth_controls.start(gettext("Measuring the skill depth of {rules}...").format(rules=rules),
                                   compile_first=not first)

@@ -169,7 +169,7 @@ class SkillPanel(w.VBox):
         games = {lv: self.search_games.value if PolicySpec.parse(lv).searches else self.games.value for lv in levels}
         first = self._first_games(self.position, levels, games, len(chosen))
         if first:  # the engine answers first: its games, and the levels that wait for the compiled games
-            cost = skill_cost(self.position, chosen, first, local_cores(), fast=False)
+            cost = skill_cost(self.position, chosen, first, 1, fast=False)
             self.cost.value = escape(" ".join(filter(None, (engine_first_cost(
                 "Run skill levels", sum(n for _lv, n, _s in cost), sum(s for _lv, _n, s in cost)),
                 _waiting_words([lv for lv in levels if lv not in first])))))
@@ -188,7 +188,7 @@ class SkillPanel(w.VBox):
         sharing a few seconds over the levels and ``rule_sets``; none once the fast path is compiled (a search level
         waits for the compiled games, the others are answered without it)."""
         first = [lv for lv in levels if engine_answers_first((lv, lv))]
-        return {lv: engine_first_games(p, (lv, lv), games[lv], local_cores(), len(first) * rule_sets) for lv in first}
+        return {lv: engine_first_games(p, (lv, lv), games[lv], len(first) * rule_sets) for lv in first}
 
     def _settings(self) -> tuple:
         """What a run depends on: a refining run is played only while they are those of the first answer."""
@@ -239,8 +239,9 @@ class SkillPanel(w.VBox):
             sum(first.values()) * len(chosen), sum(games.values()) * len(chosen), [lv for lv in levels if lv not in first])
         if first:  # the engine answers at once the levels it plays in Python, with fewer games
             levels, games = list(first), first
-        # the search's games, played by the engine, go to the local cores (compiled ones stay here)
-        executor = local_pool() if local_cores() > 1 else None
+        # the search's games, played by the engine, go to the local cores (compiled ones stay here); a first answer
+        # plays in this process: the other core compiles, and the pool's workers would start first
+        executor = local_pool() if local_cores() > 1 and not first else None
         self._analysing = (p, self.subject.start)
         self.run_button.disabled = self.training.train_button.disabled = True
         self.controls.start(gettext("Sampling {rule_sets} at {levels}...").format(
@@ -248,7 +249,7 @@ class SkillPanel(w.VBox):
             levels=ngettext("{count} skill level", "{count} skill levels", len(levels)).format(count=len(levels))),
             compile_first=not first)
         # the time left by the levels' costs: the compiled levels' games take a thousandth of a search's
-        self.controls.pace([(n, seconds) for _lv, n, seconds in skill_cost(p, chosen, games, local_cores(),
+        self.controls.pace([(n, seconds) for _lv, n, seconds in skill_cost(p, chosen, games, 1 if first else local_cores(),
                                                                            fast=not first)])
 
         def progress(step: str) -> None:  # which sample runs now; the bar counts its games

@@ -141,7 +141,7 @@ class StyleSection(w.VBox):
         if not engine_answers_first(levels):
             return 0
         parts = len(levels) * len(chosen)
-        return min(engine_first_games(Position.start(rules), (level, level), self.games.value, 1, parts)
+        return min(engine_first_games(Position.start(rules), (level, level), self.games.value, parts)
                    for level in levels for _label, rules in chosen)
 
     def _settings(self) -> tuple:

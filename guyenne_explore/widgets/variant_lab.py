@@ -384,8 +384,9 @@ class VariantLab(w.VBox):
         force = self.run_anyway.value and self.method.value != "exact"
         p = self.position
         first = p is not None and engine_answers_first(policies, self.method.value)
-        games = engine_first_games(p, policies, self.games.value, local_cores(), parts) if first and p else self.games.value
-        return {"policies": policies, "method": self.method.value, "cores": local_cores(), "force": force,
+        games = engine_first_games(p, policies, self.games.value, parts) if first and p else self.games.value
+        # a first answer plays in this process: the other core compiles, and the pool's workers would start first
+        return {"policies": policies, "method": self.method.value, "cores": 1 if first else local_cores(), "force": force,
                 "games": games, "seed": self.seed.value, "progress": self.controls.callback, "fast": not first}
 
     def _asked(self) -> tuple:
