@@ -7,10 +7,15 @@ cores once the explorer is shown.
 
     .venv/bin/python benchmarks/bench_first_runs.py [--only analysis,skill,...]
     .venv/bin/python benchmarks/bench_first_runs.py --compile
+    .venv/bin/python benchmarks/bench_first_runs.py --while-compiling
 
 ``--compile`` prints instead each part of the fast path's compiling, cold (a new, empty numba cache in a
 temporary folder, so the project's own cache is untouched), beside the seconds ``warm.STEPS`` says for it (what
 the cost lines and the bar add up before a first run).
+
+``--while-compiling`` runs each panel as a fresh launch meets it, its fast path said to be compiling in the
+background (nothing compiles: the compiling process's core is left idle here, so the figures are for the one
+core it leaves): each panel's first answer from the engine, and its words.
 """
 
 from __future__ import annotations
@@ -36,11 +41,27 @@ CHILD = """
 import time
 from guyenne_explore.analysis import needs_compiling
 from guyenne_explore.widgets.explorer import Explorer
+{compiling}
 pending = needs_compiling()
 e = Explorer()
 start = time.perf_counter()
 {call}
 print(f"{{time.perf_counter() - start:.1f}} {{pending}}")
+"""
+
+#: a fresh launch's state while its background process compiles: every panel told so, none allowed to wait or compile
+COMPILING = """
+from guyenne_explore.widgets import balance_panel, run_controls
+def refuse(*args, **kwargs):
+    raise SystemExit("a first answer waited for the compiling")
+for module in (run_controls, balance_panel):
+    module.needs_compiling = lambda games=None: True
+run_controls.compiling_in_background = lambda: True
+run_controls.compile_in_background = lambda: None
+run_controls.prepare = refuse
+run_controls.RunControls._await_compiling = refuse
+run_controls.RunControls.refine_when_compiled = lambda *args, **kwargs: None
+needs_compiling = lambda: True
 """
 
 
@@ -65,6 +86,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default=",".join(PANELS), help="panels, comma-separated: " + ", ".join(PANELS))
     parser.add_argument("--compile", action="store_true", help="time each part of the fast path's compiling, cold")
+    parser.add_argument("--while-compiling", action="store_true",
+                        help="each panel's first answer while the fast path is said to compile in the background")
     args = parser.parse_args()
     if args.compile:
         compile_cold()
@@ -72,8 +95,12 @@ def main() -> None:
     print(f"{'panel':<14} {'seconds':>8}  compile pending at start  (whole process, import included)")
     for name in args.only.split(","):
         began = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", CHILD.format(call=PANELS[name])], capture_output=True, text=True)
+        child = CHILD.format(call=PANELS[name], compiling=COMPILING if args.while_compiling else "")
+        out = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
         whole = time.perf_counter() - began
+        if out.returncode and "waited for the compiling" in out.stderr:
+            print(f"{name:<14} waits for the compiling, as its cost line says")
+            continue
         if out.returncode:
             print(f"{name:<14} failed: {out.stderr.strip().splitlines()[-1] if out.stderr.strip() else out.returncode}")
             continue

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import NoReturn
 
-from .i18n import gettext, plain_count
+from .i18n import gettext, pgettext, plain_count
 
 #: a whole number as typed: ASCII digits after an optional minus sign (re.ASCII: ``[0-9]`` only)
 WHOLE = re.compile(r"-?[0-9]+", re.ASCII)
@@ -46,8 +46,10 @@ class NumberError(ValueError):
 
 
 def quoted(typed: str) -> str:
-    """What was typed as a refusal quotes it: in quotes (control characters escaped), its start when long."""
-    return repr(typed if len(typed) <= QUOTED else typed[:QUOTED - 3] + "...")
+    """What was typed as a refusal quotes it: in the language's quotes ('x' in English, « x » in French), control
+    characters escaped, its start when long."""
+    inside = repr(typed if len(typed) <= QUOTED else typed[:QUOTED - 3] + "...")[1:-1]
+    return pgettext("quoted text", "'{text}'").format(text=inside)
 
 
 def whole(text: str, field: str, low: int, high: int) -> int:

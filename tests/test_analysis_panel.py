@@ -7,6 +7,7 @@ import pytest
 from guyenne_explore.engine import Position, Rules
 from guyenne_explore.analysis import first_player_advantage
 from guyenne_explore.i18n import plain_estimate
+from guyenne_explore.render.headline import fairness_words
 from guyenne_explore.widgets import analysis_panel, run_controls
 from guyenne_explore.widgets.analysis_panel import AnalysisPanel
 from guyenne_explore.widgets.plot_view import PlotView, plotly_js
@@ -47,7 +48,7 @@ def test_a_run_shows_figures_side_by_side_and_the_metrics():
     # the answer first, in one line above the four figures: each rule set's first player's score with its interval
     first = {label: first_player_advantage(r) for label, r in panel.results.items()}
     assert re.sub("<[^>]+>", "", panel.headline.value) == " · ".join(
-        f"{label}: the first player (English) scores {plain_estimate(m.value, m.low, m.high)}"
+        f"{label}: the first player (English) scores {plain_estimate(m.value, m.low, m.high)}; {fairness_words(m)}"
         for label, m in first.items()) + " (a win counts 1, a draw ½, a loss 0: 0.5 is an even game)"
     assert all(m.low < m.value < m.high for m in first.values())
     assert panel.children.index(panel.headline) + 1 == panel.children.index(panel.figure_box)
@@ -157,7 +158,7 @@ def test_done_is_said_when_the_browser_has_drawn_every_figure():
     views[-1]._on_msg(views[-1], {"type": "drawn", "revision": 0}, [])  # an older figure: not this run's
     assert panel.controls.status.value == "Drawing the figures..."
     views[-1]._on_msg(views[-1], {"type": "drawn", "revision": views[-1].revision}, [])
-    assert panel.controls.status.value.startswith("Done: base (40 games, compiled)")
+    assert panel.controls.status.value.startswith("Done: base (40 games, fast path)")
     assert "What answered" in panel.metrics.value and "played by the compiled game loop" in panel.metrics.value
 
 
@@ -220,7 +221,7 @@ def test_while_the_fast_path_compiles_the_engine_answers_at_once_then_the_compil
     assert "base (30 games, engine)" in status, status
     assert "The engine answered with 30 of the 200 games asked while the fast path compiles" in status
     refined = threading.Event()
-    panel.controls.status.observe(lambda ch: refined.set() if "compiled" in ch["new"] else None, names="value")
+    panel.controls.status.observe(lambda ch: refined.set() if "fast path)" in ch["new"] else None, names="value")
     compiled.set()
     assert refined.wait(60), panel.controls.status.value
     for _ in range(600):  # the refining run's figures are drawn, then its summary written

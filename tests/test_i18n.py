@@ -439,14 +439,14 @@ def test_number_boxes_say_what_is_wrong_in_french(english):
     from guyenne_explore.widgets.forms import read_decimal, read_whole
     assert read_whole("x", "Games")[1] == "Games must be a whole number written with the digits 0-9, not 'x'"
     set_language("fr")
-    assert read_whole("x", "Games")[1] == "Parties doit être un nombre entier écrit avec les chiffres 0 à 9, pas 'x'"
+    assert read_whole("x", "Games")[1] == "Parties doit être un nombre entier écrit avec les chiffres 0 à 9, pas «\xa0x\xa0»"
     assert read_whole("", "Seed")[1] == "Graine est vide\u00a0: tapez un nombre entier"
     assert read_whole("20000", "Games", 1, 10_000)[1] == "Parties doit valoir au plus 10\u202f000, pas 20000"  # grouped
     assert read_decimal("0,1", "PNG scale", 0.5, 4)[1] == "Échelle PNG doit valoir au moins 0,5, pas 0,1"  # decimals
     assert read_decimal("1,5", "PNG scale", 0.5, 4) == (1.5, None)  # a French decimal comma is read
     assert read_decimal("1,5,0", "PNG scale", 0.5, 4)[1] == (
         "Échelle PNG doit être un nombre écrit avec les chiffres 0 à 9 et au plus une virgule ou un point décimal "
-        "(0,45 ou 0.45), pas '1,5,0'")  # quoted as typed
+        "(0,45 ou 0.45), pas «\xa01,5,0\xa0»")  # quoted as typed, in French quotes
 
 
 # ---------------------------------------------------------------------- skill levels and optimal play

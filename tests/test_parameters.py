@@ -107,7 +107,7 @@ EDITOR = RulesEditor(lambda: None)
 def test_every_parameter_round_trips_through_the_rules_editor(case):
     _preset, _parameter, _value, rules = case
     assert EDITOR.set(rules.describe()) == []
-    read, problems = EDITOR.read()
+    read, problems = EDITOR.read(Rules.preset(rules.preset_name))
     assert problems == [] and Rules.from_json({"preset": rules.preset_name, **read}) == rules
 
 

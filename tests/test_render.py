@@ -565,3 +565,28 @@ def test_castles_read_as_the_rulebook_numbers_them_while_data_castle_keeps_the_i
         assert [g.get("data-castle") for g in castles] == [str(i) for i in range(6)]
         labels = [[t.text for t in g.iter(NS + "text") if t.get("class") is None] for g in castles]
         assert labels == [[str(i + 1)] for i in range(6)]
+
+
+def test_the_analysis_headline_answers_is_it_fair_in_words_from_the_interval():
+    from guyenne_explore.analysis.metrics import Metric
+    from guyenne_explore.render.headline import fairness_words
+
+    def advantage(value, low, high, games=500):
+        return Metric("Advantage (english)", value, low, high, games=games)
+
+    assert fairness_words(advantage(0.52, 0.476, 0.564)) == (
+        "no advantage detectable in 500 games: 0.5 lies inside the interval")
+    assert fairness_words(advantage(0.56, 0.516, 0.603)) == "the first player is favoured: the interval lies above 0.5"
+    assert fairness_words(advantage(0.44, 0.397, 0.484)) == "the second player is favoured: the interval lies below 0.5"
+    assert fairness_words(advantage(0.5, None, None, None)) == "an even game (exact)"
+
+
+def test_the_comparison_headline_says_whether_the_change_is_within_the_noise():
+    from guyenne_explore.analysis.metrics import Metric
+    from guyenne_explore.render.headline import change_words
+
+    assert change_words(Metric("d", -0.039, -0.100, 0.023), False) == (
+        "no change detectable: 0 lies inside the interval")
+    assert change_words(Metric("d", 0.061, 0.012, 0.110), False) == "a real change: the interval lies above 0"
+    assert change_words(Metric("d", -0.061, -0.110, -0.012), False) == "a real change: the interval lies below 0"
+    assert change_words(Metric("d", 0.0, None, None), True) == "no change (exact)"

@@ -138,3 +138,17 @@ def test_the_cost_of_a_run_is_shown_before_it_starts_and_follows_the_fields():
     assert panel.cost.value.startswith("Run skill levels plays 1,214 games:")
     panel.games.box.value = "many"  # unreadable: no cost promised (the field names its problem)
     assert panel.cost.value == ""
+
+
+def test_a_language_switch_before_any_run_says_no_done():
+    from guyenne_explore.i18n import set_language
+
+    ex = Explorer()
+    assert ex.skill.controls.status.value == ""
+    try:
+        ex.language.value = "fr"
+        assert ex.skill.controls.status.value == ""  # it said "Terminé" under a button never pressed
+        ex.language.value = "en"
+        assert ex.skill.controls.status.value == ""
+    finally:
+        set_language(None)

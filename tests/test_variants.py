@@ -19,6 +19,7 @@ from guyenne_explore.analysis.studies.variants import (
     vary,
 )
 from guyenne_explore.i18n import plain_estimate
+from guyenne_explore.render.headline import change_words
 from guyenne_explore.engine.rules import RulesError
 from guyenne_explore.widgets.variant_lab import VariantLab
 
@@ -138,7 +139,7 @@ def test_the_lab_opens_on_the_positions_rules_and_builds_variants():
     assert lab.variant.card_counts[5] == 3
     # in words, each change beside the preset's value, as the report says it; not the rules' repr with its dict
     assert html.unescape(lab.variant_label.value) == (
-        "Variant: advanced, card counts 2: 12, 3: 4, 4: 3, 5: 3 (preset: 2: 12, 3: 4, 4: 3, 5: 2); "
+        "Variant: advanced, card counts 2:12 3:4 4:3 5:3 (preset: 2:12 3:4 4:3 5:2); "
         "max at a castle 4 (preset: 5)")
     lab.preset.value = "expert"
     assert lab.variant == Rules.preset("expert") and lab.editors["pre_discard"].value == "5"
@@ -148,14 +149,16 @@ def test_an_invalid_variant_shows_the_engines_problems_and_blocks_the_runs():
     lab = VariantLab(Position.start("base"))
     lab.editors["hand_size"].value = "1"
     lab.editors["max_at_castle"].value = "0"
-    assert lab.variant is None
-    assert "hand size must be at least 2" in lab.rules_problems.value
-    assert "max_at_castle must be at least 1" in lab.rules_problems.value
+    assert lab.variant is None  # each problem beside its field, the count of them on the summary line
+    assert "hand size must be at least 2" in lab.rules_editor.messages["hand_size"].value
+    assert "max_at_castle must be at least 1" in lab.rules_editor.messages["max_at_castle"].value
+    assert "2 problems, shown beside their fields" in lab.rules_problems.value
     assert lab.compare_button.disabled and lab.sweep_button.disabled
     lab.run_compare()
     assert not lab.figures
     lab.editors["hand_size"].value = "seven"  # letters stay in the box and are named, never reverted
-    assert lab.editors["hand_size"].value == "seven" and "hand size must be a whole number" in lab.rules_problems.value
+    assert lab.editors["hand_size"].value == "seven"
+    assert "hand size must be a whole number" in lab.rules_editor.messages["hand_size"].value
 
 
 def test_compare_shows_preset_and_variant_side_by_side_from_the_same_seed():
@@ -173,8 +176,8 @@ def test_compare_shows_preset_and_variant_side_by_side_from_the_same_seed():
     preset, variant = (first_player_advantage(lab.results[label]) for label in lab.results)
     d = metric_difference(variant, preset)
     assert said(lab.headline) == (
-        f"Variant base, hand size 7 changes the first player's score by {signed(d)}: {shown(variant)}, against "
-        f"{shown(preset)} under preset base (a draw counts ½)")
+        f"Variant base, hand size 7 changes the first player's score by {signed(d)} ({change_words(d, False)}): "
+        f"{shown(variant)}, against {shown(preset)} under preset base (a draw counts ½)")
     assert lab.children.index(lab.headline) + 1 == lab.children.index(lab.figure_box)
 
 

@@ -178,11 +178,12 @@ class Plan:
 
     @property
     def short(self) -> str:
-        """A few words for a status line: "exact, endgame solver", "2,000 games, compiled"."""
+        """A few words for a status line: "exact, endgame solver", "2,000 games, fast path" (the app's words for the
+        compiled game loop), "2,000 games, engine"."""
         if self.method == "exact":
             return gettext("exact, endgame solver") if self.solver is Solver.ENDGAME else gettext("exact, enumeration")
         count = ngettext("{count} game", "{count} games", self.games).format(count=plain_count(self.games))
-        return count + ", " + (gettext("compiled") if self.sampler is Sampler.COMPILED else gettext("engine"))
+        return count + ", " + (gettext("fast path") if self.sampler is Sampler.COMPILED else gettext("engine"))
 
 
 def sampler_for(p: Position, policies: tuple[str, str], fast: bool = True) -> tuple[Sampler, str]:

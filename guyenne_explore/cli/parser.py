@@ -7,6 +7,7 @@ It imports each command's module, which loads the analysis and the render only w
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from .. import numbers
 from ..engine import SIDES
@@ -22,9 +23,19 @@ from .common import read_workers
 DEFAULT_LADDER = "uniform,heuristic,strong,search:100"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse itself drops a value "--" given to an option (``--samples=--`` came out as no value at all, and
+    the command ran its default games): the option's own reader is handed it, and refuses it in its words."""
+
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        if action.option_strings and action.type is not None and arg_strings == ["--"]:
+            return self._get_value(action, "--")
+        return super()._get_values(action, arg_strings)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argparse tree of every command, its texts in the current language."""
-    ap = argparse.ArgumentParser(prog="guyenne-explore", description=_("Explore the rules of Guyenne."),
+    """The argparse tree of every command, its texts in the current language (its sub-parsers of the same class)."""
+    ap = _Parser(prog="guyenne-explore", description=_("Explore the rules of Guyenne."),
                                  epilog=_("A POSITION is a file of JSON (RULES.md section 10) or of the one-line "
                                           "notation, or - for standard input.") + "\n\n" + exit_codes(),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from ..analysis import AnalysisResult, Metric, SkillTable, SweepPoint, first_player_advantage, level_name, metric_difference
 from ..analysis import sweep_label
-from ..i18n import capitalised, gettext, side_title
+from ..i18n import capitalised, gettext, ngettext, plain_count, side_title
 from ..engine import Rules
 from .plots import _cell
 
@@ -30,27 +30,66 @@ def signed(m: Metric) -> str:
     return ("+" if m.value > 0 else "") + estimate(m)
 
 
+def _side(m: Metric, target: float) -> int:
+    """1 where ``m``'s 95% interval (its value, when exact) lies above ``target``, -1 below, 0 across it."""
+    low, high = (m.value, m.value) if m.low is None or m.high is None else (m.low, m.high)
+    return 1 if low > target else -1 if high < target else 0
+
+
+def fairness_words(m: Metric) -> str:
+    """The answer to "is it fair?" in words, read from the first player's score ``m`` and its interval: who is
+    favoured, or that no advantage shows in the games played (0.5 inside the interval)."""
+    side = _side(m, 0.5)
+    if m.low is None or m.high is None:  # exact: no interval, the value is the answer
+        return (gettext("the first player is favoured (exact)") if side > 0 else
+                gettext("the second player is favoured (exact)") if side < 0 else gettext("an even game (exact)"))
+    if side > 0:
+        return gettext("the first player is favoured: the interval lies above 0.5")
+    if side < 0:
+        return gettext("the second player is favoured: the interval lies below 0.5")
+    games = m.games or 0
+    return ngettext("no advantage detectable in {count} game: 0.5 lies inside the interval",
+                    "no advantage detectable in {count} games: 0.5 lies inside the interval", games).format(
+        count=plain_count(games))
+
+
+def change_words(difference: Metric, exact: bool) -> str:
+    """Whether a difference is more than the noise: its interval across 0 shows no change, else a real one;
+    ``exact``: both results are exact (the difference, without an interval, is the answer)."""
+    side = _side(difference, 0.0)
+    if difference.low is None or difference.high is None:
+        if not exact:  # one exact result, one sampled: the analysis gives their difference no interval
+            return gettext("no interval for the difference: compare the two intervals")
+        return gettext("a real change (exact)") if side else gettext("no change (exact)")
+    if side > 0:
+        return gettext("a real change: the interval lies above 0")
+    if side < 0:
+        return gettext("a real change: the interval lies below 0")
+    return gettext("no change detectable: 0 lies inside the interval")
+
+
 def analysis_headline(results: Mapping[str, AnalysisResult]) -> str:
-    """"advanced: the first player (English) scores 0.546 [0.502, 0.589]", each rule set analysed, then what the
-    score counts; "" without results."""
+    """"advanced: the first player (English) scores 0.546 [0.502, 0.589]; the first player is favoured: the interval
+    lies above 0.5", each rule set analysed, then what the score counts; "" without results."""
     if not results:
         return ""
-    parts = [gettext("{rules}: the first player ({side}) scores {estimate}").format(
-        rules=label, side=side_title(r.position.rules.first_side), estimate=estimate(first_player_advantage(r)))
-        for label, r in results.items()]
+    parts = [gettext("{rules}: the first player ({side}) scores {estimate}; {verdict}").format(
+        rules=label, side=side_title(r.position.rules.first_side), estimate=estimate(m), verdict=fairness_words(m))
+        for label, r in results.items() for m in (first_player_advantage(r),)]
     return gettext("{answers} (a win counts 1, a draw ½, a loss 0: 0.5 is an even game)").format(
         answers=" · ".join(parts))
 
 
 def comparison_headline(preset: str, preset_result: AnalysisResult, variant: str, variant_result: AnalysisResult) -> str:
-    """"Variant advanced, hand size 7 changes the first player's score by +0.026 [...]: 0.546 [...], against 0.520
-    [...] under preset advanced": what the change does first, the difference's interval Newcombe's
-    (:func:`..analysis.metric_difference`)."""
+    """"Variant advanced, hand size 7 changes the first player's score by +0.026 [...] (no change detectable: 0 lies
+    inside the interval): 0.546 [...], against 0.520 [...] under preset advanced": what the change does first and
+    whether it is more than the noise, the difference's interval Newcombe's (:func:`..analysis.metric_difference`)."""
     mine, theirs = first_player_advantage(variant_result), first_player_advantage(preset_result)
-    return capitalised(gettext("{variant} changes the first player's score by {difference}: {variant_value}, against "
-                               "{preset_value} under {preset} (a draw counts ½)").format(
-        variant=variant, difference=signed(metric_difference(mine, theirs)), variant_value=estimate(mine),
-        preset_value=estimate(theirs), preset=preset))
+    difference, exact = metric_difference(mine, theirs), mine.low is None and theirs.low is None
+    return capitalised(gettext("{variant} changes the first player's score by {difference} ({verdict}): "
+                               "{variant_value}, against {preset_value} under {preset} (a draw counts ½)").format(
+        variant=variant, difference=signed(difference), verdict=change_words(difference, exact),
+        variant_value=estimate(mine), preset_value=estimate(theirs), preset=preset))
 
 
 def sweep_headline(points: Sequence[SweepPoint], parameter: str, metric: str, preset: Rules | None) -> str:

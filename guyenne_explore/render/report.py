@@ -31,7 +31,7 @@ table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;vertical-al
 
 
 def _value(value: Any, lang: str) -> str:
-    """A rules parameter's value as a reader reads it (card counts as ``2: 12, 3: 4``, yes or no, sides by name)."""
+    """A rules parameter's value as a reader reads it (yes or no, sides by name, players per side as ``English: 1``)."""
     if isinstance(value, bool):
         tr = translator(lang)
         return tr.gettext("yes") if value else tr.gettext("no")
@@ -40,6 +40,17 @@ def _value(value: Any, lang: str) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(choice_label(v, lang) for v in value)
     return choice_label(value, lang)
+
+
+def card_counts_text(counts: Mapping[str, int]) -> str:
+    """Card counts as a person types them in the rules editor (``2:12 3:4 4:3 5:2``): the editor's box, the
+    variant's line and the report write them alike, so what the box shows reads as what runs."""
+    return " ".join(f"{v}:{n}" for v, n in sorted(counts.items()))
+
+
+def _parameter_value(key: str, value: Any, lang: str) -> str:
+    """A parameter's value as :func:`rules_rows` shows it: the card counts as typed, any other by :func:`_value`."""
+    return card_counts_text(value) if key == "card_counts" and isinstance(value, Mapping) else _value(value, lang)
 
 
 def rules_rows(rules: Rules, lang: str) -> list[tuple[str, str, str]]:
@@ -52,7 +63,8 @@ def rules_rows(rules: Rules, lang: str) -> list[tuple[str, str, str]]:
         if key == "preset":
             continue
         differs = value != base.get(key)
-        rows.append((parameter_label(key, lang), _value(value, lang), _value(base.get(key), lang) if differs else ""))
+        rows.append((parameter_label(key, lang), _parameter_value(key, value, lang),
+                     _parameter_value(key, base.get(key), lang) if differs else ""))
     return rows
 
 

@@ -210,7 +210,7 @@ class PositionForm(w.VBox):
         # the form's parts top to bottom (the builder puts its own controls above them)
         self.sections = [
             w.HTML("<h4>Rules</h4>"), self.preset,
-            w.GridBox(list(self.parameters.widgets.values()),
+            w.GridBox(self.parameters.fields,  # each field with its problems under it
                       layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(300px, 1fr))")),
             self.errors["rules"],
             w.HTML("<h4>Castles</h4> <small>click to cycle neutral → English → French</small>"),
@@ -454,6 +454,8 @@ class PositionForm(w.VBox):
             self.draft = cast("Position | None", exc.draft)
             if not problems and not blocked:
                 problems, warnings = exc.problems, exc.warnings
+            else:  # the rules' problems too, as the engine says them: every field's problem at once
+                problems += [p for p in exc.problems if p.section == "rules" and p not in problems]
         else:
             self.draft = None if not problems and not blocked else read
             if self.draft is None:
@@ -481,6 +483,7 @@ class PositionForm(w.VBox):
         by_section: dict[str, list[Problem]] = {name: [] for name in SECTIONS}
         for problem in problems:
             by_section[section_of(problem)].append(problem)
+        by_section["rules"] = self.parameters.show(by_section["rules"])  # beside their fields; the rest under them
         for name, widget in self.errors.items():
             widget.value = messages_html(by_section[name], warnings if name == "general" else [])
         self._show_totals()
@@ -509,10 +512,10 @@ class PositionForm(w.VBox):
 
     def _rules_json(self) -> tuple[str | dict[str, Any], list[Problem]]:
         preset = self.preset.value
-        values, unread = self.parameters.read()
+        values, unread = self.parameters.read(Rules.preset(preset))
         base = Rules.preset(preset).describe()
         overrides = {k: v for k, v in values.items() if v != base.get(k)}
-        return ({"preset": preset, **overrides} if overrides else preset), [as_problem(p, "rules") for p in unread]
+        return ({"preset": preset, **overrides} if overrides else preset), unread
 
     def _assemble(self) -> tuple[dict[str, Any], list[Problem]]:
         rules, problems = self._rules_json()

@@ -82,9 +82,10 @@ class SkillPanel(w.VBox):
         self.table: SkillTable | None = None
         self.subject = Subject(self.headline, self.figure_box, self.changes, self.details)  # the position; the figures' while stale
         self._analysing: tuple[Position, Start | None] | None = None
-        # the status after the last run, as a function of the language, and as last written (a switch writes it again)
+        # the status after the last run, as a function of the language, and as last written (a switch writes it again);
+        # None before any run: the empty status of a panel never run is no "Done" to say again
         self._said: Callable[[], str] = lambda: gettext("Done")
-        self._said_shown = ""
+        self._said_shown: str | None = None
         # how each level plays, under the rule sets chosen here, from the deal
         self.how_they_play = StyleSection(self.chosen_rule_sets, self.seed, run_anyway=self.run_anyway)
         # on request only (minutes): every counter-strategy against each level chosen here

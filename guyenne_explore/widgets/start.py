@@ -30,8 +30,10 @@ if TYPE_CHECKING:  # the explorer holds the start: only the lab's and the explor
 FIRST_RULES = "advanced"
 #: the change the "what does a change do?" question tries first: a hand of 7 instead of advanced's 6
 FIRST_CHANGE = {"hand_size": 7}
-#: the teaching notebook, beside the explorer's (notebooks/), as a page of JupyterLab opens it
-TEACHING = "teaching.ipynb"
+#: the teaching game's notebook, and the README's command that starts the JupyterLab that opens it (the explorer has
+#: no lesson of its own, and a page of the Voilà app opens no notebook)
+TEACHING = "notebooks/teaching.ipynb"
+JUPYTERLAB = "bash scripts/explorer.sh"
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,8 @@ def _skill(ex: Workspace) -> None:
 
 
 def _teach(ex: Workspace) -> None:
-    """Nothing to set up here: the teaching game has its own notebook (the line under the questions links it)."""
+    """Nothing to set up here, and no tab to show: the teaching game is a notebook of its own (the line under the
+    questions says how to open it)."""
 
 
 def _example(ex: Workspace) -> None:
@@ -117,12 +120,15 @@ QUESTIONS = (
              _skill, lambda: escape(gettext("Set up: advanced from the deal at each skill level.")) + " "
              + _press("Run skill levels", "Skill levels")),
     Question("teach", N_("Teach me the rules"), N_("a game that explains each rule as it comes"),
-             _teach, lambda: gettext("The rules are taught by playing, in the notebook {notebook} beside this one "
-                                     "(open it in JupyterLab).").format(
-                 notebook=f"<a href='{TEACHING}' target='_blank'><code>notebooks/{TEACHING}</code></a>")),
+             _teach, lambda: gettext("The rules are taught by playing a game in the notebook {notebook}, not in this "
+                                     "explorer: open it in JupyterLab, which {command} starts. Here, the {tab} tab has "
+                                     "the rules with their examples.").format(
+                 notebook=f"<code>{TEACHING}</code>", command=f"<code>{JUPYTERLAB}</code>",
+                 tab="<b>" + escape(gettext("Rulebook")) + "</b>")),
     Question("example", N_("Draw a rule example"), N_("the rulebook's siege on the table, ready to export"),
              _example, lambda: escape(gettext("The rulebook's siege is on the table: download its diagram under "
-                                              "'Export the diagram', below the table; the Builder changes any card."))),
+                                              "{section}, below the table; the Builder changes any card.").format(
+                 section=gettext("“{quote}”").format(quote=gettext("Export the diagram (SVG, PNG, PDF)"))))),
 )
 
 

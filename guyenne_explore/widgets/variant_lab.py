@@ -33,7 +33,7 @@ from ..analysis import (
     swept_value,
 )
 from ..analysis import engine_first_games, local_cores
-from ..i18n import current_language, gettext, plain_count
+from ..i18n import current_language, gettext, ngettext, plain_count
 from ..engine import Position
 from ..render.plots import metrics_rows, result_figures, rows_html, sweep_figure
 from ..render.headline import comparison_headline, sweep_headline
@@ -73,7 +73,7 @@ class VariantLab(w.VBox):
         self.preset = w.Dropdown(options=list(PRESETS), description="preset")
         self.rules_problems = w.HTML()
         # the builder's rules editor: one field a parameter, each as the engine states it
-        self.rules_editor = RulesEditor(show_errors_in(self.rules_problems)(lambda: self._refresh()), label_width="120px")
+        self.rules_editor = RulesEditor(show_errors_in(self.rules_problems)(lambda: self._refresh()))
         #: the editor's fields by parameter name (RULES.md 10)
         self.editors = self.rules_editor.widgets
         self.variant_label = w.HTML()
@@ -129,9 +129,9 @@ class VariantLab(w.VBox):
         self.compare_button.on_click(show_errors_in(self.controls.status)(lambda _: self.run_compare(block=False)))
         self.sweep_button.on_click(in_sweep(lambda _: self.run_sweep(block=False)))
 
-        editors = list(self.editors.values())
-        # as many columns of editors as the panel's width holds (three at 1920 px, two at 1280 px)
-        grid = w.GridBox(editors, layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))"))
+        # as many columns of editors as the panel's width holds (three at 1920 px, two at 1280 px), each with its problems
+        grid = w.GridBox(self.rules_editor.fields,
+                         layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))"))
         settings = w.HBox([w.VBox([self.english_policy, self.french_policy, self.method]),
                            w.VBox([self.games, self.seed, self.search_budget, self.run_anyway])])
         sweep_row = w.HBox([self.sweep_parameter, self.sweep_from, self.sweep_to, self.sweep_metric],
@@ -206,18 +206,24 @@ class VariantLab(w.VBox):
     def _refresh(self) -> None:
         if self._loading:
             return
-        values, unread = self.rules_editor.read()
-        try:
+        values, unread = self.rules_editor.read(self.preset_rules)
+        try:  # what can be read is judged too: every field's problem is said at once
+            variant = Rules.from_json({"preset": self.preset.value, **values})
             if unread:
                 raise RulesError([])
-            self.variant = Rules.from_json({"preset": self.preset.value, **values})
         except RulesError as exc:
             self.variant = None
-            self.rules_problems.value = ("<div style='color:#b22222'>" + gettext("This variant is not playable:") + "<ul>"
-                                         + "".join(f"<li>{escape(str(p))}</li>" for p in [*unread, *exc.problems])
-                                         + "</ul></div>")
+            problems = [*unread, *exc.problems]
+            elsewhere = self.rules_editor.show(problems)  # each beside its field; the rules' own on the summary
+            beside = len(problems) - len(elsewhere)
+            said = [ngettext("{count} problem, shown beside its field", "{count} problems, shown beside their fields",
+                             beside).format(count=beside)] if beside else []
+            self.rules_problems.value = messages_html([gettext("This variant is not playable: {problems}.").format(
+                problems="; ".join([*said, *map(str, elsewhere)]))])
             self.variant_label.value = ""
         else:
+            self.variant = variant
+            self.rules_editor.show([])
             self.rules_problems.value = ""
             words = _in_words(self.variant)
             self.variant_label.value = (gettext("Variant: {rules} (the preset itself)") if self.variant == self.preset_rules
