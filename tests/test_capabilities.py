@@ -77,3 +77,70 @@ def test_the_plan_and_the_machinery_do_what_the_capabilities_say(case):
         assert plan(p, levels, "exact").solver.value == "endgame"
     if can.compiled:  # the loop really plays them: a game, compiled
         assert len(play_games(p, levels, 1, 0, sampler=Sampler.COMPILED)) == 1
+
+
+class _ReadsTheRecord:
+    """A test policy whose move depends on the public record alone: its last legal move once a card has been shown
+    in a discard, its first before (one path through the tree: the test's brute force stays small)."""
+
+    name = "record-reader"
+    exact = True
+    remembers = True
+
+    def distribution(self, view):
+        from fractions import Fraction
+
+        from guyenne_explore.engine import CONCEDE_CHOICE, concede_move
+
+        if view.to_play == CONCEDE_CHOICE:
+            return [(concede_move(view), Fraction(1))]
+        moves = list(view.legal_moves)
+        return [(moves[-1] if any(cards.size for cards in view.record.shown_discard) else moves[0], Fraction(1))]
+
+    def choose(self, view, rng):
+        raise NotImplementedError
+
+
+def _by_record(p, record, policies, remember=True):
+    """The outcome distribution by brute force over the game tree, the record folded along each path as the game
+    loop folds it (or, ``remember=False``, every view built from its position alone)."""
+    from collections import defaultdict
+    from fractions import Fraction
+
+    from guyenne_explore.engine import side_view
+
+    if p.is_over:
+        r = p.result()
+        return {(r.english, r.french, r.winner): Fraction(1)}
+    out = defaultdict(Fraction)
+    if p.is_chance:
+        steps = [(p.apply_outcome(draw), None, pd) for draw, pd in p.chance_outcomes()]
+    else:
+        side = p.side_to_play
+        view = side_view(p, side, record=record) if remember else p.view(side)
+        steps = [(p.apply(move), move, pm) for move, pm in policies[side].distribution(view)]
+    for child, move, pr in steps:
+        for outcome, q in _by_record(child, record.after(p, child, move), policies, remember).items():
+            out[outcome] += pr * q
+    return out
+
+
+def test_an_exact_enumeration_carries_the_record_to_a_policy_that_remembers():
+    """strong reads the public record (an opponent's hero shown in the discard is seen): an exact enumeration gave
+    it views built from positions alone, so its exact answer was another policy's than its sampled games'.  A policy
+    that remembers now gets, along each path, the record the game loop folds."""
+    from collections import defaultdict
+
+    from guyenne_explore.analysis.exact.distribution import exact_distribution
+    from guyenne_explore.engine import PublicRecord
+    from tests.conftest import position_path
+
+    p = Position.from_json(position_path("advanced-endgame-4v4.json").read_text())
+    pols = (_ReadsTheRecord(), _ReadsTheRecord())
+    truth = _by_record(p, PublicRecord.assumed(p), pols)
+    assert truth != _by_record(p, PublicRecord.assumed(p), pols, remember=False)  # the record matters here
+    exact, _ = exact_distribution(p, pols)
+    summed = defaultdict(int)
+    for (english, french, winner, _ending, _rounds), q in exact.items():
+        summed[(english, french, winner)] += q
+    assert dict(summed) == dict(truth)

@@ -22,6 +22,12 @@ from .view import SideView
 
 @runtime_checkable
 class Policy(Protocol):
+    """A side's way of playing, asked with that side's view only.
+
+    A policy whose decisions read the public record of the game (what its side has seen before, not only the
+    position) says so with a class attribute ``remembers = True``: an exact enumeration then carries the record
+    along each path, as the game loop does, so that its exact answer is the one its sampled games estimate."""
+
     name: str
     #: True when :meth:`distribution` is exact and cheap enough for exact enumeration
     exact: bool

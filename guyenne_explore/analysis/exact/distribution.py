@@ -22,9 +22,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from math import lcm
-from typing import Callable
+from typing import Any, Callable
 
-from ...engine import OPEN_FIRST, Position, apply_legal
+from ...engine import OPEN_FIRST, Position, PublicRecord, apply_legal, side_view
 from ...i18n import gettext, ngettext, plain_duration
 from ..cancel import Cancelled
 from ..limits import Budget, ExactOutOfReach
@@ -100,7 +100,10 @@ class Solver:
                  budget: Budget | None = None):
         require_exact(policies)
         self.policies = policies
-        self.memo: dict[Position, Distribution] = {}
+        #: a policy reads the public record (``remembers``): each path carries its record, as the game loop folds
+        #: it, and round starts are memoised by position and record (None: by position)
+        self.remembers = any(getattr(pol, "remembers", False) for pol in policies)
+        self.memo: dict[Any, Distribution] = {}
         self.progress = progress
         #: what the run may spend, checked at each report (by default the memory budget, no time limit)
         self.budget = budget or Budget(None)
@@ -135,27 +138,36 @@ class Solver:
         # with ``floats`` the forward pass's float64 values stand in for the fractions: the sums below take either
         return self.endgame.value(p)  # type: ignore[return-value]
 
-    def round_ends(self, p: Position) -> dict[Position, Fraction]:
-        """The positions where the current round's decisions stop (chance or end), with probabilities."""
-        ends: dict[Position, Fraction] = defaultdict(Fraction)
-        level: dict[Position, Fraction] = {p: Fraction(1)}
+    def round_ends(self, p: Position, record: PublicRecord | None = None
+                   ) -> dict[tuple[Position, PublicRecord | None], Fraction]:
+        """The positions where the current round's decisions stop (chance or end), each with its record (None
+        unless a policy remembers), with probabilities."""
+        ends: dict[tuple[Position, PublicRecord | None], Fraction] = defaultdict(Fraction)
+        level: dict[tuple[Position, PublicRecord | None], Fraction] = {(p, record): Fraction(1)}
         while level:
-            nxt: dict[Position, Fraction] = defaultdict(Fraction)
-            for i, (q, pq) in enumerate(level.items()):
+            nxt: dict[tuple[Position, PublicRecord | None], Fraction] = defaultdict(Fraction)
+            for i, ((q, seen), pq) in enumerate(level.items()):
                 if i % POSITIONS_A_REPORT == POSITIONS_A_REPORT - 1:  # a round of many castles: minutes
                     self._report(0)
                 if q.is_chance or q.is_over:
-                    ends[q] += pq
+                    ends[(q, seen)] += pq
                     continue
                 side = q.side_to_play
                 assert side is not None  # neither chance nor the end: a side decides
-                for move, pm in self.policies[side].distribution(q.view(side)):
-                    nxt[apply_legal(q, move)] += pq * pm
+                view = q.view(side) if seen is None else side_view(q, side, record=seen)
+                for move, pm in self.policies[side].distribution(view):
+                    child = apply_legal(q, move)
+                    nxt[(child, None if seen is None else seen.after(q, child, move))] += pq * pm
             level = nxt
         return ends
 
-    def solve(self, p: Position, top: bool = True) -> Distribution:
-        hit = self.memo.get(p)
+    def solve(self, p: Position, top: bool = True, record: PublicRecord | None = None) -> Distribution:
+        """The distribution from ``p``, reached with ``record`` (where a policy remembers; at the top, what the
+        position alone tells: :meth:`PublicRecord.assumed`, as a sampled game starts)."""
+        if self.remembers and record is None:
+            record = PublicRecord.assumed(p)
+        key = (p, record) if self.remembers else p
+        hit = self.memo.get(key)
         if hit is not None:
             return hit
         if self.fast and applies(p, self.names):
@@ -171,15 +183,16 @@ class Solver:
             for draw, pd in p.chance_outcomes():
                 child = p.apply_outcome(draw)
                 shift = child.round - p.round
-                for (e, f, w, ending, n), q in self.solve(child, False).items():
+                seen = None if record is None else record.after(p, child)
+                for (e, f, w, ending, n), q in self.solve(child, False, seen).items():
                     out[(e, f, w, ending, n + shift)] += pd * q
         else:
-            for end, pe in self.round_ends(p).items():
-                for key, q in self.solve(end, False).items():
-                    out[key] += pe * q
+            for (end, seen), pe in self.round_ends(p, record).items():
+                for outcome, q in self.solve(end, False, seen).items():
+                    out[outcome] += pe * q
         out = dict(out)
         if not p.is_chance and not p.is_over:
-            self.memo[p] = out
+            self.memo[key] = out
             self._report(0)
         return out
 

@@ -34,11 +34,10 @@ from typing import Callable
 
 import numpy as np
 
-from ...engine import (NEUTRAL, OPEN_FIRST, RESPOND_FIRST, RESPOND_SECOND, Cards, Position, Rules, Side,
+from ...engine import (NEUTRAL, OPEN_FIRST, RESPOND_FIRST, RESPOND_SECOND, UNIFORM, Cards, Position, Rules, Side,
                            battle_winner, cannot_reshuffle_again, ending_without_reshuffle, hand_size_after_draw,
                            holds_too_few, placement_choice, side_outcomes, sweeper, table_result)
 from ..compiled.encode import unsupported
-from ..policies.spec import PolicySpec
 
 #: (english score, french score, winner, ending, rounds after this one) -> probability, as in :mod:`..exact`
 Distribution = dict[tuple[int, int, str, str, int], Fraction]
@@ -51,7 +50,7 @@ F_WINS, S_WINS, TIE = 0, 1, 2
 def in_reach(p: Position, policies: tuple[str, str]) -> bool:
     """Whether every round start from ``p`` on is one :class:`Endgame` solves: uniform play of two lone
     sides (it models one hand a side, no team) that can no longer reshuffle."""
-    return (all(PolicySpec.parse(name).kind == "uniform" for name in policies) and unsupported(p) is None
+    return (all(name == UNIFORM.name for name in policies) and unsupported(p) is None
             and not any(s.is_team for s in p.sides)
             and all(cannot_reshuffle_again(s, p.rules) for s in p.sides))
 

@@ -23,8 +23,8 @@ missing one reads 0, so an older file plays as it did).
 
 The opponent's hero is guessed from the public record (:func:`seen_facts`): a hero the record shows in the
 opponent's discard is not counted as out of sight, where the heuristic, which keeps no memory, counts it.  So its
-move depends on the game's history, not on the position alone: an exact enumeration, which merges histories and
-builds its views without a record, plays it as a side that remembers nothing shown since its start position.
+move depends on the game's history, not on the position alone: it says so (``remembers``), and an exact enumeration
+carries the record along each path for it, as the game loop does.
 """
 
 from __future__ import annotations
@@ -133,6 +133,8 @@ class Strong:
 
     name = "strong"
     exact = True
+    #: its hero estimate reads the public record (an opponent's hero shown in the discard is seen)
+    remembers = True
 
     def __init__(self, weights: Sequence[float] | None = None, temperature: float = TEMPERATURE,
                  file: Path | None = None):
