@@ -144,3 +144,43 @@ def test_an_exact_enumeration_carries_the_record_to_a_policy_that_remembers():
     for (english, french, winner, _ending, _rounds), q in exact.items():
         summed[(english, french, winner)] += q
     assert dict(summed) == dict(truth)
+
+
+def test_every_studys_cost_line_is_the_sum_of_its_plans_costs(monkeypatch):
+    """The cost said before a run is the plan's (issue 43): the analysis, the variant lab, skill levels, how they
+    play, the depth ladder and the balance search add up the costs of the plans their games are played by, and the
+    command line refuses a run by its plan's cost."""
+    from guyenne_explore.analysis import api, planning
+    from guyenne_explore.analysis.studies import depth, exploit, skill, style, variants
+    from guyenne_explore.analysis.studies.balance import optimise
+    from guyenne_explore.analysis.studies.balance.space import Space
+    from guyenne_explore.analysis.studies.balance.targets import parse_targets
+    from guyenne_explore.engine import Rules
+
+    made: list[float] = []
+    real = planning.plan
+
+    def counted(*args, **kwargs):
+        chosen = real(*args, **kwargs)
+        made.append(chosen.cost or 0.0)
+        return chosen
+
+    for module in (planning, variants, depth, style, exploit, optimise, api):
+        monkeypatch.setattr(module, "plan", counted, raising=False)
+    start, rules = Position.start("advanced"), [Rules.preset("advanced"), Rules.preset("base")]
+
+    def said(seconds: float) -> float:
+        spent = sum(made)
+        made.clear()
+        return seconds - spent
+
+    assert said(variants.sampling_cost(start, rules, ("search:5", "strong"), 40, cores=2)) == pytest.approx(0)
+    assert said(sum(s for _lv, _n, s in skill.skill_cost(start, rules, {"uniform": 100, "search:5": 4}))) == \
+        pytest.approx(0)
+    assert said(sum(s for _w, _s, _n, s in depth.ladder_cost(("uniform", "heuristic", "strong"), 50, rules[0]))) == \
+        pytest.approx(0)
+    reading = 2 * 30 * style.SECONDS_TO_READ  # how they play also reads each game's decisions
+    assert said(sum(s for _lv, _n, s in style.style_cost(["uniform"], 30, rules))) == pytest.approx(reading)
+    estimate = optimise.estimate_search(Space.parse(Rules.preset("advanced"), ["hand_size=5:7"]),
+                                        parse_targets(["advantage=0.45:0.55"]), ("heuristic", "heuristic"), 100, 3)
+    assert len(made) == 1 and estimate.seconds == pytest.approx(estimate.candidates * made[0])  # a candidate's plan

@@ -13,7 +13,7 @@ from typing import Callable
 from ..engine import Position
 from ..i18n import ngettext, plain_count
 from .limits import OVERRUN, Budget, ExactOutOfReach, check_duration
-from .planning import AUTO_SECONDS, Plan, Solver, Where, plan, sampling_seconds
+from .planning import AUTO_SECONDS, Plan, Solver, Where, plan
 from .policies.spec import PolicySpec
 from .results import AnalysisResult, exact_result, sampled_result
 from .sampling.sample import play_games, sample_games_on
@@ -37,7 +37,7 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
     enumeration the endgame solver where they apply (uniform policies, 2-player
     sides; see :mod:`.compiled`): the same answers, much sooner.  An explicit exact
     request on an endgame is never refused: it reports progress and can be cancelled.  Sampled games whose
-    stated cost (:func:`.planning.sampling_seconds`) is past :data:`.limits.RUN_SECONDS` are refused
+    stated cost (the plan's :attr:`~.planning.Plan.cost`) is past :data:`.limits.RUN_SECONDS` are refused
     (:class:`.limits.TooLong`) unless ``force`` confirms them.
 
     ``arithmetic`` says how an exact distribution is summed: "fraction" (exact fractions,
@@ -46,15 +46,16 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
     """
     chosen = plan(p, policies, method, games, force, fast, arithmetic, cores, cluster=_is_cluster(executor))
     if not _is_cluster(executor):  # (a cluster's cores are its own to count)
-        check_games(p, chosen, cores, force)
+        check_games(chosen, force)
     return execute(p, chosen, seed, progress, executor)
 
 
-def check_games(p: Position, chosen: Plan, cores: int = 1, force: bool = False) -> None:
-    """Refuse a sampled plan whose games' stated cost here (:func:`.planning.sampling_seconds`, the engine's spread
-    over ``cores``) is past :data:`.limits.RUN_SECONDS`, unless ``force`` confirms it (:class:`.limits.TooLong`)."""
-    if chosen.method == "sample":
-        check_duration(sampling_seconds(p, chosen.policies, chosen.games, cores),
+def check_games(chosen: Plan, force: bool = False) -> None:
+    """Refuse a sampled plan whose games' cost here (the plan's :attr:`~.planning.Plan.cost`: the engine's spread
+    over the local cores it uses) is past :data:`.limits.RUN_SECONDS`, unless ``force`` confirms it
+    (:class:`.limits.TooLong`)."""
+    if chosen.method == "sample" and chosen.cost is not None:
+        check_duration(chosen.cost,
                        ngettext("{count} game", "{count} games", chosen.games).format(
                            count=plain_count(chosen.games)), force)
 

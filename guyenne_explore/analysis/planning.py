@@ -169,6 +169,10 @@ class Plan:
     seconds: float | None
     #: the reason, in words a person reads: which machinery answers and why
     reason: str
+    #: rough seconds of the whole run here, the cost said before it: the exact enumeration's estimate where it was
+    #: made, or the sampled games' where the plan sends them (spread over the local cores it uses); None: an
+    #: endgame or a forced enumeration, never refused by its cost
+    cost: float | None = None
 
     @property
     def spread(self) -> bool:
@@ -304,7 +308,7 @@ def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method
             duration=plain_duration(seconds)) if seconds is not None else
             gettext("Exact: every move and deal enumerated, as forced."))
         return Plan(tuple(policies), "exact", Solver.ENUMERATION if fast else Solver.PLAIN, None, 0,  # type: ignore[arg-type]
-                    Where.THIS_PROCESS, arithmetic, seconds, reason)
+                    Where.THIS_PROCESS, arithmetic, seconds, reason, seconds)
     sampler, played = sampler_for(p, policies, fast)
     where = Where.THIS_PROCESS
     if sampler is Sampler.ENGINE and cluster:
@@ -316,7 +320,8 @@ def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method
     reason = gettext("Sampled: {games} ({why}); {played}.").format(
         games=ngettext("{count} game", "{count} games", games).format(count=plain_count(games)), why=why_sampled,
         played=played)
-    return Plan(tuple(policies), "sample", None, sampler, games, where, None, seconds, reason)  # type: ignore[arg-type]
+    cost = sampling_seconds(p, policies, games, cores if where is Where.LOCAL_CORES else 1, fast)
+    return Plan(tuple(policies), "sample", None, sampler, games, where, None, seconds, reason, cost)  # type: ignore[arg-type]
 
 
 def estimate_tree_size(p: Position, probes: int = 30, seed: int = 0) -> float:

@@ -21,13 +21,15 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     policies = policy_pair(args.policies)
     method = "exact" if args.exact else ("sample" if args.samples else "auto")
     try:
-        chosen = plan(p, policies, method, games=args.samples or 2000, force=args.force,
-                      arithmetic="float" if args.float else None)
         # games the engine plays (a search) are slow: spread over the cores by default; compiled games (uniform,
-        # the heuristic) play thousands a second here, sooner than worker processes start and load them
-        workers = args.workers or ((os.cpu_count() or 1) if chosen.spread else 1)
+        # the heuristic) play thousands a second here, sooner than worker processes start and load them: the plan
+        # decides where they go, and its cost is theirs there
+        cores = args.workers or (os.cpu_count() or 1)
+        chosen = plan(p, policies, method, games=args.samples or 2000, force=args.force,
+                      arithmetic="float" if args.float else None, cores=cores, cluster=bool(args.scheduler))
+        workers = args.workers or (cores if chosen.spread else 1)
         if not args.scheduler:  # past half an hour of games on these cores: refused unless --force confirms it
-            check_games(p, chosen, workers, args.force)
+            check_games(chosen, args.force)
         if chosen.method == "sample":  # compiled games, or a search's compiled rollouts
             prepare_fast_path(policies)
         if chosen.spread:  # the engine's games take minutes where compiled ones take a second: said first

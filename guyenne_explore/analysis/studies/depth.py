@@ -39,7 +39,7 @@ from ..intervals import mean_interval, wilson
 from ..limits import check_duration
 from ..metrics import Metric
 from ..outcomes import Game
-from ..planning import plan, seconds_a_game
+from ..planning import plan
 from ..policies.spec import POLICIES, PolicySpec
 
 #: the score at which a level beats the one below it
@@ -86,7 +86,7 @@ def ladder_cost(levels: Sequence[str], games: int, rules: Rules, fast: bool = Tr
     out = []
     for weaker, stronger in zip(levels, levels[1:]):
         n = 2 * match_games(weaker, stronger, games)
-        out.append((weaker, stronger, n, n * seconds_a_game(start, (weaker, stronger), fast)))
+        out.append((weaker, stronger, n, plan(start, (weaker, stronger), "sample", games=n, fast=fast).cost or 0.0))
     return out
 
 

@@ -50,7 +50,7 @@ from ..capabilities import capabilities
 from ..compiled.rollout import traced_game
 from ..intervals import mean_interval, wilson
 from ..limits import check_duration
-from ..planning import seconds_a_game
+from ..planning import plan
 from ..policies.heuristic import castle_stake, facts
 from ..policies.spec import PolicySpec
 from ..policies.sides import compiled_sides
@@ -513,8 +513,8 @@ def style_cost(levels: Sequence[str], games: int, rule_sets: Sequence[Rules],
     """Each level's games under all ``rule_sets`` and their rough seconds on one core (playing them from each
     rule set's deal, by who plays them there, and reading their decisions; ``fast=False``: the engine plays them)."""
     starts = [Position.start(rules) for rules in rule_sets]
-    return [(level, games * len(starts), sum(games * (seconds_a_game(start, (level, level), fast) + SECONDS_TO_READ)
-                                             for start in starts))
+    return [(level, games * len(starts), sum((plan(start, (level, level), "sample", games=games, fast=fast).cost or 0.0)
+                                             + games * SECONDS_TO_READ for start in starts))
             for level in levels]
 
 

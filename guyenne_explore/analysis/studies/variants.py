@@ -22,7 +22,7 @@ from ..exact.distribution import Cancelled
 from ..intervals import difference_interval
 from ..metrics import Metric
 from ..limits import check_duration
-from ..planning import sampling_seconds, surely_sampled
+from ..planning import plan, surely_sampled
 from ..results import AnalysisResult
 
 Progress = Callable[[int, int], "bool | None"]
@@ -293,15 +293,15 @@ def analyse_rule_sets(p: Position, rule_sets: Sequence[Rules], *, labels: Sequen
 def sampling_cost(p: Position, rule_sets: Sequence[Rules], policies: tuple[str, str], games: int,
                   cores: int = 1, fast: bool = True) -> float:
     """Rough seconds :func:`analyse_rule_sets` takes to sample ``games`` games a rule set here, the games the
-    engine plays spread over ``cores`` (:func:`.planning.sampling_seconds`); a rule set ``p`` cannot be read
-    under plays nothing (its run names the problem); ``fast=False``: the engine plays them all."""
+    engine plays spread over ``cores``: each rule set's plan's cost (:attr:`.planning.Plan.cost`); a rule set ``p``
+    cannot be read under plays nothing (its run names the problem); ``fast=False``: the engine plays them all."""
     seconds = 0.0
     for rules in rule_sets:
         try:
             q = p.under(rules)
         except PositionError:
             continue
-        seconds += sampling_seconds(q, policies, games, cores, fast)
+        seconds += plan(q, policies, "sample", games=games, fast=fast, cores=cores).cost or 0.0
     return seconds
 
 

@@ -32,7 +32,7 @@ from ....i18n import gettext, ngettext, plain_count
 from ...cancel import Cancelled
 from ...limits import check_duration
 from ...metrics import Metric
-from ...planning import seconds_a_game
+from ...planning import plan
 from ..depth import ladder_cost
 from .measure import PlayedMeasure, Tick
 from .racing import missed, rungs
@@ -475,12 +475,12 @@ class Estimate:
 def estimate_search(space: Space, targets: Sequence[Target], policies: tuple[str, str], games: int, trials: int = TRIALS,
              ladder: Sequence[str] = ()) -> Estimate:
     """The most a search may cost (racing usually stops poor candidates after a quarter of their games), its
-    seconds on one core from rough per-game figures (:func:`..planning.seconds_a_game`), of games from the
+    seconds on one core: a candidate's games' plan's cost (:attr:`..planning.Plan.cost`), of games from the
     preset's deal (where a candidate's rules take a game from the compiled loop to the engine, it errs short)."""
     candidates = min(trials, space.size)
     ladder = tuple(ladder) if any(t.metric == DEPTH for t in targets) else ()
     measure = PlayedMeasure(space, policies, ladder=ladder)
-    seconds = games * seconds_a_game(Position.start(space.preset), policies)
+    seconds = plan(Position.start(space.preset), policies, "sample", games=games).cost or 0.0
     seconds += sum(s for _w, _s, _n, s in ladder_cost(ladder, games, space.preset)) if ladder else 0.0
     return Estimate(candidates, measure.cost(games), candidates * measure.cost(games), candidates * seconds)
 
