@@ -143,25 +143,23 @@ def test_the_depth_ladder_answers_from_the_engine_then_refines(compiling, monkey
                    and not panel.depth_controls.running)
 
 
-def test_the_balance_search_says_it_waits_for_the_compiling_and_waits_with_its_bar(monkeypatch):
-    """A search's candidates are not decided by a few seconds of the engine's games: it waits, and says so."""
-    polls = iter([True, True, False])
-    monkeypatch.setattr(balance_panel, "needs_compiling", lambda: True)
-    monkeypatch.setattr(run_controls, "needs_compiling", lambda: True)
-    monkeypatch.setattr(run_controls, "compiling_in_background", lambda: next(polls, False))
-    monkeypatch.setattr(run_controls, "compiling_seconds", lambda: 60.0)
-    monkeypatch.setattr(run_controls, "prepare", lambda progress: 0.0)
-    monkeypatch.setattr(run_controls.time, "sleep", lambda s: None)
+def test_the_balance_search_measures_the_preset_first_then_searches_once_compiled(compiling):
+    """A search's candidates are not decided by a few seconds of the engine's games, so the search itself waits for
+    the fast path and says so; meanwhile Run search measures the preset against the targets, from the engine, and
+    the search runs once the compiled games are ready."""
+    compiled, _started = compiling
     panel = balance_panel.BalancePanel(Position.start("base"))
     panel.games.value, panel.trials.value = 4, 1
-    assert "The search waits for the fast path: a few seconds of the engine's games would decide no candidate." in (
-        panel.cost.value.replace("&#x27;", "'"))
-    seen = []
-    panel.controls.status.observe(lambda ch: seen.append(ch["new"]), names="value")
+    cost = panel.cost.value.replace("&#x27;", "'")
+    assert "The search waits for the fast path: a few seconds of the engine's games would decide no candidate." in cost
+    assert "Meanwhile Run search measures the preset against the targets, from the engine." in cost
     panel.run(block=True)
-    assert any(s.startswith("The fast path is compiling in the background (first run only): about 1 minute left")
-               for s in seen), seen
-    assert panel.result is not None and panel.controls.progress.bar_style == "success"
+    status = panel.controls.status.value
+    assert status.startswith("A first answer: the preset, ") and "games by the engine: " in status, status
+    assert "The search runs once the fast path is ready." in status and panel.result is None
+    compiled.set()
+    assert refined(lambda: panel.result is not None and not panel.controls.running)
+    assert panel.controls.progress.bar_style == "success"
 
 
 def test_a_first_answer_plays_in_this_process_and_starts_no_pool(compiling, monkeypatch):

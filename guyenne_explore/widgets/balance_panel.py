@@ -33,6 +33,8 @@ import plotly.graph_objects as go
 
 from ..analysis import (
     POLICIES,
+    analyse,
+    verdicts,
     PolicySpec,
     SWEEPABLE,
     TARGET_METRICS,
@@ -429,14 +431,57 @@ class BalancePanel(w.VBox):
             duration=plain_duration(cost.seconds))) + self._waits_words()
         return True
 
-    @staticmethod
-    def _waits_words() -> str:
-        """While the fast path is still to compile: the search waits for it, and why (no first answer from the
-        engine here: a few seconds of its games a candidate would decide no target), with the compiling's time."""
+    def _waits_words(self) -> str:
+        """While the fast path is still to compile: the search waits for it, and why (a few seconds of the engine's
+        games a candidate would decide no target), with the compiling's time; meanwhile the preset is measured
+        against the targets at once, where the engine plays its games in seconds (no search level, no depth)."""
         if not needs_compiling():
             return ""
         return " " + escape(gettext("The search waits for the fast path: a few seconds of the engine's games would "
-                                    "decide no candidate.") + " " + compiling_note())
+                                    "decide no candidate.") + " " + compiling_note() + (
+            " " + gettext("Meanwhile Run search measures the preset against the targets, from the engine.")
+            if self._measures_the_preset_first() else ""))
+
+    def _measures_the_preset_first(self) -> bool:
+        """Whether Run search answers first with the preset measured by the engine (the fast path compiling)."""
+        read = self.read()
+        return read is not None and not self.ladder_for(read[1]) and engine_answers_first(self.policies)
+
+    def _search_settings(self) -> tuple:
+        """What a search depends on: a refining search runs only while they are those of the first answer."""
+        return self.read(), self.policies, self.games.value, self.trials.value, self.seed.value
+
+    def _measure_the_preset(self, space: Space, targets: list[Target], block: bool) -> None:
+        """The first answer while the fast path compiles: the preset's metrics by the engine in a few seconds, each
+        target's verdict on them, then the search itself once the compiled games are ready."""
+        start, policies, seed = Position.start(space.preset), self.policies, self.seed.value
+        games = engine_first_games(start, policies, self.games.value)
+        asked = self._search_settings()
+        self.run_button.disabled = self.precise_button.disabled = True
+        self.controls.start(gettext("Measuring the preset while the fast path compiles..."), compile_first=False)
+
+        def work() -> None:
+            try:
+                result = analyse(start, policies, "sample", games=games, seed=seed, fast=False,
+                                 progress=self.controls.callback)
+            except Cancelled:
+                self._finish(None, lambda: gettext("Cancelled: the search was not run."))
+                return
+            metrics = {m.name: m for m in result.metrics()}
+            found = verdicts(targets, metrics)
+
+            def said() -> str:
+                lines = [gettext("{target}: {estimate}, {verdict}").format(
+                    target=target_label(t.name), verdict=found[t.name].words(),
+                    estimate=plain_estimate(metrics[t.metric].value, metrics[t.metric].low, metrics[t.metric].high))
+                    for t in targets if t.name in found]
+                return gettext("A first answer: the preset, {games} games by the engine: {verdicts}. The search runs "
+                               "once the fast path is ready.").format(games=plain_count(games),
+                                                                      verdicts="; ".join(lines))
+            self._finish(None, said)
+            self.controls.refine_when_compiled(lambda: self.run(block=True), self._search_settings, asked)
+
+        self.controls.launch(work, block)
 
     def _show_fixed(self) -> None:
         """Where the searches are kept, and the search's budget only for a search level."""
@@ -476,6 +521,9 @@ class BalancePanel(w.VBox):
         policies, games, trials, seed, store, force = (self.policies, self.games.value, self.trials.value,
                                                        self.seed.value, self.store, self.run_anyway.value)
         ladder = self.ladder_for(targets)
+        if self._measures_the_preset_first():
+            self._measure_the_preset(space, list(targets), block)
+            return
         played_by_the_engine = engine_plays((*policies, *ladder))
         executor = local_pool() if played_by_the_engine and local_cores() > 1 else None
         self.run_button.disabled = self.precise_button.disabled = True
