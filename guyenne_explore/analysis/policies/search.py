@@ -108,9 +108,9 @@ class Model(Protocol):
     def compiled(self, rules: Rules | None = None) -> SidePolicy: ...
 
 
-def _rollouts(q: Position, side: int, count: int, seed: int, start: int, rollout: Model) -> float:
+def _rollouts(q: Position, side: int, count: int, seed: int, start: int, rollout: SidePolicy) -> float:
     """Total value for ``side`` (win 1, draw 1/2) of ``count`` games from ``q``, both sides playing
-    ``rollout`` (its compiled side: ``strong``, the heuristic), compiled
+    ``rollout`` (a compiled side: ``strong``, the heuristic), compiled
     (:mod:`..compiled.rollout`).
     Where the compiled loop does not play them (stacked decks, card sets too large for its
     tables) the games are uniform, compiled where the fast path plays them, else in the engine's loop:
@@ -126,8 +126,7 @@ def _rollouts(q: Position, side: int, count: int, seed: int, start: int, rollout
     threads = numba.get_num_threads()
     numba.set_num_threads(1)  # a few games a call: starting threads would cost more than they bring
     try:
-        played = rollout.compiled(q.rules)
-        out = summaries_if_played(q, count, seed, start, (played, played))
+        out = summaries_if_played(q, count, seed, start, (rollout, rollout))
         if out is None and unsupported(q) is None:
             out = play_summaries(q, count, seed, start)
     finally:
@@ -185,6 +184,7 @@ model of the opponent (default ``strong`` with the package's weights).  :attr:`n
         self._prior: Model = model if model is not None else Strong()
         self.rollout: Model = rollout if rollout is not None else self._prior
         self._sides: dict[Rules, tuple[SidePolicy, SidePolicy]] = {}
+        self._rollout_sides: dict[Rules, SidePolicy] = {}
         #: the last search's table of nodes (for tests and inspection)
         self.nodes: dict[SideView, _Node] = {}
         #: the compiled search's last weights of its worlds (for tests and inspection)
@@ -196,11 +196,20 @@ model of the opponent (default ``strong`` with the package's weights).  :attr:`n
         raise NotImplementedError("the search policy samples; it has no exact move distribution")
 
     def sides_for(self, rules: Rules) -> tuple[SidePolicy, SidePolicy]:
-        """``strong`` as the compiled loop plays it under ``rules`` (the weights it plays there), on both
-        sides: the model of the opponent and the rollouts' policy."""
+        """The model (``strong`` by default) as the compiled loop plays it under ``rules`` (the weights it plays
+        there), on both sides: the model of the opponent and, by default, the rollouts' policy."""
         if rules not in self._sides:
             self._sides[rules] = (self._prior.compiled(rules),) * 2
         return self._sides[rules]
+
+    def rollout_side(self, rules: Rules) -> SidePolicy:
+        """The rollouts' policy as the compiled loop plays it under ``rules``, made once a rule set: every leaf of
+        the tree search plays rollouts (the model's own sides where the rollouts are the model's)."""
+        if self.rollout is self._prior:
+            return self.sides_for(rules)[0]
+        if rules not in self._rollout_sides:
+            self._rollout_sides[rules] = self.rollout.compiled(rules)
+        return self._rollout_sides[rules]
 
     def candidate_values(self, view: SideView, seed: int, games: int,
                          also: Sequence[Move] = ()) -> list[tuple[Move, float]] | None:
@@ -310,7 +319,7 @@ model of the opponent (default ``strong`` with the package's weights).  :attr:`n
                 path.append((node, m))
                 p = apply_legal(p, m)
                 deep = node.edges[m][0] >= self.expand_after
-            value = _rollouts(p, me, self.per_leaf, seed, j * self.per_leaf, self.rollout) / self.per_leaf
+            value = _rollouts(p, me, self.per_leaf, seed, j * self.per_leaf, self.rollout_side(p.rules)) / self.per_leaf
             for node, m in path:
                 node.visits += 1
                 e = node.edges[m]
