@@ -38,7 +38,10 @@ def test_a_tiny_search_from_the_balance_tab_shows_its_table(tmp_path):
             page.wait_for_selector(".guyenne-balance-table table", timeout=900_000)  # a first run may compile the fast path
             page.wait_for_selector(".guyenne-balance .guyenne-plot .main-svg", timeout=60_000)
             assert panel.locator(".guyenne-balance-table tr").count() >= 2  # the head and at least one setting
-            assert "3 candidates tried" in panel.inner_text()
+            # the status follows the table and figure in the kernel's messages: waited for, not read at once
+            from playwright.sync_api import expect
+
+            expect(panel).to_contain_text("3 candidates tried", timeout=60_000)
             assert page.evaluate(OUTSIDE) == []
             assert page.evaluate(app.TRUNCATED) == []
             # short headings (the full ones as tooltips): at most three lines where the full ones took five

@@ -97,6 +97,20 @@ def test_uniform_against_uniform_is_even_once_luck_is_taken_out():
     assert data["sentences"]["fr"] and data["sentences"]["en"] != data["sentences"]["fr"]
 
 
+def test_a_game_reads_the_same_whenever_it_was_recorded():
+    """The reading's random stream follows what was played, not the header's date: a game saved twice (another
+    date, other names) reads the same at the same seed."""
+    import dataclasses
+
+    record = headed(play_game(START, 7, UNIFORM))
+    again = headed(play_game(START, 7, UNIFORM), ("Carol", "Dave"))
+    again.header = dataclasses.replace(again.header, date="1999-01-01T00:00:00Z")
+    first, second = read_games([("a", record), ("b", again)], budget=8, cache=False)
+    assert first.fingerprint != second.fingerprint  # two records (the cache keeps each)
+    assert [d.to_json() for d in first.draws] == [d.to_json() for d in second.draws]
+    assert [(d.value, d.best) for d in first.decisions] == [(d.value, d.best) for d in second.decisions]
+
+
 def test_bands_follow_the_stated_thresholds():
     assert [band(x) for x in (None, 0.0, 0.029, 0.03, 0.08, 0.2)] == [None, "", "", "inaccuracy", "mistake", "blunder"]
 

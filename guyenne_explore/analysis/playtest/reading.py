@@ -172,6 +172,15 @@ def fingerprint(record: GameRecord) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+def play_fingerprint(record: GameRecord) -> str:
+    """The hash of what was played (the start and each event), without the header: a reading's random stream is
+    seeded by it, so the same game read at the same seed gives the same reading whenever and by whomever it
+    was recorded (its date is in the header)."""
+    text = json.dumps({"start": record.start.to_json(), "events": [e.to_json() for e in record.events]},
+                      sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
 def english_score(record: GameRecord) -> float | None:
     """The game's result for the English (win 1, draw 1/2, loss 0); None for a game not over."""
     final = record.final
@@ -323,7 +332,7 @@ def read_game(name: str, record: GameRecord, budget: int, seed: int = 0,
     fp = fp or fingerprint(record)
     search = ISMCTS(budget)
     solver = OptimalSolver(record.start.rules)  # one a game: the endgame's later decisions reuse its rounds
-    rng = random.Random(f"{seed}:{fp}")
+    rng = random.Random(f"{seed}:{play_fingerprint(record)}")
     threads = numba.get_num_threads()
     numba.set_num_threads(1)  # many small batches: starting threads would cost more than they bring
     try:
@@ -388,16 +397,17 @@ def _luck(index: int, p: Position, drawn: Any, first_round: int, budget: int, se
         return DrawLuck(index, round_, point, len(outcomes), None, None)
     if len(outcomes) <= ENUMERATED:
         each = max(1, budget // len(outcomes))
-        values = [(float(prob), _value(p.apply_outcome(o), each, seed)) for o, prob in outcomes]
-        mean = sum(w * v for w, v in values if v is not None)
+        weighted = [(float(prob), _value(p.apply_outcome(o), each, seed)) for o, prob in outcomes]
     else:
         rng = random.Random(seed)
         drawn_outcomes = rng.choices([o for o, _ in outcomes], weights=[float(w) for _, w in outcomes], k=budget)
         counts: dict[Any, int] = {}
         for o in drawn_outcomes:
             counts[o] = counts.get(o, 0) + 1
-        mean = sum(n * (_value(p.apply_outcome(o), n, seed) or 0.0) for o, n in counts.items()) / budget
-    return DrawLuck(index, round_, point, len(outcomes), after, mean)
+        weighted = [(n / budget, _value(p.apply_outcome(o), n, seed)) for o, n in counts.items()]
+    if any(v is None for _w, v in weighted):  # a draw the compiled loop does not play from: no mean to compare to
+        return DrawLuck(index, round_, point, len(outcomes), after, None)
+    return DrawLuck(index, round_, point, len(outcomes), after, sum(w * v for w, v in weighted))  # type: ignore[misc]
 
 
 def _value(q: Position, games: int, seed: int) -> float | None:
