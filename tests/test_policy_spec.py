@@ -46,7 +46,7 @@ def test_each_form_of_a_level_reads_as_its_parts(text, spec):
 
 
 @pytest.mark.parametrize("text, words", [
-    ("nope", "unknown policy 'nope': choose one of uniform, heuristic, strong, search, reader"),
+    ("nope", "unknown policy 'nope': choose one of uniform, heuristic, strong-linear, strong, search, reader"),
     ("persona", "unknown policy 'persona'"),
     ("uniform:3", "unknown policy 'uniform:3'"),
     ("search@x", "unknown policy 'search@x'"),
@@ -84,7 +84,8 @@ def test_any_text_is_a_level_or_refused_in_words_that_quote_it(text):
 
 
 @pytest.mark.parametrize("text, compiles", [
-    ("uniform", True), ("heuristic", True), ("strong", True), ("strong@w.json", True), ("persona@w.json", True),
+    ("uniform", True), ("heuristic", True), ("strong", True), ("strong-linear", True), ("strong@w.json", True),
+    ("persona@w.json", True),
     ("search", False), ("search:20", False), ("reader", False), ("strong-lookahead", False),
 ])
 def test_which_levels_compile_is_the_specs_answer(text, compiles):
@@ -114,7 +115,7 @@ def test_a_spec_builds_its_policy_with_its_budget():
         PolicySpec.parse("strong@no-such-file.json").policy()
 
 
-@pytest.mark.parametrize("text", ["uniform", "heuristic", "strong", "search", "search:9", "reader", "exploiter"])
+@pytest.mark.parametrize("text", ["uniform", "heuristic", "strong-linear", "strong", "search", "search:9", "reader", "exploiter"])
 def test_a_levels_exactness_is_its_policys_without_building_it(text):
     assert PolicySpec.parse(text).exact == PolicySpec.parse(text).policy().exact
 

@@ -41,7 +41,7 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("mean_interval", "wilson"), ".intervals"),
     **dict.fromkeys(("Heuristic",), ".policies.heuristic"),
     **dict.fromkeys(("TRAIN_DEFAULTS", "Trained", "TrainingProgress", "check_training", "estimate_training",
-                     "read_state", "train", "weights_by_feature", "write_weights"), ".policies.train"),
+                     "read_state", "start_model", "train", "weights_by_feature", "write_weights"), ".policies.train"),
     **dict.fromkeys(("IMPROVE_DEFAULTS", "ImproveProgress", "ImproveRun", "check_improve", "estimate_improve",
                      "improve", "write_improved"), ".policies.improvement"),
     **dict.fromkeys(("MAX_WEIGHTS_BYTES", "cache_file", "model_from_text", "read_model", "trained_preset"),
@@ -53,8 +53,9 @@ _DOOR: dict[str, str] = {
                      "find_puzzles", "judge", "puzzles_from_bot_games", "puzzles_from_json", "rule_section"), ".puzzles"),
     **dict.fromkeys(("SkillTable", "cost_line", "level_name", "skill_cost", "skill_levels"), ".studies.skill"),
     **dict.fromkeys(("EXPLOIT_GAMES", "CounterCheck", "ExploitError", "Exploitability", "ResponderScore",
-                     "check_against_counter", "check_exploit", "exploit", "exploit_cost_line", "exploit_seconds",
-                     "responder_names"), ".studies.exploit"),
+                     "check_against_counter", "check_exploit", "check_verdicts", "check_verdicts_games",
+                     "check_verdicts_seconds", "counter_check", "exploit", "exploit_cost_line", "exploit_seconds",
+                     "pairs_below", "responder_names"), ".studies.exploit"),
     **dict.fromkeys(("LATE_ROUNDS", "LevelStyle", "PlayStyle", "STYLE_LEVELS", "play_style", "play_styles",
                      "style_cost"), ".studies.style"),
     **dict.fromkeys(("Candidate", "SearchResult", "SearchProgress", "balance_search", "estimate_search", "search"),
@@ -99,10 +100,11 @@ __all__ = [
     "sweep_label", "swept_change", "warm", "warm_workers", "why_not_solvable", "compile_in_background",
     "compiling_in_background", "engine_first", "engine_first_games", "wilson", "first_player_advantage", "metric_difference",
     "TRAIN_DEFAULTS", "Trained", "TrainingProgress", "cache_file", "check_training", "estimate_training",
-    "read_model", "read_state", "train", "trained_preset", "weights_by_feature", "write_weights",
+    "read_model", "read_state", "start_model", "train", "trained_preset", "weights_by_feature", "write_weights",
     "MAX_WEIGHTS_BYTES", "model_from_text",
     "EXPLOIT_GAMES", "CounterCheck", "ExploitError", "Exploitability", "ResponderScore", "check_against_counter",
-    "check_exploit", "exploit", "exploit_cost_line", "exploit_seconds", "responder_names",
+    "check_exploit", "check_verdicts", "check_verdicts_games", "check_verdicts_seconds", "counter_check", "exploit",
+    "exploit_cost_line", "exploit_seconds", "pairs_below", "responder_names",
     "IMPROVE_DEFAULTS", "ImproveProgress", "ImproveRun", "check_improve", "estimate_improve", "improve", "write_improved",
     "DiffEntry", "ExampleError", "Replay", "Rulebook", "RulebookSection", "SECTION_IDS", "examples_of", "replay",
     "build_rulebook", "section_of", "section_text", "verdict_words",
@@ -149,7 +151,7 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
     from .policies.improvement import (IMPROVE_DEFAULTS, ImproveProgress, ImproveRun, check_improve, estimate_improve,
                                        improve, write_improved)
     from .policies.train import (TRAIN_DEFAULTS, Trained, TrainingProgress, check_training, estimate_training,
-                                 read_state, train, weights_by_feature, write_weights)
+                                 read_state, start_model, train, weights_by_feature, write_weights)
     from .policies.weights import MAX_WEIGHTS_BYTES, cache_file, model_from_text, read_model
     from .results import AnalysisResult, SavedError, from_saved, to_saved
     from .rulebook import (SECTION_IDS, DiffEntry, ExampleError, Replay, Rulebook, RulebookSection, build_rulebook,
@@ -159,8 +161,9 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
     from .workers import local_cores, local_pool, process_pool
     from .studies.skill import SkillTable, cost_line, level_name, skill_cost, skill_levels
     from .studies.exploit import (EXPLOIT_GAMES, CounterCheck, ExploitError, Exploitability, ResponderScore,
-                                  check_against_counter, check_exploit, exploit, exploit_cost_line, exploit_seconds,
-                                  responder_names)
+                                  check_against_counter, check_exploit, check_verdicts, check_verdicts_games,
+                                  check_verdicts_seconds, counter_check, exploit, exploit_cost_line, exploit_seconds,
+                                  pairs_below, responder_names)
     from .studies.style import (LATE_ROUNDS, STYLE_LEVELS, LevelStyle, PlayStyle, play_style, play_styles, style_cost)
     from .studies.variants import (SWEEP_METRICS, SWEEPABLE, Run, SweepPoint, analyse_rule_sets, changes, choice_label,
                                    parameter_label, result_metrics, sampling_cost, sweep, sweep_label, swept_change,

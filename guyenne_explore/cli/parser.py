@@ -147,6 +147,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help=_("processes (default: the local cores; at most {per} to a local core)").format(
                         per=WORKERS_PER_CORE))
     sk.add_argument("--json", action="store_true")
+    sk.add_argument("--counter-check", action="store_true",
+                    help=_("then, under the first rule set, play every counter-strategy against each level above the "
+                           "lowest and each level against the one below (twice --games each), and say whether "
+                           "beating it holds against the best counter-strategy"))
     sk.add_argument("--force", action="store_true",
                     help=_("run even when the games would take more than the time limit of half an hour "
                            "(Ctrl-C stops it)"))
@@ -197,6 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
     _parallel_options(de, _("processes for games the engine plays (default: the local cores when the engine plays; "
                                 "at most {per} to a local core)"))
     de.add_argument("--json", action="store_true")
+    de.add_argument("--counter-check", action="store_true",
+                    help=_("then play every counter-strategy against each level above the lowest (twice the deals "
+                           "of a match each) and say whether each rung holds against the best of them"))
     de.add_argument("--force", action="store_true",
                     help=_("run even when the games would take more than the time limit of half an hour "
                            "(Ctrl-C stops it)"))
@@ -245,6 +252,10 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--games", type=read_games, help=_("games a seat for each candidate and opponent (default 200)"))
     tr.add_argument("--popsize", type=number_option(numbers.whole, "--popsize", 2, 1000),
                     help=_("candidates a generation (default 12)"))
+    tr.add_argument("--hidden", type=number_option(numbers.whole, "--hidden", 0, 16),
+                    help=_("the network's hidden units: 0 trains the linear weights alone; more trains a network "
+                           "against a league of its past versions and of exploiters trained against them (default: "
+                           "the starting weights')"))
     _weights_files(tr)
     tr.add_argument("--resume", metavar="STATE", help=_("continue the run saved in STATE (written beside the weights "
                                                       "file after each generation)"))

@@ -8,6 +8,8 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
+from concurrent.futures import Executor
 
 from ..engine import Position
 from ..i18n import plain_count, plain_duration
@@ -20,6 +22,7 @@ def cmd_skill(args: argparse.Namespace) -> int:
     """Rule sets by skill level from the opening: metrics with intervals, and the conclusions that change."""
     from ..analysis import Metric
     from ..analysis import Cancelled, cost_line, level_games, level_name, skill_cost, skill_levels
+    from ..analysis import check_verdicts, check_verdicts_seconds, pairs_below
 
     rule_sets = rules_list(args.rules)
     presets = [str(r) for r in rule_sets]
@@ -31,6 +34,11 @@ def cmd_skill(args: argparse.Namespace) -> int:
     prepare_fast_path(levels)
     for level, n, seconds in skill_cost(start, rule_sets, games):
         print(cost_line(level, n, len(rule_sets), seconds), file=sys.stderr)
+    pairs, counter_games = pairs_below(levels), 2 * args.games  # under the first rule set, from the deal
+    if args.counter_check and pairs:
+        print(_("then every counter-strategy against each level above the lowest, and each against the one below: "
+                "{games} games each, {duration} on one core").format(games=plain_count(counter_games), duration=(
+                    plain_duration(check_verdicts_seconds(start, pairs, counter_games)))), file=sys.stderr)
     bar = Bar()
 
     def on_games(done: int, total: int) -> None:
@@ -47,10 +55,13 @@ def cmd_skill(args: argparse.Namespace) -> int:
         else:
             table = skill_levels(start, rule_sets, presets, levels, games=games, seed=args.seed, on_games=on_games,
                                  force=args.force)
+        checks = check_verdicts(start, pairs, counter_games, args.seed, progress=on_games)[0] \
+            if args.counter_check else ()
     except Cancelled:
         raise KeyboardInterrupt from None
     if args.json:
-        print(json.dumps({"rows": table.rows(), "changes": table.changes()}, indent=1))
+        print(json.dumps({"rows": table.rows(), "changes": table.changes(), **(
+            {"counter_check": [c.to_json() for c in checks]} if args.counter_check else {})}, indent=1))
         return EXIT_OK
     for c in table.cells:
         m = c.metric  # its name as the game spells it, its verdict against what it is read against
@@ -59,6 +70,11 @@ def cmd_skill(args: argparse.Namespace) -> int:
     print(_("conclusions that change with skill:") if table.changes() else _("no conclusion changes with skill"))
     for line in table.changes():
         print("  " + line)
+    if checks:
+        print(_("{rules}, each level against the one below, checked against a counter-strategy:").format(
+            rules=presets[0]))
+    for check in checks:
+        print("  " + check.sentence(level=level_name(check.level), opponent=level_name(check.opponent)))
     return EXIT_OK
 
 
@@ -100,8 +116,10 @@ def cmd_style(args: argparse.Namespace) -> int:
 
 
 def cmd_depth(args: argparse.Namespace) -> int:
-    """A rule set's skill ladder: each level against the one below in both seats, the chain, weaker wins, luck."""
-    from ..analysis import default_ladder, engine_plays, ladder_cost, skill_depth
+    """A rule set's skill ladder: each level against the one below in both seats, the chain, weaker wins, luck; with
+    ``--counter-check``, each rung's verdict checked against the best counter-strategy to its stronger level."""
+    from ..analysis import (BEATS, CounterCheck, Depth, check_verdicts, default_ladder, engine_plays, exploit_seconds,
+                            ladder_cost, skill_depth)
 
     rules = rules_arg(args.rules)
     levels = ladder(args.levels) if args.levels else list(default_ladder())
@@ -109,10 +127,22 @@ def cmd_depth(args: argparse.Namespace) -> int:
     cost = "\n".join(_("{stronger} against {weaker}: {games} games (both seats), {duration} on one core").format(
         stronger=stronger, weaker=weaker, games=plain_count(games), duration=plain_duration(seconds))
         for weaker, stronger, games, seconds in ladder_cost(levels, args.games, rules))
-    depth = long_run(args, cost, games_done, lambda executor, progress: skill_depth(
-        rules, levels, args.games, args.seed, executor, progress, force=args.force), engine_played=engine_plays(levels))
+    start, counter_games = Position.start(rules), 2 * args.games  # a counter-strategy plays a match's games
+    if args.counter_check:
+        cost += "\n" + _("then every counter-strategy against each level above the lowest: {games} games each, "
+                         "{duration} on one core").format(games=plain_count(counter_games), duration=plain_duration(
+                             sum(exploit_seconds(start, level, counter_games) for level in levels[1:])))
+
+    def work(executor: Executor | None, progress: Callable[[int, int], None]) -> tuple[Depth, tuple[CounterCheck, ...]]:
+        depth = skill_depth(rules, levels, args.games, args.seed, executor, progress, force=args.force)
+        if not args.counter_check:
+            return depth, ()
+        return depth, check_verdicts(start, depth.rungs(), counter_games, args.seed, BEATS, progress=progress)[0]
+
+    depth, checks = long_run(args, cost, games_done, work, engine_played=engine_plays(levels))
     if args.json:
-        print(json.dumps(depth.to_json(), indent=1))
+        print(json.dumps({**depth.to_json(), **({"counter_check": [c.to_json() for c in checks]}
+                                                if args.counter_check else {})}, indent=1))
         return EXIT_OK
     print(_("{rules}: ladder {levels}, a level beats the one below at a score of {beats} or more").format(
         rules=rules, levels=" < ".join(levels), beats=0.55))
@@ -123,4 +153,6 @@ def cmd_depth(args: argparse.Namespace) -> int:
     print(depth.chain_text())
     print(_("the weaker level wins {wins} of the games; luck share {luck}").format(
         wins=shown_metric(depth.weaker_wins), luck=shown_metric(depth.luck)))
+    for check in checks:
+        print("  " + check.sentence())
     return EXIT_OK

@@ -64,10 +64,16 @@ def cmd_train(args: argparse.Namespace) -> int:
     after every generation (``--resume`` continues it), the weights file last."""
     from pathlib import Path
 
-    from ..analysis import TRAIN_DEFAULTS, cache_file, check_training, estimate_training, read_state, train, write_weights
+    from ..analysis import (TRAIN_DEFAULTS, cache_file, check_training, estimate_training, read_state, start_model,
+                            train, write_weights)
 
-    resumed, rules, start_from = _weights_run(args, read_state)
+    resumed, rules, _by_feature = _weights_run(args, read_state)
+    try:  # the whole model a run starts from: a network's numbers too
+        start_from = start_model(Path(args.start)) if args.start else None
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
     saved = resumed.settings if resumed is not None else None
+    hidden = args.hidden if args.hidden is not None else (saved.hidden if saved else None)
     seed = args.seed if args.seed is not None else saved.seed if saved else int(TRAIN_DEFAULTS["seed"])
     games = args.games or (saved.games if saved else int(TRAIN_DEFAULTS["games"]))
     popsize = args.popsize or (saved.popsize if saved else int(TRAIN_DEFAULTS["popsize"]))
@@ -77,9 +83,11 @@ def cmd_train(args: argparse.Namespace) -> int:
     state = Path(args.resume) if args.resume else out.with_name(out.name + ".state")
     shown_rules = _shown_rules(rules)
     try:
-        check_training(rules, seed, seconds, args.generations, games, popsize, start_from=start_from, resume=resumed)
+        settings = check_training(rules, seed, seconds, args.generations, games, popsize, start_from=start_from,
+                                  resume=resumed, hidden=hidden)
         prepare_fast_path()  # before the pace is measured
-        cost = estimate_training(rules, games, popsize, seconds, args.generations, args.workers or 1)
+        cost = estimate_training(rules, games, popsize, seconds, args.generations, args.workers or 1,
+                                 hidden=settings.hidden)
     except ValueError as exc:
         raise Refused(str(exc)) from None
     said = ngettext("training strong for {rules}: {generations} generation of {games} games (measured here: {rate} "
@@ -102,7 +110,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     try:  # one process unless --workers says
         result = long_run(args, said, line, lambda executor, progress: train(
             rules, seed, seconds, games, popsize, generations=args.generations, start_from=start_from,
-            executor=executor, progress=progress, state=state, resume=resumed), engine_played=False, stopped=stopped)
+            executor=executor, progress=progress, state=state, resume=resumed, hidden=hidden), engine_played=False,
+            stopped=stopped)
     except ValueError as exc:
         raise Refused(str(exc)) from None
     write_weights(out, result, shown_rules, seed, games, Path(args.start) if args.start else None, popsize)

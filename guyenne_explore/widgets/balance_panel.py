@@ -13,7 +13,8 @@ under way when cancelled played first.  The page never names that folder (see :m
 
 The depth section runs :func:`..analysis.skill_depth` on the chosen rule set: a ladder of levels, each against
 the one below in both seats, the skill chain with its interval, each pair's score, the weaker level's wins and
-the luck share.
+the luck share.  On request, each rung of the ladder measured, and the ladder of the search's best setting, are
+checked against a counter-strategy (:class:`.exploit_view.VerdictsSection`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import ipywidgets as w
 import plotly.graph_objects as go
 
 from ..analysis import (
+    BEATS,
     POLICIES,
     analyse,
     verdicts,
@@ -61,6 +63,7 @@ from ..analysis import (
     local_pool,
     needs_compiling,
     parameter_label,
+    pairs_below,
     parse_targets,
     skill_depth,
 )
@@ -72,6 +75,7 @@ from ..render.balance_report import balance_report
 from ..render.plots import FORMATS, export_figures, rows_html
 from ..engine import PRESETS, Rules
 from .analysis_panel import align_labels
+from .exploit_view import Verdicts, VerdictsSection
 from .files import Download, zip_bytes
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
@@ -256,6 +260,8 @@ class BalancePanel(w.VBox):
         self.figures: dict[str, go.Figure] = {}
         self._store: pathlib.Path | None = None
         self._said: Callable[[], str] | None = None  # the status after the last run, as a function of the language
+        # on request only (minutes): the best setting's ladder (a depth target's), each rung against a counter-strategy
+        self.best_check = VerdictsSection(self._best_verdicts)
         # the depth section
         self.ladder = w.Text(value=",".join(level for level in default_ladder() if not PolicySpec.parse(level).searches),
                              description="Ladder", continuous_update=False, layout=w.Layout(width="320px"),
@@ -270,6 +276,8 @@ class BalancePanel(w.VBox):
         self.depth_result = w.HTML()
         self.depth: Depth | None = None
         self._depth_said: Callable[[], str] | None = None
+        # on request only (minutes): each rung of the ladder measured, played again against a counter-strategy
+        self.depth_check = VerdictsSection(self._depth_verdicts)
 
         in_status = guarded(self.controls.status)
         self.run_button.on_click(in_status(lambda _: self.run(block=False)))
@@ -299,9 +307,10 @@ class BalancePanel(w.VBox):
                                                        layout=w.Layout(flex_flow="row wrap", align_items="center")),
             self.controls.status,
             w.HBox([self.x_axis, self.y_axis], layout=w.Layout(flex_flow="row wrap")),
-            self.table, self.figure_box, exports, self.export_status,
+            self.table, self.figure_box, exports, self.export_status, self.best_check,
             w.HTML("<h4>Skill depth</h4>"), self.ladder, self.ladder_message, self.weights_upload, self.depth_games, self.depth_cost,
             self.depth_controls.box(self.depth_button), self.depth_controls.status, self.depth_result,
+            self.depth_check,
         ], **kwargs)
         self.add_class("guyenne-balance")
         self.level.observe(in_status(lambda _: self._show_fixed()), names="value")
@@ -571,6 +580,7 @@ class BalancePanel(w.VBox):
             # the ladder as typed: the report's command names the session's weights, never a file of the server
             self.result = dataclasses.replace(result, ladder=tuple(self.weights.typed(level) for level in result.ladder))
             self._draw()
+            self.best_check.forget()  # its lines checked the search before this one
         self._enable_exports(self.result is not None)
         self.controls.status.value = escape(said())
 
@@ -601,6 +611,8 @@ class BalancePanel(w.VBox):
         self.check_depth()
         self._draw()
         self._show_depth()
+        self.best_check.refresh()
+        self.depth_check.refresh()
         self.controls.redraw()
         self.depth_controls.redraw()
         if not self.controls.running and self._said is not None:
@@ -665,6 +677,7 @@ class BalancePanel(w.VBox):
 
     def check_depth(self) -> bool:
         """Read the ladder and the games, say the cost of each match; whether the depth can be measured."""
+        self.depth_check.check()  # the ladder measured is checked under the rule set chosen only
         levels, rules = self.levels(), self.preset()
         ok = levels is not None and not unreadable(self.depth_games) and rules is not None
         self.depth_button.disabled = not ok or self.depth_controls.running
@@ -754,7 +767,39 @@ class BalancePanel(w.VBox):
         if depth is not None:
             self.depth = depth
             self._show_depth()
+            self.depth_check.forget()  # its lines checked the ladder before this one
         self.depth_controls.status.value = escape(said())
+
+    def _best_verdicts(self) -> list[Verdicts] | str:
+        """The best setting's ladder, a depth target's, each level against the one below from the deal of its rules,
+        to check against a counter-strategy by the ladder's bar (the search reads its other targets with both sides
+        at one level, where no counter-strategy takes a seat from a weaker level); or why there is none."""
+        result = self.result
+        best = result.best() if result is not None else None
+        if result is None or best is None or best.problems:
+            return gettext("Run search first: then the best setting's ladder can be checked against a "
+                           "counter-strategy.")
+        if not result.ladder:
+            return gettext("The best setting was searched without a depth target: only a ladder's verdicts (each "
+                           "level beating the one below) can be checked against a counter-strategy.")
+        try:
+            levels = [self.weights.resolve(level) for level in result.ladder]
+        except ValueError as exc:  # the session's weights of that name are gone
+            return str(exc)
+        rules = result.space.rules(best.assignment)
+        return [Verdicts(Position.start(rules), pairs_below(levels), BEATS, result.seed,
+                         lambda: gettext("the best setting, {rules}:").format(rules=rules))]
+
+    def _depth_verdicts(self) -> list[Verdicts] | str:
+        """The ladder's rungs to check against a counter-strategy (each level beating the one below by the ladder's
+        bar), from the deal of the rule set it was measured under; or why there are none yet."""
+        if self.depth is None:
+            return gettext("Measure depth first: then each rung of the ladder can be checked against a "
+                           "counter-strategy.")
+        rules = self.preset()
+        if rules is None or str(rules) != self.depth.rules:
+            return gettext("Measure depth again: the ladder shown was measured under another rule set.")
+        return [Verdicts(Position.start(rules), self.depth.rungs(), BEATS, self.seed.value)]
 
     def _show_depth(self) -> None:
         d = self.depth

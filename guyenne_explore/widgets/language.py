@@ -102,7 +102,8 @@ LABELS = (
     N_("a move, e.g. 3:H52 or 22 or reveal"),
     # analysis, optimal play, variant lab, downloads
     N_("Rule sets"), N_("English"), N_("French"), N_("Method"), N_("auto"), N_("exact"), N_("sample"),
-    N_("optimal play"), N_("uniform"), N_("heuristic"), N_("strong"), N_("search"), N_("force exact (no size limit)"),
+    N_("optimal play"), N_("uniform"), N_("heuristic"), N_("strong-linear"), N_("strong"), N_("search"),
+    N_("force exact (no size limit)"),
     N_("enumerate even when the estimate says it would take very long"), N_("Games"), N_("Seed"),
     N_("run anyway (past the time limit)"), N_("play the games even when they would take more than half an hour"),
     N_("Run analysis"), N_("Cancel"), N_("Download:"), N_("download the figures as html"),

@@ -3,7 +3,8 @@
 The rules editor (:mod:`.rules_editor`, the builder's) holds a preset plus overrides;
 the engine builds the variant (``Rules.from_json``) and names every problem of an
 inconsistent one, which blocks the runs.  All analysis goes through analysis/variants.py: the lab only
-gathers the settings and shows what comes back.
+gathers the settings and shows what comes back.  A comparison of two levels (strong against the heuristic) can be
+checked against a counter-strategy on request (:class:`.exploit_view.VerdictsSection`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from ..analysis import (
     swept_change,
     swept_value,
 )
-from ..analysis import engine_first_games, local_cores
+from ..analysis import engine_first_games, level_name, local_cores
 from ..i18n import current_language, gettext, ngettext, plain_count
 from ..engine import Position
 from ..render.plots import metrics_rows, result_figures, rows_html, sweep_figure
@@ -51,6 +52,7 @@ from .guard import guarded as show_errors_in
 from .guard import log
 from .language import name_options
 from .plot_view import FigureBox
+from .exploit_view import Verdicts, VerdictsSection
 from .rules_editor import RulesEditor
 from .run_controls import RunControls, cancelled_words, engine_answers_first, engine_first_note, run_anyway_box, too_long_words
 from .starts import Start, Subject, is_before_deal
@@ -116,6 +118,8 @@ class VariantLab(w.VBox):
         self._swept = ("", "")  # the parameter and metric of the last sweep (its figure is drawn again on a switch)
         self._sweep_preset: Rules | None = None  # the preset of the last sweep: its headline's reference where swept
         self._loading = False
+        # on request only (minutes): the comparison's two levels, each played against a counter-strategy to the other
+        self.counter_check = VerdictsSection(self._compared_verdicts)
 
         self.sweep_message = w.HTML()  # a range that cannot be swept, beside the range
         # every handler shows an unexpected error beside its control (never raised into the page)
@@ -141,7 +145,7 @@ class VariantLab(w.VBox):
             self.variant_label, self.rules_problems, self.application, settings, self.training.box,
             sweep_row, self.sweep_message, self.controls.box(self.compare_button, self.sweep_button),
             self.controls.status, self.problems, self.subject.stale_note, self.headline, self.figure_box, self.metrics,
-            self.exports,
+            self.exports, self.counter_check,
         ], **kwargs)
         self.position: Position | None = None
         self.variant: Rules | None = None
@@ -271,6 +275,7 @@ class VariantLab(w.VBox):
         self.subject.draw()
         self.controls.redraw()
         self.training.controls.redraw()
+        self.counter_check.refresh()
         if self.controls.running:
             return
         if self.position is None:
@@ -366,6 +371,21 @@ class VariantLab(w.VBox):
             self.controls.status.value = gettext("The built position is not valid: fix its problems to try variants on it.")
         else:
             self.controls.status.value = ""
+
+    def _compared_verdicts(self) -> list[Verdicts] | str:
+        """The last comparison's verdict under each rule set, as the check against a counter-strategy reads it: each
+        side's level against the other's (both seats), then against the best counter-strategy to it, where the
+        sides play different levels; or why there is nothing to check."""
+        runs = [(run, run.result) for run in self.runs if run.result is not None and not run.result.position.is_over]
+        if self.points or not runs:
+            return gettext("Compare with preset first, a different level on each side: then whether each level's "
+                           "score against the other holds against a counter-strategy can be checked.")
+        english, french = runs[0][1].policies
+        if english == french:
+            return gettext("Both sides play {level}: choose a different level for each side and compare again to "
+                           "check the verdict against a counter-strategy.").format(level=level_name(english))
+        return [Verdicts(result.position, [(english, french, None), (french, english, None)], 0.5, self.seed.value,
+                         lambda run=run: run.label) for run, result in runs]
 
     # ------------------------------------------------------------ runs
     def _settings(self, parts: int) -> dict[str, Any] | None:
@@ -505,6 +525,8 @@ class VariantLab(w.VBox):
         self._said = said
         message = said()
         self.controls.finish(ok)
+        if ok:  # the checked lines were another run's
+            self.counter_check.forget()
         self.exports.enable(bool(self.results))
         self._enable()
         self.training.train_button.disabled = False

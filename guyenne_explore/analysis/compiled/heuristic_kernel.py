@@ -363,7 +363,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     moves of nonzero weight are listed (``mrow``: their indexes, ``wts``: their softmax weights)."""
     cards = opt[2]
     loss, rowt, rowi, bluffs, sizes, _ = tables
-    scores, wts, mcastle, mrow, bluff, part, cand, pool, pool_key, memo, tags, chosen, member, res, out_pick, _p = work
+    scores, wts, mcastle, mrow, bluff, part, cand, pool, pool_key, memo, tags, chosen, member, res, out_pick = work[:15]
     nk = vals.shape[0]
     hero = rp[kn.HERO_KIND]
     b = 0 if phase <= kn.RESPOND_FIRST else 1

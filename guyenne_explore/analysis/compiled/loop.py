@@ -39,7 +39,8 @@ from .layout import (BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, DRAW
                      OUT_ENGLISH, OUT_ERROR, OUT_FRENCH, OUT_HERO_E, OUT_HERO_F, OUT_ROUNDS, OUT_WINNER, PHASE,
                      PRE_DISCARD, REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD, SCORING,
                      SETUP, TEAM, TEAM_ORDER, TEAM_SPLIT, TRACE_HEAD, CONCEDE)
-from .policy_codes import HEURISTIC, STRONG
+from .policy_codes import HEURISTIC, MAX_HIDDEN, STRONG
+from .strong_kernel import N_FEATURES
 from .strong_kernel import choose_placement as choose_strong_placement
 
 # numba's type stubs list only its public options: each decorator passing the private ``_nrt=False``
@@ -363,8 +364,9 @@ def scratch(n_kinds, max_sum, scoring, pile_cards):
     """The games' scratch: the scores (then the castles' stakes), listed weights and moves, castles and
     chosen bluffs of the heuristic's placement (:data:`~.heuristic.MAX_MOVES` entries), its per set and
     class table and candidate sets, the pools of both sides and their keys, the memo of chances by
-    sum and its keys, two card sets, a table's scores and the pick, then both sides' draw piles (of up
-    to ``pile_cards`` cards, :func:`.kernel.new_piles`).  Without a side that ``scoring``
+    sum and its keys, two card sets, a table's scores and the pick, both sides' draw piles (of up
+    to ``pile_cards`` cards, :func:`.kernel.new_piles`), then the learned policy's features of one move and
+    its network's inputs by set and castle class (:mod:`.strong_kernel`).  Without a side that ``scoring``
     its moves, the policy's parts have no room (uniform games allocate next to nothing)."""
     moves = MAX_MOVES if scoring else 0
     options = MAX_OPTIONS if scoring else 0
@@ -374,7 +376,8 @@ def scratch(n_kinds, max_sum, scoring, pile_cards):
             np.empty((5, options + 1), np.int64), np.empty((2, 4), np.float64), np.empty(2, np.int64),
             np.empty((memo, max_sum + 1), np.float64),
             np.full(memo, -1, np.int64), np.zeros(n_kinds, np.int64), np.zeros(n_kinds, np.int64),
-            np.zeros(3, np.int64), np.zeros(2, np.int64), np.zeros((2, pile_cards + 2), np.int64))
+            np.zeros(3, np.int64), np.zeros(2, np.int64), np.zeros((2, pile_cards + 2), np.int64),
+            np.empty(N_FEATURES, np.float64), np.empty((4, options, MAX_HIDDEN if scoring else 0), np.float64))
 
 
 @njit(cache=True, error_model="numpy")

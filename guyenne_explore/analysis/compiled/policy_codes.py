@@ -51,6 +51,22 @@ SCORE_GROUPS = ((F_SPENT, F_SIZE, F_HERO, F_SHARE, F_LONE, F_HIDDEN, F_ANSWER, F
                  F_KEEP_HERO, F_BIG, F_GAP, F_HERO_SET),
                 (F_CHANCE, F_REMOVAL, F_OWN, F_THEIRS, F_EDGE),
                 (F_GAIN, F_STAKE, F_RISK))
+G_CARDS, G_CLASS, G_STAKE = SCORE_GROUPS
+#: where the learned policy's network starts in its row, after the weights: its number of hidden units H (0, or
+#: a row that ends before it: the linear policy), then H rows of one input weight a feature, H biases and H output
+#: weights.  A move's score is ``w . phi + sum_j v_j max(0, b_j + U_j . phi)``: the linear score (so a network
+#: whose output weights are 0 plays exactly the linear policy it starts from) plus a small network over the
+#: same features, which can weigh them together (the hero with the set's size, the stake with the chance).
+#: Both twins sum a unit's inputs by the groups of :data:`SCORE_GROUPS`, as :func:`.policies.network.network_term`
+#: does, so the compiled loop works out the set's and the class's parts once, not once a move.
+NETWORK_AT = N_HEURISTIC + len(FEATURES)
+#: the most hidden units a network may have (the compiled loop's scratch holds each unit's inputs by set and class)
+MAX_HIDDEN = 16
+
+
+def network_size(hidden: int) -> int:
+    """The numbers of a network of ``hidden`` units in a row (its H, then U, b and v)."""
+    return 1 + hidden * (len(FEATURES) + 2)
 
 
 class SidePolicy(NamedTuple):

@@ -1,4 +1,5 @@
-"""The learned policy compiled: a softmax over a linear score of each legal placement's features.
+"""The learned policy compiled: a softmax over a score of each legal placement's features, linear plus a small
+network (:data:`.policy_codes.NETWORK_AT`; none in the linear policy's row).
 
 The features (:data:`.sides.FEATURES`) are the heuristic's ingredients, read from what the side may
 see and the engine's tables exactly as :mod:`.heuristic` reads them (the castle's stake from the
@@ -27,8 +28,10 @@ from .heuristic_kernel import (T_POOL_BITS, I_CODE, I_SUM, R_SIZE, R_WORTH, _cla
                                castle_stake, table_code)
 from .policy_codes import (F_ANSWER, F_BIG, F_CHANCE, F_EDGE, F_GAIN, F_GAP, F_HERO, F_HERO_SAFE, F_HERO_SET, F_HIDDEN,
                            F_KEEP, F_KEEP_HERO, F_LATE, F_LONE, F_OWN, F_REMOVAL, F_RISK, F_SHARE, F_SIZE, F_SPENT,
-                           F_STAKE, F_THEIRS, HERO_SET, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE,
-                           P_WIN_WEIGHT)
+                           F_STAKE, F_THEIRS, FEATURES, G_CARDS, G_CLASS, G_STAKE, HERO_SET, N_HEURISTIC, NETWORK_AT, P_HERO_USE,
+                           P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT)
+
+N_FEATURES = len(FEATURES)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
@@ -88,6 +91,8 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     lone = bluffs[table, code, 0] if opening else -1
     hidden = bluffs[table, code, 1] if opening else -1
     w = hp[N_HEURISTIC:]
+    units = int(hp[NETWORK_AT]) if hp.shape[0] > NETWORK_AT else 0
+    x, hid = work[16], work[17]
     # the score in the order of sides.SCORE_GROUPS: each set's own features (part[3, 0, r]) ...
     for r in range(n_opt):
         row = first_row + r
@@ -97,22 +102,27 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
         for k in range(nk):
             if k != hero:
                 spent_total += cards[row, k] * vals[k]
+        f = x
+        f[F_SPENT] = rowt[row, R_WORTH]
+        f[F_SIZE] = size
+        f[F_HERO] = 1.0 if with_hero else 0.0
+        f[F_SHARE] = size / in_hand
+        f[F_LONE] = 1.0 if row == lone else 0.0
+        f[F_HIDDEN] = 1.0 if row == hidden else 0.0
+        f[F_ANSWER] = 0.0 if opening else size - placed
+        f[F_HERO_SAFE] = 1.0 if with_hero and not hero_avail else 0.0
+        f[F_LATE] = size / mine
+        f[F_KEEP] = (hand_total - spent_total) / 10.0 if b == 0 else 0.0
+        f[F_KEEP_HERO] = 1.0 if b == 0 and hero_in_hand and not with_hero else 0.0
+        f[F_BIG] = size if not opening and placed >= 3 else 0.0
+        f[F_GAP] = size * (mine - theirs) / 10.0
+        f[F_HERO_SET] = 1.0 if with_hero and size >= HERO_SET else 0.0
         s = 0.0
-        s = s + w[F_SPENT] * rowt[row, R_WORTH]
-        s = s + w[F_SIZE] * size
-        s = s + w[F_HERO] * (1.0 if with_hero else 0.0)
-        s = s + w[F_SHARE] * (size / in_hand)
-        s = s + w[F_LONE] * (1.0 if row == lone else 0.0)
-        s = s + w[F_HIDDEN] * (1.0 if row == hidden else 0.0)
-        s = s + w[F_ANSWER] * (0.0 if opening else size - placed)
-        s = s + w[F_HERO_SAFE] * (1.0 if with_hero and not hero_avail else 0.0)
-        s = s + w[F_LATE] * (size / mine)
-        s = s + w[F_KEEP] * ((hand_total - spent_total) / 10.0 if b == 0 else 0.0)
-        s = s + w[F_KEEP_HERO] * (1.0 if b == 0 and hero_in_hand and not with_hero else 0.0)
-        s = s + w[F_BIG] * (size if not opening and placed >= 3 else 0.0)
-        s = s + w[F_GAP] * (size * (mine - theirs) / 10.0)
-        s = s + w[F_HERO_SET] * (1.0 if with_hero and size >= HERO_SET else 0.0)
+        for i in G_CARDS:
+            s = s + w[i] * f[i]
         part[3, 0, r] = s
+        if units > 0:
+            group_inputs(hp, units, G_CARDS, f, hid[3, r])
     # ... each set's features with a castle's class (its chance part[c1, 0, r], their sum part[c1, 1, r]) ...
     for c1 in range(3):
         if not present & (1 << c1):
@@ -129,12 +139,17 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
                 z_edge = edge / scale
                 p = (1.0 - hero_here) / (1.0 + np.exp(-z_edge))
             mc = rowi[row, I_CODE]
+            f = x
+            f[F_CHANCE] = p
+            f[F_REMOVAL] = p * loss[c1, mc, 1] + (1 - p) * loss[c1, mc, 0]
+            f[F_OWN] = 1.0 if c1 == 1 else 0.0
+            f[F_THEIRS] = 1.0 if c1 == 2 else 0.0
+            f[F_EDGE] = z_edge
             s = 0.0
-            s = s + w[F_CHANCE] * p
-            s = s + w[F_REMOVAL] * (p * loss[c1, mc, 1] + (1 - p) * loss[c1, mc, 0])
-            s = s + w[F_OWN] * (1.0 if c1 == 1 else 0.0)
-            s = s + w[F_THEIRS] * (1.0 if c1 == 2 else 0.0)
-            s = s + w[F_EDGE] * z_edge
+            for i in G_CLASS:
+                s = s + w[i] * f[i]
+            if units > 0:
+                group_inputs(hp, units, G_CLASS, f, hid[c1, r])
             part[c1, 0, r] = p
             part[c1, 1, r] = s
     # ... and the castle's stake: a move's score is (cards + class) + stake
@@ -147,11 +162,15 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
         for r in range(n_opt):
             p = part[c1, 0, r]
             gain = stake * p
+            risk = gain * (1 - p)
             s = 0.0
             s = s + w[F_GAIN] * gain
             s = s + w[F_STAKE] * stake
-            s = s + w[F_RISK] * (gain * (1 - p))
+            s = s + w[F_RISK] * risk
             scores[n] = (part[3, 0, r] + part[c1, 1, r]) + s
+            if units > 0:  # the network's term: its inputs summed by group, the set's and class's worked out once
+                x[F_GAIN], x[F_STAKE], x[F_RISK] = gain, stake, risk
+                scores[n] = scores[n] + network_term(hp, units, hid[3, r], hid[c1, r], x)
             n += 1
     _softmax(scores, n, hp[P_TEMPERATURE], hp[P_RESOLUTION], wts)
     move = _pick(wts, n, rng, out_pick)
@@ -160,3 +179,35 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     for k in range(nk):
         chosen[k] = cards[row, k]
     return mcastle[j] if opening else -1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def group_inputs(hp, units, group, f, out):
+    """Each hidden unit's input from one group of :data:`.policy_codes.SCORE_GROUPS` (``sum U_jk f_k`` over the group
+    in its order, from 0.0) into ``out[j]``: a set's and a castle class's are worked out once, not once a move."""
+    u0 = NETWORK_AT + 1
+    for j in range(units):
+        s = 0.0
+        for k in group:
+            s = s + hp[u0 + j * N_FEATURES + k] * f[k]
+        out[j] = s
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def network_term(hp, units, cards, control, x):
+    """The network's part of a move's score, ``sum_j v_j max(0, b_j + U_j . phi)``, read from the side's row at
+    :data:`.policy_codes.NETWORK_AT`: each unit's input is ``b_j + ((cards_j + control_j) + stake_j)``, the groups'
+    sums as the linear score groups them (``cards`` and ``control`` from :func:`group_inputs`, the stake's from
+    ``x``); summed as the Python twin (:func:`..policies.network.network_term`) sums it."""
+    u0 = NETWORK_AT + 1
+    b0 = u0 + units * N_FEATURES
+    v0 = b0 + units
+    out = 0.0
+    for j in range(units):
+        s = 0.0
+        for k in G_STAKE:
+            s = s + hp[u0 + j * N_FEATURES + k] * x[k]
+        a = hp[b0 + j] + ((cards[j] + control[j]) + s)
+        if a > 0.0:  # a rectified unit: no transcendental a move, the compiled loop's pace kept
+            out = out + hp[v0 + j] * a
+    return out

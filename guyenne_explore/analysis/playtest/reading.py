@@ -405,9 +405,10 @@ def _luck(index: int, p: Position, drawn: Any, first_round: int, budget: int, se
         for o in drawn_outcomes:
             counts[o] = counts.get(o, 0) + 1
         weighted = [(n / budget, _value(p.apply_outcome(o), n, seed)) for o, n in counts.items()]
-    if any(v is None for _w, v in weighted):  # a draw the compiled loop does not play from: no mean to compare to
+    values = [(w, v) for w, v in weighted if v is not None]
+    if len(values) < len(weighted):  # a draw the compiled loop does not play from: no mean to compare to
         return DrawLuck(index, round_, point, len(outcomes), after, None)
-    return DrawLuck(index, round_, point, len(outcomes), after, sum(w * v for w, v in weighted))  # type: ignore[misc]
+    return DrawLuck(index, round_, point, len(outcomes), after, sum(w * v for w, v in values))
 
 
 def _value(q: Position, games: int, seed: int) -> float | None:

@@ -12,7 +12,7 @@ from ...engine import Rules
 from ..compiled.policy_codes import UNIFORM_SIDE, SidePolicy
 from .heuristic import Heuristic
 from .spec import PolicySpec
-from .strong import Strong
+from .strong import LINEAR_NAME, Strong
 
 
 def compiled_sides(names: tuple[str, str], rules: Rules | None = None) -> tuple[SidePolicy, SidePolicy]:
@@ -30,5 +30,5 @@ def _side(spec: PolicySpec, rules: Rules | None) -> SidePolicy:
         return UNIFORM_SIDE
     if spec.kind == "heuristic":
         return Heuristic().compiled()
-    # strong, strong@FILE, persona@FILE: strong with the package's weights, or a file's
-    return Strong(file=Path(spec.weights) if spec.weights else None).compiled(rules)
+    # strong, strong-linear, strong@FILE, persona@FILE: strong with the package's weights, or a file's
+    return Strong(file=Path(spec.weights) if spec.weights else None, linear=spec.kind == LINEAR_NAME).compiled(rules)

@@ -3,7 +3,8 @@
 Every place that takes a level (the command line's ``--policies`` and ``--levels``, a panel's level box, the
 ladder, the playtest lab, the samplers' workers, the benchmarks) reads it here, as a :class:`PolicySpec`:
 
-- ``uniform``, ``heuristic``, ``strong``: the built-in levels (``strong`` with the package's weights);
+- ``uniform``, ``heuristic``, ``strong-linear``, ``strong``: the built-in levels (``strong`` with the package's
+  weights, a network where one is trained; ``strong-linear`` the linear weights alone);
 - ``search``, ``search:200`` (rollouts a decision), ``search:250ms`` (milliseconds a decision): the search, its
   budget read as every typed number is (:mod:`guyenne_explore.numbers`);
 - ``strong@FILE``: the learned policy with a weights file trained for a variant (``guyenne-explore train``);
@@ -27,12 +28,13 @@ from . import Policy, Uniform
 from .counters import COUNTERS
 from .heuristic import Heuristic
 from .search import ISMCTS
-from .strong import Strong
+from .strong import LINEAR_NAME, Strong
 
 __all__ = ["PolicySpec", "POLICIES", "MAX_ROLLOUTS", "MAX_MILLISECONDS", "PERSONA", "WEIGHTED", "COMPILED"]
 
 #: the built-in levels by name, weakest first (the panels' level lists)
-POLICIES: dict[str, Callable[[], Policy]] = {"uniform": Uniform, "heuristic": Heuristic, "strong": Strong,
+POLICIES: dict[str, Callable[[], Policy]] = {"uniform": Uniform, "heuristic": Heuristic,
+                                             LINEAR_NAME: lambda: Strong(linear=True), "strong": Strong,
                                              "search": ISMCTS}
 #: the largest search budgets a name may ask: a million rollouts, or ten minutes, a decision (a game is dozens of
 #: decisions: more would never end where a person waits for it)
@@ -42,7 +44,7 @@ PERSONA = "persona"
 #: the kinds that take a weights file after an at sign: strong's weights trained for a variant, a persona's
 WEIGHTED = ("strong", PERSONA)
 #: the kinds the compiled game loop plays (any other is played by the engine)
-COMPILED = ("uniform", "heuristic", "strong", PERSONA)
+COMPILED = ("uniform", "heuristic", LINEAR_NAME, "strong", PERSONA)
 #: the kind that takes a budget after a colon
 SEARCH = "search"
 #: a budget in milliseconds ends with this unit (``search:250ms``)
@@ -120,7 +122,7 @@ class PolicySpec:
     def exact(self) -> bool:
         """Whether this level's moves have an exact distribution (an enumeration can answer with it), as its
         policy's class declares, without building the policy (nor opening its weights file)."""
-        maker: Any = (Strong if self.kind in WEIGHTED else ISMCTS if self.searches else
+        maker: Any = (Strong if self.kind in (*WEIGHTED, LINEAR_NAME) else ISMCTS if self.searches else
                               COUNTERS[self.kind] if self.kind in COUNTERS else POLICIES[self.kind])
         return bool(maker.exact)
 

@@ -37,15 +37,18 @@ from typing import Sequence
 
 from ...engine import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, OPEN_FIRST, OPEN_SECOND, Cards, Move, Rules,
                           SideView, battle_of, concede_move)
-from ..compiled.policy_codes import (FEATURES, HERO_SET, N_HEURISTIC, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE,
-                                     P_WIN_WEIGHT, SCORE_GROUPS, STRONG)
+from ..compiled.policy_codes import (FEATURES, HERO_SET, MAX_HIDDEN, N_HEURISTIC, P_HERO_USE, P_RESOLUTION,
+                                     P_TEMPERATURE, P_WIN_WEIGHT, SCORE_GROUPS, STRONG, network_size)
 from ..compiled.policy_codes import SidePolicy
 from . import weights as files
+from .network import network_term, split
 from .heuristic import (HERO_USE, RESOLUTION, TEMPERATURE, WIN_WEIGHT, Facts, Heuristic, battle_terms, card_worth,
                         facts, pick, removal_loss, worth)
 
 #: the shipped model of rules that are no preset: its weights by feature name, and how it was trained
 WEIGHTS_FILE = files.preset_file(None)
+#: the level that plays the package's linear weights alone (the policy before its network)
+LINEAR_NAME = "strong-linear"
 
 
 def load_weights(path: Path = WEIGHTS_FILE) -> tuple[float, ...]:
@@ -54,14 +57,23 @@ def load_weights(path: Path = WEIGHTS_FILE) -> tuple[float, ...]:
 
 
 def checked_weights(names: object, weights: object, where: str = "weights") -> tuple[float, ...]:
-    """``weights`` as a tuple of finite floats, one per feature of :data:`FEATURES`, in its order."""
+    """``weights`` as a tuple of finite floats: one per feature of :data:`FEATURES`, in its order, then a network's
+    numbers if it has one (:mod:`.network`: its hidden units first, so the length says whether it is whole)."""
     if names is not None and list(names) != list(FEATURES):  # type: ignore[call-overload]
         raise ValueError(f"{where}: features {names!r} are not this policy's {list(FEATURES)!r} (retrain the model)")
-    if not isinstance(weights, (list, tuple)) or len(weights) != len(FEATURES):
-        raise ValueError(f"{where}: weights must be a list of {len(FEATURES)} numbers, one per feature")
+    n = len(FEATURES)
+    if not isinstance(weights, (list, tuple)) or len(weights) < n:
+        raise ValueError(f"{where}: weights must be a list of {n} numbers, one per feature, then a network's")
+    if len(weights) > n:
+        units = weights[n]
+        if not isinstance(units, (int, float)) or units != int(units) or not 1 <= units <= MAX_HIDDEN \
+                or len(weights) != n + network_size(int(units)):
+            raise ValueError(f"{where}: a network's numbers must be its hidden units (1 to {MAX_HIDDEN}) then "
+                             f"{len(FEATURES) + 2} numbers a unit")
     out = []
-    for name, w in zip(FEATURES, weights):
+    for i, w in enumerate(weights):
         if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w):
+            name = FEATURES[i] if i < n else "the network"
             raise ValueError(f"{where}: the weight of {name} must be a finite number, not {w!r}")
         out.append(float(w))
     return tuple(out)
@@ -137,24 +149,32 @@ class Strong:
     remembers = True
 
     def __init__(self, weights: Sequence[float] | None = None, temperature: float = TEMPERATURE,
-                 file: Path | None = None):
-        """``weights`` in :data:`FEATURES`' order, else those of ``file``, else the package's for the rules
-        of each position asked (:func:`.weights.preset_file`)."""
+                 file: Path | None = None, linear: bool = False):
+        """``weights`` in :data:`FEATURES`' order (then a network's numbers), else those of ``file``, else the
+        package's for the rules of each position asked (:func:`.weights.preset_file`; ``linear``: the linear
+        policy's files, the level ``strong-linear``)."""
         self.model = (checked_weights(None, list(weights)) if weights is not None
                       else load_weights(file) if file is not None else None)
         self.temperature = temperature
+        self.linear = linear
+        if linear and self.model is None:
+            self.name = LINEAR_NAME
         self._rest = Heuristic(temperature=temperature)
 
     def model_for(self, rules: Rules | None) -> tuple[float, ...]:
         """The weights played under ``rules``: this policy's own, else the package's for those rules."""
-        return self.model if self.model is not None else files.shipped(files.preset_file(rules))
+        return self.model if self.model is not None else files.shipped(files.preset_file(rules, self.linear))
 
     def scored(self, view: SideView) -> list[tuple[Move, float]]:
         """Each legal placement with its score ``w . phi`` (at a placement only)."""
         moves = list(view.legal_moves)
         known = seen_facts(view)
-        model = self.model_for(view.rules)
-        return [(m, linear(model, features(view, m, known))) for m in moves]
+        linear_part, net = split(self.model_for(view.rules))
+        scored = []
+        for m in moves:
+            phi = features(view, m, known)
+            scored.append((m, linear(linear_part, phi) + network_term(net, phi)))
+        return scored
 
     def ranked(self, view: SideView) -> list[Move]:
         """The legal moves best first: by score at a placement (so that the moves a near-certain choice

@@ -48,16 +48,23 @@ from ..compiled import layout as kn
 from ..compiled.rollout import play_summaries
 from ..compiled.policy_codes import FEATURES, SidePolicy
 from .heuristic import Heuristic
+from ..compiled.policy_codes import MAX_HIDDEN
+from .network import hidden_units
 from .strong import Strong, checked_weights
-from .weights import by_feature, preset_file, shipped, write_model
+from .weights import by_feature, preset_file, read_model, shipped, write_model
 
 #: the seeds' offset of the validation games (apart from every generation's)
 VALIDATION = 1_000_003
 #: the state file's layout (a state of another layout is refused, not misread)
-STATE_FORMAT = 1
+STATE_FORMAT = 2
 #: what the command trains by default: its time, games a seat, candidates a generation, initial step
 MINUTES, GAMES, POPSIZE, SIGMA = 10.0, 200, 12, 0.3
 TRAIN_DEFAULTS = {"minutes": MINUTES, "games": GAMES, "popsize": POPSIZE, "seed": 1}
+#: a network's league: every LEAGUE_EVERY generations the best so far joins it with an exploiter trained against it
+#: (EXPLOITER_GENERATIONS generations of EXPLOITER_POPSIZE candidates); candidates meet its LEAGUE_SIZE latest
+LEAGUE_EVERY, LEAGUE_SIZE, EXPLOITER_GENERATIONS, EXPLOITER_POPSIZE = 5, 4, 4, 8
+#: the spread of a new network's input weights (its outputs start at 0: it plays its linear part)
+INPUT_SCALE = 0.3
 
 
 class Trained(NamedTuple):
@@ -78,7 +85,10 @@ class Settings(NamedTuple):
     games: int
     popsize: int
     sigma: float
+    #: the model the run starts from: the linear weights, then the network's numbers (:mod:`.network`)
     x0: tuple[float, ...]
+    #: the network's hidden units (0: the linear policy's weights alone, without a league)
+    hidden: int = 0
 
 
 class TrainingProgress(NamedTuple):
@@ -115,19 +125,73 @@ def score(start: Position, weights: Sequence[float], opponent: SidePolicy, games
     return points / (2 * games)
 
 
-def pool_sides(best: Sequence[float], past: Sequence[float]) -> tuple[SidePolicy, ...]:
+def pool_sides(best: Sequence[float], past: Sequence[float],
+               league: Sequence[Sequence[float]] = ()) -> tuple[SidePolicy, ...]:
     """The opponents every candidate meets: the heuristic, the weights the run started from (a past self,
-    so that the pool keeps what the run has already beaten) and the best weights so far."""
-    return (Heuristic().compiled(), Strong(past).compiled(), Strong(best).compiled())
+    so that the pool keeps what the run has already beaten), the best weights so far, and a network's league
+    (:data:`LEAGUE_SIZE` of its latest past versions and of the exploiters trained against them)."""
+    return (Heuristic().compiled(), Strong(past).compiled(), Strong(best).compiled(),
+            *(Strong(m).compiled() for m in league[-LEAGUE_SIZE:]))
 
 
 def fitness(rules: Any, x: Sequence[float], best: Sequence[float], past: Sequence[float], games: int,
-            base: int) -> float:
-    """CMA-ES's fitness of a candidate (lower is better): minus its mean score against the pool; one task
+            base: int, league: Sequence[Sequence[float]] = ()) -> float:
+    """CMA-ES's fitness of a candidate model (lower is better): minus its mean score against the pool; one task
     of a generation, module level so that process pools and Dask clusters can run it."""
     start = Position.start(Rules.from_json(rules))
-    pool = pool_sides(best, past)
+    pool = pool_sides(best, past, league)
     return -sum(score(start, x, o, games, base + 2 * i) for i, o in enumerate(pool)) / len(pool)
+
+
+def exploiter(start: Position, target: Sequence[float], seed: int, games: int,
+              generations: int | None = EXPLOITER_GENERATIONS, popsize: int = EXPLOITER_POPSIZE,
+              ask: Callable[[], None] | None = None, seconds: float | None = None) -> tuple[float, ...]:
+    """A best response to the frozen model ``target`` within its own model class: CMA-ES from ``target`` itself,
+    each candidate's fitness its score against ``target`` alone (both seats), its own seeded stream; the mean of
+    its last generation, after ``generations`` (or as many as ``seconds`` allow: the benchmarks' best response
+    trained for minutes).  What exploits a network's snapshot joins its league (:class:`Run`), so that the network
+    is trained against what beats it.  ``ask()`` between candidates raises :class:`.Cancelled` to stop."""
+    cma = _cma()
+    hidden = hidden_units(target)
+    frozen = Strong(target).compiled()
+    stream = np.random.RandomState(seed % (2 ** 32))
+    es = cma.CMAEvolutionStrategy(list(vector(target)), SIGMA, {"popsize": popsize, "verbose": -9, "randn": stream.randn,
+                                                                "CMA_diagonal": True, "seed": seed % (2 ** 32) + 1})
+    t0, generation = time.monotonic(), 0
+    while (generations is None or generation < generations) and (seconds is None or time.monotonic() - t0 < seconds):
+        candidates = es.ask()
+        values = []
+        for x in candidates:
+            values.append(-score(start, model_of(x, hidden), frozen, games, seed + generation * 10))
+            if ask is not None:
+                ask()
+        es.tell(candidates, values)
+        generation += 1
+    return model_of(es.mean, hidden)
+
+
+def vector(model: Sequence[float]) -> tuple[float, ...]:
+    """The numbers CMA-ES varies of a model: all but its count of hidden units (which a run keeps)."""
+    n = len(FEATURES)
+    return tuple(model[:n]) + tuple(model[n + 1:]) if len(model) > n else tuple(model)
+
+
+def model_of(x: Sequence[float], hidden: int) -> tuple[float, ...]:
+    """The model of CMA-ES's numbers ``x`` (:func:`vector`'s inverse), checked."""
+    n = len(FEATURES)
+    numbers = [float(v) for v in x]
+    return checked_weights(None, numbers[:n] + [float(hidden)] + numbers[n:] if hidden else numbers)
+
+
+def with_network(model: Sequence[float], hidden: int, seed: int) -> tuple[float, ...]:
+    """``model`` with a network of ``hidden`` units: its own if it has one of that size; else its linear weights,
+    then seeded small input weights, zero biases and zero output weights, so it plays exactly its linear part
+    until training moves the outputs."""
+    if hidden == 0 or hidden_units(model) == hidden:
+        return tuple(model) if hidden else tuple(model[:len(FEATURES)])
+    rng = np.random.RandomState(seed % (2 ** 32))
+    inputs = rng.normal(0.0, INPUT_SCALE, hidden * len(FEATURES))
+    return tuple(model[:len(FEATURES)]) + (float(hidden), *map(float, inputs)) + (0.0,) * (2 * hidden)
 
 
 def validation(start: Position, x: Sequence[float], settings: Settings) -> float:
@@ -145,10 +209,13 @@ def validation_score(start: Position, x: Sequence[float], x0: Sequence[float], g
     return (score(start, x, Heuristic().compiled(), games, base) + score(start, x, Strong(x0).compiled(), games, base)) / 2
 
 
-def games_a_generation(games: int, popsize: int) -> int:
-    """Games one generation plays: each candidate against the pool in both seats, then the mean's validation."""
+def games_a_generation(games: int, popsize: int, hidden: int = 0) -> int:
+    """Games one generation plays: each candidate against the pool in both seats, then the mean's validation; for
+    a network, with its full league and its share of the exploiters' training (one every :data:`LEAGUE_EVERY`)."""
     zeros = [0.0] * len(FEATURES)
-    return popsize * len(pool_sides(zeros, zeros)) * 2 * games + 2 * 2 * 2 * games
+    pool = len(pool_sides(zeros, zeros)) + (LEAGUE_SIZE if hidden else 0)
+    exploiters = (EXPLOITER_GENERATIONS * EXPLOITER_POPSIZE * 2 * games) // LEAGUE_EVERY if hidden else 0
+    return popsize * pool * 2 * games + 2 * 2 * 2 * games + exploiters
 
 
 def default_start(rules: Rules) -> tuple[float, ...]:
@@ -161,19 +228,20 @@ def default_start(rules: Rules) -> tuple[float, ...]:
 
 
 def estimate_training(rules: Rules, games: int = GAMES, popsize: int = POPSIZE, seconds: float | None = MINUTES * 60,
-             generations: int | None = None, workers: int = 1, sample: int = 400) -> Cost:
+             generations: int | None = None, workers: int = 1, sample: int = 400, hidden: int | None = None) -> Cost:
     """The cost of a run before it starts, from ``sample`` games of the learned policy against the heuristic
     timed here (after the compiled loop is ready): a run by time takes its time, one by generations
     its generations at that pace over ``workers`` cores."""
     check_training(rules, 0, seconds, generations, games, popsize)
     start = Position.start(rules)
-    x0 = default_start(rules)
+    units = hidden_units(default_start(rules)) if hidden is None else hidden
+    x0 = with_network(default_start(rules), units, 0)  # timed with the network it trains: it costs most of a game
     heuristic = Heuristic().compiled()
     score(start, x0, heuristic, 2, 0)  # compiled (or loaded from numba's cache) before the clock starts
     t0 = time.perf_counter()
     score(start, x0, heuristic, max(1, sample // 2), 0)
     rate = 2 * max(1, sample // 2) / max(time.perf_counter() - t0, 1e-9)
-    each = games_a_generation(games, popsize)
+    each = games_a_generation(games, popsize, units)
     per_generation = each / (rate * max(1, workers))
     if generations is None:
         assert seconds is not None
@@ -182,8 +250,9 @@ def estimate_training(rules: Rules, games: int = GAMES, popsize: int = POPSIZE, 
 
 
 def check_training(rules: Rules, seed: int, seconds: float | None, generations: int | None, games: int = GAMES,
-                   popsize: int = POPSIZE, sigma: float = SIGMA, start_from: dict[str, float] | None = None,
-                   resume: Run | None = None) -> Settings:
+                   popsize: int = POPSIZE, sigma: float = SIGMA,
+                   start_from: tuple[float, ...] | dict[str, float] | None = None, resume: Run | None = None,
+                   hidden: int | None = None) -> Settings:
     """The run's settings; a ValueError names the option that is wrong (a resumed run's settings must be these)."""
     if seconds is None and generations is None:
         raise ValueError(gettext("--minutes: give the training time in minutes or --generations"))
@@ -198,11 +267,16 @@ def check_training(rules: Rules, seed: int, seconds: float | None, generations: 
         raise ValueError(gettext("--popsize: at least 2 candidates a generation, not {value}").format(value=popsize))
     if not (0 < sigma < math.inf):
         raise ValueError(gettext("--sigma: the initial step must be positive, not {value}").format(value=sigma))
-    named = dict(zip(FEATURES, default_start(rules))) if start_from is None else start_from
-    x0 = tuple(float(named.get(name, 0.0)) for name in FEATURES)
-    settings = Settings(rules.to_json(), seed, games, popsize, sigma, x0)
+    start = (default_start(rules) if start_from is None
+             else tuple(float(start_from.get(name, 0.0)) for name in FEATURES) if isinstance(start_from, dict)
+             else checked_weights(None, list(start_from), "--start"))
+    units = hidden_units(start) if hidden is None else hidden
+    if isinstance(units, bool) or not 0 <= units <= MAX_HIDDEN:
+        raise ValueError(gettext("--hidden: a whole number of hidden units from 0 (the linear policy) to {most}, not "
+                                 "{value}").format(most=MAX_HIDDEN, value=units))
+    settings = Settings(rules.to_json(), seed, games, popsize, sigma, with_network(start, units, seed), units)
     if resume is not None:
-        _same_run(resume.settings, settings, start_from is None)
+        _same_run(resume.settings, settings, start_from is None and hidden is None)
     return settings
 
 
@@ -215,27 +289,39 @@ class Run:
         self.settings = settings
         self.features = tuple(FEATURES)
         stream = np.random.RandomState(settings.seed)
-        self.es = cma.CMAEvolutionStrategy(list(settings.x0), settings.sigma,
-                                           {"popsize": settings.popsize, "verbose": -9, "randn": stream.randn})
+        options = {"popsize": settings.popsize, "verbose": -9, "randn": stream.randn}
+        if settings.hidden:  # a network's hundreds of numbers: a diagonal covariance adapts in as many generations
+            options["CMA_diagonal"] = True
+        self.es = cma.CMAEvolutionStrategy(list(vector(settings.x0)), settings.sigma, options)
         x0 = checked_weights(None, list(settings.x0))
         self.best = Trained(x0, validation(self.start, x0, settings), 0)
         self.generation = 0
+        #: a network's league: its past versions and the exploiters trained against them, in the order they joined
+        self.league: list[tuple[float, ...]] = []
 
     @property
     def start(self) -> Position:
         return Position.start(Rules.from_json(self.settings.rules))
 
-    def generation_of(self, evaluate: Callable[[list[list[float]], tuple[float, ...], int], list[float]]) -> None:
-        """Run one generation, its candidates scored by ``evaluate(candidates, best, base)``, then the mean's
-        validation (the best so far is the mean that scored best there).  A cancel inside leaves cma's stream
-        drawn: a run resumes from the state saved after its last whole generation (:func:`read_state`)."""
+    def generation_of(self, evaluate: Callable[[list[tuple[float, ...]], tuple[float, ...], int,
+                                                 list[tuple[float, ...]]], list[float]],
+                      ask: Callable[[], None] | None = None) -> None:
+        """Run one generation, its candidate models scored by ``evaluate(candidates, best, base, league)``, then
+        the mean's validation (the best so far is the mean that scored best there); a network's league then grows
+        every :data:`LEAGUE_EVERY` generations by the best so far and by an :func:`exploiter` trained against it.
+        A cancel inside leaves cma's stream drawn: a run resumes from the state saved after its last whole
+        generation (:func:`read_state`)."""
         s = self.settings
         candidates = self.es.ask()
-        values = evaluate([list(map(float, x)) for x in candidates], self.best.weights,
-                          s.seed * 1_000 + self.generation * 10)
+        values = evaluate([model_of(x, s.hidden) for x in candidates], self.best.weights,
+                          s.seed * 1_000 + self.generation * 10, self.league)
+        if s.hidden and self.generation % LEAGUE_EVERY == LEAGUE_EVERY - 1:
+            snapshot = self.best.weights
+            found = exploiter(self.start, snapshot, s.seed * 7_919 + self.generation, s.games, ask=ask)
+            self.league.extend([snapshot, found])
         self.es.tell(candidates, values)
         self.generation += 1
-        mean = checked_weights(None, [float(v) for v in self.es.mean])
+        mean = model_of(self.es.mean, s.hidden)
         valid = validation(self.start, mean, s)
         if valid > self.best.score:
             self.best = Trained(mean, valid, self.generation)
@@ -270,16 +356,17 @@ def read_state(path: Path) -> Run:
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT or not isinstance(data.get("run"), Run):
         raise ValueError(gettext("--resume: {path} is not the state of a training run of this version").format(path=path))
     run: Run = data["run"]
-    if run.features != tuple(FEATURES):
+    if run.features != tuple(FEATURES):  # the network's numbers follow the features
         raise ValueError(gettext("--resume: {path} trains the features {saved}, not this policy's {features}: start a "
                                  "new run").format(path=path, saved=", ".join(run.features), features=", ".join(FEATURES)))
     return run
 
 
 def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: int = GAMES, popsize: int = POPSIZE,
-          sigma: float = SIGMA, generations: int | None = None, start_from: dict[str, float] | None = None, executor: Any = None,
+          sigma: float = SIGMA, generations: int | None = None,
+          start_from: tuple[float, ...] | dict[str, float] | None = None, executor: Any = None,
           progress: Callable[[TrainingProgress], bool | None] | None = None, state: Path | None = None,
-          resume: Run | None = None) -> Trained:
+          resume: Run | None = None, hidden: int | None = None) -> Trained:
     """CMA-ES over the weights until ``seconds`` have passed or ``generations`` (counted from the run's
     start, a resumed run's earlier ones included) are done, ``games`` games a seat for each candidate and
     opponent, from the weights ``strong`` plays under these rules (:func:`default_start`) or ``start_from``
@@ -290,7 +377,7 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
     client's executor): the same weights either way.  ``progress`` is asked after every candidate; False
     cancels (the result's ``cancelled``; the best so far is kept).  ``state``: the file the run is
     saved to after every generation.  A ValueError names bad input."""
-    settings = check_training(rules, seed, seconds, generations, games, popsize, sigma, start_from, resume)
+    settings = check_training(rules, seed, seconds, generations, games, popsize, sigma, start_from, resume, hidden)
     run = resume if resume is not None else Run(settings)
     t0 = time.monotonic()
     # the seconds a generation: the mean of this run's generations after its first (which also starts the
@@ -314,7 +401,7 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
         while (generations is None or run.generation < generations) and (
                 seconds is None or time.monotonic() - t0 < seconds):
             ask(0)
-            run.generation_of(_evaluator(settings.rules, settings.x0, games, executor, ask))
+            run.generation_of(_evaluator(settings.rules, settings.x0, games, executor, ask), lambda: ask(popsize))
             done_here += 1
             if done_here == 1:
                 first_end = time.monotonic()
@@ -335,22 +422,26 @@ def _same_run(saved: Settings, asked: Settings, default_start: bool) -> None:
             raise ValueError(gettext("{option}: the run resumed has {saved}, not {asked} (leave it out to continue the "
                                      "run)").format(option=option, saved=repr(getattr(saved, field)),
                                                     asked=repr(getattr(asked, field))))
+    if not default_start and saved.hidden != asked.hidden:
+        raise ValueError(gettext("--hidden: the run resumed trains a network of {saved} hidden units, not {asked}").format(
+            saved=saved.hidden, asked=asked.hidden))
     if not default_start and saved.x0 != asked.x0:
         raise ValueError(gettext("--start: the run resumed started from other weights"))
 
 
-def _evaluator(rules: Any, past: Sequence[float], games: int, executor: Any,
-               ask: Callable[[int], None]) -> Callable[[list[list[float]], tuple[float, ...], int], list[float]]:
+def _evaluator(rules: Any, past: Sequence[float], games: int, executor: Any, ask: Callable[[int], None]
+               ) -> Callable[[list[tuple[float, ...]], tuple[float, ...], int, list[tuple[float, ...]]], list[float]]:
     """A generation's scoring: each candidate's :func:`fitness` here or as a task of ``executor``, ``ask``
     (which raises :class:`.Cancelled` when the run is cancelled) after each."""
-    def evaluate(candidates: list[list[float]], best: tuple[float, ...], base: int) -> list[float]:
+    def evaluate(candidates: list[tuple[float, ...]], best: tuple[float, ...], base: int,
+                 league: list[tuple[float, ...]]) -> list[float]:
         if executor is None:
             values = []
             for i, x in enumerate(candidates):
-                values.append(fitness(rules, x, best, past, games, base))
+                values.append(fitness(rules, x, best, past, games, base, league))
                 ask(i + 1)
             return values
-        futures = [executor.submit(fitness, rules, x, best, past, games, base) for x in candidates]
+        futures = [executor.submit(fitness, rules, x, best, past, games, base, league) for x in candidates]
         try:
             return [float(v) for v in gathered(futures, ask)]
         finally:
@@ -369,6 +460,15 @@ def gathered(futures: list[Any], ask: Callable[[int], None]) -> list[Any]:
         finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
         ask(len(futures) - len(pending))
     return [f.result() for f in futures]
+
+
+def start_model(path: Path) -> tuple[float, ...]:
+    """The whole model of a weights file a training run starts from (a network's numbers too); a ValueError
+    names ``--start`` and what is wrong."""
+    try:
+        return read_model(Path(path)).weights
+    except ValueError as exc:
+        raise ValueError(gettext("--start: {problem}").format(problem=exc)) from None
 
 
 def weights_by_feature(path: Path) -> dict[str, float]:
@@ -392,6 +492,8 @@ def command(rules: str, result: Trained, seed: int, games: int, popsize: int, st
     """The command that trains these weights again (the generations the run did, whatever stopped it)."""
     words = ["guyenne-explore", "train", "--rules", rules if rules.isidentifier() else f"'{rules}'", "--seed", str(seed),
              "--generations", str(result.generations), "--games", str(games), "--popsize", str(popsize)]
+    if hidden_units(result.weights):
+        words += ["--hidden", str(hidden_units(result.weights))]
     return " ".join(words + (["--start", start.name] if start is not None else []))
 
 

@@ -7,7 +7,8 @@ its weights were trained for (``trained_for``: a preset's file may hold another 
 that preset is trained).
 
 The policy ``strong`` plays, under rules equal to a preset, that preset's file
-(``weights/<preset>.json``); under a variant, the file of the preset the variant was made from
+(``weights/<preset>.json``: a network where one is trained, :mod:`.network`; ``strong-linear`` plays
+``weights/linear/<preset>.json``, the linear weights alone); under a variant, the file of the preset the variant was made from
 (``Rules.preset_name``: a team variant plays team weights, a variant of expert expert's), the
 nearest play the package has trained.  Weights trained for a variant
 are kept in the user's cache under the rules' fingerprint (:func:`cache_file`), and played by naming
@@ -27,21 +28,25 @@ from typing import Any, NamedTuple
 from ...engine import PRESETS, Rules, rules_fingerprint
 from ...i18n import gettext, plain_size
 from ..compiled.policy_codes import FEATURES
+from .network import network_json, network_tail, split
 
 #: the package's weights, one file a preset
 WEIGHTS_DIR = Path(__file__).with_name("weights")
 #: the preset whose weights play when no rules are given
 FALLBACK = "advanced"
+#: the folder of the linear policy's files (``strong-linear``), beside the files ``strong`` plays
+LINEAR = "linear"
 #: the features added since weights files were first written: a file without one reads its weight as 0, so a
 #: file written before it was added plays as it did (every other feature must be named: a file that lacks one
 #: was trained for other features)
 ADDED = ("hero_set",)
-#: the largest weights file read (a package file holds about 2 kB: a few dozen weights and how they were trained)
-MAX_WEIGHTS_BYTES = 100_000
+#: the largest weights file read (a linear model's file holds about 2 kB, a network of 16 units about 15 kB)
+MAX_WEIGHTS_BYTES = 200_000
 
 
 class Model(NamedTuple):
-    """A weights file's content: the weights in :data:`FEATURES`' order and how they were trained."""
+    """A weights file's content: the weights in :data:`FEATURES`' order, then its network's numbers if it has one
+    (:mod:`.network`), and how they were trained."""
 
     weights: tuple[float, ...]
     trained: dict[str, Any]
@@ -83,7 +88,14 @@ def model_from_text(text: str, where: str) -> Model:
     if not isinstance(named, dict):
         raise ValueError(gettext("the weights file {path}: 'weights' must be an object of feature names and numbers").format(
             path=where))
-    return Model(by_feature(named, where), dict(data.get("trained") or {}), str(data.get("trained_for", "")))
+    net = data.get("network")
+    tail: tuple[float, ...] = ()
+    if net is not None:
+        if not isinstance(net, dict):
+            raise ValueError(gettext("the weights file {path}: 'network' must be an object with hidden, inputs, biases "
+                                     "and outputs").format(path=where))
+        tail = network_tail(net.get("hidden"), net.get("inputs"), net.get("biases"), net.get("outputs"), where)
+    return Model(by_feature(named, where) + tail, dict(data.get("trained") or {}), str(data.get("trained_for", "")))
 
 
 def by_feature(named: dict[str, Any], where: str) -> tuple[float, ...]:
@@ -114,7 +126,10 @@ def write_model(path: Path, weights: tuple[float, ...], trained: dict[str, Any],
     reader never sees half a file)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = {"weights": dict(zip(FEATURES, weights)), "trained_for": trained_for, "trained": trained}
+    linear, net = split(weights)
+    data: dict[str, Any] = {"weights": dict(zip(FEATURES, linear)), "trained_for": trained_for, "trained": trained}
+    if net:
+        data["network"] = network_json(net)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, path)
@@ -126,11 +141,12 @@ def preset_of(rules: Rules) -> str | None:
     return next((name for name in PRESETS if Rules.preset(name) == rules), None)
 
 
-def preset_file(rules: Rules | None) -> Path:
+def preset_file(rules: Rules | None, linear: bool = False) -> Path:
     """The package's weights file for ``rules``: its preset's, else that of the preset the variant was made
-    from (:data:`FALLBACK`'s when no rules are given)."""
+    from (:data:`FALLBACK`'s when no rules are given); ``linear``: the linear policy's (``strong-linear``, the
+    policy before its network, kept as a level of its own and as the network's yardstick)."""
     name = FALLBACK if rules is None else preset_of(rules) or rules.preset_name
-    return WEIGHTS_DIR / f"{name}.json"
+    return (WEIGHTS_DIR / LINEAR if linear else WEIGHTS_DIR) / f"{name}.json"
 
 
 def trained_preset(rules: Rules) -> str | None:

@@ -41,6 +41,7 @@ from ..metrics import Metric
 from ..outcomes import Game
 from ..planning import plan
 from ..policies.spec import POLICIES, PolicySpec
+from .exploit import Pairing, ResponderScore
 
 #: the score at which a level beats the one below it
 BEATS = 0.55
@@ -176,6 +177,16 @@ class Depth:
         """The chain as a metric (a target of the balance search): its length with its interval, in steps."""
         return Metric(DEPTH, float(self.chain), float(self.chain_low), float(self.chain_high), "steps",
                       min((m.score.games or 0) for m in self.matches))
+
+    def rungs(self) -> list[Pairing]:
+        """Each rung's verdict as :func:`.exploit.check_verdicts` checks it against a counter-strategy (read against
+        :data:`BEATS`): the stronger level, the weaker, and the stronger level's score against it over both seats,
+        with its interval over the pairs of games."""
+        def scored(m: Match) -> ResponderScore:
+            s = m.score
+            return ResponderScore(m.weaker, s.value, s.value if s.low is None else s.low,
+                                  s.value if s.high is None else s.high, m.weaker_wins.games or 0)
+        return [(m.stronger, m.weaker, scored(m)) for m in self.matches]
 
     def to_json(self) -> dict[str, object]:
         return {"rules": self.rules, "levels": list(self.levels), "beats_at": BEATS,

@@ -1,0 +1,115 @@
+"""The learned policy's network against its targets (issue 47, point 3), both seats, 95% Wilson intervals.
+
+For each rule set of ``--rules`` it prints:
+
+- the network (``--network``: a weights file, ``{preset}`` replaced by the rule set's name; default: the package's
+  file that ``strong`` plays) against the linear policy (``--linear``; default: the package's linear file that
+  ``strong-linear`` plays): target at least 0.60;
+- with ``--best-response MINUTES``: a best response trained against the frozen network by the training's own
+  code (:func:`guyenne_explore.analysis.policies.train.exploiter`, CMA-ES in the network's model class) for that
+  long, then measured on other seeds: target at most 0.55;
+- with ``--speed``: games a second of one thread for uniform, linear and network self-play (target: the network at
+  least 1/20 of uniform) and the network's mean time a decision (target: at most 1 ms).
+
+The counters of the gauntlet and the model exploiter are measured by ``benchmarks/bench_exploit.py --levels
+strong`` (or ``strong@FILE``); OpenSpiel's IS-MCTS at equal time by ``benchmarks/bench_openspiel.py --opponents
+strong``.
+
+    .venv/bin/python benchmarks/bench_network.py --rules advanced --games 2000 --speed
+    .venv/bin/python benchmarks/bench_network.py --rules advanced,classic2021,expert,team,team3 --games 800
+    .venv/bin/python benchmarks/bench_network.py --rules advanced --network /tmp/net.json --best-response 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numba  # noqa: E402
+
+from guyenne_explore.analysis.compiled import layout  # noqa: E402
+from guyenne_explore.analysis.compiled.policy_codes import UNIFORM_SIDES, SidePolicy  # noqa: E402
+from guyenne_explore.analysis.compiled.rollout import play_summaries  # noqa: E402
+from guyenne_explore.analysis.intervals import wilson  # noqa: E402
+from guyenne_explore.analysis.policies import train  # noqa: E402
+from guyenne_explore.analysis.policies import weights as files  # noqa: E402
+from guyenne_explore.analysis.policies.network import hidden_units  # noqa: E402
+from guyenne_explore.analysis.policies.strong import Strong  # noqa: E402
+from guyenne_explore.engine import Position, Rules  # noqa: E402
+
+#: the seeds of the measured games, apart from every training run's
+SEED = 9_100_000
+
+
+def match(start: Position, one: SidePolicy, other: SidePolicy, games: int, seed: int) -> tuple[float, float, float]:
+    """``one``'s score against ``other`` over ``games`` compiled games, half in each seat, with its Wilson interval."""
+    won = 0.0
+    half = games // 2
+    for seat, pair in enumerate(((one, other), (other, one))):
+        out = play_summaries(start, half, seed + seat, sides=pair)
+        won += float(layout.side_scores(out[:, layout.OUT_WINNER], seat).sum())
+    low, high = wilson(won, 2 * half)
+    return won / (2 * half), low, high
+
+
+def model(path: str | None, rules: Rules, linear: bool) -> tuple[float, ...]:
+    """The model of ``path`` (``{preset}`` replaced by the rules' preset name), else the package's."""
+    if path is None:
+        return files.shipped(files.preset_file(rules, linear=linear))
+    return files.read_model(Path(path.replace("{preset}", rules.preset_name))).weights
+
+
+def speed(start: Position, network: tuple[float, ...], linear: tuple[float, ...], games: int) -> None:
+    """Games a second of one thread of each self-play, and the network's time a decision."""
+    numba.set_num_threads(1)
+    rates = {}
+    for name, sides in (("uniform", UNIFORM_SIDES), ("linear", (Strong(linear).compiled(),) * 2),
+                        ("network", (Strong(network).compiled(),) * 2)):
+        play_summaries(start, 8, 0, sides=sides)  # compiled before the clock starts
+        t = time.perf_counter()
+        out = play_summaries(start, games, SEED, sides=sides)  # type: ignore[arg-type]
+        seconds = time.perf_counter() - t
+        rates[name] = games / seconds
+        decisions = float(out[:, layout.OUT_DECISIONS].sum())
+        print(f"  {name:>8} self-play: {rates[name]:,.0f} games a second on one thread, "
+              f"{1e6 * seconds / decisions:.1f} µs a decision (games included)")
+    print(f"  network / uniform: 1/{rates['uniform'] / rates['network']:.1f} (target: at least 1/20)")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rules", default="advanced", help="rule sets, comma-separated (presets or rules JSON)")
+    ap.add_argument("--games", type=int, default=2000, help="games a match, half in each seat (at least 800)")
+    ap.add_argument("--network", help="the network's weights file ({preset}: the rule set's name)")
+    ap.add_argument("--linear", help="the linear policy's weights file ({preset}: the rule set's name)")
+    ap.add_argument("--best-response", type=float, metavar="MINUTES",
+                    help="train a best response against the frozen network for this long, then measure it")
+    ap.add_argument("--speed", action="store_true", help="time self-play of uniform, linear and network")
+    args = ap.parse_args(argv)
+    for text in (x for x in args.rules.split(";" if args.rules.startswith("{") else ",") if x):
+        rules = Rules.from_json(text)
+        start = Position.start(rules)
+        network, linear = model(args.network, rules, False), model(args.linear, rules, True)
+        print(f"{text}: a network of {hidden_units(network)} hidden units", flush=True)
+        v, lo, hi = match(start, Strong(network).compiled(), Strong(linear).compiled(), args.games, SEED)
+        print(f"  network vs linear: {v:.3f} [{lo:.3f}, {hi:.3f}] over {args.games} games (target: at least 0.60)",
+              flush=True)
+        v, lo, hi = match(start, Strong(network).compiled(), Strong(network).compiled(), args.games, SEED)
+        print(f"  network vs itself: {v:.3f} [{lo:.3f}, {hi:.3f}] (the seats' balance)", flush=True)
+        if args.best_response:
+            t = time.perf_counter()
+            found = train.exploiter(start, network, SEED + 7, train.GAMES, generations=None,
+                                    seconds=60 * args.best_response)
+            v, lo, hi = match(start, Strong(found).compiled(), Strong(network).compiled(), args.games, SEED + 11)
+            print(f"  best response trained {time.perf_counter() - t:.0f} s vs network: {v:.3f} [{lo:.3f}, {hi:.3f}] "
+                  f"(target: at most 0.55)", flush=True)
+        if args.speed:
+            speed(start, network, linear, max(200, args.games))
+
+
+if __name__ == "__main__":
+    main()
