@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from guyenne_explore.engine import Position  # noqa: E402
-from guyenne_explore.analysis import budget_of, playtest_report, reading_cost  # noqa: E402
+from guyenne_explore.analysis.playtest import budget_of, playtest_report, reading_cost  # noqa: E402
 from guyenne_explore.analysis.policies.heuristic import Heuristic  # noqa: E402
 from guyenne_explore.analysis.policies.strong import Strong  # noqa: E402
 from guyenne_explore.engine.record import RecordHeader, Seat, play_game  # noqa: E402

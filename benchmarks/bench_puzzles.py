@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from guyenne_explore.analysis import PuzzleFinder, bot_games, puzzles_from_bot_games
+from guyenne_explore.analysis.puzzles import PuzzleFinder, bot_games, puzzles_from_bot_games
 from guyenne_explore.analysis.puzzles import DECISIONS
 
 

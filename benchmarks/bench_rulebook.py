@@ -6,7 +6,7 @@ Run: python benchmarks/bench_rulebook.py
 
 import time
 
-from guyenne_explore.analysis import build_rulebook
+from guyenne_explore.analysis.rulebook import build_rulebook
 from guyenne_explore.render.rulebook import rulebook_html, rulebook_pdf
 from guyenne_explore.engine.rules import Rules
 

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from guyenne_explore.engine import Position, Rules
-from guyenne_explore.analysis import first_player_advantage
+from guyenne_explore.analysis.studies.variants import first_player_advantage
 from guyenne_explore.i18n import plain_estimate
 from guyenne_explore.render.headline import fairness_words
 from guyenne_explore.widgets import analysis_panel, run_controls
@@ -203,7 +203,7 @@ def test_while_the_fast_path_compiles_the_engine_answers_at_once_then_the_compil
     run again on the compiled path with all its games."""
     import threading
 
-    from guyenne_explore.analysis import Sampler
+    from guyenne_explore.analysis.planning import Sampler
 
     compiled = threading.Event()
     started = []

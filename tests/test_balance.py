@@ -10,8 +10,9 @@ import random
 
 import pytest
 
-from guyenne_explore.analysis import (Cancelled, Space, SpaceError, TargetError, balance_search, parse_targets,
-                                      search)
+from guyenne_explore.analysis import Cancelled
+from guyenne_explore.analysis.studies.balance import (Space, SpaceError, TargetError, balance_search, parse_targets,
+                                                      search)
 from guyenne_explore.analysis.studies.balance.measure import named
 from guyenne_explore.analysis.studies.balance.racing import missed
 from guyenne_explore.analysis.studies.balance.targets import MET, MISSED, UNDECIDED, Verdict

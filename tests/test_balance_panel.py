@@ -11,7 +11,8 @@ import re
 
 import pytest
 
-from guyenne_explore.analysis import Candidate, Metric, SearchResult, Space, parse_targets
+from guyenne_explore.analysis import Metric
+from guyenne_explore.analysis.studies.balance import Candidate, SearchResult, Space, parse_targets
 from guyenne_explore.i18n import set_language
 from guyenne_explore.render.balance import candidate_rows, candidates_csv, tradeoff_figure
 from guyenne_explore.engine.rules import Rules

@@ -10,7 +10,9 @@ from html.parser import HTMLParser
 
 import pytest
 
-from guyenne_explore.analysis import Candidate, Depth, Metric, SearchResult, Space, parse_targets
+from guyenne_explore.analysis import Metric
+from guyenne_explore.analysis.studies.balance import Candidate, SearchResult, Space, parse_targets
+from guyenne_explore.analysis.studies.depth import Depth
 from guyenne_explore.analysis.studies.depth import Match
 from guyenne_explore.cli import main
 from guyenne_explore.i18n import plain_estimate, set_language

@@ -73,7 +73,8 @@ def test_sampled_games_past_the_time_limit_are_refused_unless_confirmed(a_short_
 
 def test_a_sweep_is_refused_for_its_games_over_all_values_together(a_short_limit) -> None:
     """Each value's 60 games are within the limit, but three values' are not: refused before any is played."""
-    from guyenne_explore.analysis import TooLong, sweep
+    from guyenne_explore.analysis import TooLong
+    from guyenne_explore.analysis.studies.variants import sweep
 
     start, base = Position.start("base"), Rules.preset("base")
     with pytest.raises(TooLong, match="180 games"):
@@ -83,7 +84,8 @@ def test_a_sweep_is_refused_for_its_games_over_all_values_together(a_short_limit
 
 
 def test_a_balance_search_is_refused_for_its_trials_times_games(a_short_limit) -> None:
-    from guyenne_explore.analysis import Space, TooLong, balance_search, parse_targets
+    from guyenne_explore.analysis import TooLong
+    from guyenne_explore.analysis.studies.balance import Space, balance_search, parse_targets
 
     space = Space.parse(Rules.preset("base"), ["castles=5:6"])
     targets = parse_targets(["advantage=0.4:0.6"])
@@ -92,7 +94,8 @@ def test_a_balance_search_is_refused_for_its_trials_times_games(a_short_limit) -
 
 
 def test_a_skill_run_is_refused_for_its_games_at_every_level(a_short_limit) -> None:
-    from guyenne_explore.analysis import TooLong, skill_levels
+    from guyenne_explore.analysis import TooLong
+    from guyenne_explore.analysis.studies.skill import skill_levels
 
     with pytest.raises(TooLong, match="would take"):
         skill_levels(Position.start("base"), [Rules.preset("base")], levels=("uniform", "strong"), games=400)

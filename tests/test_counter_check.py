@@ -8,8 +8,10 @@ import threading
 
 import pytest
 
-from guyenne_explore.analysis import (BEATS, Cancelled, Depth, Exploitability, Metric, ResponderScore, check_verdicts,
-                                      check_verdicts_games, check_verdicts_seconds, counter_check)
+from guyenne_explore.analysis import Cancelled, Metric
+from guyenne_explore.analysis.studies.depth import BEATS, Depth
+from guyenne_explore.analysis.studies.exploit import (Exploitability, ResponderScore, check_verdicts,
+                                                      check_verdicts_games, check_verdicts_seconds, counter_check)
 from guyenne_explore.analysis.studies.depth import Match
 from guyenne_explore.engine import Position
 from guyenne_explore.engine.rules import Rules
@@ -232,7 +234,7 @@ def test_the_variant_labs_comparison_of_two_levels_is_checked_against_a_counter_
 def _searched(ladder: tuple[str, ...]):
     """A balance search of advanced's hand size under heuristic play whose best setting is hand size 6, its depth
     read on ``ladder`` (none: no depth target)."""
-    from guyenne_explore.analysis import Candidate, SearchResult, Space, parse_targets
+    from guyenne_explore.analysis.studies.balance import Candidate, SearchResult, Space, parse_targets
 
     space = Space.parse(Rules.preset("advanced"), ["hand_size=5:7"])
     targets = parse_targets(["advantage=0.4:0.6"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from guyenne_explore.analysis import Depth, skill_depth
+from guyenne_explore.analysis.studies.depth import Depth, skill_depth
 from guyenne_explore.analysis.studies.depth import Match
 from guyenne_explore.analysis.outcomes import Game
 from guyenne_explore.cli import main

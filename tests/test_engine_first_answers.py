@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from guyenne_explore.analysis import Sampler, engine_first, engine_first_games
+from guyenne_explore.analysis.planning import Sampler, engine_first, engine_first_games
 from guyenne_explore.engine import Position
 from guyenne_explore.widgets import balance_panel, run_controls, skill_panel, style_view, variant_lab
 

@@ -89,26 +89,26 @@ def test_the_page_warms_the_pools_workers_once_the_fast_path_is_compiled(monkeyp
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    from guyenne_explore import analysis
+    from guyenne_explore.analysis import workers
     from guyenne_explore.render import plots
     from guyenne_explore.widgets import plot_view
 
     loaded, done = [], threading.Event()
     monkeypatch.setattr(warm, "load_compiled", lambda: loaded.append(threading.get_ident()))
     monkeypatch.setattr(plots, "warm_up", lambda: None)
-    monkeypatch.setattr(analysis, "warm", lambda games: None)
-    monkeypatch.setattr(analysis, "local_cores", lambda: 2)
+    monkeypatch.setattr(warm, "warm", lambda games: None)
+    monkeypatch.setattr(workers, "local_cores", lambda: 2)
     pool = ThreadPoolExecutor(2)
-    monkeypatch.setattr(analysis, "local_pool", lambda: pool)
+    monkeypatch.setattr(workers, "local_pool", lambda: pool)
     real = warm.warm_workers
 
     def warm_workers(executor, workers):
         real(executor, workers)
         done.set()
 
-    monkeypatch.setattr(analysis, "warm_workers", warm_workers)
+    monkeypatch.setattr(warm, "warm_workers", warm_workers)
     for pending in (True, False):
-        monkeypatch.setattr(analysis, "needs_compiling", lambda pending=pending: pending)
+        monkeypatch.setattr(warm, "needs_compiling", lambda pending=pending: pending)
         monkeypatch.setattr(plot_view, "_warm_up_started", threading.Event())
         plot_view.start_warm_up()
         plot_view.start_warm_up()  # once a process

@@ -18,9 +18,8 @@ import sys
 import pytest
 
 from guyenne_explore.engine import Position, Rules
-from guyenne_explore.analysis import api
+from guyenne_explore.analysis import NotExact, api, planning
 from guyenne_explore.analysis.exact import distribution
-from guyenne_explore.analysis import NotExact, planning
 from guyenne_explore.analysis.api import ExactOutOfReach, analyse
 from guyenne_explore.analysis.planning import Sampler, Solver, estimate_exact_cost, estimate_tree_size, in_endgame, plan
 from guyenne_explore.analysis.limits import check_memory

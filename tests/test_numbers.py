@@ -11,7 +11,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from guyenne_explore import numbers
-from guyenne_explore.analysis import PolicySpec, TargetError, parse_targets
+from guyenne_explore.analysis import PolicySpec
+from guyenne_explore.analysis.studies.balance import TargetError, parse_targets
 from guyenne_explore.analysis.studies.balance.targets import TARGET_BOUND
 from guyenne_explore.analysis.policies.spec import MAX_ROLLOUTS
 from guyenne_explore.cli.common import MAX_GAMES, Refused

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from guyenne_explore.analysis import SWEEPABLE, Space
+from guyenne_explore.analysis.studies.balance import Space
+from guyenne_explore.analysis.studies.variants import SWEEPABLE
 from guyenne_explore.analysis.studies.variants import swept_value, vary
 from guyenne_explore.engine import (CHOICE, COUNTS, FLAG, NUMBER, PARAMETERS, PARAMETERS_BY_NAME, PLACEMENTS, Parameter,
                                     Position, PositionError, Rules, RulesError, When)

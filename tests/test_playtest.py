@@ -10,7 +10,8 @@ import random
 import numpy as np
 import pytest
 
-from guyenne_explore.analysis import Cancelled, PolicySpec, analyse, fit_persona
+from guyenne_explore.analysis import Cancelled, PolicySpec, analyse
+from guyenne_explore.analysis.playtest import fit_persona
 from guyenne_explore.analysis.compiled.rollout import traced_game
 from guyenne_explore.analysis.compiled.policy_codes import FEATURES
 from guyenne_explore.analysis.optimal.round import round_start

@@ -333,7 +333,8 @@ def test_the_local_pool_starts_safely_after_compiled_games_and_plays_the_same_ga
     skilled games are asked for; a worker forked from it would die.  The pool of the panels and the
     command line starts its workers from a clean process, and gives the games of one process."""
     from guyenne_explore.analysis.compiled.rollout import play_summaries
-    from guyenne_explore.analysis import Where, plan
+    from guyenne_explore.analysis import plan
+    from guyenne_explore.analysis.planning import Where
     from guyenne_explore.analysis.workers import process_pool
 
     p = Position.start("advanced")
@@ -383,7 +384,7 @@ def test_a_sampled_win_rate_of_every_game_is_exactly_one():
 
 def test_the_command_lines_default_ladder_is_the_analysis_one():
     # skill, depth and balance say and play the analysis's ladder (the parser keeps it as text, to stay light)
-    from guyenne_explore.analysis import default_ladder
+    from guyenne_explore.analysis.studies.depth import default_ladder
     from guyenne_explore.cli.parser import DEFAULT_LADDER, build_parser
 
     assert DEFAULT_LADDER == ",".join(default_ladder())

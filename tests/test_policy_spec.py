@@ -89,7 +89,7 @@ def test_any_text_is_a_level_or_refused_in_words_that_quote_it(text):
     ("search", False), ("search:20", False), ("reader", False), ("strong-lookahead", False),
 ])
 def test_which_levels_compile_is_the_specs_answer(text, compiles):
-    from guyenne_explore.analysis import engine_plays
+    from guyenne_explore.analysis.planning import engine_plays
 
     assert PolicySpec.parse(text).compiles is compiles
     assert engine_plays([text, "uniform"]) is not compiles

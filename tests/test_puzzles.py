@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from guyenne_explore.analysis import PuzzleFinder, bot_games, judge, puzzles_from_bot_games, puzzles_from_json
+from guyenne_explore.analysis.puzzles import PuzzleFinder, bot_games, judge, puzzles_from_bot_games, puzzles_from_json
 from guyenne_explore.analysis.optimal.round import round_start
 from guyenne_explore.analysis.optimal.solver import OptimalSolver, solve_position
 from guyenne_explore.analysis.puzzles import EXACT, EXACT_MARGIN, SECTION_OF, Puzzle, PuzzleError, tags_of

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from guyenne_explore.analysis import SECTION_IDS, build_rulebook, examples_of, replay, section_of, section_text
+from guyenne_explore.analysis.rulebook import SECTION_IDS, build_rulebook, examples_of, replay, section_of, section_text
 from guyenne_explore.cli import main
 from guyenne_explore.render.rulebook import PAPERS, rulebook_html, rulebook_pdf
 from guyenne_explore.rulebook import examples

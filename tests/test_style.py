@@ -6,7 +6,8 @@ import random
 import re
 from dataclasses import replace
 
-from guyenne_explore.analysis import Cancelled, LevelStyle, PlayStyle, play_style
+from guyenne_explore.analysis import Cancelled
+from guyenne_explore.analysis.studies.style import LevelStyle, PlayStyle, play_style
 from guyenne_explore.analysis.studies.style import Share, _Counts, is_bluff
 from guyenne_explore.engine.cards import HERO, Cards, value_of
 from guyenne_explore.cli import main

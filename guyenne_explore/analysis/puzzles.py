@@ -39,6 +39,10 @@ from .optimal.solver import OptimalSolver, english_payoff, round_key, why_not_so
 from .policies.search import ISMCTS
 from .policies.strong import Strong
 
+#: what the floors above take from this sub-door of the analysis (see the door, ``guyenne_explore.analysis``)
+__all__ = ["SECTION_OF", "TAGS", "Puzzle", "PuzzleError", "PuzzleFinder", "PuzzleVerdict", "bot_games", "find_puzzles",
+           "judge", "puzzles_from_bot_games", "puzzles_from_json", "rule_section"]
+
 #: the rules a puzzle can teach, as its tags
 TAGS = ("hero", "removal", "concede", "exhaustion", "reshuffle", "sweep")
 #: a rule tag, a decision or chance point, or a storyboard step -> its section of the rulebook (RULES.md:

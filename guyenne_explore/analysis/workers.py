@@ -42,6 +42,9 @@ from typing import Any, Iterable, Protocol
 from .cancel import Throttled
 from .limits import MEMORY_BUDGET
 
+#: what the floors above take from this sub-door of the analysis (see the door, ``guyenne_explore.analysis``)
+__all__ = ["local_cores", "local_pool", "process_pool"]
+
 #: seconds the workers of a cancelled run get to notice the flag before they are killed
 GRACE = 1.5
 #: runs a pool can hold at once (each panel runs one at a time)

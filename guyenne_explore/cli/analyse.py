@@ -15,7 +15,8 @@ from .common import side_word, start_position, write_file
 
 def cmd_analyse(args: argparse.Namespace) -> int:
     """The outcome distribution from a position, as the plan decides it (exact or sampled), its cost said first."""
-    from ..analysis import ExactOutOfReach, NotExact, TooLong, check_games, execute, plan, sampling_seconds
+    from ..analysis import ExactOutOfReach, NotExact, TooLong, check_games, execute, plan
+    from ..analysis.planning import sampling_seconds
 
     p = start_position(args)
     policies = policy_pair(args.policies)
@@ -40,7 +41,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             with scheduler(args.scheduler) as client:
                 result = execute(p, chosen, args.seed, executor=client.get_executor())
         elif workers > 1 and chosen.method == "sample":
-            from ..analysis import process_pool  # started safely after compiled games (see there)
+            from ..analysis.workers import process_pool  # started safely after compiled games (see there)
 
             with process_pool(workers) as pool:
                 result = execute(p, chosen, args.seed, executor=pool)
@@ -76,7 +77,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     """Equilibrium of an open-hand endgame: value, first-decision mix, policies' exploitability, size."""
-    from ..analysis import OptimalSolver, exploitability, solve_position, why_not_solvable
+    from ..analysis.optimal import OptimalSolver, exploitability, solve_position, why_not_solvable
 
     p = read_position(args.position)
     names = [n.strip() for n in args.policies.split(",") if n.strip() and n.strip() != "none"]

@@ -15,8 +15,10 @@ from .long_run import long_run
 
 def cmd_balance(args: argparse.Namespace) -> int:
     """Search rules parameters for settings that meet targets; the best and the alternatives, fewest changes first."""
-    from ..analysis import (Space, SpaceError, TargetError, balance_search, default_ladder, engine_plays, estimate_search,
-                           parse_targets)
+    from ..analysis.planning import engine_plays
+    from ..analysis.studies.balance import (Space, SpaceError, TargetError, balance_search, estimate_search,
+                                            parse_targets)
+    from ..analysis.studies.depth import default_ladder
 
     preset = rules_arg(args.rules)
     try:

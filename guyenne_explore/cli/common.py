@@ -222,7 +222,7 @@ def prepare_fast_path(levels: Iterable[str] | None = None) -> None:
     """Compile the fast path first where numba's cache lacks a part of it (a first run), each part said on stderr
     as the panels say it: a first run's minutes of compiling, before its cost is measured or its games start, are
     never silent.  ``levels``: the policies the run plays, whose parts alone are checked (None: every part)."""
-    from ..analysis import EVERY_GAME, games_of, needs_compiling, prepare, preparing_message
+    from ..analysis.sampling.warm import EVERY_GAME, games_of, needs_compiling, prepare, preparing_message
 
     games = EVERY_GAME if levels is None else games_of(levels)
     if needs_compiling(games):

@@ -57,7 +57,7 @@ def executor_for(args: argparse.Namespace, engine_played: bool) -> ContextManage
         return _ClientExecutor(scheduler(args.scheduler))
     workers = args.workers or ((os.cpu_count() or 1) if engine_played else 1)
     if workers > 1:
-        from ..analysis import process_pool  # started safely after compiled games (see there)
+        from ..analysis.workers import process_pool  # started safely after compiled games (see there)
 
         return process_pool(workers)
     return contextlib.nullcontext(None)

@@ -51,7 +51,7 @@ def cmd_storyboard(args: argparse.Namespace) -> int:
 
 def cmd_rulebook(args: argparse.Namespace) -> int:
     """The rulebook of a rule set, every example replayed under it, and its diff against the preset."""
-    from ..analysis import build_rulebook
+    from ..analysis.rulebook import build_rulebook
     from ..render.rulebook import write_rulebook
 
     if not args.output and not args.json:

@@ -28,7 +28,8 @@ def _playtest_records(paths: list[str]) -> tuple[list[tuple[str, Any]], list[tup
 
 def cmd_playtest_report(args: argparse.Namespace) -> int:
     """People's recorded games read against the bots: each decision's loss, each draw's luck, the players."""
-    from ..analysis import Cancelled, PlaytestError, budget_of, playtest_report, reading_cost
+    from ..analysis import Cancelled
+    from ..analysis.playtest import PlaytestError, budget_of, playtest_report, reading_cost
 
     import time
 
@@ -74,7 +75,7 @@ def cmd_playtest_persona(args: argparse.Namespace) -> int:
     """``strong``'s weights fitted to people's recorded placements, written as a weights file (``persona@FILE``)."""
     import pathlib
 
-    from ..analysis import PlaytestError, fit_persona
+    from ..analysis.playtest import PlaytestError, fit_persona
 
     named = _playtest_records(args.records)[0]
     try:

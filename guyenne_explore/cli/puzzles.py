@@ -17,7 +17,7 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
     A record that cannot be read is named on stderr (file and field) and the others are still read (exit 1)."""
     import pathlib
 
-    from ..analysis import PuzzleFinder, puzzles_from_bot_games
+    from ..analysis.puzzles import PuzzleFinder, puzzles_from_bot_games
     from ..render.storyboard import storyboard, write_storyboard
 
     if not args.records and args.from_games is None:

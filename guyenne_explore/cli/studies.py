@@ -20,9 +20,10 @@ from .long_run import Bar, games_done, long_run
 
 def cmd_skill(args: argparse.Namespace) -> int:
     """Rule sets by skill level from the opening: metrics with intervals, and the conclusions that change."""
-    from ..analysis import Metric
-    from ..analysis import Cancelled, cost_line, level_games, level_name, skill_cost, skill_levels
-    from ..analysis import check_verdicts, check_verdicts_seconds, pairs_below
+    from ..analysis import Cancelled, Metric, level_name
+    from ..analysis.studies.depth import level_games
+    from ..analysis.studies.exploit import check_verdicts, check_verdicts_seconds, pairs_below
+    from ..analysis.studies.skill import cost_line, skill_cost, skill_levels
 
     rule_sets = rules_list(args.rules)
     presets = [str(r) for r in rule_sets]
@@ -47,7 +48,7 @@ def cmd_skill(args: argparse.Namespace) -> int:
     workers = args.workers or os.cpu_count() or 1
     try:
         if workers > 1:
-            from ..analysis import process_pool  # started safely after compiled games (see there)
+            from ..analysis.workers import process_pool  # started safely after compiled games (see there)
 
             with process_pool(workers) as pool:
                 table = skill_levels(start, rule_sets, presets, levels, games=games, seed=args.seed, executor=pool,
@@ -80,7 +81,9 @@ def cmd_skill(args: argparse.Namespace) -> int:
 
 def cmd_style(args: argparse.Namespace) -> int:
     """How each skill level plays a rule set: bluffs, cards at an opening, hero timing, conceding, castles chosen."""
-    from ..analysis import Cancelled, cost_line, play_styles, style_cost
+    from ..analysis import Cancelled
+    from ..analysis.studies.skill import cost_line
+    from ..analysis.studies.style import play_styles, style_cost
     from ..render.style import style_csv, style_rows
 
     rule_sets = rules_list(args.rules)
@@ -118,8 +121,9 @@ def cmd_style(args: argparse.Namespace) -> int:
 def cmd_depth(args: argparse.Namespace) -> int:
     """A rule set's skill ladder: each level against the one below in both seats, the chain, weaker wins, luck; with
     ``--counter-check``, each rung's verdict checked against the best counter-strategy to its stronger level."""
-    from ..analysis import (BEATS, CounterCheck, Depth, check_verdicts, default_ladder, engine_plays, exploit_seconds,
-                            ladder_cost, skill_depth)
+    from ..analysis.planning import engine_plays
+    from ..analysis.studies.depth import BEATS, Depth, default_ladder, ladder_cost, skill_depth
+    from ..analysis.studies.exploit import CounterCheck, check_verdicts, exploit_seconds
 
     rules = rules_arg(args.rules)
     levels = ladder(args.levels) if args.levels else list(default_ladder())

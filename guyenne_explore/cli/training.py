@@ -16,7 +16,7 @@ from .long_run import long_run, time_left
 
 def _trained_rules(args: argparse.Namespace, resumed: Any) -> Rules:
     """The rules ``train`` trains for: ``--rules`` (else the resumed run's) with each ``--vary name=value``."""
-    from ..analysis import Space, SpaceError
+    from ..analysis.studies.balance import Space, SpaceError
 
     if args.rules:
         rules = rules_arg(args.rules)
@@ -44,7 +44,7 @@ def _weights_run(args: argparse.Namespace, read: Any) -> tuple[Any, Rules, dict[
     for and ``--start``'s weights by feature; bad input refused in one line naming it."""
     from pathlib import Path
 
-    from ..analysis import weights_by_feature
+    from ..analysis.training import weights_by_feature
 
     try:
         resumed = read(Path(args.resume)) if args.resume else None
@@ -64,8 +64,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     after every generation (``--resume`` continues it), the weights file last."""
     from pathlib import Path
 
-    from ..analysis import (TRAIN_DEFAULTS, cache_file, check_training, estimate_training, read_state, start_model,
-                            train, write_weights)
+    from ..analysis.training import (TRAIN_DEFAULTS, cache_file, check_training, estimate_training, read_state,
+                                     start_model, train, write_weights)
 
     resumed, rules, _by_feature = _weights_run(args, read_state)
     try:  # the whole model a run starts from: a network's numbers too
@@ -133,8 +133,8 @@ def cmd_improve(args: argparse.Namespace) -> int:
     the time left, the run saved after every iteration (``--resume`` continues it), the weights file last."""
     from pathlib import Path
 
-    from ..analysis import (IMPROVE_DEFAULTS, ImproveRun, cache_file, check_improve, estimate_improve, improve,
-                           write_improved)
+    from ..analysis.training import (IMPROVE_DEFAULTS, ImproveRun, cache_file, check_improve, estimate_improve,
+                                     improve, write_improved)
 
     resumed, rules, start_from = _weights_run(args, ImproveRun.read)
     saved = resumed.settings if resumed is not None else None

@@ -16,7 +16,9 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
-from ..analysis import TARGET_METRICS, Candidate, Depth, Metric, SearchResult, Target, level_name
+from ..analysis import Metric, level_name
+from ..analysis.studies.balance import TARGET_METRICS, Candidate, SearchResult, Target
+from ..analysis.studies.depth import Depth
 from ..i18n import N_, plain_count, translator
 from .plots import _cell, _layout
 

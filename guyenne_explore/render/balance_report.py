@@ -15,7 +15,10 @@ import json
 import shlex
 from html import escape
 
-from ..analysis import TARGET_METRICS, TARGET_WORDS, Depth, SearchResult, Target, level_name, parameter_label
+from ..analysis import level_name
+from ..analysis.studies.balance import TARGET_METRICS, TARGET_WORDS, SearchResult, Target
+from ..analysis.studies.depth import Depth
+from ..analysis.studies.variants import parameter_label
 from ..i18n import current_language, plain_count, translator
 from .balance import candidate_rows, depth_rows, short_name, table_heading, target_label, tradeoff_figure
 from .plots import _cell, rows_html

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..analysis import AnalysisResult, Metric, SkillTable, SweepPoint, first_player_advantage, level_name, metric_difference
-from ..analysis import sweep_label
+from ..analysis import AnalysisResult, Metric, level_name
+from ..analysis.studies.skill import SkillTable
+from ..analysis.studies.variants import SweepPoint, first_player_advantage, metric_difference, sweep_label
 from ..i18n import capitalised, gettext, ngettext, plain_count, side_title
 from ..engine import Rules
 from .plots import _cell

@@ -11,7 +11,7 @@ from ..i18n import castle_number, current_language, point_name, side_noun, trans
 from .colors import CONTROL_COLOR
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..analysis import OptimalResult
+    from ..analysis.optimal import OptimalResult
     from ..engine import Position
 
 BOX, GAP, TOP = 96, 12, 30

@@ -15,7 +15,7 @@ from ..i18n import current_language, plain_estimate, translator
 from .report import STYLE
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..analysis import PlaytestReport
+    from ..analysis.playtest import PlaytestReport
 
 #: the style measures shown side by side, by their key in a style's JSON
 MEASURES = ("bluffs", "hero_round_1", "hero_late", "hero_kept", "conceded", "top_stake")

@@ -24,9 +24,8 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.subplots import make_subplots
 
-from ..analysis import AnalysisResult
-from ..analysis import level_name
-from ..analysis import SweepPoint, choice_label, parameter_label, result_metrics
+from ..analysis import AnalysisResult, level_name
+from ..analysis.studies.variants import SweepPoint, choice_label, parameter_label, result_metrics
 from ..i18n import gettext, number_separators, plain_count, plain_estimate, side_title, translator
 from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR
 

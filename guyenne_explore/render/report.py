@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from ..analysis import choice_label, parameter_label
+from ..analysis.studies.variants import choice_label, parameter_label
 from ..i18n import current_language, plain_count, point_name, set_language, translator
 from ..engine import PRESETS, Rules
 from .plots import metrics_rows, policies_text, result_figures, rows_html

@@ -20,7 +20,7 @@ from .export import COVERED, FONT_FILES, FAMILY, PT_PER_PX, _fpdf_svg, svg_size,
 from .svg import position_svg
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..analysis import Replay, Rulebook
+    from ..analysis.rulebook import Replay, Rulebook
 
 #: Paper sizes in points (width, height), by the name ``--paper`` takes.
 PAPERS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from ..analysis import Metric
-from ..analysis import SkillTable, level_name
+from ..analysis import Metric, level_name
+from ..analysis.studies.skill import SkillTable
 from ..i18n import plain_estimate, translator
 from .plots import _layout, label_color
 

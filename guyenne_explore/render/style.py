@@ -18,7 +18,8 @@ from collections.abc import Callable, Sequence
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..analysis import LevelStyle, PlayStyle, level_name
+from ..analysis import level_name
+from ..analysis.studies.style import LevelStyle, PlayStyle
 from ..i18n import plain_estimate, translator
 from .plots import _layout, label_color, rows_html
 

@@ -15,12 +15,11 @@ from typing import Any
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from ..analysis import POLICIES, PolicySpec
-from ..analysis import Cancelled, TooLong
-from ..analysis import compiling_note, compiling_seconds, engine_first_games
-from ..analysis import AnalysisResult
-from ..analysis import Run, analyse_rule_sets, sampling_cost, surely_sampled, to_saved
-from ..analysis import local_cores
+from ..analysis import POLICIES, AnalysisResult, Cancelled, PolicySpec, TooLong, to_saved
+from ..analysis.planning import engine_first_games, surely_sampled
+from ..analysis.sampling.warm import compiling_note, compiling_seconds
+from ..analysis.studies.variants import Run, analyse_rule_sets, sampling_cost
+from ..analysis.workers import local_cores
 from ..i18n import gettext, ngettext, plain_count, plain_duration
 from ..engine import Position
 from ..render.plots import (

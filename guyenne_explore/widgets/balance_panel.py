@@ -32,41 +32,15 @@ from typing import Any
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from ..analysis import (
-    BEATS,
-    POLICIES,
-    analyse,
-    verdicts,
-    PolicySpec,
-    SWEEPABLE,
-    TARGET_METRICS,
-    TARGET_WORDS,
-    Cancelled,
-    Depth,
-    SearchProgress,
-    SearchResult,
-    Space,
-    SpaceError,
-    Target,
-    TargetError,
-    TooLong,
-    to_saved,
-    balance_search,
-    compiling_note,
-    default_ladder,
-    engine_first_games,
-    engine_plays,
-    estimate_search,
-    ladder_cost,
-    level_name,
-    local_cores,
-    local_pool,
-    needs_compiling,
-    parameter_label,
-    pairs_below,
-    parse_targets,
-    skill_depth,
-)
+from ..analysis import POLICIES, Cancelled, PolicySpec, TooLong, analyse, level_name, to_saved
+from ..analysis.planning import engine_first_games, engine_plays
+from ..analysis.sampling.warm import compiling_note, needs_compiling
+from ..analysis.studies.balance import (TARGET_METRICS, TARGET_WORDS, SearchProgress, SearchResult, Space, SpaceError,
+                                        Target, TargetError, balance_search, estimate_search, parse_targets, verdicts)
+from ..analysis.studies.depth import BEATS, Depth, default_ladder, ladder_cost, skill_depth
+from ..analysis.studies.exploit import pairs_below
+from ..analysis.studies.variants import SWEEPABLE, parameter_label
+from ..analysis.workers import local_cores, local_pool
 from ..i18n import N_, gettext, ngettext, number_separators, plain_count, plain_duration, plain_estimate, plain_size
 from ..numbers import DECIMAL
 from ..engine import Position

@@ -17,7 +17,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis import rule_section
+from ..analysis.puzzles import rule_section
 from ..i18n import current_language, point_name, side_noun
 from ..i18n import gettext as _
 from ..engine import Position

@@ -15,8 +15,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..analysis import POLICIES, PolicySpec, to_saved
-from ..analysis import (OptimalResult, OptimalSolver, describe, exploitability, solve_position,
-                                why_not_solvable)
+from ..analysis.optimal import OptimalResult, OptimalSolver, describe, exploitability, solve_position, why_not_solvable
 from ..i18n import castle_number, gettext, ngettext, plain_count, side_title
 from ..engine import OPEN_FIRST, Position
 from ..render.optimal_svg import mix_svg

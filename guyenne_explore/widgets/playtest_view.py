@@ -15,8 +15,10 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis import (LEVELS, Cancelled, PlaytestError, PlaytestReport, budget_of, cost_line, level_name,
-                        playtest_report, reading_cost, style_cost)
+from ..analysis import Cancelled, level_name
+from ..analysis.playtest import LEVELS, PlaytestError, PlaytestReport, budget_of, playtest_report, reading_cost
+from ..analysis.studies.skill import cost_line
+from ..analysis.studies.style import style_cost
 from ..i18n import N_, gettext, plain_count, plain_duration
 from ..engine import GameRecord, read_records
 from ..render.playtest_report import players_table

@@ -61,7 +61,8 @@ def start_warm_up() -> None:
     _warm_up_started.set()
 
     def work() -> None:
-        from ..analysis import local_cores, local_pool, needs_compiling, warm, warm_workers
+        from ..analysis.sampling.warm import needs_compiling, warm, warm_workers
+        from ..analysis.workers import local_cores, local_pool
         from ..render.plots import warm_up
 
         warm_up()

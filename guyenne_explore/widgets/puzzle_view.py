@@ -15,7 +15,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis import Puzzle, PuzzleFinder, judge, rule_section
+from ..analysis.puzzles import Puzzle, PuzzleFinder, judge, rule_section
 from ..i18n import current_language, point_name, side_noun
 from ..i18n import gettext as _
 from ..render.storyboard import storyboard

@@ -14,7 +14,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis import Rulebook, build_rulebook
+from ..analysis.rulebook import Rulebook, build_rulebook
 from ..i18n import N_, current_language, gettext
 from ..render.rulebook import PAPERS, diff_heading, rulebook_html, rulebook_pdf
 from ..engine import PRESET_NAMES, Rules

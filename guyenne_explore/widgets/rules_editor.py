@@ -21,7 +21,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis import choice_label
+from ..analysis.studies.variants import choice_label
 from ..engine import CHOICE, COUNTS, FLAG, NUMBER, PARAMETERS, PARAMETERS_BY_NAME, Parameter, Problem, Rules, as_problem
 from ..i18n import gettext
 from ..numbers import quoted

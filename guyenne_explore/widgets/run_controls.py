@@ -17,8 +17,9 @@ from typing import Any
 import ipywidgets as w
 
 from ..analysis import TooLong
-from ..analysis import Step, compiling_seconds, needs_compiling, prepare, preparing_message
-from ..analysis import compile_in_background, compiling_in_background, engine_first
+from ..analysis.planning import engine_first
+from ..analysis.sampling.warm import (Step, compile_in_background, compiling_in_background, compiling_seconds,
+                                      needs_compiling, prepare, preparing_message)
 from ..i18n import gettext, ngettext, plain_count, plain_duration
 from .guard import guarded
 

@@ -19,7 +19,8 @@ from html import escape
 from collections.abc import Callable
 from typing import Any
 
-from ..analysis import MAX_WEIGHTS_BYTES, PolicySpec, model_from_text
+from ..analysis import PolicySpec
+from ..analysis.training import MAX_WEIGHTS_BYTES, model_from_text
 from ..i18n import N_, gettext
 from .files import Upload
 from .forms import messages_html

@@ -21,10 +21,11 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis import Cancelled, TooLong
-from ..analysis import PolicySpec, SkillTable, level_name, skill_levels, to_saved
-from ..analysis import compiling_note, engine_first_games, local_cores, local_pool, skill_cost
-from ..analysis import Metric
+from ..analysis import Cancelled, Metric, PolicySpec, TooLong, level_name, to_saved
+from ..analysis.planning import engine_first_games
+from ..analysis.sampling.warm import compiling_note
+from ..analysis.studies.skill import SkillTable, skill_cost, skill_levels
+from ..analysis.workers import local_cores, local_pool
 from ..i18n import gettext, ngettext, plain_count, plain_duration
 from ..engine import Position
 from ..engine import Rules

@@ -17,8 +17,11 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..analysis import (STYLE_LEVELS, Cancelled, PlayStyle, TooLong, compiling_note, cost_line, engine_first_games,
-                        level_name, play_styles, PolicySpec, style_cost, to_saved)
+from ..analysis import Cancelled, PolicySpec, TooLong, level_name, to_saved
+from ..analysis.planning import engine_first_games
+from ..analysis.sampling.warm import compiling_note
+from ..analysis.studies.skill import cost_line
+from ..analysis.studies.style import STYLE_LEVELS, PlayStyle, play_styles, style_cost
 from ..i18n import N_, gettext, plain_count, plain_size
 from ..render.style import style_csv, style_figures, style_tables
 from ..engine import Position, Rules

@@ -20,8 +20,10 @@ from typing import Any, Callable
 
 import ipywidgets as w
 
-from ..analysis import (TRAIN_DEFAULTS, PolicySpec, cache_file, estimate_training, local_cores, local_pool, read_model, read_state,
-                        train, trained_preset, write_weights)
+from ..analysis import PolicySpec
+from ..analysis.training import (TRAIN_DEFAULTS, cache_file, estimate_training, read_model, read_state, train,
+                                 trained_preset, write_weights)
+from ..analysis.workers import local_cores, local_pool
 from ..i18n import N_, current_language, gettext, ngettext, plain_count, plain_duration
 from ..engine import Rules
 from .guard import guarded, log

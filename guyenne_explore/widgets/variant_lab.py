@@ -15,25 +15,11 @@ from typing import Any, Callable, Literal
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from ..analysis import POLICIES, PolicySpec
-from ..analysis import Cancelled, TooLong
-from ..analysis import AnalysisResult
-from ..analysis import (
-    SWEEP_METRICS,
-    SWEEPABLE,
-    Run,
-    SweepPoint,
-    analyse_rule_sets,
-    changes,
-    to_saved,
-    choice_label,
-    parameter_label,
-    sweep,
-    sweep_label,
-    swept_change,
-    swept_value,
-)
-from ..analysis import engine_first_games, level_name, local_cores
+from ..analysis import POLICIES, AnalysisResult, Cancelled, PolicySpec, TooLong, level_name, to_saved
+from ..analysis.planning import engine_first_games
+from ..analysis.studies.variants import (SWEEPABLE, SWEEP_METRICS, Run, SweepPoint, analyse_rule_sets, changes,
+                                         choice_label, parameter_label, sweep, sweep_label, swept_change, swept_value)
+from ..analysis.workers import local_cores
 from ..i18n import current_language, gettext, ngettext, plain_count
 from ..engine import Position
 from ..render.plots import metrics_rows, result_figures, rows_html, sweep_figure

@@ -6,4 +6,15 @@
 - :mod:`.people`: each player and the group: accuracy, style beside the levels', which level and temperature
   their moves are likeliest under ("plays like"), the first side's advantage, sentences;
 - :mod:`.persona`: ``strong``'s weights fitted to the recorded decisions (a level ``persona@FILE``).
+
+This package is the analysis' sub-door for playtests: the floors above import the names below from it.
 """
+
+from __future__ import annotations
+
+from .persona import Persona, fit_persona
+from .reading import PlaytestError, budget_of, cache_folder, reading_cost
+from .report import LEVELS, PlaytestReport, playtest_report
+
+__all__ = ["LEVELS", "PlaytestReport", "playtest_report", "PlaytestError", "budget_of", "cache_folder", "reading_cost",
+           "Persona", "fit_persona"]

@@ -1,4 +1,7 @@
-"""The learned policy: a softmax over a linear score of each legal placement's features, from its own view.
+"""The learned policy: a softmax over a learned score of each legal placement's features, from its own view.
+
+The score is linear in the features, plus, for a model with a network (:mod:`.network`), a small rectified network
+over the same features; ``strong-linear`` plays the package's linear weights alone.
 
 Each legal placement gets the features of :data:`FEATURES` (the heuristic's ingredients, read from
 the side's view and the engine's tables: the castle's stake by the engine's scoring, the guessed

@@ -494,7 +494,18 @@ def command(rules: str, result: Trained, seed: int, games: int, popsize: int, st
              "--generations", str(result.generations), "--games", str(games), "--popsize", str(popsize)]
     if hidden_units(result.weights):
         words += ["--hidden", str(hidden_units(result.weights))]
-    return " ".join(words + (["--start", start.name] if start is not None else []))
+    return " ".join(words + (["--start", start_name(start)] if start is not None else []))
+
+
+def start_name(start: Path) -> str:
+    """How a run's ``--start`` file is recorded: a package file by its path in the source tree (the linear file a
+    shipped network was trained from), so the command runs again from a checkout; another by its name alone (a
+    user's path would say where they keep their files, and could not be run elsewhere)."""
+    tree = Path(__file__).resolve().parents[3]  # the folder that holds the package
+    try:
+        return str(Path(start).resolve().relative_to(tree))
+    except ValueError:
+        return Path(start).name
 
 
 def shipped_name(rules: str) -> str:
@@ -511,6 +522,7 @@ def write_weights(path: Path, result: Trained, rules: str, seed: int, games: int
     """The weights file the policy loads (:func:`.weights.read_model`)."""
     trained = {"rules": rules, "seed": seed, "games_a_seat": games, "popsize": popsize,
                "generations": result.generations, "validation_score": round(result.score, 4),
-               "started_from": start.name if start is not None else shipped_name(rules), "cancelled": result.cancelled,
+               "started_from": start_name(start) if start is not None else shipped_name(rules),
+               "cancelled": result.cancelled,
                "command": command(rules, result, seed, games, popsize, start)}
     write_model(path, result.weights, trained, trained_for or rules)

@@ -40,6 +40,10 @@ if TYPE_CHECKING:  # numba itself is imported by the checks and the compiling, n
 
     from ...engine import Position
 
+#: what the floors above take from this sub-door of the analysis (see the door, ``guyenne_explore.analysis``)
+__all__ = ["EVERY_GAME", "Step", "compile_in_background", "compiling_in_background", "compiling_note",
+           "compiling_seconds", "games_of", "needs_compiling", "prepare", "preparing_message", "warm", "warm_workers"]
+
 
 class Step(NamedTuple):
     """One entry point of the compiled code: what it is (a message, translated when shown), its

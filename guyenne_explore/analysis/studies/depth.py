@@ -43,6 +43,9 @@ from ..planning import plan
 from ..policies.spec import POLICIES, PolicySpec
 from .exploit import Pairing, ResponderScore
 
+#: what the floors above take from this sub-door of the analysis (see the door, ``guyenne_explore.analysis``)
+__all__ = ["BEATS", "Depth", "default_ladder", "ladder_cost", "level_games", "skill_depth"]
+
 #: the score at which a level beats the one below it
 BEATS = 0.55
 #: the levels of the default ladder, weakest first, as far as the built-in levels go

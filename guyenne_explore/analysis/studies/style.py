@@ -57,6 +57,9 @@ from ..policies.sides import compiled_sides
 from ..sampling.sample import game_rng
 from .skill import level_name
 
+#: what the floors above take from this sub-door of the analysis (see the door, ``guyenne_explore.analysis``)
+__all__ = ["LATE_ROUNDS", "STYLE_LEVELS", "LevelStyle", "PlayStyle", "play_style", "play_styles", "style_cost"]
+
 #: the levels a style run plays by default, weakest first
 STYLE_LEVELS = ("uniform", "heuristic", "strong")
 #: a hero first played in the last this many rounds of its game is "kept for the end"

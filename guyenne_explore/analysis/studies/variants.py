@@ -25,6 +25,11 @@ from ..limits import check_duration
 from ..planning import plan, surely_sampled
 from ..results import AnalysisResult
 
+#: what the floors above take from this sub-door of the analysis (see the door, ``guyenne_explore.analysis``)
+__all__ = ["SWEEP_METRICS", "SWEEPABLE", "Run", "SweepPoint", "analyse_rule_sets", "changes", "choice_label",
+           "first_player_advantage", "metric_difference", "parameter_label", "result_metrics", "sampling_cost", "sweep",
+           "sweep_label", "swept_change", "swept_value"]
+
 Progress = Callable[[int, int], "bool | None"]
 
 
