@@ -31,8 +31,9 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
     ``method`` is "exact", "sample" or "auto" (exact when the estimated tree is
     within :data:`.planning.AUTO_SECONDS` and both policies are exact, else sampled: :func:`.planning.plan`
     decides, and refuses what it must).
-    Sampling runs in this process, or on ``executor`` with identical results; with ``cores`` above one,
-    games the engine plays go to the shared local pool when no executor is given.
+    Games the engine plays run on ``executor`` with identical results, or, with ``cores`` above one, on the shared
+    local pool when no executor is given; compiled games run in this process (the plan decides where:
+    :func:`.planning.plan`).
     Unless ``fast`` is False, sampling uses the compiled games and exact
     enumeration the endgame solver where they apply (uniform policies, 2-player
     sides; see :mod:`.compiled`): the same answers, much sooner.  An explicit exact
@@ -44,10 +45,10 @@ def analyse(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), met
     ``p_exact``) or "float" (float64: the same to rounding, endgames many times sooner).
     By default an explicit "exact" uses fractions and "auto" floats.
     """
-    chosen = plan(p, policies, method, games, force, fast, arithmetic, cores, cluster=_is_cluster(executor))
-    if not _is_cluster(executor):  # (a cluster's cores are its own to count)
+    chosen = plan(p, policies, method, games, force, fast, arithmetic, cores, executor)
+    if chosen.where is not Where.CLUSTER:  # (a cluster's cores are its own to count)
         check_games(chosen, force)
-    return execute(p, chosen, seed, progress, executor)
+    return execute(p, chosen, seed, progress)
 
 
 def check_games(chosen: Plan, force: bool = False) -> None:
@@ -67,15 +68,10 @@ def exact_budget(chosen: Plan) -> Budget:
     return Budget(None if chosen.seconds is None else OVERRUN * max(chosen.seconds, AUTO_SECONDS))
 
 
-def _is_cluster(executor: Executor | None) -> bool:
-    """Whether an executor hands work to a Dask cluster (its client's ``get_executor()``)."""
-    return executor is not None and type(executor).__module__.split(".")[0] == "distributed"
-
-
-def execute(p: Position, chosen: Plan, seed: int = 0, progress: Callable[[int, int], bool | None] | None = None,
-            executor: Executor | None = None) -> AnalysisResult:
-    """Run a plan from ``p``: its exact solver, or its games on ``executor`` (None: where the plan says, the
-    shared local pool for :attr:`.planning.Where.LOCAL_CORES`, else this process)."""
+def execute(p: Position, chosen: Plan, seed: int = 0,
+            progress: Callable[[int, int], bool | None] | None = None) -> AnalysisResult:
+    """Run a plan from ``p`` as it was decided: its exact solver, or its games where the plan sends them
+    (:meth:`.planning.Plan.games_go_to`: the executor it names, else this process).  Nothing here chooses again."""
     policies = chosen.policies
     if chosen.method == "exact":
         from .exact.distribution import exact_distribution  # scipy's sparse matrices: not for a sampled run's start
@@ -87,10 +83,7 @@ def execute(p: Position, chosen: Plan, seed: int = 0, progress: Callable[[int, i
         # only endgames are summed in floats: a tree that never reaches one stays in fractions
         summed = "float" if any(isinstance(q, float) for q in dist.values()) else "fraction"
         return exact_result(p, policies, dist, states, summed, chosen)
-    if executor is None and chosen.where is Where.LOCAL_CORES:
-        from .workers import local_pool
-
-        executor = local_pool()
+    executor = chosen.games_go_to()
     if executor is not None:
         samples = sample_games_on(executor, p, policies, chosen.games, seed, progress=progress,
                                   sampler=chosen.sampler)

@@ -5,9 +5,9 @@ enumeration of every move and deal) or by sampled games (the compiled game loop,
 playing policies in Python, worth spreading over worker processes).  Which one depends on the
 policies, the rules, the point of play, the size of the tree and what the user asked for.
 :func:`plan` weighs all of it once and returns a :class:`Plan`: the method, the solver or
-sampler, the arithmetic, whether the games are worth spreading over processes, the estimated
-cost, and the reason in words the panels and the command line show.  :func:`.api.analyse`
-executes a plan and nothing else decides.
+sampler, the arithmetic, where the games go (this process, the local cores or a cluster, and the executor
+that takes them), the estimated cost, and the reason in words the panels and the command line show.
+:func:`.api.execute` carries a plan out without deciding again.
 
 The machinery keeps its own capability checks (what the compiled loop can encode, when a round
 start is an endgame); this module is the one that asks them and chooses.
@@ -18,7 +18,8 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
 from enum import Enum
 from math import comb
 from typing import TYPE_CHECKING, Iterable
@@ -131,12 +132,15 @@ def surely_sampled(p: Position, policies: tuple[str, str], method: str) -> bool:
     return method == "auto" and not can.exact and not can.endgame
 
 
-def sampling_seconds(p: Position, policies: tuple[str, str], games: int, cores: int = 1, fast: bool = True) -> float:
+def sampling_seconds(p: Position, policies: tuple[str, str], games: int, cores: int = 1, fast: bool = True,
+                     each: float | None = None) -> float:
     """Rough seconds ``games`` sampled games of ``policies`` from ``p`` take here: games the engine plays are
     spread over ``cores`` (as a plan spreads them), compiled ones play in one process (``fast=False``: the engine
-    plays them all, as in a first answer while the fast path compiles)."""
+    plays them all, as in a first answer while the fast path compiles).  ``each``: the seconds of one game on one
+    core where the caller measured them (a training run times its own model's games), else
+    :func:`seconds_a_game`'s table."""
     engine = sampler_for(p, policies, fast)[0] is Sampler.ENGINE
-    return games * seconds_a_game(p, policies, fast) / (max(1, cores) if engine else 1)
+    return games * (seconds_a_game(p, policies, fast) if each is None else each) / (max(1, cores) if engine else 1)
 
 
 def _search_seconds(spec: PolicySpec) -> float:
@@ -173,6 +177,20 @@ class Plan:
     #: made, or the sampled games' where the plan sends them (spread over the local cores it uses); None: an
     #: endgame or a forced enumeration, never refused by its cost
     cost: float | None = None
+    #: the executor the games go to, given to :func:`plan` (a process pool, a Dask client's executor); None: the
+    #: shared local pool where :attr:`where` is the local cores, else this process.  Not part of the plan's value
+    #: (two plans of the same games are equal wherever they run: a run's games are the same on any executor)
+    executor: Executor | None = field(default=None, compare=False, repr=False)
+
+    def games_go_to(self) -> Executor | None:
+        """The executor this plan's games are played on (None: this process): the one given to :func:`plan`, or the
+        shared local pool where the plan spreads its games over the local cores (started here, on the first run
+        that needs it, not when planning: a plan is also made only to say a cost)."""
+        if self.executor is None and self.where is Where.LOCAL_CORES:
+            from .workers import local_pool
+
+            return local_pool()
+        return self.executor
 
     @property
     def spread(self) -> bool:
@@ -250,12 +268,15 @@ def in_endgame(p: Position, policies: tuple[str, str]) -> bool:
 
 def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method: str = "auto", games: int = 2000,
          force: bool = False, fast: bool = True, arithmetic: str | None = None, cores: int = 1,
-         cluster: bool = False) -> Plan:
+         executor: Executor | None = None, seconds_a_game: float | None = None) -> Plan:
     """Decide what answers an analysis of ``p`` (see :func:`.api.analyse` for the arguments).
 
-    ``cores`` is how many local cores the caller lets the games use and ``cluster`` whether it offers a
-    Dask cluster: games the engine plays go to the cluster, else to the local cores when there are
-    more than one; compiled games stay in this process, where they run sooner than workers start.
+    ``cores`` is how many local cores the caller lets the games use and ``executor`` where it offers to send
+    them (a process pool, or a Dask client's executor: a cluster): games the engine plays go to the executor,
+    else to the shared local pool when there is more than one core; compiled games stay in this process, where
+    they run sooner than workers start, and so does an exact run.  The plan names that executor
+    (:meth:`Plan.games_go_to`): :func:`.api.execute` asks nothing again.  ``seconds_a_game``: one game's seconds on
+    one core where the caller measured them, for the cost (:func:`sampling_seconds`).
 
     "auto" is exact when the position is a small endgame (at most :data:`ENDGAME_DECKS_AUTO` cards in
     decks) or when both policies are exact and the estimated enumeration takes at most
@@ -310,18 +331,34 @@ def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method
         return Plan(tuple(policies), "exact", Solver.ENUMERATION if fast else Solver.PLAIN, None, 0,  # type: ignore[arg-type]
                     Where.THIS_PROCESS, arithmetic, seconds, reason, seconds)
     sampler, played = sampler_for(p, policies, fast)
-    where = Where.THIS_PROCESS
-    if sampler is Sampler.ENGINE and cluster:
-        where, played = Where.CLUSTER, gettext("{played}, on the cluster").format(played=played)
-    elif sampler is Sampler.ENGINE and cores > 1:
-        where = Where.LOCAL_CORES
-        played = ngettext("{played}, on {count} local core", "{played}, on {count} local cores", cores).format(
-            played=played, count=cores)
+    where, played = _where(sampler, played, cores, executor)
     reason = gettext("Sampled: {games} ({why}); {played}.").format(
         games=ngettext("{count} game", "{count} games", games).format(count=plain_count(games)), why=why_sampled,
         played=played)
-    cost = sampling_seconds(p, policies, games, cores if where is Where.LOCAL_CORES else 1, fast)
-    return Plan(tuple(policies), "sample", None, sampler, games, where, None, seconds, reason, cost)  # type: ignore[arg-type]
+    cost = sampling_seconds(p, policies, games, cores if where is Where.LOCAL_CORES else 1, fast, seconds_a_game)
+    return Plan(tuple(policies), "sample", None, sampler, games, where, None, seconds, reason, cost,  # type: ignore[arg-type]
+                executor if where is not Where.THIS_PROCESS else None)
+
+
+def _where(sampler: Sampler, played: str, cores: int, executor: Executor | None) -> tuple[Where, str]:
+    """Where sampled games go, and who plays them there in words: the engine's to the executor offered (a Dask
+    client's is a cluster), else over the local cores when there is more than one; compiled games in this
+    process, whatever is offered (thousands a second, sooner than a worker starts)."""
+    if sampler is not Sampler.ENGINE:
+        return Where.THIS_PROCESS, played
+    if _is_cluster(executor):
+        return Where.CLUSTER, gettext("{played}, on the cluster").format(played=played)
+    if cores > 1:
+        return Where.LOCAL_CORES, ngettext("{played}, on {count} local core", "{played}, on {count} local cores",
+                                           cores).format(played=played, count=cores)
+    if executor is not None:
+        return Where.LOCAL_CORES, gettext("{played}, on the worker processes given").format(played=played)
+    return Where.THIS_PROCESS, played
+
+
+def _is_cluster(executor: Executor | None) -> bool:
+    """Whether an executor hands work to a Dask cluster (its client's ``get_executor()``)."""
+    return executor is not None and type(executor).__module__.split(".")[0] == "distributed"
 
 
 def estimate_tree_size(p: Position, probes: int = 30, seed: int = 0) -> float:

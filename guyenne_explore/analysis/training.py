@@ -2,14 +2,21 @@
 (:mod:`.policies.train`), improved by the search (:mod:`.policies.improvement`), and read and written as files
 (:mod:`.policies.weights`).  The floors above import the names below from here, not from those modules, which
 also serve the policies themselves.
+
+A run's cost, said before it starts, is the sum of the plans of the games it plays (:func:`.planning.plan`, the one
+cost of games), at the pace measured here where the plans' table of games' seconds does not know the games: a
+network's, a self-play valued by the search.  It is reckoned here, above the planning, which the policies are under.
 """
 
 from __future__ import annotations
 
-from .policies.improvement import (IMPROVE_DEFAULTS, ImproveProgress, ImproveRun, check_improve, estimate_improve,
-                                   improve, write_improved)
-from .policies.train import (TRAIN_DEFAULTS, Trained, TrainingProgress, check_training, estimate_training, read_state,
-                             start_model, train, weights_by_feature, write_weights)
+from ..engine import Position, Rules
+from .planning import Plan, plan
+from .policies.improvement import (IMPROVE_DEFAULTS, ImproveProgress, ImproveRun, check_improve, improve,
+                                   iteration_games, self_play_seconds, write_improved)
+from .policies.train import (GAMES, MINUTES, POPSIZE, TRAIN_DEFAULTS, Cost, Trained, TrainingProgress, check_training,
+                             generation_games, read_state, start_model, train, training_pace, weights_by_feature,
+                             write_weights)
 from .policies.weights import MAX_WEIGHTS_BYTES, cache_file, model_from_text, read_model, trained_preset
 
 __all__ = ["TRAIN_DEFAULTS", "Trained", "TrainingProgress", "check_training", "estimate_training", "read_state",
@@ -17,3 +24,45 @@ __all__ = ["TRAIN_DEFAULTS", "Trained", "TrainingProgress", "check_training", "e
            "IMPROVE_DEFAULTS", "ImproveProgress", "ImproveRun", "check_improve", "estimate_improve", "improve",
            "write_improved",
            "MAX_WEIGHTS_BYTES", "cache_file", "model_from_text", "read_model", "trained_preset"]
+
+
+def generation_plans(rules: Rules, games: int, popsize: int, hidden: int, seconds_a_game: float) -> list[Plan]:
+    """A training generation's games (:func:`.policies.train.generation_games`) as plans, each game
+    ``seconds_a_game`` on one core (the run's measured pace)."""
+    start = Position.start(rules)
+    return [plan(start, pair, "sample", games=n, seconds_a_game=seconds_a_game)
+            for pair, n in generation_games(games, popsize, hidden)]
+
+
+def estimate_training(rules: Rules, games: int = GAMES, popsize: int = POPSIZE, seconds: float | None = MINUTES * 60,
+                      generations: int | None = None, workers: int = 1, sample: int = 400,
+                      hidden: int | None = None) -> Cost:
+    """The cost of a run before it starts: a generation's plans (:func:`generation_plans`) at the pace of ``sample``
+    games of the model it trains timed here (:func:`.policies.train.training_pace`), their candidates spread over
+    ``workers`` cores; a run by time takes its time, one by generations its generations at that pace."""
+    check_training(rules, 0, seconds, generations, games, popsize)
+    units, rate = training_pace(rules, hidden, sample)
+    plans = generation_plans(rules, games, popsize, units, 1 / rate)
+    each = sum(p.games for p in plans)
+    per_generation = sum(p.cost or 0.0 for p in plans) / max(1, workers)
+    if generations is None:
+        assert seconds is not None
+        return Cost(each, rate, max(1, int(seconds / per_generation)), seconds)
+    return Cost(each, rate, generations, generations * per_generation)
+
+
+def iteration_plans(rules: Rules, games: int, workers: int, seconds_a_game: float) -> list[Plan]:
+    """An improvement iteration's games (:func:`.policies.improvement.iteration_games`) as plans: the self-play,
+    which the engine plays (the search values every placement), spread over ``workers`` cores at
+    ``seconds_a_game`` a game; the validation's compiled games at the plans' own pace."""
+    start = Position.start(rules)
+    (own, n), *validation = iteration_games(games)
+    return [plan(start, own, "sample", games=n, fast=False, cores=workers, seconds_a_game=seconds_a_game),
+            *(plan(start, pair, "sample", games=m) for pair, m in validation)]
+
+
+def estimate_improve(rules: Rules, iterations: int, games: int, workers: int = 1) -> float:
+    """Seconds a run of ``iterations`` will take: each iteration's plans (:func:`iteration_plans`), its self-play at
+    the pace of one game timed here (:func:`.policies.improvement.self_play_seconds`)."""
+    plans = iteration_plans(rules, games, workers, self_play_seconds(rules))
+    return iterations * sum(p.cost or 0.0 for p in plans)

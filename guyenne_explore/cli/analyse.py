@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 import sys
+from contextlib import ExitStack
 
 from ..i18n import castle_number, ngettext, plain_count, plain_duration
 from ..i18n import gettext as _
@@ -22,30 +23,29 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     policies = policy_pair(args.policies)
     method = "exact" if args.exact else ("sample" if args.samples else "auto")
     try:
-        # games the engine plays (a search) are slow: spread over the cores by default; compiled games (uniform,
-        # the heuristic) play thousands a second here, sooner than worker processes start and load them: the plan
-        # decides where they go, and its cost is theirs there
-        cores = args.workers or (os.cpu_count() or 1)
-        chosen = plan(p, policies, method, games=args.samples or 2000, force=args.force,
-                      arithmetic="float" if args.float else None, cores=cores, cluster=bool(args.scheduler))
-        workers = args.workers or (cores if chosen.spread else 1)
-        if not args.scheduler:  # past half an hour of games on these cores: refused unless --force confirms it
-            check_games(chosen, args.force)
-        if chosen.method == "sample":  # compiled games, or a search's compiled rollouts
-            prepare_fast_path(policies)
-        if chosen.spread:  # the engine's games take minutes where compiled ones take a second: said first
-            print(_("{games} games played by the engine: {duration} on one core (Ctrl-C stops)").format(
-                games=plain_count(chosen.games), duration=plain_duration(sampling_seconds(p, policies, chosen.games))),
-                file=sys.stderr)
-        if args.scheduler:  # a Dask cluster: the same games as here, spread over its workers
-            with scheduler(args.scheduler) as client:
-                result = execute(p, chosen, args.seed, executor=client.get_executor())
-        elif workers > 1 and chosen.method == "sample":
-            from ..analysis.workers import process_pool  # started safely after compiled games (see there)
+        with ExitStack() as held:
+            # games the engine plays (a search) are slow: spread over the cores by default (the shared local pool),
+            # over --workers processes, or on a Dask cluster; compiled games (uniform, the heuristic) play thousands a
+            # second here, sooner than worker processes start and load them: the plan decides where they go, and
+            # its cost is theirs there
+            cores = args.workers or (os.cpu_count() or 1)
+            offered = None
+            if args.scheduler:  # a Dask cluster: the same games as here, spread over its workers
+                offered = held.enter_context(scheduler(args.scheduler)).get_executor()
+            elif args.workers and args.workers > 1:
+                from ..analysis.workers import process_pool  # its workers start with the first game sent to it
 
-            with process_pool(workers) as pool:
-                result = execute(p, chosen, args.seed, executor=pool)
-        else:
+                offered = held.enter_context(process_pool(args.workers))
+            chosen = plan(p, policies, method, games=args.samples or 2000, force=args.force,
+                          arithmetic="float" if args.float else None, cores=cores, executor=offered)
+            if not args.scheduler:  # past half an hour of games on these cores: refused unless --force confirms it
+                check_games(chosen, args.force)
+            if chosen.method == "sample":  # compiled games, or a search's compiled rollouts
+                prepare_fast_path(policies)
+            if chosen.spread:  # the engine's games take minutes where compiled ones take a second: said first
+                print(_("{games} games played by the engine: {duration} on one core (Ctrl-C stops)").format(
+                    games=plain_count(chosen.games),
+                    duration=plain_duration(sampling_seconds(p, policies, chosen.games))), file=sys.stderr)
             result = execute(p, chosen, args.seed)
     except ExactOutOfReach as exc:
         raise Refused(_("{error} with --force (Ctrl-C stops it)").format(error=exc) if exc.forceable else str(exc)) \

@@ -366,7 +366,7 @@ def scratch(n_kinds, max_sum, scoring, pile_cards):
     class table and candidate sets, the pools of both sides and their keys, the memo of chances by
     sum and its keys, two card sets, a table's scores and the pick, both sides' draw piles (of up
     to ``pile_cards`` cards, :func:`.kernel.new_piles`), then the learned policy's features of one move and
-    its network's inputs by set and castle class (:mod:`.strong_kernel`).  Without a side that ``scoring``
+    its network's inputs by set and castle class and a move's stake (:mod:`.strong_kernel`).  Without a side that ``scoring``
     its moves, the policy's parts have no room (uniform games allocate next to nothing)."""
     moves = MAX_MOVES if scoring else 0
     options = MAX_OPTIONS if scoring else 0
@@ -377,7 +377,8 @@ def scratch(n_kinds, max_sum, scoring, pile_cards):
             np.empty((memo, max_sum + 1), np.float64),
             np.full(memo, -1, np.int64), np.zeros(n_kinds, np.int64), np.zeros(n_kinds, np.int64),
             np.zeros(3, np.int64), np.zeros(2, np.int64), np.zeros((2, pile_cards + 2), np.int64),
-            np.empty(N_FEATURES, np.float64), np.empty((4, options, MAX_HIDDEN if scoring else 0), np.float64))
+            np.empty(N_FEATURES, np.float64), np.empty((4, options, MAX_HIDDEN if scoring else 0), np.float64),
+            np.empty(MAX_HIDDEN, np.float64))
 
 
 @njit(cache=True, error_model="numpy")

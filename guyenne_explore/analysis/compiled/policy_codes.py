@@ -53,7 +53,8 @@ SCORE_GROUPS = ((F_SPENT, F_SIZE, F_HERO, F_SHARE, F_LONE, F_HIDDEN, F_ANSWER, F
                 (F_GAIN, F_STAKE, F_RISK))
 G_CARDS, G_CLASS, G_STAKE = SCORE_GROUPS
 #: where the learned policy's network starts in its row, after the weights: its number of hidden units H (0, or
-#: a row that ends before it: the linear policy), then H rows of one input weight a feature, H biases and H output
+#: a row that ends before it: the linear policy), then its input weights a feature at a time (feature k's weight
+#: into unit j at ``k * H + j``: the compiled loop's inner loops run over the units), H biases and H output
 #: weights.  A move's score is ``w . phi + sum_j v_j max(0, b_j + U_j . phi)``: the linear score (so a network
 #: whose output weights are 0 plays exactly the linear policy it starts from) plus a small network over the
 #: same features, which can weigh them together (the hero with the set's size, the stake with the chance).

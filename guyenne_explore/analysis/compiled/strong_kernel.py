@@ -92,7 +92,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     hidden = bluffs[table, code, 1] if opening else -1
     w = hp[N_HEURISTIC:]
     units = int(hp[NETWORK_AT]) if hp.shape[0] > NETWORK_AT else 0
-    x, hid = work[16], work[17]
+    x, hid, unit = work[16], work[17], work[18]
     # the score in the order of sides.SCORE_GROUPS: each set's own features (part[3, 0, r]) ...
     for r in range(n_opt):
         row = first_row + r
@@ -122,7 +122,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
             s = s + w[i] * f[i]
         part[3, 0, r] = s
         if units > 0:
-            group_inputs(hp, units, G_CARDS, f, hid[3, r])
+            group_inputs(hp, units, G_CARDS, f, hid, 3, r)
     # ... each set's features with a castle's class (its chance part[c1, 0, r], their sum part[c1, 1, r]) ...
     for c1 in range(3):
         if not present & (1 << c1):
@@ -149,7 +149,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
             for i in G_CLASS:
                 s = s + w[i] * f[i]
             if units > 0:
-                group_inputs(hp, units, G_CLASS, f, hid[c1, r])
+                group_inputs(hp, units, G_CLASS, f, hid, c1, r)
             part[c1, 0, r] = p
             part[c1, 1, r] = s
     # ... and the castle's stake: a move's score is (cards + class) + stake
@@ -170,7 +170,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
             scores[n] = (part[3, 0, r] + part[c1, 1, r]) + s
             if units > 0:  # the network's term: its inputs summed by group, the set's and class's worked out once
                 x[F_GAIN], x[F_STAKE], x[F_RISK] = gain, stake, risk
-                scores[n] = scores[n] + network_term(hp, units, hid[3, r], hid[c1, r], x)
+                scores[n] = scores[n] + network_term(hp, units, hid, c1, r, x, unit)
             n += 1
     _softmax(scores, n, hp[P_TEMPERATURE], hp[P_RESOLUTION], wts)
     move = _pick(wts, n, rng, out_pick)
@@ -182,32 +182,41 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
-def group_inputs(hp, units, group, f, out):
+def group_inputs(hp, units, group, f, out, c, r):
     """Each hidden unit's input from one group of :data:`.policy_codes.SCORE_GROUPS` (``sum U_jk f_k`` over the group
-    in its order, from 0.0) into ``out[j]``: a set's and a castle class's are worked out once, not once a move."""
+    in its order, from 0.0) into ``out[c, r, j]`` (a set's, ``c`` = 3, or its castle class's): worked out once a set
+    or class, not once a move.  The input weights are stored a feature at a time (:data:`.policy_codes.NETWORK_AT`),
+    so the inner loop runs over the units, contiguous: each unit's sum is still added in the group's order."""
     u0 = NETWORK_AT + 1
     for j in range(units):
-        s = 0.0
-        for k in group:
-            s = s + hp[u0 + j * N_FEATURES + k] * f[k]
-        out[j] = s
+        out[c, r, j] = 0.0
+    for k in group:
+        fk = f[k]
+        base = u0 + k * units
+        for j in range(units):
+            out[c, r, j] = out[c, r, j] + hp[base + j] * fk
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
-def network_term(hp, units, cards, control, x):
+def network_term(hp, units, hid, c1, r, x, stake):
     """The network's part of a move's score, ``sum_j v_j max(0, b_j + U_j . phi)``, read from the side's row at
     :data:`.policy_codes.NETWORK_AT`: each unit's input is ``b_j + ((cards_j + control_j) + stake_j)``, the groups'
-    sums as the linear score groups them (``cards`` and ``control`` from :func:`group_inputs`, the stake's from
-    ``x``); summed as the Python twin (:func:`..policies.network.network_term`) sums it."""
+    sums as the linear score groups them (the set's ``hid[3, r]`` and its class's ``hid[c1, r]`` from
+    :func:`group_inputs`, the stake's from ``x`` into ``stake``); summed as the Python twin
+    (:func:`..policies.network.network_term`) sums it."""
     u0 = NETWORK_AT + 1
     b0 = u0 + units * N_FEATURES
     v0 = b0 + units
+    for j in range(units):
+        stake[j] = 0.0
+    for k in G_STAKE:
+        xk = x[k]
+        base = u0 + k * units
+        for j in range(units):
+            stake[j] = stake[j] + hp[base + j] * xk
     out = 0.0
     for j in range(units):
-        s = 0.0
-        for k in G_STAKE:
-            s = s + hp[u0 + j * N_FEATURES + k] * x[k]
-        a = hp[b0 + j] + ((cards[j] + control[j]) + s)
+        a = hp[b0 + j] + ((hid[3, r, j] + hid[c1, r, j]) + stake[j])
         if a > 0.0:  # a rectified unit: no transcendental a move, the compiled loop's pace kept
             out = out + hp[v0 + j] * a
     return out

@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import os
 import random
 import time
@@ -341,15 +340,22 @@ def _spread(executor: Any, rules: Any, weights: Sequence[float], seed: int, iter
         hold.close()
 
 
-def estimate_improve(rules: Rules, iterations: int, games: int, workers: int = 1) -> float:
-    """Seconds a run will take, from one self-play game timed here (after the compiled loop is ready):
-    ``iterations * games`` such games over ``workers`` cores."""
+def self_play_seconds(rules: Rules) -> float:
+    """Seconds one self-play game takes here, timed after the compiled loop is ready: the engine's game with the
+    search valuing every placement, which no table of games' seconds knows (the run's cost is its plans', at this
+    pace: ``analysis.training.estimate_improve``)."""
     x0 = default_start(rules)
     self_play(rules.to_json(), x0, 0, -1, 1)  # compiled (or loaded from numba's cache) before the clock starts
     t = time.perf_counter()
     self_play(rules.to_json(), x0, 0, -1, 0)
-    each = time.perf_counter() - t
-    return math.ceil(iterations * games / max(1, workers)) * each
+    return time.perf_counter() - t
+
+
+def iteration_games(games: int) -> list[tuple[tuple[str, str], int]]:
+    """The games one iteration plays, as the levels of the two seats and how many: ``games`` of ``strong``'s
+    self-play, then its validation against the heuristic and the start in both seats (:func:`validation`)."""
+    seats = [(("strong", level), (level, "strong")) for level in ("heuristic", "strong")]
+    return [(("strong", "strong"), games)] + [(pair, VALIDATION_GAMES) for both in seats for pair in both]
 
 
 def write_improved(path: Path, result: Trained, rules: str, seed: int, games: int, iterations: int,

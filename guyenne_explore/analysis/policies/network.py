@@ -1,8 +1,8 @@
 """The learned policy's network: the numbers after its linear weights, and the score term they add.
 
 A model is one tuple of numbers: a weight for each feature of :data:`FEATURES` (the linear policy), then, for a
-network, its number of hidden units ``H``, ``H`` rows of one input weight a feature (``U``), ``H`` biases (``b``)
-and ``H`` output weights (``v``) -- the layout of the compiled loop's row after
+network, its number of hidden units ``H``, its input weights ``U`` a feature at a time (a file writes them as one
+row a unit), ``H`` biases (``b``) and ``H`` output weights (``v``) -- the layout of the compiled loop's row after
 :data:`~..compiled.policy_codes.NETWORK_AT`, so the Python twin and the compiled one read the same numbers.  A
 move's score is ``w . phi + sum_j v_j max(0, b_j + U_j . phi)``: the linear score plus a network over the same
 features, which weighs them together (the hero with the set's size and the opening, the stake with the chance),
@@ -44,18 +44,19 @@ def network_term(net: Sequence[float], phi: Sequence[float]) -> float:
     v0 = b0 + units
     out = 0.0
     for j in range(units):
-        row = 1 + j * n
-        cards, control, stake = (_group(net, row, phi, group) for group in SCORE_GROUPS)
+        cards, control, stake = (_group(net, units, j, phi, group) for group in SCORE_GROUPS)
         a = net[b0 + j] + ((cards + control) + stake)
         if a > 0.0:  # a rectified unit (max(0, a)), as the compiled twin
             out = out + net[v0 + j] * a
     return out
 
 
-def _group(net: Sequence[float], row: int, phi: Sequence[float], group: Sequence[int]) -> float:
+def _group(net: Sequence[float], units: int, j: int, phi: Sequence[float], group: Sequence[int]) -> float:
+    """Unit ``j``'s input from one group of features, in the group's order from 0.0 (input weights a feature at
+    a time: feature k's weight into unit j at ``1 + k * units + j``)."""
     s = 0.0
     for k in group:
-        s = s + net[row + k] * phi[k]
+        s = s + net[1 + k * units + j] * phi[k]
     return s
 
 
@@ -74,7 +75,7 @@ def network_tail(units: object, inputs: object, biases: object, outputs: object,
             raise ValueError(gettext("{where}: network.{name} must be a list of {units} numbers").format(
                 where=where, name=name, units=units))
     assert isinstance(biases, list) and isinstance(outputs, list)  # checked just above
-    flat = [x for r in rows for x in r] + biases + outputs
+    flat = [rows[j][k] for k in range(len(FEATURES)) for j in range(units)] + biases + outputs  # a feature at a time
     for x in flat:
         if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
             raise ValueError(gettext("{where}: the network's numbers must be finite numbers, not {value}").format(
@@ -89,5 +90,5 @@ def network_json(net: Sequence[float]) -> dict[str, object]:
     units, n = int(net[0]), len(FEATURES)
     u0, b0 = 1, 1 + units * n
     v0 = b0 + units
-    return {"hidden": units, "inputs": [list(net[u0 + j * n:u0 + (j + 1) * n]) for j in range(units)],
+    return {"hidden": units, "inputs": [[net[u0 + k * units + j] for k in range(n)] for j in range(units)],
             "biases": list(net[b0:v0]), "outputs": list(net[v0:v0 + units])}

@@ -209,13 +209,25 @@ def validation_score(start: Position, x: Sequence[float], x0: Sequence[float], g
     return (score(start, x, Heuristic().compiled(), games, base) + score(start, x, Strong(x0).compiled(), games, base)) / 2
 
 
-def games_a_generation(games: int, popsize: int, hidden: int = 0) -> int:
-    """Games one generation plays: each candidate against the pool in both seats, then the mean's validation; for
-    a network, with its full league and its share of the exploiters' training (one every :data:`LEAGUE_EVERY`)."""
+def generation_games(games: int, popsize: int, hidden: int = 0) -> list[tuple[tuple[str, str], int]]:
+    """The games one generation plays, as the levels of the two seats and how many: every candidate (the learned
+    policy, ``strong``) against each policy of the pool (:func:`pool_sides`: the heuristic, then past models) in
+    both seats, then the mean's validation against the heuristic and its start; for a network, with its full
+    league and its share of the exploiters' training (one every :data:`LEAGUE_EVERY`: strong against strong).
+    The run's cost is these games' plans (``analysis.training.estimate_training``)."""
     zeros = [0.0] * len(FEATURES)
-    pool = len(pool_sides(zeros, zeros)) + (LEAGUE_SIZE if hidden else 0)
-    exploiters = (EXPLOITER_GENERATIONS * EXPLOITER_POPSIZE * 2 * games) // LEAGUE_EVERY if hidden else 0
-    return popsize * pool * 2 * games + 2 * 2 * 2 * games + exploiters
+    pool = ("heuristic",) + ("strong",) * (len(pool_sides(zeros, zeros)) - 1 + (LEAGUE_SIZE if hidden else 0))
+    seats = [(("strong", level), (level, "strong")) for level in pool]
+    out = [(pair, popsize * games) for both in seats for pair in both]
+    out += [(pair, 2 * games) for both in seats[:2] for pair in both]  # the validation: the heuristic, the start
+    if hidden:
+        out.append((("strong", "strong"), (EXPLOITER_GENERATIONS * EXPLOITER_POPSIZE * 2 * games) // LEAGUE_EVERY))
+    return out
+
+
+def games_a_generation(games: int, popsize: int, hidden: int = 0) -> int:
+    """Games one generation plays (:func:`generation_games`)."""
+    return sum(n for _pair, n in generation_games(games, popsize, hidden))
 
 
 def default_start(rules: Rules) -> tuple[float, ...]:
@@ -227,26 +239,18 @@ def default_start(rules: Rules) -> tuple[float, ...]:
     return shipped(preset_file(rules))
 
 
-def estimate_training(rules: Rules, games: int = GAMES, popsize: int = POPSIZE, seconds: float | None = MINUTES * 60,
-             generations: int | None = None, workers: int = 1, sample: int = 400, hidden: int | None = None) -> Cost:
-    """The cost of a run before it starts, from ``sample`` games of the learned policy against the heuristic
-    timed here (after the compiled loop is ready): a run by time takes its time, one by generations
-    its generations at that pace over ``workers`` cores."""
-    check_training(rules, 0, seconds, generations, games, popsize)
+def training_pace(rules: Rules, hidden: int | None = None, sample: int = 400) -> tuple[int, float]:
+    """The hidden units a run under ``rules`` trains (``hidden``, else its starting model's) and its games a second
+    here: ``sample`` games of that model against the heuristic, timed after the compiled loop is ready, with the
+    network it trains (which costs most of a game: the table of games' seconds the plans keep does not know it)."""
     start = Position.start(rules)
     units = hidden_units(default_start(rules)) if hidden is None else hidden
-    x0 = with_network(default_start(rules), units, 0)  # timed with the network it trains: it costs most of a game
+    x0 = with_network(default_start(rules), units, 0)
     heuristic = Heuristic().compiled()
     score(start, x0, heuristic, 2, 0)  # compiled (or loaded from numba's cache) before the clock starts
     t0 = time.perf_counter()
     score(start, x0, heuristic, max(1, sample // 2), 0)
-    rate = 2 * max(1, sample // 2) / max(time.perf_counter() - t0, 1e-9)
-    each = games_a_generation(games, popsize, units)
-    per_generation = each / (rate * max(1, workers))
-    if generations is None:
-        assert seconds is not None
-        return Cost(each, rate, max(1, int(seconds / per_generation)), seconds)
-    return Cost(each, rate, generations, generations * per_generation)
+    return units, 2 * max(1, sample // 2) / max(time.perf_counter() - t0, 1e-9)
 
 
 def check_training(rules: Rules, seed: int, seconds: float | None, generations: int | None, games: int = GAMES,

@@ -207,12 +207,12 @@ def play_seats(rules: Rules, weaker: str, stronger: str, games: int, seed: int,
     start = Position.start(rules)
     halves: list[list[Game]] = []
     for policies in ((stronger, weaker), (weaker, stronger)):
-        chosen = plan(start, policies, "sample", games=games, fast=fast)
+        chosen = plan(start, policies, "sample", games=games, fast=fast, executor=executor)
         step = None
         if on_games is not None:
             def step(done: int, of: int, before: int = len(halves) * games) -> bool | None:
                 return on_games(before + done)
-        halves.append(execute(start, chosen, seed, step, executor if chosen.spread else None).samples)
+        halves.append(execute(start, chosen, seed, step).samples)
     return halves[0], halves[1]
 
 

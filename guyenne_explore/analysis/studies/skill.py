@@ -209,13 +209,12 @@ def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[s
                 progress(gettext("{label} under {level}: {count} games").format(
                     label=label, level=level_name(level), count=n))
             q = start.under(rules)
-            chosen = plan(q, (level, level), "sample", games=n, fast=fast)
-            spread = executor if chosen.spread else None
+            chosen = plan(q, (level, level), "sample", games=n, fast=fast, executor=executor)
             step = None
             if on_games is not None:
                 def step(done: int, of: int, offset: int = offset) -> bool | None:
                     return on_games(offset + done, total)
-            r = execute(q, chosen, seed, step, spread)
+            r = execute(q, chosen, seed, step)
             offset += n
             found[label] = {m.name: m for m in r.metrics() if m.name in metrics}
         for label in labels:

@@ -58,9 +58,9 @@ class PlayedMeasure:
         start = Position.start(rules)
         seed = rung_seed(self.seed, rung)
         new = games - len(self._games)
-        chosen = plan(start, self.policies, "sample", games=new)
+        chosen = plan(start, self.policies, "sample", games=new, executor=self.executor)
         step = None if tick is None else (lambda done, of: tick(done))
-        self._games += execute(start, chosen, seed, step, self.executor if chosen.spread else None).samples
+        self._games += execute(start, chosen, seed, step).samples
         out = named(self._games, rules.first_side)
         if self.ladder:
             played = new
