@@ -193,3 +193,28 @@ def test_strong_linear_plays_the_linear_file_and_strong_the_presets_file(preset)
     assert compiled_sides(("strong-linear", "strong"), rules) == (Strong(linear).compiled(rules),
                                                                   Strong(Strong().model_for(rules)).compiled(rules))
     assert PolicySpec.parse("strong-linear").policy().name == "strong-linear"
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_each_presets_network_records_the_command_that_trains_it_again(preset):
+    """A shipped network says how it was made: trained for its preset, by ``train --hidden`` from the preset's
+    linear file (by its path in the source tree), the seed and generations that give it again."""
+    rules = Rules.preset(preset)
+    model = files.read_model(files.preset_file(rules))
+    if not hidden_units(model.weights):
+        pytest.skip(f"{preset} ships the linear weights alone")
+    command = model.trained["command"]
+    assert model.trained_for == preset
+    assert f"--rules {preset} " in command and f"--hidden {hidden_units(model.weights)}" in command
+    assert command.endswith(f"--start guyenne_explore/analysis/policies/weights/linear/{preset}.json")
+    assert f"--generations {model.trained['generations']} " in command
+
+
+def test_cma_varies_a_networks_numbers_a_unit_at_a_time_and_back():
+    """The numbers a run varies list the input weights a unit at a time (a file's rows), whatever the row's
+    layout, and :func:`train.model_of` is their inverse: a run's search does not follow the compiled loop's layout."""
+    x = train.vector(NET)
+    assert len(x) == len(NET) - 1 and train.model_of(x, 8) == NET
+    rows = network_json(NET[len(FEATURES):])["inputs"]
+    assert list(x[len(FEATURES):len(FEATURES) + 8 * len(FEATURES)]) == [v for row in rows for v in row]
+    assert train.vector(EVERY) == EVERY and train.model_of(EVERY, 0) == EVERY

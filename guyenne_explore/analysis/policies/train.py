@@ -171,27 +171,37 @@ def exploiter(start: Position, target: Sequence[float], seed: int, games: int,
 
 
 def vector(model: Sequence[float]) -> tuple[float, ...]:
-    """The numbers CMA-ES varies of a model: all but its count of hidden units (which a run keeps)."""
+    """The numbers CMA-ES varies of a model: all but its count of hidden units (which a run keeps), a network's
+    input weights a unit at a time (as a file writes them; the model keeps them a feature at a time for the
+    compiled loop), so a run's search is the same whatever the layout of the row."""
     n = len(FEATURES)
-    return tuple(model[:n]) + tuple(model[n + 1:]) if len(model) > n else tuple(model)
+    units = hidden_units(model)
+    if not units:
+        return tuple(model)
+    inputs = np.asarray(model[n + 1:n + 1 + units * n], np.float64).reshape(n, units)  # [feature, unit]
+    return tuple(model[:n]) + tuple(float(v) for v in inputs.T.ravel()) + tuple(model[n + 1 + units * n:])
 
 
 def model_of(x: Sequence[float], hidden: int) -> tuple[float, ...]:
     """The model of CMA-ES's numbers ``x`` (:func:`vector`'s inverse), checked."""
     n = len(FEATURES)
     numbers = [float(v) for v in x]
-    return checked_weights(None, numbers[:n] + [float(hidden)] + numbers[n:] if hidden else numbers)
+    if not hidden:
+        return checked_weights(None, numbers)
+    inputs = np.asarray(numbers[n:n + hidden * n], np.float64).reshape(hidden, n)  # [unit, feature]
+    return checked_weights(None, numbers[:n] + [float(hidden)] + [float(v) for v in inputs.T.ravel()]
+                           + numbers[n + hidden * n:])
 
 
 def with_network(model: Sequence[float], hidden: int, seed: int) -> tuple[float, ...]:
     """``model`` with a network of ``hidden`` units: its own if it has one of that size; else its linear weights,
-    then seeded small input weights, zero biases and zero output weights, so it plays exactly its linear part
-    until training moves the outputs."""
+    then seeded small input weights (drawn a unit at a time), zero biases and zero output weights, so it plays
+    exactly its linear part until training moves the outputs."""
     if hidden == 0 or hidden_units(model) == hidden:
         return tuple(model) if hidden else tuple(model[:len(FEATURES)])
     rng = np.random.RandomState(seed % (2 ** 32))
     inputs = rng.normal(0.0, INPUT_SCALE, hidden * len(FEATURES))
-    return tuple(model[:len(FEATURES)]) + (float(hidden), *map(float, inputs)) + (0.0,) * (2 * hidden)
+    return model_of(tuple(model[:len(FEATURES)]) + tuple(map(float, inputs)) + (0.0,) * (2 * hidden), hidden)
 
 
 def validation(start: Position, x: Sequence[float], settings: Settings) -> float:
