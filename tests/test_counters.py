@@ -155,11 +155,14 @@ def test_the_counters_built_on_strong_know_the_weights_they_are_given():
     """Benchmarking other weights (``bench_strong.py --weights FILE``): the exploiter reads and plays
     those weights, the model reader reads them, the control plays them as its own and models its
     opponent as the heuristic; by default the package's weights."""
+    from guyenne_explore.analysis.compiled.policy_codes import FEATURES
     from guyenne_explore.analysis.policies.strong import Strong
 
     rules = Rules.preset("advanced")
     shipped = Strong().compiled(rules)
-    other = Strong(weights=[0.2 * w for w in Strong().model_for(rules)])
+    model = Strong().model_for(rules)
+    n = len(FEATURES)
+    other = Strong(weights=[0.2 * w for w in model[:n]] + list(model[n:]))  # its linear weights scaled, its network kept
     assert other.compiled(rules).params != shipped.params
     exploiter, reader, control = ModelExploiter(model=other), ModelReader(model=other), StrongLookahead(model=other)
     assert exploiter._model(rules)[1].params == exploiter._own(rules)[1].params == other.compiled(rules).params

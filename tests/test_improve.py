@@ -107,7 +107,7 @@ def test_cancel_stops_the_run_at_once_keeping_the_start():
         return len(asked) < 3
 
     result = im.improve(TINY, 1, 5, games=50, progress=progress)
-    assert result.cancelled and result.weights == Strong().model_for(TINY) and len(asked) == 3
+    assert result.cancelled and result.weights == Strong(linear=True).model_for(TINY) and len(asked) == 3
     assert asked[0].iteration == 0 and asked[0].iterations == 5 and asked[0].games == 50
 
 
@@ -177,7 +177,7 @@ def test_cancel_on_a_process_pool_stops_its_workers_and_keeps_the_start():
 
     with process_pool(2) as pool:
         result = im.improve(TINY, 1, 3, games=40, executor=pool, progress=progress)
-        assert result.cancelled and result.weights == Strong().model_for(TINY)
+        assert result.cancelled and result.weights == Strong(linear=True).model_for(TINY)
         assert asked[-1].iteration == 0 and workers
         # its workers stopped at their next decision and the pool plays on, or they did not and were killed
         if any(w.is_alive() for w in workers):

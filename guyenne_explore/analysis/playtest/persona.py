@@ -118,7 +118,8 @@ def _objective(w: np.ndarray, data: _Stacked, w0: np.ndarray, pull: float) -> tu
 def fit_persona(records: Sequence[GameRecord], people_only: bool = True, pull: float = PULL,
                 start: Sequence[float] | None = None) -> Persona:
     """``strong``'s weights fitted to the records' placements (see the module's words); ``start``: the weights to
-    start from and pull towards (default: the package's for the first record's rules).  A PlaytestError where no
+    start from and pull towards (default: the package's linear weights for the first record's rules, strong-linear's:
+    a persona fits a linear score).  A PlaytestError where no
     placement was recorded."""
     from scipy.optimize import minimize
 
@@ -126,7 +127,7 @@ def fit_persona(records: Sequence[GameRecord], people_only: bool = True, pull: f
     if not data:
         raise PlaytestError(gettext("no placement by a person in these records: nothing to fit"))
     rules = records[0].start.rules
-    w0 = np.array(start if start is not None else files.shipped(files.preset_file(rules)), np.float64)
+    w0 = np.array(start if start is not None else files.shipped(files.preset_file(rules, linear=True)), np.float64)
     stacked = _Stacked.of(data)
     found = minimize(_objective, w0, args=(stacked, w0, pull), jac=True, method="L-BFGS-B")
     w = np.asarray(found.x, np.float64)

@@ -72,7 +72,7 @@ from ..workers import TaskSignal
 from .heuristic import TEMPERATURE
 from .search import ISMCTS
 from .strong import Strong, checked_weights, features, seen_facts
-from .train import Trained, default_start, gathered, validation_score
+from .train import Trained, gathered, linear_start, validation_score
 
 #: rollout games that value each candidate at a decision (the search's ``search:400`` plays about as many;
 #: four times as many held the model exploiter no better: ``benchmarks/bench_strong.py``)
@@ -131,7 +131,7 @@ def check_improve(rules: Rules, seed: int, iterations: int, games: int,
         raise ValueError(gettext("--iterations: at least 1 iteration, not {value}").format(value=iterations))
     if games < 1:
         raise ValueError(gettext("--games: at least 1 game an iteration, not {value}").format(value=games))
-    named = dict(zip(FEATURES, default_start(rules))) if start_from is None else start_from
+    named = dict(zip(FEATURES, linear_start(rules))) if start_from is None else start_from
     return ImproveSettings(rules.to_json(), seed, games, tuple(float(named.get(n, 0.0)) for n in FEATURES))
 
 
@@ -344,7 +344,7 @@ def self_play_seconds(rules: Rules) -> float:
     """Seconds one self-play game takes here, timed after the compiled loop is ready: the engine's game with the
     search valuing every placement, which no table of games' seconds knows (the run's cost is its plans', at this
     pace: ``analysis.training.estimate_improve``)."""
-    x0 = default_start(rules)
+    x0 = linear_start(rules)
     self_play(rules.to_json(), x0, 0, -1, 1)  # compiled (or loaded from numba's cache) before the clock starts
     t = time.perf_counter()
     self_play(rules.to_json(), x0, 0, -1, 0)

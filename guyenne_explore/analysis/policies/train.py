@@ -249,6 +249,13 @@ def default_start(rules: Rules) -> tuple[float, ...]:
     return shipped(preset_file(rules))
 
 
+def linear_start(rules: Rules) -> tuple[float, ...]:
+    """The package's linear weights for ``rules`` (``strong-linear``'s): where the linear fits start, the improvement
+    by the search and a persona fitted to people's games, which fit a linear score (a network's numbers are
+    trained by self-play alone)."""
+    return shipped(preset_file(rules, linear=True))
+
+
 def training_pace(rules: Rules, hidden: int | None = None, sample: int = 400) -> tuple[int, float]:
     """The hidden units a run under ``rules`` trains (``hidden``, else its starting model's) and its games a second
     here: ``sample`` games of that model against the heuristic, timed after the compiled loop is ready, with the
