@@ -40,7 +40,7 @@ def test_cancel_in_the_variant_lab_stops_search_play_and_frees_the_next_run(tmp_
             app.show_tab(page, "Variant lab")
             lab = page.locator(".guyenne-variant-lab")
             lab.get_by_label("English", exact=True).select_option("search")
-            games = lab.locator(".widget-inline-hbox", has_text="Games").locator("input")
+            games = lab.get_by_label("Games", exact=True)  # not the counter-strategy check's "Games a seat"
             games.fill("300")
             games.press("Enter")
             page.wait_for_timeout(300)  # the values reach the kernel before the click does
@@ -49,7 +49,7 @@ def test_cancel_in_the_variant_lab_stops_search_play_and_frees_the_next_run(tmp_
             page.wait_for_function("""() => [...document.querySelectorAll('.guyenne-variant-lab .widget-label')]
                 .some((d) => /^[1-9][0-9]*\\/600$/.test(d.textContent.trim()))""", timeout=300_000)
             page.wait_for_selector(".guyenne-variant-lab .widget-label:has-text('left')", timeout=60_000)
-            lab.locator("button", has_text="Cancel").click()
+            lab.locator("button:not([disabled])", has_text="Cancel").click()  # the run's, not the idle counter check's
             page.wait_for_selector(".guyenne-variant-lab :text('Cancelled')", timeout=30_000)
             page.screenshot(path=str(app.ARTIFACTS / "cancelled-variant-lab-1280x800.png"))
             assert busy_seconds() < 0.5  # nothing computes for the cancelled run any more

@@ -12,6 +12,15 @@ runs out or the run is cancelled, and written as the weights file.
 The validation games are the seed's, so the best score a run reports is biased upward by its choice
 among many means: ``benchmarks/bench_strong.py`` measures on other seeds.
 
+A network (``--hidden N``, :mod:`.network`) is trained the same way, CMA-ES with a diagonal covariance over its
+numbers (its input weights a unit at a time, :func:`vector`), from its linear weights with output weights at 0, so it
+first plays exactly the linear policy it refines; its pool also holds a league (:data:`LEAGUE_SIZE` latest): every
+:data:`LEAGUE_EVERY` generations the best so far joins it with an :func:`exploiter` trained against that snapshot by
+the same CMA-ES, so that what exploits it is trained against (a double-oracle league, as in PSRO, with evolution
+strategies as the oracle: the compiled loop plays thousands of games a second, which a gradient learner's data
+collection from traces would not use as fully on two cores).  The counters of :mod:`.counters` are not in the league
+(each plays its games in Python, a hundred times slower); ``benchmarks/bench_exploit.py`` measures them.
+
 Reproducible: CMA-ES draws from its own seeded stream (a ``numpy.random.RandomState`` handed to cma
 as its ``randn``, never numpy's global one) and the games from theirs, so the same seed gives the same
 weights for the same number of generations, whether a generation's candidates are scored here, on a
