@@ -164,8 +164,9 @@ def test_bot_games_give_puzzles_under_each_preset(preset):
 
 
 def test_bot_games_stop_at_the_most_games():
-    found, played = puzzles_from_bot_games("base", wanted=1, most=1, seed=0, finder=PuzzleFinder(games=100))
-    assert (found, played) == ([], 1)
+    """Fewer puzzles than wanted in the games allowed: the run stops at the most games, with what it found."""
+    found, played = puzzles_from_bot_games("base", wanted=50, most=1, seed=0, finder=PuzzleFinder(games=100))
+    assert played == 1 and len(found) < 50
 
 
 def test_cli_plays_bot_games_until_the_puzzles_wanted(tmp_path, capsys):
