@@ -292,3 +292,14 @@ def served(port: int, log: pathlib.Path) -> Iterator[tuple[str, Any]]:
     require()
     with voila_app(port, log) as url, chromium() as browser:
         yield url, browser
+
+
+def command_line(proc: Any) -> list[str]:
+    """A process's command line (a ``psutil.Process``); none for one that has ended (a kernel killed by an earlier
+    test and not yet reaped is a zombie, whose command line cannot be read)."""
+    import psutil
+
+    try:
+        return proc.cmdline()
+    except (psutil.ZombieProcess, psutil.NoSuchProcess):
+        return []

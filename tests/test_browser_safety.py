@@ -73,10 +73,10 @@ def test_the_token_is_in_no_command_line_and_not_passed_on_to_kernels(browser_ap
     try:
         token = urllib.parse.parse_qs(urllib.parse.urlparse(url).query)["token"][0]
         processes = psutil.Process().children(recursive=True)
-        kernels = [p for p in processes if "ipykernel" in " ".join(p.cmdline())]
+        kernels = [p for p in processes if "ipykernel" in " ".join(app.command_line(p))]
         assert kernels, "no kernel found among the server's processes"
         for proc in processes:
-            assert token not in " ".join(proc.cmdline()), f"the token shows in the command line of {proc.name()}"
+            assert token not in " ".join(app.command_line(proc)), f"the token shows in the command line of {proc.name()}"
         for kernel in kernels:  # (Voilà gives a kernel its page's address, QUERY_STRING: the visitor's own)
             assert "GUYENNE_APP_TOKEN" not in kernel.environ()
     finally:

@@ -37,14 +37,15 @@ def served(tmp_path_factory):
 
 def _server(port: int) -> psutil.Process:
     return next(p for p in psutil.Process().children(recursive=True)
-                if "voila" in " ".join(p.cmdline()) and f"--port={port}" in p.cmdline())
+                if "voila" in " ".join(app.command_line(p)) and f"--port={port}" in app.command_line(p))
 
 
 def _kernels(port: int) -> dict[str, psutil.Process]:
-    """The server's kernels by id (read from their connection files' names)."""
+    """The server's kernels by id (read from their connection files' names; a kernel killed and not yet reaped is
+    none)."""
     found = {}
     for proc in _server(port).children(recursive=True):
-        m = re.search(r"kernel-([0-9a-f-]+)\.json", " ".join(proc.cmdline()))
+        m = re.search(r"kernel-([0-9a-f-]+)\.json", " ".join(app.command_line(proc)))
         if m:
             found[m.group(1)] = proc
     return found
