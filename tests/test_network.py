@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from guyenne_explore.analysis.compiled.policy_codes import FEATURES, network_size
+from guyenne_explore.analysis.compiled.policy_codes import FEATURES, MAX_HIDDEN, network_size
 from guyenne_explore.analysis.compiled.rollout import traced
 from guyenne_explore.analysis.policies import weights as files
 from guyenne_explore.analysis.policies.heuristic import Heuristic
@@ -50,6 +50,15 @@ def replay(start: Position, names, seed: int, index: int, model=NET) -> int:
 def test_the_compiled_network_is_the_python_network(rules, names):
     start = Position.start(Rules.from_json(rules))
     assert sum(replay(start, names, 17, index) for index in range(2)) > 10
+
+
+@pytest.mark.parametrize("units", [1, 3, MAX_HIDDEN])
+def test_networks_of_one_to_the_most_units_are_the_python_network(units):
+    """The compiled network's scratch (flat rows a feature and a unit, the input weights copied unit by unit) holds
+    networks of any size up to the most: their compiled games replayed against the Python twin."""
+    start = Position.start(Rules.preset("expert"))
+    model = network(units, 31 + units, scale=0.8)
+    assert sum(replay(start, ("strong", "strong"), 23, index, model) for index in range(2)) > 10
 
 
 def test_the_network_changes_the_play_and_zero_outputs_play_the_linear_policy():
@@ -137,6 +146,49 @@ def test_a_networks_training_starts_from_its_linear_part_and_is_reproducible_and
     assert resumed == whole
 
 
+def test_a_robust_run_is_measured_by_its_worst_scores_against_a_league_of_exploiters(tmp_path, capsys):
+    """``--robust K``: a candidate's measure is the mean of its K lowest scores (so it must beat what beats it
+    most); every ROBUST_EVERY generations an exploiter trained against the best so far joins the league (exploiters
+    alone); a stopped and resumed run ends as one never stopped; the command and the file record ``--robust``."""
+    assert train.worst_mean([0.9, 0.2, 0.5, 0.7], 2) == pytest.approx(0.35)
+    assert train.worst_mean([0.9, 0.2], 3) == pytest.approx(0.55)
+    rules, x = TINY.to_json(), Strong().model_for(TINY)
+    mean = train.fitness(rules, x, x, x, 4, 11)
+    worst = train.fitness(rules, x, x, x, 4, 11, robust=1)
+    assert worst > mean  # minus the lowest score: its lowest is below its mean (it meets the heuristic and itself)
+    generations = train.ROBUST_EVERY + 1
+    whole = train.train(TINY, 3, None, generations=generations, hidden=4, robust=2, state=tmp_path / "whole", **SMALL)
+    run = train.read_state(tmp_path / "whole")
+    assert run.settings.robust == 2 and len(run.league) == 1 and hidden_units(run.league[0]) == 4
+    assert run.league[0] != run.best.weights
+    state = tmp_path / "part"
+    stopped = train.train(TINY, 3, None, generations=generations, hidden=4, robust=2, state=state,
+                          progress=lambda p: False if p.generation >= 2 else None, **SMALL)
+    assert stopped.cancelled
+    with pytest.raises(ValueError, match="--robust"):
+        train.train(TINY, 3, None, generations=generations, resume=train.read_state(state), **SMALL)
+    assert train.train(TINY, 3, None, generations=generations, resume=train.read_state(state), robust=2,
+                       **SMALL) == whole
+    out = tmp_path / "robust.json"
+    assert main(["train", *TINY_ARGS, "--seed", "2", "--games", "4", "--popsize", "4", "--generations", "1",
+                 "--hidden", "4", "--robust", "2", "--out", str(out)]) == 0
+    assert "the mean of its 2 lowest scores" in capsys.readouterr().out
+    data = json.loads(out.read_text())
+    assert data["trained"]["robust"] == 2 and data["trained"]["command"].endswith("--hidden 4 --robust 2")
+
+
+def test_a_run_resumed_without_its_options_meets_its_own_start(tmp_path):
+    """A linear run under a preset whose shipped model is a network, resumed without ``--hidden`` (as the command
+    resumes from a state alone), goes on against its own start, not the network those options would give: it ends
+    with the weights of the run never stopped (it met the shipped network before, and ended elsewhere)."""
+    options = {"games": 2, "popsize": 12}
+    whole = train.train(TINY, 3, None, generations=6, hidden=0, **options)
+    state = tmp_path / "part"
+    train.train(TINY, 3, None, generations=6, hidden=0, state=state,
+                progress=lambda p: False if p.generation >= 1 else None, **options)
+    assert train.train(TINY, 3, None, generations=6, resume=train.read_state(state), **options) == whole
+
+
 def test_a_variant_fine_tunes_its_presets_network(tmp_path):
     """Trained from a network's file (as a variant from its preset's), a run keeps that network's size and
     starts from it."""
@@ -150,7 +202,8 @@ def test_a_variant_fine_tunes_its_presets_network(tmp_path):
 
 
 @pytest.mark.parametrize("args, words", [(["--hidden", "17"], "--hidden"), (["--hidden", "two"], "--hidden"),
-                                         (["--hidden", "-1"], "--hidden")])
+                                         (["--hidden", "-1"], "--hidden"), (["--robust", "0"], "--robust"),
+                                         (["--robust", "half"], "--robust")])
 def test_the_command_refuses_a_bad_network_size_naming_the_option(args, words, capsys):
     assert main(["train", *TINY_ARGS, "--generations", "1", *args]) == 1
     err = capsys.readouterr().err
@@ -217,3 +270,85 @@ def test_cma_varies_a_networks_numbers_a_unit_at_a_time_and_back():
     rows = network_json(NET[len(FEATURES):])["inputs"]
     assert list(x[len(FEATURES):len(FEATURES) + 8 * len(FEATURES)]) == [v for row in rows for v in row]
     assert train.vector(EVERY) == EVERY and train.model_of(EVERY, 0) == EVERY
+
+
+# ---------------------------------------------------------------------- the learned setup discard (issue 47)
+from guyenne_explore.analysis.compiled.policy_codes import DISCARD_FEATURES, HEURISTIC_DISCARD  # noqa: E402
+from guyenne_explore.analysis.policies.discard import split_discard, with_discard  # noqa: E402
+
+EXPERT = Position.start(Rules.preset("expert"))
+#: discard weights that rank the discards otherwise than the heuristic (it keeps its weakest cards for bluffs and
+#: mixes: a softmax over several discards)
+DISCARD = (-0.3, -0.4, 0.25)
+
+
+@pytest.mark.parametrize("model", [with_discard(NET, DISCARD), with_discard(EVERY, DISCARD)])
+@pytest.mark.parametrize("names", [("strong", "strong"), ("heuristic", "strong")])
+def test_the_compiled_discard_is_the_python_discard(model, names):
+    """Expert games with a model's own discard weights (a network's and a linear model's), replayed through the
+    engine: every decision of strong, its setup discard included, is the Python twin's from the same random
+    number."""
+    from guyenne_explore.analysis.compiled.layout import SETUP
+
+    totals = [r[4] for index in range(3) for r in traced(EXPERT, 23, index, sides_of(names, model))[0]
+              if r[0] == SETUP and names[r[1]] == "strong"]
+    assert min(totals) > 1000  # a softmax over several discards, where the heuristic's weighs one alone (1000)
+    assert sum(replay(EXPERT, names, 23, index, model) for index in range(3)) > 10
+
+
+def test_a_model_without_discard_weights_discards_as_the_heuristic():
+    """A model without discard weights (every shipped file) weighs the setup discard as the heuristic does, the
+    Python and compiled policies alike; its own weights change the discard."""
+    view = EXPERT.view(EXPERT.side_to_play)
+    assert Strong(NET).weights(view) == Strong().weights(view) == Heuristic().weights(view)
+    assert Strong(with_discard(NET, DISCARD)).weights(view) != Heuristic().weights(view)
+    assert split_discard(Strong().model_for(EXPERT.rules))[1] == ()
+    for index in range(4):
+        plain = traced(EXPERT, 29, index, sides_of(("strong", "heuristic"), NET))[0]
+        as_heuristic = traced(EXPERT, 29, index, sides_of(("heuristic", "heuristic"), NET))[0]
+        assert [r for r in plain if r[0] == 0] == [r for r in as_heuristic if r[0] == 0]
+    assert Strong(with_discard(NET, HEURISTIC_DISCARD)).weights(view) == Heuristic().weights(view)
+
+
+def test_a_discard_round_trips_through_a_file_and_bad_discard_weights_are_refused(tmp_path):
+    path = tmp_path / "net.json"
+    model = with_discard(NET, DISCARD)
+    files.write_model(path, model, {"command": "test"}, "expert")
+    data = json.loads(path.read_text())
+    assert data["discard"] == dict(zip(DISCARD_FEATURES, DISCARD)) and files.read_model(path).weights == model
+    linear = with_discard(EVERY, DISCARD)
+    files.write_model(path, linear, {"command": "test"}, "expert")
+    assert files.read_model(path).weights == linear and "network" not in json.loads(path.read_text())
+    for bad, words in (({"worth": "much"}, "discard.worth must be a finite number, not 'much'"),
+                       ({"worth": True}, "discard.worth must be a finite number"),
+                       ({"worth": -1.0, "bluff": 1.0}, "discard.bluff is not a feature of the discard"),
+                       ([-1.0, 0.0, 0.0], "'discard' must be an object of the discard's features")):
+        path.write_text(json.dumps(dict(data, discard=bad)))
+        with pytest.raises(ValueError, match=words):
+            files.read_model(path)
+    with pytest.raises(ValueError, match="a discard's numbers must be their count"):
+        checked_weights(None, list(model[:-1]))
+    with pytest.raises(ValueError, match="weight of the discard must be a finite number"):
+        checked_weights(None, list(model[:-1]) + [float("inf")])
+
+
+def test_training_under_expert_includes_the_discard_and_under_advanced_not(tmp_path):
+    """A run under rules with a setup discard varies the discard's weights too when asked (``--discard``), from the
+    heuristic's (so its start plays exactly as before), and writes them and the flag in its command; not asked, it
+    leaves them out (so a network trained before the learned discard is trained again by its recorded command);
+    under rules without one it leaves them out, even from a start that has them."""
+    assert train.check_training(EXPERT.rules, 3, None, 1, hidden=0, **SMALL).x0 == Strong().model_for(
+        EXPERT.rules)[:len(FEATURES)]
+    expert = train.check_training(EXPERT.rules, 3, None, 1, hidden=0, discard=True, **SMALL)
+    assert split_discard(expert.x0)[1] == HEURISTIC_DISCARD
+    assert train.vector(expert.x0) == expert.x0[:len(FEATURES)] + HEURISTIC_DISCARD
+    assert train.model_of(train.vector(expert.x0), 0, 3) == expert.x0
+    assert train.model_of(train.vector(with_discard(NET, DISCARD)), 8, 3) == with_discard(NET, DISCARD)
+    advanced = train.check_training(Rules.preset("advanced"), 3, None, 1, start_from=with_discard(NET, DISCARD),
+                                    **SMALL)
+    assert advanced.x0 == NET and len(train.vector(advanced.x0)) == len(NET) - 1
+    result = train.train(EXPERT.rules, 3, None, generations=1, hidden=0, discard=True, **SMALL)
+    assert train.discard_count(result.weights) == len(DISCARD_FEATURES)
+    train.write_weights(tmp_path / "expert.json", result, "expert", 3, SMALL["games"])
+    written = json.loads((tmp_path / "expert.json").read_text())
+    assert set(written["discard"]) == set(DISCARD_FEATURES) and written["trained"]["command"].endswith("--discard")

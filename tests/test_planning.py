@@ -64,17 +64,22 @@ def test_a_study_s_engine_games_go_where_its_plans_send_them_and_compiled_ones_s
     assert (first, second) == play_seats(Rules.preset("advanced"), "uniform", "heuristic", 3, 2, fast=False)
 
 
-@pytest.mark.parametrize("hidden, played", [(0, 4 * 3 * 2 * 10 + 8 * 10), (8, 4 * 7 * 2 * 10 + 8 * 10 + 128)])
-def test_a_training_cost_is_the_sum_of_its_generation_s_plans(monkeypatch, hidden, played):
+@pytest.mark.parametrize("hidden, robust, played", [
+    (0, 0, 4 * 3 * 2 * 10 + 8 * 10), (8, 0, 4 * 7 * 2 * 10 + 8 * 10 + 128),
+    # robust: the heuristic, strong-linear, the start, the best and 8 exploiters; the validation against all but the
+    # best; a twentieth of an exploiter's 300 generations of 8 and of the best's validation again
+    (8, 3, 4 * 12 * 2 * 10 + 11 * 2 * 2 * 10 + (300 * 8 * 2 * 10 + 11 * 2 * 2 * 10) // 20)])
+def test_a_training_cost_is_the_sum_of_its_generation_s_plans(monkeypatch, hidden, robust, played):
     rules = Rules.preset("advanced")
     monkeypatch.setattr(training, "training_pace", lambda rules, hidden, sample: (hidden, 1000.0))
-    plans = training.generation_plans(rules, 10, 4, hidden, 1 / 1000)
-    assert sum(p.games for p in plans) == played == train.games_a_generation(10, 4, hidden)
+    plans = training.generation_plans(rules, 10, 4, hidden, 1 / 1000, robust)
+    assert sum(p.games for p in plans) == played == train.games_a_generation(10, 4, hidden, robust)
     cost = training.estimate_training(rules, games=10, popsize=4, seconds=None, generations=3, workers=2,
-                                      hidden=hidden)
+                                      hidden=hidden, robust=robust)
     assert cost.games_a_generation == played and cost.generations == 3
     assert cost.seconds == pytest.approx(3 * sum(p.cost or 0.0 for p in plans) / 2)
-    by_time = training.estimate_training(rules, games=10, popsize=4, seconds=60.0, workers=2, hidden=hidden)
+    by_time = training.estimate_training(rules, games=10, popsize=4, seconds=60.0, workers=2, hidden=hidden,
+                                         robust=robust)
     assert by_time.generations == int(60.0 / (sum(p.cost or 0.0 for p in plans) / 2))
 
 

@@ -26,23 +26,25 @@ __all__ = ["TRAIN_DEFAULTS", "Trained", "TrainingProgress", "check_training", "e
            "MAX_WEIGHTS_BYTES", "cache_file", "model_from_text", "read_model", "trained_preset"]
 
 
-def generation_plans(rules: Rules, games: int, popsize: int, hidden: int, seconds_a_game: float) -> list[Plan]:
+def generation_plans(rules: Rules, games: int, popsize: int, hidden: int, seconds_a_game: float,
+                     robust: int = 0) -> list[Plan]:
     """A training generation's games (:func:`.policies.train.generation_games`) as plans, each game
     ``seconds_a_game`` on one core (the run's measured pace)."""
     start = Position.start(rules)
     return [plan(start, pair, "sample", games=n, seconds_a_game=seconds_a_game)
-            for pair, n in generation_games(games, popsize, hidden)]
+            for pair, n in generation_games(games, popsize, hidden, robust)]
 
 
 def estimate_training(rules: Rules, games: int = GAMES, popsize: int = POPSIZE, seconds: float | None = MINUTES * 60,
                       generations: int | None = None, workers: int = 1, sample: int = 400,
-                      hidden: int | None = None) -> Cost:
+                      hidden: int | None = None, robust: int = 0) -> Cost:
     """The cost of a run before it starts: a generation's plans (:func:`generation_plans`) at the pace of ``sample``
     games of the model it trains timed here (:func:`.policies.train.training_pace`), their candidates spread over
-    ``workers`` cores; a run by time takes its time, one by generations its generations at that pace."""
+    ``workers`` cores; a run by time takes its time, one by generations its generations at that pace; ``robust``:
+    a robust run's K (``policies.train.ROBUST_EVERY``)."""
     check_training(rules, 0, seconds, generations, games, popsize)
     units, rate = training_pace(rules, hidden, sample)
-    plans = generation_plans(rules, games, popsize, units, 1 / rate)
+    plans = generation_plans(rules, games, popsize, units, 1 / rate, robust)
     each = sum(p.games for p in plans)
     per_generation = sum(p.cost or 0.0 for p in plans) / max(1, workers)
     if generations is None:

@@ -256,6 +256,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help=_("the network's hidden units: 0 trains the linear weights alone; more trains a network "
                            "against a league of its past versions and of exploiters trained against them (default: "
                            "the starting weights')"))
+    tr.add_argument("--robust", type=number_option(numbers.whole, "--robust", 1, 100), metavar="K",
+                    help=_("train to be hard to exploit: a candidate is measured by the mean of its K lowest scores "
+                           "against the heuristic, strong-linear, its start and a league of exploiters trained "
+                           "against the best so far (default: by its mean score)"))
+    tr.add_argument("--discard", action="store_true",
+                    help=_("train strong's own setup discard too, from the heuristic's (rules with a setup discard)"))
     _weights_files(tr)
     tr.add_argument("--resume", metavar="STATE", help=_("continue the run saved in STATE (written beside the weights "
                                                       "file after each generation)"))

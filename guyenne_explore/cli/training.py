@@ -74,6 +74,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise Refused(str(exc)) from None
     saved = resumed.settings if resumed is not None else None
     hidden = args.hidden if args.hidden is not None else (saved.hidden if saved else None)
+    robust = args.robust if args.robust is not None else (saved.robust if saved else 0)
     seed = args.seed if args.seed is not None else saved.seed if saved else int(TRAIN_DEFAULTS["seed"])
     games = args.games or (saved.games if saved else int(TRAIN_DEFAULTS["games"]))
     popsize = args.popsize or (saved.popsize if saved else int(TRAIN_DEFAULTS["popsize"]))
@@ -84,10 +85,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     shown_rules = _shown_rules(rules)
     try:
         settings = check_training(rules, seed, seconds, args.generations, games, popsize, start_from=start_from,
-                                  resume=resumed, hidden=hidden)
+                                  resume=resumed, hidden=hidden, robust=robust, discard=args.discard)
         prepare_fast_path()  # before the pace is measured
         cost = estimate_training(rules, games, popsize, seconds, args.generations, args.workers or 1,
-                                 hidden=settings.hidden)
+                                 hidden=settings.hidden, robust=robust)
     except ValueError as exc:
         raise Refused(str(exc)) from None
     said = ngettext("training strong for {rules}: {generations} generation of {games} games (measured here: {rate} "
@@ -98,9 +99,13 @@ def cmd_train(args: argparse.Namespace) -> int:
         rate=plain_count(round(cost.games_per_second)), duration=plain_duration(cost.seconds))
 
     def line(p: Any) -> str:  # until a generation is timed, the pace measured before the start
-        return _("generation {number} of {planned} (candidate {candidate} of {popsize}): best {best:.3f} against the "
-                 "heuristic and the starting weights, {left} left").format(
-            number=p.generation + 1, planned=p.generations if p.generations is not None else cost.generations,
+        text = (_("generation {number} of {planned} (candidate {candidate} of {popsize}): best {best:.3f}, the mean of "
+                  "its {robust} lowest scores against the heuristic, strong-linear, the starting weights and the "
+                  "league's exploiters, {left} left") if robust else
+                _("generation {number} of {planned} (candidate {candidate} of {popsize}): best {best:.3f} against the "
+                  "heuristic and the starting weights, {left} left"))
+        return text.format(
+            robust=robust, number=p.generation + 1, planned=p.generations if p.generations is not None else cost.generations,
             candidate=p.candidate, popsize=p.popsize, best=p.best, left=time_left(p.seconds_left, cost.seconds, p.seconds))
 
     def stopped() -> str:
@@ -110,11 +115,14 @@ def cmd_train(args: argparse.Namespace) -> int:
     try:  # one process unless --workers says
         result = long_run(args, said, line, lambda executor, progress: train(
             rules, seed, seconds, games, popsize, generations=args.generations, start_from=start_from,
-            executor=executor, progress=progress, state=state, resume=resumed, hidden=hidden), engine_played=False,
+            executor=executor, progress=progress, state=state, resume=resumed, hidden=hidden, robust=robust,
+            discard=args.discard),
+        engine_played=False,
             stopped=stopped)
     except ValueError as exc:
         raise Refused(str(exc)) from None
-    write_weights(out, result, shown_rules, seed, games, Path(args.start) if args.start else None, popsize)
+    write_weights(out, result, shown_rules, seed, games, Path(args.start) if args.start else None, popsize,
+                  robust=robust)
     policy = f"strong@{out}"
     if args.json:
         print(json.dumps({"weights_file": str(out), "state": str(state), "policy": policy, "rules": rules.to_json(),
@@ -122,9 +130,12 @@ def cmd_train(args: argparse.Namespace) -> int:
                           "validation_score": result.score,
                           "weights": json.loads(out.read_text(encoding="utf-8"))["weights"]}, indent=1))
     else:
-        print(_("wrote {path}: {generations} generations, validation score {score:.3f} against the heuristic and the "
-                "starting weights; play it with --policies {policy}").format(
-            path=out, generations=result.generations, score=result.score, policy=policy))
+        print((_("wrote {path}: {generations} generations, validation score {score:.3f} (the mean of its {robust} "
+                 "lowest scores against the heuristic, strong-linear, the starting weights and the league's "
+                 "exploiters); play it with --policies {policy}") if robust else
+               _("wrote {path}: {generations} generations, validation score {score:.3f} against the heuristic and the "
+                 "starting weights; play it with --policies {policy}")).format(
+            path=out, generations=result.generations, score=result.score, policy=policy, robust=robust))
     return EXIT_OK
 
 

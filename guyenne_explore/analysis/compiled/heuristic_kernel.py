@@ -13,8 +13,9 @@ the same total weight.
 
 The game itself is the one loop of :mod:`.loop`; rules the loop does not play (stacked decks,
 card sets too large for its tables) are left to the engine (:func:`unsupported`); it plays the expert setup
-discard too (:func:`choose_discard`), and a team's split and order (:func:`choose_split`,
-:func:`choose_order`), its members placing from their own hands (``kernel.placing_hand``).  The
+discard too (:func:`choose_discard`: the learned policy's own where its row holds discard weights), and a team's
+split and order (:func:`choose_split`, :func:`choose_order`), its members placing from their own hands
+(``kernel.placing_hand``).  The
 decisions are compiled without numba's reference counts (``_nrt=False``): they allocate nothing
 (their scratch comes from ``loop.scratch``) and keep no array.
 """
@@ -33,8 +34,8 @@ from ...engine import Cards, Position, Rules
 from . import kernel as kn
 from .encode import Encoded, encode
 from .encode import unsupported as uniform_unsupported
-from .policy_codes import (P_BLUFF_DEN, P_BLUFF_NUM, P_HERO_USE, P_REMOVAL, P_RESOLUTION, P_SPEND, P_TEMPERATURE,
-                           P_WIN_WEIGHT, SidePolicy)
+from .policy_codes import (D_KINDS, D_WEAKEST, D_WORTH, NETWORK_AT, P_BLUFF_DEN, P_BLUFF_NUM, P_HERO_USE, P_REMOVAL,
+                           P_RESOLUTION, P_SPEND, P_TEMPERATURE, P_WIN_WEIGHT, SidePolicy, network_size)
 
 #: the chances to win by sum are kept across decisions and games in 2 ** MEMO_BITS slots
 MEMO_BITS = 10
@@ -639,29 +640,64 @@ def _next_discard(m, src, size):
     return rest == 0
 
 
+#: a hidden unit's numbers in the learned policy's row (``policy_codes.network_size``: its inputs, bias and output)
+_UNIT_NUMBERS = network_size(1) - 1
+
+
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
-def choose_discard(src, size, worth, hp, rng, m, out_pick):
-    """The heuristic's setup discard (the learned policy's too): the softmax of minus the worth of
-    ``size`` cards from ``src`` (the deck's valued cards), over the engine's order of the moves, into
-    ``m``; one random number as :func:`_pick` draws it.  The moves are walked three times (the top
-    score, the total weight, the pick) rather than listed: a large deck has more of them than the
-    scratch holds.  False when there is none."""
+def discard_weights_at(hp):
+    """Where the learned policy's row ``hp`` holds its discard's weights (after its count D,
+    ``policy_codes.DISCARD_FEATURES``), or -1 where it holds none (the row ends before D, or D is 0:
+    the heuristic's discard)."""
+    units = int(hp[NETWORK_AT]) if hp.shape[0] > NETWORK_AT else 0
+    at = NETWORK_AT + 1 + units * _UNIT_NUMBERS  # policy_codes.discard_start, in the row
+    return at + 1 if hp.shape[0] > at and hp[at] > 0 else -1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def _discard_score(m, src, worth, hp, at):
+    """A discard's score: minus its worth (the heuristic's; ``at`` -1), else the learned weights at ``at``
+    times its features (``policies.discard.features``), summed in their order from 0.0."""
+    if at < 0:
+        return -_worth(m, worth)
+    weakest = -1
+    kinds = 0
+    for k in range(src.shape[0]):
+        if src[k] > 0 and (weakest < 0 or worth[k] < worth[weakest]):
+            weakest = k
+        if src[k] > m[k]:
+            kinds += 1
+    s = 0.0
+    s = s + hp[at + D_WORTH] * _worth(m, worth)
+    s = s + hp[at + D_WEAKEST] * float(m[weakest])
+    s = s + hp[at + D_KINDS] * float(kinds)
+    return s
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def choose_discard(src, size, worth, hp, at, rng, m, out_pick):
+    """The setup discard: the softmax of the scores of ``size`` cards from ``src`` (the deck's valued
+    cards; :func:`_discard_score`: the heuristic's, or the learned policy's from its weights at ``at``,
+    :func:`discard_weights_at`), over the engine's order of the moves, into ``m``; one random number as
+    :func:`_pick` draws it.  The moves are walked three times (the top score, the total weight, the
+    pick) rather than listed: a large deck has more of them than the scratch holds.  False when there
+    is none."""
     temperature, resolution = hp[P_TEMPERATURE], hp[P_RESOLUTION]
     m[:] = 0
     top = -np.inf
     while _next_discard(m, src, size):
-        top = max(top, -_worth(m, worth))
+        top = max(top, _discard_score(m, src, worth, hp, at))
     if top == -np.inf:
         return False
     total = 0
     m[:] = 0
     while _next_discard(m, src, size):
-        total += np.int64(np.floor(resolution * np.exp((-_worth(m, worth) - top) / temperature) + 0.5))
+        total += np.int64(np.floor(resolution * np.exp((_discard_score(m, src, worth, hp, at) - top) / temperature) + 0.5))
     index = kn._below(rng, total)
     out_pick[0], out_pick[1] = index, total
     m[:] = 0
     while _next_discard(m, src, size):
-        w = np.int64(np.floor(resolution * np.exp((-_worth(m, worth) - top) / temperature) + 0.5))
+        w = np.int64(np.floor(resolution * np.exp((_discard_score(m, src, worth, hp, at) - top) / temperature) + 0.5))
         if index < w:
             break
         index -= w

@@ -6,7 +6,8 @@ decision differs by the code of the side to decide (:mod:`.sides`): at the setup
 and order, a placement and a removal, :func:`play` branches on that code to the policy's decision
 function (uniform: :func:`_place_uniform`, :func:`_remove_uniform`, one random legal move of the
 engine's option lists; the heuristic: :mod:`.heuristic`; the learned policy: :mod:`.strong`, which
-removes, discards and decides a team's split and order as the heuristic does), inlined.  A team
+discards by its own weights where its model has them, and removes and decides a team's split and order as the
+heuristic does), inlined.  A team
 member places from its own hand (``kernel.placing_hand``).  Where the rules make the defender's
 concede choice a decision (``concede_as_decision``), every policy decides it by the built-in rule
 (:func:`apply_concede`), as the engine's policies all do.  A
@@ -32,15 +33,15 @@ from numba import njit, prange
 
 from . import kernel as kn
 from .heuristic_kernel import (MAX_MOVES, MAX_OPTIONS, MEMO_BITS, T_MAX_SUM, choose_discard, choose_order, choose_placement,
-                               choose_removal, choose_split)
+                               choose_removal, choose_split, discard_weights_at)
 from .layout import (BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, DRAWER, END, ENDING, END_EXHAUSTED,
                      END_OUT_OF_CARDS, ERR_NO_MOVE, ERR_TOO_LONG, EXH, FIRST, HAND, HAND_OF_1, HERO_KIND, LIMIT,
                      MAX_AT, N_CASTLES, OPEN_FIRST, OPEN_SECOND, ORDER, OUT_DECIDED, OUT_DECISIONS, OUT_ENDING,
                      OUT_ENGLISH, OUT_ERROR, OUT_FRENCH, OUT_HERO_E, OUT_HERO_F, OUT_ROUNDS, OUT_WINNER, PHASE,
                      PRE_DISCARD, REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD, SCORING,
                      SETUP, TEAM, TEAM_ORDER, TEAM_SPLIT, TRACE_HEAD, CONCEDE)
-from .policy_codes import HEURISTIC, MAX_HIDDEN, STRONG
-from .strong_kernel import N_FEATURES
+from .policy_codes import HEURISTIC, STRONG
+from .strong_kernel import CLASS_SIZE, NET_SIZE, SET_SIZE
 from .strong_kernel import choose_placement as choose_strong_placement
 
 # numba's type stubs list only its public options: each decorator passing the private ``_nrt=False``
@@ -234,8 +235,10 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
                 m2[k] = z[side, DECK, k]
             if hero >= 0:
                 m2[hero] = 0
-            if codes[side] == HEURISTIC or codes[side] == STRONG:  # strong discards as the heuristic does
-                found = choose_discard(m2, rp[PRE_DISCARD], tables[5], params[side], rng, m, out_pick)
+            if codes[side] == HEURISTIC or codes[side] == STRONG:  # strong by its discard weights, where its row has
+                # them (else as the heuristic does)
+                at = discard_weights_at(params[side]) if codes[side] == STRONG else -1
+                found = choose_discard(m2, rp[PRE_DISCARD], tables[5], params[side], at, rng, m, out_pick)
             else:
                 found = kn.pick_multiset(m2, rp[PRE_DISCARD], rp[PRE_DISCARD], rng, m, ways)
             if not found:
@@ -365,8 +368,8 @@ def scratch(n_kinds, max_sum, scoring, pile_cards):
     chosen bluffs of the heuristic's placement (:data:`~.heuristic.MAX_MOVES` entries), its per set and
     class table and candidate sets, the pools of both sides and their keys, the memo of chances by
     sum and its keys, two card sets, a table's scores and the pick, both sides' draw piles (of up
-    to ``pile_cards`` cards, :func:`.kernel.new_piles`), then the learned policy's features of one move and
-    its network's inputs by set and castle class and a move's stake (:mod:`.strong_kernel`).  Without a side that ``scoring``
+    to ``pile_cards`` cards, :func:`.kernel.new_piles`), then the learned policy's features of each set and
+    its network's inputs by set and by castle class, in flat rows (:mod:`.strong_kernel`).  Without a side that ``scoring``
     its moves, the policy's parts have no room (uniform games allocate next to nothing)."""
     moves = MAX_MOVES if scoring else 0
     options = MAX_OPTIONS if scoring else 0
@@ -377,8 +380,8 @@ def scratch(n_kinds, max_sum, scoring, pile_cards):
             np.empty((memo, max_sum + 1), np.float64),
             np.full(memo, -1, np.int64), np.zeros(n_kinds, np.int64), np.zeros(n_kinds, np.int64),
             np.zeros(3, np.int64), np.zeros(2, np.int64), np.zeros((2, pile_cards + 2), np.int64),
-            np.empty(N_FEATURES, np.float64), np.empty((4, options, MAX_HIDDEN if scoring else 0), np.float64),
-            np.empty(MAX_HIDDEN, np.float64))
+            np.empty(NET_SIZE if scoring else 0, np.float64), np.empty(SET_SIZE if scoring else 0, np.float64),
+            np.empty(CLASS_SIZE if scoring else 0, np.float64))
 
 
 @njit(cache=True, error_model="numpy")

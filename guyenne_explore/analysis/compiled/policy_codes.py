@@ -54,7 +54,7 @@ SCORE_GROUPS = ((F_SPENT, F_SIZE, F_HERO, F_SHARE, F_LONE, F_HIDDEN, F_ANSWER, F
 G_CARDS, G_CLASS, G_STAKE = SCORE_GROUPS
 #: where the learned policy's network starts in its row, after the weights: its number of hidden units H (0, or
 #: a row that ends before it: the linear policy), then its input weights a feature at a time (feature k's weight
-#: into unit j at ``k * H + j``: the compiled loop's inner loops run over the units), H biases and H output
+#: into unit j at ``k * H + j``; the compiled loop copies them unit by unit once a decision), H biases and H output
 #: weights.  A move's score is ``w . phi + sum_j v_j max(0, b_j + U_j . phi)``: the linear score (so a network
 #: whose output weights are 0 plays exactly the linear policy it starts from) plus a small network over the
 #: same features, which can weigh them together (the hero with the set's size, the stake with the chance).
@@ -63,11 +63,31 @@ G_CARDS, G_CLASS, G_STAKE = SCORE_GROUPS
 NETWORK_AT = N_HEURISTIC + len(FEATURES)
 #: the most hidden units a network may have (the compiled loop's scratch holds each unit's inputs by set and class)
 MAX_HIDDEN = 16
+#: the learned policy's features of a setup discard (RULES.md 2, expert's ``pre_discard``), each from the rules' worth
+#: of a card (``policies.heuristic.card_worth``), so they hold under every variant: ``worth``, the worth of the cards
+#: discarded (the heuristic's score is minus it: set the weakest aside); ``weakest``, the cards of the deck's weakest
+#: valued kind discarded (its cheap bluffs, a lone weak card or the hero hidden with one, need one kept); ``kinds``,
+#: the valued kinds the deck keeps (a spread of values answers more totals).  Their weights follow the network in
+#: the row (:data:`NETWORK_AT`: a linear model with a discard writes its H as 0 there): their count D (0, or a row
+#: that ends before it: the heuristic's discard), then one weight a feature in this order.  A discard's score is
+#: ``d . phi``, summed in this order from 0.0, drawn by the heuristic's whole-number softmax (``policies.discard``,
+#: ``compiled.heuristic_kernel.choose_discard``).
+DISCARD_FEATURES = ("worth", "weakest", "kinds")
+D_WORTH, D_WEAKEST, D_KINDS = range(len(DISCARD_FEATURES))
+#: the heuristic's discard as the learned discard's weights (minus the worth): what a model without its own plays,
+#: and where training starts the discard's weights
+HEURISTIC_DISCARD = (-1.0, 0.0, 0.0)
 
 
 def network_size(hidden: int) -> int:
     """The numbers of a network of ``hidden`` units in a row (its H, then U, b and v)."""
     return 1 + hidden * (len(FEATURES) + 2)
+
+
+def discard_start(hidden: int) -> int:
+    """Where a model's discard starts (its count D) after its linear weights and a network of ``hidden`` units (the
+    H of 0 a linear model with a discard writes): in the model, and after :data:`N_HEURISTIC` in the row."""
+    return len(FEATURES) + network_size(hidden)
 
 
 class SidePolicy(NamedTuple):

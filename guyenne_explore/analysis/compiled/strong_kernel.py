@@ -24,14 +24,34 @@ import numpy as np
 from numba import njit
 
 from . import kernel as kn
-from .heuristic_kernel import (T_POOL_BITS, I_CODE, I_SUM, R_SIZE, R_WORTH, _class, _held, _pick, _pool, _softmax,
-                               castle_stake, table_code)
+from .heuristic_kernel import (MAX_OPTIONS, T_POOL_BITS, I_CODE, I_SUM, R_SIZE, R_WORTH, _class, _held, _pick, _pool,
+                               _softmax, castle_stake, table_code)
 from .policy_codes import (F_ANSWER, F_BIG, F_CHANCE, F_EDGE, F_GAIN, F_GAP, F_HERO, F_HERO_SAFE, F_HERO_SET, F_HIDDEN,
                            F_KEEP, F_KEEP_HERO, F_LATE, F_LONE, F_OWN, F_REMOVAL, F_RISK, F_SHARE, F_SIZE, F_SPENT,
-                           F_STAKE, F_THEIRS, FEATURES, G_CARDS, G_CLASS, G_STAKE, HERO_SET, N_HEURISTIC, NETWORK_AT, P_HERO_USE,
-                           P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT)
+                           F_STAKE, F_THEIRS, FEATURES, G_CARDS, G_CLASS, G_STAKE, HERO_SET, MAX_HIDDEN, N_HEURISTIC,
+                           NETWORK_AT, P_HERO_USE, P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT)
 
 N_FEATURES = len(FEATURES)
+# The policy's scratch (``loop.scratch``'s last three arrays) is flat, in rows of ROW numbers, one number a card set,
+# so that the network's loops over the sets, the innermost, read rows at constant distances and write another array
+# than they read: LLVM vectorises them (a unit's sum over a group stays in its order, each set's in its own lane).
+# A 2-D array's rows lie at distances known only at run time, and a loop over the hidden units (8) is too short to
+# vectorise.  A row is a cache line longer than the most sets, so that rows do not share the L1 cache's sets.
+ROW = MAX_OPTIONS + 8
+#: the first array: a row a feature (a set's features are a view across the rows, where the linear score reads them
+#: and the network's loops read a feature of every set), the row of each move's network output at a castle, then the
+#: network's input weights unit by unit (``NET_WEIGHTS + j * N_FEATURES + k``, copied from the side's row once a
+#: decision: the row stores them a feature at a time, at distances that depend on the number of units)
+NET_OUT = N_FEATURES * ROW
+NET_WEIGHTS = NET_OUT + ROW
+NET_SIZE = NET_WEIGHTS + MAX_HIDDEN * N_FEATURES
+#: the second: each unit's input from the set's group (unit j's row at ``j * ROW``)
+SET_SIZE = MAX_HIDDEN * ROW
+#: the third: for each castle class c1 present, each unit's inputs from the set's and the class's groups summed (unit
+#: j's row at ``(c1 * MAX_HIDDEN + j) * ROW``), as every move at a castle of the class adds them
+CLASS_SIZE = 3 * MAX_HIDDEN * ROW
+# network_terms sums a move's stake group in this order
+assert G_STAKE == (F_GAIN, F_STAKE, F_RISK)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
@@ -92,7 +112,9 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     hidden = bluffs[table, code, 1] if opening else -1
     w = hp[N_HEURISTIC:]
     units = int(hp[NETWORK_AT]) if hp.shape[0] > NETWORK_AT else 0
-    x, hid, unit = work[16], work[17], work[18]
+    net, cards_in, hid = work[16], work[17], work[18]
+    if units > 0:
+        unit_weights(hp, units, net)
     # the score in the order of sides.SCORE_GROUPS: each set's own features (part[3, 0, r]) ...
     for r in range(n_opt):
         row = first_row + r
@@ -102,7 +124,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
         for k in range(nk):
             if k != hero:
                 spent_total += cards[row, k] * vals[k]
-        f = x
+        f = net[r:NET_OUT:ROW]  # the set's features, a number a row
         f[F_SPENT] = rowt[row, R_WORTH]
         f[F_SIZE] = size
         f[F_HERO] = 1.0 if with_hero else 0.0
@@ -121,8 +143,8 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
         for i in G_CARDS:
             s = s + w[i] * f[i]
         part[3, 0, r] = s
-        if units > 0:
-            group_inputs(hp, units, G_CARDS, f, hid, 3, r)
+    if units > 0:
+        set_inputs(net, units, n_opt, cards_in)
     # ... each set's features with a castle's class (its chance part[c1, 0, r], their sum part[c1, 1, r]) ...
     for c1 in range(3):
         if not present & (1 << c1):
@@ -139,7 +161,7 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
                 z_edge = edge / scale
                 p = (1.0 - hero_here) / (1.0 + np.exp(-z_edge))
             mc = rowi[row, I_CODE]
-            f = x
+            f = net[r:NET_OUT:ROW]
             f[F_CHANCE] = p
             f[F_REMOVAL] = p * loss[c1, mc, 1] + (1 - p) * loss[c1, mc, 0]
             f[F_OWN] = 1.0 if c1 == 1 else 0.0
@@ -148,10 +170,10 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
             s = 0.0
             for i in G_CLASS:
                 s = s + w[i] * f[i]
-            if units > 0:
-                group_inputs(hp, units, G_CLASS, f, hid, c1, r)
             part[c1, 0, r] = p
             part[c1, 1, r] = s
+        if units > 0:
+            class_inputs(net, cards_in, units, n_opt, hid, c1)
     # ... and the castle's stake: a move's score is (cards + class) + stake
     code0 = table_code(cs, points)
     n = 0
@@ -160,18 +182,15 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
         stake = castle_stake(cs, castle, side, code0, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
         c1 = _class(cs[castle], side)
         for r in range(n_opt):
-            p = part[c1, 0, r]
-            gain = stake * p
-            risk = gain * (1 - p)
+            gain, risk = gain_risk(stake, part[c1, 0, r])
             s = 0.0
             s = s + w[F_GAIN] * gain
             s = s + w[F_STAKE] * stake
             s = s + w[F_RISK] * risk
-            scores[n] = (part[3, 0, r] + part[c1, 1, r]) + s
-            if units > 0:  # the network's term: its inputs summed by group, the set's and class's worked out once
-                x[F_GAIN], x[F_STAKE], x[F_RISK] = gain, stake, risk
-                scores[n] = scores[n] + network_term(hp, units, hid, c1, r, x, unit)
-            n += 1
+            scores[n + r] = (part[3, 0, r] + part[c1, 1, r]) + s
+        if units > 0:  # the network's term: its inputs summed by group, the set's and class's worked out once
+            network_terms(hp, units, net, hid, c1, part[c1, 0], stake, n_opt, scores[n:n + n_opt])
+        n += n_opt
     _softmax(scores, n, hp[P_TEMPERATURE], hp[P_RESOLUTION], wts)
     move = _pick(wts, n, rng, out_pick)
     j = move // n_opt
@@ -182,41 +201,78 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
-def group_inputs(hp, units, group, f, out, c, r):
-    """Each hidden unit's input from one group of :data:`.policy_codes.SCORE_GROUPS` (``sum U_jk f_k`` over the group
-    in its order, from 0.0) into ``out[c, r, j]`` (a set's, ``c`` = 3, or its castle class's): worked out once a set
-    or class, not once a move.  The input weights are stored a feature at a time (:data:`.policy_codes.NETWORK_AT`),
-    so the inner loop runs over the units, contiguous: each unit's sum is still added in the group's order."""
-    u0 = NETWORK_AT + 1
-    for j in range(units):
-        out[c, r, j] = 0.0
-    for k in group:
-        fk = f[k]
-        base = u0 + k * units
-        for j in range(units):
-            out[c, r, j] = out[c, r, j] + hp[base + j] * fk
+def gain_risk(stake, p):
+    """A move's features :data:`.policy_codes.F_GAIN` and :data:`.policy_codes.F_RISK` from its castle's stake and its
+    chance ``p`` to win the battle (worked out in one place for the linear score and the network)."""
+    gain = stake * p
+    return gain, gain * (1 - p)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
-def network_term(hp, units, hid, c1, r, x, stake):
-    """The network's part of a move's score, ``sum_j v_j max(0, b_j + U_j . phi)``, read from the side's row at
-    :data:`.policy_codes.NETWORK_AT`: each unit's input is ``b_j + ((cards_j + control_j) + stake_j)``, the groups'
-    sums as the linear score groups them (the set's ``hid[3, r]`` and its class's ``hid[c1, r]`` from
-    :func:`group_inputs`, the stake's from ``x`` into ``stake``); summed as the Python twin
-    (:func:`..policies.network.network_term`) sums it."""
+def unit_weights(hp, units, net):
+    """The network's input weights from the side's row (a feature at a time, :data:`.policy_codes.NETWORK_AT`) into
+    ``net`` unit by unit at :data:`NET_WEIGHTS`, where a unit's weights lie at constant distances."""
+    u0 = NETWORK_AT + 1
+    for j in range(units):
+        for k in range(N_FEATURES):
+            net[NET_WEIGHTS + j * N_FEATURES + k] = hp[u0 + k * units + j]
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def set_inputs(net, units, n_opt, cards_in):
+    """Each unit's input from the card set's group (``sum U_jk f_k`` over :data:`.policy_codes.G_CARDS` in its order,
+    from 0.0) for each of the ``n_opt`` sets, from their features in ``net``'s rows into ``cards_in``: worked out once
+    a set, not once a move."""
+    for j in range(units):
+        wj = NET_WEIGHTS + j * N_FEATURES
+        for r in range(n_opt):
+            s = 0.0
+            for k in G_CARDS:
+                s = s + net[wj + k] * net[k * ROW + r]
+            cards_in[j * ROW + r] = s
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def class_inputs(net, cards_in, units, n_opt, hid, c1):
+    """Each unit's input from the set's group (``cards_in``) plus that of castle class ``c1``
+    (:data:`.policy_codes.G_CLASS`, summed as :func:`set_inputs` sums its group), ``cards + control`` as every move at
+    a castle of the class adds them, into ``hid``'s block ``c1``: worked out once a set and class, not once a move."""
+    for j in range(units):
+        wj = NET_WEIGHTS + j * N_FEATURES
+        hj = (c1 * MAX_HIDDEN + j) * ROW
+        for r in range(n_opt):
+            s = 0.0
+            for k in G_CLASS:
+                s = s + net[wj + k] * net[k * ROW + r]
+            hid[hj + r] = cards_in[j * ROW + r] + s
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def network_terms(hp, units, net, hid, c1, chance, stake, n_opt, scores):
+    """The network's part of the score of each move at one castle (of class ``c1``, its ``stake``; each set's
+    ``chance`` to win), ``sum_j v_j max(0, b_j + U_j . phi)``, added to ``scores[r]``: each unit's input is
+    ``b_j + ((cards_j + control_j) + stake_j)``, the groups' sums as the linear score groups them (``cards + control``
+    from :func:`class_inputs`; the stake group's ``((0.0 + U_gain gain) + U_stake stake) + U_risk risk``, with gain and
+    risk from :func:`gain_risk`, the middle product the same for every set), the units'
+    outputs added in order from 0.0: as the Python twin (:func:`..policies.network.network_term`) sums them.  The
+    units run outside, the sets inside (each move's sum in its own lane)."""
     u0 = NETWORK_AT + 1
     b0 = u0 + units * N_FEATURES
     v0 = b0 + units
+    for r in range(n_opt):
+        net[NET_OUT + r] = 0.0
     for j in range(units):
-        stake[j] = 0.0
-    for k in G_STAKE:
-        xk = x[k]
-        base = u0 + k * units
-        for j in range(units):
-            stake[j] = stake[j] + hp[base + j] * xk
-    out = 0.0
-    for j in range(units):
-        a = hp[b0 + j] + ((hid[3, r, j] + hid[c1, r, j]) + stake[j])
-        if a > 0.0:  # a rectified unit: no transcendental a move, the compiled loop's pace kept
-            out = out + hp[v0 + j] * a
-    return out
+        wj = NET_WEIGHTS + j * N_FEATURES
+        u_gain, u_stake, u_risk = net[wj + F_GAIN], net[wj + F_STAKE] * stake, net[wj + F_RISK]
+        bias, v = hp[b0 + j], hp[v0 + j]
+        hj = (c1 * MAX_HIDDEN + j) * ROW
+        for r in range(n_opt):
+            gain, risk = gain_risk(stake, chance[r])
+            s = 0.0 + u_gain * gain
+            s = s + u_stake
+            s = s + u_risk * risk
+            a = bias + (hid[hj + r] + s)
+            o = net[NET_OUT + r]
+            net[NET_OUT + r] = o + v * a if a > 0.0 else o  # a rectified unit: no transcendental a move
+    for r in range(n_opt):
+        scores[r] = scores[r] + net[NET_OUT + r]

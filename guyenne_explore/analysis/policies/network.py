@@ -27,9 +27,10 @@ def hidden_units(model: Sequence[float]) -> int:
 
 
 def split(model: Sequence[float]) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """A model's linear weights and its network's numbers (``H``, then ``U``, ``b``, ``v``; empty for none)."""
-    n = len(FEATURES)
-    return tuple(model[:n]), tuple(model[n:])
+    """A model's linear weights and its network's numbers (``H``, then ``U``, ``b``, ``v``; empty for none: the
+    discard's weights that may follow are :func:`.discard.split_discard`'s)."""
+    n, units = len(FEATURES), hidden_units(model)
+    return tuple(model[:n]), tuple(model[n:n + network_size(units)]) if units else ()
 
 
 def network_term(net: Sequence[float], phi: Sequence[float]) -> float:

@@ -13,8 +13,10 @@ its valued total and the hero; the size of an answer to a big bet of three or mo
 times the battle's uncertainty ``p (1 - p)``, a small nonlinearity; the move's size times the lead
 in unspent cards, the tie-break; the hero in a set of :data:`HERO_SET` or more cards) and the score
 ``w . phi``; the move is drawn by the heuristic's whole-number softmax, so the distribution is exact and the compiled twin
-(:mod:`..compiled.strong_kernel`) picks the same move from one random number.  Removals, the setup
-discard and team decisions are the heuristic's.
+(:mod:`..compiled.strong_kernel`) picks the same move from one random number.  The expert setup discard is drawn the
+same way from a learned score of a few features of each discard where the model has discard weights
+(:mod:`.discard`; the compiled twin ``compiled.heuristic_kernel.choose_discard``), else it is the heuristic's, as
+removals and team decisions are.
 
 The weights are data, learned by :mod:`.train` and shipped beside this module, one file a preset
 (:mod:`.weights`): under rules equal to a preset the policy plays that preset's weights, under a
@@ -38,11 +40,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
-from ...engine import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, OPEN_FIRST, OPEN_SECOND, Cards, Move, Rules,
-                          SideView, battle_of, concede_move)
-from ..compiled.policy_codes import (FEATURES, HERO_SET, MAX_HIDDEN, N_HEURISTIC, P_HERO_USE, P_RESOLUTION,
-                                     P_TEMPERATURE, P_WIN_WEIGHT, SCORE_GROUPS, STRONG, network_size)
+from ...engine import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, OPEN_FIRST, OPEN_SECOND, SETUP_DISCARD, Cards, Move,
+                          Rules, SideView, battle_of, concede_move)
+from ..compiled.policy_codes import (DISCARD_FEATURES, FEATURES, HERO_SET, MAX_HIDDEN, N_HEURISTIC, P_HERO_USE,
+                                     P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT, SCORE_GROUPS, STRONG, discard_start)
 from ..compiled.policy_codes import SidePolicy
+from . import discard
 from . import weights as files
 from .network import network_term, split
 from .heuristic import (HERO_USE, RESOLUTION, TEMPERATURE, WIN_WEIGHT, Facts, Heuristic, battle_terms, card_worth,
@@ -61,22 +64,29 @@ def load_weights(path: Path = WEIGHTS_FILE) -> tuple[float, ...]:
 
 def checked_weights(names: object, weights: object, where: str = "weights") -> tuple[float, ...]:
     """``weights`` as a tuple of finite floats: one per feature of :data:`FEATURES`, in its order, then a network's
-    numbers if it has one (:mod:`.network`: its hidden units first, so the length says whether it is whole)."""
+    numbers if it has one (:mod:`.network`: its hidden units first, so the length says whether it is whole), then
+    a discard's if it has one (:mod:`.discard`: their count first; a linear model's hidden units are 0 before it)."""
     if names is not None and list(names) != list(FEATURES):  # type: ignore[call-overload]
         raise ValueError(f"{where}: features {names!r} are not this policy's {list(FEATURES)!r} (retrain the model)")
     n = len(FEATURES)
     if not isinstance(weights, (list, tuple)) or len(weights) < n:
         raise ValueError(f"{where}: weights must be a list of {n} numbers, one per feature, then a network's")
+    end = n
     if len(weights) > n:
         units = weights[n]
-        if not isinstance(units, (int, float)) or units != int(units) or not 1 <= units <= MAX_HIDDEN \
-                or len(weights) != n + network_size(int(units)):
+        if not isinstance(units, (int, float)) or units != int(units) or not 0 <= units <= MAX_HIDDEN \
+                or len(weights) < discard_start(int(units)) or (units == 0 and len(weights) == n + 1):
             raise ValueError(f"{where}: a network's numbers must be its hidden units (1 to {MAX_HIDDEN}) then "
                              f"{len(FEATURES) + 2} numbers a unit")
+        end = discard_start(int(units))
+        if len(weights) > end and (weights[end] != len(DISCARD_FEATURES)
+                                   or len(weights) != end + 1 + len(DISCARD_FEATURES)):
+            raise ValueError(f"{where}: a discard's numbers must be their count ({len(DISCARD_FEATURES)}) then one "
+                             f"weight a feature of {list(DISCARD_FEATURES)!r}")
     out = []
     for i, w in enumerate(weights):
         if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w):
-            name = FEATURES[i] if i < n else "the network"
+            name = FEATURES[i] if i < n else "the network" if i < end else "the discard"
             raise ValueError(f"{where}: the weight of {name} must be a finite number, not {w!r}")
         out.append(float(w))
     return tuple(out)
@@ -179,18 +189,29 @@ class Strong:
             scored.append((m, linear(linear_part, phi) + network_term(net, phi)))
         return scored
 
+    def discarded(self, view: SideView, weights: tuple[float, ...]) -> list[tuple[Move, float]]:
+        """Each legal setup discard with its score ``d . phi`` by the discard ``weights`` (:mod:`.discard`)."""
+        assert view.choice is not None  # the side deciding the discard sees its choice
+        deck = view.choice.source
+        return [(m, discard.discard_score(weights, discard.features(view.rules, deck, m.cards)))
+                for m in view.legal_moves]
+
     def ranked(self, view: SideView) -> list[Move]:
         """The legal moves best first: by score at a placement (so that the moves a near-certain choice
         gives no weight are still in order), by weight elsewhere; ties in the engine's move order."""
         if battle_of(view.to_play) is None:
-            return self._rest.ranked(view)
+            return [m for m, _ in sorted(self.weights(view), key=lambda mw: -mw[1])]
         return [m for m, _ in sorted(self.scored(view), key=lambda ms: -ms[1])]
 
     def weights(self, view: SideView) -> list[tuple[Move, int]]:
         """Each legal move with its whole-number weight (the move's probability is its share)."""
-        if battle_of(view.to_play) is None:  # removals, the setup discard, team decisions: the heuristic's
+        own = discard.split_discard(self.model_for(view.rules))[1] if view.to_play == SETUP_DISCARD else ()
+        if own:  # the model's own discard
+            scored = self.discarded(view, own)
+        elif battle_of(view.to_play) is None:  # removals, the setup discard, team decisions: the heuristic's
             return self._rest.weights(view)
-        scored = self.scored(view)
+        else:
+            scored = self.scored(view)
         moves, scores = [m for m, _ in scored], [s for _, s in scored]
         top = max(scores)
         soft = [math.floor(RESOLUTION * math.exp((s - top) / self.temperature) + 0.5) for s in scores]

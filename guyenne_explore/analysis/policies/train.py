@@ -21,6 +21,12 @@ strategies as the oracle: the compiled loop plays thousands of games a second, w
 collection from traces would not use as fully on two cores).  The counters of :mod:`.counters` are not in the league
 (each plays its games in Python, a hundred times slower); ``benchmarks/bench_exploit.py`` measures them.
 
+A robust run (``--robust K``, :data:`ROBUST_EVERY`) is trained to be hard to exploit rather than to score most: a
+candidate is measured by the mean of its K lowest scores against the heuristic, ``strong-linear``, its start, the
+best so far and a league of exploiters, each trained for minutes against the best so far, and the best so far is the
+mean whose K lowest validation scores are highest.  The game's styles beat one another in a cycle, so raising a
+mean score moves a model round it; raising its worst scores is what makes what beats it lose.
+
 Reproducible: CMA-ES draws from its own seeded stream (a ``numpy.random.RandomState`` handed to cma
 as its ``randn``, never numpy's global one) and the games from theirs, so the same seed gives the same
 weights for the same number of generations, whether a generation's candidates are scored here, on a
@@ -58,6 +64,7 @@ from ..compiled.rollout import play_summaries
 from ..compiled.policy_codes import FEATURES, SidePolicy
 from .heuristic import Heuristic
 from ..compiled.policy_codes import MAX_HIDDEN
+from .discard import HEURISTIC_DISCARD, split_discard, with_discard
 from .network import hidden_units
 from .strong import Strong, checked_weights
 from .weights import by_feature, preset_file, read_model, shipped, write_model
@@ -72,6 +79,15 @@ TRAIN_DEFAULTS = {"minutes": MINUTES, "games": GAMES, "popsize": POPSIZE, "seed"
 #: a network's league: every LEAGUE_EVERY generations the best so far joins it with an exploiter trained against it
 #: (EXPLOITER_GENERATIONS generations of EXPLOITER_POPSIZE candidates); candidates meet its LEAGUE_SIZE latest
 LEAGUE_EVERY, LEAGUE_SIZE, EXPLOITER_GENERATIONS, EXPLOITER_POPSIZE = 5, 4, 4, 8
+#: a robust run (``--robust K``): a candidate's fitness is the mean of its K lowest scores against the pool, not the
+#: mean of them all, and the pool also holds ``strong-linear``'s weights; every ROBUST_EVERY generations an exploiter
+#: trained for ROBUST_EXPLOITER_GENERATIONS generations against the best so far joins the league, whose
+#: ROBUST_LEAGUE_SIZE latest exploiters the candidates meet.  Why: the game's styles beat one another in a cycle
+#: (measured under advanced: the network beat strong-linear 0.72, strong-linear beat an exploiter of the network 0.89,
+#: which beat the network 0.88), so a model that only raises its mean score moves round the cycle, and its exploiters
+#: of a few generations (the default league's) are too weak to stop it: against exploiters trained for minutes, the
+#: worst of its scores is what it must raise
+ROBUST_EVERY, ROBUST_LEAGUE_SIZE, ROBUST_EXPLOITER_GENERATIONS = 20, 8, 300
 #: the spread of a new network's input weights (its outputs start at 0: it plays its linear part)
 INPUT_SCALE = 0.3
 
@@ -98,6 +114,8 @@ class Settings(NamedTuple):
     x0: tuple[float, ...]
     #: the network's hidden units (0: the linear policy's weights alone, without a league)
     hidden: int = 0
+    #: a robust run's K (:data:`ROBUST_EVERY`): a candidate's fitness is the mean of its K lowest scores; 0: the mean
+    robust: int = 0
 
 
 class TrainingProgress(NamedTuple):
@@ -135,19 +153,36 @@ def score(start: Position, weights: Sequence[float], opponent: SidePolicy, games
 
 
 def pool_sides(best: Sequence[float], past: Sequence[float],
-               league: Sequence[Sequence[float]] = ()) -> tuple[SidePolicy, ...]:
+               league: Sequence[Sequence[float]] = (), linear: Sequence[float] | None = None) -> tuple[SidePolicy, ...]:
     """The opponents every candidate meets: the heuristic, the weights the run started from (a past self,
     so that the pool keeps what the run has already beaten), the best weights so far, and a network's league
-    (:data:`LEAGUE_SIZE` of its latest past versions and of the exploiters trained against them)."""
+    (:data:`LEAGUE_SIZE` of its latest past versions and of the exploiters trained against them); a robust run's
+    (``linear``: ``strong-linear``'s weights) meets ``strong-linear`` after the heuristic, and its league's
+    :data:`ROBUST_LEAGUE_SIZE` latest exploiters."""
+    if linear is not None:
+        return (Heuristic().compiled(), Strong(linear).compiled(), Strong(past).compiled(), Strong(best).compiled(),
+                *(Strong(m).compiled() for m in league[-ROBUST_LEAGUE_SIZE:]))
     return (Heuristic().compiled(), Strong(past).compiled(), Strong(best).compiled(),
             *(Strong(m).compiled() for m in league[-LEAGUE_SIZE:]))
 
 
+def worst_mean(scores: Sequence[float], worst: int) -> float:
+    """The mean of the ``worst`` lowest ``scores`` (all of them when there are fewer): a robust run's measure of a
+    model, which only rises when the model beats what beats it most."""
+    low = sorted(scores)[:worst]
+    return sum(low) / len(low)
+
+
 def fitness(rules: Any, x: Sequence[float], best: Sequence[float], past: Sequence[float], games: int,
-            base: int, league: Sequence[Sequence[float]] = ()) -> float:
-    """CMA-ES's fitness of a candidate model (lower is better): minus its mean score against the pool; one task
-    of a generation, module level so that process pools and Dask clusters can run it."""
-    start = Position.start(Rules.from_json(rules))
+            base: int, league: Sequence[Sequence[float]] = (), robust: int = 0) -> float:
+    """CMA-ES's fitness of a candidate model (lower is better): minus its mean score against the pool (a robust
+    run's: minus the mean of its ``robust`` lowest, :func:`worst_mean`); one task of a generation, module level so
+    that process pools and Dask clusters can run it."""
+    rules = Rules.from_json(rules)
+    start = Position.start(rules)
+    if robust:
+        pool = pool_sides(best, past, league, linear_start(rules))
+        return -worst_mean([score(start, x, o, games, base + 2 * i) for i, o in enumerate(pool)], robust)
     pool = pool_sides(best, past, league)
     return -sum(score(start, x, o, games, base + 2 * i) for i, o in enumerate(pool)) / len(pool)
 
@@ -161,7 +196,7 @@ def exploiter(start: Position, target: Sequence[float], seed: int, games: int,
     trained for minutes).  What exploits a network's snapshot joins its league (:class:`Run`), so that the network
     is trained against what beats it.  ``ask()`` between candidates raises :class:`.Cancelled` to stop."""
     cma = _cma()
-    hidden = hidden_units(target)
+    hidden, discards = hidden_units(target), discard_count(target)
     frozen = Strong(target).compiled()
     stream = np.random.RandomState(seed % (2 ** 32))
     es = cma.CMAEvolutionStrategy(list(vector(target)), SIGMA, {"popsize": popsize, "verbose": -9, "randn": stream.randn,
@@ -171,30 +206,40 @@ def exploiter(start: Position, target: Sequence[float], seed: int, games: int,
         candidates = es.ask()
         values = []
         for x in candidates:
-            values.append(-score(start, model_of(x, hidden), frozen, games, seed + generation * 10))
+            values.append(-score(start, model_of(x, hidden, discards), frozen, games, seed + generation * 10))
             if ask is not None:
                 ask()
         es.tell(candidates, values)
         generation += 1
-    return model_of(es.mean, hidden)
+    return model_of(es.mean, hidden, discards)
 
 
 def vector(model: Sequence[float]) -> tuple[float, ...]:
-    """The numbers CMA-ES varies of a model: all but its count of hidden units (which a run keeps), a network's
-    input weights a unit at a time (as a file writes them; the model keeps them a feature at a time for the
-    compiled loop), so a run's search is the same whatever the layout of the row."""
+    """The numbers CMA-ES varies of a model: all but its counts of hidden units and of discard weights (which a run
+    keeps), a network's input weights a unit at a time (as a file writes them; the model keeps them a feature at a
+    time for the compiled loop), so a run's search is the same whatever the layout of the row; then the discard's
+    weights, if it has its own (:mod:`.discard`)."""
     n = len(FEATURES)
+    model, own = split_discard(model)
     units = hidden_units(model)
     if not units:
-        return tuple(model)
+        return tuple(model) + own
     inputs = np.asarray(model[n + 1:n + 1 + units * n], np.float64).reshape(n, units)  # [feature, unit]
-    return tuple(model[:n]) + tuple(float(v) for v in inputs.T.ravel()) + tuple(model[n + 1 + units * n:])
+    return tuple(model[:n]) + tuple(float(v) for v in inputs.T.ravel()) + tuple(model[n + 1 + units * n:]) + own
 
 
-def model_of(x: Sequence[float], hidden: int) -> tuple[float, ...]:
-    """The model of CMA-ES's numbers ``x`` (:func:`vector`'s inverse), checked."""
+def discard_count(model: Sequence[float]) -> int:
+    """How many discard weights a model has (0: it plays the heuristic's discard)."""
+    return len(split_discard(model)[1])
+
+
+def model_of(x: Sequence[float], hidden: int, discards: int = 0) -> tuple[float, ...]:
+    """The model of CMA-ES's numbers ``x`` (:func:`vector`'s inverse; ``discards``: the discard's weights at its
+    end, :func:`discard_count`), checked."""
     n = len(FEATURES)
     numbers = [float(v) for v in x]
+    if discards:
+        return checked_weights(None, with_discard(model_of(numbers[:-discards], hidden), numbers[-discards:]))
     if not hidden:
         return checked_weights(None, numbers)
     inputs = np.asarray(numbers[n:n + hidden * n], np.float64).reshape(hidden, n)  # [unit, feature]
@@ -202,10 +247,21 @@ def model_of(x: Sequence[float], hidden: int) -> tuple[float, ...]:
                            + numbers[n + hidden * n:])
 
 
+def trained_discard(rules: Rules, start: Sequence[float], discard: bool = False) -> tuple[float, ...]:
+    """The discard weights a run under ``rules`` trains, from the model ``start``: none where the rules have no
+    setup discard (``pre_discard``); else the start's own, or, when asked (``discard``, ``--discard``), the
+    heuristic's (:data:`.discard.HEURISTIC_DISCARD`), which the run's first generation then plays exactly.  Asked,
+    not by default: a run that varies three more numbers draws other candidates, so the recorded command of a
+    network trained before the learned discard would no longer train it again."""
+    own = split_discard(start)[1]
+    return (own or (HEURISTIC_DISCARD if discard else ())) if rules.pre_discard else ()
+
+
 def with_network(model: Sequence[float], hidden: int, seed: int) -> tuple[float, ...]:
-    """``model`` with a network of ``hidden`` units: its own if it has one of that size; else its linear weights,
-    then seeded small input weights (drawn a unit at a time), zero biases and zero output weights, so it plays
-    exactly its linear part until training moves the outputs."""
+    """``model`` with a network of ``hidden`` units (and without a discard: :func:`trained_discard`): its own if it
+    has one of that size; else its linear weights, then seeded small input weights (drawn a unit at a time), zero
+    biases and zero output weights, so it plays exactly its linear part until training moves the outputs."""
+    model = split_discard(model)[0]
     if hidden == 0 or hidden_units(model) == hidden:
         return tuple(model) if hidden else tuple(model[:len(FEATURES)])
     rng = np.random.RandomState(seed % (2 ** 32))
@@ -213,12 +269,22 @@ def with_network(model: Sequence[float], hidden: int, seed: int) -> tuple[float,
     return model_of(tuple(model[:len(FEATURES)]) + tuple(map(float, inputs)) + (0.0,) * (2 * hidden), hidden)
 
 
-def validation(start: Position, x: Sequence[float], settings: Settings) -> float:
+def validation(start: Position, x: Sequence[float], settings: Settings,
+               league: Sequence[Sequence[float]] = ()) -> float:
     """The score that picks the best weights of a run: the mean of ``x``'s scores against the heuristic and
     against the weights the run started from, on the seed's fixed validation games.  Against the heuristic
     alone a model that already beats it nearly always could not tell a better one from a worse one (every
-    mean scored 0.999 and the start stayed the best); against its start, a mean that plays better shows it."""
-    return validation_score(start, x, settings.x0, 2 * settings.games, settings.seed)
+    mean scored 0.999 and the start stayed the best); against its start, a mean that plays better shows it.
+    A robust run's: the mean of ``x``'s ``robust`` lowest scores against the heuristic, ``strong-linear``, its start
+    and its league's latest exploiters (:func:`worst_mean`), so the best so far is the hardest to beat, not the one
+    that beats its start most."""
+    if not settings.robust:
+        return validation_score(start, x, settings.x0, 2 * settings.games, settings.seed)
+    base = settings.seed + VALIDATION
+    pool = (Heuristic().compiled(), Strong(linear_start(start.rules)).compiled(), Strong(settings.x0).compiled(),
+            *(Strong(m).compiled() for m in league[-ROBUST_LEAGUE_SIZE:]))
+    return worst_mean([score(start, x, o, 2 * settings.games, base + 2 * i) for i, o in enumerate(pool)],
+                      settings.robust)
 
 
 def validation_score(start: Position, x: Sequence[float], x0: Sequence[float], games: int, seed: int) -> float:
@@ -228,25 +294,35 @@ def validation_score(start: Position, x: Sequence[float], x0: Sequence[float], g
     return (score(start, x, Heuristic().compiled(), games, base) + score(start, x, Strong(x0).compiled(), games, base)) / 2
 
 
-def generation_games(games: int, popsize: int, hidden: int = 0) -> list[tuple[tuple[str, str], int]]:
+def generation_games(games: int, popsize: int, hidden: int = 0, robust: int = 0) -> list[tuple[tuple[str, str], int]]:
     """The games one generation plays, as the levels of the two seats and how many: every candidate (the learned
     policy, ``strong``) against each policy of the pool (:func:`pool_sides`: the heuristic, then past models) in
     both seats, then the mean's validation against the heuristic and its start; for a network, with its full
-    league and its share of the exploiters' training (one every :data:`LEAGUE_EVERY`: strong against strong).
+    league and its share of the exploiters' training (one every :data:`LEAGUE_EVERY`: strong against strong); a
+    robust run's (``robust`` > 0) with ``strong-linear``, its full league of exploiters in the pool and the validation,
+    and its share of their longer training and of the best's validation again (one every :data:`ROBUST_EVERY`).
     The run's cost is these games' plans (``analysis.training.estimate_training``)."""
     zeros = [0.0] * len(FEATURES)
-    pool = ("heuristic",) + ("strong",) * (len(pool_sides(zeros, zeros)) - 1 + (LEAGUE_SIZE if hidden else 0))
+    if robust:
+        pool = ("heuristic",) + ("strong",) * (len(pool_sides(zeros, zeros, (), zeros)) - 1 + ROBUST_LEAGUE_SIZE)
+        judged = len(pool) - 1  # the validation's: all but the best so far
+    else:
+        pool = ("heuristic",) + ("strong",) * (len(pool_sides(zeros, zeros)) - 1 + (LEAGUE_SIZE if hidden else 0))
+        judged = 2  # the validation's: the heuristic, the start
     seats = [(("strong", level), (level, "strong")) for level in pool]
     out = [(pair, popsize * games) for both in seats for pair in both]
-    out += [(pair, 2 * games) for both in seats[:2] for pair in both]  # the validation: the heuristic, the start
-    if hidden:
+    out += [(pair, 2 * games) for both in seats[:judged] for pair in both]
+    if robust:
+        out.append((("strong", "strong"), (ROBUST_EXPLOITER_GENERATIONS * EXPLOITER_POPSIZE * 2 * games
+                                           + judged * 4 * games) // ROBUST_EVERY))
+    elif hidden:
         out.append((("strong", "strong"), (EXPLOITER_GENERATIONS * EXPLOITER_POPSIZE * 2 * games) // LEAGUE_EVERY))
     return out
 
 
-def games_a_generation(games: int, popsize: int, hidden: int = 0) -> int:
+def games_a_generation(games: int, popsize: int, hidden: int = 0, robust: int = 0) -> int:
     """Games one generation plays (:func:`generation_games`)."""
-    return sum(n for _pair, n in generation_games(games, popsize, hidden))
+    return sum(n for _pair, n in generation_games(games, popsize, hidden, robust))
 
 
 def default_start(rules: Rules) -> tuple[float, ...]:
@@ -282,7 +358,7 @@ def training_pace(rules: Rules, hidden: int | None = None, sample: int = 400) ->
 def check_training(rules: Rules, seed: int, seconds: float | None, generations: int | None, games: int = GAMES,
                    popsize: int = POPSIZE, sigma: float = SIGMA,
                    start_from: tuple[float, ...] | dict[str, float] | None = None, resume: Run | None = None,
-                   hidden: int | None = None) -> Settings:
+                   hidden: int | None = None, robust: int = 0, discard: bool = False) -> Settings:
     """The run's settings; a ValueError names the option that is wrong (a resumed run's settings must be these)."""
     if seconds is None and generations is None:
         raise ValueError(gettext("--minutes: give the training time in minutes or --generations"))
@@ -295,6 +371,9 @@ def check_training(rules: Rules, seed: int, seconds: float | None, generations: 
         raise ValueError(gettext("--games: at least 1 game a seat, not {value}").format(value=games))
     if popsize < 2:
         raise ValueError(gettext("--popsize: at least 2 candidates a generation, not {value}").format(value=popsize))
+    if isinstance(robust, bool) or not isinstance(robust, int) or robust < 0:
+        raise ValueError(gettext("--robust: the number of lowest scores a candidate is measured by, at least 1, not "
+                                 "{value}").format(value=robust))
     if not (0 < sigma < math.inf):
         raise ValueError(gettext("--sigma: the initial step must be positive, not {value}").format(value=sigma))
     start = (default_start(rules) if start_from is None
@@ -304,7 +383,8 @@ def check_training(rules: Rules, seed: int, seconds: float | None, generations: 
     if isinstance(units, bool) or not 0 <= units <= MAX_HIDDEN:
         raise ValueError(gettext("--hidden: a whole number of hidden units from 0 (the linear policy) to {most}, not "
                                  "{value}").format(most=MAX_HIDDEN, value=units))
-    settings = Settings(rules.to_json(), seed, games, popsize, sigma, with_network(start, units, seed), units)
+    settings = Settings(rules.to_json(), seed, games, popsize, sigma,
+                        with_discard(with_network(start, units, seed), trained_discard(rules, start, discard)), units, robust)
     if resume is not None:
         _same_run(resume.settings, settings, start_from is None and hidden is None)
     return settings
@@ -338,21 +418,29 @@ class Run:
                       ask: Callable[[], None] | None = None) -> None:
         """Run one generation, its candidate models scored by ``evaluate(candidates, best, base, league)``, then
         the mean's validation (the best so far is the mean that scored best there); a network's league then grows
-        every :data:`LEAGUE_EVERY` generations by the best so far and by an :func:`exploiter` trained against it.
+        every :data:`LEAGUE_EVERY` generations by the best so far and by an :func:`exploiter` trained against it (a
+        robust run's every :data:`ROBUST_EVERY` by a longer-trained exploiter alone, the best so far then validated
+        again against it).
         A cancel inside leaves cma's stream drawn: a run resumes from the state saved after its last whole
         generation (:func:`read_state`)."""
         s = self.settings
         candidates = self.es.ask()
-        values = evaluate([model_of(x, s.hidden) for x in candidates], self.best.weights,
+        values = evaluate([model_of(x, s.hidden, discard_count(s.x0)) for x in candidates], self.best.weights,
                           s.seed * 1_000 + self.generation * 10, self.league)
-        if s.hidden and self.generation % LEAGUE_EVERY == LEAGUE_EVERY - 1:
+        if s.robust and self.generation % ROBUST_EVERY == ROBUST_EVERY - 1:
+            found = exploiter(self.start, self.best.weights, s.seed * 7_919 + self.generation, s.games,
+                              generations=ROBUST_EXPLOITER_GENERATIONS, ask=ask)
+            self.league.append(found)
+            # the best so far measured again against the grown league, so that a later mean is compared fairly
+            self.best = self.best._replace(score=validation(self.start, self.best.weights, s, self.league))
+        elif s.hidden and not s.robust and self.generation % LEAGUE_EVERY == LEAGUE_EVERY - 1:
             snapshot = self.best.weights
             found = exploiter(self.start, snapshot, s.seed * 7_919 + self.generation, s.games, ask=ask)
             self.league.extend([snapshot, found])
         self.es.tell(candidates, values)
         self.generation += 1
-        mean = model_of(self.es.mean, s.hidden)
-        valid = validation(self.start, mean, s)
+        mean = model_of(self.es.mean, s.hidden, discard_count(s.x0))
+        valid = validation(self.start, mean, s, self.league)
         if valid > self.best.score:
             self.best = Trained(mean, valid, self.generation)
 
@@ -396,7 +484,7 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
           sigma: float = SIGMA, generations: int | None = None,
           start_from: tuple[float, ...] | dict[str, float] | None = None, executor: Any = None,
           progress: Callable[[TrainingProgress], bool | None] | None = None, state: Path | None = None,
-          resume: Run | None = None, hidden: int | None = None) -> Trained:
+          resume: Run | None = None, hidden: int | None = None, robust: int = 0, discard: bool = False) -> Trained:
     """CMA-ES over the weights until ``seconds`` have passed or ``generations`` (counted from the run's
     start, a resumed run's earlier ones included) are done, ``games`` games a seat for each candidate and
     opponent, from the weights ``strong`` plays under these rules (:func:`default_start`) or ``start_from``
@@ -406,9 +494,14 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
     A generation's candidates are scored here, or as tasks of ``executor`` (a process pool or a Dask
     client's executor): the same weights either way.  ``progress`` is asked after every candidate; False
     cancels (the result's ``cancelled``; the best so far is kept).  ``state``: the file the run is
-    saved to after every generation.  A ValueError names bad input."""
-    settings = check_training(rules, seed, seconds, generations, games, popsize, sigma, start_from, resume, hidden)
+    saved to after every generation.  ``robust``: a robust run's K (:data:`ROBUST_EVERY`; 0, the default league);
+    ``discard``: train the setup discard's weights too (:func:`trained_discard`).  A ValueError names bad input."""
+    settings = check_training(rules, seed, seconds, generations, games, popsize, sigma, start_from, resume, hidden,
+                              robust, discard)
     run = resume if resume is not None else Run(settings)
+    # a resumed run goes on as it began: its pool's start is its own, not the one these options would give (a run
+    # resumed without --start or --hidden would otherwise meet the preset's shipped model as its start)
+    settings = run.settings
     t0 = time.monotonic()
     # the seconds a generation: the mean of this run's generations after its first (which also starts the
     # workers, and so is not a pace: None until a second is done), so the time left neither counts the start
@@ -431,7 +524,8 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
         while (generations is None or run.generation < generations) and (
                 seconds is None or time.monotonic() - t0 < seconds):
             ask(0)
-            run.generation_of(_evaluator(settings.rules, settings.x0, games, executor, ask), lambda: ask(popsize))
+            run.generation_of(_evaluator(settings.rules, settings.x0, games, executor, ask, settings.robust),
+                              lambda: ask(popsize))
             done_here += 1
             if done_here == 1:
                 first_end = time.monotonic()
@@ -447,7 +541,7 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
 def _same_run(saved: Settings, asked: Settings, default_start: bool) -> None:
     """Refuse to resume a run under other settings, naming the first that differs."""
     for option, field in (("--rules", "rules"), ("--seed", "seed"), ("--games", "games"), ("--popsize", "popsize"),
-                          ("--sigma", "sigma")):
+                          ("--sigma", "sigma"), ("--robust", "robust")):
         if getattr(saved, field) != getattr(asked, field):
             raise ValueError(gettext("{option}: the run resumed has {saved}, not {asked} (leave it out to continue the "
                                      "run)").format(option=option, saved=repr(getattr(saved, field)),
@@ -459,8 +553,8 @@ def _same_run(saved: Settings, asked: Settings, default_start: bool) -> None:
         raise ValueError(gettext("--start: the run resumed started from other weights"))
 
 
-def _evaluator(rules: Any, past: Sequence[float], games: int, executor: Any, ask: Callable[[int], None]
-               ) -> Callable[[list[tuple[float, ...]], tuple[float, ...], int, list[tuple[float, ...]]], list[float]]:
+def _evaluator(rules: Any, past: Sequence[float], games: int, executor: Any, ask: Callable[[int], None],
+               robust: int = 0) -> Callable[[list[tuple[float, ...]], tuple[float, ...], int, list[tuple[float, ...]]], list[float]]:
     """A generation's scoring: each candidate's :func:`fitness` here or as a task of ``executor``, ``ask``
     (which raises :class:`.Cancelled` when the run is cancelled) after each."""
     def evaluate(candidates: list[tuple[float, ...]], best: tuple[float, ...], base: int,
@@ -468,10 +562,10 @@ def _evaluator(rules: Any, past: Sequence[float], games: int, executor: Any, ask
         if executor is None:
             values = []
             for i, x in enumerate(candidates):
-                values.append(fitness(rules, x, best, past, games, base, league))
+                values.append(fitness(rules, x, best, past, games, base, league, robust))
                 ask(i + 1)
             return values
-        futures = [executor.submit(fitness, rules, x, best, past, games, base, league) for x in candidates]
+        futures = [executor.submit(fitness, rules, x, best, past, games, base, league, robust) for x in candidates]
         try:
             return [float(v) for v in gathered(futures, ask)]
         finally:
@@ -518,12 +612,17 @@ def weights_by_feature(path: Path) -> dict[str, float]:
     return dict(zip(FEATURES, by_feature({n: named.get(n, 0.0) for n in FEATURES}, f"--start {path}")))
 
 
-def command(rules: str, result: Trained, seed: int, games: int, popsize: int, start: Path | None = None) -> str:
+def command(rules: str, result: Trained, seed: int, games: int, popsize: int, start: Path | None = None,
+            robust: int = 0) -> str:
     """The command that trains these weights again (the generations the run did, whatever stopped it)."""
     words = ["guyenne-explore", "train", "--rules", rules if rules.isidentifier() else f"'{rules}'", "--seed", str(seed),
              "--generations", str(result.generations), "--games", str(games), "--popsize", str(popsize)]
     if hidden_units(result.weights):
         words += ["--hidden", str(hidden_units(result.weights))]
+    if robust:
+        words += ["--robust", str(robust)]
+    if discard_count(result.weights):
+        words.append("--discard")
     return " ".join(words + (["--start", start_name(start)] if start is not None else []))
 
 
@@ -548,11 +647,12 @@ def shipped_name(rules: str) -> str:
 
 
 def write_weights(path: Path, result: Trained, rules: str, seed: int, games: int, start: Path | None = None,
-          popsize: int = POPSIZE, trained_for: str | None = None) -> None:
-    """The weights file the policy loads (:func:`.weights.read_model`)."""
+          popsize: int = POPSIZE, trained_for: str | None = None, robust: int = 0) -> None:
+    """The weights file the policy loads (:func:`.weights.read_model`); ``robust``: the run's K, if robust."""
     trained = {"rules": rules, "seed": seed, "games_a_seat": games, "popsize": popsize,
                "generations": result.generations, "validation_score": round(result.score, 4),
                "started_from": start_name(start) if start is not None else shipped_name(rules),
                "cancelled": result.cancelled,
-               "command": command(rules, result, seed, games, popsize, start)}
+               **({"robust": robust} if robust else {}),
+               "command": command(rules, result, seed, games, popsize, start, robust)}
     write_model(path, result.weights, trained, trained_for or rules)

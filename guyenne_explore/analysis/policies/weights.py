@@ -4,7 +4,8 @@ A file names each weight by its feature (``{"weights": {"gain": 6.7, ...}}``), s
 other features is refused with the names that differ, never read in the wrong order.  It also says how
 it was made (``trained``: rules, seed, generations, the command that reproduces it) and which rule set
 its weights were trained for (``trained_for``: a preset's file may hold another preset's weights until
-that preset is trained).
+that preset is trained).  A file may also hold the weights of the model's own setup discard (``discard``, by the
+discard's feature names: :mod:`.discard`); a file without them plays the heuristic's discard.
 
 The policy ``strong`` plays, under rules equal to a preset, that preset's file
 (``weights/<preset>.json``: a network where one is trained, :mod:`.network`; ``strong-linear`` plays
@@ -28,6 +29,7 @@ from typing import Any, NamedTuple
 from ...engine import PRESETS, Rules, rules_fingerprint
 from ...i18n import gettext, plain_size
 from ..compiled.policy_codes import FEATURES
+from .discard import discard_json, discard_tail, split_discard, with_discard
 from .network import network_json, network_tail, split
 
 #: the package's weights, one file a preset
@@ -95,7 +97,10 @@ def model_from_text(text: str, where: str) -> Model:
             raise ValueError(gettext("the weights file {path}: 'network' must be an object with hidden, inputs, biases "
                                      "and outputs").format(path=where))
         tail = network_tail(net.get("hidden"), net.get("inputs"), net.get("biases"), net.get("outputs"), where)
-    return Model(by_feature(named, where) + tail, dict(data.get("trained") or {}), str(data.get("trained_for", "")))
+    model = by_feature(named, where) + tail
+    if "discard" in data:  # the model's own setup discard (without: the heuristic's)
+        model = with_discard(model, discard_tail(data["discard"], where))
+    return Model(model, dict(data.get("trained") or {}), str(data.get("trained_for", "")))
 
 
 def by_feature(named: dict[str, Any], where: str) -> tuple[float, ...]:
@@ -127,9 +132,12 @@ def write_model(path: Path, weights: tuple[float, ...], trained: dict[str, Any],
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     linear, net = split(weights)
+    own = split_discard(weights)[1]
     data: dict[str, Any] = {"weights": dict(zip(FEATURES, linear)), "trained_for": trained_for, "trained": trained}
     if net:
         data["network"] = network_json(net)
+    if own:
+        data["discard"] = discard_json(own)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, path)
