@@ -161,6 +161,15 @@ def test_the_command_resumes_a_run_to_the_weights_of_an_unstopped_one(tmp_path, 
                  "--out", str(tmp_path / "part.json")]) == 0
     resumed = json.loads(capsys.readouterr().out)
     assert resumed["weights"] == whole["weights"] and resumed["generations"] == 3
+    # a run from a --start file resumes from its state alone (it was refused: "started from other weights")
+    start = ["--start", str(files.preset_file(TINY, linear=True))]
+    assert main(["train", *common, *start, "--generations", "2", "--out", str(tmp_path / "from.json")]) == 0
+    from_start = json.loads(capsys.readouterr().out)
+    assert main(["train", *common, *start, "--generations", "1", "--out", str(tmp_path / "again.json")]) == 0
+    capsys.readouterr()
+    assert main(["train", "--resume", str(tmp_path / "again.json.state"), "--generations", "2", "--json",
+                 "--out", str(tmp_path / "again.json")]) == 0
+    assert json.loads(capsys.readouterr().out)["weights"] == from_start["weights"]
 
 
 def test_a_pool_and_a_dask_cluster_train_the_same_weights_as_this_process(tmp_path):

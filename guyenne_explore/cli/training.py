@@ -73,6 +73,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise Refused(str(exc)) from None
     saved = resumed.settings if resumed is not None else None
+    if start_from is None and saved is not None:  # a state alone resumes its run from where that run started
+        start_from = saved.x0
     hidden = args.hidden if args.hidden is not None else (saved.hidden if saved else None)
     robust = args.robust if args.robust is not None else (saved.robust if saved else 0)
     seed = args.seed if args.seed is not None else saved.seed if saved else int(TRAIN_DEFAULTS["seed"])
@@ -87,8 +89,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         settings = check_training(rules, seed, seconds, args.generations, games, popsize, start_from=start_from,
                                   resume=resumed, hidden=hidden, robust=robust, discard=args.discard)
         prepare_fast_path()  # before the pace is measured
-        cost = estimate_training(rules, games, popsize, seconds, args.generations, args.workers or 1,
-                                 hidden=settings.hidden, robust=robust)
+        done = resumed.generation if resumed is not None else 0  # --generations counts from the run's start
+        cost = estimate_training(rules, games, popsize, seconds,
+                                 None if args.generations is None else max(1, args.generations - done),
+                                 args.workers or 1, hidden=settings.hidden, robust=robust)
     except ValueError as exc:
         raise Refused(str(exc)) from None
     said = ngettext("training strong for {rules}: {generations} generation of {games} games (measured here: {rate} "
@@ -105,7 +109,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                 _("generation {number} of {planned} (candidate {candidate} of {popsize}): best {best:.3f} against the "
                   "heuristic and the starting weights, {left} left"))
         return text.format(
-            robust=robust, number=p.generation + 1, planned=p.generations if p.generations is not None else cost.generations,
+            robust=robust, number=p.generation + 1, planned=p.generations if p.generations is not None else done + cost.generations,
             candidate=p.candidate, popsize=p.popsize, best=p.best, left=time_left(p.seconds_left, cost.seconds, p.seconds))
 
     def stopped() -> str:
