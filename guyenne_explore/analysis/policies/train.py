@@ -160,10 +160,19 @@ def pool_sides(best: Sequence[float], past: Sequence[float],
     (``linear``: ``strong-linear``'s weights) meets ``strong-linear`` after the heuristic, and its league's
     :data:`ROBUST_LEAGUE_SIZE` latest exploiters."""
     if linear is not None:
-        return (Heuristic().compiled(), Strong(linear).compiled(), Strong(past).compiled(), Strong(best).compiled(),
-                *(Strong(m).compiled() for m in league[-ROBUST_LEAGUE_SIZE:]))
+        judges = robust_judges(past, league, linear)
+        return (*judges[:3], Strong(best).compiled(), *judges[3:])
     return (Heuristic().compiled(), Strong(past).compiled(), Strong(best).compiled(),
             *(Strong(m).compiled() for m in league[-LEAGUE_SIZE:]))
+
+
+def robust_judges(past: Sequence[float], league: Sequence[Sequence[float]],
+                  linear: Sequence[float]) -> tuple[SidePolicy, ...]:
+    """What a robust run measures its models against, apart from its best so far: the heuristic, ``strong-linear``
+    (``linear``), the weights the run started from and the league's :data:`ROBUST_LEAGUE_SIZE` latest exploiters;
+    its candidates meet these and the best so far (:func:`pool_sides`), its validation these alone."""
+    return (Heuristic().compiled(), Strong(linear).compiled(), Strong(past).compiled(),
+            *(Strong(m).compiled() for m in league[-ROBUST_LEAGUE_SIZE:]))
 
 
 def worst_mean(scores: Sequence[float], worst: int) -> float:
@@ -281,8 +290,7 @@ def validation(start: Position, x: Sequence[float], settings: Settings,
     if not settings.robust:
         return validation_score(start, x, settings.x0, 2 * settings.games, settings.seed)
     base = settings.seed + VALIDATION
-    pool = (Heuristic().compiled(), Strong(linear_start(start.rules)).compiled(), Strong(settings.x0).compiled(),
-            *(Strong(m).compiled() for m in league[-ROBUST_LEAGUE_SIZE:]))
+    pool = robust_judges(settings.x0, league, linear_start(start.rules))
     return worst_mean([score(start, x, o, 2 * settings.games, base + 2 * i) for i, o in enumerate(pool)],
                       settings.robust)
 
@@ -305,7 +313,7 @@ def generation_games(games: int, popsize: int, hidden: int = 0, robust: int = 0)
     zeros = [0.0] * len(FEATURES)
     if robust:
         pool = ("heuristic",) + ("strong",) * (len(pool_sides(zeros, zeros, (), zeros)) - 1 + ROBUST_LEAGUE_SIZE)
-        judged = len(pool) - 1  # the validation's: all but the best so far
+        judged = len(robust_judges(zeros, [zeros] * ROBUST_LEAGUE_SIZE, zeros))  # the validation's
     else:
         pool = ("heuristic",) + ("strong",) * (len(pool_sides(zeros, zeros)) - 1 + (LEAGUE_SIZE if hidden else 0))
         judged = 2  # the validation's: the heuristic, the start
@@ -372,8 +380,8 @@ def check_training(rules: Rules, seed: int, seconds: float | None, generations: 
     if popsize < 2:
         raise ValueError(gettext("--popsize: at least 2 candidates a generation, not {value}").format(value=popsize))
     if isinstance(robust, bool) or not isinstance(robust, int) or robust < 0:
-        raise ValueError(gettext("--robust: the number of lowest scores a candidate is measured by, at least 1, not "
-                                 "{value}").format(value=robust))
+        raise ValueError(gettext("--robust: the number of lowest scores a candidate is measured by (0: its mean "
+                                 "score), not {value}").format(value=robust))
     if not (0 < sigma < math.inf):
         raise ValueError(gettext("--sigma: the initial step must be positive, not {value}").format(value=sigma))
     start = (default_start(rules) if start_from is None
