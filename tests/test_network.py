@@ -249,17 +249,27 @@ def test_strong_linear_plays_the_linear_file_and_strong_the_presets_file(preset)
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_each_presets_network_records_the_command_that_trains_it_again(preset):
+def test_each_presets_network_records_the_commands_that_train_it_again(preset):
     """A shipped network says how it was made: trained for its preset, by ``train --hidden`` from the preset's
-    linear file (by its path in the source tree), the seed and generations that give it again."""
+    linear file (by its path in the source tree), the seed and generations that give it again; a file trained
+    further from the preset's own file (a robust run; its own team split, then the whole model) records each step
+    before it (``start_trained``), each naming the preset's file as its start, so the steps run in order from a
+    checkout give it again."""
     rules = Rules.preset(preset)
     model = files.read_model(files.preset_file(rules))
     assert hidden_units(model.weights), f"{preset} ships no network"
-    command = model.trained["command"]
     assert model.trained_for == preset
-    assert f"--rules {preset} " in command and f"--hidden {hidden_units(model.weights)}" in command
-    assert command.endswith(f"--start guyenne_explore/analysis/policies/weights/linear/{preset}.json")
-    assert f"--generations {model.trained['generations']} " in command
+    steps = [model.trained]
+    while "start_trained" in steps[-1] and "--start guyenne_explore/analysis/policies/weights/linear/" not in \
+            steps[-1]["command"]:
+        steps.append(steps[-1]["start_trained"])
+    *later, first = steps
+    for step in [*later, first]:
+        assert f"--rules {preset} " in step["command"] and f"--hidden {hidden_units(model.weights)}" in step["command"]
+        assert f"--generations {step['generations']} " in step["command"]
+    assert first["command"].endswith(f"--start guyenne_explore/analysis/policies/weights/linear/{preset}.json")
+    for step in later:
+        assert step["command"].endswith(f"--start guyenne_explore/analysis/policies/weights/{preset}.json")
 
 
 def test_cma_varies_a_networks_numbers_a_unit_at_a_time_and_back():
@@ -321,8 +331,8 @@ def test_a_discard_round_trips_through_a_file_and_bad_discard_weights_are_refuse
     assert files.read_model(path).weights == linear and "network" not in json.loads(path.read_text())
     for bad, words in (({"worth": "much"}, "discard.worth must be a finite number, not 'much'"),
                        ({"worth": True}, "discard.worth must be a finite number"),
-                       ({"worth": -1.0, "bluff": 1.0}, "discard.bluff is not a feature of the discard"),
-                       ([-1.0, 0.0, 0.0], "'discard' must be an object of the discard's features")):
+                       ({"worth": -1.0, "bluff": 1.0}, "discard.bluff is not one of its features"),
+                       ([-1.0, 0.0, 0.0], "'discard' must be an object of its features")):
         path.write_text(json.dumps(dict(data, discard=bad)))
         with pytest.raises(ValueError, match=words):
             files.read_model(path)

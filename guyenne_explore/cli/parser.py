@@ -262,6 +262,12 @@ def build_parser() -> argparse.ArgumentParser:
                            "against the best so far (default: by its mean score)"))
     tr.add_argument("--discard", action="store_true",
                     help=_("train strong's own setup discard too, from the heuristic's (rules with a setup discard)"))
+    tr.add_argument("--team-split", action="store_true",
+                    help=_("train strong's own team split too, from the heuristic's (rules with a team side)"))
+    tr.add_argument("--freeze-placements", action="store_true",
+                    help=_("keep the starting weights' placements (linear weights and network) as they are and "
+                           "train only the setup discard's and team split's weights (with --discard or "
+                           "--team-split, or a start that has its own)"))
     _weights_files(tr)
     tr.add_argument("--resume", metavar="STATE", help=_("continue the run saved in STATE (written beside the weights "
                                                       "file after each generation)"))

@@ -65,7 +65,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..analysis.training import (TRAIN_DEFAULTS, cache_file, check_training, estimate_training, read_state,
-                                     start_model, train, write_weights)
+                                     start_model, start_record, train, write_weights)
 
     resumed, rules, _by_feature = _weights_run(args, read_state)
     try:  # the whole model a run starts from: a network's numbers too
@@ -75,8 +75,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     saved = resumed.settings if resumed is not None else None
     if start_from is None and saved is not None:  # a state alone resumes its run from where that run started
         start_from = saved.x0
+    begun = start_record(Path(args.start)) if args.start else resumed.origin if resumed is not None else None
     hidden = args.hidden if args.hidden is not None else (saved.hidden if saved else None)
     robust = args.robust if args.robust is not None else (saved.robust if saved else 0)
+    freeze = args.freeze_placements or (saved.freeze if saved else False)
     seed = args.seed if args.seed is not None else saved.seed if saved else int(TRAIN_DEFAULTS["seed"])
     games = args.games or (saved.games if saved else int(TRAIN_DEFAULTS["games"]))
     popsize = args.popsize or (saved.popsize if saved else int(TRAIN_DEFAULTS["popsize"]))
@@ -87,7 +89,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     shown_rules = _shown_rules(rules)
     try:
         settings = check_training(rules, seed, seconds, args.generations, games, popsize, start_from=start_from,
-                                  resume=resumed, hidden=hidden, robust=robust, discard=args.discard)
+                                  resume=resumed, hidden=hidden, robust=robust, discard=args.discard,
+                                  team_split=args.team_split, freeze=freeze)
         prepare_fast_path()  # before the pace is measured
         done = resumed.generation if resumed is not None else 0  # --generations counts from the run's start
         cost = estimate_training(rules, games, popsize, seconds,
@@ -120,13 +123,12 @@ def cmd_train(args: argparse.Namespace) -> int:
         result = long_run(args, said, line, lambda executor, progress: train(
             rules, seed, seconds, games, popsize, generations=args.generations, start_from=start_from,
             executor=executor, progress=progress, state=state, resume=resumed, hidden=hidden, robust=robust,
-            discard=args.discard),
+            discard=args.discard, team_split=args.team_split, freeze=freeze, origin=begun),
         engine_played=False,
             stopped=stopped)
     except ValueError as exc:
         raise Refused(str(exc)) from None
-    write_weights(out, result, shown_rules, seed, games, Path(args.start) if args.start else None, popsize,
-                  robust=robust)
+    write_weights(out, result, shown_rules, seed, games, begun, popsize, robust=robust, freeze=freeze)
     policy = f"strong@{out}"
     if args.json:
         print(json.dumps({"weights_file": str(out), "state": str(state), "policy": policy, "rules": rules.to_json(),

@@ -14,7 +14,8 @@ the same total weight.
 The game itself is the one loop of :mod:`.loop`; rules the loop does not play (stacked decks,
 card sets too large for its tables) are left to the engine (:func:`unsupported`); it plays the expert setup
 discard too (:func:`choose_discard`: the learned policy's own where its row holds discard weights), and a team's
-split and order (:func:`choose_split`, :func:`choose_order`), its members placing from their own hands
+split and order (:func:`choose_split`: the learned policy's own where its row holds split weights;
+:func:`choose_order`), its members placing from their own hands
 (``kernel.placing_hand``).  The
 decisions are compiled without numba's reference counts (``_nrt=False``): they allocate nothing
 (their scratch comes from ``loop.scratch``) and keep no array.
@@ -35,7 +36,8 @@ from . import kernel as kn
 from .encode import Encoded, encode
 from .encode import unsupported as uniform_unsupported
 from .policy_codes import (D_KINDS, D_WEAKEST, D_WORTH, NETWORK_AT, P_BLUFF_DEN, P_BLUFF_NUM, P_HERO_USE, P_REMOVAL,
-                           P_RESOLUTION, P_SPEND, P_TEMPERATURE, P_WIN_WEIGHT, SidePolicy, network_size)
+                           P_RESOLUTION, P_SPEND, P_TEMPERATURE, P_WIN_WEIGHT, S_ALONE, S_HERO, S_TEAM, S_WORTH,
+                           SidePolicy, network_size)
 
 #: the chances to win by sum are kept across decisions and games in 2 ** MEMO_BITS slots
 MEMO_BITS = 10
@@ -574,11 +576,27 @@ def choose_removal(pl, side, b, opt, rowt, hp, rng, scores, wts, chosen, out_pic
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
-def choose_split(src, most, opt, rowt, hp, rng, scores, wts, chosen, out_pick):
-    """The heuristic's team split (the learned policy's too), as ``Heuristic``'s score: the softmax of
-    minus how unevenly the giver's ``src`` would be shared, less a hundredth of the worth given, over
-    the engine's moves (1 to ``most`` cards: the option rows of ``src`` that keep nothing back, in
-    their order, which is the engine's); the cards into ``chosen``.  False when there is none."""
+def _split_score(held, given, partner, worth, hero, hp, at):
+    """A split's score: minus how unevenly the giver's ``held`` cards would be shared, less a hundredth of the worth
+    given (the heuristic's; ``at`` -1), else the learned weights at ``at`` times its features
+    (``policies.team_split.features``), summed in their order from 0.0."""
+    if at < 0:
+        return -abs((held - given) - given) - 0.01 * worth
+    s = 0.0
+    s = s + hp[at + S_ALONE] * float(abs((held - given) - given))
+    s = s + hp[at + S_TEAM] * float(abs((held - given) - (partner + given)))
+    s = s + hp[at + S_WORTH] * worth
+    s = s + hp[at + S_HERO] * hero
+    return s
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def choose_split(src, most, partner, hero, opt, rowt, hp, at, rng, scores, wts, chosen, out_pick):
+    """The team split: the softmax of the scores of giving 1 to ``most`` cards of the giver's ``src`` to a partner
+    holding ``partner`` (:func:`_split_score`: the heuristic's, or the learned policy's from its weights at ``at``,
+    :func:`split_weights_at`; ``hero``: the hero's kind, -1 for none), over the engine's moves (the option rows of
+    ``src`` that keep nothing back, in their order, which is the engine's); the cards into ``chosen``.  False when
+    there is none."""
     cards = opt[2]
     _code, first_row, n_rows = kn.option_rows(opt, 1, src)
     held = kn._size(src)
@@ -586,7 +604,8 @@ def choose_split(src, most, opt, rowt, hp, rng, scores, wts, chosen, out_pick):
     for r in range(n_rows):
         given = rowt[first_row + r, R_SIZE]
         if given <= most:
-            scores[n] = -abs((held - given) - given) - 0.01 * rowt[first_row + r, R_WORTH]
+            given_hero = 1.0 if hero >= 0 and cards[first_row + r, hero] > 0 else 0.0
+            scores[n] = _split_score(held, given, partner, rowt[first_row + r, R_WORTH], given_hero, hp, at)
             n += 1
     if n == 0:
         return False
@@ -651,6 +670,19 @@ def discard_weights_at(hp):
     the heuristic's discard)."""
     units = int(hp[NETWORK_AT]) if hp.shape[0] > NETWORK_AT else 0
     at = NETWORK_AT + 1 + units * _UNIT_NUMBERS  # policy_codes.discard_start, in the row
+    return at + 1 if hp.shape[0] > at and hp[at] > 0 else -1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def split_weights_at(hp):
+    """Where the learned policy's row ``hp`` holds its team split's weights (after its count S,
+    ``policy_codes.SPLIT_FEATURES``), or -1 where it holds none (the row ends before S, or S is 0: the heuristic's
+    split)."""
+    units = int(hp[NETWORK_AT]) if hp.shape[0] > NETWORK_AT else 0
+    at = NETWORK_AT + 1 + units * _UNIT_NUMBERS  # policy_codes.discard_start, in the row
+    if hp.shape[0] <= at:
+        return -1
+    at += 1 + int(hp[at])  # policy_codes.split_start, in the row
     return at + 1 if hp.shape[0] > at and hp[at] > 0 else -1
 
 

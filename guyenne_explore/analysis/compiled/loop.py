@@ -6,8 +6,8 @@ decision differs by the code of the side to decide (:mod:`.sides`): at the setup
 and order, a placement and a removal, :func:`play` branches on that code to the policy's decision
 function (uniform: :func:`_place_uniform`, :func:`_remove_uniform`, one random legal move of the
 engine's option lists; the heuristic: :mod:`.heuristic`; the learned policy: :mod:`.strong`, which
-discards by its own weights where its model has them, and removes and decides a team's split and order as the
-heuristic does), inlined.  A team
+discards and splits a team's cards by its own weights where its model has them, and removes and decides a team's
+order as the heuristic does), inlined.  A team
 member places from its own hand (``kernel.placing_hand``).  Where the rules make the defender's
 concede choice a decision (``concede_as_decision``), every policy decides it by the built-in rule
 (:func:`apply_concede`), as the engine's policies all do.  A
@@ -33,7 +33,7 @@ from numba import njit, prange
 
 from . import kernel as kn
 from .heuristic_kernel import (MAX_MOVES, MAX_OPTIONS, MEMO_BITS, T_MAX_SUM, choose_discard, choose_order, choose_placement,
-                               choose_removal, choose_split, discard_weights_at)
+                               choose_removal, choose_split, discard_weights_at, split_weights_at)
 from .layout import (BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, DRAWER, END, ENDING, END_EXHAUSTED,
                      END_OUT_OF_CARDS, ERR_NO_MOVE, ERR_TOO_LONG, EXH, FIRST, HAND, HAND_OF_1, HERO_KIND, LIMIT,
                      MAX_AT, N_CASTLES, OPEN_FIRST, OPEN_SECOND, ORDER, OUT_DECIDED, OUT_DECISIONS, OUT_ENDING,
@@ -286,8 +286,11 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
             giver = drawer if kn.member_size(z, side, drawer) > 0 else 1 - drawer  # (an empty drawer is given one)
             src = kn.member_hand(z, side, giver, m2)
             most = kn._size(src) - 1 if giver == drawer else 1
-            if codes[side] == HEURISTIC or codes[side] == STRONG:  # strong shares as the heuristic does
-                found = choose_split(src, most, opt, tables[1], params[side], rng, work[0], work[1], m, out_pick)
+            if codes[side] == HEURISTIC or codes[side] == STRONG:  # strong by its split weights, where its row has
+                # them (else as the heuristic does)
+                at = split_weights_at(params[side]) if codes[side] == STRONG else -1
+                found = choose_split(src, most, kn.member_size(z, side, 1 - giver), rp[HERO_KIND], opt, tables[1],
+                                     params[side], at, rng, work[0], work[1], m, out_pick)
             else:
                 found = kn.pick_multiset(src, 1, most, rng, m, ways)
             if not found:

@@ -14,7 +14,7 @@ each decision point of :func:`.loop.play`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -77,6 +77,23 @@ D_WORTH, D_WEAKEST, D_KINDS = range(len(DISCARD_FEATURES))
 #: the heuristic's discard as the learned discard's weights (minus the worth): what a model without its own plays,
 #: and where training starts the discard's weights
 HEURISTIC_DISCARD = (-1.0, 0.0, 0.0)
+#: the learned policy's features of a team's split (RULES.md 8, ``team_split``: the giver gives ``given`` of the
+#: ``held`` cards it holds to its partner, who holds ``partner``): ``alone``, |(held - given) - given|, how unevenly the
+#: giver's own cards are shared (the heuristic's score is minus it: both members must place); ``team``,
+#: |(held - given) - (partner + given)|, how unevenly the team's two hands hold cards after the split (the heuristic
+#: ignores the partner's own cards, which it keeps from round to round); ``worth``, the rules' worth of the cards given
+#: (``policies.heuristic.worth``: the heuristic keeps the stronger, minus a hundredth of it; giving them may serve the
+#: partner better); ``hero``, 1 where the hero is given (the member who holds it decides where it plays).  Sizes
+#: alone of the partner's hand: the giver may not see its partner's cards (RULES.md 8).  Their weights follow the
+#: discard's in the row (:func:`split_start`: a model with a split but no discard writes its D as 0, a linear model
+#: its H as 0 before it): their count S (0, or a row that ends before it: the heuristic's split), then one weight a
+#: feature in this order.  A split's score is ``s . phi``, summed in this order from 0.0, drawn by the heuristic's
+#: whole-number softmax (``policies.team_split``, ``compiled.heuristic_kernel.choose_split``).
+SPLIT_FEATURES = ("alone", "team", "worth", "hero")
+S_ALONE, S_TEAM, S_WORTH, S_HERO = range(len(SPLIT_FEATURES))
+#: the heuristic's split as the learned split's weights (minus the evenness, a hundredth of the worth): what a model
+#: without its own plays, exactly, and where training starts the split's weights
+HEURISTIC_SPLIT = (-1.0, 0.0, -0.01, 0.0)
 
 
 def network_size(hidden: int) -> int:
@@ -88,6 +105,42 @@ def discard_start(hidden: int) -> int:
     """Where a model's discard starts (its count D) after its linear weights and a network of ``hidden`` units (the
     H of 0 a linear model with a discard writes): in the model, and after :data:`N_HEURISTIC` in the row."""
     return len(FEATURES) + network_size(hidden)
+
+
+def split_start(hidden: int, discards: int) -> int:
+    """Where a model's split starts (its count S) after a network of ``hidden`` units and ``discards`` discard weights
+    (the D of 0 a model with a split but no discard writes): in the model, and after :data:`N_HEURISTIC` in the row."""
+    return discard_start(hidden) + 1 + discards
+
+
+def decision_parts(model: Sequence[float]) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    """A model's placement part (its linear weights, then a network's numbers if it has one), its discard's weights
+    and its split's (each empty where the model plays the heuristic's): the one reading of the row's tail, after the
+    network, that :func:`decision_model` writes."""
+    n = len(FEATURES)
+    if len(model) <= n:
+        return tuple(model), (), ()
+    units = int(model[n])
+    at = discard_start(units)
+    placing = tuple(model[:at]) if units else tuple(model[:n])
+    if len(model) <= at:
+        return placing, (), ()
+    discards = int(model[at])
+    at_split = split_start(units, discards)
+    discard = tuple(model[at + 1:at_split])
+    return placing, discard, tuple(model[at_split + 1:]) if len(model) > at_split else ()
+
+
+def decision_model(placing: Sequence[float], discard: Sequence[float], split: Sequence[float]) -> tuple[float, ...]:
+    """The model of a placement part, discard weights and split weights (:func:`decision_parts`' inverse): the
+    shortest row that holds them (a linear model's H and a discard's D written as 0 only where something follows)."""
+    out = tuple(float(w) for w in placing)
+    if not discard and not split:
+        return out
+    if len(out) == len(FEATURES):  # a linear model: its H of 0 before the discard
+        out += (0.0,)
+    out += (float(len(discard)),) + tuple(float(w) for w in discard)
+    return out + ((float(len(split)),) + tuple(float(w) for w in split) if split else ())
 
 
 class SidePolicy(NamedTuple):

@@ -17,11 +17,11 @@ from typing import Any, Sequence
 
 from ...engine import Cards, Rules
 from ...i18n import gettext
-from ..compiled.policy_codes import DISCARD_FEATURES, FEATURES, HEURISTIC_DISCARD, discard_start
+from ..compiled.policy_codes import DISCARD_FEATURES, HEURISTIC_DISCARD, decision_model, decision_parts
 from .heuristic import card_worth, worth
 
-__all__ = ["HEURISTIC_DISCARD", "discard_json", "discard_score", "discard_tail", "features", "split_discard",
-           "with_discard"]
+__all__ = ["HEURISTIC_DISCARD", "decision_tail", "discard_json", "discard_score", "discard_tail", "features",
+           "split_discard", "with_discard"]
 
 
 def features(rules: Rules, deck: Cards, cards: Cards) -> tuple[float, ...]:
@@ -43,45 +43,43 @@ def discard_score(weights: Sequence[float], phi: Sequence[float]) -> float:
 
 
 def split_discard(model: Sequence[float]) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """A model without its discard (the linear weights and a network, as before the learned discard), and its
-    discard's weights (empty: the heuristic's discard).  The discard follows the network (a linear model's H is
-    written 0 before it): its count D, then D weights (``policy_codes.DISCARD_FEATURES``)."""
-    n = len(FEATURES)
-    if len(model) <= n:
-        return tuple(model), ()
-    at = discard_start(int(model[n]))
-    if len(model) <= at:
-        return tuple(model), ()
-    rest = tuple(model[:at])
-    return (rest if int(model[n]) else rest[:n]), tuple(model[at + 1:])
+    """A model without its discard (the linear weights, a network and a team's split, as before the learned discard),
+    and its discard's weights (empty: the heuristic's discard).  The discard follows the network (a linear model's H
+    is written 0 before it): its count D, then D weights (``policy_codes.DISCARD_FEATURES``), then any split's
+    (:mod:`.team_split`, which is never read as more of the discard)."""
+    placing, own, split = decision_parts(model)
+    return decision_model(placing, (), split), own
 
 
 def with_discard(model: Sequence[float], weights: Sequence[float]) -> tuple[float, ...]:
-    """``model`` with the discard ``weights`` (none: the heuristic's discard), in place of any it had."""
-    rest, _ = split_discard(model)
-    if len(weights) == 0:
-        return rest
-    if len(rest) == len(FEATURES):  # a linear model: its H of 0, then the discard
-        rest += (0.0,)
-    return rest + (float(len(weights)),) + tuple(float(w) for w in weights)
+    """``model`` with the discard ``weights`` (none: the heuristic's discard), in place of any it had; its split
+    kept."""
+    placing, _, split = decision_parts(model)
+    return decision_model(placing, weights, split)
 
 
 def discard_tail(named: object, where: str) -> tuple[float, ...]:
-    """The discard's weights of a weights file's ``discard`` object (by feature name; a name it lacks reads 0, as a
-    feature added later would in an older file); a ValueError names ``where`` and the field that is wrong."""
+    """The discard's weights of a weights file's ``discard`` object (:func:`decision_tail`)."""
+    return decision_tail(named, "discard", DISCARD_FEATURES, where)
+
+
+def decision_tail(named: object, field: str, names: Sequence[str], where: str) -> tuple[float, ...]:
+    """The weights of a decision's object ``field`` of a weights file (the setup discard's, a team split's), by feature
+    ``names`` (a name it lacks reads 0, as a feature added later would in an older file); a ValueError names
+    ``where`` and the field that is wrong."""
     if not isinstance(named, dict):
-        raise ValueError(gettext("{where}: 'discard' must be an object of the discard's features ({names}) and "
-                                 "numbers").format(where=where, names=", ".join(DISCARD_FEATURES)))
-    unknown = sorted(set(named) - set(DISCARD_FEATURES))
+        raise ValueError(gettext("{where}: '{field}' must be an object of its features ({names}) and numbers").format(
+            where=where, field=field, names=", ".join(names)))
+    unknown = sorted(set(named) - set(names))
     if unknown:
-        raise ValueError(gettext("{where}: discard.{name} is not a feature of the discard ({names})").format(
-            where=where, name=unknown[0], names=", ".join(DISCARD_FEATURES)))
+        raise ValueError(gettext("{where}: {field}.{name} is not one of its features ({names})").format(
+            where=where, field=field, name=unknown[0], names=", ".join(names)))
     out = []
-    for name in DISCARD_FEATURES:
+    for name in names:
         w = named.get(name, 0.0)
         if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w):
-            raise ValueError(gettext("{where}: discard.{name} must be a finite number, not {value}").format(
-                where=where, name=name, value=repr(w)))
+            raise ValueError(gettext("{where}: {field}.{name} must be a finite number, not {value}").format(
+                where=where, field=field, name=name, value=repr(w)))
         out.append(float(w))
     return tuple(out)
 

@@ -28,7 +28,7 @@ def hidden_units(model: Sequence[float]) -> int:
 
 def split(model: Sequence[float]) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """A model's linear weights and its network's numbers (``H``, then ``U``, ``b``, ``v``; empty for none: the
-    discard's weights that may follow are :func:`.discard.split_discard`'s)."""
+    discard's and team split's weights that may follow are :func:`..compiled.policy_codes.decision_parts`'s)."""
     n, units = len(FEATURES), hidden_units(model)
     return tuple(model[:n]), tuple(model[n:n + network_size(units)]) if units else ()
 

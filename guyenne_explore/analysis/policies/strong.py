@@ -16,7 +16,8 @@ in unspent cards, the tie-break; the hero in a set of :data:`HERO_SET` or more c
 (:mod:`..compiled.strong_kernel`) picks the same move from one random number.  The expert setup discard is drawn the
 same way from a learned score of a few features of each discard where the model has discard weights
 (:mod:`.discard`; the compiled twin ``compiled.heuristic_kernel.choose_discard``), else it is the heuristic's, as
-removals and team decisions are.
+removals and the team's order are; a team's split likewise, from its own split weights where the model has them
+(:mod:`.team_split`, the partner's hand counted by its size; ``compiled.heuristic_kernel.choose_split``).
 
 The weights are data, learned by :mod:`.train` and shipped beside this module, one file a preset
 (:mod:`.weights`): under rules equal to a preset the policy plays that preset's weights, under a
@@ -40,12 +41,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
-from ...engine import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, OPEN_FIRST, OPEN_SECOND, SETUP_DISCARD, Cards, Move,
-                          Rules, SideView, battle_of, concede_move)
+from ...engine import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, OPEN_FIRST, OPEN_SECOND, SETUP_DISCARD, TEAM_SPLIT,
+                          Cards, Move, Rules, SideView, battle_of, concede_move)
 from ..compiled.policy_codes import (DISCARD_FEATURES, FEATURES, HERO_SET, MAX_HIDDEN, N_HEURISTIC, P_HERO_USE,
-                                     P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT, SCORE_GROUPS, STRONG, discard_start)
+                                     P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT, SCORE_GROUPS, SPLIT_FEATURES, STRONG,
+                                     discard_start, split_start)
 from ..compiled.policy_codes import SidePolicy
-from . import discard
+from . import discard, team_split
 from . import weights as files
 from .network import network_term, split
 from .heuristic import (HERO_USE, RESOLUTION, TEMPERATURE, WIN_WEIGHT, Facts, Heuristic, battle_terms, card_worth,
@@ -65,28 +67,37 @@ def load_weights(path: Path = WEIGHTS_FILE) -> tuple[float, ...]:
 def checked_weights(names: object, weights: object, where: str = "weights") -> tuple[float, ...]:
     """``weights`` as a tuple of finite floats: one per feature of :data:`FEATURES`, in its order, then a network's
     numbers if it has one (:mod:`.network`: its hidden units first, so the length says whether it is whole), then
-    a discard's if it has one (:mod:`.discard`: their count first; a linear model's hidden units are 0 before it)."""
+    a discard's if it has one (:mod:`.discard`: their count first; a linear model's hidden units are 0 before it),
+    then a team split's if it has one (:mod:`.team_split`: their count first; a discard's count 0 before it)."""
     if names is not None and list(names) != list(FEATURES):  # type: ignore[call-overload]
         raise ValueError(f"{where}: features {names!r} are not this policy's {list(FEATURES)!r} (retrain the model)")
     n = len(FEATURES)
     if not isinstance(weights, (list, tuple)) or len(weights) < n:
         raise ValueError(f"{where}: weights must be a list of {n} numbers, one per feature, then a network's")
-    end = n
+    end = split_at = n
     if len(weights) > n:
         units = weights[n]
         if not isinstance(units, (int, float)) or units != int(units) or not 0 <= units <= MAX_HIDDEN \
                 or len(weights) < discard_start(int(units)) or (units == 0 and len(weights) == n + 1):
             raise ValueError(f"{where}: a network's numbers must be its hidden units (1 to {MAX_HIDDEN}) then "
                              f"{len(FEATURES) + 2} numbers a unit")
-        end = discard_start(int(units))
-        if len(weights) > end and (weights[end] != len(DISCARD_FEATURES)
-                                   or len(weights) != end + 1 + len(DISCARD_FEATURES)):
-            raise ValueError(f"{where}: a discard's numbers must be their count ({len(DISCARD_FEATURES)}) then one "
-                             f"weight a feature of {list(DISCARD_FEATURES)!r}")
+        end = split_at = discard_start(int(units))
+        if len(weights) > end:
+            discards = weights[end]
+            if discards not in (0, len(DISCARD_FEATURES)) or len(weights) < split_start(int(units), int(discards)) \
+                    or (discards == 0 and len(weights) == end + 1):
+                raise ValueError(f"{where}: a discard's numbers must be their count ({len(DISCARD_FEATURES)}) then "
+                                 f"one weight a feature of {list(DISCARD_FEATURES)!r}")
+            split_at = split_start(int(units), int(discards))
+        if len(weights) > split_at and (weights[split_at] != len(SPLIT_FEATURES)
+                                        or len(weights) != split_at + 1 + len(SPLIT_FEATURES)):
+            raise ValueError(f"{where}: a team split's numbers must be their count ({len(SPLIT_FEATURES)}) then one "
+                             f"weight a feature of {list(SPLIT_FEATURES)!r}")
     out = []
     for i, w in enumerate(weights):
         if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w):
-            name = FEATURES[i] if i < n else "the network" if i < end else "the discard"
+            name = (FEATURES[i] if i < n else "the network" if i < end else "the discard" if i < split_at
+                    else "the team split")
             raise ValueError(f"{where}: the weight of {name} must be a finite number, not {w!r}")
         out.append(float(w))
     return tuple(out)
@@ -196,6 +207,14 @@ class Strong:
         return [(m, discard.discard_score(weights, discard.features(view.rules, deck, m.cards)))
                 for m in view.legal_moves]
 
+    def split(self, view: SideView, weights: tuple[float, ...]) -> list[tuple[Move, float]]:
+        """Each legal team split with its score ``s . phi`` by the split ``weights`` (:mod:`.team_split`): the giver's
+        own hand (``view.hand``, the partner's when it gives its empty drawer a card) and its partner's size."""
+        held, partner = view.hand.size, view.partner_hand_size
+        assert partner is not None  # a team's member sees its partner's hand size
+        return [(m, team_split.split_score(weights, team_split.features(view.rules, held, partner, m.cards)))
+                for m in view.legal_moves]
+
     def ranked(self, view: SideView) -> list[Move]:
         """The legal moves best first: by score at a placement (so that the moves a near-certain choice
         gives no weight are still in order), by weight elsewhere; ties in the engine's move order."""
@@ -206,8 +225,11 @@ class Strong:
     def weights(self, view: SideView) -> list[tuple[Move, int]]:
         """Each legal move with its whole-number weight (the move's probability is its share)."""
         own = discard.split_discard(self.model_for(view.rules))[1] if view.to_play == SETUP_DISCARD else ()
+        own_split = team_split.split_team_split(self.model_for(view.rules))[1] if view.to_play == TEAM_SPLIT else ()
         if own:  # the model's own discard
             scored = self.discarded(view, own)
+        elif own_split:  # the model's own team split
+            scored = self.split(view, own_split)
         elif battle_of(view.to_play) is None:  # removals, the setup discard, team decisions: the heuristic's
             return self._rest.weights(view)
         else:

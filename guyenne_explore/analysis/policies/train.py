@@ -27,6 +27,10 @@ best so far and a league of exploiters, each trained for minutes against the bes
 mean whose K lowest validation scores are highest.  The game's styles beat one another in a cycle, so raising a
 mean score moves a model round it; raising its worst scores is what makes what beats it lose.
 
+The setup discard's and the team split's own weights (:mod:`.discard`, :mod:`.team_split`) are trained too when asked
+(``--discard``, ``--team-split``: :func:`trained_discard`, :func:`trained_split`), from the heuristic's; a frozen run
+(``--freeze-placements``, :func:`searched`) varies them alone, its start's placement weights kept as they are.
+
 Reproducible: CMA-ES draws from its own seeded stream (a ``numpy.random.RandomState`` handed to cma
 as its ``randn``, never numpy's global one) and the games from theirs, so the same seed gives the same
 weights for the same number of generations, whether a generation's candidates are scored here, on a
@@ -63,8 +67,9 @@ from ..compiled import layout as kn
 from ..compiled.rollout import play_summaries
 from ..compiled.policy_codes import FEATURES, SidePolicy
 from .heuristic import Heuristic
-from ..compiled.policy_codes import MAX_HIDDEN
-from .discard import HEURISTIC_DISCARD, split_discard, with_discard
+from ..compiled.policy_codes import MAX_HIDDEN, decision_model, decision_parts
+from .discard import HEURISTIC_DISCARD, split_discard
+from .team_split import HEURISTIC_SPLIT, split_team_split
 from .network import hidden_units
 from .strong import Strong, checked_weights
 from .weights import by_feature, preset_file, read_model, shipped, write_model
@@ -116,6 +121,9 @@ class Settings(NamedTuple):
     hidden: int = 0
     #: a robust run's K (:data:`ROBUST_EVERY`): a candidate's fitness is the mean of its K lowest scores; 0: the mean
     robust: int = 0
+    #: whether the run keeps its start's placement weights (linear and network) as they are and varies its discard's
+    #: and team split's weights alone (``--freeze-placements``, :func:`searched`)
+    freeze: bool = False
 
 
 class TrainingProgress(NamedTuple):
@@ -205,7 +213,7 @@ def exploiter(start: Position, target: Sequence[float], seed: int, games: int,
     trained for minutes).  What exploits a network's snapshot joins its league (:class:`Run`), so that the network
     is trained against what beats it.  ``ask()`` between candidates raises :class:`.Cancelled` to stop."""
     cma = _cma()
-    hidden, discards = hidden_units(target), discard_count(target)
+    hidden, discards, splits = hidden_units(target), discard_count(target), split_count(target)
     frozen = Strong(target).compiled()
     stream = np.random.RandomState(seed % (2 ** 32))
     es = cma.CMAEvolutionStrategy(list(vector(target)), SIGMA, {"popsize": popsize, "verbose": -9, "randn": stream.randn,
@@ -215,26 +223,27 @@ def exploiter(start: Position, target: Sequence[float], seed: int, games: int,
         candidates = es.ask()
         values = []
         for x in candidates:
-            values.append(-score(start, model_of(x, hidden, discards), frozen, games, seed + generation * 10))
+            values.append(-score(start, model_of(x, hidden, discards, splits), frozen, games, seed + generation * 10))
             if ask is not None:
                 ask()
         es.tell(candidates, values)
         generation += 1
-    return model_of(es.mean, hidden, discards)
+    return model_of(es.mean, hidden, discards, splits)
 
 
 def vector(model: Sequence[float]) -> tuple[float, ...]:
-    """The numbers CMA-ES varies of a model: all but its counts of hidden units and of discard weights (which a run
+    """The numbers CMA-ES varies of a model: all but its counts of hidden units, discard and split weights (which a run
     keeps), a network's input weights a unit at a time (as a file writes them; the model keeps them a feature at a
     time for the compiled loop), so a run's search is the same whatever the layout of the row; then the discard's
-    weights, if it has its own (:mod:`.discard`)."""
+    weights, if it has its own (:mod:`.discard`), then the team split's (:mod:`.team_split`)."""
     n = len(FEATURES)
-    model, own = split_discard(model)
+    model, own, split = decision_parts(model)
     units = hidden_units(model)
     if not units:
-        return tuple(model) + own
+        return tuple(model) + own + split
     inputs = np.asarray(model[n + 1:n + 1 + units * n], np.float64).reshape(n, units)  # [feature, unit]
-    return tuple(model[:n]) + tuple(float(v) for v in inputs.T.ravel()) + tuple(model[n + 1 + units * n:]) + own
+    return (tuple(model[:n]) + tuple(float(v) for v in inputs.T.ravel()) + tuple(model[n + 1 + units * n:]) + own
+            + split)
 
 
 def discard_count(model: Sequence[float]) -> int:
@@ -242,18 +251,43 @@ def discard_count(model: Sequence[float]) -> int:
     return len(split_discard(model)[1])
 
 
-def model_of(x: Sequence[float], hidden: int, discards: int = 0) -> tuple[float, ...]:
-    """The model of CMA-ES's numbers ``x`` (:func:`vector`'s inverse; ``discards``: the discard's weights at its
-    end, :func:`discard_count`), checked."""
+def split_count(model: Sequence[float]) -> int:
+    """How many team split weights a model has (0: it plays the heuristic's split)."""
+    return len(split_team_split(model)[1])
+
+
+def model_of(x: Sequence[float], hidden: int, discards: int = 0, splits: int = 0) -> tuple[float, ...]:
+    """The model of CMA-ES's numbers ``x`` (:func:`vector`'s inverse; ``discards`` and ``splits``: the discard's and
+    the team split's weights at its end, :func:`discard_count`, :func:`split_count`), checked."""
     n = len(FEATURES)
     numbers = [float(v) for v in x]
-    if discards:
-        return checked_weights(None, with_discard(model_of(numbers[:-discards], hidden), numbers[-discards:]))
+    if discards or splits:
+        placing = numbers[:len(numbers) - discards - splits]
+        return checked_weights(None, decision_model(model_of(placing, hidden), numbers[len(placing):][:discards],
+                                                    numbers[len(placing) + discards:]))
     if not hidden:
         return checked_weights(None, numbers)
     inputs = np.asarray(numbers[n:n + hidden * n], np.float64).reshape(hidden, n)  # [unit, feature]
     return checked_weights(None, numbers[:n] + [float(hidden)] + [float(v) for v in inputs.T.ravel()]
                            + numbers[n + hidden * n:])
+
+
+def searched(settings: Settings) -> tuple[float, ...]:
+    """What the run's CMA-ES varies: the whole model's :func:`vector`, or a frozen run's (``settings.freeze``) its
+    discard's and team split's weights alone: a few numbers among a network's hundreds would move as slowly as the
+    rest, and each generation's noise in the placements would drown what they change."""
+    x = vector(settings.x0)
+    return x[len(x) - discard_count(settings.x0) - split_count(settings.x0):] if settings.freeze else x
+
+
+def candidate(settings: Settings, x: Sequence[float]) -> tuple[float, ...]:
+    """The model of CMA-ES's numbers ``x`` in the run (:func:`searched`'s inverse): a frozen run's start with these
+    discard and split weights, else :func:`model_of`."""
+    discards, splits = discard_count(settings.x0), split_count(settings.x0)
+    if settings.freeze:
+        whole = vector(settings.x0)
+        x = whole[:len(whole) - discards - splits] + tuple(x)
+    return model_of(x, settings.hidden, discards, splits)
 
 
 def trained_discard(rules: Rules, start: Sequence[float], discard: bool = False) -> tuple[float, ...]:
@@ -266,11 +300,21 @@ def trained_discard(rules: Rules, start: Sequence[float], discard: bool = False)
     return (own or (HEURISTIC_DISCARD if discard else ())) if rules.pre_discard else ()
 
 
+def trained_split(rules: Rules, start: Sequence[float], team_split: bool = False) -> tuple[float, ...]:
+    """The team split weights a run under ``rules`` trains, from the model ``start``: none where the rules have no
+    team side; else the start's own, or, when asked (``team_split``, ``--team-split``), the heuristic's
+    (:data:`.team_split.HEURISTIC_SPLIT`), which the run's first generation then plays exactly.  Asked, not by
+    default, as the discard (:func:`trained_discard`): the shipped team files' recorded commands train them again."""
+    own = split_team_split(start)[1]
+    return (own or (HEURISTIC_SPLIT if team_split else ())) if rules.is_team else ()
+
+
 def with_network(model: Sequence[float], hidden: int, seed: int) -> tuple[float, ...]:
-    """``model`` with a network of ``hidden`` units (and without a discard: :func:`trained_discard`): its own if it
-    has one of that size; else its linear weights, then seeded small input weights (drawn a unit at a time), zero
-    biases and zero output weights, so it plays exactly its linear part until training moves the outputs."""
-    model = split_discard(model)[0]
+    """``model`` with a network of ``hidden`` units (and without a discard or a split: :func:`trained_discard`,
+    :func:`trained_split`): its own if it has one of that size; else its linear weights, then seeded small input
+    weights (drawn a unit at a time), zero biases and zero output weights, so it plays exactly its linear part until
+    training moves the outputs."""
+    model = decision_parts(model)[0]
     if hidden == 0 or hidden_units(model) == hidden:
         return tuple(model) if hidden else tuple(model[:len(FEATURES)])
     rng = np.random.RandomState(seed % (2 ** 32))
@@ -366,7 +410,8 @@ def training_pace(rules: Rules, hidden: int | None = None, sample: int = 400) ->
 def check_training(rules: Rules, seed: int, seconds: float | None, generations: int | None, games: int = GAMES,
                    popsize: int = POPSIZE, sigma: float = SIGMA,
                    start_from: tuple[float, ...] | dict[str, float] | None = None, resume: Run | None = None,
-                   hidden: int | None = None, robust: int = 0, discard: bool = False) -> Settings:
+                   hidden: int | None = None, robust: int = 0, discard: bool = False, team_split: bool = False,
+                   freeze: bool = False) -> Settings:
     """The run's settings; a ValueError names the option that is wrong (a resumed run's settings must be these)."""
     if seconds is None and generations is None:
         raise ValueError(gettext("--minutes: give the training time in minutes or --generations"))
@@ -391,8 +436,12 @@ def check_training(rules: Rules, seed: int, seconds: float | None, generations: 
     if isinstance(units, bool) or not 0 <= units <= MAX_HIDDEN:
         raise ValueError(gettext("--hidden: a whole number of hidden units from 0 (the linear policy) to {most}, not "
                                  "{value}").format(most=MAX_HIDDEN, value=units))
-    settings = Settings(rules.to_json(), seed, games, popsize, sigma,
-                        with_discard(with_network(start, units, seed), trained_discard(rules, start, discard)), units, robust)
+    x0 = decision_model(with_network(start, units, seed), trained_discard(rules, start, discard),
+                        trained_split(rules, start, team_split))
+    if freeze and len(x0) == len(decision_parts(x0)[0]):
+        raise ValueError(gettext("--freeze-placements: these rules and options train no setup discard or team split "
+                                 "(add --discard under rules with a setup discard, --team-split under team rules)"))
+    settings = Settings(rules.to_json(), seed, games, popsize, sigma, x0, units, robust, freeze)
     if resume is not None:
         _same_run(resume.settings, settings, start_from is None and hidden is None)
     return settings
@@ -402,15 +451,21 @@ class Run:
     """One training run's whole state: its settings, cma's strategy (with its own random stream), the best
     so far and the generations done; pickled as it stands to resume it (:func:`save_state`)."""
 
-    def __init__(self, settings: Settings) -> None:
+    #: a run saved before runs kept their start file's record resumes as one from the package's weights
+    origin: dict[str, Any] = {}
+
+    def __init__(self, settings: Settings, origin: dict[str, Any] | None = None) -> None:
         cma = _cma()
         self.settings = settings
+        #: where the run started, as its weights file records it (:func:`start_record`; empty: the package's weights), kept
+        #: so that a run resumed from its state alone still records the start its command needs
+        self.origin = dict(origin or {})
         self.features = tuple(FEATURES)
         stream = np.random.RandomState(settings.seed)
         options = {"popsize": settings.popsize, "verbose": -9, "randn": stream.randn}
-        if settings.hidden:  # a network's hundreds of numbers: a diagonal covariance adapts in as many generations
-            options["CMA_diagonal"] = True
-        self.es = cma.CMAEvolutionStrategy(list(vector(settings.x0)), settings.sigma, options)
+        if settings.hidden and not settings.freeze:  # a network's hundreds of numbers: a diagonal covariance adapts
+            options["CMA_diagonal"] = True            # in as many generations
+        self.es = cma.CMAEvolutionStrategy(list(searched(settings)), settings.sigma, options)
         x0 = checked_weights(None, list(settings.x0))
         self.best = Trained(x0, validation(self.start, x0, settings), 0)
         self.generation = 0
@@ -433,7 +488,7 @@ class Run:
         generation (:func:`read_state`)."""
         s = self.settings
         candidates = self.es.ask()
-        values = evaluate([model_of(x, s.hidden, discard_count(s.x0)) for x in candidates], self.best.weights,
+        values = evaluate([candidate(s, x) for x in candidates], self.best.weights,
                           s.seed * 1_000 + self.generation * 10, self.league)
         if s.robust and self.generation % ROBUST_EVERY == ROBUST_EVERY - 1:
             found = exploiter(self.start, self.best.weights, s.seed * 7_919 + self.generation, s.games,
@@ -447,7 +502,7 @@ class Run:
             self.league.extend([snapshot, found])
         self.es.tell(candidates, values)
         self.generation += 1
-        mean = model_of(self.es.mean, s.hidden, discard_count(s.x0))
+        mean = candidate(s, self.es.mean)
         valid = validation(self.start, mean, s, self.league)
         if valid > self.best.score:
             self.best = Trained(mean, valid, self.generation)
@@ -492,7 +547,8 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
           sigma: float = SIGMA, generations: int | None = None,
           start_from: tuple[float, ...] | dict[str, float] | None = None, executor: Any = None,
           progress: Callable[[TrainingProgress], bool | None] | None = None, state: Path | None = None,
-          resume: Run | None = None, hidden: int | None = None, robust: int = 0, discard: bool = False) -> Trained:
+          resume: Run | None = None, hidden: int | None = None, robust: int = 0, discard: bool = False,
+          team_split: bool = False, freeze: bool = False, origin: dict[str, Any] | None = None) -> Trained:
     """CMA-ES over the weights until ``seconds`` have passed or ``generations`` (counted from the run's
     start, a resumed run's earlier ones included) are done, ``games`` games a seat for each candidate and
     opponent, from the weights ``strong`` plays under these rules (:func:`default_start`) or ``start_from``
@@ -503,10 +559,12 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
     client's executor): the same weights either way.  ``progress`` is asked after every candidate; False
     cancels (the result's ``cancelled``; the best so far is kept).  ``state``: the file the run is
     saved to after every generation.  ``robust``: a robust run's K (:data:`ROBUST_EVERY`; 0, the default league);
-    ``discard``: train the setup discard's weights too (:func:`trained_discard`).  A ValueError names bad input."""
+    ``discard``, ``team_split``: train the setup discard's and the team split's weights too (:func:`trained_discard`,
+    :func:`trained_split`); ``freeze``: those alone, the placements' as they start (:func:`searched`); ``origin``: the
+    start file's record (:func:`start_record`), kept in the state.  A ValueError names bad input."""
     settings = check_training(rules, seed, seconds, generations, games, popsize, sigma, start_from, resume, hidden,
-                              robust, discard)
-    run = resume if resume is not None else Run(settings)
+                              robust, discard, team_split, freeze)
+    run = resume if resume is not None else Run(settings, origin)
     # a resumed run goes on as it began: its pool's start is its own, not the one these options would give (a run
     # resumed without --start or --hidden would otherwise meet the preset's shipped model as its start)
     settings = run.settings
@@ -549,7 +607,7 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
 def _same_run(saved: Settings, asked: Settings, default_start: bool) -> None:
     """Refuse to resume a run under other settings, naming the first that differs."""
     for option, field in (("--rules", "rules"), ("--seed", "seed"), ("--games", "games"), ("--popsize", "popsize"),
-                          ("--sigma", "sigma"), ("--robust", "robust")):
+                          ("--sigma", "sigma"), ("--robust", "robust"), ("--freeze-placements", "freeze")):
         if getattr(saved, field) != getattr(asked, field):
             raise ValueError(gettext("{option}: the run resumed has {saved}, not {asked} (leave it out to continue the "
                                      "run)").format(option=option, saved=repr(getattr(saved, field)),
@@ -620,9 +678,10 @@ def weights_by_feature(path: Path) -> dict[str, float]:
     return dict(zip(FEATURES, by_feature({n: named.get(n, 0.0) for n in FEATURES}, f"--start {path}")))
 
 
-def command(rules: str, result: Trained, seed: int, games: int, popsize: int, start: Path | None = None,
-            robust: int = 0) -> str:
-    """The command that trains these weights again (the generations the run did, whatever stopped it)."""
+def command(rules: str, result: Trained, seed: int, games: int, popsize: int, start: str | None = None,
+            robust: int = 0, freeze: bool = False) -> str:
+    """The command that trains these weights again (the generations the run did, whatever stopped it); ``start``: the
+    ``--start`` file as :func:`start_name` records it."""
     words = ["guyenne-explore", "train", "--rules", rules if rules.isidentifier() else f"'{rules}'", "--seed", str(seed),
              "--generations", str(result.generations), "--games", str(games), "--popsize", str(popsize)]
     if hidden_units(result.weights):
@@ -631,7 +690,11 @@ def command(rules: str, result: Trained, seed: int, games: int, popsize: int, st
         words += ["--robust", str(robust)]
     if discard_count(result.weights):
         words.append("--discard")
-    return " ".join(words + (["--start", start_name(start)] if start is not None else []))
+    if split_count(result.weights):
+        words.append("--team-split")
+    if freeze:
+        words.append("--freeze-placements")
+    return " ".join(words + (["--start", start] if start is not None else []))
 
 
 def start_name(start: Path) -> str:
@@ -654,13 +717,32 @@ def shipped_name(rules: str) -> str:
     return f"weights/{preset_file(parsed).name} of guyenne_explore {__version__}"
 
 
-def write_weights(path: Path, result: Trained, rules: str, seed: int, games: int, start: Path | None = None,
-          popsize: int = POPSIZE, trained_for: str | None = None, robust: int = 0) -> None:
-    """The weights file the policy loads (:func:`.weights.read_model`); ``robust``: the run's K, if robust."""
+def start_record(start: Path) -> dict[str, Any]:
+    """A start file as a run's weights file records it: its name (:func:`start_name`), and, where the file says how it
+    was made, that record (``start_trained``: a file made in steps, often replacing its own start, as a shipped
+    network given its own team split, is made again by the start's command, then the run's).  Read when the run
+    begins and kept in its state: the file may be replaced before the run ends."""
+    out: dict[str, Any] = {"started_from": start_name(start)}
+    try:
+        made = json.loads(Path(start).read_text()).get("trained")
+    except (OSError, ValueError, AttributeError):  # the run read its weights already: a file without a record
+        made = None
+    if isinstance(made, dict) and "command" in made:
+        out["start_trained"] = made
+    return out
+
+
+def write_weights(path: Path, result: Trained, rules: str, seed: int, games: int, origin: dict[str, Any] | None = None,
+                  popsize: int = POPSIZE, trained_for: str | None = None, robust: int = 0, freeze: bool = False) -> None:
+    """The weights file the policy loads (:func:`.weights.read_model`); ``origin``: the run's start file
+    (:func:`start_record`; none: the package's weights); ``robust``: the run's K, if robust; ``freeze``: whether it trained
+    the discard and split alone (``--freeze-placements``)."""
+    start = origin.get("started_from") if origin else None
     trained = {"rules": rules, "seed": seed, "games_a_seat": games, "popsize": popsize,
                "generations": result.generations, "validation_score": round(result.score, 4),
-               "started_from": start_name(start) if start is not None else shipped_name(rules),
+               "started_from": start if start is not None else shipped_name(rules),
                "cancelled": result.cancelled,
-               **({"robust": robust} if robust else {}),
-               "command": command(rules, result, seed, games, popsize, start, robust)}
+               **({"robust": robust} if robust else {}), **({"freeze_placements": True} if freeze else {}),
+               "command": command(rules, result, seed, games, popsize, start, robust, freeze),
+               **({"start_trained": origin["start_trained"]} if origin and "start_trained" in origin else {})}
     write_model(path, result.weights, trained, trained_for or rules)

@@ -5,7 +5,9 @@ other features is refused with the names that differ, never read in the wrong or
 it was made (``trained``: rules, seed, generations, the command that reproduces it) and which rule set
 its weights were trained for (``trained_for``: a preset's file may hold another preset's weights until
 that preset is trained).  A file may also hold the weights of the model's own setup discard (``discard``, by the
-discard's feature names: :mod:`.discard`); a file without them plays the heuristic's discard.
+discard's feature names: :mod:`.discard`); a file without them plays the heuristic's discard.  Likewise a team's
+split (``team_split``, by the split's feature names: :mod:`.team_split`); a file without them plays the heuristic's
+split.
 
 The policy ``strong`` plays, under rules equal to a preset, that preset's file
 (``weights/<preset>.json``: a network where one is trained, :mod:`.network`; ``strong-linear`` plays
@@ -30,6 +32,7 @@ from ...engine import PRESETS, Rules, rules_fingerprint
 from ...i18n import gettext, plain_size
 from ..compiled.policy_codes import FEATURES
 from .discard import discard_json, discard_tail, split_discard, with_discard
+from .team_split import split_team_split, team_split_json, team_split_tail, with_team_split
 from .network import network_json, network_tail, split
 
 #: the package's weights, one file a preset
@@ -100,6 +103,8 @@ def model_from_text(text: str, where: str) -> Model:
     model = by_feature(named, where) + tail
     if "discard" in data:  # the model's own setup discard (without: the heuristic's)
         model = with_discard(model, discard_tail(data["discard"], where))
+    if "team_split" in data:  # the model's own team split (without: the heuristic's)
+        model = with_team_split(model, team_split_tail(data["team_split"], where))
     return Model(model, dict(data.get("trained") or {}), str(data.get("trained_for", "")))
 
 
@@ -132,12 +137,14 @@ def write_model(path: Path, weights: tuple[float, ...], trained: dict[str, Any],
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     linear, net = split(weights)
-    own = split_discard(weights)[1]
+    own, own_split = split_discard(weights)[1], split_team_split(weights)[1]
     data: dict[str, Any] = {"weights": dict(zip(FEATURES, linear)), "trained_for": trained_for, "trained": trained}
     if net:
         data["network"] = network_json(net)
     if own:
         data["discard"] = discard_json(own)
+    if own_split:
+        data["team_split"] = team_split_json(own_split)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, path)
