@@ -668,8 +668,7 @@ def discard_weights_at(hp):
     """Where the learned policy's row ``hp`` holds its discard's weights (after its count D,
     ``policy_codes.DISCARD_FEATURES``), or -1 where it holds none (the row ends before D, or D is 0:
     the heuristic's discard)."""
-    units = int(hp[NETWORK_AT]) if hp.shape[0] > NETWORK_AT else 0
-    at = NETWORK_AT + 1 + units * _UNIT_NUMBERS  # policy_codes.discard_start, in the row
+    at = _discard_count_at(hp)
     return at + 1 if hp.shape[0] > at and hp[at] > 0 else -1
 
 
@@ -678,12 +677,19 @@ def split_weights_at(hp):
     """Where the learned policy's row ``hp`` holds its team split's weights (after its count S,
     ``policy_codes.SPLIT_FEATURES``), or -1 where it holds none (the row ends before S, or S is 0: the heuristic's
     split)."""
-    units = int(hp[NETWORK_AT]) if hp.shape[0] > NETWORK_AT else 0
-    at = NETWORK_AT + 1 + units * _UNIT_NUMBERS  # policy_codes.discard_start, in the row
+    at = _discard_count_at(hp)
     if hp.shape[0] <= at:
         return -1
     at += 1 + int(hp[at])  # policy_codes.split_start, in the row
     return at + 1 if hp.shape[0] > at and hp[at] > 0 else -1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def _discard_count_at(hp):
+    """Where the row ``hp`` holds its discard's count D, after the network (``policy_codes.discard_start``, in the
+    row): the start of the decisions' weights that follow the placements'."""
+    units = int(hp[NETWORK_AT]) if hp.shape[0] > NETWORK_AT else 0
+    return NETWORK_AT + 1 + units * _UNIT_NUMBERS
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]

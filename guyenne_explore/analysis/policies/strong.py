@@ -45,7 +45,7 @@ from ...engine import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, OPEN_FIRST, OPEN_S
                           Cards, Move, Rules, SideView, battle_of, concede_move)
 from ..compiled.policy_codes import (DISCARD_FEATURES, FEATURES, HERO_SET, MAX_HIDDEN, N_HEURISTIC, P_HERO_USE,
                                      P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT, SCORE_GROUPS, SPLIT_FEATURES, STRONG,
-                                     discard_start, split_start)
+                                     decision_parts, discard_start, split_start)
 from ..compiled.policy_codes import SidePolicy
 from . import discard, team_split
 from . import weights as files
@@ -224,14 +224,14 @@ class Strong:
 
     def weights(self, view: SideView) -> list[tuple[Move, int]]:
         """Each legal move with its whole-number weight (the move's probability is its share)."""
-        own = discard.split_discard(self.model_for(view.rules))[1] if view.to_play == SETUP_DISCARD else ()
-        own_split = team_split.split_team_split(self.model_for(view.rules))[1] if view.to_play == TEAM_SPLIT else ()
-        if own:  # the model's own discard
-            scored = self.discarded(view, own)
-        elif own_split:  # the model's own team split
-            scored = self.split(view, own_split)
-        elif battle_of(view.to_play) is None:  # removals, the setup discard, team decisions: the heuristic's
-            return self._rest.weights(view)
+        if battle_of(view.to_play) is None:  # its own discard and split where it has them, else the heuristic's
+            _, own_discard, own_split = decision_parts(self.model_for(view.rules))
+            if view.to_play == SETUP_DISCARD and own_discard:
+                scored = self.discarded(view, own_discard)
+            elif view.to_play == TEAM_SPLIT and own_split:
+                scored = self.split(view, own_split)
+            else:  # removals, team orders, the decisions it has no weights for
+                return self._rest.weights(view)
         else:
             scored = self.scored(view)
         moves, scores = [m for m, _ in scored], [s for _, s in scored]
