@@ -94,7 +94,9 @@ def test_cancel_stops_the_workers_of_the_local_pool_and_the_pool_takes_the_next_
 
 def test_a_worker_that_does_not_stop_in_time_is_killed_and_the_shared_pool_replaced():
     """A share that never asks the flag (here a sleep) outlasts the grace the workers get: they are
-    killed, not waited for, and the panels' next run gets a new pool."""
+    killed, not waited for, and the panels' next run gets a new pool.  The killed pool's own thread is gone
+    too: left winding up, it closed the pool's wake-up pipe while Python's exit wrote to it, and a command
+    stopped by kill ended with a traceback."""
     from guyenne_explore.analysis.workers import open_run
 
     pool = local_pool()
@@ -103,9 +105,12 @@ def test_a_worker_that_does_not_stop_in_time_is_killed_and_the_shared_pool_repla
     while not all(f.running() for f in stuck):
         time.sleep(0.1)
     pids = worker_pids(pool)
+    manager = pool._executor_manager_thread  # the standard pool's thread that watches its workers
+    assert manager is not None and manager.is_alive()
     run.stop(stuck)
     run.close()
     assert not any(psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE for pid in pids)
+    assert not manager.is_alive()
     fresh = local_pool()
     assert fresh is not pool
     assert len(sample_games_on(fresh, START, ("search:10", "uniform"), 2, 5)) == 2

@@ -179,16 +179,20 @@ class LocalPool(ProcessPoolExecutor):
     def kill(self) -> None:
         """Kill every worker now (one did not stop in time): the pool is broken and is not used again."""
         processes = list((getattr(self, "_processes", None) or {}).values())
+        # taken before ``shutdown``, which drops the pool's reference to its manager thread
+        manager = getattr(self, "_executor_manager_thread", None)
         for process in processes:
             process.kill()
         for process in processes:
             process.join(GRACE)  # gone when this returns, not merely signalled
         self.shutdown(wait=False, cancel_futures=True)
-        # the pool's manager thread winds up on its own once its workers are gone; joined here (bounded), it cannot
-        # still be writing to the pool's wake-up pipe when a command exits after a kill (a traceback at exit)
-        manager = getattr(self, "_executor_manager_thread", None)
+        # The manager thread winds up on its own once its workers are gone (milliseconds), closing the pool's
+        # wake-up pipe.  Joined here: at exit, Python's own clean-up writes to that pipe unless it finds it closed,
+        # and a close from the manager thread at that moment made a command stopped by kill or Ctrl-C end with a
+        # traceback ("Bad file descriptor").  The interpreter joins this thread at exit in any case; the bound
+        # only keeps a stuck thread from hanging a panel.
         if manager is not None:
-            manager.join(GRACE)
+            manager.join(10 * GRACE)
         forget(self)
 
 
