@@ -48,6 +48,31 @@ def test_the_time_left_waits_for_a_pace_the_workers_start_does_not_make():
     assert seen[2] is not None and seen[3] is not None and seen[3] >= 0
 
 
+@pytest.mark.parametrize("robust", [0, 1])
+def test_the_time_left_counts_the_games_of_each_generation_the_league_s_growth_included(monkeypatch, robust):
+    # a network's league grows every few generations by an exploiter trained for many (a robust run's, for 300): a
+    # pace read from the generations before would plan several times the generations that fit; the run counts
+    # each generation's games, as these played them
+    played = [0]
+    real = train.play_summaries
+
+    def counted(start, games, seed, **kwargs):
+        played[0] += games
+        return real(start, games, seed, **kwargs)
+
+    monkeypatch.setattr(train, "play_summaries", counted)
+    at: dict[int, int] = {}
+    every = train.ROBUST_EVERY if robust else train.LEAGUE_EVERY
+    train.train(TINY, 3, None, generations=every, hidden=2, robust=robust, games=2, popsize=4,
+                progress=lambda p: at.setdefault(p.generation, played[0]))
+    at[every] = played[0]
+    for g in range(every):
+        assert at[g + 1] - at[g] == train.games_of_generation(g, 2, 4, 2, robust), g
+    full = 100 * every  # the league full: a cycle of growth plays the plan's games (its share rounded down)
+    assert sum(train.games_of_generation(g, 2, 4, 2, robust) for g in range(full, full + every)) == pytest.approx(
+        every * train.games_a_generation(2, 4, 2, robust), abs=every)
+
+
 def test_a_run_without_start_adapts_the_weights_strong_plays_under_the_rules():
     from guyenne_explore.analysis.policies.discard import split_discard
 

@@ -364,17 +364,53 @@ def generation_games(games: int, popsize: int, hidden: int = 0, robust: int = 0)
     seats = [(("strong", level), (level, "strong")) for level in pool]
     out = [(pair, popsize * games) for both in seats for pair in both]
     out += [(pair, 2 * games) for both in seats[:judged] for pair in both]
-    if robust:
-        out.append((("strong", "strong"), (ROBUST_EXPLOITER_GENERATIONS * EXPLOITER_POPSIZE * 2 * games
-                                           + judged * 4 * games) // ROBUST_EVERY))
-    elif hidden:
-        out.append((("strong", "strong"), (EXPLOITER_GENERATIONS * EXPLOITER_POPSIZE * 2 * games) // LEAGUE_EVERY))
+    every, grown = league_growth(games, hidden, robust)
+    if every:
+        out.append((("strong", "strong"), grown // every))
     return out
 
 
+def league_growth(games: int, hidden: int = 0, robust: int = 0) -> tuple[int, int]:
+    """How often a run's league grows (every so many generations; 0: never, a linear run's) and the games one
+    growth plays with a full league: training its exploiter (:func:`exploiter`) and, a robust run's, validating the
+    best again."""
+    if robust:
+        return ROBUST_EVERY, ROBUST_EXPLOITER_GENERATIONS * EXPLOITER_POPSIZE * 2 * games + _judges(ROBUST_LEAGUE_SIZE) * 4 * games
+    if hidden:
+        return LEAGUE_EVERY, EXPLOITER_GENERATIONS * EXPLOITER_POPSIZE * 2 * games
+    return 0, 0
+
+
+def _judges(league: int) -> int:
+    """A robust run's validation opponents with ``league`` exploiters in its league (:func:`robust_judges`)."""
+    zeros = [0.0] * len(FEATURES)
+    return len(robust_judges(zeros, [zeros] * league, zeros))
+
+
 def games_a_generation(games: int, popsize: int, hidden: int = 0, robust: int = 0) -> int:
-    """Games one generation plays (:func:`generation_games`)."""
+    """Games one generation plays with a full league, on average (:func:`generation_games`: its share of the league's
+    growth): the run's plan."""
     return sum(n for _pair, n in generation_games(games, popsize, hidden, robust))
+
+
+def games_of_generation(number: int, games: int, popsize: int, hidden: int = 0, robust: int = 0) -> int:
+    """Games generation ``number`` (from 0) plays, as :meth:`Run.generation_of` plays them: its candidates against the
+    pool with the league as it stands (empty at first, full after a few growths), a growth of the league when it
+    grows after this one, whole, and the mean's validation (a robust run's against the grown league).  What the
+    time left counts (:func:`train`), where the plan (:func:`games_a_generation`) counts a full league."""
+    zeros = [0.0] * len(FEATURES)
+    every, _grown = league_growth(games, hidden, robust)
+    grows = bool(every) and number % every == every - 1
+    if robust:
+        before = min(ROBUST_LEAGUE_SIZE, number // every)
+        after = min(ROBUST_LEAGUE_SIZE, before + grows)
+        pool = len(pool_sides(zeros, zeros, [zeros] * before, zeros))
+        out = popsize * 2 * games * pool + _judges(after) * 4 * games
+        return out + (ROBUST_EXPLOITER_GENERATIONS * EXPLOITER_POPSIZE * 2 * games + _judges(after) * 4 * games
+                      if grows else 0)
+    league = min(LEAGUE_SIZE, 2 * (number // every)) if every else 0
+    out = popsize * 2 * games * len(pool_sides(zeros, zeros, [zeros] * league)) + 2 * 4 * games  # the heuristic, the start
+    return out + (EXPLOITER_GENERATIONS * EXPLOITER_POPSIZE * 2 * games if grows else 0)
 
 
 def default_start(rules: Rules) -> tuple[float, ...]:
@@ -569,19 +605,24 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
     # resumed without --start or --hidden would otherwise meet the preset's shipped model as its start)
     settings = run.settings
     t0 = time.monotonic()
-    # the seconds a generation: the mean of this run's generations after its first (which also starts the
-    # workers, and so is not a pace: None until a second is done), so the time left neither counts the start
-    # nor jumps with a single generation
-    pace: float | None = None
-    first_end, done_here = 0.0, 0  # when this run's first generation ended; its generations done
+    # the seconds a game: those of this run's generations after its first (which also starts the workers, and so is
+    # not a pace: None until a second is done) over their games (:func:`games_of_generation`), so the time left
+    # neither counts the start nor jumps with a single generation, and counts the league's growths to come: a robust
+    # run's first twenty generations play a fifth of its games, and a pace a generation read from them planned four
+    # times the generations that fit
+    per_game: float | None = None
+    first_end, done_here, played = 0.0, 0, 0  # when this run's first generation ended; its generations, games since
+    shape = (settings.games, settings.popsize, settings.hidden, settings.robust)
+    pace = games_a_generation(*shape)  # games a generation, the league's growths shared out
 
     def ask(candidate: int) -> None:
         spent = time.monotonic() - t0
         by_time = None if seconds is None else max(0.0, seconds - spent)
-        by_count = None if generations is None or pace is None else (generations - run.generation) * pace
-        left = None if pace is None else min(x for x in (by_time, by_count) if x is not None)
+        by_count = None if generations is None or per_game is None else per_game * sum(
+            games_of_generation(g, *shape) for g in range(run.generation, generations))
+        left = None if per_game is None else min(x for x in (by_time, by_count) if x is not None)
         planned = generations if generations is not None else (  # by time: the one under way and those that fit
-            None if pace is None or left is None else run.generation + max(1, math.ceil(left / pace)))
+            None if per_game is None or left is None else run.generation + max(1, math.ceil(left / (per_game * pace))))
         if progress is not None and progress(TrainingProgress(run.generation, planned, candidate, popsize, spent, left,
                                                               run.best.score)) is False:
             raise Cancelled()
@@ -596,7 +637,8 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
             if done_here == 1:
                 first_end = time.monotonic()
             else:
-                pace = (time.monotonic() - first_end) / (done_here - 1)
+                played += games_of_generation(run.generation - 1, *shape)
+                per_game = (time.monotonic() - first_end) / played
             if state is not None:
                 save_state(state, run)
     except Cancelled:
