@@ -7,7 +7,8 @@ For each rule set of ``--rules`` it prints:
   ``strong-linear`` plays): target at least 0.60;
 - with ``--best-response MINUTES``: a best response trained against the frozen network by the training's own
   code (:func:`guyenne_explore.analysis.policies.train.exploiter`, CMA-ES in the network's model class) for that
-  long, then measured on other seeds: target at most 0.55;
+  long, then measured on other seeds: target at most 0.55; then how each plays in their games (the sizes of their
+  openings and answers, with the hero or without: what the best response found to exploit);
 - with ``--speed``: games a second of one thread for uniform, linear and network self-play (target: the network at
   least 1/20 of uniform) and the network's mean time a decision (target: at most 1 ms).
 
@@ -23,8 +24,10 @@ strong``.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -39,7 +42,7 @@ from guyenne_explore.analysis.policies import train  # noqa: E402
 from guyenne_explore.analysis.policies import weights as files  # noqa: E402
 from guyenne_explore.analysis.policies.network import hidden_units  # noqa: E402
 from guyenne_explore.analysis.policies.strong import Strong  # noqa: E402
-from guyenne_explore.engine import Position, Rules  # noqa: E402
+from guyenne_explore.engine import HERO, OPEN_FIRST, OPEN_SECOND, Hooks, Position, Rules, play  # noqa: E402
 
 #: the seeds of the measured games, apart from every training run's
 SEED = 9_100_000
@@ -61,6 +64,34 @@ def model(path: str | None, rules: Rules, linear: bool) -> tuple[float, ...]:
     if path is None:
         return files.shipped(files.preset_file(rules, linear=linear))
     return files.read_model(Path(path.replace("{preset}", rules.preset_name))).weights
+
+
+class _Sizes(Hooks):
+    """The sizes of each side's placements, openings and answers apart, with the hero or without."""
+
+    def __init__(self, names: tuple[str, str]) -> None:
+        self.names, self.seen = names, Counter[tuple[str, str, int, bool]]()
+
+    def decision(self, p: Position, side: int, move) -> None:
+        if move.cards is not None:
+            kind = "opens" if p.to_play in (OPEN_FIRST, OPEN_SECOND) else "answers"
+            self.seen[(self.names[side], kind, move.cards.size, move.cards[HERO] > 0)] += 1
+
+
+def styles(start: Position, one: Strong, other: Strong, games: int, seed: int) -> None:
+    """How ``one`` (the best response) and ``other`` (the network) place in ``games`` engine games a seat against each
+    other: the share of each size of their openings and of their answers (``3H``: three cards, the hero among them)."""
+    sizes = _Sizes(("best response", "network"))
+    for i in range(games):
+        for names, pair in ((("best response", "network"), (one, other)), (("network", "best response"), (other, one))):
+            sizes.names = names
+            play(start, random.Random(f"{seed}:{i}:{names[0]}"), pair, (sizes,), check_moves=False)
+    for who in ("network", "best response"):
+        for kind in ("opens", "answers"):
+            mine = {(n, h): c for (w, k, n, h), c in sizes.seen.items() if (w, k) == (who, kind)}
+            total = sum(mine.values())
+            shares = "  ".join(f"{n}{'H' if h else ''} {c / total:.2f}" for (n, h), c in sorted(mine.items()))
+            print(f"    {who:>13} {kind:<7} ({total} placements): {shares}", flush=True)
 
 
 def speed(start: Position, network: tuple[float, ...], linear: tuple[float, ...], games: int) -> None:
@@ -106,7 +137,8 @@ def main(argv: list[str] | None = None) -> None:
                                     seconds=60 * args.best_response)
             v, lo, hi = match(start, Strong(found).compiled(), Strong(network).compiled(), args.games, SEED + 11)
             print(f"  best response trained {time.perf_counter() - t:.0f} s vs network: {v:.3f} [{lo:.3f}, {hi:.3f}] "
-                  f"(target: at most 0.55)", flush=True)
+                  f"(target: at most 0.55); how each places in 100 games a seat:", flush=True)
+            styles(start, Strong(found), Strong(network), 100, SEED + 13)
         if args.speed:
             speed(start, network, linear, max(200, args.games))
 
