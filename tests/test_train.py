@@ -68,6 +68,9 @@ def test_the_time_left_counts_the_games_of_each_generation_the_league_s_growth_i
     at[every] = played[0]
     for g in range(every):
         assert at[g + 1] - at[g] == train.games_of_generation(g, 2, 4, 2, robust), g
+    for first, last in ((0, 3), (7, 205), (150, 171), (400, 1000)):  # summed in closed form once the league is full
+        assert train.games_between(first, last, 2, 4, 2, robust) == sum(
+            train.games_of_generation(g, 2, 4, 2, robust) for g in range(first, last))
     full = 100 * every  # the league full: a cycle of growth plays the plan's games (its share rounded down)
     assert sum(train.games_of_generation(g, 2, 4, 2, robust) for g in range(full, full + every)) == pytest.approx(
         every * train.games_a_generation(2, 4, 2, robust), abs=every)

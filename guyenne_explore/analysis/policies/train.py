@@ -346,71 +346,73 @@ def validation_score(start: Position, x: Sequence[float], x0: Sequence[float], g
     return (score(start, x, Heuristic().compiled(), games, base) + score(start, x, Strong(x0).compiled(), games, base)) / 2
 
 
-def generation_games(games: int, popsize: int, hidden: int = 0, robust: int = 0) -> list[tuple[tuple[str, str], int]]:
+def generation_games(games: int, popsize: int, hidden: int = 0, robust: int = 0,
+                     number: int | None = None) -> list[tuple[tuple[str, str], int]]:
     """The games one generation plays, as the levels of the two seats and how many: every candidate (the learned
     policy, ``strong``) against each policy of the pool (:func:`pool_sides`: the heuristic, then past models) in
-    both seats, then the mean's validation against the heuristic and its start; for a network, with its full
-    league and its share of the exploiters' training (one every :data:`LEAGUE_EVERY`: strong against strong); a
-    robust run's (``robust`` > 0) with ``strong-linear``, its full league of exploiters in the pool and the validation,
-    and its share of their longer training and of the best's validation again (one every :data:`ROBUST_EVERY`).
-    The run's cost is these games' plans (``analysis.training.estimate_training``)."""
+    both seats, then the mean's validation against the heuristic and its start; for a network, with its league
+    and the exploiters' training (one every :data:`LEAGUE_EVERY`: strong against strong); a robust run's
+    (``robust`` > 0) with ``strong-linear``, its league of exploiters in the pool and the validation, and their
+    longer training and the best's validation again (one every :data:`ROBUST_EVERY`).
+    The plan (``number`` None) counts a full league and shares each growth of it out over its generations: the run's
+    cost is these games' plans (``analysis.training.estimate_training``).  Generation ``number`` (from 0) meets the
+    league as it stands then (empty at first) and plays a growth whole when the league grows after it, as
+    :meth:`Run.generation_of` plays them: what the time left counts (:func:`train`)."""
     zeros = [0.0] * len(FEATURES)
-    if robust:
-        pool = ("heuristic",) + ("strong",) * (len(pool_sides(zeros, zeros, (), zeros)) - 1 + ROBUST_LEAGUE_SIZE)
-        judged = len(robust_judges(zeros, [zeros] * ROBUST_LEAGUE_SIZE, zeros))  # the validation's
+    every, most, joining = _league_shape(hidden, robust)
+    if number is None:
+        grows, before, after = None, most if every else 0, most if every else 0
     else:
-        pool = ("heuristic",) + ("strong",) * (len(pool_sides(zeros, zeros)) - 1 + (LEAGUE_SIZE if hidden else 0))
+        grows = bool(every) and number % every == every - 1
+        before = min(most, joining * (number // every)) if every else 0
+        after = min(most, before + joining * grows)
+    if robust:
+        pool = pool_sides(zeros, zeros, [zeros] * before, zeros)
+        judged = len(robust_judges(zeros, [zeros] * after, zeros))  # the validation's, after a growth
+    else:
+        pool = pool_sides(zeros, zeros, [zeros] * before)
         judged = 2  # the validation's: the heuristic, the start
-    seats = [(("strong", level), (level, "strong")) for level in pool]
+    seats = [(("strong", level), (level, "strong")) for level in ("heuristic",) + ("strong",) * (len(pool) - 1)]
     out = [(pair, popsize * games) for both in seats for pair in both]
     out += [(pair, 2 * games) for both in seats[:judged] for pair in both]
-    every, grown = league_growth(games, hidden, robust)
-    if every:
-        out.append((("strong", "strong"), grown // every))
+    if every and grows is not False:
+        trained = (ROBUST_EXPLOITER_GENERATIONS if robust else EXPLOITER_GENERATIONS) * EXPLOITER_POPSIZE * 2 * games
+        growth = trained + (judged * 4 * games if robust else 0)  # a robust run's best validated again
+        out.append((("strong", "strong"), growth if grows else growth // every))
     return out
 
 
-def league_growth(games: int, hidden: int = 0, robust: int = 0) -> tuple[int, int]:
-    """How often a run's league grows (every so many generations; 0: never, a linear run's) and the games one
-    growth plays with a full league: training its exploiter (:func:`exploiter`) and, a robust run's, validating the
-    best again."""
-    if robust:
-        return ROBUST_EVERY, ROBUST_EXPLOITER_GENERATIONS * EXPLOITER_POPSIZE * 2 * games + _judges(ROBUST_LEAGUE_SIZE) * 4 * games
-    if hidden:
-        return LEAGUE_EVERY, EXPLOITER_GENERATIONS * EXPLOITER_POPSIZE * 2 * games
-    return 0, 0
-
-
-def _judges(league: int) -> int:
-    """A robust run's validation opponents with ``league`` exploiters in its league (:func:`robust_judges`)."""
-    zeros = [0.0] * len(FEATURES)
-    return len(robust_judges(zeros, [zeros] * league, zeros))
-
-
 def games_a_generation(games: int, popsize: int, hidden: int = 0, robust: int = 0) -> int:
-    """Games one generation plays with a full league, on average (:func:`generation_games`: its share of the league's
-    growth): the run's plan."""
+    """Games one generation plays with a full league, on average (:func:`generation_games`'s plan)."""
     return sum(n for _pair, n in generation_games(games, popsize, hidden, robust))
 
 
 def games_of_generation(number: int, games: int, popsize: int, hidden: int = 0, robust: int = 0) -> int:
-    """Games generation ``number`` (from 0) plays, as :meth:`Run.generation_of` plays them: its candidates against the
-    pool with the league as it stands (empty at first, full after a few growths), a growth of the league when it
-    grows after this one, whole, and the mean's validation (a robust run's against the grown league).  What the
-    time left counts (:func:`train`), where the plan (:func:`games_a_generation`) counts a full league."""
-    zeros = [0.0] * len(FEATURES)
-    every, _grown = league_growth(games, hidden, robust)
-    grows = bool(every) and number % every == every - 1
+    """Games generation ``number`` (from 0) plays (:func:`generation_games`)."""
+    return sum(n for _pair, n in generation_games(games, popsize, hidden, robust, number))
+
+
+def games_between(first: int, last: int, games: int, popsize: int, hidden: int = 0, robust: int = 0) -> int:
+    """Games generations ``first`` to ``last - 1`` play (:func:`games_of_generation`): each counted until the league
+    is full, then by whole cycles of its growth, which repeat (a run of a million generations is summed at once)."""
+    every, most, joining = _league_shape(hidden, robust)
+    full = -(-most // joining) * every if every else 0  # the first generation that meets a full league
+    head = sum(games_of_generation(g, games, popsize, hidden, robust) for g in range(first, min(last, full)))
+    start = max(first, full)
+    if last <= start:
+        return head
+    cycle = [games_of_generation(full + k, games, popsize, hidden, robust) for k in range(every or 1)]
+    n = last - start
+    return head + (n // len(cycle)) * sum(cycle) + sum(cycle[(start + k) % len(cycle)] for k in range(n % len(cycle)))
+
+
+def _league_shape(hidden: int, robust: int) -> tuple[int, int, int]:
+    """How often a run's league grows (every so many generations; 0: never, a linear run's), the most of its members
+    a candidate meets, and the members a growth adds (a network's: its snapshot and an exploiter; a robust run's: an
+    exploiter)."""
     if robust:
-        before = min(ROBUST_LEAGUE_SIZE, number // every)
-        after = min(ROBUST_LEAGUE_SIZE, before + grows)
-        pool = len(pool_sides(zeros, zeros, [zeros] * before, zeros))
-        out = popsize * 2 * games * pool + _judges(after) * 4 * games
-        return out + (ROBUST_EXPLOITER_GENERATIONS * EXPLOITER_POPSIZE * 2 * games + _judges(after) * 4 * games
-                      if grows else 0)
-    league = min(LEAGUE_SIZE, 2 * (number // every)) if every else 0
-    out = popsize * 2 * games * len(pool_sides(zeros, zeros, [zeros] * league)) + 2 * 4 * games  # the heuristic, the start
-    return out + (EXPLOITER_GENERATIONS * EXPLOITER_POPSIZE * 2 * games if grows else 0)
+        return ROBUST_EVERY, ROBUST_LEAGUE_SIZE, 1
+    return (LEAGUE_EVERY if hidden else 0), LEAGUE_SIZE, 2
 
 
 def default_start(rules: Rules) -> tuple[float, ...]:
@@ -614,12 +616,19 @@ def train(rules: Rules, seed: int, seconds: float | None = MINUTES * 60, games: 
     first_end, done_here, played = 0.0, 0, 0  # when this run's first generation ended; its generations, games since
     shape = (settings.games, settings.popsize, settings.hidden, settings.robust)
     pace = games_a_generation(*shape)  # games a generation, the league's growths shared out
+    left_from: dict[int, int] = {}  # the games left of a --generations run from the generation under way, summed once
+
+    def games_left(first: int, last: int) -> int:
+        if first not in left_from:
+            left_from.clear()
+            left_from[first] = games_between(first, last, *shape)
+        return left_from[first]
 
     def ask(candidate: int) -> None:
         spent = time.monotonic() - t0
         by_time = None if seconds is None else max(0.0, seconds - spent)
-        by_count = None if generations is None or per_game is None else per_game * sum(
-            games_of_generation(g, *shape) for g in range(run.generation, generations))
+        by_count = None if generations is None or per_game is None else per_game * games_left(run.generation,
+                                                                                                 generations)
         left = None if per_game is None else min(x for x in (by_time, by_count) if x is not None)
         planned = generations if generations is not None else (  # by time: the one under way and those that fit
             None if per_game is None or left is None else run.generation + max(1, math.ceil(left / (per_game * pace))))
