@@ -2,9 +2,9 @@
 
 For each rule set of ``--rules`` it prints:
 
-- the network (``--network``: a weights file, ``{preset}`` replaced by the rule set's name; default: the package's
-  file that ``strong`` plays) against the linear policy (``--linear``; default: the package's linear file that
-  ``strong-linear`` plays): target at least 0.60;
+- the network (``--network``: a weights file, ``{preset}`` replaced by the rule set's name, a model or a mixture of
+  models, ``guyenne-explore mix``; default: the package's file that ``strong`` plays) against the linear policy
+  (``--linear``; default: the package's linear file that ``strong-linear`` plays): target at least 0.60;
 - with ``--best-response MINUTES``: a best response trained against the frozen network by the training's own
   code (:func:`guyenne_explore.analysis.policies.train.exploiter`, CMA-ES in the network's model class) for that
   long, then measured on other seeds: target at most 0.55; then how each plays in their games (the sizes of their
@@ -40,6 +40,7 @@ from guyenne_explore.analysis.compiled.rollout import play_summaries  # noqa: E4
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
 from guyenne_explore.analysis.policies import train  # noqa: E402
 from guyenne_explore.analysis.policies import weights as files  # noqa: E402
+from guyenne_explore.analysis.policies.mixture import Mixture  # noqa: E402
 from guyenne_explore.analysis.policies.network import hidden_units  # noqa: E402
 from guyenne_explore.analysis.policies.strong import Strong  # noqa: E402
 from guyenne_explore.engine import HERO, OPEN_FIRST, OPEN_SECOND, Hooks, Position, Rules, play  # noqa: E402
@@ -59,11 +60,12 @@ def match(start: Position, one: SidePolicy, other: SidePolicy, games: int, seed:
     return won / (2 * half), low, high
 
 
-def model(path: str | None, rules: Rules, linear: bool) -> tuple[float, ...]:
-    """The model of ``path`` (``{preset}`` replaced by the rules' preset name), else the package's."""
+def model(path: str | None, rules: Rules, linear: bool) -> Mixture:
+    """What the policy of ``path`` plays (``{preset}`` replaced by the rules' preset name: a model or a mixture), else
+    the package's."""
     if path is None:
-        return files.shipped(files.preset_file(rules, linear=linear))
-    return files.read_model(Path(path.replace("{preset}", rules.preset_name))).weights
+        return files.shipped_mixture(files.preset_file(rules, linear=linear))
+    return files.read_model(Path(path.replace("{preset}", rules.preset_name))).played()
 
 
 class _Sizes(Hooks):
@@ -94,12 +96,12 @@ def styles(start: Position, one: Strong, other: Strong, games: int, seed: int) -
             print(f"    {who:>13} {kind:<7} ({total} placements): {shares}", flush=True)
 
 
-def speed(start: Position, network: tuple[float, ...], linear: tuple[float, ...], games: int) -> None:
+def speed(start: Position, network: Mixture, linear: Mixture, games: int) -> None:
     """Games a second of one thread of each self-play, and the network's time a decision."""
     numba.set_num_threads(1)
     rates = {}
-    for name, sides in (("uniform", UNIFORM_SIDES), ("linear", (Strong(linear).compiled(),) * 2),
-                        ("network", (Strong(network).compiled(),) * 2)):
+    for name, sides in (("uniform", UNIFORM_SIDES), ("linear", (Strong(mixture=linear).compiled(),) * 2),
+                        ("network", (Strong(mixture=network).compiled(),) * 2)):
         play_summaries(start, 8, 0, sides=sides)  # compiled before the clock starts
         t = time.perf_counter()
         out = play_summaries(start, games, SEED, sides=sides)  # type: ignore[arg-type]
@@ -125,20 +127,23 @@ def main(argv: list[str] | None = None) -> None:
         rules = Rules.from_json(text)
         start = Position.start(rules)
         network, linear = model(args.network, rules, False), model(args.linear, rules, True)
-        print(f"{text}: a network of {hidden_units(network)} hidden units", flush=True)
-        v, lo, hi = match(start, Strong(network).compiled(), Strong(linear).compiled(), args.games, SEED)
+        members = " + ".join(f"{hidden_units(m)}" for m in network.members)
+        print(f"{text}: a network of {members} hidden units" + (
+            "" if network.single else f" (a mixture, odds {':'.join(map(str, network.odds))})"), flush=True)
+        ours, theirs = Strong(mixture=network), Strong(mixture=linear)
+        v, lo, hi = match(start, ours.compiled(), theirs.compiled(), args.games, SEED)
         print(f"  network vs linear: {v:.3f} [{lo:.3f}, {hi:.3f}] over {args.games} games (target: at least 0.60)",
               flush=True)
-        v, lo, hi = match(start, Strong(network).compiled(), Strong(network).compiled(), args.games, SEED)
+        v, lo, hi = match(start, ours.compiled(), ours.compiled(), args.games, SEED)
         print(f"  network vs itself: {v:.3f} [{lo:.3f}, {hi:.3f}] (the seats' balance)", flush=True)
         if args.best_response:
             t = time.perf_counter()
             found = train.exploiter(start, network, SEED + 7, train.GAMES, generations=None,
                                     seconds=60 * args.best_response)
-            v, lo, hi = match(start, Strong(found).compiled(), Strong(network).compiled(), args.games, SEED + 11)
+            v, lo, hi = match(start, Strong(found).compiled(), ours.compiled(), args.games, SEED + 11)
             print(f"  best response trained {time.perf_counter() - t:.0f} s vs network: {v:.3f} [{lo:.3f}, {hi:.3f}] "
                   f"(target: at most 0.55); how each places in 100 games a seat:", flush=True)
-            styles(start, Strong(found), Strong(network), 100, SEED + 13)
+            styles(start, Strong(found), ours, 100, SEED + 13)
         if args.speed:
             speed(start, network, linear, max(200, args.games))
 

@@ -52,9 +52,15 @@ def replay_trace(start: Position, rows: list[list[int]], kinds: list[int], out, 
                     else Move(cards=cards(counts), castle=castle if castle >= 0 else None))
             policy = twin(side)
             if policy is not None:
-                weighted = policy.weights(side_view(p, side, record=record))  # type: ignore[attr-defined]
-                assert sum(w for _, w in weighted) == total, (i, p.to_play)
-                assert pick(weighted, index_) == move, (i, p.to_play)
+                view = side_view(p, side, record=record)
+                # a mixture's twin gives each member's weights: the member drawn is not traced, one must match
+                options = (policy.each_weights(view) if hasattr(policy, "each_weights")  # type: ignore[attr-defined]
+                           else [policy.weights(view)])  # type: ignore[attr-defined]
+                matched = [j for j, weighted in enumerate(options)
+                           if sum(w for _, w in weighted) == total and pick(weighted, index_) == move]
+                assert matched, (i, p.to_play, total, index_)
+                if hasattr(policy, "matched"):
+                    policy.matched.append(matched)
                 checked.append(side)
         p = go(move, p.apply(move))  # the engine checks the move's legality
         i += 1

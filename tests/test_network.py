@@ -242,9 +242,9 @@ def test_strong_linear_plays_the_linear_file_and_strong_the_presets_file(preset)
     rules = Rules.preset(preset)
     linear = Strong(linear=True).model_for(rules)
     assert hidden_units(linear) == 0 and linear == files.read_model(files.preset_file(rules, linear=True)).weights
-    assert Strong().model_for(rules) == files.read_model(files.preset_file(rules)).weights
-    assert compiled_sides(("strong-linear", "strong"), rules) == (Strong(linear).compiled(rules),
-                                                                  Strong(Strong().model_for(rules)).compiled(rules))
+    assert Strong().played(rules) == files.read_model(files.preset_file(rules)).played()
+    assert compiled_sides(("strong-linear", "strong"), rules) == (
+        Strong(linear).compiled(rules), Strong(mixture=files.read_model(files.preset_file(rules)).played()).compiled(rules))
     assert PolicySpec.parse("strong-linear").policy().name == "strong-linear"
 
 
@@ -254,22 +254,29 @@ def test_each_presets_network_records_the_commands_that_train_it_again(preset):
     linear file (by its path in the source tree), the seed and generations that give it again; a file trained
     further from the preset's own file (a robust run; its own team split, then the whole model) records each step
     before it (``start_trained``), each naming the preset's file as its start, so the steps run in order from a
-    checkout give it again."""
+    checkout give it again.  A mixture's members each so (a run from the preset's file starts from its first
+    member), and the mixture the ``mix`` command that forms it from them."""
     rules = Rules.preset(preset)
     model = files.read_model(files.preset_file(rules))
-    assert hidden_units(model.weights), f"{preset} ships no network"
     assert model.trained_for == preset
-    steps = [model.trained]
-    while "start_trained" in steps[-1] and "--start guyenne_explore/analysis/policies/weights/linear/" not in \
-            steps[-1]["command"]:
-        steps.append(steps[-1]["start_trained"])
-    *later, first = steps
-    for step in [*later, first]:
-        assert f"--rules {preset} " in step["command"] and f"--hidden {hidden_units(model.weights)}" in step["command"]
-        assert f"--generations {step['generations']} " in step["command"]
-    assert first["command"].endswith(f"--start guyenne_explore/analysis/policies/weights/linear/{preset}.json")
-    for step in later:
-        assert step["command"].endswith(f"--start guyenne_explore/analysis/policies/weights/{preset}.json")
+    data = json.loads(files.preset_file(rules).read_text())
+    if "mixture" in data:
+        assert data["trained"]["command"].startswith("guyenne-explore mix ")
+        assert f"--out guyenne_explore/analysis/policies/weights/{preset}.json" in data["trained"]["command"]
+    members = data["mixture"]["members"] if "mixture" in data else [data]
+    for member in members:
+        hidden = member["network"]["hidden"]
+        steps = [member["trained"]]
+        while "start_trained" in steps[-1] and "--start guyenne_explore/analysis/policies/weights/linear/" not in \
+                steps[-1]["command"]:
+            steps.append(steps[-1]["start_trained"])
+        *later, first = steps
+        for step in [*later, first]:
+            assert f"--rules {preset} " in step["command"] and f"--hidden {hidden}" in step["command"]
+            assert f"--generations {step['generations']} " in step["command"]
+        assert first["command"].endswith(f"--start guyenne_explore/analysis/policies/weights/linear/{preset}.json")
+        for step in later:
+            assert step["command"].endswith(f"--start guyenne_explore/analysis/policies/weights/{preset}.json")
 
 
 def test_cma_varies_a_networks_numbers_a_unit_at_a_time_and_back():

@@ -42,22 +42,27 @@ def test_compiled_move_weights_are_strongs_own(preset):
     # from its own hand)
     strong = Strong()
     for p in _placements(preset, 4, 12):
-        sp = (strong.compiled(p.rules),) * 2  # (the weights strong plays under these rules)
-        reason, e = heuristic.checked(p, scores=True)
-        assert reason is None and e is not None
-        castles, rows, wts = (np.zeros(MAX_MOVES, np.int64) for _ in range(3))
-        scores = np.zeros(MAX_MOVES, np.float64)
-        n = move_weights(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points,
-                         sides.codes(sp), sides.params(sp), heuristic.tables(p, e, sp[0]), p.side_to_play, castles,
-                         rows, wts, scores)
-        search = _CompiledSearch(ISMCTS(), p.view(p.side_to_play), 1)
-        search.kinds = e.kinds
-        compiled = {search._move(int(castles[i]), e.options.cards[rows[i]]): int(wts[i]) for i in range(n)
-                    if wts[i] > 0}
-        assert compiled == dict(strong.weights(p.view(p.side_to_play)))
+        moves, wts, scores = compiled_move_weights(p, strong)
+        assert {m: w for m, w in zip(moves, wts) if w > 0} == dict(strong.weights(p.view(p.side_to_play)))
         python = dict(strong.scored(p.view(p.side_to_play)))
-        assert all(abs(python[search._move(int(castles[i]), e.options.cards[rows[i]])] - scores[i]) <= 1e-9 * (
-            1 + abs(scores[i])) for i in range(n))
+        assert all(abs(python[m] - s) <= 1e-9 * (1 + abs(s)) for m, s in zip(moves, scores))
+
+
+def compiled_move_weights(p: Position, strong: Strong) -> tuple[list, list[int], list[float]]:
+    """The search's compiled reading of ``strong``'s decision at ``p``: each legal placement (as the engine's move)
+    with its whole-number weight and its score."""
+    sp = (strong.compiled(p.rules),) * 2  # (the weights strong plays under these rules)
+    reason, e = heuristic.checked(p, scores=True)
+    assert reason is None and e is not None
+    castles, rows, wts = (np.zeros(MAX_MOVES, np.int64) for _ in range(3))
+    scores = np.zeros(MAX_MOVES, np.float64)
+    n = move_weights(e.zones, e.placed, e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points,
+                     sides.codes(sp), sides.params(sp), heuristic.tables(p, e, sp[0]), p.side_to_play, castles,
+                     rows, wts, scores)
+    search = _CompiledSearch(ISMCTS(), p.view(p.side_to_play), 1)
+    search.kinds = e.kinds
+    moves = [search._move(int(castles[i]), e.options.cards[rows[i]]) for i in range(n)]
+    return moves, [int(w) for w in wts[:n]], [float(s) for s in scores[:n]]
 
 
 def _opener(w: Position, opponent: int) -> int:

@@ -17,13 +17,13 @@ from .policies.improvement import (IMPROVE_DEFAULTS, ImproveProgress, ImproveRun
 from .policies.train import (GAMES, MINUTES, POPSIZE, TRAIN_DEFAULTS, Cost, Trained, TrainingProgress, check_training,
                              generation_games, read_state, start_model, start_record, train, training_pace,
                              weights_by_feature, write_weights)
-from .policies.weights import MAX_WEIGHTS_BYTES, cache_file, model_from_text, read_model, trained_preset
+from .policies.weights import MAX_WEIGHTS_BYTES, cache_file, mix_files, model_from_text, read_model, trained_preset
 
 __all__ = ["TRAIN_DEFAULTS", "Trained", "TrainingProgress", "check_training", "estimate_training", "read_state",
            "start_model", "start_record", "train", "weights_by_feature", "write_weights",
            "IMPROVE_DEFAULTS", "ImproveProgress", "ImproveRun", "check_improve", "estimate_improve", "improve",
            "write_improved",
-           "MAX_WEIGHTS_BYTES", "cache_file", "model_from_text", "read_model", "trained_preset"]
+           "MAX_WEIGHTS_BYTES", "cache_file", "mix_files", "model_from_text", "read_model", "trained_preset"]
 
 
 def generation_plans(rules: Rules, games: int, popsize: int, hidden: int, seconds_a_game: float,

@@ -275,6 +275,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "local core)"), _("a Dask scheduler (tcp://host:8786): score the candidates on its workers"))
     tr.add_argument("--json", action="store_true")
     tr.set_defaults(func=training.cmd_train)
+    mx = sub.add_parser("mix", help=_("play several weights files as one policy strong@OUT: a member drawn by its "
+                                      "odds at each decision"))
+    mx.add_argument("files", nargs="+", metavar="FILE", help=_("the members' weights files (2 or 3)"))
+    mx.add_argument("--odds", help=_("each member's whole-number odds, separated by commas (default: equal)"))
+    mx.add_argument("--out", required=True, help=_("the mixture's weights file to write"))
+    mx.set_defaults(func=training.cmd_mix)
     im = sub.add_parser("improve", help=_("improve strong's weights by its own search: self-play whose placements the "
                                           "search values, then a fit (cancellable, resumable)"))
     im.add_argument("--rules", help=_("the preset or rules JSON to improve for (default with --resume: the run's)"))

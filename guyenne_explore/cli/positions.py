@@ -89,6 +89,6 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _weights_fingerprint(policy: Any, rules: Rules) -> str | None:
     """The fingerprint of the weights a learned policy plays under ``rules`` (a record says which network played),
     None for a policy without weights."""
-    model_for = getattr(policy, "model_for", None)
-    return weights_fingerprint(model_for(rules)) if model_for is not None else None
+    played = getattr(policy, "played", None)
+    return weights_fingerprint(played(rules).flat()) if played is not None else None
 

@@ -1,6 +1,7 @@
 """``train`` and ``improve``: the learned policy strong's weights for a rule set, by CMA-ES (``train``) or by its own
 search (``improve``, expert iteration); both said, shown and stopped as every long run (:mod:`.long_run`),
-resumable from the state they save, the weights file written last."""
+resumable from the state they save, the weights file written last.  ``mix``: weights files played as one policy, a
+member drawn at each decision."""
 
 from __future__ import annotations
 
@@ -201,4 +202,31 @@ def cmd_improve(args: argparse.Namespace) -> int:
         print(_("wrote {path}: the weights of iteration {iteration}, validation score {score:.3f} against the heuristic "
                 "and the starting weights; play it with --policies {policy}").format(
             path=out, iteration=result.generations, score=result.score, policy=policy))
+    return EXIT_OK
+
+
+def cmd_mix(args: argparse.Namespace) -> int:
+    """Write the mixture of weights files (a member drawn by its odds at each decision, :mod:`..analysis.policies.mixture`),
+    which ``strong@OUT`` plays; the file records the command that forms it."""
+    import shlex
+    from pathlib import Path
+
+    from ..analysis.training import mix_files
+
+    odds = None
+    if args.odds is not None:
+        try:
+            odds = tuple(int(x) for x in args.odds.split(","))
+        except ValueError:
+            raise Refused(_("--odds: whole numbers separated by commas (2,1), not {value}").format(
+                value=repr(args.odds))) from None
+    command = shlex.join(["guyenne-explore", "mix", *args.files, *(["--odds", args.odds] if args.odds else []),
+                          "--out", args.out])
+    try:
+        model = mix_files([Path(f) for f in args.files], odds, Path(args.out), command)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    mix = model.played()
+    print(_("wrote {path}: {count} members, odds {odds} (play it as strong@{path})").format(
+        path=args.out, count=len(mix.members), odds=":".join(map(str, mix.odds))))
     return EXIT_OK

@@ -87,8 +87,8 @@ class SeatRow(w.HBox):
             policy = PolicySpec.parse(weights.resolve(who)).policy()
         except ValueError as exc:
             raise ValueError(f"{where}: {exc}") from None
-        model_for = getattr(policy, "model_for", None)
-        fingerprint = weights_fingerprint(model_for(rules)) if model_for is not None else None
+        played = getattr(policy, "played", None)
+        fingerprint = weights_fingerprint(played(rules).flat()) if played is not None else None
         return Seat(self.side, self.member, "bot", policy=who, weights_fingerprint=fingerprint), policy
 
 

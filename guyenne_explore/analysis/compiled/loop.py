@@ -144,6 +144,27 @@ def _remove_uniform(pl, rp, vals, opt, loser, b, rng, m):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def member_row(params, side, rng):
+    """The numbers ``side`` decides by (``policy_codes.params``' layout): its one member's, else those of a member
+    of its mixture drawn by the members' whole-number odds with one random number before the decision's own, so a
+    mixture plays the odds-weighted mean of its members' distributions; a policy that is no mixture draws nothing,
+    and its games are those it played before mixtures were."""
+    members = params.shape[1]
+    if members == 1 or params[side, 1, 0] == 0.0:
+        return params[side, 0, 1:]
+    total = 0
+    for j in range(members):
+        total += np.int64(params[side, j, 0])
+    index = kn._below(rng, total)
+    for j in range(members - 1):
+        odds = np.int64(params[side, j, 0])
+        if index < odds:
+            return params[side, j, 1:]
+        index -= odds
+    return params[side, members - 1, 1:]
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
 def placer(phase, first):
     """The side that places at a placement point of a round ``first`` opens (RULES.md 3)."""
     return first if phase == OPEN_FIRST or phase == RESPOND_SECOND else 1 - first
@@ -206,7 +227,7 @@ def apply_removal(z, pl, cs, sc, rp, vals, points, m):
 def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, leaders, ways, trace, tpos, log,
          lpos, work):
     """Play the position in place to its end, side s deciding by policy ``codes[s]`` with its numbers
-    ``params[s]``; the summary goes to ``out``.
+    ``params[s]`` (its members', :func:`member_row`); the summary goes to ``out``.
 
     ``opt`` holds the option tables of :mod:`.options` (weights, offsets, cards; with empty tables
     uniform choices are sampled by rejection from the hand), ``points`` the engine's castle points
@@ -237,8 +258,9 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
                 m2[hero] = 0
             if codes[side] == HEURISTIC or codes[side] == STRONG:  # strong by its discard weights, where its row has
                 # them (else as the heuristic does)
-                at = discard_weights_at(params[side]) if codes[side] == STRONG else -1
-                found = choose_discard(m2, rp[PRE_DISCARD], tables[5], params[side], at, rng, m, out_pick)
+                hp = member_row(params, side, rng) if codes[side] == STRONG else params[side, 0, 1:]
+                at = discard_weights_at(hp) if codes[side] == STRONG else -1
+                found = choose_discard(m2, rp[PRE_DISCARD], tables[5], hp, at, rng, m, out_pick)
             else:
                 found = kn.pick_multiset(m2, rp[PRE_DISCARD], rp[PRE_DISCARD], rng, m, ways)
             if not found:
@@ -288,9 +310,10 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
             most = kn._size(src) - 1 if giver == drawer else 1
             if codes[side] == HEURISTIC or codes[side] == STRONG:  # strong by its split weights, where its row has
                 # them (else as the heuristic does)
-                at = split_weights_at(params[side]) if codes[side] == STRONG else -1
+                hp = member_row(params, side, rng) if codes[side] == STRONG else params[side, 0, 1:]
+                at = split_weights_at(hp) if codes[side] == STRONG else -1
                 found = choose_split(src, most, kn.member_size(z, side, 1 - giver), rp[HERO_KIND], opt, tables[1],
-                                     params[side], at, rng, work[0], work[1], m, out_pick)
+                                     hp, at, rng, work[0], work[1], m, out_pick)
             else:
                 found = kn.pick_multiset(src, 1, most, rng, m, ways)
             if not found:
@@ -305,7 +328,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
         elif phase == TEAM_ORDER:  # which member places first this round (RULES.md 8)
             side = kn.team_deciding(sc, rp)
             if codes[side] == HEURISTIC or codes[side] == STRONG:
-                member = choose_order(sc[DRAWER + side], params[side], rng, work[0], work[1], out_pick)
+                member = choose_order(sc[DRAWER + side], params[side, 0, 1:], rng, work[0], work[1], out_pick)
             else:
                 member = kn._below(rng, 2)
             sc[ORDER + side] = member
@@ -324,7 +347,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
             loser = 1 - cs[sc[CASTLE_X + b]]
             if codes[loser] == HEURISTIC or codes[loser] == STRONG:  # the side's policy decides (strong removes
                 # as the heuristic does), as at a placement
-                choose_removal(pl, loser, b, opt, tables[1], params[loser], rng, work[0], work[1], m, out_pick)
+                choose_removal(pl, loser, b, opt, tables[1], params[loser, 0, 1:], rng, work[0], work[1], m, out_pick)
             elif not _remove_uniform(pl, rp, vals, opt, loser, b, rng, m):
                 out[OUT_ERROR] = ERR_NO_MOVE
                 return
@@ -337,11 +360,11 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
             # the side's policy decides (a policy code is a branch here, its decision inlined: a call
             # nested one level deeper cost the heuristic a tenth of its speed)
             if codes[side] == HEURISTIC:
-                castle = choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, params[side], side, phase, rng,
-                                          work)
+                castle = choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, params[side, 0, 1:], side, phase,
+                                          rng, work)
             elif codes[side] == STRONG:
-                castle = choose_strong_placement(z, pl, cs, sc, rp, vals, opt, points, tables, params[side], side,
-                                                 phase, rng, work)
+                castle = choose_strong_placement(z, pl, cs, sc, rp, vals, opt, points, tables,
+                                                 member_row(params, side, rng), side, phase, rng, work)
             else:
                 castle = _place_uniform(z, sc, rp, opt, side, phase, rng, ways, work)
             if castle == -2:

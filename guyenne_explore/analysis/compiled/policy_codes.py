@@ -153,6 +153,9 @@ class SidePolicy(NamedTuple):
     #: remove from cards english placed at a castle of a control when english wins or loses the battle
     card_worth: Callable[[Rules, int], float] | None = None
     removal_loss: Callable[[Rules, int, Cards, bool], float] | None = None
+    #: a mixture's members (:mod:`..policies.mixture`): each member's whole-number odds and row, one member drawn
+    #: by its odds at each of the side's decisions (``params`` is then the first member's row); empty: ``params`` alone
+    members: tuple[tuple[int, tuple[float, ...]], ...] = ()
 
     @property
     def scores(self) -> bool:
@@ -170,10 +173,16 @@ def codes(sides: tuple[SidePolicy, SidePolicy]) -> np.ndarray:
 
 
 def params(sides: tuple[SidePolicy, SidePolicy]) -> np.ndarray:
-    """The loop's per-side parameters: row ``s`` holds side ``s``'s numbers (zeros after them), one
-    width for both so that every pair of policies calls the one compiled version."""
-    width = max(1, *(len(s.params) for s in sides))
-    out = np.zeros((2, width), np.float64)
-    for i, s in enumerate(sides):
-        out[i, :len(s.params)] = s.params
+    """The loop's per-side parameters: ``[s, m]`` holds member ``m`` of side ``s``'s policy, its whole-number odds
+    then its numbers (zeros after them; a policy that is no mixture is its one member, of odds 1; a side with
+    fewer members than the other has rows of odds 0), one shape for both so that every pair of policies calls the
+    one compiled version (:func:`.loop.member_row` reads them)."""
+    rows = [s.members or ((1, s.params),) for s in sides]
+    members = max(len(r) for r in rows)
+    width = max(1, *(len(row) for r in rows for _odds, row in r))
+    out = np.zeros((2, members, 1 + width), np.float64)
+    for i, r in enumerate(rows):
+        for m, (odds, row) in enumerate(r):
+            out[i, m, 0] = odds
+            out[i, m, 1:1 + len(row)] = row
     return out

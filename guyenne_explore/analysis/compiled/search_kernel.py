@@ -66,7 +66,9 @@ def _weights_into(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, rng, w
 def move_weights(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, side, castles, rows, wts, scores):
     """The learned policy's weight of each legal placement of ``side`` now: ``castles[i]`` (-1 at an
     answer), ``rows[i]`` (the option table's row of its cards), ``wts[i]`` and the score it came from
-    ``scores[i]`` (which still ranks the moves a near-certain choice gives no weight); returns their number."""
+    ``scores[i]`` (which still ranks the moves a near-certain choice gives no weight); returns their number.
+    For a mixture (:func:`.loop.member_row`), the exact whole-number weights of its members' odds-weighted mean
+    distribution and the odds-weighted mean of their scores (``policies.mixture.mixed``, the Python twin's)."""
     phase = sc[PHASE]
     b = 0 if phase <= RESPOND_FIRST else 1
     hand, table = kn.placing_hand(z, sc, rp, side, b, np.zeros(vals.shape[0], np.int64))  # (a team member's own)
@@ -75,17 +77,43 @@ def move_weights(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, si
     n_c = _castles(sc, rp, phase, b, where)
     work = _scratch_of(z, pl, vals, codes, tables)
     rng = np.zeros(kn.RNG_SIZE, np.uint64)
-    _weights_into(z.copy(), pl.copy(), cs.copy(), sc.copy(), rp, vals, opt, points, tables, params[side], side, rng,
-                  work)
+    n = n_c * n_opt
+    for i in range(n):
+        wts[i], scores[i] = 0, 0.0
+    members, odds_total = params.shape[1], 0
+    each = np.zeros((members, n), np.int64)
+    totals = np.zeros(members, np.int64)
+    for m in range(members):
+        odds = np.int64(params[side, m, 0])
+        if odds == 0:
+            continue
+        odds_total += odds
+        _weights_into(z.copy(), pl.copy(), cs.copy(), sc.copy(), rp, vals, opt, points, tables, params[side, m, 1:],
+                      side, rng, work)
+        for i in range(n):
+            each[m, i] = work[_WEIGHTS][i]
+            totals[m] += work[_WEIGHTS][i]
+            scores[i] = scores[i] + odds * work[_SCORES][i]
+    # a mixture's weight of a move: sum over members of odds_m w_m prod_{m' != m} T_m' (T a member's total), its
+    # whole-number share of the odds-weighted mean of the members' distributions; its score the odds-weighted mean
+    for i in range(n):
+        for m in range(members):
+            odds = np.int64(params[side, m, 0])
+            if odds == 0:
+                continue
+            term = odds * each[m, i]
+            for m2 in range(members):
+                if m2 != m and params[side, m2, 0] > 0:
+                    term *= totals[m2]
+            wts[i] += term
+        scores[i] = scores[i] / odds_total
     opening = phase == OPEN_FIRST or phase == OPEN_SECOND
     for j in range(n_c):
         for r in range(n_opt):
             i = j * n_opt + r
             castles[i] = where[j] if opening else -1
             rows[i] = first_row + r
-            wts[i] = work[_WEIGHTS][i]
-            scores[i] = work[_SCORES][i]
-    return n_c * n_opt
+    return n
 
 
 @njit(cache=True, error_model="numpy")
@@ -106,9 +134,10 @@ def _split_chance(hand, placed):
 
 
 @njit(cache=True, error_model="numpy")
-def _placement_chance(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, castle, m, rng, work, where, mine):
-    """The model's probability that ``side`` places ``m`` (at ``castle``) at the point ``sc[PHASE]``; 0
-    when its placing hand (a team member's own, worked out in ``mine``) cannot."""
+def _placement_chance(z, pl, cs, sc, rp, vals, opt, points, tables, params, side, castle, m, rng, work, where, mine):
+    """The model's probability that ``side`` places ``m`` (at ``castle``) at the point ``sc[PHASE]``: the
+    odds-weighted mean of its members' (:func:`.loop.member_row`); 0 when its placing hand (a team member's own,
+    worked out in ``mine``) cannot."""
     cards = opt[2]
     phase = sc[PHASE]
     b = 0 if phase <= RESPOND_FIRST else 1
@@ -133,11 +162,18 @@ def _placement_chance(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, ca
             j = i
     if row < 0 or j < 0:
         return 0.0
-    _weights_into(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, rng, work)
-    total = 0
-    for i in range(n_c * n_opt):
-        total += work[_WEIGHTS][i]
-    return work[_WEIGHTS][j * n_opt + row] / total if total > 0 else 0.0
+    chance, odds_total = 0.0, 0.0
+    for member in range(params.shape[1]):
+        odds = params[side, member, 0]
+        if odds == 0.0:
+            continue
+        odds_total += odds
+        _weights_into(z, pl, cs, sc, rp, vals, opt, points, tables, params[side, member, 1:], side, rng, work)
+        total = 0
+        for i in range(n_c * n_opt):
+            total += work[_WEIGHTS][i]
+        chance += odds * (work[_WEIGHTS][j * n_opt + row] / total if total > 0 else 0.0)
+    return chance / odds_total
 
 
 @njit(cache=True, error_model="numpy")
@@ -179,7 +215,7 @@ def likelihoods(zs, pls, cs, sc, rp, vals, opt, points, codes, params, tables, o
                 s[CASTLE_Y] = -1
             b = 0 if p <= RESPOND_FIRST else 1
             m = pls[w][opponent, b]
-            chance = _placement_chance(z, pl, cs, s, rp, vals, opt, points, tables, params[opponent], opponent,
+            chance = _placement_chance(z, pl, cs, s, rp, vals, opt, points, tables, params, opponent,
                                        sc[CASTLE_X + b], m, rng, work, where, mine)
             hand, table = kn.placing_hand(z, s, rp, opponent, b, member)
             legal = kn.option_rows(opt, table, hand)[2] * _castles(s, rp, p, b, where)

@@ -47,7 +47,7 @@ def tempered(level: str, factor: float) -> Policy:
     that gives its moves no probabilities (a search)."""
     policy = PolicySpec.parse(level).policy()
     if isinstance(policy, Strong):
-        return Strong(policy.model, temperature=policy.temperature * factor)
+        return policy.tempered(factor)
     if isinstance(policy, Heuristic):
         return Heuristic(temperature=policy.temperature * factor)
     if not policy.exact:

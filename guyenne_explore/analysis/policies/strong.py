@@ -49,6 +49,7 @@ from ..compiled.policy_codes import (DISCARD_FEATURES, FEATURES, HERO_SET, MAX_H
 from ..compiled.policy_codes import SidePolicy
 from . import discard, team_split
 from . import weights as files
+from .mixture import Mixture, checked_odds, mixed, mixed_scores
 from .network import network_term, split
 from .heuristic import (HERO_USE, RESOLUTION, TEMPERATURE, WIN_WEIGHT, Facts, Heuristic, battle_terms, card_worth,
                         facts, pick, removal_loss, worth)
@@ -161,10 +162,11 @@ def _dot(w: Sequence[float], phi: Sequence[float], group: Sequence[int]) -> floa
 
 
 class Strong:
-    """The learned policy: the softmax of ``w . phi`` over placements, the heuristic elsewhere.
+    """The learned policy: the softmax of ``w . phi`` over placements, the heuristic elsewhere; a mixture of such
+    models (:mod:`.mixture`) draws one member by its odds at each placement, setup discard and team split.
 
     The distribution is exact (fractions of whole-number weights) and :meth:`choose` draws from
-    exactly that distribution with one ``randrange`` of its total.
+    exactly that distribution with one ``randrange`` of its total (a mixture's member first, with one of its odds').
     """
 
     name = "strong"
@@ -173,29 +175,49 @@ class Strong:
     remembers = True
 
     def __init__(self, weights: Sequence[float] | None = None, temperature: float = TEMPERATURE,
-                 file: Path | None = None, linear: bool = False):
-        """``weights`` in :data:`FEATURES`' order (then a network's numbers), else those of ``file``, else the
-        package's for the rules of each position asked (:func:`.weights.preset_file`; ``linear``: the linear
-        policy's files, the level ``strong-linear``)."""
-        self.model = (checked_weights(None, list(weights)) if weights is not None
-                      else load_weights(file) if file is not None else None)
+                 file: Path | None = None, linear: bool = False, mixture: Mixture | None = None):
+        """``weights`` in :data:`FEATURES`' order (then a network's numbers), else the members of ``mixture``, else
+        what ``file`` holds (a model or a mixture), else the package's for the rules of each position asked
+        (:func:`.weights.preset_file`; ``linear``: the linear policy's files, the level ``strong-linear``)."""
+        self.mixture: Mixture | None = (
+            Mixture.alone(checked_weights(None, list(weights))) if weights is not None
+            else Mixture(tuple(checked_weights(None, list(m), f"member {j + 1}") for j, m in enumerate(mixture.members)),
+                         checked_odds(list(mixture.odds), len(mixture.members), "mixture"))
+            if mixture is not None else files.read_model(file).played() if file is not None else None)
+        #: the model (a mixture's first member: where training starts), None for the package's
+        self.model = self.mixture.members[0] if self.mixture is not None else None
         self.temperature = temperature
         self.linear = linear
         if linear and self.model is None:
             self.name = LINEAR_NAME
         self._rest = Heuristic(temperature=temperature)
 
+    def tempered(self, factor: float) -> Strong:
+        """This policy at ``factor`` times its temperature (its models and files kept)."""
+        return Strong(temperature=self.temperature * factor, linear=self.linear, mixture=self.mixture)
+
+    def played(self, rules: Rules | None) -> Mixture:
+        """What is played under ``rules``: this policy's own, else the package's for those rules."""
+        return self.mixture if self.mixture is not None else files.shipped_mixture(files.preset_file(rules, self.linear))
+
     def model_for(self, rules: Rules | None) -> tuple[float, ...]:
-        """The weights played under ``rules``: this policy's own, else the package's for those rules."""
-        return self.model if self.model is not None else files.shipped(files.preset_file(rules, self.linear))
+        """The weights played under ``rules`` (a mixture's first member's): this policy's own, else the package's."""
+        return self.played(rules).members[0]
 
     def scored(self, view: SideView) -> list[tuple[Move, float]]:
-        """Each legal placement with its score ``w . phi`` (at a placement only)."""
-        moves = list(view.legal_moves)
+        """Each legal placement with its score ``w . phi`` (at a placement only; a mixture's, the odds-weighted mean
+        of its members' scores, :func:`.mixture.mixed_scores`)."""
+        mix = self.played(view.rules)
         known = seen_facts(view)
-        linear_part, net = split(self.model_for(view.rules))
+        each = [self._scored(view, known, model) for model in mix.members]
+        return each[0] if mix.single else mixed_scores(each, mix.odds)
+
+    @staticmethod
+    def _scored(view: SideView, known: Facts, model: tuple[float, ...]) -> list[tuple[Move, float]]:
+        """Each legal placement with its score by one ``model``."""
+        linear_part, net = split(model)
         scored = []
-        for m in moves:
+        for m in view.legal_moves:
             phi = features(view, m, known)
             scored.append((m, linear(linear_part, phi) + network_term(net, phi)))
         return scored
@@ -222,10 +244,24 @@ class Strong:
             return [m for m, _ in sorted(self.weights(view), key=lambda mw: -mw[1])]
         return [m for m, _ in sorted(self.scored(view), key=lambda ms: -ms[1])]
 
+    @staticmethod
+    def draws(view: SideView) -> bool:
+        """Whether a mixture draws a member for this decision (a placement, a setup discard, a team split: the
+        decisions a model has weights for; removals and a team's order are the heuristic's for every member)."""
+        return battle_of(view.to_play) is not None or view.to_play in (SETUP_DISCARD, TEAM_SPLIT)
+
     def weights(self, view: SideView) -> list[tuple[Move, int]]:
-        """Each legal move with its whole-number weight (the move's probability is its share)."""
+        """Each legal move with its whole-number weight (the move's probability is its share; a mixture's, the
+        odds-weighted mean of its members' distributions, :func:`.mixture.mixed`)."""
+        mix = self.played(view.rules)
+        if mix.single or not self.draws(view):
+            return self.member_weights(view, mix.members[0])
+        return mixed([self.member_weights(view, model) for model in mix.members], mix.odds)
+
+    def member_weights(self, view: SideView, model: tuple[float, ...]) -> list[tuple[Move, int]]:
+        """Each legal move with its whole-number weight by one ``model`` (a mixture's member)."""
         if battle_of(view.to_play) is None:  # its own discard and split where it has them, else the heuristic's
-            _, own_discard, own_split = decision_parts(self.model_for(view.rules))
+            _, own_discard, own_split = decision_parts(model)
             if view.to_play == SETUP_DISCARD and own_discard:
                 scored = self.discarded(view, own_discard)
             elif view.to_play == TEAM_SPLIT and own_split:
@@ -233,7 +269,7 @@ class Strong:
             else:  # removals, team orders, the decisions it has no weights for
                 return self._rest.weights(view)
         else:
-            scored = self.scored(view)
+            scored = self._scored(view, seen_facts(view), model)
         moves, scores = [m for m, _ in scored], [s for _, s in scored]
         top = max(scores)
         soft = [math.floor(RESOLUTION * math.exp((s - top) / self.temperature) + 0.5) for s in scores]
@@ -249,16 +285,22 @@ class Strong:
     def choose(self, view: SideView, rng: random.Random) -> Move:
         if view.to_play == CONCEDE_CHOICE:
             return concede_move(view)
-        weighted = self.weights(view)
+        mix = self.played(view.rules)
+        if mix.single or not self.draws(view):
+            weighted = self.member_weights(view, mix.members[0])
+        else:  # a member first, by its odds (as the compiled loop's member_row), then its own pick
+            weighted = self.member_weights(view, mix.members[mix.member(rng.randrange(sum(mix.odds)))])
         return pick(weighted, rng.randrange(sum(w for _, w in weighted)))
 
     def compiled(self, rules: Rules | None = None) -> SidePolicy:
         """This policy as the compiled game loop plays it under ``rules`` (None: rules that are no preset):
         the heuristic's numbers it reads (temperature, resolution, win weight, hero use) in their places,
-        then its weights; the heuristic's worth of a card and of a removal (the same tables as the
-        heuristic's, so the two can meet in one batch)."""
+        then its weights (a mixture's members each so, with their odds); the heuristic's worth of a card and of a
+        removal (the same tables as the heuristic's, so the two can meet in one batch)."""
         numbers = [0.0] * N_HEURISTIC
         for i, value in ((P_TEMPERATURE, self.temperature), (P_RESOLUTION, RESOLUTION), (P_WIN_WEIGHT, WIN_WEIGHT),
                          (P_HERO_USE, HERO_USE)):
             numbers[i] = float(value)
-        return SidePolicy(STRONG, tuple(numbers) + self.model_for(rules), card_worth, removal_loss)
+        mix = self.played(rules)
+        rows = tuple((odds, tuple(numbers) + model) for odds, model in zip(mix.odds, mix.members))
+        return SidePolicy(STRONG, rows[0][1], card_worth, removal_loss, () if mix.single else rows)

@@ -73,6 +73,7 @@ from .team_split import HEURISTIC_SPLIT, split_team_split
 from .network import hidden_units
 from .strong import Strong, checked_weights
 from .weights import by_feature, preset_file, read_model, shipped, write_model
+from .mixture import Mixture
 
 #: the seeds' offset of the validation games (apart from every generation's)
 VALIDATION = 1_000_003
@@ -204,17 +205,20 @@ def fitness(rules: Any, x: Sequence[float], best: Sequence[float], past: Sequenc
     return -sum(score(start, x, o, games, base + 2 * i) for i, o in enumerate(pool)) / len(pool)
 
 
-def exploiter(start: Position, target: Sequence[float], seed: int, games: int,
+def exploiter(start: Position, target: Sequence[float] | Mixture, seed: int, games: int,
               generations: int | None = EXPLOITER_GENERATIONS, popsize: int = EXPLOITER_POPSIZE,
               ask: Callable[[], None] | None = None, seconds: float | None = None) -> tuple[float, ...]:
-    """A best response to the frozen model ``target`` within its own model class: CMA-ES from ``target`` itself,
-    each candidate's fitness its score against ``target`` alone (both seats), its own seeded stream; the mean of
-    its last generation, after ``generations`` (or as many as ``seconds`` allow: the benchmarks' best response
-    trained for minutes).  What exploits a network's snapshot joins its league (:class:`Run`), so that the network
-    is trained against what beats it.  ``ask()`` between candidates raises :class:`.Cancelled` to stop."""
+    """A best response to the frozen model ``target`` (or mixture, :mod:`.mixture`) within its own model class:
+    CMA-ES from ``target`` itself (a mixture's first member), each candidate's fitness its score against ``target``
+    alone (both seats), its own seeded stream; the mean of its last generation, after ``generations`` (or as many as
+    ``seconds`` allow: the benchmarks' best response trained for minutes).  What exploits a network's snapshot joins
+    its league (:class:`Run`), so that the network is trained against what beats it.  ``ask()`` between candidates
+    raises :class:`.Cancelled` to stop."""
     cma = _cma()
+    frozen = (Strong(mixture=target) if isinstance(target, Mixture) else Strong(target)).compiled()
+    if isinstance(target, Mixture):
+        target = target.members[0]
     hidden, discards, splits = hidden_units(target), discard_count(target), split_count(target)
-    frozen = Strong(target).compiled()
     stream = np.random.RandomState(seed % (2 ** 32))
     es = cma.CMAEvolutionStrategy(list(vector(target)), SIGMA, {"popsize": popsize, "verbose": -9, "randn": stream.randn,
                                                                 "CMA_diagonal": True, "seed": seed % (2 ** 32) + 1})

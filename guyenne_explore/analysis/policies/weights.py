@@ -7,7 +7,8 @@ its weights were trained for (``trained_for``: a preset's file may hold another 
 that preset is trained).  A file may also hold the weights of the model's own setup discard (``discard``, by the
 discard's feature names: :mod:`.discard`); a file without them plays the heuristic's discard.  Likewise a team's
 split (``team_split``, by the split's feature names: :mod:`.team_split`); a file without them plays the heuristic's
-split.
+split.  A file may instead hold a mixture (:mod:`.mixture`): ``{"mixture": {"odds": [...], "members": [...]}}``, each
+member a model as above (with its own ``trained``), one drawn by its odds at each decision.
 
 The policy ``strong`` plays, under rules equal to a preset, that preset's file
 (``weights/<preset>.json``: a network where one is trained, :mod:`.network`; ``strong-linear`` plays
@@ -33,6 +34,7 @@ from ...i18n import gettext, plain_size
 from ..compiled.policy_codes import FEATURES
 from .discard import discard_json, discard_tail, split_discard, with_discard
 from .team_split import split_team_split, team_split_json, team_split_tail, with_team_split
+from .mixture import MAX_MEMBERS, Mixture, checked_odds
 from .network import network_json, network_tail, split
 
 #: the package's weights, one file a preset
@@ -56,6 +58,13 @@ class Model(NamedTuple):
     weights: tuple[float, ...]
     trained: dict[str, Any]
     trained_for: str
+    #: a mixture's members and odds (:mod:`.mixture`; ``weights`` is then its first member's, where training
+    #: starts); None: the model alone
+    mixture: Mixture | None = None
+
+    def played(self) -> Mixture:
+        """What the policy plays: the mixture, else the model alone."""
+        return self.mixture or Mixture.alone(self.weights)
 
 
 def read_model(path: Path) -> Model:
@@ -89,10 +98,36 @@ def model_from_text(text: str, where: str) -> Model:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:  # a RecursionError: brackets nested thousands deep
         raise ValueError(gettext("the weights file {path}: {error}").format(path=where, error=exc)) from None
+    if isinstance(data, dict) and "mixture" in data:
+        return _mixture_model(data, where)
+    return _single_model(data, where)
+
+
+def _mixture_model(data: dict[str, Any], where: str) -> Model:
+    """The model of a mixture file's data (its first member's weights, and the whole mixture)."""
+    mix = data["mixture"]
+    members = mix.get("members") if isinstance(mix, dict) else None
+    if not isinstance(members, list):
+        raise ValueError(gettext("the weights file {path}: 'mixture' must be an object with odds and members").format(
+            path=where))
+    odds = checked_odds(mix.get("odds"), len(members), where)
+    models = []
+    for j, member in enumerate(members):
+        inner = gettext("{path}, member {number}").format(path=where, number=j + 1)
+        if isinstance(member, dict) and "mixture" in member:
+            raise ValueError(gettext("{where}: a member of a mixture is one model, not a mixture").format(where=inner))
+        models.append(_single_model(member, inner).weights)
+    return Model(models[0], dict(data.get("trained") or {}), str(data.get("trained_for", "")),
+                 Mixture(tuple(models), odds))
+
+
+def _single_model(data: object, where: str) -> Model:
+    """The model of one model's data (a file's, or a mixture member's)."""
     named = data.get("weights") if isinstance(data, dict) else None
     if not isinstance(named, dict):
         raise ValueError(gettext("the weights file {path}: 'weights' must be an object of feature names and numbers").format(
             path=where))
+    assert isinstance(data, dict)  # (it holds the weights object)
     net = data.get("network")
     tail: tuple[float, ...] = ()
     if net is not None:
@@ -134,8 +169,44 @@ def by_feature(named: dict[str, Any], where: str) -> tuple[float, ...]:
 def write_model(path: Path, weights: tuple[float, ...], trained: dict[str, Any], trained_for: str) -> None:
     """Write a weights file that :func:`read_model` reads (the folder made if needed; replaced whole, so a
     reader never sees half a file)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _write(path, _model_json(weights, trained, trained_for))
+
+
+def write_mixture(path: Path, members: list[Model], odds: tuple[int, ...], trained: dict[str, Any],
+                  trained_for: str) -> None:
+    """Write a mixture's weights file (:mod:`.mixture`): ``members`` with their ``odds``, each member kept whole with
+    its own ``trained`` record (the command that trains it again); ``trained``: how the mixture was formed."""
+    checked_odds(list(odds), len(members), str(path))
+    if any(m.mixture is not None and not m.mixture.single for m in members):
+        raise ValueError(gettext("{where}: a member of a mixture is one model, not a mixture").format(where=path))
+    _write(path, {"trained_for": trained_for, "trained": trained, "mixture": {
+        "odds": list(odds), "members": [_model_json(m.weights, m.trained, m.trained_for) for m in members]}})
+
+
+def mix_files(paths: list[Path], odds: tuple[int, ...] | None, out: Path, command: str) -> Model:
+    """Write at ``out`` the mixture of the models of ``paths`` (each one model, trained for the same rules) with
+    ``odds`` (default: equal), recording ``command``, the command that forms it again; returns what it wrote.  A
+    ValueError names the file or the odds that are wrong."""
+    if not 2 <= len(paths) <= MAX_MEMBERS:
+        raise ValueError(gettext("mix: give 2 to {most} weights files, not {count}").format(
+            most=MAX_MEMBERS, count=len(paths)))
+    odds = checked_odds(list(odds) if odds is not None else [1] * len(paths), len(paths), "--odds")
+    members = [read_model(p) for p in paths]
+    for path, member in zip(paths, members):
+        if member.mixture is not None and not member.mixture.single:
+            raise ValueError(gettext("{where}: a member of a mixture is one model, not a mixture").format(where=path))
+        if member.trained_for != members[0].trained_for:
+            raise ValueError(gettext("{path} was trained for {rules}, {first} for {first_rules}: a mixture's members "
+                                     "play one rule set").format(path=path, rules=member.trained_for or "?",
+                                                                 first=paths[0],
+                                                                 first_rules=members[0].trained_for or "?"))
+    write_mixture(out, members, odds, {"command": command, "members": [str(p) for p in paths]},
+                  members[0].trained_for)
+    return read_model(out)
+
+
+def _model_json(weights: tuple[float, ...], trained: dict[str, Any], trained_for: str) -> dict[str, Any]:
+    """One model as a weights file writes it (:func:`_single_model` reads it)."""
     linear, net = split(weights)
     own, own_split = split_discard(weights)[1], split_team_split(weights)[1]
     data: dict[str, Any] = {"weights": dict(zip(FEATURES, linear)), "trained_for": trained_for, "trained": trained}
@@ -145,6 +216,13 @@ def write_model(path: Path, weights: tuple[float, ...], trained: dict[str, Any],
         data["discard"] = discard_json(own)
     if own_split:
         data["team_split"] = team_split_json(own_split)
+    return data
+
+
+def _write(path: Path, data: dict[str, Any]) -> None:
+    """``data`` as JSON at ``path`` (the folder made if needed; replaced whole, so a reader never sees half a file)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, path)
@@ -174,8 +252,14 @@ def trained_preset(rules: Rules) -> str | None:
 
 @functools.lru_cache(maxsize=None)
 def shipped(path: Path) -> tuple[float, ...]:
-    """A package file's weights, read once per process."""
+    """A package file's weights (a mixture's first member's: where training starts), read once per process."""
     return read_model(path).weights
+
+
+@functools.lru_cache(maxsize=None)
+def shipped_mixture(path: Path) -> Mixture:
+    """What a package file's policy plays (:meth:`Model.played`), read once per process."""
+    return read_model(path).played()
 
 
 def cache_dir() -> Path:

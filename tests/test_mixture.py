@@ -1,0 +1,185 @@
+"""A mixture of learned models: its compiled and Python twins are one policy (a member drawn at each decision), its
+distribution is the odds-weighted mean of its members', the search reads it exactly, and a mixture file round-trips
+and refuses bad odds and members in words."""
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from guyenne_explore.analysis import PolicySpec
+from guyenne_explore.analysis.compiled import policy_codes as sides
+from guyenne_explore.analysis.compiled.rollout import traced
+from guyenne_explore.analysis.playtest.people import tempered
+from guyenne_explore.analysis.policies import weights as files
+from guyenne_explore.analysis.policies.discard import with_discard
+from guyenne_explore.analysis.policies.mixture import MAX_MEMBERS, Mixture
+from guyenne_explore.analysis.policies.strong import Strong
+from guyenne_explore.analysis.policies.team_split import with_team_split
+from guyenne_explore.cli import main
+from guyenne_explore.engine import Position, Rules, weights_fingerprint
+from tests.replaying import replay_trace
+from tests.test_network import NET, network
+from tests.test_search_fast import _placements, compiled_move_weights
+
+OTHER = network(4, 77, scale=0.8)
+#: two members of different sizes and decisions: one with its own discard and split, one with the heuristic's
+MIX = Mixture((with_team_split(with_discard(NET, (-0.3, -0.4, 0.25)), (-0.4, -0.6, 0.3, 0.8)), OTHER), (2, 1))
+
+
+class Twin:
+    """A mixture's Python twin for a replay: each member's weights at a decision a member is drawn for (the
+    compiled trace says the pick, not the member), and which members matched each decision."""
+
+    def __init__(self, strong: Strong):
+        self.strong, self.matched = strong, []
+
+    def each_weights(self, view):
+        mix = self.strong.played(view.rules)
+        if not self.strong.draws(view):
+            return [self.strong.weights(view)]
+        return [self.strong.member_weights(view, m) for m in mix.members]
+
+
+@pytest.mark.parametrize("rules", ["advanced", "expert", "team3"])
+def test_the_compiled_mixture_draws_a_member_a_decision_as_the_python_mixture(rules):
+    start, strong = Position.start(Rules.preset(rules)), Strong(mixture=MIX)
+    twin = Twin(strong)
+    for index in range(3):
+        rows, kinds, out = traced(start, 5, index, (strong.compiled(), strong.compiled()))
+        replay_trace(start, rows, kinds, out, lambda side: twin)
+    # each member alone explains some decisions: the loop draws both, not one for the game
+    only = [m[0] for m in twin.matched if len(m) == 1]
+    assert len(twin.matched) > 40 and {0, 1} <= set(only)
+
+
+def test_a_policy_that_is_no_mixture_plays_the_games_it_played_before():
+    # a lone model draws no member: its games are those of its compiled row alone (no random number spent)
+    start = Position.start(Rules.preset("advanced"))
+    alone = Strong(NET).compiled()
+    assert alone.members == () and sides.params((alone, alone)).shape[1] == 1
+    twin = Strong(NET)
+    rows, kinds, out = traced(start, 9, 0, (alone, alone))
+    assert len(replay_trace(start, rows, kinds, out, lambda side: twin)) > 10
+
+
+@pytest.mark.parametrize("preset", ["advanced", "team3"])
+def test_a_mixtures_distribution_is_the_odds_weighted_mean_of_its_members(preset):
+    strong = Strong(mixture=MIX)
+    members = [Strong(m) for m in MIX.members]
+    for p in _placements(preset, 3, 8):
+        view = p.view(p.side_to_play)
+        mixed = dict(strong.distribution(view))
+        mean: dict = {}
+        for odds, member in zip(MIX.odds, members):
+            for move, q in member.distribution(view):
+                mean[move] = mean.get(move, 0) + Fraction(odds, sum(MIX.odds)) * q
+        assert mixed == {m: q for m, q in mean.items() if q}
+        # ranked by the odds-weighted mean of the members' scores
+        scores = [dict(member.scored(view)) for member in members]
+        best = strong.ranked(view)[0]
+        assert best == max(view.legal_moves, key=lambda m: sum(o * s[m] for o, s in zip(MIX.odds, scores)))
+
+
+@pytest.mark.parametrize("preset", ["advanced", "team"])
+def test_the_searchs_compiled_weights_of_a_mixture_are_the_python_mixtures(preset):
+    strong = Strong(mixture=MIX)
+    for p in _placements(preset, 6, 6):
+        view = p.view(p.side_to_play)
+        moves, wts, scores = compiled_move_weights(p, strong)
+        assert {m: w for m, w in zip(moves, wts) if w > 0} == dict(strong.weights(view))
+        python = dict(strong.scored(view))
+        assert all(python[m] == s for m, s in zip(moves, scores))
+
+
+def test_a_mixture_file_round_trips_and_plays_its_members(tmp_path):
+    one, two = files.Model(MIX.members[0], {"seed": 1}, "expert"), files.Model(OTHER, {"seed": 2}, "expert")
+    path = tmp_path / "mix.json"
+    files.write_mixture(path, [one, two], (2, 1), {"formed": "test"}, "expert")
+    model = files.read_model(path)
+    assert model.played() == MIX and model.weights == MIX.members[0] and model.trained == {"formed": "test"}
+    data = json.loads(path.read_text())
+    assert [m["trained"] for m in data["mixture"]["members"]] == [{"seed": 1}, {"seed": 2}]
+    strong = Strong(file=path)
+    assert strong.played(None) == MIX and len(strong.compiled().members) == 2
+    # a record names what played: a mixture's fingerprint is not its first member's; a lone model's is its own
+    assert weights_fingerprint(MIX.flat()) != weights_fingerprint(MIX.members[0])
+    assert Mixture.alone(NET).flat() == NET
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d["mixture"].update(odds=[1]), "2 whole numbers"),
+    (lambda d: d["mixture"].update(odds=[1, 0]), "from 1 to 1000, not 0"),
+    (lambda d: d["mixture"].update(odds=[1, 1.5]), "not 1.5"),
+    (lambda d: d["mixture"].update(odds=[True, 1]), "not True"),
+    (lambda d: d["mixture"].update(members=d["mixture"]["members"] * 2, odds=[1] * 4), f"1 to {MAX_MEMBERS} members"),
+    (lambda d: d["mixture"]["members"][1]["weights"].update(gain="x"), "member 2"),
+    (lambda d: d["mixture"]["members"].__setitem__(0, {"mixture": {}}), "member 1: a member of a mixture is one model"),
+    (lambda d: d.update(mixture=[]), "'mixture' must be an object"),
+])
+def test_a_bad_mixture_is_refused_naming_the_member_or_the_odds(tmp_path, change, words):
+    path = tmp_path / "mix.json"
+    files.write_mixture(path, [files.Model(NET, {}, ""), files.Model(OTHER, {}, "")], (1, 1), {}, "")
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=words):
+        files.read_model(path)
+
+
+def test_a_tempered_level_keeps_its_models():
+    # a playtest's temperature changes only the temperature: strong-linear stays the linear policy, a mixture stays
+    # whole (the tempered policy had played the package's network for strong-linear)
+    rules = Rules.preset("advanced")
+    linear = tempered("strong-linear", 2.0)
+    assert linear.model_for(rules) == files.shipped(files.preset_file(rules, linear=True))
+    assert linear.temperature == 2 * Strong().temperature
+    mixed = Strong(mixture=MIX).tempered(0.5)
+    assert mixed.played(rules) == MIX and mixed.temperature == Strong().temperature / 2
+
+
+def test_a_mixture_draws_by_its_odds():
+    # the member a draw's number picks: the odds' shares, in order (as the compiled loop's member_row)
+    mix = Mixture((NET, OTHER, NET), (1, 3, 2))
+    assert [mix.member(i) for i in range(6)] == [0, 1, 1, 1, 2, 2]
+    with pytest.raises(ValueError):
+        mix.member(6)
+
+
+def test_the_mix_command_writes_a_mixture_that_strong_at_file_plays(tmp_path, capsys):
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    files.write_model(one, NET, {"command": "a"}, "advanced")
+    files.write_model(two, OTHER, {"command": "b"}, "advanced")
+    out = tmp_path / "mix.json"
+    assert main(["mix", str(one), str(two), "--odds", "3,1", "--out", str(out)]) == 0
+    assert "2 members, odds 3:1" in capsys.readouterr().out
+    policy = PolicySpec.parse(f"strong@{out}").policy()
+    assert policy.played(Rules.preset("advanced")) == Mixture((NET, OTHER), (3, 1))
+    data = json.loads(out.read_text())
+    assert data["trained"]["command"] == f"guyenne-explore mix {one} {two} --odds 3,1 --out {out}"
+    assert data["trained_for"] == "advanced" and data["mixture"]["members"][1]["trained"] == {"command": "b"}
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--odds", "1,x"], "--odds: whole numbers"),
+    (["--odds", "1,2,3"], "--odds: a mixture's odds must be 2 whole numbers"),
+    (["--odds", "0,1"], "--odds: a member's odds must be a whole number from 1 to 1000, not 0"),
+    (["MIXED"], "a member of a mixture is one model"),
+    (["EXPERT"], "was trained for expert"),
+    (["MISSING"], "missing.json"),
+])
+def test_the_mix_command_refuses_bad_input_naming_it(tmp_path, capsys, args, words):
+    one, two, expert = tmp_path / "one.json", tmp_path / "two.json", tmp_path / "expert.json"
+    files.write_model(one, NET, {}, "advanced")
+    files.write_model(two, OTHER, {}, "advanced")
+    files.write_model(expert, OTHER, {}, "expert")
+    mixed = tmp_path / "mixed.json"
+    files.write_mixture(mixed, [files.Model(NET, {}, "advanced"), files.Model(OTHER, {}, "advanced")], (1, 1), {},
+                        "advanced")
+    named = {"MIXED": str(mixed), "EXPERT": str(expert), "MISSING": str(tmp_path / "missing.json")}
+    extra = [named[a] for a in args if a in named]
+    options = [a for a in args if a not in named]
+    assert main(["mix", str(one), str(two), *extra, *options, "--out", str(tmp_path / "out.json")]) == 1
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+    assert not (tmp_path / "out.json").exists()
