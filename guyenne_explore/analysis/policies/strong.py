@@ -207,20 +207,21 @@ class Strong:
     def scored(self, view: SideView) -> list[tuple[Move, float]]:
         """Each legal placement with its score ``w . phi`` (at a placement only; a mixture's, the odds-weighted mean
         of its members' scores, :func:`.mixture.mixed_scores`)."""
-        mix = self.played(view.rules)
-        known = seen_facts(view)
-        each = [self._scored(view, known, model) for model in mix.members]
+        mix, featured = self.played(view.rules), self.featured(view)
+        each = [self._scored(featured, model) for model in mix.members]
         return each[0] if mix.single else mixed_scores(each, mix.odds)
 
     @staticmethod
-    def _scored(view: SideView, known: Facts, model: tuple[float, ...]) -> list[tuple[Move, float]]:
-        """Each legal placement with its score by one ``model``."""
+    def featured(view: SideView) -> list[tuple[Move, tuple[float, ...]]]:
+        """Each legal placement with its features: the same for every member of a mixture, worked out once."""
+        known = seen_facts(view)
+        return [(m, features(view, m, known)) for m in view.legal_moves]
+
+    @staticmethod
+    def _scored(featured: list[tuple[Move, tuple[float, ...]]], model: tuple[float, ...]) -> list[tuple[Move, float]]:
+        """Each placement of ``featured`` with its score by one ``model``."""
         linear_part, net = split(model)
-        scored = []
-        for m in view.legal_moves:
-            phi = features(view, m, known)
-            scored.append((m, linear(linear_part, phi) + network_term(net, phi)))
-        return scored
+        return [(m, linear(linear_part, phi) + network_term(net, phi)) for m, phi in featured]
 
     def discarded(self, view: SideView, weights: tuple[float, ...]) -> list[tuple[Move, float]]:
         """Each legal setup discard with its score ``d . phi`` by the discard ``weights`` (:mod:`.discard`)."""
@@ -256,10 +257,13 @@ class Strong:
         mix = self.played(view.rules)
         if mix.single or not self.draws(view):
             return self.member_weights(view, mix.members[0])
-        return mixed([self.member_weights(view, model) for model in mix.members], mix.odds)
+        featured = self.featured(view) if battle_of(view.to_play) is not None else None
+        return mixed([self.member_weights(view, model, featured) for model in mix.members], mix.odds)
 
-    def member_weights(self, view: SideView, model: tuple[float, ...]) -> list[tuple[Move, int]]:
-        """Each legal move with its whole-number weight by one ``model`` (a mixture's member)."""
+    def member_weights(self, view: SideView, model: tuple[float, ...],
+                       featured: list[tuple[Move, tuple[float, ...]]] | None = None) -> list[tuple[Move, int]]:
+        """Each legal move with its whole-number weight by one ``model`` (a mixture's member; ``featured``: the
+        placements' :meth:`featured`, when the caller has them)."""
         if battle_of(view.to_play) is None:  # its own discard and split where it has them, else the heuristic's
             _, own_discard, own_split = decision_parts(model)
             if view.to_play == SETUP_DISCARD and own_discard:
@@ -269,7 +273,7 @@ class Strong:
             else:  # removals, team orders, the decisions it has no weights for
                 return self._rest.weights(view)
         else:
-            scored = self._scored(view, seen_facts(view), model)
+            scored = self._scored(featured if featured is not None else self.featured(view), model)
         moves, scores = [m for m, _ in scored], [s for _, s in scored]
         top = max(scores)
         soft = [math.floor(RESOLUTION * math.exp((s - top) / self.temperature) + 0.5) for s in scores]

@@ -215,9 +215,9 @@ def exploiter(start: Position, target: Sequence[float] | Mixture, seed: int, gam
     its league (:class:`Run`), so that the network is trained against what beats it.  ``ask()`` between candidates
     raises :class:`.Cancelled` to stop."""
     cma = _cma()
-    frozen = (Strong(mixture=target) if isinstance(target, Mixture) else Strong(target)).compiled()
-    if isinstance(target, Mixture):
-        target = target.members[0]
+    mix = target if isinstance(target, Mixture) else Mixture.alone(target)
+    frozen = Strong(mixture=mix).compiled()
+    target = mix.members[0]
     hidden, discards, splits = hidden_units(target), discard_count(target), split_count(target)
     stream = np.random.RandomState(seed % (2 ** 32))
     es = cma.CMAEvolutionStrategy(list(vector(target)), SIGMA, {"popsize": popsize, "verbose": -9, "randn": stream.randn,

@@ -200,9 +200,9 @@ def mix_files(paths: list[Path], odds: tuple[int, ...] | None, out: Path, comman
                                      "play one rule set").format(path=path, rules=member.trained_for or "?",
                                                                  first=paths[0],
                                                                  first_rules=members[0].trained_for or "?"))
-    write_mixture(out, members, odds, {"command": command, "members": [str(p) for p in paths]},
-                  members[0].trained_for)
-    return read_model(out)
+    trained = {"command": command, "members": [str(p) for p in paths]}
+    write_mixture(out, members, odds, trained, members[0].trained_for)
+    return Model(members[0].weights, trained, members[0].trained_for, Mixture(tuple(m.weights for m in members), odds))
 
 
 def _model_json(weights: tuple[float, ...], trained: dict[str, Any], trained_for: str) -> dict[str, Any]:
