@@ -12,7 +12,11 @@ import numpy as np
 import pytest
 
 from guyenne_explore.engine import Position
-from guyenne_explore.analysis.compiled.policy_codes import FEATURES
+from guyenne_explore.analysis.compiled.policy_codes import DISCARD_FEATURES, FEATURES
+from guyenne_explore.analysis.policies.heuristic import TEMPERATURE
+from guyenne_explore.analysis.policies.network import hidden_units, network_term, split
+from guyenne_explore.analysis.policies.strong import linear
+from guyenne_explore.analysis.policies.train import with_network
 from guyenne_explore.analysis.policies import improvement as im
 from guyenne_explore.analysis.policies import weights as files
 from guyenne_explore.analysis.policies.search import CANDIDATES, ISMCTS
@@ -22,6 +26,8 @@ from guyenne_explore.engine import PLACEMENTS, play
 from guyenne_explore.engine.rules import Rules
 
 TINY = Rules.preset("advanced", hand_size=5)
+#: a small linear model to start tiny runs from
+LINEAR = tuple({"gain": 1.0, "spent": -0.25, "removal": -0.3}.get(n, 0.0) for n in FEATURES)
 
 
 def _placement_views(rules: Rules, seed: int, count: int) -> list:
@@ -84,8 +90,41 @@ def test_the_fit_moves_the_weights_towards_the_moves_the_search_values_more():
     assert im.fit(decisions, w0) == w  # deterministic
 
 
+def _expected_value(decisions: list, model: tuple[float, ...]) -> float:
+    """The decisions' mean expected value under strong's own softmax of ``model``, scored as the Python policy
+    scores a placement (its linear part and its network's term), apart from the fit's arrays."""
+    linear_part, net = split(model)
+    total = 0.0
+    for d in decisions:
+        scores = np.array([linear(linear_part, phi) + network_term(net, phi) for phi in d.features])
+        p = np.exp((scores - scores.max()) / TEMPERATURE)
+        total += float(p @ d.values / p.sum())
+    return total / len(decisions)
+
+
+def test_the_fit_of_a_network_teaches_it_what_no_linear_score_can_and_keeps_its_shape():
+    """The search values a move where two features agree in sign (an exclusive or's complement): no linear
+    score ranks that, a network of rectified units can.  The fit moves the network's numbers by their
+    gradient and keeps its size and the numbers after it (a discard's)."""
+    rng = np.random.default_rng(1)
+    gain, stake = FEATURES.index("gain"), FEATURES.index("stake")
+    decisions = []
+    for _ in range(300):
+        phi = rng.normal(size=(6, len(FEATURES)))
+        decisions.append(im.Decision(phi, (phi[:, gain] * phi[:, stake] > 0).astype(float)))
+    start = with_network(tuple(0.0 for _ in FEATURES), 4, 3)
+    start = start[:len(FEATURES) + 1 + 4 * len(FEATURES) + 4] + (0.05,) * 4  # outputs off 0: the units take part
+    discard = (float(len(DISCARD_FEATURES)),) + tuple(0.1 * (i + 1) for i in range(len(DISCARD_FEATURES)))
+    fitted = im.fit(decisions, start + discard)
+    assert len(fitted) == len(start + discard) and hidden_units(fitted) == 4 and fitted[len(start):] == discard
+    linear_only = im.fit(decisions, tuple(0.0 for _ in FEATURES))
+    before, network, linear_fit = (_expected_value(decisions, m) for m in (start, fitted[:len(start)], linear_only))
+    assert network > linear_fit + 0.05 and network > before + 0.1
+    assert im.fit(decisions, start + discard) == fitted  # deterministic
+
+
 def test_a_tiny_run_is_reproducible_here_and_on_a_pool_and_resumes_as_if_never_stopped(tmp_path):
-    kwargs = {"games": 2, "start_from": {"gain": 1.0, "spent": -0.25, "removal": -0.3}}
+    kwargs = {"games": 2, "start_from": LINEAR}
     here = im.improve(TINY, 3, 2, state=tmp_path / "here", **kwargs)
     assert not here.cancelled and 0 <= here.generations <= 2
     with ThreadPoolExecutor(2) as pool:
@@ -107,7 +146,7 @@ def test_cancel_stops_the_run_at_once_keeping_the_start():
         return len(asked) < 3
 
     result = im.improve(TINY, 1, 5, games=50, progress=progress)
-    assert result.cancelled and result.weights == Strong(linear=True).model_for(TINY) and len(asked) == 3
+    assert result.cancelled and result.weights == Strong().model_for(TINY) and len(asked) == 3
     assert asked[0].iteration == 0 and asked[0].iterations == 5 and asked[0].games == 50
 
 
@@ -116,7 +155,7 @@ def test_the_time_left_comes_from_the_games_finished_during_the_first_iteration(
     """Workers finish an iteration's games all through it: the time left follows them from the first one
     finished, not from a guess until the iteration's end (it stood still for minutes)."""
     asked: list[im.ImproveProgress] = []
-    kwargs = {"games": 4, "start_from": {"gain": 1.0, "spent": -0.25, "removal": -0.3}, "progress": asked.append}
+    kwargs = {"games": 4, "start_from": LINEAR, "progress": asked.append}
     if on_a_pool:
         with ThreadPoolExecutor(2) as pool:
             im.improve(TINY, 3, 1, executor=pool, **kwargs)
@@ -150,6 +189,17 @@ def test_the_command_refuses_a_state_that_is_no_run_naming_it(tmp_path, capsys):
     assert code != 0 and "--resume" in err and str(bad) in err and "Traceback" not in err
 
 
+def test_a_state_whose_origin_names_no_file_is_refused_and_an_older_state_s_start_is_read(tmp_path):
+    im.improve(TINY, 3, 1, games=1, start_from=LINEAR, state=tmp_path / "run", origin={"started_from": "mine.json"})
+    data = json.loads((tmp_path / "run").read_text())
+    assert im.ImproveRun.read(tmp_path / "run").origin == {"started_from": "mine.json"}
+    (tmp_path / "old").write_text(json.dumps({**{k: v for k, v in data.items() if k != "origin"}, "start": "old.json"}))
+    assert im.ImproveRun.read(tmp_path / "old").origin == {"started_from": "old.json"}
+    (tmp_path / "bad").write_text(json.dumps({**data, "origin": {"started_from": 3}}))
+    with pytest.raises(ValueError, match="--resume"):
+        im.ImproveRun.read(tmp_path / "bad")
+
+
 def test_the_command_writes_weights_strong_plays_with_the_command_that_makes_them_again(tmp_path, capsys):
     out = tmp_path / "w.json"
     code = main(["improve", "--rules", "advanced", "--vary", "hand_size=5", "--games", "1", "--seed", "2",
@@ -161,7 +211,9 @@ def test_the_command_writes_weights_strong_plays_with_the_command_that_makes_the
     data = json.loads(out.read_text())
     assert data["trained"]["method"] == "improve" and "--iterations 1 --games 1" in data["trained"]["command"]
     assert json.loads(captured.out)["policy"] == f"strong@{out}"
-    assert load_weights(out) == tuple(json.loads(captured.out)["weights"][n] for n in FEATURES)
+    assert load_weights(out)[:len(FEATURES)] == tuple(json.loads(captured.out)["weights"][n] for n in FEATURES)
+    # it improved what strong plays there, the package's network, and wrote it whole
+    assert hidden_units(load_weights(out)) == hidden_units(Strong().model_for(TINY)) > 0
 
 
 def test_cancel_on_a_process_pool_stops_its_workers_and_keeps_the_start():
@@ -177,7 +229,7 @@ def test_cancel_on_a_process_pool_stops_its_workers_and_keeps_the_start():
 
     with process_pool(2) as pool:
         result = im.improve(TINY, 1, 3, games=40, executor=pool, progress=progress)
-        assert result.cancelled and result.weights == Strong(linear=True).model_for(TINY)
+        assert result.cancelled and result.weights == Strong().model_for(TINY)
         assert asked[-1].iteration == 0 and workers
         # its workers stopped at their next decision and the pool plays on, or they did not and were killed
         if any(w.is_alive() for w in workers):
@@ -194,3 +246,7 @@ def test_a_resumed_run_started_from_a_file_still_names_it_in_the_command(tmp_pat
     capsys.readouterr()
     trained = json.loads(out.read_text())["trained"]
     assert trained["started_from"] == "mine.json" and trained["command"].endswith("--start mine.json")
+    # how the start was made is kept, read when the run began (the resumed part read it from the run's state)
+    assert trained["start_trained"] == json.loads(start.read_text())["trained"]
+    # the start's network is improved, not dropped (the run read its linear weights alone before)
+    assert json.loads(out.read_text())["network"]["hidden"] == json.loads(start.read_text())["network"]["hidden"]

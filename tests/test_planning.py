@@ -85,7 +85,7 @@ def test_a_training_cost_is_the_sum_of_its_generation_s_plans(monkeypatch, hidde
 
 def test_an_improvement_cost_is_the_sum_of_its_iterations_plans(monkeypatch):
     rules = Rules.preset("advanced")
-    monkeypatch.setattr(training, "self_play_seconds", lambda rules: 0.5)
+    monkeypatch.setattr(training, "self_play_seconds", lambda rules, model=None: 0.5)
     plans = training.iteration_plans(rules, 10, 2, 0.5)
     own, *validation = plans
     assert (own.policies, own.games, own.sampler, own.where) == (("strong", "strong"), 10, Sampler.ENGINE,

@@ -10,17 +10,19 @@ network's, a self-play valued by the search.  It is reckoned here, above the pla
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..engine import Position, Rules
 from .planning import Plan, plan
 from .policies.improvement import (IMPROVE_DEFAULTS, ImproveProgress, ImproveRun, check_improve, improve,
                                    iteration_games, self_play_seconds, write_improved)
 from .policies.train import (GAMES, MINUTES, POPSIZE, TRAIN_DEFAULTS, Cost, Trained, TrainingProgress, check_training,
                              generation_games, read_state, start_model, start_record, train, training_pace,
-                             weights_by_feature, write_weights)
+                             write_weights)
 from .policies.weights import MAX_WEIGHTS_BYTES, cache_file, mix_files, model_from_text, read_model, trained_preset
 
 __all__ = ["TRAIN_DEFAULTS", "Trained", "TrainingProgress", "check_training", "estimate_training", "read_state",
-           "start_model", "start_record", "train", "weights_by_feature", "write_weights",
+           "start_model", "start_record", "train", "write_weights",
            "IMPROVE_DEFAULTS", "ImproveProgress", "ImproveRun", "check_improve", "estimate_improve", "improve",
            "write_improved",
            "MAX_WEIGHTS_BYTES", "cache_file", "mix_files", "model_from_text", "read_model", "trained_preset"]
@@ -63,8 +65,10 @@ def iteration_plans(rules: Rules, games: int, workers: int, seconds_a_game: floa
             *(plan(start, pair, "sample", games=m) for pair, m in validation)]
 
 
-def estimate_improve(rules: Rules, iterations: int, games: int, workers: int = 1) -> float:
-    """Seconds a run of ``iterations`` will take: each iteration's plans (:func:`iteration_plans`), its self-play at
-    the pace of one game timed here (:func:`.policies.improvement.self_play_seconds`)."""
-    plans = iteration_plans(rules, games, workers, self_play_seconds(rules))
+def estimate_improve(rules: Rules, iterations: int, games: int, workers: int = 1,
+                     model: Sequence[float] | None = None) -> float:
+    """Seconds a run of ``iterations`` from ``model`` (default: what ``strong`` plays under ``rules``) will take: each
+    iteration's plans (:func:`iteration_plans`), its self-play at the pace of one game of that model timed here
+    (:func:`.policies.improvement.self_play_seconds`)."""
+    plans = iteration_plans(rules, games, workers, self_play_seconds(rules, model))
     return iterations * sum(p.cost or 0.0 for p in plans)

@@ -40,18 +40,28 @@ def _trained_rules(args: argparse.Namespace, resumed: Any) -> Rules:
         raise Refused(_("--vary: {problem}").format(problem="; ".join(str(x) for x in exc.problems))) from None
 
 
-def _weights_run(args: argparse.Namespace, read: Any) -> tuple[Any, Rules, dict[str, float] | None]:
+def _weights_run(args: argparse.Namespace, read: Any) -> tuple[Any, Rules, tuple[float, ...] | None]:
     """What ``train`` and ``improve`` start from: the run ``--resume`` names (read by ``read``), the rules it is
-    for and ``--start``'s weights by feature; bad input refused in one line naming it."""
+    for and ``--start``'s whole model (a network's numbers too); bad input refused in one line naming it."""
     from pathlib import Path
 
-    from ..analysis.training import weights_by_feature
+    from ..analysis.training import start_model
 
     try:
         resumed = read(Path(args.resume)) if args.resume else None
-        return resumed, _trained_rules(args, resumed), weights_by_feature(Path(args.start)) if args.start else None
+        return resumed, _trained_rules(args, resumed), start_model(Path(args.start)) if args.start else None
     except ValueError as exc:
         raise Refused(str(exc)) from None
+
+
+def _origin(args: argparse.Namespace, resumed: Any) -> dict[str, Any] | None:
+    """The file a run starts from as its weights file records it (:func:`..analysis.training.start_record`), read as
+    the run begins; a resumed run's from its state (the file may have changed since); None: the package's."""
+    from pathlib import Path
+
+    from ..analysis.training import start_record
+
+    return start_record(Path(args.start)) if args.start else resumed.origin if resumed is not None else None
 
 
 def _shown_rules(rules: Rules) -> str:
@@ -65,18 +75,14 @@ def cmd_train(args: argparse.Namespace) -> int:
     after every generation (``--resume`` continues it), the weights file last."""
     from pathlib import Path
 
-    from ..analysis.training import (TRAIN_DEFAULTS, cache_file, check_training, estimate_training, read_state,
-                                     start_model, start_record, train, write_weights)
+    from ..analysis.training import (TRAIN_DEFAULTS, cache_file, check_training, estimate_training, read_state, train,
+                                     write_weights)
 
-    resumed, rules, _by_feature = _weights_run(args, read_state)
-    try:  # the whole model a run starts from: a network's numbers too
-        start_from = start_model(Path(args.start)) if args.start else None
-    except ValueError as exc:
-        raise Refused(str(exc)) from None
+    resumed, rules, start_from = _weights_run(args, read_state)
     saved = resumed.settings if resumed is not None else None
     if start_from is None and saved is not None:  # a state alone resumes its run from where that run started
         start_from = saved.x0
-    begun = start_record(Path(args.start)) if args.start else resumed.origin if resumed is not None else None
+    begun = _origin(args, resumed)
     hidden = args.hidden if args.hidden is not None else (saved.hidden if saved else None)
     robust = args.robust if args.robust is not None else (saved.robust if saved else 0)
     freeze = args.freeze_placements or (saved.freeze if saved else False)
@@ -156,6 +162,7 @@ def cmd_improve(args: argparse.Namespace) -> int:
 
     resumed, rules, start_from = _weights_run(args, ImproveRun.read)
     saved = resumed.settings if resumed is not None else None
+    origin = _origin(args, resumed)
     seed = args.seed if args.seed is not None else saved.seed if saved else int(IMPROVE_DEFAULTS["seed"])
     games = args.games or (saved.games if saved else int(IMPROVE_DEFAULTS["games"]))
     iterations = args.iterations or int(IMPROVE_DEFAULTS["iterations"])
@@ -166,7 +173,8 @@ def cmd_improve(args: argparse.Namespace) -> int:
         check_improve(rules, seed, iterations, games, start_from)
         prepare_fast_path()  # before the pace is measured
         done = resumed.iteration if resumed is not None else 0
-        seconds = estimate_improve(rules, iterations - done, games, args.workers or 1)
+        seconds = estimate_improve(rules, iterations - done, games, args.workers or 1,
+                                   start_from if start_from is not None else saved.x0 if saved else None)
     except ValueError as exc:
         raise Refused(str(exc)) from None
     said = _("improving strong for {rules}: {iterations} iterations of {games} self-play games, each placement valued "
@@ -186,13 +194,11 @@ def cmd_improve(args: argparse.Namespace) -> int:
     try:  # one process unless --workers says
         result = long_run(args, said, line, lambda executor, progress: improve(
             rules, seed, iterations, games, start_from=start_from, executor=executor, progress=progress, state=state,
-            resume=resumed, start_name=Path(args.start).name if args.start else None), engine_played=False,
+            resume=resumed, origin=origin), engine_played=False,
             stopped=stopped)
     except ValueError as exc:
         raise Refused(str(exc)) from None
-    # a resumed run names the file its first part started from, which its state keeps
-    start = args.start or (resumed.start if resumed is not None else None)
-    write_improved(out, result, shown_rules, seed, games, iterations, Path(start) if start else None)
+    write_improved(out, result, shown_rules, seed, games, iterations, origin)
     policy = f"strong@{out}"
     if args.json:
         print(json.dumps({"weights_file": str(out), "state": str(state), "policy": policy, "rules": rules.to_json(),

@@ -7,8 +7,9 @@ but a search built on them still finds, at most placements, a better move than t
 teaches the weights what the search finds (expert iteration: Anthony, Tian and Barber 2017; the
 search's values as the target, as in policy-improvement steps of MPO or AlphaZero's distillation):
 
-1. **Positions.**  ``games`` seeded self-play games of ``strong`` with the current weights (the
-   engine's game loop and the Python policy, both sides).  At each placement the compiled search
+1. **Positions.**  ``games`` seeded self-play games of ``strong`` with the current model (the
+   engine's game loop and the Python policy, both sides; a run starts from the model ``strong`` plays under
+   the rules, its network, unless ``--start`` names another file).  At each placement the compiled search
    (:meth:`.policies.search.ISMCTS.candidate_values`, built on these weights) values ``strong``'s likeliest
    :data:`.policies.search.CANDIDATES` moves and the heuristic's likeliest :data:`EXPLORED` (moves strong may
    score far down, which a search against it finds: see ``benchmarks/bench_strong.py``'s exploiter), each
@@ -16,10 +17,12 @@ search's values as the target, as in policy-improvement steps of MPO or AlphaZer
    likely.  The features of every legal placement
    (:func:`.policies.strong.features`, from the side's own view) are kept with those values; a legal move
    that is no candidate is valued as the worst candidate.
-2. **Fit.**  The new weights maximise the mean expected value of ``strong``'s softmax over the
+2. **Fit.**  The new model maximises the mean expected value of ``strong``'s softmax over the
    legal placements (the policy's own form and temperature), less :data:`REGULARISATION` times the
-   squared distance from the current weights (in units of their mean size): L-BFGS (scipy).  A
-   search that cannot tell two candidates apart leaves the weights where they were.
+   squared distance from the current model (in units of its numbers' mean size): L-BFGS (scipy), over the
+   linear weights and, for a network (:mod:`.network`), its input weights, biases and output weights, with
+   the gradient through its rectified units.  A search that cannot tell two candidates apart leaves the
+   model where it was.
 3. **Kept if better.**  After each iteration the new weights play validation games like
    :mod:`.policies.train`'s (against the heuristic and the weights the run started from), but ten times
    as many (:data:`VALIDATION_GAMES`): an iteration gains less than 200 games can tell; the best so far is
@@ -42,6 +45,15 @@ Ten more from there (seed 3), kept by 2,000 validation games: the kept 4th score
 games).  In classic2021 six (seed 2) kept the 6th: 0.515 against its start, the exploiter 0.307 over 800
 games (0.285); five more from there (seed 4) gained nothing (iterations 2, 4, 5: 0.500, 0.494, 0.503
 against their start): the linear model over these features has reached what this search teaches it.
+
+Networks (three iterations of 400 games from each preset's shipped network, ``--seed 1``; the model exploiter by
+``benchmarks/bench_exploit.py --responders exploiter``, 800 games; a best response trained for 10 minutes by
+``benchmarks/bench_network.py --best-response 10``): under expert the model exploiter falls from 0.559 to 0.489
+after one iteration and to 0.458 [0.424, 0.493] after three, but the best response rises from 0.718 to 0.769 and
+0.841, and ``strong-linear`` loses 0.679 and 0.672 to them instead of 0.707; under advanced the model exploiter
+rises from 0.581 to 0.659; under classic2021 it stays (0.838; 0.836 and 0.828).  The search's values teach the
+network to answer its own play better, and a response trained against the result beats it by more: the game's
+styles beat one another in a cycle (:mod:`.train`'s robust runs), and this step moves round it.
 
 Reproducible: game ``g`` of iteration ``i`` is seeded by ``(seed, i, g)`` alone and the fit is
 deterministic, so the same seed and iterations give the same weights on any number of workers.
@@ -67,12 +79,13 @@ import numpy as np
 from ...engine import PLACEMENTS, Move, Position, Rules, SideView, play
 from ...i18n import gettext
 from ..cancel import Cancelled
-from ..compiled.policy_codes import FEATURES
+from ..compiled.policy_codes import FEATURES, network_size
 from ..workers import TaskSignal
 from .heuristic import TEMPERATURE
 from .search import ISMCTS
 from .strong import Strong, checked_weights, features, seen_facts
-from .train import Trained, gathered, linear_start, validation_score
+from .network import hidden_units
+from .train import Trained, default_start, gathered, validation_score
 
 #: rollout games that value each candidate at a decision (the search's ``search:400`` plays about as many;
 #: four times as many held the model exploiter no better: ``benchmarks/bench_strong.py``)
@@ -125,14 +138,14 @@ class Decision(NamedTuple):
 
 
 def check_improve(rules: Rules, seed: int, iterations: int, games: int,
-                  start_from: dict[str, float] | None = None) -> ImproveSettings:
+                  start_from: Sequence[float] | None = None) -> ImproveSettings:
     """The run's settings; a ValueError names the option that is wrong."""
     if iterations < 1:
         raise ValueError(gettext("--iterations: at least 1 iteration, not {value}").format(value=iterations))
     if games < 1:
         raise ValueError(gettext("--games: at least 1 game an iteration, not {value}").format(value=games))
-    named = dict(zip(FEATURES, linear_start(rules))) if start_from is None else start_from
-    return ImproveSettings(rules.to_json(), seed, games, tuple(float(named.get(n, 0.0)) for n in FEATURES))
+    model = default_start(rules) if start_from is None else checked_weights(None, list(start_from), "--start")
+    return ImproveSettings(rules.to_json(), seed, games, model)
 
 
 class Recorder(Strong):
@@ -200,32 +213,51 @@ def _stop_if_set(signal: TaskSignal) -> None:
 
 
 def fit(decisions: Sequence[Decision], w0: Sequence[float], regularisation: float = REGULARISATION) -> tuple[float, ...]:
-    """The weights that maximise the decisions' mean expected value under ``strong``'s softmax, pulled
-    towards ``w0`` (see the module's text); ``w0`` itself when there is nothing to learn from.  The
-    decisions' rows are stacked once, so each step of the fit is a few array operations."""
+    """The model that maximises the decisions' mean expected value under ``strong``'s softmax, pulled towards the
+    model ``w0`` it starts from (see the module's text): its linear weights and, for a network (:mod:`.network`), its
+    input weights, biases and output weights too (a discard's and a team split's numbers, which no placement reads,
+    are kept); ``w0`` itself when there is nothing to learn from.  The decisions' rows are stacked once, so each step
+    of the fit is a few array operations, the network's gradient by the chain rule through its rectified units."""
     from scipy.optimize import minimize
 
-    start = np.array(w0, np.float64)
+    start = tuple(float(x) for x in w0)
     if not decisions:
-        return tuple(float(x) for x in start)
+        return start
+    n, units = len(FEATURES), hidden_units(start)
+    theta0 = np.array(start[:n] + start[n + 1:n + network_size(units)] if units else start[:n], np.float64)
     phi = np.concatenate([d.features for d in decisions])
     values = np.concatenate([d.values for d in decisions])
     firsts = np.cumsum([0] + [len(d.values) for d in decisions[:-1]])
     of = np.repeat(np.arange(len(decisions)), [len(d.values) for d in decisions])
-    scale = max(float(np.abs(start).mean()), 1.0)
-    n = len(decisions)
+    scale = max(float(np.abs(theta0).mean()), 1.0)
+    count = len(decisions)
 
-    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
-        z = phi @ w / TEMPERATURE
+    def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        w, inputs, biases, outputs = _parts(theta, units)
+        hidden = phi @ inputs + biases  # a row a placement, a column a unit (none for a linear model)
+        active = np.maximum(hidden, 0.0)
+        z = (phi @ w + active @ outputs) / TEMPERATURE
         e = np.exp(z - np.maximum.reduceat(z, firsts)[of])
         p = e / np.add.reduceat(e, firsts)[of]
         ev = np.add.reduceat(p * values, firsts)
-        pull = (w - start) / scale
-        grad = -(phi.T @ (p * (values - ev[of]))) / TEMPERATURE
-        return -float(ev.sum()) / n + regularisation * float(pull @ pull), grad / n + 2 * regularisation * pull / scale
+        by_score = -(p * (values - ev[of])) / TEMPERATURE / count  # the loss's derivative by each placement's score
+        by_unit = np.outer(by_score, outputs) * (hidden > 0)
+        grad = np.concatenate([phi.T @ by_score, (phi.T @ by_unit).ravel(), by_unit.sum(axis=0), active.T @ by_score])
+        pull = (theta - theta0) / scale
+        return -float(ev.sum()) / count + regularisation * float(pull @ pull), grad + 2 * regularisation * pull / scale
 
-    result = minimize(loss, start, jac=True, method="L-BFGS-B", options={"maxiter": 300})
-    return checked_weights(None, [float(x) for x in result.x])
+    result = minimize(loss, theta0, jac=True, method="L-BFGS-B", options={"maxiter": 300})
+    fitted = [float(x) for x in result.x]
+    kept = list(start[n + network_size(units):] if units else start[n:])  # the discard and split as they were
+    return checked_weights(None, fitted[:n] + ([float(units)] + fitted[n:] if units else []) + kept)
+
+
+def _parts(theta: np.ndarray, units: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A fitted vector's linear weights, input weights (a row a feature, a column a unit: the model's order, feature
+    k's weight into unit j at ``k * units + j``), biases and output weights."""
+    n = len(FEATURES)
+    inputs = theta[n:n + n * units].reshape(n, units)
+    return theta[:n], inputs, theta[n + n * units:n + n * units + units], theta[n + n * units + units:]
 
 
 def validation(rules: Any, x: Sequence[float], x0: Sequence[float], seed: int) -> float:
@@ -234,13 +266,13 @@ def validation(rules: Any, x: Sequence[float], x0: Sequence[float], seed: int) -
 
 
 class ImproveRun:
-    """One run's whole state (JSON): its settings, the iterations done, the weights now and the best; ``start``,
-    the name of the weights file it started from (None: the package's), so a resumed run's weights file
-    still says how to make it again."""
+    """One run's whole state (JSON): its settings, the iterations done, the weights now and the best; ``origin``,
+    the weights file it started from as :func:`.train.start_record` records it (its name, and how that file was made;
+    None: the package's), read when the run began, so a resumed run's weights file still says how to make it again."""
 
     def __init__(self, settings: ImproveSettings, iteration: int = 0, weights: Sequence[float] | None = None,
-                 best: Trained | None = None, start: str | None = None) -> None:
-        self.settings, self.iteration, self.start = settings, iteration, start
+                 best: Trained | None = None, origin: dict[str, Any] | None = None) -> None:
+        self.settings, self.iteration, self.origin = settings, iteration, origin
         self.weights = tuple(weights) if weights is not None else settings.x0
         self.best = best if best is not None else Trained(settings.x0, validation(
             settings.rules, settings.x0, settings.x0, settings.seed), 0)
@@ -251,7 +283,7 @@ class ImproveRun:
         data = {"format": STATE_FORMAT, "features": list(FEATURES), "rules": s.rules, "seed": s.seed,
                 "games": s.games, "x0": list(s.x0), "iteration": self.iteration, "weights": list(self.weights),
                 "best": {"weights": list(self.best.weights), "score": self.best.score,
-                         "iteration": self.best.generations}, "start": self.start}
+                         "iteration": self.best.generations}, "origin": self.origin}
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(json.dumps(data), encoding="utf-8")
         os.replace(tmp, path)
@@ -267,29 +299,33 @@ class ImproveRun:
                                        checked_weights(None, data["x0"]))
             best = Trained(checked_weights(None, data["best"]["weights"]), float(data["best"]["score"]),
                            int(data["best"]["iteration"]))
-            start = data.get("start")  # (absent from a state written before it was kept)
-            return cls(settings, int(data["iteration"]), checked_weights(None, data["weights"]), best,
-                       start if isinstance(start, str) else None)
+            origin = data.get("origin")
+            if origin is None and isinstance(data.get("start"), str):  # a state that kept the start's name alone
+                origin = {"started_from": data["start"]}
+            if origin is not None and not isinstance(origin.get("started_from"), str):
+                raise ValueError(gettext("another layout or other features than this version's"))
+            return cls(settings, int(data["iteration"]), checked_weights(None, data["weights"]), best, origin)
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ValueError(gettext("--resume: {path} is no improvement run of this version ({error})").format(
                 path=path, error=getattr(exc, "strerror", None) or exc)) from None
 
 
 def improve(rules: Rules, seed: int, iterations: int, games: int = int(IMPROVE_DEFAULTS["games"]),
-            start_from: dict[str, float] | None = None, executor: Any = None,
+            start_from: Sequence[float] | None = None, executor: Any = None,
             progress: Callable[[ImproveProgress], bool | None] | None = None, state: Path | None = None,
-            resume: ImproveRun | None = None, start_name: str | None = None) -> Trained:
+            resume: ImproveRun | None = None, origin: dict[str, Any] | None = None) -> Trained:
     """``iterations`` of improvement (counted from the run's start) from the weights ``strong`` plays under
     ``rules`` or ``start_from``, or from the run ``resume``; each game's decisions here or as tasks of
     ``executor`` (the same weights either way).  ``progress`` returning False cancels (the result's
     ``cancelled``; the best so far is kept).  The result's ``generations`` are the best's iteration.
-    ``start_name``: the name of the file ``start_from`` was read from, kept in the state for a resumed run."""
+    ``origin``: the file ``start_from`` was read from, as :func:`.train.start_record` records it, kept in the state
+    for a resumed run."""
     settings = check_improve(rules, seed, iterations, games, start_from)
     if resume is not None:
         if resume.settings[:3] != settings[:3] or (start_from is not None and resume.settings.x0 != settings.x0):
             raise ValueError(gettext("--resume: the run saved has other --rules, --seed, --games or --start"))
         settings = resume.settings
-    run = resume if resume is not None else ImproveRun(settings, start=start_name)
+    run = resume if resume is not None else ImproveRun(settings, origin=origin)
     t0, first = time.monotonic(), run.iteration
 
     def ask(game: int) -> None:
@@ -340,11 +376,12 @@ def _spread(executor: Any, rules: Any, weights: Sequence[float], seed: int, iter
         hold.close()
 
 
-def self_play_seconds(rules: Rules) -> float:
-    """Seconds one self-play game takes here, timed after the compiled loop is ready: the engine's game with the
-    search valuing every placement, which no table of games' seconds knows (the run's cost is its plans', at this
-    pace: ``analysis.training.estimate_improve``)."""
-    x0 = linear_start(rules)
+def self_play_seconds(rules: Rules, model: Sequence[float] | None = None) -> float:
+    """Seconds one self-play game of ``model`` (default: what ``strong`` plays under ``rules``) takes here, timed after
+    the compiled loop is ready: the engine's game with the search valuing every placement, which no table of games'
+    seconds knows (the run's cost is its plans', at this pace: ``analysis.training.estimate_improve``).  A network's
+    Python twin takes longer than the linear score's."""
+    x0 = default_start(rules) if model is None else model
     self_play(rules.to_json(), x0, 0, -1, 1)  # compiled (or loaded from numba's cache) before the clock starts
     t = time.perf_counter()
     self_play(rules.to_json(), x0, 0, -1, 0)
@@ -359,17 +396,21 @@ def iteration_games(games: int) -> list[tuple[tuple[str, str], int]]:
 
 
 def write_improved(path: Path, result: Trained, rules: str, seed: int, games: int, iterations: int,
-                   start: Path | None = None) -> None:
-    """The weights file the policy loads, saying how it was made and the command that makes it again."""
+                   origin: dict[str, Any] | None = None) -> None:
+    """The weights file the policy loads, saying how it was made and the command that makes it again; ``origin``: the
+    file the run started from (:func:`.train.start_record`: its name and, where it says so, how it was made, so a
+    shipped file improved in place is made again by its start's command, then this one; None: the package's)."""
     from .train import shipped_name
     from .weights import write_model
 
+    start = origin.get("started_from") if origin else None
     words = ["guyenne-explore", "improve", "--rules", rules if rules.isidentifier() else f"'{rules}'", "--seed",
              str(seed), "--iterations", str(iterations), "--games", str(games)]
     trained = {"method": "improve", "rules": rules, "seed": seed, "games_an_iteration": games,
                "iterations": iterations, "best_iteration": result.generations,
                "validation_score": round(result.score, 4),
-               "started_from": start.name if start is not None else shipped_name(rules),
+               "started_from": start if start is not None else shipped_name(rules),
                "cancelled": result.cancelled,
-               "command": " ".join(words + (["--start", start.name] if start is not None else []))}
+               "command": " ".join(words + (["--start", start] if start is not None else [])),
+               **({"start_trained": origin["start_trained"]} if origin and "start_trained" in origin else {})}
     write_model(path, result.weights, trained, rules)

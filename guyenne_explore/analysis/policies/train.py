@@ -72,7 +72,7 @@ from .discard import HEURISTIC_DISCARD, split_discard
 from .team_split import HEURISTIC_SPLIT, split_team_split
 from .network import hidden_units
 from .strong import Strong, checked_weights
-from .weights import by_feature, preset_file, read_model, shipped, write_model
+from .weights import preset_file, read_model, shipped, write_model
 from .mixture import Mixture
 
 #: the seeds' offset of the validation games (apart from every generation's)
@@ -714,23 +714,6 @@ def start_model(path: Path) -> tuple[float, ...]:
         return read_model(Path(path)).weights
     except ValueError as exc:
         raise ValueError(gettext("--start: {problem}").format(problem=exc)) from None
-
-
-def weights_by_feature(path: Path) -> dict[str, float]:
-    """A weights file's weights by feature name, for a run that starts from them; a ValueError names what
-    is wrong."""
-    try:
-        data = json.loads(Path(path).read_text())
-        named = data["weights"]
-        if not isinstance(named, dict):
-            raise TypeError("'weights' is not an object of feature names and numbers")
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ValueError(gettext("--start: {path} is no weights file ({error})").format(path=path, error=exc)) from None
-    unknown = sorted(set(named) - set(FEATURES))
-    if unknown:
-        raise ValueError(gettext("--start: {path} has features this policy does not compute: {features}").format(
-            path=path, features=", ".join(unknown)))
-    return dict(zip(FEATURES, by_feature({n: named.get(n, 0.0) for n in FEATURES}, f"--start {path}")))
 
 
 def command(rules: str, result: Trained, seed: int, games: int, popsize: int, start: str | None = None,
