@@ -162,6 +162,8 @@ def cmd_improve(args: argparse.Namespace) -> int:
 
     resumed, rules, start_from = _weights_run(args, ImproveRun.read)
     saved = resumed.settings if resumed is not None else None
+    if start_from is None and saved is not None:  # a state alone resumes its run from where that run started
+        start_from = saved.x0
     origin = _origin(args, resumed)
     seed = args.seed if args.seed is not None else saved.seed if saved else int(IMPROVE_DEFAULTS["seed"])
     games = args.games or (saved.games if saved else int(IMPROVE_DEFAULTS["games"]))
@@ -173,8 +175,7 @@ def cmd_improve(args: argparse.Namespace) -> int:
         check_improve(rules, seed, iterations, games, start_from)
         prepare_fast_path()  # before the pace is measured
         done = resumed.iteration if resumed is not None else 0
-        seconds = estimate_improve(rules, iterations - done, games, args.workers or 1,
-                                   start_from if start_from is not None else saved.x0 if saved else None)
+        seconds = estimate_improve(rules, iterations - done, games, args.workers or 1, start_from)
     except ValueError as exc:
         raise Refused(str(exc)) from None
     said = _("improving strong for {rules}: {iterations} iterations of {games} self-play games, each placement valued "

@@ -400,17 +400,14 @@ def write_improved(path: Path, result: Trained, rules: str, seed: int, games: in
     """The weights file the policy loads, saying how it was made and the command that makes it again; ``origin``: the
     file the run started from (:func:`.train.start_record`: its name and, where it says so, how it was made, so a
     shipped file improved in place is made again by its start's command, then this one; None: the package's)."""
-    from .train import shipped_name
+    from .train import start_fields
     from .weights import write_model
 
-    start = origin.get("started_from") if origin else None
+    start, begun = start_fields(origin, rules)
     words = ["guyenne-explore", "improve", "--rules", rules if rules.isidentifier() else f"'{rules}'", "--seed",
              str(seed), "--iterations", str(iterations), "--games", str(games)]
     trained = {"method": "improve", "rules": rules, "seed": seed, "games_an_iteration": games,
                "iterations": iterations, "best_iteration": result.generations,
-               "validation_score": round(result.score, 4),
-               "started_from": start if start is not None else shipped_name(rules),
-               "cancelled": result.cancelled,
-               "command": " ".join(words + (["--start", start] if start is not None else [])),
-               **({"start_trained": origin["start_trained"]} if origin and "start_trained" in origin else {})}
+               "validation_score": round(result.score, 4), "cancelled": result.cancelled,
+               "command": " ".join(words + (["--start", start] if start is not None else [])), **begun}
     write_model(path, result.weights, trained, rules)

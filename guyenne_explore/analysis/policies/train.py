@@ -770,17 +770,27 @@ def start_record(start: Path) -> dict[str, Any]:
     return out
 
 
+def start_fields(origin: dict[str, Any] | None, rules: str) -> tuple[str | None, dict[str, Any]]:
+    """Where a run started, as its weights file says it (``train``'s and ``improve``'s alike): the start file the
+    command names (None: the package's, which it does not name), and the record's ``started_from`` (that file, else
+    the package's file of this version: :func:`shipped_name`) with the start's own ``start_trained`` where it has one;
+    ``origin``: :func:`start_record`'s."""
+    start = origin.get("started_from") if origin else None
+    fields: dict[str, Any] = {"started_from": start if start is not None else shipped_name(rules)}
+    if origin and "start_trained" in origin:
+        fields["start_trained"] = origin["start_trained"]
+    return start, fields
+
+
 def write_weights(path: Path, result: Trained, rules: str, seed: int, games: int, origin: dict[str, Any] | None = None,
                   popsize: int = POPSIZE, trained_for: str | None = None, robust: int = 0, freeze: bool = False) -> None:
     """The weights file the policy loads (:func:`.weights.read_model`); ``origin``: the run's start file
     (:func:`start_record`; none: the package's weights); ``robust``: the run's K, if robust; ``freeze``: whether it trained
     the discard and split alone (``--freeze-placements``)."""
-    start = origin.get("started_from") if origin else None
+    start, begun = start_fields(origin, rules)
     trained = {"rules": rules, "seed": seed, "games_a_seat": games, "popsize": popsize,
                "generations": result.generations, "validation_score": round(result.score, 4),
-               "started_from": start if start is not None else shipped_name(rules),
                "cancelled": result.cancelled,
                **({"robust": robust} if robust else {}), **({"freeze_placements": True} if freeze else {}),
-               "command": command(rules, result, seed, games, popsize, start, robust, freeze),
-               **({"start_trained": origin["start_trained"]} if origin and "start_trained" in origin else {})}
+               "command": command(rules, result, seed, games, popsize, start, robust, freeze), **begun}
     write_model(path, result.weights, trained, trained_for or rules)
