@@ -7,8 +7,12 @@ exploiters opens small and answers big; each plays the style that beats the othe
 a trained best response must beat both styles at once: it took 0.71 from the two at odds 3:1 against 0.94 from the
 network alone.  But a member drawn per decision mixes one style's openings with the other's answers: the mixture
 beat ``strong-linear`` by 0.62 (0.71 alone) and the model exploiter, a search on its own model, took 0.79 from it
-(0.58), so no preset plays one (``benchmarks/bench_network.py --network MIX.json`` and ``bench_exploit.py --levels
-strong@MIX.json`` measure one).  A weights file holds a mixture as its members, each with its odds (:mod:`.weights`).
+(0.58).  Two members of one style mix well: expert's shipped ``strong`` is its robust network and that network
+improved by three iterations of its own search (``improve``), at even odds.  The improved network alone gave the model
+exploiter 0.458 but a best response 0.841; the mixture gives them 0.509 and 0.709 (the network alone: 0.559 and 0.718)
+and beats ``strong-linear`` by 0.697 (0.707).  ``benchmarks/bench_network.py --network MIX.json`` and
+``bench_exploit.py --levels strong@MIX.json`` measure a mixture.  A weights file holds a mixture as its members, each
+with its odds (:mod:`.weights`).
 
 Both twins draw the same way: the compiled loop (``compiled.loop.member_row``) draws a member with one random number
 of the odds' total before the member's own pick, as :meth:`.strong.Strong.choose` does; the exact distribution
