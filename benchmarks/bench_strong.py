@@ -45,9 +45,10 @@ advanced weights shipped now, on two cores (``--rules advanced --only ismcts --g
 decision) 0.983 [0.964, 0.991].  Measured on a 16-core machine (``--only ismcts --games 200
 --workers 16``, 2026-11-26; the bot 100 to 180 ms a decision, strong 0.3 to 1.6 ms): advanced 0.884
 [0.849, 0.912] (its weights of two improvements before), expert 0.948 [0.921, 0.965] (earlier weights;
-on the weights shipped now, on two cores, ``--rules expert --only ismcts --games 200 --workers 2 --seed 1``,
-2026-11-27, 49 minutes beside other work, the bot 717 ms a decision: 0.948 [0.921, 0.965] too, as
-english 0.950, as french 0.945), classic2021
+on the weights of 2026-11-27, on two cores, ``--rules expert --only ismcts --games 200 --workers 2 --seed 1``,
+49 minutes beside other work, the bot 717 ms a decision: 0.948 [0.921, 0.965] too, as english 0.950, as
+french 0.945; on the mixture shipped now, ``--games 100``, 2026-11-30, 6 minutes, the bot 87 ms a decision:
+0.922 [0.877, 0.952], as english 0.920, as french 0.925), classic2021
 0.944 [0.917, 0.962] (its weights before ``improve``; earlier ones: 0.710), team 0.983 [0.964,
 0.991], team3 0.953 [0.927, 0.969] (the weights before ``guyenne-explore improve``; on the weights shipped
 now, on two cores, ``--rules team3 --only ismcts --games 200 --workers 2 --seed 1``, 2026-11-27, 40
