@@ -150,6 +150,24 @@ def test_cancel_stops_the_run_at_once_keeping_the_start():
     assert asked[0].iteration == 0 and asked[0].iterations == 5 and asked[0].games == 50
 
 
+def test_the_fit_tells_its_steps_with_the_time_left_and_a_cancel_there_keeps_the_start():
+    """A fit on hundreds of games takes minutes, as long as their self-play: it says its steps and the time left
+    (the command said "2 seconds left" for five minutes), and a cancel stops it at its next evaluation."""
+    asked: list[im.ImproveProgress] = []
+    im.improve(TINY, 3, 2, games=2, start_from=LINEAR, progress=asked.append)
+    steps = [p for p in asked if p.fit_step is not None]
+    assert {p.iteration for p in steps} == {0, 1} and all(p.game == p.games == 2 for p in steps)
+    first = [p.fit_step for p in steps if p.iteration == 0]
+    assert first == sorted(first) and first[0] == 0 and 0 < first[-1] <= im.FIT_STEPS
+    assert all(p.seconds_left is not None and p.seconds_left >= 0 for p in steps if p.fit_step)
+
+    def cancel_in_the_fit(p: im.ImproveProgress) -> bool:
+        return not p.fit_step
+
+    result = im.improve(TINY, 3, 2, games=2, start_from=LINEAR, progress=cancel_in_the_fit)
+    assert result.cancelled and result.weights == LINEAR
+
+
 @pytest.mark.parametrize("on_a_pool", [False, True])
 def test_the_time_left_comes_from_the_games_finished_during_the_first_iteration(on_a_pool):
     """Workers finish an iteration's games all through it: the time left follows them from the first one
@@ -161,7 +179,7 @@ def test_the_time_left_comes_from_the_games_finished_during_the_first_iteration(
             im.improve(TINY, 3, 1, executor=pool, **kwargs)
     else:
         im.improve(TINY, 3, 1, **kwargs)
-    first = [p for p in asked if p.iteration == 0]
+    first = [p for p in asked if p.iteration == 0 and p.fit_step is None]  # its games (its fit: the test above)
     assert all((p.seconds_left is None) == (p.game == 0) for p in first)
     timed = [p for p in first if p.seconds_left is not None]
     assert timed and all(p.seconds_left >= 0 for p in timed)

@@ -85,7 +85,7 @@ def test_a_training_cost_is_the_sum_of_its_generation_s_plans(monkeypatch, hidde
 
 def test_an_improvement_cost_is_the_sum_of_its_iterations_plans(monkeypatch):
     rules = Rules.preset("advanced")
-    monkeypatch.setattr(training, "self_play_seconds", lambda rules, model=None: 0.5)
+    monkeypatch.setattr(training, "self_play_seconds", lambda rules, model=None: improvement.Pace(0.5, 0.25))
     plans = training.iteration_plans(rules, 10, 2, 0.5)
     own, *validation = plans
     assert (own.policies, own.games, own.sampler, own.where) == (("strong", "strong"), 10, Sampler.ENGINE,
@@ -93,4 +93,6 @@ def test_an_improvement_cost_is_the_sum_of_its_iterations_plans(monkeypatch):
     assert own.cost == pytest.approx(10 * 0.5 / 2)  # the self-play at the measured pace, over the workers
     assert [p.games for p in validation] == [improvement.VALIDATION_GAMES] * 4
     assert all(p.sampler is Sampler.COMPILED for p in validation)
-    assert training.estimate_improve(rules, 3, 10, workers=2) == pytest.approx(3 * sum(p.cost or 0.0 for p in plans))
+    # each iteration's games, then its fit on one core at the fit's pace a game
+    assert training.estimate_improve(rules, 3, 10, workers=2) == pytest.approx(
+        3 * (sum(p.cost or 0.0 for p in plans) + 10 * 0.25))

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from ..engine import Position, Rules
 from .planning import Plan, plan
-from .policies.improvement import (IMPROVE_DEFAULTS, ImproveProgress, ImproveRun, check_improve, improve,
+from .policies.improvement import (FIT_STEPS, IMPROVE_DEFAULTS, ImproveProgress, ImproveRun, Pace, check_improve, improve,
                                    iteration_games, self_play_seconds, write_improved)
 from .policies.train import (GAMES, MINUTES, POPSIZE, TRAIN_DEFAULTS, Cost, Trained, TrainingProgress, check_training,
                              generation_games, read_state, start_model, start_record, train, training_pace,
@@ -23,7 +23,8 @@ from .policies.weights import MAX_WEIGHTS_BYTES, cache_file, mix_files, model_fr
 
 __all__ = ["TRAIN_DEFAULTS", "Trained", "TrainingProgress", "check_training", "estimate_training", "read_state",
            "start_model", "start_record", "train", "write_weights",
-           "IMPROVE_DEFAULTS", "ImproveProgress", "ImproveRun", "check_improve", "estimate_improve", "improve",
+           "IMPROVE_DEFAULTS", "ImproveProgress", "ImproveRun", "Pace", "check_improve", "estimate_improve", "improve",
+           "self_play_seconds", "FIT_STEPS",
            "write_improved",
            "MAX_WEIGHTS_BYTES", "cache_file", "mix_files", "model_from_text", "read_model", "trained_preset"]
 
@@ -66,9 +67,11 @@ def iteration_plans(rules: Rules, games: int, workers: int, seconds_a_game: floa
 
 
 def estimate_improve(rules: Rules, iterations: int, games: int, workers: int = 1,
-                     model: Sequence[float] | None = None) -> float:
+                     model: Sequence[float] | None = None, pace: Pace | None = None) -> float:
     """Seconds a run of ``iterations`` from ``model`` (default: what ``strong`` plays under ``rules``) will take: each
     iteration's plans (:func:`iteration_plans`), its self-play at the pace of one game of that model timed here
-    (:func:`.policies.improvement.self_play_seconds`)."""
-    plans = iteration_plans(rules, games, workers, self_play_seconds(rules, model))
-    return iterations * sum(p.cost or 0.0 for p in plans)
+    (``pace``, else :func:`.policies.improvement.self_play_seconds`), then its fit, on one core, at that game's
+    pace of fit a game."""
+    pace = self_play_seconds(rules, model) if pace is None else pace
+    plans = iteration_plans(rules, games, workers, pace.game)
+    return iterations * (sum(p.cost or 0.0 for p in plans) + games * pace.fit)

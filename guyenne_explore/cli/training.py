@@ -158,7 +158,7 @@ def cmd_improve(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..analysis.training import (IMPROVE_DEFAULTS, ImproveRun, cache_file, check_improve, estimate_improve,
-                                     improve, write_improved)
+                                     FIT_STEPS, improve, self_play_seconds, write_improved)
 
     resumed, rules, start_from = _weights_run(args, ImproveRun.read)
     saved = resumed.settings if resumed is not None else None
@@ -175,7 +175,8 @@ def cmd_improve(args: argparse.Namespace) -> int:
         check_improve(rules, seed, iterations, games, start_from)
         prepare_fast_path()  # before the pace is measured
         done = resumed.iteration if resumed is not None else 0
-        seconds = estimate_improve(rules, iterations - done, games, args.workers or 1, start_from)
+        pace = self_play_seconds(rules, start_from)
+        seconds = estimate_improve(rules, iterations - done, games, args.workers or 1, pace=pace)
     except ValueError as exc:
         raise Refused(str(exc)) from None
     said = _("improving strong for {rules}: {iterations} iterations of {games} self-play games, each placement valued "
@@ -183,10 +184,15 @@ def cmd_improve(args: argparse.Namespace) -> int:
         rules=shown_rules, iterations=iterations, games=plain_count(games), duration=plain_duration(seconds))
 
     def line(p: Any) -> str:
+        left = time_left(p.seconds_left, seconds, p.seconds)
+        if p.fit_step is not None:
+            return _("iteration {number} of {planned} (fitting the weights to its games: step {step} of at most {most}): "
+                     "best {best:.3f} against the heuristic and the starting weights, {left} left").format(
+                number=p.iteration + 1, planned=p.iterations, step=p.fit_step, most=FIT_STEPS, best=p.best, left=left)
         return _("iteration {number} of {planned} (game {game} of {games}): best {best:.3f} against the heuristic and "
                  "the starting weights, {left} left").format(
             number=p.iteration + 1, planned=p.iterations, game=p.game, games=plain_count(p.games), best=p.best,
-            left=time_left(p.seconds_left, seconds, p.seconds))
+            left=left)
 
     def stopped() -> str:
         return (_("the run is saved after each iteration in {state}: --resume {state} continues it").format(state=state)
@@ -195,7 +201,7 @@ def cmd_improve(args: argparse.Namespace) -> int:
     try:  # one process unless --workers says
         result = long_run(args, said, line, lambda executor, progress: improve(
             rules, seed, iterations, games, start_from=start_from, executor=executor, progress=progress, state=state,
-            resume=resumed, origin=origin), engine_played=False,
+            resume=resumed, origin=origin, fit_pace=pace.fit), engine_played=False,
             stopped=stopped)
     except ValueError as exc:
         raise Refused(str(exc)) from None

@@ -97,6 +97,12 @@ ROLLOUTS = 48
 EXPLORED = 4
 #: the fit's pull towards the weights it starts from (in units of their mean size)
 REGULARISATION = 1e-3
+#: the most steps of the fit (L-BFGS iterations): on the decisions of a hundred games or more it takes them all
+FIT_STEPS = 300
+#: evaluations of the fit's objective in FIT_STEPS steps (its line searches evaluate more than once a step: 396 on
+#: the decisions of 100 classic2021 games), what its cost is counted in: about 40 s a hundred games here, as long as
+#: their self-play on two cores
+FIT_EVALUATIONS = 400
 #: validation games a seat against each of the heuristic and the starting weights.  Compiled, they take
 #: a second or two; at 200 the score's noise (about 0.02) outweighed what an iteration gains: a run kept
 #: its 2nd iteration (0.762 on 200 games, 0.743 on 2,000) over its 6th (0.751 on 200, 0.758 on 2,000),
@@ -119,7 +125,8 @@ class ImproveSettings(NamedTuple):
 
 class ImproveProgress(NamedTuple):
     """Where a run stands: iterations done of ``iterations``, games of the one under way, seconds spent
-    and left (None until a game has been timed), the best validation score so far."""
+    and left (None until a game has been timed), the best validation score so far; while the iteration's weights are
+    fitted to its games, the fit's steps done (``fit_step``, of at most :data:`FIT_STEPS`; None while it plays)."""
 
     iteration: int
     iterations: int
@@ -128,6 +135,15 @@ class ImproveProgress(NamedTuple):
     seconds: float
     seconds_left: float | None
     best: float
+    fit_step: int | None = None
+
+
+class Pace(NamedTuple):
+    """Seconds a run takes here for each game of an iteration: its self-play, and what its decisions add to the fit
+    (:func:`fit_seconds`: on hundreds of games, about as long as their self-play on two cores)."""
+
+    game: float
+    fit: float
 
 
 class Decision(NamedTuple):
@@ -214,17 +230,53 @@ def _stop_if_set(signal: TaskSignal) -> None:
         raise Cancelled()
 
 
-def fit(decisions: Sequence[Decision], w0: Sequence[float], regularisation: float = REGULARISATION) -> tuple[float, ...]:
+def fit(decisions: Sequence[Decision], w0: Sequence[float], regularisation: float = REGULARISATION,
+        step: Callable[[int], None] | None = None) -> tuple[float, ...]:
     """The model that maximises the decisions' mean expected value under ``strong``'s softmax, pulled towards the
     model ``w0`` it starts from (see the module's text): its linear weights and, for a network (:mod:`.network`), its
     input weights, biases and output weights too (a discard's and a team split's numbers, which no placement reads,
     are kept); ``w0`` itself when there is nothing to learn from.  The decisions' rows are stacked once, so each step
-    of the fit is a few array operations, the network's gradient by the chain rule through its rectified units."""
+    of the fit is a few array operations, the network's gradient by the chain rule through its rectified units.
+    ``step`` is told the steps done before each evaluation of the objective (a fit on hundreds of games takes
+    minutes: what it raises, a cancel, stops the fit there)."""
     from scipy.optimize import minimize
 
     start = tuple(float(x) for x in w0)
     if not decisions:
         return start
+    n, units = len(FEATURES), hidden_units(start)
+    loss, theta0 = _objective(decisions, start, regularisation)
+    done = [0]
+
+    def told(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        if step is not None:
+            step(done[0])
+        return loss(theta)
+
+    def stepped(xk: np.ndarray) -> None:  # (scipy names its argument so)
+        done[0] += 1
+
+    result = minimize(told, theta0, jac=True, method="L-BFGS-B", options={"maxiter": FIT_STEPS}, callback=stepped)
+    fitted = [float(x) for x in result.x]
+    kept = list(start[n + network_size(units):] if units else start[n:])  # the discard and split as they were
+    return checked_weights(None, fitted[:n] + ([float(units)] + fitted[n:] if units else []) + kept)
+
+
+def fit_seconds(decisions: Sequence[Decision], w0: Sequence[float]) -> float:
+    """Seconds a fit of ``decisions`` from the model ``w0`` takes here at most: :data:`FIT_EVALUATIONS` evaluations
+    of its objective, one of them timed (after one untimed)."""
+    if not decisions:
+        return 0.0
+    loss, theta0 = _objective(decisions, tuple(float(x) for x in w0), REGULARISATION)
+    loss(theta0)
+    t = time.perf_counter()
+    loss(theta0)
+    return FIT_EVALUATIONS * (time.perf_counter() - t)
+
+
+def _objective(decisions: Sequence[Decision], start: tuple[float, ...], regularisation: float
+               ) -> tuple[Callable[[np.ndarray], tuple[float, np.ndarray]], np.ndarray]:
+    """The fit's objective over ``decisions`` (the loss and its gradient) and the vector it starts from."""
     n, units = len(FEATURES), hidden_units(start)
     theta0 = np.array(start[:n] + start[n + 1:n + network_size(units)] if units else start[:n], np.float64)
     phi = np.concatenate([d.features for d in decisions])
@@ -248,10 +300,7 @@ def fit(decisions: Sequence[Decision], w0: Sequence[float], regularisation: floa
         pull = (theta - theta0) / scale
         return -float(ev.sum()) / count + regularisation * float(pull @ pull), grad + 2 * regularisation * pull / scale
 
-    result = minimize(loss, theta0, jac=True, method="L-BFGS-B", options={"maxiter": 300})
-    fitted = [float(x) for x in result.x]
-    kept = list(start[n + network_size(units):] if units else start[n:])  # the discard and split as they were
-    return checked_weights(None, fitted[:n] + ([float(units)] + fitted[n:] if units else []) + kept)
+    return loss, theta0
 
 
 def _parts(theta: np.ndarray, units: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -315,13 +364,15 @@ class ImproveRun:
 def improve(rules: Rules, seed: int, iterations: int, games: int = int(IMPROVE_DEFAULTS["games"]),
             start_from: Sequence[float] | None = None, executor: Any = None,
             progress: Callable[[ImproveProgress], bool | None] | None = None, state: Path | None = None,
-            resume: ImproveRun | None = None, origin: dict[str, Any] | None = None) -> Trained:
+            resume: ImproveRun | None = None, origin: dict[str, Any] | None = None,
+            fit_pace: float = 0.0) -> Trained:
     """``iterations`` of improvement (counted from the run's start) from the weights ``strong`` plays under
     ``rules`` or ``start_from``, or from the run ``resume``; each game's decisions here or as tasks of
     ``executor`` (the same weights either way).  ``progress`` returning False cancels (the result's
     ``cancelled``; the best so far is kept).  The result's ``generations`` are the best's iteration.
     ``origin``: the file ``start_from`` was read from, as :func:`.train.start_record` records it, kept in the state
-    for a resumed run."""
+    for a resumed run.  The time left counts the fits to come at ``fit_pace`` seconds a game (:attr:`Pace.fit`) until
+    one has been timed, then at the pace of the last; a fit's own at the pace of its steps so far."""
     settings = check_improve(rules, seed, iterations, games, start_from)
     if resume is not None:
         if resume.settings[:3] != settings[:3] or (start_from is not None and resume.settings.x0 != settings.x0):
@@ -329,16 +380,39 @@ def improve(rules: Rules, seed: int, iterations: int, games: int = int(IMPROVE_D
         settings = resume.settings
     run = resume if resume is not None else ImproveRun(settings, origin=origin)
     t0, first = time.monotonic(), run.iteration
+    fitting = [0.0, fit_pace]  # the seconds spent fitting, and a fit's seconds a game (the last one's once timed)
+
+    def told(game: int, left: float | None, step: int | None = None) -> None:
+        spent = time.monotonic() - t0
+        if progress is not None and progress(ImproveProgress(run.iteration, iterations, game, games, spent, left,
+                                                             run.best.score, step)) is False:
+            raise Cancelled()
+
+    def game_pace(game: int) -> float | None:
+        finished = (run.iteration - first) * games + game  # workers finish games all through an iteration
+        return (time.monotonic() - t0 - fitting[0]) / finished if finished else None
 
     def ask(game: int) -> None:
         """``game``: the games of this iteration finished (in this process: the one under way's index)."""
-        spent = time.monotonic() - t0
-        finished = (run.iteration - first) * games + game  # workers finish games all through an iteration
-        pace = spent / finished if finished else None
-        left = None if pace is None else pace * ((iterations - run.iteration) * games - game)
-        if progress is not None and progress(ImproveProgress(run.iteration, iterations, game, games, spent, left,
-                                                             run.best.score)) is False:
-            raise Cancelled()
+        pace = game_pace(game)
+        told(game, None if pace is None else
+             pace * ((iterations - run.iteration) * games - game) + fitting[1] * games * (iterations - run.iteration))
+
+    def fitted(decisions: list[Decision]) -> tuple[float, ...]:
+        """The iteration's fit, telling its steps (the time left: the steps to come at the pace of those done)."""
+        start, pace = time.monotonic(), game_pace(games)
+
+        def step(done: int) -> None:
+            each = (time.monotonic() - start) / done if done else None
+            later = (iterations - run.iteration - 1) * games
+            told(games, None if each is None or pace is None else
+                 each * (FIT_STEPS - done) + later * (pace + each * FIT_STEPS / games), done)
+
+        try:
+            return fit(decisions, run.weights, step=step)
+        finally:
+            fitting[0] += time.monotonic() - start
+            fitting[1] = (time.monotonic() - start) / games
 
     try:
         while run.iteration < iterations:
@@ -348,7 +422,7 @@ def improve(rules: Rules, seed: int, iterations: int, games: int = int(IMPROVE_D
                     decisions += self_play(settings.rules, run.weights, seed, run.iteration, g, functools.partial(ask, g))
             else:
                 decisions += _spread(executor, settings.rules, run.weights, seed, run.iteration, games, ask)
-            run.weights = fit(decisions, run.weights)
+            run.weights = fitted(decisions)
             run.iteration += 1
             valid = validation(settings.rules, run.weights, settings.x0, seed)
             if valid > run.best.score:
@@ -378,16 +452,16 @@ def _spread(executor: Any, rules: Any, weights: Sequence[float], seed: int, iter
         hold.close()
 
 
-def self_play_seconds(rules: Rules, model: Sequence[float] | None = None) -> float:
+def self_play_seconds(rules: Rules, model: Sequence[float] | None = None) -> Pace:
     """Seconds one self-play game of ``model`` (default: what ``strong`` plays under ``rules``) takes here, timed after
     the compiled loop is ready: the engine's game with the search valuing every placement, which no table of games'
-    seconds knows (the run's cost is its plans', at this pace: ``analysis.training.estimate_improve``).  A network's
-    Python twin takes longer than the linear score's."""
+    seconds knows (the run's cost is its plans', at this pace: ``analysis.training.estimate_improve``), and what its
+    decisions add to the fit (:func:`fit_seconds`).  A network's Python twin takes longer than the linear score's."""
     x0 = default_start(rules) if model is None else model
     self_play(rules.to_json(), x0, 0, -1, 1)  # compiled (or loaded from numba's cache) before the clock starts
     t = time.perf_counter()
-    self_play(rules.to_json(), x0, 0, -1, 0)
-    return time.perf_counter() - t
+    decisions = self_play(rules.to_json(), x0, 0, -1, 0)
+    return Pace(time.perf_counter() - t, fit_seconds(decisions, x0))
 
 
 def iteration_games(games: int) -> list[tuple[tuple[str, str], int]]:
