@@ -10,8 +10,6 @@ network's, a self-play valued by the search.  It is reckoned here, above the pla
 
 from __future__ import annotations
 
-from typing import Sequence
-
 from ..engine import Position, Rules
 from .planning import Plan, plan
 from .policies.improvement import (FIT_STEPS, IMPROVE_DEFAULTS, ImproveProgress, ImproveRun, Pace, check_improve, improve,
@@ -66,12 +64,11 @@ def iteration_plans(rules: Rules, games: int, workers: int, seconds_a_game: floa
             *(plan(start, pair, "sample", games=m) for pair, m in validation)]
 
 
-def estimate_improve(rules: Rules, iterations: int, games: int, workers: int = 1,
-                     model: Sequence[float] | None = None, pace: Pace | None = None) -> float:
-    """Seconds a run of ``iterations`` from ``model`` (default: what ``strong`` plays under ``rules``) will take: each
-    iteration's plans (:func:`iteration_plans`), its self-play at the pace of one game of that model timed here
-    (``pace``, else :func:`.policies.improvement.self_play_seconds`), then its fit, on one core, at that game's
-    pace of fit a game."""
-    pace = self_play_seconds(rules, model) if pace is None else pace
+def estimate_improve(rules: Rules, iterations: int, games: int, workers: int = 1, pace: Pace | None = None) -> float:
+    """Seconds a run of ``iterations`` will take: each iteration's plans (:func:`iteration_plans`), its self-play at
+    the pace of one game of the model it improves timed here (``pace``: the caller's
+    :func:`.policies.improvement.self_play_seconds`; None: timed here on what ``strong`` plays under ``rules``), then
+    its fit, on one core, at that game's pace of fit a game."""
+    pace = self_play_seconds(rules) if pace is None else pace
     plans = iteration_plans(rules, games, workers, pace.game)
     return iterations * (sum(p.cost or 0.0 for p in plans) + games * pace.fit)

@@ -40,28 +40,27 @@ def _trained_rules(args: argparse.Namespace, resumed: Any) -> Rules:
         raise Refused(_("--vary: {problem}").format(problem="; ".join(str(x) for x in exc.problems))) from None
 
 
-def _weights_run(args: argparse.Namespace, read: Any) -> tuple[Any, Rules, tuple[float, ...] | None]:
+def _weights_run(args: argparse.Namespace, read: Any
+                 ) -> tuple[Any, Rules, tuple[float, ...] | None, dict[str, Any] | None]:
     """What ``train`` and ``improve`` start from: the run ``--resume`` names (read by ``read``), the rules it is
-    for and ``--start``'s whole model (a network's numbers too); bad input refused in one line naming it."""
+    for, the whole model it starts from (``--start``'s, a network's numbers too; else a resumed run's own start;
+    None: the package's) and that file as the weights file records it (:func:`..analysis.training.start_record`, read
+    as the run begins; a resumed run's from its state, as the file may have changed since); bad input refused in one
+    line naming it."""
     from pathlib import Path
 
-    from ..analysis.training import start_model
+    from ..analysis.training import start_model, start_record
 
     try:
         resumed = read(Path(args.resume)) if args.resume else None
-        return resumed, _trained_rules(args, resumed), start_model(Path(args.start)) if args.start else None
+        rules = _trained_rules(args, resumed)
+        if args.start:
+            return resumed, rules, start_model(Path(args.start)), start_record(Path(args.start))
     except ValueError as exc:
         raise Refused(str(exc)) from None
-
-
-def _origin(args: argparse.Namespace, resumed: Any) -> dict[str, Any] | None:
-    """The file a run starts from as its weights file records it (:func:`..analysis.training.start_record`), read as
-    the run begins; a resumed run's from its state (the file may have changed since); None: the package's."""
-    from pathlib import Path
-
-    from ..analysis.training import start_record
-
-    return start_record(Path(args.start)) if args.start else resumed.origin if resumed is not None else None
+    if resumed is None:
+        return None, rules, None, None
+    return resumed, rules, resumed.settings.x0, resumed.origin
 
 
 def _shown_rules(rules: Rules) -> str:
@@ -78,11 +77,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     from ..analysis.training import (TRAIN_DEFAULTS, cache_file, check_training, estimate_training, read_state, train,
                                      write_weights)
 
-    resumed, rules, start_from = _weights_run(args, read_state)
+    resumed, rules, start_from, begun = _weights_run(args, read_state)
     saved = resumed.settings if resumed is not None else None
-    if start_from is None and saved is not None:  # a state alone resumes its run from where that run started
-        start_from = saved.x0
-    begun = _origin(args, resumed)
     hidden = args.hidden if args.hidden is not None else (saved.hidden if saved else None)
     robust = args.robust if args.robust is not None else (saved.robust if saved else 0)
     freeze = args.freeze_placements or (saved.freeze if saved else False)
@@ -160,11 +156,8 @@ def cmd_improve(args: argparse.Namespace) -> int:
     from ..analysis.training import (IMPROVE_DEFAULTS, ImproveRun, cache_file, check_improve, estimate_improve,
                                      FIT_STEPS, improve, self_play_seconds, write_improved)
 
-    resumed, rules, start_from = _weights_run(args, ImproveRun.read)
+    resumed, rules, start_from, origin = _weights_run(args, ImproveRun.read)
     saved = resumed.settings if resumed is not None else None
-    if start_from is None and saved is not None:  # a state alone resumes its run from where that run started
-        start_from = saved.x0
-    origin = _origin(args, resumed)
     seed = args.seed if args.seed is not None else saved.seed if saved else int(IMPROVE_DEFAULTS["seed"])
     games = args.games or (saved.games if saved else int(IMPROVE_DEFAULTS["games"]))
     iterations = args.iterations or int(IMPROVE_DEFAULTS["iterations"])
