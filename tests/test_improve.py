@@ -123,6 +123,65 @@ def test_the_fit_of_a_network_teaches_it_what_no_linear_score_can_and_keeps_its_
     assert im.fit(decisions, start + discard) == fitted  # deterministic
 
 
+@pytest.mark.parametrize("magnet, proximal, sure", [(0.1, 0.0, 0.08), (0.0, 0.2, 0.08), (0.1, 0.2, 0.08),
+                                                    (0.03, 0.5, 0.08), (0.002, 0.003, 3.0), (0.0, 0.002, 3.0)])
+def test_a_regularised_fit_takes_magnetic_mirror_descent_s_step(magnet, proximal, sure):
+    """Where the model can play any mix (a weight for each placement), the regularised fit's policy is magnetic
+    mirror descent's step in closed form: log pi = (Q + magnet log rho + proximal log q) / (magnet + proximal) up to
+    a constant, rho the anchor's policy (the run's start) and q the start's (the iteration's); the plain fit instead
+    puts nearly all on the best.  Computed here from the softmax alone, apart from the fit's arrays.  From a nearly
+    sure start (``sure`` 3: its placement 30 nats above the rest), as ``strong`` plays, too."""
+    values = np.array([0.6, 0.5, 0.45, 0.2])
+    decision = im.Decision(np.eye(len(values), len(FEATURES)), values)  # placement i: feature i alone
+    anchor = tuple({0: 0.05, 2: 0.1}.get(i, 0.0) for i in range(len(FEATURES)))
+    start = tuple({1: sure, 3: 0.02}.get(i, 0.0) for i in range(len(FEATURES)))
+
+    def policy(model):
+        z = np.array(model[:len(values)]) / TEMPERATURE
+        return np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+
+    log_pi = (values + magnet * np.log(policy(anchor)) + proximal * np.log(policy(start))) / (magnet + proximal)
+    wanted = np.exp(log_pi - log_pi.max()) / np.exp(log_pi - log_pi.max()).sum()
+    fitted = im.fit([decision], start, regularisation=0.0, magnet=magnet, proximal=proximal, anchor=anchor)
+    assert np.abs(policy(fitted) - wanted).max() < 1e-3
+    assert fitted[len(values):] == start[len(values):]  # features no placement has are left alone
+    plain = policy(im.fit([decision], start, regularisation=0.0))
+    # the plain fit goes all the way to the best; from a sure start its gradient (a move's probability times its
+    # advantage) vanishes and it stays: the regularised fit is taught the step's policy by its cross-entropy instead
+    assert plain[0] > 0.99 > wanted[0] if sure < 1 else plain[1] > 0.99 and wanted[0] > 0.8
+
+
+def test_a_regularised_fit_s_gradient_is_its_loss_s_on_a_network():
+    """The regularisers' gradient through a network's units, against finite differences of the loss."""
+    rng = np.random.default_rng(3)
+    decisions = [im.Decision(rng.normal(size=(5, len(FEATURES))), rng.uniform(size=5)) for _ in range(30)]
+    start = with_network(tuple(rng.normal(scale=0.1, size=len(FEATURES))), 3, 4)
+    anchor = tuple(x + 0.05 * rng.normal() if i != len(FEATURES) else x for i, x in enumerate(start))
+    loss, theta0 = im._objective(decisions, start, 1e-3, 0.1, 0.3, anchor)
+    theta = theta0 + rng.normal(scale=0.1, size=theta0.shape)
+    _, grad = loss(theta)
+    for i in rng.choice(len(theta), 12, replace=False):
+        step = np.zeros_like(theta)
+        step[i] = 1e-6
+        assert grad[i] == pytest.approx((loss(theta + step)[0] - loss(theta - step)[0]) / 2e-6, rel=1e-3, abs=1e-8)
+    with pytest.raises(ValueError, match="hidden units"):
+        im._objective(decisions, start, 1e-3, 0.1, 0.0, tuple(0.0 for _ in FEATURES))
+
+
+def test_a_regularised_run_keeps_its_last_iteration_and_its_regularisers_across_a_resume(tmp_path):
+    kwargs = {"games": 2, "start_from": LINEAR, "magnet": 0.1, "proximal": 0.3}
+    whole = im.improve(TINY, 3, 2, state=tmp_path / "whole", **kwargs)
+    saved = im.ImproveRun.read(tmp_path / "whole")
+    assert whole.generations == 2 and whole.weights == saved.weights  # the last, whatever its validation
+    assert (saved.settings.magnet, saved.settings.proximal) == (0.1, 0.3)
+    im.improve(TINY, 3, 1, state=tmp_path / "part", **kwargs)
+    part = im.ImproveRun.read(tmp_path / "part")
+    assert im.improve(TINY, 3, 2, resume=part, state=tmp_path / "part", **kwargs) == whole
+    with pytest.raises(ValueError, match="--resume"):
+        im.improve(TINY, 3, 2, resume=part, **{**kwargs, "magnet": 0.2})
+    assert whole.weights != im.improve(TINY, 3, 2, games=2, start_from=LINEAR).weights
+
+
 def test_a_tiny_run_is_reproducible_here_and_on_a_pool_and_resumes_as_if_never_stopped(tmp_path):
     kwargs = {"games": 2, "start_from": LINEAR}
     here = im.improve(TINY, 3, 2, state=tmp_path / "here", **kwargs)
@@ -191,12 +250,23 @@ def test_the_time_left_comes_from_the_games_finished_during_the_first_iteration(
     (["--rules", "advanced", "--games", "0"], "--games"),
     (["--rules", "nonsense"], "nonsense"),
     (["--iterations", "1"], "--rules"),
+    (["--rules", "advanced", "--magnet", "-0.1"], "--magnet"),
+    (["--rules", "advanced", "--proximal", "11"], "--proximal"),
+    (["--rules", "advanced", "--magnet", "nan"], "--magnet"),
 ])
 def test_the_command_refuses_bad_input_naming_the_field(args, field, capsys, tmp_path):
     code = main(["improve", *args, "--out", str(tmp_path / "w.json")])
     err = capsys.readouterr().err
     assert code != 0 and field in err and "Traceback" not in err
     assert not (tmp_path / "w.json").exists()
+
+
+def test_the_command_bounds_the_regularisers_as_the_run_does(capsys, tmp_path):
+    from guyenne_explore.cli.parser import MOST_REGULARISER
+
+    assert MOST_REGULARISER == im.MOST_REGULARISER  # the light parser's copy
+    with pytest.raises(ValueError, match="--proximal"):
+        im.check_improve(TINY, 1, 1, 1, proximal=im.MOST_REGULARISER * 1.01)
 
 
 def test_the_command_refuses_a_state_that_is_no_run_naming_it(tmp_path, capsys):
@@ -228,6 +298,7 @@ def test_the_command_writes_weights_strong_plays_with_the_command_that_makes_the
     assert not re.search(r"about (about|under|more)", captured.err)  # its duration said once, as plain_duration says it
     data = json.loads(out.read_text())
     assert data["trained"]["method"] == "improve" and "--iterations 1 --games 1" in data["trained"]["command"]
+    assert "--magnet" not in data["trained"]["command"] and "magnet" not in data["trained"]
     assert json.loads(captured.out)["policy"] == f"strong@{out}"
     assert load_weights(out)[:len(FEATURES)] == tuple(json.loads(captured.out)["weights"][n] for n in FEATURES)
     # it improved what strong plays there, the package's network, and wrote it whole
@@ -259,11 +330,12 @@ def test_a_resumed_run_started_from_a_file_still_names_it_in_the_command(tmp_pat
     start.write_text((files.WEIGHTS_DIR / "advanced.json").read_text())
     out = tmp_path / "w.json"
     common = ["--rules", "advanced", "--vary", "hand_size=5", "--games", "1", "--seed", "2", "--out", str(out)]
-    assert main(["improve", *common, "--iterations", "1", "--start", str(start)]) == 0
+    assert main(["improve", *common, "--iterations", "1", "--start", str(start), "--magnet", "0.1"]) == 0
     assert main(["improve", "--resume", f"{out}.improve", "--iterations", "2", "--out", str(out)]) == 0
     capsys.readouterr()
     trained = json.loads(out.read_text())["trained"]
-    assert trained["started_from"] == "mine.json" and trained["command"].endswith("--start mine.json")
+    assert trained["started_from"] == "mine.json" and trained["command"].endswith("--magnet 0.1 --start mine.json")
+    assert trained["magnet"] == 0.1 and "proximal" not in trained and trained["best_iteration"] == 2
     # how the start was made is kept, read when the run began (the resumed part read it from the run's state)
     assert trained["start_trained"] == json.loads(start.read_text())["trained"]
     # the start's network is improved, not dropped (the run read its linear weights alone before)

@@ -21,6 +21,9 @@ from .common import read_workers
 #: (``analysis.default_ladder``, whose policy registry is too heavy to import for building the parser; a test
 #: keeps the two equal)
 DEFAULT_LADDER = "uniform,heuristic,strong,search:100"
+#: the most ``improve --magnet`` and ``--proximal`` may weigh (``analysis.policies.improvement.MOST_REGULARISER``,
+#: which a test keeps equal)
+MOST_REGULARISER = 10.0
 
 
 class _Parser(argparse.ArgumentParser):
@@ -290,6 +293,13 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("--iterations", type=number_option(numbers.whole, "--iterations", 1, 1000),
                     help=_("iterations, counted from the run's start (default 1)"))
     im.add_argument("--games", type=read_games, help=_("self-play games an iteration (default 200)"))
+    im.add_argument("--magnet", type=number_option(numbers.decimal, "--magnet", 0, MOST_REGULARISER),
+                    help=_("magnetic mirror descent: each fit pays this much for its policy's KL divergence from the "
+                           "start's, so the iterations settle at a mix near it (default 0; with it or --proximal the run "
+                           "writes its last iteration)"))
+    im.add_argument("--proximal", type=number_option(numbers.decimal, "--proximal", 0, MOST_REGULARISER),
+                    help=_("magnetic mirror descent: each fit pays this much for its policy's KL divergence from the "
+                           "iteration's start, a smaller step (default 0)"))
     _weights_files(im)
     im.add_argument("--resume", metavar="STATE", help=_("continue the run saved in STATE (written beside the weights "
                                                       "file after each iteration)"))

@@ -161,11 +161,13 @@ def cmd_improve(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else saved.seed if saved else int(IMPROVE_DEFAULTS["seed"])
     games = args.games or (saved.games if saved else int(IMPROVE_DEFAULTS["games"]))
     iterations = args.iterations or int(IMPROVE_DEFAULTS["iterations"])
+    magnet = args.magnet if args.magnet is not None else saved.magnet if saved else 0.0
+    proximal = args.proximal if args.proximal is not None else saved.proximal if saved else 0.0
     out = Path(args.out) if args.out else cache_file(rules)
     state = Path(args.resume) if args.resume else out.with_name(out.name + ".improve")
     shown_rules = _shown_rules(rules)
     try:
-        check_improve(rules, seed, iterations, games, start_from)
+        check_improve(rules, seed, iterations, games, start_from, magnet, proximal)
         prepare_fast_path()  # before the pace is measured
         done = resumed.iteration if resumed is not None else 0
         pace = self_play_seconds(rules, start_from)
@@ -194,11 +196,11 @@ def cmd_improve(args: argparse.Namespace) -> int:
     try:  # one process unless --workers says
         result = long_run(args, said, line, lambda executor, progress: improve(
             rules, seed, iterations, games, start_from=start_from, executor=executor, progress=progress, state=state,
-            resume=resumed, origin=origin, fit_pace=pace.fit), engine_played=False,
+            resume=resumed, origin=origin, fit_pace=pace.fit, magnet=magnet, proximal=proximal), engine_played=False,
             stopped=stopped)
     except ValueError as exc:
         raise Refused(str(exc)) from None
-    write_improved(out, result, shown_rules, seed, games, iterations, origin)
+    write_improved(out, result, shown_rules, seed, games, iterations, origin, magnet, proximal)
     policy = f"strong@{out}"
     if args.json:
         print(json.dumps({"weights_file": str(out), "state": str(state), "policy": policy, "rules": rules.to_json(),
