@@ -332,7 +332,8 @@ def test_a_resumed_run_started_from_a_file_still_names_it_in_the_command(tmp_pat
     common = ["--rules", "advanced", "--vary", "hand_size=5", "--games", "1", "--seed", "2", "--out", str(out)]
     assert main(["improve", *common, "--iterations", "1", "--start", str(start), "--magnet", "0.1"]) == 0
     assert main(["improve", "--resume", f"{out}.improve", "--iterations", "2", "--out", str(out)]) == 0
-    capsys.readouterr()
+    said = capsys.readouterr().err
+    assert "the last iteration's" in said and "best" not in said  # a regularised run writes its last, not its best
     trained = json.loads(out.read_text())["trained"]
     assert trained["started_from"] == "mine.json" and trained["command"].endswith("--magnet 0.1 --start mine.json")
     assert trained["magnet"] == 0.1 and "proximal" not in trained and trained["best_iteration"] == 2

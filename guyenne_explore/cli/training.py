@@ -181,13 +181,18 @@ def cmd_improve(args: argparse.Namespace) -> int:
     def line(p: Any) -> str:
         left = time_left(p.seconds_left, seconds, p.seconds)
         if p.fit_step is not None:
-            return _("iteration {number} of {planned} (fitting the weights to its games: step {step} of at most {most}): "
-                     "best {best:.3f} against the heuristic and the starting weights, {left} left").format(
-                number=p.iteration + 1, planned=p.iterations, step=p.fit_step, most=FIT_STEPS, best=p.best, left=left)
-        return _("iteration {number} of {planned} (game {game} of {games}): best {best:.3f} against the heuristic and "
-                 "the starting weights, {left} left").format(
-            number=p.iteration + 1, planned=p.iterations, game=p.game, games=plain_count(p.games), best=p.best,
-            left=left)
+            text = (_("iteration {number} of {planned} (fitting the weights to its games: step {step} of at most "
+                      "{most}): the last iteration's {best:.3f} against the heuristic and the starting weights, {left} "
+                      "left") if magnet or proximal else
+                    _("iteration {number} of {planned} (fitting the weights to its games: step {step} of at most "
+                      "{most}): best {best:.3f} against the heuristic and the starting weights, {left} left"))
+        else:
+            text = (_("iteration {number} of {planned} (game {game} of {games}): the last iteration's {best:.3f} "
+                      "against the heuristic and the starting weights, {left} left") if magnet or proximal else
+                    _("iteration {number} of {planned} (game {game} of {games}): best {best:.3f} against the heuristic "
+                      "and the starting weights, {left} left"))
+        return text.format(number=p.iteration + 1, planned=p.iterations, step=p.fit_step, most=FIT_STEPS,
+                           game=p.game, games=plain_count(p.games), best=p.best, left=left)
 
     def stopped() -> str:
         return (_("the run is saved after each iteration in {state}: --resume {state} continues it").format(state=state)
