@@ -174,8 +174,10 @@ def cmd_improve(args: argparse.Namespace) -> int:
         seconds = estimate_improve(rules, iterations - done, games, args.workers or 1, pace=pace)
     except ValueError as exc:
         raise Refused(str(exc)) from None
-    said = _("improving strong for {rules}: {iterations} iterations of {games} self-play games, each placement valued "
-             "by the search; {duration} at the pace measured here").format(
+    said = ngettext("improving strong for {rules}: {iterations} iteration of {games} self-play games, each placement "
+                    "valued by the search; {duration} at the pace measured here",
+                    "improving strong for {rules}: {iterations} iterations of {games} self-play games, each placement "
+                    "valued by the search; {duration} at the pace measured here", iterations).format(
         rules=shown_rules, iterations=iterations, games=plain_count(games), duration=plain_duration(seconds))
 
     def line(p: Any) -> str:
