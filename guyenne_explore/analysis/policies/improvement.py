@@ -84,11 +84,12 @@ Measured, from the shipped networks, 150 games an iteration, ``--seed 1``, one c
   self-play game's placements the likeliest one's probability fell from 0.91 to 0.80 in one iteration, and the
   validation score from 0.726 after the first iteration to 0.618 after the third (0.717 with the start's magnet).
 
-So the search's values, taken against ``strong`` as the opponent, do not teach the network to be harder to exploit,
-however the step is regularised: the smaller the step the closer to its start, the larger the more exploitable,
-as the plain fit.  The search values each candidate against ``strong``'s answers, which read none of the
-candidate's tells, while the model exploiter reads them (its worlds weighed by ``strong``'s own placements): a
-value that would teach the network to hide needs an opponent that reads it in the rollouts.
+So the search's values do not teach the network to be harder to exploit, however the step is regularised: the
+smaller the step the closer to its start, the larger the more exploitable, as the plain fit.  Nor is the model
+exploiter's edge the network's tells: under classic2021 the same exploiter with its worlds weighed as if ``strong``
+played uniformly (``benchmarks/bench_exploit.py --responders exploiter-blind``) takes 0.839 [0.800, 0.872] from it
+over 400 games, as much as the one that reads them (0.838 over 800): its edge is one ply of search over
+``strong``'s known play.
 
 Reproducible: game ``g`` of iteration ``i`` is seeded by ``(seed, i, g)`` alone and the fit is
 deterministic, so the same seed and iterations give the same weights on any number of workers.
