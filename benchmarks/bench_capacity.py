@@ -62,6 +62,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from guyenne_explore.cli.common import rules_arg  # noqa: E402
 from guyenne_explore.analysis.policies.improvement import Decision, Recorder, recorded_game  # noqa: E402
 from guyenne_explore.analysis.policies.heuristic import TEMPERATURE, Facts, battle_terms, facts  # noqa: E402
 from guyenne_explore.analysis.compiled.policy_codes import FEATURES  # noqa: E402
@@ -349,13 +350,13 @@ def models(w0: np.ndarray, mean: np.ndarray, spread: np.ndarray, table: Callable
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rules", default="advanced", help="a preset name")
+    ap.add_argument("--rules", default="advanced", help="a preset name or rules JSON")
     ap.add_argument("--games", type=int, default=300, help="self-play games")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--table-games", type=int, default=TABLE_GAMES, help="self-play games of the read table")
     args = ap.parse_args(argv)
-    rules = Rules.from_json(args.rules)
+    rules = rules_arg(args.rules)
     w0 = np.array(default_start(rules))
     with stopping_pool(args.workers) as pool:
         table = read_table([row for game in pool.map(battles, [rules.to_json()] * args.table_games,

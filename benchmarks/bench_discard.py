@@ -17,11 +17,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from guyenne_explore.cli.common import rules_arg  # noqa: E402
 from guyenne_explore.analysis.intervals import wilson  # noqa: E402
 from guyenne_explore.analysis.policies.discard import HEURISTIC_DISCARD, split_discard, with_discard  # noqa: E402
 from guyenne_explore.analysis.policies.strong import Strong  # noqa: E402
 from guyenne_explore.analysis.policies.train import score  # noqa: E402
-from guyenne_explore.engine import Position, Rules  # noqa: E402
+from guyenne_explore.engine import Position  # noqa: E402
 
 #: the discards played, as the learned discard's weights (worth, weakest, kinds)
 DISCARDS = {"the heuristic's: the weakest set aside": HEURISTIC_DISCARD,
@@ -37,7 +38,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=5000, help="games a seat")
     ap.add_argument("--seed", type=int, default=470_000)
     args = ap.parse_args(argv)
-    rules = Rules.from_json(args.rules)
+    rules = rules_arg(args.rules)
     if not rules.pre_discard:
         ap.error(f"--rules: {args.rules} has no setup discard")
     start, model = Position.start(rules), Strong().model_for(rules)

@@ -16,21 +16,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from guyenne_explore.cli.common import rules_arg  # noqa: E402
 from guyenne_explore.engine import Position  # noqa: E402
 from guyenne_explore.analysis.playtest import budget_of, playtest_report, reading_cost  # noqa: E402
 from guyenne_explore.analysis.policies.heuristic import Heuristic  # noqa: E402
 from guyenne_explore.analysis.policies.strong import Strong  # noqa: E402
 from guyenne_explore.engine.record import RecordHeader, Seat, play_game  # noqa: E402
-from guyenne_explore.engine.rules import Rules  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--budget", default="search:400")
-    ap.add_argument("--rules", default="advanced")
+    ap.add_argument("--rules", default="advanced", help="a preset name or rules JSON")
     args = ap.parse_args(argv)
-    rules = Rules.from_json(args.rules)
+    rules = rules_arg(args.rules)
     start = Position.start(rules)
     named = []
     for i in range(args.games):  # "people": the heuristic against strong, a header naming them

@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from guyenne_explore.cli.common import rules_arg  # noqa: E402
 from guyenne_explore.engine import Position  # noqa: E402
 from guyenne_explore.analysis.policies import train  # noqa: E402
 from guyenne_explore.analysis.policies import weights as files  # noqa: E402
@@ -27,12 +28,12 @@ SEED = 777_000
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rules", default="expert", help="a preset name")
+    ap.add_argument("--rules", default="expert", help="a preset name or rules JSON")
     ap.add_argument("--file", help="the trained weights (default: the package's file of the preset)")
     ap.add_argument("--against", help="the weights to play against (default: the package's file of advanced)")
     ap.add_argument("--games", type=int, default=2000, help="games a seat")
     args = ap.parse_args(argv)
-    rules = Rules.from_json(args.rules)
+    rules = rules_arg(args.rules)
     start = Position.start(rules)
     trained = load_weights(Path(args.file) if args.file else files.preset_file(rules))
     advanced = (load_weights(Path(args.against)) if args.against
