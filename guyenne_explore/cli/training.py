@@ -167,7 +167,7 @@ def cmd_improve(args: argparse.Namespace) -> int:
     state = Path(args.resume) if args.resume else out.with_name(out.name + ".improve")
     shown_rules = _shown_rules(rules)
     try:
-        check_improve(rules, seed, iterations, games, start_from, magnet, proximal)
+        regularised = check_improve(rules, seed, iterations, games, start_from, magnet, proximal).regularised
         prepare_fast_path()  # before the pace is measured
         done = resumed.iteration if resumed is not None else 0
         pace = self_play_seconds(rules, start_from)
@@ -180,21 +180,21 @@ def cmd_improve(args: argparse.Namespace) -> int:
                     "valued by the search; {duration} at the pace measured here", iterations).format(
         rules=shown_rules, iterations=iterations, games=plain_count(games), duration=plain_duration(seconds))
 
+    # a regularised run writes its last iteration, so its progress says that one's score, not the best's
+    fitting, playing = ((_("iteration {number} of {planned} (fitting the weights to its games: step {step} of at most "
+                           "{most}): the last iteration's {best:.3f} against the heuristic and the starting weights, "
+                           "{left} left"),
+                         _("iteration {number} of {planned} (game {game} of {games}): the last iteration's {best:.3f} "
+                           "against the heuristic and the starting weights, {left} left")) if regularised else
+                        (_("iteration {number} of {planned} (fitting the weights to its games: step {step} of at most "
+                           "{most}): best {best:.3f} against the heuristic and the starting weights, {left} left"),
+                         _("iteration {number} of {planned} (game {game} of {games}): best {best:.3f} against the "
+                           "heuristic and the starting weights, {left} left")))
+
     def line(p: Any) -> str:
-        left = time_left(p.seconds_left, seconds, p.seconds)
-        if p.fit_step is not None:
-            text = (_("iteration {number} of {planned} (fitting the weights to its games: step {step} of at most "
-                      "{most}): the last iteration's {best:.3f} against the heuristic and the starting weights, {left} "
-                      "left") if magnet or proximal else
-                    _("iteration {number} of {planned} (fitting the weights to its games: step {step} of at most "
-                      "{most}): best {best:.3f} against the heuristic and the starting weights, {left} left"))
-        else:
-            text = (_("iteration {number} of {planned} (game {game} of {games}): the last iteration's {best:.3f} "
-                      "against the heuristic and the starting weights, {left} left") if magnet or proximal else
-                    _("iteration {number} of {planned} (game {game} of {games}): best {best:.3f} against the heuristic "
-                      "and the starting weights, {left} left"))
-        return text.format(number=p.iteration + 1, planned=p.iterations, step=p.fit_step, most=FIT_STEPS,
-                           game=p.game, games=plain_count(p.games), best=p.best, left=left)
+        return (fitting if p.fit_step is not None else playing).format(
+            number=p.iteration + 1, planned=p.iterations, step=p.fit_step, most=FIT_STEPS, game=p.game,
+            games=plain_count(p.games), best=p.best, left=time_left(p.seconds_left, seconds, p.seconds))
 
     def stopped() -> str:
         return (_("the run is saved after each iteration in {state}: --resume {state} continues it").format(state=state)

@@ -161,6 +161,11 @@ class ImproveSettings(NamedTuple):
     magnet: float = 0.0
     proximal: float = 0.0
 
+    @property
+    def regularised(self) -> bool:
+        """Whether each fit is magnetic mirror descent's step: the run's answer is then its last iteration."""
+        return bool(self.magnet or self.proximal)
+
 
 class ImproveProgress(NamedTuple):
     """Where a run stands: iterations done of ``iterations``, games of the one under way, seconds spent
@@ -518,7 +523,7 @@ def improve(rules: Rules, seed: int, iterations: int, games: int = int(IMPROVE_D
             run.weights = fitted(decisions)
             run.iteration += 1
             valid = validation(settings.rules, run.weights, settings.x0, seed)
-            if settings.magnet or settings.proximal or valid > run.best.score:  # a regularised run's answer: its last
+            if settings.regularised or valid > run.best.score:
                 run.best = Trained(run.weights, valid, run.iteration)
             if state is not None:
                 run.save(state)
