@@ -1,50 +1,69 @@
-"""Whether a richer model over strong's features would learn more from its search than the linear one does.
+"""Whether a richer model would learn more of its search's choices than strong's own does.
 
-    .venv/bin/python benchmarks/bench_capacity.py --rules advanced --games 300 --workers 2
+    .venv/bin/python benchmarks/bench_capacity.py --rules classic2021 --games 600 --workers 2 --models linear,network,cards
+    .venv/bin/python benchmarks/bench_capacity.py --rules classic2021 --games 600 --target step --tau 0.02
 
 It plays the improvement's self-play (``analysis.policies.improvement.self_play``: at each placement the compiled
-search values strong's likeliest moves over the same rollouts), keeps 70% of the games' decisions to fit
-and 30% to test, and fits, as the improvement does (the expected value of strong's softmax under the
-search's values), six models from the shipped weights:
+search values strong's likeliest moves over the same rollouts), keeps 70% of the games' decisions to fit and 30% to
+test.  Every model is a residual added to the start model's score (the network strong plays under the rules, or
+``--start FILE``; :func:`~guyenne_explore.analysis.policies.improvement.scores`), all 0 at first, so each starts
+exactly where strong plays, its inputs standardised:
 
-- **linear**: ``w . phi``, strong's own form;
-- **by point**: one weight vector for each placement point (open first, respond first, open second,
-  respond second), four times the weights;
-- **quadratic**: ``w . phi`` plus every product of two standardised features (231 more weights, an L2
-  pull towards zero);
-- **read**: ``w . phi`` plus how often strong's placements like this one held their castle in 3,000
+- **linear**: a linear score over strong's features (as the improvement fits a linear model);
+- **by point**: one such score for each placement point (open first, respond first, open second, respond second);
+- **quadratic**: strong's features and every product of two of them;
+- **read**: strong's features plus how often strong's placements like this one held their castle in 3,000
   games of its self-play (by point, the opponent's count there, the size, the total or the hero, the
   castle's control), and that chance times the stake: strong's bets read by its own play, as the
   search reads them with its deals;
-- **new**: ``w . phi`` plus six candidate features (:data:`NEW_FEATURES`): at an opening, the
+- **new**: strong's features plus six candidate features (:data:`NEW_FEATURES`): at an opening, the
   opponent's answer capacity (its hand, less the card it keeps for the second castle; strong's chance
   assumes two cards), the hand a move leaves, the size late in the game;
-- **value**: ``w . phi`` plus the castle's stake over the rest of the game rather than at the table's
-  final scoring: how often a side went on to win from the table with the castle won, less from the
-  table with it lost, in 3,000 games of strong's self-play (each table read mirrored and with the sides
-  swapped, pulled towards the tables of the same lead in castles), and that times the chance: where a
-  castle stands in the line, which the final scoring of the table now does not weigh.
+- **value**: strong's features plus the castle's stake over the rest of the game rather than at the table's final
+  scoring: how often a side went on to win from the table with the castle won, less from the table with it lost,
+  in 3,000 games of strong's self-play (each table read mirrored and with the sides swapped, pulled towards the
+  tables of the same lead in castles), and that times the chance;
+- **network**: :data:`UNITS` rectified units over strong's features;
+- **cards**: :data:`UNITS` units over strong's features and the raw view (:data:`VIEW_INPUTS`): the side's hand, the
+  set, the hand it leaves and the opponent's hidden cards kind by kind, the castle, the table of castles, the
+  placement point, the counts and sizes, without strong's summaries of them.
 
-Printed for each: the test decisions' mean expected value under the fitted softmax, beside the shipped
-weights' and the mean of each decision's best candidate value (an upper bound that the rollouts' noise
-inflates: the best of several noisy means), and how often the model's top move is the search's best
-candidate.  Printed, never asserted.  Measured here on two cores (``--games 300``, 2026-11-27, about
-7 minutes a rule set), test values:
+Two targets: ``--target value`` fits the improvement's plain objective, the expected value of the softmax under the
+search's values; ``--target step`` the cross-entropy from a search step's policy, proportional to ``start ** alpha
+* exp(Q / tau)`` (``--alpha``, ``--tau``), as the improvement's regularised fit does.  Printed for each: the test
+decisions' mean expected value under the fitted softmax, beside the start's and the mean of each decision's best
+candidate value (an upper bound that the rollouts' noise inflates: the best of several noisy means; the noise-free
+gain of the search's pick is ``bench_regret.py``'s), the same on the fitted decisions, and how often the model's
+top move is the search's best candidate.  Printed, never asserted.
 
-============  =======  ======  ========  =========  ======  ======  ======  ==============
-rules         shipped  linear  by point  quadratic  read    new     value   best candidate
-============  =======  ======  ========  =========  ======  ======  ======  ==============
-advanced      0.5201   0.5210  0.5203    0.5201     0.5225  0.5208  0.5209  0.6416
-classic2021   0.5066   0.5058  0.5075    0.5100     0.5074  0.5053  0.5057  0.6436
-============  =======  ======  ========  =========  ======  ======  ======  ==============
+Measured here from classic2021's shipped network (2026-11-30, ``--games 600 --workers 2``: 17,513 decisions to fit,
+7,400 to test; each line about 5 minutes of self-play, then 10 s for the linear residual, 2 to 4 minutes for each
+network), the test decisions' expected value (the start: 0.5091; the best candidate, noise-inflated: 0.6609; the
+start's top move is the search's best at 0.224 of them):
 
-(An earlier run, on the weights before the last improvements: advanced 0.5201, 0.5204, 0.5206, 0.5213;
-classic2021 0.5016, 0.5017, 0.5025, 0.5020.)  No model gains more than 0.005 of a game's value a
-placement over the linear one, which is about what the split of the games moves them: what the search
-finds at a placement is not a function of these features, of strong's own reading of bets, of the
-opponent's answer capacity or of where a castle stands in the line (the value column: 2026-11-27, the
-same command, the other columns as before) that more weights would learn from this many rollouts.  The
-search's edge is in the deal it plays out, which a model of the view would have to carry much more of.
+==========================  ======  =======  ======
+target                      linear  network  cards
+==========================  ======  =======  ======
+value                       0.5086  0.5088   0.5090
+step, alpha 0, tau 0.02     0.4552  0.4673   0.4722
+step, alpha 1, tau 0.004    0.5090  0.5098   0.5091
+==========================  ======  =======  ======
+
+On the fitted decisions the networks gain at most 0.006 (``cards``, the last target: 0.5133 against the start's
+0.5076), and none of it holds on the test decisions.  The value target hardly moves a start that is nearly sure of
+its moves (the gradient of its expected value vanishes there: ``tests/test_bench_capacity.py`` shows it on a toy);
+the greedy step (alpha 0) does move it, towards the search's noisy picks, and loses 0.037 to 0.054 a placement: the
+raw cards do a little better than strong's features (0.4722 against 0.4673) and the features better than a linear
+score, but no model learns where the search's pick is the better one.  Yet that pick, valued again on other rollouts,
+wins 0.093 a placement more than the start (``bench_regret.py``).  So what one ply of search on strong's play finds
+is not learnt from thousands of its placements by a small model of the side's view, strong's summaries or the raw
+cards alike; a policy that plays it needs far more data (the network is fitted on hundreds of games, AlphaZero's on
+millions of positions) or the search itself.
+
+Before the shipped networks (2026-11-27, from the linear weights, the value target, ``--games 300``) the linear
+residual models gained at most 0.0024 at test: advanced 0.5201 (start), 0.5210 (linear), 0.5203 (by point),
+0.5201 (quadratic), 0.5225 (read), 0.5208 (new), 0.5209 (value), best candidate 0.6416; classic2021 0.5066,
+0.5058, 0.5075, 0.5100, 0.5074, 0.5053, 0.5057, 0.6436.
 """
 
 from __future__ import annotations
@@ -53,9 +72,10 @@ import argparse
 import math
 import random
 import sys
+import time
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -63,54 +83,104 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from guyenne_explore.cli.common import rules_arg  # noqa: E402
-from guyenne_explore.analysis.policies.improvement import Decision, Recorder, recorded_game  # noqa: E402
+from guyenne_explore.analysis.policies.improvement import Decision, Recorder, recorded_game, scores  # noqa: E402
 from guyenne_explore.analysis.policies.heuristic import TEMPERATURE, Facts, battle_terms, facts  # noqa: E402
 from guyenne_explore.analysis.compiled.policy_codes import FEATURES  # noqa: E402
 from guyenne_explore.analysis.policies.strong import Strong, edge  # noqa: E402
 from guyenne_explore.analysis.policies.train import default_start  # noqa: E402
+from guyenne_explore.analysis.policies.weights import read_model  # noqa: E402
 from guyenne_explore.engine import (ENGLISH, FRENCH, HERO, NEUTRAL, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, Hooks, Move,  # noqa: E402
-                                        Position, Rules, SideView, battle_of, play, side_score)
+                                        Position, Rules, SYMBOLS, SideView, battle_of, play, side_score)
 from pools import stopping_pool  # noqa: E402
 
-Stacked = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+Stacked = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+#: the rectified units of the two network models (``network``, ``cards``)
+UNITS = 32
+#: the pull of a residual's numbers towards 0 (its inputs standardised)
+PULL = 1e-4
+#: the fit's most L-BFGS steps
+STEPS = 300
 
 
-def stack(rows: Sequence[tuple[np.ndarray, np.ndarray]]) -> Stacked:
-    """Decisions' rows one above the other: features, values, each decision's first row, each row's decision."""
-    phi = np.concatenate([f for f, _ in rows])
-    values = np.concatenate([v for _, v in rows])
-    sizes = [len(v) for _, v in rows]
-    return phi, values, np.cumsum([0] + sizes[:-1]), np.repeat(np.arange(len(rows)), sizes)
+def stack(rows: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> Stacked:
+    """Decisions' rows one above the other: a model's inputs, the start model's scores over the temperature, the
+    values, each decision's first row, each row's decision."""
+    x = np.concatenate([r for r, _, _ in rows])
+    base = np.concatenate([b for _, b, _ in rows])
+    values = np.concatenate([v for _, _, v in rows])
+    sizes = [len(v) for _, _, v in rows]
+    return x, base, values, np.cumsum([0] + sizes[:-1]), np.repeat(np.arange(len(rows)), sizes)
 
 
-def expected(s: Stacked, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each decision's expected value under the softmax of ``w``, and each row's probability."""
-    phi, values, firsts, of = s
-    z = phi @ w / TEMPERATURE
+def softmax(s: Stacked, z: np.ndarray) -> np.ndarray:
+    """Each row's probability under the softmax of the logits ``z`` within its decision."""
+    _, _, _, firsts, of = s
     e = np.exp(z - np.maximum.reduceat(z, firsts)[of])
-    p = e / np.add.reduceat(e, firsts)[of]
-    return np.add.reduceat(p * values, firsts), p
+    return e / np.add.reduceat(e, firsts)[of]
 
 
-def fit(s: Stacked, start: np.ndarray, pull: np.ndarray) -> np.ndarray:
-    """The weights of the best mean expected value, less ``pull . (w - start)^2`` (the improvement's fit)."""
-    from scipy.optimize import minimize
-
-    phi, values, _, of = s
-
-    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
-        ev, p = expected(s, w)
-        grad = -(phi.T @ (p * (values - ev[of]))) / TEMPERATURE / len(ev)
-        d = w - start
-        return -float(ev.mean()) + float(pull @ (d * d)), grad + 2 * pull * d
-
-    return minimize(loss, start, jac=True, method="L-BFGS-B", options={"maxiter": 500}).x
+def expected(s: Stacked, z: np.ndarray) -> np.ndarray:
+    """Each decision's expected value under the softmax of ``z``."""
+    return np.add.reduceat(softmax(s, z) * s[2], s[3])
 
 
-def agreement(s: Stacked, w: np.ndarray) -> float:
-    """How often the top move of ``w`` is (one of) the search's best candidates."""
-    phi, values, firsts, _ = s
-    z = phi @ w
+class Residual:
+    """A score added to the start model's: ``a . x`` plus, with ``units``, ``v . max(0, U x + b)``, over a model's
+    inputs ``x`` standardised by the fitted decisions' mean and spread; all 0 at first, so a model starts exactly
+    where the start model plays."""
+
+    def __init__(self, width: int, units: int, mean: np.ndarray, spread: np.ndarray, seed: int = 0) -> None:
+        self.width, self.units, self.mean, self.spread = width, units, mean, spread
+        rng = np.random.default_rng(seed)  # the units' input weights start apart (with v at 0, still no change)
+        self.theta = np.concatenate([np.zeros(width), rng.normal(0, width ** -0.5, width * units), np.zeros(2 * units)])
+
+    def parts(self, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        w, u = self.width, self.units
+        return theta[:w], theta[w:w + w * u].reshape(w, u), theta[w + w * u:w + w * u + u], theta[w + w * u + u:]
+
+    def logits(self, s: Stacked, theta: np.ndarray | None = None) -> np.ndarray:
+        a, inputs, biases, outputs = self.parts(self.theta if theta is None else theta)
+        x = (s[0] - self.mean) / self.spread
+        return s[1] + (x @ a + np.maximum(x @ inputs + biases, 0.0) @ outputs) / TEMPERATURE
+
+    def fit(self, s: Stacked, target: np.ndarray | None) -> None:
+        """The numbers that maximise the decisions' mean expected value (``target`` None: the improvement's plain
+        fit), or that minimise the cross-entropy from ``target``'s probabilities (a step's policy), less
+        :data:`PULL` times their squares."""
+        from scipy.optimize import minimize
+
+        x = (s[0] - self.mean) / self.spread
+        values, firsts, of = s[2], s[3], s[4]
+        count = len(firsts)
+
+        def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
+            a, inputs, biases, outputs = self.parts(theta)
+            hidden = x @ inputs + biases
+            active = np.maximum(hidden, 0.0)
+            z = s[1] + (x @ a + active @ outputs) / TEMPERATURE
+            p = softmax(s, z)
+            if target is None:
+                ev = np.add.reduceat(p * values, firsts)
+                value, by_score = -float(ev.sum()) / count, -(p * (values - ev[of])) / TEMPERATURE / count
+            else:
+                top = np.maximum.reduceat(z, firsts)[of]
+                log_p = z - top - np.log(np.add.reduceat(np.exp(z - top), firsts))[of]
+                value, by_score = -float((target * log_p).sum()) / count, (p - target) / TEMPERATURE / count
+            by_unit = np.outer(by_score, outputs) * (hidden > 0)
+            grad = np.concatenate([x.T @ by_score, (x.T @ by_unit).ravel(), by_unit.sum(axis=0), active.T @ by_score])
+            return value + PULL * float(theta @ theta), grad + 2 * PULL * theta
+
+        self.theta = minimize(loss, self.theta, jac=True, method="L-BFGS-B", options={"maxiter": STEPS}).x
+
+
+def step_policy(s: Stacked, alpha: float, tau: float) -> np.ndarray:
+    """Each row's probability under a search step's policy, proportional to ``start ** alpha * exp(Q / tau)``."""
+    return softmax(s, alpha * s[1] + s[2] / tau)
+
+
+def agreement(s: Stacked, z: np.ndarray) -> float:
+    """How often the top move of the logits ``z`` is (one of) the search's best candidates."""
+    values, firsts = s[2], s[3]
     ends = list(firsts[1:]) + [len(z)]
     return float(np.mean([values[a + np.argmax(z[a:b])] == values[a:b].max() for a, b in zip(firsts, ends)]))
 
@@ -135,7 +205,8 @@ def candidates(view: SideView, move: Move, known: Facts) -> tuple[float, ...]:
     cap = (max(1, left - 1) if view.to_play == OPEN_FIRST else left) if opening else 0
     cards = move.cards
     if opening and not cards[HERO] and cap == 1:
-        sizes = tuple(1 if b == battle else n for b, n in enumerate(known.opponent_placed_sizes))
+        theirs = known.opponent_placed_sizes
+        sizes = (1 if battle == 0 else theirs[0], 1 if battle == 1 else theirs[1])
         p *= _logistic(edge(cards, battle, rel, known._replace(opponent_placed_sizes=sizes))) / _logistic(
             edge(cards, battle, rel, known))
     one = 1.0 if opening and cap == 1 else 0.0
@@ -269,13 +340,42 @@ def value_table(rows: Sequence[tuple[Table, float]]) -> Callable[[Table, int], f
     return lambda table, side: english(table) if side == ENGLISH else 1 - english(table)
 
 
+#: the raw view of a placement that the ``cards`` model reads (:func:`view_inputs`), a number each: for each kind of
+#: card (2 to 5 and the hero), the side's hand, the set placed, the hand it leaves and the opponent's cards out of
+#: sight (:attr:`~guyenne_explore.engine.SideView.opponent_hidden`, the record's shown discard taken out); the
+#: castle (one of six); the table of castles (1 the side's, -1 the opponent's, 0 neutral); the placement point (one
+#: of four); then the castle's control, the opponent's count at this battle and at the other, its hand and deck,
+#: the side's deck, the round, the set's size and total
+VIEW_INPUTS = (tuple(f"{what} {kind}" for what in ("hand", "set", "left", "hidden") for kind in SYMBOLS)
+               + tuple(f"castle {c + 1}" for c in range(6)) + tuple(f"table {c + 1}" for c in range(6))
+               + PLACEMENTS + ("control", "their count here", "their count there", "their hand", "their deck",
+                               "deck", "round", "size", "total"))
+
+
+def view_inputs(view: SideView, move: Move) -> tuple[float, ...]:
+    """:data:`VIEW_INPUTS` of a placement: what the side may see, raw, without strong's features' summaries (its
+    chance to win the battle, the worth of the cards): whether a model over the cards themselves learns more of the
+    search's choices."""
+    battle = battle_of(view.to_play)
+    assert battle is not None
+    castle = _castle(view, move)
+    hand, cards = tuple(view.hand), tuple(move.cards)
+    table = [1.0 if c == view.side else -1.0 if c == 1 - view.side else 0.0 for c in view.castles]
+    return (hand + cards + tuple(h - c for h, c in zip(hand, cards)) + tuple(view.opponent_hidden)
+            + tuple(1.0 if c == castle else 0.0 for c in range(6)) + tuple((table + [0.0] * 6)[:6])
+            + tuple(1.0 if view.to_play == p else 0.0 for p in PLACEMENTS)
+            + (table[castle], view.opponent_placed_sizes[battle], view.opponent_placed_sizes[1 - battle],
+               sum(view.opponent.hand_sizes), view.opponent.deck_size, view.deck_size, view.round, move.cards.size,
+               move.cards.total))
+
+
 class _Described(Recorder):
     """The improvement's recorder (the same decisions and values), which also keeps each legal placement's
-    :func:`candidates` and :func:`battle_key`."""
+    :func:`candidates`, :func:`battle_key`, tables of castles if won or lost and :func:`view_inputs`."""
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
-        self.more: list[tuple[np.ndarray, list[Key], list[tuple[Table, Table, int]]]] = []
+        self.more: list[tuple[np.ndarray, list[Key], list[tuple[Table, Table, int]], np.ndarray]] = []
 
     def _record(self, view: SideView) -> None:
         kept = len(self.decisions)
@@ -284,7 +384,8 @@ class _Described(Recorder):
             known = facts(view)
             moves = list(view.legal_moves)
             self.more.append((np.array([candidates(view, m, known) for m in moves]), [battle_key(view, m) for m in moves],
-                              [_if_won_or_lost(view, m) for m in moves]))
+                              [_if_won_or_lost(view, m) for m in moves],
+                              np.array([view_inputs(view, m) for m in moves], np.float64)))
 
 
 def _if_won_or_lost(view: SideView, move: Move) -> tuple[Table, Table, int]:
@@ -293,59 +394,62 @@ def _if_won_or_lost(view: SideView, move: Move) -> tuple[Table, Table, int]:
     return t[:c] + (view.side,) + t[c + 1:], t[:c] + (1 - view.side,) + t[c + 1:], view.side
 
 
-Described = tuple[Decision, np.ndarray, list[Key], list[tuple[Table, Table, int]]]
+class Described(NamedTuple):
+    """A decision of the improvement's self-play with what the models read beyond strong's features."""
+
+    decision: Decision
+    more: np.ndarray
+    keys: list[Key]
+    places: list[tuple[Table, Table, int]]
+    raw: np.ndarray
 
 
 def described_play(rules: Any, weights: Sequence[float], seed: int, game: int) -> list[Described]:
     """``analysis.policies.improvement.self_play``'s game ``game`` of iteration 0 (the same decisions and values), each
-    decision with its placements' candidate features, table keys and tables of castles if won or lost."""
+    decision with its placements' candidate features, table keys, tables of castles if won or lost and raw view."""
     recorder = recorded_game(rules, weights, seed, 0, game, recorder=_Described)
     assert isinstance(recorder, _Described)
-    return [(d, more, keys, places) for d, (more, keys, places) in zip(recorder.decisions, recorder.more)]
+    return [Described(d, *more) for d, more in zip(recorder.decisions, recorder.more)]
 
 
-Model = tuple[Callable[[Described], np.ndarray], np.ndarray, np.ndarray]
+Model = tuple[Callable[[Described], np.ndarray], int]
 
 
-def models(w0: np.ndarray, mean: np.ndarray, spread: np.ndarray, table: Callable[[Key], float],
-           value: Callable[[Table, int], float]) -> dict[str, Model]:
-    """Each model: its rows from a decision, its start (where it plays as the shipped weights) and its pull."""
-    n = len(w0)
-    pairs = np.triu_indices(n)
-    scale = max(float(np.abs(w0).mean()), 1.0)
+def models(table: Callable[[Key], float], value: Callable[[Table, int], float]) -> dict[str, Model]:
+    """Each model: its inputs from a decision and its rectified units (0: a linear residual)."""
+    n = len(FEATURES)
 
     def by_point(row: Described) -> np.ndarray:
-        d = row[0]
+        d = row.decision
         out = np.zeros((len(d.values), 4 * n))
         k = PLACEMENTS.index(d.point)
         out[:, k * n:(k + 1) * n] = d.features
         return out
 
     def quadratic(row: Described) -> np.ndarray:
-        d = row[0]
-        z = (d.features - mean) / spread
-        return np.hstack([d.features, (z[:, :, None] * z[:, None, :])[:, pairs[0], pairs[1]]])
+        f = row.decision.features
+        pairs = np.triu_indices(n)
+        return np.hstack([f, (f[:, :, None] * f[:, None, :])[:, pairs[0], pairs[1]]])
 
     def read(row: Described) -> np.ndarray:
-        d, _more, keys, _places = row
-        p = np.array([table(k) for k in keys])
-        return np.hstack([d.features, p[:, None], (p * d.features[:, FEATURES.index("stake")])[:, None]])
+        f = row.decision.features
+        p = np.array([table(k) for k in row.keys])
+        return np.hstack([f, p[:, None], (p * f[:, FEATURES.index("stake")])[:, None]])
 
     def future(row: Described) -> np.ndarray:
-        d, places = row[0], row[3]
-        f = np.array([value(won, side) - value(lost, side) for won, lost, side in places])
-        p = d.features[:, FEATURES.index("chance")]
-        return np.hstack([d.features, f[:, None], (p * f)[:, None]])
+        f = row.decision.features
+        g = np.array([value(won, side) - value(lost, side) for won, lost, side in row.places])
+        return np.hstack([f, g[:, None], (f[:, FEATURES.index("chance")] * g)[:, None]])
 
-    q, k = len(pairs[0]), len(NEW_FEATURES)
-    near = np.full(n, 1e-3 / scale ** 2)
-    return {"linear": (lambda row: row[0].features, w0, near),
-            "by point": (by_point, np.tile(w0, 4), np.full(4 * n, 1e-3 / scale ** 2)),
-            "quadratic": (quadratic, np.concatenate([w0, np.zeros(q)]), np.concatenate([near, np.full(q, 1e-3)])),
-            "read": (read, np.concatenate([w0, np.zeros(2)]), np.full(n + 2, 1e-3 / scale ** 2)),
-            "new": (lambda row: np.hstack([row[0].features, row[1]]), np.concatenate([w0, np.zeros(k)]),
-                    np.full(n + k, 1e-3 / scale ** 2)),
-            "value": (future, np.concatenate([w0, np.zeros(2)]), np.full(n + 2, 1e-3 / scale ** 2))}
+    return {"linear": (lambda row: row.decision.features, 0), "by point": (by_point, 0), "quadratic": (quadratic, 0),
+            "read": (read, 0), "new": (lambda row: np.hstack([row.decision.features, row.more]), 0),
+            "value": (future, 0), "network": (lambda row: row.decision.features, UNITS),
+            "cards": (lambda row: np.hstack([row.decision.features, row.raw]), UNITS)}
+
+
+def _unmade(*_: Any) -> float:
+    """A table no model asked for: reading it is a slip."""
+    raise AssertionError("this table was not made: no model asked for it")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -354,32 +458,52 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=300, help="self-play games")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--start", help="a weights file to start from, a mixture's first member (default: the one strong plays "
+                                    "under the rules)")
+    ap.add_argument("--models", help="only these models, comma-separated")
+    ap.add_argument("--target", choices=("value", "step"), default="value",
+                    help="value: the expected value, as the improvement's plain fit; step: the cross-entropy from a "
+                         "search step's policy, start ** alpha * exp(Q / tau)")
+    ap.add_argument("--alpha", type=float, default=0.0, help="the step's weight of the start's policy")
+    ap.add_argument("--tau", type=float, default=0.02, help="the step's temperature over the search's values")
     ap.add_argument("--table-games", type=int, default=TABLE_GAMES, help="self-play games of the read table")
     args = ap.parse_args(argv)
     rules = rules_arg(args.rules)
-    w0 = np.array(default_start(rules))
+    w0 = read_model(Path(args.start)).weights if args.start else default_start(rules)
+    known = list(models(_unmade, _unmade))
+    names = known if args.models is None else [n.strip() for n in args.models.split(",")]
+    if unknown := [n for n in names if n not in known]:
+        ap.error(f"--models: no model {', '.join(unknown)}; the models are {', '.join(known)}")
     with stopping_pool(args.workers) as pool:
-        table = read_table([row for game in pool.map(battles, [rules.to_json()] * args.table_games,
-                                                              range(args.table_games))
-                            for row in game])
-        value = value_table([row for game in pool.map(tables, [rules.to_json()] * args.table_games,
-                                                              range(args.table_games)) for row in game])
+        jobs = [rules.to_json()] * args.table_games, range(args.table_games)
+        table = read_table([r for g in pool.map(battles, *jobs) for r in g]) if "read" in names else None
+        value = value_table([r for g in pool.map(tables, *jobs) for r in g]) if "value" in names else None
         games = list(pool.map(described_play, [rules.to_json()] * args.games, [tuple(w0)] * args.games,
                               [args.seed] * args.games, range(args.games)))
+    chosen = models(table or _unmade, value or _unmade)
     cut = int(len(games) * 0.7)
-    train_games, test_games = [d for g in games[:cut] for d in g], [d for g in games[cut:] for d in g]
-    every = np.concatenate([d.features for d, *_ in train_games])
-    mean, spread = every.mean(0), every.std(0) + 1e-9
-    print(f"{args.rules}: {len(train_games)} decisions to fit ({cut} games), {len(test_games)} to test")
-    for name, (rows, start, pull) in models(w0, mean, spread, table, value).items():
-        fitting = stack([(rows(d), d[0].values) for d in train_games])
-        testing = stack([(rows(d), d[0].values) for d in test_games])
-        w = fit(fitting, start, pull)
-        shipped = expected(testing, start)[0].mean()
-        best = float(np.mean([d.values.max() for d, *_ in test_games]))
-        print(f"  {name:>9}: test value {expected(testing, w)[0].mean():.4f} (shipped weights {shipped:.4f}, "
-              f"best candidate {best:.4f}); fit {expected(fitting, w)[0].mean():.4f}; top move the search's best "
-              f"{agreement(testing, w):.3f} (shipped {agreement(testing, start):.3f})")
+    fitted, tested = [d for g in games[:cut] for d in g], [d for g in games[cut:] for d in g]
+    print(f"{args.rules}: {len(fitted)} decisions to fit ({cut} games), {len(tested)} to test; target "
+          + ("the expected value" if args.target == "value" else f"a step's policy, alpha {args.alpha}, tau {args.tau}"))
+
+    def stacked(rows_of: Callable[[Described], np.ndarray], part: list[Described]) -> Stacked:
+        return stack([(rows_of(d), scores(w0, d.decision.features) / TEMPERATURE, d.decision.values) for d in part])
+
+    for name in names:
+        rows_of, units = chosen[name]
+        fitting, testing = stacked(rows_of, fitted), stacked(rows_of, tested)
+        mean, spread = fitting[0].mean(0), fitting[0].std(0)
+        spread[spread < 1e-6] = 1.0  # an input (nearly) the same in every row stays as it is
+        model = Residual(fitting[0].shape[1], units, mean, spread)
+        t = time.perf_counter()
+        model.fit(fitting, None if args.target == "value" else step_policy(fitting, args.alpha, args.tau))
+        best = float(np.maximum.reduceat(testing[2], testing[3]).mean())
+        print(f"  {name:>9}: test value {expected(testing, model.logits(testing)).mean():.4f} (the start "
+              f"{expected(testing, testing[1]).mean():.4f}, best candidate {best:.4f}); fitted "
+              f"{expected(fitting, model.logits(fitting)).mean():.4f} (the start {expected(fitting, fitting[1]).mean():.4f}); "
+              f"top move the search's best "
+              f"{agreement(testing, model.logits(testing)):.3f} (the start {agreement(testing, testing[1]):.3f}); "
+              f"{time.perf_counter() - t:.0f} s", flush=True)
 
 
 if __name__ == "__main__":

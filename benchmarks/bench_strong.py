@@ -130,7 +130,8 @@ Knowing the exact weights is worth 0.045 to 0.063 to it; the rest of its edge (0
 shipped weights) is one ply of search on a model of a strong player, which the wrong file still is.  So
 hiding which weights play (a population drawn each game) would win back at most that share, while
 the learned policy itself gets closer to what a search on it finds: ``bench_capacity.py`` finds no
-function of these features, nor of three kinds of new ones, that learns more of the search's choices.
+function of these features, nor of three kinds of new ones, nor of the raw cards, that learns more of the
+search's choices.
 Where it stands among searches (``benchmarks/gauntlet.py --preset advanced --policies
 strong,search:400 --counters exploiter --games 100 --workers 2``, 200 games a pairing,
 2026-11-26): ``search:400`` beats strong 0.932 [0.889, 0.960] and the exploiter 0.780 [0.718, 0.832],

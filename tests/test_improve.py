@@ -341,3 +341,16 @@ def test_a_resumed_run_started_from_a_file_still_names_it_in_the_command(tmp_pat
     assert trained["start_trained"] == json.loads(start.read_text())["trained"]
     # the start's network is improved, not dropped (the run read its linear weights alone before)
     assert json.loads(out.read_text())["network"]["hidden"] == json.loads(start.read_text())["network"]["hidden"]
+
+
+@pytest.mark.parametrize("preset", ["classic2021", "advanced"])
+def test_a_models_scores_are_the_python_policys(preset):
+    """``improvement.scores`` (what a benchmark fits on top of) scores each placement as the Python twin does: the
+    linear score plus the network's term, here on the shipped network and its linear part alone."""
+    model = files.shipped(files.preset_file(Rules.preset(preset)))
+    assert hidden_units(model) > 0
+    phi = np.random.default_rng(3).normal(size=(40, len(FEATURES))) * 3
+    w, net = split(model)
+    for m in (model, w):
+        twin = np.array([linear(w, row) + (network_term(net, row) if m is model else 0.0) for row in phi])
+        assert np.allclose(im.scores(m, phi), twin, rtol=1e-9, atol=1e-9)

@@ -90,6 +90,11 @@ exploiter's edge the network's tells: under classic2021 the same exploiter with 
 played uniformly (``benchmarks/bench_exploit.py --responders exploiter-blind``) takes 0.839 [0.800, 0.872] from it
 over 400 games, as much as the one that reads them (0.838 over 800): its edge is one ply of search over
 ``strong``'s known play.
+Not that the search finds little: its pick, valued again on other rollouts, wins 0.093 a placement more than
+``strong``'s own under classic2021, 0.111 under advanced and 0.064 under expert (``benchmarks/bench_regret.py``).
+But no small model learns where: fitted to the search's values of 420 games' placements, a linear score, a network
+over ``strong``'s features and one over the raw cards all play the test placements no better than the start, and
+fitted to the search's greedy picks worse (``benchmarks/bench_capacity.py``).
 
 Reproducible: game ``g`` of iteration ``i`` is seeded by ``(seed, i, g)`` alone and the fit is
 deterministic, so the same seed and iterations give the same weights on any number of workers.
@@ -383,6 +388,15 @@ def _objective(decisions: Sequence[Decision], start: tuple[float, ...], regulari
         return value + regularisation * float(pull @ pull), grad + 2 * regularisation * pull / scale
 
     return loss, theta0
+
+
+def scores(model: Sequence[float], phi: np.ndarray) -> np.ndarray:
+    """Each placement's score under ``model`` from its features (rows of ``phi``), as the fit scores them, the
+    softmax's logits times its temperature: for a benchmark that fits more on top of a model
+    (``benchmarks/bench_capacity.py``)."""
+    units = hidden_units(model)
+    w, inputs, biases, outputs = _parts(_vector(model, units), units)
+    return np.asarray(phi @ w + np.maximum(phi @ inputs + biases, 0.0) @ outputs)
 
 
 def _vector(model: Sequence[float], units: int) -> np.ndarray:
