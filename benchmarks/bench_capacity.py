@@ -486,12 +486,15 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{args.rules}: {len(fitted)} decisions to fit ({cut} games), {len(tested)} to test; target "
           + ("the expected value" if args.target == "value" else f"a step's policy, alpha {args.alpha}, tau {args.tau}"))
 
-    def stacked(rows_of: Callable[[Described], np.ndarray], part: list[Described]) -> Stacked:
-        return stack([(rows_of(d), scores(w0, d.decision.features) / TEMPERATURE, d.decision.values) for d in part])
+    # the start's logits of each decision, worked out once for every model
+    starts = [[scores(w0, d.decision.features) / TEMPERATURE for d in part] for part in (fitted, tested)]
+
+    def stacked(rows_of: Callable[[Described], np.ndarray], part: list[Described], logits: list[np.ndarray]) -> Stacked:
+        return stack([(rows_of(d), z, d.decision.values) for d, z in zip(part, logits)])
 
     for name in names:
         rows_of, units = chosen[name]
-        fitting, testing = stacked(rows_of, fitted), stacked(rows_of, tested)
+        fitting, testing = stacked(rows_of, fitted, starts[0]), stacked(rows_of, tested, starts[1])
         mean, spread = fitting[0].mean(0), fitting[0].std(0)
         spread[spread < 1e-6] = 1.0  # an input (nearly) the same in every row stays as it is
         model = Residual(fitting[0].shape[1], units, mean, spread)

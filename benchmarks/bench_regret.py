@@ -57,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from guyenne_explore.cli.common import rules_arg  # noqa: E402
 from guyenne_explore.analysis.intervals import mean_interval  # noqa: E402
-from guyenne_explore.analysis.policies.improvement import EXPLORED, ROLLOUTS  # noqa: E402
+from guyenne_explore.analysis.policies.improvement import ROLLOUTS, explored  # noqa: E402
 from guyenne_explore.analysis.policies.search import ISMCTS  # noqa: E402
 from guyenne_explore.analysis.policies.strong import Strong  # noqa: E402
 from guyenne_explore.analysis.policies.mixture import Mixture  # noqa: E402
@@ -85,9 +85,9 @@ class ValuedTwice(Strong):
         return super().choose(view, rng)
 
     def _value(self, view: SideView) -> None:
-        explored = [m for m, _ in sorted(self._rest.weights(view), key=lambda mw: -mw[1])[:EXPLORED]]
-        first = self.search.candidate_values(view, self.search_rng.getrandbits(62), ROLLOUTS, explored)
-        again = self.search.candidate_values(view, self.search_rng.getrandbits(62), ROLLOUTS, explored)
+        also = explored(self, view)
+        first = self.search.candidate_values(view, self.search_rng.getrandbits(62), ROLLOUTS, also)
+        again = self.search.candidate_values(view, self.search_rng.getrandbits(62), ROLLOUTS, also)
         if not first or not again or len(first) < 2:
             return  # the compiled loop does not play from here, or there is no choice
         picked, second = max(first, key=lambda mv: mv[1])[0], dict(again)

@@ -238,9 +238,7 @@ class Recorder(Strong):
         return super().choose(view, rng)
 
     def _record(self, view: SideView) -> None:
-        # the heuristic strong itself plays away from placements (its own instance, the same moves)
-        explored = [m for m, _ in sorted(self._rest.weights(view), key=lambda mw: -mw[1])[:EXPLORED]]
-        valued = self.search.candidate_values(view, self.search_rng.getrandbits(62), ROLLOUTS, explored)
+        valued = self.search.candidate_values(view, self.search_rng.getrandbits(62), ROLLOUTS, explored(self, view))
         if valued is None or len(valued) < 2:
             return
         worst = min(v for _, v in valued)
@@ -251,6 +249,12 @@ class Recorder(Strong):
         known = seen_facts(view)
         phi = np.array([features(view, m, known) for m in moves], np.float64)
         self.decisions.append(Decision(phi, np.array([of.get(m, worst) for m in moves], np.float64), view.to_play))
+
+
+def explored(policy: Strong, view: SideView) -> list[Move]:
+    """The heuristic's :data:`EXPLORED` likeliest placements, which the search values beside ``strong``'s candidates
+    (the heuristic that ``policy`` plays away from placements: its own instance, the same moves)."""
+    return [m for m, _ in sorted(policy._rest.weights(view), key=lambda mw: -mw[1])[:EXPLORED]]
 
 
 def self_play(rules: Any, weights: Sequence[float], seed: int, iteration: int, game: int,
@@ -353,9 +357,8 @@ def _objective(decisions: Sequence[Decision], start: tuple[float, ...], regulari
     def policy(theta: np.ndarray) -> tuple[np.ndarray, Callable[[], np.ndarray], np.ndarray]:
         """Each placement's probability, its log-probability (a function: only a regularised fit asks for it) and the
         units' inputs."""
-        w, inputs, biases, outputs = _parts(theta, units)
-        hidden = phi @ inputs + biases  # a row a placement, a column a unit (none for a linear model)
-        z = (phi @ w + np.maximum(hidden, 0.0) @ outputs) / TEMPERATURE
+        score, hidden = _scored(theta, units, phi)
+        z = score / TEMPERATURE
         shifted = z - np.maximum.reduceat(z, firsts)[of]
         e = np.exp(shifted)
         total = np.add.reduceat(e, firsts)[of]
@@ -395,8 +398,15 @@ def scores(model: Sequence[float], phi: np.ndarray) -> np.ndarray:
     softmax's logits times its temperature: for a benchmark that fits more on top of a model
     (``benchmarks/bench_capacity.py``)."""
     units = hidden_units(model)
-    w, inputs, biases, outputs = _parts(_vector(model, units), units)
-    return np.asarray(phi @ w + np.maximum(phi @ inputs + biases, 0.0) @ outputs)
+    return _scored(_vector(model, units), units, phi)[0]
+
+
+def _scored(theta: np.ndarray, units: int, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's score under the fitted vector ``theta`` (``w . phi`` plus the network's term) and its units'
+    inputs (a row a placement, a column a unit; none for a linear model), which the fit's gradient reads."""
+    w, inputs, biases, outputs = _parts(theta, units)
+    hidden = phi @ inputs + biases
+    return phi @ w + np.maximum(hidden, 0.0) @ outputs, hidden
 
 
 def _vector(model: Sequence[float], units: int) -> np.ndarray:
