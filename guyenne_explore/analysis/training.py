@@ -1,5 +1,6 @@
 """The analysis' sub-door for training the learned policy: its weights trained by self-play
-(:mod:`.policies.train`), improved by the search (:mod:`.policies.improvement`), and read and written as files
+(:mod:`.policies.train`), improved by the search (:mod:`.policies.improvement`) or by the natural gradient of its
+own games (:mod:`.policies.natural`), and read and written as files
 (:mod:`.policies.weights`).  The floors above import the names below from here, not from those modules, which
 also serve the policies themselves.
 
@@ -14,6 +15,8 @@ from ..engine import Position, Rules
 from .planning import Plan, plan
 from .policies.improvement import (FIT_STEPS, IMPROVE_DEFAULTS, ImproveProgress, ImproveRun, Pace, check_improve, improve,
                                    iteration_games, self_play_seconds, write_improved)
+from .policies.natural import NATURAL_DEFAULTS, NaturalRun, check_natural, natural, write_natural
+from .policies.natural import iteration_seconds as natural_iteration_seconds
 from .policies.train import (GAMES, MINUTES, POPSIZE, TRAIN_DEFAULTS, Cost, Trained, TrainingProgress, check_training,
                              generation_games, read_state, start_model, start_record, train, training_pace,
                              write_weights)
@@ -24,6 +27,8 @@ __all__ = ["TRAIN_DEFAULTS", "Trained", "TrainingProgress", "check_training", "e
            "IMPROVE_DEFAULTS", "ImproveProgress", "ImproveRun", "Pace", "check_improve", "estimate_improve", "improve",
            "self_play_seconds", "FIT_STEPS",
            "write_improved",
+           "NATURAL_DEFAULTS", "NaturalRun", "check_natural", "natural", "natural_iteration_seconds",
+           "write_natural",
            "MAX_WEIGHTS_BYTES", "cache_file", "mix_files", "model_from_text", "read_model", "trained_preset"]
 
 

@@ -286,6 +286,11 @@ def build_parser() -> argparse.ArgumentParser:
     mx.set_defaults(func=training.cmd_mix)
     im = sub.add_parser("improve", help=_("improve strong's weights by its own search: self-play whose placements the "
                                           "search values, then a fit (cancellable, resumable)"))
+    im.add_argument("--method", choices=("search", "natural"), default="search",
+                    help=_("search: fit the weights to the search's values of self-play's placements (the default); "
+                           "natural: the natural policy gradient of compiled games against a league (itself, its start, "
+                           "strong-linear and the heuristic), one placement a game played again with other moves "
+                           "(default then 4 iterations of 200,000 games)"))
     im.add_argument("--rules", help=_("the preset or rules JSON to improve for (default with --resume: the run's)"))
     _vary_option(im)
     im.add_argument("--seed", type=read_seed, help=_("the seed: the same seed and iterations give the same weights "

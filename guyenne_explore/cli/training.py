@@ -156,6 +156,8 @@ def cmd_improve(args: argparse.Namespace) -> int:
     from ..analysis.training import (IMPROVE_DEFAULTS, ImproveRun, cache_file, check_improve, estimate_improve,
                                      FIT_STEPS, improve, self_play_seconds, write_improved)
 
+    if args.method == "natural":
+        return _natural(args)
     resumed, rules, start_from, origin = _weights_run(args, ImproveRun.read)
     saved = resumed.settings if resumed is not None else None
     seed = args.seed if args.seed is not None else saved.seed if saved else int(IMPROVE_DEFAULTS["seed"])
@@ -208,16 +210,82 @@ def cmd_improve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise Refused(str(exc)) from None
     write_improved(out, result, shown_rules, seed, games, iterations, origin, magnet, proximal)
+    return _wrote(args, out, state, rules, seed, result, "validation_score", _(
+        "wrote {path}: the weights of iteration {iteration}, validation score {score:.3f} against the heuristic and the "
+        "starting weights; play it with --policies {policy}"))
+
+
+def _wrote(args: argparse.Namespace, out: Any, state: Any, rules: Rules, seed: int, result: Any, score: str,
+           said: str) -> int:
+    """An improvement run's last word: its weights file, said in words (``said``) or as JSON (``--json``: the
+    result's score under the name ``score``)."""
     policy = f"strong@{out}"
     if args.json:
         print(json.dumps({"weights_file": str(out), "state": str(state), "policy": policy, "rules": rules.to_json(),
-                          "seed": seed, "iteration": result.generations, "validation_score": result.score,
+                          "seed": seed, "iteration": result.generations, score: result.score,
                           "weights": json.loads(out.read_text(encoding="utf-8"))["weights"]}, indent=1))
     else:
-        print(_("wrote {path}: the weights of iteration {iteration}, validation score {score:.3f} against the heuristic "
-                "and the starting weights; play it with --policies {policy}").format(
-            path=out, iteration=result.generations, score=result.score, policy=policy))
+        print(said.format(path=out, iteration=result.generations, score=result.score, policy=policy))
     return EXIT_OK
+
+
+def _natural(args: argparse.Namespace) -> int:
+    """``improve --method natural``: the natural policy gradient of strong's own compiled games
+    (:mod:`..analysis.policies.natural`), said, shown, stopped and resumed as the search's method is."""
+    from pathlib import Path
+
+    from ..analysis.training import (NATURAL_DEFAULTS, NaturalRun, cache_file, check_natural, natural,
+                                     natural_iteration_seconds, write_natural)
+
+    for option, value in (("--magnet", args.magnet), ("--proximal", args.proximal), ("--scheduler", args.scheduler)):
+        if value is not None:
+            raise Refused(_("{option}: only with --method search").format(option=option))
+    if args.workers not in (None, 1):
+        raise Refused(_("--workers: --method natural plays its compiled games in this process"))
+    resumed, rules, start_from, origin = _weights_run(args, NaturalRun.read)
+    saved = resumed.settings if resumed is not None else None
+    seed = args.seed if args.seed is not None else saved.seed if saved else int(NATURAL_DEFAULTS["seed"])
+    games = args.games or (saved.games if saved else int(NATURAL_DEFAULTS["games"]))
+    iterations = args.iterations or int(NATURAL_DEFAULTS["iterations"])
+    out = Path(args.out) if args.out else cache_file(rules)
+    state = Path(args.resume) if args.resume else out.with_name(out.name + ".natural")
+    shown_rules = _shown_rules(rules)
+    try:
+        check_natural(rules, seed, iterations, games, start_from)
+        prepare_fast_path()  # before the pace is measured
+        done = resumed.iteration if resumed is not None else 0
+        pace = natural_iteration_seconds(rules, games, start_from)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    seconds = pace * (iterations - done)
+    said = ngettext("improving strong for {rules} by the natural gradient of its own games: {iterations} iteration of "
+                    "{games} games against a league, each with one placement played again with other moves; {duration} at "
+                    "the pace measured here",
+                    "improving strong for {rules} by the natural gradient of its own games: {iterations} iterations of "
+                    "{games} games against a league, each with one placement played again with other moves; {duration} at "
+                    "the pace measured here", iterations).format(
+        rules=shown_rules, iterations=iterations, games=plain_count(games), duration=plain_duration(seconds))
+
+    def line(p: Any) -> str:
+        return _("iteration {number} of {planned} ({game} of {games} games, then the steps' matches): best {best:.3f} "
+                 "against the league (the starting weights, strong-linear and the heuristic), {left} left").format(
+            number=p.iteration + 1, planned=p.iterations, game=plain_count(min(p.game, p.games)),
+            games=plain_count(p.games), best=p.best, left=time_left(p.seconds_left, seconds, p.seconds))
+
+    def stopped() -> str:
+        return (_("the run is saved after each iteration in {state}: --resume {state} continues it").format(state=state)
+                if state.exists() else _("stopped before its first iteration: nothing to resume"))
+
+    try:
+        result = long_run(args, said, line, lambda executor, progress: natural(
+            rules, seed, iterations, games, start_from=start_from, progress=progress, state=state, resume=resumed,
+            origin=origin, pace=pace), engine_played=False, stopped=stopped)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    write_natural(out, result, shown_rules, seed, games, iterations, origin)
+    return _wrote(args, out, state, rules, seed, result, "league_score", _(
+        "wrote {path}: the weights of iteration {iteration}, {score:.3f} against the league (the starting weights, "
+        "strong-linear and the heuristic); play it with --policies {policy}"))
 
 
 def cmd_mix(args: argparse.Namespace) -> int:

@@ -41,7 +41,8 @@ from .layout import (BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, DRAW
                      PRE_DISCARD, REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD, SCORING,
                      SETUP, TEAM, TEAM_ORDER, TEAM_SPLIT, TRACE_HEAD, CONCEDE)
 from .policy_codes import HEURISTIC, STRONG
-from .strong_kernel import CLASS_SIZE, NET_SIZE, SET_SIZE
+from .strong_kernel import (CLASS_SIZE, N_AT, N_FEATURES, NET_SIZE, RECORD_COLUMNS, R_DECISIONS, R_FORCE_AT, R_FORCE_MOVE,
+                            R_GAME, R_OVERFLOW, R_ROWS, R_SEEN, SET_SIZE)
 from .strong_kernel import choose_placement as choose_strong_placement
 
 # numba's type stubs list only its public options: each decorator passing the private ``_nrt=False``
@@ -389,13 +390,14 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
 
 
 @njit(cache=True, error_model="numpy")
-def scratch(n_kinds, max_sum, scoring, pile_cards):
+def scratch(n_kinds, max_sum, scoring, pile_cards, recorder):
     """The games' scratch: the scores (then the castles' stakes), listed weights and moves, castles and
     chosen bluffs of the heuristic's placement (:data:`~.heuristic.MAX_MOVES` entries), its per set and
     class table and candidate sets, the pools of both sides and their keys, the memo of chances by
     sum and its keys, two card sets, a table's scores and the pick, both sides' draw piles (of up
     to ``pile_cards`` cards, :func:`.kernel.new_piles`), then the learned policy's features of each set and
-    its network's inputs by set and by castle class, in flat rows (:mod:`.strong_kernel`).  Without a side that ``scoring``
+    its network's inputs by set and by castle class, in flat rows (:mod:`.strong_kernel`), and last the ``recorder``'s
+    three buffers (:func:`no_recorder`'s where no self-play is recorded).  Without a side that ``scoring``
     its moves, the policy's parts have no room (uniform games allocate next to nothing)."""
     moves = MAX_MOVES if scoring else 0
     options = MAX_OPTIONS if scoring else 0
@@ -407,16 +409,28 @@ def scratch(n_kinds, max_sum, scoring, pile_cards):
             np.full(memo, -1, np.int64), np.zeros(n_kinds, np.int64), np.zeros(n_kinds, np.int64),
             np.zeros(3, np.int64), np.zeros(2, np.int64), np.zeros((2, pile_cards + 2), np.int64),
             np.empty(NET_SIZE if scoring else 0, np.float64), np.empty(SET_SIZE if scoring else 0, np.float64),
-            np.empty(CLASS_SIZE if scoring else 0, np.float64))
+            np.empty(CLASS_SIZE if scoring else 0, np.float64), recorder[0], recorder[1], recorder[2])
+
+
+@njit(cache=True, error_model="numpy")
+def no_recorder():
+    """The recorder's buffers where nothing is recorded: no room (:data:`.strong_kernel.RECORD_COLUMNS`)."""
+    return (np.zeros((0, N_FEATURES), np.float32), np.zeros((0, len(RECORD_COLUMNS)), np.int64),
+            np.zeros(0, np.int64))
 
 
 @njit(cache=True, error_model="numpy")
 def _scratch_of(z0, pl0, vals, codes, tables):
+    return _scratch_recording(z0, pl0, vals, codes, tables, no_recorder())
+
+
+@njit(cache=True, error_model="numpy")
+def _scratch_recording(z0, pl0, vals, codes, tables, recorder):
     scoring = codes[0] != 0 or codes[1] != 0
     cards = 0  # the most cards a side owns (a pile holds at most these; a team's HAND_OF_1 is within its HAND)
     for side in range(2):
         cards = max(cards, z0[side, :HAND_OF_1].sum() + pl0[side].sum())
-    return scratch(vals.shape[0], tables[4][T_MAX_SUM] if scoring else 0, scoring, cards)
+    return scratch(vals.shape[0], tables[4][T_MAX_SUM] if scoring else 0, scoring, cards, recorder)
 
 
 @njit(cache=True, error_model="numpy")
@@ -467,6 +481,56 @@ def play_serial(z0, pl0, cs0, sc0, rp, vals, opt, points, codes, params, tables,
         sc[:] = sc0
         kn.seed_stream(rng, seed, np.uint64(start + g))
         play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out[g], leaders, ways, trace, tpos,
+             log, lpos, work)
+
+
+@njit(cache=True, error_model="numpy")
+def play_recorded(z0, pl0, cs0, sc0, rp, vals, opt, points, codes, params, tables, seed, start, count, max_rounds,
+                  ways_width, out, phi, decisions, at):
+    """:func:`play_serial`, with the learned policy's placements recorded (:mod:`.recording`): every legal move's
+    features into ``phi``, each decision's row into ``decisions``, ``at`` where they stand
+    (:data:`.strong_kernel.R_ROWS`...).  Returns the games played whole; where a game's decision finds no room, the
+    buffers are left as they were before that game and it stops there (the caller plays on into new buffers).  The
+    games are the same as unrecorded: recording draws no random number."""
+    z, pl, cs, sc = z0.copy(), pl0.copy(), cs0.copy(), sc0.copy()
+    rng, leaders, ways, trace, tpos, log, lpos = untraced_buffers(vals, max_rounds, ways_width)
+    work = _scratch_recording(z0, pl0, vals, codes, tables, (phi, decisions, at))
+    for g in range(count):
+        rows, made = at[R_ROWS], at[R_DECISIONS]
+        at[R_GAME], at[R_SEEN] = g, 0
+        z[:] = z0
+        pl[:] = pl0
+        cs[:] = cs0
+        sc[:] = sc0
+        kn.seed_stream(rng, seed, np.uint64(start + g))
+        play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out[g], leaders, ways, trace, tpos,
+             log, lpos, work)
+        if at[R_OVERFLOW]:
+            at[R_ROWS], at[R_DECISIONS], at[R_OVERFLOW] = rows, made, 0
+            return g
+    return count
+
+
+@njit(cache=True, error_model="numpy")
+def play_forced(z0, pl0, cs0, sc0, rp, vals, opt, points, codes, params, tables, seed, games, force_at, force_move,
+                max_rounds, ways_width, out):
+    """Game ``games[i]`` of the batch ``seed`` for each i, with the move of index ``force_move[i]`` (in the recorded
+    order, :mod:`.recording`) played at the learned policy's placement ``force_at[i]`` of the game instead of the
+    policy's: the game is the same up to there, and its random numbers go on after it as they would have (the
+    policy draws its pick, then plays the forced move), so two such games differ by that move alone."""
+    z, pl, cs, sc = z0.copy(), pl0.copy(), cs0.copy(), sc0.copy()
+    rng, leaders, ways, trace, tpos, log, lpos = untraced_buffers(vals, max_rounds, ways_width)
+    at = np.zeros(N_AT, np.int64)
+    work = _scratch_recording(z0, pl0, vals, codes, tables,
+                              (np.zeros((0, N_FEATURES), np.float32), np.zeros((0, len(RECORD_COLUMNS)), np.int64), at))
+    for i in range(games.shape[0]):
+        at[R_SEEN], at[R_FORCE_AT], at[R_FORCE_MOVE] = 0, force_at[i], force_move[i]
+        z[:] = z0
+        pl[:] = pl0
+        cs[:] = cs0
+        sc[:] = sc0
+        kn.seed_stream(rng, seed, np.uint64(games[i]))
+        play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out[i], leaders, ways, trace, tpos,
              log, lpos, work)
 
 

@@ -50,6 +50,17 @@ SET_SIZE = MAX_HIDDEN * ROW
 #: the third: for each castle class c1 present, each unit's inputs from the set's and the class's groups summed (unit
 #: j's row at ``(c1 * MAX_HIDDEN + j) * ROW``), as every move at a castle of the class adds them
 CLASS_SIZE = 3 * MAX_HIDDEN * ROW
+#: the recorder's buffers (``loop.scratch``'s last three arrays; empty but where a self-play is recorded,
+#: :mod:`.recording`): the features of every legal placement, a row a move, in float32; a row a decision, these columns
+#: (the game's index in the call, the side, the placement point, its first feature row, its moves, the move chosen,
+#: its whole-number weight and their total: the behaviour policy's probability); and where the two stand
+RECORD_COLUMNS = ("game", "side", "point", "first", "moves", "chosen", "weight", "total")
+D_GAME, D_SIDE, D_POINT, D_FIRST, D_MOVES, D_CHOSEN, D_WEIGHT, D_TOTAL = range(len(RECORD_COLUMNS))
+#: the positions' array: feature rows and decisions written, the game under way (set by the caller), 1 once a
+#: decision found no room (nothing more is written), the learned policy's placements so far in the game, and the
+#: index of a placement at which the move of index ``R_FORCE_MOVE`` is played instead of the policy's (-1: none)
+R_ROWS, R_DECISIONS, R_GAME, R_OVERFLOW, R_SEEN, R_FORCE_AT, R_FORCE_MOVE = range(7)
+N_AT = 7
 # network_terms sums a move's stake group in this order
 assert G_STAKE == (F_GAIN, F_STAKE, F_RISK)
 
@@ -149,21 +160,13 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     for c1 in range(3):
         if not present & (1 << c1):
             continue
-        adj = 0.5 if c1 == 1 else (-0.5 if c1 == 2 else 0.0)
         for r in range(n_opt):
             row = first_row + r
-            t = rowi[row, I_SUM]
-            z_edge = 0.0
-            if t < 0:  # the hero is in the set
-                p = 1.0 - (0.0 if c1 == 1 else hero_here)
-            else:
-                edge = t - count * mean + adj
-                z_edge = edge / scale
-                p = (1.0 - hero_here) / (1.0 + np.exp(-z_edge))
-            mc = rowi[row, I_CODE]
+            p, removal, z_edge = class_terms(c1, rowi[row, I_SUM], loss[c1, rowi[row, I_CODE]], hero_here, count,
+                                             mean, scale)
             f = net[r:NET_OUT:ROW]
             f[F_CHANCE] = p
-            f[F_REMOVAL] = p * loss[c1, mc, 1] + (1 - p) * loss[c1, mc, 0]
+            f[F_REMOVAL] = removal
             f[F_OWN] = 1.0 if c1 == 1 else 0.0
             f[F_THEIRS] = 1.0 if c1 == 2 else 0.0
             f[F_EDGE] = z_edge
@@ -176,11 +179,20 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
             class_inputs(net, cards_in, units, n_opt, hid, c1)
     # ... and the castle's stake: a move's score is (cards + class) + stake
     code0 = table_code(cs, points)
+    rec_phi, rec_decisions, rec_at = work[19], work[20], work[21]
+    recording = rec_decisions.shape[0] > 0 and rec_at[R_OVERFLOW] == 0  # (no recorder: no room, no positions)
+    if recording and (rec_at[R_DECISIONS] >= rec_decisions.shape[0]
+                      or rec_at[R_ROWS] + n_c * n_opt > rec_phi.shape[0]):
+        rec_at[R_OVERFLOW] = 1  # full: the caller plays this game again into new buffers
+        recording = False
     n = 0
     for j in range(n_c):
         castle = mcastle[j]
         stake = castle_stake(cs, castle, side, code0, ue, uf, rp, points, res, hp[P_WIN_WEIGHT])
         c1 = _class(cs[castle], side)
+        if recording:
+            record_features(rec_phi, rec_at[R_ROWS] + n, net, c1, stake, part[c1, 0], n_opt, first_row, rowi,
+                            loss[c1], hero_here, count, mean, scale)
         for r in range(n_opt):
             gain, risk = gain_risk(stake, part[c1, 0, r])
             s = 0.0
@@ -193,11 +205,69 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
         n += n_opt
     _softmax(scores, n, hp[P_TEMPERATURE], hp[P_RESOLUTION], wts)
     move = _pick(wts, n, rng, out_pick)
+    if rec_at.shape[0] > 0:  # a recorded self-play: this placement's index in the game, and a move forced there
+        seen = rec_at[R_SEEN]
+        rec_at[R_SEEN] = seen + 1
+        if seen == rec_at[R_FORCE_AT] and rec_at[R_FORCE_MOVE] < n:
+            move = rec_at[R_FORCE_MOVE]  # (after the pick: the game's random numbers go on as they would have)
+    if recording:
+        record_decision(rec_decisions, rec_at, side, phase, n, move, wts)
     j = move // n_opt
     row = first_row + move - j * n_opt
     for k in range(nk):
         chosen[k] = cards[row, k]
     return mcastle[j] if opening else -1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def class_terms(c1, total, losses, hero_here, count, mean, scale):
+    """A set's features with a castle of class ``c1`` (:data:`.policy_codes.G_CLASS`'s chance, removal and edge): from
+    its valued ``total`` (negative: the hero is in it), its class's removal ``losses`` (lost if the battle is lost, and
+    won), the chance the opponent answers with its hero and the pool of its cards (``count`` of them expected, their
+    ``mean`` value and ``scale`` the spread of their sum).  Worked out in one place for the score and the recorder."""
+    z_edge = 0.0
+    if total < 0:  # the hero is in the set
+        p = 1.0 - (0.0 if c1 == 1 else hero_here)
+    else:
+        adj = 0.5 if c1 == 1 else (-0.5 if c1 == 2 else 0.0)
+        z_edge = (total - count * mean + adj) / scale
+        p = (1.0 - hero_here) / (1.0 + np.exp(-z_edge))
+    return p, p * losses[1] + (1 - p) * losses[0], z_edge
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def record_features(rec_phi, at, net, c1, stake, chance, n_opt, first_row, rowi, class_loss, hero_here, count, mean,
+                    scale):
+    """Each move's features at one castle (of class ``c1``, its ``stake``) into ``rec_phi``'s rows ``at..``, a row a
+    set in the decision's order: the set's own from ``net``'s rows, the class's and the stake's worked out again (the
+    score keeps them by group, not by move; ``class_loss``, the class's removal losses by the set's code).  What a
+    recorded self-play keeps (:mod:`.recording`)."""
+    for r in range(n_opt):
+        row = rec_phi[at + r]
+        for k in G_CARDS:
+            row[k] = net[k * ROW + r]
+        rows = rowi[first_row + r]
+        _p, removal, z_edge = class_terms(c1, rows[I_SUM], class_loss[rows[I_CODE]], hero_here, count, mean, scale)
+        gain, risk = gain_risk(stake, chance[r])
+        row[F_CHANCE], row[F_REMOVAL], row[F_EDGE] = chance[r], removal, z_edge
+        row[F_OWN] = 1.0 if c1 == 1 else 0.0
+        row[F_THEIRS] = 1.0 if c1 == 2 else 0.0
+        row[F_GAIN], row[F_STAKE], row[F_RISK] = gain, stake, risk
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def record_decision(rec_decisions, rec_at, side, phase, n, move, wts):
+    """The decision's row (:data:`RECORD_COLUMNS`) after its ``n`` moves' features, and the buffers' positions moved
+    on."""
+    i = rec_at[R_DECISIONS]
+    total = 0
+    for k in range(n):
+        total += wts[k]
+    d = rec_decisions[i]
+    d[D_GAME], d[D_SIDE], d[D_POINT], d[D_FIRST], d[D_MOVES] = rec_at[R_GAME], side, phase, rec_at[R_ROWS], n
+    d[D_CHOSEN], d[D_WEIGHT], d[D_TOTAL] = move, wts[move], total
+    rec_at[R_ROWS] += n
+    rec_at[R_DECISIONS] = i + 1
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]

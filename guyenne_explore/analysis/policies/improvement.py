@@ -173,9 +173,10 @@ class ImproveSettings(NamedTuple):
 
 
 class ImproveProgress(NamedTuple):
-    """Where a run stands: iterations done of ``iterations``, games of the one under way, seconds spent
-    and left (None until a game has been timed), the best validation score so far; while the iteration's weights are
-    fitted to its games, the fit's steps done (``fit_step``, of at most :data:`FIT_STEPS`; None while it plays)."""
+    """Where a run stands: iterations done of ``iterations``, games of the one under way, seconds spent and left (None
+    until a game has been timed), the best validation score so far (a natural-gradient run's: against its league,
+    :mod:`.natural`); while the iteration's weights are fitted to its games, the fit's steps done (``fit_step``, of at
+    most :data:`FIT_STEPS`; None while it plays)."""
 
     iteration: int
     iterations: int
@@ -447,14 +448,9 @@ class ImproveRun:
     def save(self, path: Path) -> None:
         """Write the state whole (a reader never sees half a file)."""
         s = self.settings
-        data = {"format": STATE_FORMAT, "features": list(FEATURES), "rules": s.rules, "seed": s.seed,
-                "games": s.games, "x0": list(s.x0), "magnet": s.magnet, "proximal": s.proximal,
-                "iteration": self.iteration, "weights": list(self.weights),
-                "best": {"weights": list(self.best.weights), "score": self.best.score,
-                         "iteration": self.best.generations}, "origin": self.origin}
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(tmp, path)
+        write_state(path, {"format": STATE_FORMAT, **run_json(s.rules, s.seed, s.games, s.x0, self.iteration,
+                                                             self.weights, self.best, self.origin),
+                           "magnet": s.magnet, "proximal": s.proximal})
 
     @classmethod
     def read(cls, path: Path) -> "ImproveRun":
@@ -466,17 +462,37 @@ class ImproveRun:
             settings = ImproveSettings(data["rules"], int(data["seed"]), int(data["games"]),
                                        checked_weights(None, data["x0"]), float(data.get("magnet", 0.0)),
                                        float(data.get("proximal", 0.0)))
-            best = Trained(checked_weights(None, data["best"]["weights"]), float(data["best"]["score"]),
-                           int(data["best"]["iteration"]))
-            origin = data.get("origin")
-            if origin is None and isinstance(data.get("start"), str):  # a state that kept the start's name alone
-                origin = {"started_from": data["start"]}
-            if origin is not None and not isinstance(origin.get("started_from"), str):
-                raise ValueError(gettext("another layout or other features than this version's"))
-            return cls(settings, int(data["iteration"]), checked_weights(None, data["weights"]), best, origin)
+            return cls(settings, *run_fields(data))
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ValueError(gettext("--resume: {path} is no improvement run of this version ({error})").format(
                 path=path, error=getattr(exc, "strerror", None) or exc)) from None
+
+
+def run_json(rules: Any, seed: int, games: int, x0: Sequence[float], iteration: int, weights: Sequence[float],
+             best: Trained, origin: dict[str, Any] | None) -> dict[str, Any]:
+    """A run's state as JSON, the fields every method's run has (:class:`ImproveRun`, :class:`.natural.NaturalRun`)."""
+    return {"features": list(FEATURES), "rules": rules, "seed": seed, "games": games, "x0": list(x0),
+            "iteration": iteration, "weights": list(weights),
+            "best": {"weights": list(best.weights), "score": best.score, "iteration": best.generations}, "origin": origin}
+
+
+def run_fields(data: dict[str, Any]) -> tuple[int, tuple[float, ...], Trained, dict[str, Any] | None]:
+    """The iteration, weights, best and origin of a run's state (:func:`run_json`); a ValueError where they are not."""
+    best = Trained(checked_weights(None, data["best"]["weights"]), float(data["best"]["score"]),
+                   int(data["best"]["iteration"]))
+    origin = data.get("origin")
+    if origin is None and isinstance(data.get("start"), str):  # a state that kept the start's name alone
+        origin = {"started_from": data["start"]}
+    if origin is not None and not isinstance(origin.get("started_from"), str):
+        raise ValueError(gettext("another layout or other features than this version's"))
+    return int(data["iteration"]), checked_weights(None, data["weights"]), best, origin
+
+
+def write_state(path: Path, data: dict[str, Any]) -> None:
+    """Write a run's state whole: a reader never sees half a file."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data), encoding="utf-8")
+    os.replace(tmp, path)
 
 
 def improve(rules: Rules, seed: int, iterations: int, games: int = int(IMPROVE_DEFAULTS["games"]),
