@@ -168,3 +168,16 @@ def test_against_a_learned_opponent_only_the_learner_s_placements_are_played_aga
         made = recorded_games(Position.start(rules), nt.CHUNK, 5, sides, start_index=chunk * nt.CHUNK)
         first = np.searchsorted(made.column("game"), games - chunk * nt.CHUNK)
         assert (made.column("side")[first + force_at] == seat).all()
+
+
+def test_cancel_stops_the_line_search_after_the_match_under_way(quick):
+    rules = Rules.from_json("classic2021")
+    asked = []
+
+    def progress(p):
+        asked.append(p)
+        return p.game <= p.games  # the first word from the line search's matches cancels
+
+    result = nt.natural(rules, 4, 2, games=200, progress=progress)
+    assert result.cancelled and result.generations == 0
+    assert asked[-1].game > asked[-1].games and sum(p.game > p.games for p in asked) == 1

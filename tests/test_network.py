@@ -254,7 +254,8 @@ def test_each_presets_network_records_the_commands_that_train_it_again(preset):
     linear file (by its path in the source tree), the seed and generations that give it again; a file trained
     further from the preset's own file (a robust run; its own team split, then the whole model) records each step
     before it (``start_trained``), each naming the preset's file as its start, so the steps run in order from a
-    checkout give it again; a step may be an ``improve`` run from the preset's file (expert's second member).  A
+    checkout give it again; a step may be an ``improve`` run from the preset's file (expert's second member; advanced's
+    last, by ``--method natural``).  A
     mixture's members each so (a run from the preset's file starts from its first member), and the mixture the ``mix``
     command that forms it from them."""
     rules = Rules.preset(preset)
@@ -274,8 +275,9 @@ def test_each_presets_network_records_the_commands_that_train_it_again(preset):
         *later, first = steps
         for step in [*later, first]:
             assert f"--rules {preset} " in step["command"]
-            if step.get("method") == "improve":  # an improvement keeps its start's network as it is
-                assert step["command"].startswith("guyenne-explore improve ") and step is not first
+            if step.get("method") in ("improve", "natural"):  # an improvement keeps its start's network's shape
+                assert step["command"].startswith("guyenne-explore improve " if step["method"] == "improve" else
+                                                  "guyenne-explore improve --method natural ") and step is not first
                 assert f"--iterations {step['iterations']} " in step["command"]
             else:
                 assert f"--hidden {hidden}" in step["command"]
