@@ -176,7 +176,8 @@ def test_explorer_app_in_chromium(tmp_path):
                 box.fill('{"rules": {"preset": []}}')
                 page.click('button:has-text("Load JSON")')
                 page.wait_for_selector('.guyenne-problem:has-text("the JSON was not loaded")')
-                assert "refused" in page.inner_text(".guyenne-builder-summary")
+                # (the header is another widget: its new text may reach the page a moment after the problem's)
+                page.wait_for_selector('.guyenne-builder-summary:has-text("refused")')
                 assert box.input_value() == '{"rules": {"preset": []}}'
                 assert "FEEEE." in page.get_attribute(".guyenne-table-board", "data-notation")
                 page.set_viewport_size({"width": 1280, "height": 800})

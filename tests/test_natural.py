@@ -119,7 +119,9 @@ def test_the_command_writes_weights_that_say_how_to_make_them_again(tmp_path, ca
     out = tmp_path / "w.json"
     assert main(["improve", "--method", "natural", "--rules", "classic2021", "--games", "200", "--iterations", "1",
                  "--seed", "3", "--out", str(out), "--json"]) == 0
-    said = json.loads(capsys.readouterr().out)
+    printed = capsys.readouterr()
+    said = json.loads(printed.out)
+    assert "measuring the pace here" in printed.err and "improving strong for classic2021" in printed.err  # cost first
     trained = json.loads(out.read_text())["trained"]
     assert trained["method"] == "natural" and said["policy"] == f"strong@{out}"
     assert trained["command"] == ("guyenne-explore improve --method natural --rules classic2021 --seed 3 "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from ..engine import Rules, RulesError
@@ -254,6 +255,8 @@ def _natural(args: argparse.Namespace) -> int:
         check_natural(rules, seed, iterations, games, start_from)
         prepare_fast_path()  # before the pace is measured
         done = resumed.iteration if resumed is not None else 0
+        print(_("measuring the pace here (a first run compiles the recorded games first: about a minute)..."),
+              file=sys.stderr, flush=True)
         pace = natural_iteration_seconds(rules, games, start_from)
     except ValueError as exc:
         raise Refused(str(exc)) from None
