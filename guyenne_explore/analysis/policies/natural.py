@@ -44,9 +44,11 @@ after 3 iterations, league     0.510 [0.500, 0.520]  0.707 [0.698, 0.716]   0.99
 Under classic2021 the league's natural gradient makes ``strong`` a little stronger against every opponent it meets,
 and no harder for one ply of search to exploit; under advanced about as strong, and a little harder: the model
 exploiter takes 0.548 [0.513, 0.582] from it over 800 other games (``--seed 2027``), 0.547 over the 1,200, where it
-took 0.581 from its start.  Advanced's shipped network is this run (the command in its file, from the network
-before it).  What one ply of search wins at a placement lies mostly outside what a step of these numbers expresses
-(``benchmarks/bench_capacity.py`` fitted the search's values and found the same).
+took 0.581 from its start; a best response trained for 10 minutes against it still takes 0.953 [0.935, 0.965]
+(``benchmarks/bench_network.py --best-response 10``, 0.935 from its start).  Advanced's shipped network is this run
+(the command in its file, from the network before it).  What one ply of search wins at a placement lies mostly
+outside what a step of these numbers expresses (``benchmarks/bench_capacity.py`` fitted the search's values and found
+the same).
 
 Reproducible: iteration ``i``'s games are seeded by ``(seed, i)`` and its draws by a generator of the same, so the
 same seed and iterations give the same weights; resumable from the JSON state written after every iteration;
