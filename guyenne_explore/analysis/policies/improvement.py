@@ -488,6 +488,16 @@ def run_fields(data: dict[str, Any]) -> tuple[int, tuple[float, ...], Trained, d
     return int(data["iteration"]), checked_weights(None, data["weights"]), best, origin
 
 
+def kept(run: Any, valid: float, state: Path | None, always: bool = False) -> None:
+    """An iteration's end, for a run of either method (:class:`ImproveRun`, :class:`.natural.NaturalRun`): its weights
+    become the best when their validation score ``valid`` beats the best's (``always``: a regularised run's, which
+    answers with its last), and the run is saved in ``state``."""
+    if always or valid > run.best.score:
+        run.best = Trained(run.weights, valid, run.iteration)
+    if state is not None:
+        run.save(state)
+
+
 def write_state(path: Path, data: dict[str, Any]) -> None:
     """Write a run's state whole: a reader never sees half a file."""
     tmp = path.with_name(path.name + ".tmp")
@@ -562,11 +572,7 @@ def improve(rules: Rules, seed: int, iterations: int, games: int = int(IMPROVE_D
                 decisions += _spread(executor, settings.rules, run.weights, seed, run.iteration, games, ask)
             run.weights = fitted(decisions)
             run.iteration += 1
-            valid = validation(settings.rules, run.weights, settings.x0, seed)
-            if settings.regularised or valid > run.best.score:
-                run.best = Trained(run.weights, valid, run.iteration)
-            if state is not None:
-                run.save(state)
+            kept(run, validation(settings.rules, run.weights, settings.x0, seed), state, settings.regularised)
     except Cancelled:
         return Trained(run.best.weights, run.best.score, run.best.generations, True)
     return run.best

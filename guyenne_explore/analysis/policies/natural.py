@@ -74,7 +74,7 @@ from ..compiled.recording import Recorded, forced_games, recorded_games
 from ..compiled.rollout import play_summaries
 from ..compiled.strong_kernel import D_CHOSEN, D_FIRST, D_MOVES, D_SIDE
 from .heuristic import TEMPERATURE, Heuristic
-from .improvement import ImproveProgress, _parts, _scored, _vector, run_fields, run_json, write_state
+from .improvement import ImproveProgress, _parts, _scored, _vector, kept, run_fields, run_json, write_state
 from .network import hidden_units
 from .strong import Strong, checked_weights
 from .train import Trained, default_start
@@ -379,12 +379,8 @@ def natural(rules: Rules, seed: int, iterations: int, games: int = int(NATURAL_D
             run.weights = line_search(rules, run.weights, found.step, first_size(sample, run.weights, found.step),
                                       (now, *fixed), _seed(seed, i) + 1, lambda j: told(games + j * MATCH_GAMES))
             run.iteration += 1
-            valid = league_score(rules, run.weights, fixed, VALIDATION_GAMES, valid_seed,
-                                 lambda: told(games + matches))
-            if valid > run.best.score:
-                run.best = Trained(run.weights, valid, run.iteration)
-            if state is not None:
-                run.save(state)
+            kept(run, league_score(rules, run.weights, fixed, VALIDATION_GAMES, valid_seed, lambda: told(games + matches)),
+                 state)
     except Cancelled:
         return Trained(run.best.weights, run.best.score, run.best.generations, True)
     return run.best
