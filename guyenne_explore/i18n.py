@@ -177,7 +177,7 @@ def capitalised(text: str) -> str:
 
 __all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "LanguageError", "NP_", "N_", "capitalised",
            "check_language", "current_language", "gettext", "locale_language", "ngettext", "pgettext", "point_name",
-           "plain_count", "plain_duration", "plain_size", "set_language",
+           "plain_count", "plain_duration", "plain_percent", "plain_size", "set_language",
            "side_noun", "side_title", "translator"]
 
 
@@ -219,6 +219,13 @@ def number_separators(lang: str | None = None) -> str:
 
     lang = lang or current_language()
     return get_decimal_symbol(lang) + get_group_symbol(lang)
+
+
+def plain_percent(share: float, lang: str | None = None) -> str:
+    """A share of a whole in whole percent, as the language writes it: "40%", "40\u00a0%"."""
+    from babel.numbers import format_percent
+
+    return format_percent(share, locale=lang or current_language())
 
 
 def plain_estimate(value: float, low: float | None = None, high: float | None = None, lang: str | None = None) -> str:

@@ -13,6 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import bench_natural as bn  # noqa: E402
+import bench_network  # noqa: E402
 
 from guyenne_explore.analysis.compiled.recording import recorded_games  # noqa: E402
 from guyenne_explore.analysis.policies.improvement import _vector  # noqa: E402
@@ -76,3 +77,14 @@ def test_a_perturbation_names_a_feature():
     assert bn.perturbed((1.0,) * 22, "gain:0.5")[0] == 0.5
     with pytest.raises(SystemExit, match="no feature 'gian'"):
         bn.perturbed((1.0,) * 22, "gian:0.5")
+
+
+def test_respond_prints_the_response_after_each_iteration_then_how_both_place(monkeypatch, capsys):
+    from guyenne_explore.analysis.policies import natural
+
+    monkeypatch.setattr(natural, "RESPONSE_GAMES", 400)
+    monkeypatch.setattr(bench_network, "play", lambda *args, **kwargs: None)  # the styles' engine games: none here
+    bn.main(["--rules", "advanced", "--respond", "2", "--match", "20"])
+    out = capsys.readouterr().out
+    assert out.count("against the policy") == 2 and "iteration 2," in out
+    assert "the response against strong-linear" in out

@@ -80,7 +80,7 @@ def test_a_level_whose_counter_strategies_are_not_found_yet_is_exploited_first(m
 
     asked = []
 
-    def exploit(start, level, games, seed, progress=None, stop=None):
+    def exploit(start, level, games, seed, progress=None, stop=None, training=None):
         asked.append((level, games))
         return _found(level, 0.8, 0.7, 0.9, games)
 

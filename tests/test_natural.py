@@ -10,6 +10,7 @@ import json
 import numpy as np
 import pytest
 
+from guyenne_explore.analysis.cancel import Cancelled
 from guyenne_explore.analysis.compiled.recording import recorded_games
 from guyenne_explore.analysis.policies import natural as nt
 from guyenne_explore.analysis.policies.improvement import ImproveRun, ImproveSettings, _scored, _vector
@@ -183,3 +184,25 @@ def test_cancel_stops_the_line_search_after_the_match_under_way(quick):
     result = nt.natural(rules, 4, 2, games=200, progress=progress)
     assert result.cancelled and result.generations == 0
     assert asked[-1].game > asked[-1].games and sum(p.game > p.games for p in asked) == 1
+
+
+def test_a_best_response_is_trained_against_the_frozen_policy_alone_and_is_the_same_for_the_same_seed(monkeypatch):
+    rules = Rules.from_json("advanced")
+    met, shares, after = [], [], []
+    real = nt.paired_direction
+    monkeypatch.setattr(nt, "paired_direction", lambda *a, **k: met.append(k["opponents"]) or real(*a, **k))
+    target = Strong()
+    found = nt.respond(rules, target, 5, iterations=2, games=400, tell=shares.append,
+                       each=lambda i, w: after.append((i, w)))
+    assert len(met) == 2 and all(len(o) == 1 and o[0] == target.compiled(rules) for o in met)  # the target alone
+    assert [i for i, _ in after] == [0, 1] and after[-1][1] == found
+    assert shares == sorted(shares) and 0 <= shares[0] and shares[-1] <= 1
+    assert nt.respond(rules, target, 5, iterations=2, games=400) == found
+
+
+def test_a_best_responses_training_stops_where_its_tell_raises():
+    def tell(share):
+        raise Cancelled()
+
+    with pytest.raises(Cancelled):
+        nt.respond(Rules.from_json("advanced"), Strong(), 5, iterations=1, games=400, tell=tell)
