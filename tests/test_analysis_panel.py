@@ -350,7 +350,7 @@ def test_the_cost_of_sampled_games_is_said_before_run_where_the_analysis_surely_
     panel.english_policy.value, panel.method.value = "uniform", "sample"  # compiled games
     assert panel.cost.value == "Run analysis samples 1,000 games: under a second here."
     # before the fast path is compiled, a search's first run compiles it, each part's seconds added: said too
-    monkeypatch.setattr(warm, "pending", lambda games=warm.EVERY_GAME: list(warm.STEPS))
+    monkeypatch.setattr(warm, "pending", lambda games=warm.EVERY_GAME: [s for s in warm.STEPS if s.serves in games])
     monkeypatch.setattr(run_controls, "needs_compiling", lambda: True)
     panel.english_policy.value, panel.games.value = "search", 10
     assert panel.cost.value.endswith("The first run prepares the fast path first: about 1 minute, once.")

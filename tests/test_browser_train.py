@@ -25,7 +25,7 @@ def test_the_variant_lab_shows_the_training_cost_then_trains_until_cancelled(tmp
             lab.get_by_label("English", exact=True).select_option("strong, trained for this variant")
             training = lab.locator(".guyenne-training")
             training.locator(":text('Training strong for this variant takes')").wait_for()
-            assert "games a second measured here" in training.inner_text()
+            assert "at the pace measured here" in training.inner_text()
             assert not (tmp_path / "cache").exists()  # the cost is shown before anything is trained
             training.locator("button", has_text="Train strong for this variant").click()
             page.wait_for_selector(".guyenne-training .widget-label:has-text('left')", timeout=120_000)

@@ -36,10 +36,15 @@ def test_prepare_compiles_the_pending_parts_in_order_and_says_each(monkeypatch):
     steps = tuple(s._replace(run=lambda s=s: ran.append(s.what)) for s in warm.STEPS)
     monkeypatch.setattr(warm, "STEPS", steps)
     monkeypatch.setattr(warm, "step_ready", lambda step, exact=True: step is steps[0])
-    assert warm.pending() == list(steps[1:]) and ran == []  # asking runs nothing
+    analysis = [s for s in steps[1:] if s.serves != "training"]  # a training's recorded games: the install's alone
+    assert warm.pending() == analysis and ran == []  # asking runs nothing
+    assert warm.pending(warm.EVERY_STEP) == list(steps[1:]) and steps[-1].serves == "training"
     warm.prepare(lambda step, i, n: said.append((step.what, i, n)))
+    assert ran == [s.what for s in analysis]
+    assert said == [(step.what, i, len(analysis)) for i, step in enumerate(analysis, 1)]
+    ran.clear()
+    warm.prepare(games=warm.EVERY_STEP)  # the install's warming (and the launch scripts'): every step
     assert ran == [s.what for s in steps[1:]]
-    assert said == [(step.what, i, len(steps) - 1) for i, step in enumerate(steps[1:], 1)]
 
 
 def test_a_run_that_has_to_compile_names_each_part_with_a_count(monkeypatch):

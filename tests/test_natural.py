@@ -206,3 +206,20 @@ def test_a_best_responses_training_stops_where_its_tell_raises():
 
     with pytest.raises(Cancelled):
         nt.respond(Rules.from_json("advanced"), Strong(), 5, iterations=1, games=400, tell=tell)
+
+
+def test_the_pace_of_an_iteration_leaves_out_what_a_call_costs_whatever_its_games(monkeypatch):
+    clock = [0.0]
+    monkeypatch.setattr(nt.time, "perf_counter", lambda: clock[0])
+
+    def paired(rules, model, games, seed):  # 0.2 s a call, 0.1 s a chunk
+        clock[0] += 0.2 + 0.1 * games / nt.CHUNK
+
+    def match(rules, model, other, games, seed):  # 0.5 s a call, 1 ms a game
+        clock[0] += 0.5 + 0.001 * 2 * games
+
+    monkeypatch.setattr(nt, "paired_direction", paired)
+    monkeypatch.setattr(nt, "match", match)
+    seconds = nt.iteration_seconds(Rules.from_json("advanced"), 200_000)
+    matches = 2 * (nt.MATCH_GAMES * (nt.STEPS + 3) + nt.VALIDATION_GAMES * 3)
+    assert seconds == pytest.approx(0.1 * 1000 + 0.001 * matches)

@@ -338,3 +338,13 @@ def test_the_validation_measures_a_mean_against_the_heuristic_and_the_start():
     against_start = train.score(start, settings.x0, Strong(settings.x0).compiled(), 40, 3 + train.VALIDATION)
     assert against_heuristic > 0.9 and 0.3 < against_start < 0.7
     assert train.validation(start, settings.x0, settings) == pytest.approx((against_heuristic + against_start) / 2)
+
+
+def test_without_cma_the_command_says_which_extra_installs_it(monkeypatch, capsys):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "cma" else real(name, *a))
+    assert main(["train", "--rules", "advanced", "--generations", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "cma package, which the train extra installs" in err and "Traceback" not in err

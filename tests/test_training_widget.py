@@ -1,12 +1,15 @@
-"""A panel's training of strong for a variant: Train runs the generations its cost promised, and what it shows
-follows a language switch made while it was hidden.  The training itself is replaced by a stand-in here
-(tests/test_train.py trains for real)."""
+"""A panel's training of strong for a variant: Train runs the iterations its cost promised at the pace it showed,
+continues a cancelled run, and what it shows follows a language switch made while it was hidden.  The training is
+replaced by a stand-in in most tests here; one trains for real, its matches cut short (tests/test_natural.py tests
+the method itself)."""
 
+import json
 from types import SimpleNamespace
 
 import pytest
 
-from guyenne_explore.analysis.policies.train import Cost
+from guyenne_explore.analysis.policies import natural as nt
+from guyenne_explore.analysis.policies.train import Trained, default_start
 from guyenne_explore.i18n import set_language
 from guyenne_explore.engine.rules import Rules
 from guyenne_explore.widgets import training as module
@@ -15,31 +18,44 @@ from guyenne_explore.widgets.training import StrongTraining
 TINY = Rules.from_json({"preset": "advanced", "hand_size": 5})
 
 
+def _cancelled_after(state, iterations):
+    """A run's state saved after ``iterations`` iterations, as a cancelled run leaves it."""
+    rules = Rules.from_json({"preset": "advanced", "hand_size": 5})
+    run = nt.NaturalRun(nt.NaturalSettings(rules.to_json(), 1, 200_000, default_start(rules)), iterations)
+    state.parent.mkdir(parents=True, exist_ok=True)
+    run.save(state)
+
+
 @pytest.fixture
 def stand_in(monkeypatch, tmp_path):
-    """Each measure of the cost finds a different pace (7 generations, then 99...); ``asked`` records the
-    generations each training was asked for, and every training is cancelled after 3."""
+    """Each measure of the pace finds another (30 s an iteration, then 99 s...); ``asked`` records the iterations
+    each training was asked for and the pace it was given, and every training is cancelled after 3 iterations."""
     monkeypatch.setenv("GUYENNE_CACHE", str(tmp_path))
-    paces = iter([7, 99, 99, 99])
-    monkeypatch.setattr(module, "estimate_training", lambda *a, **k: Cost(1_200, 3_456.0, next(paces), 600.0))
-    monkeypatch.setattr(module, "local_cores", lambda: 1)
-    asked: list[int] = []
+    paces = iter([30.0, 99.0, 99.0, 99.0])
+    monkeypatch.setattr(module, "natural_iteration_seconds", lambda *a, **k: next(paces))
+    asked: list[tuple[int, float]] = []
 
-    def train(*args, generations, **kwargs):
-        asked.append(generations)
-        return SimpleNamespace(cancelled=True, generations=3)
+    def natural(rules, seed, iterations, games, *, state, pace, **kwargs):
+        asked.append((iterations, pace))
+        _cancelled_after(state, 3)
+        return Trained(default_start(rules), 0.5, 3, True)
 
-    monkeypatch.setattr(module, "train", train)
+    monkeypatch.setattr(module, "natural", natural)
     return asked
 
 
-def test_train_runs_the_generations_its_cost_showed(stand_in):
+def test_train_runs_the_iterations_its_cost_showed_at_the_pace_it_showed(stand_in):
     training = StrongTraining()
     training.show(TINY, True)
-    assert "7 generations of 1,200 games, at 3,456 games a second" in training.cost.value
+    assert ("Training strong for this variant takes about 2 minutes on one core: 4 iterations of 200,000 of its own "
+            "games") in training.cost.value
     training.train(block=True)
-    assert stand_in == [7]  # not a second measure's 99
-    assert "cancelled after 3 generations" in training.controls.status.value
+    assert stand_in == [(4, 30.0)]  # not a second measure's 99 s
+    assert "cancelled after 3 iterations" in training.controls.status.value
+    assert "A cancelled run of 3 iterations is kept for this variant: Train continues it." in training.cost.value
+    assert "takes about 2 minutes on one core: 1 iteration of" in training.cost.value  # what is left, measured again
+    training.train(block=True)
+    assert stand_in[-1][0] == 4  # the promised iterations, counted from the run's start
 
 
 def test_a_language_switch_while_hidden_reaches_the_training_once_shown(stand_in):
@@ -51,8 +67,8 @@ def test_a_language_switch_while_hidden_reaches_the_training_once_shown(stand_in
     try:
         training.show(TINY, True)
         assert training.controls.cancel_button.description == "Annuler"
-        assert training.controls.status.value.startswith("Entraînement annulé après 3 générations")
-        assert "1\u202f200 parties" in training.cost.value or "1\u00a0200 parties" in training.cost.value
+        assert training.controls.status.value.startswith("Entraînement annulé après 3 itérations")
+        assert "200\u202f000 de ses propres parties" in training.cost.value
     finally:
         set_language(previous)
 
@@ -63,7 +79,7 @@ def test_a_preset_with_its_own_shipped_weights_says_so_before_the_cost(stand_in)
     for preset in ("advanced", "team"):
         training.show(Rules.preset(preset), True)
         assert training.cost.value.startswith(f"Strong already plays the weights trained for the preset {preset}")
-        assert " generations of 1,200 games" in training.cost.value  # training again stays possible, its cost said
+        assert " iterations of 200,000 of its own games" in training.cost.value  # training again stays possible
     training.show(TINY, True)
     assert training.cost.value.startswith("Training strong for this variant takes")
 
@@ -78,18 +94,17 @@ def test_a_run_in_the_background_gives_train_back_when_it_ends(stand_in):
     training.controls.thread.join(30)
     assert told == [True, False] and not training.busy
     assert not training.train_button.disabled
-    assert "cancelled after 3 generations" in training.controls.status.value
+    assert "cancelled after 3 iterations" in training.controls.status.value
 
 
-def test_a_kept_cancelled_run_is_said_before_train(stand_in, monkeypatch):
+def test_a_kept_run_that_cannot_be_continued_says_why_before_train(stand_in):
     training = StrongTraining()
     training.show(TINY, True)
     assert "cancelled run" not in training.cost.value
     training.state.parent.mkdir(parents=True, exist_ok=True)
-    training.state.write_bytes(b"a run")
-    monkeypatch.setattr(module, "read_state", lambda path: SimpleNamespace(generation=5))
+    training.state.write_text("a run")
     training.show(TINY, True)
-    assert "A cancelled run of 5 generations is kept for this variant: Train continues it." in training.cost.value
+    assert training.cost.value.startswith("A saved run cannot be continued: --resume: ")
 
 
 def test_the_trained_option_plays_a_presets_shipped_weights_until_trained_here(stand_in):
@@ -103,6 +118,14 @@ def test_the_trained_option_plays_a_presets_shipped_weights_until_trained_here(s
     assert training.policy() == f"strong@{training.file}"
 
 
+def test_weights_trained_by_an_earlier_version_are_said_as_it_trained_them():
+    said = StrongTraining._record({"generations": 40, "seed": 1, "validation_score": 0.61})
+    assert said.startswith("Strong is trained for this variant (40 generations, seed 1, score 0.61 against the heuristic")
+    said = StrongTraining._record({"method": "natural", "iterations": 4, "seed": 1, "league_score": 0.83})
+    assert said.startswith("Strong is trained for this variant (4 iterations of the natural gradient of its own games, "
+                           "seed 1, score 0.83 against its league")
+
+
 def test_the_variant_lab_runs_nothing_else_while_strong_trains(stand_in, monkeypatch):
     import threading
 
@@ -111,7 +134,7 @@ def test_the_variant_lab_runs_nothing_else_while_strong_trains(stand_in, monkeyp
     from guyenne_explore.widgets.variant_lab import VariantLab
 
     release = threading.Event()
-    monkeypatch.setattr(module, "train", lambda *a, **k: release.wait(30) and SimpleNamespace(cancelled=True, generations=1))
+    monkeypatch.setattr(module, "natural", lambda *a, **k: release.wait(30) and SimpleNamespace(cancelled=True))
     lab = VariantLab(Position.start(Rules.preset("advanced")))
     lab.editors["hand_size"].value = "5"
     lab.english_policy.value = TRAINED
@@ -123,3 +146,23 @@ def test_the_variant_lab_runs_nothing_else_while_strong_trains(stand_in, monkeyp
     release.set()
     lab.training.controls.thread.join(30)
     assert not lab.compare_button.disabled and not lab.training.train_button.disabled
+
+
+def test_a_real_training_writes_weights_the_panels_play_and_train_again_adds_iterations(monkeypatch, tmp_path):
+    monkeypatch.setenv("GUYENNE_CACHE", str(tmp_path))
+    for name, value in (("MATCH_GAMES", 150), ("VALIDATION_GAMES", 150), ("STEPS", 3)):
+        monkeypatch.setattr(nt, name, value)
+    training = StrongTraining()
+    training.iterations, training.games = 1, 200
+    training.show(TINY, True)
+    training.train(block=True)
+    trained = json.loads(training.file.read_text())["trained"]
+    assert training.controls.status.value == (  # what the run kept, said
+        "Trained: strong plays its weights for this variant." if trained["best_iteration"] else
+        "Trained: no iteration scored better against the league than the starting weights, which strong plays for this "
+        "variant.")
+    assert trained["method"] == "natural" and trained["iterations"] == 1 and "--method natural" in trained["command"]
+    assert training.policy() == f"strong@{training.file}"
+    assert training.cost.value.startswith("Strong is trained for this variant (1 iteration of the natural gradient")
+    training.train(block=True)  # Train again: one iteration more, from the run kept
+    assert json.loads(training.file.read_text())["trained"]["iterations"] == 2

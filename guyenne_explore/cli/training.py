@@ -75,9 +75,14 @@ def cmd_train(args: argparse.Namespace) -> int:
     after every generation (``--resume`` continues it), the weights file last."""
     from pathlib import Path
 
+    from importlib.util import find_spec
+
     from ..analysis.training import (TRAIN_DEFAULTS, cache_file, check_training, estimate_training, read_state, train,
                                      write_weights)
 
+    if find_spec("cma") is None:  # (the train extra's; the panels' training is the natural gradient, without it)
+        raise Refused(_("train: CMA-ES needs the cma package, which the train extra installs (bash scripts/setup.sh "
+                        "train); improve --method natural trains without it"))
     resumed, rules, start_from, begun = _weights_run(args, read_state)
     saved = resumed.settings if resumed is not None else None
     hidden = args.hidden if args.hidden is not None else (saved.hidden if saved else None)

@@ -4,8 +4,9 @@ Every kernel is ``@njit(cache=True)``: compiled the first time it runs (about a 
 most of it the game loop, with the uniform games) and cached beside its module
 until the source changes.  An analysis enters the compiled code through a few entry
 points (:data:`STEPS`: the one game loop's uniform batches, the heuristic's tables, the
-loop's batches with a heuristic side, and the search's weights, likelihoods and rollouts, which the skill
-levels' default ladder and the tests meet), each with one
+loop's batches with a heuristic side, the search's weights, likelihoods and rollouts, which the skill
+levels' default ladder and the tests meet, and the recorded and replayed games that train strong for a variant and
+its best responses), each with one
 signature under every rule set: the arguments are built by ``compiled.rollout.batch_args``
 with the same types whatever the castles, cards or policies (a writable empty points table
 past ten castles once made a second signature, compiled again in the middle of a run).  It
@@ -58,7 +59,8 @@ class Step(NamedTuple):
     #: any compiled version will do
     args: Callable[[], tuple] | None = None
     #: the games that need it: "uniform" (every compiled game: the loop itself), "scoring" (a side scoring its
-    #: moves: the heuristic and strong), "search"
+    #: moves: the heuristic and strong), "search", "training" (strong's recorded games: a training's, a trained
+    #: best response's)
     serves: str = "uniform"
 
 
@@ -145,6 +147,24 @@ def _run_search() -> object:
     return ISMCTS(8).choose(p.view(p.side_to_play), rng)
 
 
+def _recording() -> list[Dispatcher[Any]]:
+    from ..compiled import loop
+
+    return [loop.play_recorded, loop.play_forced]
+
+
+def _run_recording() -> object:
+    """Two of strong's self-play games recorded, and the first replayed with another move at its first placement:
+    what a training of strong for a variant (and the trained responder) plays."""
+    from ..compiled.recording import forced_games, recorded_games
+    from ..policies.strong import Strong
+
+    sides = (Strong().compiled(_example().rules),) * 2
+    made = recorded_games(_example(), 2, 0, sides)
+    return forced_games(_example(), 0, sides, made.column("game")[:1], made.column("game")[:1] * 0,
+                        made.column("game")[:1] * 0)
+
+
 #: what an analysis compiles, in the order it meets it, each with its compiling's seconds measured on an idle
 #: two-core machine (``benchmarks/bench_first_runs.py --compile``): the game loop is most of it, compiled with
 #: the uniform games; a loaded machine takes two to three times as long
@@ -153,10 +173,14 @@ STEPS = (
     Step(N_("the heuristic's tables"), _tables, _run_tables, 2.0, serves="scoring"),
     Step(N_("the heuristic's games"), _heuristic, _run_heuristic, 8.0, _heuristic_args, serves="scoring"),
     Step(N_("the search"), _search, _run_search, 16.0, serves="search"),
+    Step(N_("the recorded games of a training"), _recording, _run_recording, 50.0, serves="training"),
 )
 
-#: every kind of game the steps serve: what a run that does not say what it plays may need
+#: every kind of game an analysis's steps serve: what a run that does not say what it plays may need (a training's
+#: recorded games are compiled by the install's warming, :data:`EVERY_STEP`, and else by the training itself)
 EVERY_GAME = frozenset(("uniform", "scoring", "search"))
+#: every step's games: what the install and the launch scripts compile in the background
+EVERY_STEP = EVERY_GAME | {"training"}
 
 
 def games_of(levels: Iterable[str]) -> frozenset[str]:
@@ -311,7 +335,8 @@ def load_compiled() -> None:
     that does it while the page is read plays its first run's games at once (called only once nothing is
     pending, or it would compile)."""
     for step in STEPS:
-        step.run()
+        if step.serves in EVERY_GAME:  # (a pool's workers play no training's recorded games)
+            step.run()
 
 
 def warm_workers(pool: Executor, workers: int) -> None:
@@ -332,7 +357,7 @@ def warm(games: int = 8) -> float:
     start = time.perf_counter()
     prepare(lambda step, i, n: print(f"  {i}/{n} compiling {step.what} ({plain_duration(step.seconds, 'en')})...",
                                      flush=True) if __name__ == "__main__"
-            else None)
+            else None, EVERY_STEP)
     for name in PRESETS:
         p = Position.start(name)
         if unsupported(p) is None:
@@ -344,7 +369,7 @@ def warm(games: int = 8) -> float:
 
 if __name__ == "__main__":
     with compiling_lock():  # a kernel's runs wait for it (or play by the engine) rather than compile beside it
-        if needs_compiling() or "--force" in sys.argv:
+        if needs_compiling(EVERY_STEP) or "--force" in sys.argv:
             print("Compiling the fast path once (numba, cached for later runs)...", flush=True)
             print(f"  done in {warm():.0f} s")
         else:
