@@ -700,3 +700,9 @@ def test_ctrl_c_during_a_long_analyse_ends_cleanly():
         proc.wait()
     assert proc.returncode == 130, err
     assert err.strip() == "cancelled" and "Traceback" not in err
+
+
+def test_a_parameter_named_like_the_presets_own_argument_is_refused_by_name():
+    # found by the test above: Rules.preset("base", name=None) was Python's TypeError, not the rules' own refusal
+    with pytest.raises(RulesError, match="unknown rules parameter 'name'"):
+        Rules.preset("base", name=None)

@@ -264,9 +264,13 @@ def test_ctrl_c_exits_130_with_a_state_that_resumes(tmp_path, capsys, monkeypatc
     assert json.loads(capsys.readouterr().out)["weights"] == whole["weights"]
 
 
-def tiny_training(training):
-    """A panel's training made tiny (four games a seat, four candidates, a few generations)."""
-    training.games, training.popsize, training.seconds = 4, 4, 0.05
+def tiny_training(training, monkeypatch):
+    """A panel's training made tiny (one iteration of 200 games, its matches a few hundred games)."""
+    from guyenne_explore.analysis.policies import natural
+
+    for name, value in (("MATCH_GAMES", 150), ("VALIDATION_GAMES", 150), ("STEPS", 3)):
+        monkeypatch.setattr(natural, name, value)
+    training.iterations, training.games = 1, 200
 
 
 def test_the_variant_lab_shows_the_cost_before_training_then_plays_the_trained_weights(tmp_path, monkeypatch):
@@ -279,11 +283,11 @@ def test_the_variant_lab_shows_the_cost_before_training_then_plays_the_trained_w
     lab.editors["hand_size"].value = "5"
     assert lab.variant == TINY
     assert not lab.training.box.children  # no Train nor second Cancel on the page until the option is chosen
-    tiny_training(lab.training)
+    tiny_training(lab.training, monkeypatch)
     lab.english_policy.value = TRAINED
     assert lab.training.box.children == lab.training.parts
     words = lab.training.cost.value
-    assert "Training strong for this variant takes" in words and "games a second measured here" in words  # the cost, before it starts
+    assert "Training strong for this variant takes" in words and "at the pace measured here" in words  # the cost, first
     assert lab.training.controls.progress.value == 0 and not lab.training.controls.running
     assert not files.cache_file(TINY).exists()
     assert lab._settings(2) is None and "not trained" in lab.controls.status.value  # refused, not run untrained
@@ -304,7 +308,7 @@ def test_the_skill_tab_offers_strong_and_strong_trained_and_cancel_stops_its_tra
     panel.strong.value = True
     assert panel.levels == ["strong"]
     training = panel.training
-    training.games, training.popsize, training.seconds = 20, 6, 3600.0  # long: cancelled below
+    training.iterations, training.games = 4, 200_000  # long: cancelled below
     panel.strong_trained.value = True
     assert "Training strong for this variant takes" in training.cost.value and training.controls.progress.value == 0
     # advanced ships weights trained for it: until weights are trained here, the option plays them (once)
@@ -314,14 +318,15 @@ def test_the_skill_tab_offers_strong_and_strong_trained_and_cancel_stops_its_tra
     deadline = time.monotonic() + 120
     while training.controls.progress.value < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert training.controls.progress.value >= 2 and training.controls.left.value  # generations, with the time left
+    assert training.controls.progress.value >= 2 and training.controls.left.value  # its games, with the time left
     training.controls.cancel()
     training.controls.thread.join(60)
     assert not training.controls.running
     assert "cancelled" in training.controls.status.value.lower()
     assert not files.cache_file(Rules.preset("advanced")).exists()  # no weights from a cancelled run
-    assert not training.train_button.disabled and not panel.run_button.disabled  # Train continues it; Run runs
-    assert "A cancelled run of" in training.cost.value  # and says so
+    assert not training.train_button.disabled and not panel.run_button.disabled  # Train starts again; Run runs
+    assert training.controls.status.value.startswith("Training cancelled during its first iteration: nothing is kept")
+    assert "A cancelled run of" not in training.cost.value  # (a run is kept after each iteration)
 
 
 def test_the_validation_measures_a_mean_against_the_heuristic_and_the_start():

@@ -179,7 +179,7 @@ class Rules:
 
     # presets -----------------------------------------------------------
     @classmethod
-    def preset(cls, name: str, **overrides: Any) -> "Rules":
+    def preset(cls, name: str, /, **overrides: Any) -> "Rules":
         """A named preset (base, advanced, expert, team, team3, classic2021), optionally varied."""
         if not isinstance(name, str) or name not in PRESETS:
             raise RulesError([problem("rules.unknown_preset", "rules.preset", value=name,

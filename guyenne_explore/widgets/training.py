@@ -206,7 +206,8 @@ class StrongTraining:
                 count = NaturalRun.read(state).iteration if state.exists() else 0
                 self._done(False, lambda: ngettext("Training cancelled after {count} iteration: Train continues it.",
                                                    "Training cancelled after {count} iterations: Train continues it.",
-                                                   count).format(count=count))
+                                                   count).format(count=count) if count else gettext(
+                    "Training cancelled during its first iteration: nothing is kept, and Train starts again."))
                 return
             shown = rules.to_json()
             write_natural(out, result, shown if isinstance(shown, str) else json.dumps(shown, separators=(",", ":")),
