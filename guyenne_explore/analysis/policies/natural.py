@@ -395,19 +395,27 @@ def natural(rules: Rules, seed: int, iterations: int, games: int = int(NATURAL_D
 
     try:
         while run.iteration < iterations:
-            i = run.iteration
-            now = Strong(run.weights).compiled(rules)
-            found = paired_direction(rules, run.weights, games, _seed(seed, i), ask=told,
-                                     opponents=(now, *fixed))
-            sample = recorded_games(Position.start(rules), CHUNK, _seed(seed, i), (now, now))
-            run.weights = line_search(rules, run.weights, found.step, first_size(sample, run.weights, found.step),
-                                      (now, *fixed), _seed(seed, i) + 1, lambda j: told(games + j * MATCH_GAMES))
+            run.weights = stepped_once(rules, run.weights, games, _seed(seed, run.iteration), fixed, True, told,
+                                       lambda j: told(games + j * MATCH_GAMES))
             run.iteration += 1
             kept(run, league_score(rules, run.weights, fixed, VALIDATION_GAMES, valid_seed, lambda: told(games + matches)),
                  state)
     except Cancelled:
         return Trained(run.best.weights, run.best.score, run.best.generations, True)
     return run.best
+
+
+def stepped_once(rules: Rules, model: tuple[float, ...], games: int, seed: int, opponents: Sequence[SidePolicy],
+                 itself: bool, ask: Callable[[int], None], tell: Callable[[int], None]) -> tuple[float, ...]:
+    """One iteration of either run, :func:`natural`'s or :func:`respond`'s: the natural gradient of ``model`` from
+    ``games`` paired games against ``opponents`` (``itself``: and its own policy, first), then the step a line search
+    against the same finds best, from the size that moves it by :data:`FIRST_KL` over a chunk of its games against the
+    first of them.  ``ask`` and ``tell``: the paired games' and the line search's progress."""
+    learner = Strong(model).compiled(rules)
+    against = (learner, *opponents) if itself else tuple(opponents)
+    found = paired_direction(rules, model, games, seed, ask=ask, opponents=against)
+    sample = recorded_games(Position.start(rules), CHUNK, seed, (learner, against[0]))
+    return line_search(rules, model, found.step, first_size(sample, model, found.step), against, seed + 1, tell)
 
 
 def league(rules: Rules, x0: Sequence[float]) -> tuple[SidePolicy, ...]:
@@ -482,11 +490,8 @@ def respond(rules: Rules, target: Strong, seed: int, iterations: int | None = No
             tell((i + 0.5 + 0.5 * min(step, steps) / steps) / iterations)
 
     for i in range(iterations):
-        learner = Strong(weights).compiled(rules)
-        found = paired_direction(rules, weights, games, _seed(seed, i), opponents=(frozen,), ask=partial(played, i))
-        sample = recorded_games(Position.start(rules), CHUNK, _seed(seed, i), (learner, frozen))
-        weights = line_search(rules, weights, found.step, first_size(sample, weights, found.step), (frozen,),
-                              _seed(seed, i) + 1, partial(matched, i))
+        weights = stepped_once(rules, weights, games, _seed(seed, i), (frozen,), False, partial(played, i),
+                               partial(matched, i))
         if each is not None:
             each(i, weights)
     return weights

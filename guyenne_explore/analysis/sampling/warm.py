@@ -156,13 +156,16 @@ def _recording() -> list[Dispatcher[Any]]:
 def _run_recording() -> object:
     """Two of strong's self-play games recorded, and the first replayed with another move at its first placement:
     what a training of strong for a variant (and the trained responder) plays."""
+    import numpy as np
+
     from ..compiled.recording import forced_games, recorded_games
     from ..policies.strong import Strong
 
-    sides = (Strong().compiled(_example().rules),) * 2
-    made = recorded_games(_example(), 2, 0, sides)
-    return forced_games(_example(), 0, sides, made.column("game")[:1], made.column("game")[:1] * 0,
-                        made.column("game")[:1] * 0)
+    p = _example()
+    sides = (Strong().compiled(p.rules),) * 2
+    recorded_games(p, 2, 0, sides)
+    first = np.zeros(1, np.int64)  # game 0, its placement 0, its move 0
+    return forced_games(p, 0, sides, first, first, first)
 
 
 #: what an analysis compiles, in the order it meets it, each with its compiling's seconds measured on an idle
