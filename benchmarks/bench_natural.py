@@ -43,10 +43,11 @@ paired, give a direction that a line search can follow.
 command's trained responder, :data:`~guyenne_explore.analysis.policies.natural.RESPONSE_GAMES` games an iteration)
 and prints its score against the policy after each of ``N`` iterations (``--match`` games a seat, 95% interval), then
 against ``strong-linear``, and how both place in their games.  Measured here (2026-11-30, advanced's shipped
-network, one core beside another run): 0.520, 0.611, 0.710, 0.778 after the first four iterations (the recipe, 82 s),
-0.815, 0.838, 0.858, 0.870, 0.870, 0.876 after the next six (373 s in all).  The response opens small (one or two
-cards at 85% of its openings, the hero alone at 18%) and answers big (three cards or more at 65% of its answers),
-where the network opens with three cards or more at 63% and answers with one card at 67%.
+network, ``--respond 4``, seed 1, one core beside a CI run): 0.511, 0.538, 0.594, 0.767 [0.758, 0.776] after each of
+the recipe's four iterations (114 s); the response scores 0.601 against ``strong-linear``.  It opens small (one or two
+cards at 66% of its openings, the hero alone at 11%) and answers big (three cards or more at 49% of its answers), where
+the network opens with three cards or more at 54% and answers with one card at 59%.  A scratch run of ten iterations
+on another seed went 0.520, 0.611, 0.710, 0.778, 0.815, 0.838, 0.858, 0.870, 0.870, 0.876 (373 s).
 """
 
 from __future__ import annotations

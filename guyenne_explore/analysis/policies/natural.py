@@ -51,16 +51,16 @@ outside what a step of these numbers expresses (``benchmarks/bench_capacity.py``
 the same).
 
 The same gradient against a frozen policy alone is a best response to it (:func:`respond`, the exploit command's
-trained responder): under advanced four iterations of 50,000 games (80 s on one core) take 0.778 from the shipped
-network, ten 0.876, and the response opens small where the network opens big (``benchmarks/bench_natural.py
---respond 10``).  Training against such responses does not make the network harder to exploit.  In scratch runs
-under advanced, each iteration first trained a response against the current policy and added it to the league: the
-response to the next policy took less from it (0.782, 0.550, 0.574, 0.746 over four iterations), but the first
-response still took 0.77 from the second policy; by the fourth the policy scored 0.545 against ``strong-linear``
-(0.703 at the start), moving round the cycle of styles again.  A policy and its response mixed at each decision
-(``guyenne-explore mix``) is weaker, 0.614 against ``strong-linear``, and no harder to exploit (a fresh response
-took 0.839 from the mixture).  Nor is a hotter policy: at twice the temperature the network still scores 0.703
-against ``strong-linear``, and a response takes 0.855 from it.
+trained responder): under advanced four iterations of 50,000 games (two minutes on one core) take 0.767 from the
+shipped network (0.778 on another seed, 0.876 after ten iterations), and the response opens small where the network
+opens big (``benchmarks/bench_natural.py --respond 4``).  Training against such responses does not make the network
+harder to exploit.  In scratch runs under advanced, each iteration first trained a response against the current policy
+and added it to the league: the response to the next policy took less from it (0.782, 0.550, 0.574, 0.746 over four
+iterations), but the first response still took 0.77 from the second policy; by the fourth the policy scored 0.545
+against ``strong-linear`` (0.703 at the start), moving round the cycle of styles again.  A policy and its response
+mixed at each decision (``guyenne-explore mix``) is weaker, 0.614 against ``strong-linear``, and no harder to exploit
+(a fresh response took 0.839 from the mixture).  Nor is a hotter policy: at twice the temperature the network still
+scores 0.703 against ``strong-linear``, and a response takes 0.855 from it.
 
 Reproducible: iteration ``i``'s games are seeded by ``(seed, i)`` and its draws by a generator of the same, so the
 same seed and iterations give the same weights; resumable from the JSON state written after every iteration;
@@ -115,8 +115,9 @@ VALIDATION_GAMES = 2000
 #: 0.1, 0.523 at 1 (where the step is nearly the plain gradient)
 RIDGE = 0.1
 #: a best response's recipe (:func:`respond`): iterations of the natural gradient against the frozen policy alone, and
-#: paired games an iteration.  Against advanced's shipped network (``benchmarks/bench_natural.py --respond``) it took
-#: 0.520, 0.611, 0.710, 0.778 after each of four iterations (80 s on one core), 0.876 after ten
+#: paired games an iteration.  Against advanced's shipped network (``benchmarks/bench_natural.py --respond 4``) it took
+#: 0.511, 0.538, 0.594, 0.767 after each of four iterations (114 s on one core beside other work); on another seed
+#: 0.778 after four, 0.876 after ten
 RESPONSE_ITERATIONS = 4
 RESPONSE_GAMES = 50_000
 #: the state file's layout (a state of another layout is refused, not misread)
