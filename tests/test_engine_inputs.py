@@ -285,6 +285,21 @@ def test_a_field_the_save_would_drop_is_refused_naming_it(edit, field):
     assert all(str(p) for p in exc.value.problems)
 
 
+def test_a_battle_still_to_resolve_without_a_sides_cards_is_refused():
+    """Each side places at least one card at each castle (RULES.md 3), so at a concession the battles still
+    to resolve hold both sides' cards. Found by the JSON fuzz: a team3 position at concede_choice@X with no
+    French card at Y loaded, then left the French a removal at Y with nothing to remove and no move."""
+    data = _concession()  # concede_choice@Y: X is resolved, Y is not
+    data["placed"]["english"]["X"] = []
+    assert Position.from_json(data).to_play == "concede_choice"  # a resolved battle may hold no card
+    data["sides"]["french"]["hand"] += data["placed"]["french"]["Y"]
+    data["placed"]["french"]["Y"] = []
+    with pytest.raises(PositionError) as exc:
+        Position.from_json(data)
+    assert [p.field for p in exc.value.problems] == ["placed.french.Y"]
+    assert "French should have cards at castle Y" in str(exc.value)
+
+
 # ---------------------------------------------------------------------- 4. any value: read or refused
 SCALARS = (st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8)
            | st.sampled_from(["H", "2", "english", "base", "expert", "open_first", "X", "-"]))

@@ -175,6 +175,11 @@ def _point_problems(p: State) -> list[Problem]:
             OPEN_SECOND: {(F, 0): True, (S, 0): True, (F, 1): False, (S, 1): False},
             RESPOND_SECOND: {(F, 0): True, (S, 0): True, (F, 1): False, (S, 1): True},
         }.get(point)
+        if point in (CONCEDE_CHOICE, REMOVE_CHOICE) and p.battle in (0, 1):
+            # every side placed at each castle: a battle still to resolve holds both sides' cards (the pending
+            # removal's own battle is checked by its loser and winner below; a resolved one may hold none)
+            first_open = p.battle + 1 if point == REMOVE_CHOICE else p.battle
+            expected = {(side, b): True for side in (F, S) for b in (0, 1) if b >= first_open}
         if expected:
             for (side, b), want in expected.items():
                 if has(side, b) != want:
