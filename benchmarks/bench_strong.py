@@ -53,6 +53,15 @@ french 0.945; on the mixture shipped now, ``--games 100``, 2026-11-30, 6 minutes
 0.991], team3 0.953 [0.927, 0.969] (the weights before ``guyenne-explore improve``; on the weights shipped
 now, on two cores, ``--rules team3 --only ismcts --games 200 --workers 2 --seed 1``, 2026-11-27, 40
 minutes, the bot 556 ms a decision: 0.960 [0.936, 0.975], as english 0.945, as french 0.975).
+On the networks shipped on 2026-11-30 (advanced's improved by the natural gradient, expert's mixture), on a 16-core
+machine (``--rules R --only ismcts --games G --workers 16 --seed 2``, the bot 146 to 212 ms a decision, strong 0.6 to
+2.8 ms): advanced 0.860 [0.823, 0.891] over 400 games (``--seed 1 --games 50``: 0.835 [0.750, 0.895] over 100, the bot
+132 ms), classic2021 0.932 [0.904, 0.953] over 400, expert 0.963 [0.926, 0.981], team 0.990 [0.964, 0.997] and
+team3 0.983 [0.953, 0.994] over 200.  Issue 47's target of 0.90 holds under every preset but advanced (its
+earlier networks: 0.884 and 0.919, above).
+The search built on advanced's network (``--only search --games 400 --workers 6 --seed 1``, the same machine, 42 s):
+``search:400`` scores 0.973 [0.959, 0.982] against it over 800 games (strong 0.027), 15 ms a decision: the search
+stays the top of the ladder.
 
 The counters that search, on two cores (``--only model-reader,exploiter --games 200 --workers 2``,
 2026-11-26): the model reader, which reads strong's bets by its own model, scores 0.060 against it in

@@ -3,6 +3,7 @@ distribution is the odds-weighted mean of its members', the search reads it exac
 and refuses bad odds and members in words."""
 
 import json
+import random
 from fractions import Fraction
 
 import pytest
@@ -17,7 +18,10 @@ from guyenne_explore.analysis.policies.mixture import MAX_MEMBERS, Mixture
 from guyenne_explore.analysis.policies.strong import Strong
 from guyenne_explore.analysis.policies.team_split import with_team_split
 from guyenne_explore.cli import main
-from guyenne_explore.engine import Position, Rules, weights_fingerprint
+from guyenne_explore.analysis.exact.distribution import exact_distribution
+from guyenne_explore.engine import UNIFORM, Position, PublicRecord, Rules, side_view, weights_fingerprint
+from guyenne_explore.engine.game_loop import Hooks, play
+from tests.conftest import uniform_step
 from tests.replaying import replay_trace
 from tests.test_network import NET, network
 from tests.test_search_fast import _placements, compiled_move_weights
@@ -51,6 +55,100 @@ def test_the_compiled_mixture_draws_a_member_a_decision_as_the_python_mixture(ru
     # each member alone explains some decisions: the loop draws both, not one for the game
     only = [m[0] for m in twin.matched if len(m) == 1]
     assert len(twin.matched) > 40 and {0, 1} <= set(only)
+
+
+class EveryMember(Twin):
+    """A twin whose every decision lists each member's weights (a decision no member draws for, each the same)."""
+
+    def each_weights(self, view):
+        listed = super().each_weights(view)
+        return listed * len(MIX.members) if len(listed) == 1 else listed
+
+
+def _members_of_each_game(twin: Twin, sides: list[int]) -> list[set[int]]:
+    """For each side of a replayed game, the members that explain every one of its decisions."""
+    out = []
+    for side in (0, 1):
+        each = [set(m) for m, s in zip(twin.matched, sides) if s == side]
+        out.append(set.intersection(*each) if each else {0, 1})
+    return out
+
+
+@pytest.mark.parametrize("rules", ["advanced", "expert", "team3"])
+def test_a_mixture_drawn_once_a_game_plays_one_member_the_whole_game_in_both_twins(rules):
+    start, strong = Position.start(Rules.preset(rules)), Strong(mixture=MIX._replace(per_game=True))
+    assert sides.params((strong.compiled(), strong.compiled()))[:, :, 0].tolist() == [[-2, -1], [-2, -1]]
+    alone = set()
+    for index in range(8):
+        twin = EveryMember(strong)
+        rows, kinds, out = traced(start, 5, index, (strong.compiled(), strong.compiled()))
+        checked = replay_trace(start, rows, kinds, out, lambda side, twin=twin: twin)
+        for members in _members_of_each_game(twin, checked):
+            assert members, "no member explains every decision of a side's game"
+            if len(members) == 1:
+                alone |= members
+    assert alone == {0, 1}  # over the games, each member plays some
+    # the Python game loop draws the member once (begin_game) and that member makes every decision
+    chosen = [strong.begin_game(start.rules, random.Random(seed)) for seed in range(400)]
+    assert {c.model for c in chosen} == set(MIX.members)
+    assert 0.58 < sum(c.model == MIX.members[0] for c in chosen) / 400 < 0.75  # odds 2:1
+    events: list[tuple[Position, object]] = []
+
+    class Seen(Hooks):
+        def decision(self, p, side, move):
+            events.append((p, move))
+
+        def chance(self, p, draw):
+            events.append((p, None))
+
+        def end(self, p):
+            events.append((p, None))
+
+    play(start, random.Random(3), (strong, strong), hooks=[Seen()])
+    record, seen = PublicRecord.assumed(start), []
+    for (p, move), (q, _) in zip(events, events[1:]):
+        if move is not None:
+            seen.append((p.side_to_play, side_view(p, p.side_to_play, record=record), move))
+        record = record.after(p, q, move)
+    for side in (0, 1):
+        fits = [m for m in MIX.members
+                if all(move in dict(Strong(m).distribution(v)) for s, v, move in seen if s == side)]
+        assert fits
+
+
+def test_a_mixture_drawn_at_each_decision_mixes_its_members_within_a_game():
+    start, strong = Position.start(Rules.preset("advanced")), Strong(mixture=MIX)
+    assert strong.begin_game(start.rules, random.Random(1)) is strong
+    mixed = 0
+    for index in range(4):
+        twin = EveryMember(strong)
+        rows, kinds, out = traced(start, 5, index, (strong.compiled(), strong.compiled()))
+        mixed += sum(not members for members in _members_of_each_game(
+            twin, replay_trace(start, rows, kinds, out, lambda side, twin=twin: twin)))
+    assert mixed  # some side's game needs both members
+
+
+def test_an_exact_answer_under_a_mixture_drawn_once_a_game_is_the_odds_weighted_sum_of_its_members():
+    p = _endgame()
+    per_game = Strong(mixture=MIX._replace(per_game=True))
+    one, two = (Strong(m) for m in MIX.members)
+    dist, _ = exact_distribution(p, (per_game, UNIFORM))
+    first, _ = exact_distribution(p, (one, UNIFORM))
+    second, _ = exact_distribution(p, (two, UNIFORM))
+    expected = {o: Fraction(2, 3) * first.get(o, 0) + Fraction(1, 3) * second.get(o, 0) for o in {*first, *second}}
+    assert dist == {o: q for o, q in expected.items() if q}
+    assert dist != exact_distribution(p, (Strong(mixture=MIX), UNIFORM))[0]  # drawn at each decision: another answer
+
+
+def _endgame() -> Position:
+    """A seeded advanced position a few rounds from its end, where the two members play differently."""
+    for seed in range(100):
+        rng, p = random.Random(seed), Position.start(Rules.preset("advanced", exhaustion_limit=1))
+        while not p.is_over:
+            if p.to_play == "open_first" and all(s.hand.size + s.deck.size <= 5 for s in p.sides):
+                return p
+            p = uniform_step(p, rng)
+    raise AssertionError("no seed reaches a short endgame")
 
 
 def test_a_policy_that_is_no_mixture_plays_the_games_it_played_before():
@@ -116,6 +214,7 @@ def test_a_mixture_file_round_trips_and_plays_its_members(tmp_path):
     (lambda d: d["mixture"]["members"][1]["weights"].update(gain="x"), "member 2"),
     (lambda d: d["mixture"]["members"].__setitem__(0, {"mixture": {}}), "member 1: a member of a mixture is one model"),
     (lambda d: d.update(mixture=[]), "'mixture' must be an object"),
+    (lambda d: d["mixture"].update(drawn="round"), "'drawn' is 'decision' or 'game', not 'round'"),
 ])
 def test_a_bad_mixture_is_refused_naming_the_member_or_the_odds(tmp_path, change, words):
     path = tmp_path / "mix.json"
@@ -158,6 +257,23 @@ def test_the_mix_command_writes_a_mixture_that_strong_at_file_plays(tmp_path, ca
     data = json.loads(out.read_text())
     assert data["trained"]["command"] == f"guyenne-explore mix {one} {two} --odds 3,1 --out {out}"
     assert data["trained_for"] == "advanced" and data["mixture"]["members"][1]["trained"] == {"command": "b"}
+
+
+def test_the_mix_command_writes_a_mixture_drawn_once_a_game(tmp_path, capsys):
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    files.write_model(one, NET, {"command": "a"}, "advanced")
+    files.write_model(two, OTHER, {"command": "b"}, "advanced")
+    out = tmp_path / "mix.json"
+    assert main(["mix", str(one), str(two), "--odds", "3,1", "--drawn", "game", "--out", str(out)]) == 0
+    assert "a member drawn once a game" in capsys.readouterr().out
+    data = json.loads(out.read_text())
+    assert data["mixture"]["drawn"] == "game"
+    assert data["trained"]["command"] == f"guyenne-explore mix {one} {two} --odds 3,1 --drawn game --out {out}"
+    played = PolicySpec.parse(f"strong@{out}").policy().played(Rules.preset("advanced"))
+    assert played == Mixture((NET, OTHER), (3, 1), per_game=True)
+    # another policy than the one drawn at each decision: another fingerprint
+    assert weights_fingerprint(played.flat()) != weights_fingerprint(played._replace(per_game=False).flat())
+    assert main(["mix", str(one), str(two), "--drawn", "round", "--out", str(out)]) == 2
 
 
 @pytest.mark.parametrize("args, words", [

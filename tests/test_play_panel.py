@@ -266,3 +266,35 @@ def test_choosing_another_rule_set_of_as_many_seats_keeps_the_pseudonyms_typed(t
     assert panel.seat_rows.children[0].who.value == "Alice"
     panel.source.value = "team"
     assert [(r.side, r.member) for r in panel.seat_rows.children] == seats_for(Rules.preset("team"))
+
+
+def test_a_bot_drawn_once_a_game_draws_its_member_from_the_games_seed(tmp_path):
+    from guyenne_explore.analysis.policies import weights as files
+    from guyenne_explore.analysis.policies.mixture import Mixture
+    from guyenne_explore.analysis.policies.strong import Strong
+    from guyenne_explore.widgets.session_weights import SessionWeights
+    from guyenne_explore.engine import weights_fingerprint
+    from tests.test_network import NET, network
+
+    other = network(4, 77, scale=0.8)
+    path = tmp_path / "mix.json"
+    files.write_mixture(path, [files.Model(NET, {}, "advanced"), files.Model(other, {}, "advanced")], (1, 1), {},
+                        "advanced", per_game=True)
+    weights = SessionWeights()
+    weights.add_trained("mix", path)
+    drawn = {}
+    for seed in range(8):
+        for again in (0, 1):  # a second panel on the same seed: a resumed game goes on with the same member
+            w.Widget.close_all()
+            panel = PlayPanel(folder=tmp_path / f"{seed}-{again}", weights=weights)
+            panel.source.value = "advanced"
+            for row, who in zip(panel.seat_rows.children, ["bot:strong@mix", "bot:uniform"]):
+                row.kind.value, row.who.value = "bot", who.removeprefix("bot:")
+            panel.seed.value = seed
+            panel.start()
+            bot = panel.policies[0]
+            assert isinstance(bot, Strong) and bot.mixture == Mixture.alone(bot.model)  # one member plays the game
+            assert drawn.setdefault(seed, bot.model) == bot.model
+            assert panel.record.header.seats[0].weights_fingerprint == weights_fingerprint(
+                Mixture((NET, other), (1, 1), per_game=True).flat())  # the record names the mixture, not the member
+    assert set(drawn.values()) == {NET, other}

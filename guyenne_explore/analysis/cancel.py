@@ -16,7 +16,7 @@ import time
 from fractions import Fraction
 from typing import Callable, Protocol, runtime_checkable
 
-from ..engine import Move, Policy, SideView
+from ..engine import Move, Policy, Rules, SideView, begin_game
 
 
 class Cancelled(Exception):
@@ -68,6 +68,11 @@ class Stoppable:
 
     def distribution(self, view: SideView) -> list[tuple[Move, Fraction]]:
         return self.policy.distribution(view)
+
+    def begin_game(self, rules: Rules, rng: random.Random) -> Policy:
+        """What the wrapped policy plays a game with (a mixture drawn once a game draws here), still stoppable."""
+        begun = begin_game(self.policy, rules, rng)
+        return self if begun is self.policy else Stoppable(begun, self.signal)
 
     def choose(self, view: SideView, rng: random.Random) -> Move:
         if self.signal.is_set():

@@ -279,9 +279,12 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--json", action="store_true")
     tr.set_defaults(func=training.cmd_train)
     mx = sub.add_parser("mix", help=_("play several weights files as one policy strong@OUT: a member drawn by its "
-                                      "odds at each decision"))
+                                      "odds at each decision, or once a game"))
     mx.add_argument("files", nargs="+", metavar="FILE", help=_("the members' weights files (2 or 3)"))
     mx.add_argument("--odds", help=_("each member's whole-number odds, separated by commas (default: equal)"))
+    mx.add_argument("--drawn", choices=("decision", "game"), default="decision",
+                    help=_("when the member is drawn: at each decision (the default), or once a game, after the deal, "
+                           "to play the whole game"))
     mx.add_argument("--out", required=True, help=_("the mixture's weights file to write"))
     mx.set_defaults(func=training.cmd_mix)
     im = sub.add_parser("improve", help=_("improve strong's weights by its own search: self-play whose placements the "

@@ -297,8 +297,8 @@ def _natural(args: argparse.Namespace) -> int:
 
 
 def cmd_mix(args: argparse.Namespace) -> int:
-    """Write the mixture of weights files (a member drawn by its odds at each decision, :mod:`..analysis.policies.mixture`),
-    which ``strong@OUT`` plays; the file records the command that forms it."""
+    """Write the mixture of weights files (a member drawn by its odds at each decision or once a game,
+    :mod:`..analysis.policies.mixture`), which ``strong@OUT`` plays; the file records the command that forms it."""
     import shlex
     from pathlib import Path
 
@@ -311,13 +311,15 @@ def cmd_mix(args: argparse.Namespace) -> int:
         except ValueError:
             raise Refused(_("--odds: whole numbers separated by commas (2,1), not {value}").format(
                 value=repr(args.odds))) from None
+    per_game = args.drawn == "game"
     command = shlex.join(["guyenne-explore", "mix", *args.files, *(["--odds", args.odds] if args.odds else []),
-                          "--out", args.out])
+                          *(["--drawn", "game"] if per_game else []), "--out", args.out])
     try:
-        model = mix_files([Path(f) for f in args.files], odds, Path(args.out), command)
+        model = mix_files([Path(f) for f in args.files], odds, Path(args.out), command, per_game)
     except ValueError as exc:
         raise Refused(str(exc)) from None
     mix = model.played()
-    print(_("wrote {path}: {count} members, odds {odds} (play it as strong@{path})").format(
+    print((_("wrote {path}: {count} members, odds {odds}, a member drawn once a game (play it as strong@{path})")
+           if per_game else _("wrote {path}: {count} members, odds {odds} (play it as strong@{path})")).format(
         path=args.out, count=len(mix.members), odds=":".join(map(str, mix.odds))))
     return EXIT_OK

@@ -25,6 +25,7 @@ from .flow import apply_move
 from .moves import Move
 from .policy import UNIFORM, Policy
 from .position import Position
+from .rules import Rules
 from .state import Draw
 from .view import PublicRecord, side_view
 
@@ -42,6 +43,19 @@ class Hooks:
         """The game is over at ``p``."""
 
 
+def begin_game(policy: Policy, rules: Rules, rng: random.Random) -> Policy:
+    """What plays a game under ``rules`` for ``policy``: what its ``begin_game(rules, rng)`` method returns where it
+    has one (a policy that draws something once a game, such as a mixture that draws its member for the whole
+    game), else the policy itself."""
+    begin = getattr(policy, "begin_game", None)
+    return begin(rules, rng) if begin is not None else policy
+
+
+def begun(policies: tuple[Policy, Policy], start: Position, rng: random.Random) -> tuple[Policy, Policy]:
+    """The policies that play a game from ``start`` (:func:`begin_game`), side 0 first."""
+    return begin_game(policies[0], start.rules, rng), begin_game(policies[1], start.rules, rng)
+
+
 class GameTooLong(RuntimeError):
     """A game that did not end within the events allowed (a policy or position out of the rules' bounds)."""
 
@@ -56,9 +70,11 @@ def play(start: Position, rng: random.Random, policies: tuple[Policy, Policy] = 
     number, taken before the game begins), the policies' choices from ``rng``.  So a seed gives one
     game, and the same seed deals the same cards in the same order whatever the policies decide
     (the skill ladder's games in swapped seats share their deals).  ``check_moves=False`` trusts the
-    policies' moves (they choose among their view's legal moves): the analysis' hot path.
+    policies' moves (they choose among their view's legal moves): the analysis' hot path.  A policy that
+    decides something once a game (:func:`begin_game`) does so before the first event, side 0 first.
     """
     piles = Piles.seeded(rng if chance is None else chance).dealt(start)
+    policies = begun(policies, start, rng)
     p = start
     record = PublicRecord.assumed(p)
     events = 0

@@ -26,7 +26,12 @@ class Policy(Protocol):
 
     A policy whose decisions read the public record of the game (what its side has seen before, not only the
     position) says so with a class attribute ``remembers = True``: an exact enumeration then carries the record
-    along each path, as the game loop does, so that its exact answer is the one its sampled games estimate."""
+    along each path, as the game loop does, so that its exact answer is the one its sampled games estimate.
+
+    A policy that draws something once a game (a mixture of models whose member plays a whole game) has a method
+    ``begin_game(rules, rng)`` that returns the policy playing that game, which the game loop asks before the first
+    event (:func:`.game_loop.begin_game`), and ``game_members(rules)``, what it may return with its probabilities,
+    over which an exact enumeration sums."""
 
     name: str
     #: True when :meth:`distribution` is exact and cheap enough for exact enumeration

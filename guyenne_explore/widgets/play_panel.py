@@ -30,7 +30,7 @@ from ..engine import Policy
 from ..engine import Position
 from ..engine import Event, GameRecord, RecordHeader, Seat, seats_for, weights_fingerprint
 from ..engine import PRESET_NAMES, SIDES, Rules
-from ..engine import PublicRecord, side_view
+from ..engine import PublicRecord, begin_game, side_view
 from .files import Download
 from .forms import NumberField
 from .guard import guarded
@@ -231,7 +231,12 @@ class PlayPanel(w.VBox):
         self._begin(record, policies, Journal(path))
 
     def _begin(self, record: GameRecord, policies: list[Policy | None], journal: Journal | None) -> None:
-        self.record, self.policies = record, policies
+        seed = record.header.seed or 0 if record.header is not None else 0
+        # a bot that draws what plays the whole game (a mixture drawn once a game) draws it from the game's seed, so a
+        # resumed game goes on with the same
+        self.record, self.policies = record, [
+            None if policy is None else begin_game(policy, record.start.rules, _bot_rng(seed, -1 - seat))
+            for seat, policy in enumerate(policies)]
         self.journal = journal if journal is not None else Journal.begin(self.folder, record)
         self.handed_to = None
         self.status.value = ""

@@ -145,14 +145,17 @@ def _remove_uniform(pl, rp, vals, opt, loser, b, rng, m):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
-def member_row(params, side, rng):
+def member_row(params, side, rng, chosen):
     """The numbers ``side`` decides by (``policy_codes.params``' layout): its one member's, else those of a member
     of its mixture drawn by the members' whole-number odds with one random number before the decision's own, so a
     mixture plays the odds-weighted mean of its members' distributions; a policy that is no mixture draws nothing,
-    and its games are those it played before mixtures were."""
+    and its games are those it played before mixtures were.  A mixture drawn once a game (its odds negative) plays
+    the member :func:`game_members` drew into ``chosen``."""
     members = params.shape[1]
     if members == 1 or params[side, 1, 0] == 0.0:
         return params[side, 0, 1:]
+    if params[side, 0, 0] < 0.0:
+        return params[side, chosen[side], 1:]
     total = 0
     for j in range(members):
         total += np.int64(params[side, j, 0])
@@ -163,6 +166,28 @@ def member_row(params, side, rng):
             return params[side, j, 1:]
         index -= odds
     return params[side, members - 1, 1:]
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)  # type: ignore[call-overload]
+def game_members(params, codes, rng, chosen):
+    """Draw the member each side's mixture drawn once a game plays (its odds negative), side 0 first, with one
+    random number of its odds' total each (``policies.strong.Strong.begin_game``, the Python twin); other sides
+    draw nothing."""
+    members = params.shape[1]
+    for side in range(2):
+        chosen[side] = 0
+        if codes[side] != STRONG or members == 1 or params[side, 0, 0] >= 0.0:
+            continue
+        total = 0
+        for j in range(members):
+            total += -np.int64(params[side, j, 0])
+        index = kn._below(rng, total)
+        for j in range(members):
+            odds = -np.int64(params[side, j, 0])
+            if index < odds:
+                chosen[side] = j
+                break
+            index -= odds
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
@@ -243,6 +268,8 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
     piles = work[15]
     kn.new_piles(piles)
     kn.deal_piles(z, piles, rng)
+    chosen = work[22]
+    game_members(params, codes, rng, chosen)  # (after the deal: the same deals as any other policies')
     start_round = sc[ROUND]
     n_leaders = 0
     decisions = 0
@@ -259,7 +286,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
                 m2[hero] = 0
             if codes[side] == HEURISTIC or codes[side] == STRONG:  # strong by its discard weights, where its row has
                 # them (else as the heuristic does)
-                hp = member_row(params, side, rng) if codes[side] == STRONG else params[side, 0, 1:]
+                hp = member_row(params, side, rng, chosen) if codes[side] == STRONG else params[side, 0, 1:]
                 at = discard_weights_at(hp) if codes[side] == STRONG else -1
                 found = choose_discard(m2, rp[PRE_DISCARD], tables[5], hp, at, rng, m, out_pick)
             else:
@@ -311,7 +338,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
             most = kn._size(src) - 1 if giver == drawer else 1
             if codes[side] == HEURISTIC or codes[side] == STRONG:  # strong by its split weights, where its row has
                 # them (else as the heuristic does)
-                hp = member_row(params, side, rng) if codes[side] == STRONG else params[side, 0, 1:]
+                hp = member_row(params, side, rng, chosen) if codes[side] == STRONG else params[side, 0, 1:]
                 at = split_weights_at(hp) if codes[side] == STRONG else -1
                 found = choose_split(src, most, kn.member_size(z, side, 1 - giver), rp[HERO_KIND], opt, tables[1],
                                      hp, at, rng, work[0], work[1], m, out_pick)
@@ -365,7 +392,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
                                           rng, work)
             elif codes[side] == STRONG:
                 castle = choose_strong_placement(z, pl, cs, sc, rp, vals, opt, points, tables,
-                                                 member_row(params, side, rng), side, phase, rng, work)
+                                                 member_row(params, side, rng, chosen), side, phase, rng, work)
             else:
                 castle = _place_uniform(z, sc, rp, opt, side, phase, rng, ways, work)
             if castle == -2:
@@ -397,7 +424,8 @@ def scratch(n_kinds, max_sum, scoring, pile_cards, recorder):
     sum and its keys, two card sets, a table's scores and the pick, both sides' draw piles (of up
     to ``pile_cards`` cards, :func:`.kernel.new_piles`), then the learned policy's features of each set and
     its network's inputs by set and by castle class, in flat rows (:mod:`.strong_kernel`), and last the ``recorder``'s
-    three buffers (:func:`no_recorder`'s where no self-play is recorded).  Without a side that ``scoring``
+    three buffers (:func:`no_recorder`'s where no self-play is recorded), and the member each side's mixture drawn
+    once a game plays (:func:`game_members`).  Without a side that ``scoring``
     its moves, the policy's parts have no room (uniform games allocate next to nothing)."""
     moves = MAX_MOVES if scoring else 0
     options = MAX_OPTIONS if scoring else 0
@@ -409,7 +437,8 @@ def scratch(n_kinds, max_sum, scoring, pile_cards, recorder):
             np.full(memo, -1, np.int64), np.zeros(n_kinds, np.int64), np.zeros(n_kinds, np.int64),
             np.zeros(3, np.int64), np.zeros(2, np.int64), np.zeros((2, pile_cards + 2), np.int64),
             np.empty(NET_SIZE if scoring else 0, np.float64), np.empty(SET_SIZE if scoring else 0, np.float64),
-            np.empty(CLASS_SIZE if scoring else 0, np.float64), recorder[0], recorder[1], recorder[2])
+            np.empty(CLASS_SIZE if scoring else 0, np.float64), recorder[0], recorder[1], recorder[2],
+            np.zeros(2, np.int64))
 
 
 @njit(cache=True, error_model="numpy")

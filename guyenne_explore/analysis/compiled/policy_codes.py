@@ -156,6 +156,9 @@ class SidePolicy(NamedTuple):
     #: a mixture's members (:mod:`..policies.mixture`): each member's whole-number odds and row, one member drawn
     #: by its odds at each of the side's decisions (``params`` is then the first member's row); empty: ``params`` alone
     members: tuple[tuple[int, tuple[float, ...]], ...] = ()
+    #: the mixture draws its member once a game, after the deal, not at each decision (``params`` holds its odds
+    #: negative: :func:`.loop.member_row`)
+    per_game: bool = False
 
     @property
     def scores(self) -> bool:
@@ -175,14 +178,14 @@ def codes(sides: tuple[SidePolicy, SidePolicy]) -> np.ndarray:
 def params(sides: tuple[SidePolicy, SidePolicy]) -> np.ndarray:
     """The loop's per-side parameters: ``[s, m]`` holds member ``m`` of side ``s``'s policy, its whole-number odds
     then its numbers (zeros after them; a policy that is no mixture is its one member, of odds 1; a side with
-    fewer members than the other has rows of odds 0), one shape for both so that every pair of policies calls the
-    one compiled version (:func:`.loop.member_row` reads them)."""
+    fewer members than the other has rows of odds 0; a mixture drawn once a game has its odds negative), one shape
+    for both so that every pair of policies calls the one compiled version (:func:`.loop.member_row` reads them)."""
     rows = [s.members or ((1, s.params),) for s in sides]
     members = max(len(r) for r in rows)
     width = max(1, *(len(row) for r in rows for _odds, row in r))
     out = np.zeros((2, members, 1 + width), np.float64)
     for i, r in enumerate(rows):
         for m, (odds, row) in enumerate(r):
-            out[i, m, 0] = odds
+            out[i, m, 0] = -odds if sides[i].per_game and len(r) > 1 else odds
             out[i, m, 1:1 + len(row)] = row
     return out

@@ -84,7 +84,7 @@ def move_weights(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, si
     each = np.zeros((members, n), np.int64)
     totals = np.zeros(members, np.int64)
     for m in range(members):
-        odds = np.int64(params[side, m, 0])
+        odds = abs(np.int64(params[side, m, 0]))  # (negative: drawn once a game; the search reads its mean)
         if odds == 0:
             continue
         odds_total += odds
@@ -98,12 +98,12 @@ def move_weights(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, si
     # whole-number share of the odds-weighted mean of the members' distributions; its score the odds-weighted mean
     for i in range(n):
         for m in range(members):
-            odds = np.int64(params[side, m, 0])
+            odds = abs(np.int64(params[side, m, 0]))
             if odds == 0:
                 continue
             term = odds * each[m, i]
             for m2 in range(members):
-                if m2 != m and params[side, m2, 0] > 0:
+                if m2 != m and params[side, m2, 0] != 0:
                     term *= totals[m2]
             wts[i] += term
         scores[i] = scores[i] / odds_total
@@ -164,7 +164,7 @@ def _placement_chance(z, pl, cs, sc, rp, vals, opt, points, tables, params, side
         return 0.0
     chance, odds_total = 0.0, 0.0
     for member in range(params.shape[1]):
-        odds = params[side, member, 0]
+        odds = abs(params[side, member, 0])
         if odds == 0.0:
             continue
         odds_total += odds

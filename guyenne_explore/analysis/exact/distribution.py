@@ -226,7 +226,21 @@ def exact_distribution(p: Position, policies: tuple[Policy, Policy],
     With ``floats`` the endgames are summed in float64 (:mod:`.exact.forward`): the same
     distribution to rounding, far sooner, but no fractions.  ``budget`` bounds the run's memory and time
     (by default the memory budget alone); a run past it, or one that still runs out of memory (the memo of a
-    state far larger than :data:`.limits.BYTES_A_STATE`), stops with :class:`.limits.ExactOutOfReach`."""
+    state far larger than :data:`.limits.BYTES_A_STATE`), stops with :class:`.limits.ExactOutOfReach`.
+
+    A policy that draws what plays the game once a game (``game_members``: a mixture drawn once a game) is
+    enumerated as that draw: the odds-weighted sum of the distributions of each pair of what the two sides draw."""
+    drawn = [_game_members(policy, p) for policy in policies]
+    if len(drawn[0]) > 1 or len(drawn[1]) > 1:
+        total: Distribution = {}
+        states = 0
+        for share_e, english in drawn[0]:
+            for share_f, french in drawn[1]:
+                dist, solved = exact_distribution(p, (english, french), progress, fast, floats, budget)
+                states += solved
+                for outcome, q in dist.items():
+                    total[outcome] = total.get(outcome, 0) + share_e * share_f * q
+        return total, states
     solver = Solver(policies, progress, fast, floats, budget)
     try:
         with _no_cycle_collection():
@@ -238,6 +252,13 @@ def exact_distribution(p: Position, policies: tuple[Policy, Policy],
                               forceable=False) from None
     solver.merged = None  # it refers back to the solver: without that cycle the memos go at once
     return dist, states
+
+
+def _game_members(policy: Policy, p: Position) -> list[tuple[Fraction, Policy]]:
+    """What plays a game from ``p`` for ``policy``, each with its probability: its ``game_members(rules)`` where it
+    has them, else itself."""
+    members = getattr(policy, "game_members", None)
+    return members(p.rules) if members is not None else [(Fraction(1), policy)]
 
 
 @contextmanager

@@ -1,5 +1,5 @@
 """A mixture of learned models: one member drawn by its whole-number odds at each decision, so that the policy plays
-the odds-weighted mean of its members' distributions.
+the odds-weighted mean of its members' distributions, or once a game, so that one member plays the whole game.
 
 Why: each network picks one style from a situation's features, and a best response trained against it learns that
 style (issue 47).  Advanced's shipped network opens big and answers with one card; a network trained against its
@@ -13,6 +13,16 @@ exploiter 0.458 but a best response 0.841; the mixture gives them 0.509 and 0.70
 and beats ``strong-linear`` by 0.697 (0.707).  ``benchmarks/bench_network.py --network MIX.json`` and
 ``bench_exploit.py --levels strong@MIX.json`` measure a mixture.  A weights file holds a mixture as its members, each
 with its odds (:mod:`.weights`).
+
+Drawn once a game (``per_game``; a file's ``"drawn": "game"``, ``guyenne-explore mix --drawn game``), a mixture is
+the mixed strategy that a population's meta-game solves for (policy-space response oracles, Lanctot et al. 2017;
+``benchmarks/bench_population.py``): each member plays whole games in its own style, so no game mixes one style's
+openings with another's answers, and a response must face every style at its odds (that benchmark's figures).  The
+compiled loop draws the member after the deal, one random number of the odds' total a side (``game_members``); the
+engine's game loop asks :meth:`.strong.Strong.begin_game` for it before the first event, and the play panel from the
+game's seed; an exact enumeration sums over the members at their odds (``game_members``).  Asked at a single decision
+(the search's model of it, the model exploiter's, ``distribution``), such a mixture is the odds-weighted mean of its
+members: what an opponent who has seen none of its games knows of it.
 
 Both twins draw the same way: the compiled loop (``compiled.loop.member_row``) draws a member with one random number
 of the odds' total before the member's own pick, as :meth:`.strong.Strong.choose` does; the exact distribution
@@ -39,6 +49,8 @@ class Mixture(NamedTuple):
 
     members: tuple[tuple[float, ...], ...]
     odds: tuple[int, ...]
+    #: the member is drawn once a game (after the deal) and plays the whole game, not drawn at each decision
+    per_game: bool = False
 
     @classmethod
     def alone(cls, model: Sequence[float]) -> Mixture:
@@ -52,10 +64,11 @@ class Mixture(NamedTuple):
 
     def flat(self) -> tuple[float, ...]:
         """The numbers that identify the mixture (its fingerprint's): the one member's model, else each member's
-        odds and length then its model."""
+        odds (negative: drawn once a game) and length then its model."""
         if self.single:
             return self.members[0]
-        return tuple(x for odds, m in zip(self.odds, self.members) for x in (float(odds), float(len(m)), *m))
+        sign = -1.0 if self.per_game else 1.0
+        return tuple(x for odds, m in zip(self.odds, self.members) for x in (sign * odds, float(len(m)), *m))
 
     def member(self, index: int) -> int:
         """The member whose share of the odds holds ``index`` (0 <= index < the odds' total), in order: how both

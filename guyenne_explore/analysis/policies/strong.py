@@ -163,7 +163,8 @@ def _dot(w: Sequence[float], phi: Sequence[float], group: Sequence[int]) -> floa
 
 class Strong:
     """The learned policy: the softmax of ``w . phi`` over placements, the heuristic elsewhere; a mixture of such
-    models (:mod:`.mixture`) draws one member by its odds at each placement, setup discard and team split.
+    models (:mod:`.mixture`) draws one member by its odds at each placement, setup discard and team split, or once a
+    game (:meth:`begin_game`).
 
     The distribution is exact (fractions of whole-number weights) and :meth:`choose` draws from
     exactly that distribution with one ``randrange`` of its total (a mixture's member first, with one of its odds').
@@ -182,7 +183,7 @@ class Strong:
         self.mixture: Mixture | None = (
             Mixture.alone(checked_weights(None, list(weights))) if weights is not None
             else Mixture(tuple(checked_weights(None, list(m), f"member {j + 1}") for j, m in enumerate(mixture.members)),
-                         checked_odds(list(mixture.odds), len(mixture.members), "mixture"))
+                         checked_odds(list(mixture.odds), len(mixture.members), "mixture"), bool(mixture.per_game))
             if mixture is not None else files.read_model(file).played() if file is not None else None)
         #: the model (a mixture's first member: where training starts), None for the package's
         self.model = self.mixture.members[0] if self.mixture is not None else None
@@ -296,6 +297,28 @@ class Strong:
             weighted = self.member_weights(view, mix.members[mix.member(rng.randrange(sum(mix.odds)))])
         return pick(weighted, rng.randrange(sum(w for _, w in weighted)))
 
+    def begin_game(self, rules: Rules, rng: random.Random) -> Strong:
+        """The policy that plays a game under ``rules`` from its start: a mixture drawn once a game draws its member
+        here (one ``randrange`` of its odds' total, as the compiled loop's ``game_members`` draws it after the deal)
+        and that member plays every decision of the game; any other policy is itself and draws nothing.  Asked at a
+        decision without it, such a mixture plays the odds-weighted mean of its members (what an opponent who has
+        seen none of its games can know of it)."""
+        mix = self.played(rules)
+        if mix.single or not mix.per_game:
+            return self
+        return self._member(mix.members[mix.member(rng.randrange(sum(mix.odds)))])
+
+    def game_members(self, rules: Rules) -> list[tuple[Fraction, Strong]]:
+        """What plays a game under ``rules``, each with its probability: each member of a mixture drawn once a game
+        by its share of the odds (an exact enumeration sums over them), else this policy alone."""
+        mix = self.played(rules)
+        if mix.single or not mix.per_game:
+            return [(Fraction(1), self)]
+        return [(Fraction(odds, sum(mix.odds)), self._member(m)) for odds, m in zip(mix.odds, mix.members)]
+
+    def _member(self, model: tuple[float, ...]) -> Strong:
+        return Strong(temperature=self.temperature, linear=self.linear, mixture=Mixture.alone(model))
+
     def compiled(self, rules: Rules | None = None) -> SidePolicy:
         """This policy as the compiled game loop plays it under ``rules`` (None: rules that are no preset):
         the heuristic's numbers it reads (temperature, resolution, win weight, hero use) in their places,
@@ -307,4 +330,5 @@ class Strong:
             numbers[i] = float(value)
         mix = self.played(rules)
         rows = tuple((odds, tuple(numbers) + model) for odds, model in zip(mix.odds, mix.members))
-        return SidePolicy(STRONG, rows[0][1], card_worth, removal_loss, () if mix.single else rows)
+        return SidePolicy(STRONG, rows[0][1], card_worth, removal_loss, () if mix.single else rows,
+                          mix.per_game and not mix.single)

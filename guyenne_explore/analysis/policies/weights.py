@@ -47,6 +47,8 @@ LINEAR = "linear"
 #: file written before it was added plays as it did (every other feature must be named: a file that lacks one
 #: was trained for other features)
 ADDED = ("hero_set",)
+#: how a mixture file's ``drawn`` says when its member is drawn: at each decision (the default), or once a game
+DRAWN = ("decision", "game")
 #: the largest weights file read (a linear model's file holds about 2 kB, a network of 16 units about 15 kB)
 MAX_WEIGHTS_BYTES = 200_000
 
@@ -111,6 +113,10 @@ def _mixture_model(data: dict[str, Any], where: str) -> Model:
         raise ValueError(gettext("the weights file {path}: 'mixture' must be an object with odds and members").format(
             path=where))
     odds = checked_odds(mix.get("odds"), len(members), where)
+    drawn = mix.get("drawn", DRAWN[0])
+    if drawn not in DRAWN:
+        raise ValueError(gettext("the weights file {path}: a mixture's 'drawn' is {choices}, not {value}").format(
+            path=where, choices=" or ".join(repr(d) for d in DRAWN), value=repr(drawn)))
     models = []
     for j, member in enumerate(members):
         inner = gettext("{path}, member {number}").format(path=where, number=j + 1)
@@ -118,7 +124,7 @@ def _mixture_model(data: dict[str, Any], where: str) -> Model:
             raise ValueError(gettext("{where}: a member of a mixture is one model, not a mixture").format(where=inner))
         models.append(_single_model(member, inner).weights)
     return Model(models[0], dict(data.get("trained") or {}), str(data.get("trained_for", "")),
-                 Mixture(tuple(models), odds))
+                 Mixture(tuple(models), odds, drawn == "game"))
 
 
 def _single_model(data: object, where: str) -> Model:
@@ -173,20 +179,24 @@ def write_model(path: Path, weights: tuple[float, ...], trained: dict[str, Any],
 
 
 def write_mixture(path: Path, members: list[Model], odds: tuple[int, ...], trained: dict[str, Any],
-                  trained_for: str) -> None:
+                  trained_for: str, per_game: bool = False) -> None:
     """Write a mixture's weights file (:mod:`.mixture`): ``members`` with their ``odds``, each member kept whole with
-    its own ``trained`` record (the command that trains it again); ``trained``: how the mixture was formed."""
+    its own ``trained`` record (the command that trains it again); ``trained``: how the mixture was formed;
+    ``per_game``: its member drawn once a game (``"drawn": "game"``; a file without it draws at each decision)."""
     checked_odds(list(odds), len(members), str(path))
     if any(m.mixture is not None and not m.mixture.single for m in members):
         raise ValueError(gettext("{where}: a member of a mixture is one model, not a mixture").format(where=path))
     _write(path, {"trained_for": trained_for, "trained": trained, "mixture": {
-        "odds": list(odds), "members": [_model_json(m.weights, m.trained, m.trained_for) for m in members]}})
+        "odds": list(odds), **({"drawn": "game"} if per_game else {}),
+        "members": [_model_json(m.weights, m.trained, m.trained_for) for m in members]}})
 
 
-def mix_files(paths: list[Path], odds: tuple[int, ...] | None, out: Path, command: str) -> Model:
+def mix_files(paths: list[Path], odds: tuple[int, ...] | None, out: Path, command: str,
+              per_game: bool = False) -> Model:
     """Write at ``out`` the mixture of the models of ``paths`` (each one model, trained for the same rules) with
-    ``odds`` (default: equal), recording ``command``, the command that forms it again; returns what it wrote.  A
-    ValueError names the file or the odds that are wrong."""
+    ``odds`` (default: equal), its member drawn at each decision or once a game (``per_game``), recording
+    ``command``, the command that forms it again; returns what it wrote.  A ValueError names the file or the odds
+    that are wrong."""
     if not 2 <= len(paths) <= MAX_MEMBERS:
         raise ValueError(gettext("mix: give 2 to {most} weights files, not {count}").format(
             most=MAX_MEMBERS, count=len(paths)))
@@ -201,8 +211,9 @@ def mix_files(paths: list[Path], odds: tuple[int, ...] | None, out: Path, comman
                                                                  first=paths[0],
                                                                  first_rules=members[0].trained_for or "?"))
     trained = {"command": command, "members": [str(p) for p in paths]}
-    write_mixture(out, members, odds, trained, members[0].trained_for)
-    return Model(members[0].weights, trained, members[0].trained_for, Mixture(tuple(m.weights for m in members), odds))
+    write_mixture(out, members, odds, trained, members[0].trained_for, per_game)
+    return Model(members[0].weights, trained, members[0].trained_for,
+                 Mixture(tuple(m.weights for m in members), odds, per_game))
 
 
 def _model_json(weights: tuple[float, ...], trained: dict[str, Any], trained_for: str) -> dict[str, Any]:

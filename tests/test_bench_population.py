@@ -1,0 +1,51 @@
+"""``benchmarks/bench_population.py``: its meta-game solver finds the Nash odds of games whose answer is known, its odds
+in whole chunks keep their total, and a tiny run writes a population that the package reads back."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+import bench_population as bp  # noqa: E402
+
+from guyenne_explore.analysis.policies.weights import read_model  # noqa: E402
+
+
+def test_the_nash_odds_of_a_cycle_are_even_and_a_dominant_member_takes_them_all():
+    cycle = np.array([[0.5, 0.9, 0.1], [0.1, 0.5, 0.9], [0.9, 0.1, 0.5]])  # each beats the next
+    np.testing.assert_allclose(bp.nash(cycle), [1 / 3] * 3, atol=1e-9)
+    dominant = np.array([[0.5, 0.4, 0.3], [0.6, 0.5, 0.45], [0.7, 0.55, 0.5]])  # the last beats both others
+    np.testing.assert_allclose(bp.nash(dominant), [0, 0, 1], atol=1e-9)
+    # rock, paper, scissors weighted: the odds that leave every reply the same score
+    lopsided = np.array([[0.5, 0.0, 1.0], [1.0, 0.5, 0.25], [0.0, 0.75, 0.5]])
+    odds = bp.nash(lopsided)
+    np.testing.assert_allclose(odds @ (lopsided - 0.5), 0.0, atol=1e-9)
+    assert odds.min() > 0.1
+
+
+@pytest.mark.parametrize("odds, whole", [
+    ([0.27, 0.73], [3, 9]), ([1 / 3] * 3, [4, 4, 4]), ([1.0, 0.0], [12, 0]), ([0.04, 0.48, 0.48], [0, 6, 6])])
+def test_whole_odds_keep_their_total_and_round_the_largest_remainders_up(odds, whole):
+    assert bp.whole_odds(odds) == whole and sum(bp.whole_odds(odds)) == bp.ODDS_TOTAL
+
+
+def test_a_tiny_run_prints_each_iteration_and_writes_its_population(tmp_path, capsys):
+    out = tmp_path / "population"
+    bp.main(["--rules", "advanced", "--iterations", "1", "--response-iterations", "1", "--games", "200",
+             "--match", "50", "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert "population of 1" in printed and "population of 2" in printed and "response 1 takes" in printed
+    assert "a fresh response from the network takes" in printed and "from the likeliest member" in printed
+    saved = json.loads((out / "odds.json").read_text())
+    scores = np.array(saved["scores"])
+    assert scores.shape == (2, 2) and np.allclose(scores + scores.T, 1.0)
+    assert sum(saved["odds"]) == pytest.approx(1.0)
+    members = [read_model(out / f"member{i}.json") for i in range(2)]
+    assert members[0].weights == read_model(bp.preset_file(bp.rules_arg("advanced"))).played().members[0]
+    assert members[1].trained["method"] == "population"
