@@ -30,7 +30,7 @@ advanced and classic2021 side by side, about 20 minutes each):
   mixture (from the network) and 0.549 (from its likeliest member); the mixture scores 0.567 against
   ``strong-linear`` (the network: 0.702).
 - classic2021: no response took more than 0.549 from its mixture, and the odds settled on one response (0.640
-  against ``strong-linear``; the network: 0.727), from which a fresh response started on it took 0.699.
+  against ``strong-linear``; the network: 0.727); a fresh response that started from that member took 0.699 from it.
 
 The response recipe's reach varies with its seed: its first response took 0.523 from advanced's network here, 0.707
 and 0.767 on other seeds.  Played as ``strong``, three of advanced's members drawn once a game (``guyenne-explore mix

@@ -60,7 +60,9 @@ iterations), but the first response still took 0.77 from the second policy; by t
 against ``strong-linear`` (0.703 at the start), moving round the cycle of styles again.  A policy and its response
 mixed at each decision (``guyenne-explore mix``) is weaker, 0.614 against ``strong-linear``, and no harder to exploit
 (a fresh response took 0.839 from the mixture).  Nor is a hotter policy: at twice the temperature the network still
-scores 0.703 against ``strong-linear``, and a response takes 0.855 from it.
+scores 0.703 against ``strong-linear``, and a response takes 0.855 from it.  Nor is a population of responses played
+at its meta-game's Nash odds, a member drawn once a game (``benchmarks/bench_population.py``): its mixtures score
+0.57 to 0.59 against ``strong-linear``, and the model exploiter takes 0.75 from them.
 
 Reproducible: iteration ``i``'s games are seeded by ``(seed, i)`` and its draws by a generator of the same, so the
 same seed and iterations give the same weights; resumable from the JSON state written after every iteration;
