@@ -16,6 +16,11 @@ from the network ``strong`` plays, each iteration
    members in turn, each a share of the games as its odds (:func:`whole_odds`), from the network;
 3. adds it to the population.
 
+The response's line search (``natural.line_search``) scores each step against the league's entries on the same
+seeds, so a member repeated for its odds replays the same games: a step is chosen on ``natural.MATCH_GAMES`` /
+:data:`ODDS_TOTAL` distinct games a seat for each member the odds hold, where ``natural.respond`` chooses on all of
+them against one policy.  The figures below were measured so.
+
 It prints each iteration's odds, the mixture's score against ``strong-linear``, and what the response takes from the
 mixture: the odds-weighted mean of its scores against the members, which is its score against the mixture when the
 member is drawn once a game.  At the end a fresh response (other seeds), from the network and from the mixture's

@@ -10,7 +10,7 @@ import random
 import time
 from typing import Any
 
-from guyenne_explore.engine import Move, SideView
+from guyenne_explore.engine import Move, Rules, SideView, begin_game
 
 
 class Timed:
@@ -18,6 +18,8 @@ class Timed:
 
     def __init__(self, policy: Any):
         self.policy, self.name, self.exact = policy, policy.name, False
+        #: what plays the game under way: the policy, or what it drew for the game (:meth:`begin_game`)
+        self.playing: Any = policy
         self.decisions, self.seconds = 0, 0.0
         self.times: list[float] = []
         #: the process's CPU time a decision: what the wall time would be on an idle core
@@ -26,11 +28,17 @@ class Timed:
         self.choices: list[float] = []
 
     def distribution(self, view: SideView) -> Any:
-        return self.policy.distribution(view)
+        return self.playing.distribution(view)
+
+    def begin_game(self, rules: Rules, rng: random.Random) -> Timed:
+        """The same timer, playing what the policy draws for this game (a mixture drawn once a game: its member), so
+        the decisions of every game are counted together."""
+        self.playing = begin_game(self.policy, rules, rng)
+        return self
 
     def choose(self, view: SideView, rng: random.Random) -> Move:
         t, c = time.perf_counter(), time.process_time()
-        move = self.policy.choose(view, rng)
+        move = self.playing.choose(view, rng)
         self.cpu.append(time.process_time() - c)
         if len(view.legal_moves) > 1:
             self.choices.append(self.cpu[-1])

@@ -300,6 +300,28 @@ def test_a_battle_still_to_resolve_without_a_sides_cards_is_refused():
     assert "French should have cards at castle Y" in str(exc.value)
 
 
+def test_a_removal_at_x_with_a_battle_at_y_lacking_a_sides_cards_is_refused():
+    """At remove_choice@X, castle Y's battle is still to come: both sides' cards must be there."""
+    rng = random.Random(0)
+    for seed in range(300):
+        rng, p = random.Random(seed), Position.start("advanced")
+        while not p.is_over and not (p.to_play == "remove_choice" and p.battle == 0):
+            p = uniform_step(p, rng)
+        if not p.is_over:
+            break
+    else:
+        raise AssertionError("no seed reaches a removal at X")
+    data = p.to_json()
+    assert Position.from_json(data) == p
+    side = "english" if data["placed"]["english"]["Y"] else "french"
+    data["sides"][side].setdefault("hand", [])
+    data["sides"][side]["hand"] += data["placed"][side]["Y"]
+    data["placed"][side]["Y"] = []
+    with pytest.raises(PositionError) as exc:
+        Position.from_json(data)
+    assert [q.field for q in exc.value.problems] == [f"placed.{side}.Y"]
+
+
 # ---------------------------------------------------------------------- 4. any value: read or refused
 SCALARS = (st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8)
            | st.sampled_from(["H", "2", "english", "base", "expert", "open_first", "X", "-"]))

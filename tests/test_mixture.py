@@ -19,8 +19,9 @@ from guyenne_explore.analysis.policies.strong import Strong
 from guyenne_explore.analysis.policies.team_split import with_team_split
 from guyenne_explore.cli import main
 from guyenne_explore.analysis.exact.distribution import exact_distribution
-from guyenne_explore.engine import UNIFORM, Position, PublicRecord, Rules, side_view, weights_fingerprint
-from guyenne_explore.engine.game_loop import Hooks, play
+from guyenne_explore.engine import UNIFORM, Position, Rules, weights_fingerprint
+from guyenne_explore.engine.game_loop import play
+from guyenne_explore.engine.position import PLACEMENTS
 from tests.conftest import uniform_step
 from tests.replaying import replay_trace
 from tests.test_network import NET, network
@@ -92,28 +93,30 @@ def test_a_mixture_drawn_once_a_game_plays_one_member_the_whole_game_in_both_twi
     chosen = [strong.begin_game(start.rules, random.Random(seed)) for seed in range(400)]
     assert {c.model for c in chosen} == set(MIX.members)
     assert 0.58 < sum(c.model == MIX.members[0] for c in chosen) / 400 < 0.75  # odds 2:1
-    events: list[tuple[Position, object]] = []
+    # the engine's game loop: every placement of a side's game is decided by one member's model
+    for seed in range(3):
+        assert _models_of_each_side(start, strong, seed) in ({0: {m}, 1: {n}} for m in MIX.members for n in MIX.members)
 
-    class Seen(Hooks):
-        def decision(self, p, side, move):
-            events.append((p, move))
 
-        def chance(self, p, draw):
-            events.append((p, None))
+def _models_of_each_side(start: Position, strong: Strong, seed: int) -> dict[int, set]:
+    """The models that decided each side's placements in the engine's game ``seed`` of ``strong`` against itself."""
+    used: dict[int, set] = {0: set(), 1: set()}
+    original = Strong.member_weights
 
-        def end(self, p):
-            events.append((p, None))
+    def recorded(self, view, model, featured=None):
+        if view.to_play in PLACEMENTS:
+            used[view.side].add(model)
+        return original(self, view, model, featured)
 
-    play(start, random.Random(3), (strong, strong), hooks=[Seen()])
-    record, seen = PublicRecord.assumed(start), []
-    for (p, move), (q, _) in zip(events, events[1:]):
-        if move is not None:
-            seen.append((p.side_to_play, side_view(p, p.side_to_play, record=record), move))
-        record = record.after(p, q, move)
-    for side in (0, 1):
-        fits = [m for m in MIX.members
-                if all(move in dict(Strong(m).distribution(v)) for s, v, move in seen if s == side)]
-        assert fits
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Strong, "member_weights", recorded)
+        play(start, random.Random(seed), (strong, strong))
+    return used
+
+
+def test_the_engines_loop_mixes_a_mixture_drawn_at_each_decision_within_a_game():
+    start, strong = Position.start(Rules.preset("advanced")), Strong(mixture=MIX)
+    assert any(len(models) == 2 for models in _models_of_each_side(start, strong, 0).values())
 
 
 def test_a_mixture_drawn_at_each_decision_mixes_its_members_within_a_game():
@@ -132,12 +135,29 @@ def test_an_exact_answer_under_a_mixture_drawn_once_a_game_is_the_odds_weighted_
     p = _endgame()
     per_game = Strong(mixture=MIX._replace(per_game=True))
     one, two = (Strong(m) for m in MIX.members)
-    dist, _ = exact_distribution(p, (per_game, UNIFORM))
+    told: list[int] = []
+    dist, states = exact_distribution(p, (per_game, UNIFORM), progress=told.append)
+    assert told and told == sorted(told) and told[-1] <= states  # one count over both members' solves
     first, _ = exact_distribution(p, (one, UNIFORM))
     second, _ = exact_distribution(p, (two, UNIFORM))
     expected = {o: Fraction(2, 3) * first.get(o, 0) + Fraction(1, 3) * second.get(o, 0) for o in {*first, *second}}
     assert dist == {o: q for o, q in expected.items() if q}
     assert dist != exact_distribution(p, (Strong(mixture=MIX), UNIFORM))[0]  # drawn at each decision: another answer
+
+
+def test_the_exact_cost_counts_a_solve_for_each_pair_of_members(tmp_path):
+    from guyenne_explore.analysis.planning import estimate_exact_cost
+
+    p = _endgame()
+    for per_game in (False, True):
+        files.write_mixture(tmp_path / f"{per_game}.json", [files.Model(m, {}, "advanced") for m in MIX.members],
+                            (2, 1), {}, "advanced", per_game=per_game)
+    mean, drawn = (f"strong@{tmp_path / f'{per_game}.json'}" for per_game in (False, True))
+    # the probes follow the same mean distribution either way; drawn once a game, each pair of members is one solve
+    states, seconds = estimate_exact_cost(p, (mean, "uniform"), pilot=False)
+    assert estimate_exact_cost(p, (drawn, "uniform"), pilot=False) == (2 * states, 2 * seconds)
+    states, seconds = estimate_exact_cost(p, (mean, mean), pilot=False)
+    assert estimate_exact_cost(p, (drawn, drawn), pilot=False) == (4 * states, 4 * seconds)
 
 
 def _endgame() -> Position:

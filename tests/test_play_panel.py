@@ -282,19 +282,24 @@ def test_a_bot_drawn_once_a_game_draws_its_member_from_the_games_seed(tmp_path):
                         "advanced", per_game=True)
     weights = SessionWeights()
     weights.add_trained("mix", path)
-    drawn = {}
+    drawn = set()
     for seed in range(8):
-        for again in (0, 1):  # a second panel on the same seed: a resumed game goes on with the same member
-            w.Widget.close_all()
-            panel = PlayPanel(folder=tmp_path / f"{seed}-{again}", weights=weights)
-            panel.source.value = "advanced"
-            for row, who in zip(panel.seat_rows.children, ["bot:strong@mix", "bot:uniform"]):
-                row.kind.value, row.who.value = "bot", who.removeprefix("bot:")
-            panel.seed.value = seed
-            panel.start()
-            bot = panel.policies[0]
-            assert isinstance(bot, Strong) and bot.mixture == Mixture.alone(bot.model)  # one member plays the game
-            assert drawn.setdefault(seed, bot.model) == bot.model
-            assert panel.record.header.seats[0].weights_fingerprint == weights_fingerprint(
-                Mixture((NET, other), (1, 1), per_game=True).flat())  # the record names the mixture, not the member
-    assert set(drawn.values()) == {NET, other}
+        w.Widget.close_all()
+        folder = tmp_path / str(seed)
+        panel = PlayPanel(folder=folder, weights=weights)
+        panel.source.value = "advanced"
+        for row, who in zip(panel.seat_rows.children, ["bot:strong@mix", "bot:uniform"]):
+            row.kind.value, row.who.value = "bot", who.removeprefix("bot:")
+        panel.seed.value = seed
+        panel.start()
+        bot = panel.policies[0]
+        assert isinstance(bot, Strong) and bot.mixture == Mixture.alone(bot.model)  # one member plays the game
+        drawn.add(bot.model)
+        assert panel.record.header.seats[0].weights_fingerprint == weights_fingerprint(
+            Mixture((NET, other), (1, 1), per_game=True).flat())  # the record names the mixture, not the member
+        panel.step(1)
+        journal, = folder.glob("*.jsonl")
+        again = PlayPanel(folder=folder, weights=weights)  # the game resumed in a new panel goes on with that member
+        again.resume(journal)
+        assert again.record is not None and again.policies[0].model == bot.model
+    assert drawn == {NET, other}

@@ -74,6 +74,15 @@ class Stoppable:
         begun = begin_game(self.policy, rules, rng)
         return self if begun is self.policy else Stoppable(begun, self.signal)
 
+    def game_members(self, rules: Rules) -> list[tuple[Fraction, Policy]]:
+        """What the wrapped policy may play a game with, each with its probability, still stoppable (an exact
+        enumeration sums over them)."""
+        members = getattr(self.policy, "game_members", None)
+        if members is None:
+            return [(Fraction(1), self)]
+        return [(share, self if member is self.policy else Stoppable(member, self.signal))
+                for share, member in members(rules)]
+
     def choose(self, view: SideView, rng: random.Random) -> Move:
         if self.signal.is_set():
             raise Cancelled()

@@ -425,7 +425,19 @@ def estimate_exact_cost(p: Position, policies: tuple[str, str] = ("uniform", "un
     if nodes <= 1 and forward_pass_takes(p, True, floats):  # a forward pass's pairs carry every castle table
         per_state = SECONDS_PER_PAIR_AND_TABLE * 3 ** p.rules.castles
     states = max(nodes + endgame, PILOT_STATES) if pilot else nodes + endgame  # a pilot stopped: more than that
-    return states, nodes * (SECONDS_PER_STATE if distinct else SECONDS_PER_NODE) + endgame * per_state
+    seconds = nodes * (SECONDS_PER_STATE if distinct else SECONDS_PER_NODE) + endgame * per_state
+    pairs = _member_pairs(p, policies)  # (the probes follow the members' mean; each pair is solved on its own)
+    return states * pairs, seconds * pairs
+
+
+def _member_pairs(p: Position, policies: tuple[str, str]) -> int:
+    """How many pairs of what plays the game an exact analysis solves one by one: the product of each policy's
+    members where it draws one once a game (``game_members``), else 1."""
+    pairs = 1
+    for name in policies:
+        members = getattr(PolicySpec.parse(name).policy(), "game_members", None)
+        pairs *= len(members(p.rules)) if members is not None else 1
+    return pairs
 
 
 #: States, and CPU seconds, up to which :func:`estimate_exact_cost` runs the exact analysis rather than estimating

@@ -231,12 +231,13 @@ class PlayPanel(w.VBox):
         self._begin(record, policies, Journal(path))
 
     def _begin(self, record: GameRecord, policies: list[Policy | None], journal: Journal | None) -> None:
-        seed = record.header.seed or 0 if record.header is not None else 0
-        # a bot that draws what plays the whole game (a mixture drawn once a game) draws it from the game's seed, so a
-        # resumed game goes on with the same
+        seed = (record.header.seed or 0) if record.header is not None else 0
+        sides = [SIDES.index(s.side) for s in record.header.seats] if record.header is not None else [0, 1]
+        # a bot that draws what plays the whole game (a mixture drawn once a game) draws it from the game's seed and
+        # its side, so a resumed game goes on with the same, and a team's two bots of one level play one member
         self.record, self.policies = record, [
-            None if policy is None else begin_game(policy, record.start.rules, _bot_rng(seed, -1 - seat))
-            for seat, policy in enumerate(policies)]
+            None if policy is None else begin_game(policy, record.start.rules, _bot_rng(seed, -1 - side))
+            for side, policy in zip(sides, policies)]
         self.journal = journal if journal is not None else Journal.begin(self.folder, record)
         self.handed_to = None
         self.status.value = ""

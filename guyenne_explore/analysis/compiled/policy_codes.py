@@ -154,7 +154,8 @@ class SidePolicy(NamedTuple):
     card_worth: Callable[[Rules, int], float] | None = None
     removal_loss: Callable[[Rules, int, Cards, bool], float] | None = None
     #: a mixture's members (:mod:`..policies.mixture`): each member's whole-number odds and row, one member drawn
-    #: by its odds at each of the side's decisions (``params`` is then the first member's row); empty: ``params`` alone
+    #: by its odds at each of the side's decisions, or once a game (``per_game``; ``params`` is then the first
+    #: member's row); empty: ``params`` alone
     members: tuple[tuple[int, tuple[float, ...]], ...] = ()
     #: the mixture draws its member once a game, after the deal, not at each decision (``params`` holds its odds
     #: negative: :func:`.loop.member_row`)

@@ -20,6 +20,7 @@ import gc
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from fractions import Fraction
 from math import lcm
 from typing import Any, Callable
@@ -235,8 +236,9 @@ def exact_distribution(p: Position, policies: tuple[Policy, Policy],
         total: Distribution = {}
         states = 0
         for share_e, english in drawn[0]:
-            for share_f, french in drawn[1]:
-                dist, solved = exact_distribution(p, (english, french), progress, fast, floats, budget)
+            for share_f, french in drawn[1]:  # (progress counts the states of every pair so far)
+                told = None if progress is None else partial(_counted_from, progress, states)
+                dist, solved = exact_distribution(p, (english, french), told, fast, floats, budget)
                 states += solved
                 for outcome, q in dist.items():
                     total[outcome] = total.get(outcome, 0) + share_e * share_f * q
@@ -252,6 +254,11 @@ def exact_distribution(p: Position, policies: tuple[Policy, Policy],
                               forceable=False) from None
     solver.merged = None  # it refers back to the solver: without that cycle the memos go at once
     return dist, states
+
+
+def _counted_from(progress: Callable[[int], bool | None], before: int, states: int) -> bool | None:
+    """``progress`` told the states solved by the pairs before this one and this one's so far."""
+    return progress(before + states)
 
 
 def _game_members(policy: Policy, p: Position) -> list[tuple[Fraction, Policy]]:

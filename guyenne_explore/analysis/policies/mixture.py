@@ -21,8 +21,10 @@ openings with another's answers, and a response must face every style at its odd
 compiled loop draws the member after the deal, one random number of the odds' total a side (``game_members``); the
 engine's game loop asks :meth:`.strong.Strong.begin_game` for it before the first event, and the play panel from the
 game's seed; an exact enumeration sums over the members at their odds (``game_members``).  Asked at a single decision
-(the search's model of it, the model exploiter's, ``distribution``), such a mixture is the odds-weighted mean of its
-members: what an opponent who has seen none of its games knows of it.
+(``distribution``), such a mixture is the odds-weighted mean of its members: what an opponent who has seen none of its
+games knows of it.  The search's model of it and its likelihoods of the hands it may hold, the model exploiter's model
+and the playtest's reading of people's moves against it all read that mean; a belief over the members from the side's
+own past decisions would be exact, but a side's view does not keep its past hands.
 
 Both twins draw the same way: the compiled loop (``compiled.loop.member_row``) draws a member with one random number
 of the odds' total before the member's own pick, as :meth:`.strong.Strong.choose` does; the exact distribution

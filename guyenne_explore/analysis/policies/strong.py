@@ -317,6 +317,8 @@ class Strong:
         return [(Fraction(odds, sum(mix.odds)), self._member(m)) for odds, m in zip(mix.odds, mix.members)]
 
     def _member(self, model: tuple[float, ...]) -> Strong:
+        """One member as a policy of its own, at this policy's temperature (a plain :class:`Strong`: a subclass that
+        changes how moves are chosen must override this to keep its behaviour in the member)."""
         return Strong(temperature=self.temperature, linear=self.linear, mixture=Mixture.alone(model))
 
     def compiled(self, rules: Rules | None = None) -> SidePolicy:
