@@ -16,7 +16,7 @@ import time
 from fractions import Fraction
 from typing import Callable, Protocol, runtime_checkable
 
-from ..engine import Move, Policy, Rules, SideView, begin_game
+from ..engine import Move, Policy, Rules, SideView, begin_game, game_members
 
 
 class Cancelled(Exception):
@@ -77,11 +77,8 @@ class Stoppable:
     def game_members(self, rules: Rules) -> list[tuple[Fraction, Policy]]:
         """What the wrapped policy may play a game with, each with its probability, still stoppable (an exact
         enumeration sums over them)."""
-        members = getattr(self.policy, "game_members", None)
-        if members is None:
-            return [(Fraction(1), self)]
         return [(share, self if member is self.policy else Stoppable(member, self.signal))
-                for share, member in members(rules)]
+                for share, member in game_members(self.policy, rules)]
 
     def choose(self, view: SideView, rng: random.Random) -> Move:
         if self.signal.is_set():

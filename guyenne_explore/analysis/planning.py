@@ -24,7 +24,7 @@ from enum import Enum
 from math import comb
 from typing import TYPE_CHECKING, Iterable
 
-from ..engine import OPEN_FIRST, Cards, Draw, Hooks, Move, Position, play
+from ..engine import OPEN_FIRST, Cards, Draw, Hooks, Move, Position, game_members, play
 from ..i18n import gettext, ngettext, plain_count, plain_duration
 from .exact.distribution import forward_pass_takes, out_of_reach, require_exact
 from .exact.endgame import applies
@@ -435,8 +435,7 @@ def _member_pairs(p: Position, policies: tuple[str, str]) -> int:
     members where it draws one once a game (``game_members``), else 1."""
     pairs = 1
     for name in policies:
-        members = getattr(PolicySpec.parse(name).policy(), "game_members", None)
-        pairs *= len(members(p.rules)) if members is not None else 1
+        pairs *= len(game_members(PolicySpec.parse(name).policy(), p.rules))
     return pairs
 
 

@@ -40,8 +40,8 @@ Tables for fast paths
     step 3), :func:`hand_size_after_draw` (a hand's size after the draw, whichever cards come),
     :func:`ending_without_reshuffle` (how such an endgame ended on its final table).
 Playing
-    :func:`play` with :class:`Hooks` (the one game loop), :func:`begin_game` (what plays a game for a policy that
-    draws something once a game), :class:`Policy`, :class:`Uniform`,
+    :func:`play` with :class:`Hooks` (the one game loop), :func:`begin_game` and :func:`game_members` (what plays
+    a game for a policy that draws something once a game), :class:`Policy`, :class:`Uniform`,
     :data:`UNIFORM`, :func:`concede_move`, :class:`SideView`, :class:`PublicRecord`, :func:`determinise`
     (a full position drawn from a view and its record, for searches),
     :class:`GameRecord`, :class:`Event`, :func:`play_game` (a seeded game recorded).
@@ -67,7 +67,7 @@ from .drawing import (cannot_reshuffle_again, ending_without_reshuffle, hand_siz
                       side_outcomes)
 from .flow import apply_move, battle_of, battle_winner, defence_holds, defender_at
 from .turn import member_battle
-from .game_loop import GameTooLong, Hooks, begin_game, play
+from .game_loop import GameTooLong, Hooks, begin_game, game_members, play
 from .moves import Choice, IllegalMove, LegalMoves, Move, placement_choice
 from .parameters import CHOICE, COUNTS, FLAG, NUMBER, PARAMETERS, PARAMETERS_BY_NAME, Parameter, When
 from .policy import UNIFORM, Policy, Uniform, concede_move
@@ -103,7 +103,7 @@ __all__ = [
     "Result", "side_score", "Ending", "ENDINGS", "SWEEP", "EXHAUSTED", "OUT_OF_CARDS", "ending", "sweeper",
     "holds_too_few", "cannot_play_on", "cannot_reshuffle_again", "hand_size_after_draw", "ending_without_reshuffle",
     # playing
-    "play", "begin_game", "Hooks", "GameTooLong",
+    "play", "begin_game", "game_members", "Hooks", "GameTooLong",
     "Policy", "Uniform", "UNIFORM", "concede_move", "SideView", "PublicRecord", "determinise",
     "GameRecord", "Event", "play_game", "rules_fingerprint",
     # files and records

@@ -18,6 +18,7 @@ replay its games here.
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Sequence
 
 from .drawing import Piles
@@ -51,9 +52,11 @@ def begin_game(policy: Policy, rules: Rules, rng: random.Random) -> Policy:
     return begin(rules, rng) if begin is not None else policy
 
 
-def begun(policies: tuple[Policy, Policy], start: Position, rng: random.Random) -> tuple[Policy, Policy]:
-    """The policies that play a game from ``start`` (:func:`begin_game`), side 0 first."""
-    return begin_game(policies[0], start.rules, rng), begin_game(policies[1], start.rules, rng)
+def game_members(policy: Policy, rules: Rules) -> list[tuple[Fraction, Policy]]:
+    """What :func:`begin_game` may return for ``policy`` under ``rules``, each with its probability: its
+    ``game_members(rules)`` where it has them (an exact enumeration sums over them), else the policy itself."""
+    members = getattr(policy, "game_members", None)
+    return members(rules) if members is not None else [(Fraction(1), policy)]
 
 
 class GameTooLong(RuntimeError):
@@ -74,7 +77,7 @@ def play(start: Position, rng: random.Random, policies: tuple[Policy, Policy] = 
     decides something once a game (:func:`begin_game`) does so before the first event, side 0 first.
     """
     piles = Piles.seeded(rng if chance is None else chance).dealt(start)
-    policies = begun(policies, start, rng)
+    policies = begin_game(policies[0], start.rules, rng), begin_game(policies[1], start.rules, rng)  # side 0 first
     p = start
     record = PublicRecord.assumed(p)
     events = 0

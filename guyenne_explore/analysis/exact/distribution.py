@@ -25,7 +25,7 @@ from fractions import Fraction
 from math import lcm
 from typing import Any, Callable
 
-from ...engine import OPEN_FIRST, Position, PublicRecord, apply_legal, side_view
+from ...engine import OPEN_FIRST, Position, PublicRecord, apply_legal, game_members, side_view
 from ...i18n import gettext, ngettext, plain_duration
 from ..cancel import Cancelled
 from ..limits import Budget, ExactOutOfReach
@@ -231,7 +231,7 @@ def exact_distribution(p: Position, policies: tuple[Policy, Policy],
 
     A policy that draws what plays the game once a game (``game_members``: a mixture drawn once a game) is
     enumerated as that draw: the odds-weighted sum of the distributions of each pair of what the two sides draw."""
-    drawn = [_game_members(policy, p) for policy in policies]
+    drawn = [game_members(policy, p.rules) for policy in policies]
     if len(drawn[0]) > 1 or len(drawn[1]) > 1:
         total: Distribution = {}
         states = 0
@@ -259,13 +259,6 @@ def exact_distribution(p: Position, policies: tuple[Policy, Policy],
 def _counted_from(progress: Callable[[int], bool | None], before: int, states: int) -> bool | None:
     """``progress`` told the states solved by the pairs before this one and this one's so far."""
     return progress(before + states)
-
-
-def _game_members(policy: Policy, p: Position) -> list[tuple[Fraction, Policy]]:
-    """What plays a game from ``p`` for ``policy``, each with its probability: its ``game_members(rules)`` where it
-    has them, else itself."""
-    members = getattr(policy, "game_members", None)
-    return members(p.rules) if members is not None else [(Fraction(1), policy)]
 
 
 @contextmanager
