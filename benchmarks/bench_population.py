@@ -39,12 +39,13 @@ advanced and classic2021 side by side, about 20 minutes each):
 
 The response recipe's reach varies with its seed: its first response took 0.523 from advanced's network here, 0.707
 and 0.767 on other seeds.  Played as ``strong``, three of advanced's members drawn once a game (``guyenne-explore mix
-member6.json member2.json member5.json --odds 39,28,17 --drawn game``) score 0.592 against ``strong-linear`` and
-0.507 against the shipped network (4,000 compiled games a seat), and the exploit command's counters take more from
-them than from the network (``bench_exploit.py --levels strong@MIX.json --games 400 --responders
+member6.json member2.json member5.json --odds 39,28,17 --drawn game``) score 0.590 [0.579, 0.601] against ``strong-linear``
+(``bench_network.py --network MIX.json --games 8000``; the network alone: 0.70), and the exploit command's counters
+take more from them than from the network (``bench_exploit.py --levels strong@MIX.json --games 400 --responders
 trained,exploiter``): the trained responder 0.718 [0.671, 0.759] (the network: 0.704), the model exploiter 0.760
 [0.716, 0.799] (0.548).  A scratch run of the same steps on other seeds ended on two members (odds 3:1 when mixed)
-that the trained responder took only 0.431 [0.384, 0.480] from, but the model exploiter 0.748 [0.703, 0.788].
+that the trained responder took only 0.431 [0.384, 0.480] from, but the model exploiter 0.748 [0.703, 0.788]; they
+score 0.597 [0.587, 0.608] against ``strong-linear`` drawn once a game, 0.587 [0.576, 0.598] drawn at each decision.
 So at this scale the population's members, responses trained against each other, are weaker against the field and
 against a search on their model than the network they start from; its Nash mixture is no answer to issue 47 yet.
 """
