@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from guyenne_explore.analysis.cancel import Cancelled
+from guyenne_explore.analysis.compiled.policy_codes import COUNTER, HEURISTIC, IDEAS, P_IDEA, STRONG
 from guyenne_explore.analysis.compiled.recording import recorded_games
 from guyenne_explore.analysis.policies import natural as nt
 from guyenne_explore.analysis.policies.improvement import ImproveRun, ImproveSettings, _scored, _vector
@@ -71,12 +72,13 @@ def test_the_line_search_starts_at_the_first_step_s_divergence():
 
 def test_a_run_is_the_same_for_the_same_seed_and_resumes_as_if_never_stopped(tmp_path, quick):
     rules = Rules.from_json("classic2021")
-    whole = nt.natural(rules, 4, 2, games=200)
-    assert whole.weights != Strong().model_for(rules)  # it moved (so that the comparisons below say something)
-    assert whole == nt.natural(rules, 4, 2, games=200)
+    whole = nt.natural(rules, 2, 2, games=200)
+    # it moved, at its second iteration (so that the comparisons below say something)
+    assert whole.weights != Strong().model_for(rules) and whole.generations == 2
+    assert whole == nt.natural(rules, 2, 2, games=200)
     state = tmp_path / "run.natural"
-    nt.natural(rules, 4, 1, games=200, state=state)
-    resumed = nt.natural(rules, 4, 2, games=200, state=state, resume=nt.NaturalRun.read(state))
+    nt.natural(rules, 2, 1, games=200, state=state)
+    resumed = nt.natural(rules, 2, 2, games=200, state=state, resume=nt.NaturalRun.read(state))
     assert resumed == whole
     assert nt.NaturalRun.read(state).iteration == 2
 
@@ -148,7 +150,9 @@ def test_the_league_is_met_in_turn_and_in_both_seats():
     assert seen == [((learner, a), 0), ((learner, b), 0), ((a, learner), 1), ((b, learner), 1), ((learner, a), 0)]
     assert nt._seats(learner, (), 3) == ((learner, learner), None)
     rules = Rules.from_json("classic2021")
-    assert len(nt.league(rules, Strong().model_for(rules))) == 3  # the start, strong-linear, the heuristic
+    league = nt.league(rules, Strong().model_for(rules))  # the start, strong-linear, the heuristic, the counters
+    assert [side.code for side in league] == [STRONG, STRONG, HEURISTIC] + [COUNTER] * len(IDEAS)
+    assert [side.params[P_IDEA] for side in league[3:]] == list(range(len(IDEAS)))
 
 
 def test_against_a_learned_opponent_only_the_learner_s_placements_are_played_again(monkeypatch):

@@ -86,7 +86,8 @@ def test_any_text_is_a_level_or_refused_in_words_that_quote_it(text):
 @pytest.mark.parametrize("text, compiles", [
     ("uniform", True), ("heuristic", True), ("strong", True), ("strong-linear", True), ("strong@w.json", True),
     ("persona@w.json", True),
-    ("search", False), ("search:20", False), ("reader", False), ("strong-lookahead", False),
+    ("search", False), ("search:20", False), ("reader", True), ("tell-reader", True), ("strong-lookahead", False),
+    ("exploiter", False),
 ])
 def test_which_levels_compile_is_the_specs_answer(text, compiles):
     from guyenne_explore.analysis.planning import engine_plays

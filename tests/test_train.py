@@ -353,3 +353,16 @@ def test_without_cma_the_command_says_which_extra_installs_it(monkeypatch, capsy
     assert main(["train", "--rules", "advanced", "--generations", "1"]) == 1
     err = capsys.readouterr().err
     assert "cma package, which the train extra installs" in err and "Traceback" not in err
+
+
+def test_a_robust_run_judges_its_models_by_the_gauntlets_compiled_counters_too():
+    """What was written to read or bully a policy counts among its lowest scores where it does: the robust run's
+    judges end with the five compiled counters, the heuristic's numbers and each one's idea."""
+    from guyenne_explore.analysis.compiled.policy_codes import COUNTER, IDEAS, P_IDEA
+
+    rules = Rules.from_json("advanced")
+    start = Strong().model_for(rules)
+    judges = train.robust_judges(start, [start], Strong(linear=True).model_for(rules))
+    counters = [j for j in judges if j.code == COUNTER]
+    assert [j.params[P_IDEA] for j in counters] == list(range(len(IDEAS)))
+    assert len(judges) == 4 + len(IDEAS)  # the heuristic, strong-linear, the start, one exploiter, the counters

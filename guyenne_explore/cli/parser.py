@@ -292,7 +292,8 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("--method", choices=("search", "natural"), default="search",
                     help=_("search: fit the weights to the search's values of self-play's placements (the default); "
                            "natural: the natural policy gradient of compiled games against a league (itself, its start, "
-                           "strong-linear and the heuristic), one placement a game played again with other moves "
+                           "strong-linear, the heuristic and the gauntlet's compiled counters), one placement a game "
+                           "played again with other moves "
                            "(default then 4 iterations of 200,000 games)"))
     im.add_argument("--rules", help=_("the preset or rules JSON to improve for (default with --resume: the run's)"))
     _vary_option(im)

@@ -276,8 +276,8 @@ def _natural(args: argparse.Namespace) -> int:
 
     def line(p: Any) -> str:
         return _("iteration {number} of {planned} ({game} of {games} games, then the steps' matches): best {best:.3f} "
-                 "against the league (the starting weights, strong-linear and the heuristic), {left} left").format(
-            number=p.iteration + 1, planned=p.iterations, game=plain_count(min(p.game, p.games)),
+                 "against the league (the starting weights, strong-linear, the heuristic and the counters), {left} left").format(
+            number=min(p.iteration + 1, p.iterations), planned=p.iterations, game=plain_count(min(p.game, p.games)),
             games=plain_count(p.games), best=p.best, left=time_left(p.seconds_left, seconds, p.seconds))
 
     def stopped() -> str:
@@ -293,7 +293,7 @@ def _natural(args: argparse.Namespace) -> int:
     write_natural(out, result, shown_rules, seed, games, iterations, origin)
     return _wrote(args, out, state, rules, seed, result, "league_score", _(
         "wrote {path}: the weights of iteration {iteration}, {score:.3f} against the league (the starting weights, "
-        "strong-linear and the heuristic); play it with --policies {policy}"))
+        "strong-linear, the heuristic and the counters); play it with --policies {policy}"))
 
 
 def cmd_mix(args: argparse.Namespace) -> int:

@@ -157,10 +157,12 @@ class StrongTraining:
             iterations = int(trained.get("iterations", 0))
             return ngettext(
                 "Strong is trained for this variant ({iterations} iteration of the natural gradient of its own games, "
-                "seed {seed}, score {score} against its league: its starting weights, strong-linear and the heuristic): "
+                "seed {seed}, score {score} against its league: its starting weights, strong-linear, the heuristic and the "
+                "counters): "
                 "its weights play.",
                 "Strong is trained for this variant ({iterations} iterations of the natural gradient of its own games, "
-                "seed {seed}, score {score} against its league: its starting weights, strong-linear and the heuristic): "
+                "seed {seed}, score {score} against its league: its starting weights, strong-linear, the heuristic and the "
+                "counters): "
                 "its weights play.", iterations).format(iterations=iterations, seed=trained.get("seed"),
                                                         score=trained.get("league_score"))
         return gettext(

@@ -101,6 +101,7 @@ def encode(p: Position) -> Encoded:
     zones = np.zeros((2, kn.N_ZONES, len(kinds)), np.int64)
     placed = np.zeros((2, 2, len(kinds)), np.int64)
     scalars = np.full(kn.N_SCALARS, -1, np.int64)
+    scalars[kn.SHOWN:] = 0  # (a position alone shows nothing of its discard: PublicRecord.assumed)
     for i, s in enumerate(p.sides):
         for z, cards in enumerate(side_zones(s)):
             zones[i, z] = [cards[k] for k in kinds]
@@ -110,7 +111,6 @@ def encode(p: Position) -> Encoded:
         for b in (0, 1):
             placed[i, b] = [p.placed.at(i, b)[k] for k in kinds]
         scalars[kn.EXH + i] = s.exhaustions
-        scalars[kn.SHOWN_HERO + i] = 0  # (a position alone shows nothing of its discard: PublicRecord.assumed)
     scalars[kn.PHASE] = _PHASE[p.to_play]
     scalars[kn.FIRST] = p.first
     scalars[kn.ROUND] = p.round
@@ -133,13 +133,14 @@ def encode(p: Position) -> Encoded:
                    points_array(r.castles, r.scoring, r.adjacency == "ring"))
 
 
-def shown_heroes(e: Encoded, record: PublicRecord) -> Encoded:
-    """``e`` with each side's hero that ``record`` shows face up in its discard (:data:`.layout.SHOWN_HERO`): a
-    position alone shows none (:func:`encode`'s default, as ``PublicRecord.assumed``), a game's history may; what a
-    search or a counter dealing worlds from a view gives its rollouts, so that the learned policy reads there the
-    record it reads in the game (``record`` must be the history of ``e``'s position)."""
+def shown_cards(e: Encoded, record: PublicRecord) -> Encoded:
+    """``e`` with the cards each side showed that ``record`` says lie face up in its discard (:data:`.layout.SHOWN`):
+    a position alone shows none (:func:`encode`'s default, as ``PublicRecord.assumed``), a game's history may; what a
+    search or a counter dealing worlds from a view gives its rollouts, so that a policy reads there the record it
+    reads in the game (``record`` must be the history of ``e``'s position)."""
     for s in (0, 1):
-        e.scalars[kn.SHOWN_HERO + s] = int(record.shown_discard[s][HERO] > 0)
+        for i, k in enumerate(e.kinds):
+            e.scalars[kn.SHOWN + s * KINDS + i] = record.shown_discard[s][k]
     return e
 
 

@@ -21,7 +21,7 @@ from .layout import (  # noqa: F401 (the kernel's interface includes its layout)
     REMOVAL_CLASSIC, REMOVAL_NONE, REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD,
     SCORING, SETUP, TRACE_HEAD, round_width, HAND_OF_1, N_ZONES, DRAWER, ORDER, TEAM, TEAM_SPLIT, TEAM_ORDER,
     OUT_ENGLISH, OUT_FRENCH, OUT_WINNER, OUT_ROUNDS, OUT_DECIDED, OUT_HERO_E, OUT_HERO_F, CONCEDE,
-    CONCEDE_AS_DECISION, SHOWN_HERO,
+    CONCEDE_AS_DECISION, KINDS, SHOWN,
 )
 
 
@@ -444,7 +444,7 @@ def drop_from_pile(piles, side, gone):
 @njit(cache=True, error_model="numpy")
 def _draw_side(z, sc, rp, side, rng, drawn, piles):
     """RULES.md 5.3 one card at a time: reshuffles on an empty deck (or at once), exhaustions counted; a
-    reshuffle loses sight of the discard's shown cards (``sc[SHOWN_HERO + side]`` cleared).
+    reshuffle loses sight of the discard's shown cards (:func:`forget_shown`).
 
     Each card is the top of the side's pile (``piles``: :func:`new_piles`, :func:`deal_piles`), formed
     again at each reshuffle or where it no longer holds the deck's cards (:func:`_form_pile`, from the
@@ -464,7 +464,7 @@ def _draw_side(z, sc, rp, side, rng, drawn, piles):
                 for k in range(nk):
                     deck[k] += discard[k]
                     discard[k] = 0
-                sc[SHOWN_HERO + side] = 0
+                forget_shown(sc, side)
                 deck_n, disc_n = disc_n, 0
                 _form_pile(deck, piles, side, rng[1])
             else:
@@ -483,9 +483,22 @@ def _draw_side(z, sc, rp, side, rng, drawn, piles):
                 for k2 in range(nk):
                     deck[k2] += discard[k2]
                     discard[k2] = 0
-                sc[SHOWN_HERO + side] = 0
+                forget_shown(sc, side)
                 deck_n, disc_n = disc_n, 0
                 _form_pile(deck, piles, side, rng[1])
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def forget_shown(sc, side):
+    """A reshuffle puts ``side``'s discard into its deck: no card of it is in sight any more."""
+    for k in range(KINDS):
+        sc[SHOWN + side * KINDS + k] = 0
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
+def shown(sc, side, k):
+    """How many cards of kind ``k`` that ``side`` showed in a battle lie in its discard (:data:`.layout.SHOWN`)."""
+    return sc[SHOWN + side * KINDS + k]
 
 
 @njit(cache=True, error_model="numpy")
@@ -548,20 +561,18 @@ def _sweeper(cs, points):
 def _end_of_round(z, pl, cs, sc, rp, points):
     """RULES.md 5.1-5.2: the end when one side controls every castle, else every placed card to its
     side's discard, face up (a conceding defender's went face down already): a hero among them is shown
-    there (``sc[SHOWN_HERO + side]``, as the public record folds it)."""
+    there (:data:`.layout.SHOWN`, as the public record folds it)."""
     same = _sweeper(cs, points) >= 0
     sc[BATTLE] = -1
     if same:
         sc[PHASE] = END
         sc[ENDING] = END_SWEEP
         return
-    hero = rp[HERO_KIND]
     for side in range(2):
         for b in range(2):
-            if hero >= 0 and pl[side, b, hero] > 0:
-                sc[SHOWN_HERO + side] = 1
             for k in range(pl.shape[2]):
                 z[side, DISCARD, k] += pl[side, b, k]
+                sc[SHOWN + side * KINDS + k] += pl[side, b, k]
                 pl[side, b, k] = 0
     sc[CASTLE_X] = -1
     sc[CASTLE_Y] = -1

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...engine import ENDINGS, EXHAUSTED, OUT_OF_CARDS, SWEEP, Control, Point
+from ...engine import ENDINGS, EXHAUSTED, KINDS, OUT_OF_CARDS, SWEEP, Control, Point
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -37,11 +37,13 @@ ENDING = 8  #: how the game ended: an index in the engine's ``scoring.ENDINGS`` 
 #: a team side's drawer (DRAWER + side: member 0 or 1) and the member who places first this round
 #: (ORDER + side: -1 until the team decides it)
 DRAWER, ORDER = 9, 11
-#: SHOWN_HERO + side: 1 while that side's hero lies face up in its discard, shown in a battle (the public
-#: record's ``shown_discard``, engine ``PublicRecord``): set at the round's end, cleared when the discard is
-#: reshuffled into the deck; 0 for a position started without its history, as the record assumes
-SHOWN_HERO = 13
-N_SCALARS = 15
+#: SHOWN + side * KINDS + k: how many cards of kind ``k`` (the loop's index among the kinds present) that side
+#: showed face up in a battle lie in its discard (the public record's ``shown_discard``, engine ``PublicRecord``): added
+#: at the round's end, cleared when the discard is reshuffled into the deck; 0 for a position started without its
+#: history, as the record assumes.  What every side has seen of the other's discard, so that a policy counts the
+#: cards out of its sight as the engine's view does (``SideView.opponent_hidden``)
+SHOWN = 13
+N_SCALARS = SHOWN + 2 * KINDS
 END_SWEEP, END_EXHAUSTED, END_OUT_OF_CARDS = (ENDINGS.index(e) for e in (SWEEP, EXHAUSTED, OUT_OF_CARDS))
 # rule parameters (TEAM + side: 1 when that side is a team of two members; CONCEDE_AS_DECISION: 1 when a
 # defender's concede choice is a decision point, RULES.md 4)

@@ -40,7 +40,8 @@ from .layout import (BATTLE, CASTLE_X, CASTLE_Y, DEAL, DECK, DISCARD, DRAW, DRAW
                      OUT_ENGLISH, OUT_ERROR, OUT_FRENCH, OUT_HERO_E, OUT_HERO_F, OUT_ROUNDS, OUT_WINNER, PHASE,
                      PRE_DISCARD, REMOVE, REMOVED, RESPOND_FIRST, RESPOND_SECOND, RING, ROUND, ROUND_HEAD, SCORING,
                      SETUP, TEAM, TEAM_ORDER, TEAM_SPLIT, TRACE_HEAD, CONCEDE)
-from .policy_codes import HEURISTIC, STRONG
+from .counter_kernel import NO_IDEA, counter_placement
+from .policy_codes import COUNTER, HEURISTIC, STRONG, UNIFORM
 from .strong_kernel import (CLASS_SIZE, N_AT, N_FEATURES, NET_SIZE, RECORD_COLUMNS, R_DECISIONS, R_FORCE_AT, R_FORCE_MOVE,
                             R_GAME, R_OVERFLOW, R_ROWS, R_SEEN, SET_SIZE)
 from .strong_kernel import choose_placement as choose_strong_placement
@@ -284,7 +285,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
                 m2[k] = z[side, DECK, k]
             if hero >= 0:
                 m2[hero] = 0
-            if codes[side] == HEURISTIC or codes[side] == STRONG:  # strong by its discard weights, where its row has
+            if codes[side] != UNIFORM:  # strong by its discard weights, where its row has
                 # them (else as the heuristic does)
                 hp = member_row(params, side, rng, chosen) if codes[side] == STRONG else params[side, 0, 1:]
                 at = discard_weights_at(hp) if codes[side] == STRONG else -1
@@ -336,7 +337,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
             giver = drawer if kn.member_size(z, side, drawer) > 0 else 1 - drawer  # (an empty drawer is given one)
             src = kn.member_hand(z, side, giver, m2)
             most = kn._size(src) - 1 if giver == drawer else 1
-            if codes[side] == HEURISTIC or codes[side] == STRONG:  # strong by its split weights, where its row has
+            if codes[side] != UNIFORM:  # strong by its split weights, where its row has
                 # them (else as the heuristic does)
                 hp = member_row(params, side, rng, chosen) if codes[side] == STRONG else params[side, 0, 1:]
                 at = split_weights_at(hp) if codes[side] == STRONG else -1
@@ -355,7 +356,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
             sc[PHASE] = TEAM_ORDER
         elif phase == TEAM_ORDER:  # which member places first this round (RULES.md 8)
             side = kn.team_deciding(sc, rp)
-            if codes[side] == HEURISTIC or codes[side] == STRONG:
+            if codes[side] != UNIFORM:
                 member = choose_order(sc[DRAWER + side], params[side, 0, 1:], rng, work[0], work[1], out_pick)
             else:
                 member = kn._below(rng, 2)
@@ -373,7 +374,7 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
         elif phase == REMOVE:
             b = sc[BATTLE]
             loser = 1 - cs[sc[CASTLE_X + b]]
-            if codes[loser] == HEURISTIC or codes[loser] == STRONG:  # the side's policy decides (strong removes
+            if codes[loser] != UNIFORM:  # the side's policy decides (strong removes
                 # as the heuristic does), as at a placement
                 choose_removal(pl, loser, b, opt, tables[1], params[loser, 0, 1:], rng, work[0], work[1], m, out_pick)
             elif not _remove_uniform(pl, rp, vals, opt, loser, b, rng, m):
@@ -387,7 +388,12 @@ def play(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, rng, out, 
             b = 0 if phase <= RESPOND_FIRST else 1
             # the side's policy decides (a policy code is a branch here, its decision inlined: a call
             # nested one level deeper cost the heuristic a tenth of its speed)
-            if codes[side] == HEURISTIC:
+            castle = NO_IDEA
+            if codes[side] == COUNTER:  # its idea, where it has one; else the heuristic's move
+                castle = counter_placement(z, pl, cs, sc, rp, vals, opt, points, params[side, 0, 1:], side, phase, work)
+            if castle != NO_IDEA:
+                pass
+            elif codes[side] == HEURISTIC or codes[side] == COUNTER:
                 castle = choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, params[side, 0, 1:], side, phase,
                                           rng, work)
             elif codes[side] == STRONG:

@@ -22,12 +22,18 @@ if TYPE_CHECKING:
     from ...engine import Cards, Rules
 
 #: the policy codes: uniformly random legal moves; the heuristic's scored softmax with bluffs; the
-#: learned policy's softmax over a linear score of each move's features (:mod:`.strong`)
-UNIFORM, HEURISTIC, STRONG = 0, 1, 2
+#: learned policy's softmax over a linear score of each move's features (:mod:`.strong`); a counter-policy of the
+#: gauntlet (:mod:`.counter_kernel`): one idea at the placements, the heuristic's move wherever it has none
+UNIFORM, HEURISTIC, STRONG, COUNTER = 0, 1, 2, 3
+#: a counter-policy's row: the heuristic's numbers, then its idea's code at :data:`P_IDEA`, one of :data:`IDEAS`
+#: (``policies.counters``' names, each the compiled twin of that counter)
+IDEAS = ("reader", "bluffer", "folder", "caller", "tell-reader")
+I_READER, I_BLUFFER, I_FOLDER, I_CALLER, I_TELL_READER = range(len(IDEAS))
 #: the heuristic's numbers, as its row of the per-side parameters
 (P_TEMPERATURE, P_RESOLUTION, P_SPEND, P_REMOVAL, P_WIN_WEIGHT, P_HERO_USE, P_BLUFF_NUM,
  P_BLUFF_DEN) = range(8)
 N_HEURISTIC = 8
+P_IDEA = N_HEURISTIC
 #: the learned policy's features of a placement (its row: the heuristic's numbers, of which it reads
 #: the temperature, resolution, win weight and hero use, then one weight per feature in this order).
 #: Adding one: a name here (at the end, and in ``policies.weights.ADDED``, so that older files read it as 0), its value in

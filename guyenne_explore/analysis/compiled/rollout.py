@@ -19,7 +19,7 @@ from ..cancel import Cancelled
 from ..outcomes import Game
 from . import heuristic_kernel as heuristic, loop
 from . import layout as kn
-from .encode import POINT_NAMES, Encoded, seed_u64, shown_heroes, unsupported
+from .encode import POINT_NAMES, Encoded, seed_u64, shown_cards, unsupported
 from .policy_codes import UNIFORM_SIDES, SidePolicy, codes, params
 
 #: games per kernel call between two progress reports
@@ -111,11 +111,11 @@ def summaries_if_played(p: Position, games: int, seed: int, start_index: int,
                         sides: tuple[SidePolicy, SidePolicy], record: PublicRecord | None = None) -> np.ndarray | None:
     """:func:`play_summaries`, or None where the loop does not play these games: one check and one
     encoding of the position (a search asks this at every leaf); ``record``: the public record of ``p``'s
-    history, where the games go on a game that has one (:func:`.encode.shown_heroes`)."""
+    history, where the games go on a game that has one (:func:`.encode.shown_cards`)."""
     reason, e = heuristic.checked(p, scores=any(s.scores for s in sides))
     if reason is not None or e is None:
         return None
-    return play_summaries(p, games, seed, start_index, sides, (None, e if record is None else shown_heroes(e, record)))
+    return play_summaries(p, games, seed, start_index, sides, (None, e if record is None else shown_cards(e, record)))
 
 
 def fast_games(p: Position, games: int, seed: int, start_index: int = 0,

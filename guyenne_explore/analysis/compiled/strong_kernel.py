@@ -84,8 +84,8 @@ def choose_placement(z, pl, cs, sc, rp, vals, opt, points, tables, hp, side, pha
     o = 1 - side
     _pool(z, pl, vals, sizes[T_POOL_BITS], hero, o, pool, pool_key)
     # the opponent's hero is out of sight unless the public record shows it in its discard (the loop's
-    # SHOWN_HERO; the Python policy's seen_facts)
-    mean, spread, hero_avail = pool[o, 1], pool[o, 2], pool[o, 3] > 0 and sc[kn.SHOWN_HERO + o] == 0
+    # SHOWN; the Python policy's seen_facts)
+    mean, spread, hero_avail = pool[o, 1], pool[o, 2], pool[o, 3] > 0 and kn.shown(sc, o, hero) == 0
     count = 0
     for k in range(nk):
         count += pl[o, b, k]

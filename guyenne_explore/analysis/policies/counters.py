@@ -24,14 +24,31 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Callable, Collection
 
-from ...engine import (EMPTY, HERO, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, RESPOND_SECOND, Cards, Move,
+from ...engine import (EMPTY, HERO, KINDS, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, RESPOND_SECOND, Cards, Move,
                           Position, PublicRecord, Rules, SideView, battle_of, member_battle, side_score, side_view,
                           value_of)
 from ...engine import determinise
 from ..compiled import layout as kn
-from ..compiled.policy_codes import SidePolicy
+from ..compiled.policy_codes import COUNTER, IDEAS, SidePolicy
 from .heuristic import Heuristic, castle_stake
 from .strong import Strong
+
+
+def _keeps_stronger(m: Move) -> tuple[int, ...]:
+    """The last part of every measure by which a counter picks a set: of two sets equal by it, the one that keeps the
+    stronger cards (fewer of the strongest kind, then of the next), so that the compiled twin
+    (:mod:`..compiled.counter_kernel`), whose sets come in another order, picks the same."""
+    return tuple(m.cards[k] for k in reversed(range(KINDS)))
+
+
+def _cheapest(m: Move) -> tuple[int, ...]:
+    """The cheapest set first: without the hero, the lowest total, the fewest cards."""
+    return (m.cards[HERO], m.cards.total, m.cards.size, *_keeps_stronger(m))
+
+
+def _lowest(m: Move) -> tuple[int, ...]:
+    """Of the sets that beat a total, the lowest total first, then the fewest cards."""
+    return (m.cards.total, m.cards.size, *_keeps_stronger(m))
 
 
 def _weakest(hand: Cards) -> int | None:
@@ -76,7 +93,26 @@ class _Counter:
         return self._fallback.choose(view, rng)
 
 
-class BetReader(_Counter):
+class _Idea(_Counter):
+    """A counter whose idea reads the table alone, compiled into the game loop (:mod:`..compiled.counter_kernel`):
+    it plays its games there, and training meets it in its league."""
+
+    def weights(self, view: SideView) -> list[tuple[Move, int]]:
+        """Its move weights: its idea's move alone where it has one, else the heuristic's (what the compiled twin
+        traces, and the tests hold it to)."""
+        if view.to_play in PLACEMENTS:
+            move = self._idea(view, list(view.legal_moves))
+            if move is not None:
+                return [(move, 1)]
+        return self._fallback.weights(view)
+
+    def compiled(self, rules: Rules | None = None) -> SidePolicy:
+        """This counter as the compiled game loop plays it: the heuristic's numbers, then its idea's code."""
+        heuristic = self._fallback.compiled(rules)
+        return heuristic._replace(code=COUNTER, params=(*heuristic.params, float(IDEAS.index(self.name))))
+
+
+class BetReader(_Idea):
     """Reads bet sizes: a lone face-down card is a hero (answer with the weakest card), three or
     more are weak cards (answer with the cheapest set that beats that many weakest cards); it
     opens with three weakest cards (``2 2 2``) at the castle worth most to it."""
@@ -92,17 +128,17 @@ class BetReader(_Counter):
         count = view.opponent_placed_sizes[battle]
         weakest = _weakest(view.rules.valued)
         if count == 1:
-            return min(moves, key=lambda m: (m.cards[HERO], m.cards.total, m.cards.size))
+            return min(moves, key=_cheapest)
         if count >= 3 and weakest is not None:
             need = value_of(weakest) * count  # the total of that many weakest cards, to beat
             beating = [m for m in moves if not m.cards[HERO] and m.cards.total > need]
             if beating:
-                return min(beating, key=lambda m: (m.cards.total, m.cards.size))
-            return min(moves, key=lambda m: (m.cards[HERO], m.cards.total, m.cards.size))
+                return min(beating, key=_lowest)
+            return min(moves, key=_cheapest)
         return None
 
 
-class Bluffer(_Counter):
+class Bluffer(_Idea):
     """Opens with one weakest card, the size of a lone hero, at the castle worth most to it."""
 
     name = "bluffer"
@@ -113,17 +149,18 @@ class Bluffer(_Counter):
         return None
 
 
-class Folder(_Counter):
+class Folder(_Idea):
     """Never fights: every placement is one weakest card (it keeps its cards for the tie-break)."""
 
     name = "folder"
 
     def _idea(self, view: SideView, moves: list[Move]) -> Move | None:
         castle = _best_castle(view, moves) if view.to_play in (OPEN_FIRST, OPEN_SECOND) else None
-        return _weakest_cards(view, moves, 1, castle) or min(moves, key=lambda m: (m.cards.size, m.cards.total))
+        return _weakest_cards(view, moves, 1, castle) or min((m for m in moves if m.castle == castle),
+                                                             key=lambda m: (m.cards.size, m.cards.total, *_keeps_stronger(m)))
 
 
-class CallerBully(_Counter):
+class CallerBully(_Idea):
     """Calls small openings and bullies with many cards: it answers an opening of one or two face-down
     cards with the cheapest set (no hero) that beats that many of the opponent's strongest unseen
     valued cards, and opens with its three or four strongest valued cards (four when it keeps a card
@@ -152,7 +189,7 @@ class CallerBully(_Counter):
             return None
         need = value_of(max(unseen)) * count
         calling = [m for m in moves if not m.cards[HERO] and m.cards.total > need]
-        return min(calling, key=lambda m: (m.cards.total, m.cards.size)) if calling else None
+        return min(calling, key=_lowest) if calling else None
 
 
 #: the share of a deal's weight that does not depend on the opponent's placements (see :meth:`Lookahead._likelihood`)
@@ -338,7 +375,7 @@ class StrongLookahead(_OnStrong):
         return self._strong_side(rules)
 
 
-class TellReader(_Counter):
+class TellReader(_Idea):
     """Reads the opponent's tells as a player across the table reads them, from its view and the public record
     alone: its hero's timing, its bet sizes and its choice of castle.
 
@@ -366,7 +403,7 @@ class TellReader(_Counter):
         castle = (view.x, view.y)[battle]
         assert castle is not None
         hidden = view.opponent_hidden
-        cheapest = min(moves, key=lambda m: (m.cards[HERO], m.cards.total, m.cards.size))
+        cheapest = min(moves, key=_cheapest)
         hero_there = hidden[HERO] > 0
         if hero_there and count <= self.SUSPECT + (castle == self._their_best(view)):
             return cheapest
@@ -376,7 +413,7 @@ class TellReader(_Counter):
         need = count * mean
         beating = [m for m in moves if not m.cards[HERO] and (m.cards.total >= need if defending else m.cards.total > need)]
         if beating:
-            return min(beating, key=lambda m: (m.cards.total, m.cards.size))
+            return min(beating, key=_lowest)
         hero = next((m for m in moves if m.cards[HERO] and m.cards.size == 1), None)
         return hero if hero is not None and not hero_there else cheapest
 
@@ -387,6 +424,8 @@ class TellReader(_Counter):
         return max(range(len(view.castles)), key=lambda c: castle_stake(view.castles, c, o, view.rules, unspent))
 
 
+#: the counter-policies by name: the five whose ideas read the table alone compile (:data:`IDEAS`), the four that
+#: search are played by the engine
 COUNTERS = {"reader": BetReader, "bluffer": Bluffer, "folder": Folder, "caller": CallerBully,
             "lookahead": Lookahead, "model-reader": ModelReader,
             "exploiter": ModelExploiter, "strong-lookahead": StrongLookahead, "tell-reader": TellReader}

@@ -20,12 +20,12 @@ scratch runs of self-play under classic2021, four iterations from alternatives d
 temperature) scored 0.571 against their start, from uniform ones 0.635.
 
 The games are against a league (:func:`league`), a :data:`CHUNK` at a time in turn and in both seats: the current
-policy, its start, ``strong-linear`` and the heuristic.  In self-play alone each iteration moves round the game's
-cycle of styles: three iterations under classic2021 scored 0.591 against their start, but 0.606 against
-``strong-linear`` (their start: 0.724).  Each iteration's step is the multiple of the direction that scores best
-against the league over :data:`MATCH_GAMES` compiled games a seat (:func:`line_search`, from a step that moves the
-policy by :data:`FIRST_KL` nats; none better: the iteration keeps its start); the run's answer is the iteration that
-scores best against its fixed opponents on other games (:data:`VALIDATION_GAMES`).
+policy, its start, ``strong-linear``, the heuristic and the gauntlet's compiled counters.  In self-play alone each
+iteration moves round the game's cycle of styles: three iterations under classic2021 scored 0.591 against their start,
+but 0.606 against ``strong-linear`` (their start: 0.724).  Each iteration's step is the multiple of the direction that
+scores best against the league over :data:`MATCH_GAMES` compiled games a seat (:func:`line_search`, from a step that
+moves the policy by :data:`FIRST_KL` nats; none better: the iteration keeps its start); the run's answer is the
+iteration that scores best against its fixed opponents on other games (:data:`VALIDATION_GAMES`).
 
 Measured (``guyenne-explore improve --method natural --rules R --seed 1 --iterations 4``, 200,000 games an iteration,
 90 s or so an iteration on two cores; :func:`match`, 5,000 compiled games a seat, seed 424242, 95% intervals; the model
@@ -46,7 +46,11 @@ and no harder for one ply of search to exploit; under advanced about as strong, 
 exploiter takes 0.548 [0.513, 0.582] from it over 800 other games (``--seed 2027``), 0.547 over the 1,200, where it
 took 0.581 from its start; a best response trained for 10 minutes against it still takes 0.953 [0.935, 0.965]
 (``benchmarks/bench_network.py --best-response 10``, 0.935 from its start).  Advanced's shipped network is this run
-(the command in its file, from the network before it).  What one ply of search wins at a placement lies mostly
+(the command in its file, from the network before it).  With the gauntlet's compiled counters in the league
+(2026-11-30, the same command from the shipped network, three iterations) no iteration scored better against the league
+than the start, which the run kept: the counters take at most 0.19 from ``strong`` (the caller and bully, advanced), so
+they add little to learn from; they are in the league so that a step that lets a reader or a bully in loses score
+there, which the line search weighs.  What one ply of search wins at a placement lies mostly
 outside what a step of these numbers expresses (``benchmarks/bench_capacity.py`` fitted the search's values and found
 the same).
 
@@ -84,10 +88,11 @@ from ...engine import Position, Rules
 from ...i18n import gettext
 from ..cancel import Cancelled
 from ..compiled import layout as kn
-from ..compiled.policy_codes import FEATURES, SidePolicy, network_size
+from ..compiled.policy_codes import FEATURES, IDEAS, SidePolicy, network_size
 from ..compiled.recording import Recorded, forced_games, recorded_games
 from ..compiled.rollout import play_summaries
 from ..compiled.strong_kernel import D_CHOSEN, D_FIRST, D_MOVES, D_SIDE
+from .counters import COUNTERS
 from .heuristic import TEMPERATURE, Heuristic
 from .improvement import ImproveProgress, _parts, _scored, _vector, kept, run_fields, run_json, write_state
 from .network import hidden_units
@@ -422,10 +427,13 @@ def stepped_once(rules: Rules, model: tuple[float, ...], games: int, seed: int, 
 
 
 def league(rules: Rules, x0: Sequence[float]) -> tuple[SidePolicy, ...]:
-    """The opponents a run learns against beside its current policy: its start, ``strong-linear`` and the heuristic.
+    """The opponents a run learns against beside its current policy: its start, ``strong-linear``, the heuristic and
+    the gauntlet's compiled counters (:data:`~..compiled.policy_codes.IDEAS`: the bet-size reader, the bluffer, the
+    folder, the caller and bully, the tell reader), so that what was written to read or bully the policy is met.
     Against itself alone each iteration moves round the game's cycle of styles: under classic2021 three iterations of
     self-play scored 0.591 against their start but 0.606 against ``strong-linear``, which their start beats 0.724."""
-    return (Strong(x0).compiled(rules), Strong(linear=True).compiled(rules), Heuristic().compiled(rules))
+    return (Strong(x0).compiled(rules), Strong(linear=True).compiled(rules), Heuristic().compiled(rules),
+            *(COUNTERS[name]().compiled(rules) for name in IDEAS))
 
 
 def league_score(rules: Rules, model: Sequence[float], opponents: Sequence[SidePolicy], games: int, seed: int,

@@ -71,7 +71,7 @@ import numpy as np
 from ...engine import (CONCEDE_CHOICE, KINDS, PLACEMENTS, REMOVE_CHOICE, Cards, Move, Position, Rules,
                           SideView, apply_legal, concede_move, determinise, play, side_score)
 from ..cancel import Cancelled, StopSignal
-from ..compiled.encode import shown_heroes, side_zones
+from ..compiled.encode import shown_cards, side_zones
 from ..compiled.layout import N_ZONES
 from ..compiled.policy_codes import SidePolicy
 from .heuristic import pick
@@ -388,7 +388,7 @@ class _CompiledSearch:
         if reason is not None or e is None:
             return None
         search, view = self.search, self.view
-        shown_heroes(e, view.record)  # (every world is dealt within the record: its heroes shown are every world's)
+        shown_cards(e, view.record)  # (every world is dealt within the record: its heroes shown are every world's)
         sp = search.sides_for(view.rules)
         self.kinds = e.kinds
         self.args = (e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points, sides.codes(sp),

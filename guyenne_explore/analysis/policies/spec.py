@@ -25,6 +25,7 @@ from typing import Any, Callable
 from ... import numbers
 from ...i18n import gettext
 from . import Policy, Uniform
+from ..compiled.policy_codes import IDEAS
 from .counters import COUNTERS
 from .heuristic import Heuristic
 from .search import ISMCTS
@@ -43,8 +44,9 @@ MAX_ROLLOUTS, MAX_MILLISECONDS = 1_000_000, 600_000
 PERSONA = "persona"
 #: the kinds that take a weights file after an at sign: strong's weights trained for a variant, a persona's
 WEIGHTED = ("strong", PERSONA)
-#: the kinds the compiled game loop plays (any other is played by the engine)
-COMPILED = ("uniform", "heuristic", LINEAR_NAME, "strong", PERSONA)
+#: the kinds the compiled game loop plays (any other is played by the engine): the counters whose ideas read the
+#: table alone among them (:data:`~..compiled.policy_codes.IDEAS`)
+COMPILED = ("uniform", "heuristic", LINEAR_NAME, "strong", PERSONA, *IDEAS)
 #: the kind that takes a budget after a colon
 SEARCH = "search"
 #: a budget in milliseconds ends with this unit (``search:250ms``)

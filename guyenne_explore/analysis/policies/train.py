@@ -65,7 +65,8 @@ from ...i18n import gettext
 from ..cancel import Cancelled
 from ..compiled import layout as kn
 from ..compiled.rollout import play_summaries
-from ..compiled.policy_codes import FEATURES, SidePolicy
+from ..compiled.policy_codes import FEATURES, IDEAS, SidePolicy
+from .counters import COUNTERS
 from .heuristic import Heuristic
 from ..compiled.policy_codes import MAX_HIDDEN, decision_model, decision_parts
 from .discard import HEURISTIC_DISCARD, split_discard
@@ -178,10 +179,13 @@ def pool_sides(best: Sequence[float], past: Sequence[float],
 def robust_judges(past: Sequence[float], league: Sequence[Sequence[float]],
                   linear: Sequence[float]) -> tuple[SidePolicy, ...]:
     """What a robust run measures its models against, apart from its best so far: the heuristic, ``strong-linear``
-    (``linear``), the weights the run started from and the league's :data:`ROBUST_LEAGUE_SIZE` latest exploiters;
-    its candidates meet these and the best so far (:func:`pool_sides`), its validation these alone."""
+    (``linear``), the weights the run started from, the league's :data:`ROBUST_LEAGUE_SIZE` latest exploiters and the
+    gauntlet's compiled counters (:data:`~..compiled.policy_codes.IDEAS`: a counter counts among a model's lowest
+    scores only where it reads or bullies that model); its candidates meet these and the best so far
+    (:func:`pool_sides`), its validation these alone."""
     return (Heuristic().compiled(), Strong(linear).compiled(), Strong(past).compiled(),
-            *(Strong(m).compiled() for m in league[-ROBUST_LEAGUE_SIZE:]))
+            *(Strong(m).compiled() for m in league[-ROBUST_LEAGUE_SIZE:]),
+            *(COUNTERS[name]().compiled() for name in IDEAS))
 
 
 def worst_mean(scores: Sequence[float], worst: int) -> float:
