@@ -35,7 +35,13 @@ before the deal, both seats, ``--games`` games a seat, a win 1 and a draw 1/2, 9
   set, class and castle: ``compiled.policy_codes.SCORE_GROUPS``): 0.118 to 0.121 in advanced, 0.127 to 0.129
   in expert, 0.090 to 0.092 in classic2021, 0.325 to 0.330 in team, 0.198 to 0.202 in team3 (each
   feature once a move before: 0.065 to 0.079, 0.079 to 0.088, 0.059 to 0.066, 0.270 to 0.277, 0.134
-  to 0.153).  Timed once each, uniform's 15 ms batch gave shares from 0.042 to 0.073 in classic2021.
+  to 0.153).  Timed once each, uniform's 15 ms batch gave shares from 0.042 to 0.073 in classic2021.  Uniform's rate
+  alone varies by half from run to run here, so strong's own rate compares code: ``--rules advanced,classic2021,team
+  --only speed`` (2026-11-30, one quiet run of each code, one after the other) gave 18,900, 16,000 and 25,800 strong
+  games a second before the compiled counters and the counted chance (``F_COUNTED``), 19,000, 15,600 and 25,100 with
+  the counters, 16,100 to 16,800, 13,400 to 14,300 and 20,000 to 22,000 with the chance counted at every answer, and
+  17,700 to 18,700, 14,300 to 15,300 and 22,600 to 24,300 with it counted only where the model reads it or a
+  self-play is recorded (shares 0.056 to 0.162, every one above 1/20).
 
 Where the compiled game loop plays both sides (asked of the loop itself: ``compiled.heuristic_kernel.checked``)
 games are compiled, else the engine's game loop plays the Python policies (the same policies, proven move

@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from guyenne_explore.analysis.compiled.policy_codes import FEATURES
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import bench_natural as bn  # noqa: E402
@@ -74,9 +76,9 @@ def test_the_direction_is_the_regression_of_the_scores_on_the_compatible_feature
 
 
 def test_a_perturbation_names_a_feature():
-    assert bn.perturbed((1.0,) * 22, "gain:0.5")[0] == 0.5
+    assert bn.perturbed((1.0,) * len(FEATURES), "gain:0.5")[0] == 0.5
     with pytest.raises(SystemExit, match="no feature 'gian'"):
-        bn.perturbed((1.0,) * 22, "gian:0.5")
+        bn.perturbed((1.0,) * len(FEATURES), "gian:0.5")
 
 
 def test_respond_prints_the_response_after_each_iteration_then_how_both_place(monkeypatch, capsys):

@@ -119,6 +119,29 @@ def test_a_network_file_round_trips_and_bad_networks_are_refused(tmp_path):
     assert network_json(NET[len(FEATURES):])["hidden"] == 8
 
 
+def test_a_network_written_before_the_counted_chance_reads_its_input_weights_of_it_as_0(tmp_path):
+    """A file whose rows hold a weight for each feature but ``counted`` (the shipped files before it) plays as it did;
+    a row of another length is refused."""
+    path = tmp_path / "net.json"
+    files.write_model(path, NET, {"command": "test"}, "advanced")
+    data = json.loads(path.read_text())
+    counted = FEATURES.index("counted")
+    assert counted == len(FEATURES) - 1
+    older = dict(data, weights={k: v for k, v in data["weights"].items() if k != "counted"},
+                 network=dict(data["network"], inputs=[row[:counted] for row in data["network"]["inputs"]]))
+    path.write_text(json.dumps(older))
+    model = files.read_model(path).weights
+    units = hidden_units(model)
+    assert model[counted] == 0.0
+    assert [model[len(FEATURES) + 1 + counted * units + j] for j in range(units)] == [0.0] * units
+    others = [i for i in range(len(FEATURES)) if i != counted]
+    assert [model[i] for i in others] == [NET[i] for i in others]
+    path.write_text(json.dumps(dict(data, network=dict(data["network"], inputs=[row[:-2] for row in
+                                                                               data["network"]["inputs"]]))))
+    with pytest.raises(ValueError, match="network.inputs must be 8 rows"):
+        files.read_model(path)
+
+
 # ---------------------------------------------------------------------- training a network
 from guyenne_explore.analysis.policies import train  # noqa: E402
 from guyenne_explore.cli import main  # noqa: E402

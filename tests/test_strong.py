@@ -15,7 +15,7 @@ from tests.replaying import replay_trace
 
 #: weights that use every feature (the shipped ones may leave some at zero)
 EVERY = (1.1, 0.05, 0.4, -0.2, -0.35, -0.03, 0.2, -0.1, 0.15, 0.1, 0.07, 0.3, 0.12, -0.08, 0.06, -0.25, 0.09, 0.11,
-         -0.06, 0.13, 0.05, 0.17)
+         -0.06, 0.13, 0.05, 0.17, 0.45)
 
 
 def policy(name: str):
@@ -179,3 +179,45 @@ def test_a_weights_file_written_before_hero_set_reads_its_weight_as_zero(tmp_pat
     old.write_text(json.dumps({"weights": named}))
     with pytest.raises(ValueError, match="missing gain.*retrain"):
         files.read_model(old)
+
+
+def test_the_counted_chance_is_the_share_of_the_opponents_hidden_sets_a_set_beats():
+    """At an answer, every set of as many of the opponent's hidden cards as lie face down there, taken card by card
+    (itertools.combinations), is what ``counted`` weighs: its share of them that the set beats, ties held where it
+    defends; and the table's sets add up to all of them."""
+    from itertools import combinations
+    from math import comb
+
+    from guyenne_explore.analysis.policies.heuristic import battle_winner
+    from guyenne_explore.analysis.policies.strong import count_table, counted
+    from guyenne_explore.engine import RESPOND_FIRST, RESPOND_SECOND, Cards, play
+    from guyenne_explore.engine.cards import KINDS
+
+    answers = []
+
+    class Watching(Strong):
+        def choose(self, view, rng):
+            if view.to_play in (RESPOND_FIRST, RESPOND_SECOND):
+                answers.append(view)
+            return super().choose(view, rng)
+
+    for rules, seed in (("advanced", 1), ("classic2021", 2), ("team3", 3)):
+        play(Position.start(Rules.from_json(rules)), random.Random(seed), (Watching(), Watching()))
+    assert len(answers) >= 24
+    answers = answers[::max(1, len(answers) // 30)]
+    for view in answers:
+        battle = 0 if view.to_play == RESPOND_FIRST else 1
+        m = view.opponent_placed_sizes[battle]
+        cards = [k for k in range(KINDS) for _ in range(view.opponent_hidden[k])]
+        by_total, hero_sets, all_sets = count_table(view.opponent_hidden, m)
+        assert sum(by_total) + hero_sets == all_sets == comb(len(cards), m)
+        castle = (view.x, view.y)[battle]
+        control = view.castles[castle]
+        for move in list(view.legal_moves)[:6]:
+            won = 0
+            for pick in combinations(cards, m):
+                theirs = Cards([pick.count(k) for k in range(KINDS)])
+                pair = (move.cards, theirs) if view.side == 0 else (theirs, move.cards)
+                w = battle_winner(control, *pair)
+                won += w == view.side or (w is None and control == view.side)
+            assert counted(view, move.cards, battle, control == view.side) == won / all_sets

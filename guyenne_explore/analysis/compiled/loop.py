@@ -430,8 +430,9 @@ def scratch(n_kinds, max_sum, scoring, pile_cards, recorder):
     sum and its keys, two card sets, a table's scores and the pick, both sides' draw piles (of up
     to ``pile_cards`` cards, :func:`.kernel.new_piles`), then the learned policy's features of each set and
     its network's inputs by set and by castle class, in flat rows (:mod:`.strong_kernel`), and last the ``recorder``'s
-    three buffers (:func:`no_recorder`'s where no self-play is recorded), and the member each side's mixture drawn
-    once a game plays (:func:`game_members`).  Without a side that ``scoring``
+    three buffers (:func:`no_recorder`'s where no self-play is recorded), the member each side's mixture drawn
+    once a game plays (:func:`game_members`), and the count of the opponent's hidden sets by total
+    (:func:`.strong_kernel.count_sets`).  Without a side that ``scoring``
     its moves, the policy's parts have no room (uniform games allocate next to nothing)."""
     moves = MAX_MOVES if scoring else 0
     options = MAX_OPTIONS if scoring else 0
@@ -444,7 +445,7 @@ def scratch(n_kinds, max_sum, scoring, pile_cards, recorder):
             np.zeros(3, np.int64), np.zeros(2, np.int64), np.zeros((2, pile_cards + 2), np.int64),
             np.empty(NET_SIZE if scoring else 0, np.float64), np.empty(SET_SIZE if scoring else 0, np.float64),
             np.empty(CLASS_SIZE if scoring else 0, np.float64), recorder[0], recorder[1], recorder[2],
-            np.zeros(2, np.int64))
+            np.zeros(2, np.int64), np.zeros((max_sum + 3, max_sum + 1) if scoring else (0, 0), np.int64))
 
 
 @njit(cache=True, error_model="numpy")

@@ -40,10 +40,16 @@ P_IDEA = N_HEURISTIC
 #: ``compiled.strong_kernel.choose_placement`` and in ``policies.strong.features`` (the tests hold them
 #: equal), then new weights.
 FEATURES = ("gain", "stake", "chance", "spent", "removal", "size", "hero", "share", "lone", "hidden", "answer",
-            "hero_safe", "own", "theirs", "edge", "late", "keep", "keep_hero", "big", "risk", "gap", "hero_set")
+            "hero_safe", "own", "theirs", "edge", "late", "keep", "keep_hero", "big", "risk", "gap", "hero_set",
+            "counted")
 (F_GAIN, F_STAKE, F_CHANCE, F_SPENT, F_REMOVAL, F_SIZE, F_HERO, F_SHARE, F_LONE, F_HIDDEN, F_ANSWER,
  F_HERO_SAFE, F_OWN, F_THEIRS, F_EDGE, F_LATE, F_KEEP, F_KEEP_HERO, F_BIG, F_RISK, F_GAP,
- F_HERO_SET) = range(len(FEATURES))
+ F_HERO_SET, F_COUNTED) = range(len(FEATURES))
+#: :data:`F_COUNTED`, at an answer: the exact chance that the set wins the battle against the opponent's face-down cards
+#: there, every set of that many of its cards out of sight (its hands, deck, face-down discard and face-down placed
+#: cards: ``SideView.opponent_hidden``, what the record shows into its discard taken out) counted as equally likely:
+#: the record's posterior of those cards before the opponent's play is read (where :data:`F_CHANCE` guesses from the
+#: pool's mean and spread, and a hero's use).  0 at an opening, where nothing of the opponent's lies there yet
 #: the fewest cards of a set in which :data:`F_HERO_SET` counts the hero as hidden: without a feature of its
 #: own, a set's extra cards only add their cost to the hero's score, so a policy's sets of three or more
 #: never hold its hero, a tell of its hand (issue 47)
@@ -55,7 +61,7 @@ HERO_SET = 3
 #: castle, not once a move (an opening scores every set at every castle).
 SCORE_GROUPS = ((F_SPENT, F_SIZE, F_HERO, F_SHARE, F_LONE, F_HIDDEN, F_ANSWER, F_HERO_SAFE, F_LATE, F_KEEP,
                  F_KEEP_HERO, F_BIG, F_GAP, F_HERO_SET),
-                (F_CHANCE, F_REMOVAL, F_OWN, F_THEIRS, F_EDGE),
+                (F_CHANCE, F_REMOVAL, F_OWN, F_THEIRS, F_EDGE, F_COUNTED),
                 (F_GAIN, F_STAKE, F_RISK))
 G_CARDS, G_CLASS, G_STAKE = SCORE_GROUPS
 #: where the learned policy's network starts in its row, after the weights: its number of hidden units H (0, or

@@ -20,6 +20,10 @@ from ..compiled.policy_codes import FEATURES, MAX_HIDDEN, SCORE_GROUPS, network_
 
 __all__ = ["hidden_units", "network_json", "network_tail", "network_term", "split"]
 
+#: the features a network's row held before :data:`~..compiled.policy_codes.F_COUNTED` was added: a file written then
+#: reads its input weights of it as 0, so it plays as it did (as :data:`.weights.ADDED` reads the linear weights)
+LATEST = FEATURES.index("counted")
+
 
 def hidden_units(model: Sequence[float]) -> int:
     """The network's hidden units of a model (0: the linear policy)."""
@@ -68,6 +72,8 @@ def network_tail(units: object, inputs: object, biases: object, outputs: object,
         raise ValueError(gettext("{where}: network.hidden must be a whole number of hidden units from 1 to {most}, "
                                  "not {value}").format(where=where, most=MAX_HIDDEN, value=repr(units)))
     rows = inputs if isinstance(inputs, list) else None
+    if rows is not None and all(isinstance(r, list) and len(r) == LATEST for r in rows):
+        rows = [r + [0.0] * (len(FEATURES) - LATEST) for r in rows]  # written before the latest feature: it reads 0
     if rows is None or len(rows) != units or any(not isinstance(r, list) or len(r) != len(FEATURES) for r in rows):
         raise ValueError(gettext("{where}: network.inputs must be {units} rows of {features} numbers, one a "
                                  "feature").format(where=where, units=units, features=len(FEATURES)))

@@ -11,7 +11,9 @@ opponent placed where it answers, the castle's control, the cards' edge over the
 the share of the side's unspent cards spent; at a first battle, what the move keeps for the second,
 its valued total and the hero; the size of an answer to a big bet of three or more cards; the stake
 times the battle's uncertainty ``p (1 - p)``, a small nonlinearity; the move's size times the lead
-in unspent cards, the tie-break; the hero in a set of :data:`HERO_SET` or more cards) and the score
+in unspent cards, the tie-break; the hero in a set of :data:`HERO_SET` or more cards; at an answer, the exact
+chance to win against the opponent's face-down cards there, every set of its hidden cards counted,
+:func:`counted`) and the score
 ``w . phi``; the move is drawn by the heuristic's whole-number softmax, so the distribution is exact and the compiled twin
 (:mod:`..compiled.strong_kernel`) picks the same move from one random number.  The expert setup discard is drawn the
 same way from a learned score of a few features of each discard where the model has discard weights
@@ -38,11 +40,12 @@ from __future__ import annotations
 import math
 import random
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
 from ...engine import (CONCEDE_CHOICE, ENGLISH, FRENCH, HERO, OPEN_FIRST, OPEN_SECOND, SETUP_DISCARD, TEAM_SPLIT,
-                          Cards, Move, Rules, SideView, battle_of, concede_move)
+                          Cards, Move, Rules, SideView, battle_of, concede_move, value_of)
 from ..compiled.policy_codes import (DISCARD_FEATURES, FEATURES, HERO_SET, MAX_HIDDEN, N_HEURISTIC, P_HERO_USE,
                                      P_RESOLUTION, P_TEMPERATURE, P_WIN_WEIGHT, SCORE_GROUPS, SPLIT_FEATURES, STRONG,
                                      decision_parts, discard_start, split_start)
@@ -124,7 +127,45 @@ def features(view: SideView, move: Move, known: Facts) -> tuple[float, ...]:
             1.0 if battle == 0 and view.hand[HERO] and not hero else 0.0,
             size if not opening and known.opponent_placed_sizes[battle] >= 3 else 0.0, stake * p * (1 - p),
             size * (known.unspent[me] - known.unspent[1 - me]) / 10.0,
-            1.0 if hero and cards.size >= HERO_SET else 0.0)
+            1.0 if hero and cards.size >= HERO_SET else 0.0,
+            0.0 if opening else counted(view, cards, battle, rel == ENGLISH))
+
+
+def counted(view: SideView, cards: Cards, battle: int, defends: bool) -> float:
+    """The exact chance that ``cards`` win ``battle`` against the opponent's face-down cards there, every set of that
+    many of its hidden cards (``SideView.opponent_hidden``: the record's posterior before its play is read) counted as
+    equally likely; a tie holds where the side defends, two heroes tie.  :data:`..compiled.policy_codes.F_COUNTED`, as
+    ``compiled.strong_kernel.counted_chance`` works it out: whole numbers of sets, one division."""
+    m = view.opponent_placed_sizes[battle]
+    by_total, hero_sets, all_sets = count_table(view.opponent_hidden, m)
+    if not all_sets:
+        return 0.0
+    if cards[HERO]:
+        return (all_sets - hero_sets + (hero_sets if defends else 0)) / all_sets
+    total = cards.total
+    return (sum(by_total[:total]) + (by_total[total] if defends and total < len(by_total) else 0)) / all_sets
+
+
+@lru_cache(maxsize=1 << 12)
+def count_table(hidden: Cards, m: int) -> tuple[tuple[int, ...], int, int]:
+    """The sets of ``m`` of the ``hidden`` cards: those of valued cards alone by their total, those that hold the
+    hero, and all of them (``math.comb``)."""
+    ways = {(0, 0): 1}  # (cards, total): sets of valued cards
+    for k in range(HERO):
+        n = hidden[k]
+        if not n:
+            continue
+        grown = dict(ways)
+        for (c, t), w in ways.items():
+            for j in range(1, min(n, m - c) + 1):
+                key = (c + j, t + j * value_of(k))
+                grown[key] = grown.get(key, 0) + math.comb(n, j) * w
+        ways = grown
+    top = max((t for c, t in ways if c == m), default=0)
+    by_total = tuple(ways.get((m, t), 0) for t in range(top + 1))
+    hero_sets = sum(math.comb(hidden[HERO], j) * sum(w for (c, _t), w in ways.items() if c == m - j)
+                    for j in range(1, min(hidden[HERO], m) + 1))
+    return by_total, hero_sets, math.comb(hidden.size, m)
 
 
 def seen_facts(view: SideView) -> Facts:

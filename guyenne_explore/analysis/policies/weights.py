@@ -46,7 +46,7 @@ LINEAR = "linear"
 #: the features added since weights files were first written: a file without one reads its weight as 0, so a
 #: file written before it was added plays as it did (every other feature must be named: a file that lacks one
 #: was trained for other features)
-ADDED = ("hero_set",)
+ADDED = ("hero_set", "counted")
 #: how a mixture file's ``drawn`` says when its member is drawn: at each decision (the default), or once a game
 DRAWN = ("decision", "game")
 #: the largest weights file read (a linear model's file holds about 2 kB, a network of 16 units about 15 kB)
