@@ -53,10 +53,28 @@ def test_the_compiled_counters_are_the_ones_named_and_play_their_idea():
 def test_a_position_encoded_with_its_record_shows_the_cards_the_record_shows():
     """What a search's worlds and a game resumed from a history start from: the record's shown cards, kind by kind;
     a position alone shows none (``PublicRecord.assumed``)."""
-    start = Position.start(Rules.from_json("advanced"))
-    assert not encode(start).scalars[kn.SHOWN:].any()
-    record = PublicRecord(shown_discard=(Cards.parse("2 2 5"), Cards.parse("H 3")))
-    e = shown_cards(encode(start), record)
-    for s in (0, 1):
-        assert [int(e.scalars[kn.SHOWN + s * KINDS + i]) for i in range(len(e.kinds))] == [
-            record.shown_discard[s][k] for k in e.kinds]
+    from guyenne_explore.engine import play_game
+    from guyenne_explore.engine.view import fold_record
+    from guyenne_explore.analysis.policies.heuristic import Heuristic
+
+    game = play_game(Position.start(Rules.from_json("advanced")), 4, Heuristic())
+    positions = game.positions()
+    moves = [e.move for e in game.events]
+    checked = 0
+    for i in range(len(positions)):
+        record = fold_record(positions[:i + 1], moves[:i])
+        if positions[i].is_over or not any(record.shown_discard[s].size for s in (0, 1)):
+            continue
+        e = shown_cards(encode(positions[i]), record)
+        assert not encode(positions[i]).scalars[kn.SHOWN:].any()
+        for s in (0, 1):
+            assert [int(e.scalars[kn.SHOWN + s * KINDS + j]) for j in range(len(e.kinds))] == [
+                record.shown_discard[s][k] for k in e.kinds]
+        checked += 1
+    assert checked > 10
+
+
+def test_a_record_that_does_not_fit_the_position_shows_nothing_as_the_engines_view_takes_it():
+    start = Position.start(Rules.from_json("advanced"))  # nothing in either discard yet
+    e = shown_cards(encode(start), PublicRecord(shown_discard=(Cards.parse("2 2"), Cards())))
+    assert not e.scalars[kn.SHOWN:].any()

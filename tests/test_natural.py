@@ -127,6 +127,7 @@ def test_the_command_writes_weights_that_say_how_to_make_them_again(tmp_path, ca
     assert "measuring the pace here" in printed.err and "improving strong for classic2021" in printed.err  # cost first
     trained = json.loads(out.read_text())["trained"]
     assert trained["method"] == "natural" and said["policy"] == f"strong@{out}"
+    assert trained["league"] == ["start", "strong-linear", "heuristic", *IDEAS]  # what its score was against
     assert trained["command"] == ("guyenne-explore improve --method natural --rules classic2021 --seed 3 "
                                   "--iterations 1 --games 200")
     assert (tmp_path / "w.json.natural").exists()
@@ -225,5 +226,5 @@ def test_the_pace_of_an_iteration_leaves_out_what_a_call_costs_whatever_its_game
     monkeypatch.setattr(nt, "paired_direction", paired)
     monkeypatch.setattr(nt, "match", match)
     seconds = nt.iteration_seconds(Rules.from_json("advanced"), 200_000)
-    matches = 2 * (nt.MATCH_GAMES * (nt.STEPS + 3) + nt.VALIDATION_GAMES * 3)
+    matches = 2 * (nt.MATCH_GAMES * (nt.STEPS + 3) + nt.VALIDATION_GAMES * len(nt.LEAGUE_NAMES))
     assert seconds == pytest.approx(0.1 * 1000 + 0.001 * matches)

@@ -52,6 +52,25 @@ def test_the_compiled_network_is_the_python_network(rules, names):
     assert sum(replay(start, names, 17, index) for index in range(2)) > 10
 
 
+@pytest.mark.parametrize("rules", ["advanced", "classic2021", "team3"])
+def test_a_network_that_reads_the_counted_chance_through_its_units_alone_is_the_python_network(rules):
+    """The compiled policy counts the opponent's hidden sets where the model reads them: here through the network's
+    input weights alone, its linear weight of ``counted`` 0 (a wrong index in that test would leave them uncounted)."""
+    counted = FEATURES.index("counted")
+    model = list(network(8, 77, scale=0.8))
+    model[counted] = 0.0
+    units, n = 8, len(FEATURES)
+    for j in range(units):
+        model[n + 1 + counted * units + j] = (-1) ** j * 6.0
+    start = Position.start(Rules.from_json(rules))
+    assert sum(replay(start, ("strong", "heuristic"), 29, index, tuple(model)) for index in range(3)) > 10
+    alike = list(model)
+    for j in range(units):
+        alike[n + 1 + counted * units + j] = 0.0
+    rows = traced(start, 29, 0, sides_of(("strong", "heuristic"), tuple(model)))[0]
+    assert rows != traced(start, 29, 0, sides_of(("strong", "heuristic"), tuple(alike)))[0]  # it reads them
+
+
 @pytest.mark.parametrize("units", [1, 3, MAX_HIDDEN])
 def test_networks_of_one_to_the_most_units_are_the_python_network(units):
     """The compiled network's scratch (flat rows a feature and a unit, the input weights copied unit by unit) holds

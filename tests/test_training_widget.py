@@ -124,6 +124,10 @@ def test_weights_trained_by_an_earlier_version_are_said_as_it_trained_them():
     said = StrongTraining._record({"method": "natural", "iterations": 4, "seed": 1, "league_score": 0.83})
     assert said.startswith("Strong is trained for this variant (4 iterations of the natural gradient of its own games, "
                            "seed 1, score 0.83 against its league")
+    assert "strong-linear and the heuristic)" in said  # written before the counters joined the league
+    now = StrongTraining._record({"method": "natural", "iterations": 1, "seed": 1, "league_score": 0.9,
+                                  "league": list(nt.LEAGUE_NAMES)})
+    assert "1 iteration of" in now and "the heuristic and the counters)" in now
 
 
 def test_the_variant_lab_runs_nothing_else_while_strong_trains(stand_in, monkeypatch):

@@ -55,7 +55,8 @@ def capabilities(p: Position, policies: tuple[str, str]) -> Capabilities:
 def _not_compiled(p: Position, specs: tuple[PolicySpec, ...]) -> str | None:
     """Why the compiled loop cannot play games of ``specs`` from ``p`` (None: it can), in words to translate."""
     if not all(spec.compiles for spec in specs):
-        return N_("the engine plays them: the compiled game loop plays the uniform, heuristic and strong policies only")
+        return N_("the engine plays them: the compiled game loop plays the uniform, heuristic and strong policies and the "
+           "counters that read the table alone, not a search")
     if all(spec.kind == "uniform" for spec in specs):
         return uniform_unsupported(p)
     from .compiled import heuristic_kernel  # the scoring policies' tables: loaded only when one plays

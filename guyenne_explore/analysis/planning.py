@@ -255,7 +255,8 @@ def engine_first(policies: Iterable[str], compiling: bool, method: str = "sample
 
 def engine_plays(names: Iterable[str]) -> bool:
     """Whether games among the policies ``names`` are the engine's under any rules, as :func:`sampler_for`
-    decides: one of them is no policy the compiled loop plays (a search, a counter: :attr:`PolicySpec.compiles`).
+    decides: one of them is no policy the compiled loop plays (a search, a counter that searches:
+    :attr:`PolicySpec.compiles`).
     A run over many rule sets or candidates spreads its games over worker processes then, before it knows each
     position."""
     return not all(PolicySpec.parse(name).compiles for name in names)

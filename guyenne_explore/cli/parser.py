@@ -261,8 +261,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "the starting weights')"))
     tr.add_argument("--robust", type=number_option(numbers.whole, "--robust", 1, 100), metavar="K",
                     help=_("train to be hard to exploit: a candidate is measured by the mean of its K lowest scores "
-                           "against the heuristic, strong-linear, its start and a league of exploiters trained "
-                           "against the best so far (default: by its mean score)"))
+                           "against the heuristic, strong-linear, its start, a league of exploiters trained "
+                           "against the best so far and the gauntlet's compiled counters (default: by its mean score)"))
     tr.add_argument("--discard", action="store_true",
                     help=_("train strong's own setup discard too, from the heuristic's (rules with a setup discard)"))
     tr.add_argument("--team-split", action="store_true",

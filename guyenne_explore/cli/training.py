@@ -116,8 +116,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     def line(p: Any) -> str:  # until a generation is timed, the pace measured before the start
         text = (_("generation {number} of {planned} (candidate {candidate} of {popsize}): best {best:.3f}, the mean of "
-                  "its {robust} lowest scores against the heuristic, strong-linear, the starting weights and the "
-                  "league's exploiters, {left} left") if robust else
+                  "its {robust} lowest scores against the heuristic, strong-linear, the starting weights, the "
+                  "league's exploiters and the counters, {left} left") if robust else
                 _("generation {number} of {planned} (candidate {candidate} of {popsize}): best {best:.3f} against the "
                   "heuristic and the starting weights, {left} left"))
         return text.format(
@@ -146,8 +146,8 @@ def cmd_train(args: argparse.Namespace) -> int:
                           "weights": json.loads(out.read_text(encoding="utf-8"))["weights"]}, indent=1))
     else:
         print((_("wrote {path}: {generations} generations, validation score {score:.3f} (the mean of its {robust} "
-                 "lowest scores against the heuristic, strong-linear, the starting weights and the league's "
-                 "exploiters); play it with --policies {policy}") if robust else
+                 "lowest scores against the heuristic, strong-linear, the starting weights, the league's "
+                 "exploiters and the counters); play it with --policies {policy}") if robust else
                _("wrote {path}: {generations} generations, validation score {score:.3f} against the heuristic and the "
                  "starting weights; play it with --policies {policy}")).format(
             path=out, generations=result.generations, score=result.score, policy=policy, robust=robust))

@@ -155,16 +155,20 @@ class StrongTraining:
         by an earlier version) CMA-ES's generations."""
         if trained.get("method") == "natural":
             iterations = int(trained.get("iterations", 0))
-            return ngettext(
+            text = ngettext(  # a file that names its league's counters was scored against them too
                 "Strong is trained for this variant ({iterations} iteration of the natural gradient of its own games, "
-                "seed {seed}, score {score} against its league: its starting weights, strong-linear, the heuristic and the "
-                "counters): "
+                "seed {seed}, score {score} against its league: its starting weights, strong-linear, the heuristic and "
+                "the counters): its weights play.",
+                "Strong is trained for this variant ({iterations} iterations of the natural gradient of its own games, "
+                "seed {seed}, score {score} against its league: its starting weights, strong-linear, the heuristic and "
+                "the counters): its weights play.", iterations) if "tell-reader" in trained.get("league", ()) else ngettext(
+                "Strong is trained for this variant ({iterations} iteration of the natural gradient of its own games, "
+                "seed {seed}, score {score} against its league: its starting weights, strong-linear and the heuristic): "
                 "its weights play.",
                 "Strong is trained for this variant ({iterations} iterations of the natural gradient of its own games, "
-                "seed {seed}, score {score} against its league: its starting weights, strong-linear, the heuristic and the "
-                "counters): "
-                "its weights play.", iterations).format(iterations=iterations, seed=trained.get("seed"),
-                                                        score=trained.get("league_score"))
+                "seed {seed}, score {score} against its league: its starting weights, strong-linear and the heuristic): "
+                "its weights play.", iterations)
+            return text.format(iterations=iterations, seed=trained.get("seed"), score=trained.get("league_score"))
         return gettext(
             "Strong is trained for this variant ({generations} generations, seed {seed}, score {score} against the "
             "heuristic and its starting weights on its validation games): its weights play.").format(

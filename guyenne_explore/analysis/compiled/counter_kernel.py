@@ -6,7 +6,7 @@ tell reader) are compiled here, so that a counter plays its games in the one gam
 the engine's: training meets them in its league, and ``guyenne-explore exploit`` plays them in seconds.  The loop asks
 :func:`counter_placement` first; where it returns :data:`NO_IDEA` the heuristic decides, with the same numbers as the
 heuristic's own row.  An idea's move is sure: it is traced as the pick of index 0 of a total weight of 1, which is
-what the Python counter's ``weights`` gives it, and ``tests/test_counters.py`` replays compiled games through the
+what the Python counter's ``weights`` gives it, and ``tests/test_counters_compiled.py`` replays compiled games through the
 engine holding every decision to the Python counter's.
 
 A counter's moves are the hand's option rows (:mod:`.options`, the engine's legal card sets), castle after castle in
@@ -101,7 +101,7 @@ def _weakest(cards, hero, nk):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")  # type: ignore[call-overload]
-def _top_castle(cs, sc, rp, points, res, hp, who, ue, uf, skip):
+def _top_castle(cs, rp, points, res, hp, who, ue, uf, skip):
     """The castle worth most to ``who`` (the engine's scoring, as ``castle_stake``), the first of equals, ``skip``
     left out (-1: none)."""
     code0 = table_code(cs, points)
@@ -137,7 +137,7 @@ def counter_placement(z, pl, cs, sc, rp, vals, opt, points, hp, side, phase, wor
     if opening:
         if idea == I_TELL_READER:
             return NO_IDEA
-        castle = _top_castle(cs, sc, rp, points, res, hp, side, ue, uf, sc[kn.CASTLE_X] if phase == kn.OPEN_SECOND
+        castle = _top_castle(cs, rp, points, res, hp, side, ue, uf, sc[kn.CASTLE_X] if phase == kn.OPEN_SECOND
                              else -1)
         for k in range(nk):
             target[k] = 0
@@ -220,7 +220,7 @@ def counter_placement(z, pl, cs, sc, rp, vals, opt, points, hp, side, phase, wor
         return NO_IDEA
     at = sc[kn.CASTLE_X + b]
     cheapest = _best_row(cards, vals, hero, first, n, nk, CHEAPEST, 0.0)
-    their_best = _top_castle(cs, sc, rp, points, res, hp, o, ue, uf, -1)
+    their_best = _top_castle(cs, rp, points, res, hp, o, ue, uf, -1)
     if hidden_hero > 0 and count <= SUSPECT + (1 if at == their_best else 0):
         return _played(cards, cheapest, nk, -1, chosen, out_pick)
     mean = sum_valued / n_valued if n_valued else 0.0

@@ -137,10 +137,16 @@ def shown_cards(e: Encoded, record: PublicRecord) -> Encoded:
     """``e`` with the cards each side showed that ``record`` says lie face up in its discard (:data:`.layout.SHOWN`):
     a position alone shows none (:func:`encode`'s default, as ``PublicRecord.assumed``), a game's history may; what a
     search or a counter dealing worlds from a view gives its rollouts, so that a policy reads there the record it
-    reads in the game (``record`` must be the history of ``e``'s position)."""
+    reads in the game (``record`` should be the history of ``e``'s position: a side's shown cards that do not fit it,
+    more than its discard holds or cards it does not hold, are taken as none, as ``SideView.opponent_shown_discard``
+    takes them)."""
     for s in (0, 1):
+        shown = record.shown_discard[s]
+        held = e.zones[s, kn.HAND] + e.zones[s, kn.DECK] + e.zones[s, kn.DISCARD] + e.placed[s].sum(axis=0)
+        fits = (shown.size <= int(e.zones[s, kn.DISCARD].sum()) and shown.size == sum(shown[k] for k in e.kinds)
+                and all(shown[k] <= held[i] for i, k in enumerate(e.kinds)))
         for i, k in enumerate(e.kinds):
-            e.scalars[kn.SHOWN + s * KINDS + i] = record.shown_discard[s][k]
+            e.scalars[kn.SHOWN + s * KINDS + i] = shown[k] if fits else 0
     return e
 
 

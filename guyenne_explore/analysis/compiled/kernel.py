@@ -560,8 +560,8 @@ def _sweeper(cs, points):
 @njit(cache=True, error_model="numpy")
 def _end_of_round(z, pl, cs, sc, rp, points):
     """RULES.md 5.1-5.2: the end when one side controls every castle, else every placed card to its
-    side's discard, face up (a conceding defender's went face down already): a hero among them is shown
-    there (:data:`.layout.SHOWN`, as the public record folds it)."""
+    side's discard, face up (a conceding defender's went face down already): each of them is shown there
+    (:data:`.layout.SHOWN`, as the public record folds it)."""
     same = _sweeper(cs, points) >= 0
     sc[BATTLE] = -1
     if same:

@@ -377,7 +377,7 @@ def iteration_seconds(rules: Rules, games: int, model: Sequence[float] | None = 
     chunk = max((three - one) / 2, three / 12)  # (at least a quarter of the mean: a slope is noisy)
     few, more = (timed(match, rules, x0, x0, n, PACE_SEED + 5) for n in (100, 500))
     a_game = max((more - few) / 800, more / 4000)
-    return chunk * games / CHUNK + a_game * 2 * (MATCH_GAMES * (STEPS + 3) + VALIDATION_GAMES * 3)
+    return chunk * games / CHUNK + a_game * 2 * (MATCH_GAMES * (STEPS + 3) + VALIDATION_GAMES * len(league(rules, x0)))
 
 
 def natural(rules: Rules, seed: int, iterations: int, games: int = int(NATURAL_DEFAULTS["games"]),
@@ -435,6 +435,10 @@ def stepped_once(rules: Rules, model: tuple[float, ...], games: int, seed: int, 
     found = paired_direction(rules, model, games, seed, ask=ask, opponents=against)
     sample = recorded_games(Position.start(rules), CHUNK, seed, (learner, against[0]))
     return line_search(rules, model, found.step, first_size(sample, model, found.step), against, seed + 1, tell)
+
+
+#: the league's fixed opponents by name, in :func:`league`'s order (a weights file records against what its score is)
+LEAGUE_NAMES = ("start", "strong-linear", "heuristic", *IDEAS)
 
 
 def league(rules: Rules, x0: Sequence[float]) -> tuple[SidePolicy, ...]:
@@ -537,6 +541,6 @@ def write_natural(path: Path, result: Trained, rules: str, seed: int, games: int
              "--games", str(games)]
     trained = {"method": "natural", "rules": rules, "seed": seed, "games_an_iteration": games,
                "iterations": iterations, "best_iteration": result.generations,
-               "league_score": round(result.score, 4), "cancelled": result.cancelled,
+               "league_score": round(result.score, 4), "league": list(LEAGUE_NAMES), "cancelled": result.cancelled,
                "command": " ".join(words + (["--start", start] if start is not None else [])), **begun}
     write_model(path, result.weights, trained, rules)

@@ -388,7 +388,7 @@ class _CompiledSearch:
         if reason is not None or e is None:
             return None
         search, view = self.search, self.view
-        shown_cards(e, view.record)  # (every world is dealt within the record: its heroes shown are every world's)
+        shown_cards(e, view.record)  # (every world is dealt within the record: its cards shown are every world's)
         sp = search.sides_for(view.rules)
         self.kinds = e.kinds
         self.args = (e.castles, e.scalars, e.rules, e.values, tuple(e.options), e.points, sides.codes(sp),

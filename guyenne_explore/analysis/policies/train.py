@@ -18,12 +18,14 @@ first plays exactly the linear policy it refines; its pool also holds a league (
 :data:`LEAGUE_EVERY` generations the best so far joins it with an :func:`exploiter` trained against that snapshot by
 the same CMA-ES, so that what exploits it is trained against (a double-oracle league, as in PSRO, with evolution
 strategies as the oracle: the compiled loop plays thousands of games a second, which a gradient learner's data
-collection from traces would not use as fully on two cores).  The counters of :mod:`.counters` are not in the league
-(each plays its games in Python, a hundred times slower); ``benchmarks/bench_exploit.py`` measures them.
+collection from traces would not use as fully on two cores).  The counters of :mod:`.counters` that search are not in
+the league (each plays its games in Python, a hundred times slower); ``benchmarks/bench_exploit.py`` measures them; the
+five compiled into the game loop judge a robust run.
 
 A robust run (``--robust K``, :data:`ROBUST_EVERY`) is trained to be hard to exploit rather than to score most: a
 candidate is measured by the mean of its K lowest scores against the heuristic, ``strong-linear``, its start, the
-best so far and a league of exploiters, each trained for minutes against the best so far, and the best so far is the
+best so far, a league of exploiters, each trained for minutes against the best so far, and the gauntlet's compiled
+counters, and the best so far is the
 mean whose K lowest validation scores are highest.  The game's styles beat one another in a cycle, so raising a
 mean score moves a model round it; raising its worst scores is what makes what beats it lose.
 
@@ -65,7 +67,7 @@ from ...i18n import gettext
 from ..cancel import Cancelled
 from ..compiled import layout as kn
 from ..compiled.rollout import play_summaries
-from ..compiled.policy_codes import FEATURES, IDEAS, SidePolicy
+from ..compiled.policy_codes import COUNTER, FEATURES, HEURISTIC, IDEAS, P_IDEA, SidePolicy
 from .counters import COUNTERS
 from .heuristic import Heuristic
 from ..compiled.policy_codes import MAX_HIDDEN, decision_model, decision_parts
@@ -336,9 +338,9 @@ def validation(start: Position, x: Sequence[float], settings: Settings,
     against the weights the run started from, on the seed's fixed validation games.  Against the heuristic
     alone a model that already beats it nearly always could not tell a better one from a worse one (every
     mean scored 0.999 and the start stayed the best); against its start, a mean that plays better shows it.
-    A robust run's: the mean of ``x``'s ``robust`` lowest scores against the heuristic, ``strong-linear``, its start
-    and its league's latest exploiters (:func:`worst_mean`), so the best so far is the hardest to beat, not the one
-    that beats its start most."""
+    A robust run's: the mean of ``x``'s ``robust`` lowest scores against the heuristic, ``strong-linear``, its start,
+    its league's latest exploiters and the gauntlet's compiled counters (:func:`worst_mean`), so the best so far is the
+    hardest to beat, not the one that beats its start most."""
     if not settings.robust:
         return validation_score(start, x, settings.x0, 2 * settings.games, settings.seed)
     base = settings.seed + VALIDATION
@@ -380,7 +382,7 @@ def generation_games(games: int, popsize: int, hidden: int = 0, robust: int = 0,
     else:
         pool = pool_sides(zeros, zeros, [zeros] * before)
         judged = 2  # the validation's: the heuristic, the start
-    seats = [(("strong", level), (level, "strong")) for level in ("heuristic",) + ("strong",) * (len(pool) - 1)]
+    seats = [(("strong", level), (level, "strong")) for level in map(_level, pool)]
     out = [(pair, popsize * games) for both in seats for pair in both]
     out += [(pair, 2 * games) for both in seats[:judged] for pair in both]
     if every and grows is not False:
@@ -388,6 +390,13 @@ def generation_games(games: int, popsize: int, hidden: int = 0, robust: int = 0,
         growth = trained + (judged * 4 * games if robust else 0)  # a robust run's best validated again
         out.append((("strong", "strong"), growth if grows else growth // every))
     return out
+
+
+def _level(side: SidePolicy) -> str:
+    """The level a side of the pool plays, as a plan names it: the heuristic, a compiled counter, or strong."""
+    if side.code == COUNTER:
+        return IDEAS[int(side.params[P_IDEA])]
+    return "heuristic" if side.code == HEURISTIC else "strong"
 
 
 def games_a_generation(games: int, popsize: int, hidden: int = 0, robust: int = 0) -> int:

@@ -188,8 +188,8 @@ EVERY_STEP = EVERY_GAME | {"training"}
 
 def games_of(levels: Iterable[str]) -> frozenset[str]:
     """The kinds of games (:attr:`Step.serves`) a run of these levels plays: uniform games need the loop alone,
-    a level the loop plays that scores its moves (the heuristic, strong) its tables and games too; any other
-    level (a search, a counter) may play compiled rollouts of every kind."""
+    a level the loop plays that scores its moves (the heuristic, strong, a compiled counter) its tables and games
+    too; any other level (a search, a counter that searches) may play compiled rollouts of every kind."""
     from ..policies.spec import PolicySpec
 
     games = {"uniform"}
