@@ -113,10 +113,13 @@ def test_the_skill_tab_says_beside_a_level_whether_beating_the_one_below_holds_a
     section.run(block=True)
     assert section.controls.status.value == "Done"
     lines = html.unescape(section.lines.value)
-    uniform, heuristic = lines.split("<li>")[1:]
+    uniform, heuristic = lines.removesuffix("</ul>").split("</details></li>")[:2]  # a level a line
     assert "against uniform" not in uniform  # the weakest level has none below it
-    assert "heuristic against uniform: 0.6" in heuristic and heuristic.endswith(
-        "depends on a weakness of heuristic</small></li></ul>")
+    assert "heuristic against uniform: 0.6" in heuristic and "depends on a weakness of heuristic</small>" in heuristic
+    # then every counter-strategy that played it, the best first, folded
+    every = heuristic.split("<summary><small>every counter-strategy played</small></summary>")[1]
+    assert every == ("<small><ul><li>the folder, who never fights: 0.800 [0.700, 0.900] over 200 games</li>"
+                     "<li>the bet-size reader: 0.100 [0.050, 0.150] over 200 games</li></ul></small>")
     section.refresh()  # a language switch says the kept checks again, nothing played
     assert html.unescape(section.lines.value) == lines
 
@@ -125,7 +128,7 @@ def test_the_skill_tabs_check_holds_where_the_counter_does_no_better_than_the_le
     section = _skill_panel(monkeypatch, (0.3, 0.2, 0.4))
     section.games.box.value = "100"
     section.run(block=True)
-    assert html.unescape(section.lines.value).endswith("holds against a counter-strategy</small></li></ul>")
+    assert "holds against a counter-strategy</small><details>" in html.unescape(section.lines.value)
 
 
 def test_cancel_stops_the_skill_tabs_games_against_the_level_below(monkeypatch, english):
