@@ -22,9 +22,14 @@ from tests.test_strong import EVERY
 
 
 def network(units: int, seed: int, scale: float = 0.4) -> tuple[float, ...]:
-    """A model: the test's linear weights, then a seeded random network of ``units`` units."""
+    """A model: the test's linear weights, then a seeded random network of ``units`` units (its input weights of the
+    features before ``counted`` drawn first, as before it was added, so that the other tests' networks stay theirs;
+    then its biases and output weights; then its input weights of ``counted``)."""
     rng = random.Random(seed)
-    return EVERY + (float(units),) + tuple(rng.gauss(0.0, scale) for _ in range(network_size(units) - 1))
+    before = units * (len(FEATURES) - 1)
+    drawn = [rng.gauss(0.0, scale) for _ in range(network_size(units) - 1 - units)]
+    counted = [rng.gauss(0.0, scale) for _ in range(units)]
+    return EVERY + (float(units),) + tuple(drawn[:before] + counted + drawn[before:])
 
 
 NET = network(8, 2026)
@@ -67,8 +72,8 @@ def test_a_network_that_reads_the_counted_chance_through_its_units_alone_is_the_
     alike = list(model)
     for j in range(units):
         alike[n + 1 + counted * units + j] = 0.0
-    rows = traced(start, 29, 0, sides_of(("strong", "heuristic"), tuple(model)))[0]
-    assert rows != traced(start, 29, 0, sides_of(("strong", "heuristic"), tuple(alike)))[0]  # it reads them
+    reads, ignores = (sides_of(("strong", "heuristic"), tuple(m)) for m in (model, alike))
+    assert any(traced(start, 29, i, reads)[0] != traced(start, 29, i, ignores)[0] for i in range(8))  # it reads them
 
 
 @pytest.mark.parametrize("units", [1, 3, MAX_HIDDEN])

@@ -23,12 +23,10 @@ from numba import njit
 
 from . import kernel as kn
 from .heuristic_kernel import _held, castle_stake, table_code
-from .policy_codes import I_BLUFFER, I_CALLER, I_FOLDER, I_READER, I_TELL_READER, P_IDEA, P_WIN_WEIGHT
+from .policy_codes import I_BLUFFER, I_CALLER, I_FOLDER, I_READER, I_TELL_READER, P_IDEA, P_WIN_WEIGHT, TELL_SUSPECT
 
 #: what :func:`counter_placement` returns where its counter has no idea (the heuristic decides)
 NO_IDEA = -3
-#: the tell reader's most face-down cards read as a hero bet (``policies.counters.TellReader.SUSPECT``)
-SUSPECT = 2
 #: the orders of :func:`_best_row`: (hero, total, size), the cheapest; (total, size) of the sets without the hero
 #: whose total beats a need (strictly, or at least it); (size, total), the smallest
 CHEAPEST, BEATING, AT_LEAST, SMALLEST = range(4)
@@ -221,7 +219,7 @@ def counter_placement(z, pl, cs, sc, rp, vals, opt, points, hp, side, phase, wor
     at = sc[kn.CASTLE_X + b]
     cheapest = _best_row(cards, vals, hero, first, n, nk, CHEAPEST, 0.0)
     their_best = _top_castle(cs, rp, points, res, hp, o, ue, uf, -1)
-    if hidden_hero > 0 and count <= SUSPECT + (1 if at == their_best else 0):
+    if hidden_hero > 0 and count <= TELL_SUSPECT + (1 if at == their_best else 0):
         return _played(cards, cheapest, nk, -1, chosen, out_pick)
     mean = sum_valued / n_valued if n_valued else 0.0
     need = count * mean

@@ -29,6 +29,9 @@ UNIFORM, HEURISTIC, STRONG, COUNTER = 0, 1, 2, 3
 #: (``policies.counters``' names, each the compiled twin of that counter)
 IDEAS = ("reader", "bluffer", "folder", "caller", "tell-reader")
 I_READER, I_BLUFFER, I_FOLDER, I_CALLER, I_TELL_READER = range(len(IDEAS))
+#: the tell reader's most face-down cards read as a hero bet, one more at the castle worth most to the opponent (both
+#: twins read it here: ``policies.counters.TellReader``, ``compiled.counter_kernel``)
+TELL_SUSPECT = 2
 #: the heuristic's numbers, as its row of the per-side parameters
 (P_TEMPERATURE, P_RESOLUTION, P_SPEND, P_REMOVAL, P_WIN_WEIGHT, P_HERO_USE, P_BLUFF_NUM,
  P_BLUFF_DEN) = range(8)

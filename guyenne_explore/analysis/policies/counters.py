@@ -29,7 +29,7 @@ from ...engine import (EMPTY, HERO, KINDS, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, 
                           value_of)
 from ...engine import determinise
 from ..compiled import layout as kn
-from ..compiled.policy_codes import COUNTER, IDEAS, SidePolicy
+from ..compiled.policy_codes import COUNTER, IDEAS, TELL_SUSPECT, SidePolicy
 from .heuristic import Heuristic, castle_stake
 from .strong import Strong
 
@@ -393,7 +393,7 @@ class TellReader(_Idea):
 
     name = "tell-reader"
     #: the most face-down cards read as a hero bet (one more at the castle worth most to the opponent)
-    SUSPECT = 2
+    SUSPECT = TELL_SUSPECT
 
     def _idea(self, view: SideView, moves: list[Move]) -> Move | None:
         battle = battle_of(view.to_play)
