@@ -377,7 +377,7 @@ def iteration_seconds(rules: Rules, games: int, model: Sequence[float] | None = 
     chunk = max((three - one) / 2, three / 12)  # (at least a quarter of the mean: a slope is noisy)
     few, more = (timed(match, rules, x0, x0, n, PACE_SEED + 5) for n in (100, 500))
     a_game = max((more - few) / 800, more / 4000)
-    return chunk * games / CHUNK + a_game * 2 * (MATCH_GAMES * (STEPS + 3) + VALIDATION_GAMES * len(league(rules, x0)))
+    return chunk * games / CHUNK + a_game * 2 * (MATCH_GAMES * (STEPS + 3) + VALIDATION_GAMES * len(LEAGUE_NAMES))
 
 
 def natural(rules: Rules, seed: int, iterations: int, games: int = int(NATURAL_DEFAULTS["games"]),
