@@ -10,8 +10,9 @@ import pytest
 
 from guyenne_explore.analysis import Cancelled, Metric
 from guyenne_explore.analysis.studies.depth import BEATS, Depth
-from guyenne_explore.analysis.studies.exploit import (Exploitability, ResponderScore, check_verdicts,
-                                                      check_verdicts_games, check_verdicts_seconds, counter_check)
+from guyenne_explore.analysis.studies.exploit import (TOO_WIDE, Exploitability, ResponderScore, check_verdicts,
+                                                      check_verdicts_games, check_verdicts_seconds, counter_check,
+                                                      telling_games)
 from guyenne_explore.analysis.studies.depth import Match
 from guyenne_explore.engine import Position
 from guyenne_explore.engine.rules import Rules
@@ -122,6 +123,21 @@ def test_the_skill_tab_says_beside_a_level_whether_beating_the_one_below_holds_a
                      "<li>the bet-size reader: 0.100 [0.050, 0.150] over 200 games</li></ul></small>")
     section.refresh()  # a language switch says the kept checks again, nothing played
     assert html.unescape(section.lines.value) == lines
+
+
+def test_too_few_games_a_seat_are_warned_of_before_the_run(monkeypatch, english):
+    from guyenne_explore.analysis.intervals import wilson
+
+    least = telling_games()
+    low, high = wilson(least / 2, least)  # the fewest games whose even score's interval tells
+    narrower = wilson((least - 2) / 2, least - 2)
+    assert high - low <= TOO_WIDE < narrower[1] - narrower[0]
+    section = _skill_panel(monkeypatch, (0.8, 0.7, 0.9))
+    warning = f"With fewer than {least // 2} games a seat"
+    section.games.box.value = str(least // 2 - 1)
+    assert warning in html.unescape(section.cost.value) and not section.run_button.disabled
+    section.games.box.value = str(least // 2)
+    assert warning not in html.unescape(section.cost.value)
 
 
 def test_the_skill_tabs_check_holds_where_the_counter_does_no_better_than_the_level_below(monkeypatch, english):

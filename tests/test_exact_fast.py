@@ -134,7 +134,7 @@ def _stacked(p: Position, seed: int) -> Position:
 def _small_positions():
     yield "team", late(Rules.preset("team"), 1, 9, TEAM_SPLIT)
     yield "team-open-first", late(Rules.preset("team", removal="advanced"), 2, 9, OPEN_FIRST)
-    yield "team3", late(Rules.preset("team3"), 3, 9, TEAM_SPLIT)
+    yield "team3", late(Rules.preset("team3"), 3, 8, TEAM_SPLIT)
     yield "base-live", late(Rules.preset("base"), 4, 9, OPEN_FIRST)
     yield "advanced-mid-round", late(Rules.preset("advanced"), 5, 8, "open_second")
     yield "classic-stacked", _stacked(late(Rules.preset("classic2021"), 37, 11, OPEN_FIRST), 6)

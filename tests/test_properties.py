@@ -16,7 +16,7 @@ VARIANTS = [
     Rules.preset("expert", hand_size=7, max_at_castle=4, adjacency="ring"),
     Rules.preset("base", card_counts={"1": 4, "2": 10, "3": 0, "4": 0, "5": 0, "6": 2}, hero=False),
 ]
-GAMES = 1000
+GAMES = 400
 #: games whose every chance point is also enumerated (probabilities sum to 1, the sample is among them)
 CHANCE_CHECKED = 100
 

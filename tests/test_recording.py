@@ -112,3 +112,21 @@ def test_a_forced_game_is_the_recorded_one_but_for_the_move_forced():
     # a move forced past the game's last placement is never played
     late = forced_games(start, 3, sides, np.arange(6), np.full(6, 10_000), np.zeros(6, np.int64))
     assert (late == made.out).all()
+
+
+def test_a_column_of_a_record_is_forced_under_the_one_compiled_signature():
+    """A record's columns are strided views: passed as they were, numba compiled the forced games a second time for them
+    (half a minute of a clean clone's tests)."""
+    from guyenne_explore.analysis.compiled import loop
+
+    rules = Rules.from_json("advanced")
+    start = Position.start(rules)
+    sides = (Strong().compiled(rules),) * 2
+    made = recorded_games(start, 2, 1, sides)
+    whole = np.zeros(2, np.int64)
+    forced_games(start, 1, sides, whole, whole, whole)
+    signatures = list(loop.play_forced.signatures)
+    games, chosen = made.column("game")[:2], made.column("chosen")[:2]
+    assert not games.flags.c_contiguous and not chosen.flags.c_contiguous  # (what the test is about)
+    forced_games(start, 1, sides, games, whole, chosen)
+    assert loop.play_forced.signatures == signatures

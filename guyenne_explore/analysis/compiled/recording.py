@@ -90,8 +90,10 @@ def forced_games(p: Position, seed: int, sides: tuple[SidePolicy, SidePolicy], g
     args = batch_args(p, len(games), seed, 0, sides)
     out: np.ndarray = args[-1]
     if len(games):
-        call = (*args[:12], np.asarray(games, np.int64), np.asarray(force_at, np.int64),
-                np.asarray(force_move, np.int64), *args[14:16], out)
+        # contiguous whatever the caller passes (a column of a record is a strided view): another layout is another
+        # signature, which numba would compile again for half a minute
+        call = (*args[:12], np.ascontiguousarray(games, np.int64), np.ascontiguousarray(force_at, np.int64),
+                np.ascontiguousarray(force_move, np.int64), *args[14:16], out)
         loop.play_forced(*call)
     _check(out)
     return out

@@ -221,13 +221,26 @@ def _cached(f: Dispatcher[Any], sig: tuple | None) -> bool:
     return any(sig is None or tuple(key[0]) == sig for key in keys)
 
 
+#: the steps found ready by an exact look (:func:`step_ready`): ready they stay, as a process's sources do not change
+#: under it, so each is looked up once; the explorer asks at each of its panels' costs, and a look builds the step's
+#: example (the heuristic's tables: half a second of the app's start, looked up twenty times)
+_READY: set[Step] = set()
+
+
 def step_ready(step: Step, exact: bool = True) -> bool:
     """Whether running ``step`` would only load compiled code.  ``exact``: look its example's
     signature up (building the example runs the earlier steps' code, so only once those are ready)."""
+    if step in _READY:
+        return True
     functions = step.functions()
     if not all(_cached(f, None) for f in functions):
         return False
-    return not exact or step.args is None or _cached(functions[0], signature(step.args()))
+    if not exact:
+        return True
+    if step.args is None or _cached(functions[0], signature(step.args())):
+        _READY.add(step)
+        return True
+    return False
 
 
 def pending(games: frozenset[str] = EVERY_GAME) -> list[Step]:
