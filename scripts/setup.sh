@@ -53,7 +53,7 @@ WARM_KEY=$({ cat "$STAMP"; ls -l --time-style=+%s guyenne_explore/analysis/compi
 if [ "$(cat "$WARMED" 2>/dev/null)" != "$WARM_KEY" ]; then
   rm -f guyenne_explore/analysis/{compiled,exact}/__pycache__/*.nb[ic]
   if [ "${GUYENNE_WARM:-now}" = background ]; then
-    echo "Compiling the fast path in the background (once, about 80 s; log in .venv/warm.log)."
+    echo "Compiling the fast path in the background (once, about 4 minutes; log in .venv/warm.log)."
     ( .venv/bin/python -m guyenne_explore.analysis.sampling.warm > .venv/warm.log 2>&1 \
         && echo "$WARM_KEY" > "$WARMED" ) &
     # the lock is taken before the server's kernels can ask for it

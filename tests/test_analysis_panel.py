@@ -353,13 +353,13 @@ def test_the_cost_of_sampled_games_is_said_before_run_where_the_analysis_surely_
     monkeypatch.setattr(warm, "pending", lambda games=warm.EVERY_GAME: [s for s in warm.STEPS if s.serves in games])
     monkeypatch.setattr(run_controls, "needs_compiling", lambda: True)
     panel.english_policy.value, panel.games.value = "search", 10
-    assert panel.cost.value.endswith("The first run prepares the fast path first: about 1 minute, once.")
+    assert panel.cost.value.endswith("The first run prepares the fast path first: about 3 minutes, once.")
     monkeypatch.setattr(warm, "pending", lambda games=warm.EVERY_GAME: list(warm.STEPS[1:3]))
     panel.games.value = 9
-    assert panel.cost.value.endswith("The first run prepares the fast path first: about 10 seconds, once.")
+    assert panel.cost.value.endswith("The first run prepares the fast path first: about 13 seconds, once.")
     # other policies are answered by the engine meanwhile: the line says so and how many games
     panel.english_policy.value = "uniform"
-    assert panel.cost.value.startswith("The fast path is not compiled yet (about 10 seconds, once, in the "
+    assert panel.cost.value.startswith("The fast path is not compiled yet (about 13 seconds, once, in the "
                                        "background): Run analysis answers at once from the engine with ")
     monkeypatch.setattr(run_controls, "needs_compiling", lambda: False)
     panel.english_policy.value = "search"

@@ -140,6 +140,22 @@ def test_too_few_games_a_seat_are_warned_of_before_the_run(monkeypatch, english)
     assert warning not in html.unescape(section.cost.value)
 
 
+def test_a_run_past_the_time_limit_waits_for_the_tabs_run_anyway_box(monkeypatch, english):
+    section = _skill_panel(monkeypatch, (0.8, 0.7, 0.9))
+    section.games.box.value = "100000"  # days of the searching counter-strategies' games
+    assert "days on one core" in html.unescape(section.cost.value)
+    section.run(block=True)
+    status = html.unescape(section.controls.status.value)
+    assert "Not run: Finding counter-strategies would take" in status and "tick 'run anyway" in status
+    assert section.lines.value == "" and not section.controls.running
+    section.run_anyway.value = True  # the tab's box, above, confirms it (the games against the level below not played)
+    from guyenne_explore.widgets import exploit_view
+
+    monkeypatch.setattr(exploit_view, "check_verdicts", lambda *args, **kwargs: ((), []))
+    section.run(block=True)
+    assert section.controls.status.value == "Done" and "the folder" in html.unescape(section.lines.value)
+
+
 def test_the_skill_tabs_check_holds_where_the_counter_does_no_better_than_the_level_below(monkeypatch, english):
     section = _skill_panel(monkeypatch, (0.3, 0.2, 0.4))
     section.games.box.value = "100"
@@ -150,6 +166,7 @@ def test_the_skill_tabs_check_holds_where_the_counter_does_no_better_than_the_le
 def test_cancel_stops_the_skill_tabs_games_against_the_level_below(monkeypatch, english):
     section = _skill_panel(monkeypatch, (0.8, 0.7, 0.9))
     section.games.box.value = "100000"
+    section.run_anyway.value = True  # (past the time limit: confirmed)
     section.run(block=False)
     section.controls.cancel()
     section.controls.thread.join(120)

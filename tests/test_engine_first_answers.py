@@ -186,3 +186,20 @@ def test_a_first_answer_plays_in_this_process_and_starts_no_pool(compiling, monk
     panel.games.value = 40
     panel.run(block=True)
     assert panel.table is not None and max(c.metric.games or 0 for c in panel.table.cells) == 4
+
+
+def test_the_cost_lines_written_while_the_fast_path_compiles_are_written_again_once_it_is_compiled(compiling):
+    """Written at the explorer's start during the launch's background step, they said "not compiled yet" until a
+    field changed, long after the compiling had ended."""
+    from guyenne_explore.widgets.explorer import Explorer
+
+    compiled, _started = compiling
+    explorer = Explorer()
+    lines = (explorer.analysis.cost, explorer.skill.cost, explorer.skill.how_they_play.cost)
+    assert all("not compiled yet" in line.value for line in lines)
+    assert explorer.compiled_watch is not None
+    compiled.set()
+    explorer.compiled_watch.join(10)
+    assert not explorer.compiled_watch.is_alive()
+    assert not any("not compiled yet" in line.value for line in lines)
+    assert Explorer().compiled_watch is None  # nothing compiles: no watch

@@ -66,8 +66,8 @@ def test_a_run_that_has_to_compile_names_each_part_with_a_count(monkeypatch):
     panel.run()
     compiling = [s for s in seen if s.startswith("Preparing the fast path: compiling")]
     assert compiling == [
-        "Preparing the fast path: compiling the heuristic&#x27;s tables (1 of 2, first run only, about 2 seconds)...",
-        "Preparing the fast path: compiling the heuristic&#x27;s games (2 of 2, first run only, about 8 seconds)..."]
+        "Preparing the fast path: compiling the heuristic&#x27;s tables (1 of 2, first run only, about 1 second)...",
+        "Preparing the fast path: compiling the heuristic&#x27;s games (2 of 2, first run only, about 12 seconds)..."]
     assert seen[-1].startswith("Done")
 
 

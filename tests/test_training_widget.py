@@ -31,6 +31,7 @@ def stand_in(monkeypatch, tmp_path):
     """Each measure of the pace finds another (30 s an iteration, then 99 s...); ``asked`` records the iterations
     each training was asked for and the pace it was given, and every training is cancelled after 3 iterations."""
     monkeypatch.setenv("GUYENNE_CACHE", str(tmp_path))
+    monkeypatch.setattr(module, "_PACES", {})  # no pace measured by another test
     paces = iter([30.0, 99.0, 99.0, 99.0])
     monkeypatch.setattr(module, "natural_iteration_seconds", lambda *a, **k: next(paces))
     asked: list[tuple[int, float]] = []
@@ -53,7 +54,12 @@ def test_train_runs_the_iterations_its_cost_showed_at_the_pace_it_showed(stand_i
     assert stand_in == [(4, 30.0)]  # not a second measure's 99 s
     assert "cancelled after 3 iterations" in training.controls.status.value
     assert "A cancelled run of 3 iterations is kept for this variant: Train continues it." in training.cost.value
-    assert "takes about 2 minutes on one core: 1 iteration of" in training.cost.value  # what is left, measured again
+    # what is left, at the pace measured once: a cost that changed at each showing told nothing (a Cancel, a language
+    # switch; 5 to 15 minutes for one variant on a loaded machine)
+    assert "takes about 30 seconds on one core: 1 iteration of" in training.cost.value
+    other = StrongTraining()  # the other panel's training says the same
+    other.show(TINY, True)
+    assert other.cost.value == training.cost.value
     training.train(block=True)
     assert stand_in[-1][0] == 4  # the promised iterations, counted from the run's start
 
@@ -78,7 +84,8 @@ def test_a_preset_with_its_own_shipped_weights_says_so_before_the_cost(stand_in)
     training = StrongTraining()
     for preset in ("advanced", "team"):
         training.show(Rules.preset(preset), True)
-        assert training.cost.value.startswith(f"Strong already plays the weights trained for the preset {preset}")
+        assert training.cost.value.startswith(f"These are the rules of the preset {preset}: strong already plays "
+                                              "weights trained for them")
         assert " iterations of 200,000 of its own games" in training.cost.value  # training again stays possible
     training.show(TINY, True)
     assert training.cost.value.startswith("Training strong for this variant takes")

@@ -46,7 +46,7 @@ _DOOR: dict[str, str] = {
     **dict.fromkeys(("Heuristic",), ".policies.heuristic"),
     **dict.fromkeys(("level_name",), ".studies.skill"),
     **dict.fromkeys(("Cancelled",), ".cancel"),
-    **dict.fromkeys(("RUN_SECONDS", "TooLong"), ".limits"),
+    **dict.fromkeys(("RUN_SECONDS", "TooLong", "check_duration"), ".limits"),
     **dict.fromkeys(("NotExact",), ".exact.distribution"),
 }
 
@@ -54,7 +54,7 @@ __all__ = [
     "analyse", "check_games", "execute", "ExactOutOfReach", "Plan", "plan",
     "AnalysisResult", "SavedError", "from_saved", "to_saved", "Metric", "mean_interval", "wilson",
     "POLICIES", "PolicySpec", "Heuristic", "level_name",
-    "Cancelled", "RUN_SECONDS", "TooLong", "NotExact",
+    "Cancelled", "RUN_SECONDS", "TooLong", "check_duration", "NotExact",
 ]
 
 
@@ -77,7 +77,7 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
     from .cancel import Cancelled
     from .exact.distribution import NotExact
     from .intervals import mean_interval, wilson
-    from .limits import RUN_SECONDS, TooLong
+    from .limits import RUN_SECONDS, TooLong, check_duration
     from .metrics import Metric
     from .planning import Plan, plan
     from .policies.heuristic import Heuristic

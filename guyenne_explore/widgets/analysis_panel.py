@@ -205,6 +205,10 @@ class AnalysisPanel(w.VBox):
         self.controls.status.value = ""
         self._show_cost()
 
+    def refresh_costs(self) -> None:
+        """The cost line written again (once the fast path is compiled: :func:`.run_controls.when_compiled`)."""
+        self._show_cost()
+
     def _show_cost(self) -> None:
         """What Run analysis will sample and its rough time here (the games the engine plays spread over the
         cores), where the plan surely samples (:func:`..analysis.planning.surely_sampled`: Method "sample", or a

@@ -394,6 +394,12 @@ class BalancePanel(w.VBox):
         """The ladder a depth target is read on (every candidate plays its matches); none without one."""
         return (self.levels() or []) if any(t.name == "depth" for t in targets) else []
 
+    def refresh_costs(self) -> None:
+        """The search's and the depth ladder's cost lines written again (once the fast path is compiled:
+        :func:`.run_controls.when_compiled`)."""
+        self.check()
+        self.check_depth()
+
     def check(self) -> bool:
         """Read every field, show each problem beside it and the cost of the search; whether it can run."""
         read = self.read()

@@ -32,6 +32,7 @@ from .language import LanguageSwitch, relabel
 from .moves_panel import MovesPanel
 from .play_panel import PlayPanel
 from .rulebook_panel import RulebookPanel
+from .run_controls import when_compiled
 from .session import SessionControls
 from .skill_panel import SkillPanel
 from .start import StartScreen
@@ -148,6 +149,14 @@ class Explorer(w.HBox):
         self.table.on_stack_click(guarded(self.builder.errors["general"])(self._edit_stack))
         if self.language.value != "en":
             self.set_language(self.language.value)
+        # the cost lines written while the launch's background step compiles say so: written again once it ends
+        # (None when nothing compiles)
+        self.compiled_watch = when_compiled(guarded(self.analysis.controls.status)(self._compiled))
+
+    def _compiled(self) -> None:
+        """The fast path compiled: the panels' cost lines no longer say it is to compile."""
+        for panel in (self.analysis, self.skill, self.balance):
+            panel.refresh_costs()
 
     @property
     def position(self) -> Position | None:

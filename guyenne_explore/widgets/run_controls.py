@@ -245,6 +245,23 @@ class RunControls:
         return w.HBox([*extra, self.cancel_button, self.progress, self.left], layout=w.Layout(flex_flow="row wrap"))
 
 
+def when_compiled(then: Callable[[], None], poll: float = 1.0) -> threading.Thread | None:
+    """Call ``then``, in a thread of its own, once the fast path that compiles in the background now is compiled: the
+    cost lines a panel wrote meanwhile ("the fast path is not compiled yet") are written again, where they stood until
+    a field changed.  None, and nothing called, where nothing compiles."""
+    if not compiling_in_background():
+        return None
+
+    def wait() -> None:
+        while compiling_in_background():
+            time.sleep(poll)
+        then()
+
+    thread = threading.Thread(target=wait, daemon=True)
+    thread.start()
+    return thread
+
+
 def engine_answers_first(policies: Iterable[str], method: str = "sample") -> bool:
     """Whether a panel's run of ``policies`` is answered first by the engine now (:func:`..analysis.engine_first`, told
     whether the fast path is still to compile): fewer games at once, saying so (:func:`engine_first_note`), refined by

@@ -90,7 +90,7 @@ class SkillPanel(w.VBox):
         # how each level plays, under the rule sets chosen here, from the deal
         self.how_they_play = StyleSection(self.chosen_rule_sets, self.seed, run_anyway=self.run_anyway)
         # on request only (minutes): every counter-strategy against each level chosen here
-        self.counters = CounterSection(lambda: self.levels, lambda: self.position)
+        self.counters = CounterSection(lambda: self.levels, lambda: self.position, self.run_anyway)
         self.rule_sets.observe(guarded(self.how_they_play.controls.status)(lambda _: self.how_they_play.check()),
                                names="value")
         self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))
@@ -159,6 +159,13 @@ class SkillPanel(w.VBox):
         self._said = lambda: gettext("Done")
         self.controls.status.value = self._said_shown = escape(self._said())
         self._show()
+
+    def refresh_costs(self) -> None:
+        """The cost lines written again, its sections' too (once the fast path is compiled:
+        :func:`.run_controls.when_compiled`)."""
+        self._show_cost()
+        self.how_they_play.check()
+        self.counters.check()
 
     def _show_cost(self) -> None:
         """What Run skill levels will play and its rough time here (the games the engine plays spread over the cores);

@@ -1,6 +1,6 @@
 """Compile the fast path once, into numba's on-disk cache, so that no analysis waits for it.
 
-Every kernel is ``@njit(cache=True)``: compiled the first time it runs (about a minute of CPU in all,
+Every kernel is ``@njit(cache=True)``: compiled the first time it runs (about four minutes of CPU in all,
 most of it the game loop, with the uniform games) and cached beside its module
 until the source changes.  An analysis enters the compiled code through a few entry
 points (:data:`STEPS`: the one game loop's uniform batches, the heuristic's tables, the
@@ -168,15 +168,16 @@ def _run_recording() -> object:
     return forced_games(p, 0, sides, first, first, first)
 
 
-#: what an analysis compiles, in the order it meets it, each with its compiling's seconds measured on an idle
-#: two-core machine (``benchmarks/bench_first_runs.py --compile``): the game loop is most of it, compiled with
-#: the uniform games; a loaded machine takes two to three times as long
+#: what an analysis compiles, in the order it meets it, each with its compiling's seconds measured on a two-core
+#: machine (``benchmarks/bench_first_runs.py --compile``, 2026-11-30: 142, 0.7, 12, 32 and 23 s; before the game loop
+#: played the network, the counters and the counted chance, 55, 2, 8, 16 and 50): the game loop is most of it,
+#: compiled with the uniform games; a loaded machine takes two to three times as long
 STEPS = (
-    Step(N_("the uniform games"), _uniform, _run_uniform, 55.0, _uniform_args),
-    Step(N_("the heuristic's tables"), _tables, _run_tables, 2.0, serves="scoring"),
-    Step(N_("the heuristic's games"), _heuristic, _run_heuristic, 8.0, _heuristic_args, serves="scoring"),
-    Step(N_("the search"), _search, _run_search, 16.0, serves="search"),
-    Step(N_("the recorded games of a training"), _recording, _run_recording, 50.0, serves="training"),
+    Step(N_("the uniform games"), _uniform, _run_uniform, 140.0, _uniform_args),
+    Step(N_("the heuristic's tables"), _tables, _run_tables, 1.0, serves="scoring"),
+    Step(N_("the heuristic's games"), _heuristic, _run_heuristic, 12.0, _heuristic_args, serves="scoring"),
+    Step(N_("the search"), _search, _run_search, 32.0, serves="search"),
+    Step(N_("the recorded games of a training"), _recording, _run_recording, 23.0, serves="training"),
 )
 
 #: every kind of game an analysis's steps serve: what a run that does not say what it plays may need (a training's
