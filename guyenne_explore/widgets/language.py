@@ -239,7 +239,9 @@ class LanguageSwitch(w.ToggleButtons):
 
     def __init__(self, on_change: Callable[[str], None], lang: str | None = None, **kwargs: Any) -> None:
         super().__init__(options=[(LANGUAGE_NAMES[code], code) for code in LANGUAGES], value=lang or current_language(),
-                         style={"button_width": "80px"}, tooltips=["English", "Français"], **kwargs)
+                         style={"button_width": "96px"}, icons=["globe"] * len(LANGUAGES),
+                         # the globe: the language of the page, not a side of the table (English, French)
+                         tooltips=["Language: English", "Langue\u00a0: français"], **kwargs)
         self.add_class("guyenne-language")
         self._on_change = on_change
         self.observe(lambda change: self._switch(change["new"]), names="value")
