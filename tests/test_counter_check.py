@@ -156,6 +156,24 @@ def test_a_run_past_the_time_limit_waits_for_the_tabs_run_anyway_box(monkeypatch
     assert section.controls.status.value == "Done" and "the folder" in html.unescape(section.lines.value)
 
 
+def test_the_last_runs_lines_are_dimmed_while_a_new_run_plays(monkeypatch, english):
+    from guyenne_explore.widgets import exploit_view
+
+    section = _skill_panel(monkeypatch, (0.8, 0.7, 0.9))
+    section.games.box.value = "10"
+    section.run(block=True)
+    assert section.lines.value and "guyenne-stale" not in section.lines._dom_classes
+    dimmed: list[bool] = []
+
+    def exploit(start, level, games, **_kw):
+        dimmed.append("guyenne-stale" in section.lines._dom_classes)
+        return _found(level, 0.8, 0.7, 0.9, games)
+
+    monkeypatch.setattr(exploit_view, "exploit", exploit)
+    section.run(block=True)
+    assert dimmed == [True, True] and "guyenne-stale" not in section.lines._dom_classes
+
+
 def test_the_skill_tabs_check_holds_where_the_counter_does_no_better_than_the_level_below(monkeypatch, english):
     section = _skill_panel(monkeypatch, (0.3, 0.2, 0.4))
     section.games.box.value = "100"
