@@ -272,6 +272,7 @@ def test_the_variant_labs_comparison_of_two_levels_is_checked_against_a_counter_
     section.games.box.value = "100"
     assert section.cost.value.startswith("Check against a counter-strategy: 4 verdicts, 5,600 games in all")  # 6 counters each
     section.run(block=True)
+    assert "guyenne-stale" not in section.lines._dom_classes  # dimmed while it played, not after
     lines = html.unescape(section.lines.value)
     preset, variant = lines.split("<div>")[1:]
     assert preset.startswith("preset advanced") and variant.startswith("variant advanced, hand size 7")
