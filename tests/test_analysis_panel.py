@@ -275,7 +275,7 @@ def test_the_bar_counts_each_game_of_an_engine_played_run():
     counts = []
     panel.controls.progress.observe(lambda ch: counts.append(ch["new"]), names="description")
     panel.run()
-    assert counts[-1] == "3/3" and len(counts) >= 2
+    assert counts[-1] == "3/3 games" and len(counts) >= 2
 
 
 def test_the_fields_of_a_column_share_one_label_width():

@@ -47,7 +47,7 @@ def test_cancel_in_the_variant_lab_stops_search_play_and_frees_the_next_run(tmp_
             lab.locator("button", has_text="Compare with preset").click()
             # the bar counts search games one by one, with the time left
             page.wait_for_function("""() => [...document.querySelectorAll('.guyenne-variant-lab .widget-label')]
-                .some((d) => /^[1-9][0-9]*\\/600$/.test(d.textContent.trim()))""", timeout=300_000)
+                .some((d) => /^[1-9][0-9]*\\/600 games$/.test(d.textContent.trim()))""", timeout=300_000)
             page.wait_for_selector(".guyenne-variant-lab .widget-label:has-text('left')", timeout=60_000)
             lab.locator("button:not([disabled])", has_text="Cancel").click()  # the run's, not the idle counter check's
             page.wait_for_selector(".guyenne-variant-lab :text('Cancelled')", timeout=30_000)

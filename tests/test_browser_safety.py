@@ -60,7 +60,7 @@ def test_cancel_says_the_skill_levels_run_was_cancelled(browser_app):
         page.wait_for_timeout(300)  # the values reach the kernel before the click does
         skill.locator("button", has_text="Run skill levels").click()
         page.wait_for_function("""() => [...document.querySelectorAll('.guyenne-skill-levels .widget-label')]
-            .some((d) => /^[1-9][0-9,]*\\/[0-9,]+$/.test(d.textContent.trim()))""", timeout=120_000)
+            .some((d) => /^[1-9][0-9,]*\\/[0-9,]+ games$/.test(d.textContent.trim()))""", timeout=120_000)
         skill.locator("button", has_text="Cancel").first.click()
         skill.locator("text=Cancelled: no run has finished yet").wait_for(timeout=30_000)
     finally:

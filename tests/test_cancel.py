@@ -209,7 +209,7 @@ def test_variant_lab_cancel_frees_the_cores_for_the_next_skill_run():
 
 def test_the_bar_says_the_time_left_at_the_pace_so_far_in_both_languages():
     from guyenne_explore.i18n import set_language
-    from guyenne_explore.widgets.run_controls import RunControls
+    from guyenne_explore.widgets.run_controls import STEPS, RunControls
 
     controls = RunControls()
     controls.start("Sampling")
@@ -227,7 +227,10 @@ def test_the_bar_says_the_time_left_at_the_pace_so_far_in_both_languages():
     assert controls.left.value == ""
     controls._drawn = 0.0
     controls.callback(1200, 10_000)  # big counts are grouped as the language groups digits
-    assert controls.progress.description == "1,200/10,000"
+    assert controls.progress.description == "1,200/10,000 games"  # and says what it counts
+    controls.counting = STEPS  # a run that trains before it plays counts steps
+    controls.redraw()
+    assert controls.progress.description == "1,200/10,000 steps"
 
 
 def _endgame_of_long_rounds() -> Position:

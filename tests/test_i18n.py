@@ -467,19 +467,20 @@ def test_the_skill_levels_tab_follows_the_language_switch(english):
                                 [cell("uniform", 0.56, 0.53, 0.59, ABOVE), cell("search:4", 0.44, 0.41, 0.47, BELOW)])
     ex.skill._show()
     assert ("advanced: Advantage (English) goes from above ½ under uniform (0.560 [0.530, 0.590]) to below ½ under "
-            "search:4 (0.440 [0.410, 0.470]): the conclusion reverses with skill") in html.unescape(ex.skill.changes.value)
+            "search (4 rollouts) (0.440 [0.410, 0.470]): the conclusion reverses with skill") in html.unescape(ex.skill.changes.value)
     ex.language.value = "fr"  # the kept table is drawn again in French, nothing played again
     assert ("advanced\u00a0: Avantage (Anglais)\u00a0: au-dessus de ½ avec uniforme (0,560 [0,530\u00a0; 0,590]), puis "
-            "au-dessous de ½ avec recherche:4 (0,440 [0,410\u00a0; 0,470])\u00a0; la conclusion s'inverse avec le niveau de jeu"
+            "au-dessous de ½ avec recherche (4 simulations) (0,440 [0,410\u00a0; 0,470])\u00a0; la conclusion s'inverse "
+            "avec le niveau de jeu"
             ) in html.unescape(ex.skill.changes.value)
     (view,) = ex.skill.figure_box.shown
-    assert list(view.figure["data"][0]["x"]) == ["uniforme", "recherche:4"]
+    assert list(view.figure["data"][0]["x"]) == ["uniforme", "recherche (4 simulations)"]
     assert view.figure["layout"]["title"]["text"] == "Avantage (Anglais) selon le niveau de jeu"
     assert "jeu de règles" in ex.skill.details.value and "au-dessous" in ex.skill.details.value
     headings = [x.value for x in widgets_of(ex.skill) if isinstance(x, w.HTML)]
     assert "<b>Niveaux de jeu</b> (les deux camps au même niveau)" in headings
     ex.language.value = "en"
-    assert "above ½ under uniform" in html.unescape(ex.skill.changes.value) and "search:4" in view.figure["data"][0]["x"]
+    assert "above ½ under uniform" in html.unescape(ex.skill.changes.value) and "search (4 rollouts)" in view.figure["data"][0]["x"]
 
 
 def test_optimal_play_is_described_in_french():
@@ -557,10 +558,10 @@ def test_a_language_switch_redraws_the_last_analysis_without_running_it_again(en
     ex.analysis.run(block=True)
     results = ex.analysis.results
     assert ex.analysis.controls.status.value.startswith("Done: ") and "Balance" in ex.analysis.metrics.value
-    assert ex.analysis.controls.progress.description == "1,500/1,500"
+    assert ex.analysis.controls.progress.description == "1,500/1,500 games"
     ex.language.value = "fr"
     assert ex.analysis.results is results  # nothing played again
-    assert ex.analysis.controls.progress.description == "1\u202f500/1\u202f500"  # the count beside the bar too
+    assert ex.analysis.controls.progress.description == "1\u202f500/1\u202f500 parties"  # the count beside the bar too
     assert ex.analysis.controls.status.value.startswith("Terminé\u00a0: ") and "Équilibre" in ex.analysis.metrics.value
     assert ex.analysis.figure_box.shown[0].figure["layout"]["title"]["text"].startswith(
         "Points en fin de partie, par camp<br><sup>Anglais uniforme · Français uniforme")

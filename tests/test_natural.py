@@ -217,7 +217,9 @@ def test_the_pace_of_an_iteration_leaves_out_what_a_call_costs_whatever_its_game
     clock = [0.0]
     monkeypatch.setattr(nt.time, "perf_counter", lambda: clock[0])
 
-    def paired(rules, model, games, seed):  # 0.2 s a call, 0.1 s a chunk
+    def paired(rules, model, games, seed, opponents=()):  # 0.2 s a call, 0.1 s a chunk
+        if games > nt.CHUNK:  # the timed calls play the run's own opponents, a chunk each (the league's play faster)
+            assert len(opponents) == 1 + len(nt.LEAGUE_NAMES) and games % (len(opponents) * nt.CHUNK) == 0
         clock[0] += 0.2 + 0.1 * games / nt.CHUNK
 
     def match(rules, model, other, games, seed):  # 0.5 s a call, 1 ms a game

@@ -17,17 +17,20 @@ def test_a_run_draws_the_metric_by_level_for_each_rule_set_with_intervals():
     base = Rules.from_json("base")
     panel.rule_sets.value = (panel.position.rules, base)
     panel.games.value, panel.search_games.value, panel.search_budget.value = 300, 2, 4
+    panel.strong_linear.value = True  # the linear policy strong played before its networks, between it and the heuristic
     panel.run(block=True)
     table = panel.table
-    assert table is not None and table.levels == ["uniform", "heuristic", "strong", "search:4"]  # the ladder's levels
+    assert table is not None and table.levels == ["uniform", "heuristic", "strong-linear", "strong", "search:4"]
     assert table.labels == [lb for lb, _ in panel.rule_sets.options[:1]] + ["base"]
     # every rule set at every level, each with the games asked for
     adv = [table.cell(lb, lv, "Advantage (english)").metric for lb in table.labels for lv in table.levels]
-    assert [m.games for m in adv] == [300, 300, 300, 2, 300, 300, 300, 2]
+    assert [m.games for m in adv] == [300, 300, 300, 300, 2] * 2
     (view,) = panel.figure_box.shown
     traces = view.figure["data"]
     assert [t["name"] for t in traces] == table.labels
-    assert all(t["x"] == table.levels and t["error_y"]["visible"] for t in traces)
+    # each level by its name in words: the search with its budget, as the tab's box and field say it
+    assert all(t["x"] == ["uniform", "heuristic", "strong-linear", "strong", "search (4 rollouts)"]
+               and t["error_y"]["visible"] for t in traces)
     assert "Advantage (English) by skill level" in view.figure["layout"]["title"]["text"]
     assert view.figure["layout"]["yaxis"]["title"]["text"] == "Advantage (English)"
     assert "Where the conclusion changes with skill" in panel.changes.value
@@ -37,11 +40,11 @@ def test_a_run_draws_the_metric_by_level_for_each_rule_set_with_intervals():
     assert panel.metric._options_labels[:2] == ("Advantage (English)", "Advantage (French)")
     assert not any("(english)" in x or "(french)" in x for x in (panel.changes.value, panel.details.value))
     assert "Done" in panel.controls.status.value
-    assert panel.controls.progress.value == panel.controls.progress.max == 2 * (300 + 300 + 300 + 2)  # every game
+    assert panel.controls.progress.value == panel.controls.progress.max == 2 * (4 * 300 + 2)  # every game
     # the answer first, above the figure: each rule set under the strongest level, its interval and its verdict
     strongest = [table.cell(lb, "search:4", "Advantage (english)") for lb in table.labels]
     assert panel.headline.value.count("[") == 2 and html.unescape(re.sub("<[^>]+>", "", panel.headline.value)) == (
-        "Advantage (English) under search:4, the strongest level run: " + " · ".join(
+        "Advantage (English) under search (4 rollouts), the strongest level run: " + " · ".join(
             f"{c.label} {plain_estimate(c.metric.value, c.metric.low, c.metric.high)}, {table.verdict_words(c)}"
             for c in strongest))
     assert panel.children.index(panel.headline) + 1 == panel.children.index(panel.figure_box)

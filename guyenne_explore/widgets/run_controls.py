@@ -43,6 +43,19 @@ def too_long_words(refusal: TooLong) -> str:
     return gettext("Not run: {problems}: tick '{box}' and run again.").format(problems=refusal, box=gettext(RUN_ANYWAY))
 
 
+#: what a run's bar counts, said beside the count ("4/78 games"; a bare "4/78" left people guessing): its games, or
+#: the steps of a run that trains before it plays (each step a game's time: ``studies.exploit.training_units``)
+GAMES, STEPS = "games", "steps"
+
+
+def count_words(done: int, total: int, counting: str) -> str:
+    """The count beside the bar, with what it counts, in the language of the moment."""
+    values = {"done": plain_count(done), "total": plain_count(total)}
+    if counting == STEPS:
+        return ngettext("{done}/{total} step", "{done}/{total} steps", total).format(**values)
+    return ngettext("{done}/{total} game", "{done}/{total} games", total).format(**values)
+
+
 def cancelled_words(previous: bool) -> str:
     """The status after Cancel: the figures shown are the previous run's, or, before any run finished, there are
     none (saying "the figures below" over an empty panel sent people looking for them)."""
@@ -58,10 +71,11 @@ class RunControls:
     """
 
     def __init__(self) -> None:
-        # the label beside the bar ("3/20", "1,200/10,000" games) keeps its width from the start: the bar never
-        # shifts as it fills
-        self.progress = w.IntProgress(value=0, min=0, max=1, description=IDLE, style={"description_width": "110px"},
-                                      layout=w.Layout(width="330px"))
+        # the label beside the bar ("3/20 games", "10 000/10 000 parties": 150 px) keeps its width from the start:
+        # the bar never shifts as it fills
+        self.progress = w.IntProgress(value=0, min=0, max=1, description=IDLE, style={"description_width": "150px"},
+                                      layout=w.Layout(width="370px"))
+        self.counting = GAMES  # what the bar counts in this run (start)
         self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True)
         self.status = w.HTML()
         self.left = w.Label()  # the time left, from the pace of the games so far
@@ -95,17 +109,18 @@ class RunControls:
             self._drawn = now
             self.progress.max = max(total, 1)
             self.progress.value = min(done, self.progress.max)
-            self.progress.description = f"{plain_count(done)}/{plain_count(total)}" if total else IDLE
+            self.progress.description = count_words(done, total, self.counting) if total else IDLE
             self.left.value = self._time_left(now, done, total)
         if done and self._message and not self.cancelled:
             self.status.value, self._message = escape(self._message), ""
         return False if self.cancelled else None
 
     def redraw(self) -> None:
-        """After a language switch: the count beside the bar in the new language's digit grouping ("1,200/1,200"
-        stayed so in French until the next run); a bar that counts the fast path's parts has no grouping to change."""
+        """After a language switch: the count beside the bar in the new language's words and digit grouping
+        ("1,200/1,200" stayed so in French until the next run); a bar that counts the fast path's parts has no words
+        to change."""
         if self.progress.description != IDLE and not self._prepare:
-            self.progress.description = f"{plain_count(self.progress.value)}/{plain_count(self.progress.max)}"
+            self.progress.description = count_words(self.progress.value, self.progress.max, self.counting)
 
     def _time_left(self, now: float, done: int, total: int) -> str:
         """"about 2 minutes left" at the pace so far; nothing until a game (or state) is done.  With the run's
@@ -147,12 +162,13 @@ class RunControls:
         self.progress.description = IDLE
         self.progress.bar_style = ""
 
-    def start(self, message: str, compile_first: bool = True) -> None:
+    def start(self, message: str, compile_first: bool = True, counting: str = GAMES) -> None:
         """Open a run; says so first when the fast path still has to compile (no numba cache yet) and the run
         compiles it first (``compile_first``; a run the engine answers meanwhile, :func:`engine_answers_first`, does
         not wait for it: the compiling starts in a process of its own, and :meth:`refine_when_compiled` runs it
-        again once it is over)."""
+        again once it is over).  ``counting``: what the bar counts (:data:`GAMES`, :data:`STEPS`)."""
         self.cancelled = False
+        self.counting = counting
         self._began = time.monotonic()
         self.reset()
         self._drawn = 0.0

@@ -60,6 +60,9 @@ class SkillPanel(w.VBox):
         self.rule_sets = w.SelectMultiple(description="Rule sets", rows=6, layout=w.Layout(width="320px"))
         self.uniform = w.Checkbox(value=True, description="uniform (random legal moves)", indent=False)
         self.heuristic = w.Checkbox(value=True, description="heuristic", indent=False)
+        # the linear weights strong played before its networks: a rung between the heuristic and strong, as in the
+        # analysis and variant lab tabs
+        self.strong_linear = w.Checkbox(value=False, description="strong-linear", indent=False)
         self.strong = w.Checkbox(value=True, description="strong", indent=False)  # its preset's weights: the analysis's ladder
         self.strong_trained = w.Checkbox(value=False, description=TRAINED, indent=False)  # the position's rules'
         self.training = StrongTraining()  # its cost, then Train with progress and Cancel, when strong_trained is ticked
@@ -97,12 +100,12 @@ class SkillPanel(w.VBox):
         self.metric.observe(guarded(self.controls.status)(lambda _: self._show()), names="value")
         self.strong_trained.observe(guarded(self.training.controls.status)(lambda _: self._show_training()),
                                     names="value")
-        for box in (self.uniform, self.heuristic, self.strong, self.strong_trained, self.search, self.rule_sets,
-                    self.games.box, self.search_games.box, self.search_budget.box):
+        for box in (self.uniform, self.heuristic, self.strong_linear, self.strong, self.strong_trained, self.search,
+                    self.rule_sets, self.games.box, self.search_games.box, self.search_budget.box):
             box.observe(guarded(self.controls.status)(lambda _: self._show_cost()), names="value")
             box.observe(guarded(self.counters.controls.status)(lambda _: self.counters.check()), names="value")
         levels = w.VBox([w.HTML("<b>Skill levels</b> (both sides at each level)"),
-                         self.uniform, self.heuristic, self.strong, self.strong_trained, self.search,
+                         self.uniform, self.heuristic, self.strong_linear, self.strong, self.strong_trained, self.search,
                          self.search_budget])
         settings = w.VBox([self.games, self.search_games, self.seed, self.metric, self.run_anyway])
         # wide enough for the French "Parties de recherche" (133 px), which pushed its box out of line at 112
@@ -138,8 +141,8 @@ class SkillPanel(w.VBox):
     def saved_fields(self) -> dict[str, w.Widget]:
         """The fields a session keeps, in the order they are set back."""
         return {"rule_sets": self.rule_sets, "uniform": self.uniform, "heuristic": self.heuristic,
-                "strong": self.strong, "strong_trained": self.strong_trained, "search": self.search,
-                "search_budget": self.search_budget, "games": self.games, "search_games": self.search_games,
+                "strong_linear": self.strong_linear, "strong": self.strong, "strong_trained": self.strong_trained,
+                "search": self.search, "search_budget": self.search_budget, "games": self.games, "search_games": self.search_games,
                 "seed": self.seed, "metric": self.metric}
 
     def saved_results(self) -> dict[str, Any]:
@@ -219,7 +222,8 @@ class SkillPanel(w.VBox):
         position's rules as ``strong@FILE``, left out while untrained; on a preset without weights trained here,
         its shipped weights: ``strong``, counted once)."""
         return list(dict.fromkeys(
-            name for box, name in ((self.uniform, "uniform"), (self.heuristic, "heuristic"), (self.strong, "strong"),
+            name for box, name in ((self.uniform, "uniform"), (self.heuristic, "heuristic"),
+                                   (self.strong_linear, "strong-linear"), (self.strong, "strong"),
                                    (self.strong_trained, self.training.policy()),
                                    (self.search, str(PolicySpec("search", rollouts=int(self.search_budget.value)))))
             if box.value and name))

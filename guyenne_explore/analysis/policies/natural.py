@@ -361,20 +361,25 @@ class NaturalRun:
 
 
 def iteration_seconds(rules: Rules, games: int, model: Sequence[float] | None = None) -> float:
-    """Seconds an iteration of ``games`` games takes here: the paired games of one chunk and of three timed (after one
-    untimed, which compiles the loop or loads it), and the compiled matches of 100 and 500 games a seat, each pace the
-    difference of the two (what a call costs whatever its games, building its sides, cancels out: timed on one call it
-    doubled the estimate); then the chunks of an iteration and its matches at most."""
+    """Seconds an iteration of ``games`` games takes here: the paired games of one and of two rounds of chunks against
+    the run's own opponents (its policy and :func:`league`, a chunk each, after one untimed chunk, which compiles the
+    loop or loads it), and the compiled matches of 100 and 500 games a seat, each pace the difference of the two (what
+    a call costs whatever its games, building its sides, cancels out: timed on one call it doubled the estimate); then
+    the chunks of an iteration and its matches at most (the line search's, which runs them all as often as not).
+    Timed in self-play alone, the paired games said twice their time: the league's heuristic and counters play
+    faster than the network (a variant of advanced: 114 s said, 65 s an iteration)."""
     x0 = default_start(rules) if model is None else tuple(model)
+    against = (Strong(x0).compiled(rules), *league(rules, x0))
     paired_direction(rules, x0, CHUNK, PACE_SEED)
 
-    def timed(work: Callable[..., object], *args: Any) -> float:
+    def timed(work: Callable[..., object], *args: Any, **named: Any) -> float:
         t = time.perf_counter()
-        work(*args)
+        work(*args, **named)
         return time.perf_counter() - t
 
-    one, three = (timed(paired_direction, rules, x0, n * CHUNK, PACE_SEED + n) for n in (1, 3))
-    chunk = max((three - one) / 2, three / 12)  # (at least a quarter of the mean: a slope is noisy)
+    rounds = len(against)
+    one, two = (timed(paired_direction, rules, x0, n * rounds * CHUNK, PACE_SEED + n, opponents=against) for n in (1, 2))
+    chunk = max((two - one) / rounds, two / (8 * rounds))  # (at least a quarter of the mean: a slope is noisy)
     few, more = (timed(match, rules, x0, x0, n, PACE_SEED + 5) for n in (100, 500))
     a_game = max((more - few) / 800, more / 4000)
     return chunk * games / CHUNK + a_game * 2 * (MATCH_GAMES * (STEPS + 3) + VALIDATION_GAMES * len(LEAGUE_NAMES))

@@ -54,7 +54,9 @@ _CHANGES = {
 
 def level_name(level: str, lang: str | None = None) -> str:
     """A skill level as a reader sees it in ``lang``: the policy's name (``uniform`` / ``uniforme``), a search
-    with its budget (``search:200`` / ``recherche:200``); a name it does not know is returned as given."""
+    with its budget in words (``search (200 rollouts)`` / ``recherche (200 simulations)``: the skill levels tab's
+    box says "search" and its field "Search rollouts", and ``search:200`` under the figure read as another level);
+    a name it does not know is returned as given."""
     tr = translator(lang)
     try:
         spec = PolicySpec.parse(level)
@@ -64,8 +66,11 @@ def level_name(level: str, lang: str | None = None) -> str:
         return tr.gettext(N_("persona, fitted to your players"))
     if spec.weights:  # weights trained for a variant, in the user's cache: not its file's name either
         return tr.gettext(N_("strong, trained for this variant"))
-    if spec.budget:
-        return tr.gettext(N_("search:{rollouts}")).format(rollouts=spec.budget)
+    if spec.rollouts is not None:
+        return ngettext("search ({count} rollout)", "search ({count} rollouts)", spec.rollouts, lang).format(
+            count=plain_count(spec.rollouts, lang))
+    if spec.milliseconds is not None:
+        return tr.gettext(N_("search ({milliseconds} ms a move)")).format(milliseconds=plain_count(spec.milliseconds, lang))
     return tr.gettext(spec.kind) if spec.kind in POLICIES else level
 
 
