@@ -193,7 +193,7 @@ def test_a_search_run_that_has_to_compile_says_so_first(monkeypatch):
     panel.controls.status.observe(lambda ch: seen.append(ch["new"]), names="value")
     panel.run()
     assert seen[0].startswith("Preparing the fast path (first run only")
-    assert seen[1] == "Analysing 1 rule set... English search:4 · French uniform"  # once the games come in
+    assert seen[1] == "Analysing 1 rule set... English search (4 rollouts) · French uniform"  # once the games come in
     assert seen[-1].startswith("Done")
 
 

@@ -68,13 +68,13 @@ def test_skill_levels_answer_from_the_engine_without_the_search_then_refine_with
     panel.games.value, panel.search_games.value, panel.search_budget.value = 40, 2, 4
     assert panel.cost.value.startswith("The fast path is not compiled yet") and (
         "Run skill levels answers at once from the engine with 18 games" in panel.cost.value), panel.cost.value
-    assert "search:4 waits for the fast path" in panel.cost.value
+    assert "search (4 rollouts) waits for the fast path" in panel.cost.value
     panel.run(block=True)
     assert started and panel.table is not None and panel.table.levels == ["uniform", "heuristic", "strong"]
     assert max(c.metric.games or 0 for c in panel.table.cells) == 6
     status = panel.controls.status.value
     assert status.startswith("Done: a first answer.") and f"{FIRST} 18 of the 122 games asked" in status, status
-    assert "search:4 waits for the fast path: it joins the answer when the compiled games refine it." in status
+    assert "search (4 rollouts) waits for the fast path: it joins the answer when the compiled games refine it." in status
     compiled.set()
     assert refined(lambda: panel.table is not None and len(panel.table.levels) == 4 and not panel.controls.running)
     assert refined(lambda: panel.controls.status.value == "Done"), panel.controls.status.value

@@ -437,7 +437,7 @@ def test_a_refused_exact_run_empties_the_bar_of_the_run_before():
     panel.games.value = 200
     panel.run(block=True)
     bar = panel.controls.progress
-    assert (bar.value, bar.description) == (200, "200/200")
+    assert (bar.value, bar.description) == (200, "200/200 games")
     panel.method.value = "exact"
     panel.run(block=True)
     assert not panel.results and "exact enumeration is too large" in panel.controls.status.value
