@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ...engine import Position, Rules
-from ...i18n import N_, gettext, ngettext, plain_count, plain_duration, plain_estimate, translator
+from ...i18n import N_, ngettext, plain_count, plain_duration, plain_estimate, translator
 from ..api import execute
 from ..limits import check_duration
 from ..metrics import Metric
@@ -211,8 +211,8 @@ def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[s
         found: dict[str, dict[str, Metric]] = {}
         for label, rules in zip(labels, rule_sets):
             if progress:
-                progress(gettext("{label} under {level}: {count} games").format(
-                    label=label, level=level_name(level), count=n))
+                progress(ngettext("{label} under {level}: {count} game", "{label} under {level}: {count} games", n).format(
+                    label=label, level=level_name(level), count=plain_count(n)))
             q = start.under(rules)
             chosen = plan(q, (level, level), "sample", games=n, fast=fast, executor=executor)
             step = None
