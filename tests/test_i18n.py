@@ -566,8 +566,13 @@ def test_a_language_switch_redraws_the_last_analysis_without_running_it_again(en
     assert ex.analysis.figure_box.shown[0].figure["layout"]["title"]["text"].startswith(
         "Points en fin de partie, par camp<br><sup>Anglais uniforme · Français uniforme")
     assert "Variante\u00a0: " in ex.lab.variant_label.value
+    # what answered each rule set, kept and said in the new language (it was dropped by a switch)
+    assert "Ce qui a répondu" in ex.analysis.metrics.value and "Échantillonné\u00a0: 1\u202f500 parties" in \
+        ex.analysis.metrics.value and "Sampled" not in ex.analysis.metrics.value
     ex.language.value = "en"
     assert ex.analysis.controls.status.value.startswith("Done: ") and "Variant: " in ex.lab.variant_label.value
+    assert "What answered" in ex.analysis.metrics.value and "Sampled: 1,500 games (sampled as asked)" in \
+        ex.analysis.metrics.value
 
 
 def test_a_language_switch_says_the_variant_labs_last_status_and_the_download_links_again(english):

@@ -6,6 +6,7 @@ import re
 from guyenne_explore.analysis.metrics import Metric
 from guyenne_explore.analysis.studies.skill import ABOVE, BELOW, EVEN, SkillCell, SkillTable
 from guyenne_explore.i18n import plain_estimate
+from guyenne_explore.engine import Position
 from guyenne_explore.engine.rules import Rules
 from guyenne_explore.widgets.explorer import TABS, Explorer
 from guyenne_explore.widgets.skill_panel import SkillPanel
@@ -155,3 +156,29 @@ def test_a_language_switch_before_any_run_says_no_done():
         assert ex.skill.controls.status.value == ""
     finally:
         set_language(None)
+
+
+def test_a_skill_run_is_refused_for_the_time_its_cost_line_says_not_for_one_cores(monkeypatch):
+    """The tab says the games' time spread over the cores; its time check read them on one core, and refused as
+    taking 40 minutes a run it had said would take 20."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import pytest
+
+    from guyenne_explore.analysis import TooLong
+    from guyenne_explore.analysis.limits import RUN_SECONDS
+    from guyenne_explore.analysis.studies import skill
+
+    seen = []
+
+    def cost(start, rule_sets, games, cores=1, fast=True):  # 45 minutes on one core, 22 on two
+        seen.append(cores)
+        return [(level, n * len(rule_sets), 1.5 * RUN_SECONDS / cores) for level, n in games.items()]
+
+    monkeypatch.setattr(skill, "skill_cost", cost)
+    start, rules = Position.start("base"), [Rules.from_json("base")]
+    with pytest.raises(TooLong, match="45 minutes"):  # played here, on one core
+        skill.skill_levels(start, rules, levels=["uniform"], games=10)
+    with ThreadPoolExecutor(1) as pool:  # spread over two cores by an executor: within the limit, played
+        table = skill.skill_levels(start, rules, levels=["uniform"], games=10, executor=pool, cores=2)
+    assert seen == [1, 2] and table.cell(table.labels[0], "uniform", "Advantage (english)").metric.games == 10

@@ -22,7 +22,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from enum import Enum
 from math import comb
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from ..engine import OPEN_FIRST, Cards, Draw, Hooks, Move, Position, game_members, play
 from ..i18n import gettext, ngettext, plain_count, plain_duration
@@ -181,6 +181,18 @@ class Plan:
     #: shared local pool where :attr:`where` is the local cores, else this process.  Not part of the plan's value
     #: (two plans of the same games are equal wherever they run: a run's games are the same on any executor)
     executor: Executor | None = field(default=None, compare=False, repr=False)
+    #: :attr:`reason` worked out again in the language of the moment (:meth:`reason_now`), set by :func:`plan`; None
+    #: in a plan read back from a session, which says its reason as it was written
+    words: Callable[[], str] | None = field(default=None, init=False, compare=False, repr=False)
+
+    def reason_now(self) -> str:
+        """The reason in the language of the moment: a panel shows the kept plans again after a language switch."""
+        return self.words() if self.words is not None else self.reason
+
+    def saying(self, words: Callable[[], str]) -> "Plan":
+        """This plan, its reason said by ``words`` (called once here for :attr:`reason`)."""
+        object.__setattr__(self, "words", words)
+        return self
 
     def games_go_to(self) -> Executor | None:
         """The executor this plan's games are played on (None: this process): the one given to :func:`plan`, or the
@@ -295,28 +307,31 @@ def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method
     can = capabilities(p, policies)
     endgame = fast and can.endgame
     seconds: float | None = None
-    why_sampled = gettext("sampled as asked")
+    # each reason a function, said again in the language of the moment (Plan.reason_now)
+    why_sampled: Callable[[], str] = lambda: gettext("sampled as asked")
     if method == "auto":
         if endgame:
             decks = sum(s.deck.size for s in p.sides)
             method = "exact" if decks <= ENDGAME_DECKS_AUTO else "sample"
-            why_sampled = gettext("an endgame with {count} cards in decks, sampled sooner than solved").format(
-                count=decks)
+            why_sampled = lambda: gettext(  # noqa: E731
+                "an endgame with {count} cards in decks, sampled sooner than solved").format(count=decks)
         elif not can.exact:
             method = "sample"
             names = [name for name, pol in zip(policies, pols) if not pol.exact]
-            why_sampled = gettext("{policy} has no exact move distribution").format(policy=names[0])
+            why_sampled = lambda: gettext("{policy} has no exact move distribution").format(policy=names[0])  # noqa: E731
         else:
-            seconds = estimate_exact_cost(p, policies, floats=arithmetic == "float")[1]
+            seconds = estimated = estimate_exact_cost(p, policies, floats=arithmetic == "float")[1]
             method = "exact" if seconds <= AUTO_SECONDS else "sample"
-            why_sampled = gettext("exact enumeration would take {duration}").format(duration=plain_duration(seconds))
+            why_sampled = lambda: gettext("exact enumeration would take {duration}").format(  # noqa: E731
+                duration=plain_duration(estimated))
     if method == "exact":
         require_exact(pols)
         if endgame:
+            def endgame_words() -> str:
+                return gettext("Exact: from here on no side can reshuffle, so the endgame solver sums every round in "
+                               "closed form.")
             return Plan(tuple(policies), "exact", Solver.ENDGAME, None, 0, Where.THIS_PROCESS,  # type: ignore[arg-type]
-                        arithmetic, None,
-                        gettext("Exact: from here on no side can reshuffle, so the endgame solver sums every "
-                                "round in closed form."))
+                        arithmetic, None, endgame_words()).saying(endgame_words)
         if not force and seconds is None:  # (auto chose exact by an estimate within AUTO_SECONDS: not again)
             floats = arithmetic == "float"
             size, seconds = estimate_exact_cost(p, policies, floats=floats)
@@ -326,19 +341,23 @@ def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method
                 size, seconds = max((size, seconds), again, key=lambda cost: cost[1])
             if seconds > EXACT_SECONDS:
                 raise ExactOutOfReach(out_of_reach(size, seconds))
-        reason = (gettext("Exact: every move and deal enumerated ({duration}).").format(
-            duration=plain_duration(seconds)) if seconds is not None else
-            gettext("Exact: every move and deal enumerated, as forced."))
+        took = seconds
+
+        def exact_words() -> str:
+            return (gettext("Exact: every move and deal enumerated ({duration}).").format(duration=plain_duration(took))
+                    if took is not None else gettext("Exact: every move and deal enumerated, as forced."))
         return Plan(tuple(policies), "exact", Solver.ENUMERATION if fast else Solver.PLAIN, None, 0,  # type: ignore[arg-type]
-                    Where.THIS_PROCESS, arithmetic, seconds, reason, seconds)
-    sampler, played = sampler_for(p, policies, fast)
-    where, played = _where(sampler, played, cores, executor)
-    reason = gettext("Sampled: {games} ({why}); {played}.").format(
-        games=ngettext("{count} game", "{count} games", games).format(count=plain_count(games)), why=why_sampled,
-        played=played)
+                    Where.THIS_PROCESS, arithmetic, seconds, exact_words(), seconds).saying(exact_words)
+    sampler, _played = sampler_for(p, policies, fast)
+    where, _played = _where(sampler, _played, cores, executor)
+
+    def sampled_words() -> str:
+        return gettext("Sampled: {games} ({why}); {played}.").format(
+            games=ngettext("{count} game", "{count} games", games).format(count=plain_count(games)), why=why_sampled(),
+            played=_where(sampler, sampler_for(p, policies, fast)[1], cores, executor)[1])
     cost = sampling_seconds(p, policies, games, cores if where is Where.LOCAL_CORES else 1, fast, seconds_a_game)
-    return Plan(tuple(policies), "sample", None, sampler, games, where, None, seconds, reason, cost,  # type: ignore[arg-type]
-                executor if where is not Where.THIS_PROCESS else None)
+    return Plan(tuple(policies), "sample", None, sampler, games, where, None, seconds, sampled_words(), cost,  # type: ignore[arg-type]
+                executor if where is not Where.THIS_PROCESS else None).saying(sampled_words)
 
 
 def _where(sampler: Sampler, played: str, cores: int, executor: Executor | None) -> tuple[Where, str]:

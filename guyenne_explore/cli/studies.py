@@ -52,7 +52,7 @@ def cmd_skill(args: argparse.Namespace) -> int:
 
             with process_pool(workers) as pool:
                 table = skill_levels(start, rule_sets, presets, levels, games=games, seed=args.seed, executor=pool,
-                                     on_games=on_games, force=args.force)
+                                     on_games=on_games, force=args.force, cores=workers)
         else:
             table = skill_levels(start, rule_sets, presets, levels, games=games, seed=args.seed, on_games=on_games,
                                  force=args.force)

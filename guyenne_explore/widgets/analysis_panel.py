@@ -256,7 +256,8 @@ class AnalysisPanel(w.VBox):
         self.figures = result_figures(self.results) if self.results else {}
         self.headline.value = headline_html(analysis_headline(self.results))
         self.metrics.value = ("<h4>" + gettext("Designer metrics (95% interval when sampled)") + "</h4>"
-                              + rows_html(metrics_rows(self.results))) if self.results else ""
+                              + rows_html(metrics_rows(self.results)) + _reasons_html(self.results)
+                              ) if self.results else ""
         if self.figures:
             self.figure_box.show(self.figures)
         if self.controls.status.value == self._summary_shown:
@@ -433,7 +434,7 @@ def _summary(results: dict[str, AnalysisResult], runs: list[Run]) -> str:
 
 def _reasons_html(results: dict[str, AnalysisResult]) -> str:
     """Which machinery answered each rule set and why, as the plan says it."""
-    lines = [f"<li><b>{escape(label)}</b> — {escape(r.plan.reason)}</li>" for label, r in results.items()
+    lines = [f"<li><b>{escape(label)}</b> — {escape(r.plan.reason_now())}</li>" for label, r in results.items()
              if r.plan is not None]
     if not lines:
         return ""

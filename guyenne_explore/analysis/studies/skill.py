@@ -184,7 +184,7 @@ def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[s
                  games: dict[str, int] | int = 400, seed: int = 0, executor: Executor | None = None,
                  progress: Callable[[str], None] | None = None,
                  on_games: Callable[[int, int], bool | None] | None = None, force: bool = False,
-                 fast: bool = True) -> SkillTable:
+                 fast: bool = True, cores: int = 1) -> SkillTable:
     """Sample every rule set at every level from ``start`` (its rules replaced by each rule set).
 
     ``games`` is one number or one per level (a search is slower: fewer games, wider intervals).
@@ -193,12 +193,13 @@ def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[s
     may raise (e.g. :class:`~.cancel.Cancelled`) to stop between two samples; ``on_games(done, total)``
     counts the games of the whole run as they are played, and stops it by returning False (a
     search's sample takes minutes: a page's bar moves and Cancel answers within it).  A run whose games
-    (:func:`skill_cost`, on one core) would take more than :data:`.limits.RUN_SECONDS` is refused
-    (:class:`.limits.TooLong`) unless ``force``.  ``fast=False``: the engine plays every game (the first answer
-    while the fast path compiles, :func:`..planning.engine_first`).
+    (:func:`skill_cost`, the engine's spread over the ``cores`` the executor has) would take more than
+    :data:`.limits.RUN_SECONDS` is refused (:class:`.limits.TooLong`) unless ``force``: the time the panel's cost
+    line says (read on one core, a run said to take 20 minutes was refused as taking 40).  ``fast=False``: the
+    engine plays every game (the first answer while the fast path compiles, :func:`..planning.engine_first`).
     """
     each = {level: games[level] if isinstance(games, dict) else games for level in levels}
-    costs = skill_cost(start, rule_sets, each)
+    costs = skill_cost(start, rule_sets, each, cores if executor is not None else 1, fast)
     played = sum(n for _level, n, _seconds in costs)
     check_duration(sum(seconds for _level, _n, seconds in costs),
                    ngettext("{count} game", "{count} games", played).format(count=plain_count(played)), force)
