@@ -182,3 +182,16 @@ def test_a_skill_run_is_refused_for_the_time_its_cost_line_says_not_for_one_core
     with ThreadPoolExecutor(1) as pool:  # spread over two cores by an executor: within the limit, played
         table = skill.skill_levels(start, rules, levels=["uniform"], games=10, executor=pool, cores=2)
     assert seen == [1, 2] and table.cell(table.labels[0], "uniform", "Advantage (english)").metric.games == 10
+
+
+def test_strong_trained_for_a_preset_is_said_to_be_strong_itself():
+    """Ticked under a preset beside strong, the trained level added no game and no line to the figure, unexplained."""
+    panel = SkillPanel(opening("advanced", 1))
+    panel.rule_sets.value = (panel.position.rules,)
+    panel.uniform.value = panel.heuristic.value = panel.search.value = False
+    before = panel.cost.value
+    panel.strong_trained.value = True
+    assert panel.levels == ["strong"]
+    assert panel.cost.value == before + " Under a preset, strong trained for it is strong itself: it is played once."
+    panel.strong.value = False  # alone, it is the one level played: nothing to explain
+    assert panel.levels == ["strong"] and "played once" not in panel.cost.value

@@ -228,6 +228,11 @@ def test_the_skill_tab_compares_how_the_levels_play(tmp_path):
         assert "parties par niveau" in section.sentences.value and "Avec la stratégie" in section.sentences.value
         assert "parties contre lui-même" in section.cost.value and section.styles is not None
         assert section.export_status.value.startswith("Téléchargement de guyenne-style.json (")  # said again
+        # the levels typed by the names the page shows in French are read as the policies
+        section.levels_text.value = "uniforme, Forte-linéaire,recherche:20,heuristic"
+        assert section.levels() == ["uniform", "strong-linear", "search:20", "heuristic"]
+        section.levels_text.value = "uniforme,sorcier"
+        assert "sorcier" in section.levels_message.value and section.levels() is None
     finally:
         set_language(previous)
     # a level PolicySpec does not read: said beside the field, nothing runs

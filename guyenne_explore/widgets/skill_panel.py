@@ -184,7 +184,7 @@ class SkillPanel(w.VBox):
             cost = skill_cost(self.position, chosen, first, 1, fast=False)
             self.cost.value = escape(" ".join(filter(None, (engine_first_cost(
                 "Run skill levels", sum(n for _lv, n, _s in cost), sum(s for _lv, _n, s in cost)),
-                _waiting_words([lv for lv in levels if lv not in first])))))
+                _waiting_words([lv for lv in levels if lv not in first]), self._played_once()))))
             return
         cost = skill_cost(self.position, chosen, games, local_cores())
         seconds = sum(s for _lv, _n, s in cost)
@@ -192,7 +192,14 @@ class SkillPanel(w.VBox):
         self.cost.value = escape(" ".join(filter(None, (ngettext(
             "Run skill levels plays {games} game: {duration} here.",
             "Run skill levels plays {games} games: {duration} here.", total).format(
-            games=plain_count(total), duration=plain_duration(seconds)), compiling_note()))))
+            games=plain_count(total), duration=plain_duration(seconds)), self._played_once(), compiling_note()))))
+
+    def _played_once(self) -> str:
+        """Why "strong, trained for this variant" adds no level under a preset with both ticked: its trained weights
+        are strong's own (the run left it out of the figure and said nothing)."""
+        if self.strong_trained.value and self.strong.value and self.training.policy() == "strong":
+            return gettext("Under a preset, strong trained for it is strong itself: it is played once.")
+        return ""
 
     @staticmethod
     def _first_games(p: Position, levels: list[str], games: dict[str, int], rule_sets: int) -> dict[str, int]:

@@ -20,7 +20,7 @@ import ipywidgets as w
 from ..analysis import Cancelled, PolicySpec, TooLong, level_name, to_saved
 from ..analysis.planning import engine_first_games
 from ..analysis.sampling.warm import compiling_note
-from ..analysis.studies.skill import cost_line
+from ..analysis.studies.skill import cost_line, typed_level
 from ..analysis.studies.style import STYLE_LEVELS, PlayStyle, play_styles, style_cost
 from ..i18n import N_, gettext, plain_count, plain_size
 from ..render.style import style_csv, style_figures, style_tables
@@ -103,7 +103,8 @@ class StyleSection(w.VBox):
     def levels(self) -> list[str] | None:
         """The levels, weakest first, as the analysis plays them (``strong@NAME`` resolved to the session's weights
         of that name), or None with the problem beside the field."""
-        typed = [x.strip() for x in self.levels_text.value.split(",") if x.strip()]
+        # a level by its name in the page's language too ("uniforme,forte"): the figures and boxes say them so
+        typed = [typed_level(x) for x in self.levels_text.value.split(",") if x.strip()]
         try:
             levels = [self.weights.resolve(level) for level in typed]
             for level in levels:

@@ -89,7 +89,7 @@ class PolicySpec:
         kind, colon, budget = text.partition(":")
         if kind not in (*POLICIES, *COUNTERS) or (colon and kind != SEARCH):
             raise ValueError(gettext("unknown policy {name}: choose one of {choices} (the search with a budget: "
-                                     "search:200 rollouts, or search:250ms)").format(
+                                     "search:200 for 200 rollouts a move, or search:250ms)").format(
                 name=repr(text), choices=", ".join((*POLICIES, *COUNTERS))))
         if not colon:  # "search:" with nothing after is an empty budget, refused as an empty box is
             return cls(kind)

@@ -74,6 +74,18 @@ def level_name(level: str, lang: str | None = None) -> str:
     return tr.gettext(spec.kind) if spec.kind in POLICIES else level
 
 
+def typed_level(text: str, lang: str | None = None) -> str:
+    """A level as a reader types it, by its name in ``lang`` as :func:`level_name` shows it (``forte``,
+    ``recherche:200``), read as the policy's name (``strong``, ``search:200``); a name given as the policies are
+    named, or one no policy is called in ``lang``, is returned as given (:meth:`PolicySpec.parse` then names its
+    problem).  A French reader typing the names the page shows was told they were unknown."""
+    tr = translator(lang)
+    kind, colon, rest = text.strip().partition(":")
+    by_words = {tr.gettext(name).casefold(): name for name in POLICIES}
+    name = by_words.get(kind.strip().casefold())
+    return text.strip() if name is None or name == kind.strip() else name + colon + rest.strip()
+
+
 @dataclass(frozen=True)
 class SkillCell:
     """One rule set at one skill level: a metric with its interval and its verdict."""
