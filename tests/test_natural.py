@@ -230,3 +230,12 @@ def test_the_pace_of_an_iteration_leaves_out_what_a_call_costs_whatever_its_game
     seconds = nt.iteration_seconds(Rules.from_json("advanced"), 200_000)
     matches = 2 * (nt.MATCH_GAMES * (nt.STEPS + 3) + nt.VALIDATION_GAMES * len(nt.LEAGUE_NAMES))
     assert seconds == pytest.approx(0.1 * 1000 + 0.001 * matches)
+
+
+def test_the_time_left_weighs_the_pace_said_before_the_run_against_the_pace_seen():
+    # after the first chunk, the pace seen alone said 20 minutes where 4 were said and the run took 4
+    assert nt.time_left(3.0, 0.01, 4, 240.0) == pytest.approx(0.99 * 237 + 0.01 * 3 / 0.01 * 3.99)
+    assert nt.time_left(60.0, 1.0, 4, 240.0) == pytest.approx(180.0)  # an iteration done: its own pace alone
+    assert nt.time_left(0.0, 0.0, 4, 240.0) == 240.0 and nt.time_left(0.0, 0.0, 4, None) is None
+    assert nt.time_left(30.0, 0.5, 4, None) == pytest.approx(210.0)  # nothing said: the pace seen
+    assert nt.time_left(300.0, 0.5, 4, 240.0) >= 0.0  # a run slower than said never says a negative time

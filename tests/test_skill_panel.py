@@ -42,10 +42,11 @@ def test_a_run_draws_the_metric_by_level_for_each_rule_set_with_intervals():
     assert not any("(english)" in x or "(french)" in x for x in (panel.changes.value, panel.details.value))
     assert "Done" in panel.controls.status.value
     assert panel.controls.progress.value == panel.controls.progress.max == 2 * (4 * 300 + 2)  # every game
-    # the answer first, above the figure: each rule set under the strongest level, its interval and its verdict
-    strongest = [table.cell(lb, "search:4", "Advantage (english)") for lb in table.labels]
+    # the answer first, above the figure: each rule set under the strongest level run with enough games (the
+    # search's two are left to the figure), its interval and its verdict
+    strongest = [table.cell(lb, "strong", "Advantage (english)") for lb in table.labels]
     assert panel.headline.value.count("[") == 2 and html.unescape(re.sub("<[^>]+>", "", panel.headline.value)) == (
-        "Advantage (English) under search (4 rollouts), the strongest level run: " + " · ".join(
+        "Advantage (English) under strong, the strongest level run with at least 30 games: " + " · ".join(
             f"{c.label} {plain_estimate(c.metric.value, c.metric.low, c.metric.high)}, {table.verdict_words(c)}"
             for c in strongest))
     assert panel.children.index(panel.headline) + 1 == panel.children.index(panel.figure_box)
@@ -195,3 +196,19 @@ def test_strong_trained_for_a_preset_is_said_to_be_strong_itself():
     assert panel.cost.value == before + " Under a preset, strong trained for it is strong itself: it is played once."
     panel.strong.value = False  # alone, it is the one level played: nothing to explain
     assert panel.levels == ["strong"] and "played once" not in panel.cost.value
+
+
+def test_the_headline_reads_the_strongest_level_run_with_enough_games():
+    from guyenne_explore.render.headline import skill_headline
+
+    def cell(level, games):
+        return SkillCell("advanced", level, Metric("Advantage (english)", 0.5, 0.45, 0.55, games=games), EVEN)
+
+    table = SkillTable(["advanced"], ["strong", "search:4"], [cell("strong", 400), cell("search:4", 40)])
+    assert skill_headline(table, "Advantage (english)").startswith(
+        "Advantage (English) under search (4 rollouts), the strongest level run: advanced 0.500")
+    few = SkillTable(["advanced"], ["strong", "search:4"], [cell("strong", 400), cell("search:4", 29)])
+    assert skill_headline(few, "Advantage (english)").startswith(
+        "Advantage (English) under strong, the strongest level run with at least 30 games: advanced 0.500")
+    none = SkillTable(["advanced"], ["strong"], [cell("strong", 3)])  # none has enough: the strongest all the same
+    assert skill_headline(none, "Advantage (english)").startswith("Advantage (English) under strong, the strongest level run: ")
