@@ -212,3 +212,26 @@ def test_the_headline_reads_the_strongest_level_run_with_enough_games():
         "Advantage (English) under strong, the strongest level run with at least 30 games: advanced 0.500")
     none = SkillTable(["advanced"], ["strong"], [cell("strong", 3)])  # none has enough: the strongest all the same
     assert skill_headline(none, "Advantage (english)").startswith("Advantage (English) under strong, the strongest level run: ")
+
+
+def test_the_skill_table_downloads_as_csv_and_json_with_every_metric():
+    import json
+
+    panel = SkillPanel(opening("advanced", 1))
+    assert all(b.disabled for b in panel.export_buttons.values())  # nothing run yet
+    assert not panel.export("csv") and "nothing to export yet" in panel.export_status.value
+
+    def cell(level, metric, value, games):
+        return SkillCell("advanced", level, Metric(metric, value, value - 0.05, value + 0.05, games=games), EVEN)
+
+    panel.table = SkillTable(["advanced"], ["uniform", "strong"], [
+        cell("uniform", "Advantage (english)", 0.5, 400), cell("strong", "Advantage (english)", 0.52, 400),
+        cell("uniform", "Duration (rounds)", 9.5, 400), cell("strong", "Duration (rounds)", 8.25, 400)])
+    panel._show()
+    assert not any(b.disabled for b in panel.export_buttons.values())
+    lines = panel.export_files("csv")["guyenne-skill.csv"].decode().splitlines()
+    assert lines[0] == "rules,level,metric,value,low,high,games,verdict" and len(lines) == 1 + 4  # every metric
+    assert "advanced,strong,Duration (rounds),8.25,8.2,8.3,400,level with" in lines
+    data = json.loads(panel.export_files("json")["guyenne-skill.json"])
+    assert len(data["rows"]) == 4 and data["rows"][1]["games"] == 400 and data["changes"] == []
+    assert panel.export("json") and panel.export_status.value.startswith("Downloading guyenne-skill.json (")

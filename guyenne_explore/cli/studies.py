@@ -61,7 +61,7 @@ def cmd_skill(args: argparse.Namespace) -> int:
     except Cancelled:
         raise KeyboardInterrupt from None
     if args.json:
-        print(json.dumps({"rows": table.rows(), "changes": table.changes(), **(
+        print(json.dumps({**table.to_json(), **(
             {"counter_check": [c.to_json() for c in checks]} if args.counter_check else {})}, indent=1))
         return EXIT_OK
     for c in table.cells:

@@ -8,6 +8,9 @@ the half line (an even game) is drawn: the verdicts are read against it.
 
 from __future__ import annotations
 
+import csv
+import io
+
 import plotly.graph_objects as go
 
 from ..analysis import Metric, level_name
@@ -64,3 +67,13 @@ def skill_rows(table: SkillTable, metric: str, lang: str | None = None) -> list[
             row[column] = f"{plain_estimate(m.value, m.low, m.high, lang)}, {table.verdict_words(c, lang)}"
         rows.append(row)
     return rows
+
+
+def skill_csv(table: SkillTable) -> str:
+    """Every metric of every rule set and level as CSV, a row a cell: its value, 95% interval, games and verdict."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=["rules", "level", "metric", "value", "low", "high", "games", "verdict"],
+                            lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(table.rows())
+    return out.getvalue()

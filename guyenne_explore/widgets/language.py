@@ -118,7 +118,9 @@ LABELS = (
     N_("Score difference (English - French)"), N_("Balance"), N_("Sweep rate (every castle)"),
     # skill levels
     N_("Skill levels"), N_("<b>Skill levels</b> (both sides at each level)"),
-    N_("uniform (random legal moves)"), N_("search (built on strong)"), N_("Search games"), N_("Metric"),
+    N_("uniform (random legal moves)"), N_("search (built on strong)"), N_("CSV (every metric)"),
+    N_("download every metric of every rule set and level as CSV"), N_("download the skill table as JSON"),
+    N_("Search games"), N_("Metric"),
     N_("Run skill levels"),
     # the teaching game
     N_("<h4>Rules as they come up</h4>"), N_("show the other side's cards"), N_("your move, e.g. 3:H52"), N_("Play"),

@@ -15,6 +15,7 @@ with the same games as one process for the same seed.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from html import escape
 from typing import Any
@@ -26,18 +27,19 @@ from ..analysis.planning import engine_first_games
 from ..analysis.sampling.warm import compiling_note
 from ..analysis.studies.skill import SkillTable, skill_cost, skill_levels
 from ..analysis.workers import local_cores, local_pool
-from ..i18n import gettext, ngettext, plain_count, plain_duration
+from ..i18n import gettext, ngettext, plain_count, plain_duration, plain_size
 from ..engine import Position
 from ..engine import Rules
 from ..render.plots import rows_html
 from ..render.headline import skill_headline
-from ..render.skill import skill_figure, skill_rows
+from ..render.skill import skill_csv, skill_figure, skill_rows
 from .analysis_panel import align_labels, headline_box, headline_html, rule_set_options
+from .files import Download
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
 from .run_controls import (RunControls, cancelled_words, engine_answers_first, engine_first_cost, first_answer_words,
                            run_anyway_box, too_long_words)
-from .language import name_options
+from .language import SaidLine, name_options
 from .plot_view import FigureBox
 from .starts import Start, Subject
 from .training import TRAINED, StrongTraining
@@ -83,6 +85,13 @@ class SkillPanel(w.VBox):
         self.headline = headline_box()  # the answer in one line, above the figure
         self.changes = w.HTML()
         self.details = w.HTML()
+        # the last run's table as a file: every metric of every rule set and level, not only the one drawn
+        self.download = Download()
+        self.export_buttons = {fmt: w.Button(description=label, disabled=True, tooltip=tip, layout=w.Layout(width="auto"))
+                               for fmt, label, tip in (("csv", "CSV (every metric)",
+                                                        "download every metric of every rule set and level as CSV"),
+                                                       ("json", "JSON", "download the skill table as JSON"))}
+        self.export_status = SaidLine()
         self.table: SkillTable | None = None
         self.subject = Subject(self.headline, self.figure_box, self.changes, self.details)  # the position; the figures' while stale
         self._analysing: tuple[Position, Start | None] | None = None
@@ -98,6 +107,8 @@ class SkillPanel(w.VBox):
                                names="value")
         self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))
         self.metric.observe(guarded(self.controls.status)(lambda _: self._show()), names="value")
+        for fmt, button in self.export_buttons.items():
+            button.on_click(guarded(self.export_status)(lambda _b, fmt=fmt: self.export(fmt)))
         self.strong_trained.observe(guarded(self.training.controls.status)(lambda _: self._show_training()),
                                     names="value")
         for box in (self.uniform, self.heuristic, self.strong_linear, self.strong, self.strong_trained, self.search,
@@ -114,8 +125,10 @@ class SkillPanel(w.VBox):
                           w.HBox([self.rule_sets, levels, settings], layout=w.Layout(flex_flow="row wrap")),
                           self.training.box, self.cost, self.controls.box(self.run_button), self.controls.status,
                           self.subject.stale_note,
-                          self.headline, self.figure_box, self.changes, self.details, self.counters,
-                          self.how_they_play], **kwargs)
+                          self.headline, self.figure_box, self.changes, self.details,
+                          w.HBox([w.Label("Download:"), *self.export_buttons.values(), self.download],
+                                 layout=w.Layout(flex_flow="row wrap", align_items="center")), self.export_status,
+                          self.counters, self.how_they_play], **kwargs)
         self.position: Position | None = None
         self.set_position(position)
 
@@ -327,6 +340,7 @@ class SkillPanel(w.VBox):
         self._show_cost()
         self.how_they_play.refresh()
         self.counters.refresh()
+        self.export_status.refresh()
         if self.controls.running:
             return
         if self.position is None:
@@ -357,6 +371,32 @@ class SkillPanel(w.VBox):
         caption = gettext("{metric} by rule set and level (95% interval), and its verdict").format(
             metric=Metric.label_of(metric))
         self.details.value = f"<h4>{escape(caption)}</h4>" + rows_html(skill_rows(self.table, metric))
+        for button in self.export_buttons.values():
+            button.disabled = False
+
+    def export_files(self, fmt: str) -> dict[str, bytes]:
+        """The last run's table as CSV (every metric, a row a cell) or JSON (as ``skill --json`` prints it), as file
+        name -> bytes."""
+        if self.table is None:
+            raise ValueError(gettext("nothing to export yet: run an analysis first"))
+        if fmt == "csv":
+            return {"guyenne-skill.csv": skill_csv(self.table).encode("utf-8")}
+        return {"guyenne-skill.json": json.dumps(self.table.to_json(), indent=1).encode("utf-8")}
+
+    def export(self, fmt: str) -> bool:
+        """Download the table; a failure is said beside the buttons, not raised."""
+        try:
+            files = self.export_files(fmt)
+        except ValueError as exc:
+            error = str(exc)  # the exception itself is gone once the handler ends
+            self.export_status.say(lambda: messages_html([gettext("{format} export failed: {error}").format(
+                format=fmt.upper(), error=error)]))
+            return False
+        (name, data), = files.items()
+        self.download.offer(name, data)
+        size = len(data)
+        self.export_status.say(lambda: escape(gettext("Downloading {name} ({size})").format(name=name, size=plain_size(size))))
+        return True
 
 
 def _waiting_words(levels: list[str]) -> str:

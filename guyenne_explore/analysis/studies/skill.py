@@ -109,7 +109,13 @@ class SkillTable:
     def rows(self) -> list[dict[str, object]]:
         """One row per rule set, metric and level: value, interval, verdict (for tables and plots)."""
         return [{"rules": c.label, "level": c.level, "metric": c.metric.name, "value": c.metric.value,
-                 "low": c.metric.low, "high": c.metric.high, "verdict": c.verdict} for c in self.cells]
+                 "low": c.metric.low, "high": c.metric.high, "games": c.metric.games, "verdict": c.verdict}
+                for c in self.cells]
+
+    def to_json(self) -> dict[str, object]:
+        """Every cell (:meth:`rows`) and every conclusion that turns with skill (:meth:`changes`, in the language of
+        the moment): what ``guyenne-explore skill --json`` prints and the tab's JSON download holds."""
+        return {"rows": self.rows(), "changes": self.changes()}
 
     def against(self, metric: str) -> str:
         """What ``metric``'s verdicts are read against: one half for an advantage, else the first rule set."""
