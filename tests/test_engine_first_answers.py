@@ -195,6 +195,8 @@ def test_the_cost_lines_written_while_the_fast_path_compiles_are_written_again_o
 
     compiled, _started = compiling
     explorer = Explorer()
+    # the levels the engine answers first (How they play follows the ticked ones: a search waits for the fast path)
+    explorer.skill.search.value = False
     lines = (explorer.analysis.cost, explorer.skill.cost, explorer.skill.how_they_play.cost)
     assert all("not compiled yet" in line.value for line in lines)
     assert explorer.compiled_watch is not None

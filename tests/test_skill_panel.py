@@ -235,3 +235,21 @@ def test_the_skill_table_downloads_as_csv_and_json_with_every_metric():
     data = json.loads(panel.export_files("json")["guyenne-skill.json"])
     assert len(data["rows"]) == 4 and data["rows"][1]["games"] == 400 and data["changes"] == []
     assert panel.export("json") and panel.export_status.value.startswith("Downloading guyenne-skill.json (")
+
+
+def test_how_they_play_follows_the_levels_ticked_above_until_typed_into():
+    panel = SkillPanel(opening("advanced", 1))
+    section = panel.how_they_play
+    assert section.follow.value and section.levels() == panel.levels == ["uniform", "heuristic", "strong", "search:100"]
+    assert section.levels_text.disabled and section.levels_text.value == "uniform,heuristic,strong,search:100"
+    panel.heuristic.value, panel.search_budget.value = False, 20  # the boxes' changes reach the section, cost included
+    assert section.levels_text.value == "uniform,strong,search:20" and "search (20 rollouts)" in section.cost.value
+    for box in (panel.uniform, panel.strong, panel.search):
+        box.value = False
+    assert section.levels() is None and "tick at least one level above" in section.levels_message.value
+    assert section.run_button.disabled
+    section.levels_text.value = "uniform,strong"  # typed (a session, a script): the section stops following
+    assert not section.follow.value and not section.levels_text.disabled and section.levels() == ["uniform", "strong"]
+    # a level trained for the variant is named in results without its file
+    assert section.exported("strong@/somewhere/weights.json") == "strong@variant"
+    assert section.exported("uniform") == "uniform"

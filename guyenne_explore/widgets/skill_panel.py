@@ -100,7 +100,8 @@ class SkillPanel(w.VBox):
         self._said: Callable[[], str] = lambda: gettext("Done")
         self._said_shown: str | None = None
         # how each level plays, under the rule sets chosen here, from the deal
-        self.how_they_play = StyleSection(self.chosen_rule_sets, self.seed, run_anyway=self.run_anyway)
+        self.how_they_play = StyleSection(self.chosen_rule_sets, self.seed, run_anyway=self.run_anyway,
+                                          ticked=lambda: self.levels)
         # on request only (minutes): every counter-strategy against each level chosen here
         self.counters = CounterSection(lambda: self.levels, lambda: self.position, self.run_anyway)
         self.rule_sets.observe(guarded(self.how_they_play.controls.status)(lambda _: self.how_they_play.check()),
@@ -115,6 +116,7 @@ class SkillPanel(w.VBox):
                     self.rule_sets, self.games.box, self.search_games.box, self.search_budget.box):
             box.observe(guarded(self.controls.status)(lambda _: self._show_cost()), names="value")
             box.observe(guarded(self.counters.controls.status)(lambda _: self.counters.check()), names="value")
+            box.observe(guarded(self.how_they_play.controls.status)(lambda _: self.how_they_play.check()), names="value")
         levels = w.VBox([w.HTML("<b>Skill levels</b> (both sides at each level)"),
                          self.uniform, self.heuristic, self.strong_linear, self.strong, self.strong_trained, self.search,
                          self.search_budget])

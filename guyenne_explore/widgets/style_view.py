@@ -41,7 +41,11 @@ LABELS = (
     N_("levels weakest first, separated by commas: uniform,heuristic,strong"), N_("CSV (every measure)"),
     N_("JSON"), N_("download every measure of every level as CSV"), N_("download the results as JSON"),
     N_("<small>each level against itself, from the deal, under the rule sets chosen above</small>"),
+    N_("the levels ticked above"), N_("untick to type the levels yourself (counters, uploaded weights)"),
 )
+#: a level played with weights that are no session's named weights (strong trained for the variant, in the user's
+#: cache): named so in the results and their downloads, which never name a server file
+TRAINED_WEIGHTS = "variant"
 
 
 class StyleSection(w.VBox):
@@ -55,12 +59,19 @@ class StyleSection(w.VBox):
     SAVED = {"styles": list[PlayStyle]}
 
     def __init__(self, rule_sets: Callable[[], list[tuple[str, Rules]]], seed: NumberField,
-                 weights: SessionWeights = SESSION, run_anyway: w.Checkbox | None = None, **kwargs: Any) -> None:
-        self.rule_sets, self.seed, self.weights = rule_sets, seed, weights
+                 weights: SessionWeights = SESSION, run_anyway: w.Checkbox | None = None,
+                 ticked: Callable[[], list[str]] | None = None, **kwargs: Any) -> None:
+        self.rule_sets, self.seed, self.weights, self.ticked = rule_sets, seed, weights, ticked
         self.run_anyway = run_anyway if run_anyway is not None else run_anyway_box()
         self.levels_text = w.Text(value=",".join(STYLE_LEVELS), description="Levels", continuous_update=False,
                                   tooltip="levels weakest first, separated by commas: uniform,heuristic,strong",
                                   layout=w.Layout(width="320px"))
+        # the tab's ticked levels, followed until unticked (their boxes above said one thing, the field another); a
+        # value written into the field that is not the one shown unticks it (a session, a script)
+        self.follow = w.Checkbox(value=ticked is not None, description="the levels ticked above", indent=False,
+                                 tooltip="untick to type the levels yourself (counters, uploaded weights)",
+                                 layout=w.Layout(display=None if ticked is not None else "none", width="auto"))
+        self._following = ""  # the field's value while it shows the ticked levels
         self.levels_message = w.HTML()
         self.levels_message.add_class("guyenne-field-message")
         self.weights_upload = weights_upload(weights, self.check)
@@ -84,12 +95,15 @@ class StyleSection(w.VBox):
         self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))
         for fmt, button in self.export_buttons.items():
             button.on_click(guarded(self.export_status)(lambda _b, fmt=fmt: self.export(fmt)))
+        self.levels_text.observe(guarded(self.controls.status)(lambda _: self._typed()), names="value")
+        self.follow.observe(guarded(self.controls.status)(lambda _: self.check()), names="value")
         for field in (self.levels_text, self.games.box, self.seed.box):
             field.observe(guarded(self.controls.status)(lambda _: self.check()), names="value")
         super().__init__([
             w.HTML("<h4>How they play</h4>"),
             w.HTML("<small>each level against itself, from the deal, under the rule sets chosen above</small>"),
-            w.HBox([self.levels_text, self.levels_message], layout=w.Layout(flex_flow="row wrap", align_items="center")),
+            w.HBox([self.levels_text, self.follow, self.levels_message],
+                   layout=w.Layout(flex_flow="row wrap", align_items="center")),
             self.weights_upload,
             self.games, self.cost, self.controls.box(self.run_button), self.controls.status,
             self.sentences, self.figure_box, self.table,
@@ -102,7 +116,13 @@ class StyleSection(w.VBox):
     # ------------------------------------------------------------------ the fields
     def levels(self) -> list[str] | None:
         """The levels, weakest first, as the analysis plays them (``strong@NAME`` resolved to the session's weights
-        of that name), or None with the problem beside the field."""
+        of that name; the tab's ticked levels while :attr:`follow` is ticked), or None with the problem beside the
+        field."""
+        if self.follow.value and self.ticked is not None:
+            ticked = self.ticked()
+            self._show_ticked(ticked)
+            self.levels_message.value = "" if ticked else messages_html([gettext("tick at least one level above")])
+            return ticked or None
         # a level by its name in the page's language too ("uniforme,forte"): the figures and boxes say them so
         typed = [typed_level(x) for x in self.levels_text.value.split(",") if x.strip()]
         try:
@@ -116,6 +136,25 @@ class StyleSection(w.VBox):
             return None
         self.levels_message.value = ""
         return levels
+
+    def _show_ticked(self, ticked: list[str]) -> None:
+        """The field shows the ticked levels, greyed (a trained level by its words, never its file)."""
+        self._following = ",".join(self.exported(level) for level in ticked)
+        self.levels_text.value, self.levels_text.disabled = self._following, True
+
+    def _typed(self) -> None:
+        """A value written into the field that is not the ticked levels shown stops following them; unticked, the
+        field is typed into again."""
+        if self.follow.value and self.levels_text.value != self._following:
+            self.follow.value = False
+        self.levels_text.disabled = self.follow.value and self.ticked is not None
+
+    def exported(self, level: str) -> str:
+        """A level as the results and their downloads name it: as typed (:meth:`SessionWeights.typed`), a trained
+        level's file as :data:`TRAINED_WEIGHTS`."""
+        typed = self.weights.typed(level)
+        spec = PolicySpec.parse(typed)
+        return str(replace(spec, weights=TRAINED_WEIGHTS)) if spec.weights and typed == level else typed
 
     def check(self) -> bool:
         """Read the fields, say the cost of each level's games; whether the comparison can run."""
@@ -191,7 +230,7 @@ class StyleSection(w.VBox):
                 self._finish(None, lambda: gettext("The analysis failed: {error}").format(error=error))
             else:
                 # each level as typed: the results and their downloads name no file of the server
-                named = [replace(style, rules=label, levels=tuple(replace(level, level=self.weights.typed(level.level))
+                named = [replace(style, rules=label, levels=tuple(replace(level, level=self.exported(level.level))
                                                                   for level in style.levels))
                          for style, (label, _rules) in zip(styles, chosen)]
                 self._finish(named, said)
@@ -202,7 +241,7 @@ class StyleSection(w.VBox):
 
     def saved_fields(self) -> dict[str, w.Widget]:
         """The fields a session keeps (the seed is the tab's, kept with the skill levels)."""
-        return {"levels": self.levels_text, "games": self.games}
+        return {"follow": self.follow, "levels": self.levels_text, "games": self.games}
 
     def saved_results(self) -> dict[str, Any]:
         """The last run as session data (:data:`SAVED`); nothing before a run."""
