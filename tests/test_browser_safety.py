@@ -31,6 +31,7 @@ def test_a_level_box_refuses_a_server_path_beside_the_field(browser_app):
     url, browser = browser_app
     page, skill = _skill_tab(browser, url)
     try:
+        skill.locator(".guyenne-style").get_by_text("the levels ticked above").click()  # typed, not followed
         levels = skill.locator(".guyenne-style .widget-text", has_text="Levels").locator("input")
         levels.fill("uniform,strong@/etc/hostname")
         levels.press("Enter")

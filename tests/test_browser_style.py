@@ -14,6 +14,9 @@ def test_how_they_play_shows_its_sentences_and_figures(tmp_path):
             app.show_tab(page, "Skill levels")
             section = page.locator(".guyenne-style")
             levels = section.get_by_role("textbox", name="Levels", exact=True)
+            assert levels.is_disabled()  # it shows the levels ticked above until unticked
+            section.get_by_text("the levels ticked above").click()
+            page.wait_for_function("() => !document.querySelector('.guyenne-style .widget-text input').disabled")
             levels.fill("uniform,heuristic")  # the compiled levels only: strong would load its model too
             levels.press("Enter")
             games = section.locator(".widget-inline-hbox", has_text="Games a level").locator("input")
