@@ -27,7 +27,7 @@ from ..planning import plan
 from ..policies.spec import PERSONA, POLICIES, PolicySpec
 
 #: what the floors above take from this sub-door of the analysis (see the door, ``guyenne_explore.analysis``)
-__all__ = ["SkillTable", "cost_line", "level_name", "skill_cost", "skill_levels"]
+__all__ = ["FEW_GAMES", "SkillCell", "SkillTable", "cost_line", "level_name", "skill_cost", "skill_levels", "typed_level"]
 
 #: the skill levels, weakest first (the search with its budget in rollouts a decision)
 LEVELS = ("uniform", "heuristic", "search:200")
