@@ -248,6 +248,11 @@ def test_how_they_play_follows_the_levels_ticked_above_until_typed_into():
         box.value = False
     assert section.levels() is None and "tick at least one level above" in section.levels_message.value
     assert section.run_button.disabled
+    panel.strong.value = True
+    section.follow.value = False  # unticked: the field is typed into again, and read
+    assert not section.levels_text.disabled and section.levels() == ["strong"]  # as it showed the levels last
+    section.follow.value = True
+    assert section.levels_text.disabled
     section.levels_text.value = "uniform,strong"  # typed (a session, a script): the section stops following
     assert not section.follow.value and not section.levels_text.disabled and section.levels() == ["uniform", "strong"]
     # a level trained for the variant is named in results without its file

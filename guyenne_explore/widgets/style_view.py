@@ -96,6 +96,7 @@ class StyleSection(w.VBox):
         for fmt, button in self.export_buttons.items():
             button.on_click(guarded(self.export_status)(lambda _b, fmt=fmt: self.export(fmt)))
         self.levels_text.observe(guarded(self.controls.status)(lambda _: self._typed()), names="value")
+        self.follow.observe(guarded(self.controls.status)(lambda _: self._typed()), names="value")
         self.follow.observe(guarded(self.controls.status)(lambda _: self.check()), names="value")
         for field in (self.levels_text, self.games.box, self.seed.box):
             field.observe(guarded(self.controls.status)(lambda _: self.check()), names="value")
