@@ -30,6 +30,24 @@ from .language import SaidLine
 EXPORTS = (*FORMATS, "json", "csv")
 
 
+def offer_file(files: Callable[[], dict[str, bytes]], fmt: str, download: Download, status: SaidLine) -> bool:
+    """Download the one file ``files()`` makes (name -> bytes) and say so with its size in ``status``; a ValueError
+    (nothing to export yet) is said there instead, never raised.  The sections with a CSV and a JSON button of their
+    own (how they play, the skill levels) export through it."""
+    try:
+        made = files()
+    except ValueError as exc:
+        error = str(exc)  # the exception itself is gone once the handler ends
+        status.say(lambda: messages_html([gettext("{format} export failed: {error}").format(format=fmt.upper(),
+                                                                                             error=error)]))
+        return False
+    (name, data), = made.items()
+    download.offer(name, data)
+    size = len(data)
+    status.say(lambda: escape(gettext("Downloading {name} ({size})").format(name=name, size=plain_size(size))))
+    return True
+
+
 class ExportBar(w.VBox):
     """One button per format; each downloads the owner's current figures or results.
 

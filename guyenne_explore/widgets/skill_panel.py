@@ -27,13 +27,14 @@ from ..analysis.planning import engine_first_games
 from ..analysis.sampling.warm import compiling_note
 from ..analysis.studies.skill import SkillTable, skill_cost, skill_levels
 from ..analysis.workers import local_cores, local_pool
-from ..i18n import gettext, ngettext, plain_count, plain_duration, plain_size
+from ..i18n import gettext, ngettext, plain_count, plain_duration
 from ..engine import Position
 from ..engine import Rules
 from ..render.plots import rows_html
 from ..render.headline import skill_headline
 from ..render.skill import skill_csv, skill_figure, skill_rows
 from .analysis_panel import align_labels, headline_box, headline_html, rule_set_options
+from .exports import offer_file
 from .files import Download
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
@@ -387,18 +388,7 @@ class SkillPanel(w.VBox):
 
     def export(self, fmt: str) -> bool:
         """Download the table; a failure is said beside the buttons, not raised."""
-        try:
-            files = self.export_files(fmt)
-        except ValueError as exc:
-            error = str(exc)  # the exception itself is gone once the handler ends
-            self.export_status.say(lambda: messages_html([gettext("{format} export failed: {error}").format(
-                format=fmt.upper(), error=error)]))
-            return False
-        (name, data), = files.items()
-        self.download.offer(name, data)
-        size = len(data)
-        self.export_status.say(lambda: escape(gettext("Downloading {name} ({size})").format(name=name, size=plain_size(size))))
-        return True
+        return offer_file(lambda: self.export_files(fmt), fmt, self.download, self.export_status)
 
 
 def _waiting_words(levels: list[str]) -> str:

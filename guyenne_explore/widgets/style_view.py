@@ -22,10 +22,11 @@ from ..analysis.planning import engine_first_games
 from ..analysis.sampling.warm import compiling_note
 from ..analysis.studies.skill import cost_line, typed_level
 from ..analysis.studies.style import STYLE_LEVELS, PlayStyle, play_styles, style_cost
-from ..i18n import N_, gettext, plain_count, plain_size
+from ..i18n import N_, gettext, plain_count
 from ..render.style import style_csv, style_figures, style_tables
 from ..engine import Position, Rules
 from .analysis_panel import align_labels
+from .exports import offer_file
 from .files import Download
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
@@ -298,15 +299,4 @@ class StyleSection(w.VBox):
 
     def export(self, fmt: str) -> bool:
         """Download the measures; a failure is shown beside the buttons, not raised."""
-        try:
-            files = self.export_files(fmt)
-        except ValueError as exc:
-            error = str(exc)  # the exception itself is gone once the handler ends
-            self.export_status.say(lambda: messages_html([gettext("{format} export failed: {error}").format(
-                format=fmt.upper(), error=error)]))
-            return False
-        (name, data), = files.items()
-        self.download.offer(name, data)
-        size = len(data)
-        self.export_status.say(lambda: escape(gettext("Downloading {name} ({size})").format(name=name, size=plain_size(size))))
-        return True
+        return offer_file(lambda: self.export_files(fmt), fmt, self.download, self.export_status)
