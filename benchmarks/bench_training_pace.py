@@ -7,10 +7,15 @@ It works out :func:`guyenne_explore.analysis.policies.natural.iteration_seconds`
 of timed games) three times, then runs ``--iterations`` of the natural gradient with the panels' settings and prints
 the seconds an iteration took beside them.  Printed, never asserted.
 
-Measured here (2026-12-01, two cores otherwise idle, the variant of advanced above, 200,000 games an iteration): the
-estimate timed the paired games in self-play alone and said 114 s an iteration where the run took 65 s (the league's
-heuristic and counters play faster than the network, and the run plays them a chunk each); timed against the run's
-own league it says 45 to 58 s.
+Measured here (2026-12-01, two cores otherwise idle, the variant of advanced above, 200,000 games an iteration):
+
+- the estimate as it was, the paired games timed in self-play alone: 114 s said, 65 s taken (the league's heuristic
+  and counters play faster than the network, and the run plays them a chunk each);
+- timed against the run's own league as the difference of two calls: 45 to 58 s said, then on another run 83, 85
+  and 34 s (a slope of two short calls is noisy), and the first in a process low (warmed on the policy alone);
+- now (the mean pace of both calls after an untimed round against every opponent): 51.0, 55.9 and 58.3 s said, 58.6
+  s taken.  A panel measures it once per rules and games (its first figure, here 51 s: 3.4 minutes said for four
+  iterations that take 3.9).
 """
 
 from __future__ import annotations

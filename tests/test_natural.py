@@ -213,14 +213,16 @@ def test_a_best_responses_training_stops_where_its_tell_raises():
         nt.respond(Rules.from_json("advanced"), Strong(), 5, iterations=1, games=400, tell=tell)
 
 
-def test_the_pace_of_an_iteration_leaves_out_what_a_call_costs_whatever_its_games(monkeypatch):
+def test_the_pace_of_an_iteration_times_its_league_and_leaves_out_what_a_match_call_costs(monkeypatch):
     clock = [0.0]
     monkeypatch.setattr(nt.time, "perf_counter", lambda: clock[0])
+    calls = []
 
-    def paired(rules, model, games, seed, opponents=()):  # 0.2 s a call, 0.1 s a chunk
-        if games > nt.CHUNK:  # the timed calls play the run's own opponents, a chunk each (the league's play faster)
-            assert len(opponents) == 1 + len(nt.LEAGUE_NAMES) and games % (len(opponents) * nt.CHUNK) == 0
-        clock[0] += 0.2 + 0.1 * games / nt.CHUNK
+    def paired(rules, model, games, seed, opponents=()):  # 0.1 s a chunk (a call's own cost is a few ms once warm)
+        # every call plays the run's own opponents, a chunk each (the league's play faster than the policy)
+        assert len(opponents) == 1 + len(nt.LEAGUE_NAMES) and games % (len(opponents) * nt.CHUNK) == 0
+        calls.append(games // (len(opponents) * nt.CHUNK))
+        clock[0] += (5.0 if len(calls) == 1 else 0.0) + 0.1 * games / nt.CHUNK  # the first loads: untimed
 
     def match(rules, model, other, games, seed):  # 0.5 s a call, 1 ms a game
         clock[0] += 0.5 + 0.001 * 2 * games
@@ -229,7 +231,7 @@ def test_the_pace_of_an_iteration_leaves_out_what_a_call_costs_whatever_its_game
     monkeypatch.setattr(nt, "match", match)
     seconds = nt.iteration_seconds(Rules.from_json("advanced"), 200_000)
     matches = 2 * (nt.MATCH_GAMES * (nt.STEPS + 3) + nt.VALIDATION_GAMES * len(nt.LEAGUE_NAMES))
-    assert seconds == pytest.approx(0.1 * 1000 + 0.001 * matches)
+    assert seconds == pytest.approx(0.1 * 1000 + 0.001 * matches) and calls == [1, 1, 2]
 
 
 def test_the_time_left_weighs_the_pace_said_before_the_run_against_the_pace_seen():

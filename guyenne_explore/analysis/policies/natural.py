@@ -361,25 +361,28 @@ class NaturalRun:
 
 
 def iteration_seconds(rules: Rules, games: int, model: Sequence[float] | None = None) -> float:
-    """Seconds an iteration of ``games`` games takes here: the paired games of one and of two rounds of chunks against
-    the run's own opponents (its policy and :func:`league`, a chunk each, after one untimed chunk, which compiles the
-    loop or loads it), and the compiled matches of 100 and 500 games a seat, each pace the difference of the two (what
-    a call costs whatever its games, building its sides, cancels out: timed on one call it doubled the estimate); then
-    the chunks of an iteration and its matches at most (the line search's, which runs them all as often as not).
-    Timed in self-play alone, the paired games said twice their time: the league's heuristic and counters play
-    faster than the network (a variant of advanced: 114 s said, 65 s an iteration)."""
+    """Seconds an iteration of ``games`` games takes here: the paired games' mean pace over one and two rounds of
+    chunks against the run's own opponents (its policy and :func:`league`, a chunk each), after an untimed round
+    that compiles the loop or loads what each opponent plays with; the compiled matches' pace from 100 and 500 games
+    a seat, the difference of the two (what a call costs whatever its games, building its sides, cancels out: timed
+    on one call it doubled the estimate); then the chunks of an iteration and its matches at most (the line
+    search's, which runs them all as often as not).  Timed in self-play alone, the paired games said twice their
+    time: the league's heuristic and counters play faster than the network (a variant of advanced: 114 s said, 65 s
+    an iteration); timed as the difference of two calls, they swung from 34 to 85 s (``bench_training_pace.py``)."""
     x0 = default_start(rules) if model is None else tuple(model)
     against = (Strong(x0).compiled(rules), *league(rules, x0))
-    paired_direction(rules, x0, CHUNK, PACE_SEED)
+    rounds = len(against)
+    # untimed: a chunk against each opponent loads what each plays with (warmed on the policy alone, the first
+    # timed round carried the others' loading, and the first estimate in a process said 41 s for 60)
+    paired_direction(rules, x0, rounds * CHUNK, PACE_SEED, opponents=against)
 
     def timed(work: Callable[..., object], *args: Any, **named: Any) -> float:
         t = time.perf_counter()
         work(*args, **named)
         return time.perf_counter() - t
 
-    rounds = len(against)
     one, two = (timed(paired_direction, rules, x0, n * rounds * CHUNK, PACE_SEED + n, opponents=against) for n in (1, 2))
-    chunk = max((two - one) / rounds, two / (8 * rounds))  # (at least a quarter of the mean: a slope is noisy)
+    chunk = (one + two) / (3 * rounds)  # the mean pace: once warm, a call costs little beside its chunks
     few, more = (timed(match, rules, x0, x0, n, PACE_SEED + 5) for n in (100, 500))
     a_game = max((more - few) / 800, more / 4000)
     return chunk * games / CHUNK + a_game * 2 * (MATCH_GAMES * (STEPS + 3) + VALIDATION_GAMES * len(LEAGUE_NAMES))
