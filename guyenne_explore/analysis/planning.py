@@ -348,8 +348,8 @@ def plan(p: Position, policies: tuple[str, str] = ("uniform", "uniform"), method
                     if took is not None else gettext("Exact: every move and deal enumerated, as forced."))
         return Plan(tuple(policies), "exact", Solver.ENUMERATION if fast else Solver.PLAIN, None, 0,  # type: ignore[arg-type]
                     Where.THIS_PROCESS, arithmetic, seconds, exact_words(), seconds).saying(exact_words)
-    sampler, _played = sampler_for(p, policies, fast)
-    where, _played = _where(sampler, _played, cores, executor)
+    sampler = sampler_for(p, policies, fast)[0]
+    where = _where(sampler, "", cores, executor)[0]
 
     def sampled_words() -> str:
         return gettext("Sampled: {games} ({why}); {played}.").format(

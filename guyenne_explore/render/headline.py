@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..analysis import AnalysisResult, Metric, level_name
-from ..analysis.studies.skill import FEW_GAMES, SkillCell, SkillTable
+from ..analysis.studies.skill import FEW_GAMES, SkillTable
 from ..analysis.studies.variants import SweepPoint, first_player_advantage, metric_difference, sweep_label
 from ..i18n import capitalised, gettext, ngettext, plain_count, side_title
 from ..engine import Rules
@@ -124,14 +124,11 @@ def skill_headline(table: SkillTable, metric: str) -> str:
     each, with its verdict ("above ½"): what skilled players make of the rule sets (where that differs from weaker
     play is listed under the figure).  A stronger level run with fewer games is left to the figure: the answer in one
     line led with 0.750 [0.301, 0.954] from a search's 4 games."""
-    def cells(level: str) -> list[SkillCell]:
-        return [c for label in table.labels for c in table.cells if (c.label, c.level, c.metric.name) == (label, level, metric)]
-
-    enough = [lv for lv in table.levels if cells(lv) and all(c.metric.games is None or c.metric.games >= FEW_GAMES
-                                                              for c in cells(lv))]
+    by_level = {level: [c for c in table.cells if c.level == level and c.metric.name == metric] for level in table.levels}
+    enough = [level for level, cells in by_level.items() if cells and not any(c.few_games for c in cells)]
     strongest = enough[-1] if enough else table.levels[-1]
     parts = [gettext("{rules} {estimate}, {verdict}").format(rules=c.label, estimate=estimate(c.metric),
-                                                              verdict=table.verdict_words(c)) for c in cells(strongest)]
+                                                              verdict=table.verdict_words(c)) for c in by_level[strongest]]
     if not parts:
         return ""
     if strongest != table.levels[-1]:

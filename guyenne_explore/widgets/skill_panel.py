@@ -295,7 +295,7 @@ class SkillPanel(w.VBox):
             try:
                 table = skill_levels(p, chosen, [labels[r] for r in chosen], levels, METRICS, games=games,
                                      seed=seed, executor=executor, progress=progress, on_games=self.controls.callback,
-                                     force=force, fast=not first, cores=local_cores() if executor is not None else 1)
+                                     force=force, fast=not first, cores=local_cores())
             except Cancelled:
                 self._finish(None, cancelled_words(self.table is not None))
             except TooLong as exc:  # all the levels' games together, refused before any is played

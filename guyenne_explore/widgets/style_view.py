@@ -73,6 +73,7 @@ class StyleSection(w.VBox):
                                  tooltip="untick to type the levels yourself (counters, uploaded weights)",
                                  layout=w.Layout(display=None if ticked is not None else "none", width="auto"))
         self._following = ""  # the field's value while it shows the ticked levels
+        self._showing = False  # while the section writes the ticked levels into the field (no check of its own)
         self.levels_message = w.HTML()
         self.levels_message.add_class("guyenne-field-message")
         self.weights_upload = weights_upload(weights, self.check)
@@ -97,9 +98,8 @@ class StyleSection(w.VBox):
         for fmt, button in self.export_buttons.items():
             button.on_click(guarded(self.export_status)(lambda _b, fmt=fmt: self.export(fmt)))
         self.levels_text.observe(guarded(self.controls.status)(lambda _: self._typed()), names="value")
-        self.follow.observe(guarded(self.controls.status)(lambda _: self._typed()), names="value")
-        self.follow.observe(guarded(self.controls.status)(lambda _: self.check()), names="value")
-        for field in (self.levels_text, self.games.box, self.seed.box):
+        self.follow.observe(guarded(self.controls.status)(lambda _: self._followed()), names="value")
+        for field in (self.games.box, self.seed.box):
             field.observe(guarded(self.controls.status)(lambda _: self.check()), names="value")
         super().__init__([
             w.HTML("<h4>How they play</h4>"),
@@ -140,16 +140,29 @@ class StyleSection(w.VBox):
         return levels
 
     def _show_ticked(self, ticked: list[str]) -> None:
-        """The field shows the ticked levels, greyed (a trained level by its words, never its file)."""
+        """The field shows the ticked levels, greyed (a trained level by its words, never its file); the check that
+        writes them goes on, and the write asks for no other."""
         self._following = ",".join(self.exported(level) for level in ticked)
-        self.levels_text.value, self.levels_text.disabled = self._following, True
+        self._showing = True
+        try:
+            self.levels_text.value, self.levels_text.disabled = self._following, True
+        finally:
+            self._showing = False
 
     def _typed(self) -> None:
-        """A value written into the field that is not the ticked levels shown stops following them; unticked, the
-        field is typed into again."""
-        if self.follow.value and self.levels_text.value != self._following:
+        """A value written into the field that is not the ticked levels shown stops following them (its box's
+        change checks the fields); else the fields are checked."""
+        if self._showing:
+            return
+        if self.follow.value and self.ticked is not None and self.levels_text.value != self._following:
             self.follow.value = False
+        else:
+            self.check()
+
+    def _followed(self) -> None:
+        """The box ticked or unticked: the field greyed while it follows, typed into again when not; then checked."""
         self.levels_text.disabled = self.follow.value and self.ticked is not None
+        self.check()
 
     def exported(self, level: str) -> str:
         """A level as the results and their downloads name it: as typed (:meth:`SessionWeights.typed`), a trained

@@ -27,7 +27,7 @@ from ..planning import plan
 from ..policies.spec import PERSONA, POLICIES, PolicySpec
 
 #: what the floors above take from this sub-door of the analysis (see the door, ``guyenne_explore.analysis``)
-__all__ = ["FEW_GAMES", "SkillCell", "SkillTable", "cost_line", "level_name", "skill_cost", "skill_levels", "typed_level"]
+__all__ = ["FEW_GAMES", "SkillTable", "cost_line", "level_name", "skill_cost", "skill_levels", "typed_level"]
 
 #: the skill levels, weakest first (the search with its budget in rollouts a decision)
 LEVELS = ("uniform", "heuristic", "search:200")
@@ -96,6 +96,12 @@ class SkillCell:
     #: :data:`ABOVE`, :data:`BELOW` or :data:`EVEN`, against one half (advantages) or the reference rule set
     verdict: str
 
+    @property
+    def few_games(self) -> bool:
+        """Whether the cell is drawn from fewer than :data:`FEW_GAMES` sampled games: its verdict is flagged, and a
+        headline reads a level run with more."""
+        return self.metric.games is not None and self.metric.games < FEW_GAMES
+
 
 @dataclass
 class SkillTable:
@@ -129,7 +135,7 @@ class SkillTable:
             return tr.gettext(N_("reference"))
         words = tr.gettext(_AGAINST[cell.verdict]).format(against=self.against(cell.metric.name))
         games = cell.metric.games
-        if games is not None and games < FEW_GAMES:
+        if cell.few_games and games is not None:
             words = tr.ngettext("{verdict} (only {count} game)", "{verdict} (only {count} games)", games).format(
                 verdict=words, count=games)
         return words
