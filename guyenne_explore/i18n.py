@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -177,7 +178,7 @@ def capitalised(text: str) -> str:
 
 __all__ = ["DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "LanguageError", "NP_", "N_", "capitalised",
            "check_language", "current_language", "gettext", "locale_language", "ngettext", "pgettext", "point_name",
-           "plain_count", "plain_duration", "plain_percent", "plain_size", "set_language",
+           "percent_sign", "plain_count", "plain_duration", "plain_number", "plain_percent", "plain_size", "set_language",
            "side_noun", "side_title", "translator"]
 
 
@@ -221,11 +222,32 @@ def number_separators(lang: str | None = None) -> str:
     return get_decimal_symbol(lang) + get_group_symbol(lang)
 
 
-def plain_percent(share: float, lang: str | None = None) -> str:
-    """A share of a whole in whole percent, as the language writes it: "40%", "40\u00a0%"."""
+def percent_sign(lang: str | None = None) -> str:
+    """What the language writes after a percentage's digits ("%", "\u00a0%"), for a figure's axis and hover: plotly's
+    ``.0%`` format writes "20%" in every language, beside text that says "16\u00a0%" in French."""
+    return re.sub(r"^[\d.,\s\u202f]*\d", "", plain_percent(0.5, lang))
+
+
+def plain_percent(share: float, lang: str | None = None, decimals: int = 0) -> str:
+    """A share of a whole in percent with ``decimals`` decimals, as the language writes it: "40%", "40\u00a0%",
+    "12,5\u00a0%" (the locale's own pattern, its decimals widened: a pattern of ours would drop French's space)."""
+    from babel import Locale
     from babel.numbers import format_percent
 
-    return format_percent(share, locale=lang or current_language())
+    lang = lang or current_language()
+    pattern = Locale.parse(lang).percent_formats[None].pattern
+    if decimals:
+        pattern = re.sub(r"0(?=[^0#,]*$)", "0." + "0" * decimals, pattern, count=1)
+    return format_percent(share, format=pattern, locale=lang)
+
+
+def plain_number(value: float, decimals: int, lang: str | None = None, signed: bool = False) -> str:
+    """A number to ``decimals`` decimals in the language's decimals ("0,5" in French), with its "+" when ``signed``
+    and not negative: a gap or a score difference written with Python's "." read as English in a French page."""
+    from babel.numbers import format_decimal
+
+    digits = "0." + "0" * decimals if decimals else "0"
+    return format_decimal(value, format=f"+{digits};-{digits}" if signed else digits, locale=lang or current_language())
 
 
 def plain_estimate(value: float, low: float | None = None, high: float | None = None, lang: str | None = None) -> str:

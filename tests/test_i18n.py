@@ -495,12 +495,22 @@ def test_optimal_play_is_described_in_french():
     result = solve_position(p, solver=solver)
     result.exploitability = exploitability(p, {"uniform": Uniform()}, solver)
     fr, en = describe(result, "fr"), describe(result, "en")
-    assert fr.startswith("En jeu optimal, cette fin de partie vaut 66.7% pour les Anglais. À attaque ou défense du "
-                         "premier château (X), le bon coup pour les Français est 2:3 2 fois sur 3; 2:5 1 fois sur 3 "
-                         "(château:cartes)."), fr
+    # French decimals and spaces (it said "66.7%" and "3; 2:5", as in English)
+    assert fr.startswith("En jeu optimal, cette fin de partie vaut 66,7\u00a0% pour les Anglais. À attaque ou défense "
+                         "du premier château (X), le bon coup pour les Français est 2:3 2 fois sur 3\u00a0; 2:5 1 fois "
+                         "sur 3 (château:cartes)."), fr
     assert ("At the opening at the first castle (X) the right move for the French is 2:3 2 times in 3; 2:5 1 time in 3 "
             "(castle:cards).") in en
     assert "worth 66.7% for the English" in en and "The English playing uniform lose" in en
+    assert "2 times in 3; 2:5" in en
+    from guyenne_explore.widgets.optimal_panel import result_html
+    set_language("fr")
+    try:
+        page = result_html(p, result)
+    finally:
+        set_language(None)
+    shown = re.sub(r"<[^>]+>", " ", page)
+    assert "66,7\u00a0%" in shown and "33,3\u00a0%" in shown and not re.search(r"\d\.\d", shown), shown
     assert not re.search(r"\b(english|french|open_first)\b", en), en  # the sides and the point as the game names them
     assert "Les Anglais jouant la stratégie uniforme perdent" in fr and "face à un camp qui sait comment ils jouent" in fr
     assert not re.search(r"\b(english|french|times|playing|loses|castle)\b", fr), fr
@@ -664,8 +674,14 @@ def test_estimates_and_figures_take_the_languages_decimals():
     french = style_tables([plant()], "fr")
     # the uniform level's bluffs, 120 of 1000 (the interval goes under its value where the column is narrow)
     assert "0,120</span>" in french and "[0,101\u00a0; 0,142]" in french and "0.1" not in french
-    for lang, separators in (("en", ".,"), ("fr", ",\u202f")):
-        assert {f.layout.separators for f in style_figures([plant()], lang).values()} == {separators}
+    for lang, separators, sign in (("en", ".,", "%"), ("fr", ",\u202f", "\u00a0%")):
+        figures = style_figures([plant()], lang).values()
+        assert {f.layout.separators for f in figures} == {separators}
+        # the percent axes as the sentences write them ("16 %" in French; plotly's ".0%" wrote "20%")
+        assert {f.layout.yaxis.ticksuffix for f in figures} == {sign}
+        assert all(sign in t.hovertemplate for f in figures for t in f.data)
+    bluffs = style_figures([plant()], "en")["style-bluffs"].data[0]
+    assert bluffs.y[0] == pytest.approx(12.0) and bluffs.error_y.array[0] == pytest.approx(14.2 - 12.0, abs=0.1)
 
 
 def test_durations_counts_and_sizes_are_worded_by_babel_in_both_languages():

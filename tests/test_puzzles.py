@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import random
 
 import pytest
@@ -125,6 +126,10 @@ def test_a_wrong_move_gets_the_reason(exact, searched):
     other = next((m for m in s.position.legal_moves if m not in dict(s.values)), s.values[1][0])
     v = judge(s, other.text(), lang="fr")
     assert v.legal and not v.correct and s.solution.text() in v.reason
+    # its shares of games won as French writes them ("40 %"; it said "40%")
+    assert re.search(r"\d\u00a0%", v.reason) and not re.search(r"\d%", v.reason), v.reason
+    french_exact = judge(pz, worse.text(), lang="fr").reason
+    assert not re.search(r"\d\.\d", french_exact), french_exact  # its points in French decimals ("1,5")
 
 
 def test_puzzles_read_back_from_json(exact, searched):

@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..engine import (CONCEDE_CHOICE, DRAW, HERO, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, REMOVE_CHOICE, RESPOND_FIRST,
                           RESPOND_SECOND, SIDES, SWEEP, Event, GameRecord, Move, Position, concede_move, play_game)
-from ..i18n import N_, castle_number, current_language, gettext, side_noun, translator
+from ..i18n import N_, castle_number, current_language, gettext, plain_number, plain_percent, side_noun, translator
 from .intervals import wilson
 from .optimal.solver import OptimalSolver, english_payoff, round_key, why_not_solvable
 from .policies.search import ISMCTS
@@ -408,10 +408,11 @@ def judge(puzzle: Puzzle, text: str, finder: PuzzleFinder | None = None, lang: s
     if move == best:
         right = (_("Right: {move} is the best move; against best play it ends {value} points ahead on average.")
                  if exact else _("Right: {move} is the best move; it wins {value} of games."))
-        return PuzzleVerdict(True, True, 0.0, right.format(move=move.text(), value=_shown(value, exact)))
+        return PuzzleVerdict(True, True, 0.0, right.format(move=move.text(), value=_shown(value, exact, lang)))
     mine = (finder or PuzzleFinder()).value_of(puzzle, move)
-    words = {"move": move.text(), "mine": _shown(mine, exact), "best": best.text(), "value": _shown(value, exact),
-             "loss": f"{value - mine:.1f}" if exact else f"{100 * (value - mine):.0f}",
+    words = {"move": move.text(), "mine": _shown(mine, exact, lang), "best": best.text(),
+             "value": _shown(value, exact, lang),
+             "loss": plain_number(value - mine if exact else 100 * (value - mine), 1 if exact else 0, lang),
              "achieves": _(" and ").join(tr.gettext(TAG_WORDS[t]) for t in puzzle.tags),
              "castles": _castles_won(puzzle, lang)}
     worse = (_("{move} is legal but worse: against best play it scores {loss} points less than {best}, which "
@@ -421,9 +422,9 @@ def judge(puzzle: Puzzle, text: str, finder: PuzzleFinder | None = None, lang: s
     return PuzzleVerdict(True, False, value - mine, worse.format(**words))
 
 
-def _shown(value: float, exact: bool) -> str:
-    """A value as a learner reads it: points ahead (exact) or a share of games won."""
-    return f"{value:+.1f}" if exact else f"{value:.0%}"
+def _shown(value: float, exact: bool, lang: str | None) -> str:
+    """A value as a learner reads it, in the language's decimals: points ahead (exact) or a share of games won."""
+    return plain_number(value, 1, lang, signed=True) if exact else plain_percent(value, lang)
 
 
 def _castles_won(puzzle: Puzzle, lang: str | None) -> str:

@@ -7,7 +7,7 @@ from collections import defaultdict
 from html import escape
 from typing import TYPE_CHECKING
 
-from ..i18n import castle_number, current_language, point_name, side_noun, translator
+from ..i18n import castle_number, current_language, plain_percent, point_name, side_noun, translator
 from .colors import CONTROL_COLOR
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -49,6 +49,6 @@ def mix_svg(position: "Position", result: "OptimalResult", lang: str | None = No
                    f'font-weight="bold">{name}</text>')
         for i, (cards, p) in enumerate(sorted(by_castle.get(c, []), key=lambda t: -t[1])):
             out.append(f'<text x="{x + BOX / 2}" y="{TOP + 56 + 18 * i}" text-anchor="middle" fill="#222">'
-                       f'{escape(cards)} {p:.0%}</text>')
+                       f'{escape(cards)} {escape(plain_percent(p, lang))}</text>')
     out.append("</svg>")
     return "".join(out)

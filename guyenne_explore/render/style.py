@@ -20,8 +20,14 @@ from plotly.subplots import make_subplots
 
 from ..analysis import level_name
 from ..analysis.studies.style import LevelStyle, PlayStyle
-from ..i18n import plain_estimate, translator
+from ..i18n import percent_sign, plain_estimate, translator
 from .plots import _layout, label_color, rows_html
+
+
+def _percent_axis(fig: go.Figure, lang: str | None) -> None:
+    """The y axis in percent as the language writes them ("20\u00a0%" in French, as the sentences above say "16\u00a0%";
+    plotly's own ``.0%`` writes "20%" in every language): the figures carry their shares times 100."""
+    fig.update_yaxes(tickformat=".0f", ticksuffix=percent_sign(lang), rangemode="tozero")
 
 
 def _columns(styles: Sequence[PlayStyle]) -> go.Figure:
@@ -33,23 +39,23 @@ def _columns(styles: Sequence[PlayStyle]) -> go.Figure:
 def _bars(styles: Sequence[PlayStyle], title: str, x_title: str, y_title: str,
           bars: Callable[[LevelStyle], tuple[list[str], list[float], list[str]]], lang: str | None) -> go.Figure:
     """A grouped bar chart: in each rule set's column, one bar a key and level (``bars``: keys, shares, hover)."""
-    fig = _columns(styles)
+    fig, sign = _columns(styles), percent_sign(lang)
     keys: list[str] = []  # every bar's key, in the order met
     for col, style in enumerate(styles, start=1):
         for i, level in enumerate(style.levels):
             xs, ys, hover = bars(level)
             keys += [x for x in xs if x not in keys]
             name = level_name(level.level, lang)
-            fig.add_trace(go.Bar(x=xs, y=ys, name=name, legendgroup=name, showlegend=col == 1,
+            fig.add_trace(go.Bar(x=xs, y=[100 * y for y in ys], name=name, legendgroup=name, showlegend=col == 1,
                                  marker_color=label_color(i), customdata=hover,
-                                 hovertemplate=f"{name}<br>%{{x}}: %{{y:.1%}} (%{{customdata}})<extra></extra>"),
+                                 hovertemplate=f"{name}<br>%{{x}}: %{{y:.1f}}{sign} (%{{customdata}})<extra></extra>"),
                           row=1, col=col)
     fig.update_layout(barmode="group")
     # numbered keys (rounds, cards) in their order, then the others ("kept") as met: by first appearance alone,
     # a round that only a later level reached came after the rest (1, 2, 3, 5, 4)
     order = sorted(keys, key=lambda x: (0, int(x), 0) if x.isdigit() else (1, 0, keys.index(x)))
     fig.update_xaxes(type="category", categoryorder="array", categoryarray=order)
-    fig.update_yaxes(tickformat=".0%")
+    _percent_axis(fig, lang)
     return _layout(fig, title, x_title, y_title, lang=lang)
 
 
@@ -109,20 +115,21 @@ def stake_figure(styles: Sequence[PlayStyle], lang: str | None = None) -> go.Fig
 def bluff_figure(styles: Sequence[PlayStyle], lang: str | None = None) -> go.Figure:
     """Each level's bluff rate at its openings with its 95% interval, one line a rule set."""
     _ = translator(lang).gettext
-    fig = go.Figure()
+    fig, sign = go.Figure(), percent_sign(lang)
     for i, style in enumerate(styles):
         shown = [s for s in style.levels if s.bluffs.value is not None]
-        ys = [s.bluffs.value or 0.0 for s in shown]
-        cis = [s.bluffs.interval or (y, y) for s, y in zip(shown, ys)]
+        ys = [100 * (s.bluffs.value or 0.0) for s in shown]
+        cis = [(100 * s.bluffs.interval[0], 100 * s.bluffs.interval[1]) if s.bluffs.interval else (y, y)
+               for s, y in zip(shown, ys)]
         fig.add_trace(go.Scatter(
             x=[level_name(s.level, lang) for s in shown], y=ys, mode="lines+markers", name=style.rules,
             marker={"color": label_color(i), "size": 9}, line={"color": label_color(i)},
             error_y={"type": "data", "symmetric": False, "visible": True, "array": [hi - y for (_lo, hi), y in zip(cis, ys)],
                      "arrayminus": [y - lo for (lo, _hi), y in zip(cis, ys)]},
             customdata=[f"{s.bluffs.hits} / {s.bluffs.trials}" for s in shown],
-            hovertemplate=f"{style.rules}<br>%{{x}}: %{{y:.1%}} (%{{customdata}})<extra></extra>"))
+            hovertemplate=f"{style.rules}<br>%{{x}}: %{{y:.1f}}{sign} (%{{customdata}})<extra></extra>"))
     fig.update_xaxes(type="category")
-    fig.update_yaxes(tickformat=".0%", rangemode="tozero")
+    _percent_axis(fig, lang)
     return _layout(fig, _("Bluffs at an opening, by level, with their intervals (95%)"), _("skill level"),
                    _("share of openings"), lang=lang)
 

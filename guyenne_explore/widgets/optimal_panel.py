@@ -16,7 +16,7 @@ import ipywidgets as w
 
 from ..analysis import POLICIES, PolicySpec, to_saved
 from ..analysis.optimal import OptimalResult, OptimalSolver, describe, exploitability, solve_position, why_not_solvable
-from ..i18n import castle_number, gettext, ngettext, plain_count, side_title
+from ..i18n import castle_number, gettext, ngettext, plain_count, plain_number, plain_percent, side_title
 from ..engine import OPEN_FIRST, Position
 from ..render.optimal_svg import mix_svg
 from .forms import NumberField, messages_html
@@ -116,7 +116,7 @@ class OptimalPanel(w.VBox):
                     # the best responses take most of the wait (up to the budget for each policy and side): say so
                     self.status.value = gettext("Solved in {seconds} s; measuring best responses (at most {budget} s "
                                                 "per policy and side)...").format(
-                        seconds=f"{result.seconds:.1f}", budget=f"{budget:g}")
+                        seconds=plain_number(result.seconds, 1), budget=f"{budget:g}")
                     start = time.perf_counter()
                     result.exploitability = exploitability(p, {n: PolicySpec.parse(n).policy() for n in names}, solver,
                                                            budget_seconds=budget)
@@ -141,9 +141,10 @@ class OptimalPanel(w.VBox):
 def done_text(result: OptimalResult, responses: float | None) -> str:
     """The status after a solve: the solve's time, and the best responses' apart (they take most of the wait)."""
     if responses is None:
-        return gettext("Done in {seconds} s.").format(seconds=f"{result.seconds:.1f}")
+        return gettext("Done in {seconds} s.").format(seconds=plain_number(result.seconds, 1))
     return gettext("Done in {total} s (solve {seconds} s, best responses {responses} s).").format(
-        total=f"{result.seconds + responses:.1f}", seconds=f"{result.seconds:.1f}", responses=f"{responses:.1f}")
+        total=plain_number(result.seconds + responses, 1), seconds=plain_number(result.seconds, 1),
+        responses=plain_number(responses, 1))
 
 
 def result_html(p: Position, result: OptimalResult) -> str:
@@ -154,10 +155,11 @@ def result_html(p: Position, result: OptimalResult) -> str:
         if v is None:
             return "-"
         v = 0.0 if abs(v) < 0.0005 else v  # no "-0.0%" for a gap that rounds to nothing
-        return f"{v:.1%}" if pct else f"{v:+.3f}"
+        # in the language's decimals ("12,5 %", "+0,125" in French), as the figures and tables around them
+        return plain_percent(v, decimals=1) if pct else plain_number(v, 3, signed=True)
 
     rows = "".join(f"<tr><td>{escape(mv.text())}</td><td>{'' if mv.castle is None else castle_number(mv.castle)}</td>"
-                   f"<td>{escape(str(mv.cards))}</td><td style='text-align:right'>{w_:.1%}</td></tr>"
+                   f"<td>{escape(str(mv.cards))}</td><td style='text-align:right'>{plain_percent(w_, decimals=1)}</td></tr>"
                    for mv, w_ in result.moves)
     head = "".join(f"<th>{escape(h)}</th>" for h in (gettext("move"), gettext("castle"), gettext("cards"),
                                                      gettext("probability")))
@@ -168,7 +170,7 @@ def result_html(p: Position, result: OptimalResult) -> str:
     if result.answers:
         ans = "".join("<tr><td>" + ngettext("{count} card at castle {castle}", "{count} cards at castle {castle}",
                                             a["cards"]).format(count=a["cards"], castle=castle_number(a["castle"]))
-                      + "</td><td>" + escape(", ".join(f"{r['move']} {r['p']:.0%}" for r in a["strategy"])) + "</td></tr>"
+                      + "</td><td>" + escape(", ".join(f"{r['move']} {plain_percent(r['p'])}" for r in a["strategy"])) + "</td></tr>"
                       for a in result.answers)
         parts.append("<p>" + gettext("The other side's equilibrium answer:") + f"</p><table>{ans}</table>")
     if result.exploitability:
@@ -185,6 +187,6 @@ def result_html(p: Position, result: OptimalResult) -> str:
                      "variables), {saddle} saddle points, {pruned} pruned; {seconds} s.").format(
         states=plain_count(st.states), leaves=plain_count(st.leaves), subgames=plain_count(st.subgames_solved),
         variables=plain_count(st.largest_variables), saddle=plain_count(st.saddle), pruned=plain_count(st.pruned),
-        seconds=f"{result.seconds:.2f}")
+        seconds=plain_number(result.seconds, 2))
     parts.append(f"<p style='color:#555'>{solved}</p>")
     return "".join(parts)

@@ -45,7 +45,8 @@ import numpy as np
 
 from ...engine import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, RESPOND_SECOND, SIDES,
                           Cards, Move, Position, Rules, Side, cannot_reshuffle_again, side_score, table_result)
-from ...i18n import N_, capitalised, current_language, gettext, ngettext, point_name, side_noun, translator
+from ...i18n import (N_, capitalised, current_language, gettext, ngettext, plain_number, plain_percent, point_name,
+                     side_noun, translator)
 from .lp import Layout, RoundSolution, solve_batch
 from .round import RoundModel, StateKey, build_round, canonical, round_start, subgame
 from ..policies import Policy
@@ -807,12 +808,14 @@ def describe(result: OptimalResult, lang: str | None = None) -> str:
         others = len(result.moves) - 4
         mix.append(tr.ngettext("{count} other move otherwise", "{count} other moves otherwise", others).format(
             count=others))
-    shown = f"{result.side_value(ENGLISH):.1%}" if result.objective == "win" else f"{result.value:+.2f}"
+    shown = (plain_percent(result.side_value(ENGLISH), lang, decimals=1) if result.objective == "win"
+             else plain_number(result.value, 2, lang, signed=True))
     value = _("{value} for {side}").format(value=shown, side=side("english"))
     what = _("this endgame") if result.scope == ROUND_START else _(result.scope)
     parts = [_("Under optimal play {what} is worth {value}.").format(what=what, value=value),
              _("At {point} the right move for {side} is {mix} (castle:cards).").format(
-                 point=point_name(result.to_play, lang), side=side(result.side_to_play), mix="; ".join(mix))]
+                 point=point_name(result.to_play, lang), side=side(result.side_to_play),
+                 mix=tr.pgettext("list of moves", "; ").join(mix))]  # French: a no-break space before ";"
     for e in result.exploitability:
         if e.gap is None:
             parts.append(_("The best response to {side} playing {policy} was not finished ({note}).").format(
@@ -828,7 +831,7 @@ def describe(result: OptimalResult, lang: str | None = None) -> str:
             sentence = _("{side} playing {policy} lose {loss} points of score difference against a side that knows "
                          "how they play.")
         parts.append(capitalised(sentence.format(policy=policy(e.policy), side=side(e.policy_side),
-                                                 loss=f"{loss:.1f}")))
+                                                 loss=plain_number(loss, 1, lang))))
     return " ".join(parts)
 
 
@@ -841,4 +844,4 @@ def _times(w: float, lang: str | None = None) -> str:
         num = round(w * den)
         if 0 < num < den and abs(num / den - w) < 1e-6:
             return tr.ngettext("{num} time in {den}", "{num} times in {den}", num).format(num=num, den=den)
-    return _("{percent} of the time").format(percent=f"{w:.0%}")
+    return _("{percent} of the time").format(percent=plain_percent(w, lang))
