@@ -174,7 +174,7 @@ def no_time_at_all(monkeypatch):
 
 def _refused_naming_the_box(status: str) -> bool:
     """The status says the run was refused for its time and names the box that runs it anyway."""
-    return "Not run: " in status and "would take" in status and "tick &#x27;run anyway (past the time limit)&#x27;" in status
+    return "Not run: " in status and "would take" in status and "tick &#x27;run anyway (past the time limit)&#x27; above" in status
 
 
 def test_the_skill_panel_says_the_refusal_and_runs_when_run_anyway_is_ticked(no_time_at_all) -> None:

@@ -39,8 +39,10 @@ def run_anyway_box() -> w.Checkbox:
 
 def too_long_words(refusal: TooLong) -> str:
     """The status of a run refused for its time: the refusal, then the box that runs it anyway, by its label in the
-    language of the moment (the refusal alone said "run it anyway" and left people looking for how)."""
-    return gettext("Not run: {problems}: tick '{box}' and run again.").format(problems=refusal, box=gettext(RUN_ANYWAY))
+    language of the moment and where it is (every panel has it among its settings, above its status line: the refusal
+    alone said "run it anyway" and left people looking for how, then for where)."""
+    return gettext("Not run: {problems}: tick '{box}' above and run again.").format(problems=refusal,
+                                                                                     box=gettext(RUN_ANYWAY))
 
 
 #: what a run's bar counts, said beside the count ("4/78 games"; a bare "4/78" left people guessing): its games, or
