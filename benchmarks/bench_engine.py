@@ -1,5 +1,5 @@
-"""Print figures of the plain engine (no fast path): exact enumeration of the check positions and
-sampled games/s per preset.  ``bench_speed.py`` gives the fast path's figures.
+"""Print figures of the plain engine (no fast simulator): exact enumeration of the check positions and
+sampled games/s per preset.  ``bench_speed.py`` gives the fast simulator's figures.
 
 Run: python benchmarks/bench_engine.py [--skip-slow]
 """

@@ -1,7 +1,7 @@
 """Time of building the explorer and of applying one move in it, in this process (headless widgets, no browser).
 
 Builds the explorer as an app's kernel does (the first build, as a visit's new kernel does, loads the compiled code's
-tables and looks the fast path up; the next ones are mostly the widgets), then opens it on a dealt opening (advanced
+tables and looks the fast simulator up; the next ones are mostly the widgets), then opens it on a dealt opening (advanced
 rules, seed 1), plays the first legal move and steps Back, ``ROUNDS`` times, and prints the median time of the move
 (from the moves panel's Apply to every panel showing the new position) and of the Back step.
 

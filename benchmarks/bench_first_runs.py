@@ -2,18 +2,18 @@
 
 Each panel runs in its own new process (a fresh kernel: nothing compiled in memory, numba's cache as the setup
 left it), on the explorer's opening position with the panel's default settings, and the seconds from "Run" to
-its result are printed beside what the fast path still had to compile.  Issue 42 asks at most 10 s a panel on two
+its result are printed beside what the fast simulator still had to compile.  Issue 42 asks at most 10 s a panel on two
 cores once the explorer is shown.
 
     .venv/bin/python benchmarks/bench_first_runs.py [--only analysis,skill,...]
     .venv/bin/python benchmarks/bench_first_runs.py --compile
     .venv/bin/python benchmarks/bench_first_runs.py --while-compiling
 
-``--compile`` prints instead each part of the fast path's compiling, cold (a new, empty numba cache in a
+``--compile`` prints instead each part of the fast simulator's compiling, cold (a new, empty numba cache in a
 temporary folder, so the project's own cache is untouched), beside the seconds ``warm.STEPS`` says for it (what
 the cost lines and the bar add up before a first run).
 
-``--while-compiling`` runs each panel as a fresh launch meets it, its fast path said to be compiling in the
+``--while-compiling`` runs each panel as a fresh launch meets it, its fast simulator said to be compiling in the
 background (nothing compiles: the compiling process's core is left idle here, so the figures are for the one
 core it leaves): each panel's first answer from the engine, and its words.
 """
@@ -76,7 +76,7 @@ for step in warm.STEPS:
 
 
 def compile_cold() -> None:
-    """Each step of the fast path compiled into an empty cache, in the order a run meets them."""
+    """Each step of the fast simulator compiled into an empty cache, in the order a run meets them."""
     print(f"{'part':<24} {'seconds':>8} {'said':>8}")
     with tempfile.TemporaryDirectory() as cache:
         subprocess.run([sys.executable, "-c", COMPILE], env={**os.environ, "NUMBA_CACHE_DIR": cache}, check=True)
@@ -85,9 +85,9 @@ def compile_cold() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default=",".join(PANELS), help="panels, comma-separated: " + ", ".join(PANELS))
-    parser.add_argument("--compile", action="store_true", help="time each part of the fast path's compiling, cold")
+    parser.add_argument("--compile", action="store_true", help="time each part of the fast simulator's compiling, cold")
     parser.add_argument("--while-compiling", action="store_true",
-                        help="each panel's first answer while the fast path is said to compile in the background")
+                        help="each panel's first answer while the fast simulator is said to compile in the background")
     args = parser.parse_args()
     if args.compile:
         compile_cold()

@@ -41,7 +41,7 @@ from guyenne_explore.analysis.sampling import warm  # noqa: E402
 from guyenne_explore.analysis.compiled.rollout import CHUNK, _games, play_summaries  # noqa: E402
 from guyenne_explore.analysis.results import sampled_result  # noqa: E402
 
-from bench_speed import goofspiel  # noqa: E402  the same yardstick as the fast path's benchmark
+from bench_speed import goofspiel  # noqa: E402  the same yardstick as the fast simulator's benchmark
 
 #: what a new process runs: the analysis' own entry (play_games), timed from the first line
 CHILD = r"""

@@ -1,4 +1,4 @@
-"""Speed figures of the fast path, printed (never asserted).
+"""Speed figures of the fast simulator, printed (never asserted).
 
 Run: python benchmarks/bench_speed.py [--seconds S]
 

@@ -10,7 +10,7 @@
 # The page itself takes files only by upload and gives them only as downloads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GUYENNE_WARM=background bash scripts/setup.sh   # the server starts while the fast path compiles (see setup.sh)
+GUYENNE_WARM=background bash scripts/setup.sh   # the server starts while the fast simulator compiles (see setup.sh)
 PORT=${PORT:-8866}
 IP=${IP:-127.0.0.1}
 TOKEN=$(.venv/bin/python -c "import secrets; print(secrets.token_urlsafe(24))")

@@ -3,7 +3,7 @@
 # PORT=8888 by default; stop with Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GUYENNE_WARM=background bash scripts/setup.sh   # the server starts while the fast path compiles (see setup.sh)
+GUYENNE_WARM=background bash scripts/setup.sh   # the server starts while the fast simulator compiles (see setup.sh)
 PORT=${PORT:-8888}
 TOKEN=$(.venv/bin/python -c "import secrets; print(secrets.token_hex(16))")
 EXTRA=()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Create .venv and install guyenne_explore with the extras named as arguments (default: notebooks,
 # all that the explorer and the Voilà app need; scripts/test.sh adds dev and bench), then compile
-# the fast path once into numba's cache so that no analysis waits for it.
+# the fast simulator once into numba's cache so that no analysis waits for it.
 #
 # Installs with uv when it can (pip-installed into .venv if not on PATH; several times faster than
 # pip), else with pip. Does nothing when nothing changed: a stamp in .venv records which extras
@@ -53,7 +53,7 @@ WARM_KEY=$({ cat "$STAMP"; ls -l --time-style=+%s guyenne_explore/analysis/compi
 if [ "$(cat "$WARMED" 2>/dev/null)" != "$WARM_KEY" ]; then
   rm -f guyenne_explore/analysis/{compiled,exact}/__pycache__/*.nb[ic]
   if [ "${GUYENNE_WARM:-now}" = background ]; then
-    echo "Compiling the fast path in the background (once, about 4 minutes; log in .venv/warm.log)."
+    echo "Compiling the fast simulator in the background (once, about 4 minutes; log in .venv/warm.log)."
     ( .venv/bin/python -m guyenne_explore.analysis.sampling.warm > .venv/warm.log 2>&1 \
         && echo "$WARM_KEY" > "$WARMED" ) &
     # the lock is taken before the server's kernels can ask for it
@@ -61,6 +61,6 @@ if [ "$(cat "$WARMED" 2>/dev/null)" != "$WARM_KEY" ]; then
   elif .venv/bin/python -m guyenne_explore.analysis.sampling.warm; then
     echo "$WARM_KEY" > "$WARMED"
   else
-    echo "warning: the fast path could not be compiled ahead; the first analysis will compile it" >&2
+    echo "warning: the fast simulator could not be compiled ahead; the first analysis will compile it" >&2
   fi
 fi

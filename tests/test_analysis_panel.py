@@ -158,7 +158,7 @@ def test_done_is_said_when_the_browser_has_drawn_every_figure():
     views[-1]._on_msg(views[-1], {"type": "drawn", "revision": 0}, [])  # an older figure: not this run's
     assert panel.controls.status.value == "Drawing the figures..."
     views[-1]._on_msg(views[-1], {"type": "drawn", "revision": views[-1].revision}, [])
-    assert panel.controls.status.value.startswith("Done: base (40 games, fast path)")
+    assert panel.controls.status.value.startswith("Done: base (40 games, fast simulator)")
     assert "What answered" in panel.metrics.value and "played by the compiled game loop" in panel.metrics.value
 
 
@@ -192,7 +192,7 @@ def test_a_search_run_that_has_to_compile_says_so_first(monkeypatch):
     seen = []
     panel.controls.status.observe(lambda ch: seen.append(ch["new"]), names="value")
     panel.run()
-    assert seen[0].startswith("Preparing the fast path (first run only")
+    assert seen[0].startswith("Preparing the fast simulator (first run only")
     assert seen[1] == "Analysing 1 rule set... English search (4 rollouts) · French uniform"  # once the games come in
     assert seen[-1].startswith("Done")
 
@@ -213,15 +213,15 @@ def test_while_the_fast_path_compiles_the_engine_answers_at_once_then_the_compil
     monkeypatch.setattr(analysis_panel, "engine_first_games", lambda p, policies, games: 30)
     panel = AnalysisPanel(Position.start("base"))
     panel.method.value, panel.games.value = "auto", 200
-    assert panel.cost.value.startswith("The fast path is not compiled yet") and "30 games a rule set" in panel.cost.value
+    assert panel.cost.value.startswith("The fast simulator is not compiled yet") and "30 games a rule set" in panel.cost.value
     panel.run()
     result = panel.results["base"]
     assert started and result.games == 30 and result.plan.sampler is Sampler.ENGINE
     status = panel.controls.status.value
     assert "base (30 games, engine)" in status, status
-    assert "The engine answered with 30 of the 200 games asked while the fast path compiles" in status
+    assert "The engine answered with 30 of the 200 games asked while the fast simulator compiles" in status
     refined = threading.Event()
-    panel.controls.status.observe(lambda ch: refined.set() if "fast path)" in ch["new"] else None, names="value")
+    panel.controls.status.observe(lambda ch: refined.set() if "fast simulator)" in ch["new"] else None, names="value")
     compiled.set()
     assert refined.wait(60), panel.controls.status.value
     for _ in range(600):  # the refining run's figures are drawn, then its summary written
@@ -229,7 +229,7 @@ def test_while_the_fast_path_compiles_the_engine_answers_at_once_then_the_compil
             break
         threading.Event().wait(0.1)
     assert panel.results["base"].games == 200 and panel.results["base"].plan.sampler is Sampler.COMPILED
-    assert not panel.cost.value.startswith("The fast path is not compiled yet")  # the line said before is gone
+    assert not panel.cost.value.startswith("The fast simulator is not compiled yet")  # the line said before is gone
 
 
 def test_plot_view_reports_drawn_revisions_to_its_handlers():
@@ -338,7 +338,7 @@ def test_the_cost_of_sampled_games_is_said_before_run_where_the_analysis_surely_
     from guyenne_explore.analysis.sampling import warm
 
     monkeypatch.setattr(analysis_panel, "local_cores", lambda: 2)
-    monkeypatch.setattr(warm, "pending", lambda games=warm.EVERY_GAME: [])  # the fast path compiled: no first-run note
+    monkeypatch.setattr(warm, "pending", lambda games=warm.EVERY_GAME: [])  # the fast simulator compiled: no first-run note
     panel = AnalysisPanel(Position.start("advanced"))
     assert panel.cost.value == ""  # uniform, auto: the plan decides when run
     panel.english_policy.value, panel.games.value = "search", 500
@@ -349,17 +349,17 @@ def test_the_cost_of_sampled_games_is_said_before_run_where_the_analysis_surely_
     assert panel.cost.value == "Run analysis samples 1,000 games: about 1 minute here."
     panel.english_policy.value, panel.method.value = "uniform", "sample"  # compiled games
     assert panel.cost.value == "Run analysis samples 1,000 games: under a second here."
-    # before the fast path is compiled, a search's first run compiles it, each part's seconds added: said too
+    # before the fast simulator is compiled, a search's first run compiles it, each part's seconds added: said too
     monkeypatch.setattr(warm, "pending", lambda games=warm.EVERY_GAME: [s for s in warm.STEPS if s.serves in games])
     monkeypatch.setattr(run_controls, "needs_compiling", lambda: True)
     panel.english_policy.value, panel.games.value = "search", 10
-    assert panel.cost.value.endswith("The first run prepares the fast path first: about 3 minutes, once.")
+    assert panel.cost.value.endswith("The first run prepares the fast simulator first: about 3 minutes, once.")
     monkeypatch.setattr(warm, "pending", lambda games=warm.EVERY_GAME: list(warm.STEPS[1:3]))
     panel.games.value = 9
-    assert panel.cost.value.endswith("The first run prepares the fast path first: about 13 seconds, once.")
+    assert panel.cost.value.endswith("The first run prepares the fast simulator first: about 13 seconds, once.")
     # other policies are answered by the engine meanwhile: the line says so and how many games
     panel.english_policy.value = "uniform"
-    assert panel.cost.value.startswith("The fast path is not compiled yet (about 13 seconds, once, in the "
+    assert panel.cost.value.startswith("The fast simulator is not compiled yet (about 13 seconds, once, in the "
                                        "background): Run analysis answers at once from the engine with ")
     monkeypatch.setattr(run_controls, "needs_compiling", lambda: False)
     panel.english_policy.value = "search"

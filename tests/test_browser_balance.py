@@ -35,7 +35,7 @@ def test_a_tiny_search_from_the_balance_tab_shows_its_table(tmp_path):
             page.wait_for_function(
                 "() => document.querySelector('.guyenne-balance-cost')?.textContent.includes('at most 3 candidates')")
             panel.locator("button", has_text="Run search").click()
-            page.wait_for_selector(".guyenne-balance-table table", timeout=900_000)  # a first run may compile the fast path
+            page.wait_for_selector(".guyenne-balance-table table", timeout=900_000)  # a first run may compile the fast simulator
             page.wait_for_selector(".guyenne-balance .guyenne-plot .main-svg", timeout=60_000)
             assert panel.locator(".guyenne-balance-table tr").count() >= 2  # the head and at least one setting
             # the status follows the table and figure in the kernel's messages: waited for, not read at once

@@ -1,6 +1,6 @@
 """A new user's first answer with nothing compiled yet (a fresh clone's numba cache, empty), in the Voilà app in
 headless Chromium: the first question's Run is answered at once, and the answer says which path played its games
-(the engine, while the fast path compiles: fewer games, and that the compiled games refine them).  The test
+(the engine, while the fast simulator compiles: fewer games, and that the compiled games refine them).  The test
 asserts what answered, never a time.  The background compiling is left off here
 (``GUYENNE_COMPILE_IN_BACKGROUND=0``): minutes of CPU beside the rest of the suite, and the kernel would refine the
 answer only once it ends; the panel's tests check the refining.  Skipped with the reason when Playwright, Voilà or
@@ -29,13 +29,13 @@ def test_the_first_answer_with_a_cold_compile_cache_comes_from_the_engine_and_sa
     try:
         page.click(".guyenne-question-fair")
         panel = page.locator(".guyenne-analysis")
-        cost = panel.get_by_text("The fast path is not compiled yet")
+        cost = panel.get_by_text("The fast simulator is not compiled yet")
         cost.wait_for(state="visible", timeout=60_000)  # said before Run: the engine answers first
         panel.locator("button", has_text="Run analysis").click()
         panel.locator(".guyenne-headline b").wait_for(state="visible", timeout=300_000)
         status = panel.get_by_text("The engine answered with").text_content()
         assert "advanced (" in status and "games, engine)" in status, status
-        assert "while the fast path compiles in the background" in status, status
+        assert "while the fast simulator compiles in the background" in status, status
         assert not any(cache.rglob("*.nbi")), "nothing was compiled for the first answer"
         page.screenshot(path=str(app.artifact("first-answer-cold-1280x800.png")))
     except Exception:

@@ -123,7 +123,7 @@ def test_figures_arrive_with_done_and_plotly_js_loads_once(browser_app):
         panel = page.locator(".guyenne-analysis")
         assert panel.locator(".guyenne-plot .main-svg").count() >= 4
         status = panel.locator(".widget-html-content", has_text="Done").first.inner_text()
-        assert "advanced (300 games, fast path)" in status and "expert (300 games, fast path)" in status
+        assert "advanced (300 games, fast simulator)" in status and "expert (300 games, fast simulator)" in status
         assert marks["done"] >= marks["figures"] - 50  # Done is said once the figures are there (50 ms: one frame or so)
         assert page.evaluate(OUTSIDE) == []
         shot(page, page.locator(".guyenne-explorer .widget-tab").first, "1280x800-analysis-figures")

@@ -1,4 +1,4 @@
-"""While the fast path compiles in the background, every panel's first run is answered by the engine at once (fewer
+"""While the fast simulator compiles in the background, every panel's first run is answered by the engine at once (fewer
 games, saying so) and refined by the compiled games once the compiling is over; where the engine cannot answer in a
 few seconds (a search, the balance search), the run waits for the compiling and says so.
 
@@ -21,7 +21,7 @@ FIRST = "The engine answered with"
 
 @pytest.fixture
 def compiling(monkeypatch):
-    """The fast path compiling in the background until the test sets the event it gets (set again at its end, so
+    """The fast simulator compiling in the background until the test sets the event it gets (set again at its end, so
     that no refining thread waits past the test); a run that waits for the compiling or compiles fails."""
     compiled = threading.Event()
     started: list[bool] = []
@@ -66,19 +66,19 @@ def test_skill_levels_answer_from_the_engine_without_the_search_then_refine_with
     monkeypatch.setattr(skill_panel, "engine_first_games", lambda p, policies, games, parts: 6)
     panel = skill_panel.SkillPanel(Position.start("base"))
     panel.games.value, panel.search_games.value, panel.search_budget.value = 40, 2, 4
-    assert panel.cost.value.startswith("The fast path is not compiled yet") and (
+    assert panel.cost.value.startswith("The fast simulator is not compiled yet") and (
         "Run skill levels answers at once from the engine with 18 games" in panel.cost.value), panel.cost.value
-    assert "search (4 rollouts) waits for the fast path" in panel.cost.value
+    assert "search (4 rollouts) waits for the fast simulator" in panel.cost.value
     panel.run(block=True)
     assert started and panel.table is not None and panel.table.levels == ["uniform", "heuristic", "strong"]
     assert max(c.metric.games or 0 for c in panel.table.cells) == 6
     status = panel.controls.status.value
     assert status.startswith("Done: a first answer.") and f"{FIRST} 18 of the 122 games asked" in status, status
-    assert "search (4 rollouts) waits for the fast path: it joins the answer when the compiled games refine it." in status
+    assert "search (4 rollouts) waits for the fast simulator: it joins the answer when the compiled games refine it." in status
     compiled.set()
     assert refined(lambda: panel.table is not None and len(panel.table.levels) == 4 and not panel.controls.running)
     assert refined(lambda: panel.controls.status.value == "Done"), panel.controls.status.value
-    assert not panel.cost.value.startswith("The fast path is not compiled yet")
+    assert not panel.cost.value.startswith("The fast simulator is not compiled yet")
 
 
 def test_the_variant_labs_comparison_and_sweep_answer_from_the_engine_then_refine(compiling, monkeypatch):
@@ -145,25 +145,25 @@ def test_the_depth_ladder_answers_from_the_engine_then_refines(compiling, monkey
 
 def test_the_balance_search_measures_the_preset_first_then_searches_once_compiled(compiling):
     """A search's candidates are not decided by a few seconds of the engine's games, so the search itself waits for
-    the fast path and says so; meanwhile Run search measures the preset against the targets, from the engine, and
+    the fast simulator and says so; meanwhile Run search measures the preset against the targets, from the engine, and
     the search runs once the compiled games are ready."""
     compiled, _started = compiling
     panel = balance_panel.BalancePanel(Position.start("base"))
     panel.games.value, panel.trials.value = 4, 1
     cost = panel.cost.value.replace("&#x27;", "'")
-    assert "The search waits for the fast path: a few seconds of the engine's games would decide no candidate." in cost
+    assert "The search waits for the fast simulator: a few seconds of the engine's games would decide no candidate." in cost
     assert "Meanwhile Run search measures the preset against the targets, from the engine." in cost
     panel.run(block=True)
     status = panel.controls.status.value
     assert status.startswith("A first answer: the preset, ") and "games by the engine: " in status, status
-    assert "The search runs once the fast path is ready." in status and panel.result is None
+    assert "The search runs once the fast simulator is ready." in status and panel.result is None
     compiled.set()
     assert refined(lambda: panel.result is not None and not panel.controls.running)
     assert panel.controls.progress.bar_style == "success"
 
 
 def test_a_first_answer_plays_in_this_process_and_starts_no_pool(compiling, monkeypatch):
-    """While the fast path compiles, one core compiles: a first answer spread over the pool would wait for its
+    """While the fast simulator compiles, one core compiles: a first answer spread over the pool would wait for its
     workers to start and load the package (seconds each) beside the compiling, so the engine plays it here."""
     from guyenne_explore.analysis import workers
 
@@ -195,7 +195,7 @@ def test_the_cost_lines_written_while_the_fast_path_compiles_are_written_again_o
 
     compiled, _started = compiling
     explorer = Explorer()
-    # the levels the engine answers first (How they play follows the ticked ones: a search waits for the fast path)
+    # the levels the engine answers first (How they play follows the ticked ones: a search waits for the fast simulator)
     explorer.skill.search.value = False
     lines = (explorer.analysis.cost, explorer.skill.cost, explorer.skill.how_they_play.cost)
     assert all("not compiled yet" in line.value for line in lines)

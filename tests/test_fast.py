@@ -1,4 +1,4 @@
-"""The fast path answers what the engine answers.
+"""The fast simulator answers what the engine answers.
 
 - Compiled games: every game is replayed move by move through the engine,
   which checks each move and draw; the final table, scores, rounds and the

@@ -64,10 +64,10 @@ def test_a_run_that_has_to_compile_names_each_part_with_a_count(monkeypatch):
     seen = []
     panel.controls.status.observe(lambda ch: seen.append(ch["new"]), names="value")
     panel.run()
-    compiling = [s for s in seen if s.startswith("Preparing the fast path: compiling")]
+    compiling = [s for s in seen if s.startswith("Preparing the fast simulator: compiling")]
     assert compiling == [
-        "Preparing the fast path: compiling the heuristic&#x27;s tables (1 of 2, first run only, about 1 second)...",
-        "Preparing the fast path: compiling the heuristic&#x27;s games (2 of 2, first run only, about 12 seconds)..."]
+        "Preparing the fast simulator: compiling the heuristic&#x27;s tables (1 of 2, first run only, about 1 second)...",
+        "Preparing the fast simulator: compiling the heuristic&#x27;s games (2 of 2, first run only, about 12 seconds)..."]
     assert seen[-1].startswith("Done")
 
 
@@ -163,13 +163,13 @@ def test_a_run_waits_for_the_background_compiling_and_says_how_long_it_has_left(
     seen = []
     panel.controls.status.observe(lambda ch: seen.append(ch["new"]), names="value")
     panel.run()
-    waiting = [s for s in seen if s.startswith("The fast path is compiling in the background (first run only): ")]
+    waiting = [s for s in seen if s.startswith("The fast simulator is compiling in the background (first run only): ")]
     assert waiting and " left... Analysing 1 rule set" in waiting[0]
     assert prepared == [True] and seen[-1].startswith("Done")
 
 
 def test_a_run_of_uniform_games_neither_checks_nor_compiles_the_heuristics_parts(monkeypatch):
-    """A command's start asked every part of the fast path whether it was compiled, and the heuristic's check alone
+    """A command's start asked every part of the fast simulator whether it was compiled, and the heuristic's check alone
     built its tables (about 2 s of a 3 s uniform `analyse`): a run says which games it plays, and only their parts
     are checked and compiled."""
     def refuse():

@@ -559,7 +559,7 @@ def test_a_language_switch_redraws_the_last_analysis_without_running_it_again(en
     from guyenne_explore.widgets import analysis_panel
     from guyenne_explore.widgets.explorer import Explorer
 
-    # the compiled games, whatever the fast path's state: the engine's first answer plays as many games as a few
+    # the compiled games, whatever the fast simulator's state: the engine's first answer plays as many games as a few
     # seconds allow on this machine, then refines in the background (tests/test_engine_first_answers.py covers it)
     monkeypatch.setattr(analysis_panel, "engine_answers_first", lambda *args, **kwargs: False)
     ex = Explorer()

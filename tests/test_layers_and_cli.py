@@ -255,7 +255,7 @@ def test_a_first_run_says_each_part_of_the_fast_path_it_compiles_before_its_cost
     assert main(command) == 0
     first = capsys.readouterr()
     json.loads(first.out)  # the result alone
-    said = [line for line in first.err.splitlines() if line.startswith("Preparing the fast path")]
+    said = [line for line in first.err.splitlines() if line.startswith("Preparing the fast simulator")]
     # the parts these levels' games need: the loop, the heuristic's tables and games, not the search's
     assert len(said) == 3 and "(1 of 3, first run only" in said[0]
     assert first.err.splitlines()[:len(said)] == said  # before the cost and the progress

@@ -1,6 +1,6 @@
 """Every copy of a rule, run against the engine over its whole domain: one parametrised test per copy.
 
-The engine holds each rule once (``guyenne_explore/engine/__init__.py`` lists the predicates); a fast path
+The engine holds each rule once (``guyenne_explore/engine/__init__.py`` lists the predicates); a fast simulator
 that must restate one for speed is pinned here, so this file lists every copy.  To add a copy: one
 test below, parametrised over its domain, comparing it with the engine's own function or play.
 

@@ -136,7 +136,7 @@ def sampling_seconds(p: Position, policies: tuple[str, str], games: int, cores: 
                      each: float | None = None) -> float:
     """Rough seconds ``games`` sampled games of ``policies`` from ``p`` take here: games the engine plays are
     spread over ``cores`` (as a plan spreads them), compiled ones play in one process (``fast=False``: the engine
-    plays them all, as in a first answer while the fast path compiles).  ``each``: the seconds of one game on one
+    plays them all, as in a first answer while the fast simulator compiles).  ``each``: the seconds of one game on one
     core where the caller measured them (a training run times its own model's games), else
     :func:`seconds_a_game`'s table."""
     engine = sampler_for(p, policies, fast)[0] is Sampler.ENGINE
@@ -212,12 +212,12 @@ class Plan:
 
     @property
     def short(self) -> str:
-        """A few words for a status line: "exact, endgame solver", "2,000 games, fast path" (the app's words for the
+        """A few words for a status line: "exact, endgame solver", "2,000 games, fast simulator" (the app's words for the
         compiled game loop), "2,000 games, engine"."""
         if self.method == "exact":
             return gettext("exact, endgame solver") if self.solver is Solver.ENDGAME else gettext("exact, enumeration")
         count = ngettext("{count} game", "{count} games", self.games).format(count=plain_count(self.games))
-        return count + ", " + (gettext("fast path") if self.sampler is Sampler.COMPILED else gettext("engine"))
+        return count + ", " + (gettext("fast simulator") if self.sampler is Sampler.COMPILED else gettext("engine"))
 
 
 def sampler_for(p: Position, policies: tuple[str, str], fast: bool = True) -> tuple[Sampler, str]:
@@ -231,7 +231,7 @@ def sampler_for(p: Position, policies: tuple[str, str], fast: bool = True) -> tu
     return Sampler.ENGINE, gettext(reason)
 
 
-#: how long the engine plays a first answer while the fast path compiles: a few seconds of games (issue: every first
+#: how long the engine plays a first answer while the fast simulator compiles: a few seconds of games (issue: every first
 #: run of a panel's defaults within 10 s of the explorer showing, whatever the compile's state)
 ENGINE_FIRST_SECONDS = 4.0
 #: the fewest games of such an answer (an interval of about ±0.1 on a proportion)
@@ -240,7 +240,7 @@ ENGINE_FIRST_GAMES = 100
 
 def engine_first_games(p: Position, policies: tuple[str, str], games: int, parts: int = 1) -> int:
     """How many of ``games`` the engine plays in about :data:`ENGINE_FIRST_SECONDS` in the asking process: the first
-    answer given while the fast path compiles, refined by the compiled games once it is ready.  One core: the other
+    answer given while the fast simulator compiles, refined by the compiled games once it is ready.  One core: the other
     compiles, and a pool's workers would take seconds to start and load the package before their first game.  A
     run of several samples (skill levels, a sweep's values, a ladder's matches) gives each of its ``parts`` its
     share of the seconds and of the fewest games, so that the whole first answer still takes a few seconds."""
@@ -250,7 +250,7 @@ def engine_first_games(p: Position, policies: tuple[str, str], games: int, parts
 
 
 def waits_for_compiling(name: str) -> bool:
-    """Whether the policy ``name``'s games wait for the fast path rather than being played by the engine first: a
+    """Whether the policy ``name``'s games wait for the fast simulator rather than being played by the engine first: a
     search's candidates, worlds and rollouts are compiled kernels of its own (the engine's rollouts would take
     minutes a game), the other policies play in Python in milliseconds."""
     return PolicySpec.parse(name).searches
@@ -258,7 +258,7 @@ def waits_for_compiling(name: str) -> bool:
 
 def engine_first(policies: Iterable[str], compiling: bool, method: str = "sample") -> bool:
     """Whether a run of ``policies`` is answered first by the engine, with fewer games (:func:`engine_first_games`),
-    then refined by the compiled games: while the fast path is still to compile (``compiling``: what
+    then refined by the compiled games: while the fast simulator is still to compile (``compiling``: what
     :func:`.sampling.warm.needs_compiling` says, asked by the caller, on a floor above this one), for every panel
     alike, so that no first answer waits minutes for the compiler.  An exact run (whose enumeration compiles
     endgame solvers of its own) and a run with a search (:func:`waits_for_compiling`) wait for the compiling."""

@@ -1,4 +1,4 @@
-"""The local cores for sampling: a process pool that is safe to start after the fast path has run,
+"""The local cores for sampling: a process pool that is safe to start after the fast simulator has run,
 and whose runs stop mid-game when cancelled.
 
 Why not ``ProcessPoolExecutor()`` as it comes: on Linux its workers are *forked*

@@ -219,7 +219,7 @@ def ladder(text: str) -> list[str]:
 
 
 def prepare_fast_path(levels: Iterable[str] | None = None) -> None:
-    """Compile the fast path first where numba's cache lacks a part of it (a first run), each part said on stderr
+    """Compile the fast simulator first where numba's cache lacks a part of it (a first run), each part said on stderr
     as the panels say it: a first run's minutes of compiling, before its cost is measured or its games start, are
     never silent.  ``levels``: the policies the run plays, whose parts alone are checked (None: every part)."""
     from ..analysis.sampling.warm import EVERY_GAME, games_of, needs_compiling, prepare, preparing_message

@@ -4,7 +4,7 @@ A hand, a deck, a discard or a move is a *multiset*: cards of equal value are
 interchangeable, so the engine never distinguishes two 2s.  A multiset is a
 :class:`Cards` value: an immutable count vector over a fixed set of kinds
 (values 1 to 9 and the hero), so that every rules variant shares one type and a
-compiled fast path can follow the same layout.
+compiled fast simulator can follow the same layout.
 """
 
 from __future__ import annotations

@@ -193,7 +193,7 @@ def table_result(castles: tuple[int, ...], unspent_english: int, unspent_french:
 
 @lru_cache(maxsize=32)
 def points_rows(castles: int, scoring: str, ring: bool) -> tuple[tuple[int, int, int, int, int], ...]:
-    """What every table of ``castles`` castles gives, as data for the compiled fast path.
+    """What every table of ``castles`` castles gives, as data for the compiled fast simulator.
 
     Row ``sum((control + 1) * 3 ** (castles - 1 - i))`` (control -1 neutral, 0 english, 1 french)
     holds: the side holding every castle or -1, each side's points before unspent cards, then each

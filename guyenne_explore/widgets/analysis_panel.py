@@ -206,7 +206,7 @@ class AnalysisPanel(w.VBox):
         self._show_cost()
 
     def refresh_costs(self) -> None:
-        """The cost line written again (once the fast path is compiled: :func:`.run_controls.when_compiled`)."""
+        """The cost line written again (once the fast simulator is compiled: :func:`.run_controls.when_compiled`)."""
         self._show_cost()
 
     def _show_cost(self) -> None:
@@ -218,7 +218,7 @@ class AnalysisPanel(w.VBox):
             return
         if self._engine_first():
             self.cost.value = escape(gettext(
-                "The fast path is not compiled yet ({duration}, once, in the background): Run analysis answers at "
+                "The fast simulator is not compiled yet ({duration}, once, in the background): Run analysis answers at "
                 "once from the engine with {games} games a rule set, then the compiled games refine it.").format(
                 duration=plain_duration(compiling_seconds()),
                 games=plain_count(engine_first_games(self.position, self.policies, self.games.value))))

@@ -395,7 +395,7 @@ class BalancePanel(w.VBox):
         return (self.levels() or []) if any(t.name == "depth" for t in targets) else []
 
     def refresh_costs(self) -> None:
-        """The search's and the depth ladder's cost lines written again (once the fast path is compiled:
+        """The search's and the depth ladder's cost lines written again (once the fast simulator is compiled:
         :func:`.run_controls.when_compiled`)."""
         self.check()
         self.check_depth()
@@ -421,18 +421,18 @@ class BalancePanel(w.VBox):
         return True
 
     def _waits_words(self) -> str:
-        """While the fast path is still to compile: the search waits for it, and why (a few seconds of the engine's
+        """While the fast simulator is still to compile: the search waits for it, and why (a few seconds of the engine's
         games a candidate would decide no target), with the compiling's time; meanwhile the preset is measured
         against the targets at once, where the engine plays its games in seconds (no search level, no depth)."""
         if not needs_compiling():
             return ""
-        return " " + escape(gettext("The search waits for the fast path: a few seconds of the engine's games would "
+        return " " + escape(gettext("The search waits for the fast simulator: a few seconds of the engine's games would "
                                     "decide no candidate.") + " " + compiling_note() + (
             " " + gettext("Meanwhile Run search measures the preset against the targets, from the engine.")
             if self._measures_the_preset_first() else ""))
 
     def _measures_the_preset_first(self) -> bool:
-        """Whether Run search answers first with the preset measured by the engine (the fast path compiling)."""
+        """Whether Run search answers first with the preset measured by the engine (the fast simulator compiling)."""
         read = self.read()
         return read is not None and not self.ladder_for(read[1]) and engine_answers_first(self.policies)
 
@@ -441,13 +441,13 @@ class BalancePanel(w.VBox):
         return self.read(), self.policies, self.games.value, self.trials.value, self.seed.value
 
     def _measure_the_preset(self, space: Space, targets: list[Target], block: bool) -> None:
-        """The first answer while the fast path compiles: the preset's metrics by the engine in a few seconds, each
+        """The first answer while the fast simulator compiles: the preset's metrics by the engine in a few seconds, each
         target's verdict on them, then the search itself once the compiled games are ready."""
         start, policies, seed = Position.start(space.preset), self.policies, self.seed.value
         games = engine_first_games(start, policies, self.games.value)
         asked = self._search_settings()
         self.run_button.disabled = self.precise_button.disabled = True
-        self.controls.start(gettext("Measuring the preset while the fast path compiles..."), compile_first=False)
+        self.controls.start(gettext("Measuring the preset while the fast simulator compiles..."), compile_first=False)
 
         def work() -> None:
             try:
@@ -465,7 +465,7 @@ class BalancePanel(w.VBox):
                     estimate=plain_estimate(metrics[t.metric].value, metrics[t.metric].low, metrics[t.metric].high))
                     for t in targets if t.name in found]
                 return gettext("A first answer: the preset, {games} games by the engine: {verdicts}. The search runs "
-                               "once the fast path is ready.").format(games=plain_count(games),
+                               "once the fast simulator is ready.").format(games=plain_count(games),
                                                                       verdicts="; ".join(lines))
             self._finish(None, said)
             self.controls.refine_when_compiled(lambda: self.run(block=True), self._search_settings, asked)
@@ -678,7 +678,7 @@ class BalancePanel(w.VBox):
         return True
 
     def _first_deals(self, levels: list[str], rules: Rules) -> int:
-        """The deals a match the engine plays for the ladder's first answer while the fast path compiles
+        """The deals a match the engine plays for the ladder's first answer while the fast simulator compiles
         (:func:`.run_controls.engine_answers_first`), a few seconds over every match in both seats; 0 once it is
         compiled, or where a level waits for it (a search)."""
         if not engine_answers_first(levels):

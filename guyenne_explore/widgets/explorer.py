@@ -154,7 +154,7 @@ class Explorer(w.HBox):
         self.compiled_watch = when_compiled(guarded(self.analysis.controls.status)(self._compiled))
 
     def _compiled(self) -> None:
-        """The fast path compiled: the panels' cost lines no longer say it is to compile."""
+        """The fast simulator compiled: the panels' cost lines no longer say it is to compile."""
         for panel in (self.analysis, self.skill, self.balance):
             panel.refresh_costs()
 

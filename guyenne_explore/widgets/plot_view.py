@@ -51,7 +51,7 @@ def start_warm_up() -> None:
     """Once per process, in a background thread: what the first run would otherwise pay after computing.
 
     Called when a page first shows a view, so the page is up before this spends CPU: the
-    first figures' imports (:func:`..render.plots.warm_up`) and the fast path's compiled code,
+    first figures' imports (:func:`..render.plots.warm_up`) and the fast simulator's compiled code,
     loaded from numba's cache (never compiled here: that is setup's job, or the run's), here and in
     the shared pool's workers, which the skill levels' search games and the how-they-play runs spread
     over (a first run then pays neither their start nor their loading: about 4 s on two cores).

@@ -1,6 +1,6 @@
 """The controls of a run, shared by every panel that runs an analysis: the progress bar with its count and the time
 left, the Cancel button, the status line, the "run anyway" box of a run refused for its time, and the words of a
-run the engine answers first while the fast path compiles (its cost line, its note, its status).
+run the engine answers first while the fast simulator compiles (its cost line, its note, its status).
 
 The run itself happens in a background thread (:meth:`RunControls.launch`), so that Cancel (and the page) stays
 responsive in Jupyter and Voilà; ``block=True`` does the same work in the caller's thread for tests and scripts.
@@ -83,8 +83,8 @@ class RunControls:
         self.left = w.Label()  # the time left, from the pace of the games so far
         self.cancelled = False
         self._began = 0.0  # when the run's counted work started (after any compiling)
-        self._message = ""  # the run's status, once the fast path is prepared
-        self._prepare = False  # whether the run compiles the fast path first (see start)
+        self._message = ""  # the run's status, once the fast simulator is prepared
+        self._prepare = False  # whether the run compiles the fast simulator first (see start)
         self._drawn = 0.0  # when the bar was last moved: slow games report each one, fast ones are not redrawn each time
         # the run's parts in the order played, (games, rough seconds) each, where their games differ in cost (see
         # pace); and the part under way: its index, when and at which count it was first seen
@@ -119,7 +119,7 @@ class RunControls:
 
     def redraw(self) -> None:
         """After a language switch: the count beside the bar in the new language's words and digit grouping
-        ("1,200/1,200" stayed so in French until the next run); a bar that counts the fast path's parts has no words
+        ("1,200/1,200" stayed so in French until the next run); a bar that counts the fast simulator's parts has no words
         to change."""
         if self.progress.description != IDLE and not self._prepare:
             self.progress.description = count_words(self.progress.value, self.progress.max, self.counting)
@@ -165,7 +165,7 @@ class RunControls:
         self.progress.bar_style = ""
 
     def start(self, message: str, compile_first: bool = True, counting: str = GAMES) -> None:
-        """Open a run; says so first when the fast path still has to compile (no numba cache yet) and the run
+        """Open a run; says so first when the fast simulator still has to compile (no numba cache yet) and the run
         compiles it first (``compile_first``; a run the engine answers meanwhile, :func:`engine_answers_first`, does
         not wait for it: the compiling starts in a process of its own, and :meth:`refine_when_compiled` runs it
         again once it is over).  ``counting``: what the bar counts (:data:`GAMES`, :data:`STEPS`)."""
@@ -183,19 +183,19 @@ class RunControls:
             compile_in_background()
         if self._prepare:
             self._message = message
-            message = gettext("Preparing the fast path (first run only: {duration})... {message}").format(
+            message = gettext("Preparing the fast simulator (first run only: {duration})... {message}").format(
                 duration=plain_duration(compiling_seconds()), message=message)
         self.status.value = escape(message)
 
     def _compiling(self, step: Step, done: int, total: int) -> None:
-        """Says which part of the fast path compiles now, moves the bar by parts, and says the time left: this
+        """Says which part of the fast simulator compiles now, moves the bar by parts, and says the time left: this
         part's and the later parts' compiling (the pending parts, this one first)."""
         self.status.value = escape(preparing_message(step, done, total))
         self.progress.max, self.progress.value, self.progress.description = total, done - 1, f"{done - 1}/{total}"
         self.left.value = gettext("{duration} left").format(duration=plain_duration(compiling_seconds()))
 
     def _prepared(self, work: Any) -> Any:
-        """``work`` preceded, when the fast path still has to compile, by compiling it part by part
+        """``work`` preceded, when the fast simulator still has to compile, by compiling it part by part
         (one minute or so each, said in the status line), so no run stalls unexplained."""
         def run() -> None:
             if self._prepare:
@@ -211,7 +211,7 @@ class RunControls:
         return run
 
     def _await_compiling(self) -> None:
-        """Wait while another process compiles the fast path, saying so with the time its pending parts take.  Cancel
+        """Wait while another process compiles the fast simulator, saying so with the time its pending parts take.  Cancel
         then stops the run at its first count, once the compiling (which serves every later run) is over: the
         words say so, as a run cut here would compile the rest itself.  The bar fills by the compiling's seconds, as
         its parts are done."""
@@ -221,9 +221,9 @@ class RunControls:
             self.progress.max, self.progress.value = total, max(0, min(total, total - round(seconds)))
             left = plain_duration(seconds)
             self.status.value = escape(
-                gettext("Cancelling: the run stops once the fast path, compiling in the background, is ready "
+                gettext("Cancelling: the run stops once the fast simulator, compiling in the background, is ready "
                         "({duration} left).").format(duration=left) if self.cancelled else
-                gettext("The fast path is compiling in the background (first run only): {duration} left... "
+                gettext("The fast simulator is compiling in the background (first run only): {duration} left... "
                         "{message}").format(duration=left, message=self._message))
             self.left.value = gettext("{duration} left").format(duration=left)
             time.sleep(0.5)
@@ -264,8 +264,8 @@ class RunControls:
 
 
 def when_compiled(then: Callable[[], None], poll: float = 1.0) -> threading.Thread | None:
-    """Call ``then``, in a thread of its own, once the fast path that compiles in the background now is compiled: the
-    cost lines a panel wrote meanwhile ("the fast path is not compiled yet") are written again, where they stood until
+    """Call ``then``, in a thread of its own, once the fast simulator that compiles in the background now is compiled: the
+    cost lines a panel wrote meanwhile ("the fast simulator is not compiled yet") are written again, where they stood until
     a field changed.  None, and nothing called, where nothing compiles."""
     if not compiling_in_background():
         return None
@@ -282,7 +282,7 @@ def when_compiled(then: Callable[[], None], poll: float = 1.0) -> threading.Thre
 
 def engine_answers_first(policies: Iterable[str], method: str = "sample") -> bool:
     """Whether a panel's run of ``policies`` is answered first by the engine now (:func:`..analysis.engine_first`, told
-    whether the fast path is still to compile): fewer games at once, saying so (:func:`engine_first_note`), refined by
+    whether the fast simulator is still to compile): fewer games at once, saying so (:func:`engine_first_note`), refined by
     the compiled games once ready (:meth:`RunControls.refine_when_compiled`).  Every panel asks here."""
     return engine_first(policies, needs_compiling(), method)
 
@@ -290,19 +290,19 @@ def engine_answers_first(policies: Iterable[str], method: str = "sample") -> boo
 def engine_first_cost(button: str, games: int, seconds: float) -> str:
     """The cost line of a run the engine answers first (:func:`engine_answers_first`): the compiling under way, the
     ``games`` of the first answer and their ``seconds``, then the refining; ``button``: the run's button label."""
-    return ngettext("The fast path is not compiled yet ({compiling}, once, in the background): {button} answers at once "
+    return ngettext("The fast simulator is not compiled yet ({compiling}, once, in the background): {button} answers at once "
                     "from the engine with {games} game ({duration}), then the compiled games refine it.",
-                    "The fast path is not compiled yet ({compiling}, once, in the background): {button} answers at once "
+                    "The fast simulator is not compiled yet ({compiling}, once, in the background): {button} answers at once "
                     "from the engine with {games} games ({duration}), then the compiled games refine it.", games).format(
         compiling=plain_duration(compiling_seconds()), button=gettext(button), games=plain_count(games),
         duration=plain_duration(seconds))
 
 
 def engine_first_note(played: int, asked: int) -> str:
-    """What a run the engine answered while the fast path compiles says after its summary."""
-    return ngettext("The engine answered with {played} of the {count} game asked while the fast path compiles in "
+    """What a run the engine answered while the fast simulator compiles says after its summary."""
+    return ngettext("The engine answered with {played} of the {count} game asked while the fast simulator compiles in "
                     "the background; the compiled games refine it when ready.",
-                    "The engine answered with {played} of the {count} games asked while the fast path compiles in "
+                    "The engine answered with {played} of the {count} games asked while the fast simulator compiles in "
                     "the background; the compiled games refine it when ready.", asked).format(
         played=plain_count(played), count=plain_count(asked))
 

@@ -180,7 +180,7 @@ class SkillPanel(w.VBox):
         self._show()
 
     def refresh_costs(self) -> None:
-        """The cost lines written again, its sections' too (once the fast path is compiled:
+        """The cost lines written again, its sections' too (once the fast simulator is compiled:
         :func:`.run_controls.when_compiled`)."""
         self._show_cost()
         self.how_they_play.check()
@@ -220,7 +220,7 @@ class SkillPanel(w.VBox):
     @staticmethod
     def _first_games(p: Position, levels: list[str], games: dict[str, int], rule_sets: int) -> dict[str, int]:
         """The games a rule set of each level the engine answers first (:func:`.run_controls.engine_answers_first`),
-        sharing a few seconds over the levels and ``rule_sets``; none once the fast path is compiled (a search level
+        sharing a few seconds over the levels and ``rule_sets``; none once the fast simulator is compiled (a search level
         waits for the compiled games, the others are answered without it)."""
         first = [lv for lv in levels if engine_answers_first((lv, lv))]
         return {lv: engine_first_games(p, (lv, lv), games[lv], len(first) * rule_sets) for lv in first}
@@ -392,12 +392,12 @@ class SkillPanel(w.VBox):
 
 
 def _waiting_words(levels: list[str]) -> str:
-    """The levels left out of the engine's first answer (a search's kernels are the fast path's own), said beside it;
+    """The levels left out of the engine's first answer (a search's kernels are the fast simulator's own), said beside it;
     nothing when none is."""
     if not levels:
         return ""
-    return ngettext("{levels} waits for the fast path: it joins the answer when the compiled games refine it.",
-                    "{levels} wait for the fast path: they join the answer when the compiled games refine it.",
+    return ngettext("{levels} waits for the fast simulator: it joins the answer when the compiled games refine it.",
+                    "{levels} wait for the fast simulator: they join the answer when the compiled games refine it.",
                     len(levels)).format(levels=", ".join(level_name(lv) for lv in levels))
 
 

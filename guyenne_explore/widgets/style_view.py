@@ -193,7 +193,7 @@ class StyleSection(w.VBox):
         return True
 
     def _first_games(self, levels: list[str], chosen: list[tuple[str, Rules]]) -> int:
-        """The games a level the engine plays for its first answer while the fast path compiles
+        """The games a level the engine plays for its first answer while the fast simulator compiles
         (:func:`.run_controls.engine_answers_first`), a few seconds over every level and rule set; 0 once it is
         compiled, or where a level waits for it (a search)."""
         if not engine_answers_first(levels):

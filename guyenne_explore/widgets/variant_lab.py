@@ -376,7 +376,7 @@ class VariantLab(w.VBox):
     # ------------------------------------------------------------ runs
     def _settings(self, parts: int) -> dict[str, Any] | None:
         """The run's settings, or None (with the words in the status line) while Games or Seed cannot be read.  While
-        the fast path compiles the engine answers first (:func:`.run_controls.engine_answers_first`): fewer games,
+        the fast simulator compiles the engine answers first (:func:`.run_controls.engine_answers_first`): fewer games,
         a few seconds over the run's ``parts`` (rule sets), and ``fast`` False."""
         problems = unreadable(self.games, self.seed, self.search_budget)
         if problems:  # each also stands beside its box

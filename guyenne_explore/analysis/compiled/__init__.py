@@ -1,4 +1,4 @@
-"""The compiled fast path: games at kernel speed over count vectors (numba).
+"""The compiled fast simulator: games at kernel speed over count vectors (numba).
 
 :mod:`.loop` is the one game loop, each side deciding by its policy code (:mod:`.sides`: uniform, the
 heuristic, with the numbers the Python policies give); it plays by the rules primitives of

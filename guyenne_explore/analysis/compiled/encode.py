@@ -1,6 +1,6 @@
-"""Engine positions as the fast path's arrays, and the cases the fast path does not cover.
+"""Engine positions as the fast simulator's arrays, and the cases the fast simulator does not cover.
 
-The fast path plays games under the uniform policy from any point of a round, team sides and
+The fast simulator plays games under the uniform policy from any point of a round, team sides and
 the defender's concede choice included.  Whatever it does not model (stacked decks, other
 policies) is named by :func:`unsupported`, and the analysis then uses the engine: the
 answer is the same, only slower.

@@ -1,4 +1,4 @@
-"""The fast path's card choices, listed once per card set by the engine's own :class:`~guyenne_explore.engine.moves.Choice`.
+"""The fast simulator's card choices, listed once per card set by the engine's own :class:`~guyenne_explore.engine.moves.Choice`.
 
 A compiled game spends most of its time choosing: four placements a round and,
 under the advanced removals, the loser's pick after a neutral battle.  Instead
@@ -6,7 +6,7 @@ of sampling sub-multisets by rejection, the kernel looks the choice up: every
 multiset a hand (or a castle's placed cards) can be gets a code (its counts in
 mixed radix), and for each code the table lists the engine's legal moves.  A
 uniform choice is then one random index.  The legality is the engine's: the
-lists come from ``Choice.moves()``, so the fast path applies no card rule of its
+lists come from ``Choice.moves()``, so the fast simulator applies no card rule of its
 own here.
 
 Card sets so large that the tables would not fit (:data:`MAX_CODES`) get no

@@ -30,8 +30,8 @@ def _check(out: np.ndarray) -> None:
     bad = out[:, kn.OUT_ERROR]
     if bad.any():
         code = int(bad[bad != 0][0])
-        raise RuntimeError("the fast path met a decision without legal moves" if code == kn.ERR_NO_MOVE
-                           else "the fast path met a game longer than the rules allow")
+        raise RuntimeError("the fast simulator met a decision without legal moves" if code == kn.ERR_NO_MOVE
+                           else "the fast simulator met a game longer than the rules allow")
 
 
 #: the summary columns a :class:`Game` is made of (the others, decisions and errors, are the kernel's)

@@ -37,7 +37,7 @@ classic2021's improved weights 0.995 over 200 games), at about 10 to 45 ms a dec
 information-set MCTS (Cowling, Powley and Whitehouse 2012; OpenSpiel's ``ISMCTSBot``)
 as before, ``strong`` (the Python policy) now its order of moves, its model of the opponent and,
 where the compiled loop plays from a leaf, its rollouts; elsewhere the rollouts are uniform
-(compiled where the fast path plays them, else the engine's loop: the Python policy plays a few
+(compiled where the fast simulator plays them, else the engine's loop: the Python policy plays a few
 dozen games a second, too slow for a rollout).  A world is a determinisation, a node an information
 set of the searcher (keyed by its :class:`~guyenne_explore.engine.SideView`, the engine's frozen value of what it
 knows: a team member's node holds its own hand,
@@ -113,7 +113,7 @@ def _rollouts(q: Position, side: int, count: int, seed: int, start: int, rollout
     ``rollout`` (a compiled side: ``strong``, the heuristic), compiled
     (:mod:`..compiled.rollout`).
     Where the compiled loop does not play them (stacked decks, card sets too large for its
-    tables) the games are uniform, compiled where the fast path plays them, else in the engine's loop:
+    tables) the games are uniform, compiled where the fast simulator plays them, else in the engine's loop:
     the Python policies play a few dozen games a second, too slow for a rollout."""
     if q.is_over:
         return count * side_score(q.result().winner, side)

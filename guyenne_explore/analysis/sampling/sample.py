@@ -92,7 +92,7 @@ def play_games(p: Position, policy_names: tuple[str, str], games: int, seed: int
     :func:`.api.execute` carries out without deciding again), or, when None, the compiled game loop
     where it plays these games (:func:`.planning.sampler_for`).
 
-    The fast path and the engine play the same game distribution from their own
+    The fast simulator and the engine play the same game distribution from their own
     seeded streams, so a seed gives reproducible games on each path, not the same
     games on both.
     """

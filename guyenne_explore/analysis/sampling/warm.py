@@ -1,4 +1,4 @@
-"""Compile the fast path once, into numba's on-disk cache, so that no analysis waits for it.
+"""Compile the fast simulator once, into numba's on-disk cache, so that no analysis waits for it.
 
 Every kernel is ``@njit(cache=True)``: compiled the first time it runs (about four minutes of CPU in all,
 most of it the game loop, with the uniform games) and cached beside its module
@@ -258,7 +258,7 @@ def pending(games: frozenset[str] = EVERY_GAME) -> list[Step]:
 
 
 def needs_compiling(games: frozenset[str] = EVERY_GAME) -> bool:
-    """True when some step of the fast path serving ``games`` is neither compiled in this process nor cached."""
+    """True when some step of the fast simulator serving ``games`` is neither compiled in this process nor cached."""
     return bool(pending(games))
 
 
@@ -268,16 +268,16 @@ def compiling_seconds() -> float:
 
 
 def compiling_note() -> str:
-    """What a cost said before a run leaves out while the fast path is still to compile (empty once it is
+    """What a cost said before a run leaves out while the fast simulator is still to compile (empty once it is
     compiled or cached): the first run compiles it, part by part, before its games."""
     seconds = compiling_seconds()
-    return gettext("The first run prepares the fast path first: {duration}, once.").format(
+    return gettext("The first run prepares the fast simulator first: {duration}, once.").format(
         duration=plain_duration(seconds)) if seconds else ""
 
 
 def preparing_message(step: Step, done: int, total: int) -> str:
     """What the panels show while ``step`` compiles: the step, which of how many, and about how long it takes."""
-    return gettext("Preparing the fast path: compiling {what} ({done} of {total}, first run only, "
+    return gettext("Preparing the fast simulator: compiling {what} ({done} of {total}, first run only, "
                    "{duration})...").format(what=gettext(step.what), done=done, total=total,
                                                   duration=plain_duration(step.seconds))
 
@@ -294,7 +294,7 @@ def prepare(progress: Callable[[Step, int, int], object] | None = None, games: f
     return time.perf_counter() - start
 
 
-#: the process compiling the fast path for this one while its runs are answered by the engine (None: none started)
+#: the process compiling the fast simulator for this one while its runs are answered by the engine (None: none started)
 _background: subprocess.Popen[bytes] | None = None
 
 
@@ -332,7 +332,7 @@ def compile_in_background() -> None:
 
 
 def compiling_in_background() -> bool:
-    """Whether a process compiles the fast path now: this process's background step, or any process holding
+    """Whether a process compiles the fast simulator now: this process's background step, or any process holding
     :func:`lock_file` (asked without waiting)."""
     if _background is not None and _background.poll() is None:
         return True
@@ -364,7 +364,7 @@ def warm_workers(pool: Executor, workers: int) -> None:
 
 
 def warm(games: int = 8) -> float:
-    """Compile what is pending, then run the fast path once under every preset it serves (the
+    """Compile what is pending, then run the fast simulator once under every preset it serves (the
     uniform and the heuristic games); returns the seconds it took."""
     from ...engine import PRESETS, Position
     from ..compiled import heuristic_kernel as heuristic
@@ -387,7 +387,7 @@ def warm(games: int = 8) -> float:
 if __name__ == "__main__":
     with compiling_lock():  # a kernel's runs wait for it (or play by the engine) rather than compile beside it
         if needs_compiling(EVERY_STEP) or "--force" in sys.argv:
-            print("Compiling the fast path once (numba, cached for later runs)...", flush=True)
+            print("Compiling the fast simulator once (numba, cached for later runs)...", flush=True)
             print(f"  done in {warm():.0f} s")
         else:
-            print("The fast path is already compiled (numba cache).")
+            print("The fast simulator is already compiled (numba cache).")

@@ -203,7 +203,7 @@ def play_seats(rules: Rules, weaker: str, stronger: str, games: int, seed: int,
                fast: bool = True) -> tuple[list[Game], list[Game]]:
     """The same ``games`` seeded deals twice: the stronger level English, then French.  ``on_games(done)``
     counts the two halves' games together and stops the match by returning False; ``fast=False``: the engine
-    plays them (as while the fast path compiles)."""
+    plays them (as while the fast simulator compiles)."""
     start = Position.start(rules)
     halves: list[list[Game]] = []
     for policies in ((stronger, weaker), (weaker, stronger)):
@@ -223,7 +223,7 @@ def skill_depth(rules: Rules, levels: Sequence[str] | None = None, games: int = 
     match (a tenth where a search plays), each in both seats.  ``on_games(done, total)`` counts the whole run's
     games and cancels it by returning False (:class:`..cancel.Cancelled`).  Refused (:class:`..limits.TooLong`)
     where the ladder's cost (:func:`ladder_cost`, on one core) is past :data:`..limits.RUN_SECONDS`, unless
-    ``force``; ``fast=False``: the engine plays every game (the first answer while the fast path compiles)."""
+    ``force``; ``fast=False``: the engine plays every game (the first answer while the fast simulator compiles)."""
     levels = check_ladder(default_ladder() if levels is None else levels)
     costs = ladder_cost(levels, games, rules)
     total = sum(n for _w, _s, n, _t in costs)

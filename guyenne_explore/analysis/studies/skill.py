@@ -220,7 +220,7 @@ def skill_levels(start: Position, rule_sets: Sequence[Rules], labels: Sequence[s
     (:func:`skill_cost`, the engine's spread over the ``cores`` the executor has) would take more than
     :data:`.limits.RUN_SECONDS` is refused (:class:`.limits.TooLong`) unless ``force``: the time the panel's cost
     line says (read on one core, a run said to take 20 minutes was refused as taking 40).  ``fast=False``: the
-    engine plays every game (the first answer while the fast path compiles, :func:`..planning.engine_first`).
+    engine plays every game (the first answer while the fast simulator compiles, :func:`..planning.engine_first`).
     """
     each = {level: games[level] if isinstance(games, dict) else games for level in levels}
     costs = skill_cost(start, rule_sets, each, cores if executor is not None else 1, fast)

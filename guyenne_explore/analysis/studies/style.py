@@ -525,7 +525,7 @@ def level_records(start: Position, level: str, games: int, seed: int,
                   on_game: Callable[[int], "bool | None"] | None = None, fast: bool = True) -> Iterator[GameRecord]:
     """The level's ``games`` games against itself as engine records, in order: game ``i`` of batch ``seed``.
     ``on_game(done)`` after each (and, for the engine's games, within a game) cancels by returning False;
-    ``fast=False``: the engine plays them (as while the fast path compiles)."""
+    ``fast=False``: the engine plays them (as while the fast simulator compiles)."""
     if fast and capabilities(start, (level, level)).compiled:
         sides = compiled_sides((level, level), start.rules)  # strong: the weights for these rules
         for i in range(games):

@@ -258,7 +258,7 @@ def analyse_rule_sets(p: Position, rule_sets: Sequence[Rules], *, labels: Sequen
                       executor: Executor | None = None, force: bool = False, cores: int = 1,
                       fast: bool = True) -> list[Run]:
     """Analyse ``p`` under each rule set with the same policies and seed (``fast=False``: the engine answers, as
-    while the fast path compiles).
+    while the fast simulator compiles).
 
     ``progress(done, total)`` counts games over the whole run (an exact run counts
     as its share once done) and cancels it by returning False (exact.Cancelled is
@@ -319,7 +319,7 @@ def sweep(p: Position, rules: Rules, parameter: str, values: Sequence[Any], metr
     A value the rules refuse (RulesError) or the position cannot be read under
     gives a point with the engine's problems and no metric.  Its games, all values together, are refused past
     :data:`.limits.RUN_SECONDS` unless ``force`` (:func:`analyse_rule_sets`; ``fast=False``: the engine answers, as
-    while the fast path compiles).
+    while the fast simulator compiles).
     """
     points: list[SweepPoint] = []
     valid: list[tuple[Any, Rules]] = []
