@@ -53,6 +53,8 @@ def test_train_runs_the_iterations_its_cost_showed_at_the_pace_it_showed(stand_i
     training.train(block=True)
     assert stand_in == [(4, 30.0)]  # not a second measure's 99 s
     assert "cancelled after 3 iterations" in training.controls.status.value
+    bar = training.controls.progress  # at what the run keeps, 3 of its 4 iterations' games
+    assert (bar.value, bar.max, bar.description) == (600_000, 800_000, "600,000/800,000 games")
     assert "A cancelled run of 3 iterations is kept for this variant: Train continues it." in training.cost.value
     # what is left, at the pace measured once: a cost that changed at each showing told nothing (a Cancel, a language
     # switch; 5 to 15 minutes for one variant on a loaded machine)
@@ -135,6 +137,22 @@ def test_weights_trained_by_an_earlier_version_are_said_as_it_trained_them():
     now = StrongTraining._record({"method": "natural", "iterations": 1, "seed": 1, "league_score": 0.9,
                                   "league": list(nt.LEAGUE_NAMES)})
     assert "1 iteration of" in now and "the heuristic and the counters)" in now
+
+
+def test_a_training_cancelled_in_its_first_iteration_empties_its_bar(stand_in, monkeypatch):
+    """Nothing is kept, so the bar shows no count: it stayed at the games played when Cancel was pressed."""
+    training = StrongTraining()
+    training.show(TINY, True)
+
+    def natural(*args, progress, **kwargs):
+        progress(SimpleNamespace(iteration=0, game=40_000, seconds=5.0, seconds_left=20.0))
+        return SimpleNamespace(cancelled=True)
+
+    monkeypatch.setattr(module, "natural", natural)
+    training.train(block=True)
+    bar = training.controls.progress
+    assert "Training cancelled during its first iteration" in training.controls.status.value
+    assert bar.value == 0 and bar.description.strip() == "" and training.controls.left.value == ""
 
 
 def test_the_variant_lab_runs_nothing_else_while_strong_trains(stand_in, monkeypatch):

@@ -151,6 +151,15 @@ class RunControls:
         later = sum(part_seconds for _games, part_seconds in self._parts[index + 1:])
         return gettext("{duration} left").format(duration=plain_duration(current + later))
 
+    def rewind(self, kept: int, total: int) -> None:
+        """After Cancel, the bar at what the run keeps (``kept`` of ``total``), not at where it was stopped: a training
+        cancelled in its first iteration keeps nothing, and its bar at "40,000/800,000 games" said otherwise."""
+        if kept <= 0:
+            self.reset()
+            return
+        self.progress.max, self.progress.value = max(total, 1), min(kept, max(total, 1))
+        self.progress.description = count_words(kept, total, self.counting)
+
     def pace(self, parts: list[tuple[int, float]]) -> None:
         """The run's parts in the order it plays them, each its games and their rough seconds (the cost said
         before the run), for the time left; called after :meth:`start`."""

@@ -223,6 +223,7 @@ class StrongTraining:
                 return
             if result.cancelled:
                 count = NaturalRun.read(state).iteration if state.exists() else 0
+                self.controls.rewind((count - done) * self.games, total)  # the bar says what Train continues from
                 self._done(False, lambda: ngettext("Training cancelled after {count} iteration: Train continues it.",
                                                    "Training cancelled after {count} iterations: Train continues it.",
                                                    count).format(count=count) if count else gettext(
