@@ -138,8 +138,15 @@ def test_the_tab_builds_the_variants_rulebook_and_shows_its_diff():
     variant: list[Rules | None] = [Rules.preset("base", hand_size=7)]
     panel = RulebookPanel(variant=lambda: variant[0])
     panel.show()
-    assert "drawing-refill" in panel.diff.value and "setup-deal" in panel.diff.value
+    # each changed example by its caption, never by the file's id for it ("setup-deal")
+    assert "data-example='drawing-refill'" in panel.diff.value and "data-example='setup-deal'" in panel.diff.value
+    assert not re.search(r">[^<]*\b(drawing-refill|setup-deal)\b", panel.diff.value), panel.diff.value
+    from html import escape
+
+    from guyenne_explore.analysis.rulebook import example
+    assert escape(example("drawing-refill").caption["en"]) in panel.diff.value
     assert "<svg" in panel.page.value and not panel.pdf_button.disabled
+    assert "rb-diff" not in panel.page.value  # the diff once, above the page
     variant[0] = None  # the lab's values have problems: named beside the choice, nothing built
     panel.show()
     assert "variant lab" in panel.problems.value and panel.pdf_button.disabled and panel.page.value == ""

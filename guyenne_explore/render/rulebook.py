@@ -46,9 +46,11 @@ def _title(rb: Rulebook) -> str:
 
 
 def _diff_lines(rb: Rulebook) -> list[tuple[str, str, str, str]]:
-    """The diff as rows: section title, example id, verdict before, verdict after."""
+    """The diff as rows: section title, the example by its caption (its id, "drawing-refill", is the file's name for
+    it, no reader's), verdict before, verdict after."""
     titles = {s.id: s.title for s in rb.sections}
-    return [(titles[d.section], d.example, d.before.words(rb.lang), d.after.words(rb.lang)) for d in rb.diff]
+    return [(titles[d.section], d.after.example.caption[rb.lang], d.before.words(rb.lang), d.after.words(rb.lang))
+            for d in rb.diff]
 
 
 def diff_heading(rb: Rulebook) -> str:

@@ -93,7 +93,11 @@ class RulebookPanel(w.VBox):
             return
         self.diff.value = _diff_html(self.book)
         page = rulebook_html(self.book)
-        self.page.value = page[page.index("<body>") + 6:page.rindex("</body>")]
+        # the page's body without its own diff section: the diff is shown above it once (twice, "Every example holds
+        # as under advanced." read as a status line and again as a heading)
+        body = page[page.index("<body>") + 6:page.rindex("</body>")]
+        start = body.index("<section class='rb-diff-section'>")
+        self.page.value = body[:start] + body[body.index("</section>", start) + len("</section>"):]
 
     def offer(self, fmt: str) -> None:
         """Hand the rulebook shown to the browser as ``guyenne-rulebook.html`` or ``.pdf``."""
@@ -115,7 +119,8 @@ def _diff_html(book: Rulebook) -> str:
     lang = book.lang
     titles = {s.id: s.title for s in book.sections}
     rows = "".join(f"<li data-section='{d.section}' data-example='{d.example}'><b>{escape(titles[d.section])}</b>, "
-                   f"{escape(d.example)}: {escape(d.before.words(lang))} → {escape(d.after.words(lang))}</li>"
+                   f"{escape(d.after.example.caption[lang])}: {escape(d.before.words(lang))} → "
+                   f"{escape(d.after.words(lang))}</li>"
                    for d in book.diff)
     return f"<h4>{escape(diff_heading(book))}</h4>" + (f"<ul>{rows}</ul>" if rows else "")
 
