@@ -57,3 +57,12 @@ def as_from_a_terminal() -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@pytest.fixture(autouse=True)
+def _own_user_folders(monkeypatch, tmp_path_factory):
+    """Every test keeps played games and trained weights in folders of its own, never the user's: a game played
+    in the app on this machine showed up in a test's list of stored games (and a weights file trained there would be
+    offered to the panels under test)."""
+    monkeypatch.setenv("GUYENNE_GAMES", str(tmp_path_factory.mktemp("games")))
+    monkeypatch.setenv("GUYENNE_CACHE", str(tmp_path_factory.mktemp("cache")))

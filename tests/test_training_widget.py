@@ -139,6 +139,19 @@ def test_weights_trained_by_an_earlier_version_are_said_as_it_trained_them():
     assert "1 iteration of" in now and "the heuristic and the counters)" in now
 
 
+def test_the_cost_says_it_is_being_measured_while_the_pace_is_timed(monkeypatch, tmp_path):
+    """The pace is timed on games when the option is chosen: meanwhile the line says so (it stayed empty for
+    seconds beside the Train button), then gives the cost."""
+    monkeypatch.setenv("GUYENNE_CACHE", str(tmp_path))
+    monkeypatch.setattr(module, "_PACES", {})
+    training = StrongTraining()
+    seen: list[str] = []
+    monkeypatch.setattr(module, "natural_iteration_seconds", lambda *a, **k: seen.append(training.cost.value) or 30.0)
+    training.show(TINY, True)
+    assert len(seen) == 1 and "Measuring how fast the training runs here" in seen[0]
+    assert "takes about 2 minutes on one core" in training.cost.value and "Measuring" not in training.cost.value
+
+
 def test_a_training_cancelled_in_its_first_iteration_empties_its_bar(stand_in, monkeypatch):
     """Nothing is kept, so the bar shows no count: it stayed at the games played when Cancel was pressed."""
     training = StrongTraining()

@@ -139,6 +139,9 @@ class StrongTraining:
                 saved = ngettext("A cancelled run of {count} iteration is kept for this variant: Train continues it. ",
                                  "A cancelled run of {count} iterations is kept for this variant: Train continues it. ",
                                  done).format(count=done)
+        if (self.rules, self.games) not in _PACES:  # the pace is timed on games now: a few seconds with no cost shown
+            self.cost.value = escape(shipped + saved + gettext("Measuring how fast the training runs here (a few "
+                                                               "seconds)..."))
         pace = self.promised = self.estimate()
         self.cost.value = escape(shipped + saved + ngettext(
             "Training strong for this variant takes {duration} on one core: {iterations} iteration of {games} of its "
