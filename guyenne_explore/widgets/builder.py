@@ -83,7 +83,7 @@ class Builder(PositionForm):
         self.notation_text = w.Text(placeholder="one-line notation", layout=w.Layout(flex="1 1 auto"))
         self.notation_message = w.HTML()
         # width auto: it fills the panel within its margins (at 100% it overflowed the builder's box by them)
-        self.json_text = w.Textarea(placeholder="position JSON (RULES.md section 10)",
+        self.json_text = w.Textarea(placeholder="position JSON, as Show JSON writes it",
                                     layout=w.Layout(width="auto", height="90px"))
         self.json_message = w.HTML()
         self.save_message = w.HTML()

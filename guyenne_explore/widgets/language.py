@@ -80,7 +80,7 @@ LABELS = (
     N_("fill the form with what the refused load holds, problems beside fields"), N_("start from"), N_("opening"),
     N_("rulebook example"), N_("random mid-game"), N_("seed"), N_("Start"), N_("<h4>Load and save</h4>"),
     N_("Upload position (JSON or notation)"), N_("one-line notation"), N_("Load notation"),
-    N_("position JSON (RULES.md section 10)"), N_("Load JSON"), N_("Show JSON"), N_("Download JSON"),
+    N_("position JSON, as Show JSON writes it"), N_("Load JSON"), N_("Show JSON"), N_("Download JSON"),
     N_("Download notation"), N_("<h4>Rules</h4>"), N_("rules preset"), N_("removal"), N_("scoring"),
     N_("exhaustion limit L"), N_("reshuffle"), N_("adjacency"), N_("card counts"), N_("hero"), N_("hand size"),
     N_("castles"), N_("max at a castle"), N_("setup discard"), N_("first side"), N_("concede as decision"),
