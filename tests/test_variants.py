@@ -210,8 +210,12 @@ def test_the_default_sweep_plays_every_value_and_names_the_parameter_as_the_form
     preset, *others = lab.points
     far = max(others, key=lambda pt: abs(pt.metric.value - preset.metric.value))
     assert said(lab.headline) == (
-        f"English advantage (a draw a half): {shown(preset.metric)} at hand size = 6 (the preset); the largest change "
+        f"Advantage (English): {shown(preset.metric)} at hand size = 6 (the preset); the largest change "
         f"is at hand size = {far.value}: {shown(far.metric)}, a difference of {signed(metric_difference(far.metric, preset.metric))}")
+    # each metric by the results table's name for it (the menu said "Draw rate" where the table says "Drawishness")
+    metrics = dict(zip(lab.sweep_metric._options_values, lab.sweep_metric._options_labels))
+    assert metrics["Draw rate"] == "Drawishness" and metrics["English advantage (a draw a half)"] == "Advantage (English)"
+    assert set(metrics.values()) <= {m.label() for m in lab.results["hand size = 6"].metrics()}
     labels = dict(zip(lab.sweep_parameter._options_values, lab.sweep_parameter._options_labels))
     assert labels["max_at_castle"] == "max at a castle" and labels["count:3"] == "3 cards"
     assert not any("_" in label or ":" in label for label in labels.values())

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from ..analysis import AnalysisResult, Metric, level_name
 from ..analysis.studies.skill import FEW_GAMES, SkillTable
-from ..analysis.studies.variants import SweepPoint, first_player_advantage, metric_difference, sweep_label
+from ..analysis.studies.variants import SWEEP_METRICS, SweepPoint, first_player_advantage, metric_difference, sweep_label
 from ..i18n import capitalised, gettext, ngettext, plain_count, side_title
 from ..engine import Rules
 from .plots import _cell
@@ -104,7 +104,7 @@ def sweep_headline(points: Sequence[SweepPoint], parameter: str, metric: str, pr
     named = sweep_label(parameter, reference.value)
     if reference.run.rules == preset:
         named = gettext("{value} (the preset)").format(value=named)
-    shown = gettext(metric)
+    shown = Metric.label_of(SWEEP_METRICS.get(metric, metric))  # the results table's name for it
     others = [(pt, metric_difference(pt.metric, reference.metric)) for pt in played if pt is not reference
               and pt.metric is not None]
     if not others:

@@ -24,8 +24,8 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.subplots import make_subplots
 
-from ..analysis import AnalysisResult, level_name
-from ..analysis.studies.variants import SweepPoint, choice_label, parameter_label, result_metrics
+from ..analysis import AnalysisResult, Metric, level_name
+from ..analysis.studies.variants import SWEEP_METRICS, SweepPoint, choice_label, parameter_label, result_metrics
 from ..i18n import gettext, number_separators, plain_count, plain_estimate, side_title, translator
 from .colors import ENGLISH_COLOR, FRENCH_COLOR, NEUTRAL_COLOR
 
@@ -162,7 +162,7 @@ def sweep_figure(points: Sequence[SweepPoint], parameter: str, metric: str, lang
              if has_ci else None)
     named = parameter_label(parameter, lang)  # "hand size", as the forms name it
     _ = translator(lang).gettext
-    shown = _(metric)
+    shown = Metric.label_of(SWEEP_METRICS.get(metric, metric), lang)  # the results table's name for it
     fig = go.Figure(go.Scatter(x=[choice_label(pt.value, lang) for pt in good], y=ys, mode="lines+markers", name=shown,
                                marker={"color": NEUTRAL_COLOR, "size": 9}, line={"color": NEUTRAL_COLOR},
                                error_y=error, hovertemplate=f"{named} = %{{x}}<br>{shown}: %{{y:.3f}}<extra></extra>"))

@@ -114,8 +114,6 @@ LABELS = (
     N_("<b>Variant</b>: a preset and any parameter changed"), N_("preset"),
     N_("English players"), N_("French players"), N_("Search rollouts"),
     N_("sweep"), N_("from"), N_("to"), N_("metric"), N_("Compare with preset"), N_("Run sweep"),
-    N_("English advantage (a draw a half)"), N_("French advantage (a draw a half)"), N_("Draw rate"), N_("Mean rounds"),
-    N_("Score difference (English - French)"), N_("Balance"), N_("Sweep rate (every castle)"),
     # skill levels
     N_("Skill levels"), N_("<b>Skill levels</b> (both sides at each level)"),
     N_("uniform (random legal moves)"), N_("search (built on strong)"), N_("CSV (every metric)"),

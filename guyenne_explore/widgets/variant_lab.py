@@ -15,7 +15,7 @@ from typing import Any, Callable, Literal
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from ..analysis import POLICIES, AnalysisResult, Cancelled, PolicySpec, TooLong, level_name, to_saved
+from ..analysis import POLICIES, AnalysisResult, Cancelled, Metric, PolicySpec, TooLong, level_name, to_saved
 from ..analysis.planning import engine_first_games
 from ..analysis.studies.variants import (SWEEPABLE, SWEEP_METRICS, Run, SweepPoint, analyse_rule_sets, changes,
                                          choice_label, parameter_label, sweep, sweep_label, swept_change, swept_value)
@@ -84,8 +84,10 @@ class VariantLab(w.VBox):
                                                        description="sweep"), parameter_label)
         self.sweep_from = NumberField("from", 6, 0, 999_999_999)  # set from the rules by _sweep_range
         self.sweep_to = NumberField("to", 8, 0, 999_999_999)
-        self.sweep_metric = w.Dropdown(options=list(SWEEP_METRICS), description="metric",
-                                       layout=w.Layout(width="360px"))
+        # each metric by the name the results table gives it ("Drawishness", not "Draw rate": two names for one measure)
+        self.sweep_metric = name_options(w.Dropdown(options=list(SWEEP_METRICS), description="metric",
+                                                    layout=w.Layout(width="360px")),
+                                         lambda key, lang: Metric.label_of(SWEEP_METRICS[key], lang))
         self.sweep_button = w.Button(description="Run sweep", button_style="primary", icon="line-chart")
         self.controls = RunControls()
         self.problems = w.HTML()
