@@ -263,7 +263,18 @@ def test_the_depth_section_shows_the_chain_each_pair_and_the_luck_share(english)
     assert "skill chain:" in shown and "luck share" in shown and "the weaker level wins" in shown
     assert shown.count("<tr>") == 2 and "[" in shown  # the head and the one pair, values with intervals
     panel.ladder.value = "uniform,nobody"
-    assert "unknown policy 'nobody'" in html.unescape(panel.ladder_message.value) and panel.depth_button.disabled
+    assert "unknown level 'nobody'" in html.unescape(panel.ladder_message.value) and panel.depth_button.disabled
+    # every level refused is named at once, each once (only the first was, and the next check named the next)
+    panel.ladder.value = "wizard,uniform,../../etc/passwd,wizard"
+    said = html.unescape(panel.ladder_message.value)
+    assert "unknown level 'wizard'" in said and "unknown level '../../etc/passwd'" in said
+    assert said.count("unknown level 'wizard'") == 1 and panel.depth_button.disabled
+    set_language("fr")
+    try:  # the names a French page shows read as the levels, as in the skill levels tab
+        panel.ladder.value = "uniforme,heuristique"
+        assert panel.levels() == ["uniform", "heuristic"] and panel.ladder_message.value == ""
+    finally:
+        set_language("en")
 
 
 def test_the_report_button_downloads_one_page_in_the_tabs_language_and_the_csv_has_the_front(english):

@@ -135,7 +135,7 @@ def test_a_folder_is_refused_by_name(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("policies,words", [
-    ("nope", "unknown policy 'nope'"),
+    ("nope", "unknown level 'nope'"),
     ("uniform,search:0", "the search budget in 'search:0'"),
     ("heuristic, search:x", "the search budget in 'search:x'"),
 ])
@@ -221,7 +221,7 @@ def test_skill_reads_rules_json_as_every_command_does(capsys):
     (["--rules", " , "], "--rules names no rule set"),
     (["--levels", ""], "--levels names no level"),
     (["--levels", ","], "--levels names no level"),
-    (["--levels", "uniform,nope"], "unknown policy 'nope'"),
+    (["--levels", "uniform,nope"], "unknown level 'nope'"),
     (["--workers", "-1"], "--workers must be at least 1, not -1"),
 ])
 def test_skill_names_an_empty_or_bad_list(capsys, args, words):

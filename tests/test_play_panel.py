@@ -201,7 +201,7 @@ def test_a_bots_game_steps_forward_and_back_and_is_kept_when_over(tmp_path):
     assert not list(tmp_path.glob("*.jsonl")) and len(list(tmp_path.glob("*.json"))) == 1
 
 
-@pytest.mark.parametrize("level, words", [("strong@/etc/hostname", "strong@NAME"), ("nosuch", "unknown policy")])
+@pytest.mark.parametrize("level, words", [("strong@/etc/hostname", "strong@NAME"), ("nosuch", "unknown level")])
 def test_a_bad_bot_level_is_refused_naming_it(tmp_path, level, words):
     panel = PlayPanel(folder=tmp_path)
     panel.source.value = "base"

@@ -305,7 +305,7 @@ def test_skill_command_prints_levels_and_changes():
     assert " of 160 games" in r.stderr
     bad = subprocess.run([sys.executable, "-m", "guyenne_explore", "skill", "--levels", "uniform,expert"],
                          capture_output=True, text=True)
-    assert bad.returncode != 0 and "unknown policy 'expert'" in bad.stderr + bad.stdout
+    assert bad.returncode != 0 and "unknown level 'expert'" in bad.stderr + bad.stdout
 
 
 def test_command_line_on_a_dask_scheduler_gives_the_same_games():

@@ -46,13 +46,13 @@ def test_each_form_of_a_level_reads_as_its_parts(text, spec):
 
 
 @pytest.mark.parametrize("text, words", [
-    ("nope", "unknown policy 'nope': choose one of uniform, heuristic, strong-linear, strong, search, reader"),
-    ("persona", "unknown policy 'persona'"),
-    ("uniform:3", "unknown policy 'uniform:3'"),
-    ("search@x", "unknown policy 'search@x'"),
-    ("Uniform", "unknown policy 'Uniform'"),
-    (" uniform", "unknown policy ' uniform'"),
-    ("", "unknown policy ''"),
+    ("nope", "unknown level 'nope': choose one of uniform, heuristic, strong-linear, strong, search (the search with a"),
+    ("persona", "unknown level 'persona'"),
+    ("uniform:3", "unknown level 'uniform:3'"),
+    ("search@x", "unknown level 'search@x'"),
+    ("Uniform", "unknown level 'Uniform'"),
+    (" uniform", "unknown level ' uniform'"),
+    ("", "unknown level ''"),
     ("strong@", "'strong@': give the weights file after the at sign, strong@FILE"),
     ("persona@", "'persona@': give the weights file after the at sign, persona@FILE"),
     ("search:", "the search budget in 'search:' is empty: type a whole number"),
@@ -78,7 +78,7 @@ def test_any_text_is_a_level_or_refused_in_words_that_quote_it(text):
     except NumberError as exc:  # a budget's form or bound: the field names the text
         assert repr(text) in exc.field
     except ValueError as exc:
-        assert str(exc).startswith((f"unknown policy {text!r}", f"{text!r}: give the weights file"))
+        assert str(exc).startswith((f"unknown level {text!r}", f"{text!r}: give the weights file"))
     else:
         assert PolicySpec.parse(str(spec)) == spec
 

@@ -642,18 +642,11 @@ class BalancePanel(w.VBox):
     def levels(self) -> list[str] | None:
         """The ladder's levels, weakest first, as the analysis plays them (``strong@NAME`` resolved to the session's
         weights of that name), or None with the problem beside the field."""
-        typed = [x.strip() for x in self.ladder.value.split(",") if x.strip()]
-        try:
-            levels = [self.weights.resolve(level) for level in typed]
-            for level in levels:
-                PolicySpec.parse(level).policy()
-            if len(levels) < 2:
-                raise ValueError(gettext("a ladder needs at least two levels, weakest first (uniform,heuristic)"))
-        except ValueError as exc:
-            self.ladder_message.value = messages_html([str(exc)])
-            return None
-        self.ladder_message.value = ""
-        return levels
+        levels, problems = self.weights.levels(self.ladder.value)  # French names too, as the skill tab reads them
+        if not problems and len(levels) < 2:
+            problems = [gettext("a ladder needs at least two levels, weakest first (uniform,heuristic)")]
+        self.ladder_message.value = messages_html(problems) if problems else ""
+        return None if problems else levels
 
     def check_depth(self) -> bool:
         """Read the ladder and the games, say the cost of each match; whether the depth can be measured."""

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..analysis import PolicySpec
+from ..analysis.studies.skill import typed_level
 from ..analysis.training import MAX_WEIGHTS_BYTES, model_from_text
 from ..i18n import N_, gettext
 from .files import Upload
@@ -55,6 +56,22 @@ class SessionWeights:
             raise ValueError(gettext("strong@NAME takes the name of weights trained or uploaded in this session: "
                                      "{names}").format(names=self._offered()))
         return str(replace(spec, weights=str(file)))
+
+    def levels(self, text: str) -> tuple[list[str], list[str]]:
+        """A levels field's comma-separated ``text`` as the analysis plays it (each level by its name in the page's
+        language too, :func:`typed_level`, then :meth:`resolve`d and checked to play), and the problem of every level
+        refused, each once: a list told only its first bad level, and the next Run told the next."""
+        levels: list[str] = []
+        problems: list[str] = []
+        for typed in (typed_level(x) for x in text.split(",") if x.strip()):
+            try:
+                level = self.resolve(typed)
+                PolicySpec.parse(level).policy()
+            except ValueError as exc:
+                problems.append(str(exc))
+            else:
+                levels.append(level)
+        return levels, list(dict.fromkeys(problems))
 
     def typed(self, level: str) -> str:
         """The inverse of :meth:`resolve`: the name a resolved level was typed as (exports never name a path)."""

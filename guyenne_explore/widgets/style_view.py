@@ -20,7 +20,7 @@ import ipywidgets as w
 from ..analysis import Cancelled, PolicySpec, TooLong, level_name, to_saved
 from ..analysis.planning import engine_first_games
 from ..analysis.sampling.warm import compiling_note
-from ..analysis.studies.skill import cost_line, typed_level
+from ..analysis.studies.skill import cost_line
 from ..analysis.studies.style import STYLE_LEVELS, PlayStyle, play_styles, style_cost
 from ..i18n import N_, gettext, plain_count
 from ..render.style import style_csv, style_figures, style_tables
@@ -126,18 +126,11 @@ class StyleSection(w.VBox):
             self.levels_message.value = "" if ticked else messages_html([gettext("tick at least one level above")])
             return ticked or None
         # a level by its name in the page's language too ("uniforme,forte"): the figures and boxes say them so
-        typed = [typed_level(x) for x in self.levels_text.value.split(",") if x.strip()]
-        try:
-            levels = [self.weights.resolve(level) for level in typed]
-            for level in levels:
-                PolicySpec.parse(level).policy()
-            if not levels:
-                raise ValueError(gettext("name at least one level: uniform,heuristic,strong"))
-        except ValueError as exc:
-            self.levels_message.value = messages_html([str(exc)])
-            return None
-        self.levels_message.value = ""
-        return levels
+        levels, problems = self.weights.levels(self.levels_text.value)
+        if not levels and not problems:
+            problems = [gettext("name at least one level: uniform,heuristic,strong")]
+        self.levels_message.value = messages_html(problems) if problems else ""
+        return None if problems else levels
 
     def _show_ticked(self, ticked: list[str]) -> None:
         """The field shows the ticked levels, greyed (a trained level by its words, never its file); the check that

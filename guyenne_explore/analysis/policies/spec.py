@@ -88,9 +88,12 @@ class PolicySpec:
             return cls(kind, weights=weights)
         kind, colon, budget = text.partition(":")
         if kind not in (*POLICIES, *COUNTERS) or (colon and kind != SEARCH):
-            raise ValueError(gettext("unknown policy {name}: choose one of {choices} (the search with a budget: "
-                                     "search:200 for 200 rollouts a move, or search:250ms)").format(
-                name=repr(text), choices=", ".join((*POLICIES, *COUNTERS))))
+            # the skill levels first, the gauntlet's counter-strategies apart: one list of fourteen names read as
+            # levels no panel shows
+            raise ValueError(gettext("unknown level {name}: choose one of {levels} (the search with a budget: "
+                                     "search:200 for 200 rollouts a move, or search:250ms), or a counter-strategy: "
+                                     "{counters}").format(
+                name=repr(text), levels=", ".join(POLICIES), counters=", ".join(COUNTERS)))
         if not colon:  # "search:" with nothing after is an empty budget, refused as an empty box is
             return cls(kind)
         field = gettext("the search budget in {name}").format(name=repr(text))
