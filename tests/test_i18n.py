@@ -378,6 +378,15 @@ def test_the_explorer_switches_to_french_and_back(english):
     assert "pioche 16" in texts and "Anglais" in texts and "deck 16" not in texts
     ex.moves.try_move("9:H")
     assert "il n'y a pas de château 9" in html.unescape(ex.moves.explain.value)
+    # the level fields the panels fill name the levels as the page does (they said "uniform,heuristic,strong"), and
+    # read back as the levels
+    assert ex.balance.ladder.value == "uniforme,heuristique,forte" and ex.balance.levels() == ["uniform", "heuristic", "strong"]
+    assert ex.skill.how_they_play.levels_text.value.startswith("uniforme,heuristique,forte")
+    bot = next(row for row in ex.play.seat_rows.children if row.kind.value == "bot")
+    assert bot.who.value == "heuristique" and "recherche:200" in bot.who.options
+    ex.language.value = "en"
+    assert ex.balance.ladder.value == "uniform,heuristic,strong" and bot.who.value == "heuristic"
+    ex.language.value = "fr"
     ex.language.value = "en"
     assert ex.tabs.titles[:3] == ("Builder", "Analysis", "Variant lab")
     assert all(t[2] == t[3] for t in _fixed_texts(ex))

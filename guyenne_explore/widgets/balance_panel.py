@@ -39,6 +39,7 @@ from ..analysis.studies.balance import (TARGET_METRICS, TARGET_WORDS, SearchProg
                                         Target, TargetError, balance_search, estimate_search, parse_targets, verdicts)
 from ..analysis.studies.depth import BEATS, Depth, default_ladder, ladder_cost, skill_depth
 from ..analysis.studies.exploit import pairs_below
+from ..analysis.studies.skill import level_words
 from ..analysis.studies.variants import SWEEPABLE, parameter_label
 from ..analysis.workers import local_cores, local_pool
 from ..i18n import N_, gettext, ngettext, number_separators, plain_count, plain_duration, plain_estimate, plain_size
@@ -237,9 +238,13 @@ class BalancePanel(w.VBox):
         # on request only (minutes): the best setting's ladder (a depth target's), each rung against a counter-strategy
         self.best_check = VerdictsSection(self._best_verdicts)
         # the depth section
-        self.ladder = w.Text(value=",".join(level for level in default_ladder() if not PolicySpec.parse(level).searches),
-                             description="Ladder", continuous_update=False, layout=w.Layout(width="320px"),
+        #: the ladder the panel offers, and its field's text as the panel last wrote it: untouched, a language
+        #: switch writes it again in the page's names ("uniforme,heuristique,forte")
+        self._offered_ladder = [level for level in default_ladder() if not PolicySpec.parse(level).searches]
+        self.ladder = w.Text(value=",".join(map(level_words, self._offered_ladder)), description="Ladder",
+                             continuous_update=False, layout=w.Layout(width="320px"),
                              tooltip="levels weakest first, separated by commas: uniform,heuristic,search:100")
+        self._ladder_written = self.ladder.value
         self.ladder_message = w.HTML()
         self.weights_upload = weights_upload(weights, lambda: (self.check(), self.check_depth()))
         self.depth_games = NumberField("Deals a match", 200, 2, 1_000_000)
@@ -583,6 +588,8 @@ class BalancePanel(w.VBox):
     def refresh(self) -> None:
         """After a language switch: the cost, the last result's table and figure, the statuses, in the new language
         (drawn again from the kept results: nothing is played again)."""
+        if self.ladder.value == self._ladder_written:  # the ladder offered, untouched: in the page's names
+            self.ladder.value = self._ladder_written = ",".join(map(level_words, self._offered_ladder))
         self._show_fixed()
         for target in self.targets:
             target.say_meaning()

@@ -24,6 +24,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..analysis import PolicySpec
+from ..analysis.studies.skill import level_words, typed_level
 from ..i18n import N_, point_name, side_title
 from ..i18n import gettext as _
 from ..engine import Policy
@@ -72,8 +73,18 @@ class SeatRow(w.HBox):
 
     def _kind_changed(self) -> None:
         bot = self.kind.value == "bot"
-        self.who.options = LEVELS if bot else ()
-        self.who.value = "heuristic" if bot else ""
+        self.who.options = tuple(map(level_words, LEVELS)) if bot else ()  # the page's names ("heuristique")
+        self.who.value = level_words("heuristic") if bot else ""
+
+    def relabel(self) -> None:
+        """After a language switch: a bot's levels offered, and the level as offered if untouched, in the page's
+        names (a French page's box said "heuristic" under a "stratégie" label)."""
+        if self.kind.value != "bot":
+            return
+        untouched = self.who.value in self.who.options
+        self.who.options = tuple(map(level_words, LEVELS))
+        if untouched:
+            self.who.value = level_words(typed_level(self.who.value))
 
     def seat(self, weights: SessionWeights, rules: Rules) -> tuple[Seat, Policy | None]:
         """The seat as typed, and a bot's policy; a ValueError names the seat and what is wrong."""
@@ -83,6 +94,7 @@ class SeatRow(w.HBox):
             if not who:
                 raise ValueError(_("{seat}: give the person's pseudonym").format(seat=where))
             return Seat(self.side, self.member, "person", name=who[:60]), None
+        who = typed_level(who)  # the level by its name in the page's language too; the game record keeps the policy's
         try:
             policy = PolicySpec.parse(weights.resolve(who)).policy()
         except ValueError as exc:
@@ -390,6 +402,8 @@ class PlayPanel(w.VBox):
     def refresh(self) -> None:
         """After a language switch: the prompt, the resume offer, the seats' labels and the summary in the new
         language."""
+        for row in self.seat_rows.children:
+            row.relabel()  # type: ignore[attr-defined]
         self.offer_resume()
         self._show()
         self.summary.refresh()

@@ -20,7 +20,7 @@ import ipywidgets as w
 from ..analysis import Cancelled, PolicySpec, TooLong, level_name, to_saved
 from ..analysis.planning import engine_first_games
 from ..analysis.sampling.warm import compiling_note
-from ..analysis.studies.skill import cost_line
+from ..analysis.studies.skill import cost_line, level_words
 from ..analysis.studies.style import STYLE_LEVELS, PlayStyle, play_styles, style_cost
 from ..i18n import N_, gettext, plain_count
 from ..render.style import style_csv, style_figures, style_tables
@@ -135,7 +135,8 @@ class StyleSection(w.VBox):
     def _show_ticked(self, ticked: list[str]) -> None:
         """The field shows the ticked levels, greyed (a trained level by its words, never its file); the check that
         writes them goes on, and the write asks for no other."""
-        self._following = ",".join(self.exported(level) for level in ticked)
+        # in the page's language ("uniforme,forte"), as the boxes above and the figures name them
+        self._following = ",".join(level_words(self.exported(level)) for level in ticked)
         self._showing = True
         try:
             self.levels_text.value, self.levels_text.disabled = self._following, True

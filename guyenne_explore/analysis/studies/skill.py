@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ...engine import Position, Rules
-from ...i18n import N_, ngettext, plain_count, plain_duration, plain_estimate, translator
+from ...i18n import LANGUAGES, N_, ngettext, plain_count, plain_duration, plain_estimate, translator
 from ..api import execute
 from ..limits import check_duration
 from ..metrics import Metric
@@ -27,7 +27,8 @@ from ..planning import plan
 from ..policies.spec import PERSONA, POLICIES, PolicySpec
 
 #: what the floors above take from this sub-door of the analysis (see the door, ``guyenne_explore.analysis``)
-__all__ = ["FEW_GAMES", "SkillTable", "cost_line", "level_name", "skill_cost", "skill_levels", "typed_level"]
+__all__ = ["FEW_GAMES", "SkillTable", "cost_line", "level_name", "level_words", "skill_cost", "skill_levels",
+           "typed_level"]
 
 #: the skill levels, weakest first (the search with its budget in rollouts a decision)
 LEVELS = ("uniform", "heuristic", "search:200")
@@ -74,16 +75,31 @@ def level_name(level: str, lang: str | None = None) -> str:
     return tr.gettext(spec.kind) if spec.kind in POLICIES else level
 
 
-def typed_level(text: str, lang: str | None = None) -> str:
-    """A level as a reader types it, by its name in ``lang`` as :func:`level_name` shows it (``forte``,
-    ``recherche:200``), read as the policy's name (``strong``, ``search:200``); a name given as the policies are
-    named, or one no policy is called in ``lang``, is returned as given (:meth:`PolicySpec.parse` then names its
-    problem).  A French reader typing the names the page shows was told they were unknown."""
-    tr = translator(lang)
-    kind, colon, rest = text.strip().partition(":")
-    by_words = {tr.gettext(name).casefold(): name for name in POLICIES}
+def typed_level(text: str) -> str:
+    """A level as a reader types it, by its name in any language of the page as :func:`level_name` shows it
+    (``forte``, ``recherche:200``), read as the policy's name (``strong``, ``search:200``); a name given as the
+    policies are named, or one no policy is called, is returned as given (:meth:`PolicySpec.parse` then names its
+    problem).  A French reader typing the names the page shows was told they were unknown; any language, not the
+    page's alone, so that a field a French page filled ("uniforme,forte") still reads in an English one (a saved
+    session opened there)."""
+    kind, tail = _parts(text.strip())
+    by_words = {translator(lang).gettext(name).casefold(): name for lang in LANGUAGES for name in POLICIES}
     name = by_words.get(kind.strip().casefold())
-    return text.strip() if name is None or name == kind.strip() else name + colon + rest.strip()
+    return text.strip() if name is None or name == kind.strip() else name + tail.strip()
+
+
+def level_words(level: str, lang: str | None = None) -> str:
+    """A level as a reader of ``lang`` types it (``forte``, ``recherche:200``, ``forte@variant``): what a field the
+    panel fills shows, so that a French page's fields say the names its figures say; :func:`typed_level` reads it
+    back.  A name no policy has is shown as given."""
+    kind, tail = _parts(level)
+    return translator(lang).gettext(kind) + tail if kind in POLICIES else level
+
+
+def _parts(level: str) -> tuple[str, str]:
+    """A level's policy name and the rest, its budget or weights (``search`` and ``:200``)."""
+    cut = min((i for i in (level.find(":"), level.find("@")) if i >= 0), default=len(level))
+    return level[:cut], level[cut:]
 
 
 @dataclass(frozen=True)
