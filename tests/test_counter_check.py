@@ -60,8 +60,8 @@ def test_a_pairing_without_a_score_plays_its_games_in_both_seats_and_counts_them
     assert check.against_opponent.low > 0.5  # the heuristic beats uniform play over 200 seeded games
     assert check.sentence(level="heuristic", opponent="uniform").startswith("heuristic against uniform: 0.6")
     assert check.sentence().endswith(
-        "against the best counter-strategy (the folder, who never fights): 0.200 [0.100, 0.300]; read against "
-        "0.500: depends on a weakness of heuristic")
+        "against the best counter-strategy (the folder, who never fights): 0.200 [0.100, 0.300]; compared with "
+        "0.500 (an even game): depends on a weakness of heuristic")
 
 
 def test_the_verdicts_check_stops_on_its_progress_or_its_stop_signal():
@@ -120,7 +120,8 @@ def test_the_skill_tab_says_beside_a_level_whether_beating_the_one_below_holds_a
     # then every counter-strategy that played it, the best first, folded
     every = heuristic.split("<summary><small>every counter-strategy played</small></summary>")[1]
     assert every == ("<small><ul><li>the folder, who never fights: 0.800 [0.700, 0.900] over 200 games</li>"
-                     "<li>the bet-size reader: 0.100 [0.050, 0.150] over 200 games</li></ul></small>")
+                     "<li>the bet-size reader, who takes a lone card for a hero: "
+                     "0.100 [0.050, 0.150] over 200 games</li></ul></small>")
     section.refresh()  # a language switch says the kept checks again, nothing played
     assert html.unescape(section.lines.value) == lines
 
@@ -230,7 +231,7 @@ def test_the_depth_ladder_checks_each_rung_against_a_counter_on_request(monkeypa
     section.run(block=True)
     line = html.unescape(section.lines.value)
     # beating uniform by the ladder's bar, 0.78 to 0.84: a counter-strategy takes the heuristic to 0.3 to 0.5
-    assert f"read against {BEATS:.3f}: depends on a weakness of heuristic" in line
+    assert f"compared with {BEATS:.3f}: depends on a weakness of heuristic" in line
     assert line.startswith("<ul><li>heuristic against uniform: 0.810 [0.780, 0.840]")
     panel._depth_finish(_ladder(0.81), lambda: "Done")  # a new ladder: the lines checked the one before
     assert section.lines.value == "" and section.controls.status.value == ""
@@ -312,7 +313,7 @@ def test_the_best_settings_ladder_is_checked_against_a_counter_on_request(monkey
     section.run(block=True)
     lines = html.unescape(section.lines.value)
     assert lines.startswith("<div>the best setting, advanced") and "<li>heuristic against uniform: 0.6" in lines
-    assert lines.endswith(f"read against {BEATS:.3f}: depends on a weakness of heuristic</li></ul>")
+    assert lines.endswith(f"compared with {BEATS:.3f}: depends on a weakness of heuristic</li></ul>")
 
 
 # ---------------------------------------------------------------- the command line
@@ -338,7 +339,7 @@ def test_the_depth_command_checks_each_rung_against_a_counter_behind_a_flag(monk
     assert main(args[:-1] + ["--counter-check"]) == 0
     last = capsys.readouterr().out.splitlines()[-1]  # the report's last line: the rung checked, in words
     assert last.startswith("  heuristic against uniform: 0.6") and last.endswith(
-        "against the best counter-strategy (the folder, who never fights): 0.200 [0.100, 0.300]; read against 0.550: "
+        "against the best counter-strategy (the folder, who never fights): 0.200 [0.100, 0.300]; compared with 0.550: "
         "depends on a weakness of heuristic")
 
 
