@@ -241,12 +241,13 @@ def plain_percent(share: float, lang: str | None = None, decimals: int = 0) -> s
     return format_percent(share, format=pattern, locale=lang)
 
 
-def plain_number(value: float, decimals: int, lang: str | None = None, signed: bool = False) -> str:
-    """A number to ``decimals`` decimals in the language's decimals ("0,5" in French), with its "+" when ``signed``
-    and not negative: a gap or a score difference written with Python's "." read as English in a French page."""
+def plain_number(value: float, decimals: int | None, lang: str | None = None, signed: bool = False) -> str:
+    """A number to ``decimals`` decimals (None: as few as it needs, at most 3) in the language's decimals ("0,5" in
+    French), with its "+" when ``signed`` and not negative: a gap or a score difference written with Python's "."
+    read as English in a French page."""
     from babel.numbers import format_decimal
 
-    digits = "0." + "0" * decimals if decimals else "0"
+    digits = "0.###" if decimals is None else "0." + "0" * decimals if decimals else "0"
     return format_decimal(value, format=f"+{digits};-{digits}" if signed else digits, locale=lang or current_language())
 
 

@@ -52,7 +52,7 @@ def test_the_tab_builds_a_search_from_its_fields_shows_the_ranked_table_and_cont
         assert [len(c.changes) for c in ranked] == sorted(len(c.changes) for c in ranked)
     else:
         assert "closest" in table
-    assert "Advantage (first side) (0.45:0.55)" in table and "Drawishness (:0.05)" in table
+    assert "Advantage (first side) (0.45 to 0.55)" in table and "Drawishness (at most 0.05)" in table
     assert "[" in table  # each metric with its 95% interval
     assert "4 candidates tried (0 from the store)" in panel.controls.status.value
     (view,) = panel.figure_box.shown
@@ -158,7 +158,7 @@ def test_the_tradeoff_figure_marks_the_candidates_meeting_every_target(english):
     assert fig.layout.xaxis.title.text == "Advantage (first side)" and fig.layout.yaxis.title.text == "Duration (rounds)"
     rows = candidate_rows(result)
     assert [r["setting"] for r in rows] == ["hand size 5"] and rows[0]["rank"] == "best"
-    assert rows[0]["Advantage (first side) (0.45:0.55)"] == "0.500 [0.460, 0.540], met"
+    assert rows[0]["Advantage (first side) (0.45 to 0.55)"] == "0.500 [0.460, 0.540], met"
     # each candidate labelled with its settings in words, its counts in the hover
     assert list(fig.data[0].text) == ["hand size 5"] and fig.data[0].mode == "markers+text"
     assert list(fig.data[1].text) == ["hand size 6"] and "200 games" in fig.data[1].customdata[0]
@@ -219,8 +219,8 @@ def test_the_tables_long_headings_are_short_with_the_full_heading_as_their_toolt
     # in a 1280 px window the tab is some 650 px wide: the full headings wrapped to four lines and more
     assert heads == [("", ["setting"]), ("", ["rank"]), ("changes from the preset", ["changes"]), ("", ["games"]),
                      ("on the trade-off front", ["front"]),
-                     ("Advantage (first side) (0.45:0.55)", ["Advantage (first side)", "(0.45:0.55)"]),
-                     ("Duration (rounds) (:9)", ["Duration (rounds)", "(:9)"])]
+                     ("Advantage (first side) (0.45 to 0.55)", ["Advantage (first side)", "(0.45 to 0.55)"]),
+                     ("Duration (rounds) (at most 9)", ["Duration (rounds)", "(at most 9)"])]
 
 
 def test_the_tab_and_its_result_in_french_after_a_switch(english):

@@ -123,7 +123,7 @@ def test_the_report_in_french_is_translated():
     assert page.headings["question"] == "La question" and page.headings["tradeoff"] == "Le compromis entre les cibles"
     assert page.headings["reproduce"] == "La commande qui le reproduit" and page.headings["depth"] == "Profondeur du jeu"
     assert "réglage" in page.cells and "meilleur" in page.cells and "taille de la main 6" in page.cells
-    assert "Avantage (premier camp) de 0.45 à 0.55" in page.words and "heuristique" in page.words
+    assert "Avantage (premier camp) de 0,45 à 0,55" in page.words and "heuristique" in page.words
     for english in ("The question", "The command that reproduces it", "Skill depth", "setting", "best", "games a"):
         assert english not in page.words, english
     assert json.dumps("Durée (tours) selon Avantage (premier camp)")[1:-1] in text  # the figure's title, in its JSON
@@ -176,4 +176,4 @@ def test_a_target_written_by_its_metrics_own_name_is_shown_by_the_metrics_label(
     result, _depth = _planted()
     result.targets = parse_targets(["Advantage (first side)=0.45:0.55", "Duration (rounds)=:9"])
     cells = Page(balance_report(result, lang="fr")).cells
-    assert "Avantage (premier camp) (0.45:0.55)" in cells and "Durée (tours) (:9)" in cells
+    assert "Avantage (premier camp) (0,45 à 0,55)" in cells and "Durée (tours) (au plus 9)" in cells

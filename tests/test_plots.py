@@ -140,7 +140,7 @@ def test_a_wide_table_scrolls_and_a_verdict_goes_under_its_value_and_interval():
     # the interval may go under its value too: four skill levels' columns fit a 1280 px panel
     assert ("<span style='white-space:nowrap'>0.510</span> <span style='white-space:nowrap'>[0.400, 0.620],</span>"
             "<br>level with ½</td>") in html
-    assert "<td style='padding:2px 8px'>base</td>" in html  # a rule set's name takes no prose's room
+    assert "<td style='padding:2px 8px;vertical-align:top'>base</td>" in html  # a rule set's name takes no prose's room
 
 
 def test_an_interval_may_go_under_its_value_so_four_rule_sets_fit_a_narrow_panel():

@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 from ..analysis import Metric, level_name
 from ..analysis.studies.balance import TARGET_METRICS, Candidate, SearchResult, Target
 from ..analysis.studies.depth import Depth
-from ..i18n import N_, plain_count, translator
+from ..i18n import N_, plain_count, plain_number, translator
 from .plots import _cell, _layout
 
 #: the two metrics the designer metrics do not name (the first side's advantage, the skill chain), in words
@@ -176,10 +176,20 @@ def candidate_rows(result: SearchResult, alternatives: int = 8, lang: str | None
     return rows
 
 
+def range_words(t: Target, lang: str | None = None) -> str:
+    """A target's range as a reader says it: "0.45 to 0.55", "at most 0.05", "at least 0.45" (the syntax typed in
+    the field, "0.45:0.55" and ":0.05", headed the columns unexplained)."""
+    _ = translator(lang).gettext
+    low, high = (None if x is None else plain_number(x, None, lang) for x in (t.low, t.high))
+    if low is None:
+        return _("at most {high}").format(high=high)
+    return _("at least {low}").format(low=low) if high is None else _("{low} to {high}").format(low=low, high=high)
+
+
 def _target_column(t: Target, lang: str | None) -> tuple[str, str, str]:
-    """A target's column in :func:`candidate_rows`: its key ("Advantage (first side) (0.45:0.55)"), the metric's
-    label and the range asked ("0.45:0.55", ":0.05")."""
-    label, wanted = target_label(short_name(t), lang), str(t).partition("=")[2]
+    """A target's column in :func:`candidate_rows`: its key ("Advantage (first side) (0.45 to 0.55)"), the metric's
+    label and the range asked (:func:`range_words`)."""
+    label, wanted = target_label(short_name(t), lang), range_words(t, lang)
     return f"{label} ({wanted})", label, wanted
 
 

@@ -19,7 +19,7 @@ from ..analysis import level_name
 from ..analysis.studies.balance import TARGET_METRICS, TARGET_WORDS, SearchResult, Target
 from ..analysis.studies.depth import Depth
 from ..analysis.studies.variants import parameter_label
-from ..i18n import current_language, plain_count, translator
+from ..i18n import current_language, plain_count, plain_number, translator
 from .balance import candidate_rows, depth_rows, short_name, table_heading, target_label, tradeoff_figure
 from .plots import _cell, rows_html
 from .report import STYLE
@@ -93,8 +93,9 @@ def _wanted(target: Target, lang: str) -> str:
         words = _("{name} at least {low} ({meaning})")
     else:
         words = _("{name} from {low} to {high} ({meaning})")
-    return words.format(name=target_label(short_name(target), lang), low=f"{target.low:g}" if target.low is not None
-                        else "", high=f"{target.high:g}" if target.high is not None else "",
+    return words.format(name=target_label(short_name(target), lang),
+                        low=plain_number(target.low, None, lang) if target.low is not None else "",
+                        high=plain_number(target.high, None, lang) if target.high is not None else "",
                         meaning=_(TARGET_WORDS[short_name(target)]))
 
 

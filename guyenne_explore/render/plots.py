@@ -241,7 +241,8 @@ def rows_html(rows: Sequence[Mapping[str, str]], heads: Mapping[str, Sequence[st
         if meaning and row.get("meaning"):
             text += f"<div style='color:#666;font-size:90%'>{escape(str(row['meaning']))}</div>"
         # prose under the first cell needs room to read; a rule set's name alone does not (four levels fit)
-        return f"<td style='padding:2px 8px{';min-width:12em' if meaning else ''}'>{text}</td>"
+        # at the top of its row, as the other cells are ("hand size 5, castles 5" stood a line below their values)
+        return f"<td style='padding:2px 8px;vertical-align:top{';min-width:12em' if meaning else ''}'>{text}</td>"
 
     def cell(text: str) -> str:
         # the interval may go under its value, and a verdict after them ("0.51 [0.40, 0.62], level with ½")
