@@ -90,10 +90,14 @@ def test_a_bad_field_shows_its_problem_beside_it_and_nothing_runs(tmp_path, engl
     assert "hand size must be a whole number written with the digits 0-9, not '²'" in html.unescape(
         panel.rows[0].message.value)
     assert "unexpected error" not in panel.rows[0].message.value and panel.run_button.disabled
+    panel.rows[0].values.value = "five to seven"  # said beside the row, without the command line's 'hand_size=...'
+    said = html.unescape(panel.rows[0].message.value)
+    assert "hand size must be a whole number" in said and "hand_size=" not in said and "--vary" not in said
     panel.rows[0].values.value = "5:6"
     assert panel.rows[0].message.value == "" and not panel.run_button.disabled
     panel.targets[0].low.value = "abc"
-    assert "the low end must be a number written with the digits 0-9" in html.unescape(panel.targets[0].message.value)
+    said = html.unescape(panel.targets[0].message.value)
+    assert "the low end must be a number written with the digits 0-9" in said and "advantage=" not in said
     panel.targets[0].low.value = "0.6"  # above its high end
     assert "the low end 0.6 is above the high end 0.55" in html.unescape(panel.targets[0].message.value)
     panel.targets[0].low.value = "0,45"  # as a French designer types it: a decimal comma

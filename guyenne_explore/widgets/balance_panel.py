@@ -178,8 +178,10 @@ def _rule_set_name(value: Any, lang: str) -> str:
 
 
 def _field_words(exc: Exception) -> str:
-    """The analysis' words for a field, without the command line's option name in front."""
-    return str(exc).removeprefix("--vary ").removeprefix("--target ")
+    """The analysis' words for a field, without the command line's option name in front, nor the command line's
+    text of the row ("'hand_size=five to seven': ..." beside the row's own fields read as the code's syntax)."""
+    words = re.sub(r"""^--(?:vary|target) (?:'[^']*'|"[^"]*")\s?:\s*""", "", str(exc))
+    return words.removeprefix("--vary ").removeprefix("--target ")
 
 
 class BalancePanel(w.VBox):
