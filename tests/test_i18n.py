@@ -384,8 +384,12 @@ def test_the_explorer_switches_to_french_and_back(english):
     assert ex.skill.how_they_play.levels_text.value.startswith("uniforme,heuristique,forte")
     bot = next(row for row in ex.play.seat_rows.children if row.kind.value == "bot")
     assert bot.who.value == "heuristique" and "recherche:200" in bot.who.options
+    # a decimal field as French writes it ("0.02" stood beside "0,45"), still read as the number
+    assert ex.balance.precision.box.value == "0,02" and ex.balance.precision.value == 0.02
+    assert ex.diagram_export.scale.box.value == "2,0" and ex.diagram_export.scale.problem is None
     ex.language.value = "en"
     assert ex.balance.ladder.value == "uniform,heuristic,strong" and bot.who.value == "heuristic"
+    assert ex.balance.precision.box.value == "0.02"
     ex.language.value = "fr"
     ex.language.value = "en"
     assert ex.tabs.titles[:3] == ("Builder", "Analysis", "Variant lab")

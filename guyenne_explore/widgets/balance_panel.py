@@ -42,8 +42,7 @@ from ..analysis.studies.exploit import pairs_below
 from ..analysis.studies.skill import level_words
 from ..analysis.studies.variants import SWEEPABLE, parameter_label
 from ..analysis.workers import local_cores, local_pool
-from ..i18n import N_, gettext, ngettext, number_separators, plain_count, plain_duration, plain_estimate, plain_size
-from ..numbers import DECIMAL
+from ..i18n import N_, gettext, ngettext, plain_count, plain_duration, plain_estimate, plain_size
 from ..engine import Position
 from ..render.balance import candidate_heads, candidate_rows, candidates_csv, depth_rows, table_heading, target_label, tradeoff_figure
 from ..render.balance_report import balance_report
@@ -52,7 +51,7 @@ from ..engine import PRESETS, Rules
 from .analysis_panel import align_labels
 from .exploit_view import Verdicts, VerdictsSection
 from .files import Download, zip_bytes
-from .forms import NumberField, messages_html, unreadable
+from .forms import NumberField, in_language_decimals, messages_html, unreadable
 from .guard import guarded, log
 from .run_controls import (RunControls, engine_answers_first, engine_first_cost, first_answer_words, run_anyway_box,
                            too_long_words)
@@ -92,15 +91,6 @@ def _none_or(name: Callable[[Any, str], str]) -> Callable[[Any, str], str]:
 
 def _target_name(name: str, lang: str) -> str:
     return target_label(name, lang)
-
-
-def in_language_decimals(text: str) -> str:
-    """A decimal as typed (``0.48`` or ``0,48``) with the current language's decimal symbol (``0,48`` in French),
-    its digits kept; anything else as it stands (its problem is said beside its row)."""
-    typed = text.strip()
-    if not DECIMAL.fullmatch(typed):
-        return text
-    return re.sub("[.,]", number_separators()[0], typed)  # the language's decimal symbol, then its grouping one
 
 
 class VaryRow(w.HBox):

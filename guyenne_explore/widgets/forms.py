@@ -9,6 +9,7 @@ only routes each problem message to the part of the form it is about).
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +17,7 @@ import ipywidgets as w
 
 from .. import numbers
 from ..engine import HERO, KINDS, SYMBOLS, Cards
-from ..i18n import gettext, ngettext
+from ..i18n import gettext, ngettext, number_separators
 from .guard import guarded
 from .messages import messages_html  # noqa: F401 (panels import it from here)
 
@@ -64,6 +65,15 @@ def number_box(value: int | str = 0, width: str = "52px", **kwargs: Any) -> w.Te
     return w.Text(value=str(value), layout=w.Layout(width=width), continuous_update=False, **kwargs)
 
 
+def in_language_decimals(text: str) -> str:
+    """A decimal as typed (``0.48`` or ``0,48``) with the current language's decimal symbol (``0,48`` in French),
+    its digits kept; anything else as it stands (its problem is said beside its row)."""
+    typed = text.strip()
+    if not numbers.DECIMAL.fullmatch(typed):
+        return text
+    return re.sub("[.,]", number_separators()[0], typed)  # the language's decimal symbol, then its grouping one
+
+
 class NumberField(w.HBox):
     """A number setting of a panel (games, seed, a scale...): a :func:`number_box` with its problem beside it.
 
@@ -85,6 +95,7 @@ class NumberField(w.HBox):
         self._value = value
         super().__init__([self.box, self.message], layout=w.Layout(align_items="center", flex_flow="row wrap"))
         self.box.observe(guarded(self.message)(lambda _c: self._read()), names="value")
+        self.show_decimals()
 
     @property
     def value(self) -> Any:
@@ -93,7 +104,13 @@ class NumberField(w.HBox):
 
     @value.setter
     def value(self, number: float) -> None:
-        self.box.value = str(number)
+        self.box.value = str(number) if self.whole else in_language_decimals(str(number))
+
+    def show_decimals(self) -> None:
+        """A decimal field's number in the current language's decimals (after a switch too: "0.02" stood in a French
+        page beside "0,45"); the box reads both forms.  A whole-number field has none to change."""
+        if not self.whole:
+            self.box.value = in_language_decimals(self.box.value)
 
     @property
     def disabled(self) -> bool:

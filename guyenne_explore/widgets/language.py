@@ -213,6 +213,9 @@ def _relabel_one(x: w.Widget, lang: str) -> None:
         if shown != tuple(labels):
             x.set_trait("_options_labels", shown)
         _show(x, "_options_labels", english, shown)
+    decimals = getattr(x, "show_decimals", None)  # a decimal field shows its number as the new language writes it
+    if callable(decimals):
+        decimals()
 
 
 def widgets_of(root: w.Widget) -> list[w.Widget]:
