@@ -146,3 +146,30 @@ def test_figures_arrive_with_done_and_plotly_js_loads_once(browser_app):
     finally:
         page.close()
 
+
+
+def test_a_fields_problem_and_a_rulebook_figure_stay_within_their_column(browser_app):
+    """At 1280x800: the analysis settings keep their column beside the rule sets when Games says its problem (the
+    long words pushed the column under the list), and a rulebook figure fits the tab (a 720 px drawing was cut)."""
+    url, browser = browser_app
+    page, _ = app.open_explorer(browser, url, 1280, 800)
+    try:
+        app.show_tab(page, "Analysis")
+        panel = page.locator(".guyenne-analysis").first
+        games = panel.locator(".widget-inline-hbox", has_text="Games").locator("input").first
+        games.fill("abc")
+        games.press("Enter")
+        message = panel.locator(".guyenne-field-message", has_text="Games must be a whole number").first
+        message.wait_for(timeout=10_000)
+        rule_sets, box = panel.locator("select[multiple]").first.bounding_box(), games.bounding_box()
+        assert box["x"] > rule_sets["x"] + rule_sets["width"] and box["y"] < rule_sets["y"] + rule_sets["height"]
+        shot(page, page.locator(".guyenne-explorer .widget-tab").first, "1280x800-analysis-field-problem")
+        app.show_tab(page, "Rulebook")
+        page.click('.guyenne-explorer button:has-text("Build the rulebook")')
+        figure = page.locator(".guyenne-rulebook-page svg").first
+        figure.wait_for(timeout=60_000)
+        frame = page.locator(".guyenne-rulebook-page").first.bounding_box()
+        drawn = figure.bounding_box()
+        assert drawn["x"] + drawn["width"] <= frame["x"] + frame["width"] + 1, (drawn, frame)
+    finally:
+        page.close()

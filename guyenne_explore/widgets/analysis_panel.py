@@ -130,6 +130,7 @@ class AnalysisPanel(w.VBox):
         self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))
         settings = w.VBox([self.english_policy, self.french_policy, self.search_budget, self.method,
                            self.force_exact, self.force_note, self.games, self.seed, self.run_anyway])
+        settings.add_class("guyenne-analysis-settings")  # keeps its place beside the rule sets (explorer.css)
         align_labels(self.english_policy, self.french_policy, self.search_budget, self.method, self.games, self.seed)
         super().__init__([
             self.subject.line, w.HBox([self.rule_sets, settings]),
