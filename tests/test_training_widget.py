@@ -166,6 +166,23 @@ def test_a_training_cancelled_in_its_first_iteration_empties_its_bar(stand_in, m
     bar = training.controls.progress
     assert "Training cancelled during its first iteration" in training.controls.status.value
     assert bar.value == 0 and bar.description.strip() == "" and training.controls.left.value == ""
+    assert bar.layout.visibility == "hidden"  # no bar at all, as before any run
+
+
+def test_a_bar_shows_only_while_a_run_has_one():
+    """Before any run, no grey bar under the buttons (its room kept); a run shows it, and keeps it when done; a run
+    refused before it played anything hides it again."""
+    from guyenne_explore.widgets.run_controls import RunControls
+
+    controls = RunControls()
+    assert controls.progress.layout.visibility == "hidden"
+    controls.start("Playing...", compile_first=False)
+    controls.callback(3, 10)
+    assert controls.progress.layout.visibility == "visible" and controls.progress.description == "3/10 games"
+    controls.finish(True)
+    assert controls.progress.layout.visibility == "visible"
+    controls.reset()
+    assert controls.progress.layout.visibility == "hidden"
 
 
 def test_the_variant_lab_runs_nothing_else_while_strong_trains(stand_in, monkeypatch):

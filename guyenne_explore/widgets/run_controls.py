@@ -75,8 +75,10 @@ class RunControls:
     def __init__(self) -> None:
         # the label beside the bar ("3/20 games", "10 000/10 000 parties": 150 px) keeps its width from the start:
         # the bar never shifts as it fills
+        # hidden until a run starts, its room kept (the buttons beside it do not move): an empty grey bar under every
+        # section's buttons before anything ran read as a control, and at 1920 px stood apart from its buttons
         self.progress = w.IntProgress(value=0, min=0, max=1, description=IDLE, style={"description_width": "150px"},
-                                      layout=w.Layout(width="370px"))
+                                      layout=w.Layout(width="370px", visibility="hidden"))
         self.counting = GAMES  # what the bar counts in this run (start)
         self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True)
         self.status = w.HTML()
@@ -166,12 +168,13 @@ class RunControls:
         self._parts, self._part = list(parts), None
 
     def reset(self) -> None:
-        """An empty bar without a count: a run refused before it played anything shows nothing of the last one's
-        (a refused exact run left "1,500/1,500" from the run before)."""
+        """No bar: a run refused before it played anything shows nothing of the last one's (a refused exact run left
+        "1,500/1,500" from the run before)."""
         self.left.value = ""
         self.progress.value = 0
         self.progress.description = IDLE
         self.progress.bar_style = ""
+        self.progress.layout.visibility = "hidden"
 
     def start(self, message: str, compile_first: bool = True, counting: str = GAMES) -> None:
         """Open a run; says so first when the fast simulator still has to compile (no numba cache yet) and the run
@@ -185,6 +188,7 @@ class RunControls:
         self._drawn = 0.0
         self._parts, self._part = [], None
         self.progress.bar_style = "info"
+        self.progress.layout.visibility = "visible"
         self.cancel_button.disabled = False
         self._message = ""
         self._prepare = compile_first and needs_compiling()
