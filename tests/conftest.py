@@ -59,10 +59,17 @@ def as_from_a_terminal() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
+@pytest.fixture(scope="session")
+def _session_cache(tmp_path_factory):
+    """The tests' own cache of trained weights and readings, shared by the session's tests as a user's is by their
+    runs (a reading computed once is read again), never the user's."""
+    return tmp_path_factory.mktemp("cache")
+
+
 @pytest.fixture(autouse=True)
-def _own_user_folders(monkeypatch, tmp_path_factory):
-    """Every test keeps played games and trained weights in folders of its own, never the user's: a game played
-    in the app on this machine showed up in a test's list of stored games (and a weights file trained there would be
-    offered to the panels under test)."""
+def _own_user_folders(monkeypatch, tmp_path_factory, _session_cache):
+    """Every test keeps played games in a folder of its own and trained weights and readings in the session's, never
+    the user's: a game played in the app on this machine showed up in a test's list of stored games (and a weights
+    file trained there would be offered to the panels under test)."""
     monkeypatch.setenv("GUYENNE_GAMES", str(tmp_path_factory.mktemp("games")))
-    monkeypatch.setenv("GUYENNE_CACHE", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.setenv("GUYENNE_CACHE", str(_session_cache))

@@ -256,7 +256,7 @@ def test_the_plans_reason_is_said_in_french_with_french_digit_grouping() -> None
         decided = plan(_stacked(), method="sample")
         assert decided.reason == ("Échantillonné\u00a0: 2\u202f000 parties (échantillonné comme demandé)\u00a0; "
                                   "les pioches ordonnées sont jouées par le moteur.")
-        assert plan(Position.start("advanced"), method="sample", games=30).short == "30 parties, calcul rapide"
+        assert plan(Position.start("advanced"), method="sample", games=30).short == "30 parties, simulateur rapide"
     finally:
         set_language(before)
 
