@@ -73,3 +73,13 @@ def _own_user_folders(monkeypatch, tmp_path_factory, _session_cache):
     file trained there would be offered to the panels under test)."""
     monkeypatch.setenv("GUYENNE_GAMES", str(tmp_path_factory.mktemp("games")))
     monkeypatch.setenv("GUYENNE_CACHE", str(_session_cache))
+
+
+#: files that take a minute or more, run first: ``--dist loadfile`` hands files to the workers in the order collected,
+#: and these, last in the alphabet, ran alone at the end of a clean clone's run while the other worker idled
+FIRST = ("test_train.py", "test_strong.py", "test_widgets.py", "test_natural.py", "test_notebooks.py", "test_export.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The long files first (:data:`FIRST`), the rest in their order: the run's end is not one long file alone."""
+    items.sort(key=lambda item: FIRST.index(item.path.name) if item.path.name in FIRST else len(FIRST))
