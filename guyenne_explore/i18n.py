@@ -228,16 +228,17 @@ def percent_sign(lang: str | None = None) -> str:
     return re.sub(r"^[\d.,\s\u202f]*\d", "", plain_percent(0.5, lang))
 
 
-def plain_percent(share: float, lang: str | None = None, decimals: int = 0) -> str:
-    """A share of a whole in percent with ``decimals`` decimals, as the language writes it: "40%", "40\u00a0%",
-    "12,5\u00a0%" (the locale's own pattern, its decimals widened: a pattern of ours would drop French's space)."""
+def plain_percent(share: float, lang: str | None = None, decimals: int = 0, zeros: bool = True) -> str:
+    """A share of a whole in percent with ``decimals`` decimals (``zeros`` False: at most, "5\u00a0%" not "5,0\u00a0%"),
+    as the language writes it: "40%", "40\u00a0%", "12,5\u00a0%" (the locale's own pattern, its decimals widened: a
+    pattern of ours would drop French's space)."""
     from babel import Locale
     from babel.numbers import format_percent
 
     lang = lang or current_language()
     pattern = Locale.parse(lang).percent_formats[None].pattern
     if decimals:
-        pattern = re.sub(r"0(?=[^0#,]*$)", "0." + "0" * decimals, pattern, count=1)
+        pattern = re.sub(r"0(?=[^0#,]*$)", "0." + ("0" if zeros else "#") * decimals, pattern, count=1)
     return format_percent(share, format=pattern, locale=lang)
 
 

@@ -36,7 +36,8 @@ def test_how_they_play_shows_its_sentences_and_figures(tmp_path):
             # the downloads are enabled by another widget's message, which may arrive after the figure's (a race
             # seen once in CI): waited for, not read at once
             page.wait_for_selector(".guyenne-style button:has-text('CSV'):not([disabled])", timeout=30_000)
-            assert section.locator("button", has_text="Compare how they play").is_enabled()  # ready for another run
+            page.wait_for_selector(".guyenne-style button:has-text('Compare how they play'):not([disabled])",
+                                   timeout=30_000)  # ready for another run
             assert page.evaluate(OUTSIDE) == []
             shot(page, section, "1280x800-style")
         except Exception:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Sequence
 
 from ...engine import Position, Rules
@@ -83,9 +84,15 @@ def typed_level(text: str) -> str:
     page's alone, so that a field a French page filled ("uniforme,forte") still reads in an English one (a saved
     session opened there)."""
     kind, tail = _parts(text.strip())
-    by_words = {translator(lang).gettext(name).casefold(): name for lang in LANGUAGES for name in POLICIES}
-    name = by_words.get(kind.strip().casefold())
+    name = _level_names().get(kind.strip().casefold())
     return text.strip() if name is None or name == kind.strip() else name + tail.strip()
+
+
+@lru_cache(maxsize=1)
+def _level_names() -> dict[str, str]:
+    """Each level's name in every language of the page, casefolded, to the policy's own (built once, not at each
+    level read)."""
+    return {translator(lang).gettext(name).casefold(): name for lang in LANGUAGES for name in POLICIES}
 
 
 def level_words(level: str, lang: str | None = None) -> str:

@@ -44,7 +44,7 @@ from typing import Any, Callable, Collection, Iterator, Sequence
 from ...engine import (CONCEDE_CHOICE, ENGLISH, HERO, KINDS, NEUTRAL, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_SECOND,
                        Cards, Draw, Event, GameRecord, Hooks, Move, Position, PublicRecord, Rules, SideView, apply_legal,
                        battle_winner, defence_holds, play)
-from ...i18n import current_language, ngettext, plain_count, translator
+from ...i18n import current_language, ngettext, plain_count, plain_percent, translator
 from ..cancel import Cancelled, Stoppable, Throttled
 from ..capabilities import capabilities
 from ..compiled.rollout import traced_game
@@ -328,12 +328,8 @@ class LevelStyle:
 # ---------------------------------------------------------------------- the sentences
 def percent(value: float | None, lang: str | None) -> str:
     """A share as the language writes it ("70%", "70 %"): whole percents, one decimal under 10%."""
-    from babel import Locale
-    from babel.numbers import format_percent
-
-    share, locale = value or 0.0, lang or current_language()
-    pattern = Locale.parse(locale).percent_formats[None].pattern  # "#,##0%", "#,##0\u00a0%"
-    return format_percent(share, pattern.replace("#,##0", "#,##0.#") if share < 0.1 else pattern, locale=locale)
+    share = value or 0.0
+    return plain_percent(share, lang, decimals=1 if share < 0.1 else 0, zeros=False)
 
 
 def _decimal(value: float, lang: str | None) -> str:
