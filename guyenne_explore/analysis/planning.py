@@ -24,7 +24,7 @@ from enum import Enum
 from math import comb
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from ..engine import OPEN_FIRST, Cards, Draw, Hooks, Move, Position, game_members, play
+from ..engine import OPEN_FIRST, Cards, Draw, Hooks, Move, Position, game_members, play, side_draws
 from ..i18n import gettext, ngettext, plain_count, plain_duration
 from .exact.distribution import forward_pass_takes, out_of_reach, require_exact
 from .exact.endgame import applies
@@ -437,10 +437,12 @@ def estimate_exact_cost(p: Position, policies: tuple[str, str] = ("uniform", "un
     where the sampled estimate below counted every path to a state the solver memoises once).  Past that, the two parts of
     :func:`exact_cost_parts` turn into seconds by constants that ``benchmarks/bench_exact.py`` calibrates; a run
     ``benchmarks/bench_estimate.py`` measures against this estimate."""
-    piloted = _pilot(p, policies, floats) if pilot else None
+    nodes, endgame, distinct = _cost_parts(p, policies, probes, seed, floats)
+    # the probes first: where they count far more states than a pilot may take, the pilot would only be stopped (a
+    # second a rule set before every "auto" analysis of a whole game, longer than its sampled games)
+    piloted = _pilot(p, policies, floats) if pilot and nodes + endgame <= PILOT_PROBED_STATES else None
     if piloted is not None:
         return piloted
-    nodes, endgame, distinct = _cost_parts(p, policies, probes, seed, floats)
     per_state = SECONDS_PER_ENDGAME_STATE
     if nodes <= 1 and forward_pass_takes(p, True, floats):  # a forward pass's pairs carry every castle table
         per_state = SECONDS_PER_PAIR_AND_TABLE * 3 ** p.rules.castles
@@ -463,6 +465,9 @@ def _member_pairs(p: Position, policies: tuple[str, str]) -> int:
 #: it (the check positions take 1 to 900 states, 0.1 s at most: ``benchmarks/bench_estimate.py``)
 PILOT_STATES = 2000
 PILOT_SECONDS = 0.5
+#: the probes' count past which no pilot is tried: Knuth's count was up to 1,000 times the solver's on small variants
+#: (:func:`exact_cost_parts`), so a million times the pilot's states leaves a wide margin
+PILOT_PROBED_STATES = PILOT_STATES * 1e6
 
 
 def _pilot(p: Position, policies: tuple[str, str], floats: bool) -> tuple[float, float] | None:
@@ -698,5 +703,6 @@ class _EndgameProbe(Hooks):
     def chance(self, p: Position, draw: Draw) -> None:
         if self.merged:
             self.seen[merge_key(p)] += 1
-        self.weight *= len(p.chance_outcomes())
+        english, french = side_draws(p)  # their count: the pairs' probabilities are not needed (most of the probes' time)
+        self.weight *= len(english) * len(french)
         self.nodes += self.weight
