@@ -310,6 +310,41 @@ def test_figures_of_a_previous_position_are_dimmed_under_a_note_until_run_again(
     assert panel.subject.stale_note.value == "" and "guyenne-stale" not in panel.metrics._dom_classes
 
 
+def test_figures_of_other_settings_are_dimmed_under_a_note_until_run_again():
+    """A figure that stayed bright after Games or a side's policy changed read as the answer to the new settings."""
+    panel = small(AnalysisPanel(Position.start("base")), 20)
+    panel.method.value = "sample"
+    panel.run(block=True)
+    assert panel.subject.stale_note.value == ""
+    panel.french_policy.value = "heuristic"
+    note = panel.subject.stale_note.value
+    assert "for the settings of the last run, not those above" in note and "Run to update" in note
+    assert "guyenne-stale" in panel.figure_box._dom_classes and "guyenne-stale" in panel.headline._dom_classes
+    panel.french_policy.value = "uniform"  # the settings of the figures again: they hold
+    assert panel.subject.stale_note.value == "" and "guyenne-stale" not in panel.figure_box._dom_classes
+    panel.seed.value = 7
+    assert "settings of the last run" in panel.subject.stale_note.value
+    panel.run(block=True)
+    assert panel.subject.stale_note.value == "" and "guyenne-stale" not in panel.metrics._dom_classes
+
+
+def test_the_variant_labs_comparison_is_dimmed_by_its_own_fields_not_by_the_sweeps():
+    from guyenne_explore.widgets.variant_lab import VariantLab
+
+    lab = VariantLab(Position.start("base"))
+    lab.games.value, lab.method.value = 20, "sample"
+    lab.editors["hand_size"].value = "7"
+    lab.run_compare(block=True)
+    assert lab.results and lab.subject.stale_note.value == ""
+    lab.sweep_to.value = 9  # the sweep's range: no part of the comparison
+    assert lab.subject.stale_note.value == ""
+    lab.editors["hand_size"].value = "8"  # another variant
+    assert "settings of the last run" in lab.subject.stale_note.value
+    assert "guyenne-stale" in lab.figure_box._dom_classes
+    lab.editors["hand_size"].value = "7"
+    assert lab.subject.stale_note.value == "" and "guyenne-stale" not in lab.metrics._dom_classes
+
+
 def test_a_first_run_cancelled_says_there_are_no_figures_not_that_they_are_below():
     """Cancel before any run finished said "the figures below are from the previous run" over an empty panel."""
     panel = small(AnalysisPanel(Position.start("base")))

@@ -130,6 +130,23 @@ def test_the_skill_levels_name_their_position_and_mark_a_previous_positions_figu
     assert "guyenne-stale" in panel.figure_box._dom_classes and "guyenne-stale" in panel.details._dom_classes
 
 
+def test_the_skill_levels_figures_of_other_levels_or_games_are_dimmed():
+    from guyenne_explore.engine.position import Position
+
+    panel = SkillPanel(Position.start("base"))
+    panel.heuristic.value = panel.search.value = False
+    panel.games.value = 20
+    panel.run(block=True)
+    assert panel.subject.stale_note.value == ""
+    panel.heuristic.value = True
+    assert "settings of the last run" in panel.subject.stale_note.value
+    assert "guyenne-stale" in panel.figure_box._dom_classes and "guyenne-stale" in panel.changes._dom_classes
+    panel.heuristic.value = False
+    assert panel.subject.stale_note.value == ""
+    panel.metric.index = len(panel.metric.options) - 1  # another metric of the same table: drawn again, not stale
+    assert panel.subject.stale_note.value == ""
+
+
 def test_the_cost_of_a_run_is_shown_before_it_starts_and_follows_the_fields():
     panel = SkillPanel(opening("advanced", 1))
     panel.rule_sets.value = (panel.position.rules,)

@@ -10,6 +10,7 @@ page); the status says "Done" once the browser has drawn them.
 from __future__ import annotations
 
 from html import escape
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
@@ -123,7 +124,8 @@ class AnalysisPanel(w.VBox):
         self._reported: tuple[Position, int | None] | None = None  # the last results' position and seed (the report's)
         self.optimal = OptimalPanel()
         self.subject = Subject(self.headline, self.figure_box, self.metrics)  # the position; the figures' while stale
-        self._analysing: tuple[Position, Start | None] | None = None
+        # the position, start, fields' reading and its value of the run under way (the Subject's, once it is done)
+        self._analysing: tuple[Position, Start | None, Callable[[], object] | None, object] | None = None
         self.runs: list[Run] = []
         self.results: dict[str, AnalysisResult] = {}
         self.figures: dict[str, go.Figure] = {}
@@ -162,6 +164,7 @@ class AnalysisPanel(w.VBox):
         """A field changed: the state holds what the fields ask (once the settings set elsewhere are all shown)."""
         if not self._showing:
             self.state.analysis = self.settings()
+            self.subject.draw()  # figures of other settings are dimmed under a note
 
     def show_settings(self, asked: AnalysisSettings) -> None:
         """Show settings set elsewhere (a session opened): each field set, a rule set this position does not offer
@@ -279,7 +282,7 @@ class AnalysisPanel(w.VBox):
         from the results (nothing is played again)."""
         if "runs" not in saved or "analysed" not in saved:
             return
-        self._analysing, self._run_seed = (saved["analysed"], None), saved.get("seed")
+        self._analysing, self._run_seed = (saved["analysed"], None, self._settings, None), saved.get("seed")
         self._finish(saved["runs"], "")
 
     def report_html(self) -> str:
@@ -330,7 +333,7 @@ class AnalysisPanel(w.VBox):
         asked, settings = games, self._settings()
         if engine_first:
             games = engine_first_games(p, policies, games)
-        self._analysing = (p, self.subject.start)
+        self._analysing = (p, self.subject.start, self._settings, settings)
         self._run_seed = None if method == "exact" else seed
         self.run_button.disabled = True
         self.exports.enable(False)

@@ -95,7 +95,8 @@ class SkillPanel(w.VBox):
         self.export_status = SaidLine()
         self.table: SkillTable | None = None
         self.subject = Subject(self.headline, self.figure_box, self.changes, self.details)  # the position; the figures' while stale
-        self._analysing: tuple[Position, Start | None] | None = None
+        # the position, start, fields' reading and its value of the run under way (the Subject's, once it is done)
+        self._analysing: tuple[Position, Start | None, Callable[[], object] | None, object] | None = None
         # the status after the last run, as a function of the language, and as last written (a switch writes it again);
         # None before any run: the empty status of a panel never run is no "Done" to say again
         self._said: Callable[[], str] = lambda: gettext("Done")
@@ -118,6 +119,9 @@ class SkillPanel(w.VBox):
             box.observe(guarded(self.controls.status)(lambda _: self._show_cost()), names="value")
             box.observe(guarded(self.counters.controls.status)(lambda _: self.counters.check()), names="value")
             box.observe(guarded(self.how_they_play.controls.status)(lambda _: self.how_they_play.check()), names="value")
+        for box in (self.uniform, self.heuristic, self.strong_linear, self.strong, self.strong_trained, self.search,
+                    self.rule_sets, self.games.box, self.search_games.box, self.search_budget.box, self.seed.box):
+            box.observe(guarded(self.controls.status)(lambda _: self.subject.draw()), names="value")  # dims other settings' figures
         levels = w.VBox([w.HTML("<b>Skill levels</b> (both sides at each level)"),
                          self.uniform, self.heuristic, self.strong_linear, self.strong, self.strong_trained, self.search,
                          self.search_budget])
@@ -174,7 +178,7 @@ class SkillPanel(w.VBox):
         if "table" not in saved or "analysed" not in saved:
             return
         self.table = saved["table"]
-        self.subject.ran(saved["analysed"], None)
+        self.subject.ran(saved["analysed"], None, self._settings)  # the fields were set back first
         self._said = lambda: gettext("Done")
         self.controls.status.value = self._said_shown = escape(self._said())
         self._show()
@@ -278,7 +282,7 @@ class SkillPanel(w.VBox):
         # the search's games, played by the engine, go to the local cores (compiled ones stay here); a first answer
         # plays in this process: the other core compiles, and the pool's workers would start first
         executor = local_pool() if local_cores() > 1 and not first else None
-        self._analysing = (p, self.subject.start)
+        self._analysing = (p, self.subject.start, self._settings, self._settings())
         self.run_button.disabled = self.training.train_button.disabled = True
         self.controls.start(gettext("Sampling {rule_sets} at {levels}...").format(
             rule_sets=ngettext("{count} rule set", "{count} rule sets", len(chosen)).format(count=len(chosen)),

@@ -195,9 +195,11 @@ class StartChooser(w.VBox):
 class Subject:
     """What a panel analyses, named at its top, and whether the figures it shows are still for it.
 
-    ``line`` goes at the top of the panel, ``stale_note`` over its figures; while the figures
-    are for another position than the one now built (``ran`` records theirs), the note says so
-    and ``dimmed`` (the figures, the metrics) take the ``guyenne-stale`` class (static/plot_view.css).
+    ``line`` goes at the top of the panel, ``stale_note`` over its figures; while the figures are for another
+    position than the one now built (``ran`` records theirs), or for other settings than the panel's fields now ask
+    (``settings``, the panel's reading of its fields, compared with its value when the run was asked), the note says
+    which, and ``dimmed`` (the figures, the metrics) take the ``guyenne-stale`` class (static/plot_view.css): a
+    figure that stayed bright after a field changed read as the answer to the new settings.
     """
 
     def __init__(self, *dimmed: w.Widget) -> None:
@@ -207,29 +209,47 @@ class Subject:
         self.position: Position | None = None
         self.start: Start | None = None
         self.analysed: tuple[Position, Start | None] | None = None
+        self._settings: Callable[[], object] | None = None  # the fields' reading the figures answer, and its value
+        self._asked: object = None
 
     def set_position(self, position: Position | None, start: Start | None = None) -> None:
         self.position, self.start = position, start
         self.draw()
 
-    def ran(self, position: Position, start: Start | None) -> None:
-        """The figures now shown are for ``position``."""
+    def ran(self, position: Position, start: Start | None, settings: Callable[[], object] | None = None,
+            asked: object = None) -> None:
+        """The figures now shown are for ``position``, and for what ``settings()`` read when the run was asked
+        (``asked``; None: what it reads now, as when a saved session's fields and results are set back together)."""
         self.analysed = (position, start)
+        self._settings = settings
+        self._asked = settings() if settings is not None and asked is None else asked
         self.draw()
 
     @property
     def stale(self) -> bool:
+        return self.moved or self.other_settings
+
+    @property
+    def moved(self) -> bool:
+        """The figures are for another position than the one built."""
         return self.analysed is not None and self.analysed[0] != self.position
 
+    @property
+    def other_settings(self) -> bool:
+        """The figures are for other settings than the fields ask now."""
+        return self.analysed is not None and self._settings is not None and self._settings() != self._asked
+
     def draw(self) -> None:
-        """Both lines in the current language (a language switch calls this again)."""
+        """Both lines in the current language (a language switch, and a field changed, call this again)."""
         self.line.value = subject_html(self.position, self.start)
-        if self.stale:
+        if self.moved:
             assert self.analysed is not None
             note = gettext("These figures are for the previous position ({subject}); Run to update them.").format(
                 subject=subject(*self.analysed))
-            self.stale_note.value = f"<div class='guyenne-stale-note'>{escape(note)}</div>"
+        elif self.other_settings:
+            note = gettext("These figures are for the settings of the last run, not those above; Run to update them.")
         else:
-            self.stale_note.value = ""
+            note = ""
+        self.stale_note.value = f"<div class='guyenne-stale-note'>{escape(note)}</div>" if note else ""
         for x in self.dimmed:
             (x.add_class if self.stale else x.remove_class)("guyenne-stale")

@@ -118,6 +118,9 @@ class VariantLab(w.VBox):
         for choice in (self.english_policy, self.french_policy):
             choice.observe(show_errors_in(self.training.controls.status)(lambda _: self._show_training()), names="value")
         self.sweep_parameter.observe(in_sweep(lambda _: self._show_application()), names="value")
+        for field in (self.english_policy, self.french_policy, self.search_budget.box, self.method, self.games.box,
+                      self.seed.box, self.sweep_parameter, self.sweep_from.box, self.sweep_to.box, self.sweep_metric):
+            field.observe(show_errors_in(self.controls.status)(lambda _: self.subject.draw()), names="value")  # dims
         self.compare_button.on_click(show_errors_in(self.controls.status)(lambda _: self.run_compare(block=False)))
         self.sweep_button.on_click(in_sweep(lambda _: self.run_sweep(block=False)))
 
@@ -167,7 +170,7 @@ class VariantLab(w.VBox):
         if analysed is None or not (points or saved.get("runs")):
             return
         self.points, self.runs = points, [pt.run for pt in points] if points else saved["runs"]
-        self.subject.ran(analysed, None)
+        self.subject.ran(analysed, None, self._asked if points else self._compared)  # the fields were set back first
         if points:
             parameter, metric = self._swept = saved.get("swept", (self.sweep_parameter.value, self.sweep_metric.value))
             self._sweep_preset = saved.get("sweep_preset")
@@ -223,6 +226,7 @@ class VariantLab(w.VBox):
         self._show_application()
         self._show_training()
         self._enable(self.controls.running)
+        self.subject.draw()  # figures of another variant are dimmed under a note
 
     def _show_training(self) -> None:
         """The training of strong for the variant, shown while a side plays "strong, trained for this variant"; the
@@ -404,10 +408,15 @@ class VariantLab(w.VBox):
                 "games": games, "seed": self.seed.value, "progress": self.controls.callback, "fast": not first}
 
     def _asked(self) -> tuple:
-        """What a run depends on: a refining run is played only while they are those of the first answer."""
+        """What a run depends on: a refining run is played only while they are those of the first answer; a sweep's
+        figures are for them."""
+        return (*self._compared(), self.sweep_parameter.value, self.sweep_from.value, self.sweep_to.value,
+                self.sweep_metric.value)
+
+    def _compared(self) -> tuple:
+        """What a comparison's figures are for (the sweep's fields aside)."""
         return (self.position, self.variant, self.preset_rules, self.english_policy.value, self.french_policy.value,
-                self.search_budget.value, self.method.value, self.games.value, self.seed.value,
-                self.sweep_parameter.value, self.sweep_from.value, self.sweep_to.value, self.sweep_metric.value)
+                self.search_budget.value, self.method.value, self.games.value, self.seed.value)
 
     def _first_words(self, settings: dict[str, Any], parts: int) -> Callable[[], str]:
         """After the engine's first answer (``settings`` without ``fast``), how many of the games asked it played, as a
@@ -444,7 +453,7 @@ class VariantLab(w.VBox):
         p, preset, variant, settings = self.position, self.preset_rules, self.variant, self._settings(2)
         if settings is None:
             return
-        analysing, asked = (p, self.subject.start), self._asked()
+        analysing, asked = (p, self.subject.start, self._compared, self._compared()), self._asked()
         labels = _compare_labels(preset, variant)
         first = self._first_words(settings, 2)
 
@@ -487,7 +496,7 @@ class VariantLab(w.VBox):
         if settings is None:
             return
         parameter, metric = self.sweep_parameter.value, self.sweep_metric.value
-        analysing, asked = (p, self.subject.start), self._asked()
+        analysing, asked = (p, self.subject.start, self._asked, self._asked()), self._asked()
         first = self._first_words(settings, len(values))
 
         def work() -> None:
