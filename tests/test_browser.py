@@ -308,10 +308,14 @@ LAB_PORT = 8874
 
 
 def test_upload_and_download_in_jupyterlab(tmp_path):
-    """The explorer notebook run in JupyterLab: a position comes in by the file picker, JSON goes out as a download.
+    """The explorer notebook run in JupyterLab at 1280x800 with its side bar open, where the notebook is narrower than
+    the window: a note says it loads until the cells run, no control lies outside its panel, a position comes in by
+    the file picker and JSON goes out as a download.
 
     Lab serves a copy of the notebook in a temporary folder (its autosave never touches the repository's).
     """
+    from tests.test_browser_sizes import OUTSIDE
+
     reason = missing()
     if reason:
         _skip_or_fail(reason)
@@ -322,11 +326,19 @@ def test_upload_and_download_in_jupyterlab(tmp_path):
     data = json.loads((ROOT / "tests" / "positions" / "advanced-remove-choice.json").read_text())
     with app.jupyter_lab(LAB_PORT, tmp_path / "lab.log", root=tmp_path, notebook="explorer.ipynb") as url, \
             app.chromium() as browser:
-        page = browser.new_context(viewport={"width": 1500, "height": 1000}, accept_downloads=True).new_page()
+        page = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True).new_page()
         try:
             page.set_default_timeout(90_000)
             app.open_in_lab(page, url)
+            assert page.locator(".guyenne-loading").first.is_visible()  # before the cells run: the note says so
             app.run_all(page)  # once the status bar says the kernel is idle
+            assert page.locator(".guyenne-loading").first.is_hidden()
+            ARTIFACTS.mkdir(exist_ok=True)
+            for title, key in (("Builder", "builder"), ("Analysis", "analysis"), ("Variant lab", "variant-lab")):
+                app.show_tab(page, title)
+                assert page.evaluate(OUTSIDE) == [], f"{title} in JupyterLab"
+                page.screenshot(path=str(ARTIFACTS / f"jupyterlab-1280x800-{key}.png"))
+            app.show_tab(page, "Builder")
             opening = page.get_attribute(".guyenne-table-board", "data-notation")
             upload = page.locator(POSITION_UPLOAD)
             upload.set_input_files(files=[{"name": "mine.json", "mimeType": "application/json",

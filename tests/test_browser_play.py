@@ -87,6 +87,31 @@ def _switch(page, label: str, tab: str) -> None:
     page.wait_for_timeout(500)
 
 
+def _miscount(page, english: str, size: str) -> None:
+    """A click on the English deck opens its counts in the builder; one 2 more there: the wrong total and the side's
+    problem (named ``english`` in the page's language) show in the window."""
+    page.click('.guyenne-table g.stack[data-side="english"][data-zone="deck"]')
+    row = page.locator(".guyenne-builder .widget-hbox:has(.guyenne-focus)")
+    row.wait_for()
+    box = row.locator(".widget-text:not(.guyenne-typed-cards) input").last  # the last count, not the cards
+    box.fill(str(int(box.input_value()) + 1))
+    box.press("Enter")
+    wrong = page.locator('.guyenne-builder .guyenne-total[data-ok="false"]').first
+    wrong.wait_for()
+    problem = page.locator(".guyenne-builder .guyenne-problem", has_text=english).last
+    problem.wait_for()
+    page.wait_for_timeout(300)
+    assert _in_window(page, wrong) and _in_window(page, problem), size
+    if english == "English":
+        page.screenshot(path=str(app.ARTIFACTS / f"{size}-en-builder-miscount.png"))
+
+
+def _counts_right_again(page) -> None:
+    page.wait_for_selector('.guyenne-builder .guyenne-total[data-ok="false"]', state="detached")
+    page.wait_for_function(  # both sides' totals drawn again, every value right (5 values a side)
+        "() => document.querySelectorAll('.guyenne-builder .guyenne-total[data-ok=\"true\"]').length === 10")
+
+
 def test_a_miscount_shows_beside_the_grid_in_the_window_undo_takes_it_back_and_screenshots(browser_app):
     url, browser = browser_app
     app.ARTIFACTS.mkdir(exist_ok=True)
@@ -94,43 +119,25 @@ def test_a_miscount_shows_beside_the_grid_in_the_window_undo_takes_it_back_and_s
         page, _ = app.open_explorer(browser, url, width, height)
         size = f"{width}x{height}"
         try:
-            # the moves panel on a dealt opening, in English and French
+            # the moves panel on a dealt opening; the language is switched once a size (a switch takes seconds)
             page.click('button:has-text("Sample chance")')
             page.wait_for_selector(".guyenne-move", state="attached")
             page.screenshot(path=str(app.ARTIFACTS / f"{size}-en-moves.png"))
+            _miscount(page, "English", size)
+            page.click('.guyenne-builder button:has-text("Undo")')
+            _counts_right_again(page)
             _switch(page, "Français", "Variantes")
             page.screenshot(path=str(app.ARTIFACTS / f"{size}-fr-moves.png"))
             assert page.evaluate(app.TRUNCATED) == [], f"French at {size}"
-            _switch(page, "English", "Variant lab")
-
-            # a click on the English deck opens its counts in the builder; one 2 more there
-            page.click('.guyenne-table g.stack[data-side="english"][data-zone="deck"]')
-            row = page.locator(".guyenne-builder .widget-hbox:has(.guyenne-focus)")
-            row.wait_for()
-            box = row.locator(".widget-text:not(.guyenne-typed-cards) input").last  # the last count, not the cards
-            box.fill(str(int(box.input_value()) + 1))
-            box.press("Enter")
-            wrong = page.locator('.guyenne-builder .guyenne-total[data-ok="false"]').first
-            wrong.wait_for()
-            problem = page.locator(".guyenne-builder .guyenne-problem", has_text="English").last
-            problem.wait_for()
-            page.wait_for_timeout(300)
-            assert _in_window(page, wrong) and _in_window(page, problem), size
-            page.screenshot(path=str(app.ARTIFACTS / f"{size}-en-builder-miscount.png"))
-            _switch(page, "Français", "Variantes")
+            _miscount(page, "anglais", size)
             page.screenshot(path=str(app.ARTIFACTS / f"{size}-fr-builder-miscount.png"))
+            assert page.evaluate(app.TRUNCATED) == [], f"French at {size}"
             page.locator(".guyenne-builder").evaluate("(b) => b.scrollTo(0, 0)")
             page.wait_for_timeout(300)
             page.screenshot(path=str(app.ARTIFACTS / f"{size}-fr-builder-top.png"))
-            assert page.evaluate(app.TRUNCATED) == [], f"French at {size}"
-
             # Undo puts the count back as it was: every value matches the rules again
             page.click('.guyenne-builder button:has-text("Défaire")')  # Undo (Cancel is « Annuler »)
-            page.wait_for_selector('.guyenne-builder .guyenne-total[data-ok="false"]', state="detached")
-            page.wait_for_function(  # both sides' totals drawn again, every value right (5 values a side)
-                "() => document.querySelectorAll('.guyenne-builder .guyenne-total[data-ok=\"true\"]').length === 10")
-            _switch(page, "English", "Variant lab")
-            page.screenshot(path=str(app.ARTIFACTS / f"{size}-en-builder-top.png"))
+            _counts_right_again(page)
         except Exception:
             page.screenshot(path=str(app.ARTIFACTS / f"builder-{size}-failure.png"), full_page=True)
             raise

@@ -3,7 +3,8 @@
 At 1280x800 and 1920x1080, in English and in French: no control of any panel
 lies outside its panel or the window, no label, description or button is cut
 to "...", the tabs stay beside the table, every castle's moves show without
-scrolling; a screenshot of every panel goes to artifacts/ (look at them).  An
+scrolling, no choice of a drop-down in any tab is cut short; a screenshot of every panel goes to artifacts/
+(look at them).  An
 analysis of 3 rule sets and a variant comparison draw their figures with
 plotly.js evaluated once for the page, and the status says Done once the
 figures are there.  Skipped with the reason when Playwright, Voilà or chromium
@@ -43,6 +44,21 @@ OUTSIDE = """() => {
 }"""
 
 
+#: JS: every shown drop-down whose chosen option's words are wider than the box showing them (the arrow counted)
+CUT_CHOICES = """() => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  return [...document.querySelectorAll('.guyenne-explorer select:not([multiple])')]
+    .filter((s) => s.getClientRects().length && s.selectedIndex >= 0)
+    .map((s) => {
+      ctx.font = getComputedStyle(s).font;
+      const text = s.options[s.selectedIndex].text;
+      return [text, Math.round(ctx.measureText(text).width + 24), s.clientWidth];
+    })
+    .filter(([, needed, width]) => needed > width)
+    .map(([text, needed, width]) => `"${text}" needs ${needed} px in a ${width} px box`);
+}"""
+
+
 @pytest.fixture(scope="module")
 def browser_app(tmp_path_factory):
     with app.served(PORT, tmp_path_factory.mktemp("voila") / "voila.log") as served:
@@ -74,6 +90,16 @@ def _check_tabs(page, tabs, size, prefix, titles):
         shot(page, tabs, f"{size}-{prefix}{key}")
 
 
+def _no_choice_cut(page, size, lang):
+    """Every tab: no choice of a drop-down is cut short (at 1920x1080 the builder's reshuffle read "sur pioch" and
+    "on an empty dec")."""
+    tabs = page.locator(".guyenne-explorer .lm-TabBar-tab")
+    for i in range(tabs.count()):
+        tabs.nth(i).click()
+        page.wait_for_timeout(300)  # the tab's layout settles
+        assert page.evaluate(CUT_CHOICES) == [], f"tab {i} at {size} in {lang}"
+
+
 @pytest.mark.parametrize("width,height", SIZES)
 def test_every_panel_fits_its_window(browser_app, width, height):
     url, browser = browser_app
@@ -97,6 +123,7 @@ def test_every_panel_fits_its_window(browser_app, width, height):
         _check_tabs(page, tabs, size, "", (("Builder", "builder"), ("Analysis", "analysis"),
                                            ("Variant lab", "variant-lab"), ("Skill levels", "skill-levels")))
         page.screenshot(path=str(app.ARTIFACTS / f"{size}-window.png"))
+        _no_choice_cut(page, size, "English")
         # French labels are longer: none is cut either, and every control stays in its panel
         page.click('.guyenne-language button:has-text("Français")')
         page.wait_for_selector('.guyenne-explorer .lm-TabBar-tab:has-text("Variantes")')
@@ -105,6 +132,7 @@ def test_every_panel_fits_its_window(browser_app, width, height):
         _check_tabs(page, tabs, size, "fr-", (("Position", "builder"), ("Analyse", "analysis"),
                                               ("Variantes", "variant-lab"), ("Niveaux de jeu", "skill-levels")))
         page.screenshot(path=str(app.ARTIFACTS / f"{size}-fr-window.png"))
+        _no_choice_cut(page, size, "French")
     except Exception:
         page.screenshot(path=str(app.ARTIFACTS / f"sizes-{width}x{height}-failure.png"), full_page=True)
         raise
