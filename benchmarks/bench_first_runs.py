@@ -39,7 +39,7 @@ PANELS = {
 
 CHILD = """
 import time
-from guyenne_explore.analysis import needs_compiling
+from guyenne_explore.analysis.sampling.warm import needs_compiling
 from guyenne_explore.widgets.explorer import Explorer
 {compiling}
 pending = needs_compiling()
