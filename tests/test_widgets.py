@@ -1001,6 +1001,19 @@ def test_the_table_column_stays_in_view_beside_the_tabs(start):
     assert ".guyenne-explorer .guyenne-builder {\n    max-height: 85vh;\n    overflow-y: auto;" in css
 
 
+def test_the_play_and_rulebook_tabs_hide_the_built_positions_table_and_take_the_whole_width(start):
+    """A person playing saw the builder's board and move box beside the game's own: two boards, two boxes."""
+    e = Explorer(start)
+    e.show_tab("Play")
+    assert all(part.layout.display == "none" for part in (e.table, e.moves, e.diagram_export))
+    assert e.left.layout.flex == "1 1 100%" and e.language.layout.display != "none"  # the language stays, above
+    e.show_tab("Analysis")
+    assert all(part.layout.display is None for part in (e.table, e.moves, e.diagram_export))
+    assert e.left.layout.flex == "0 1 560px"
+    e.show_tab("Rulebook")
+    assert e.table.layout.display == "none"
+
+
 # ---------------------------------------------------------------------- what the panels analyse (issue 24)
 def _said(panel):
     """The panel's "Position analysed" line as the page shows it (no tags)."""

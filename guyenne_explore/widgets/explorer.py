@@ -42,6 +42,10 @@ from .table import Table
 from .variant_lab import VariantLab
 
 TABS = ("Builder", "Analysis", "Variant lab", "Skill levels", "Balance", "Play", "Rulebook")
+#: the tabs that show no analysis of the built position: a game's own table (Play), a rulebook's examples
+WITHOUT_POSITION = ("Play", "Rulebook")
+#: the table's column beside the tabs: 560 px, narrower where the window is
+LEFT_FLEX = "0 1 560px"
 STATIC = pathlib.Path(__file__).parent / "static"
 STYLE = STATIC / "explorer.css"
 
@@ -128,9 +132,13 @@ class Explorer(w.HBox):
         self.language = LanguageSwitch(self.set_language, lang)
         # Save session / Open session: the whole session as one JSON file, by browser download and upload
         self.session = SessionControls(self)
-        left = w.VBox([self.language, self.session, self.table, self.diagram_export, w.HTML("<h4>Legal moves</h4>"),
-                       self.moves], layout=w.Layout(flex="0 1 560px", min_width="320px"))
+        #: the built position's table and moves: hidden while a tab that shows a table of its own, or none of the
+        #: position, is open (a person playing saw two boards and two move boxes side by side)
+        self.position_column = (self.table, self.diagram_export, w.HTML("<h4>Legal moves</h4>"), self.moves)
+        left = w.VBox([self.language, self.session, *self.position_column],
+                      layout=w.Layout(flex=LEFT_FLEX, min_width="320px"))
         left.add_class("guyenne-left")  # the table's column, beside the tabs (pages and tests find it by this)
+        self.left = left
         style = w.HTML(f"<style>{STYLE.read_text()}</style>", layout=w.Layout(display="none"))
         self.page_title = PageTitle()
         self.intro = w.HTML(intro_html(), layout=w.Layout(width="100%"))  # a row of its own above the columns
@@ -147,6 +155,7 @@ class Explorer(w.HBox):
         # clicks on the table: an unexpected error shows in the builder's section it concerns, never raised
         self.table.on_castle_click(guarded(self.builder.errors["castles"])(self.builder.cycle_castle))
         self.table.on_stack_click(guarded(self.builder.errors["general"])(self._edit_stack))
+        self.tabs.observe(guarded(self.play.status)(lambda _: self._show_position_column()), names="selected_index")
         if self.language.value != "en":
             self.set_language(self.language.value)
         # the cost lines written while the launch's background step compiles say so: written again once it ends
@@ -206,6 +215,14 @@ class Explorer(w.HBox):
                 self.table.set_draft(self.state.draft, words)
             else:
                 self.table.set_position(None, words)
+
+    def _show_position_column(self) -> None:
+        """The built position's table and moves beside every tab but those of :data:`WITHOUT_POSITION`; there the
+        language and session buttons take a row above the tab, which takes the whole width."""
+        alone = TABS[self.tabs.selected_index or 0] in WITHOUT_POSITION
+        for part in self.position_column:
+            part.layout.display = "none" if alone else None
+        self.left.layout.flex = "1 1 100%" if alone else LEFT_FLEX
 
     def show_tab(self, title: str) -> None:
         """Select the tab ``title`` (one of :data:`TABS`, in English whatever the language shown)."""

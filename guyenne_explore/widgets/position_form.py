@@ -120,7 +120,8 @@ class TypedCards:
     holds the form back like a count box that holds no count."""
 
     def __init__(self, on_typed: Callable[[], None]) -> None:
-        self.box = w.Text(placeholder="cards, e.g. H54322", continuous_update=False, layout=w.Layout(width="120px"))
+        # wide enough for a whole side's 22 cards ("H555444333322222222222"): at 120 px a full deck was cut
+        self.box = w.Text(placeholder="cards, e.g. H54322", continuous_update=False, layout=w.Layout(width="180px"))
         self.box.add_class("guyenne-typed-cards")  # for pages and tests to find it among the count boxes
         self.message = w.HTML()
         self.message.add_class("guyenne-row-message")
