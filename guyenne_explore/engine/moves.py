@@ -171,19 +171,19 @@ class Choice:
             return None
         if move.concede is not None or move.first_member is not None:
             return (_("at {point} the move is a set of cards, with a castle, like '3:H52'") if self.castles
-                    else _("at {point} the move is a set of cards")).format(point=self.point)
+                    else _("at {point} the move is a set of cards")).format(point=point_name(self.point))
         if self.castles:
             if move.castle is None:
                 return _("at {point} the move names a castle, like '{example}'").format(
-                    point=self.point, example=f"{self.castles[0]}:{move.cards}")
+                    point=point_name(self.point), example=f"{self.castles[0]}:{move.cards}")
             if not 0 <= move.castle < self.n_castles:
-                return _("there is no castle {castle}: castles are numbered 0 to {high}").format(
-                    castle=move.castle, high=self.n_castles - 1)
+                return _("there is no castle {castle}: a typed move numbers the castles 0 to {high} (castle 1 on the "
+                         "table is typed 0:)").format(castle=move.castle, high=self.n_castles - 1)
             if move.castle == self.first_castle:
                 return _("the second castle of a round must differ from the first (castle {castle}):"
                          " two castles are fought over each round").format(castle=self.first_castle)
         elif move.castle is not None:
-            return _("at {point} no castle is chosen: the castle is already set").format(point=self.point)
+            return _("at {point} no castle is chosen: the castle is already set").format(point=point_name(self.point))
         cards = move.cards
         if self.point == REMOVE_CHOICE:
             if not cards.issubset(self.source):
