@@ -224,7 +224,9 @@ def test_the_summary_says_the_cost_then_reads_the_kept_games_into_accuracy_plays
     summary = panel.summary
     assert summary.read_button.disabled and "No finished game" in summary.cost.value
     _finished(panel)
-    assert summary.chosen.options == summary.chosen.value and len(summary.chosen.value) == 1  # the game just kept
+    # the game just kept, chosen, and listed by its date and players (its file's name told a person nothing)
+    assert [name for _label, name in summary.chosen.options] == list(summary.chosen.value)
+    assert len(summary.chosen.value) == 1 and summary.chosen.options[0][0].endswith(": Alice – heuristic")
     summary.budget.value = "search:2"
     summary.bot_games.value = 2
     # the cost comes first, before anything is read
@@ -240,7 +242,9 @@ def test_the_summary_says_the_cost_then_reads_the_kept_games_into_accuracy_plays
     try:
         panel.refresh()
         assert summary.report.sentences("fr")[0] in html.unescape(summary.sentences.value)
-        assert "précision" in summary.sentences.value and "déjà lues" in summary.cost.value
+        assert "précision" in summary.sentences.value and "1 partie (1 déjà lue)" in summary.cost.value
+        assert "heuristique" in summary.table.value  # a bot by its level's name, its bands in words
+        assert not any(word in summary.table.value for word in ("blunder", "mistake", "inaccuracy", "good"))
     finally:
         set_language("en")
 
@@ -303,3 +307,53 @@ def test_a_bot_drawn_once_a_game_draws_its_member_from_the_games_seed(tmp_path):
         again.resume(journal)
         assert again.record is not None and again.policies[0].model == bot.model
     assert drawn == {NET, other}
+
+
+def test_one_person_against_a_bot_plays_at_once_and_reads_what_the_bot_did_since_their_move(tmp_path):
+    """No screen to pass with one person: their hand and moves show at once; after their move, the bot's answer
+    (and a round's battles) are said in words their side may know, the bots' cards face down by count only."""
+    panel = _panel(tmp_path, ["Alice", "bot:heuristic"])
+    assert panel.handed_to == 0 and panel.show_hand.layout.display == "none" and panel.typed.layout.display == ""
+    assert panel.play(_first_move(panel))  # English opens castle X; French answers there and opens castle Y
+    log = html.unescape(panel.events_log.value)
+    assert "Since your last move:" in log and "French answers at castle" in log and "face down" in log
+    # the English view's captions (the storyboard's), never the table's whole view
+    from guyenne_explore.render.storyboard import frames_of
+
+    seen = [f.caption for f in frames_of(panel.record, viewer=0)][2:]
+    assert seen and all(caption in log for caption in seen)
+    _finished(panel)
+    assert panel.typed.layout.display == "none" and panel.play_button.layout.display == "none"  # nothing to play
+    assert "Since your last move:" in panel.events_log.value
+
+
+def test_a_new_game_deals_anew_unless_a_seed_is_typed_and_start_during_a_game_asks_first(tmp_path):
+    panel = _panel(tmp_path, ["Alice", "bot:heuristic"], seed=11)
+    assert panel.record.header.seed == 11
+    panel.start()  # a game under way: said, nothing started
+    assert "Press Start the game again" in panel.status.value and panel.record.header.seed == 11
+    panel.start()
+    assert panel.record.header.seed != 11 and panel.record.events[0].draw is not None  # another deal
+    assert panel.seed.value == panel.record.header.seed  # the box shows the seed of the game played
+    panel.seed.value = 11  # typed: that deal again
+    panel.start()
+    panel.start()
+    assert panel.record.header.seed == 11
+    # the games left unfinished wait to be resumed: the latest chosen, so Resume never finds nothing chosen
+    panel.offer_resume()
+    assert panel.resume_choice.value is not None and not panel.resume_button.disabled
+    panel.resume_choice.index = None
+    assert panel.resume_button.disabled
+    panel.resume_chosen()
+    assert "Choose an unfinished game" in panel.status.value
+
+
+def test_an_empty_move_is_refused_in_words_and_a_castle_past_the_last_says_how_castles_are_typed(tmp_path):
+    panel = _panel(tmp_path, ["Alice", "bot:heuristic"])
+    assert not panel.play("")
+    said = html.unescape(panel.status.value)
+    assert "Choose a move in the list or type one" in said and " is not allowed" not in said
+    assert not panel.play("6:H")
+    assert "a typed move numbers the castles 0 to 5 (castle 1 on the table is typed 0:)" in html.unescape(panel.status.value)
+    assert not panel.play("H")
+    assert "at the opening at the first castle (X) the move names a castle" in html.unescape(panel.status.value)

@@ -11,12 +11,15 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..analysis import level_name
-from ..i18n import current_language, plain_estimate, translator
+from ..analysis.playtest import display_name
+from ..i18n import N_, current_language, plain_estimate, plain_number, translator
 from .report import STYLE
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.playtest import PlaytestReport
 
+#: each band of a decision's loss in words (the keys are the report's, in its JSON and CSV)
+BAND_WORDS = {"good": N_("good"), "inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
 #: the style measures shown side by side, by their key in a style's JSON
 MEASURES = ("bluffs", "hero_round_1", "hero_late", "hero_kept", "conceded", "top_stake")
 
@@ -43,15 +46,22 @@ def players_table(report: "PlaytestReport", lang: str | None = None) -> str:
     _ = translator(lang).gettext
     levels = list(report.levels)
     rows = []
-    for p in (player.to_json() for player in report.players):
+    for player in report.players:
+        p = player.to_json()
         acc = p["accuracy"]
-        rows.append([p["name"], str(p["decisions"]),
-                     "-" if acc is None else plain_estimate(acc["value"] / 100, acc["low"] / 100, acc["high"] / 100, lang),
-                     ", ".join(f"{k} {v}" for k, v in sorted(p["bands"].items())),
+        read = (plain_number(p["read"], 0, lang) if p["read"] == p["decisions"] else _("{read} of {decisions}").format(
+            read=plain_number(p["read"], 0, lang), decisions=plain_number(p["decisions"], 0, lang)))
+        rows.append([display_name(player, lang), read,
+                     # out of 100, as the sentences say it ("accuracy 5 [1, 23] out of 100")
+                     "-" if acc is None else "{} [{}, {}]".format(*(plain_number(round(acc[k]), 0, lang)
+                                                                    for k in ("value", "low", "high"))),
+                     ", ".join(_(BAND_WORDS[k]) + f" {v}" if k in BAND_WORDS else f"{k} {v}"
+                               for k, v in sorted(p["bands"].items())),
                      level_name(p["plays_like"], lang) if p["plays_like"] else "-",
                      *(plain_estimate(p["likelihoods"][lv], lang=lang) for lv in levels)])
-    return _table([_("player"), _("decisions"), _("accuracy"), _("bands"), _("plays like"),
-                   *(level_name(lv, lang) for lv in levels)], rows)
+    return _table([_("player"), _("decisions read"), _("accuracy (out of 100)"), _("decisions by loss"),
+                   _("plays like"), *(_("{level}: log-likelihood a decision").format(level=level_name(lv, lang))
+                                      for lv in levels)], rows)
 
 
 def playtest_html(report: "PlaytestReport", lang: str | None = None) -> str:
@@ -68,7 +78,7 @@ def playtest_html(report: "PlaytestReport", lang: str | None = None) -> str:
              "<ul>" + "".join(f"<li>{escape(s)}</li>" for s in report.sentences(lang)) + "</ul>",
              "<h2>" + escape(_("Players")) + "</h2>", players_table(report, lang)]
     parts.append("<h2>" + escape(_("Style beside the bots")) + "</h2>")
-    styles = [(p["name"], p["style"]) for p in data["players"]]
+    styles = [(display_name(player, lang), player.style.to_json()) for player in report.players]
     if report.bots is not None:
         styles += [(level_name(s.level, lang), s.to_json()) for s in report.bots.levels]
     parts.append(_table([_("who"), *MEASURES], [[who, *(_share(style[m], lang) for m in MEASURES)]

@@ -25,13 +25,14 @@ import ipywidgets as w
 
 from ..analysis import PolicySpec
 from ..analysis.studies.skill import level_words, typed_level
-from ..i18n import N_, point_name, side_title
+from ..i18n import N_, ngettext, point_name, side_title
 from ..i18n import gettext as _
 from ..engine import Policy
 from ..engine import Position
 from ..engine import Event, GameRecord, RecordHeader, Seat, seats_for, weights_fingerprint
 from ..engine import PRESET_NAMES, SIDES, Rules
 from ..engine import PublicRecord, begin_game, side_view
+from ..render.storyboard import frames_of
 from .files import Download
 from .forms import NumberField
 from .guard import guarded
@@ -131,6 +132,10 @@ class PlayPanel(w.VBox):
         self.table = Table(show_hands=False, viewer=None)
         self.prompt = w.HTML()
         self.prompt.add_class("guyenne-play-prompt")
+        # what happened since the person at the screen last played (the bots' moves, the battles), as their side may
+        # know it: the bots answer within a fraction of a second, and the table alone did not say what they did
+        self.events_log = w.HTML()
+        self.events_log.add_class("guyenne-play-log")
         self.show_hand = w.Button(description=N_("Show my hand"), button_style="warning")
         self.moves = MoveList()
         self.typed = w.Text(placeholder=N_("your move, e.g. 3:H52"), layout=w.Layout(width="200px"))
@@ -144,7 +149,13 @@ class PlayPanel(w.VBox):
         shown = guarded(self.status)  # an unexpected error shows in the status line, never raised: no game is lost
         self.source.observe(shown(lambda _c: self._seats()), names="value")
         self.start_button.on_click(shown(lambda _b: self.start()))
-        self.resume_button.on_click(shown(lambda _b: self.resume(Path(self.resume_choice.value))))
+        self.resume_button.on_click(shown(lambda _b: self.resume_chosen()))
+        self.resume_choice.observe(lambda _c: self._enable_resume(), names="value")
+        # a new game deals anew unless a seed was typed for it: the same deal twice taught a person the cards
+        self._seed_typed = False
+        self._dealt = False  # a game was started here (its seed is spent)
+        self.seed.box.observe(lambda _c: setattr(self, "_seed_typed", True), names="value")
+        self._confirm_start = False  # Start pressed once during a game: pressed again, it leaves that game unfinished
         self.show_hand.on_click(shown(lambda _b: self.hand_over()))
         self.moves.observe(shown(lambda _c: self._preview()), names=["selected", "hovered"])
         self.moves.on_apply(shown(self.play))
@@ -158,7 +169,8 @@ class PlayPanel(w.VBox):
                                layout=w.Layout(flex_flow="row wrap"))
         self.children = [
             self.resume_box, w.HBox([self.source, self.seed], layout=w.Layout(flex_flow="row wrap")), self.seat_rows,
-            self.allow_undo, self.start_button, self.status, self.prompt, self.show_hand, self.table, self.controls,
+            self.allow_undo, self.start_button, self.status, self.prompt, self.events_log, self.show_hand, self.table,
+            self.controls,
             self.moves, w.HBox([self.download_button, self.download]), self.summary]
         self.record: GameRecord | None = None
         self.journal: Journal | None = None
@@ -199,7 +211,17 @@ class PlayPanel(w.VBox):
         self.seat_rows.children = [SeatRow(side, member, team) for side, member in seats]
 
     def start(self) -> None:
-        """Start a new game with the seats as set; a bad setting is refused in the status line, naming it."""
+        """Start a new game with the seats as set; a bad setting is refused in the status line, naming it.  During a
+        game a person plays, the first press says that game will wait among the unfinished ones, the second starts."""
+        r = self.record
+        if r is not None and not r.final.is_over and not self.bots_only and not self._confirm_start:
+            self._confirm_start = True
+            self.status.value = html.escape(_("A game is under way: it will wait among the unfinished games, to be "
+                                              "resumed. Press Start the game again to start a new one."))
+            return
+        self._confirm_start = False
+        if self._dealt and not self._seed_typed and self.seed.problem is None:
+            self.seed.value = random.randrange(1_000_000)  # a new deal (a seed typed since the last game is kept)
         try:
             if self.seed.problem is not None:
                 raise ValueError(self.seed.problem)
@@ -213,6 +235,7 @@ class PlayPanel(w.VBox):
             self.status.value = f'<span class="guyenne-refused" style="color:#9b1c1c">{html.escape(str(exc))}</span>'
             return
         header = RecordHeader.new(start.rules, (s for s, _p in seats), seed=self.seed.value, undo=self.allow_undo.value)
+        self._dealt, self._seed_typed = True, False
         self._begin(GameRecord(start, header=header), [p for _s, p in seats], None)
 
     def offer_resume(self) -> None:
@@ -220,12 +243,23 @@ class PlayPanel(w.VBox):
         good, bad = unfinished(self.folder)
         good = [(path, r) for path, r in good if self.journal is None or path != self.journal.path]  # not this one
         self.resume_choice.options = [(self._game_words(r), str(path)) for path, r in good]
+        self.resume_choice.index = 0 if good else None  # the latest first: Resume never finds nothing chosen
         refused = (_("{file} cannot be resumed: {problem}").format(file=p.name, problem=why) for p, why in bad)
         self.resume_box.children[0].value = (  # type: ignore[attr-defined]
             _("Unfinished games:") if good else "") + "".join(
             f"<div class='guyenne-refused'>{html.escape(line)}</div>" for line in refused)
         self.resume_box.layout.display = "" if good or bad else "none"
-        self.resume_button.disabled = not good
+        self._enable_resume()
+
+    def _enable_resume(self) -> None:
+        self.resume_button.disabled = self.resume_choice.value is None
+
+    def resume_chosen(self) -> None:
+        """Resume the game chosen in the list (none chosen: said, nothing else)."""
+        if self.resume_choice.value is None:
+            self.status.value = html.escape(_("Choose an unfinished game in the list to resume it."))
+            return
+        self.resume(Path(self.resume_choice.value))
 
     def resume(self, path: Path) -> None:
         """Play on the unfinished game of the journal ``path``, from where it stopped."""
@@ -325,6 +359,7 @@ class PlayPanel(w.VBox):
             return
         self.handed_to = self._seat_to_play(p)
         self._clock = time.monotonic()
+        self.typed.value = ""  # what the last person typed is not played for this one
         self._show()
 
     def play(self, text: str) -> bool:
@@ -332,12 +367,14 @@ class PlayPanel(w.VBox):
         p = self.position
         if p is None or p.is_over or p.is_chance or self.handed_to != self._seat_to_play(p):
             return False
-        reason = p.why_illegal(text) if text.strip() else _("choose a move in the list or type one, e.g. 3:H52")
-        if reason is not None:
-            self.status.value = '<span class="guyenne-illegal" style="color:#9b1c1c">✗ {}</span>'.format(
-                html.escape(_("{move} is not allowed: {reason}.").format(move=text, reason=reason)))
+        reason = p.why_illegal(text) if text.strip() else None
+        if reason is not None or not text.strip():
+            said = (_("{move} is not allowed: {reason}.").format(move=text, reason=reason) if reason is not None
+                    else _("Choose a move in the list or type one, e.g. 3:H52."))
+            self.status.value = '<span class="guyenne-illegal" style="color:#9b1c1c">✗ {}</span>'.format(html.escape(said))
             return False
         self.status.value = ""
+        self._confirm_start = False
         self.typed.value = ""
         self._append(Event(p.to_play, p.side_to_play, move=p.parse_move(text)),
                      round((time.monotonic() - self._clock) * 1000))
@@ -410,9 +447,11 @@ class PlayPanel(w.VBox):
 
     def _game_words(self, record: GameRecord) -> str:
         header = record.header
-        who = ", ".join(s.name or s.policy or "?" for s in header.seats) if header is not None else "?"
-        return _("{date}: {seats}, {moves} events").format(date=header.date if header else "?", seats=who,
-                                                             moves=len(record.events))
+        who = " – ".join(s.name if s.kind == "person" and s.name else level_words(s.policy or "?")
+                         for s in header.seats) if header is not None else "?"
+        date = header.date.replace("T", " ")[:16] if header else "?"
+        return ngettext("{date}: {seats}, {moves} event", "{date}: {seats}, {moves} events", len(record.events)).format(
+            date=date, seats=who, moves=len(record.events))
 
     def _show(self) -> None:
         """Draw the game as the seat at the screen may see it: a person's own view, or only what both sides see."""
@@ -430,6 +469,11 @@ class PlayPanel(w.VBox):
         person_now = not p.is_over and not p.is_chance and self._is_person(self._seat_to_play(p))
         if person_now and self.handed_to != self._seat_to_play(p):
             self.handed_to = None  # another person's turn: nothing hidden is shown until they say they are there
+            if sum(policy is None for policy in self.policies) == 1:  # one person against bots: no screen to pass
+                self.handed_to, self._clock = self._seat_to_play(p), time.monotonic()
+        playing_now = person_now and self.handed_to is not None
+        for x in (self.typed, self.play_button):  # no box that plays nothing (game over, screen to pass)
+            x.layout.display = "" if playing_now else "none"
         with self.table.hold_sync():
             self.table.show_hands = self.bots_only or p.is_over
             self.table.viewer = p.side_to_play if self.handed_to is not None else None
@@ -455,6 +499,29 @@ class PlayPanel(w.VBox):
             self.prompt.value = _("Bots' game: event {shown} of {events}; Forward plays the next move.").format(
                 shown=self.shown_at, events=len(r.events))
         self.show_hand.layout.display = "" if person_now and self.handed_to is None else "none"
+        self.events_log.value = self._log_html(p) if playing_now or p.is_over else ""
+
+    def _log_html(self, p: Position) -> str:
+        """What happened since the last move of the person at the screen (at the game's end, of the last person to
+        play), in the storyboard's words as their side may know them (:func:`..render.storyboard.frames_of`)."""
+        r = self.record
+        assert r is not None
+        positions = r.positions()
+        persons = [i for i, e in enumerate(r.events) if e.move is not None
+                   and self._is_person(self._seat_to_play(positions[i]))
+                   and (p.is_over or self._seat_to_play(positions[i]) == self.handed_to)]
+        if not persons:
+            return ""
+        last = persons[-1]
+        viewer = None if p.is_over else p.side_to_play
+        before = len(frames_of(GameRecord(r.start, r.events[:last + 1]), viewer=viewer))
+        lines = [f.caption for f in frames_of(GameRecord(r.start, list(r.events)), viewer=viewer)[before:]
+                 if f.kind != "end"][-12:]
+        if not lines:
+            return ""
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+        title = html.escape(_("Since your last move:"))
+        return f"<div><b>{title}</b><ul>{items}</ul></div>"
 
     def _preview(self) -> None:
         if self.handed_to is not None:

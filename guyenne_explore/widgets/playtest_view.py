@@ -19,16 +19,25 @@ from ..analysis import Cancelled, level_name
 from ..analysis.playtest import LEVELS, PlaytestError, PlaytestReport, budget_of, playtest_report, reading_cost
 from ..analysis.studies.skill import cost_line
 from ..analysis.studies.style import style_cost
-from ..i18n import N_, gettext, plain_count, plain_duration
+from ..i18n import N_, gettext, ngettext, plain_count, plain_duration
 from ..engine import GameRecord, read_records
 from ..render.playtest_report import players_table
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
-from .run_controls import RunControls
+from .run_controls import STEPS, RunControls
 
 #: the section's fixed texts, for extraction (the language switch looks each up in the catalogue)
 LABELS = (N_("<h4>Read the games</h4>"), N_("Games"), N_("Budget"), N_("Bot games"), N_("Read the games"),
           N_("the search's rollouts a decision: search:400"))
+
+
+def _game_label(record: GameRecord) -> str:
+    """A kept game as the list shows it: its date and its players ("2026-12-01 07:30: Alice – heuristic")."""
+    header = record.header
+    if header is None:
+        return "?"
+    players = " – ".join(s.name if s.kind == "person" and s.name else level_name(s.policy or "?") for s in header.seats)
+    return f"{header.date.replace('T', ' ')[:16]}: {players}"
 
 
 class PlaytestView(w.VBox):
@@ -66,7 +75,8 @@ class PlaytestView(w.VBox):
         before = set(self.records)
         self.records = {Path(name).name: record for name, record in good}
         kept = [name for name in self.chosen.value if name in self.records]
-        self.chosen.options = list(self.records)  # (empties the choice)
+        # each game by its date and players (its file's name told a person nothing)
+        self.chosen.options = [(_game_label(record), name) for name, record in self.records.items()]  # (empties the choice)
         self.chosen.value = kept + [name for name in self.records if name not in before]
         self.check()
 
@@ -91,8 +101,10 @@ class PlaytestView(w.VBox):
             self.cost.value = escape(gettext("No finished game to read yet.")) + refused if not named else refused
             return False
         decisions, draws, cached, seconds = reading_cost([r for _n, r in named], budget)
-        lines = [gettext("{games} games ({cached} read before): {decisions} decisions and {draws} draws to read at "
-                         "{budget}, {time}").format(games=plain_count(len(named)), cached=plain_count(cached),
+        lines = [ngettext("{games} game ({cached} read before): {decisions} decisions and {draws} draws to read at "
+                          "{budget}, {time}", "{games} games ({cached} read before): {decisions} decisions and {draws} "
+                          "draws to read at {budget}, {time}", len(named)).format(
+                             games=plain_count(len(named)), cached=plain_count(cached),
                                                     decisions=plain_count(decisions), draws=plain_count(draws),
                                                     budget=self.budget.value.strip(), time=plain_duration(seconds))]
         lines += [cost_line(level_name(level), games, 1, bot_seconds)
@@ -110,7 +122,9 @@ class PlaytestView(w.VBox):
         named, budget, bot_games = self._named(), self._budget(), self.bot_games.value
         assert budget is not None  # check() has just read it
         self.read_button.disabled = True
-        self.controls.start(gettext("Reading {games} games...").format(games=plain_count(len(named))))
+        # the bar counts the decisions and draws read (a game has dozens)
+        self.controls.start(ngettext("Reading {games} game...", "Reading {games} games...", len(named)).format(
+            games=plain_count(len(named))), counting=STEPS)
 
         def work() -> None:
             try:

@@ -12,9 +12,10 @@ This package is the analysis' sub-door for playtests: the floors above import th
 
 from __future__ import annotations
 
+from .people import display_name
 from .persona import Persona, fit_persona
 from .reading import PlaytestError, budget_of, cache_folder, reading_cost
 from .report import LEVELS, PlaytestReport, playtest_report
 
 __all__ = ["LEVELS", "PlaytestReport", "playtest_report", "PlaytestError", "budget_of", "cache_folder", "reading_cost",
-           "Persona", "fit_persona"]
+           "Persona", "fit_persona", "display_name"]

@@ -241,29 +241,38 @@ def bots_beside(rules: Rules, levels: Sequence[str], games: int, seed: int) -> t
 
 
 # ---------------------------------------------------------------------- sentences
+def display_name(player: Player, lang: str | None = None) -> str:
+    """A player as a page names them: a person by their pseudonym, a bot by its level's name in ``lang``
+    ("heuristique"), the group of every person in words (a French page said "strong joue surtout comme forte")."""
+    if player.name == GROUP and player.person:
+        return translator(lang).gettext("the group (every person)")
+    return player.name if player.person else level_name(player.name, lang)
+
+
 def sentences(player: Player, bots: PlayStyle | None, lang: str | None = None) -> list[str]:
     """What the numbers say of a player, in ``lang``, where the intervals allow it."""
     tr = translator(lang)
     out = []
+    name = display_name(player, lang)
     acc = player.accuracy
     if acc is not None:
         out.append(tr.gettext("{name}: accuracy {accuracy} [{low}, {high}] out of 100 over {count} decisions read.").format(
-            name=player.name, accuracy=round(acc[0]), low=round(acc[1]), high=round(acc[2]), count=player.read))
+            name=name, accuracy=round(acc[0]), low=round(acc[1]), high=round(acc[2]), count=player.read))
     if player.plays_like is not None:
         out.append(tr.gettext("{name} plays most like {level} (the likeliest moves on held-out games).").format(
-            name=player.name, level=level_name(player.plays_like, lang)))
+            name=name, level=level_name(player.plays_like, lang)))
     bluffs = player.style.bluffs
     if bots is not None and bluffs.trials:
         strongest = bots.levels[-1]
         ci = bluffs.interval
         assert ci is not None
         said = tr.gettext("{name} bluffs at {share} [{low}, {high}] of openings; {level} at {other}.").format(
-            name=player.name, share=percent(bluffs.value, lang), low=percent(ci[0], lang),
+            name=name, share=percent(bluffs.value, lang), low=percent(ci[0], lang),
             high=percent(ci[1], lang), level=level_name(strongest.level, lang),
             other=percent(strongest.bluffs.value, lang))
         if separated(ci, strongest.bluffs.interval):
             out.append(said)
         else:
             out.append(tr.gettext("{name} bluffs about as often as {level}: their intervals (95%) overlap.").format(
-                name=player.name, level=level_name(strongest.level, lang)))
+                name=name, level=level_name(strongest.level, lang)))
     return out
