@@ -301,7 +301,7 @@ def test_figures_of_a_previous_position_are_dimmed_under_a_note_until_run_again(
     assert panel.subject.stale_note.value == "" and "guyenne-stale" not in panel.figure_box._dom_classes
     panel.set_position(opening("base", 1))
     note = panel.subject.stale_note.value
-    assert "These figures are for the previous position (the game before the deal" in note and "Run to update" in note
+    assert "These figures are for the previous position (the game before the deal" in note and "run again to update" in note
     assert "guyenne-stale" in panel.figure_box._dom_classes and "guyenne-stale" in panel.metrics._dom_classes
     panel.set_position(start)  # back to the position of the figures: they hold again
     assert panel.subject.stale_note.value == "" and "guyenne-stale" not in panel.figure_box._dom_classes
@@ -318,7 +318,7 @@ def test_figures_of_other_settings_are_dimmed_under_a_note_until_run_again():
     assert panel.subject.stale_note.value == ""
     panel.french_policy.value = "heuristic"
     note = panel.subject.stale_note.value
-    assert "for the settings of the last run, not those above" in note and "Run to update" in note
+    assert "for the settings of the last run, not those above" in note and "run again to update" in note
     assert "guyenne-stale" in panel.figure_box._dom_classes and "guyenne-stale" in panel.headline._dom_classes
     panel.french_policy.value = "uniform"  # the settings of the figures again: they hold
     assert panel.subject.stale_note.value == "" and "guyenne-stale" not in panel.figure_box._dom_classes

@@ -1152,7 +1152,8 @@ def test_the_explorer_opens_on_what_a_designer_wants_to_know_and_each_question_s
     e.start.choose("skill")
     assert TABS[e.tabs.selected_index] == "Skill levels" and e.skill.rule_sets.value == (advanced,)
     assert not e.skill.run_button.disabled and "Run skill levels" in e.start.note.value
-    e.start.choose("teach")  # the teaching game's notebook: the explorer has no lesson of its own
+    e.start.choose("teach")  # the base rules' rulebook at once; the teaching game's notebook named
+    assert TABS[e.tabs.selected_index] == "Rulebook" and e.rulebook.book is not None
     assert f"<code>{TEACHING}</code>" in e.start.note.value and "href" not in e.start.note.value
     assert (pathlib.Path(__file__).parent.parent / TEACHING).is_file()
     e.start.choose("example")
@@ -1179,8 +1180,9 @@ def test_the_first_question_answers_with_its_headline_in_one_run():
 
 
 def test_the_start_says_plainly_where_the_lesson_is_and_quotes_a_label_with_the_languages_quotes():
-    """A page of the Voilà app opens no notebook: "Teach me the rules" says which notebook, and the command that
-    starts the JupyterLab that opens it, without a link and without showing another tab; a label is quoted “so”."""
+    """A page of the Voilà app opens no notebook: "Teach me the rules" shows the base rules' rulebook and says which
+    notebook holds the teaching game, and the command that starts the JupyterLab that opens it, without a link; a
+    label is quoted “so”."""
     import pathlib
 
     from guyenne_explore.widgets.explorer import TABS
@@ -1190,8 +1192,9 @@ def test_the_start_says_plainly_where_the_lesson_is_and_quotes_a_label_with_the_
     e.start.choose("skill")
     e.start.choose("teach")
     note = e.start.note.value
-    assert TABS[e.tabs.selected_index] == "Skill levels"  # no tab chosen for it: the lesson is not in the explorer
-    assert "notebooks/teaching.ipynb</code>, not in this explorer" in note and f"<code>{JUPYTERLAB}</code>" in note
+    assert TABS[e.tabs.selected_index] == "Rulebook" and "guyenne-rulebook-page" in e.rulebook.page._dom_classes
+    assert e.rulebook.source.value == "base" and e.rulebook.book is not None and e.rulebook.page.value
+    assert "notebook <code>notebooks/teaching.ipynb</code>" in note and f"<code>{JUPYTERLAB}</code>" in note
     assert "<b>Rulebook</b>" in note and "href" not in note
     assert (pathlib.Path(__file__).parent.parent / JUPYTERLAB.split()[-1]).is_file()
     e.start.choose("example")

@@ -33,6 +33,8 @@ FIRST_CHANGE = {"hand_size": 7}
 #: the teaching game's notebook, and the README's command that starts the JupyterLab that opens it (the explorer has
 #: no lesson of its own, and a page of the Voilà app opens no notebook)
 TEACHING = "notebooks/teaching.ipynb"
+#: the rules "Teach me the rules" shows first: the base game, the rulebook's first chapter
+TEACHING_RULES = "base"
 JUPYTERLAB = "bash scripts/explorer.sh"
 
 
@@ -89,8 +91,12 @@ def _skill(ex: Workspace) -> None:
 
 
 def _teach(ex: Workspace) -> None:
-    """Nothing to set up here, and no tab to show: the teaching game is a notebook of its own (the line under the
-    questions says how to open it)."""
+    """The base rules' rulebook, built with its examples, in the Rulebook tab: something to read at once (the question
+    only named a notebook, a dead end in the app); the teaching game is a notebook of its own, which the line under
+    the questions names."""
+    ex.rulebook.source.value = TEACHING_RULES
+    ex.rulebook.show()
+    ex.show_tab("Rulebook")
 
 
 def _example(ex: Workspace) -> None:
@@ -120,9 +126,9 @@ QUESTIONS = (
              _skill, lambda: escape(gettext("Set up: advanced from the deal at each skill level.")) + " "
              + _press("Run skill levels", "Skill levels")),
     Question("teach", N_("Teach me the rules"), N_("a game that explains each rule as it comes"),
-             _teach, lambda: gettext("The rules are taught by playing a game in the notebook {notebook}, not in this "
-                                     "explorer: open it in JupyterLab, which {command} starts. Here, the {tab} tab has "
-                                     "the rules with their examples.").format(
+             _teach, lambda: gettext("The {tab} tab shows the base rules with their examples. A game that explains each "
+                                     "rule as it comes is the notebook {notebook}: open it in JupyterLab, which "
+                                     "{command} starts.").format(
                  notebook=f"<code>{TEACHING}</code>", command=f"<code>{JUPYTERLAB}</code>",
                  tab="<b>" + escape(gettext("Rulebook")) + "</b>")),
     Question("example", N_("Draw a rule example"), N_("the rulebook's siege on the table, ready to export"),

@@ -244,10 +244,10 @@ class Subject:
         self.line.value = subject_html(self.position, self.start)
         if self.moved:
             assert self.analysed is not None
-            note = gettext("These figures are for the previous position ({subject}); Run to update them.").format(
+            note = gettext("These figures are for the previous position ({subject}); run again to update them.").format(
                 subject=subject(*self.analysed))
         elif self.other_settings:
-            note = gettext("These figures are for the settings of the last run, not those above; Run to update them.")
+            note = gettext("These figures are for the settings of the last run, not those above; run again to update them.")
         else:
             note = ""
         self.stale_note.value = f"<div class='guyenne-stale-note'>{escape(note)}</div>" if note else ""
