@@ -330,8 +330,12 @@ def test_one_person_against_a_bot_plays_at_once_and_reads_what_the_bot_did_since
 def test_a_new_game_deals_anew_unless_a_seed_is_typed_and_start_during_a_game_asks_first(tmp_path):
     panel = _panel(tmp_path, ["Alice", "bot:heuristic"], seed=11)
     assert panel.record.header.seed == 11
-    panel.start()  # a game under way: said, nothing started
+    # the settings fold away during the game: New game... stands for Start
+    assert panel.setup.layout.display == "none" and panel.start_button.layout.display == "none"
+    assert panel.new_game_button.layout.display == ""
+    panel.new_game_button.click()  # a game under way: said, the settings shown again, nothing started
     assert "Press Start the game again" in panel.status.value and panel.record.header.seed == 11
+    assert panel.setup.layout.display == "" and panel.start_button.layout.display == ""
     panel.start()
     assert panel.record.header.seed != 11 and panel.record.events[0].draw is not None  # another deal
     assert panel.seed.value == panel.record.header.seed  # the box shows the seed of the game played

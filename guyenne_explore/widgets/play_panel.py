@@ -125,6 +125,8 @@ class PlayPanel(w.VBox):
         self.allow_undo = w.Checkbox(value=False, indent=False, description=N_("allow undo (not a counted game)"))
         self.seat_rows = w.VBox()
         self.start_button = w.Button(description=N_("Start the game"), button_style="primary")
+        # during a game the settings fold away and this button stands for Start: it shows them again, asking first
+        self.new_game_button = w.Button(description=N_("New game..."))
         self.resume_choice = w.Dropdown(layout=w.Layout(width="360px"))
         self.resume_button = w.Button(description=N_("Resume"))
         self.resume_box = w.HBox([w.HTML(), self.resume_choice, self.resume_button])
@@ -149,6 +151,7 @@ class PlayPanel(w.VBox):
         shown = guarded(self.status)  # an unexpected error shows in the status line, never raised: no game is lost
         self.source.observe(shown(lambda _c: self._seats()), names="value")
         self.start_button.on_click(shown(lambda _b: self.start()))
+        self.new_game_button.on_click(shown(lambda _b: self.start()))
         self.resume_button.on_click(shown(lambda _b: self.resume_chosen()))
         self.resume_choice.observe(lambda _c: self._enable_resume(), names="value")
         # a new game deals anew unless a seed was typed for it: the same deal twice taught a person the cards
@@ -167,11 +170,12 @@ class PlayPanel(w.VBox):
         self.download_button.on_click(shown(lambda _b: self.export()))
         self.controls = w.HBox([self.typed, self.play_button, self.undo_button, self.back, self.forward],
                                layout=w.Layout(flex_flow="row wrap"))
+        self.setup = w.VBox([self.resume_box, w.HBox([self.source, self.seed], layout=w.Layout(flex_flow="row wrap")),
+                             self.seat_rows, self.allow_undo])
         self.children = [
-            self.resume_box, w.HBox([self.source, self.seed], layout=w.Layout(flex_flow="row wrap")), self.seat_rows,
-            self.allow_undo, self.start_button, self.status, self.prompt, self.events_log, self.show_hand, self.table,
-            self.controls,
-            self.moves, w.HBox([self.download_button, self.download]), self.summary]
+            self.setup, w.HBox([self.start_button, self.new_game_button]), self.status, self.prompt, self.events_log,
+            self.show_hand, self.table, self.controls, self.moves, w.HBox([self.download_button, self.download]),
+            self.summary]
         self.record: GameRecord | None = None
         self.journal: Journal | None = None
         self.policies: list[Policy | None] = []
@@ -218,6 +222,7 @@ class PlayPanel(w.VBox):
             self._confirm_start = True
             self.status.value = html.escape(_("A game is under way: it will wait among the unfinished games, to be "
                                               "resumed. Press Start the game again to start a new one."))
+            self._show()  # the settings, to set the next game
             return
         self._confirm_start = False
         if self._dealt and not self._seed_typed and self.seed.problem is None:
@@ -457,6 +462,10 @@ class PlayPanel(w.VBox):
         """Draw the game as the seat at the screen may see it: a person's own view, or only what both sides see."""
         r = self.record
         playing = r is not None
+        # the settings fold away while a person plays, the game's table and moves higher up in the window
+        in_game = r is not None and not r.final.is_over and not self.bots_only and not self._confirm_start
+        self.setup.layout.display = self.start_button.layout.display = "none" if in_game else ""
+        self.new_game_button.layout.display = "" if in_game else "none"
         for x in (self.table, self.controls, self.moves, self.prompt):
             x.layout.display = "" if playing else "none"
         self.back.layout.display = self.forward.layout.display = "" if self.bots_only else "none"
@@ -494,7 +503,8 @@ class PlayPanel(w.VBox):
             hand = " ".join(p.sides[p.side_to_play or 0].hands[p.member_to_play].symbols())
             self.prompt.value = _("<b>Your turn</b> ({side}, {point}, round {round}). Your hand: <code>{hand}</code>."
                                   ).format(side=side_title(SIDES[p.side_to_play or 0]), point=point_name(p.to_play),
-                                           round=p.round, hand=hand)
+                                           round=p.round, hand=hand) + " " + html.escape(_(
+                "Point at a move to see it on the table; double-click it, or select it and press Play, to play it."))
         else:
             self.prompt.value = _("Bots' game: event {shown} of {events}; Forward plays the next move.").format(
                 shown=self.shown_at, events=len(r.events))
