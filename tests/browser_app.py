@@ -8,6 +8,7 @@ here is stopped by its process id when the ``with`` block ends.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import pathlib
 import secrets
@@ -138,13 +139,29 @@ def run_all(page: Any) -> None:
     page.wait_for_selector(".guyenne-analysis .guyenne-plot", state="attached")
 
 
+#: the one Playwright of this process: a second one started beside it (a module's own browser beside the worker's
+#: shared app, :func:`tests.conftest.browser_app`) is refused by Playwright's sync API
+_PLAYWRIGHT: list[Any] = []
+
+
+@contextlib.contextmanager
+def playwright() -> Iterator[Any]:
+    """This process's Playwright, started on first use and stopped when the process ends."""
+    if not _PLAYWRIGHT:
+        import atexit
+
+        from playwright.sync_api import sync_playwright
+
+        _PLAYWRIGHT.append(sync_playwright().start())
+        atexit.register(_PLAYWRIGHT[0].stop)
+    yield _PLAYWRIGHT[0]
+
+
 @contextlib.contextmanager
 def chromium() -> Iterator[Any]:
     """A headless Debian chromium driven by Playwright."""
-    from playwright.sync_api import sync_playwright
-
     executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
-    with sync_playwright() as pw:
+    with playwright() as pw:
         browser = pw.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
         try:
             yield browser
@@ -156,10 +173,22 @@ LOADING_STATE = """() => [document.body ? document.body.innerText : '',
                            !!document.querySelector('.guyenne-table svg g.castle')]"""
 
 
+def _leave_and_close(page: Any, close: Any, **kwargs: Any) -> None:
+    try:
+        page.goto("about:blank", timeout=10_000)
+    except Exception:  # noqa: BLE001  a page already gone or stuck: closed all the same
+        pass
+    close(**kwargs)
+
+
 def open_explorer(browser: Any, url: str, width: int, height: int) -> tuple[Any, float]:
     """A page of the app at ``width`` x ``height`` once its widgets are there; and the seconds that took."""
     page = browser.new_page(viewport={"width": width, "height": height})
     page.set_default_timeout(120_000)
+    # closed as a person leaves the page for another address: its unload asks the server to shut the page's kernel
+    # down (a closed tab's request is dropped by Chromium), and a worker's browser tests share one app, whose kernels
+    # would otherwise stay until culled: 300 MB each
+    page.close = functools.partial(_leave_and_close, page, page.close)
     start = time.monotonic()
     page.goto(url, wait_until="commit")
     # until the table shows, every text the page shows carries a sign of loading (Voilà's

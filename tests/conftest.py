@@ -1,4 +1,5 @@
 import json
+import os
 import pathlib
 
 import pytest
@@ -73,6 +74,25 @@ def _own_user_folders(monkeypatch, tmp_path_factory, _session_cache):
     file trained there would be offered to the panels under test)."""
     monkeypatch.setenv("GUYENNE_GAMES", str(tmp_path_factory.mktemp("games")))
     monkeypatch.setenv("GUYENNE_CACHE", str(_session_cache))
+
+
+@pytest.fixture(scope="session")
+def browser_app(tmp_path_factory, _session_cache):
+    """The explorer's Voilà app and a headless Chromium, ``(url, browser)``, shared by every browser test of this
+    worker that needs the app as a user launches it (a module that needs other settings starts its own): a server
+    and a browser a module took 8 s to start and stop, twenty times a run.  Its kernels keep played games in a
+    folder of its own and trained weights in the session's cache, never the user's (a server started before a
+    test's own folders were set read the user's).  Skipped with the reason when Playwright, Voilà or chromium are
+    missing (:func:`tests.browser_app.require`)."""
+    from tests import browser_app as app
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")  # each worker its own ports: two never race for one
+    low = 9300 + 10 * (int(worker[2:]) if worker[2:].isdigit() else 0)
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("GUYENNE_GAMES", str(tmp_path_factory.mktemp("app-games")))
+        env.setenv("GUYENNE_CACHE", str(_session_cache))
+        with app.served(app.free_port(low, low + 9), tmp_path_factory.mktemp("voila") / "voila.log") as served:
+            yield served
 
 
 #: files that take a minute or more, run first: ``--dist loadfile`` hands files to the workers in the order collected,

@@ -89,7 +89,6 @@ def test_explorer_app_in_chromium(tmp_path):
     reason = missing()
     if reason:
         _skip_or_fail(reason)
-    from playwright.sync_api import sync_playwright
 
     with voila_app(tmp_path / "voila.log") as token:
         # no token: the login page, no kernel started, no widgets; and no server file is served
@@ -101,7 +100,7 @@ def test_explorer_app_in_chromium(tmp_path):
         assert _status(f"{URL}?token=wrong{token}")[0] in (302, 401, 403)
 
         executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
-        with sync_playwright() as pw:
+        with app.playwright() as pw:
             browser = pw.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
             stranger = browser.new_page()
             stranger.goto(URL)
@@ -267,7 +266,6 @@ def test_the_app_switches_to_french(tmp_path, monkeypatch):
     reason = missing()
     if reason:
         _skip_or_fail(reason)
-    from playwright.sync_api import sync_playwright
 
     # its own server beside the other tests': 8873, or the next free port when another server took it
     port = next((p for p in (8873, 8875, 8876, 8877, 8878, 8879) if _port_free(p)), 8873)
@@ -275,7 +273,7 @@ def test_the_app_switches_to_french(tmp_path, monkeypatch):
     monkeypatch.setattr(sys.modules[__name__], "URL", f"http://127.0.0.1:{port}/")
     with voila_app(tmp_path / "voila.log") as token:
         executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
-        with sync_playwright() as pw:
+        with app.playwright() as pw:
             browser = pw.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
             page = browser.new_page(viewport={"width": 1500, "height": 1100})
             try:

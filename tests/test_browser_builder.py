@@ -6,15 +6,8 @@ fills the deck with the rest of the side's cards so the position is valid again.
 when Playwright, Voilà or chromium are missing (GUYENNE_REQUIRE_BROWSER=1 turns that into a failure).
 """
 
-import pytest
 
 from tests import browser_app as app
-
-
-@pytest.fixture(scope="module")
-def browser_app(tmp_path_factory):
-    with app.served(app.free_port(8970, 8979), tmp_path_factory.mktemp("voila") / "voila.log") as served:
-        yield served
 
 
 def _notation(page) -> str:

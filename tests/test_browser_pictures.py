@@ -5,7 +5,6 @@ is French.  Skipped with the reason when Playwright, Voilà or chromium are miss
 (GUYENNE_REQUIRE_BROWSER=1 turns that into a failure).
 """
 
-import pytest
 
 from tests import browser_app as app
 
@@ -13,12 +12,6 @@ from tests import browser_app as app
 FIGURE_HEIGHTS = """() => [...document.querySelectorAll('.guyenne-analysis .guyenne-plot .main-svg')]
   .filter((svg) => svg.closest('.guyenne-plot').offsetParent !== null)
   .map((svg) => Math.round(svg.getBoundingClientRect().height))"""
-
-
-@pytest.fixture(scope="module")
-def browser_app(tmp_path_factory):
-    with app.served(app.free_port(8880, 8889), tmp_path_factory.mktemp("voila") / "voila.log") as served:
-        yield served
 
 
 def _notation(page) -> str:

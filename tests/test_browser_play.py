@@ -8,17 +8,10 @@ Skipped with the reason when Playwright, Voilà or chromium are missing (GUYENNE
 turns that into a failure).
 """
 
-import pytest
 
 from tests import browser_app as app
 
 SIZES = ((1280, 800), (1920, 1080))
-
-
-@pytest.fixture(scope="module")
-def browser_app(tmp_path_factory):
-    with app.served(app.free_port(8890, 8899), tmp_path_factory.mktemp("voila") / "voila.log") as served:
-        yield served
 
 
 def _notation(page) -> str:

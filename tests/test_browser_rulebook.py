@@ -2,15 +2,8 @@
 diff, a download is offered by name, and the page names no folder of the server.  Skipped with the reason when
 Playwright, Voilà or chromium are missing (GUYENNE_REQUIRE_BROWSER=1 turns that into a failure)."""
 
-import pytest
 
 from tests import browser_app as app
-
-
-@pytest.fixture(scope="module")
-def browser_app(tmp_path_factory):
-    with app.served(app.free_port(8950, 8959), tmp_path_factory.mktemp("voila") / "voila.log") as served:
-        yield served
 
 
 def test_the_rulebook_tab_builds_a_presets_rulebook_with_its_figures(browser_app):

@@ -19,12 +19,6 @@ FIELDS = """() => [...document.querySelectorAll('.guyenne-rules-field')].filter(
   })"""
 
 
-@pytest.fixture(scope="module")
-def browser_app(tmp_path_factory):
-    with app.served(app.free_port(9120, 9139), tmp_path_factory.mktemp("voila") / "voila.log") as served:
-        yield served
-
-
 @pytest.mark.parametrize("width", [1280, 1920])
 def test_in_french_the_rules_labels_are_whole_and_their_fields_line_up(browser_app, width):
     from guyenne_explore.i18n import gettext

@@ -10,15 +10,8 @@ when Playwright, Voilà or chromium are missing (GUYENNE_REQUIRE_BROWSER=1 turns
 import urllib.parse
 
 import psutil
-import pytest
 
 from tests import browser_app as app
-
-
-@pytest.fixture(scope="module")
-def browser_app(tmp_path_factory):
-    with app.served(app.free_port(8930, 8939), tmp_path_factory.mktemp("voila") / "voila.log") as served:
-        yield served
 
 
 def _skill_tab(browser, url):

@@ -10,15 +10,8 @@ Voilà or chromium are missing (GUYENNE_REQUIRE_BROWSER=1 turns that into a fail
 import json
 import pathlib
 
-import pytest
 
 from tests import browser_app as app
-
-
-@pytest.fixture(scope="module")
-def browser_app(tmp_path_factory):
-    with app.served(app.free_port(8900, 8909), tmp_path_factory.mktemp("voila") / "voila.log") as served:
-        yield served
 
 
 def _page(browser, url):

@@ -15,7 +15,6 @@ import pytest
 
 from tests import browser_app as app
 
-PORT = 8872
 SIZES = ((1280, 800), (1920, 1080))
 
 #: JS: every visible control outside its panel (the explorer's left column, the shown tab, the builder's own box) or the window
@@ -57,12 +56,6 @@ CUT_CHOICES = """() => {
     .filter(([, needed, width]) => needed > width)
     .map(([text, needed, width]) => `"${text}" needs ${needed} px in a ${width} px box`);
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser_app(tmp_path_factory):
-    with app.served(PORT, tmp_path_factory.mktemp("voila") / "voila.log") as served:
-        yield served
 
 
 def shot(page, locator, name):

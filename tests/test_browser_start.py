@@ -4,7 +4,6 @@ headline, above the figures.  Skipped with the reason when Playwright, Voilà or
 (GUYENNE_REQUIRE_BROWSER=1 turns that into a failure).
 """
 
-import pytest
 
 from tests import browser_app as app
 
@@ -14,12 +13,6 @@ QUESTIONS_IN_VIEW = """() => [...document.querySelectorAll('.guyenne-first-task 
   return [b.textContent.trim(), r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight
           && r.right <= innerWidth];
 })"""
-
-
-@pytest.fixture(scope="module")
-def browser_app(tmp_path_factory):
-    with app.served(app.free_port(9040, 9049), tmp_path_factory.mktemp("voila") / "voila.log") as served:
-        yield served
 
 
 def test_the_questions_are_in_view_and_the_first_answers_in_a_click_above_the_figures(browser_app):

@@ -8,11 +8,9 @@ Skipped with the reason when Playwright, Voilà or chromium are missing
 (GUYENNE_REQUIRE_BROWSER=1 turns that into a failure).
 """
 
-import pytest
 
 from tests import browser_app as app
 
-PORT = 8886
 
 #: JS: the header cells of a panel's metrics table that lie (even partly) outside what its box shows
 HIDDEN_COLUMNS = """(sel) => {
@@ -27,12 +25,6 @@ HIDDEN_COLUMNS = """(sel) => {
 #: JS: the texts of every figure shown in a panel, one string a figure
 FIGURE_TEXTS = """(sel) => [...document.querySelectorAll(sel + ' .guyenne-plot')].filter((p) => p.offsetParent)
   .map((p) => [...p.querySelectorAll('.main-svg text')].map((t) => t.textContent).join(' | '))"""
-
-
-@pytest.fixture(scope="module")
-def browser_app(tmp_path_factory):
-    with app.served(PORT, tmp_path_factory.mktemp("voila") / "voila.log") as served:
-        yield served
 
 
 def said(page, panel):

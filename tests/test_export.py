@@ -259,12 +259,13 @@ def test_diagram_storyboard_and_teaching_in_chromium(tmp_path):
     import shutil
     import signal
 
+    from tests import browser_app as app
+
     reason = _browser_missing()
     if reason:
         if os.environ.get("GUYENNE_REQUIRE_BROWSER") == "1":
             pytest.fail(f"the browser test must run here but {reason}")
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
 
     artifacts = pathlib.Path(__file__).resolve().parent.parent / "artifacts"
     artifacts.mkdir(exist_ok=True)
@@ -277,7 +278,7 @@ def test_diagram_storyboard_and_teaching_in_chromium(tmp_path):
         with open(tmp_path / "voila.log", "a") as log:
             proc = _voila(notebook, token, log)
         try:
-            with sync_playwright() as pw:
+            with app.playwright() as pw:
                 browser = pw.chromium.launch(executable_path=chromium, args=args)
                 context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
                 page = context.new_page()
