@@ -322,6 +322,10 @@ def test_one_person_against_a_bot_plays_at_once_and_reads_what_the_bot_did_since
 
     seen = [f.caption for f in frames_of(panel.record, viewer=0)][2:]
     assert seen and all(caption in log for caption in seen)
+    while panel.position.round == 1:  # to the person's answer at the second castle: the round's battles follow
+        assert panel.play(_first_move(panel))
+    log = html.unescape(panel.events_log.value)
+    assert "Battle X at castle" in log and "Battle Y at castle" in log and "End of round 1" in log, log
     _finished(panel)
     assert panel.typed.layout.display == "none" and panel.play_button.layout.display == "none"  # nothing to play
     assert "Since your last move:" in panel.events_log.value

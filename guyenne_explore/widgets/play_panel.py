@@ -524,7 +524,9 @@ class PlayPanel(w.VBox):
             return ""
         last = persons[-1]
         viewer = None if p.is_over else p.side_to_play
-        before = len(frames_of(GameRecord(r.start, r.events[:last + 1]), viewer=viewer))
+        # the frames before the person's move, and its own (an answer at the second castle's frame is followed by the
+        # round's battles, drawn from the same event: they are said)
+        before = len(frames_of(GameRecord(r.start, r.events[:last]), viewer=viewer)) + 1
         lines = [f.caption for f in frames_of(GameRecord(r.start, list(r.events)), viewer=viewer)[before:]
                  if f.kind != "end"][-12:]
         if not lines:
