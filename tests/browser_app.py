@@ -58,6 +58,10 @@ def voila_app(port: int, log: pathlib.Path, *extra: str, limit: float = 90.0,
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env["GUYENNE_APP_TOKEN"] = token  # as app.sh gives it: never on a command line (config/voila.py reads it)
+    # a server started for a whole module, before a test set its own folders, would keep games and read weights in
+    # the user's: folders beside its log unless the caller set them
+    for name, folder in (("GUYENNE_GAMES", "games"), ("GUYENNE_CACHE", "cache")):
+        env.setdefault(name, str(log.parent / folder))
     config = ["--Voila.config_file_paths=config"] if (ROOT / "config").is_dir() else []
     with open(log, "w") as out:
         proc = subprocess.Popen(
