@@ -249,6 +249,46 @@ def test_the_summary_says_the_cost_then_reads_the_kept_games_into_accuracy_plays
         set_language("en")
 
 
+def test_the_decisions_to_look_at_draw_each_costly_decision_as_its_player_saw_it_with_the_bots_move(tmp_path,
+                                                                                                       monkeypatch):
+    """After a reading, the person's costliest decisions are listed, the costliest first; choosing one draws the
+    position before it from that person's side (the other hand face down) with the move played outlined, or the
+    bots' move; the words follow a language switch."""
+    monkeypatch.setenv("GUYENNE_CACHE", str(tmp_path / "cache"))
+    panel = _panel(tmp_path, ["Alice", "bot:heuristic"])
+    review = panel.summary.review
+    assert review.layout.display == "none"  # nothing to show before a reading
+    _finished(panel)
+    panel.summary.budget.value = "search:2"  # two rollouts a move: losses in every band
+    panel.summary.bot_games.value = 2
+    panel.summary.read()
+    assert review.layout.display == "" and review.player.options == (("Alice", 0),)  # people only, the bot left out
+    assert review.costly and [label for label, _i in review.listed.options][0].startswith("Round ")
+    losses = [c.decision.loss for c in review.costly]
+    assert losses == sorted(losses, reverse=True)
+    record = panel.record
+    for i in (0, len(review.costly) - 1):
+        review.listed.value = i
+        c = review.costly[i]
+        assert review.table.position == record.positions()[c.decision.index]
+        assert review.table.viewer == c.decision.side == 0  # Alice plays the English
+        shown, position = _face_up(review.table.svg), review.table.position
+        assert shown.get(("french", "hand", 0), []) == [] and position.sides[1].hand.size > 0  # face down
+        assert sorted(shown[("english", "hand", 0)]) == sorted(position.sides[0].hand.symbols())  # Alice's own
+        assert review.table.highlight == c.decision.move
+        review.outlined.value = "best"
+        assert review.table.highlight == c.decision.best_move != c.decision.move
+        review.outlined.value = "played"
+        assert "the bots prefer" in review.words.value
+    set_language("fr")
+    try:
+        panel.refresh()
+        assert "les bots préfèrent" in html.unescape(review.words.value)
+        assert [label for label, _i in review.listed.options][0].startswith("Tour ")
+    finally:
+        set_language("en")
+
+
 def test_the_summary_refuses_a_budget_not_of_the_search_and_cancel_stops_the_reading(tmp_path, monkeypatch):
     monkeypatch.setenv("GUYENNE_CACHE", str(tmp_path / "cache"))  # no reading kept from another run
     panel = _panel(tmp_path, ["Alice", "bot:heuristic"])

@@ -172,7 +172,13 @@ def test_command_line_reports_a_folder_and_names_its_bad_record(tmp_path, capsys
     assert decisions and all(int(r["legal_moves"]) > 1 for r in decisions)
     assert "search:2" in {r["valued_by"] for r in decisions} <= {"exact", "search:2"}
     assert all(float(r["luck"]) == float(r["luck"]) for r in rows if r["kind"] == "draw" and r["luck"])
-    assert "broken.json" in page.read_text(encoding="utf-8")
+    page_text = page.read_text(encoding="utf-8")
+    assert "broken.json" in page_text
+    # where each person lost: the costliest decisions with the bots' move, in words (castles counted from 1)
+    assert "Decisions to look at: Alice" in page_text and "Decisions to look at: Bob" in page_text
+    assert "the bots&#x27; move (its value)" in page_text and "castle " in page_text
+    lost = [r for r in decisions if r["band"]]
+    assert lost and all(r["best_move"] and r["best_move"] != r["move"] for r in lost)
     assert main(["playtest", "persona", str(folder), "--out", str(tmp_path / "p.json")]) == 0
     assert main(["playtest", "report", str(folder), "--budget", "rollouts"]) == 1
 
@@ -209,3 +215,28 @@ def test_endgame_decisions_are_valued_exactly_by_the_open_hand_solver():
     assert read.loss_interval(2) is None and read.to_json()["valued_by"] == "exact"
     rows = playtest_report(named, ["uniform"], budget=2, bot_games=0).rows()
     assert [r["valued_by"] for r in rows] == ["exact"] * 3
+
+
+def test_a_players_costliest_decisions_come_first_each_theirs_and_in_a_band_and_the_group_has_every_persons():
+    """Where a player lost, not only how much: the report's list for Alice holds every decision of hers in a band of
+    loss, the costliest first, and the group's holds Alice's and Bob's; each says what the bots prefer in words."""
+    from guyenne_explore.render.playtest_report import costly_parts
+
+    named = games(UNIFORM, 2)
+    report = playtest_report(named, ["uniform"], budget=2, bot_games=0)
+    alice, bob, group = (next(p for p in report.players if p.name == n) for n in ("Alice", "Bob", "group"))
+    costly = report.costliest(alice)
+    theirs = [d for g in report.games for d in g.decisions if g.player(d).name == "Alice" and band(d.loss)]
+    assert costly and len(costly) == len(theirs)
+    losses = [c.decision.loss for c in costly]
+    assert losses == sorted(losses, reverse=True) and min(losses) >= 0.03
+    assert {c.game.player(c.decision).name for c in costly} == {"Alice"}
+    assert len(report.costliest(group)) == len(costly) + len(report.costliest(bob))
+    records = dict(named)
+    opening = next(c for c in costly if c.decision.point in (OPEN_FIRST, OPEN_SECOND))
+    position = records[opening.game.name].positions()[opening.decision.index]
+    move = position.parse_move(opening.decision.move)
+    parts = costly_parts(opening, position, report.budget)
+    assert parts["played"].startswith(f"castle {move.castle + 1}: {move.cards} (")
+    assert parts["when"].startswith(f"round {opening.decision.round}, the opening at the")
+    assert parts["band"] in ("inaccuracy", "mistake", "blunder")

@@ -62,7 +62,7 @@ def cmd_playtest_report(args: argparse.Namespace) -> int:
     if args.report:
         from ..render.playtest_report import playtest_html
 
-        write_file(args.report, playtest_html(report).encode("utf-8"))
+        write_file(args.report, playtest_html(report, records=dict(named)).encode("utf-8"))
     if args.json:
         print(json.dumps(report.to_json(), indent=1))
         return EXIT_OK

@@ -21,7 +21,8 @@ from ..analysis.studies.skill import cost_line
 from ..analysis.studies.style import style_cost
 from ..i18n import N_, gettext, ngettext, plain_count, plain_duration
 from ..engine import GameRecord, read_records
-from ..render.playtest_report import players_table
+from ..render.playtest_report import game_label, players_table
+from .decision_review import DecisionReview
 from .forms import NumberField, messages_html, unreadable
 from .guard import guarded, log
 from .run_controls import STEPS, RunControls
@@ -29,15 +30,6 @@ from .run_controls import STEPS, RunControls
 #: the section's fixed texts, for extraction (the language switch looks each up in the catalogue)
 LABELS = (N_("<h4>Read the games</h4>"), N_("Games"), N_("Budget"), N_("Bot games"), N_("Read the games"),
           N_("the search's rollouts a decision: search:400"))
-
-
-def _game_label(record: GameRecord) -> str:
-    """A kept game as the list shows it: its date and its players ("2026-12-01 07:30: Alice – heuristic")."""
-    header = record.header
-    if header is None:
-        return "?"
-    players = " – ".join(s.name if s.kind == "person" and s.name else level_name(s.policy or "?") for s in header.seats)
-    return f"{header.date.replace('T', ' ')[:16]}: {players}"
 
 
 class PlaytestView(w.VBox):
@@ -55,6 +47,7 @@ class PlaytestView(w.VBox):
         self.controls = RunControls()
         self.sentences = w.HTML()
         self.table = w.HTML()
+        self.review = DecisionReview()  # where the players lost, each decision on a table
         self.report: PlaytestReport | None = None
         self.records: dict[str, GameRecord] = {}
         self.bad: list[tuple[str, str]] = []
@@ -64,7 +57,7 @@ class PlaytestView(w.VBox):
         super().__init__([w.HTML("<h4>Read the games</h4>"), self.chosen,
                           w.HBox([self.budget, self.bot_games], layout=w.Layout(flex_flow="row wrap")),
                           self.cost, self.controls.box(self.read_button), self.controls.status, self.table,
-                          self.sentences], **kwargs)
+                          self.sentences, self.review], **kwargs)
         self.add_class("guyenne-playtest")
         self.offer()
 
@@ -76,7 +69,7 @@ class PlaytestView(w.VBox):
         self.records = {Path(name).name: record for name, record in good}
         kept = [name for name in self.chosen.value if name in self.records]
         # each game by its date and players (its file's name told a person nothing)
-        self.chosen.options = [(_game_label(record), name) for name, record in self.records.items()]  # (empties the choice)
+        self.chosen.options = [(game_label(record), name) for name, record in self.records.items()]  # (empties the choice)
         self.chosen.value = kept + [name for name in self.records if name not in before]
         self.check()
 
@@ -137,15 +130,17 @@ class PlaytestView(w.VBox):
                 log.exception("playtest reading failed")
                 self._finish(None, gettext("The reading failed: {error}").format(error=exc))
             else:
-                self._finish(report, gettext("Done"))
+                self._finish(report, gettext("Done"), dict(named))
 
         self.controls.launch(work, block)
 
-    def _finish(self, report: PlaytestReport | None, said: str) -> None:
+    def _finish(self, report: PlaytestReport | None, said: str, records: dict[str, GameRecord] | None = None) -> None:
+        """The run's end: ``report`` (None when it was cancelled or failed) of ``records`` by their names."""
         self.controls.finish(report is not None)
         if report is not None:
             self.report = report
             self._show()
+            self.review.show(report, records or {})
         self.read_button.disabled = not self.check()
         self.controls.status.value = escape(said)
 
@@ -160,4 +155,5 @@ class PlaytestView(w.VBox):
         """After a language switch: the cost, the players and the sentences in the new language."""
         self.check()
         self._show()
+        self.review.refresh()
         self.controls.redraw()

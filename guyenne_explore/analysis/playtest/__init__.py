@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from .people import display_name
 from .persona import Persona, fit_persona
-from .reading import PlaytestError, budget_of, cache_folder, reading_cost
-from .report import LEVELS, PlaytestReport, playtest_report
+from .reading import BANDS, PlaytestError, band, budget_of, cache_folder, reading_cost
+from .report import LEVELS, Costly, PlaytestReport, playtest_report
 
-__all__ = ["LEVELS", "PlaytestReport", "playtest_report", "PlaytestError", "budget_of", "cache_folder", "reading_cost",
-           "Persona", "fit_persona", "display_name"]
+__all__ = ["LEVELS", "Costly", "PlaytestReport", "playtest_report", "PlaytestError", "BANDS", "band", "budget_of",
+           "cache_folder", "reading_cost", "Persona", "fit_persona", "display_name"]

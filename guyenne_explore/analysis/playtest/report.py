@@ -15,13 +15,22 @@ from ...i18n import plain_estimate, translator
 from ..policies.spec import PolicySpec
 from ..studies.skill import level_name
 from ..studies.style import PlayStyle
-from .people import Advantage, Player, bots_beside, people_advantage, players, sentences, tempered
-from .reading import ACCURACY_K, BANDS, GameReading, OnStep, band, read_games
+from .people import GROUP, Advantage, Player, bots_beside, people_advantage, players, sentences, tempered
+from .reading import ACCURACY_K, BANDS, DecisionReading, GameReading, OnStep, Seat, band, read_games
 
 #: the levels a report compares people with by default
 LEVELS = ("heuristic", "strong")
 #: games each level plays against itself for the bots' style and first side's advantage
 BOT_GAMES = 200
+
+
+@dataclass(frozen=True)
+class Costly:
+    """A decision that lost win chance to the bots' best move: where a player's game is worth looking at again
+    (the position before it, the move played, the move the bots prefer)."""
+
+    game: GameReading
+    decision: DecisionReading
 
 
 @dataclass(frozen=True)
@@ -76,6 +85,18 @@ class PlaytestReport:
             "sentences": {"en": self.sentences("en"), "fr": self.sentences("fr")},
         }
 
+    def costliest(self, player: Player) -> list[Costly]:
+        """``player``'s decisions in a band of loss (an inaccuracy or worse, :data:`.reading.BANDS`), the costliest
+        first (then in game order): an accuracy says how much a player loses, these say where.  The group of every
+        person (:data:`.people.GROUP`) has every person's."""
+        def theirs(seat: Seat) -> bool:
+            return seat.person if (player.name, player.person) == (GROUP, True) else \
+                (seat.name, seat.person) == (player.name, player.person)
+
+        found = [Costly(g, d) for g in self.games for d in g.decisions if band(d.loss) and theirs(g.player(d))]
+        order = {g.name: i for i, g in enumerate(self.games)}
+        return sorted(found, key=lambda c: (-(c.decision.loss or 0.0), order[c.game.name], c.decision.index))
+
     def rows(self) -> list[dict[str, Any]]:
         """One row a decision and one a draw, in game order (the CSV: pandas reads it as it is)."""
         out = []
@@ -85,12 +106,12 @@ class PlaytestReport:
             for index in sorted(luck.keys() | read.keys()):
                 row: dict[str, Any] = {"game": g.name, "event": index, "kind": "", "round": None, "seat": "",
                                        "player": "", "point": "", "move": "", "legal_moves": None, "think_ms": None,
-                                       "loss": None, "valued_by": "", "band": "", "luck": None}
+                                       "loss": None, "best_move": "", "valued_by": "", "band": "", "luck": None}
                 if index in read:
                     d = read[index]
                     row.update(kind="decision", round=d.round, seat=SIDES[d.side], player=g.player(d).name,
                                point=d.point, move=d.move, legal_moves=d.choices, think_ms=d.think_ms, loss=d.loss,
-                               valued_by=d.valued_by, band=band(d.loss) or "")
+                               best_move=d.best_move or "", valued_by=d.valued_by, band=band(d.loss) or "")
                 else:
                     draw = luck[index]
                     row.update(kind="draw", round=draw.round, point=draw.point, luck=draw.luck)
