@@ -19,6 +19,10 @@ def test_the_rulebook_tab_builds_a_presets_rulebook_with_its_figures(browser_app
         assert "Every example holds as under classic2021" in panel.locator(".guyenne-rulebook-diff").inner_text()
         assert page.locator(".guyenne-rulebook-page section[data-section]").count() == 9
         assert page.locator(".guyenne-rulebook-page figure svg").count() >= 10
+        # its prose in lines of a book's length (the tab is 1,200 px wide here), its figures within them
+        book = page.locator(".guyenne-rulebook-page").bounding_box()
+        figure = page.locator(".guyenne-rulebook-page figure svg").first.bounding_box()
+        assert 600 < book["width"] < 900 and figure["x"] + figure["width"] <= book["x"] + book["width"] + 1
         text = panel.inner_text()
         assert "/tmp" not in text and "/work" not in text
         panel.locator("button", has_text="HTML").click()
