@@ -201,6 +201,29 @@ def test_a_bots_game_steps_forward_and_back_and_is_kept_when_over(tmp_path):
     assert not list(tmp_path.glob("*.jsonl")) and len(list(tmp_path.glob("*.json"))) == 1
 
 
+def test_a_finished_game_steps_back_and_forward_every_hand_shown_each_step_said(tmp_path):
+    """Once a person's game is over, Back and Forward step through it (they are hidden while it is played), the table
+    shows every hand at each step and the log says what the step did; stepping plays nothing."""
+    panel = _panel(tmp_path, ["Alice", "bot:heuristic"])
+    assert panel.back.layout.display == "none"
+    panel.step(-1)  # during a person's game: nothing moves
+    assert panel.table.position == panel.record.final
+    _finished(panel)
+    events = len(panel.record.events)
+    assert panel.back.layout.display == "" and panel.shown_at == events
+    assert f"event {events} of {events}" in panel.prompt.value
+    positions = panel.record.positions()
+    for k in range(events - 1, events - 8, -1):
+        panel.step(-1)
+        assert panel.shown_at == k and panel.table.position == positions[k] and panel.table.show_hands
+        assert f"Event {k} of {events}:" in panel.events_log.value and "<li>" in panel.events_log.value
+    panel.step(-events)
+    assert panel.shown_at == 0 and panel.events_log.value == ""
+    panel.step(events + 5)
+    assert panel.shown_at == events and len(panel.record.events) == events  # nothing played past the end
+    assert "Since your last move" in panel.events_log.value
+
+
 @pytest.mark.parametrize("level, words", [("strong@/etc/hostname", "strong@NAME"), ("nosuch", "unknown level")])
 def test_a_bad_bot_level_is_refused_naming_it(tmp_path, level, words):
     panel = PlayPanel(folder=tmp_path)

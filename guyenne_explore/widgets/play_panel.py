@@ -5,7 +5,8 @@ Each seat is a person (by a pseudonym) or a bot of any level (``uniform``, ``heu
 turn the table shows only what both sides see and a "pass to" line, and the hand shown once that person says
 they are there is theirs alone; while a person is to play, the page receives no hidden card of another seat
 (the table draws that seat's view, and its synced notation is left empty: see :class:`.table.Table`).  Bots
-against bots step forward and back.  Undo is a setting of the game (off for a counted game), recorded when
+against bots step forward and back, and so does any game once it is over, every hand shown, each step said in
+the storyboard's words.  Undo is a setting of the game (off for a counted game), recorded when
 used.  Every event goes to a journal on disk as it is played (:mod:`.play_store`), so a closed tab, a reload or
 a killed kernel loses at most the move being made, and the tab offers to resume an unfinished game.  Under the
 game, the games kept are read against the bots on request (:mod:`.playtest_view`).
@@ -180,7 +181,7 @@ class PlayPanel(w.VBox):
         self.journal: Journal | None = None
         self.policies: list[Policy | None] = []
         self.handed_to: int | None = None  # the person seat whose view the table shows; None: the public view
-        self.shown_at = 0  # the event shown while stepping a bots' game back
+        self.shown_at = 0  # the event shown while stepping a bots' game or a finished one
         self._clock = time.monotonic()
         self._seats()
         self.offer_resume()
@@ -404,9 +405,16 @@ class PlayPanel(w.VBox):
         self._advance()
         return True
 
+    @property
+    def stepping(self) -> bool:
+        """Whether Back and Forward step through the game: a bots' game, or any game once it is over (every hand is
+        shown then, so a person reads again what happened)."""
+        return self.record is not None and (self.bots_only or self.record.final.is_over)
+
     def step(self, delta: int) -> None:
-        """A bots' game: Back shows the position before, Forward the next one (playing the next move at the end)."""
-        if self.record is None or not self.bots_only:
+        """A bots' game or a finished one: Back shows the position before, Forward the next one (in a bots' game
+        still under way, playing the next move at the end)."""
+        if self.record is None or not self.stepping:
             return
         if delta > 0 and self.shown_at >= len(self.record.events) and not self.record.final.is_over:
             self._advance(bot_moves=1)
@@ -468,7 +476,7 @@ class PlayPanel(w.VBox):
         self.new_game_button.layout.display = "" if in_game else "none"
         for x in (self.table, self.controls, self.moves, self.prompt):
             x.layout.display = "" if playing else "none"
-        self.back.layout.display = self.forward.layout.display = "" if self.bots_only else "none"
+        self.back.layout.display = self.forward.layout.display = "" if self.stepping else "none"
         if r is None:
             self.show_hand.layout.display = "none"
             return
@@ -487,12 +495,14 @@ class PlayPanel(w.VBox):
             self.table.show_hands = self.bots_only or p.is_over
             self.table.viewer = p.side_to_play if self.handed_to is not None else None
             self.table.viewer_member = p.member_to_play if self.handed_to is not None else None  # not a partner's
-            self.table.set_position(r.positions()[self.shown_at] if self.bots_only else p)
+            self.table.set_position(r.positions()[self.shown_at] if self.stepping else p)
         # what the last person saw goes first: the page hears "pass the screen" only once their moves are gone
         self.moves.show(group_moves(p) if person_now and self.handed_to is not None else [])
         if p.is_over:
             self.prompt.value = _("<b>Game over</b>: {result}. The record is kept.").format(
-                result=html.escape(game_over_words(p)))
+                result=html.escape(game_over_words(p))) + " " + html.escape(_(
+                    "◀ Back and Forward ▶ step through the game, every hand shown: event {shown} of {events}.").format(
+                        shown=self.shown_at, events=len(r.events)))
         elif person_now and self.handed_to is None:
             seat = r.header.seats[self._seat_to_play(p)] if r.header is not None else None
             name = html.escape(seat.name or "") if seat is not None else ""
@@ -509,7 +519,23 @@ class PlayPanel(w.VBox):
             self.prompt.value = _("Bots' game: event {shown} of {events}; Forward plays the next move.").format(
                 shown=self.shown_at, events=len(r.events))
         self.show_hand.layout.display = "" if person_now and self.handed_to is None else "none"
-        self.events_log.value = self._log_html(p) if playing_now or p.is_over else ""
+        self.events_log.value = (self._step_html() if self.stepping and (self.bots_only or self.shown_at < len(r.events))
+                                 else self._log_html(p) if playing_now or p.is_over else "")
+
+    def _step_html(self) -> str:
+        """What the event before the position shown did, in the storyboard's words with every hand shown (a bots' game
+        or a finished one, stepped through)."""
+        r = self.record
+        assert r is not None
+        if self.shown_at == 0:
+            return ""
+        before = len(frames_of(GameRecord(r.start, r.events[:self.shown_at - 1])))
+        lines = [f.caption for f in frames_of(GameRecord(r.start, r.events[:self.shown_at]))[before:] if f.kind != "end"]
+        if not lines:
+            return ""
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+        title = html.escape(_("Event {shown} of {events}:").format(shown=self.shown_at, events=len(r.events)))
+        return f"<div><b>{title}</b><ul>{items}</ul></div>"
 
     def _log_html(self, p: Position) -> str:
         """What happened since the last move of the person at the screen (at the game's end, of the last person to
