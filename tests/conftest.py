@@ -100,6 +100,35 @@ def browser_app(tmp_path_factory, _session_cache):
 FIRST = ("test_train.py", "test_strong.py", "test_widgets.py", "test_natural.py", "test_notebooks.py", "test_export.py")
 
 
+#: files that never run the compiled simulator, marked ``without_simulator``: ``scripts/test.sh`` runs them on the idle
+#: core while a fresh clone's simulator compiles on the other (about 4 minutes, which every other file waits for).
+#: Under GUYENNE_TESTS_WITHOUT_SIMULATOR=1 (that run) a compiled kernel loaded or compiled fails the test that asked
+#: for it, so a file stays here only while it is true of it.
+WITHOUT_SIMULATOR = ("test_bench_exploitability.py", "test_engine_hostile.py", "test_engine_predicates.py",
+                     "test_enums.py", "test_exact_fast.py", "test_explorer_state.py", "test_input_fuzz.py",
+                     "test_intervals.py", "test_lessons.py", "test_numbers.py", "test_parameters.py",
+                     "test_play_and_builder.py", "test_playtest_records.py", "test_policy_spec.py",
+                     "test_properties.py", "test_readme.py", "test_render.py", "test_rulebook.py",
+                     "test_rules_cases.py", "test_rules_editor.py", "test_solve.py", "test_storyboard.py",
+                     "test_team.py", "test_view_record.py", "test_view_value.py")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "without_simulator: never runs the compiled simulator (tests/conftest.py)")
+    if os.environ.get("GUYENNE_TESTS_WITHOUT_SIMULATOR") == "1":
+        from numba.core import dispatcher
+
+        def refuse(kernel, signature):
+            raise AssertionError(f"{kernel.py_func.__qualname__} is a compiled kernel, and this file is listed in "
+                                 "tests/conftest.py WITHOUT_SIMULATOR: take it out of the list")
+
+        dispatcher.Dispatcher.compile = refuse
+
+
 def pytest_collection_modifyitems(config, items):
-    """The long files first (:data:`FIRST`), the rest in their order: the run's end is not one long file alone."""
+    """The long files first (:data:`FIRST`), the rest in their order: the run's end is not one long file alone; and
+    the files of :data:`WITHOUT_SIMULATOR` marked."""
     items.sort(key=lambda item: FIRST.index(item.path.name) if item.path.name in FIRST else len(FIRST))
+    for item in items:
+        if item.path.name in WITHOUT_SIMULATOR:
+            item.add_marker(pytest.mark.without_simulator)

@@ -183,3 +183,24 @@ def test_a_run_of_uniform_games_neither_checks_nor_compiles_the_heuristics_parts
     assert not warm.needs_compiling(uniform)
     with pytest.raises(AssertionError, match="uniform games"):
         warm.pending()  # a run that does not say what it plays checks every part
+
+
+def test_a_file_said_to_never_run_the_simulator_fails_where_it_does(tmp_path):
+    """scripts/test.sh runs tests/conftest.py WITHOUT_SIMULATOR while the simulator compiles: there a test that loads
+    a compiled kernel fails and says to take its file out of the list (else it would compile beside the compiling)."""
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    test = tmp_path / "test_runs_a_kernel.py"
+    test.write_text("from guyenne_explore.analysis.sampling import warm\n\n\n"
+                    "def test_it():\n    warm._run_tables()\n")
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "tests.conftest", "-p", "no:cacheprovider",
+               "--rootdir", str(tmp_path), str(test)]
+    for guarded in ("1", "0"):
+        env = dict(os.environ, GUYENNE_TESTS_WITHOUT_SIMULATOR=guarded, PYTHONPATH=str(root))
+        run = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=300)
+        said = "is a compiled kernel" in run.stdout and "WITHOUT_SIMULATOR" in run.stdout
+        assert (run.returncode, said) == ((1, True) if guarded == "1" else (0, False)), run.stdout[-2000:]

@@ -14,9 +14,9 @@ sits beside the samplers, over the policies, because its examples take the heuri
 from the Python policy (``Heuristic.compiled``).
 
 ``scripts/setup.sh`` runs ``python -m guyenne_explore.analysis.sampling.warm`` once after
-installing.  Where the cache still lacks a step, :func:`pending` names it and
-:func:`prepare` compiles the steps one by one, reporting each (the panels say what they
-prepare, with a count, before their run starts).
+installing (``--compiling`` only says, by its exit status, whether a process compiles now).  Where the cache
+still lacks a step, :func:`pending` names it and :func:`prepare` compiles the steps one by one, reporting each (the panels say
+what they prepare, with a count, before their run starts).
 """
 
 from __future__ import annotations
@@ -384,7 +384,10 @@ def warm(games: int = 8) -> float:
     return time.perf_counter() - start
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and "--compiling" in sys.argv:
+    # for the scripts: exit 0 while a process compiles the fast simulator for this checkout's cache, 1 otherwise
+    sys.exit(0 if compiling_in_background() else 1)
+elif __name__ == "__main__":
     with compiling_lock():  # a kernel's runs wait for it (or play by the engine) rather than compile beside it
         if needs_compiling(EVERY_STEP) or "--force" in sys.argv:
             print("Compiling the fast simulator once (numba, cached for later runs)...", flush=True)
