@@ -51,14 +51,16 @@ fi
 # the search's included).
 WARM_KEY=$({ cat "$STAMP"; ls -l --time-style=+%s guyenne_explore/analysis/compiled/*.py guyenne_explore/analysis/exact/*.py; } | sha256sum | cut -c1-16)
 compiling() { .venv/bin/python -m guyenne_explore.analysis.sampling.warm --compiling; }
-if [ "$(cat "$WARMED" 2>/dev/null)" != "$WARM_KEY" ] && compiling; then
+if [ "$(cat "$WARMED" 2>/dev/null)" = "$WARM_KEY" ]; then
+  :  # compiled for these sources already
+elif compiling; then
   # an earlier setup's background compiling is under way (its cache would be removed under it): left to finish
   echo "The fast simulator is being compiled in the background already (log in .venv/warm.log)."
   if [ "${GUYENNE_WARM:-now}" != background ]; then
     while compiling; do sleep 1; done
     for _ in $(seq 20); do [ "$(cat "$WARMED" 2>/dev/null)" = "$WARM_KEY" ] && break; sleep 0.5; done
   fi
-elif [ "$(cat "$WARMED" 2>/dev/null)" != "$WARM_KEY" ]; then
+else
   rm -f guyenne_explore/analysis/{compiled,exact}/__pycache__/*.nb[ic]
   if [ "${GUYENNE_WARM:-now}" = background ]; then
     echo "Compiling the fast simulator in the background (once, about 4 minutes; log in .venv/warm.log)."
