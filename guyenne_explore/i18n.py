@@ -124,11 +124,17 @@ def side_title(name: str, lang: str | None = None) -> str:
     return gettext(_SIDE_TITLES[key], lang) if key in _SIDE_TITLES else str(name)
 
 
+#: the number a person reads and types for the first castle: the rulebook and the table number castles 1 to n, while
+#: RULES.md's file format, the notation's files and ``data-castle`` attributes keep the 0-based index.  A move a
+#: person types or reads in the explorer is written so (``Move.text(FIRST_CASTLE)``, ``parse_move(..., FIRST_CASTLE)``):
+#: a person typed ``3:32`` for the table's castle 3 and opened castle 4 while typed moves kept the index
+FIRST_CASTLE = 1
+
+
 def castle_number(index: int) -> int:
-    """Castle ``index`` as a reader counts it: the rulebook numbers castles 1 to n, while RULES.md's file
-    format, the notation and ``data-castle`` attributes keep the 0-based index. Every label and sentence a
-    person reads says a castle through this, so the two counts never meet in one text by accident."""
-    return index + 1
+    """Castle ``index`` as a reader counts it (:data:`FIRST_CASTLE`). Every label and sentence a person reads says a
+    castle through this, so the two counts never meet in one text by accident."""
+    return index + FIRST_CASTLE
 
 
 def pgettext(context: str, message: str, lang: str | None = None) -> str:

@@ -42,7 +42,8 @@ def everywhere(e, p):
 
 
 def legal(p, n=0):
-    return list(p.legal_moves)[n].text()
+    """The ``n``-th legal move as a person types it (castles as the table numbers them, from 1)."""
+    return list(p.legal_moves)[n].text(1)
 
 
 def test_a_move_shows_the_engines_position_everywhere_with_the_stacked_deck_order(stacked):
@@ -50,7 +51,7 @@ def test_a_move_shows_the_engines_position_everywhere_with_the_stacked_deck_orde
     assert everywhere(e, stacked)
     move = legal(stacked)
     assert e.moves.try_move(move)
-    after = stacked.apply(move)
+    after = stacked.apply(stacked.parse_move(move, 1))
     assert everywhere(e, after), shown(e)  # the form did not rebuild an unstacked copy for the panels
     assert e.state.position.sides[0].deck_order == after.sides[0].deck_order is not None
     assert e.table.notation == after.notation() and "[" in after.notation()  # the notation writes the stacked deck
@@ -59,9 +60,9 @@ def test_a_move_shows_the_engines_position_everywhere_with_the_stacked_deck_orde
 
 def test_back_after_two_moves_returns_the_earlier_positions_and_forward_replays(stacked):
     e = Explorer(stacked)
-    p1 = stacked.apply(legal(stacked))
+    p1 = stacked.apply(stacked.parse_move(legal(stacked), 1))
     assert e.moves.try_move(legal(stacked))
-    p2 = p1.apply(legal(p1))
+    p2 = p1.apply(p1.parse_move(legal(p1), 1))
     assert e.moves.try_move(legal(p1))
     assert e.state.history == History((stacked, p1, p2), 2) and e.moves.history == [stacked, p1, p2]
     e.moves.buttons["◀ Back"].click()
@@ -73,14 +74,14 @@ def test_back_after_two_moves_returns_the_earlier_positions_and_forward_replays(
     e.moves.buttons["Forward ▶"].click()
     assert everywhere(e, p2) and e.moves.buttons["Forward ▶"].disabled
     e.moves.step(-2)
-    other = stacked.apply(legal(stacked, 1))  # a new move after Back drops the line stepped back from
+    other = stacked.apply(stacked.parse_move(legal(stacked, 1), 1))  # a new move after Back drops the line stepped back from
     assert e.moves.try_move(legal(stacked, 1))
     assert e.state.history == History((stacked, other), 1) and everywhere(e, other)
 
 
 def test_a_language_switch_keeps_the_game_played_and_the_stacked_position(stacked):
     e = Explorer(stacked)
-    after = stacked.apply(legal(stacked))
+    after = stacked.apply(stacked.parse_move(legal(stacked), 1))
     assert e.moves.try_move(legal(stacked))
     e.set_language("fr")
     e.set_language("en")
@@ -131,7 +132,7 @@ def test_a_move_or_a_step_never_reads_a_position_back_from_the_form(stacked, mon
 
 def test_a_session_opened_shows_its_game_without_reading_the_form(stacked):
     e = Explorer(stacked)
-    p1 = stacked.apply(legal(stacked))
+    p1 = stacked.apply(stacked.parse_move(legal(stacked), 1))
     assert e.moves.try_move(legal(stacked))
     e.moves.step(-1)
     sent = []

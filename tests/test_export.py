@@ -139,7 +139,7 @@ def test_export_row_downloads_each_format_with_its_options():
     ns = "{http://www.w3.org/2000/svg}"
     table, row, sent = _export_row()
     move = next(m for m in table.position.legal_moves if m.castle == 4)
-    table.highlight = move.text()
+    table.highlight = move.text(1)  # as the move lists write it
     row.caption.value = "  The English open castle 4  "
     row.format.value = "SVG"
     assert row.download()

@@ -419,7 +419,7 @@ def test_the_teaching_game_in_french(english):
     game.play("9:H")
     assert "n'est pas permis\u00a0: il n'y a pas de château 9" in html.unescape(game.explain.value)
     move = next(iter(game.position.legal_moves))  # an opening: its castle in words counts from 1
-    assert game.play(move.text())
+    assert game.play(move.text(1))
     assert f"Vous avez ouvert le château {move.castle + 1} avec {move.cards}." in game.history_view.value
     game.language.value = "en"
     assert f"You opened castle {move.castle + 1} with {move.cards}." in game.history_view.value
@@ -510,12 +510,12 @@ def test_optimal_play_is_described_in_french():
     fr, en = describe(result, "fr"), describe(result, "en")
     # French decimals and spaces (it said "66.7%" and "3; 2:5", as in English)
     assert fr.startswith("En jeu optimal, cette fin de partie vaut 66,7\u00a0% pour les Anglais. À attaque ou défense "
-                         "du premier château (X), le bon coup pour les Français est 2:3 2 fois sur 3\u00a0; 2:5 1 fois "
+                         "du premier château (X), le bon coup pour les Français est 3:3 2 fois sur 3\u00a0; 3:5 1 fois "
                          "sur 3 (château:cartes)."), fr
-    assert ("At the opening at the first castle (X) the right move for the French is 2:3 2 times in 3; 2:5 1 time in 3 "
+    assert ("At the opening at the first castle (X) the right move for the French is 3:3 2 times in 3; 3:5 1 time in 3 "
             "(castle:cards).") in en
     assert "worth 66.7% for the English" in en and "The English playing uniform lose" in en
-    assert "2 times in 3; 2:5" in en
+    assert "2 times in 3; 3:5" in en
     from guyenne_explore.widgets.optimal_panel import result_html
     set_language("fr")
     try:

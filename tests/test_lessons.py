@@ -36,9 +36,9 @@ def test_a_record_played_through_as_a_lesson_counts_the_trips():
     recorded = record.events[lesson.step].move
     other = next(m for m in lesson.positions[lesson.step].legal_moves if m != recorded)
     clock.now = 5.0
-    assert not lesson.play(other.text()) and "try again" in lesson.explain.value
+    assert not lesson.play(other.text(1)) and "try again" in lesson.explain.value
     while not lesson.done:
-        assert lesson.play(record.events[lesson.step].move.text()), lesson.explain.value
+        assert lesson.play(record.events[lesson.step].move.text(1)), lesson.explain.value
     assert all(f'data-section="{s}"' in "".join(lesson._told) for s in ("placements", "battles", "drawing", "end"))
     placements = trips.sections["placements"]
     assert (placements.illegal, placements.retries) == (2, 3)
@@ -51,7 +51,7 @@ def test_a_storyboards_history_becomes_a_lesson():
     lesson = LessonGame(positions)
     steps = 0
     while not lesson.done:
-        assert lesson.play(lesson.record.events[lesson.step].move.text())
+        assert lesson.play(lesson.record.events[lesson.step].move.text(1))
         steps += 1
     assert steps == sum(e.move is not None for e in lesson.record.events)
 
@@ -78,8 +78,8 @@ def test_a_puzzle_judges_each_try_and_shows_its_solution(exact):  # noqa: F811
     pz = exact[0]
     assert not view.play("0:HHH") and "guyenne-illegal" in view.explain.value
     worse = pz.values[1][0]
-    assert not view.play(worse.text()) and "legal but worse" in view.explain.value
-    assert view.play(pz.solution.text()) and "guyenne-right" in view.explain.value
+    assert not view.play(worse.text(1)) and "legal but worse" in view.explain.value
+    assert view.play(pz.solution.text(1)) and "guyenne-right" in view.explain.value
     view.show_solution()
     assert view.solution.value.count("<svg") >= 2  # the position, then the solution's steps
     row = trips.sections[pz.sections[0]]

@@ -53,7 +53,7 @@ def test_the_teaching_log_tells_both_battles_of_every_round(english, rules):
     game = TeachingGame(rules, seed=3)
     rng = random.Random(0)
     while not game.position.is_over:
-        assert game.play(heuristic_choice(game.position, rng).text())
+        assert game.play(heuristic_choice(game.position, rng).text(1))
     lines = [line() for line in game.events]
     xs = [line for line in lines if line.startswith("Castle X")]
     ys = [line for line in lines if line.startswith("Castle Y")]
@@ -68,7 +68,7 @@ def test_the_teaching_log_tells_both_battles_of_every_round(english, rules):
 def test_the_teaching_log_names_castles_from_1(english):
     game = TeachingGame("base", seed=3)
     move = next(m for m in game.position.legal_moves if m.castle == 0)
-    assert game.play(move.text())
+    assert game.play(move.text(1)) and move.text(1).startswith("1:")
     assert f"You opened castle 1 with {move.cards}." in [line() for line in game.events]
 
 
@@ -81,7 +81,7 @@ def test_the_teaching_game_explains_the_final_score_castle_by_castle(english, ru
     game = TeachingGame(rules, seed=seed)
     rng = random.Random(seed)
     while not game.position.is_over:
-        assert game.play(heuristic_choice(game.position, rng).text())
+        assert game.play(heuristic_choice(game.position, rng).text(1))
     r = game.position.result()
     items = re.findall(r"<li>(.*?)</li>", game.prompt.value.split('class="guyenne-score"')[1])
     assert [i.split(",")[0] for i in items] == ["The English", "The French"]
@@ -102,30 +102,31 @@ def test_the_teaching_game_explains_the_final_score_castle_by_castle(english, ru
 @pytest.mark.parametrize("junk", ["{move}x", "{move},", "{move}+", "{move}:", "{move} ;", "１{rest}"])
 def test_a_typed_move_with_anything_more_is_refused_and_names_it(english, junk):
     p = opening("advanced", 1)
-    move = next(iter(p.legal_moves)).text()
+    first = next(iter(p.legal_moves))
+    move = first.text(1)  # as a person types it: castles as the table numbers them
     text = junk.format(move=move, rest=move[1:])
-    reason = p.why_illegal(text)
+    reason = p.why_illegal(text, 1)
     assert reason is not None and "is not part of a move" in reason
     panel = MovesPanel(p)
     assert not panel.try_move(text)
     assert panel.position == p and len(panel.history) == 1
     assert "is not part of a move" in panel.explain.value
-    assert panel.try_move(f"  {move} ") and panel.position == p.apply(move)  # spaces around it are no junk
+    assert panel.try_move(f"  {move} ") and panel.position == p.apply(first)  # spaces around it are no junk
 
 
 def test_enter_in_the_typed_move_box_plays_it(english):
     p = opening("advanced", 1)
-    move = next(iter(p.legal_moves)).text()
+    first = next(iter(p.legal_moves))
     panel = MovesPanel(p)
-    panel.typed.value = move
+    panel.typed.value = first.text(1)
     panel.typed._handle_string_msg(None, {"event": "submit"}, None)  # what the page sends on Enter
-    assert panel.position == p.apply(move)
+    assert panel.position == p.apply(first)
     game = TeachingGame("base", seed=3)
     before, seen = game.position, len(game.positions)
-    move = next(iter(before.legal_moves)).text()
-    game.typed.value = move
+    first = next(iter(before.legal_moves))
+    game.typed.value = first.text(1)
     game.typed._handle_string_msg(None, {"event": "submit"}, None)
-    assert game.positions[seen] == before.apply(move)
+    assert game.positions[seen] == before.apply(first)
 
 
 # ---------------------------------------------------------------------- game over
@@ -164,14 +165,18 @@ def test_after_play_out_the_table_shows_the_final_position(english):
 
 
 # ---------------------------------------------------------------------- castles 1..n
-def test_castles_are_numbered_from_1_in_words_and_keep_their_index_in_the_notation(english):
+def test_castles_are_numbered_from_1_in_words_and_typed_moves_and_keep_their_index_in_the_notation(english):
     p = opening("advanced", 1)
     b = Builder(p)
     assert [c.description for c in b.castle_row.children] == [f"{i}: neutral" for i in range(1, 7)]
     assert b.x.options == (("—", None), *((str(i + 1), i) for i in range(6)))
     panel = MovesPanel(p)
-    assert [g["label"] for g in panel.list.groups] == [f"castle {i + 1} (typed {i}:)" for i in range(6)]
-    assert panel.list.groups[2]["moves"][0][0].startswith("2:")  # the move's text keeps the index
+    assert [g["label"] for g in panel.list.groups] == [f"castle {i + 1}" for i in range(6)]
+    typed = panel.list.groups[2]["moves"][0][0]
+    assert typed.startswith("3:")  # a person types the table's number (castle 3)...
+    assert p.parse_move(typed, 1).castle == 2 and p.parse_move(typed, 1).text() == "2:" + typed[2:]  # ...files the index
+    assert panel.try_move(typed) and panel.position.placed.x == 2
+    assert panel.position.to_json()["placed"]["X"] == 2
     e = Explorer(p)
     assert e.table.castle_titles[0] == "castle 1: neutral · click to cycle neutral → English → French"
     b.x.value = 5
@@ -377,17 +382,18 @@ def test_check_typed_move_checks_without_playing_and_play_typed_move_plays(engli
     """'Try typed move' played the move: the check says legal or the engine's reason, and plays nothing."""
     p = opening("advanced", 1)
     panel = MovesPanel(p)
-    move = next(iter(p.legal_moves)).text()
+    first = next(iter(p.legal_moves))
+    move = first.text(1)
     panel.typed.value = move
     panel.buttons["Check typed move"].click()
     assert f"✓ {move} is legal here" in panel.explain.value
     assert panel.position == p and len(panel.history) == 1 and panel.typed.value == move
-    panel.typed.value = "0:H42222"
+    panel.typed.value = "1:H42222"
     panel.buttons["Check typed move"].click()
     assert html.escape(p.why_illegal("0:H42222")) in panel.explain.value and panel.position == p
     panel.typed.value = move
     panel.buttons["Play typed move"].click()
-    assert panel.position == p.apply(move) and len(panel.history) == 2
+    assert panel.position == p.apply(first) and len(panel.history) == 2
 
 
 def test_a_round_5_position_is_built_in_at_most_12_actions(english):

@@ -172,10 +172,11 @@ def test_undo_takes_back_to_the_persons_move_and_is_recorded(tmp_path):
     panel.hand_over()
     before = panel.record.to_json()["moves"]
     move = _first_move(panel)
+    position = panel.position
     panel.play(move)
     assert panel.undo()
     assert panel.record.to_json()["moves"] == before
-    assert [u.move for u in panel.record.undos][-1] == move
+    assert [u.move for u in panel.record.undos][-1] == position.parse_move(move, 1).text()  # the file's notation
     journal = read_journal(next(tmp_path.glob("*.jsonl")))
     assert journal.undos == panel.record.undos and journal.events == panel.record.events
 
@@ -298,9 +299,10 @@ def test_the_decisions_to_look_at_draw_each_costly_decision_as_its_player_saw_it
         shown, position = _face_up(review.table.svg), review.table.position
         assert shown.get(("french", "hand", 0), []) == [] and position.sides[1].hand.size > 0  # face down
         assert sorted(shown[("english", "hand", 0)]) == sorted(position.sides[0].hand.symbols())  # Alice's own
-        assert review.table.highlight == c.decision.move
+        typed = position.parse_move(c.decision.move).text(1)  # the record's notation, shown as the table numbers
+        assert review.table.highlight == typed and review.table.highlighted_move() == position.parse_move(typed, 1)
         review.outlined.value = "best"
-        assert review.table.highlight == c.decision.best_move != c.decision.move
+        assert review.table.highlight == position.parse_move(c.decision.best_move).text(1) != typed
         review.outlined.value = "played"
         assert "the bots prefer" in review.words.value
     set_language("fr")
@@ -419,12 +421,15 @@ def test_a_new_game_deals_anew_unless_a_seed_is_typed_and_start_during_a_game_as
     assert "Choose an unfinished game" in panel.status.value
 
 
-def test_an_empty_move_is_refused_in_words_and_a_castle_past_the_last_says_how_castles_are_typed(tmp_path):
+def test_an_empty_move_is_refused_in_words_and_castles_are_typed_as_the_table_numbers_them(tmp_path):
     panel = _panel(tmp_path, ["Alice", "bot:heuristic"])
     assert not panel.play("")
     said = html.unescape(panel.status.value)
     assert "Choose a move in the list or type one" in said and " is not allowed" not in said
-    assert not panel.play("6:H")
-    assert "a typed move numbers the castles 0 to 5 (castle 1 on the table is typed 0:)" in html.unescape(panel.status.value)
+    for past in ("7:H", "0:H"):
+        assert not panel.play(past)
+        assert f"there is no castle {past[0]}: castles are numbered 1 to 6" in html.unescape(panel.status.value)
     assert not panel.play("H")
     assert "at the opening at the first castle (X) the move names a castle" in html.unescape(panel.status.value)
+    assert panel.play("6:H")  # the table's castle 6: a person typed 3:32 for castle 3 and opened castle 4
+    assert [m["move"] for m in panel.record.to_json()["moves"] if m.get("side") == "english"][-1] == "5:H"

@@ -114,13 +114,13 @@ def test_sections_are_the_rulebooks():
 
 def test_a_wrong_move_gets_the_reason(exact, searched):
     pz = exact[0]
-    illegal = judge(pz, "0:HHH", lang="en")
+    illegal = judge(pz, "1:HHH", lang="en")
     assert not illegal.legal and "not allowed" in illegal.reason and pz.position.why_illegal("0:HHH") in illegal.reason
     worse = next(m for m, _ in pz.values[1:])
-    verdict = judge(pz, worse.text(), lang="en")
+    verdict = judge(pz, worse.text(1), lang="en")  # as typed: castles as the table numbers them
     assert verdict.legal and not verdict.correct and verdict.loss >= EXACT_MARGIN
-    assert "legal but worse" in verdict.reason and pz.solution.text() in verdict.reason
-    assert judge(pz, pz.solution.text(), lang="en").correct
+    assert "legal but worse" in verdict.reason and pz.solution.text(1) in verdict.reason
+    assert judge(pz, pz.solution.text(1), lang="en").correct
     s = searched[0]
     # a move the search did not value, valued on the same rollouts when asked (or the runner-up)
     other = next((m for m in s.position.legal_moves if m not in dict(s.values)), s.values[1][0])

@@ -416,7 +416,7 @@ def test_teaching_table_shows_the_learners_cards_face_up():
         assert faces(theirs) == [] and len(groups(theirs, "back")) == game.position.sides[1 - side].hand.size
         # the learner's own placed cards stay face up after playing them
         move = next(iter(game.position.legal_moves))
-        assert game.play(move.text())
+        assert game.play(move.text(1))
         root = parse(game.table.svg)
         placed = [g for g in groups(root, "placed") if g.get("data-side") == me]
         if placed:

@@ -36,7 +36,10 @@ def test_why_not_names_the_rule():
     p = Position.from_json(pos())
     assert p.why_illegal("0:H53222") == "a side must keep one card for its second castle this round"
     assert "does not hold 55" in p.why_illegal("0:55")
-    assert "no castle 9" in p.why_illegal("9:2")
+    assert "no castle 9: castles are numbered 0 to 5" in p.why_illegal("9:2")
+    assert "no castle 0: castles are numbered 1 to 6" in p.why_illegal("0:2", 1)  # as the table numbers them
+    assert p.why_illegal("1:H5", 1) is None and p.parse_move("1:H5", 1) == p.parse_move("0:H5")
+    assert p.parse_move("1:H5", 1).text(1) == "1:H5" and p.parse_move("1:H5", 1).text() == "0:H5"
     assert "at least one card" in p.why_illegal("0:-")
     assert p.why_illegal("0:H5") is None
     with pytest.raises(IllegalMove, match="keep one card"):

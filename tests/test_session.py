@@ -34,7 +34,7 @@ def session():
     moves = e.moves
     for _ in range(4):  # the deal and three placements: a position every compared rule set fits
         p = moves.position
-        assert moves.try_move(next(iter(p.legal_moves)).text()) if not p.is_chance else moves.sample_chance() is None
+        assert moves.try_move(next(iter(p.legal_moves)).text(1)) if not p.is_chance else moves.sample_chance() is None
     moves.step(-1)
     a = e.analysis
     a.rule_sets.value = (e.builder.position.rules, Rules.preset("classic2021"))

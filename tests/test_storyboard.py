@@ -300,7 +300,7 @@ def test_teaching_game_downloads_the_learners_storyboard():
     sent = []
     game.storyboard.file.send = lambda content, buffers=None: sent.append(bytes(buffers[0]))
     for _ in range(3):
-        game.play(next(iter(game.position.legal_moves)).text())
+        game.play(next(iter(game.position.legal_moves)).text(1))
     assert game.positions[-1] == game.position
     assert game.storyboard.download("zip")
     with zipfile.ZipFile(io.BytesIO(sent[-1])) as z:

@@ -1,4 +1,5 @@
 """The explorer's widgets, headless: set values as a person would, check the position, the words shown, the moves."""
+import html
 import json
 import re
 
@@ -63,14 +64,14 @@ def test_table_draws_the_position_and_reports_clicks(start):
 def test_table_highlights_a_move_and_dims_for_an_invalid_position(start):
     table = Table(start)
     plain = table.svg
-    table.highlight = "2:H4"
-    assert "move 2:H4" in table.svg and table.svg != plain
+    table.highlight = "2:H4"  # as the move lists write it: the table's castle 2
+    assert "move 2:H4" in table.svg and table.svg != plain and table.highlighted_move().castle == 1
     table.highlight = "not a move"
     assert table.svg == plain
     table.set_position(None, "castle 9 does not exist")
     assert table.status == "castle 9 does not exist"
     assert table.svg == plain  # the last picture stays, dimmed by the view
-    table.set_position(start.apply("2:H4"))
+    table.set_position(start.apply("1:H4"))
     assert table.status == "" and table.highlight == ""
 
 
@@ -237,19 +238,22 @@ def test_move_list_is_the_engines_grouped_by_castle(start):
     panel = MovesPanel(start)
     assert f'data-count="{len(start.legal_moves)}"' in panel.count.value
     groups = panel.list.groups
-    assert [g["label"] for g in groups] == [f"castle {c + 1} (typed {c}:)" for c in range(6)]
+    assert [g["label"] for g in groups] == [f"castle {c + 1}" for c in range(6)]
     listed = [m for g in groups for m, _ in g["moves"]]
-    assert listed == [m.text() for m in start.legal_moves]
+    assert listed == [m.text(1) for m in start.legal_moves]  # as typed: castles counted from 1, as on the table
+    assert listed[0].startswith("1:") and next(iter(start.legal_moves)).castle == 0
 
 
 def test_a_typed_illegal_move_shows_the_engines_reason(start):
     panel = MovesPanel(start)
-    panel.typed.value = "0:H42222"
+    panel.typed.value = "1:H42222"
     panel.buttons["Play typed move"].click()
     assert start.why_illegal("0:H42222") in panel.explain.value
     assert panel.position == start
     assert not panel.try_move("9:2")
-    assert "there is no castle 9" in panel.explain.value
+    assert "there is no castle 9: castles are numbered 1 to 6" in html.unescape(panel.explain.value)
+    assert not panel.try_move("0:2")  # the notation's index of castle 1 is not what a person types
+    assert "there is no castle 0: castles are numbered 1 to 6" in html.unescape(panel.explain.value)
     assert not panel.try_move("  ")  # an empty box: the words alone, no empty move before a colon
     assert "✗ type a move first" in panel.explain.value and "✗ :" not in panel.explain.value
     assert not panel.try_move("reveal")  # the placeholder's example, at an opening
@@ -280,7 +284,8 @@ def test_select_preview_apply_and_step_through_the_history(start):
     assert panel.highlight == "1:H"
     panel.list.hovered = ""
     panel.buttons["Apply selected"].click()
-    after = start.apply("3:42")
+    after = start.apply(start.parse_move("3:42", 1))  # the table's castle 3: the notation's index 2
+    assert after.placed.x == 2
     assert panel.position == after and panel.highlight == ""
     assert panel.buttons["Apply selected"].disabled and "played 3:42" in panel.explain.value
     assert f'data-count="{len(after.legal_moves)}"' in panel.count.value
@@ -296,7 +301,7 @@ def test_select_preview_apply_and_step_through_the_history(start):
 
 def test_play_out_and_chance_points(start):
     panel = MovesPanel(start)
-    panel.try_move(next(iter(start.legal_moves)).text())
+    panel.try_move(next(iter(start.legal_moves)).text(1))
     panel.buttons["Play out (heuristic)"].click()
     r = panel.position.result()
     assert panel.position.is_over and panel.buttons["Apply selected"].disabled and panel.explain.value == ""
@@ -338,7 +343,7 @@ def test_explorer_moves_go_back_to_the_builder(start):
     e.moves.list.selected = "5:H2"
     assert e.table.highlight == "5:H2"
     e.moves.buttons["Apply selected"].click()
-    after = start.apply("5:H2")
+    after = start.apply("4:H2")  # the table's castle 5, the notation's index 4
     assert e.builder.position == after and e.table.notation == after.notation()
     assert e.analysis.position == after
     assert len(e.moves.history) == 2  # the game played stays for Back
@@ -365,7 +370,7 @@ def test_teaching_game_explains_rules_as_they_come_and_refuses_illegal_tries():
     assert game.seen_lessons == ["setup", "open_first"]
     assert 'data-lesson="open_first"' in game.lessons.value
     before = game.position
-    assert not game.play("0:HH")
+    assert not game.play("1:HH")
     assert before.why_illegal("0:HH") in html_unescape(game.explain.value)
     assert game.position == before
     rng = random.Random(0)
@@ -415,7 +420,7 @@ def test_a_pick_made_on_a_list_no_longer_shown_is_ignored(start):
     pick(panel.list, "select", first)
     assert panel.highlight == first and panel.list.selected == first
     pick(panel.list, "apply", first)
-    after = start.apply(first)
+    after = start.apply(start.parse_move(first, 1))
     assert panel.position == after and panel.list.revision != old
     for kind in ("hover", "select", "apply"):  # late: sent from the list the move was played on
         pick(panel.list, kind, first, revision=old)
@@ -944,11 +949,11 @@ def test_unexpected_errors_in_export_teaching_and_optimal_handlers_show_beside_t
         assert shows_boom(game.storyboard.message)
         before = game.position
         monkeypatch.setattr(Position, "why_illegal", boom)
-        game.typed.value = "0:2"
+        game.typed.value = "1:2"
         game.play_button.click()
         assert shows_boom(game.explain) and game.position == before
         game.explain.value = ""
-        pick(game.moves, "apply", "0:2")  # a double-click in the move list
+        pick(game.moves, "apply", "1:2")  # a double-click in the move list
         assert shows_boom(game.explain)
         panel = optimal_panel.OptimalPanel()
         panel.position = start

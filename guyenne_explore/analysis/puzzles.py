@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..engine import (CONCEDE_CHOICE, DRAW, HERO, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, REMOVE_CHOICE, RESPOND_FIRST,
                           RESPOND_SECOND, SIDES, SWEEP, Event, GameRecord, Move, Position, concede_move, play_game)
-from ..i18n import N_, castle_number, current_language, gettext, plain_number, plain_percent, side_noun, translator
+from ..i18n import N_, FIRST_CASTLE, castle_number, current_language, gettext, plain_number, plain_percent, side_noun, translator
 from .intervals import wilson
 from .optimal.solver import OptimalSolver, english_payoff, round_key, why_not_solvable
 from .policies.search import ISMCTS
@@ -399,18 +399,18 @@ def judge(puzzle: Puzzle, text: str, finder: PuzzleFinder | None = None, lang: s
     tr = translator(lang or current_language())
     _ = tr.gettext
     p = puzzle.position
-    reason = p.why_illegal(text) if text.strip() else _("type a move, e.g. 3:H52")
+    reason = p.why_illegal(text, FIRST_CASTLE) if text.strip() else _("type a move, e.g. 3:H52")
     if reason is not None:
         return PuzzleVerdict(False, False, 0.0, _("{move} is not allowed: {reason}.").format(move=text, reason=reason))
-    move = p.parse_move(text)
+    move = p.parse_move(text, FIRST_CASTLE)
     best, value = puzzle.solution, puzzle.best_value
     exact = puzzle.method == EXACT
     if move == best:
         right = (_("Right: {move} is the best move; against best play it ends {value} points ahead on average.")
                  if exact else _("Right: {move} is the best move; it wins {value} of games."))
-        return PuzzleVerdict(True, True, 0.0, right.format(move=move.text(), value=_shown(value, exact, lang)))
+        return PuzzleVerdict(True, True, 0.0, right.format(move=move.text(FIRST_CASTLE), value=_shown(value, exact, lang)))
     mine = (finder or PuzzleFinder()).value_of(puzzle, move)
-    words = {"move": move.text(), "mine": _shown(mine, exact, lang), "best": best.text(),
+    words = {"move": move.text(FIRST_CASTLE), "mine": _shown(mine, exact, lang), "best": best.text(FIRST_CASTLE),
              "value": _shown(value, exact, lang),
              "loss": plain_number(value - mine if exact else 100 * (value - mine), 1 if exact else 0, lang),
              "achieves": _(" and ").join(tr.gettext(TAG_WORDS[t]) for t in puzzle.tags),

@@ -41,17 +41,20 @@ class Move:
     first_member: int | None = None
     concede: bool | None = None
 
-    def text(self) -> str:
-        """Compact text: ``3:H52`` (open at castle 3), ``H52``, ``first:1``, ``reveal``, ``concede``."""
+    def text(self, first: int = 0) -> str:
+        """Compact text: ``3:H52`` (open at castle 3), ``H52``, ``first:1``, ``reveal``, ``concede``.  ``first``:
+        the number written for castle 0: the notation's files count castles from 0 (RULES.md 10); what a person
+        reads and types in the explorer counts them from 1, as the table and the rulebook (``i18n.FIRST_CASTLE``)."""
         if self.concede is not None:
             return "concede" if self.concede else "reveal"
         if self.first_member is not None:
             return f"first:{self.first_member}"
         if self.castle is not None:
-            return f"{self.castle}:{self.cards}"
+            return f"{self.castle + first}:{self.cards}"
         return str(self.cards)
 
-    __str__ = text
+    def __str__(self) -> str:
+        return self.text()
 
     def to_json(self) -> dict[str, Any]:
         if self.concede is not None:
@@ -149,8 +152,9 @@ class Choice:
         return n * len(self.castles) if self.castles else n
 
     # --------------------------------------------------------------- why not
-    def why_not(self, move: Move) -> str | None:
-        """None for a legal move, else the rule it breaks in plain words."""
+    def why_not(self, move: Move, first: int = 0) -> str | None:
+        """None for a legal move, else the rule it breaks in plain words, castles named as counted from ``first``
+        (:meth:`Move.text`)."""
         who = side_title(SIDES[self.side]) if current_language() == "en" else side_noun(SIDES[self.side])
         if not _well_formed(move):
             return _("not a move: {value}").format(value=shown(move))
@@ -175,13 +179,13 @@ class Choice:
         if self.castles:
             if move.castle is None:
                 return _("at {point} the move names a castle, like '{example}'").format(
-                    point=point_name(self.point), example=f"{self.castles[0]}:{move.cards}")
+                    point=point_name(self.point), example=Move(move.cards, self.castles[0]).text(first))
             if not 0 <= move.castle < self.n_castles:
-                return _("there is no castle {castle}: a typed move numbers the castles 0 to {high} (castle 1 on the "
-                         "table is typed 0:)").format(castle=move.castle, high=self.n_castles - 1)
+                return _("there is no castle {castle}: castles are numbered {first} to {high}").format(
+                    castle=move.castle + first, first=first, high=self.n_castles - 1 + first)
             if move.castle == self.first_castle:
                 return _("the second castle of a round must differ from the first (castle {castle}):"
-                         " two castles are fought over each round").format(castle=self.first_castle)
+                         " two castles are fought over each round").format(castle=self.first_castle + first)
         elif move.castle is not None:
             return _("at {point} no castle is chosen: the castle is already set").format(point=point_name(self.point))
         cards = move.cards
@@ -342,8 +346,10 @@ def legal_moves(position: "State") -> LegalMoves:
     return LegalMoves(choice_for(position))
 
 
-def parse_move(position: "State", text: str) -> Move:
-    """Read a move typed for this position's decision point; a clear IllegalMove if unreadable."""
+def parse_move(position: "State", text: str, first: int = 0) -> Move:
+    """Read a move typed for this position's decision point; a clear IllegalMove if unreadable.  ``first``: the
+    number typed for castle 0 (:meth:`Move.text`); a castle typed outside ``first`` to ``first + castles - 1`` is
+    refused here, in the numbers typed, where :meth:`Choice.why_not` would name its index."""
     if not isinstance(text, str) or len(text) > 200:
         raise IllegalMove(_("a move is a short text like '3:H52', not {value}").format(value=shown(text)))
     t = text.strip().lower()
@@ -365,9 +371,11 @@ def parse_move(position: "State", text: str) -> Move:
     castle = None
     m = re.fullmatch(r"(?:c(?:astle)?\s*)?([0-9]+)\s*:\s*(.*)", t, flags=re.ASCII | re.DOTALL)
     if m:
-        if len(m.group(1)) > 6:
-            raise IllegalMove(_("there is no castle {value}: castles are numbered from 0").format(value=shown(m.group(1))))
-        castle, t = int(m.group(1)), m.group(2)
+        high = first + position.rules.castles - 1
+        if len(m.group(1)) > 6 or not first <= int(m.group(1)) <= high:
+            raise IllegalMove(_("there is no castle {value}: castles are numbered {first} to {high}").format(
+                value=int(m.group(1)) if len(m.group(1)) <= 6 else shown(m.group(1)), first=first, high=high))
+        castle, t = int(m.group(1)) - first, m.group(2)
     # exactly a move: card symbols (spaces between them allowed), or '-' for none; anything else, even a
     # separator the card reader of files skips, is named rather than dropped, so a move is played as typed
     junk = re.search(r"[^h0-9\s]", t, flags=re.ASCII) if t.strip() != "-" else None
@@ -388,17 +396,19 @@ def _no_move_reason(position: "State") -> str:
         point=point_name(position.to_play))
 
 
-def why_illegal(position: "State", move: Move | str) -> str | None:
+def why_illegal(position: "State", move: Move | str, first: int = 0) -> str | None:
+    """None for a legal move, else the rule it breaks in plain words; a text is read with castles counted from
+    ``first`` (:func:`parse_move`), and the words name castles in the same numbers."""
     if position.is_chance or position.is_over:
         return _no_move_reason(position)
     if isinstance(move, str):
         try:
-            move = parse_move(position, move)
+            move = parse_move(position, move, first)
         except IllegalMove as exc:
             return str(exc)
     choice = choice_for(position)
     assert choice is not None
-    return choice.why_not(move)
+    return choice.why_not(move, first)
 
 
 __all__ = ["Move", "Choice", "LegalMoves", "IllegalMove", "legal_moves", "why_illegal", "parse_move",

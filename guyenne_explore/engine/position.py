@@ -103,13 +103,14 @@ class Position(State):
         """A lazy view of the legal moves: ``len()``, iteration, ``in``."""
         return moves.legal_moves(self)
 
-    def why_illegal(self, move: moves.Move | str) -> str | None:
-        """None when the move is legal here, else the rule it breaks in plain words."""
-        return moves.why_illegal(self, move)
+    def why_illegal(self, move: moves.Move | str, first: int = 0) -> str | None:
+        """None when the move is legal here, else the rule it breaks in plain words (a text's castles counted from
+        ``first``, as :meth:`Move.text` writes them, and named so)."""
+        return moves.why_illegal(self, move, first)
 
-    def parse_move(self, text: str) -> moves.Move:
-        """Read a move written as in :meth:`Move.text` for this decision point."""
-        return moves.parse_move(self, text)
+    def parse_move(self, text: str, first: int = 0) -> moves.Move:
+        """Read a move written as in :meth:`Move.text` (its castles counted from ``first``) for this decision point."""
+        return moves.parse_move(self, text, first)
 
     def apply(self, move: moves.Move | str) -> "Position":
         """The position after a legal move; an illegal one raises IllegalMove saying why."""

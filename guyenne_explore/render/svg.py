@@ -25,7 +25,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..engine import Cards, kind_of
 from ..engine import battle_of, defender_at
-from ..i18n import castle_number, gettext, plain_count, point_name, side_title, translator
+from ..i18n import FIRST_CASTLE, castle_number, gettext, plain_count, point_name, side_title, translator
 from ..engine import ENGLISH, FRENCH, NEUTRAL, REMOVE_CHOICE, evolve
 from ..engine import SideView, revealed, side_view
 from .battles import BattleMark, battle_marks
@@ -446,7 +446,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
         info = (_("{rules} · round {round} · game over") if p.is_over else _("{rules} · round {round} · to play: {point}")
                 ).format(rules=p.rules.preset_name, round=p.round, point=point_name(p.to_play, lang))
         if highlight_move is not None:
-            info = _("{info} · move {move}").format(info=info, move=highlight_move.text())
+            info = _("{info} · move {move}").format(info=info, move=highlight_move.text(FIRST_CASTLE))
     head.append(_text(VIEW_W / 2, y + 14, info, size=12, fill="#444444", cls="info"))
     y += 22
     if p.is_over:

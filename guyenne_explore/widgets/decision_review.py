@@ -16,7 +16,7 @@ import ipywidgets as w
 
 from ..analysis.playtest import Costly, PlaytestReport, display_name
 from ..engine import GameRecord, Position
-from ..i18n import N_, capitalised, gettext
+from ..i18n import N_, FIRST_CASTLE, capitalised, gettext
 from ..render.playtest_report import costly_parts, game_label, nothing_to_look_at
 from .table import Table
 
@@ -117,8 +117,10 @@ class DecisionReview(w.VBox):
         """Outline on the table the move played or the bots' move."""
         if self.listed.value is None or not self.costly:
             return
-        d = self.costly[self.listed.value].decision
-        self.table.highlight = d.move if self.outlined.value == "played" else (d.best_move or "")
+        c = self.costly[self.listed.value]
+        d = c.decision
+        move = d.move if self.outlined.value == "played" else d.best_move  # the notation's, as the record keeps it
+        self.table.highlight = self._position(c).parse_move(move).text(FIRST_CASTLE) if move else ""
 
     def refresh(self) -> None:
         """After a language switch: the list and the chosen decision's words in the new language."""

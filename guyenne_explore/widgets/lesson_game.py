@@ -18,7 +18,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..analysis.puzzles import rule_section
-from ..i18n import current_language, point_name, side_noun
+from ..i18n import FIRST_CASTLE, current_language, point_name, side_noun
 from ..i18n import gettext as _
 from ..engine import Position
 from ..engine import GameRecord
@@ -75,13 +75,13 @@ class LessonGame(w.VBox):
         if self.done:
             return False
         p = self.positions[self.step]
-        reason = p.why_illegal(text) if text.strip() else _("type the move the game played, e.g. 3:H52")
+        reason = p.why_illegal(text, FIRST_CASTLE) if text.strip() else _("type the move the game played, e.g. 3:H52")
         if reason is not None:
             self.trips.tried(False)
             self._say(_("{move} is not allowed: {reason}.").format(move=text, reason=reason))
             return False
         self.trips.tried(True)
-        if p.parse_move(text) != self.record.events[self.step].move:
+        if p.parse_move(text, FIRST_CASTLE) != self.record.events[self.step].move:
             self._say(_("{move} is legal, but the game played another move at {point}: try again.").format(
                 move=text, point=point_name(p.to_play)))
             return False

@@ -20,7 +20,7 @@ import ipywidgets as w
 import traitlets
 
 from ..analysis import Heuristic
-from ..i18n import N_, castle_number, ngettext, point_name, side_noun
+from ..i18n import N_, FIRST_CASTLE, castle_number, ngettext, point_name, side_noun
 from ..i18n import gettext as _
 from ..engine import Move
 from ..engine import ENGLISH, FRENCH, Position
@@ -100,12 +100,11 @@ def group_moves(position: Position, limit: int = MAX_LISTED) -> list[dict[str, A
     """The first ``limit`` legal moves as ``[{"label", "moves": [[text, short], ...]}]``, by castle."""
     groups: dict[str, list[list[str]]] = {}
     for move, _n in zip(position.legal_moves, range(limit)):
-        if move.castle is not None:  # in words castles count from 1 (the rulebook); typed moves keep the notation's index
-            label, short = _("castle {number} (typed {index}:)").format(number=castle_number(move.castle), index=move.castle), \
-                str(move.cards)
+        if move.castle is not None:  # castles as the table numbers them, in words and typed (FIRST_CASTLE)
+            label, short = _("castle {number}").format(number=castle_number(move.castle)), str(move.cards)
         else:
             label, short = point_name(position.to_play), move.text()
-        groups.setdefault(label, []).append([move.text(), short])
+        groups.setdefault(label, []).append([move.text(FIRST_CASTLE), short])
     return [{"label": label, "moves": moves} for label, moves in groups.items()]
 
 
@@ -268,7 +267,7 @@ class MovesPanel(w.VBox):
         p = self.position
         if p is None or self._refused(p, text):
             return False
-        self.state.play(p.apply(text))
+        self.state.play(p.apply(p.parse_move(text, FIRST_CASTLE)))
         self.explain.value = f'<span style="color:#1d6b2f">✓ {html.escape(_("played {move}").format(move=text.strip()))}</span>'
         return True
 
@@ -283,7 +282,7 @@ class MovesPanel(w.VBox):
 
     def _refused(self, p: Position, text: str) -> bool:
         """Write beside the box the engine's reason ``text`` is no legal move at ``p`` (True), if it is not one."""
-        reason = p.why_illegal(text) if text.strip() else _("type a move first, e.g. 3:H52")
+        reason = p.why_illegal(text, FIRST_CASTLE) if text.strip() else _("type a move first, e.g. 3:H52")
         if reason is None:
             return False
         shown = text if len(text) <= 40 else text[:37] + "..."

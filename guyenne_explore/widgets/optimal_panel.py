@@ -16,7 +16,7 @@ import ipywidgets as w
 
 from ..analysis import POLICIES, PolicySpec, to_saved
 from ..analysis.optimal import OptimalResult, OptimalSolver, describe, exploitability, solve_position, why_not_solvable
-from ..i18n import castle_number, gettext, ngettext, plain_count, plain_number, plain_percent, side_title
+from ..i18n import FIRST_CASTLE, castle_number, gettext, ngettext, plain_count, plain_number, plain_percent, side_title
 from ..engine import OPEN_FIRST, Position
 from ..render.optimal_svg import mix_svg
 from .forms import NumberField, messages_html
@@ -158,7 +158,7 @@ def result_html(p: Position, result: OptimalResult) -> str:
         # in the language's decimals ("12,5 %", "+0,125" in French), as the figures and tables around them
         return plain_percent(v, decimals=1) if pct else plain_number(v, 3, signed=True)
 
-    rows = "".join(f"<tr><td>{escape(mv.text())}</td><td>{'' if mv.castle is None else castle_number(mv.castle)}</td>"
+    rows = "".join(f"<tr><td>{escape(mv.text(FIRST_CASTLE))}</td><td>{'' if mv.castle is None else castle_number(mv.castle)}</td>"
                    f"<td>{escape(str(mv.cards))}</td><td style='text-align:right'>{plain_percent(w_, decimals=1)}</td></tr>"
                    for mv, w_ in result.moves)
     head = "".join(f"<th>{escape(h)}</th>" for h in (gettext("move"), gettext("castle"), gettext("cards"),

@@ -26,7 +26,7 @@ import ipywidgets as w
 
 from ..analysis import PolicySpec
 from ..analysis.studies.skill import level_words, typed_level
-from ..i18n import N_, ngettext, point_name, side_title
+from ..i18n import N_, FIRST_CASTLE, ngettext, point_name, side_title
 from ..i18n import gettext as _
 from ..engine import Policy
 from ..engine import Position
@@ -373,7 +373,7 @@ class PlayPanel(w.VBox):
         p = self.position
         if p is None or p.is_over or p.is_chance or self.handed_to != self._seat_to_play(p):
             return False
-        reason = p.why_illegal(text) if text.strip() else None
+        reason = p.why_illegal(text, FIRST_CASTLE) if text.strip() else None
         if reason is not None or not text.strip():
             said = (_("{move} is not allowed: {reason}.").format(move=text, reason=reason) if reason is not None
                     else _("Choose a move in the list or type one, e.g. 3:H52."))
@@ -382,7 +382,7 @@ class PlayPanel(w.VBox):
         self.status.value = ""
         self._confirm_start = False
         self.typed.value = ""
-        self._append(Event(p.to_play, p.side_to_play, move=p.parse_move(text)),
+        self._append(Event(p.to_play, p.side_to_play, move=p.parse_move(text, FIRST_CASTLE)),
                      round((time.monotonic() - self._clock) * 1000))
         self._advance()
         return True

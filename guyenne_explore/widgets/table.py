@@ -15,7 +15,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..i18n import castle_number, gettext, side_title
+from ..i18n import FIRST_CASTLE, castle_number, gettext, side_title
 from ..engine import IllegalMove, Move
 from ..engine import Position
 from ..render.svg import position_svg
@@ -134,7 +134,7 @@ class Table(anywidget.AnyWidget):
         if p is None or not self.highlight or p.is_chance or p.is_over:
             return None
         try:
-            return p.parse_move(self.highlight)
+            return p.parse_move(self.highlight, FIRST_CASTLE)
         except IllegalMove:
             return None
 

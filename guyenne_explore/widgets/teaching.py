@@ -19,7 +19,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..i18n import castle_number, current_language, ngettext, point_name, set_language, side_noun, side_title
+from ..i18n import FIRST_CASTLE, castle_number, current_language, ngettext, point_name, set_language, side_noun, side_title
 from ..i18n import gettext as _
 from ..engine import Move
 from ..engine import CONCEDE_CHOICE, REMOVE_CHOICE, RESPOND_SECOND, Position
@@ -105,7 +105,7 @@ class TeachingGame(w.VBox):
         p = self.position
         if p.is_over or p.side_to_play != self.me:
             return False
-        reason = p.why_illegal(text) if text.strip() else _("choose a move in the list or type one, e.g. 3:H52")
+        reason = p.why_illegal(text, FIRST_CASTLE) if text.strip() else _("choose a move in the list or type one, e.g. 3:H52")
         if reason is not None:
             refused = _("{move} is not allowed: {reason}.").format(move=f"<b>{html.escape(text)}</b>",
                                                                    reason=html.escape(reason))
@@ -113,7 +113,7 @@ class TeachingGame(w.VBox):
             return False
         self.explain.value = ""
         self.typed.value = ""
-        move = p.parse_move(text)
+        move = p.parse_move(text, FIRST_CASTLE)
         self._step(p.apply(move), partial(_you_played, move), move)
         self._advance()
         return True

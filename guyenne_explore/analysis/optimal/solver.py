@@ -45,7 +45,7 @@ import numpy as np
 
 from ...engine import (ENGLISH, FRENCH, OPEN_FIRST, OPEN_SECOND, PLACEMENTS, RESPOND_FIRST, RESPOND_SECOND, SIDES,
                           Cards, Move, Position, Rules, Side, cannot_reshuffle_again, side_score, table_result)
-from ...i18n import (N_, capitalised, current_language, gettext, ngettext, plain_number, plain_percent, point_name,
+from ...i18n import (N_, FIRST_CASTLE, capitalised, current_language, gettext, ngettext, plain_number, plain_percent, point_name,
                      side_noun, translator)
 from .lp import Layout, RoundSolution, solve_batch
 from .round import RoundModel, StateKey, build_round, canonical, round_start, subgame
@@ -803,7 +803,7 @@ def describe(result: OptimalResult, lang: str | None = None) -> str:
         return _(name) if name in ("uniform", "heuristic", "strong", "search") else name
 
     scale = 100.0 if result.objective == "win" else 1.0
-    mix = [f"{mv.text()} {_times(w, lang)}" for mv, w in result.moves[:4]]
+    mix = [f"{mv.text(FIRST_CASTLE)} {_times(w, lang)}" for mv, w in result.moves[:4]]
     if len(result.moves) > 4:
         others = len(result.moves) - 4
         mix.append(tr.ngettext("{count} other move otherwise", "{count} other moves otherwise", others).format(
