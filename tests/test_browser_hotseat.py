@@ -136,6 +136,10 @@ def test_two_people_at_one_screen_never_see_the_other_hand(play_page):
         _assert_page_hides(page, p, me)
         assert play.locator("code").first.inner_text() == " ".join(p.sides[me].hands[0].symbols())
         page.screenshot(path=str(app.ARTIFACTS / f"hotseat-turn-{turn}.png"))
+        if turn == 0:  # the moves and the move box beside the table, in the window: under it they were ~920 px down
+            for part in (".guyenne-play-moves input", ".guyenne-play-moves .guyenne-move"):
+                box = play.locator(part).first.bounding_box()
+                assert box is not None and box["y"] + box["height"] <= 800, (part, box)
         events = len(read_journal(next(games.glob("*.jsonl"))).events)
         prompt = play.locator(".guyenne-play-prompt").inner_text()
         play.locator(".guyenne-move").first.dblclick()

@@ -218,8 +218,9 @@ def test_a_finished_game_steps_back_and_forward_every_hand_shown_each_step_said(
         panel.step(-1)
         assert panel.shown_at == k and panel.table.position == positions[k] and panel.table.show_hands
         assert f"Event {k} of {events}:" in panel.events_log.value and "<li>" in panel.events_log.value
+        assert f" of {events}" not in panel.prompt.value  # counted once, in the heading of what the event did
     panel.step(-events)
-    assert panel.shown_at == 0 and panel.events_log.value == ""
+    assert panel.shown_at == 0 and panel.events_log.value == "" and f"event 0 of {events}" in panel.prompt.value
     panel.step(events + 5)
     assert panel.shown_at == events and len(panel.record.events) == events  # nothing played past the end
     assert "Since your last move" in panel.events_log.value

@@ -173,10 +173,15 @@ class PlayPanel(w.VBox):
                                layout=w.Layout(flex_flow="row wrap"))
         self.setup = w.VBox([self.resume_box, w.HBox([self.source, self.seed], layout=w.Layout(flex_flow="row wrap")),
                              self.seat_rows, self.allow_undo])
+        # the moves beside the table while the tab is wide enough (under it when narrow): under it, a person at
+        # 1280x800 scrolled for every move, the first move button about 920 px down
+        self.move_column = w.VBox([self.controls, self.moves], layout=w.Layout(flex="1 1 320px", min_width="0"))
+        self.move_column.add_class("guyenne-play-moves")
+        self.board = w.HBox([self.table, self.move_column],
+                            layout=w.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
         self.children = [
             self.setup, w.HBox([self.start_button, self.new_game_button]), self.status, self.prompt, self.events_log,
-            self.show_hand, self.table, self.controls, self.moves, w.HBox([self.download_button, self.download]),
-            self.summary]
+            self.show_hand, self.board, w.HBox([self.download_button, self.download]), self.summary]
         self.record: GameRecord | None = None
         self.journal: Journal | None = None
         self.policies: list[Policy | None] = []
@@ -499,10 +504,12 @@ class PlayPanel(w.VBox):
         # what the last person saw goes first: the page hears "pass the screen" only once their moves are gone
         self.moves.show(group_moves(p) if person_now and self.handed_to is not None else [])
         if p.is_over:
+            # the event stepped back to is counted once, in the heading of what it did (:meth:`_step_html`)
+            steps = (_("◀ Back and Forward ▶ step through the game, every hand shown.") if 0 < self.shown_at < len(r.events)
+                     else _("◀ Back and Forward ▶ step through the game, every hand shown: event {shown} of {events}."
+                            ).format(shown=self.shown_at, events=len(r.events)))
             self.prompt.value = _("<b>Game over</b>: {result}. The record is kept.").format(
-                result=html.escape(game_over_words(p))) + " " + html.escape(_(
-                    "◀ Back and Forward ▶ step through the game, every hand shown: event {shown} of {events}.").format(
-                        shown=self.shown_at, events=len(r.events)))
+                result=html.escape(game_over_words(p))) + " " + html.escape(steps)
         elif person_now and self.handed_to is None:
             seat = r.header.seats[self._seat_to_play(p)] if r.header is not None else None
             name = html.escape(seat.name or "") if seat is not None else ""
