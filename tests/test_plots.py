@@ -135,11 +135,11 @@ def test_a_meaning_that_quotes_one_runs_numbers_is_shown_without_them(results):
 
 
 def test_a_wide_table_scrolls_and_a_verdict_goes_under_its_value_and_interval():
-    html = plots.rows_html([{"rule set": "base", "search:30": "0.510 [0.400, 0.620], level with ½"}])
+    html = plots.rows_html([{"rule set": "base", "search:30": "0.510 [0.400, 0.620], indistinguishable from ½"}])
     assert html.startswith("<div style='overflow-x:auto;max-width:100%'><table")
     # the interval may go under its value too: four skill levels' columns fit a 1280 px panel
     assert ("<span style='white-space:nowrap'>0.510</span> <span style='white-space:nowrap'>[0.400, 0.620],</span>"
-            "<br>level with ½</td>") in html
+            "<br>indistinguishable from ½</td>") in html
     assert "<td style='padding:2px 8px;vertical-align:top'>base</td>" in html  # a rule set's name takes no prose's room
 
 

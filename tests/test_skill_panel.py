@@ -57,7 +57,8 @@ def test_a_run_draws_the_metric_by_level_for_each_rule_set_with_intervals():
     assert "Duration (rounds) by skill level" in view.figure["layout"]["title"]["text"]
     # the first rule set is the reference; the other's verdicts are read against it, by name
     assert "reference" in panel.details.value
-    assert any(f"{verdict} {table.labels[0]}" in panel.details.value for verdict in ("above", "below", "level with"))
+    assert any(f"{verdict} {table.labels[0]}" in panel.details.value for verdict in ("above", "below",
+                                                                                   "indistinguishable from"))
 
 
 def test_the_view_says_where_a_conclusion_reverses_with_skill():

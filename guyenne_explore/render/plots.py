@@ -245,7 +245,7 @@ def rows_html(rows: Sequence[Mapping[str, str]], heads: Mapping[str, Sequence[st
         return f"<td style='padding:2px 8px;vertical-align:top{';min-width:12em' if meaning else ''}'>{text}</td>"
 
     def cell(text: str) -> str:
-        # the interval may go under its value, and a verdict after them ("0.51 [0.40, 0.62], level with ½")
+        # the interval may go under its value, and a verdict after them ("0.51 [0.40, 0.62], indistinguishable from ½")
         # goes on the next line and may wrap there: four rule sets' or skill levels' columns fit a 1280 px panel
         value, comma, verdict = text.partition("], ")
         number, bracket, interval = (value + "]" if comma else text).partition(" [")

@@ -38,7 +38,8 @@ METRICS = ("Advantage (english)", "Drawishness", "Duration (rounds)")
 #: the verdicts, as the data keeps them (a reader sees them with what they are read against: see _AGAINST)
 ABOVE, BELOW, EVEN = "above", "below", "level with"
 #: a verdict against what it is read against (one half, or the reference rule set)
-_AGAINST = {ABOVE: N_("above {against}"), BELOW: N_("below {against}"), EVEN: N_("level with {against}")}
+#: a verdict in words (a review read "level with ½" as jargon: the interval holds it, so the games cannot tell them apart)
+_AGAINST = {ABOVE: N_("above {against}"), BELOW: N_("below {against}"), EVEN: N_("indistinguishable from {against}")}
 #: an advantage is read against an even game
 HALF = "½"
 #: fewer games than this in a cell: its interval is wide and its verdict is flagged as drawn from few games
@@ -151,7 +152,7 @@ class SkillTable:
         return HALF if _is_advantage(metric) else self.labels[0]
 
     def verdict_words(self, cell: SkillCell, lang: str | None = None) -> str:
-        """A cell's verdict in words that say against what ("level with ½", "above advanced"), flagged when drawn
+        """A cell's verdict in words that say against what ("indistinguishable from ½", "above advanced"), flagged when drawn
         from few games; the reference rule set's own cells read "reference" (it is level with itself)."""
         tr = translator(lang)
         if not _is_advantage(cell.metric.name) and cell.label == self.labels[0]:
