@@ -320,8 +320,8 @@ def test_a_history_stopping_inside_a_resolution_says_what_is_not_resolved():
             break
     frames = frames_of(record_from_positions(ps[:k + 1]))
     x, y = [f for f in frames if f.kind == "battle"][-2:]
-    assert "not resolved yet" not in x.caption and "Battle X" in x.caption
-    assert "Battle Y" in y.caption and y.caption.endswith("not resolved yet where the game stops")
+    assert "resolved once" not in x.caption and "Battle X" in x.caption
+    assert "Battle Y" in y.caption and y.caption.endswith("resolved once the decision now to make is made")
 
 
 def test_battle_frames_mark_nobody_to_play():
@@ -404,3 +404,19 @@ def test_captions_number_castles_as_the_rulebook_does(preset):
                 assert said == [str(frame.highlight_castle + 1)], frame.caption
                 named += 1
     assert named > 20
+
+
+def test_the_reason_of_an_attackers_removals_counts_the_castles_it_attacked():
+    """A side that attacked both castles of the other side removes a card at each: the caption said "removes 2 2 for
+    good (an attacker's strongest card)", two cards for one."""
+    seen = set()
+    for seed in range(40):
+        for f in frames_of(play_game(Position.start("advanced"), seed)):
+            if f.kind != "removal":
+                continue
+            removals, reason = f.caption.split(" for good ")
+            most = max(len(part.split(" removes ")[1].split()) for part in removals.split("; "))
+            plural = reason == "(an attacker's strongest card at each castle of the other side it attacked)"
+            assert plural == (most > 1) and (plural or reason == "(an attacker's strongest card)"), f.caption
+            seen.add(plural)
+    assert seen == {True, False}

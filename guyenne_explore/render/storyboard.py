@@ -201,7 +201,7 @@ def _battle_caption(revealed: Position, resolved: Position, battle: int, concede
     else:
         why = _("{english} against {french}").format(english=e.total, french=f.total)
     if not _is_resolved(resolved, battle):
-        outcome = _("not resolved yet where the game stops")
+        outcome = _("resolved once the decision now to make is made")  # the record stops before it (a removal first)
     elif conceded:
         outcome = _("{loser} concedes: {winner} takes it").format(loser=_side(was, lang), winner=_side(now, lang))
     elif now != was:
@@ -353,8 +353,11 @@ def _round_frames(frames: list[Frame], ps: list[Position], events: list[Event], 
     if any(g.size for g in gone):
         parts = [_("{side} removes {cards}").format(side=_side(s, lang), cards=_cards(g, lang))
                  for s, g in zip((ENGLISH, FRENCH), gone) if g.size]
-        frames.append(Frame(resolved, capitalised(_("{removals} for good (an attacker's strongest card)").format(
-            removals="; ".join(parts))), rule_key("removal", resolved), "removal", placed_face_up=True))
+        # a side that attacked both castles of the other side removes two cards: the reason says "at each castle"
+        reason = (_("{removals} for good (an attacker's strongest card)") if max(g.size for g in gone) == 1 else
+                  _("{removals} for good (an attacker's strongest card at each castle of the other side it attacked)"))
+        frames.append(Frame(resolved, capitalised(reason.format(removals="; ".join(parts))), rule_key("removal", resolved),
+                            "removal", placed_face_up=True))
     return j
 
 
