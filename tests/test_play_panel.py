@@ -434,3 +434,23 @@ def test_an_empty_move_is_refused_in_words_and_castles_are_typed_as_the_table_nu
     assert "at the opening at the first castle (X) the move names a castle" in html.unescape(panel.status.value)
     assert panel.play("6:H")  # the table's castle 6: a person typed 3:32 for castle 3 and opened castle 4
     assert [m["move"] for m in panel.record.to_json()["moves"] if m.get("side") == "english"][-1] == "5:H"
+
+
+def test_a_removal_choice_says_it_takes_from_the_cards_placed_at_the_lost_castle(tmp_path):
+    """The prompt showed the hand alone ("Your hand: 3 2", moves "3" and "32"): the choice is among the cards the
+    person placed at the neutral castle lost, and the words now say which castle and which cards."""
+    for seed in range(11, 40):
+        panel = _panel(tmp_path, ["Alice", "bot:heuristic"], preset="advanced", seed=seed)
+        while not panel.record.final.is_over and panel.record.final.to_play != "remove_choice":
+            panel.hand_over()
+            assert panel.play(_first_move(panel)), panel.status.value
+        p = panel.record.final
+        if p.to_play == "remove_choice" and p.side_to_play == 0:
+            break
+    else:
+        pytest.fail("no seed gave Alice a removal choice")
+    panel.hand_over()
+    castle = p.placed.castle(p.battle)
+    placed = " ".join(p.placed.at(0, p.battle).symbols())
+    assert (f"You lost neutral castle {castle + 1}: remove for good, from the cards you placed there ({placed}), your "
+            "strongest card, or two or more of them worth at least as much.") in html.unescape(panel.prompt.value)

@@ -26,12 +26,12 @@ import ipywidgets as w
 
 from ..analysis import PolicySpec
 from ..analysis.studies.skill import level_words, typed_level
-from ..i18n import N_, FIRST_CASTLE, ngettext, point_name, side_title
+from ..i18n import N_, FIRST_CASTLE, castle_number, ngettext, point_name, side_title
 from ..i18n import gettext as _
 from ..engine import Policy
 from ..engine import Position
 from ..engine import Event, GameRecord, RecordHeader, Seat, seats_for, weights_fingerprint
-from ..engine import PRESET_NAMES, SIDES, Rules
+from ..engine import PRESET_NAMES, REMOVE_CHOICE, SIDES, Rules
 from ..engine import PublicRecord, begin_game, side_view
 from ..render.storyboard import frames_of
 from .files import Download
@@ -104,6 +104,16 @@ class SeatRow(w.HBox):
         played = getattr(policy, "played", None)
         fingerprint = weights_fingerprint(played(rules).flat()) if played is not None else None
         return Seat(self.side, self.member, "bot", policy=who, weights_fingerprint=fingerprint), policy
+
+
+def _removal_words(p: Position) -> str:
+    """What a removal choice is about (RULES.md 4): the cards it takes from are those placed at the lost castle, not the
+    hand the prompt shows (a review read the moves "3" and "32" as cards of the hand)."""
+    battle, side = p.battle or 0, p.side_to_play or 0
+    castle = p.placed.castle(battle)
+    return _("You lost neutral castle {castle}: remove for good, from the cards you placed there ({cards}), your "
+             "strongest card, or two or more of them worth at least as much.").format(
+        castle=castle_number(castle if castle is not None else 0), cards=" ".join(p.placed.at(side, battle).symbols()))
 
 
 class PlayPanel(w.VBox):
@@ -520,8 +530,9 @@ class PlayPanel(w.VBox):
             hand = " ".join(p.sides[p.side_to_play or 0].hands[p.member_to_play].symbols())
             self.prompt.value = _("<b>Your turn</b> ({side}, {point}, round {round}). Your hand: <code>{hand}</code>."
                                   ).format(side=side_title(SIDES[p.side_to_play or 0]), point=point_name(p.to_play),
-                                           round=p.round, hand=hand) + " " + html.escape(_(
-                "Point at a move to see it on the table; double-click it, or select it and press Play, to play it."))
+                                           round=p.round, hand=hand) + " " + html.escape(
+                (_removal_words(p) + " " if p.to_play == REMOVE_CHOICE else "") + _(
+                    "Point at a move to see it on the table; double-click it, or select it and press Play, to play it."))
         else:
             self.prompt.value = _("Bots' game: event {shown} of {events}; Forward plays the next move.").format(
                 shown=self.shown_at, events=len(r.events))
