@@ -1142,7 +1142,9 @@ def test_the_explorer_opens_on_what_a_designer_wants_to_know_and_each_question_s
     # a user who wandered off first: another position, other settings
     e.builder.start_from("rulebook example")
     e.analysis.english_policy.value, e.analysis.games.value = "heuristic", 40
-    e.start.buttons["fair"].click()
+    e.start.buttons["fair"].click()  # answered at once: its run starts
+    e.analysis.controls.thread.join(timeout=120)
+    assert "advanced: the first player (English) scores" in e.analysis.headline.value
     assert TABS[e.tabs.selected_index] == "Analysis" and e.start.note.value.count("Run analysis") == 1
     assert e.position == Position.start("advanced") and e.analysis.position == e.position
     assert e.analysis.rule_sets.value == (advanced,) and e.analysis.policies == ("uniform", "uniform")
@@ -1164,6 +1166,10 @@ def test_the_explorer_opens_on_what_a_designer_wants_to_know_and_each_question_s
     e.start.choose("example")
     assert TABS[e.tabs.selected_index] == "Builder" and e.position == rulebook_example()
     assert e.diagram_export.selected_index == 0  # its export open under the table
+    assert "siege" in e.start.note.value and e.start.buttons["example"].button_style == "info"
+    e.show_tab("Play")  # another tab: the line spoke of the builder's diagram above the Play tab
+    assert e.start.note.value == "" and e.start.chosen is None
+    assert all(b.button_style == "" for b in e.start.buttons.values())
     with pytest.raises(ValueError, match="unknown question 'why'"):
         e.start.choose("why")
 
@@ -1172,13 +1178,11 @@ def test_the_first_question_answers_with_its_headline_in_one_run():
     """Is advanced fair? One click sets it up; Run answers with the first player's score and its interval, above
     the figures."""
     e = Explorer()
-    e.start.buttons["fair"].click()
-    e.analysis.games.value = 60  # fewer games than the 500 set up, for the test's time
-    e.analysis.run_button.click()
+    e.start.buttons["fair"].click()  # the click runs it: no set-up form left to fill before an answer
     e.analysis.controls.thread.join(timeout=120)
     line = re.sub("<[^>]+>", "", e.analysis.headline.value)
     assert re.fullmatch(r"advanced: the first player \(English\) scores 0\.\d{3} \[0\.\d{3}, 0\.\d{3}\]; "
-                        r"(no advantage detectable in 60 games: 0\.5 lies inside the interval|the first player is "
+                        r"(no advantage detectable in 500 games: 0\.5 lies inside the interval|the first player is "
                         r"favoured[^(]*|the second player is favoured[^(]*) "
                         r"\(a win counts 1, a draw ½, a loss 0: 0\.5 is an even game\)", line), line
 

@@ -156,6 +156,8 @@ class Explorer(w.HBox):
         self.table.on_castle_click(guarded(self.builder.errors["castles"])(self.builder.cycle_castle))
         self.table.on_stack_click(guarded(self.builder.errors["general"])(self._edit_stack))
         self.tabs.observe(guarded(self.play.status)(lambda _: self._show_position_column()), names="selected_index")
+        self.tabs.observe(guarded(self.start.note)(lambda _: self.start.tab_shown(TABS[self.tabs.selected_index or 0])),
+                          names="selected_index")
         if self.language.value != "en":
             self.set_language(self.language.value)
         # the cost lines written while the launch's background step compiles say so: written again once it ends

@@ -4,7 +4,9 @@ A new user met about 230 controls on five tabs and nothing pointing to the quest
 this rule set fair? what changes if...?").  The start names those questions; a click selects the tab
 that answers one and sets its fields to a sensible first case of it (advanced from the deal, uniform
 play...), ready to run: the run, its cost said beside its button, stays the user's to start.  The line
-under the questions says what was set up and which button answers it.
+under the questions says what was set up and which button answers it, until another tab is chosen.  The first
+question, "Is a rule set fair?", is also answered at once: its analysis takes a second (a few while the fast simulator
+compiles, answered by the engine first), and a newcomer who clicked it met a set-up form and no answer.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ class Question:
     tooltip: str
     set_up: Callable[[Workspace], None]
     said: Callable[[], str]
+    #: the tab (its English title) that answers it: the line under the questions speaks of it while it is shown
+    tab: str
 
 
 def _from_the_deal(ex: Workspace, rules: Rules | str = FIRST_RULES) -> None:
@@ -70,6 +74,7 @@ def _fair(ex: Workspace) -> None:
     # games, seed 0), asked again in case the user changed them: the analysis panel shows them
     ex.state.analysis = AnalysisSettings((Rules.preset(FIRST_RULES),))
     ex.show_tab("Analysis")
+    ex.analysis.run(block=False)
 
 
 def _change(ex: Workspace) -> None:
@@ -113,28 +118,30 @@ def _press(button: str, tab: str) -> str:
 
 QUESTIONS = (
     Question("fair", N_("Is a rule set fair?"), N_("the first player's score under advanced, every deal weighed"),
-             _fair, lambda: escape(gettext("Set up: advanced from the deal, both sides at random legal moves.")) + " "
-             + _press("Run analysis", "Analysis")),
+             _fair, lambda: escape(gettext("Answered: advanced from the deal, both sides at random legal moves; the "
+                                           "line above the figures of the Analysis tab says it. Change its settings and "
+                                           "press {button} to ask again.")).format(
+                 button="<b>" + escape(gettext("Run analysis")) + "</b>"), "Analysis"),
     Question("change", N_("What does a change do?"), N_("advanced with a hand of 7 against advanced itself"),
              _change, lambda: escape(gettext("Set up: advanced with a hand of 7 against advanced, from the deal; change "
                                              "any parameter in the Variant lab.")) + " "
-             + _press("Compare with preset", "Variant lab")),
+             + _press("Compare with preset", "Variant lab"), "Variant lab"),
     Question("targets", N_("Which settings meet my targets?"), N_("the balance lab: the settings to vary, your targets"),
              _targets, lambda: escape(gettext("The Balance tab: choose the settings to vary and your targets, then run "
-                                              "its search."))),
+                                              "its search.")), "Balance"),
     Question("skill", N_("How do skilled players fare?"), N_("advanced under random, heuristic, strong and search play"),
              _skill, lambda: escape(gettext("Set up: advanced from the deal at each skill level.")) + " "
-             + _press("Run skill levels", "Skill levels")),
+             + _press("Run skill levels", "Skill levels"), "Skill levels"),
     Question("teach", N_("Teach me the rules"), N_("a game that explains each rule as it comes"),
              _teach, lambda: gettext("The {tab} tab shows the base rules with their examples. A game that explains each "
                                      "rule as it comes is the notebook {notebook}: open it in JupyterLab, which "
                                      "{command} starts.").format(
                  notebook=f"<code>{TEACHING}</code>", command=f"<code>{JUPYTERLAB}</code>",
-                 tab="<b>" + escape(gettext("Rulebook")) + "</b>")),
+                 tab="<b>" + escape(gettext("Rulebook")) + "</b>"), "Rulebook"),
     Question("example", N_("Draw a rule example"), N_("the rulebook's siege on the table, ready to export"),
              _example, lambda: escape(gettext("The rulebook's siege is on the table: download its diagram under "
                                               "{section}, below the table; the Builder changes any card.").format(
-                 section=gettext("“{quote}”").format(quote=gettext("Export the diagram (SVG, PNG, PDF)"))))),
+                 section=gettext("“{quote}”").format(quote=gettext("Export the diagram (SVG, PNG, PDF)")))), "Builder"),
 )
 
 
@@ -162,11 +169,21 @@ class StartScreen(w.VBox):
         question = next((q for q in QUESTIONS if q.key == key), None)
         if question is None:
             raise ValueError(f"unknown question {key!r}: one of {', '.join(q.key for q in QUESTIONS)}")
+        self.chosen = key  # before the set-up shows its tab (:meth:`tab_shown`)
         question.set_up(self._explorer)
-        self.chosen = key
         for name, button in self.buttons.items():
             button.button_style = "info" if name == key else ""
         self.refresh()
+
+    def tab_shown(self, title: str) -> None:
+        """Another tab than the chosen question's: the line under the questions no longer speaks of what is shown (it
+        said "press Run analysis" above the Play tab), so the choice is forgotten."""
+        question = next((q for q in QUESTIONS if q.key == self.chosen), None)
+        if question is not None and question.tab != title:
+            self.chosen = None
+            for button in self.buttons.values():
+                button.button_style = ""
+            self.refresh()
 
     def refresh(self) -> None:
         """The line under the questions in the current language (after a choice, and a language switch)."""
