@@ -77,10 +77,12 @@ def test_in_french_the_balance_menus_show_every_choice_whole_and_the_tab_title_f
         page.wait_for_selector('.guyenne-explorer .lm-TabBar-tab:has-text("Variantes")')
         page.wait_for_function("(t) => document.title === t", arg=gettext("Guyenne explorer", "fr"))
         assert page.get_attribute("html", "lang") == "fr"
+        assert page.locator("h1").first.inner_text() == "Explorateur de Guyenne"  # the page's heading too
         app.show_tab(page, "Équilibre")
         assert page.evaluate(CUT_CHOICES) == []
         page.click('.guyenne-language button:has-text("English")')
         page.wait_for_function("() => document.title === 'Guyenne explorer'")
+        assert page.locator("h1").first.inner_text() == "Guyenne explorer"
     except Exception:
         app.ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(app.ARTIFACTS / "pictures-balance-menus-failure.png"))

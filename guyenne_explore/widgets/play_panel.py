@@ -138,7 +138,8 @@ class PlayPanel(w.VBox):
         self.start_button = w.Button(description=N_("Start the game"), button_style="primary")
         # during a game the settings fold away and this button stands for Start: it shows them again, asking first
         self.new_game_button = w.Button(description=N_("New game..."))
-        self.resume_choice = w.Dropdown(layout=w.Layout(width="360px"))
+        # a game's words (date, players, events) in full: at 360 px the French entry ended "14 événemen"
+        self.resume_choice = w.Dropdown(layout=w.Layout(width="560px", max_width="100%"))
         self.resume_button = w.Button(description=N_("Resume"))
         self.resume_box = w.HBox([w.HTML(), self.resume_choice, self.resume_button])
         self.status = w.HTML()
@@ -236,8 +237,11 @@ class PlayPanel(w.VBox):
         r = self.record
         if r is not None and not r.final.is_over and not self.bots_only and not self._confirm_start:
             self._confirm_start = True
-            self.status.value = html.escape(_("A game is under way: it will wait among the unfinished games, to be "
-                                              "resumed. Press Start the game again to start a new one."))
+            # what happens when: the list of unfinished games gains this one only once the new game starts (a review
+            # looked for it at once)
+            self.status.value = html.escape(_("A game is under way: to go on with it, play your move. Press Start the "
+                                              "game again to start a new one; this one will then wait among the "
+                                              "unfinished games, to be resumed."))
             self._show()  # the settings, to set the next game
             return
         self._confirm_start = False

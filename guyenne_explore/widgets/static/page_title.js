@@ -1,4 +1,5 @@
-// The browser tab's title and the page's language, as the explorer shows them (they follow a language switch).
+// The browser tab's title, the page's heading (the notebook's first h1) and the page's language, as the explorer shows
+// them (they follow a language switch: the heading stayed "Guyenne explorer" on French pages).
 //
 // Only in the app (Voila's page, whose body says data-voila): the page is the explorer's alone there. In
 // JupyterLab the tab names the notebook and the page is Lab's, left as it is.
@@ -41,6 +42,8 @@ function render({ model }) {
     if (!document.body.dataset.voila) return;
     document.title = model.get("title");
     document.documentElement.lang = model.get("lang");
+    const heading = document.querySelector("h1");
+    if (heading) heading.textContent = model.get("title");
   };
   model.on("change:title", show);
   model.on("change:lang", show);
