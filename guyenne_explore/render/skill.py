@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
 from ..analysis import Metric, level_name
+from ..analysis.studies.exploit import Exploitability
 from ..analysis.studies.skill import SkillTable
 from ..i18n import plain_estimate, translator
 from .plots import _layout, label_color
@@ -49,9 +51,11 @@ def skill_figure(table: SkillTable, metric: str, lang: str | None = None) -> go.
     return _layout(fig, title, _("skill level"), named, lang=lang)
 
 
-def skill_rows(table: SkillTable, metric: str, lang: str | None = None) -> list[dict[str, str]]:
+def skill_rows(table: SkillTable, metric: str, lang: str | None = None,
+               counters: Sequence[Exploitability] = ()) -> list[dict[str, str]]:
     """One row a rule set: its value [95% interval] and verdict at each level (for :func:`.plots.rows_html`);
-    the columns' names and the verdicts in ``lang``."""
+    the columns' names and the verdicts in ``lang``.  ``counters``: what the counter-strategies took from the levels
+    (issue 47, point 4), a last row beside the levels: the best one's score, "at least" (a better one may exist)."""
     _ = translator(lang).gettext
     rule_set = _("rule set")
     rows = []
@@ -65,6 +69,14 @@ def skill_rows(table: SkillTable, metric: str, lang: str | None = None) -> list[
                 continue
             m = c.metric
             row[column] = f"{plain_estimate(m.value, m.low, m.high, lang)}, {table.verdict_words(c, lang)}"
+        rows.append(row)
+    by_level = {f.policy: f.best for f in counters}
+    if any(by_level.get(level) is not None for level in table.levels):
+        rules = {f.rules if isinstance(f.rules, str) else _("this variant") for f in counters}
+        row = {rule_set: _("a counter-strategy wins at least ({rules})").format(rules=", ".join(sorted(rules)))}
+        for level in table.levels:
+            best = by_level.get(level)
+            row[level_name(level, lang)] = "-" if best is None else plain_estimate(best.score, best.low, best.high, lang)
         rows.append(row)
     return rows
 

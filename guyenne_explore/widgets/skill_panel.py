@@ -105,7 +105,8 @@ class SkillPanel(w.VBox):
         self.how_they_play = StyleSection(self.chosen_rule_sets, self.seed, run_anyway=self.run_anyway,
                                           ticked=lambda: self.levels)
         # on request only (minutes): every counter-strategy against each level chosen here
-        self.counters = CounterSection(lambda: self.levels, lambda: self.position, self.run_anyway)
+        self.counters = CounterSection(lambda: self.levels, lambda: self.position, self.run_anyway,
+                                       on_found=lambda: self._show_details())
         self.rule_sets.observe(guarded(self.how_they_play.controls.status)(lambda _: self.how_they_play.check()),
                                names="value")
         self.run_button.on_click(guarded(self.controls.status)(lambda _: self.run(block=False)))
@@ -375,11 +376,20 @@ class SkillPanel(w.VBox):
         head = gettext("Where the conclusion changes with skill")
         self.changes.value = f"<h4>{escape(head)}</h4><ul>" + "".join(
             f"<li>{escape(x)}</li>" for x in words) + "</ul>"
-        caption = gettext("{metric} by rule set and level (95% interval), and its verdict").format(
-            metric=Metric.label_of(metric))
-        self.details.value = f"<h4>{escape(caption)}</h4>" + rows_html(skill_rows(self.table, metric))
+        self._show_details()
         for button in self.export_buttons.values():
             button.disabled = False
+
+    def _show_details(self) -> None:
+        """The chosen metric's values by rule set and level, and, once counter-strategies have played the levels,
+        what the best one wins against each, beside it (issue 47, point 4)."""
+        if self.table is None:
+            return
+        metric = self.metric.value
+        caption = gettext("{metric} by rule set and level (95% interval), and its verdict").format(
+            metric=Metric.label_of(metric))
+        self.details.value = f"<h4>{escape(caption)}</h4>" + rows_html(skill_rows(self.table, metric,
+                                                                                 counters=self.counters.found))
 
     def export_files(self, fmt: str) -> dict[str, bytes]:
         """The last run's table as CSV (every metric, a row a cell) or JSON (as ``skill --json`` prints it), as file
