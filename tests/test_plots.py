@@ -69,6 +69,8 @@ def test_a_single_result_colours_the_difference_by_sign(results):
     fig = plots.difference_figure({"base": results["base"]})
     for x, color in zip(fig.data[0].x, fig.data[0].marker.color):
         assert color == (ENGLISH_COLOR if x > 0 else FRENCH_COLOR if x < 0 else plots.NEUTRAL_COLOR)
+    # the bar at 0 is equal scores, not draws: the axis says the tie-break decides there
+    assert "at 0, the tie-break decides" in fig.layout.xaxis.title.text
 
 
 def test_metrics_rows_give_a_cell_per_label(results):

@@ -108,7 +108,10 @@ def difference_figure(results: Results, lang: str | None = None) -> go.Figure:
         fig.add_trace(go.Bar(x=list(dist), y=list(dist.values()), name=lb, marker_color=color, meta=lb,
                              hovertemplate=f"{lb}<br>{difference} %{{x}}: %{{y:.3f}}<extra></extra>"))
     fig.update_layout(barmode="group", showlegend=len(results) > 1)
-    return _layout(fig, _("Score difference (English - French)"), _("English score - French score"), lang=lang, results=results)
+    # equal scores are mostly settled by the tie-break: a review read the bar at 0 (0.135) against Drawishness (0.044)
+    return _layout(fig, _("Score difference (English - French)"),
+                   _("English score - French score (at 0, the tie-break decides: a draw only if it ties too)"),
+                   lang=lang, results=results)
 
 
 def outcome_figure(results: Results, lang: str | None = None) -> go.Figure:
