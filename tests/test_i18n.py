@@ -551,7 +551,7 @@ def test_the_command_lines_play_and_solve_reports_in_french(capsys):
     try:
         assert main(["--lang", "fr", "play", "--rules", "base", "--seed", "3"]) == 0
         out = capsys.readouterr().out
-        assert "deal\u00a0: les Anglais piochent " in out and re.search(r"après \d+ tours\n$", out), out[-200:]
+        assert "deal\u00a0: les Anglais piochent\u00a0: " in out and re.search(r"après \d+ tours\n$", out), out[-200:]
         assert main(["--lang", "fr", "solve", str(position_path("base-endgame-3v3.json")), "--policies", "uniform",
                      "--budget", "20"]) == 0
         out = capsys.readouterr().out

@@ -454,3 +454,13 @@ def test_a_removal_choice_says_it_takes_from_the_cards_placed_at_the_lost_castle
     placed = " ".join(p.placed.at(0, p.battle).symbols())
     assert (f"You lost neutral castle {castle + 1}: remove for good, from the cards you placed there ({placed}), your "
             "strongest card, or two or more of them worth at least as much.") in html.unescape(panel.prompt.value)
+
+
+def test_the_move_box_hints_a_castle_only_where_one_is_chosen(tmp_path):
+    """At an answer the castle is set: the hint "3:H52" taught a form that was refused there."""
+    panel = _panel(tmp_path, ["Alice", "bot:heuristic"], preset="advanced")
+    panel.hand_over()
+    assert panel.record.final.to_play == "open_first" and panel.typed.placeholder == "your move, e.g. 3:H52"
+    assert panel.play(_first_move(panel))
+    panel.hand_over()
+    assert panel.record.final.to_play == "respond_second" and panel.typed.placeholder == "your cards, e.g. 52"

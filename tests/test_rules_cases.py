@@ -336,3 +336,18 @@ def test_a_score_is_the_sum_of_its_terms_on_every_table(scoring, adjacency):
                 for t in terms:
                     steps = {(b - a) % n for a, b in zip(t.castles, t.castles[1:])}
                     assert steps <= {1}, (table, t)
+
+
+def test_an_answer_typed_with_its_castle_reads_as_its_cards_and_another_castle_says_to_type_them_alone():
+    """At an answer the castle is set: a person who types it too ("5:2" at castle 5) plays the cards; another castle is
+    refused, saying to type the cards alone (the castle typed was refused even when it was the right one)."""
+    import random
+
+    rng, p = random.Random(0), Position.start("advanced")
+    while p.is_chance:
+        p = p.apply_outcome(p.sample_outcome(rng))
+    p = p.apply(next(m for m in p.legal_moves if m.castle == 4))
+    assert p.to_play == "respond_first" and p.placed.x == 4
+    assert p.parse_move("5:2", 1) == p.parse_move("2") == p.parse_move("4:2")
+    assert p.why_illegal("3:2", 1) == ("at the answer at the first castle (X) no castle is chosen: the castle is already "
+                                       "set; type the cards alone, like '2'")

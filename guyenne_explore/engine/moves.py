@@ -21,7 +21,7 @@ from ..i18n import current_language, point_name, side_noun, side_title
 from .problems import shown
 from .rules import SIDES, Rules
 from .state import (BATTLES, CONCEDE_CHOICE, OPEN_FIRST, OPEN_SECOND, REMOVE_CHOICE,
-                    RESPOND_FIRST, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT)
+                    RESPOND_FIRST, RESPOND_SECOND, SETUP_DISCARD, TEAM_ORDER, TEAM_SPLIT)
 from .turn import acting_member, acting_side, battle_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -187,7 +187,8 @@ class Choice:
                 return _("the second castle of a round must differ from the first (castle {castle}):"
                          " two castles are fought over each round").format(castle=self.first_castle + first)
         elif move.castle is not None:
-            return _("at {point} no castle is chosen: the castle is already set").format(point=point_name(self.point))
+            return _("at {point} no castle is chosen: the castle is already set; type the cards alone, like "
+                     "'{example}'").format(point=point_name(self.point), example=move.cards)
         cards = move.cards
         if self.point == REMOVE_CHOICE:
             if not cards.issubset(self.source):
@@ -376,6 +377,10 @@ def parse_move(position: "State", text: str, first: int = 0) -> Move:
             raise IllegalMove(_("there is no castle {value}: castles are numbered {first} to {high}").format(
                 value=int(m.group(1)) if len(m.group(1)) <= 6 else shown(m.group(1)), first=first, high=high))
         castle, t = int(m.group(1)) - first, m.group(2)
+        if point in (RESPOND_FIRST, RESPOND_SECOND, REMOVE_CHOICE):
+            battle = position.battle if point == REMOVE_CHOICE else battle_of(point)
+            if battle is not None and castle == position.placed.castle(battle):
+                castle = None  # the castle already set, typed too ("6:3" at the answer at castle 6): its cards alone
     # exactly a move: card symbols (spaces between them allowed), or '-' for none; anything else, even a
     # separator the card reader of files skips, is named rather than dropped, so a move is played as typed
     junk = re.search(r"[^h0-9\s]", t, flags=re.ASCII) if t.strip() != "-" else None

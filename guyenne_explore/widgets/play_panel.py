@@ -31,7 +31,7 @@ from ..i18n import gettext as _
 from ..engine import Policy
 from ..engine import Position
 from ..engine import Event, GameRecord, RecordHeader, Seat, seats_for, weights_fingerprint
-from ..engine import PRESET_NAMES, REMOVE_CHOICE, SIDES, Rules
+from ..engine import PRESET_NAMES, REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND, SIDES, Rules
 from ..engine import PublicRecord, begin_game, side_view
 from ..render.storyboard import frames_of
 from .files import Download
@@ -517,6 +517,9 @@ class PlayPanel(w.VBox):
             self.table.set_position(r.positions()[self.shown_at] if self.stepping else p)
         # what the last person saw goes first: the page hears "pass the screen" only once their moves are gone
         self.moves.show(group_moves(p) if person_now and self.handed_to is not None else [])
+        # an opening names its castle; elsewhere the castle is set (a review typed the answer's castle, refused)
+        self.typed.placeholder = (_("your cards, e.g. 52") if p.to_play in (RESPOND_FIRST, RESPOND_SECOND, REMOVE_CHOICE)
+                                  else _("your move, e.g. 3:H52"))
         if p.is_over:
             # the event stepped back to is counted once, in the heading of what it did (:meth:`_step_html`)
             steps = (_("◀ Back and Forward ▶ step through the game, every hand shown.") if 0 < self.shown_at < len(r.events)
