@@ -240,3 +240,20 @@ def test_a_players_costliest_decisions_come_first_each_theirs_and_in_a_band_and_
     assert parts["played"].startswith(f"castle {move.castle + 1}: {move.cards} (")
     assert parts["when"].startswith(f"round {opening.decision.round}, the opening at the")
     assert parts["band"] in ("inaccuracy", "mistake", "blunder")
+
+
+@pytest.mark.parametrize("value, best, games", [(0.0, 1.0, 400), (0.5, 0.5, 400), (0.25, 0.75, 40), (0.9, 1.0, 100)])
+def test_a_loss_interval_never_shrinks_to_a_point_and_holds_its_loss(value, best, games):
+    """The normal bound said "1.000 [1.000, 1.000]" where every rollout won for the best move and lost for the one
+    played: Newcombe's interval of a difference of proportions keeps a width however one-sided the rollouts."""
+    from guyenne_explore.analysis.intervals import wilson
+    from guyenne_explore.analysis.playtest.reading import DecisionReading
+
+    d = DecisionReading(0, 1, 0, 0, "open_first", "0:H", 30, None, value, best, "1:H", f"search:{games}")
+    low, high = d.loss_interval(games)
+    assert 0.0 <= low <= d.loss <= high <= 1.0 and high - low > 0.01
+    if (value, best) == (0.0, 1.0):  # all won against all lost: the two Wilson ends' distances, added in quadrature
+        assert low == pytest.approx(1 - ((1 - wilson(games, games)[0]) ** 2 + wilson(0, games)[1] ** 2) ** 0.5)
+        assert high == 1.0
+    wider = d.loss_interval(games // 4)
+    assert wider[1] - wider[0] > high - low  # fewer rollouts, a wider interval

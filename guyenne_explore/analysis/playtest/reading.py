@@ -5,8 +5,10 @@ the game so far) is given to the search (:meth:`.policies.search.ISMCTS.candidat
 :data:`~.policies.search.CANDIDATES` likeliest moves and the move played are each valued by the same ``budget``
 rollouts from worlds consistent with that view (a win 1, a draw 1/2, ``strong`` against ``strong``).  The *loss*
 is the best candidate's value minus the played move's (0 where the move played is the best), with a 95% interval
-from the two means' binomial bound (``m (1 - m)`` is the largest variance of values in [0, 1] with mean ``m``; the
-candidates share their rollouts, so the interval errs wide).  Bands by the loss in win chance
+for a difference of two proportions: Newcombe's (1998) hybrid of the two means' Wilson intervals (values in [0, 1],
+as a proportion's; the candidates share their rollouts, so the interval errs wide).  The normal bound it replaced,
+``m (1 - m)`` of each mean, shrank to a point where every rollout agreed: a reading said "Win chance lost: 1.000
+[1.000, 1.000]" after rollouts that all won for the best move and all lost for the move played.  Bands by the loss in win chance
 (:data:`BANDS`): an *inaccuracy* from 0.03, a *mistake* from 0.08, a *blunder* from 0.20.  A game's or a
 player's *accuracy* is ``100 exp(-K mean loss)`` with :data:`ACCURACY_K` = 10 (a mean loss of 0.05 reads 61).
 Decisions the compiled loop does not play from (rules it does not play, a removal whose other choices ``strong``
@@ -49,6 +51,7 @@ from typing import Any, Callable, Iterator, Sequence
 from ...engine import ENGLISH, SIDES, GameRecord, Move, Position, PublicRecord, SideView, side_score
 from ...i18n import gettext
 from ..cancel import Cancelled
+from ..intervals import wilson
 from ..optimal.solver import OptimalSolver, round_key, why_not_solvable
 from ..policies.search import ISMCTS
 from ..policies.spec import PolicySpec
@@ -60,8 +63,6 @@ BANDS = ((0.20, "blunder"), (0.08, "mistake"), (0.03, "inaccuracy"))
 ACCURACY_K = 10.0
 #: a draw's outcomes are all valued up to this many; beyond, ``budget`` outcomes are drawn by their probabilities
 ENUMERATED = 16
-#: the normal quantile of a 95% interval
-Z95 = 1.959964
 #: the largest search budget a reading takes (rollouts a decision)
 MAX_BUDGET = 100_000
 #: rough seconds a rollout of a reading costs on one core (decisions: the candidates' rollouts; draws: the
@@ -216,8 +217,11 @@ class DecisionReading:
         loss = self.loss
         if loss is None or self.value is None or self.best is None or self.valued_by == EXACT:
             return None
-        half = Z95 * math.sqrt((self.value * (1 - self.value) + self.best * (1 - self.best)) / games)
-        return max(0.0, loss - half), min(1.0, loss + half)
+        best_low, best_high = wilson(self.best * games, games)
+        played_low, played_high = wilson(self.value * games, games)
+        low = loss - math.sqrt((self.best - best_low) ** 2 + (played_high - self.value) ** 2)
+        high = loss + math.sqrt((best_high - self.best) ** 2 + (self.value - played_low) ** 2)
+        return max(0.0, low), min(1.0, high)
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
