@@ -263,6 +263,8 @@ def test_the_summary_says_the_cost_then_reads_the_kept_games_into_accuracy_plays
     low, high = alice.accuracy[1:]
     assert "Alice" in summary.table.value and "plays like" in summary.table.value
     assert f"accuracy {round(alice.accuracy[0])} [{round(low)}, {round(high)}] out of 100" in summary.sentences.value
+    bot = next(p for p in summary.report.players if p.name == "heuristic")
+    assert bot.plays_like == "heuristic" and "heuristic plays most like" not in summary.sentences.value  # says nothing
     set_language("fr")
     try:
         panel.refresh()

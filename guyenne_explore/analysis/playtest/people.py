@@ -258,7 +258,8 @@ def sentences(player: Player, bots: PlayStyle | None, lang: str | None = None) -
     if acc is not None:
         out.append(tr.gettext("{name}: accuracy {accuracy} [{low}, {high}] out of 100 over {count} decisions read.").format(
             name=name, accuracy=round(acc[0]), low=round(acc[1]), high=round(acc[2]), count=player.read))
-    if player.plays_like is not None:
+    # a bot found to play like its own level says nothing ("heuristic plays most like heuristic", a review)
+    if player.plays_like is not None and (player.person or player.plays_like != player.name):
         out.append(tr.gettext("{name} plays most like {level} (the likeliest moves on held-out games).").format(
             name=name, level=level_name(player.plays_like, lang)))
     bluffs = player.style.bluffs
