@@ -325,7 +325,10 @@ def static_export_missing() -> str | None:
 
 
 def _write_images(figures: list[go.Figure], paths: list[Path]) -> None:
-    """One kaleido browser for the whole batch (write_images alone still pays a start per figure)."""
+    """One kaleido browser for the whole batch (write_images alone still pays a start per figure).  A figure whose
+    file the batch did not write is drawn once more, then named in a RuntimeError: on a loaded machine (clean-clone CI,
+    2 cores) the batch once returned without writing ``outcomes.svg``, and the export listed a file that was not
+    there."""
     missing = static_export_missing()
     if missing:
         raise RuntimeError(missing)
@@ -336,8 +339,15 @@ def _write_images(figures: list[go.Figure], paths: list[Path]) -> None:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="The kopts argument is ignored")
             pio.write_images(figures, paths)
+            unwritten = [i for i, p in enumerate(paths) if not p.is_file() or not p.stat().st_size]
+            if unwritten:
+                pio.write_images([figures[i] for i in unwritten], [paths[i] for i in unwritten])
     finally:
         kaleido.stop_sync_server(silence_warnings=True)
+    failed = [paths[i].name for i in unwritten if not paths[i].is_file() or not paths[i].stat().st_size]
+    if failed:
+        raise RuntimeError(gettext("the headless browser drew no picture for {files}: try the export again").format(
+            files=", ".join(failed)))
 
 
 def export_results(results: Results, folder: str | Path, formats: Iterable[str] = ("json", "csv")) -> list[Path]:
