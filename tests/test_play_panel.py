@@ -454,8 +454,8 @@ def test_a_removal_choice_says_it_takes_from_the_cards_placed_at_the_lost_castle
     panel.hand_over()
     castle = p.placed.castle(p.battle)
     placed = " ".join(p.placed.at(0, p.battle).symbols())
-    assert (f"You lost neutral castle {castle + 1}: remove for good, from the cards you placed there ({placed}), your "
-            "strongest card, or two or more of them worth at least as much.") in html.unescape(panel.prompt.value)
+    assert ("remove for good either your strongest card placed there, or two or more of your cards there adding up to "
+            f"at least its value. Castle {castle + 1}; your cards there: {placed}.") in html.unescape(panel.prompt.value)
 
 
 def test_the_move_box_hints_a_castle_only_where_one_is_chosen(tmp_path):

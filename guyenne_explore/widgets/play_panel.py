@@ -31,12 +31,13 @@ from ..i18n import gettext as _
 from ..engine import Policy
 from ..engine import Position
 from ..engine import Event, GameRecord, RecordHeader, Seat, seats_for, weights_fingerprint
-from ..engine import PRESET_NAMES, REMOVE_CHOICE, RESPOND_FIRST, RESPOND_SECOND, SIDES, Rules
+from ..engine import CONCEDE_CHOICE, PRESET_NAMES, REMOVE_CHOICE, SIDES, TEAM_ORDER, Rules
 from ..engine import PublicRecord, begin_game, side_view
 from ..render.storyboard import frames_of
 from .files import Download
 from .forms import NumberField
 from .guard import guarded
+from .lessons import LESSONS
 from .moves_panel import MoveList, game_over_words, group_moves, on_enter
 from .play_store import Journal, games_folder, unfinished
 from .playtest_view import PlaytestView
@@ -107,12 +108,12 @@ class SeatRow(w.HBox):
 
 
 def _removal_words(p: Position) -> str:
-    """What a removal choice is about (RULES.md 4): the cards it takes from are those placed at the lost castle, not the
-    hand the prompt shows (a review read the moves "3" and "32" as cards of the hand)."""
+    """What a removal choice is about: the teaching game's words of the rule (:data:`.lessons.LESSONS`, said once
+    there), then the castle lost and the cards placed there, which the choice takes from, not the hand the prompt
+    shows (a review read the moves "3" and "32" as cards of the hand)."""
     battle, side = p.battle or 0, p.side_to_play or 0
     castle = p.placed.castle(battle)
-    return _("You lost neutral castle {castle}: remove for good, from the cards you placed there ({cards}), your "
-             "strongest card, or two or more of them worth at least as much.").format(
+    return _(LESSONS[REMOVE_CHOICE][1]) + " " + _("Castle {castle}; your cards there: {cards}.").format(
         castle=castle_number(castle if castle is not None else 0), cards=" ".join(p.placed.at(side, battle).symbols()))
 
 
@@ -518,8 +519,9 @@ class PlayPanel(w.VBox):
         # what the last person saw goes first: the page hears "pass the screen" only once their moves are gone
         self.moves.show(group_moves(p) if person_now and self.handed_to is not None else [])
         # an opening names its castle; elsewhere the castle is set (a review typed the answer's castle, refused)
-        self.typed.placeholder = (_("your cards, e.g. 52") if p.to_play in (RESPOND_FIRST, RESPOND_SECOND, REMOVE_CHOICE)
-                                  else _("your move, e.g. 3:H52"))
+        choice = p.legal_moves.choice  # the engine's: whether this decision names a castle, or is cards alone
+        cards_alone = choice is not None and not choice.castles and p.to_play not in (TEAM_ORDER, CONCEDE_CHOICE)
+        self.typed.placeholder = _("your cards, e.g. 52") if cards_alone else _("your move, e.g. 3:H52")
         if p.is_over:
             # the event stepped back to is counted once, in the heading of what it did (:meth:`_step_html`)
             steps = (_("◀ Back and Forward ▶ step through the game, every hand shown.") if 0 < self.shown_at < len(r.events)

@@ -51,7 +51,7 @@ from typing import Any, Callable, Iterator, Sequence
 from ...engine import ENGLISH, SIDES, GameRecord, Move, Position, PublicRecord, SideView, side_score
 from ...i18n import gettext
 from ..cancel import Cancelled
-from ..intervals import wilson
+from ..intervals import difference_interval, wilson
 from ..optimal.solver import OptimalSolver, round_key, why_not_solvable
 from ..policies.search import ISMCTS
 from ..policies.spec import PolicySpec
@@ -217,10 +217,8 @@ class DecisionReading:
         loss = self.loss
         if loss is None or self.value is None or self.best is None or self.valued_by == EXACT:
             return None
-        best_low, best_high = wilson(self.best * games, games)
-        played_low, played_high = wilson(self.value * games, games)
-        low = loss - math.sqrt((self.best - best_low) ** 2 + (played_high - self.value) ** 2)
-        high = loss + math.sqrt((best_high - self.best) ** 2 + (self.value - played_low) ** 2)
+        low, high = difference_interval(self.best, wilson(self.best * games, games),
+                                        self.value, wilson(self.value * games, games))
         return max(0.0, low), min(1.0, high)
 
     def to_json(self) -> dict[str, Any]:
