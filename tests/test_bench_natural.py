@@ -85,6 +85,8 @@ def test_respond_prints_the_response_after_each_iteration_then_how_both_place(mo
     from guyenne_explore.analysis.policies import natural
 
     monkeypatch.setattr(natural, "RESPONSE_GAMES", 400)
+    for name, value in (("MATCH_GAMES", 150), ("STEPS", 3)):  # the line search's matches: a few hundred games a step
+        monkeypatch.setattr(natural, name, value)
     monkeypatch.setattr(bench_network, "play", lambda *args, **kwargs: None)  # the styles' engine games: none here
     bn.main(["--rules", "advanced", "--respond", "2", "--match", "20"])
     out = capsys.readouterr().out

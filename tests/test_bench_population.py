@@ -35,7 +35,11 @@ def test_whole_odds_keep_their_total_and_round_the_largest_remainders_up(odds, w
     assert bp.whole_odds(odds) == whole and sum(bp.whole_odds(odds)) == bp.ODDS_TOTAL
 
 
-def test_a_tiny_run_prints_each_iteration_and_writes_its_population(tmp_path, capsys):
+def test_a_tiny_run_prints_each_iteration_and_writes_its_population(tmp_path, capsys, monkeypatch):
+    from guyenne_explore.analysis.policies import natural
+
+    for name, value in (("MATCH_GAMES", 150), ("STEPS", 3)):  # the responses' line search: a few hundred games a step
+        monkeypatch.setattr(natural, name, value)
     out = tmp_path / "population"
     bp.main(["--rules", "advanced", "--iterations", "1", "--response-iterations", "1", "--games", "200",
              "--match", "50", "--out", str(out)])

@@ -3,13 +3,15 @@
 At 1280x800 and 1920x1080, in English and in French: no control of any panel
 lies outside its panel or the window, no label, description or button is cut
 to "...", the tabs stay beside the table, every castle's moves show without
-scrolling, no choice of a drop-down in any tab is cut short; a screenshot of every panel goes to artifacts/
-(look at them).  An
+scrolling, no choice of a drop-down in any tab is cut short; a screenshot of the window goes to artifacts/, and with
+GUYENNE_SHOTS=1 one of every panel whole (look at them).  An
 analysis of 3 rule sets and a variant comparison draw their figures with
 plotly.js evaluated once for the page, and the status says Done once the
 figures are there.  Skipped with the reason when Playwright, Voilà or chromium
 are missing (GUYENNE_REQUIRE_BROWSER=1 turns that into a failure).
 """
+
+import os
 
 import pytest
 
@@ -59,7 +61,11 @@ CUT_CHOICES = """() => {
 
 
 def shot(page, locator, name):
-    """The whole panel: Voilà scrolls inside its own element, so the window grows for the picture."""
+    """The whole panel, for a person to look at, when ``GUYENNE_SHOTS=1``: Voilà scrolls inside its own element, so the
+    window grows for the picture and the page is laid out twice (seconds a panel, which a clean clone's CI throws
+    away)."""
+    if os.environ.get("GUYENNE_SHOTS") != "1":
+        return
     app.ARTIFACTS.mkdir(exist_ok=True)
     size = page.viewport_size
     page.set_viewport_size({"width": size["width"], "height": 4000})

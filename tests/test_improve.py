@@ -30,6 +30,13 @@ TINY = Rules.preset("advanced", hand_size=5)
 LINEAR = tuple({"gain": 1.0, "spent": -0.25, "removal": -0.3}.get(n, 0.0) for n in FEATURES)
 
 
+@pytest.fixture(autouse=True)
+def few_validation_games(monkeypatch):
+    """A run's validation cut to a few hundred games a pairing (the runs' games are the tests' own; its figures are
+    the benchmark's)."""
+    monkeypatch.setattr(im, "VALIDATION_GAMES", 200)
+
+
 def _placement_views(rules: Rules, seed: int, count: int) -> list:
     """The views of the first ``count`` placements of a seeded heuristic game."""
     views: list = []

@@ -191,7 +191,7 @@ def test_cancel_stops_the_line_search_after_the_match_under_way(quick):
     assert asked[-1].game > asked[-1].games and sum(p.game > p.games for p in asked) == 1
 
 
-def test_a_best_response_is_trained_against_the_frozen_policy_alone_and_is_the_same_for_the_same_seed(monkeypatch):
+def test_a_best_response_is_trained_against_the_frozen_policy_alone_and_is_the_same_for_the_same_seed(monkeypatch, quick):
     rules = Rules.from_json("advanced")
     met, shares, after = [], [], []
     real = nt.paired_direction
