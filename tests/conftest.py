@@ -106,8 +106,8 @@ FIRST = ("test_train.py", "test_strong.py", "test_widgets.py", "test_natural.py"
 #: for it, so a file stays here only while it is true of it.  No file that builds the explorer or its analysis panel is
 #: here: whether they run the simulator depends on whether it is compiled yet (the optimal panel's test in
 #: test_solve.py ran it once the compiling had ended).
-WITHOUT_SIMULATOR = ("test_bench_exploitability.py", "test_engine_hostile.py", "test_engine_inputs.py",
-                     "test_engine_predicates.py", "test_enums.py", "test_exact_fast.py", "test_input_fuzz.py", "test_intervals.py",
+WITHOUT_SIMULATOR = ("test_bench_exploitability.py", "test_engine_hostile.py", "test_engine_predicates.py",
+                     "test_enums.py", "test_exact_fast.py", "test_input_fuzz.py", "test_intervals.py",
                      "test_lessons.py", "test_numbers.py", "test_parameters.py", "test_playtest_records.py",
                      "test_policy_spec.py", "test_properties.py", "test_readme.py", "test_render.py",
                      "test_rulebook.py", "test_rules_cases.py", "test_rules_editor.py", "test_storyboard.py",
