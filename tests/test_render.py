@@ -40,7 +40,8 @@ def groups(root: ET.Element, cls: str) -> list[ET.Element]:
 
 
 def faces(el: ET.Element) -> list[str]:
-    return sorted(e.get("data-card") for e in groups(el, "face"))
+    """The values of the face-up cards drawn, a card that stands for several (``data-count``) counted as many."""
+    return sorted(e.get("data-card") for e in groups(el, "face") for _ in range(int(e.get("data-count", 1))))
 
 
 def after_deal(preset: str = "advanced", seed: int = 0) -> Position:
@@ -400,6 +401,42 @@ def test_designer_view_counts_each_pile_by_value():
                 sym, _, n = line.partition(" ×")
                 counted[sym] = int(n or 1)
             assert counted == {sym: cards.symbols().count(sym) for sym in set(cards.symbols())}
+
+
+LONG_PILE, SHORT_PILE = list("55443222222222"), list("5432")
+
+
+def _with_removed(preset: str, english: list[str], french: list[str]) -> Position:
+    """The start of ``preset`` with these cards of each side's deck removed."""
+    data = Position.start(preset).to_json()
+    for name, gone in (("english", english), ("french", french)):
+        side = data["sides"][name]
+        deck = list(side["deck"])
+        for card in gone:
+            deck.remove(card)
+        side["deck"], side["removed"] = deck, gone
+    return Position.from_json(data)
+
+
+@pytest.mark.parametrize("preset", ["advanced", "team"])
+def test_a_long_removed_pile_is_counted_by_value_and_a_short_one_fanned(preset):
+    """Fanned, the 14 removed cards of a long game left 8 px of each card and wrote their values at 7 px: past 10
+    cards (a fan that leaves less than half of each card) the pile is drawn one card a value, with its count, in the
+    table and in the team seating alike."""
+    from guyenne_explore.render.seating import seating_svg
+
+    p = _with_removed(preset, LONG_PILE, SHORT_PILE)
+    root = parse(seating_svg(p) if preset == "team" else position_svg(p))
+    for name, cards in (("english", LONG_PILE), ("french", SHORT_PILE)):
+        [pile] = [g for g in groups(root, "stack") if g.get("data-zone") == "removed" and g.get("data-side") == name]
+        drawn = groups(pile, "face")
+        assert int(pile.get("data-count")) == len(cards) and faces(pile) == sorted(cards)
+        if len(cards) > 10:
+            assert [(g.get("data-card"), int(g.get("data-count", 1))) for g in drawn] == [
+                ("5", 2), ("4", 2), ("3", 1), ("2", 9)]
+            assert [t.text for g in drawn for t in g.iter(NS + "text")] == ["5", "×2", "4", "×2", "3", "2", "×9"]
+        else:
+            assert [g.get("data-card") for g in drawn] == cards and all(g.get("data-count") is None for g in drawn)
 
 
 def test_teaching_table_shows_the_learners_cards_face_up():

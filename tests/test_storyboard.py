@@ -37,7 +37,9 @@ def pages(pdf: bytes) -> int:
 
 
 def faces(el: ET.Element) -> list[str]:
-    return sorted(e.get("data-card") for e in el.iter(NS + "g") if "face" in (e.get("class") or "").split())
+    """The values of the face-up cards drawn, a card that stands for several (``data-count``) counted as many."""
+    return sorted(e.get("data-card") for e in el.iter(NS + "g") if "face" in (e.get("class") or "").split()
+                  for _ in range(int(e.get("data-count", 1))))
 
 
 def placed_groups(root: ET.Element) -> list[ET.Element]:

@@ -20,7 +20,7 @@ from xml.sax.saxutils import escape
 from ..i18n import N_, side_title, translator
 from ..engine import ENGLISH, FRENCH
 from .svg import (CARD_H, CARD_W, FONT, GOLD, INK, SIDE_COLOR, SIDE_NAME, SMALL_H, SMALL_W, TINT, VIEW_W, Diagram,
-                  _caption, _cards_row, _castle, _f, _stack, _text, _zone_attrs)
+                  _caption, _cards_row, _castle, _f, _pile_row, _stack, _text, _zone_attrs)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Position
@@ -130,7 +130,7 @@ def seating_svg(position: Position, *, show_hands: bool = True, caption: str | N
         body.append(f'<g class="removed stack" {_zone_attrs(side, "removed")} data-count="{r.size}">')
         label_y = ry - 5 if side == FRENCH else ry + SMALL_H + 13
         body.append(_text(75, label_y, _("removed {count}").format(count=r.size), size=10, cls="removed-label"))
-        body.append(_cards_row(75, ry, r.symbols(), r.size, side, w=SMALL_W, h=SMALL_H, span=120))
+        body.append(_pile_row(75, ry, r, side, w=SMALL_W, h=SMALL_H, span=120))
         body.append("</g>")
     # the first-player card at the end of the castle line, toward its holder
     fy = cy - 22 if p.first == FRENCH else cy + 10

@@ -47,6 +47,7 @@ FONT = "sans-serif"
 VIEW_W = 720.0
 CARD_W, CARD_H = 34.0, 48.0          # portrait card in hands and attacks
 SMALL_W, SMALL_H = 24.0, 34.0        # removed cards
+READABLE = 0.5                       # the share of a fanned face-up card left uncovered, below which a pile is counted
 LEFT, CASTLES_RIGHT = 20.0, 556.0    # castle line; removed cards to its right
 # the placed-card bands hold a portrait card (48) with 4 above and below; the castle row holds the winner
 # ring and its line under a castle, and the two rows of removed cards beside the line
@@ -153,18 +154,23 @@ def _caption(y: float, caption: str, *, size: float = 16, cls: str = "caption", 
 
 
 def _card_face(x: float, y: float, w: float, h: float, symbol: str, side: int, *,
-               highlight: bool = False, visible: float | None = None) -> str:
+               highlight: bool = False, visible: float | None = None, count: int = 1) -> str:
     """A face-up card; ``visible`` is the width left uncovered by the next card of a fan, where
-    the value is written so that every card of an overlapping fan still shows its value."""
+    the value is written so that every card of an overlapping fan still shows its value; ``count`` > 1: the card
+    stands for that many cards of its value, written under it (``×4``) and in ``data-count``."""
     color = SIDE_COLOR[side]
     stroke = GOLD if highlight else color
     sw = 3 if highlight else 1.5
     strip = w if visible is None else min(w, visible)
     size = min(min(w, h) * 0.55, max(strip * 0.9, 7.0))
-    return (f'<g class="card face" data-card={quoteattr(symbol)} data-side={quoteattr(SIDE_NAME[side].lower())}>'
+    many = f' data-count="{count}"' if count > 1 else ""
+    middle = y + h / 2 - (h * 0.14 if count > 1 else 0.0)
+    return (f'<g class="card face" data-card={quoteattr(symbol)}{many} '
+            f'data-side={quoteattr(SIDE_NAME[side].lower())}>'
             f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" rx="3" fill="#ffffff" '
             f'stroke="{stroke}" stroke-width="{sw}"/>'
-            + _text(x + strip / 2, y + h / 2 + size * 0.36, symbol, size=size, fill=color, weight="bold")
+            + _text(x + strip / 2, middle + size * 0.36, symbol, size=size, fill=color, weight="bold")
+            + (_text(x + strip / 2, y + h - 4, f"×{count}", size=size * 0.7, fill=color) if count > 1 else "")
             + "</g>")
 
 
@@ -207,6 +213,18 @@ def _cards_row(cx: float, y: float, symbols: list[str] | None, count: int, side:
             visible = xs[i + 1] - x if i + 1 < len(xs) else None
             out.append(_card_face(x, y, w, h, symbols[i], side, highlight=hl, visible=visible))
     return "".join(out)
+
+
+def _pile_row(cx: float, y: float, cards: Cards, side: int, *, w: float, h: float, span: float) -> str:
+    """A face-up pile: a fan of its cards while each shows at least :data:`READABLE` of its width, else one card a
+    value with its count (``×7``): the removed cards of a long game, fanned, left 8 px of a card each and their values
+    at 7 px."""
+    xs = _fan(cx, y, cards.size, w, span)
+    if len(xs) < 2 or xs[1] - xs[0] >= READABLE * w:
+        return _cards_row(cx, y, cards.symbols(), cards.size, side, w=w, h=h, span=span)
+    values = list(dict.fromkeys(cards.symbols()))  # strongest first
+    return "".join(_card_face(x, y, w, h, sym, side, count=cards[kind_of(sym)])
+                   for x, sym in zip(_fan(cx, y, len(values), w, span), values))
 
 
 def _zone_attrs(side: int, zone: str) -> str:
@@ -573,8 +591,7 @@ def position_svg(position: Position, *, show_hands: bool = True, highlight_move:
         gone = p.sides[side].removed
         body.append(f'<g class="removed stack" {_zone_attrs(side, "removed")} data-count="{gone.size}">')
         if gone.size:
-            body.append(_cards_row((rx0 + rx1) / 2, ry, gone.symbols(), gone.size, side, w=SMALL_W, h=SMALL_H,
-                                   span=rx1 - rx0))
+            body.append(_pile_row((rx0 + rx1) / 2, ry, gone, side, w=SMALL_W, h=SMALL_H, span=rx1 - rx0))
         else:
             body.append(_text((rx0 + rx1) / 2, ry + SMALL_H / 2 + 4, _("none"), size=10, fill="#777777"))
         body.append("</g>")
