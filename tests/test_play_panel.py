@@ -265,12 +265,16 @@ def test_the_summary_says_the_cost_then_reads_the_kept_games_into_accuracy_plays
     assert f"accuracy {round(alice.accuracy[0])} [{round(low)}, {round(high)}] out of 100" in summary.sentences.value
     bot = next(p for p in summary.report.players if p.name == "heuristic")
     assert bot.plays_like == "heuristic" and "heuristic plays most like" not in summary.sentences.value  # says nothing
+    # its row's blunders are the level's distance from the search, and the table says so
+    assert "A bot's decisions are read as a person's are, against the search at 2 rollouts" in html.unescape(
+        summary.table.value)
     set_language("fr")
     try:
         panel.refresh()
         assert summary.report.sentences("fr")[0] in html.unescape(summary.sentences.value)
         assert "précision" in summary.sentences.value and "1 partie (1 déjà lue)" in summary.cost.value
         assert "heuristique" in summary.table.value  # a bot by its level's name, its bands in words
+        assert "Les décisions d’un bot sont lues" in html.unescape(summary.table.value)
         assert not any(word in summary.table.value for word in ("blunder", "mistake", "inaccuracy", "good"))
     finally:
         set_language("en")

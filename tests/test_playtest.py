@@ -232,6 +232,9 @@ def test_a_players_costliest_decisions_come_first_each_theirs_and_in_a_band_and_
     assert losses == sorted(losses, reverse=True) and min(losses) >= 0.03
     assert {c.game.player(c.decision).name for c in costly} == {"Alice"}
     assert len(report.costliest(group)) == len(costly) + len(report.costliest(bob))
+    from guyenne_explore.render.playtest_report import players_table
+
+    assert "A bot's decisions" not in players_table(report, "en")  # people alone: no bot's row to explain
     records = dict(named)
     opening = next(c for c in costly if c.decision.point in (OPEN_FIRST, OPEN_SECOND))
     position = records[opening.game.name].positions()[opening.decision.index]

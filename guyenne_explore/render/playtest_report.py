@@ -104,7 +104,8 @@ def _share(data: dict[str, Any], lang: str) -> str:
 
 def players_table(report: "PlaytestReport", lang: str | None = None) -> str:
     """The players' table in ``lang``: each player's decisions, accuracy with its interval, bands, the level they
-    play most like and each level's likelihood (the HTML report's and the Play tab's)."""
+    play most like and each level's likelihood (the HTML report's and the Play tab's); where a bot has a row, a line
+    under it saying that a bot is read against the same search as a person."""
     lang = lang or current_language()
     _ = translator(lang).gettext
     levels = list(report.levels)
@@ -122,9 +123,15 @@ def players_table(report: "PlaytestReport", lang: str | None = None) -> str:
                                for k, v in sorted(p["bands"].items())),
                      level_name(p["plays_like"], lang) if p["plays_like"] else "-",
                      *(plain_estimate(p["likelihoods"][lv], lang=lang) for lv in levels)])
-    return _table([_("player"), _("decisions read"), _("accuracy (out of 100)"), _("decisions by loss"),
-                   _("plays like"), *(_("{level}: log-likelihood a decision").format(level=level_name(lv, lang))
-                                      for lv in levels)], rows)
+    table = _table([_("player"), _("decisions read"), _("accuracy (out of 100)"), _("decisions by loss"),
+                    _("plays like"), *(_("{level}: log-likelihood a decision").format(level=level_name(lv, lang))
+                                       for lv in levels)], rows)
+    if all(player.person for player in report.players):
+        return table
+    # a review read a bot's blunders as a fault of the reading: they are the level's distance from the search
+    return table + '<p class="guyenne-bot-rows">' + escape(_(
+        "A bot's decisions are read as a person's are, against the search at {budget} rollouts: its row says how "
+        "far that level plays from the search.").format(budget=plain_number(report.budget, 0, lang))) + "</p>"
 
 
 def playtest_html(report: "PlaytestReport", lang: str | None = None,
