@@ -31,7 +31,7 @@ from ..i18n import gettext as _
 from ..engine import Policy
 from ..engine import Position
 from ..engine import Event, GameRecord, RecordHeader, Seat, seats_for, weights_fingerprint
-from ..engine import CONCEDE_CHOICE, PRESET_NAMES, REMOVE_CHOICE, SIDES, TEAM_ORDER, Rules
+from ..engine import PRESET_NAMES, REMOVE_CHOICE, SIDES, Rules
 from ..engine import PublicRecord, begin_game, side_view
 from ..render.storyboard import frames_of
 from .files import Download
@@ -519,8 +519,9 @@ class PlayPanel(w.VBox):
         # what the last person saw goes first: the page hears "pass the screen" only once their moves are gone
         self.moves.show(group_moves(p) if person_now and self.handed_to is not None else [])
         # an opening names its castle; elsewhere the castle is set (a review typed the answer's castle, refused)
-        choice = p.legal_moves.choice  # the engine's: whether this decision names a castle, or is cards alone
-        cards_alone = choice is not None and not choice.castles and p.to_play not in (TEAM_ORDER, CONCEDE_CHOICE)
+        # the engine's moves say it: cards with no castle (an answer, a removal, a discard), or a castle as well
+        move = next(iter(p.legal_moves), None) if not p.is_over and not p.is_chance else None
+        cards_alone = move is not None and move.castle is None and bool(move.cards)
         self.typed.placeholder = _("your cards, e.g. 52") if cards_alone else _("your move, e.g. 3:H52")
         if p.is_over:
             # the event stepped back to is counted once, in the heading of what it did (:meth:`_step_html`)
