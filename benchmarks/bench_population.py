@@ -3,6 +3,8 @@ styles are when a game's player is drawn from them at the deal.
 
     .venv/bin/python benchmarks/bench_population.py --rules advanced --iterations 6
     .venv/bin/python benchmarks/bench_population.py --rules advanced --iterations 6 --out /tmp/population
+    .venv/bin/python benchmarks/bench_population.py --rules advanced --iterations 5 --oracle-minutes 3 \
+        --field 0.62 --field-share 2 --out /tmp/population
 
 Why: a best response trained against ``strong`` takes 0.70 from advanced's network (``bench_exploit.py --responders
 trained``), and training the network against such responses only moves it round the game's cycle of styles
@@ -48,11 +50,50 @@ that the trained responder took only 0.431 [0.384, 0.480] from, but the model ex
 score 0.597 [0.587, 0.608] against ``strong-linear`` drawn once a game, 0.587 [0.576, 0.598] drawn at each decision.
 So at this scale the population's members, responses trained against each other, are weaker against the field and
 against a search on their model than the network they start from; its Nash mixture is no answer to issue 47 yet.
+
+**The measuring exploiter as the oracle, the field as a bound** (``--oracle-minutes M``: each response trained by
+the CMA-ES of ``train.exploiter``, the best response ``bench_network.py --best-response`` measures a policy with, its
+fitness the odds-weighted score against the members; ``--field F``: the Nash odds among the mixtures that score at
+least F against ``strong-linear``, the issue's 0.60 with a margin; ``--field-share K``: K of a response's
+:data:`ODDS_TOTAL` parts of fitness against ``strong-linear``, so that a member stays strong against the field).  The
+natural gradient's responses are the weak link above: with the field share they took 0.50 to 0.52 from their
+mixtures (advanced and classic2021, three iterations, 2026-12-02), where three minutes of CMA-ES take 0.83 from the
+network.  With the exploiter as oracle (2026-12-02, ``--iterations 5 --oracle-minutes 3 --field 0.62 --field-share
+2``, seed 1, one core each, 25 minutes):
+
+- advanced: the responses took 0.827, 0.828, 0.777, 0.714 and 0.750 from the mixtures they were trained against;
+  the last Nash odds spread over five of six members (0.056, 0.276, 0.221, 0.447 and the network's none), scoring
+  0.620 against ``strong-linear``; a fresh response of three minutes took 0.671 from it, where it takes 0.83 from
+  the network alone;
+- classic2021: 0.656, 0.657, 0.949, 0.909 and 0.626; three members at the end (0.269, 0.062, 0.668), 0.687 against
+  ``strong-linear``; a fresh response took 0.662 (the network alone: 0.66 to 0.71).
+
+Each new response still beats its mixture by 0.63 to 0.95: the game's cycle of styles within this model class is
+long, and six iterations are far from its meta-game's equilibrium.  Twelve iterations with responses of two minutes
+(``--iterations 12 --oracle-minutes 2 --field 0.62 --field-share 2``, 25 minutes each) converge against that oracle:
+
+- classic2021: from the sixth iteration on each response took 0.506 to 0.525 from its mixture; the last Nash odds
+  spread over five of 13 members, 0.658 against ``strong-linear``; a fresh response of two minutes took 0.533 from
+  it (0.660 from its likeliest member), and 0.510 from its best support of three (members 2, 4 and 5 at 27:24:9,
+  0.626 against ``strong-linear``);
+- advanced: 0.819, 0.840, 0.661, 0.648, 0.724, 0.610, 0.586, 0.596, 0.707, 0.518, then the Nash over seven of 13
+  members, 0.655 against ``strong-linear``; a fresh response took 0.521 (0.559 from its likeliest member), 0.592
+  from the best three (members 7, 11 and 12 at 6:23:31, 0.674 against ``strong-linear``).
+
+But the measure of issue 47 is a response of ten minutes, and it finds far more: ``bench_network.py --network
+DIR/mixture.json --games 800 --best-response 10`` takes 0.860 [0.834, 0.882] from advanced's three (the network
+alone: 0.890 [0.866, 0.910] after eight minutes) and 0.814 [0.786, 0.840] from classic2021's (the network: 0.711
+[0.678, 0.741]); both score above the target against ``strong-linear`` (0.657 and 0.629, 800 games).  Its responses
+open with one card and answer big.  A population stays as hard to exploit as its oracle is strong: a ten-minute
+oracle a response, over enough iterations, costs hours a preset on two cores, and its equilibrium spreads over more
+members than a weights file holds (``mixture.MAX_MEMBERS``).  ``--oracle-generations N`` runs each response for N
+generations rather than minutes, so that a run is the same on any machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import time
@@ -67,28 +108,57 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from guyenne_explore.analysis.policies.natural import (RESPONSE_GAMES, RESPONSE_ITERATIONS, match,  # noqa: E402
                                                        stepped_once)
 from guyenne_explore.analysis.policies.strong import Strong  # noqa: E402
-from guyenne_explore.analysis.policies.weights import preset_file, read_model, write_model  # noqa: E402
+from guyenne_explore.analysis.policies import train  # noqa: E402
+from guyenne_explore.analysis.policies.mixture import MAX_MEMBERS  # noqa: E402
+from guyenne_explore.analysis.policies.weights import mix_files, preset_file, read_model, write_model  # noqa: E402
 from guyenne_explore.cli.common import rules_arg  # noqa: E402
-from guyenne_explore.engine import Rules  # noqa: E402
+from guyenne_explore.engine import Position, Rules  # noqa: E402
 
 #: the chunks of games a response's league holds, shared among the members by their odds (a member whose share rounds
 #: to none is left out of the response's games)
 ODDS_TOTAL = 12
+#: the least odds of a member that the CMA-ES oracle's candidates play (the rest share its games by their odds)
+LEAST_ODDS = 0.03
 
 
-def nash(scores: np.ndarray) -> np.ndarray:
+def nash(scores: np.ndarray, field: np.ndarray | None = None, least: float = 0.0) -> np.ndarray:
     """The odds of a Nash equilibrium of the symmetric meta-game whose row ``i`` holds member ``i``'s mean score
     against each member (both seats: ``scores + scores.T == 1``): the mixture that maximises its worst score against
-    any member, as a linear program."""
+    any member, as a linear program.  With ``field`` (each member's score against a fixed opponent outside the
+    population, ``strong-linear``), the mixture must also score at least ``least`` against it: the equilibrium of
+    the meta-game restricted to the mixtures that stay as strong as the target asks; where none does, the mixture
+    that scores most against the field."""
     n = len(scores)
     gain = np.asarray(scores, float) - 0.5
     # variables: the n odds, then the value v; maximise v with sum_i p_i gain[i, j] >= v for every j
-    found = linprog(np.r_[np.zeros(n), -1.0], A_ub=np.c_[-gain.T, np.ones(n)], b_ub=np.zeros(n),
+    a_ub, b_ub = np.c_[-gain.T, np.ones(n)], np.zeros(n)
+    if field is not None and least > 0:
+        if float(np.max(field)) < least:  # no mixture reaches it: the member strongest against the field
+            return np.eye(n)[int(np.argmax(field))]
+        a_ub, b_ub = np.r_[a_ub, np.r_[-np.asarray(field, float), 0.0][None, :]], np.r_[b_ub, -least]
+    found = linprog(np.r_[np.zeros(n), -1.0], A_ub=a_ub, b_ub=b_ub,
                     A_eq=np.r_[np.ones(n), 0.0][None, :], b_eq=[1.0], bounds=[(0, None)] * n + [(None, None)])
     if not found.success:
         raise RuntimeError(f"the meta-game's linear program failed: {found.message}")
     odds = np.clip(found.x[:n], 0.0, None)
     return odds / odds.sum()
+
+
+def supported(scores: np.ndarray, field: np.ndarray | None, least: float, most: int) -> tuple[list[int], np.ndarray]:
+    """The members and odds of the best equilibrium of :func:`nash` among those of at most ``most`` members (a
+    mixture file holds at most ``MAX_MEMBERS``): every subset's, the one whose worst score against the whole
+    population is highest."""
+    n, best, value = len(scores), ([0], np.ones(1)), -1.0
+    for k in range(1, min(most, n) + 1):
+        for subset in itertools.combinations(range(n), k):
+            rows = list(subset)
+            odds = nash(scores[np.ix_(rows, rows)], None if field is None else field[rows], least)
+            worst = float(np.min(odds @ scores[rows, :]))
+            if field is not None and least > 0 and float(odds @ field[rows]) < least - 1e-9:
+                worst -= 1.0  # short of the field's target: only where no subset reaches it
+            if worst > value + 1e-9:
+                best, value = (rows, odds), worst
+    return best
 
 
 def whole_odds(odds: Sequence[float], total: int = ODDS_TOTAL) -> list[int]:
@@ -102,14 +172,32 @@ def whole_odds(odds: Sequence[float], total: int = ODDS_TOTAL) -> list[int]:
 
 
 def respond_to(rules: Rules, members: Sequence[Sequence[float]], odds: Sequence[float], start: Sequence[float],
-               seed: int, iterations: int, games: int) -> tuple[float, ...]:
+               seed: int, iterations: int, games: int, field: int = 0) -> tuple[float, ...]:
     """A best response to ``members`` drawn once a game at ``odds``: the natural gradient's iterations against the
-    members in turn, each repeated by its :func:`whole_odds`, from ``start``."""
-    league = tuple(Strong(m).compiled(rules) for m, n in zip(members, whole_odds(odds)) for _ in range(n))
+    members in turn, each repeated by its :func:`whole_odds`, from ``start``; ``field`` of the :data:`ODDS_TOTAL`
+    chunks against ``strong-linear`` instead, so that a response stays strong against the field it must beat."""
+    league = tuple(Strong(m).compiled(rules) for m, n in zip(members, whole_odds(odds, ODDS_TOTAL - field))
+                   for _ in range(n)) + (Strong(linear=True).compiled(rules),) * field
     weights = tuple(start)
     for i in range(iterations):
         weights = stepped_once(rules, weights, games, seed * 1_000_003 + i, league, False, _quiet, _quiet)
     return weights
+
+
+def cma_response(rules: Rules, members: Sequence[Sequence[float]], odds: Sequence[float], start: Sequence[float],
+                 seed: int, seconds: float | None, field: int = 0, generations: int | None = None) -> tuple[float, ...]:
+    """A best response to ``members`` drawn once a game at ``odds`` by the exploiter's own CMA-ES
+    (:func:`train.exploiter`, what ``bench_network.py --best-response`` measures a policy with), for ``generations``
+    (the same response for the same seed), else as long as ``seconds`` allow: a candidate's fitness is its
+    odds-weighted score against the members (both seats, :data:`train.GAMES` games a seat against each member of odds
+    at least :data:`LEAST_ODDS`), ``field`` of :data:`ODDS_TOTAL` parts of it against ``strong-linear``; from
+    ``start``, its stream seeded by ``seed``."""
+    kept = [(float(o), Strong(m).compiled(rules)) for o, m in zip(odds, members) if o >= LEAST_ODDS]
+    total, share = sum(o for o, _ in kept), field / ODDS_TOTAL
+    sides = [(o / total * (1 - share), side) for o, side in kept] + (
+        [(share, Strong(linear=True).compiled(rules))] if field else [])
+    return train.exploiter(Position.start(rules), start, seed, train.GAMES, generations=generations,
+                           seconds=seconds if generations is None else None, opponents=sides)
 
 
 def _quiet(_done: int) -> None:
@@ -135,44 +223,72 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=RESPONSE_GAMES, help="paired games a response's iteration")
     ap.add_argument("--match", type=int, default=2000, help="compiled games a seat of each pair's score")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", type=Path, help="a folder for the members' weights files and the odds")
+    ap.add_argument("--field", type=float, default=0.0,
+                    help="the least the mixture must score against strong-linear (0: no such bound)")
+    ap.add_argument("--field-share", type=int, default=0,
+                    help=f"chunks of a response's {ODDS_TOTAL} played against strong-linear instead of the mixture")
+    ap.add_argument("--oracle-minutes", type=float, default=0.0,
+                    help="train each response by the exploiter's CMA-ES for this long instead of the natural gradient")
+    ap.add_argument("--oracle-generations", type=int, default=0,
+                    help="as --oracle-minutes, this many CMA-ES generations a response (the same run for the same seed)")
+    ap.add_argument("--out", type=Path, help="a folder for the members' weights files, the odds and the mixture "
+                                             f"of at most {MAX_MEMBERS} members drawn once a game")
     args = ap.parse_args(argv)
     rules = rules_arg(args.rules)
     start = read_model(preset_file(rules)).played().members[0]
     linear = Strong(linear=True).compiled(rules)
     population, scores, t = [tuple(start)], np.full((1, 1), 0.5), time.perf_counter()
+    field = np.array([match(rules, start, linear, args.match, args.seed + 3)])
 
-    def report(name: str, odds: np.ndarray, seed: int) -> None:
-        response = respond_to(rules, population, odds, population[int(np.argmax(odds))] if name == "member" else start,
-                              seed, args.response_iterations, args.games)
-        row = against(rules, response, population, args.match, seed + 2)
+    def responded(members: Sequence[Sequence[float]], odds: np.ndarray, begin: Sequence[float], seed: int,
+                  field: int) -> tuple[float, ...]:
+        if args.oracle_minutes or args.oracle_generations:
+            return cma_response(rules, members, odds, begin, seed, 60 * args.oracle_minutes, field,
+                                args.oracle_generations or None)
+        return respond_to(rules, members, odds, begin, seed, args.response_iterations, args.games, field)
+
+    def report(name: str, odds: np.ndarray, seed: int, rows: Sequence[int] | None = None) -> None:
+        members = population if rows is None else [population[i] for i in rows]
+        response = responded(members, odds, members[int(np.argmax(odds))] if name == "member" else start, seed, 0)
+        row = against(rules, response, members, args.match, seed + 2)
+        mixture = "the mixture" if rows is None else f"the mixture of members {list(rows)}"
         print(f"  a fresh response from the {'likeliest member' if name == 'member' else 'network'} takes "
-              f"{float(odds @ row):.3f} from the mixture (against each member: {_row(row)})", flush=True)
+              f"{float(odds @ row):.3f} from {mixture} (against each member: {_row(row)})", flush=True)
 
     for k in range(args.iterations + 1):
-        odds = nash(scores)
-        versus_linear = sum(o * match(rules, m, linear, args.match, args.seed + 3) for o, m in zip(odds, population)
-                            if o > 0)
+        odds = nash(scores, field, args.field)
         print(f"{args.rules}, population of {len(population)}, {time.perf_counter() - t:.0f} s: Nash odds "
-              f"{_row(odds)}; the mixture against strong-linear {versus_linear:.3f}", flush=True)
+              f"{_row(odds)}; the mixture against strong-linear {float(odds @ field):.3f} (each: {_row(field)})",
+              flush=True)
         if k == args.iterations:
             report("network", odds, args.seed + 9_001)
             report("member", odds, args.seed + 9_002)
             break
-        response = respond_to(rules, population, odds, start, args.seed + 1_000 + k, args.response_iterations,
-                              args.games)
+        response = responded(population, odds, start, args.seed + 1_000 + k, args.field_share)
         row = np.array(against(rules, response, population, args.match, args.seed + 2))
         print(f"  response {k + 1} takes {float(odds @ row):.3f} from the mixture (against each member: {_row(row)})",
               flush=True)
         scores = np.block([[scores, 1.0 - row[:, None]], [row[None, :], np.full((1, 1), 0.5)]])
+        field = np.r_[field, match(rules, response, linear, args.match, args.seed + 3)]
         population.append(response)
+    rows, few = supported(scores, field, args.field, MAX_MEMBERS)
+    whole = [max(1, round(60 * o)) for o in few]
+    print(f"  at most {MAX_MEMBERS} members: {rows} at odds {':'.join(map(str, whole))}, its worst score against a "
+          f"member {float(np.min(few @ scores[rows, :])):.3f}, against strong-linear {float(few @ field[rows]):.3f}",
+          flush=True)
+    if len(rows) < len(population):
+        report("network", few, args.seed + 9_003, rows)
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         for i, member in enumerate(population):
             write_model(args.out / f"member{i}.json", member,
                         {"method": "population", "member": i, "command": " ".join(sys.argv)}, args.rules)
-        (args.out / "odds.json").write_text(json.dumps({"odds": [float(o) for o in odds], "scores": scores.tolist()}))
-        print(f"wrote {len(population)} members and odds.json to {args.out}")
+        (args.out / "odds.json").write_text(json.dumps({"odds": [float(o) for o in odds], "scores": scores.tolist(),
+                                                        "field": field.tolist()}))
+        if len(rows) > 1:
+            mix_files([args.out / f"member{i}.json" for i in rows], tuple(whole), args.out / "mixture.json",
+                      " ".join(sys.argv), per_game=True)
+        print(f"wrote {len(population)} members, odds.json and the mixture of {len(rows)} to {args.out}")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,22 @@ def test_the_nash_odds_of_a_cycle_are_even_and_a_dominant_member_takes_them_all(
     assert odds.min() > 0.1
 
 
+def test_a_field_bound_moves_the_odds_to_the_mixtures_that_reach_it_and_a_support_keeps_at_most_so_many():
+    cycle = np.array([[0.5, 0.9, 0.1], [0.1, 0.5, 0.9], [0.9, 0.1, 0.5]])
+    field = np.array([0.7, 0.5, 0.55])  # each member's score against strong-linear: the even mixture's is 0.583
+    odds = bp.nash(cycle, field, 0.6)
+    assert odds @ field == pytest.approx(0.6) and odds[0] > 1 / 3  # the bound holds, the member strong there gains
+    assert min(odds @ cycle) < min(bp.nash(cycle) @ cycle)  # and costs the mixture some of its worst score
+    np.testing.assert_allclose(bp.nash(cycle, field, 0.8), [1, 0, 0])  # none reaches it: the strongest there
+    rows, few = bp.supported(cycle, field, 0.6, 2)
+    assert len(rows) == 2 and few @ field[rows] >= 0.6 - 1e-9
+    assert min(few @ cycle[rows, :]) == pytest.approx(max(  # the best pair's worst score against all three
+        min(bp.nash(cycle[np.ix_(r, r)], field[r], 0.6) @ cycle[r, :]) for r in ([0, 1], [0, 2], [1, 2])
+        if bp.nash(cycle[np.ix_(r, r)], field[r], 0.6) @ field[r] >= 0.6 - 1e-9))
+    rows, few = bp.supported(cycle, None, 0.0, 3)
+    assert rows == [0, 1, 2] and np.allclose(few, 1 / 3)
+
+
 @pytest.mark.parametrize("odds, whole", [
     ([0.27, 0.73], [3, 9]), ([1 / 3] * 3, [4, 4, 4]), ([1.0, 0.0], [12, 0]), ([0.04, 0.48, 0.48], [0, 6, 6])])
 def test_whole_odds_keep_their_total_and_round_the_largest_remainders_up(odds, whole):
@@ -50,6 +66,32 @@ def test_a_tiny_run_prints_each_iteration_and_writes_its_population(tmp_path, ca
     scores = np.array(saved["scores"])
     assert scores.shape == (2, 2) and np.allclose(scores + scores.T, 1.0)
     assert sum(saved["odds"]) == pytest.approx(1.0)
+    assert len(saved["field"]) == 2 and "at most 3 members" in printed
     members = [read_model(out / f"member{i}.json") for i in range(2)]
     assert members[0].weights == read_model(bp.preset_file(bp.rules_arg("advanced"))).played().members[0]
     assert members[1].trained["method"] == "population"
+
+
+def test_a_tiny_run_with_the_exploiters_oracle_and_a_field_bound_writes_a_mixture_drawn_once_a_game(tmp_path, capsys):
+    out = tmp_path / "population"
+    bp.main(["--rules", "advanced", "--iterations", "2", "--oracle-minutes", "0.0001", "--match", "40",
+             "--field", "0.5", "--field-share", "2", "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert "population of 3" in printed and "response 2 takes" in printed
+    saved = json.loads((out / "odds.json").read_text())
+    assert len(saved["field"]) == 3 and np.dot(saved["odds"], saved["field"]) >= 0.5 - 1e-9
+    rows, _odds = bp.supported(np.array(saved["scores"]), np.array(saved["field"]), 0.5, 3)
+    assert (out / "mixture.json").exists() == (len(rows) > 1)  # a mixture file where the support holds two or three
+    if len(rows) > 1:
+        mixture = read_model(out / "mixture.json").played()
+        assert mixture.per_game and mixture.members == tuple(read_model(out / f"member{i}.json").weights for i in rows)
+
+
+def test_the_exploiters_oracle_counted_in_generations_gives_the_same_response_for_the_same_seed():
+    rules = bp.rules_arg("advanced")
+    network = read_model(bp.preset_file(rules)).played().members[0]
+    members, odds = [network], [1.0]
+    one = bp.cma_response(rules, members, odds, network, 7, None, generations=1)
+    assert one == bp.cma_response(rules, members, odds, network, 7, None, generations=1)
+    assert one != network  # its generation moved the response from its start
+    assert bp.cma_response(rules, members, odds, network, 8, None, generations=1) != one

@@ -213,16 +213,19 @@ def fitness(rules: Any, x: Sequence[float], best: Sequence[float], past: Sequenc
 
 def exploiter(start: Position, target: Sequence[float] | Mixture, seed: int, games: int,
               generations: int | None = EXPLOITER_GENERATIONS, popsize: int = EXPLOITER_POPSIZE,
-              ask: Callable[[], None] | None = None, seconds: float | None = None) -> tuple[float, ...]:
+              ask: Callable[[], None] | None = None, seconds: float | None = None,
+              opponents: Sequence[tuple[float, SidePolicy]] = ()) -> tuple[float, ...]:
     """A best response to the frozen model ``target`` (or mixture, :mod:`.mixture`) within its own model class:
     CMA-ES from ``target`` itself (a mixture's first member), each candidate's fitness its score against ``target``
     alone (both seats), its own seeded stream; the mean of its last generation, after ``generations`` (or as many as
     ``seconds`` allow: the benchmarks' best response trained for minutes).  What exploits a network's snapshot joins
-    its league (:class:`Run`), so that the network is trained against what beats it.  ``ask()`` between candidates
+    its league (:class:`Run`), so that the network is trained against what beats it.  ``opponents``: instead of
+    ``target``, compiled sides each with its share of the fitness (a population's members at their meta-game odds,
+    ``benchmarks/bench_population.py``; ``target`` is then where the search starts).  ``ask()`` between candidates
     raises :class:`.Cancelled` to stop."""
     cma = _cma()
     mix = target if isinstance(target, Mixture) else Mixture.alone(target)
-    frozen = Strong(mixture=mix).compiled()
+    met = tuple(opponents) or ((1.0, Strong(mixture=mix).compiled()),)
     target = mix.members[0]
     hidden, discards, splits = hidden_units(target), discard_count(target), split_count(target)
     stream = np.random.RandomState(seed % (2 ** 32))
@@ -233,7 +236,8 @@ def exploiter(start: Position, target: Sequence[float] | Mixture, seed: int, gam
         candidates = es.ask()
         values = []
         for x in candidates:
-            values.append(-score(start, model_of(x, hidden, discards, splits), frozen, games, seed + generation * 10))
+            model = model_of(x, hidden, discards, splits)
+            values.append(-sum(share * score(start, model, side, games, seed + generation * 10) for share, side in met))
             if ask is not None:
                 ask()
         es.tell(candidates, values)
