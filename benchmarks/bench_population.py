@@ -84,9 +84,10 @@ But the measure of issue 47 is a response of ten minutes, and it finds far more:
 DIR/mixture.json --games 800 --best-response 10`` takes 0.860 [0.834, 0.882] from advanced's three (the network
 alone: 0.890 [0.866, 0.910] after eight minutes) and 0.814 [0.786, 0.840] from classic2021's (the network: 0.711
 [0.678, 0.741]); both score above the target against ``strong-linear`` (0.657 and 0.629, 800 games).  Its responses
-open with one card and answer big.  Against the whole Nash mixture (the population's ``member*.json`` at the odds of
-``odds.json``, ten minutes of :func:`cma_response` from the network, seed 9,100,007, then 2,000 games a seat against
-each member) a response takes 0.632 under advanced (seven members) and 0.714 under classic2021 (five): the whole
+open with one card and answer big.  Against the whole Nash mixture (``--measure DIR --oracle-minutes 10``: the population's
+``member*.json`` at the odds of ``odds.json``, ten minutes of :func:`cma_response` from the network, then 2,000 games
+a seat against each member) a response takes 0.632 under advanced (seven members) and 0.714 under classic2021
+(five): the whole
 equilibrium is harder to exploit than its best three under advanced, and no better than the network under
 classic2021.  A population stays as hard to exploit as its oracle is strong: a ten-minute
 oracle a response, over enough iterations, costs hours a preset on two cores, and its equilibrium spreads over more
@@ -218,6 +219,21 @@ def _row(values: Sequence[float]) -> str:
     return " ".join(f"{v:.3f}" for v in values)
 
 
+def measure(rules: Rules, folder: Path, args: argparse.Namespace) -> None:
+    """A response trained against the population that ``--out`` wrote in ``folder`` (its ``member*.json`` at the odds
+    of its ``odds.json``, drawn once a game), from the preset's network, then its score against each member with
+    odds: what no weights file of at most ``MAX_MEMBERS`` members can be measured by ``bench_network.py``."""
+    odds = np.array(json.loads((folder / "odds.json").read_text())["odds"])
+    members = [read_model(folder / f"member{i}.json").weights for i in range(len(odds))]
+    t = time.perf_counter()
+    response = cma_response(rules, members, odds, members[0], args.seed + 9_100_000, 60 * args.oracle_minutes,
+                            generations=args.oracle_generations or None)
+    row = np.array(against(rules, response, members, args.match, args.seed + 9_100_004))
+    print(f"{args.rules}: a response of {time.perf_counter() - t:.0f} s takes {float(odds @ row):.3f} from the "
+          f"{int((odds > 0).sum())}-member Nash mixture of {folder} (against each member with odds: "
+          f"{_row([v for v, o in zip(row, odds) if o > 0])})", flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rules", default="advanced", help="a preset name or rules JSON")
@@ -235,10 +251,16 @@ def main(argv: list[str] | None = None) -> None:
                     help="train each response by the exploiter's CMA-ES for this long instead of the natural gradient")
     ap.add_argument("--oracle-generations", type=int, default=0,
                     help="as --oracle-minutes, this many CMA-ES generations a response (the same run for the same seed)")
+    ap.add_argument("--measure", type=Path, metavar="DIR",
+                    help="train no population: a response against the one --out wrote in DIR, its whole Nash mixture "
+                         "drawn once a game, for --oracle-minutes (or --oracle-generations) from the network")
     ap.add_argument("--out", type=Path, help="a folder for the members' weights files, the odds and the mixture "
                                              f"of at most {MAX_MEMBERS} members drawn once a game")
     args = ap.parse_args(argv)
     rules = rules_arg(args.rules)
+    if args.measure is not None:
+        measure(rules, args.measure, args)
+        return
     start = read_model(preset_file(rules)).played().members[0]
     linear = Strong(linear=True).compiled(rules)
     population, scores, t = [tuple(start)], np.full((1, 1), 0.5), time.perf_counter()

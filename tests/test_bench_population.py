@@ -95,3 +95,13 @@ def test_the_exploiters_oracle_counted_in_generations_gives_the_same_response_fo
     assert one == bp.cma_response(rules, members, odds, network, 7, None, generations=1)
     assert one != network  # its generation moved the response from its start
     assert bp.cma_response(rules, members, odds, network, 8, None, generations=1) != one
+
+
+def test_measuring_a_saved_population_trains_a_response_against_its_whole_nash_mixture(tmp_path, capsys):
+    out = tmp_path / "population"
+    bp.main(["--rules", "advanced", "--iterations", "1", "--oracle-generations", "1", "--match", "40", "--out", str(out)])
+    capsys.readouterr()
+    bp.main(["--rules", "advanced", "--measure", str(out), "--oracle-generations", "1", "--match", "40"])
+    printed = capsys.readouterr().out
+    members = int((np.array(json.loads((out / "odds.json").read_text())["odds"]) > 0).sum())
+    assert f"from the {members}-member Nash mixture of {out}" in printed and "population of" not in printed
