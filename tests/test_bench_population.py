@@ -66,7 +66,7 @@ def test_a_tiny_run_prints_each_iteration_and_writes_its_population(tmp_path, ca
     scores = np.array(saved["scores"])
     assert scores.shape == (2, 2) and np.allclose(scores + scores.T, 1.0)
     assert sum(saved["odds"]) == pytest.approx(1.0)
-    assert len(saved["field"]) == 2 and "at most 3 members" in printed
+    assert len(saved["field"]) == 2 and f"at most {bp.MAX_MEMBERS} members" in printed
     members = [read_model(out / f"member{i}.json") for i in range(2)]
     assert members[0].weights == read_model(bp.preset_file(bp.rules_arg("advanced"))).played().members[0]
     assert members[1].trained["method"] == "population"

@@ -14,7 +14,7 @@ from guyenne_explore.analysis.compiled.rollout import traced
 from guyenne_explore.analysis.playtest.people import tempered
 from guyenne_explore.analysis.policies import weights as files
 from guyenne_explore.analysis.policies.discard import with_discard
-from guyenne_explore.analysis.policies.mixture import MAX_MEMBERS, Mixture
+from guyenne_explore.analysis.policies.mixture import EXACT_MEMBERS, MAX_MEMBERS, SHARE, Mixture, mixed
 from guyenne_explore.analysis.policies.strong import Strong
 from guyenne_explore.analysis.policies.team_split import with_team_split
 from guyenne_explore.cli import main
@@ -212,15 +212,34 @@ def test_a_mixtures_distribution_is_the_odds_weighted_mean_of_its_members(preset
         assert best == max(view.legal_moves, key=lambda m: sum(o * s[m] for o, s in zip(MIX.odds, scores)))
 
 
-@pytest.mark.parametrize("preset", ["advanced", "team"])
-def test_the_searchs_compiled_weights_of_a_mixture_are_the_python_mixtures(preset):
-    strong = Strong(mixture=MIX)
+@pytest.mark.parametrize("preset, many", [("advanced", False), ("team", False), ("advanced", True), ("team3", True)])
+def test_the_searchs_compiled_weights_of_a_mixture_are_the_python_mixtures(preset, many):
+    # (``many``: more members than the exact mean holds, each member's distribution rounded to SHARE parts)
+    strong = Strong(mixture=MANY if many else MIX)
     for p in _placements(preset, 6, 6):
         view = p.view(p.side_to_play)
         moves, wts, scores = compiled_move_weights(p, strong)
         assert {m: w for m, w in zip(moves, wts) if w > 0} == dict(strong.weights(view))
         python = dict(strong.scored(view))
         assert all(python[m] == s for m, s in zip(moves, scores))
+
+
+#: a population's Nash mixture of more members than the exact mean holds, drawn once a game
+MANY = Mixture(tuple(network(4, 300 + j, scale=0.6) for j in range(MAX_MEMBERS)), tuple(range(1, MAX_MEMBERS + 1)),
+               per_game=True)
+
+
+def test_the_mean_of_more_members_than_the_exact_one_holds_is_within_its_rounding():
+    rng = random.Random(5)
+    for count in (EXACT_MEMBERS + 1, MAX_MEMBERS):
+        weighted = [[(m, rng.randint(0, 1000)) for m in range(40)] for _ in range(count)]
+        odds = [rng.randint(1, 1000) for _ in range(count)]
+        got = dict(mixed(weighted, odds))
+        total = sum(got.values())
+        for m in range(40):
+            exact = sum(Fraction(o * dict(w)[m], sum(x for _, x in w)) for o, w in zip(odds, weighted)) / sum(odds)
+            assert abs(Fraction(got.get(m, 0), total) - exact) <= Fraction(count, SHARE)
+        assert total < 2 ** 63
 
 
 def test_a_mixture_file_round_trips_and_plays_its_members(tmp_path):
@@ -243,7 +262,8 @@ def test_a_mixture_file_round_trips_and_plays_its_members(tmp_path):
     (lambda d: d["mixture"].update(odds=[1, 0]), "from 1 to 1000, not 0"),
     (lambda d: d["mixture"].update(odds=[1, 1.5]), "not 1.5"),
     (lambda d: d["mixture"].update(odds=[True, 1]), "not True"),
-    (lambda d: d["mixture"].update(members=d["mixture"]["members"] * 2, odds=[1] * 4), f"1 to {MAX_MEMBERS} members"),
+    (lambda d: d["mixture"].update(members=d["mixture"]["members"] * (MAX_MEMBERS // 2 + 1),
+                                   odds=[1] * (MAX_MEMBERS + 2)), f"1 to {MAX_MEMBERS} members"),
     (lambda d: d["mixture"]["members"][1]["weights"].update(gain="x"), "member 2"),
     (lambda d: d["mixture"]["members"].__setitem__(0, {"mixture": {}}), "member 1: a member of a mixture is one model"),
     (lambda d: d.update(mixture=[]), "'mixture' must be an object"),

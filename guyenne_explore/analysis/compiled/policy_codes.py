@@ -205,3 +205,13 @@ def params(sides: tuple[SidePolicy, SidePolicy]) -> np.ndarray:
             out[i, m, 0] = -odds if sides[i].per_game and len(r) > 1 else odds
             out[i, m, 1:1 + len(row)] = row
     return out
+
+
+#: the most members whose mean distribution is exact in whole numbers: its weights multiply the members' totals (each
+#: at most the softmax's resolution times the moves), and three keep that product within 64 bits; a mixture of more
+#: rounds each member's distribution to :data:`SHARE` parts first (``policies.mixture.mixed``)
+EXACT_MEMBERS = 3
+#: the whole-number parts a member's distribution is rounded to in the mean of more than :data:`EXACT_MEMBERS`: a
+#: move's share is within 2^-41 of its member's, and ``policies.mixture.MAX_MEMBERS`` times the odds (at most 1000)
+#: times ``SHARE`` stays within 64 bits
+SHARE = 2 ** 40

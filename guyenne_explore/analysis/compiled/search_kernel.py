@@ -34,6 +34,7 @@ from numba import njit
 from . import kernel as kn
 from .layout import (CASTLE_X, CASTLE_Y, FIRST, HAND, HAND_OF_1, N_CASTLES, N_OUT, OPEN_FIRST, OPEN_SECOND, OUT_ERROR,
                      OUT_WINNER, PHASE, REMOVE, RESPOND_FIRST, TEAM)
+from .policy_codes import EXACT_MEMBERS, SHARE
 from .loop import _scratch_of, apply_placement, apply_removal, placer, play, untraced_buffers
 from .strong_kernel import choose_placement as strong_placement
 
@@ -95,11 +96,19 @@ def move_weights(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, si
             totals[m] += work[_WEIGHTS][i]
             scores[i] = scores[i] + odds * work[_SCORES][i]
     # a mixture's weight of a move: sum over members of odds_m w_m prod_{m' != m} T_m' (T a member's total), its
-    # whole-number share of the odds-weighted mean of the members' distributions; its score the odds-weighted mean
+    # whole-number share of the odds-weighted mean of the members' distributions, for at most EXACT_MEMBERS; for
+    # more, sum over members of odds_m round(w_m SHARE / T_m); its score the odds-weighted mean
+    playing = 0
+    for m in range(members):
+        if params[side, m, 0] != 0:
+            playing += 1
     for i in range(n):
         for m in range(members):
             odds = abs(np.int64(params[side, m, 0]))
             if odds == 0:
+                continue
+            if playing > EXACT_MEMBERS:
+                wts[i] += odds * _shared(each[m, i], totals[m])
                 continue
             term = odds * each[m, i]
             for m2 in range(members):
@@ -114,6 +123,12 @@ def move_weights(z, pl, cs, sc, rp, vals, opt, points, codes, params, tables, si
             castles[i] = where[j] if opening else -1
             rows[i] = first_row + r
     return n
+
+
+@njit(cache=True, error_model="numpy")
+def _shared(weight, total):
+    """``weight``'s share of ``total`` in ``SHARE`` whole parts, halves rounded up (``policies.mixture.shared``)."""
+    return (2 * weight * SHARE + total) // (2 * total)
 
 
 @njit(cache=True, error_model="numpy")

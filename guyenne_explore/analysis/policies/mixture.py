@@ -28,7 +28,11 @@ own past decisions would be exact, but a side's view does not keep its past hand
 
 Both twins draw the same way: the compiled loop (``compiled.loop.member_row``) draws a member with one random number
 of the odds' total before the member's own pick, as :meth:`.strong.Strong.choose` does; the exact distribution
-(:func:`mixed`) is what the search's compiled twin (``compiled.search_kernel.move_weights``) works out.
+(:func:`mixed`) is what the search's compiled twin (``compiled.search_kernel.move_weights``) works out.  That mean is
+exact in whole numbers for up to three members; a population's equilibrium spreads over five to seven, so a mixture
+holds up to :data:`MAX_MEMBERS`, and for more than three the mean rounds each member's distribution to 2^40 parts
+first (``compiled.policy_codes.SHARE``): within 2^-41 of the exact mean, which 64-bit products of the members' totals
+could no longer hold.  The members' own play and an exact enumeration over a mixture drawn once a game stay exact.
 """
 
 from __future__ import annotations
@@ -37,10 +41,11 @@ import math
 from typing import Hashable, NamedTuple, Sequence, TypeVar
 
 from ...i18n import gettext
+from ..compiled.policy_codes import EXACT_MEMBERS, SHARE
 
-#: the most members a mixture holds: its exact whole-number weights multiply the members' totals (each at most the
-#: softmax's resolution times the moves), and three keep that product within 64 bits
-MAX_MEMBERS = 3
+#: the most members a mixture holds: a population's Nash equilibrium spreads over five to seven of its members
+#: (``benchmarks/bench_population.py``), and a mixture drawn once a game plays them all
+MAX_MEMBERS = 8
 
 M = TypeVar("M", bound=Hashable)
 
@@ -103,15 +108,26 @@ def checked_odds(odds: object, members: int, where: str) -> tuple[int, ...]:
 def mixed(weighted: Sequence[Sequence[tuple[M, int]]], odds: Sequence[int]) -> list[tuple[M, int]]:
     """The whole-number weights of the odds-weighted mean of the members' distributions (``weighted[j]``: member
     j's moves with their weights): a move weighs ``sum_j odds_j w_j prod_{i != j} T_i`` (``T`` a member's total),
-    as ``compiled.search_kernel.move_weights`` sums it; the moves in the order they first appear, those of weight 0
-    left out."""
+    exactly, for at most :data:`EXACT_MEMBERS` members; for more, ``sum_j odds_j round(w_j SHARE / T_j)``, each
+    member's distribution in :data:`SHARE` parts (halves rounded up), as ``compiled.search_kernel.move_weights``
+    sums it; the moves in the order they first appear, those of weight 0 left out."""
     totals = [sum(w for _, w in member) for member in weighted]
     out: dict[M, int] = {}
     for j, member in enumerate(weighted):
-        scale = odds[j] * math.prod(t for i, t in enumerate(totals) if i != j)
-        for move, w in member:
-            out[move] = out.get(move, 0) + w * scale
+        if len(weighted) <= EXACT_MEMBERS:
+            scale = odds[j] * math.prod(t for i, t in enumerate(totals) if i != j)
+            parts = [(move, w * scale) for move, w in member]
+        else:
+            parts = [(move, odds[j] * shared(w, totals[j])) for move, w in member]
+        for move, w in parts:
+            out[move] = out.get(move, 0) + w
     return [(m, w) for m, w in out.items() if w > 0]
+
+
+def shared(weight: int, total: int) -> int:
+    """``weight``'s share of ``total`` in :data:`SHARE` whole parts, halves rounded up (the compiled twin's
+    ``search_kernel._shared``)."""
+    return (2 * weight * SHARE + total) // (2 * total)
 
 
 def mixed_scores(scored: Sequence[Sequence[tuple[M, float]]], odds: Sequence[int]) -> list[tuple[M, float]]:
