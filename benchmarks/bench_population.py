@@ -108,7 +108,8 @@ under advanced (odds 3:2:12:11:7:9:16; a fresh two-minute response took 0.545) a
   against ``strong-linear`` (the networks: 0.70 and 0.73);
 - ``bench_exploit.py --rules advanced --levels strong@DIR/mixture.json --games 400 --responders exploiter``: the
   model exploiter, one ply of search on the mixture's mean, takes 0.811 [0.770, 0.847] from advanced's seven (from
-  the network: 0.548).
+  the network: 0.548), and the same search weighing no bets (``--responders exploiter-blind``) 0.818 [0.777, 0.852]:
+  its edge is not reading the mean's tells but its rollouts, the members' own play, which one ply of search beats.
 
 So the whole equilibrium is harder for a trained response to exploit than the network under advanced, but each of its
 members is a response trained against the others, not a player that a search on its own model finds hard: the best
