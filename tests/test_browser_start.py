@@ -39,3 +39,29 @@ def test_the_questions_are_in_view_and_the_first_answers_in_a_click_above_the_fi
     finally:
         page.close()
 
+
+
+def test_teach_me_the_rules_opens_a_game_played_in_the_page(browser_app):
+    """The lesson is in the app, not in a notebook a page cannot open: "Teach me the rules" shows the Learn tab's
+    game, its first rules explained beside its table, and a double-clicked move plays: what happened tells it (the
+    learner opens: the list's first move is an opening)."""
+    url, browser = browser_app
+    page, _ = app.open_explorer(browser, url, 1280, 800)
+    try:
+        page.click(".guyenne-question-teach")
+        learn = page.locator(".guyenne-learn")
+        learn.locator(".guyenne-move").first.wait_for(state="visible", timeout=60_000)
+        assert page.locator(".guyenne-left .guyenne-table").is_hidden()  # the built position steps aside
+        assert "Setup" in learn.inner_text() and "You play the English" in learn.inner_text()
+        before = learn.inner_text()
+        learn.locator(".guyenne-move").first.dblclick()
+        assert "You opened castle" not in before
+        page.wait_for_function("() => document.querySelector('.guyenne-learn').innerText.includes('You opened castle')",
+                               timeout=60_000)
+        assert "is not allowed" not in learn.inner_text()
+        page.screenshot(path=str(app.artifact("start-1280x800-teach.png")))
+    except Exception:
+        page.screenshot(path=str(app.artifact("start-teach-failure.png")))
+        raise
+    finally:
+        page.close()

@@ -195,6 +195,10 @@ def workspace(session):
     e.play.source.value, e.play.seed.value, e.play.allow_undo.value = "base", 4321, True
     e.rulebook.source.value, e.rulebook.paper.value = "expert", "letter"
     e.rulebook.show()
+    e.learn.new_game(7)  # a learner's game a few moves in, the other side's cards shown
+    for _ in range(3):
+        assert e.learn.play(e.learn.moves.groups[-1]["moves"][-1][0])
+    e.learn.reveal.value = True
     assert lab.results and skill.table is not None and style.styles and balance.result and balance.depth
     name, text = saved(e)
     return e, name, text
@@ -226,6 +230,7 @@ def test_a_session_keeps_every_tab_and_redraws_its_figures_from_the_saved_result
     assert other.balance.table.value == e.balance.table.value and other.balance.depth_result.value == e.balance.depth_result.value
     assert other.skill.details.value == e.skill.details.value
     assert other.rulebook.page.value == e.rulebook.page.value and "expert" in other.rulebook.diff.value.lower()
+    assert other.learn.positions == e.learn.positions and other.learn.history_view.value == e.learn.history_view.value
     assert json.loads(saved(other)[1]) == data  # saved again: the same file
 
 
@@ -263,6 +268,18 @@ def test_a_sweep_is_kept_with_its_figure():
     assert other.lab.controls.status.value.startswith("Swept")
 
 
+def test_a_saved_learners_game_with_a_move_not_theirs_replays_up_to_it_and_says_so(workspace):
+    """A file edited by hand: the learner's second move swapped for the other side's (a legal move's form, not a
+    legal move there): the game is replayed up to it, and the refusal names it beside the move box."""
+    _e, name, text = workspace
+    data = json.loads(text)
+    moves = data["tabs"]["learn"]["results"]["moves"]
+    moves[1] = moves[0]  # the first move again: an opening where an answer is due
+    other = Explorer()
+    assert other.session.open_text(name, json.dumps(data)), other.session.upload.message
+    assert len(other.learn.played) == 1 and "is not a move of yours here" in other.learn.explain.value
+
+
 def test_an_old_version_1_file_still_opens(session):
     e, name, text = session
     data = json.loads(text)
@@ -286,6 +303,8 @@ def test_an_old_version_1_file_still_opens(session):
     (lambda d: d["tabs"]["balance"]["results"]["search"].update(oracle=1), "unknown field 'oracle'"),
     (lambda d: d["tabs"]["lab"]["results"]["runs"][1]["rules"].update(hand_size=-3), "tabs.lab.results.runs[1].rules"),
     (lambda d: d["tabs"].update(cards={}), "unknown tab 'cards'"),
+    (lambda d: d["tabs"]["learn"]["results"].update(seed="7"), "tabs.learn.results.seed must be a whole number"),
+    (lambda d: d["tabs"]["learn"]["results"]["moves"].append({"cards": "H5"}), "tabs.learn.results.moves[3]"),
 ])
 def test_a_corrupted_session_is_refused_naming_the_field_and_changes_nothing(workspace, change, reason):
     _e, _name, text = workspace

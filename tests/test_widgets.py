@@ -1159,9 +1159,10 @@ def test_the_explorer_opens_on_what_a_designer_wants_to_know_and_each_question_s
     e.start.choose("skill")
     assert TABS[e.tabs.selected_index] == "Skill levels" and e.skill.rule_sets.value == (advanced,)
     assert not e.skill.run_button.disabled and "Run skill levels" in e.start.note.value
-    e.start.choose("teach")  # the base rules' rulebook at once; the teaching game's notebook named
-    assert TABS[e.tabs.selected_index] == "Rulebook" and e.rulebook.book is not None
-    assert f"<code>{TEACHING}</code>" in e.start.note.value and "href" not in e.start.note.value
+    e.start.choose("teach")  # the teaching game, ready for a first move; the teaching notebook named beside it
+    assert TABS[e.tabs.selected_index] == "Learn" and e.learn.position.side_to_play == 0
+    assert "choose a move in the list" in e.start.note.value
+    assert f"<code>{TEACHING}</code>" in e.learn_intro.value and "href" not in e.learn_intro.value
     assert (pathlib.Path(__file__).parent.parent / TEACHING).is_file()
     e.start.choose("example")
     assert TABS[e.tabs.selected_index] == "Builder" and e.position == rulebook_example()
@@ -1188,23 +1189,33 @@ def test_the_first_question_answers_with_its_headline_in_one_run():
 
 
 
-def test_the_start_says_plainly_where_the_lesson_is_and_quotes_a_label_with_the_languages_quotes():
-    """A page of the Voilà app opens no notebook: "Teach me the rules" shows the base rules' rulebook and says which
-    notebook holds the teaching game, and the command that starts the JupyterLab that opens it, without a link; a
+def test_teach_me_the_rules_opens_a_game_to_play_in_the_page_and_quotes_a_label_with_the_languages_quotes():
+    """A page of the Voilà app opens no notebook: "Teach me the rules" opens the Learn tab, the teaching game under
+    the base rules, where a first legal move plays and an illegal one is refused with the engine's reason; the
+    built position's table steps aside (the game has its own); the line above the game names the notebook of the
+    puzzles and the command that opens it, without a link; the game follows the explorer's language switch; a
     label is quoted “so”."""
     import pathlib
 
+    from guyenne_explore.engine import Rules
     from guyenne_explore.widgets.explorer import TABS
     from guyenne_explore.widgets.start import JUPYTERLAB
 
     e = Explorer()
     e.start.choose("skill")
     e.start.choose("teach")
-    note = e.start.note.value
-    assert TABS[e.tabs.selected_index] == "Rulebook" and "guyenne-rulebook-page" in e.rulebook.page._dom_classes
-    assert e.rulebook.source.value == "base" and e.rulebook.book is not None and e.rulebook.page.value
-    assert "notebook <code>notebooks/teaching.ipynb</code>" in note and f"<code>{JUPYTERLAB}</code>" in note
-    assert "<b>Rulebook</b>" in note and "href" not in note
+    assert TABS[e.tabs.selected_index] == "Learn" and e.table.layout.display == "none"
+    assert e.learn.position.rules == Rules.preset("base") and e.learn.seen_lessons == ["setup", "open_first"]
+    assert "notebook <code>notebooks/teaching.ipynb</code>" in e.learn_intro.value
+    assert f"<code>{JUPYTERLAB}</code>" in e.learn_intro.value and "href" not in e.learn_intro.value
     assert (pathlib.Path(__file__).parent.parent / JUPYTERLAB.split()[-1]).is_file()
+    assert not e.learn.play("1:HH") and "is not allowed" in e.learn.explain.value
+    before = e.learn.position
+    assert e.learn.play(e.learn.moves.groups[0]["moves"][0][0])  # the list's first move: the French answer
+    assert e.learn.position != before and e.learn.position.side_to_play == 0
+    e.set_language("fr")
+    assert e.tabs.titles[TABS.index("Learn")] == "Apprendre" and "À vous de jouer" in e.learn.prompt.value
+    assert e.learn_intro.value.startswith("<p>Vous jouez les Anglais")
+    e.set_language("en")
     e.start.choose("example")
     assert "under “Export the diagram (SVG, PNG, PDF)”, below the table" in e.start.note.value

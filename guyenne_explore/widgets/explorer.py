@@ -35,15 +35,16 @@ from .rulebook_panel import RulebookPanel
 from .run_controls import when_compiled
 from .session import SessionControls
 from .skill_panel import SkillPanel
-from .start import StartScreen
+from .start import JUPYTERLAB, TEACHING, TEACHING_RULES, StartScreen
 from .starts import before_deal
 from .state import ExplorerState
 from .table import Table
+from .teaching import TeachingGame
 from .variant_lab import VariantLab
 
-TABS = ("Builder", "Analysis", "Variant lab", "Skill levels", "Balance", "Play", "Rulebook")
-#: the tabs that show no analysis of the built position: a game's own table (Play), a rulebook's examples
-WITHOUT_POSITION = ("Play", "Rulebook")
+TABS = ("Builder", "Analysis", "Variant lab", "Skill levels", "Balance", "Play", "Rulebook", "Learn")
+#: the tabs that show no analysis of the built position: a game's own table (Play, Learn), a rulebook's examples
+WITHOUT_POSITION = ("Play", "Rulebook", "Learn")
 #: the table's column beside the tabs: 560 px, narrower where the window is
 LEFT_FLEX = "0 1 560px"
 STATIC = pathlib.Path(__file__).parent / "static"
@@ -98,6 +99,16 @@ def help_html() -> str:
           "(<i>Deal again</i> deals the next).")))
 
 
+def learn_intro_html() -> str:
+    """One line above the teaching game, in the current language: who plays whom under which rules, and where the
+    rest of the teaching is (the puzzles and lessons from game records are a notebook's, which the app cannot open)."""
+    return "<p>" + _("You play the English against the heuristic under the base rules; each rule is explained the "
+                     "first time it applies. The {rulebook} tab has every rule with its examples; puzzles and lessons "
+                     "from game records are in the notebook {notebook} (JupyterLab: {command}).").format(
+        rulebook="<b>" + _("Rulebook") + "</b>", notebook=f"<code>{TEACHING}</code>",
+        command=f"<code>{JUPYTERLAB}</code>") + "</p>"
+
+
 class Explorer(w.HBox):
     """Every panel together; ``Explorer()`` opens on the game before the deal under the advanced rules, in ``lang``
     (``en``/``fr``; default: the current language, see :mod:`guyenne_explore.i18n`)."""
@@ -121,11 +132,19 @@ class Explorer(w.HBox):
         # the rulebook of the lab's variant or a preset, every example replayed, its diff against the preset
         self.rulebook = RulebookPanel(variant=lambda: self.lab.variant)
         self.rulebook.add_class("guyenne-rulebook")
+        # the teaching game: the base rules played against the heuristic, each rule explained as it first applies (the
+        # explorer's language switch drives it: its own is hidden)
+        self.learn = TeachingGame(TEACHING_RULES, side="english", seed=1, lang=lang)
+        self.learn.language.layout.display = "none"
+        self.learn.table.layout.max_width = "560px"  # the explorer's table size: the move list stays nearer the window
+        self.learn_intro = w.HTML(learn_intro_html())
+        self.learn.children = (self.learn_intro, *self.learn.children)
+        self.learn.add_class("guyenne-learn")
         self.builder.add_class("guyenne-builder")  # scrolls on its own beside the table (static/explorer.css)
         # side by side down to about 1150 px (a 1280x800 window, JupyterLab without its side bar),
         # one above the other below that; the table's diagram scales with its column
         self.tabs = w.Tab(children=[self.builder, self.analysis, self.lab, self.skill, self.balance, self.play,
-                                    self.rulebook], layout=w.Layout(flex="1 1 560px", min_width="0"))
+                                    self.rulebook, self.learn], layout=w.Layout(flex="1 1 560px", min_width="0"))
         self.tabs.titles = TABS
         self.diagram_export = DiagramExport(self.table)
         # English / Français: every panel's texts, the table and the downloads follow (see .language)
@@ -182,6 +201,8 @@ class Explorer(w.HBox):
         set_language(lang)
         relabel(self, lang)
         self.intro.value = intro_html()
+        self.learn_intro.value = learn_intro_html()
+        self.learn.set_language(lang)
         self.page_title.show()  # the browser tab's title
         self.session.refresh()  # what was opened, and the notes on it
         self.start.refresh()  # the line saying what the question chosen set up

@@ -75,7 +75,8 @@ class SaidLine(w.HTML):
 #: The panels' fixed texts (their English originals), for extraction; see the module docstring.
 LABELS = (
     # explorer, builder
-    N_("Builder"), N_("Analysis"), N_("Variant lab"), N_("Rulebook"), N_("a4"), N_("letter"), N_("<h4>Legal moves</h4>"),
+    N_("Builder"), N_("Analysis"), N_("Variant lab"), N_("Rulebook"), N_("Learn"), N_("a4"), N_("letter"),
+    N_("<h4>Legal moves</h4>"),
     N_("Edit the refused position in the form"),
     N_("fill the form with what the refused load holds, problems beside fields"), N_("start from"), N_("opening"),
     N_("rulebook example"), N_("random mid-game"), N_("seed"), N_("Start"), N_("<h4>Load and save</h4>"),

@@ -97,7 +97,7 @@ def _tabs(explorer: Workspace) -> dict[str, Any]:
     type it is read back as), ``saved_results()`` and ``show_saved(checked)``."""
     return {"lab": explorer.lab, "skill": explorer.skill, "style": explorer.skill.how_they_play,
             "balance": explorer.balance, "play": explorer.play, "rulebook": explorer.rulebook,
-            "analysis": explorer.analysis, "optimal": explorer.analysis.optimal}
+            "analysis": explorer.analysis, "optimal": explorer.analysis.optimal, "learn": explorer.learn}
 
 
 def _value(field: w.Widget) -> Any:

@@ -32,10 +32,10 @@ if TYPE_CHECKING:  # the explorer holds the start: only the lab's and the explor
 FIRST_RULES = "advanced"
 #: the change the "what does a change do?" question tries first: a hand of 7 instead of advanced's 6
 FIRST_CHANGE = {"hand_size": 7}
-#: the teaching game's notebook, and the README's command that starts the JupyterLab that opens it (the explorer has
-#: no lesson of its own, and a page of the Voilà app opens no notebook)
+#: the teaching notebook (the game, puzzles and lessons from game records), and the README's command that starts the
+#: JupyterLab that opens it (a page of the Voilà app opens no notebook: the explorer's Learn tab holds the game)
 TEACHING = "notebooks/teaching.ipynb"
-#: the rules "Teach me the rules" shows first: the base game, the rulebook's first chapter
+#: the rules the Learn tab's game is played under: the base game, the rulebook's first chapter
 TEACHING_RULES = "base"
 JUPYTERLAB = "bash scripts/explorer.sh"
 
@@ -96,12 +96,9 @@ def _skill(ex: Workspace) -> None:
 
 
 def _teach(ex: Workspace) -> None:
-    """The base rules' rulebook, built with its examples, in the Rulebook tab: something to read at once (the question
-    only named a notebook, a dead end in the app); the teaching game is a notebook of its own, which the line under
-    the questions names."""
-    ex.rulebook.source.value = TEACHING_RULES
-    ex.rulebook.show()
-    ex.show_tab("Rulebook")
+    """The teaching game in the Learn tab: a game to play at once, each rule explained as it first applies (the
+    question once only named a notebook, then showed the rulebook: a page to read, not the rules played)."""
+    ex.show_tab("Learn")
 
 
 def _example(ex: Workspace) -> None:
@@ -133,11 +130,8 @@ QUESTIONS = (
              _skill, lambda: escape(gettext("Set up: advanced from the deal at each skill level.")) + " "
              + _press("Run skill levels", "Skill levels"), "Skill levels"),
     Question("teach", N_("Teach me the rules"), N_("a game that explains each rule as it comes"),
-             _teach, lambda: gettext("The {tab} tab shows the base rules with their examples. A game that explains each "
-                                     "rule as it comes is the notebook {notebook}: open it in JupyterLab, which "
-                                     "{command} starts.").format(
-                 notebook=f"<code>{TEACHING}</code>", command=f"<code>{JUPYTERLAB}</code>",
-                 tab="<b>" + escape(gettext("Rulebook")) + "</b>"), "Rulebook"),
+             _teach, lambda: escape(gettext("The Learn tab: choose a move in the list (hover it to see it on the "
+                                            "table, double-click to play it) or type one.")), "Learn"),
     Question("example", N_("Draw a rule example"), N_("the rulebook's siege on the table, ready to export"),
              _example, lambda: escape(gettext("The rulebook's siege is on the table: download its diagram under "
                                               "{section}, below the table; the Builder changes any card.").format(

@@ -21,6 +21,7 @@ import ipywidgets as w
 
 from ..i18n import FIRST_CASTLE, castle_number, current_language, ngettext, point_name, set_language, side_noun, side_title
 from ..i18n import gettext as _
+from ..analysis import to_saved
 from ..engine import Move
 from ..engine import CONCEDE_CHOICE, REMOVE_CHOICE, RESPOND_SECOND, Position
 from ..render.storyboard import all_placed
@@ -97,6 +98,7 @@ class TeachingGame(w.VBox):
         self.explain.value = ""
         self.position = Position.start(self.rules)
         self.positions = [self.position]
+        self.played: list[Move] = []  # the learner's moves: with the seed, the whole game (a session keeps them)
         self._learn(["setup"])
         self._advance()
 
@@ -113,10 +115,40 @@ class TeachingGame(w.VBox):
             return False
         self.explain.value = ""
         self.typed.value = ""
-        move = p.parse_move(text, FIRST_CASTLE)
-        self._step(p.apply(move), partial(_you_played, move), move)
-        self._advance()
+        self._play(p.parse_move(text, FIRST_CASTLE))
         return True
+
+    def _play(self, move: Move) -> None:
+        """The learner's legal ``move``, then chance and the other side until the learner decides again."""
+        self.played.append(move)
+        self._step(self.position.apply(move), partial(_you_played, move), move)
+        self._advance()
+
+    # ------------------------------------------------------------------ sessions
+    #: what a saved session keeps of the game: its seed and the learner's moves, which replay it whole (chance and
+    #: the other side are drawn from the seed's stream)
+    SAVED: dict[str, Any] = {"seed": int, "moves": tuple[Move, ...]}
+
+    def saved_fields(self) -> dict[str, w.Widget]:
+        """The fields a session keeps: whether the other side's cards are shown."""
+        return {"reveal": self.reveal}
+
+    def saved_results(self) -> dict[str, Any]:
+        """The game's seed and the learner's moves (:data:`SAVED`), as session data."""
+        return {"seed": self.seed, "moves": to_saved(self.played)}
+
+    def show_saved(self, saved: dict[str, Any]) -> None:
+        """The saved game played again from its seed; a move that is not the learner's legal move where it comes (a
+        file edited by hand) stops the replay there, said beside the move box."""
+        self.new_game(saved.get("seed", self.seed))
+        for move in saved.get("moves", ()):
+            p = self.position
+            if p.is_over or p.side_to_play != self.me or move not in p.legal_moves:
+                self.explain.value = '<div class="guyenne-illegal" style="color:#9b1c1c">✗ {}</div>'.format(html.escape(
+                    _("the saved game's move {move} is not a move of yours here: the game stops before it").format(
+                        move=move.text(FIRST_CASTLE))))
+                return
+            self._play(move)
 
     @property
     def seen_lessons(self) -> list[str]:

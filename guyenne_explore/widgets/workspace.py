@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the panels' types only: a Workspace is the explorer, which 
     from .rulebook_panel import RulebookPanel
     from .skill_panel import SkillPanel
     from .state import ExplorerState
+    from .teaching import TeachingGame
     from .variant_lab import VariantLab
 
 
@@ -33,6 +34,7 @@ class Workspace(Protocol):
     balance: BalancePanel
     play: PlayPanel
     rulebook: RulebookPanel
+    learn: TeachingGame
     diagram_export: DiagramExport
 
     def show_tab(self, title: str) -> None:
