@@ -140,6 +140,16 @@ def test_two_people_at_one_screen_never_see_the_other_hand(play_page):
             for part in (".guyenne-play-moves input", ".guyenne-play-moves .guyenne-move"):
                 box = play.locator(part).first.bounding_box()
                 assert box is not None and box["y"] + box["height"] <= 800, (part, box)
+            # a junk move is refused under the box it was typed in, in the window (it was said at the tab's top)
+            typed = play.locator(".guyenne-play-moves input").first
+            typed.fill("banana")
+            typed.press("Enter")
+            refusal = play.locator(".guyenne-play-moves .guyenne-illegal")
+            refusal.wait_for()
+            box, said = typed.bounding_box(), refusal.bounding_box()
+            assert box is not None and said is not None and 0 <= said["y"] - box["y"] <= 120, (box, said)
+            assert "banana is not allowed" in refusal.inner_text()
+            typed.fill("")
         events = len(read_journal(next(games.glob("*.jsonl"))).events)
         prompt = play.locator(".guyenne-play-prompt").inner_text()
         play.locator(".guyenne-move").first.dblclick()

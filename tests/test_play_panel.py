@@ -186,7 +186,7 @@ def test_a_counted_game_has_no_undo_and_a_bad_move_loses_nothing(tmp_path):
     panel.hand_over()
     moves = list(panel.record.events)
     assert not panel.undo() and panel.undo_button.layout.display == "none"
-    assert not panel.play("9:zz") and "not allowed" in panel.status.value and panel.record.events == moves
+    assert not panel.play("9:zz") and "not allowed" in panel.refusal.value and panel.record.events == moves
 
 
 def test_a_bots_game_steps_forward_and_back_and_is_kept_when_over(tmp_path):
@@ -431,14 +431,16 @@ def test_a_new_game_deals_anew_unless_a_seed_is_typed_and_start_during_a_game_as
 def test_an_empty_move_is_refused_in_words_and_castles_are_typed_as_the_table_numbers_them(tmp_path):
     panel = _panel(tmp_path, ["Alice", "bot:heuristic"])
     assert not panel.play("")
-    said = html.unescape(panel.status.value)
+    assert panel.refusal in panel.move_column.children  # under the move box, not at the top of the tab
+    said = html.unescape(panel.refusal.value)
     assert "Choose a move in the list or type one" in said and " is not allowed" not in said
     for past in ("7:H", "0:H"):
         assert not panel.play(past)
-        assert f"there is no castle {past[0]}: castles are numbered 1 to 6" in html.unescape(panel.status.value)
+        assert f"there is no castle {past[0]}: castles are numbered 1 to 6" in html.unescape(panel.refusal.value)
     assert not panel.play("H")
-    assert "at the opening at the first castle (X) the move names a castle" in html.unescape(panel.status.value)
+    assert "at the opening at the first castle (X) the move names a castle" in html.unescape(panel.refusal.value)
     assert panel.play("6:H")  # the table's castle 6: a person typed 3:32 for castle 3 and opened castle 4
+    assert panel.refusal.value == ""  # played: the refusal is gone
     assert [m["move"] for m in panel.record.to_json()["moves"] if m.get("side") == "english"][-1] == "5:H"
 
 

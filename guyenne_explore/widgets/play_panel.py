@@ -187,7 +187,11 @@ class PlayPanel(w.VBox):
                              self.seat_rows, self.allow_undo])
         # the moves beside the table while the tab is wide enough (under it when narrow): under it, a person at
         # 1280x800 scrolled for every move, the first move button about 920 px down
-        self.move_column = w.VBox([self.controls, self.moves], layout=w.Layout(flex="1 1 320px", min_width="0"))
+        # a typed move refused, with the engine's reason, under the box it was typed in (the status line at the top
+        # of the tab was a window's width away from it)
+        self.refusal = w.HTML()
+        self.move_column = w.VBox([self.controls, self.refusal, self.moves],
+                                  layout=w.Layout(flex="1 1 320px", min_width="0"))
         self.move_column.add_class("guyenne-play-moves")
         self.board = w.HBox([self.table, self.move_column],
                             layout=w.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
@@ -312,7 +316,7 @@ class PlayPanel(w.VBox):
             for side, policy in zip(sides, policies)]
         self.journal = journal if journal is not None else Journal.begin(self.folder, record)
         self.handed_to = None
-        self.status.value = ""
+        self.status.value = self.refusal.value = ""
         self.offer_resume()
         self._advance(bot_moves=0 if self.bots_only else None)  # a bots' game waits for Forward
 
@@ -385,7 +389,7 @@ class PlayPanel(w.VBox):
             return
         self.handed_to = self._seat_to_play(p)
         self._clock = time.monotonic()
-        self.typed.value = ""  # what the last person typed is not played for this one
+        self.typed.value = self.refusal.value = ""  # what the last person typed is not played for this one
         self._show()
 
     def play(self, text: str) -> bool:
@@ -397,9 +401,9 @@ class PlayPanel(w.VBox):
         if reason is not None or not text.strip():
             said = (_("{move} is not allowed: {reason}.").format(move=text, reason=reason) if reason is not None
                     else _("Choose a move in the list or type one, e.g. 3:H52."))
-            self.status.value = '<span class="guyenne-illegal" style="color:#9b1c1c">✗ {}</span>'.format(html.escape(said))
+            self.refusal.value = '<span class="guyenne-illegal" style="color:#9b1c1c">✗ {}</span>'.format(html.escape(said))
             return False
-        self.status.value = ""
+        self.status.value = self.refusal.value = ""
         self._confirm_start = False
         self.typed.value = ""
         self._append(Event(p.to_play, p.side_to_play, move=p.parse_move(text, FIRST_CASTLE)),
