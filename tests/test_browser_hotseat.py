@@ -120,7 +120,7 @@ def test_two_people_at_one_screen_never_see_the_other_hand(play_page):
         old.unlink()  # one game in progress: the one this test plays
     _start_hot_seat(page, ("Alice", "Bob"))
     play = page.locator(".guyenne-play")
-    handovers = 0
+    handovers = logged = 0
     for turn in range(10):
         button = play.locator('button:has-text("show my hand")')
         p = _game(games)
@@ -136,6 +136,14 @@ def test_two_people_at_one_screen_never_see_the_other_hand(play_page):
         _assert_page_hides(page, p, me)
         assert play.locator("code").first.inner_text() == " ".join(p.sides[me].hands[0].symbols())
         page.screenshot(path=str(app.ARTIFACTS / f"hotseat-turn-{turn}.png"))
+        if "Since your last move" in play.locator(".guyenne-play-moves .guyenne-play-log").inner_text():
+            # what happened is said beside the table, not between the prompt and the table: it pushed the person's
+            # own hand below the 1280x800 window
+            table = play.locator(".guyenne-table").first.bounding_box()
+            said = play.locator(".guyenne-play-prompt").bounding_box()
+            assert table is not None and said is not None and table["y"] - (said["y"] + said["height"]) < 60, (
+                table, said)
+            logged += 1
         if turn == 0:  # the moves and the move box beside the table, in the window: under it they were ~920 px down
             for part in (".guyenne-play-moves input", ".guyenne-play-moves .guyenne-move"):
                 box = play.locator(part).first.bounding_box()
@@ -157,7 +165,7 @@ def test_two_people_at_one_screen_never_see_the_other_hand(play_page):
         # another decision with the hand
         page.wait_for_function(NEXT_TURN, arg=prompt)
         assert len(read_journal(next(games.glob("*.jsonl"))).events) > events, _status(page)
-    assert handovers >= 2
+    assert handovers >= 2 and logged >= 2
 
 
 def test_the_play_tab_fits_1280x800_without_scrolling_sideways_in_english_and_french(play_page):

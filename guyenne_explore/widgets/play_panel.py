@@ -190,13 +190,15 @@ class PlayPanel(w.VBox):
         # a typed move refused, with the engine's reason, under the box it was typed in (the status line at the top
         # of the tab was a window's width away from it)
         self.refusal = w.HTML()
-        self.move_column = w.VBox([self.controls, self.refusal, self.moves],
+        # what happened since the person's last move under the moves, beside the table: above the table it pushed the
+        # person's own hand below a 1280x800 window
+        self.move_column = w.VBox([self.controls, self.refusal, self.moves, self.events_log],
                                   layout=w.Layout(flex="1 1 320px", min_width="0"))
         self.move_column.add_class("guyenne-play-moves")
         self.board = w.HBox([self.table, self.move_column],
                             layout=w.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
         self.children = [
-            self.setup, w.HBox([self.start_button, self.new_game_button]), self.status, self.prompt, self.events_log,
+            self.setup, w.HBox([self.start_button, self.new_game_button]), self.status, self.prompt,
             self.show_hand, self.board, w.HBox([self.download_button, self.download]), self.summary]
         self.record: GameRecord | None = None
         self.journal: Journal | None = None
