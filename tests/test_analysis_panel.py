@@ -412,6 +412,9 @@ def test_the_cost_of_sampled_games_is_said_before_run_where_the_analysis_surely_
         set_language(None)
     panel.games.box.value = "x"
     assert panel.cost.value == ""
+    assert "guyenne-field-invalid" in panel.games._dom_classes  # outlined in red, its words beside it
+    panel.games.box.value = "40"
+    assert "guyenne-field-invalid" not in panel.games._dom_classes and panel.games.value == 40
 
 
 def test_the_time_left_follows_the_cost_of_the_games_left_not_their_count(monkeypatch):

@@ -21,6 +21,10 @@ from ..i18n import gettext, ngettext, number_separators
 from .guard import guarded
 from .messages import messages_html  # noqa: F401 (panels import it from here)
 
+#: the class of a field whose value has a problem: a red border on its box (static/explorer.css), as well as its words
+INVALID = "guyenne-field-invalid"
+
+
 def kinds_shown(*cards: Cards) -> tuple[int, ...]:
     """Kinds present in any of ``cards``, strongest first (the hero before the values)."""
     present = {k for c in cards for k in range(KINDS) if c[k]}
@@ -127,6 +131,7 @@ class NumberField(w.HBox):
         if number is not None:
             self._value = number
         self.message.value = messages_html([self.problem] if self.problem else [])
+        (self.add_class if self.problem else self.remove_class)(INVALID)  # outlined, as the rules editor's fields
 
 
 def unreadable(*fields: NumberField) -> list[str]:

@@ -26,7 +26,7 @@ from ..engine import CHOICE, COUNTS, FLAG, NUMBER, PARAMETERS, PARAMETERS_BY_NAM
 from ..i18n import gettext
 from ..numbers import quoted
 from ..render.report import card_counts_text
-from .forms import WIDE, messages_html, number_box, read_whole
+from .forms import INVALID, WIDE, messages_html, number_box, read_whole
 from .language import name_options
 
 
@@ -34,8 +34,6 @@ from .language import name_options
 #: DejaVu Sans (the widest of the sans fonts a browser shows the labels in), so the column fits the longest label
 #: whole ("reconstitution de la pioche" is 13.4 em in DejaVu Sans, 13.9 em by this count)
 NARROW, EM_NARROW, EM_OTHER = frozenset(" ijlrtfI.,:;'’()"), 0.34, 0.64
-#: The class of a field whose value has a problem (its border turns red: static/explorer.css)
-INVALID = "guyenne-field-invalid"
 #: The engine's field path of the rules (a problem at ``rules.hand_size`` is the hand size's)
 RULES_FIELD = "rules"
 
