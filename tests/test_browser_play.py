@@ -51,7 +51,7 @@ def test_enter_plays_the_typed_move_junk_is_refused_and_play_out_ends_on_the_tab
         assert played.count() == 1
 
         # castles' tooltips count from 1, as the rulebook does
-        title = page.locator('.guyenne-table g.castle[data-castle="0"] > title.guyenne-castle-title')
+        title = page.locator('.guyenne-left .guyenne-table g.castle[data-castle="0"] > title.guyenne-castle-title')
         assert title.text_content().startswith("castle 1: ")
 
         # Play out: the game-over line and the table agree on the final position
