@@ -116,6 +116,26 @@ members is a response trained against the others, not a player that a search on 
 counter's score rises from 0.89 only to 0.81 by another route, and the mixture loses 0.08 against ``strong-linear``.
 It is not shipped as ``strong``: a population whose members are trained against the search as well (the model
 exploiter in the oracle's fitness) is the next step.
+
+**The ten-minute oracle** (2026-12-03, ``--iterations 8 --oracle-minutes 10 --field 0.62 --field-share 2 --seed 1
+--out DIR``, one core, two hours): each response trained as long as the issue's measuring response.  The responses took
+0.882, 0.948, 0.672, 0.834, 0.716, 0.665, 0.681 and 0.717 from the mixtures they were trained against, and the last
+Nash odds fell wholly on the last response (member 8), which beats every member before it (0.58 to 0.75; the
+network it started from: 0.62); fresh ten-minute responses took 0.777 (from the network) and 0.806 (from member 8)
+from it.  The issue's measures of ``DIR/member8.json``:
+
+- ``bench_network.py --rules advanced --network DIR/member8.json --games 800 --best-response 10``: 0.802 [0.773,
+  0.829] against ``strong-linear`` (the network: 0.70), and a ten-minute response takes 0.870 [0.845, 0.892] (the
+  network: 0.890 [0.866, 0.910]): the response opens with 2 or 3 cards (37% and 59% of its openings) and answers with
+  1 or 2 (82%), where member 8 opens with 3 half the time and answers with 1 to 3 cards (9% with 5);
+- ``bench_exploit.py --rules advanced --levels strong@DIR/member8.json --games 400 --responders exploiter``: the model
+  exploiter 0.469 [0.420, 0.518]: members trained by the ten-minute oracle are no easy prey of one ply of search, as
+  the two-minute oracle's were (0.811).
+
+So a longer oracle makes members stronger against the field and against search, but the meta-game still cycles:
+after eight iterations every response beats its predecessors, the equilibrium is one member, and that member is as
+exploitable by a ten-minute response as the network.  At this pace (ten minutes and more an iteration on one core)
+the dozens of iterations a converged population of such members needs are out of a two-core session's reach.
 """
 
 from __future__ import annotations
