@@ -858,8 +858,11 @@ def test_letters_in_games_and_seed_are_named_beside_them_kept_and_block_the_run(
     panel.run(block=True)
     assert asked == [] and "Not run: Games must be a whole number" in html_unescape(panel.controls.status.value)
     assert "Seed must be at least 0" in panel.controls.status.value
-    panel.games.box.value, panel.seed.box.value = "20", "7"
-    assert panel.games.message.value == panel.seed.message.value == ""
+    assert panel.run_button.disabled  # greyed while a box it reads holds no usable number
+    panel.games.box.value = "20"
+    assert panel.run_button.disabled  # the seed still cannot be read
+    panel.seed.box.value = "7"
+    assert panel.games.message.value == panel.seed.message.value == "" and not panel.run_button.disabled
     panel.run(block=True)
     assert asked[0]["games"] == 20 and asked[0]["seed"] == 7
 

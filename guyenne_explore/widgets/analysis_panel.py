@@ -162,9 +162,18 @@ class AnalysisPanel(w.VBox):
 
     def _ask(self) -> None:
         """A field changed: the state holds what the fields ask (once the settings set elsewhere are all shown)."""
+        self._offer_run()
         if not self._showing:
             self.state.analysis = self.settings()
             self.subject.draw()  # figures of other settings are dimmed under a note
+
+    def _offer_run(self, running: bool | None = None) -> None:
+        """Grey "Run analysis" while it could not start: no valid position, a run going on, or a box the run reads
+        that holds no usable number (each box names its problem beside it, outlined in red).  ``running``: whether
+        a run goes on, when the caller knows better than the controls (a run's end, said from its own thread)."""
+        fields = () if self.method.value == OPTIMAL else (self.games, self.seed, self.search_budget)
+        running = self.controls.running if running is None else running
+        self.run_button.disabled = self.position is None or running or bool(unreadable(*fields))
 
     def show_settings(self, asked: AnalysisSettings) -> None:
         """Show settings set elsewhere (a session opened): each field set, a rule set this position does not offer
@@ -205,7 +214,7 @@ class AnalysisPanel(w.VBox):
         values = [v for _, v in self.rule_sets.options]
         kept = tuple(r for r in chosen if r in values[1:])
         self.rule_sets.value = (position.rules, *kept)
-        self.run_button.disabled = self.controls.running
+        self._offer_run()
         self.controls.status.value = ""
         self._show_cost()
 
@@ -375,7 +384,7 @@ class AnalysisPanel(w.VBox):
 
     def _finish(self, runs: list[Run] | None, message: str) -> None:
         self.controls.finish(runs is not None)
-        self.run_button.disabled = self.position is None
+        self._offer_run(running=False)  # said from the run's own thread, still alive
         self._show_cost()  # a compiling it announced (or the engine's first answer) may be over now
         if runs is not None and not any(r.result is not None for r in runs):
             self.controls.reset()  # every rule set refused (exact out of reach...): no game was played
