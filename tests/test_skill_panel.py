@@ -84,7 +84,12 @@ def test_bad_settings_are_refused_beside_the_fields_and_nothing_runs():
     panel.run(block=True)
     assert "Not run" in panel.controls.status.value and "Games" in panel.controls.status.value
     assert "Games" in panel.games.message.value and panel.table is None
+    assert panel.run_button.disabled  # greyed while the box holds no number
+    panel.seed.box.value = "-1"
     panel.games.value = 10
+    assert panel.run_button.disabled  # the seed still cannot be read
+    panel.seed.box.value = "3"
+    assert not panel.run_button.disabled
     panel.uniform.value = panel.heuristic.value = panel.strong.value = panel.search.value = False
     panel.run(block=True)
     assert "choose at least one skill level" in panel.controls.status.value and panel.table is None

@@ -70,7 +70,7 @@ class SkillPanel(w.VBox):
         self.strong_trained = w.Checkbox(value=False, description=TRAINED, indent=False)  # the position's rules'
         self.training = StrongTraining()  # its cost, then Train with progress and Cancel, when strong_trained is ticked
         # one run at a time on the cores: Run skill levels waits for the training
-        self.training.on_busy = lambda busy: setattr(self.run_button, "disabled", busy or self.position is None)
+        self.training.on_busy = lambda _busy: self._offer_run()
         self.search = w.Checkbox(value=True, description="search (built on strong)", indent=False)
         self.search_budget = NumberField("Search rollouts", 100, 1, 100_000)
         self.games = NumberField("Games", 1000, 1, 10_000_000)
@@ -120,6 +120,8 @@ class SkillPanel(w.VBox):
             box.observe(guarded(self.controls.status)(lambda _: self._show_cost()), names="value")
             box.observe(guarded(self.counters.controls.status)(lambda _: self.counters.check()), names="value")
             box.observe(guarded(self.how_they_play.controls.status)(lambda _: self.how_they_play.check()), names="value")
+        for box in (self.games.box, self.search_games.box, self.search_budget.box, self.seed.box):
+            box.observe(guarded(self.controls.status)(lambda _: self._offer_run()), names="value")
         for box in (self.uniform, self.heuristic, self.strong_linear, self.strong, self.strong_trained, self.search,
                     self.rule_sets, self.games.box, self.search_games.box, self.search_budget.box, self.seed.box):
             box.observe(guarded(self.controls.status)(lambda _: self.subject.draw()), names="value")  # dims other settings' figures
@@ -154,7 +156,7 @@ class SkillPanel(w.VBox):
         self.rule_sets.options = rule_set_options(position)
         values = [v for _, v in self.rule_sets.options]
         self.rule_sets.value = (position.rules, *(r for r in chosen if r in values[1:]))
-        self.run_button.disabled = self.controls.running or self.training.busy
+        self._offer_run()
         self.controls.status.value = ""
         self._show_training()
         self._show_cost()
@@ -190,6 +192,14 @@ class SkillPanel(w.VBox):
         self._show_cost()
         self.how_they_play.check()
         self.counters.check()
+
+    def _offer_run(self, running: bool | None = None) -> None:
+        """Grey "Run skill levels" while it could not start: no valid position, a run or a training going on, or a
+        box it reads holding no usable number (each box names its problem beside it, outlined in red).  ``running``:
+        whether a run goes on, when the caller knows better than the controls (a run's end, said from its thread)."""
+        running = self.controls.running if running is None else running
+        self.run_button.disabled = (self.position is None or running or self.training.busy
+                                    or bool(unreadable(self.games, self.search_games, self.seed, self.search_budget)))
 
     def _show_cost(self) -> None:
         """What Run skill levels will play and its rough time here (the games the engine plays spread over the cores);
@@ -322,7 +332,7 @@ class SkillPanel(w.VBox):
         """The run's end: its ``message`` where it played nothing, else its table drawn and ``said`` (its closing
         status, said again in the language of the moment after a switch)."""
         self.controls.finish(table is not None)
-        self.run_button.disabled = self.position is None
+        self._offer_run(running=False)  # said from the run's own thread, still alive
         self._show_cost()  # the compiling it announced is done: the line says so no more
         self.training.train_button.disabled = False
         if table is None:
