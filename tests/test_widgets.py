@@ -895,7 +895,9 @@ def test_variant_lab_games_seed_and_sweep_range_name_their_letters(start, monkey
     assert asked == [] and "Not run: Seed must be a whole number written with the digits 0-9, not '1e3'" in html_unescape(
         lab.controls.status.value)
     assert lab.seed.box.value == "1e3" and "Seed must be" in lab.seed.message.value
+    assert lab.compare_button.disabled and lab.sweep_button.disabled  # greyed while the box holds no number
     lab.seed.box.value = "4"
+    assert not lab.compare_button.disabled and not lab.sweep_button.disabled
     lab.sweep_parameter.value = "hand_size"
     lab.sweep_to.box.value = "seven"
     lab.sweep_button.click()

@@ -121,6 +121,8 @@ class VariantLab(w.VBox):
         for field in (self.english_policy, self.french_policy, self.search_budget.box, self.method, self.games.box,
                       self.seed.box, self.sweep_parameter, self.sweep_from.box, self.sweep_to.box, self.sweep_metric):
             field.observe(show_errors_in(self.controls.status)(lambda _: self.subject.draw()), names="value")  # dims
+        for box in (self.games.box, self.seed.box, self.search_budget.box):
+            box.observe(show_errors_in(self.controls.status)(lambda _: self._enable(self.controls.running)), names="value")
         self.compare_button.on_click(show_errors_in(self.controls.status)(lambda _: self.run_compare(block=False)))
         self.sweep_button.on_click(in_sweep(lambda _: self.run_sweep(block=False)))
 
@@ -347,9 +349,11 @@ class VariantLab(w.VBox):
         return list(range(low, high + 1))
 
     def _enable(self, busy: bool = False) -> None:
-        """Compare and Run sweep while nothing runs (``busy``: a run of theirs; or the training) and the position
-        and the variant can be analysed."""
-        off = busy or self.training.busy or self.position is None or self.variant is None
+        """Compare and Run sweep while nothing runs (``busy``: a run of theirs; or the training), the position
+        and the variant can be analysed, and the games, seed and search budget boxes hold usable numbers (each names
+        its problem beside it, outlined in red)."""
+        off = (busy or self.training.busy or self.position is None or self.variant is None
+               or bool(unreadable(self.games, self.seed, self.search_budget)))
         self.compare_button.disabled = self.sweep_button.disabled = off
 
     def set_position(self, position: Position | None, start: Start | None = None) -> None:
