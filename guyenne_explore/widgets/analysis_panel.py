@@ -171,9 +171,13 @@ class AnalysisPanel(w.VBox):
         """Grey "Run analysis" while it could not start: no valid position, a run going on, or a box the run reads
         that holds no usable number (each box names its problem beside it, outlined in red).  ``running``: whether
         a run goes on, when the caller knows better than the controls (a run's end, said from its own thread)."""
-        fields = () if self.method.value == OPTIMAL else (self.games, self.seed, self.search_budget)
+        fields = () if self.method.value == OPTIMAL else self._run_numbers()
         running = self.controls.running if running is None else running
         self.run_button.disabled = self.position is None or running or bool(unreadable(*fields))
+
+    def _run_numbers(self) -> tuple[NumberField, ...]:
+        """The number boxes a sampled or exact run reads (the optimal-play section reads its own)."""
+        return self.games, self.seed, self.search_budget
 
     def show_settings(self, asked: AnalysisSettings) -> None:
         """Show settings set elsewhere (a session opened): each field set, a rule set this position does not offer
@@ -329,7 +333,7 @@ class AnalysisPanel(w.VBox):
                 "Optimal play: the solve, its progress and its result are in the optimal-play section below."))
             self.optimal.run(block)
             return
-        problems = unreadable(self.games, self.seed, self.search_budget)
+        problems = unreadable(*self._run_numbers())
         if problems:  # each also stands beside its box
             self.controls.reset()
             self.controls.status.value = messages_html([gettext("Not run: {problems}").format(problems="; ".join(problems))])

@@ -120,8 +120,8 @@ class SkillPanel(w.VBox):
             box.observe(guarded(self.controls.status)(lambda _: self._show_cost()), names="value")
             box.observe(guarded(self.counters.controls.status)(lambda _: self.counters.check()), names="value")
             box.observe(guarded(self.how_they_play.controls.status)(lambda _: self.how_they_play.check()), names="value")
-        for box in (self.games.box, self.search_games.box, self.search_budget.box, self.seed.box):
-            box.observe(guarded(self.controls.status)(lambda _: self._offer_run()), names="value")
+        for field in self._run_numbers():
+            field.box.observe(guarded(self.controls.status)(lambda _: self._offer_run()), names="value")
         for box in (self.uniform, self.heuristic, self.strong_linear, self.strong, self.strong_trained, self.search,
                     self.rule_sets, self.games.box, self.search_games.box, self.search_budget.box, self.seed.box):
             box.observe(guarded(self.controls.status)(lambda _: self.subject.draw()), names="value")  # dims other settings' figures
@@ -199,7 +199,11 @@ class SkillPanel(w.VBox):
         whether a run goes on, when the caller knows better than the controls (a run's end, said from its thread)."""
         running = self.controls.running if running is None else running
         self.run_button.disabled = (self.position is None or running or self.training.busy
-                                    or bool(unreadable(self.games, self.search_games, self.seed, self.search_budget)))
+                                    or bool(unreadable(*self._run_numbers())))
+
+    def _run_numbers(self) -> tuple[NumberField, ...]:
+        """The number boxes Run skill levels reads."""
+        return self.games, self.search_games, self.seed, self.search_budget
 
     def _show_cost(self) -> None:
         """What Run skill levels will play and its rough time here (the games the engine plays spread over the cores);
@@ -270,7 +274,7 @@ class SkillPanel(w.VBox):
         """Sample every chosen rule set at every chosen level; block=False runs in a background thread."""
         if self.position is None or self.controls.running or self.training.busy:
             return
-        problems = unreadable(self.games, self.search_games, self.seed, self.search_budget)
+        problems = unreadable(*self._run_numbers())
         levels = self.levels
         if self.strong_trained.value and self.training.policy() is None:
             problems.append(gettext("strong is not trained for this variant yet: Train it first (its cost is shown "

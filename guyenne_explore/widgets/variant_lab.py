@@ -121,8 +121,9 @@ class VariantLab(w.VBox):
         for field in (self.english_policy, self.french_policy, self.search_budget.box, self.method, self.games.box,
                       self.seed.box, self.sweep_parameter, self.sweep_from.box, self.sweep_to.box, self.sweep_metric):
             field.observe(show_errors_in(self.controls.status)(lambda _: self.subject.draw()), names="value")  # dims
-        for box in (self.games.box, self.seed.box, self.search_budget.box):
-            box.observe(show_errors_in(self.controls.status)(lambda _: self._enable(self.controls.running)), names="value")
+        for field in self._run_numbers():
+            field.box.observe(show_errors_in(self.controls.status)(lambda _: self._enable(self.controls.running)),
+                              names="value")
         self.compare_button.on_click(show_errors_in(self.controls.status)(lambda _: self.run_compare(block=False)))
         self.sweep_button.on_click(in_sweep(lambda _: self.run_sweep(block=False)))
 
@@ -353,8 +354,12 @@ class VariantLab(w.VBox):
         and the variant can be analysed, and the games, seed and search budget boxes hold usable numbers (each names
         its problem beside it, outlined in red)."""
         off = (busy or self.training.busy or self.position is None or self.variant is None
-               or bool(unreadable(self.games, self.seed, self.search_budget)))
+               or bool(unreadable(*self._run_numbers())))
         self.compare_button.disabled = self.sweep_button.disabled = off
+
+    def _run_numbers(self) -> tuple[NumberField, ...]:
+        """The number boxes Compare and Run sweep both read (the sweep's range is read apart, beside the sweep)."""
+        return self.games, self.seed, self.search_budget
 
     def set_position(self, position: Position | None, start: Start | None = None) -> None:
         """Called by the explorer whenever the built position changes (None when invalid); ``start``: the start
@@ -388,7 +393,7 @@ class VariantLab(w.VBox):
         """The run's settings, or None (with the words in the status line) while Games or Seed cannot be read.  While
         the fast simulator compiles the engine answers first (:func:`.run_controls.engine_answers_first`): fewer games,
         a few seconds over the run's ``parts`` (rule sets), and ``fast`` False."""
-        problems = unreadable(self.games, self.seed, self.search_budget)
+        problems = unreadable(*self._run_numbers())
         if problems:  # each also stands beside its box
             self.controls.status.value = messages_html([gettext("Not run: {problems}").format(problems="; ".join(problems))])
             return None
