@@ -87,7 +87,7 @@ def main() -> None:
     in_process()
     port = int(os.environ.get("PORT", "8872"))
     log = pathlib.Path(tempfile.mkdtemp(prefix="bench-ui-")) / "voila.log"
-    with app.voila_app(port, log) as url, app.chromium() as browser:
+    with app.voila_app(port, log, warm_up=True) as url, app.chromium() as browser:  # as a user's page
         page, opened = app.open_explorer(browser, url, 1280, 800)
         print(f"page opened, widgets shown after {opened:.1f} s")
         app.show_tab(page, "Analysis")

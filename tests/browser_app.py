@@ -51,11 +51,13 @@ def missing() -> str | None:
 
 @contextlib.contextmanager
 def voila_app(port: int, log: pathlib.Path, *extra: str, limit: float = 90.0,
-              notebook: str | pathlib.Path = "notebooks/explorer.ipynb") -> Iterator[str]:
+              notebook: str | pathlib.Path = "notebooks/explorer.ipynb", warm_up: bool = False) -> Iterator[str]:
     """Serve ``notebook`` (the explorer unless a test gives its own; ``extra``: more Voilà options); yields the URL
-    with its token."""
+    with its token.  ``warm_up``: each page's kernel loads the compiled code in the background as a user's does
+    (``plot_view.start_warm_up``); off for tests, whose pages open by the dozen and mostly run nothing."""
     token = secrets.token_urlsafe(16)
     env = dict(os.environ)
+    env["GUYENNE_WARM_UP"] = "1" if warm_up else "0"
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env["GUYENNE_APP_TOKEN"] = token  # as app.sh gives it: never on a command line (config/voila.py reads it)
     # a server started for a whole module, before a test set its own folders, would keep games and read weights in
@@ -86,6 +88,7 @@ def jupyter_lab(port: int, log: pathlib.Path, limit: float = 90.0, root: pathlib
     """
     token = secrets.token_hex(16)
     env = dict(os.environ)
+    env["GUYENNE_WARM_UP"] = "0"  # as voila_app's tests
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     with open(log, "w") as out:
         proc = subprocess.Popen(

@@ -42,11 +42,11 @@ def _skip_or_fail(reason: str) -> None:
 
 
 @contextmanager
-def voila_app(log: pathlib.Path, *extra: str):
-    """The app as scripts/app.sh serves it (the shared starter); yields its token.  A server that
-    exits or never answers fails the test with the end of its log."""
+def voila_app(log: pathlib.Path, *extra: str, warm_up: bool = False):
+    """The app as scripts/app.sh serves it (the shared starter; ``warm_up``: see there); yields its token.  A server
+    that exits or never answers fails the test with the end of its log."""
     try:
-        with app.voila_app(PORT, log, *extra) as url:
+        with app.voila_app(PORT, log, *extra, warm_up=warm_up) as url:
             yield url.rsplit("token=", 1)[1]
     except RuntimeError as exc:
         pytest.fail(str(exc))
@@ -90,7 +90,7 @@ def test_explorer_app_in_chromium(tmp_path):
     if reason:
         _skip_or_fail(reason)
 
-    with voila_app(tmp_path / "voila.log") as token:
+    with voila_app(tmp_path / "voila.log", warm_up=True) as token:  # the page's warm-up as a user's
         # no token: the login page, no kernel started, no widgets; and no server file is served
         code, body = _status(URL)
         assert code == 302 or (code in (401, 403)), code

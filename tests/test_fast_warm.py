@@ -28,7 +28,7 @@ def test_every_rule_set_calls_the_one_signature_setup_compiles(rules):
     assert warm.signature(batch_args(p, 3, 1)) == warm.signature(warm._uniform_args())
     assert fh.unsupported(p) is None
     for policies in (("heuristic", "heuristic"), ("heuristic", "uniform"), ("uniform", "heuristic")):
-        assert warm.signature(batch_args(p, 3, 1, sides=compiled_sides(policies))) == warm.signature(warm._heuristic_args())
+        assert warm.signature(batch_args(p, 3, 1, sides=compiled_sides(policies))) == warm.signature(warm._uniform_args())
 
 
 def test_prepare_compiles_the_pending_parts_in_order_and_says_each(monkeypatch):
@@ -83,8 +83,11 @@ def test_games_are_built_once_per_distinct_summary_and_keep_their_order():
 
 def test_uniform_and_heuristic_games_call_the_one_compiled_loop_with_one_signature():
     # one game loop for every policy: the uniform batches and those with a heuristic side pass the same
-    # argument types, so setup compiles the loop once for both
-    assert warm.signature(warm._uniform_args()) == warm.signature(warm._heuristic_args())
+    # argument types, so setup compiles the loop once for both, and the heuristic's step is looked up by the uniform
+    # games' arguments (its own build its tables by running compiled code)
+    heuristic = batch_args(Position.start("advanced"), 2, 0, sides=warm._heuristic_sides())
+    assert warm.signature(warm._uniform_args()) == warm.signature(heuristic)
+    assert next(s for s in warm.STEPS if s.functions == warm._heuristic).args is warm._uniform_args
 
 
 def test_the_page_warms_the_pools_workers_once_the_fast_path_is_compiled(monkeypatch):
@@ -112,6 +115,12 @@ def test_the_page_warms_the_pools_workers_once_the_fast_path_is_compiled(monkeyp
         done.set()
 
     monkeypatch.setattr(warm, "warm_workers", warm_workers)
+    # a server that asks for none (GUYENNE_WARM_UP=0: the browser tests' many pages) starts no warm-up
+    monkeypatch.setenv("GUYENNE_WARM_UP", "0")
+    monkeypatch.setattr(plot_view, "_warm_up_started", threading.Event())
+    plot_view.start_warm_up()
+    assert not [t for t in threading.enumerate() if t.name == "guyenne-warm-up"]
+    monkeypatch.delenv("GUYENNE_WARM_UP")
     for pending in (True, False):
         monkeypatch.setattr(warm, "needs_compiling", lambda pending=pending: pending)
         monkeypatch.setattr(plot_view, "_warm_up_started", threading.Event())

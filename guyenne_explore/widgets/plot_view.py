@@ -16,6 +16,7 @@ panels can say "Done" when the figures are on screen, not before.
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import threading
 from collections.abc import Callable, Mapping
@@ -55,8 +56,11 @@ def start_warm_up() -> None:
     loaded from numba's cache (never compiled here: that is setup's job, or the run's), here and in
     the shared pool's workers, which the skill levels' search games and the how-they-play runs spread
     over (a first run then pays neither their start nor their loading: about 4 s on two cores).
+
+    ``GUYENNE_WARM_UP=0`` leaves it to the first run: a server whose pages open and close by the dozen (the browser
+    tests: some sixty pages a run, each warm-up 4 to 5 s of CPU on two cores, for pages that mostly run nothing).
     """
-    if _warm_up_started.is_set():
+    if _warm_up_started.is_set() or os.environ.get("GUYENNE_WARM_UP") == "0":
         return
     _warm_up_started.set()
 

@@ -101,12 +101,6 @@ def _uniform_args() -> tuple:
     return batch_args(_example(), 2, 0)
 
 
-def _heuristic_args() -> tuple:
-    from ..compiled.rollout import batch_args
-
-    return batch_args(_example(), 2, 0, sides=_heuristic_sides())
-
-
 def _run_uniform() -> object:
     from ..compiled.rollout import play_summaries
 
@@ -175,7 +169,9 @@ def _run_recording() -> object:
 STEPS = (
     Step(N_("the uniform games"), _uniform, _run_uniform, 140.0, _uniform_args),
     Step(N_("the heuristic's tables"), _tables, _run_tables, 1.0, serves="scoring"),
-    Step(N_("the heuristic's games"), _heuristic, _run_heuristic, 12.0, _heuristic_args, serves="scoring"),
+    # the loop's one signature (tests/test_fast_warm.py pins it): the heuristic's own arguments would build its
+    # tables, running compiled code (0.7 s of every page's start, which only asks whether the step is ready)
+    Step(N_("the heuristic's games"), _heuristic, _run_heuristic, 12.0, _uniform_args, serves="scoring"),
     Step(N_("the search"), _search, _run_search, 32.0, serves="search"),
     Step(N_("the recorded games of a training"), _recording, _run_recording, 23.0, serves="training"),
 )
