@@ -235,6 +235,9 @@ GROWN = """() => [...document.querySelectorAll('.guyenne-explorer .widget-inline
 
 def show_tab(page: Any, title: str) -> None:
     page.click(f'.guyenne-explorer .lm-TabBar-tab:has-text("{title}")')
+    # a tab first shown builds its panel (the explorer's DEFERRED): "Opening this tab..." until it comes
+    page.wait_for_function("() => ![...document.querySelectorAll('.guyenne-tab-pending')].some("
+                           "(e) => e.getClientRects().length)")
     page.wait_for_timeout(300)  # the tab's layout settles
 
 

@@ -229,7 +229,8 @@ def test_the_tables_long_headings_are_short_with_the_full_heading_as_their_toolt
 
 def test_the_tab_and_its_result_in_french_after_a_switch(english):
     ex = Explorer()
-    assert ex.tabs.titles[TABS.index("Balance")] == "Balance" and ex.tabs.children[TABS.index("Balance")] is ex.balance
+    panel = ex.balance
+    assert ex.tabs.titles[TABS.index("Balance")] == "Balance" and ex.tabs.children[TABS.index("Balance")].children == (panel,)
     ex.balance.result = _planted()
     ex.balance._draw()
     ex.language.value = "fr"

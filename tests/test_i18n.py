@@ -354,12 +354,17 @@ def english():
 
 def test_the_explorer_switches_to_french_and_back(english):
     pytest.importorskip("ipywidgets")
-    from guyenne_explore.widgets.explorer import Explorer
+    from guyenne_explore.widgets.explorer import DEFERRED, Explorer
     from guyenne_explore.widgets.language import widgets_of
     from guyenne_explore.widgets.starts import opening
     ex = Explorer(opening("advanced", 1))  # a dealt opening: its moves to read (the explorer opens before the deal)
     assert ex.tabs.titles[:3] == ("Builder", "Analysis", "Variant lab")
+    # a tab's panel is built when first shown: some before the switch, which relabels them, the rest after it
+    for title in DEFERRED[::2]:
+        ex.panel(title)
     ex.language.value = "fr"
+    for title in DEFERRED[1::2]:
+        ex.panel(title)
     assert i18n.current_language() == "fr"
     assert ex.tabs.titles[:3] == ("Position", "Analyse", "Variantes")
     untranslated = [t for t in _fixed_texts(ex) if t[2] == t[3]]
@@ -768,10 +773,12 @@ def test_undo_and_cancel_are_two_words_in_french(english):
     """« Annuler » was both the builder's Undo and a run's Cancel: no two buttons with different English names
     share one French name."""
     w = pytest.importorskip("ipywidgets")
-    from guyenne_explore.widgets.explorer import Explorer
+    from guyenne_explore.widgets.explorer import DEFERRED, Explorer
     from guyenne_explore.widgets.language import widgets_of
 
     ex = Explorer(lang="fr")
+    for title in DEFERRED:  # every tab's panel, built when first shown
+        ex.panel(title)
     assert ex.builder.undo_button.description == "↶ Défaire"
     assert ex.analysis.controls.cancel_button.description == "Annuler"
     named: dict[str, set[str]] = {}

@@ -7,7 +7,7 @@ from html import escape
 import pytest
 
 from guyenne_explore.engine import Rules
-from guyenne_explore.widgets.explorer import Explorer
+from guyenne_explore.widgets.explorer import TABS, Explorer
 
 
 def saved(explorer: Explorer) -> tuple[str, str]:
@@ -210,7 +210,7 @@ def test_a_session_keeps_every_tab_and_redraws_its_figures_from_the_saved_result
 
     e, name, text = workspace
     kept = list(_tabs(e).values())
-    for tab in e.tabs.children:  # every tab but the builder (whose position and history the session keeps) is kept
+    for tab in map(e.panel, TABS):  # every tab but the builder (whose position and history the session keeps) is kept
         assert tab is e.builder or tab in kept, type(tab).__name__
     data = json.loads(text)
     assert data["version"] == 2 and len(text) < 1_000_000

@@ -99,9 +99,13 @@ def test_bad_settings_are_refused_beside_the_fields_and_nothing_runs():
 
 def test_the_explorer_has_a_skill_levels_tab_that_follows_the_built_position():
     ex = Explorer()
-    assert "Skill levels" in TABS and ex.tabs.children[TABS.index("Skill levels")] is ex.skill
-    ex.builder.load_position(opening("base", 1))
-    assert ex.skill.position == ex.builder.position and ex.skill.position.rules == Rules.from_json("base")
+    ex.builder.load_position(opening("base", 1))  # before the tab is first shown: its panel is built for it
+    ex.show_tab("Skill levels")
+    panel = ex.skill
+    assert "Skill levels" in TABS and ex.tabs.children[TABS.index("Skill levels")].children == (panel,)
+    assert panel.position == ex.builder.position and panel.position.rules == Rules.from_json("base")
+    ex.builder.load_position(opening("advanced", 2))
+    assert panel.position == ex.builder.position and panel.position.rules == Rules.from_json("advanced")
 
 
 def test_cancel_stops_a_run_within_a_sample_and_keeps_the_previous_table():

@@ -1224,3 +1224,40 @@ def test_teach_me_the_rules_opens_a_game_to_play_in_the_page_and_quotes_a_label_
     e.set_language("en")
     e.start.choose("example")
     assert "under “Export the diagram (SVG, PNG, PDF)”, below the table" in e.start.note.value
+
+
+def test_a_tabs_panel_is_built_when_first_shown_for_the_built_position_in_the_language_shown():
+    """Half the explorer's widgets are the panels of tabs a visit may never open: each is built when its tab is first
+    shown (or a caller asks for it), for the position built by then, its fixed texts in the language shown, and
+    follows the position from then on; an invalid position then greys it as it would have."""
+    from guyenne_explore.engine import Rules
+    from guyenne_explore.widgets.explorer import DEFERRED, TABS
+    from guyenne_explore.widgets.language import widgets_of
+
+    try:
+        e = Explorer()
+        slots = [e.tabs.children[TABS.index(title)] for title in DEFERRED]
+        assert all("guyenne-tab-pending" in box._dom_classes for box in slots) and not e._built
+        unbuilt = len(widgets_of(e))
+        e.builder.load_position(opening("base", 1))
+        e.set_language("fr")
+        e.tabs.selected_index = TABS.index("Variant lab")  # as a click on the tab does
+        slot = e.tabs.children[TABS.index("Variant lab")]
+        (lab,) = slot.children  # the tab's box holds the panel, no longer "Opening this tab..."
+        assert lab is e.lab and "guyenne-tab-pending" not in slot._dom_classes and len(widgets_of(e)) > unbuilt
+        assert lab.position == e.position and lab.position.rules == Rules.preset("base")
+        assert lab.compare_button.description == "Comparer au jeu de règles"
+        e.show_tab("Builder")
+        e.show_tab("Variant lab")
+        assert e.lab is lab and list(e._built) == ["Variant lab"]  # built once
+        e.builder.load_position(opening("advanced", 2))
+        assert lab.position == e.position
+        e.builder.parameters.widgets["hand_size"].value = "1"  # no valid position: a panel built now says so
+        assert e.position is None and lab.position is None
+        e.show_tab("Skill levels")
+        assert e.skill.position is None and e.skill.run_button.disabled
+        assert "n'est pas valide" in e.skill.controls.status.value
+    finally:
+        from guyenne_explore.i18n import set_language
+
+        set_language(None)

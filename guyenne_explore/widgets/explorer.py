@@ -14,14 +14,14 @@ know?", the questions a designer brings, each setting up the tab that answers it
 from __future__ import annotations
 
 import pathlib
-from typing import Any
+from typing import Any, TypeVar
 
 import anywidget
 import ipywidgets as w
 import traitlets
 
 from ..i18n import current_language, set_language
-from ..i18n import gettext as _
+from ..i18n import N_, gettext as _
 from ..engine import Position
 from .analysis_panel import AnalysisPanel
 from .balance_panel import BalancePanel
@@ -43,11 +43,15 @@ from .teaching import TeachingGame
 from .variant_lab import VariantLab
 
 TABS = ("Builder", "Analysis", "Variant lab", "Skill levels", "Balance", "Play", "Rulebook", "Learn")
+#: the tabs whose panel is built when first shown or asked for (:meth:`Explorer.panel`): half the explorer's 2,300
+#: widgets, which a page's kernel and browser would otherwise create before its table shows
+DEFERRED = TABS[2:]
 #: the tabs that show no analysis of the built position: a game's own table (Play, Learn), a rulebook's examples
 WITHOUT_POSITION = ("Play", "Rulebook", "Learn")
 #: the table's column beside the tabs: 560 px, narrower where the window is
 LEFT_FLEX = "0 1 560px"
 STATIC = pathlib.Path(__file__).parent / "static"
+Panel = TypeVar("Panel", bound=w.Box)
 STYLE = STATIC / "explorer.css"
 
 
@@ -109,6 +113,14 @@ def learn_intro_html() -> str:
         command=f"<code>{JUPYTERLAB}</code>") + "</p>"
 
 
+def tab_slot() -> w.VBox:
+    """The box a tab of :data:`DEFERRED` holds: "Opening this tab..." until its panel is built, then the panel (the
+    tab's children stay as they are: a page whose tabs' children change selects another tab)."""
+    box = w.VBox([w.HTML(N_("Opening this tab..."))])  # English, shown in the page's language by the switch (relabel)
+    box.add_class("guyenne-tab-pending")  # pages and tests wait for it to go
+    return box
+
+
 class Explorer(w.HBox):
     """Every panel together; ``Explorer()`` opens on the game before the deal under the advanced rules, in ``lang``
     (``en``/``fr``; default: the current language, see :mod:`guyenne_explore.i18n`)."""
@@ -120,31 +132,14 @@ class Explorer(w.HBox):
         self.moves = MovesPanel(state=self.state)
         self.analysis = AnalysisPanel(start, state=self.state)  # it shows and writes the state's analysis settings
         self.analysis.add_class("guyenne-analysis")  # for pages and tests to find the panel
-        self.lab = VariantLab(start)
-        self.lab.add_class("guyenne-variant-lab")
-        self.skill = SkillPanel(start)  # the same rule sets under each level of play
-        self.skill.add_class("guyenne-skill-levels")
-        # settings that meet a designer's targets, from the deal, and the skill depth (the lab's variant may start it)
-        self.balance = BalancePanel(start, variant=lambda: self.lab.variant)
         self.builder = Builder(state=self.state)
-        # people and bots play the table's position, the lab's variant or a preset; every game is kept
-        self.play = PlayPanel(position=lambda: self.state.position, variant=lambda: self.lab.variant)
-        # the rulebook of the lab's variant or a preset, every example replayed, its diff against the preset
-        self.rulebook = RulebookPanel(variant=lambda: self.lab.variant)
-        self.rulebook.add_class("guyenne-rulebook")
-        # the teaching game: the base rules played against the heuristic, each rule explained as it first applies (the
-        # explorer's language switch drives it: its own is hidden)
-        self.learn = TeachingGame(TEACHING_RULES, side="english", seed=1, lang=lang)
-        self.learn.language.layout.display = "none"
-        self.learn.table.layout.max_width = "560px"  # the explorer's table size: the move list stays nearer the window
-        self.learn_intro = w.HTML(learn_intro_html())
-        self.learn.children = (self.learn_intro, *self.learn.children)
-        self.learn.add_class("guyenne-learn")
         self.builder.add_class("guyenne-builder")  # scrolls on its own beside the table (static/explorer.css)
+        #: the panels of :data:`DEFERRED` built so far, by tab title (:meth:`panel`)
+        self._built: dict[str, w.Box] = {}
         # side by side down to about 1150 px (a 1280x800 window, JupyterLab without its side bar),
         # one above the other below that; the table's diagram scales with its column
-        self.tabs = w.Tab(children=[self.builder, self.analysis, self.lab, self.skill, self.balance, self.play,
-                                    self.rulebook, self.learn], layout=w.Layout(flex="1 1 560px", min_width="0"))
+        self.tabs = w.Tab(children=[self.builder, self.analysis, *(tab_slot() for _ in DEFERRED)],
+                          layout=w.Layout(flex="1 1 560px", min_width="0"))
         self.tabs.titles = TABS
         self.diagram_export = DiagramExport(self.table)
         # English / Français: every panel's texts, the table and the downloads follow (see .language)
@@ -174,7 +169,10 @@ class Explorer(w.HBox):
         # clicks on the table: an unexpected error shows in the builder's section it concerns, never raised
         self.table.on_castle_click(guarded(self.builder.errors["castles"])(self.builder.cycle_castle))
         self.table.on_stack_click(guarded(self.builder.errors["general"])(self._edit_stack))
-        self.tabs.observe(guarded(self.play.status)(lambda _: self._show_position_column()), names="selected_index")
+        self.tabs.observe(guarded(self.start.note)(lambda _: self._show_position_column()), names="selected_index")
+        # a tab's panel is built as it is first shown (once the column beside it took its place: the page changes at
+        # the click, then the panel comes)
+        self.tabs.observe(guarded(self.start.note)(lambda _: self._build_shown()), names="selected_index")
         self.tabs.observe(guarded(self.start.note)(lambda _: self.start.tab_shown(TABS[self.tabs.selected_index or 0])),
                           names="selected_index")
         if self.language.value != "en":
@@ -183,10 +181,104 @@ class Explorer(w.HBox):
         # (None when nothing compiles)
         self.compiled_watch = when_compiled(guarded(self.analysis.controls.status)(self._compiled))
 
+    # ------------------------------------------------------------------ the panels built when first wanted
+    @property
+    def lab(self) -> VariantLab:
+        """The variant lab: a rule change tried on the built position, compared with its preset."""
+        return self._panel("Variant lab", VariantLab)
+
+    @property
+    def skill(self) -> SkillPanel:
+        """The same rule sets under each level of play."""
+        return self._panel("Skill levels", SkillPanel)
+
+    @property
+    def balance(self) -> BalancePanel:
+        """Settings that meet a designer's targets, from the deal, and the skill depth."""
+        return self._panel("Balance", BalancePanel)
+
+    @property
+    def play(self) -> PlayPanel:
+        """People and bots play the table's position, the lab's variant or a preset; every game is kept."""
+        return self._panel("Play", PlayPanel)
+
+    @property
+    def rulebook(self) -> RulebookPanel:
+        """The rulebook of the lab's variant or a preset, every example replayed, its diff against the preset."""
+        return self._panel("Rulebook", RulebookPanel)
+
+    @property
+    def learn(self) -> TeachingGame:
+        """The teaching game: the base rules played against the heuristic, each rule explained as it first applies."""
+        return self._panel("Learn", TeachingGame)
+
+    @property
+    def learn_intro(self) -> w.HTML:
+        """The line above the teaching game: who plays whom, and where the rest of the teaching is."""
+        intro = self.learn.children[0]
+        assert isinstance(intro, w.HTML)
+        return intro
+
+    def panel(self, title: str) -> w.Box:
+        """The panel of the tab ``title`` (one of :data:`TABS`, in English), built now if it was not yet."""
+        if title not in DEFERRED:
+            return (self.builder, self.analysis)[TABS.index(title)]
+        if title not in self._built:
+            made = self._make(title)
+            lang = current_language()
+            if lang != "en":  # its fixed texts as the rest of the page shows them
+                relabel(made, lang)
+            if hasattr(made, "set_position"):
+                made.set_position(self.state.position, self.state.start)
+            self._built[title] = made
+            slot = self.tabs.children[TABS.index(title)]
+            slot.children = (made,)
+            slot.remove_class("guyenne-tab-pending")
+        return self._built[title]
+
+    def _panel(self, title: str, kind: type[Panel]) -> Panel:
+        made = self.panel(title)
+        assert isinstance(made, kind)
+        return made
+
+    def _make(self, title: str) -> w.Box:
+        """A new panel of the tab ``title`` (of :data:`DEFERRED`) for the built position, in the language shown."""
+        start = self.state.position
+        if title == "Variant lab":
+            made: w.Box = VariantLab(start)
+            made.add_class("guyenne-variant-lab")
+        elif title == "Skill levels":
+            made = SkillPanel(start)
+            made.add_class("guyenne-skill-levels")
+        elif title == "Balance":  # the lab's variant may start it
+            made = BalancePanel(start, variant=lambda: self.lab.variant)
+        elif title == "Play":
+            made = PlayPanel(position=lambda: self.state.position, variant=lambda: self.lab.variant)
+        elif title == "Rulebook":
+            made = RulebookPanel(variant=lambda: self.lab.variant)
+            made.add_class("guyenne-rulebook")
+        else:  # the explorer's language switch drives the teaching game: its own is hidden
+            game = TeachingGame(TEACHING_RULES, side="english", seed=1, lang=current_language())
+            game.language.layout.display = "none"
+            game.table.layout.max_width = "560px"  # the explorer's table size: the move list stays nearer the window
+            game.children = (w.HTML(learn_intro_html()), *game.children)
+            game.add_class("guyenne-learn")
+            made = game
+        return made
+
+    def _build_shown(self) -> None:
+        """Build the panel of the tab just shown, if it was not yet."""
+        self.panel(TABS[self.tabs.selected_index or 0])
+
+    def _built_panels(self) -> list[Any]:
+        """The analysing and playing panels built so far, the analysis first."""
+        return [self.analysis, *self._built.values()]
+
     def _compiled(self) -> None:
         """The fast simulator compiled: the panels' cost lines no longer say it is to compile."""
-        for panel in (self.analysis, self.skill, self.balance):
-            panel.refresh_costs()
+        for panel in self._built_panels():
+            if hasattr(panel, "refresh_costs"):
+                panel.refresh_costs()
 
     @property
     def position(self) -> Position | None:
@@ -201,8 +293,9 @@ class Explorer(w.HBox):
         set_language(lang)
         relabel(self, lang)
         self.intro.value = intro_html()
-        self.learn_intro.value = learn_intro_html()
-        self.learn.set_language(lang)
+        if "Learn" in self._built:
+            self.learn_intro.value = learn_intro_html()
+            self.learn.set_language(lang)
         self.page_title.show()  # the browser tab's title
         self.session.refresh()  # what was opened, and the notes on it
         self.start.refresh()  # the line saying what the question chosen set up
@@ -213,8 +306,9 @@ class Explorer(w.HBox):
         self.moves.refresh()
         self.diagram_export.refresh()  # the words beside its caption and scale
         # the last results, drawn again from what they keep
-        for panel in (self.analysis, self.lab, self.skill, self.balance, self.play, self.rulebook):
-            panel.refresh()
+        for panel in self._built_panels():
+            if panel is not self._built.get("Learn"):
+                panel.refresh()
 
     def _shown(self, _change: Any) -> None:
         """The state's position to the table and the analysing panels (the builder and the moves panel
@@ -224,10 +318,9 @@ class Explorer(w.HBox):
             self.table.set_position(p)
         else:
             self._problems(None)
-        self.analysis.set_position(p, start)
-        self.lab.set_position(p, start)
-        self.skill.set_position(p, start)
-        self.balance.set_position(p, start)
+        for panel in self._built_panels():
+            if hasattr(panel, "set_position"):
+                panel.set_position(p, start)
 
     def _problems(self, _change: Any) -> None:
         """While no position is valid, the table draws the builder's as it stands (its draft) with the form's first
