@@ -165,5 +165,8 @@ def test_the_analysis_export_row_downloads_the_one_file_report(browser_app):
         _shot(page, row, "en-analysis-export-row")
         _switch(page, "Français", "Variantes")
         _shot(page, panel.locator(".widget-hbox:has(button:has-text('Rapport'))").last, "fr-analysis-export-row")
+    except Exception:
+        page.screenshot(path=str(app.artifact("session-report-failure.png")), full_page=True)
+        raise
     finally:
         page.context.close()
