@@ -53,8 +53,8 @@ def missing() -> str | None:
 def voila_app(port: int, log: pathlib.Path, *extra: str, limit: float = 90.0,
               notebook: str | pathlib.Path = "notebooks/explorer.ipynb", warm_up: bool = False) -> Iterator[str]:
     """Serve ``notebook`` (the explorer unless a test gives its own; ``extra``: more Voilà options); yields the URL
-    with its token.  ``warm_up``: each page's kernel loads the compiled code in the background as a user's does
-    (``plot_view.start_warm_up``); off for tests, whose pages open by the dozen and mostly run nothing."""
+    with its token.  ``warm_up``: each page loads the compiled code and plotly.js ahead of a first run as a user's
+    does (``plot_view.warm_up_wanted``); off for tests, whose pages open by the dozen and mostly run nothing."""
     token = secrets.token_urlsafe(16)
     env = dict(os.environ)
     env["GUYENNE_WARM_UP"] = "1" if warm_up else "0"

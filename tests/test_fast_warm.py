@@ -116,11 +116,14 @@ def test_the_page_warms_the_pools_workers_once_the_fast_path_is_compiled(monkeyp
 
     monkeypatch.setattr(warm, "warm_workers", warm_workers)
     # a server that asks for none (GUYENNE_WARM_UP=0: the browser tests' many pages) starts no warm-up
+    # nor fetches plotly.js before its first figure
     monkeypatch.setenv("GUYENNE_WARM_UP", "0")
     monkeypatch.setattr(plot_view, "_warm_up_started", threading.Event())
     plot_view.start_warm_up()
     assert not [t for t in threading.enumerate() if t.name == "guyenne-warm-up"]
+    assert not plot_view.PlotView().prefetch
     monkeypatch.delenv("GUYENNE_WARM_UP")
+    assert plot_view.PlotView().prefetch
     for pending in (True, False):
         monkeypatch.setattr(warm, "needs_compiling", lambda pending=pending: pending)
         monkeypatch.setattr(plot_view, "_warm_up_started", threading.Event())

@@ -48,6 +48,14 @@ def figure_json(fig: go.Figure) -> dict[str, Any]:
 _warm_up_started = threading.Event()
 
 
+def warm_up_wanted() -> bool:
+    """Whether a page prepares its first run while it is read (:func:`start_warm_up`, and plotly.js fetched ahead):
+    ``GUYENNE_WARM_UP=0`` leaves both to the first run, for a server whose pages open and close by the dozen (the
+    browser tests: some sixty pages a run, each warm-up 5 to 6 s of CPU on two cores, for pages that mostly run
+    nothing)."""
+    return os.environ.get("GUYENNE_WARM_UP") != "0"
+
+
 def start_warm_up() -> None:
     """Once per process, in a background thread: what the first run would otherwise pay after computing.
 
@@ -55,12 +63,10 @@ def start_warm_up() -> None:
     first figures' imports (:func:`..render.plots.warm_up`) and the fast simulator's compiled code,
     loaded from numba's cache (never compiled here: that is setup's job, or the run's), here and in
     the shared pool's workers, which the skill levels' search games and the how-they-play runs spread
-    over (a first run then pays neither their start nor their loading: about 4 s on two cores).
-
-    ``GUYENNE_WARM_UP=0`` leaves it to the first run: a server whose pages open and close by the dozen (the browser
-    tests: some sixty pages a run, each warm-up 4 to 5 s of CPU on two cores, for pages that mostly run nothing).
+    over (a first run then pays neither their start nor their loading: about 4 s on two cores); not where
+    :func:`warm_up_wanted` says no.
     """
-    if _warm_up_started.is_set() or os.environ.get("GUYENNE_WARM_UP") == "0":
+    if _warm_up_started.is_set() or not warm_up_wanted():
         return
     _warm_up_started.set()
 
@@ -90,11 +96,13 @@ class PlotView(anywidget.AnyWidget):
 
     figure = traitlets.Dict().tag(sync=True)
     revision = traitlets.Int(0).tag(sync=True)
+    #: fetch plotly.js while the page is idle, before any figure needs it (:func:`warm_up_wanted`)
+    prefetch = traitlets.Bool(True).tag(sync=True)
     drawn = traitlets.Int(0)
     has_view = traitlets.Bool(False)
 
     def __init__(self, fig: go.Figure | None = None, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        super().__init__(**{"prefetch": warm_up_wanted(), **kwargs})
         self._drawn_handlers: list[DrawnHandler] = []
         self._lock = threading.Lock()
         self.on_msg(self._on_msg)

@@ -67,9 +67,12 @@ function render({ model, el }) {
     const fig = model.get("figure");
     const revision = model.get("revision");
     if (!fig || !fig.data) {
-      // nothing to draw yet: fetch plotly.js while the page is idle, so the first figures are instant
-      const idle = window.requestIdleCallback || ((f) => setTimeout(f, 1500));
-      idle(() => loadPlotly(model).catch(() => {}), { timeout: 4000 });
+      // nothing to draw yet: fetch plotly.js while the page is idle, so the first figures are instant (unless the
+      // server's pages skip their warm-up: then the first figure fetches it)
+      if (model.get("prefetch")) {
+        const idle = window.requestIdleCallback || ((f) => setTimeout(f, 1500));
+        idle(() => loadPlotly(model).catch(() => {}), { timeout: 4000 });
+      }
       return;
     }
     // a hidden view (another tab, not yet shown) would be drawn at plotly's default 700 px
