@@ -51,8 +51,9 @@ WITHOUT_POSITION = ("Play", "Rulebook", "Learn")
 #: the table's column beside the tabs: 560 px, narrower where the window is
 LEFT_FLEX = "0 1 560px"
 STATIC = pathlib.Path(__file__).parent / "static"
-Panel = TypeVar("Panel", bound=w.Box)
 STYLE = STATIC / "explorer.css"
+#: a panel's own class, as :meth:`Explorer._panel` returns it
+Panel = TypeVar("Panel", bound=w.Box)
 
 
 class PageTitle(anywidget.AnyWidget):

@@ -102,12 +102,16 @@ class PlotView(anywidget.AnyWidget):
     has_view = traitlets.Bool(False)
 
     def __init__(self, fig: go.Figure | None = None, **kwargs: Any) -> None:
-        super().__init__(**{"prefetch": warm_up_wanted(), **kwargs})
+        super().__init__(**kwargs)
         self._drawn_handlers: list[DrawnHandler] = []
         self._lock = threading.Lock()
         self.on_msg(self._on_msg)
         if fig is not None:
             self.show(fig)
+
+    @traitlets.default("prefetch")
+    def _prefetch(self) -> bool:
+        return warm_up_wanted()
 
     def show(self, fig: go.Figure | dict[str, Any]) -> int:
         """Send ``fig`` to the browser; returns the revision it will report once drawn."""
