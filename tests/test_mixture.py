@@ -312,6 +312,13 @@ def test_the_mix_command_writes_a_mixture_that_strong_at_file_plays(tmp_path, ca
     assert data["trained_for"] == "advanced" and data["mixture"]["members"][1]["trained"] == {"command": "b"}
 
 
+def test_the_mix_commands_help_says_how_many_members_a_mixture_holds(capsys):
+    from guyenne_explore.cli.parser import MOST_MEMBERS
+    assert MOST_MEMBERS == MAX_MEMBERS  # the light parser's copy
+    assert main(["mix", "--help"]) == 0
+    assert f"(2 to {MAX_MEMBERS})" in " ".join(capsys.readouterr().out.split())
+
+
 def test_the_mix_command_writes_a_mixture_drawn_once_a_game(tmp_path, capsys):
     one, two = tmp_path / "one.json", tmp_path / "two.json"
     files.write_model(one, NET, {"command": "a"}, "advanced")

@@ -24,6 +24,8 @@ DEFAULT_LADDER = "uniform,heuristic,strong,search:100"
 #: the most ``improve --magnet`` and ``--proximal`` may weigh (``analysis.policies.improvement.MOST_REGULARISER``,
 #: which a test keeps equal)
 MOST_REGULARISER = 10.0
+#: the most members a mixture holds (``analysis.policies.mixture.MAX_MEMBERS``, which a test keeps equal)
+MOST_MEMBERS = 8
 
 
 class _Parser(argparse.ArgumentParser):
@@ -280,7 +282,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.set_defaults(func=training.cmd_train)
     mx = sub.add_parser("mix", help=_("play several weights files as one policy strong@OUT: a member drawn by its "
                                       "odds at each decision, or once a game"))
-    mx.add_argument("files", nargs="+", metavar="FILE", help=_("the members' weights files (2 or 3)"))
+    mx.add_argument("files", nargs="+", metavar="FILE", help=_("the members' weights files (2 to {most})").format(
+        most=MOST_MEMBERS))
     mx.add_argument("--odds", help=_("each member's whole-number odds, separated by commas (default: equal)"))
     mx.add_argument("--drawn", choices=("decision", "game"), default="decision",
                     help=_("when the member is drawn: at each decision (the default), or once a game, after the deal, "
