@@ -136,6 +136,24 @@ So a longer oracle makes members stronger against the field and against search, 
 after eight iterations every response beats its predecessors, the equilibrium is one member, and that member is as
 exploitable by a ten-minute response as the network.  At this pace (ten minutes and more an iteration on one core)
 the dozens of iterations a converged population of such members needs are out of a two-core session's reach.
+
+Two cheaper uses of that population, measured (2026-12-03, advanced, one core each unless said):
+
+- **Its members played at even odds** (fictitious play's average rather than the Nash odds: ``guyenne-explore mix
+  --drawn game --out U.json DIR/member1.json ... DIR/member8.json``, the eight responses, a member drawn once a game):
+  0.701 [0.669, 0.732] against ``strong-linear``, and a ten-minute response takes 0.773 [0.743, 0.801] from it
+  (``bench_network.py --network U.json --games 800 --best-response 10``): less than from member 8 alone (0.870) or the
+  network (0.890), about as much as from the two-minute oracle's seven (0.758).
+- **A robust run from member 8** (``guyenne-explore train --rules advanced --seed 1 --minutes 75 --games 200
+  --popsize 12 --hidden 8 --robust 3 --start DIR/member8.json --workers 2``: 690 generations, its league's exploiters
+  retrained against its best every 20): a ten-minute response takes 0.791 [0.761, 0.817] from it (member 8: 0.870),
+  but it falls to 0.544 [0.509, 0.578] against ``strong-linear`` (0.802) and the model exploiter takes 0.700 [0.653,
+  0.743] from it (``bench_exploit.py --games 400 --responders exploiter``; member 8: 0.469).  Its validation score (the
+  mean of its three lowest scores) swung between 0.39 and 0.57 as each new exploiter joined its league: the league's
+  exploiters kept finding 0.6 against its best.
+
+Neither is shipped: each trades one of the issue's targets for another, and neither brings a ten-minute response near
+0.55.
 """
 
 from __future__ import annotations
