@@ -319,6 +319,25 @@ def test_the_mix_commands_help_says_how_many_members_a_mixture_holds(capsys):
     assert f"(2 to {MAX_MEMBERS})" in " ".join(capsys.readouterr().out.split())
 
 
+def test_the_exploit_runs_cost_counts_each_member_the_model_reading_responders_read(tmp_path):
+    """The responders built on strong's model work out every member's distribution of a mixture: the time said before
+    an exploit run grows with the members for those alone, by their measured share a member."""
+    from guyenne_explore.analysis.studies import exploit as study
+    one, three = tmp_path / "one.json", tmp_path / "three.json"
+    files.write_model(one, NET, {}, "advanced")
+    files.write_mixture(three, [files.Model(m, {}, "advanced") for m in (NET, OTHER, NET)], (1, 1, 1), {}, "advanced",
+                        per_game=True)
+    start = Position.start(Rules.preset("advanced"))
+    assert study.model_members(start, f"strong@{one}") == 1 and study.model_members(start, f"strong@{three}") == 3
+    assert study.model_members(start, "heuristic") == 1
+    assert study.model_members(start, f"strong@{tmp_path / 'missing.json'}") == 1  # the run's own check refuses it
+    games = 10
+    grown = study.exploit_seconds(start, f"strong@{three}", games) - study.exploit_seconds(start, f"strong@{one}", games)
+    assert grown == pytest.approx(games * sum(study.RESPONDER_SECONDS[name] * share * 2
+                                              for name, share in study.MEMBER_SHARE.items()))
+    assert set(study.MEMBER_SHARE) == set(study.ON_MODEL)
+
+
 def test_the_mix_command_writes_a_mixture_drawn_once_a_game(tmp_path, capsys):
     one, two = tmp_path / "one.json", tmp_path / "two.json"
     files.write_model(one, NET, {"command": "a"}, "advanced")
