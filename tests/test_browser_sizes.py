@@ -2,7 +2,7 @@
 
 At 1280x800 and 1920x1080, in English and in French: no control of any panel
 lies outside its panel or the window, no label, description or button is cut
-to "...", the tabs stay beside the table, every castle's moves show without
+to "...", the tabs stay beside the table and their strip in place, every castle's moves show without
 scrolling, no choice of a drop-down in any tab is cut short; a screenshot of the window goes to artifacts/, and with
 GUYENNE_SHOTS=1 one of every panel whole (look at them).  An
 analysis of 3 rule sets and a variant comparison draw their figures with
@@ -15,6 +15,7 @@ import os
 
 import pytest
 
+from guyenne_explore.widgets.explorer import TABS, WITHOUT_POSITION
 from tests import browser_app as app
 
 SIZES = ((1280, 800), (1920, 1080))
@@ -25,7 +26,7 @@ OUTSIDE = """() => {
   const out = [];
   // the builder scrolls in a box of its own, narrower than its tab: a control past it is cut or scrolls sideways
   const panels = [...document.querySelectorAll(
-    '.guyenne-explorer > .widget-vbox, .guyenne-explorer .widget-tab-contents, .guyenne-builder')];
+    '.guyenne-explorer > .widget-vbox, .guyenne-header, .guyenne-explorer .widget-tab-contents, .guyenne-builder')];
   const name = (c) => (c.closest('.widget-inline-hbox')?.querySelector('.widget-label')?.textContent
                        || c.textContent || c.value || c.placeholder || c.tagName).trim().slice(0, 40);
   for (const panel of panels) {
@@ -89,14 +90,22 @@ def _check_tabs(page, tabs, size, prefix, titles):
         shot(page, tabs, f"{size}-{prefix}{key}")
 
 
-def _no_choice_cut(page, size, lang):
+def _every_tab(page, size, lang):
     """Every tab: no choice of a drop-down is cut short (at 1920x1080 the builder's reshuffle read "sur pioch" and
-    "on an empty dec")."""
+    "on an empty dec"), and the tabs' strip stays where it was (it moved left by 560 px and down a row when Play,
+    Rulebook or Learn took the whole width, so the next tab was no longer under the pointer)."""
     tabs = page.locator(".guyenne-explorer .lm-TabBar-tab")
+    strip = page.locator(".guyenne-explorer .lm-TabBar-content").first
+    places = set()
     for i in range(tabs.count()):
         tabs.nth(i).click()
         page.wait_for_timeout(300)  # the tab's layout settles
         assert page.evaluate(CUT_CHOICES) == [], f"tab {i} at {size} in {lang}"
+        box = strip.bounding_box()
+        places.add((round(box["x"]), round(box["y"])))
+        beside = TABS[i] not in WITHOUT_POSITION
+        assert page.locator(".guyenne-left").first.is_visible() == beside, f"the table's column beside {TABS[i]}"
+    assert len(places) == 1, f"the tabs' strip moved at {size} in {lang}: {sorted(places)}"
 
 
 @pytest.mark.parametrize("width,height", SIZES)
@@ -109,7 +118,7 @@ def test_every_panel_fits_its_window(browser_app, width, height):
         assert page.locator(".guyenne-loading").is_hidden()  # ...and the note went with them
         app.start_from(page, "a dealt opening")  # it opens before the deal: every castle's moves after the deal
         left = page.locator(".guyenne-explorer > .guyenne-left").first
-        tabs = page.locator(".guyenne-explorer .widget-tab").first
+        tabs = page.locator(".guyenne-explorer .widget-tab-contents").first
         lb, tb = left.bounding_box(), tabs.bounding_box()
         assert tb["x"] >= lb["x"] + lb["width"] - 1 and tb["y"] < lb["y"] + 50  # the tabs beside the table
         moves = page.locator(".guyenne-moves").first
@@ -122,7 +131,7 @@ def test_every_panel_fits_its_window(browser_app, width, height):
         _check_tabs(page, tabs, size, "", (("Builder", "builder"), ("Analysis", "analysis"),
                                            ("Variant lab", "variant-lab"), ("Skill levels", "skill-levels")))
         page.screenshot(path=str(app.ARTIFACTS / f"{size}-window.png"))
-        _no_choice_cut(page, size, "English")
+        _every_tab(page, size, "English")
         # French labels are longer: none is cut either, and every control stays in its panel
         page.click('.guyenne-language button:has-text("Français")')
         page.wait_for_selector('.guyenne-explorer .lm-TabBar-tab:has-text("Variantes")')
@@ -131,7 +140,7 @@ def test_every_panel_fits_its_window(browser_app, width, height):
         _check_tabs(page, tabs, size, "fr-", (("Position", "builder"), ("Analyse", "analysis"),
                                               ("Variantes", "variant-lab"), ("Niveaux de jeu", "skill-levels")))
         page.screenshot(path=str(app.ARTIFACTS / f"{size}-fr-window.png"))
-        _no_choice_cut(page, size, "French")
+        _every_tab(page, size, "French")
     except Exception:
         page.screenshot(path=str(app.ARTIFACTS / f"sizes-{width}x{height}-failure.png"), full_page=True)
         raise
@@ -153,7 +162,7 @@ def test_figures_arrive_with_done_and_plotly_js_loads_once(browser_app):
         assert "advanced (300 games, fast simulator)" in status and "expert (300 games, fast simulator)" in status
         assert marks["done"] >= marks["figures"] - 50  # Done is said once the figures are there (50 ms: one frame or so)
         assert page.evaluate(OUTSIDE) == []
-        shot(page, page.locator(".guyenne-explorer .widget-tab").first, "1280x800-analysis-figures")
+        shot(page, page.locator(".guyenne-explorer .widget-tab-contents").first, "1280x800-analysis-figures")
 
         app.show_tab(page, "Variant lab")
         page.evaluate(app.WATCH, [".guyenne-variant-lab", "Compared"])
@@ -164,7 +173,7 @@ def test_figures_arrive_with_done_and_plotly_js_loads_once(browser_app):
         app.wait_for_marks(page)
         assert lab.locator(".guyenne-plot .main-svg").count() >= 4
         assert page.evaluate(OUTSIDE) == []
-        shot(page, page.locator(".guyenne-explorer .widget-tab").first, "1280x800-variant-lab-figures")
+        shot(page, page.locator(".guyenne-explorer .widget-tab-contents").first, "1280x800-variant-lab-figures")
         # one page, eight figures in two panels: plotly.js ran once
         assert page.evaluate("window.__guyennePlotlyLoads") == 1
     except Exception:
@@ -190,7 +199,7 @@ def test_a_fields_problem_and_a_rulebook_figure_stay_within_their_column(browser
         message.wait_for(timeout=10_000)
         rule_sets, box = panel.locator("select[multiple]").first.bounding_box(), games.bounding_box()
         assert box["x"] > rule_sets["x"] + rule_sets["width"] and box["y"] < rule_sets["y"] + rule_sets["height"]
-        shot(page, page.locator(".guyenne-explorer .widget-tab").first, "1280x800-analysis-field-problem")
+        shot(page, page.locator(".guyenne-explorer .widget-tab-contents").first, "1280x800-analysis-field-problem")
         app.show_tab(page, "Rulebook")
         page.click('.guyenne-explorer button:has-text("Build the rulebook")')
         figure = page.locator(".guyenne-rulebook-page svg").first

@@ -1014,14 +1014,14 @@ def test_the_table_column_stays_in_view_beside_the_tabs(start):
 def test_the_play_and_rulebook_tabs_hide_the_built_positions_table_and_take_the_whole_width(start):
     """A person playing saw the builder's board and move box beside the game's own: two boards, two boxes."""
     e = Explorer(start)
+    assert {e.table, e.moves, e.diagram_export} <= set(e.left.children) and e.left in e.children
+    assert e.language in e.header.children and e.session in e.header.children  # above, for every tab
     e.show_tab("Play")
-    assert all(part.layout.display == "none" for part in (e.table, e.moves, e.diagram_export))
-    assert e.left.layout.flex == "1 1 100%" and e.language.layout.display != "none"  # the language stays, above
+    assert e.left.layout.display == "none"
     e.show_tab("Analysis")
-    assert all(part.layout.display is None for part in (e.table, e.moves, e.diagram_export))
-    assert e.left.layout.flex == "0 1 560px"
+    assert e.left.layout.display is None
     e.show_tab("Rulebook")
-    assert e.table.layout.display == "none"
+    assert e.left.layout.display == "none"
 
 
 # ---------------------------------------------------------------------- what the panels analyse (issue 24)
@@ -1136,7 +1136,8 @@ def test_the_explorer_opens_on_what_a_designer_wants_to_know_and_each_question_s
     from guyenne_explore.widgets.starts import rulebook_example
 
     e = Explorer()
-    assert e.children.index(e.intro) + 1 == e.children.index(e.start) < e.children.index(e.tabs)
+    assert e.header.children[0] is e.intro  # the first row: the intro, then the language and the session
+    assert e.children.index(e.header) + 1 == e.children.index(e.start) < e.children.index(e.tabs)
     summary = re.sub("<[^>]+>", "", e.intro.value.split("</summary>")[0])  # one line; the help under it, folded
     assert e.intro.value.startswith("<details") and summary == (
         "Explore the rules of Guyenne: choose a question below, or any tab. Help: how the explorer works")
@@ -1209,7 +1210,7 @@ def test_teach_me_the_rules_opens_a_game_to_play_in_the_page_and_quotes_a_label_
     e = Explorer()
     e.start.choose("skill")
     e.start.choose("teach")
-    assert TABS[e.tabs.selected_index] == "Learn" and e.table.layout.display == "none"
+    assert TABS[e.tabs.selected_index] == "Learn" and e.left.layout.display == "none"
     assert e.learn.position.rules == Rules.preset("base") and e.learn.seen_lessons == ["setup", "open_first"]
     assert "notebook <code>notebooks/teaching.ipynb</code>" in e.learn_intro.value
     assert f"<code>{JUPYTERLAB}</code>" in e.learn_intro.value and "href" not in e.learn_intro.value

@@ -147,19 +147,24 @@ class Explorer(w.HBox):
         self.language = LanguageSwitch(self.set_language, lang)
         # Save session / Open session: the whole session as one JSON file, by browser download and upload
         self.session = SessionControls(self)
-        #: the built position's table and moves: hidden while a tab that shows a table of its own, or none of the
-        #: position, is open (a person playing saw two boards and two move boxes side by side)
-        self.position_column = (self.table, self.diagram_export, w.HTML("<h4>Legal moves</h4>"), self.moves)
-        left = w.VBox([self.language, self.session, *self.position_column],
-                      layout=w.Layout(flex=LEFT_FLEX, min_width="320px"))
-        left.add_class("guyenne-left")  # the table's column, beside the tabs (pages and tests find it by this)
-        self.left = left
+        #: the built position's table and moves, beside the tabs: hidden while a tab that shows a table of its own,
+        #: or none of the position, is open (a person playing saw two boards and two move boxes side by side)
+        self.left = w.VBox([self.table, self.diagram_export, w.HTML("<h4>Legal moves</h4>"), self.moves],
+                           layout=w.Layout(flex=LEFT_FLEX, min_width="320px"))
+        self.left.add_class("guyenne-left")  # pages and tests find the column by this
         style = w.HTML(f"<style>{STYLE.read_text()}</style>", layout=w.Layout(display="none"))
         self.page_title = PageTitle()
-        self.intro = w.HTML(intro_html(), layout=w.Layout(width="100%"))  # a row of its own above the columns
+        self.intro = w.HTML(intro_html(), layout=w.Layout(flex="1 1 420px"))
         self.intro.add_class("guyenne-intro")
+        #: the first row: what the explorer is for, then the language and the session, which concern every tab (in
+        #: the table's column they pushed the tabs down a row whenever the column stepped aside)
+        self.header = w.HBox([self.intro, self.language, self.session],
+                             layout=w.Layout(width="100%", align_items="center"))
+        self.header.add_class("guyenne-header")
         self.start = StartScreen(self)  # "What do you want to know?": a row of its own, the first thing read
-        super().__init__([style, self.page_title, self.intro, self.start, left, self.tabs],
+        # the page's width permitting, the tabs' strip takes a row of its own above the table's column and the tab
+        # (static/explorer.css), so it stays where it is when the column steps aside for Play, Rulebook or Learn
+        super().__init__([style, self.page_title, self.header, self.start, self.left, self.tabs],
                          layout=w.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"), **kwargs)
         self.add_class("guyenne-explorer")
         # the panels follow the state; an unexpected error in one goes back to the control that changed the state
@@ -334,12 +339,9 @@ class Explorer(w.HBox):
                 self.table.set_position(None, words)
 
     def _show_position_column(self) -> None:
-        """The built position's table and moves beside every tab but those of :data:`WITHOUT_POSITION`; there the
-        language and session buttons take a row above the tab, which takes the whole width."""
-        alone = TABS[self.tabs.selected_index or 0] in WITHOUT_POSITION
-        for part in self.position_column:
-            part.layout.display = "none" if alone else None
-        self.left.layout.flex = "1 1 100%" if alone else LEFT_FLEX
+        """The built position's table and moves beside every tab but those of :data:`WITHOUT_POSITION`, which take
+        the whole width."""
+        self.left.layout.display = "none" if TABS[self.tabs.selected_index or 0] in WITHOUT_POSITION else None
 
     def show_tab(self, title: str) -> None:
         """Select the tab ``title`` (one of :data:`TABS`, in English whatever the language shown)."""
