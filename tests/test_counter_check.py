@@ -225,8 +225,11 @@ def test_the_depth_ladder_checks_each_rung_against_a_counter_on_request(monkeypa
     panel = _balance_panel(monkeypatch, (0.6, 0.5, 0.7))
     section = panel.depth_check
     assert section.run_button.disabled and section.cost.value.startswith("Measure depth first")
+    # no verdict yet: what the check is, its field and its button wait for one (the line above says how to get it)
+    assert all(part.layout.display == "none" for part in section.asking) and section.cost.layout.display is None
     panel._depth_finish(_ladder(0.81), lambda: "Done")
     assert not section.run_button.disabled and section.lines.value == ""
+    assert all(part.layout.display is None for part in section.asking)
     assert section.cost.value.startswith("Check against a counter-strategy: 1 verdict, ")  # its cost, before it runs
     section.run(block=True)
     line = html.unescape(section.lines.value)
@@ -267,6 +270,7 @@ def test_the_variant_labs_comparison_of_two_levels_is_checked_against_a_counter_
     lab.games.value, lab.method.value = 20, "sample"
     lab.run_compare(block=True)
     assert section.run_button.disabled and section.cost.value.startswith("Both sides play uniform")
+    assert section.caption.layout.display == "none" and section.games.layout.display == "none"
     lab.english_policy.value, lab.french_policy.value = "heuristic", "uniform"
     lab.editors["hand_size"].value = "7"
     lab.run_compare(block=True)
