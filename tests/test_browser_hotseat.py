@@ -54,18 +54,25 @@ NEXT_TURN = """(prompt) => {
 
 
 @pytest.fixture(scope="module")
-def play_page(tmp_path_factory):
-    """The app's Play tab at 1280x800, and the folder where its kernel keeps the games."""
+def play_app(tmp_path_factory):
+    """The app's address, the browser, and the folder where its kernels keep the games."""
     games = tmp_path_factory.mktemp("games")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("GUYENNE_GAMES", str(games))  # the app's kernel keeps its games here
+        mp.setenv("GUYENNE_GAMES", str(games))  # the app's kernels keep their games here
         with app.served(app.free_port(8990, 8999), tmp_path_factory.mktemp("voila") / "voila.log") as (url, browser):
-            page, _ = app.open_explorer(browser, url, 1280, 800)
-            try:
-                app.show_tab(page, "Play")
-                yield page, games
-            finally:
-                page.close()
+            yield url, browser, games
+
+
+@pytest.fixture(scope="module")
+def play_page(play_app):
+    """The app's Play tab at 1280x800, and the folder where its kernel keeps the games."""
+    url, browser, games = play_app
+    page, _ = app.open_explorer(browser, url, 1280, 800)
+    try:
+        app.show_tab(page, "Play")
+        yield page, games
+    finally:
+        page.close()
 
 
 def _status(page) -> str:
@@ -190,3 +197,22 @@ def test_the_play_tab_fits_1280x800_without_scrolling_sideways_in_english_and_fr
             assert page.evaluate(app.TRUNCATED) == [], label
     finally:
         page.click('.guyenne-language button:has-text("English")')
+
+
+def test_a_game_under_way_in_one_page_is_not_offered_to_resume_in_another(play_app, play_page):
+    """Two tables at one server: the second page's Play tab says a game is being played in another page and offers
+    none of it to resume (resumed there, both pages wrote their moves into one journal)."""
+    url, browser, games = play_app
+    page, _ = play_page
+    if not page.locator(".guyenne-play .guyenne-table-board svg").is_visible():
+        _start_hot_seat(page, ("Alice", "Bob"))
+    kept = len(list(games.glob("*.jsonl")))  # the first page's game, and any an earlier test left unfinished
+    other, _ = app.open_explorer(browser, url, 1280, 800)
+    try:
+        app.show_tab(other, "Play")
+        other.locator(".guyenne-play").get_by_text("1 unfinished game is being played in another page").wait_for(
+            timeout=10_000)
+        offered = other.locator(".guyenne-play .guyenne-resume select").evaluate("(s) => s.options.length")
+        assert offered == kept - 1  # all but the one the first page plays
+    finally:
+        other.close()

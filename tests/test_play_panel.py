@@ -100,7 +100,8 @@ def test_a_game_closed_mid_game_is_resumed_by_a_new_panel_to_the_same_position_a
         assert first.play(_first_move(first))
     mid = first.record.to_json()
     assert not first.record.final.is_over and len(list(tmp_path.glob("*.jsonl"))) == 1
-    del first  # the tab closed, the kernel gone: only the journal remains
+    first.journal.release()  # the tab closed, the kernel gone (the system lets go of its hold): the journal remains
+    del first
 
     second = PlayPanel(folder=tmp_path)
     assert second.resume_box.layout.display == "" and len(second.resume_choice.options) == 1
@@ -108,6 +109,55 @@ def test_a_game_closed_mid_game_is_resumed_by_a_new_panel_to_the_same_position_a
     assert second.record.to_json() == mid and second.position == GameRecord.from_json(mid).final
     second.hand_over()
     assert second.play(_first_move(second))  # and play goes on where it stopped
+
+
+def test_a_game_another_page_plays_is_not_offered_to_resume_until_that_page_lets_it_go(tmp_path):
+    """Every page offered every unfinished journal of the folder, the one another page was playing too: resumed
+    there, two pages wrote their moves into one journal."""
+    first = _panel(tmp_path, ["Alice", "bot:heuristic"])
+    first.hand_over()
+    assert first.play(_first_move(first))
+    journal = next(tmp_path.glob("*.jsonl"))
+    second = PlayPanel(folder=tmp_path)
+    assert second.resume_choice.options == () and second.resume_choice.layout.display == "none"
+    assert "1 unfinished game is being played in another page" in second.resume_box.children[0].value
+    second.resume(journal)  # asked anyway (a list shown before the other page began): refused in words
+    assert second.record is None and html.unescape(second.status.value) == f"{journal.name} is being played in another page"
+    assert first.play(_first_move(first))  # the first page plays on, alone in its journal
+    assert read_journal(journal).to_json() == first.record.to_json()
+    first.new_game_button.click()
+    first.start()  # a new game: the one before waits among the unfinished games, for any page
+    second.offer_resume()
+    assert second.resume_choice.options == ((second._game_words(read_journal(journal)), str(journal)),)
+    assert "being played" in second.resume_box.children[0].value  # the first page's new game
+    second.resume_chosen()
+    assert second.record.to_json() == read_journal(journal).to_json()
+    first.offer_resume()  # now the second page plays it: the first no longer offers it
+    assert first.resume_choice.options == () and "being played in another page" in first.resume_box.children[0].value
+
+
+def test_a_journal_held_by_a_kernel_that_is_killed_can_be_resumed_at_once(tmp_path):
+    """The hold is the system's: a kernel killed mid-game (no chance to let go) leaves its game to be resumed."""
+    import subprocess
+    import sys
+
+    _panel(tmp_path, ["Alice", "bot:heuristic"]).journal.release()  # a game left in the folder
+    journal = next(tmp_path.glob("*.jsonl"))
+    holder = subprocess.Popen([sys.executable, "-c", "import sys; from pathlib import Path; "
+                               "from guyenne_explore.widgets.play_store import Journal; "
+                               f"j = Journal(Path({str(journal)!r})); print('held', flush=True); sys.stdin.read()"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        panel = PlayPanel(folder=tmp_path)
+        assert panel.resume_choice.options == () and "being played in another page" in panel.resume_box.children[0].value
+    finally:
+        holder.kill()
+        holder.wait()
+    panel.offer_resume()
+    assert len(panel.resume_choice.options) == 1
+    panel.resume_chosen()
+    assert panel.record.to_json() == read_journal(journal).to_json()
 
 
 def test_a_move_being_written_when_the_kernel_died_is_the_only_one_lost(tmp_path):
@@ -375,6 +425,7 @@ def test_a_bot_drawn_once_a_game_draws_its_member_from_the_games_seed(tmp_path):
             Mixture((NET, other), (1, 1), per_game=True).flat())  # the record names the mixture, not the member
         panel.step(1)
         journal, = folder.glob("*.jsonl")
+        panel.journal.release()  # the page closed
         again = PlayPanel(folder=folder, weights=weights)  # the game resumed in a new panel goes on with that member
         again.resume(journal)
         assert again.record is not None and again.policies[0].model == bot.model

@@ -39,7 +39,7 @@ from .forms import NumberField
 from .guard import guarded
 from .lessons import LESSONS
 from .moves_panel import MoveList, game_over_words, group_moves, on_enter
-from .play_store import Journal, games_folder, unfinished
+from .play_store import Journal, JournalHeld, games_folder, unfinished
 from .playtest_view import PlaytestView
 from .session_weights import SESSION, SessionWeights
 from .table import Table
@@ -143,6 +143,7 @@ class PlayPanel(w.VBox):
         self.resume_choice = w.Dropdown(layout=w.Layout(width="560px", max_width="100%"))
         self.resume_button = w.Button(description=N_("Resume"))
         self.resume_box = w.HBox([w.HTML(), self.resume_choice, self.resume_button])
+        self.resume_box.add_class("guyenne-resume")
         self.status = w.HTML()
         self.table = Table(show_hands=False, viewer=None)
         self.prompt = w.HTML()
@@ -271,16 +272,21 @@ class PlayPanel(w.VBox):
         self._begin(GameRecord(start, header=header), [p for _s, p in seats], None)
 
     def offer_resume(self) -> None:
-        """Offer the unfinished games of the games folder (and name the journals that cannot be read)."""
-        good, bad = unfinished(self.folder)
-        good = [(path, r) for path, r in good if self.journal is None or path != self.journal.path]  # not this one
+        """Offer the unfinished games of the games folder that no page plays now (not this page's own), and say how
+        many other pages play and which journals cannot be read."""
+        good, bad, elsewhere = unfinished(self.folder, self.journal.path if self.journal is not None else None)
         self.resume_choice.options = [(self._game_words(r), str(path)) for path, r in good]
         self.resume_choice.index = 0 if good else None  # the latest first: Resume never finds nothing chosen
+        self.resume_choice.layout.display = self.resume_button.layout.display = "" if good else "none"
         refused = (_("{file} cannot be resumed: {problem}").format(file=p.name, problem=why) for p, why in bad)
+        playing = ngettext("{count} unfinished game is being played in another page (once that page is closed, it "
+                           "can be resumed here)",
+                           "{count} unfinished games are being played in other pages (once such a page is closed, "
+                           "its game can be resumed here)", len(elsewhere)).format(count=len(elsewhere))
         self.resume_box.children[0].value = (  # type: ignore[attr-defined]
-            _("Unfinished games:") if good else "") + "".join(
-            f"<div class='guyenne-refused'>{html.escape(line)}</div>" for line in refused)
-        self.resume_box.layout.display = "" if good or bad else "none"
+            _("Unfinished games:") if good else "") + (f"<div>{html.escape(playing)}</div>" if elsewhere else "") + (
+            "".join(f"<div class='guyenne-refused'>{html.escape(line)}</div>" for line in refused))
+        self.resume_box.layout.display = "" if good or bad or elsewhere else "none"
         self._enable_resume()
 
     def _enable_resume(self) -> None:
@@ -294,19 +300,27 @@ class PlayPanel(w.VBox):
         self.resume(Path(self.resume_choice.value))
 
     def resume(self, path: Path) -> None:
-        """Play on the unfinished game of the journal ``path``, from where it stopped."""
-        good = dict(unfinished(self.folder)[0])
-        record = good.get(path)
+        """Play on the unfinished game of the journal ``path``, from where it stopped, unless another page plays it
+        now (said, nothing else)."""
+        found = unfinished(self.folder, self.journal.path if self.journal is not None else None)
+        record = dict(found.good).get(path)
+        if path in dict(found.elsewhere):
+            self.status.value = html.escape(_("{file} is being played in another page").format(file=path.name))
+            self.offer_resume()
+            return
         if record is None or record.header is None:
             self.status.value = html.escape(_("{file} is no unfinished game of this folder").format(file=path.name))
             return
         try:
             policies = [PolicySpec.parse(self.weights.resolve(s.policy)).policy() if s.kind == "bot" and s.policy else None
                         for s in record.header.seats]
-        except ValueError as exc:
-            self.status.value = html.escape(str(exc))
+            journal = Journal(path)  # held from here: another page no longer offers it
+        except (ValueError, JournalHeld, FileNotFoundError) as exc:  # a level refused; resumed or ended meanwhile
+            self.status.value = html.escape(str(exc) if not isinstance(exc, FileNotFoundError) else _(
+                "{file} is no unfinished game of this folder").format(file=path.name))
+            self.offer_resume()
             return
-        self._begin(record, policies, Journal(path))
+        self._begin(record, policies, journal)
 
     def _begin(self, record: GameRecord, policies: list[Policy | None], journal: Journal | None) -> None:
         seed = (record.header.seed or 0) if record.header is not None else 0
@@ -316,6 +330,8 @@ class PlayPanel(w.VBox):
         self.record, self.policies = record, [
             None if policy is None else begin_game(policy, record.start.rules, _bot_rng(seed, -1 - side))
             for side, policy in zip(sides, policies)]
+        if self.journal is not None:
+            self.journal.release()  # the game left unfinished: another page may resume it
         self.journal = journal if journal is not None else Journal.begin(self.folder, record)
         self.handed_to = None
         self.status.value = self.refusal.value = ""
@@ -453,7 +469,8 @@ class PlayPanel(w.VBox):
         from ..engine import read_records
 
         good, bad = read_records([self.folder])
-        records = [r.to_json() for _f, r in good] + [r.to_json() for _p, r in unfinished(self.folder)[0]]
+        going = unfinished(self.folder)  # this page's game too, which it holds: listed as played elsewhere
+        records = [r.to_json() for _f, r in good] + [r.to_json() for _p, r in going.good + going.elsewhere]
         self.download.offer("guyenne-playtest.json", json.dumps(records, indent=1))
         if bad:
             self.status.value = "<br>".join(html.escape(f"{Path(f).name}: {why}") for f, why in bad)

@@ -5,6 +5,11 @@ and start, then one line per event (``{"event": ...}``) or move taken back (``{"
 synced before the page hears of the move.  A closed tab, a reload or a killed kernel loses at most the line being
 written, which a reader leaves out (a last line without its newline).  A finished game becomes the playtest record
 ``<date>-<id>.json`` beside it (written whole, then renamed over, never half-written) and its journal goes.
+
+A journal is held by the page that plays it (an exclusive ``flock`` on the file, which the system lets go of when
+that page's kernel ends, however it ends): another page of the same folder lists it as played elsewhere, not as a
+game to resume, so two pages never write one game's moves into one journal.  Where the system has no ``flock``
+(Windows), journals are not held and every unfinished one is offered.
 """
 
 from __future__ import annotations
@@ -13,10 +18,15 @@ import json
 import os
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, NamedTuple
 
 from ..i18n import gettext as _
 from ..engine import Event, GameRecord, RecordError, Undo
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock (see the module's words)
+    fcntl = None  # type: ignore[assignment]
 
 
 def games_folder() -> Path:
@@ -32,18 +42,60 @@ def games_folder() -> Path:
     return Path(user_data_dir("guyenne_explore")) / "games"
 
 
+def _locked(path: Path, how: int) -> IO[bytes] | None:
+    """``path`` opened and locked without waiting (``how``: fcntl's LOCK_EX or LOCK_SH), or None where another open
+    file holds it; the lock lasts as long as the returned file is open (read only: a journal finished meanwhile is
+    not made again, FileNotFoundError)."""
+    fh = path.open("rb")
+    if fcntl is not None:
+        try:
+            fcntl.flock(fh.fileno(), how | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.close()
+            return None
+    return fh
+
+
+def played_elsewhere(path: Path) -> bool:
+    """Whether a page (of this kernel or another) holds the journal ``path``: it plays that game now."""
+    if fcntl is None:
+        return False
+    fh = _locked(path, fcntl.LOCK_SH)
+    if fh is None:
+        return True
+    fh.close()
+    return False
+
+
+class JournalHeld(Exception):
+    """The journal is held by another page, which plays its game now."""
+
+
 class Journal:
-    """A game in progress on disk: :meth:`event` and :meth:`undo` append a line each, on disk before they return."""
+    """A game in progress on disk, held by the page that plays it (see the module's words): :meth:`event` and
+    :meth:`undo` append a line each, on disk before they return; :meth:`release` lets another page resume it."""
 
     def __init__(self, path: Path) -> None:
+        """Hold the journal ``path`` (it exists); JournalHeld where another page holds it."""
         self.path = path
+        self._held = _locked(path, fcntl.LOCK_EX if fcntl is not None else 0)
+        if self._held is None:
+            raise JournalHeld(_("{file} is being played in another page").format(file=path.name))
+
+    def release(self) -> None:
+        """Let go of the journal (the game left unfinished, or over): another page may resume it."""
+        if self._held is not None:
+            self._held.close()
+            self._held = None
 
     @classmethod
     def begin(cls, folder: Path, record: GameRecord) -> "Journal":
         """A new journal in ``folder`` for ``record`` (its header and start; any events it already has)."""
         folder.mkdir(parents=True, exist_ok=True)
         date = record.header.date.replace(":", "") if record.header is not None else "game"
-        journal = cls(folder / f"{date}-{uuid.uuid4().hex[:8]}.jsonl")
+        path = folder / f"{date}-{uuid.uuid4().hex[:8]}.jsonl"
+        path.touch(exist_ok=False)
+        journal = cls(path)
         data = record.to_json()
         journal._append({"header": data.get("header"), "start": data["start"]})
         for i, event in enumerate(record.events):
@@ -68,6 +120,7 @@ class Journal:
         partial.write_text(json.dumps(record.to_json(), indent=1), encoding="utf-8")
         os.replace(partial, done)
         self.path.unlink(missing_ok=True)
+        self.release()
         return done
 
     def _append(self, line: dict[str, Any]) -> None:
@@ -107,13 +160,29 @@ def read_journal(path: Path) -> GameRecord:
     return GameRecord.from_json({**data, "moves": moves, "undos": undos})
 
 
-def unfinished(folder: Path) -> tuple[list[tuple[Path, GameRecord]], list[tuple[Path, str]]]:
-    """The games in progress in ``folder``, newest first, and the journals that cannot be read, with why."""
-    good: list[tuple[Path, GameRecord]] = []
-    bad: list[tuple[Path, str]] = []
+class Unfinished(NamedTuple):
+    """The games in progress in a folder, newest first: those no page plays now (to resume), those a page plays now,
+    and the journals that cannot be read, with why."""
+
+    good: list[tuple[Path, GameRecord]]
+    bad: list[tuple[Path, str]]
+    elsewhere: list[tuple[Path, GameRecord]]
+
+
+def unfinished(folder: Path, mine: Path | None = None) -> Unfinished:
+    """The games in progress in ``folder`` (:class:`Unfinished`); ``mine``, the journal this page holds, is in none
+    of its lists."""
+    found = Unfinished([], [], [])
     for path in sorted(folder.glob("*.jsonl"), reverse=True) if folder.is_dir() else []:
+        if path == mine:
+            continue
         try:
-            good.append((path, read_journal(path)))
+            record = read_journal(path)
+            elsewhere = played_elsewhere(path)
+        except FileNotFoundError:  # finished meanwhile, by the page that played it
+            continue
         except (OSError, ValueError) as exc:  # RecordError, PositionError, a replay that does not fit
-            bad.append((path, str(exc)))
-    return good, bad
+            found.bad.append((path, str(exc)))
+        else:
+            (found.elsewhere if elsewhere else found.good).append((path, record))
+    return found
