@@ -5,6 +5,8 @@ styles are when a game's player is drawn from them at the deal.
     .venv/bin/python benchmarks/bench_population.py --rules advanced --iterations 6 --out /tmp/population
     .venv/bin/python benchmarks/bench_population.py --rules advanced --iterations 5 --oracle-minutes 3 \
         --field 0.62 --field-share 2 --out /tmp/population
+    .venv/bin/python benchmarks/bench_population.py --rules advanced --iterations 2 --oracle-minutes 3 \
+        --field 0.62 --field-share 2 --out /tmp/population --resume --no-fresh   # two more, from where it stopped
 
 Why: a best response trained against ``strong`` takes 0.70 from advanced's network (``bench_exploit.py --responders
 trained``), and training the network against such responses only moves it round the game's cycle of styles
@@ -320,16 +322,45 @@ def main(argv: list[str] | None = None) -> None:
                     help="train no population: a response against the one --out wrote in DIR, its whole Nash mixture "
                          "drawn once a game, for --oracle-minutes (or --oracle-generations) from the network")
     ap.add_argument("--out", type=Path, help="a folder for the members' weights files, the odds and the mixture "
-                                             f"of at most {MAX_MEMBERS} members drawn once a game")
+                                             f"of at most {MAX_MEMBERS} members drawn once a game (written after each "
+                                             "iteration)")
+    ap.add_argument("--resume", action="store_true",
+                    help="go on with the population --out holds (its members, payoff table and scores against "
+                         "strong-linear): --iterations more, seeded as if never stopped")
+    ap.add_argument("--no-fresh", action="store_true",
+                    help="end without the two fresh responses to the last mixture (two oracles' time)")
     args = ap.parse_args(argv)
     rules = rules_arg(args.rules)
     if args.measure is not None:
         measure(rules, args.measure, args)
         return
+    if args.resume and args.out is None:
+        ap.error("--resume goes on with the population of --out DIR: give it")
     start = read_model(preset_file(rules)).played().members[0]
     linear = Strong(linear=True).compiled(rules)
-    population, scores, t = [tuple(start)], np.full((1, 1), 0.5), time.perf_counter()
-    field = np.array([match(rules, start, linear, args.match, args.seed + 3)])
+    t = time.perf_counter()
+    if args.resume:
+        kept = json.loads((args.out / "odds.json").read_text())
+        scores, field = np.array(kept["scores"]), np.array(kept["field"])
+        population = [tuple(read_model(args.out / f"member{i}.json").weights) for i in range(len(scores))]
+    else:
+        population, scores = [tuple(start)], np.full((1, 1), 0.5)
+        field = np.array([match(rules, start, linear, args.match, args.seed + 3)])
+    first = len(population) - 1  # the responses already in it: the next is seeded as the run's next
+    written = [len(population) if args.resume else 0]  # the members --out holds already (a resumed run's)
+
+    def write(odds: np.ndarray) -> None:
+        """The population as it stands, in --out: each member not yet written, the odds, the payoff table and the
+        field's scores (after each iteration: a run stopped loses at most the one under way)."""
+        if args.out is None:
+            return
+        args.out.mkdir(parents=True, exist_ok=True)
+        for i in range(written[0], len(population)):
+            write_model(args.out / f"member{i}.json", population[i],
+                        {"method": "population", "member": i, "command": " ".join(sys.argv)}, args.rules)
+        written[0] = len(population)
+        (args.out / "odds.json").write_text(json.dumps({"odds": [float(o) for o in odds], "scores": scores.tolist(),
+                                                        "field": field.tolist()}))
 
     def responded(members: Sequence[Sequence[float]], odds: np.ndarray, begin: Sequence[float], seed: int,
                   field: int) -> tuple[float, ...]:
@@ -346,14 +377,16 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  a fresh response from the {'likeliest member' if name == 'member' else 'network'} takes "
               f"{float(odds @ row):.3f} from {mixture} (against each member: {_row(row)})", flush=True)
 
-    for k in range(args.iterations + 1):
+    for k in range(first, first + args.iterations + 1):
         odds = nash(scores, field, args.field)
+        write(odds)
         print(f"{args.rules}, population of {len(population)}, {time.perf_counter() - t:.0f} s: Nash odds "
               f"{_row(odds)}; the mixture against strong-linear {float(odds @ field):.3f} (each: {_row(field)})",
               flush=True)
-        if k == args.iterations:
-            report("network", odds, args.seed + 9_001)
-            report("member", odds, args.seed + 9_002)
+        if k == first + args.iterations:
+            if not args.no_fresh:
+                report("network", odds, args.seed + 9_001)
+                report("member", odds, args.seed + 9_002)
             break
         response = responded(population, odds, start, args.seed + 1_000 + k, args.field_share)
         row = np.array(against(rules, response, population, args.match, args.seed + 2))
@@ -367,15 +400,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  at most {MAX_MEMBERS} members: {rows} at odds {':'.join(map(str, whole))}, its worst score against a "
           f"member {float(np.min(few @ scores[rows, :])):.3f}, against strong-linear {float(few @ field[rows]):.3f}",
           flush=True)
-    if len(rows) < int((odds > 0).sum()):  # the equilibrium cut to what a file holds: measured apart
+    if len(rows) < int((odds > 0).sum()) and not args.no_fresh:  # the equilibrium cut to what a file holds
         report("network", few, args.seed + 9_003, rows)
     if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        for i, member in enumerate(population):
-            write_model(args.out / f"member{i}.json", member,
-                        {"method": "population", "member": i, "command": " ".join(sys.argv)}, args.rules)
-        (args.out / "odds.json").write_text(json.dumps({"odds": [float(o) for o in odds], "scores": scores.tolist(),
-                                                        "field": field.tolist()}))
         if len(rows) > 1:
             mix_files([args.out / f"member{i}.json" for i in rows], tuple(whole), args.out / "mixture.json",
                       " ".join(sys.argv), per_game=True)

@@ -105,3 +105,22 @@ def test_measuring_a_saved_population_trains_a_response_against_its_whole_nash_m
     printed = capsys.readouterr().out
     members = int((np.array(json.loads((out / "odds.json").read_text())["odds"]) > 0).sum())
     assert f"from the {members}-member Nash mixture of {out}" in printed and "population of" not in printed
+
+
+def test_a_population_resumed_from_its_folder_ends_as_the_run_never_stopped(tmp_path, capsys):
+    """Ten-minute responses take a session's hours for a few iterations: a run goes on where the last one stopped
+    (``--resume``), with the same members, payoff table and odds as one run of all its iterations."""
+    common = ["--rules", "advanced", "--oracle-generations", "1", "--match", "30", "--no-fresh"]
+    whole, steps = tmp_path / "whole", tmp_path / "steps"
+    bp.main([*common, "--iterations", "2", "--out", str(whole)])
+    bp.main([*common, "--iterations", "1", "--out", str(steps)])
+    assert len(json.loads((steps / "odds.json").read_text())["field"]) == 2  # stopped after one response
+    bp.main([*common, "--iterations", "1", "--out", str(steps), "--resume"])
+    printed = capsys.readouterr().out
+    assert "a fresh response" not in printed  # --no-fresh: no oracle's time after the last iteration
+    assert json.loads((steps / "odds.json").read_text()) == json.loads((whole / "odds.json").read_text())
+    for i in range(3):
+        assert read_model(steps / f"member{i}.json").weights == read_model(whole / f"member{i}.json").weights
+    with pytest.raises(SystemExit):
+        bp.main([*common, "--iterations", "1", "--resume"])  # no folder to go on from: refused
+    assert "--resume goes on with the population of --out DIR" in capsys.readouterr().err
